@@ -1,0 +1,88 @@
+"""mcpgym-server: the environment SDK and the runtime that serves it over MCP.
+
+Environment authors use `Environment`, `Sandbox`, `ToolError`, `TaskFamily`,
+`VariantSpec`, `ToolCall`, `Snapshot`, `Resource`. Trainers and tests use the
+in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`.
+"""
+
+from mcpgym_server.bundle import (
+    EpisodeBundle,
+    EpisodeMeta,
+    EpisodeStore,
+    LogEntry,
+    MemoryEpisodeStore,
+    StepStatus,
+    TerminationReason,
+)
+from mcpgym_server.environment import SUBMIT_TOOL, Environment, Resource
+from mcpgym_server.episode import Episode, EpisodeManager, new_episode_id, replay
+from mcpgym_server.errors import (
+    BundleError,
+    EnvironmentDefinitionError,
+    EpisodeSealedError,
+    InvalidArgumentsError,
+    MCPGymError,
+    NotFoundError,
+    SnapshotError,
+    ToolError,
+    UnknownBandError,
+    UnknownEnvironmentError,
+    UnknownEpisodeError,
+    UnknownTaskError,
+)
+from mcpgym_server.lock import compute_lock, lock_components
+from mcpgym_server.registry import available_environments, load_environment
+from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server.snapshot import Snapshot
+from mcpgym_server.tasks import (
+    BANDS,
+    Band,
+    Generation,
+    TaskFamily,
+    TaskVariant,
+    ToolCall,
+    VariantSpec,
+)
+
+__all__ = [
+    "BANDS",
+    "SUBMIT_TOOL",
+    "Band",
+    "BundleError",
+    "Environment",
+    "EnvironmentDefinitionError",
+    "Episode",
+    "EpisodeBundle",
+    "EpisodeManager",
+    "EpisodeMeta",
+    "EpisodeSealedError",
+    "EpisodeStore",
+    "Generation",
+    "InvalidArgumentsError",
+    "LogEntry",
+    "MCPGymError",
+    "MemoryEpisodeStore",
+    "NotFoundError",
+    "Resource",
+    "Sandbox",
+    "Snapshot",
+    "SnapshotError",
+    "StepStatus",
+    "TaskFamily",
+    "TaskVariant",
+    "TerminationReason",
+    "ToolCall",
+    "ToolError",
+    "UnknownBandError",
+    "UnknownEnvironmentError",
+    "UnknownEpisodeError",
+    "UnknownTaskError",
+    "VariantSpec",
+    "VirtualClock",
+    "available_environments",
+    "compute_lock",
+    "load_environment",
+    "lock_components",
+    "new_episode_id",
+    "replay",
+]

@@ -1,0 +1,234 @@
+"""Episode bundles: the immutable record a sealed episode leaves in the episode store.
+
+On disk, one directory per episode inside the store directory::
+
+    <store>/<episode_id>/meta.json     EpisodeMeta as JSON
+    <store>/<episode_id>/log.jsonl     one LogEntry per line, in call order
+    <store>/<episode_id>/final.db      the sandbox database at sealing (SQLite file bytes)
+
+A bundle is written into a temporary sibling directory and renamed into place,
+so readers see either nothing or the whole bundle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from mcpgym_server.errors import BundleError, UnknownEpisodeError
+
+StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
+"""Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
+
+TerminationReason = Literal["submitted", "ended", "timeout", "session_closed", "eof", "shutdown"]
+"""Why an episode was sealed."""
+
+
+class LogEntry(BaseModel):
+    """One tool call in the tool-call log (written by the framework, never by tools).
+
+    Attributes:
+        step: 1-based call index. tool: tool name. arguments: raw arguments as received.
+        status: see `StepStatus`. result: the JSON result when ``status == "ok"``.
+        error: the message shown to the agent (for internal errors: the generic text).
+        internal_detail: exception type and message for internal errors (never shown to the agent).
+        clock: virtual time at the call (ISO 8601). duration_ms: wall time spent (volatile).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    step: int
+    tool: str
+    arguments: Any
+    status: StepStatus
+    result: Any = None
+    error: str | None = None
+    internal_detail: str | None = None
+    clock: str
+    duration_ms: float = 0.0
+
+
+class EpisodeMeta(BaseModel):
+    """Metadata of a sealed episode.
+
+    Attributes:
+        episode_id, env, env_version, task (family), band, seed, variant_id: identity.
+        lock: the environment lock digest the episode ran on; unlocked: served with ``--unlocked``.
+        opened_at, sealed_at: wall-clock ISO timestamps (informational, volatile).
+        termination: why it was sealed. answer: the text passed to ``submit``, if any.
+        steps: number of tool calls. internal_errors: how many of them were internal errors.
+        final_sha256: sha256 of ``final.db``. clock_end: virtual time at sealing.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    episode_id: str
+    env: str
+    env_version: str
+    task: str
+    band: str
+    seed: int
+    variant_id: str
+    lock: str
+    unlocked: bool = False
+    opened_at: str
+    sealed_at: str
+    termination: TerminationReason
+    answer: str | None = None
+    steps: int
+    internal_errors: int
+    final_sha256: str
+    clock_end: str
+
+
+@dataclass(frozen=True)
+class EpisodeBundle:
+    """A sealed episode: metadata, tool-call log and final database bytes."""
+
+    meta: EpisodeMeta
+    log: tuple[LogEntry, ...]
+    final_db: bytes
+
+    def open_final_db(self) -> sqlite3.Connection:
+        """A private in-memory copy of the final database (rows as `sqlite3.Row`)."""
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db.deserialize(self.final_db)
+        db.row_factory = sqlite3.Row
+        return db
+
+
+def serialize_db(db: sqlite3.Connection) -> bytes:
+    """The bytes of a SQLite database file holding ``db``'s content.
+
+    Uses ``Connection.serialize``; the result is deterministic for a given
+    sequence of statements, which makes final-state digests comparable.
+    """
+    return db.serialize()
+
+
+class EpisodeStore:
+    """A directory of sealed episode bundles.
+
+    Args:
+        root: the store directory (created if missing).
+    """
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def path(self, episode_id: str) -> Path:
+        """Directory of one bundle (it may not exist)."""
+        if not episode_id or "/" in episode_id or episode_id.startswith("."):
+            raise UnknownEpisodeError(episode_id)
+        return self.root / episode_id
+
+    def exists(self, episode_id: str) -> bool:
+        """Whether a sealed bundle for ``episode_id`` is in the store."""
+        try:
+            return (self.path(episode_id) / "meta.json").is_file()
+        except UnknownEpisodeError:
+            return False
+
+    def write(self, bundle: EpisodeBundle) -> Path:
+        """Write a bundle atomically; return its directory.
+
+        Raises:
+            BundleError: a bundle with this episode id already exists.
+        """
+        dest = self.path(bundle.meta.episode_id)
+        if dest.exists():
+            raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
+        try:
+            (tmp / "final.db").write_bytes(bundle.final_db)
+            with open(tmp / "log.jsonl", "w", encoding="utf-8") as fh:
+                for entry in bundle.log:
+                    fh.write(entry.model_dump_json() + "\n")
+            (tmp / "meta.json").write_text(bundle.meta.model_dump_json(indent=2), encoding="utf-8")
+            os.replace(tmp, dest)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return dest
+
+    def read(self, episode_id: str) -> EpisodeBundle:
+        """Read a sealed bundle.
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id.
+            BundleError: the bundle is incomplete or does not parse.
+        """
+        d = self.path(episode_id)
+        if not (d / "meta.json").is_file():
+            raise UnknownEpisodeError(episode_id)
+        try:
+            meta = EpisodeMeta.model_validate_json((d / "meta.json").read_text(encoding="utf-8"))
+            log = tuple(
+                LogEntry.model_validate_json(line)
+                for line in (d / "log.jsonl").read_text(encoding="utf-8").splitlines()
+                if line.strip()
+            )
+            final_db = (d / "final.db").read_bytes()
+        except (OSError, ValueError) as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+        if hashlib.sha256(final_db).hexdigest() != meta.final_sha256:
+            raise BundleError(f"bundle {episode_id}: final.db does not match final_sha256 in meta")
+        return EpisodeBundle(meta=meta, log=log, final_db=final_db)
+
+
+class MemoryEpisodeStore(EpisodeStore):
+    """An episode store that keeps bundles in memory (replays, tests, trainers).
+
+    Same interface as `EpisodeStore`; nothing touches the disk.
+    """
+
+    def __init__(self) -> None:  # noqa: D107 - no directory
+        self.root = Path("<memory>")
+        self._bundles: dict[str, EpisodeBundle] = {}
+
+    def exists(self, episode_id: str) -> bool:  # noqa: D102
+        return episode_id in self._bundles
+
+    def write(self, bundle: EpisodeBundle) -> Path:  # noqa: D102
+        if bundle.meta.episode_id in self._bundles:
+            raise BundleError(f"bundle {bundle.meta.episode_id} already exists in memory")
+        self._bundles[bundle.meta.episode_id] = bundle
+        return self.root / bundle.meta.episode_id
+
+    def read(self, episode_id: str) -> EpisodeBundle:  # noqa: D102
+        try:
+            return self._bundles[episode_id]
+        except KeyError:
+            raise UnknownEpisodeError(episode_id) from None
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert a tool result to plain JSON types (pydantic models, Rows, tuples, sets).
+
+    Raises:
+        TypeError: the value contains something JSON cannot represent.
+    """
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, sqlite3.Row):
+        return {k: to_jsonable(value[k]) for k in value.keys()}  # noqa: SIM118
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    raise TypeError(f"tool result of type {type(value).__name__} is not JSON-serialisable")
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted-key, compact JSON used for digests."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,337 @@
+"""Episodes in process: open a sandbox for a task variant, call tools, seal a bundle.
+
+This is the runtime every transport sits on. Trainers and tests that do not want
+HTTP use it directly::
+
+    manager = EpisodeManager(env, EpisodeStore("episodes/"))
+    ep = manager.open("refund-damaged-item", band="easy", seed=7)
+    entry = manager.call(ep.id, "get_order", {"order_id": 100234})
+    meta = manager.seal(ep.id, "ended")
+    bundle = manager.store.read(ep.id)
+
+All methods are synchronous and must be called from one thread (the event loop
+of the server): tool code runs inline against an in-memory database, which takes
+microseconds, so there is no thread hop on the hot path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from mcpgym_server.bundle import (
+    EpisodeBundle,
+    EpisodeMeta,
+    EpisodeStore,
+    MemoryEpisodeStore,
+    LogEntry,
+    TerminationReason,
+    serialize_db,
+    to_jsonable,
+)
+from mcpgym_server.environment import SUBMIT_TOOL, Environment
+from mcpgym_server.errors import (
+    EpisodeSealedError,
+    InvalidArgumentsError,
+    ToolError,
+    UnknownEpisodeError,
+)
+from mcpgym_server.lock import compute_lock
+from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server.tasks import TaskVariant, ToolCall
+
+logger = logging.getLogger("mcpgym.episode")
+
+INTERNAL_ERROR_MESSAGE = (
+    "internal error in tool `{tool}`: the environment failed, not your call. "
+    "The step was recorded; you may retry or continue."
+)
+
+
+def new_episode_id() -> str:
+    """An unguessable episode id: ``ep_`` + 32 hex characters (128 random bits)."""
+    return "ep_" + secrets.token_hex(16)
+
+
+def _wall_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass
+class Episode:
+    """One open episode: a variant, its sandbox and its tool-call log.
+
+    Attributes:
+        id: the episode id. variant: the task variant. sandbox: the private state.
+        log: the tool-call log so far (framework-owned; tools never see it).
+        opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
+    """
+
+    id: str
+    variant: TaskVariant
+    sandbox: Sandbox
+    opened_at: str
+    last_activity: float
+    log: list[LogEntry] = field(default_factory=list)
+    internal_errors: int = 0
+
+
+class EpisodeManager:
+    """Opens, runs and seals episodes of one environment.
+
+    Args:
+        env: the environment.
+        store: where sealed bundles go.
+        idle_ttl: seconds without a tool call after which `reap_idle` seals an
+            episode with termination ``timeout``.
+        unlocked: mark every bundle as served unlocked (development mode).
+        remember_sealed: how many sealed ids to remember for clear
+            "episode has ended" errors (the store is consulted beyond that).
+    """
+
+    def __init__(
+        self,
+        env: Environment,
+        store: EpisodeStore,
+        *,
+        idle_ttl: float = 600.0,
+        unlocked: bool = False,
+        remember_sealed: int = 100_000,
+    ) -> None:
+        self.env = env
+        self.store = store
+        self.idle_ttl = idle_ttl
+        self.unlocked = unlocked
+        self.lock = compute_lock(env)
+        self._open: dict[str, Episode] = {}
+        self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
+        self._remember_sealed = remember_sealed
+        _ = env.snapshot.data  # read and check the snapshot once, up front
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def open(self, task: str, band: str, seed: int, *, episode_id: str | None = None) -> Episode:
+        """Open a fresh episode of ``task@band#seed``.
+
+        The sandbox is a new in-memory copy of the snapshot bytes plus the
+        variant's setup statements; nothing is shared with any other episode.
+
+        Raises:
+            UnknownTaskError, UnknownBandError: naming the valid choices.
+            ValueError: negative seed, or ``episode_id`` already in use.
+        """
+        variant = self.env.variant(task, band, seed)
+        eid = episode_id or new_episode_id()
+        if eid in self._open or eid in self._sealed:
+            raise ValueError(f"episode id {eid!r} is already in use")
+        db = self.env.snapshot.open_copy()
+        for sql, params in variant.setup:
+            db.execute(sql, params)
+        sandbox = Sandbox(
+            db=db,
+            clock=VirtualClock(self.env.clock_start, self.env.clock_step),
+            seed=seed,
+            episode_id=eid,
+        )
+        ep = Episode(
+            id=eid,
+            variant=variant,
+            sandbox=sandbox,
+            opened_at=_wall_iso(),
+            last_activity=time.monotonic(),
+        )
+        self._open[eid] = ep
+        return ep
+
+    def get(self, episode_id: str) -> Episode:
+        """The open episode with this id.
+
+        Raises:
+            EpisodeSealedError: it has been sealed.
+            UnknownEpisodeError: no such episode.
+        """
+        ep = self._open.get(episode_id)
+        if ep is not None:
+            return ep
+        reason = self._sealed.get(episode_id)
+        if reason is None and self.store.exists(episode_id):
+            reason = self.store.read(episode_id).meta.termination
+        if reason is not None:
+            raise EpisodeSealedError(episode_id, reason)
+        raise UnknownEpisodeError(episode_id)
+
+    def is_open(self, episode_id: str) -> bool:
+        """Whether ``episode_id`` names an open (not yet sealed) episode."""
+        return episode_id in self._open
+
+    @property
+    def open_episodes(self) -> list[str]:
+        """Ids of the episodes currently open."""
+        return list(self._open)
+
+    def call(self, episode_id: str, tool: str, arguments: Any) -> LogEntry:
+        """Run one tool call in an episode and append it to the tool-call log.
+
+        The call runs inside a SQLite savepoint: if the tool fails, none of its
+        writes remain. The virtual clock advances by one step first.
+
+        Returns:
+            The `LogEntry` (``status`` says how it went; ``error`` is the message
+            for the agent). Calling ``submit`` seals the episode.
+
+        Raises:
+            EpisodeSealedError, UnknownEpisodeError: the episode is not open.
+        """
+        ep = self.get(episode_id)
+        sb = ep.sandbox
+        sb.clock.tick()
+        t0 = time.perf_counter()
+        entry = LogEntry(
+            step=len(ep.log) + 1,
+            tool=tool,
+            arguments=arguments,
+            status="ok",
+            clock=sb.clock.iso(),
+        )
+        spec = self.env.tools.get(tool)
+        if spec is None:
+            entry.status = "unknown_tool"
+            entry.error = (
+                f"unknown tool `{tool}`; available tools: {', '.join(sorted(self.env.tools))}"
+            )
+        else:
+            try:
+                kwargs = spec.validate(arguments)
+            except InvalidArgumentsError as exc:
+                entry.status = "invalid_arguments"
+                entry.error = str(exc)
+            else:
+                if spec.framework and tool == SUBMIT_TOOL:
+                    entry.result = {"status": "ended", "episode_id": ep.id}
+                else:
+                    self._run_tool(ep, spec.fn, kwargs, entry)
+        entry.duration_ms = (time.perf_counter() - t0) * 1000.0
+        ep.log.append(entry)
+        ep.last_activity = time.monotonic()
+        if entry.status == "ok" and tool == SUBMIT_TOOL:
+            self.seal(ep.id, "submitted", answer=(arguments or {}).get("answer"))
+        return entry
+
+    def _run_tool(self, ep: Episode, fn: Any, kwargs: dict[str, Any], entry: LogEntry) -> None:
+        db = ep.sandbox.db
+        db.execute("SAVEPOINT mcpgym_step")
+        try:
+            entry.result = to_jsonable(fn(ep.sandbox, **kwargs))
+        except ToolError as exc:
+            db.execute("ROLLBACK TO mcpgym_step")
+            entry.status = "tool_error"
+            entry.error = str(exc)
+        except Exception as exc:  # environment bug: keep it apart from agent mistakes
+            db.execute("ROLLBACK TO mcpgym_step")
+            logger.exception("internal error in tool %s (episode %s)", entry.tool, ep.id)
+            ep.internal_errors += 1
+            entry.status = "internal_error"
+            entry.error = INTERNAL_ERROR_MESSAGE.format(tool=entry.tool)
+            entry.internal_detail = f"{type(exc).__name__}: {exc}"
+            entry.result = None
+        finally:
+            db.execute("RELEASE mcpgym_step")
+
+    def seal(
+        self, episode_id: str, reason: TerminationReason, *, answer: str | None = None
+    ) -> EpisodeMeta:
+        """Seal an episode: write its bundle to the store and close the sandbox.
+
+        Sealing an already-sealed episode returns its stored metadata unchanged.
+
+        Raises:
+            UnknownEpisodeError: no such episode.
+        """
+        ep = self._open.get(episode_id)
+        if ep is None:
+            if episode_id in self._sealed or self.store.exists(episode_id):
+                return self.store.read(episode_id).meta
+            raise UnknownEpisodeError(episode_id)
+        final = serialize_db(ep.sandbox.db)
+        meta = EpisodeMeta(
+            episode_id=ep.id,
+            env=self.env.name,
+            env_version=self.env.version,
+            task=ep.variant.family,
+            band=ep.variant.band,
+            seed=ep.variant.seed,
+            variant_id=ep.variant.id,
+            lock=self.lock,
+            unlocked=self.unlocked,
+            opened_at=ep.opened_at,
+            sealed_at=_wall_iso(),
+            termination=reason,
+            answer=answer,
+            steps=len(ep.log),
+            internal_errors=ep.internal_errors,
+            final_sha256=hashlib.sha256(final).hexdigest(),
+            clock_end=ep.sandbox.clock.iso(),
+        )
+        self.store.write(EpisodeBundle(meta=meta, log=tuple(ep.log), final_db=final))
+        del self._open[episode_id]
+        ep.sandbox.db.close()
+        self._sealed[episode_id] = reason
+        while len(self._sealed) > self._remember_sealed:
+            self._sealed.popitem(last=False)
+        return meta
+
+    def reap_idle(self, now: float | None = None) -> list[str]:
+        """Seal every episode idle for longer than ``idle_ttl`` (reason ``timeout``).
+
+        Args:
+            now: a `time.monotonic` value (default: now).
+
+        Returns:
+            The ids sealed.
+        """
+        now = time.monotonic() if now is None else now
+        stale = [e.id for e in self._open.values() if now - e.last_activity > self.idle_ttl]
+        for eid in stale:
+            self.seal(eid, "timeout")
+        return stale
+
+    def close_all(self, reason: TerminationReason = "shutdown") -> list[str]:
+        """Seal every open episode (server shutdown). Returns the ids sealed."""
+        ids = list(self._open)
+        for eid in ids:
+            self.seal(eid, reason)
+        return ids
+
+
+def replay(
+    env: Environment,
+    task: str,
+    band: str,
+    seed: int,
+    calls: list[ToolCall] | tuple[ToolCall, ...],
+    *,
+    answer: str | None = None,
+) -> EpisodeBundle:
+    """Replay a list of tool calls on a fresh episode in memory and return its bundle.
+
+    Used by the grader to build the reference end state and by tests. The episode
+    is sealed with ``submitted`` (and ``answer``) unless a call already submitted it.
+
+    Raises:
+        UnknownTaskError, UnknownBandError: as `EpisodeManager.open`.
+    """
+    manager = EpisodeManager(env, MemoryEpisodeStore())
+    ep = manager.open(task, band, seed, episode_id="replay")
+    for call in calls:
+        if not manager.is_open(ep.id):
+            break
+        manager.call(ep.id, call.name, dict(call.arguments))
+    if manager.is_open(ep.id):
+        manager.call(ep.id, SUBMIT_TOOL, {} if answer is None else {"answer": answer})
+    return manager.store.read(ep.id)

@@ -1,0 +1,123 @@
+"""Errors raised by the mcpgym environment SDK and runtime.
+
+The tree (every class derives from `MCPGymError`)::
+
+    MCPGymError
+    ├── ToolError                 expected failure the agent should read (becomes `isError`)
+    ├── EnvironmentDefinitionError an environment is declared wrongly (author's bug)
+    ├── SnapshotError             snapshot file missing or its sha256 differs from the declared one
+    ├── NotFoundError             a named thing does not exist; `.choices` lists valid names
+    │   ├── UnknownEnvironmentError
+    │   ├── UnknownTaskError
+    │   ├── UnknownBandError
+    │   └── UnknownEpisodeError
+    ├── InvalidArgumentsError     tool arguments fail the tool's schema; `.errors` per field
+    ├── EpisodeSealedError        a call reached an episode that has already been sealed
+    └── BundleError               an episode bundle is missing or malformed
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+class MCPGymError(Exception):
+    """Base class of every error raised by mcpgym."""
+
+
+class ToolError(MCPGymError):
+    """An expected failure inside a tool, shown to the agent with its message.
+
+    Raise it from tool code for anything the agent should read and react to
+    (entity not found, a rule the application enforces, a bad value). Any other
+    exception raised by tool code is treated as an environment bug: it is logged
+    with its traceback, recorded as an internal error on that step of the
+    tool-call log, and the agent only sees a generic message.
+    """
+
+
+class EnvironmentDefinitionError(MCPGymError):
+    """An environment, tool, task family or rubric is declared incorrectly."""
+
+
+class SnapshotError(MCPGymError):
+    """The snapshot file is missing, unreadable, or its sha256 is not the declared one."""
+
+
+class NotFoundError(MCPGymError):
+    """A named thing (environment, task, band, episode) does not exist.
+
+    Attributes:
+        kind: what was looked up, e.g. ``"task"``.
+        name: the name that was asked for.
+        choices: the valid names, sorted (empty for episodes: ids are secret).
+    """
+
+    def __init__(self, kind: str, name: str, choices: Sequence[str] = ()) -> None:
+        self.kind = kind
+        self.name = name
+        self.choices = sorted(choices)
+        msg = f"unknown {kind} {name!r}"
+        if self.choices:
+            msg += f"; valid {kind}s: {', '.join(self.choices)}"
+        super().__init__(msg)
+
+
+class UnknownEnvironmentError(NotFoundError):
+    """No installed environment has this name."""
+
+    def __init__(self, name: str, choices: Sequence[str] = ()) -> None:
+        super().__init__("environment", name, choices)
+
+
+class UnknownTaskError(NotFoundError):
+    """The environment has no task family with this name."""
+
+    def __init__(self, name: str, choices: Sequence[str] = ()) -> None:
+        super().__init__("task", name, choices)
+
+
+class UnknownBandError(NotFoundError):
+    """The task family does not offer this difficulty band."""
+
+    def __init__(self, name: str, choices: Sequence[str] = ()) -> None:
+        super().__init__("band", name, choices)
+
+
+class UnknownEpisodeError(NotFoundError):
+    """No open or sealed episode has this id."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("episode", name)
+
+
+class InvalidArgumentsError(MCPGymError):
+    """Tool arguments do not match the tool's input schema.
+
+    Attributes:
+        tool: the tool name.
+        errors: one ``{"field": "a.b", "message": "..."}`` dict per problem.
+    """
+
+    def __init__(self, tool: str, errors: list[dict[str, Any]]) -> None:
+        self.tool = tool
+        self.errors = errors
+        detail = "; ".join(f"`{e['field']}`: {e['message']}" for e in errors)
+        super().__init__(f"invalid arguments for tool `{tool}`: {detail}")
+
+
+class EpisodeSealedError(MCPGymError):
+    """The episode has been sealed; no further tool calls are accepted."""
+
+    def __init__(self, episode_id: str, reason: str) -> None:
+        self.episode_id = episode_id
+        self.reason = reason
+        super().__init__(
+            f"episode {episode_id} has ended (termination reason: {reason}); "
+            "no further tool calls are accepted. Start a new episode."
+        )
+
+
+class BundleError(MCPGymError):
+    """An episode bundle is missing, incomplete or malformed."""
