@@ -1,0 +1,339 @@
+"""The environment server over HTTP: control routes plus MCP endpoints (Starlette ASGI app).
+
+Routes (see ARCHITECTURE.md, "The path of one episode"):
+
+=====================================  ==============================================
+``GET  /healthz``                      liveness, environment name, version and lock
+``GET  /tasks``                        task families and bands (never solutions)
+``POST /episodes``                     ``{"task", "band", "seed"}`` -> 201 episode
+``GET  /episodes/{id}``                ``{"episode_id", "state": "open"|"sealed", ...}``
+``POST /episodes/{id}/end``            seal the episode -> its metadata
+``/episodes/{id}/mcp``                 MCP streamable HTTP for that episode (both eras)
+``/tasks/{task}/mcp?seed=N&band=B``    connect-to-start: each MCP session is a new episode
+=====================================  ==============================================
+
+Errors are JSON ``{"error": "...", ...}``: 404 for unknown tasks, bands and
+episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.server import ServerRequestContext
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
+
+from mcpgym_server.bundle import EpisodeStore
+from mcpgym_server.environment import Environment
+from mcpgym_server.episode import EpisodeManager, new_episode_id
+from mcpgym_server.errors import (
+    EpisodeSealedError,
+    NotFoundError,
+    UnknownEpisodeError,
+)
+from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
+
+logger = logging.getLogger("mcpgym.http")
+
+EPISODE_ID_HEADER = "mcp-episode-id"
+"""Response header carrying the episode id created by the connect-to-start endpoint."""
+
+_SCOPE_EPISODE = "mcpgym.episode_id"
+_SCOPE_NEW_EPISODE = "mcpgym.new_episode"
+_STATE_EPISODE = "mcpgym.episode_id"
+
+
+class EpisodeRequest(BaseModel):
+    """Body of ``POST /episodes``.
+
+    Attributes:
+        task: task family name. band: difficulty band (default: the family's easiest).
+        seed: non-negative variant seed (default 0).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    task: str
+    band: str | None = None
+    seed: int = Field(0, ge=0)
+
+
+class EndRequest(BaseModel):
+    """Body of ``POST /episodes/{id}/end`` (optional): a final answer."""
+
+    model_config = ConfigDict(extra="forbid")
+    answer: str | None = None
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def _not_found(exc: NotFoundError) -> JSONResponse:
+    return _error(404, str(exc), kind=exc.kind, name=exc.name, choices=exc.choices)
+
+
+async def _json_body(request: Request, model: type[BaseModel], *, optional: bool = False) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        if optional:
+            return model()
+        return _error(400, f"request body must be a JSON object for {model.__name__}")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return _error(400, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = [
+            {"field": ".".join(str(p) for p in e["loc"]) or "(body)", "message": e["msg"]}
+            for e in exc.errors(include_url=False)
+        ]
+        detail = "; ".join(f"`{e['field']}`: {e['message']}" for e in errors)
+        return _error(422, f"invalid request: {detail}", errors=errors)
+
+
+def create_app(
+    env: Environment,
+    store_dir: str | Path,
+    *,
+    idle_ttl: float = 600.0,
+    unlocked: bool = False,
+    reap_interval: float | None = None,
+    allowed_hosts: list[str] | None = None,
+) -> Starlette:
+    """Build the environment server's ASGI app.
+
+    Args:
+        env: the environment to serve.
+        store_dir: episode store directory (sealed bundles are written there).
+        idle_ttl: seconds without a tool call before an open episode is sealed
+            with termination ``timeout``; also the MCP session idle timeout.
+        unlocked: mark bundles as served unlocked (development).
+        reap_interval: how often to look for idle episodes (default ``min(idle_ttl / 4, 30)``).
+        allowed_hosts: extra ``Host`` values accepted besides loopback (DNS-rebinding
+            protection), e.g. ``["gym.internal:*"]`` behind a proxy.
+
+    Returns:
+        A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
+    """
+    manager = EpisodeManager(env, EpisodeStore(store_dir), idle_ttl=idle_ttl, unlocked=unlocked)
+
+    def resolve(ctx: ServerRequestContext[Any, Any]) -> str | None:
+        req = ctx.request
+        if req is not None:
+            eid = req.scope.get(_SCOPE_EPISODE)
+            if eid is not None:
+                return eid
+        return connection_of(ctx).state.get(_STATE_EPISODE)
+
+    async def episode_per_session(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        spec = None
+        if ctx.method == "initialize" and ctx.request is not None:
+            spec = ctx.request.scope.get(_SCOPE_NEW_EPISODE)
+        if spec is None:
+            return await call_next(ctx)
+        result = await call_next(ctx)  # a failed handshake raises: no episode is opened
+        eid, task, band, seed = spec
+        ep = manager.open(task, band, seed, episode_id=eid)
+        conn = connection_of(ctx)
+        conn.state[_STATE_EPISODE] = eid
+
+        async def seal_on_close() -> None:
+            if manager.is_open(eid):
+                manager.seal(eid, "session_closed")
+
+        conn.exit_stack.push_async_callback(seal_on_close)
+        if isinstance(result, dict):
+            result["instructions"] = episode_instructions(env, ep.variant)
+        return result
+
+    mcp_server = build_mcp_server(manager, resolve, middleware=[episode_per_session])
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*", *(allowed_hosts or [])]
+    sessions = StreamableHTTPSessionManager(
+        app=mcp_server,
+        json_response=True,
+        session_idle_timeout=idle_ttl,
+        security_settings=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=hosts,
+            allowed_origins=[f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts],
+        ),
+    )
+
+    # -- control routes ---------------------------------------------------------------
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse(
+            {"ok": True, "env": env.name, "version": env.version, "lock": manager.lock}
+        )
+
+    async def list_tasks(request: Request) -> Response:
+        tasks = [
+            {"name": f.name, "description": f.description, "bands": list(f.bands)}
+            for f in env.families.values()
+        ]
+        return JSONResponse(
+            {"env": env.name, "version": env.version, "lock": manager.lock, "tasks": tasks}
+        )
+
+    async def create_episode(request: Request) -> Response:
+        body = await _json_body(request, EpisodeRequest)
+        if isinstance(body, Response):
+            return body
+        try:
+            fam = env.family(body.task)
+            ep = manager.open(body.task, body.band or fam.bands[0], body.seed)
+        except NotFoundError as exc:
+            return _not_found(exc)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse(
+            {
+                "episode_id": ep.id,
+                "mcp_url": f"{base}/episodes/{ep.id}/mcp",
+                "instruction": ep.variant.instruction,
+                "variant_id": ep.variant.id,
+                "task": ep.variant.family,
+                "band": ep.variant.band,
+                "seed": ep.variant.seed,
+                "env": env.name,
+                "env_version": env.version,
+                "lock": manager.lock,
+            },
+            status_code=201,
+        )
+
+    async def episode_status(request: Request) -> Response:
+        eid = request.path_params["episode_id"]
+        try:
+            ep = manager.get(eid)
+        except EpisodeSealedError as exc:
+            return JSONResponse({"episode_id": eid, "state": "sealed", "termination": exc.reason})
+        except UnknownEpisodeError as exc:
+            return _not_found(exc)
+        return JSONResponse(
+            {"episode_id": eid, "state": "open", "variant_id": ep.variant.id, "steps": len(ep.log)}
+        )
+
+    async def end_episode(request: Request) -> Response:
+        eid = request.path_params["episode_id"]
+        body = await _json_body(request, EndRequest, optional=True)
+        if isinstance(body, Response):
+            return body
+        try:
+            meta = manager.seal(eid, "ended", answer=body.answer)
+        except UnknownEpisodeError as exc:
+            return _not_found(exc)
+        return JSONResponse(meta.model_dump(mode="json"))
+
+    # -- MCP endpoints (raw ASGI) --------------------------------------------------------
+
+    async def episode_mcp(scope: Scope, receive: Receive, send: Send) -> None:
+        eid = scope["path_params"]["episode_id"]
+        try:
+            manager.get(eid)
+        except EpisodeSealedError:
+            pass  # served: calls answer with a clear "episode has ended" error
+        except UnknownEpisodeError as exc:
+            await _not_found(exc)(scope, receive, send)
+            return
+        await sessions.handle_request({**scope, _SCOPE_EPISODE: eid}, receive, send)
+
+    async def connect_to_start(scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope)
+        task = scope["path_params"]["task"]
+        try:
+            fam = env.family(task)
+            band = request.query_params.get("band") or fam.bands[0]
+            if band not in fam.bands:
+                env.variant(task, band, 0)  # raises UnknownBandError naming the bands
+        except NotFoundError as exc:
+            await _not_found(exc)(scope, receive, send)
+            return
+        raw_seed = request.query_params.get("seed", "0")
+        if not raw_seed.isdigit():
+            await _error(
+                422, f"query parameter `seed` must be a non-negative integer, got {raw_seed!r}"
+            )(scope, receive, send)
+            return
+        headers = request.headers
+        version = headers.get("mcp-protocol-version")
+        opening = (
+            scope["method"] == "POST"
+            and MCP_SESSION_ID_HEADER not in headers
+            and (version is None or version in HANDSHAKE_PROTOCOL_VERSIONS)
+        )
+        if not opening:
+            await sessions.handle_request(scope, receive, send)
+            return
+        eid = new_episode_id()
+        inner = {**scope, _SCOPE_NEW_EPISODE: (eid, task, band, int(raw_seed))}
+
+        async def send_with_episode(message: Message) -> None:
+            if message["type"] == "http.response.start" and manager.is_open(eid):
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), (EPISODE_ID_HEADER.encode(), eid.encode())],
+                }
+            await send(message)
+
+        await sessions.handle_request(inner, receive, send_with_episode)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        interval = reap_interval if reap_interval is not None else min(idle_ttl / 4, 30.0)
+        async with anyio.create_task_group() as tg:
+            async with sessions.run():
+
+                async def reaper() -> None:
+                    while True:
+                        await anyio.sleep(interval)
+                        for eid in manager.reap_idle():
+                            logger.info("sealed idle episode %s (timeout)", eid)
+
+                tg.start_soon(reaper)
+                try:
+                    yield
+                finally:
+                    tg.cancel_scope.cancel()
+            manager.close_all("shutdown")
+
+    app = Starlette(
+        routes=[
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/tasks", list_tasks, methods=["GET"]),
+            Route("/episodes", create_episode, methods=["POST"]),
+            Route("/episodes/{episode_id}", episode_status, methods=["GET"]),
+            Route("/episodes/{episode_id}/end", end_episode, methods=["POST"]),
+            Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(episode_mcp)),
+            Route("/tasks/{task}/mcp", _AsgiEndpoint(connect_to_start)),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    return app
+
+
+class _AsgiEndpoint:
+    """Marks a raw ASGI callable so Starlette's `Route` passes it scope/receive/send."""
+
+    def __init__(self, app: Any) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._app(scope, receive, send)

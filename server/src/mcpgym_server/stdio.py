@@ -1,0 +1,61 @@
+"""One episode per process over stdio: ``mcpgym serve ENV --stdio --task T --seed N``.
+
+The episode opens when the process starts and is sealed (termination ``eof``)
+when standard input ends, or ``submitted`` if the agent calls ``submit`` first.
+Works with clients of both protocol eras, since the process is the episode.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.server import ServerRequestContext
+from mcp.server.stdio import stdio_server
+
+from mcpgym_server.bundle import EpisodeMeta, EpisodeStore
+from mcpgym_server.environment import Environment
+from mcpgym_server.episode import EpisodeManager
+from mcpgym_server.mcp_bridge import build_mcp_server
+
+
+async def serve_stdio(
+    env: Environment,
+    *,
+    task: str,
+    band: str | None = None,
+    seed: int = 0,
+    store_dir: str | Path,
+    unlocked: bool = False,
+    stdin: anyio.AsyncFile[str] | None = None,
+    stdout: anyio.AsyncFile[str] | None = None,
+) -> EpisodeMeta:
+    """Serve one episode of ``task@band#seed`` over stdio until end of input.
+
+    Args:
+        env: the environment. task, band, seed: the variant (band defaults to the
+            family's easiest). store_dir: episode store for the sealed bundle.
+        unlocked: mark the bundle as served unlocked.
+        stdin, stdout: explicit streams (tests); default the process's own.
+
+    Returns:
+        The sealed episode's metadata (the episode id is also in the bundle path).
+
+    Raises:
+        UnknownTaskError, UnknownBandError: before anything is served.
+    """
+    manager = EpisodeManager(env, EpisodeStore(store_dir), unlocked=unlocked)
+    fam = env.family(task)
+    ep = manager.open(task, band or fam.bands[0], seed)
+
+    def resolve(ctx: ServerRequestContext[Any, Any]) -> str:
+        return ep.id
+
+    server = build_mcp_server(manager, resolve)
+    try:
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        meta = manager.seal(ep.id, "eof") if manager.is_open(ep.id) else None
+    return meta or manager.store.read(ep.id).meta
