@@ -1,0 +1,151 @@
+"""The in-process runtime: episodes, the tool-call log, sealing, isolation, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+
+import pytest
+
+from mcpgym_server import (
+    BundleError,
+    Environment,
+    EpisodeManager,
+    EpisodeSealedError,
+    EpisodeStore,
+    SnapshotError,
+    Snapshot,
+    ToolCall,
+    UnknownEpisodeError,
+    replay,
+)
+
+
+@pytest.fixture
+def manager(toy_env: Environment, store_dir: Path) -> EpisodeManager:
+    return EpisodeManager(toy_env, EpisodeStore(store_dir))
+
+
+def test_episode_runs_tools_and_seals_a_bundle(manager: EpisodeManager) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    ok = manager.call(ep.id, "put", {"key": "x", "value": "9"})
+    assert ok.status == "ok"
+    assert ok.result == {"key": "x", "value": "9", "at": "2026-06-15T09:00:30Z"}
+    assert manager.call(ep.id, "get", {"key": "x"}).result == {"key": "x", "value": "9"}
+    meta = manager.seal(ep.id, "ended", answer="done")
+    assert (meta.termination, meta.steps, meta.answer) == ("ended", 2, "done")
+    bundle = manager.store.read(ep.id)
+    assert [e.tool for e in bundle.log] == ["put", "get"]
+    assert dict(bundle.open_final_db().execute("SELECT k, v FROM kv").fetchall()) == {
+        "a": "1", "b": "2", "x": "9",
+    }
+    assert hashlib.sha256(bundle.final_db).hexdigest() == meta.final_sha256
+    assert meta.lock == manager.lock and meta.variant_id == "toy/set-target@easy#1"
+
+
+def test_tool_error_and_internal_error_are_told_apart(
+    manager: EpisodeManager, caplog: pytest.LogCaptureFixture
+) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    with caplog.at_level(logging.ERROR, logger="mcpgym.episode"):
+        bug = manager.call(ep.id, "put", {"key": "x", "value": "explode"})
+    rejected = manager.call(ep.id, "put", {"key": "x", "value": "reject"})
+    assert bug.status == "internal_error"
+    assert "secret internals" not in (bug.error or "")
+    assert bug.internal_detail == "RuntimeError: secret internals"
+    assert "Traceback" in caplog.text and "secret internals" in caplog.text
+    assert rejected.status == "tool_error"
+    assert rejected.error == "value 'reject' is not allowed; choose another value"
+    meta = manager.seal(ep.id, "ended")
+    assert meta.internal_errors == 1
+    statuses = [e.status for e in manager.store.read(ep.id).log]
+    assert statuses == ["internal_error", "tool_error"]
+
+
+def test_failed_calls_leave_no_writes(manager: EpisodeManager) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    manager.call(ep.id, "put", {"key": "x", "value": "explode"})
+    manager.call(ep.id, "put", {"key": "y", "value": "reject"})
+    assert manager.call(ep.id, "dump", {}).result == {"a": "1", "b": "2"}
+
+
+def test_malformed_calls_are_logged_with_clear_errors(manager: EpisodeManager) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    unknown = manager.call(ep.id, "drop_tables", {})
+    invalid = manager.call(ep.id, "put", {"key": 5})
+    not_object = manager.call(ep.id, "put", "key=x")
+    assert unknown.status == "unknown_tool" and "available tools: dump, get, put, submit" in (
+        unknown.error or ""
+    )
+    assert invalid.status == "invalid_arguments" and "`value`: Field required" in (
+        invalid.error or ""
+    )
+    assert not_object.status == "invalid_arguments"
+    assert manager.is_open(ep.id)
+
+
+def test_calls_after_sealing_get_a_clear_error(manager: EpisodeManager) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    manager.call(ep.id, "submit", {"answer": "finished"})
+    with pytest.raises(EpisodeSealedError, match="termination reason: submitted"):
+        manager.call(ep.id, "get", {"key": "a"})
+    assert manager.store.read(ep.id).meta.answer == "finished"
+    assert manager.seal(ep.id, "ended").termination == "submitted"  # idempotent
+    with pytest.raises(UnknownEpisodeError):
+        manager.call("ep_doesnotexist", "get", {"key": "a"})
+
+
+def test_episodes_never_share_state(manager: EpisodeManager) -> None:
+    eps = [manager.open("set-target", "easy", i) for i in range(20)]
+    for i, ep in enumerate(eps):
+        manager.call(ep.id, "put", {"key": "who", "value": str(i)})
+    for i, ep in enumerate(eps):
+        assert manager.call(ep.id, "get", {"key": "who"}).result["value"] == str(i)
+        manager.seal(ep.id, "ended")
+    finals = {
+        manager.store.read(ep.id).open_final_db().execute("SELECT v FROM kv WHERE k='who'").fetchone()[0]
+        for ep in eps
+    }
+    assert finals == {str(i) for i in range(20)}
+
+
+def test_same_trajectory_gives_byte_identical_state(toy_env: Environment) -> None:
+    calls = [ToolCall("put", {"key": "x", "value": "1"}), ToolCall("get", {"key": "x"})]
+    a = replay(toy_env, "set-target", "medium", 7, calls)
+    b = replay(toy_env, "set-target", "medium", 7, calls)
+    assert a.final_db == b.final_db
+    assert [e.model_dump(exclude={"duration_ms"}) for e in a.log] == [
+        e.model_dump(exclude={"duration_ms"}) for e in b.log
+    ]
+
+
+def test_idle_episodes_are_sealed_with_timeout(toy_env: Environment, store_dir: Path) -> None:
+    manager = EpisodeManager(toy_env, EpisodeStore(store_dir), idle_ttl=10.0)
+    idle = manager.open("set-target", "easy", 1)
+    busy = manager.open("set-target", "easy", 2)
+    busy.last_activity = idle.last_activity + 8.0
+    sealed = manager.reap_idle(now=idle.last_activity + 11.0)
+    assert sealed == [idle.id]
+    assert manager.store.read(idle.id).meta.termination == "timeout"
+    assert manager.is_open(busy.id)
+
+
+def test_snapshot_digest_is_checked(toy_env: Environment) -> None:
+    bad = Snapshot(toy_env.snapshot.package, toy_env.snapshot.resource, sha256="0" * 64)
+    with pytest.raises(SnapshotError, match="declares 0000"):
+        _ = bad.data
+    with pytest.raises(SnapshotError, match="not found"):
+        _ = Snapshot(toy_env.snapshot.package, "data/missing.db", None).data
+
+
+def test_store_refuses_overwrite_and_detects_tampering(manager: EpisodeManager) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    manager.seal(ep.id, "ended")
+    bundle = manager.store.read(ep.id)
+    with pytest.raises(BundleError, match="already exists"):
+        manager.store.write(bundle)
+    (manager.store.path(ep.id) / "final.db").write_bytes(b"tampered")
+    with pytest.raises(BundleError, match="does not match"):
+        manager.store.read(ep.id)
+    assert not any(p.name.startswith(".tmp-") for p in manager.store.root.iterdir())

@@ -1,0 +1,216 @@
+"""The environment server over real loopback HTTP: control routes and MCP in both protocol eras."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import pytest
+from mcp import Client, ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from mcpgym_server import Environment, EpisodeStore
+from mcpgym_server.http import EPISODE_ID_HEADER, create_app
+from mcpgym_server.serving import serve
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def server(toy_env: Environment, store_dir: Path) -> AsyncIterator[str]:
+    async with serve(create_app(toy_env, store_dir)) as base:
+        yield base
+
+
+@pytest.fixture
+async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=server) as client:
+        yield client
+
+
+async def _new_episode(http: httpx.AsyncClient, **body: Any) -> dict[str, Any]:
+    resp = await http.post("/episodes", json={"task": "set-target", "seed": 1, **body})
+    assert resp.status_code == 201, resp.text
+    return resp.json()
+
+
+async def test_health_and_task_listing_hide_solutions(http: httpx.AsyncClient) -> None:
+    health = (await http.get("/healthz")).json()
+    assert health["ok"] is True and health["env"] == "toy" and len(health["lock"]) == 64
+    tasks = (await http.get("/tasks")).json()
+    assert tasks["tasks"] == [
+        {"name": "set-target", "description": "Set one key to a value.", "bands": ["easy", "medium"]}
+    ]
+    assert "reference" not in json.dumps(tasks)
+
+
+async def test_create_episode_answers_with_urls_and_ids(http: httpx.AsyncClient, server: str) -> None:
+    ep = await _new_episode(http, band="medium")
+    assert ep["mcp_url"] == f"{server}/episodes/{ep['episode_id']}/mcp"
+    assert ep["variant_id"] == "toy/set-target@medium#1"
+    assert ep["instruction"].startswith("Set key `target` to ")
+    assert ep["episode_id"].startswith("ep_") and len(ep["episode_id"]) == 35
+    other = await _new_episode(http, band="medium")
+    assert other["episode_id"] != ep["episode_id"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "needle"),
+    [
+        ({"task": "nope"}, 404, "valid tasks: set-target"),
+        ({"task": "set-target", "band": "expert"}, 404, "valid bands: easy, medium"),
+        ({"task": "set-target", "seed": -1}, 422, "`seed`"),
+        ({"task": "set-target", "sede": 1}, 422, "`sede`"),
+        ({"seed": 1}, 422, "`task`"),
+    ],
+)
+async def test_bad_episode_requests_name_the_problem(
+    http: httpx.AsyncClient, body: dict[str, Any], status: int, needle: str
+) -> None:
+    resp = await http.post("/episodes", json=body)
+    assert resp.status_code == status
+    assert needle in resp.json()["error"]
+
+
+async def test_malformed_json_is_a_400(http: httpx.AsyncClient) -> None:
+    resp = await http.post("/episodes", content=b'{"task": ', headers={"content-type": "application/json"})
+    assert resp.status_code == 400 and "malformed JSON" in resp.json()["error"]
+
+
+async def test_unknown_episode_routes_are_404(http: httpx.AsyncClient) -> None:
+    assert (await http.post("/episodes/ep_nope/end")).status_code == 404
+    assert (await http.get("/episodes/ep_nope")).status_code == 404
+    assert (await http.post("/episodes/ep_nope/mcp", json={})).status_code == 404
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_sdk_client_completes_an_episode_in_each_era(
+    http: httpx.AsyncClient, store_dir: Path, mode: str
+) -> None:
+    ep = await _new_episode(http)
+    value = ep["instruction"].split()[-1].rstrip(".")
+    with anyio.fail_after(10):
+        async with Client(ep["mcp_url"], mode=mode) as client:  # type: ignore[arg-type]
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert names == ["dump", "get", "put", "submit"]
+            put = await client.call_tool("put", {"key": "target", "value": value})
+            assert not put.is_error and put.structured_content["value"] == value
+            missing = await client.call_tool("get", {"key": "zzz"})
+            assert missing.is_error and missing.content[0].text == "no key 'zzz'"
+            done = await client.call_tool("submit", {"answer": "ok"})
+            assert done.structured_content == {"status": "ended", "episode_id": ep["episode_id"]}
+            after = await client.call_tool("dump", {})
+            assert after.is_error and "has ended" in after.content[0].text
+    meta = EpisodeStore(store_dir).read(ep["episode_id"]).meta
+    assert (meta.termination, meta.answer, meta.steps) == ("submitted", "ok", 3)
+
+
+async def test_raw_handshake_session_gets_instructions_and_policy_resources(
+    http: httpx.AsyncClient,
+) -> None:
+    ep = await _new_episode(http)
+    with anyio.fail_after(10):
+        async with streamable_http_client(ep["mcp_url"]) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                assert init.protocol_version == "2025-11-25"
+                assert ep["instruction"] in (init.instructions or "")
+                res = await session.read_resource("mcpgym://episode")
+                body = json.loads(res.contents[0].text)
+                assert body == {
+                    "episode_id": ep["episode_id"],
+                    "variant_id": ep["variant_id"],
+                    "instruction": ep["instruction"],
+                }
+
+
+async def test_internal_error_shows_generic_text_to_the_agent(
+    http: httpx.AsyncClient, store_dir: Path
+) -> None:
+    ep = await _new_episode(http)
+    async with Client(ep["mcp_url"]) as client:
+        bug = await client.call_tool("put", {"key": "k", "value": "explode"})
+        bad = await client.call_tool("put", {"key": 3})
+    assert bug.is_error and "secret internals" not in bug.content[0].text
+    assert "internal error in tool `put`" in bug.content[0].text
+    assert bad.is_error and "invalid arguments for tool `put`" in bad.content[0].text
+    meta = (await http.post(f"/episodes/{ep['episode_id']}/end", json={"answer": "x"})).json()
+    assert meta["termination"] == "ended" and meta["internal_errors"] == 1
+    log = EpisodeStore(store_dir).read(ep["episode_id"]).log
+    assert [e.status for e in log] == ["internal_error", "invalid_arguments"]
+
+
+async def test_connect_to_start_opens_one_episode_per_session_and_seals_on_close(
+    server: str, http: httpx.AsyncClient, store_dir: Path
+) -> None:
+    seen: list[str] = []
+
+    async def hook(resp: httpx2.Response) -> None:
+        if EPISODE_ID_HEADER in resp.headers:
+            seen.append(resp.headers[EPISODE_ID_HEADER])
+
+    url = f"{server}/tasks/set-target/mcp?seed=4&band=medium"
+    async with httpx2.AsyncClient(event_hooks={"response": [hook]}) as shared:
+        for expected_value in ("first", "second"):
+            with anyio.fail_after(10):
+                async with Client(
+                    streamable_http_client(url, http_client=shared), mode="legacy"
+                ) as client:
+                    await client.call_tool("put", {"key": "mine", "value": expected_value})
+                    dump = (await client.call_tool("dump", {})).structured_content
+                    assert dump == {"a": "1", "b": "2", "mine": expected_value}
+                    res = await client.read_resource("mcpgym://episode")
+                    assert json.loads(res.contents[0].text)["episode_id"] == seen[-1]
+    assert len(seen) == 2 and seen[0] != seen[1]
+    store = EpisodeStore(store_dir)
+    for eid in seen:
+        status = (await http.get(f"/episodes/{eid}")).json()
+        assert status == {"episode_id": eid, "state": "sealed", "termination": "session_closed"}
+        assert store.read(eid).meta.variant_id == "toy/set-target@medium#4"
+
+
+async def test_connect_to_start_tells_sessionless_clients_what_to_do(server: str) -> None:
+    async with Client(f"{server}/tasks/set-target/mcp?seed=1") as client:
+        res = await client.call_tool("dump", {})
+    assert res.is_error and "POST /episodes" in res.content[0].text
+
+
+@pytest.mark.parametrize(
+    ("query", "status"), [("seed=x", 422), ("band=expert", 404)]
+)
+async def test_connect_to_start_validates_its_query(
+    http: httpx.AsyncClient, query: str, status: int
+) -> None:
+    resp = await http.post(f"/tasks/set-target/mcp?{query}", json={})
+    assert resp.status_code == status
+    resp = await http.post("/tasks/nope/mcp", json={})
+    assert resp.status_code == 404 and "valid tasks" in resp.json()["error"]
+
+
+async def test_concurrent_episodes_end_with_exactly_their_own_state(
+    http: httpx.AsyncClient, store_dir: Path
+) -> None:
+    n = 50
+    episodes = [await _new_episode(http, seed=i) for i in range(n)]
+    shared = httpx2.AsyncClient()
+
+    async def work(i: int, ep: dict[str, Any]) -> None:
+        async with Client(streamable_http_client(ep["mcp_url"], http_client=shared)) as client:
+            for step in range(3):
+                await client.call_tool("put", {"key": "owner", "value": f"{i}-{step}"})
+            await client.call_tool("submit", {})
+
+    with anyio.fail_after(60):
+        async with shared, anyio.create_task_group() as tg:
+            for i, ep in enumerate(episodes):
+                tg.start_soon(work, i, ep)
+    store = EpisodeStore(store_dir)
+    for i, ep in enumerate(episodes):
+        db = store.read(ep["episode_id"]).open_final_db()
+        rows = dict(db.execute("SELECT k, v FROM kv").fetchall())
+        assert rows == {"a": "1", "b": "2", "owner": f"{i}-2"}

@@ -1,0 +1,32 @@
+"""The dependency direction server <- grading <- clients holds (each checked in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+FORBIDDEN = {
+    "mcpgym_server": ["mcpgym_grading", "mcpgym_clients", "mcpgym_helpdesk"],
+    "mcpgym_grading": ["mcpgym_clients", "mcpgym_helpdesk"],
+}
+
+SUBMODULES = {
+    "mcpgym_server": [
+        "mcpgym_server", "mcpgym_server.http", "mcpgym_server.stdio", "mcpgym_server.serving",
+    ],
+    "mcpgym_grading": ["mcpgym_grading", "mcpgym_grading.engine", "mcpgym_grading.service"],
+}
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_package_imports_nothing_downstream(package: str) -> None:
+    code = (
+        "import importlib, sys\n"
+        f"for m in {SUBMODULES[package]!r}: importlib.import_module(m)\n"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {FORBIDDEN[package]!r}]\n"
+        "print(','.join(sorted(bad)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"{package} imported {out.stdout.strip()}"
