@@ -1,1 +1,59 @@
-"""placeholder"""
+"""mcpgym-grading: rubrics, the check engine over sealed episode bundles, the grading service.
+
+Environment authors write a `Rubric` of checks (`SqlCheck`, `StateMatchesReference`,
+`NoCollateralChanges`, `ToolCalled`, `ToolNotCalled`, `CalledBefore`, `AnswerMatch`)
+with `Param` references to variant parameters. Harnesses grade a sealed bundle with
+`grade_bundle` in process, or over HTTP with the service from `create_app`, and
+summarise grades with `summarize`.
+"""
+
+from mcpgym_grading.engine import ReferenceCache, grade_bundle
+from mcpgym_grading.errors import (
+    BundleMismatchError,
+    CheckEvaluationError,
+    GradingError,
+    LockMismatchError,
+)
+from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
+from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize
+from mcpgym_grading.rubric import (
+    AnswerMatch,
+    CalledBefore,
+    Check,
+    NoCollateralChanges,
+    Param,
+    Rubric,
+    SqlCheck,
+    StateMatchesReference,
+    ToolCalled,
+    ToolNotCalled,
+)
+from mcpgym_grading.service import create_app
+
+__all__ = [
+    "AnswerMatch",
+    "BundleMismatchError",
+    "CalledBefore",
+    "Check",
+    "CheckEvaluationError",
+    "CheckResult",
+    "Grade",
+    "GradeStats",
+    "GradeStatus",
+    "GradingError",
+    "GroupStats",
+    "LockMismatchError",
+    "NoCollateralChanges",
+    "Param",
+    "ReferenceCache",
+    "Rubric",
+    "SqlCheck",
+    "StateMatchesReference",
+    "Summary",
+    "ToolCalled",
+    "ToolNotCalled",
+    "create_app",
+    "grade_bundle",
+    "stats",
+    "summarize",
+]

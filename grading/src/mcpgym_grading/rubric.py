@@ -26,15 +26,26 @@ import hashlib
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from mcpgym_server.tasks import BANDS
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Param(BaseModel):
-    """A reference to a variant parameter, resolved at grading time."""
+    """A reference to a variant parameter, resolved at grading time.
+
+    Write it as ``Param("order_id")`` (or ``Param(name="order_id")``). In JSON it is
+    ``{"kind": "param", "name": "order_id"}``; the grader accepts both forms, also
+    nested inside lists and dicts.
+    """
 
     model_config = ConfigDict(frozen=True)
     kind: Literal["param"] = "param"
     name: str
+
+    def __init__(self, name: str | None = None, /, **data: Any) -> None:
+        if name is not None:
+            data["name"] = name
+        super().__init__(**data)
 
 
 Value = Any
@@ -45,22 +56,38 @@ class _CheckBase(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = Field(description="unique within the rubric, e.g. 'refund-amount'")
     description: str = ""
-    weight: float = Field(1.0, ge=0)
+    weight: float = Field(default=1.0, ge=0)
     required: bool = False
     bands: tuple[str, ...] | None = Field(
-        None, description="only apply in these bands (None: every band)"
+        default=None, description="only apply in these bands (None: every band)"
     )
     when: str | None = Field(
-        None, description="only apply when this variant param is truthy (None: always)"
+        default=None,
+        description="only apply when this variant param is truthy (None: always); "
+        "naming a param the variant lacks is an evaluation error",
     )
+
+    @field_validator("bands")
+    @classmethod
+    def _known_bands(cls, bands: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if bands is not None:
+            bad = [b for b in bands if b not in BANDS]
+            if bad:
+                raise ValueError(f"unknown band(s) {bad}; bands are {list(BANDS)}")
+        return bands
 
 
 class SqlCheck(_CheckBase):
     """Run ``sql`` on the final database and compare with ``expected``.
 
     ``expected`` is a scalar (compared with the single value of a one-row,
-    one-column result; no row compares as ``None``) or a list of rows (lists),
-    compared order-insensitively unless ``ordered``.
+    one-column result; no row compares as ``None``; several rows fail the check)
+    or a list of rows (lists; a non-list row stands for a one-column row),
+    compared order-insensitively unless ``ordered``. Values are compared after
+    JSON normalisation: numbers numerically (``1 == 1.0``), strings exactly.
+    Named parameters (``:order_id``) are bound from the variant params. A query
+    that fails, or whose column count does not fit ``expected``, is an
+    evaluation error.
     """
 
     kind: Literal["sql"] = "sql"
@@ -70,7 +97,15 @@ class SqlCheck(_CheckBase):
 
 
 class StateMatchesReference(_CheckBase):
-    """Named tables of the final state equal those of the reference end state."""
+    """Named tables of the final state equal those of the reference end state.
+
+    Rows are matched by primary key (by the whole row, as a multiset, when the table
+    has none or a key column is ignored). The rubric's ``volatile_columns`` and this
+    check's ``ignore_columns`` are left out. A table missing on one side compares as
+    empty; a table on neither side, or an ignored column that does not exist, is an
+    evaluation error. On failure the detail holds a per-table diff (counts of added,
+    removed and changed rows, up to 5 examples each).
+    """
 
     kind: Literal["state_matches_reference"] = "state_matches_reference"
     tables: tuple[str, ...]
@@ -80,7 +115,10 @@ class StateMatchesReference(_CheckBase):
 class NoCollateralChanges(_CheckBase):
     """Every table except ``except_tables`` equals the reference end state.
 
-    Volatile columns (``ignore_columns``) are left out of the comparison.
+    Every table of either database is compared (``sqlite_*`` internals excepted;
+    the framework's ``mcpgym_counters`` is state and is compared), as in
+    `StateMatchesReference`. Volatile columns (``ignore_columns`` and the rubric's
+    ``volatile_columns``) are left out of the comparison.
     """
 
     kind: Literal["no_collateral_changes"] = "no_collateral_changes"
@@ -89,16 +127,24 @@ class NoCollateralChanges(_CheckBase):
 
 
 class ToolCalled(_CheckBase):
-    """The log holds a successful call of ``tool`` whose arguments include ``arguments``."""
+    """The log holds at least ``min_times`` successful calls of ``tool`` matching ``arguments``.
+
+    A successful call is a log entry with status ``ok``. A call matches when every
+    key of ``arguments`` equals the argument the tool received (the logged
+    arguments validated against the tool's schema, so ``"7"`` given for an
+    integer parameter counts as ``7`` and defaults count); numbers compare
+    numerically, strings and booleans exactly. Naming a tool or an argument the
+    environment does not declare is an evaluation error.
+    """
 
     kind: Literal["tool_called"] = "tool_called"
     tool: str
     arguments: dict[str, Value] = Field(default_factory=dict)
-    min_times: int = 1
+    min_times: int = Field(default=1, ge=1)
 
 
 class ToolNotCalled(_CheckBase):
-    """The log holds no successful call of ``tool`` matching ``arguments``."""
+    """The log holds no successful call of ``tool`` matching ``arguments`` (see `ToolCalled`)."""
 
     kind: Literal["tool_not_called"] = "tool_not_called"
     tool: str
@@ -125,8 +171,13 @@ class AnswerMatch(_CheckBase):
     (the concatenation of the text values ``sql`` selects on the final database).
     ``normalize``: ``"text"`` (casefold, collapse whitespace), ``"token"`` (match
     whole alphanumeric tokens only, so ``10`` never matches inside ``$100``), or
-    ``"money"`` (amounts like ``$1,234.50`` parsed to cents and compared to an
-    expected integer number of cents).
+    ``"money"`` (amounts marked as money, ``$1,234.50``, ``$12``, ``1234.50 USD``,
+    ``USD 12``, ``12 dollars``, parsed to cents and compared to an expected integer
+    number of cents; the sign is ignored; bare numbers are not amounts).
+    ``mode``: ``"contains"`` (text: substring; token: contiguous token sequence;
+    money: any amount equals) or ``"equals"`` (the whole normalised text or token
+    list equals; money: at least one amount and every amount equals).
+    ``negate`` inverts the outcome. An empty SQL result is the empty text.
     """
 
     kind: Literal["answer_match"] = "answer_match"
@@ -136,6 +187,12 @@ class AnswerMatch(_CheckBase):
     normalize: Literal["text", "token", "money"] = "token"
     mode: Literal["contains", "equals"] = "contains"
     negate: bool = False
+
+    @model_validator(mode="after")
+    def _sql_given_for_sql_source(self) -> AnswerMatch:
+        if self.source == "sql" and not self.sql:
+            raise ValueError(f"check {self.name!r}: source 'sql' needs `sql`")
+        return self
 
 
 Check = Annotated[
@@ -167,7 +224,7 @@ class Rubric(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     checks: tuple[Check, ...]
-    threshold: float = Field(1.0, ge=0, le=1)
+    threshold: float = Field(default=1.0, ge=0, le=1)
     volatile_columns: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     def model_post_init(self, __context: Any) -> None:

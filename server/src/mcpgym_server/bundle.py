@@ -117,12 +117,23 @@ class EpisodeStore:
     """A directory of sealed episode bundles.
 
     Args:
-        root: the store directory (created if missing).
+        root: the store directory.
+        create: create ``root`` if missing (the environment server does); readers
+            such as the grading service pass ``False`` so a mistyped path fails.
+
+    Raises:
+        BundleError: ``create`` is false and ``root`` is not a directory.
     """
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, create: bool = True) -> None:
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        if create:
+            self.root.mkdir(parents=True, exist_ok=True)
+        elif not self.root.is_dir():
+            raise BundleError(
+                f"episode store {self.root} does not exist; pass the directory the "
+                "environment server writes bundles to (its --store)"
+            )
 
     def path(self, episode_id: str) -> Path:
         """Directory of one bundle (it may not exist)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -121,6 +122,7 @@ class Environment:
         }
         self._families: dict[str, TaskFamily] = {}
         self._resources: dict[str, Resource] = {}
+        self._generation_lock = threading.Lock()
 
     # -- declaration -------------------------------------------------------------------
 
@@ -214,6 +216,10 @@ class Environment:
 
     @lru_cache(maxsize=4096)  # noqa: B019 - environments live for the process
     def _variant(self, task: str, band: Band, seed: int) -> TaskVariant:
+        with self._generation_lock:  # one shared read-only connection; grader threads too
+            return self._generate(task, band, seed)
+
+    def _generate(self, task: str, band: Band, seed: int) -> TaskVariant:
         fam = self._families[task]
         gen = Generation(
             seed=seed,

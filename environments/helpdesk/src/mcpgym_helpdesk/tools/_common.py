@@ -1,0 +1,140 @@
+"""Helpers shared by the helpdesk tools: lookups, money formatting, audit rows, transactions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from mcpgym_server.errors import ToolError
+from mcpgym_server.sandbox import Sandbox
+
+ACTOR = "agent"
+"""audit_log.actor of every row written by a tool."""
+
+REFUNDABLE_PAYMENT_STATUSES = ("captured", "partially_refunded")
+
+
+def money(cents: int | None) -> str | None:
+    """Format integer cents as dollars: ``12345 -> "$123.45"``, ``-500 -> "-$5.00"``."""
+    if cents is None:
+        return None
+    sign = "-" if cents < 0 else ""
+    cents = abs(int(cents))
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def with_money(row: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """Add a formatted ``<name>`` next to each ``<name>_cents`` field listed."""
+    for f in fields:
+        row[f.removesuffix("_cents")] = money(row.get(f))
+    return row
+
+
+def audit(
+    sb: Sandbox, action: str, entity: str, entity_id: int, detail: dict[str, Any] | None = None
+) -> None:
+    """Append one audit_log row for an action taken by the agent at the current virtual time."""
+    sb.db.execute(
+        "INSERT INTO audit_log (at, actor, action, entity, entity_id, detail) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            sb.clock.iso(),
+            ACTOR,
+            action,
+            entity,
+            int(entity_id),
+            json.dumps(detail or {}, sort_keys=True, separators=(",", ":")),
+        ),
+    )
+
+
+@contextmanager
+def transaction(sb: Sandbox) -> Iterator[None]:
+    """Run the block atomically.
+
+    Uses a SAVEPOINT, so it nests inside the runtime's own per-call savepoint (the
+    runtime already rolls back a failed call); it matters when tools are called directly.
+    """
+    sb.db.execute("SAVEPOINT helpdesk_tx")
+    try:
+        yield
+    except BaseException:
+        sb.db.execute("ROLLBACK TO helpdesk_tx")
+        sb.db.execute("RELEASE helpdesk_tx")
+        raise
+    sb.db.execute("RELEASE helpdesk_tx")
+
+
+def insert(sb: Sandbox, table: str, values: dict[str, Any]) -> int:
+    """Insert one row (id allocated as max(id) + 1 by SQLite) and return its id."""
+    cols = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    cur = sb.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
+    return int(cur.lastrowid or 0)
+
+
+def require_text(value: str | None, field: str) -> str:
+    """Strip a required text argument; ToolError if it is empty."""
+    text = (value or "").strip()
+    if not text:
+        raise ToolError(f"`{field}` must not be empty")
+    return text
+
+
+def require_customer(sb: Sandbox, customer_id: int) -> dict[str, Any]:
+    """The customer row, or a ToolError telling the agent how to find the right id."""
+    row = sb.query_one("SELECT * FROM customers WHERE id = ?", (customer_id,))
+    if row is None:
+        raise ToolError(
+            f"no customer with id {customer_id}; use find_customers to look the customer up"
+        )
+    return row
+
+
+def require_order(sb: Sandbox, order_id: int) -> dict[str, Any]:
+    """The order row, or a ToolError."""
+    row = sb.query_one("SELECT * FROM orders WHERE id = ?", (order_id,))
+    if row is None:
+        raise ToolError(
+            f"no order with id {order_id}; order numbers look like 100234 "
+            "(use find_orders to list a customer's orders)"
+        )
+    return row
+
+
+def require_order_item(sb: Sandbox, order_id: int, order_item_id: int) -> dict[str, Any]:
+    """The order item joined with its variant and product, checked to belong to the order."""
+    row = sb.query_one(
+        "SELECT oi.*, v.product_id, v.size, v.colour, v.sku AS variant_sku, p.name AS product_name,"
+        " p.final_sale FROM order_items oi JOIN product_variants v ON v.id = oi.variant_id"
+        " JOIN products p ON p.id = v.product_id WHERE oi.id = ?",
+        (order_item_id,),
+    )
+    if row is None or row["order_id"] != order_id:
+        ids = [
+            r["id"] for r in sb.query("SELECT id FROM order_items WHERE order_id = ?", (order_id,))
+        ]
+        raise ToolError(
+            f"order item {order_item_id} is not part of order {order_id}; "
+            f"its item ids are {ids} (see get_order)"
+        )
+    return row
+
+
+def require_ticket(sb: Sandbox, ticket_id: int) -> dict[str, Any]:
+    """The ticket row, or a ToolError."""
+    row = sb.query_one("SELECT * FROM tickets WHERE id = ?", (ticket_id,))
+    if row is None:
+        raise ToolError(f"no ticket with id {ticket_id}; use list_tickets to find tickets")
+    return row
+
+
+def store_credit_balance(sb: Sandbox, customer_id: int) -> int:
+    """Current store-credit balance of a customer in cents."""
+    row = sb.db.execute(
+        "SELECT COALESCE(SUM(amount_cents), 0) FROM store_credit_ledger WHERE customer_id = ?",
+        (customer_id,),
+    ).fetchone()
+    return int(row[0])

@@ -1,0 +1,381 @@
+"""Evaluation of each check kind against one sealed episode.
+
+Each evaluator returns an `Outcome` or raises `CheckEvaluationError` (or a
+`sqlite3.Error`) when the check cannot be evaluated; the engine turns those into
+an errored `CheckResult`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NamedTuple, cast
+
+from mcpgym_server.bundle import EpisodeBundle, to_jsonable
+from mcpgym_server.environment import Environment
+from mcpgym_server.errors import InvalidArgumentsError
+from mcpgym_server.tasks import TaskVariant
+
+from mcpgym_grading._statediff import compare_tables, table_names
+from mcpgym_grading._text import contains_tokens, money_amounts, normalise_text, tokens
+from mcpgym_grading._values import bind_sql, jsonable, normalise, resolve, values_equal
+from mcpgym_grading.errors import CheckEvaluationError
+from mcpgym_grading.rubric import (
+    AnswerMatch,
+    CalledBefore,
+    NoCollateralChanges,
+    Rubric,
+    SqlCheck,
+    StateMatchesReference,
+    ToolCalled,
+    ToolNotCalled,
+)
+
+MAX_FOUND_ROWS = 50
+"""SQL results longer than this are truncated in a check's ``detail``."""
+
+MAX_FOUND_TEXT = 2000
+"""Texts longer than this are truncated in a check's ``detail``."""
+
+
+class Outcome(NamedTuple):
+    """What an evaluator returns: pass/fail and the JSON detail."""
+
+    passed: bool
+    detail: dict[str, Any]
+
+
+class Call(NamedTuple):
+    """A successful tool call: step, tool name and the arguments the tool received."""
+
+    step: int
+    tool: str
+    arguments: Any
+
+
+@dataclass
+class CheckContext:
+    """Everything a check may read: the bundle, its variant and the reference end state.
+
+    Attributes:
+        reference_db: returns the reference end state (built on first use).
+            Raises `CheckEvaluationError` when the reference cannot be built.
+    """
+
+    bundle: EpisodeBundle
+    env: Environment
+    variant: TaskVariant
+    rubric: Rubric
+    final_db: sqlite3.Connection
+    reference_db: Callable[[], sqlite3.Connection]
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """The variant params."""
+        return self.variant.params
+
+    @cached_property
+    def calls(self) -> list[Call]:
+        """Successful (status ``ok``) calls in log order, arguments as the tool received them."""
+        out: list[Call] = []
+        for entry in self.bundle.log:
+            if entry.status != "ok":
+                continue
+            args: Any = entry.arguments
+            spec = self.env.tools.get(entry.tool)
+            if spec is not None and (args is None or isinstance(args, dict)):
+                try:
+                    args = to_jsonable(spec.validate(cast("dict[str, Any] | None", args)))
+                except (InvalidArgumentsError, TypeError):
+                    args = entry.arguments
+            out.append(Call(entry.step, entry.tool, args))
+        return out
+
+
+def _truncate_text(text: str) -> str:
+    if len(text) <= MAX_FOUND_TEXT:
+        return text
+    return text[:MAX_FOUND_TEXT] + f"... ({len(text) - MAX_FOUND_TEXT} more characters)"
+
+
+def _sql_value(value: Any) -> Any:
+    # SQLite has no booleans: an expected True/False compares as 1/0.
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, list):
+        return [_sql_value(v) for v in cast("list[Any]", value)]
+    return value
+
+
+def _run_sql(ctx: CheckContext, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    cur = ctx.final_db.execute(sql, bind_sql(sql, ctx.params))
+    if cur.description is None:
+        raise CheckEvaluationError("the SQL statement returns no columns; use a SELECT")
+    return [str(d[0]) for d in cur.description], [tuple(r) for r in cur.fetchall()]
+
+
+def eval_sql(check: SqlCheck, ctx: CheckContext) -> Outcome:
+    """See `SqlCheck`."""
+    expected = _sql_value(resolve(check.expected, ctx.params))
+    if isinstance(expected, dict):
+        raise CheckEvaluationError("`expected` must be a scalar or a list of rows, not an object")
+    columns, rows = _run_sql(ctx, check.sql)
+    found_rows = [[jsonable(v) for v in row] for row in rows]
+    if isinstance(expected, list):
+        exp_rows = [
+            cast("list[Any]", r) if isinstance(r, list) else [r]
+            for r in cast("list[Any]", expected)
+        ]
+        widths = {len(r) for r in exp_rows}
+        if len(widths) > 1:
+            raise CheckEvaluationError(f"expected rows have different widths: {sorted(widths)}")
+        if widths and widths != {len(columns)}:
+            raise CheckEvaluationError(
+                f"the query returns {len(columns)} column(s) ({', '.join(columns)}) but the "
+                f"expected rows have {widths.pop()}"
+            )
+        got = [normalise(r) for r in found_rows]
+        want = [normalise(r) for r in exp_rows]
+        passed = got == want if check.ordered else Counter(got) == Counter(want)
+        detail: dict[str, Any] = {
+            "expected": exp_rows,
+            "found": found_rows[:MAX_FOUND_ROWS],
+            "columns": columns,
+            "ordered": check.ordered,
+        }
+        if len(found_rows) > MAX_FOUND_ROWS:
+            detail["found_rows"] = len(found_rows)
+        return Outcome(passed, detail)
+    if len(columns) != 1:
+        raise CheckEvaluationError(
+            f"the query returns {len(columns)} columns ({', '.join(columns)}); a scalar "
+            "`expected` needs exactly one"
+        )
+    if len(found_rows) > 1:
+        values = [r[0] for r in found_rows]
+        return Outcome(
+            False,
+            {
+                "expected": expected,
+                "found": values[:MAX_FOUND_ROWS],
+                "found_rows": len(values),
+                "reason": "the query returned several rows for a scalar expectation",
+            },
+        )
+    found = found_rows[0][0] if found_rows else None
+    return Outcome(values_equal(expected, found), {"expected": expected, "found": found})
+
+
+def _ignore_columns(ctx: CheckContext, own: Mapping[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    merged = {t: list(cols) for t, cols in ctx.rubric.volatile_columns.items()}
+    for t, cols in own.items():
+        merged.setdefault(t, [])
+        merged[t].extend(c for c in cols if c not in merged[t])
+    return {t: sorted(cols) for t, cols in sorted(merged.items())}
+
+
+def _state_outcome(
+    ctx: CheckContext, tables: set[str], own_ignore: Mapping[str, tuple[str, ...]]
+) -> Outcome:
+    ignore = _ignore_columns(ctx, own_ignore)
+    reference = ctx.reference_db()
+    compared, diffs = compare_tables(
+        ctx.final_db, reference, tables, ignore, check_ignore_tables=own_ignore.keys()
+    )
+    return Outcome(
+        not diffs,
+        {
+            "expected": {
+                "tables": compared,
+                "equal_to": "reference end state",
+                "ignored_columns": {t: c for t, c in ignore.items() if t in compared},
+            },
+            "found": {"differing_tables": sorted(diffs)},
+            "diff": diffs,
+        },
+    )
+
+
+def eval_state_matches_reference(check: StateMatchesReference, ctx: CheckContext) -> Outcome:
+    """See `StateMatchesReference`."""
+    if not check.tables:
+        raise CheckEvaluationError("`tables` is empty; name the tables to compare")
+    return _state_outcome(ctx, set(check.tables), check.ignore_columns)
+
+
+def eval_no_collateral_changes(check: NoCollateralChanges, ctx: CheckContext) -> Outcome:
+    """See `NoCollateralChanges` (``mcpgym_counters`` is part of the state)."""
+    reference = ctx.reference_db()
+    tables = (table_names(ctx.final_db) | table_names(reference)) - set(check.except_tables)
+    outcome = _state_outcome(ctx, tables, check.ignore_columns)
+    outcome.detail["expected"]["except_tables"] = sorted(check.except_tables)
+    return outcome
+
+
+def _arguments(
+    ctx: CheckContext, tool: str, arguments: Mapping[str, Any], what: str = "arguments"
+) -> dict[str, Any]:
+    spec = ctx.env.tools.get(tool)
+    if spec is None:
+        raise CheckEvaluationError(
+            f"tool `{tool}` is not declared by environment `{ctx.env.name}`; its tools: "
+            f"{', '.join(sorted(ctx.env.tools))}"
+        )
+    fields = spec.args_model.model_fields
+    unknown = [k for k in arguments if k not in fields]
+    if unknown:
+        raise CheckEvaluationError(
+            f"`{what}` names argument(s) {', '.join(f'`{k}`' for k in unknown)} that tool "
+            f"`{tool}` does not take; its arguments: {', '.join(fields) or '(none)'}"
+        )
+    return resolve(dict(arguments), ctx.params)
+
+
+def _matching_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -> list[int]:
+    steps: list[int] = []
+    for call in ctx.calls:
+        if call.tool != tool:
+            continue
+        if not expected:
+            steps.append(call.step)
+            continue
+        raw: Any = call.arguments
+        if not isinstance(raw, dict):
+            continue
+        args = cast("dict[str, Any]", raw)
+        if all(k in args and values_equal(v, args[k]) for k, v in expected.items()):
+            steps.append(call.step)
+    return steps
+
+
+def eval_tool_called(check: ToolCalled, ctx: CheckContext) -> Outcome:
+    """See `ToolCalled`."""
+    expected = _arguments(ctx, check.tool, check.arguments)
+    steps = _matching_steps(ctx, check.tool, expected)
+    return Outcome(
+        len(steps) >= check.min_times,
+        {
+            "expected": {"tool": check.tool, "arguments": expected, "min_times": check.min_times},
+            "found": {
+                "matching_calls": len(steps),
+                "steps": steps,
+                "calls_of_tool": sum(1 for c in ctx.calls if c.tool == check.tool),
+            },
+        },
+    )
+
+
+def eval_tool_not_called(check: ToolNotCalled, ctx: CheckContext) -> Outcome:
+    """See `ToolNotCalled`."""
+    expected = _arguments(ctx, check.tool, check.arguments)
+    steps = _matching_steps(ctx, check.tool, expected)
+    return Outcome(
+        not steps,
+        {
+            "expected": {"tool": check.tool, "arguments": expected, "max_times": 0},
+            "found": {"matching_calls": len(steps), "steps": steps},
+        },
+    )
+
+
+def eval_called_before(check: CalledBefore, ctx: CheckContext) -> Outcome:
+    """See `CalledBefore`."""
+    first_args = _arguments(ctx, check.first, check.first_arguments, "first_arguments")
+    then_args = _arguments(ctx, check.then, check.then_arguments, "then_arguments")
+    first_steps = _matching_steps(ctx, check.first, first_args)
+    then_steps = _matching_steps(ctx, check.then, then_args)
+    first_step = first_steps[0] if first_steps else None
+    then_step = then_steps[0] if then_steps else None
+    passed = then_step is None or (first_step is not None and first_step < then_step)
+    return Outcome(
+        passed,
+        {
+            "expected": {
+                "first": {"tool": check.first, "arguments": first_args},
+                "then": {"tool": check.then, "arguments": then_args},
+            },
+            "found": {"first_step": first_step, "then_step": then_step},
+        },
+    )
+
+
+def _answer_text(check: AnswerMatch, ctx: CheckContext) -> str:
+    if check.source == "submitted":
+        return ctx.bundle.meta.answer or ""
+    if not check.sql:
+        raise CheckEvaluationError("source `sql` needs `sql`")
+    _, rows = _run_sql(ctx, check.sql)
+    parts: list[str] = []
+    for row in rows:
+        for value in row:
+            if value is None:
+                continue
+            if isinstance(value, bytes):
+                parts.append(value.decode("utf-8", errors="replace"))
+            else:
+                parts.append(str(value))
+    return "\n".join(parts)
+
+
+def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
+    """See `AnswerMatch`."""
+    expected = resolve(check.expected, ctx.params)
+    text = _answer_text(check, ctx)
+    detail: dict[str, Any] = {"expected": expected}
+    if check.normalize == "money":
+        if isinstance(expected, bool) or not (
+            isinstance(expected, int) or (isinstance(expected, float) and expected.is_integer())
+        ):
+            raise CheckEvaluationError(
+                f"normalize `money` needs `expected` as integer cents, got {expected!r}"
+            )
+        cents = int(expected)
+        amounts = money_amounts(text)
+        if check.mode == "contains":
+            matched = cents in amounts
+        else:
+            matched = bool(amounts) and all(a == cents for a in amounts)
+        detail["found"] = amounts
+        detail["text"] = _truncate_text(text)
+    else:
+        if isinstance(expected, bool) or not isinstance(expected, str | int | float):
+            raise CheckEvaluationError(
+                f"normalize `{check.normalize}` needs a text or number `expected`, got {expected!r}"
+            )
+        if check.normalize == "text":
+            want, have = normalise_text(str(expected)), normalise_text(text)
+            matched = want in have if check.mode == "contains" else want == have
+        else:
+            want_t, have_t = tokens(str(expected)), tokens(text)
+            if not want_t:
+                raise CheckEvaluationError(
+                    f"`expected` {expected!r} has no alphanumeric token to match"
+                )
+            matched = (
+                contains_tokens(have_t, want_t) if check.mode == "contains" else (want_t == have_t)
+            )
+        detail["found"] = _truncate_text(text)
+    detail.update(
+        {
+            "normalize": check.normalize,
+            "mode": check.mode,
+            "negate": check.negate,
+            "matched": matched,
+        }
+    )
+    return Outcome(matched != check.negate, detail)
+
+
+EVALUATORS: dict[type[Any], Callable[[Any, CheckContext], Outcome]] = {
+    SqlCheck: eval_sql,
+    StateMatchesReference: eval_state_matches_reference,
+    NoCollateralChanges: eval_no_collateral_changes,
+    ToolCalled: eval_tool_called,
+    ToolNotCalled: eval_tool_not_called,
+    CalledBefore: eval_called_before,
+    AnswerMatch: eval_answer_match,
+}
+"""The evaluator of each check type."""

@@ -1,0 +1,197 @@
+"""Table-by-table comparison of two SQLite databases (final state vs reference end state)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcpgym_grading._values import jsonable, normalise, sort_key
+from mcpgym_grading.errors import CheckEvaluationError
+
+MAX_EXAMPLES = 5
+"""How many example rows a table diff lists per kind (added, removed, changed)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table read from a database: column names, primary-key columns, rows."""
+
+    columns: tuple[str, ...]
+    pk: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def table_names(db: sqlite3.Connection) -> set[str]:
+    """Names of the ordinary tables of ``db`` (no views, no ``sqlite_*`` internals)."""
+    rows = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+        "ESCAPE '\\'"
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def read_table(db: sqlite3.Connection, name: str) -> Table | None:
+    """Read a whole table, or ``None`` when ``db`` has no table of that name."""
+    if name not in table_names(db):
+        return None
+    info = db.execute(f"PRAGMA table_info({_quote(name)})").fetchall()
+    columns = tuple(str(r[1]) for r in info)
+    pk = tuple(str(r[1]) for r in sorted((r for r in info if r[5] > 0), key=lambda r: r[5]))
+    rows = tuple(tuple(r) for r in db.execute(f"SELECT * FROM {_quote(name)}").fetchall())
+    return Table(columns=columns, pk=pk, rows=rows)
+
+
+def _project(table: Table, columns: Iterable[str]) -> list[dict[str, Any]]:
+    idx = [table.columns.index(c) for c in columns]
+    cols = list(columns)
+    return [{c: jsonable(row[i]) for c, i in zip(cols, idx, strict=True)} for row in table.rows]
+
+
+def _examples(rows: list[Any]) -> list[Any]:
+    return sorted(rows, key=sort_key)[:MAX_EXAMPLES]
+
+
+def diff_table(
+    final: Table | None, reference: Table | None, ignore: Iterable[str]
+) -> dict[str, Any] | None:
+    """A structured diff of one table, or ``None`` when the two are equal.
+
+    A table missing from one side compares as empty. Rows are keyed by primary key
+    when every key column is compared, otherwise by the whole row (as a multiset).
+    ``ignore`` columns are left out.
+
+    Returns:
+        ``{"key": [...] | None, "added": n, "removed": n, "changed": n,
+        "examples": {"added": [row], "removed": [row], "changed": [{"key", "columns"}]}}``
+        plus ``columns_only_in_final`` / ``columns_only_in_reference`` /
+        ``missing_in_final`` / ``missing_in_reference`` when they apply.
+        "Added" rows are in the final state but not in the reference.
+    """
+    if final is None and reference is None:
+        raise AssertionError("diff_table needs at least one table")
+    ignored = set(ignore)
+    shape = final or reference
+    assert shape is not None
+    f = final or Table(shape.columns, shape.pk, ())
+    r = reference or Table(shape.columns, shape.pk, ())
+    f_cols = [c for c in f.columns if c not in ignored]
+    r_cols = [c for c in r.columns if c not in ignored]
+    common = [c for c in f_cols if c in r_cols]
+    extra: dict[str, Any] = {}
+    if final is None:
+        extra["missing_in_final"] = True
+    if reference is None:
+        extra["missing_in_reference"] = True
+    if only_f := [c for c in f_cols if c not in r_cols]:
+        extra["columns_only_in_final"] = only_f
+    if only_r := [c for c in r_cols if c not in f_cols]:
+        extra["columns_only_in_reference"] = only_r
+    key = list(shape.pk) if shape.pk and all(c in common for c in shape.pk) else None
+    f_rows = _project(f, common)
+    r_rows = _project(r, common)
+    added: list[Any]
+    removed: list[Any]
+    changed: list[dict[str, Any]] = []
+    if key is not None:
+        f_by = {normalise([row[c] for c in key]): row for row in f_rows}
+        r_by = {normalise([row[c] for c in key]): row for row in r_rows}
+        added = [row for k, row in f_by.items() if k not in r_by]
+        removed = [row for k, row in r_by.items() if k not in f_by]
+        for k, frow in f_by.items():
+            rrow = r_by.get(k)
+            if rrow is None:
+                continue
+            cols = {
+                c: {"final": frow[c], "reference": rrow[c]}
+                for c in common
+                if normalise(frow[c]) != normalise(rrow[c])
+            }
+            if cols:
+                changed.append({"key": {c: frow[c] for c in key}, "columns": cols})
+    else:
+        f_count = Counter(normalise(row) for row in f_rows)
+        r_count = Counter(normalise(row) for row in r_rows)
+        by_norm = {normalise(row): row for row in f_rows + r_rows}
+        added = [by_norm[k] for k, n in (f_count - r_count).items() for _ in range(n)]
+        removed = [by_norm[k] for k, n in (r_count - f_count).items() for _ in range(n)]
+    if not (
+        added
+        or removed
+        or changed
+        or "columns_only_in_final" in extra
+        or "columns_only_in_reference" in extra
+    ):
+        return None
+    return {
+        "key": key,
+        "added": len(added),
+        "removed": len(removed),
+        "changed": len(changed),
+        "examples": {
+            "added": _examples(added),
+            "removed": _examples(removed),
+            "changed": _examples(changed),
+        },
+        **extra,
+    }
+
+
+def compare_tables(
+    final_db: sqlite3.Connection,
+    reference_db: sqlite3.Connection,
+    tables: Iterable[str],
+    ignore_columns: Mapping[str, Iterable[str]],
+    *,
+    check_ignore_tables: Iterable[str] = (),
+) -> tuple[list[str], dict[str, Any]]:
+    """Compare ``tables`` between two databases.
+
+    Args:
+        tables: the tables to compare; each must exist in at least one database.
+        ignore_columns: ``{table: columns}`` left out of the comparison; every named
+            column of a compared table must exist in it (on either side).
+        check_ignore_tables: tables named by the check's own ``ignore_columns``; each
+            must exist in at least one database.
+
+    Returns:
+        ``(compared tables sorted, {table: diff})`` with only the differing tables.
+
+    Raises:
+        CheckEvaluationError: an unknown table or ignored column.
+    """
+    known = table_names(final_db) | table_names(reference_db)
+    for t in check_ignore_tables:
+        if t not in known:
+            raise CheckEvaluationError(
+                f"`ignore_columns` names table `{t}`, which exists in neither the final nor "
+                f"the reference database; tables: {', '.join(sorted(known))}"
+            )
+    compared = sorted(set(tables))
+    diffs: dict[str, Any] = {}
+    for name in compared:
+        if name not in known:
+            raise CheckEvaluationError(
+                f"table `{name}` exists in neither the final nor the reference database; "
+                f"tables: {', '.join(sorted(known))}"
+            )
+        final = read_table(final_db, name)
+        reference = read_table(reference_db, name)
+        ignored = list(ignore_columns.get(name, ()))
+        all_cols = set(final.columns if final else ()) | set(reference.columns if reference else ())
+        unknown = [c for c in ignored if c not in all_cols]
+        if unknown:
+            raise CheckEvaluationError(
+                f"ignored column(s) {', '.join(f'`{c}`' for c in unknown)} do not exist in "
+                f"table `{name}`; its columns: {', '.join(sorted(all_cols))}"
+            )
+        diff = diff_table(final, reference, ignored)
+        if diff is not None:
+            diffs[name] = diff
+    return compared, diffs

@@ -1,0 +1,163 @@
+"""Value handling shared by the checks: Param resolution, SQL binding, JSON normalisation."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, cast
+
+from mcpgym_grading.errors import CheckEvaluationError
+from mcpgym_grading.rubric import Param
+
+
+def _mapping(value: Any) -> Mapping[Any, Any] | None:
+    return cast("Mapping[Any, Any]", value) if isinstance(value, Mapping) else None
+
+
+def _sequence(value: Any) -> list[Any] | tuple[Any, ...] | None:
+    return cast("list[Any] | tuple[Any, ...]", value) if isinstance(value, list | tuple) else None
+
+
+def _param_name(value: Any) -> str | None:
+    if isinstance(value, Param):
+        return value.name
+    mapping = _mapping(value)
+    if mapping is not None and set(mapping) == {"kind", "name"} and mapping["kind"] == "param":
+        name = mapping["name"]
+        if isinstance(name, str):
+            return name
+    return None
+
+
+def lookup_param(params: Mapping[str, Any], name: str) -> Any:
+    """The variant param ``name``.
+
+    Raises:
+        CheckEvaluationError: the variant has no such param (the message lists the params).
+    """
+    if name not in params:
+        raise CheckEvaluationError(
+            f"variant param `{name}` does not exist; the variant's params are: "
+            f"{', '.join(sorted(params)) or '(none)'}"
+        )
+    return params[name]
+
+
+def resolve(value: Any, params: Mapping[str, Any]) -> Any:
+    """Replace every `Param` reference in ``value`` (recursively) by its variant param.
+
+    A reference is a `Param` instance or a dict ``{"kind": "param", "name": ...}``.
+    Tuples become lists, so the result is plain JSON.
+
+    Raises:
+        CheckEvaluationError: a referenced param does not exist.
+    """
+    name = _param_name(value)
+    if name is not None:
+        return lookup_param(params, name)
+    if (mapping := _mapping(value)) is not None:
+        return {str(k): resolve(v, params) for k, v in mapping.items()}
+    if (items := _sequence(value)) is not None:
+        return [resolve(v, params) for v in items]
+    return value
+
+
+_SQL_TOKENS = re.compile(
+    r"""'(?:[^']|'')*'          # string literal
+      | "(?:[^"]|"")*"          # quoted identifier
+      | `[^`]*`                 # MySQL-style quoted identifier
+      | \[[^\]]*\]              # bracket-quoted identifier
+      | --[^\n]*                # line comment
+      | /\*.*?\*/               # block comment
+      | (?P<param>[:@$][A-Za-z_][A-Za-z0-9_]*)
+      | (?P<positional>\?\d*)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def sql_param_names(sql: str) -> list[str]:
+    """Names of the named parameters (``:name``, ``@name``, ``$name``) in ``sql``, in order.
+
+    Raises:
+        CheckEvaluationError: the SQL uses positional ``?`` parameters.
+    """
+    names: list[str] = []
+    for m in _SQL_TOKENS.finditer(sql):
+        if m.group("positional"):
+            raise CheckEvaluationError(
+                "SQL uses a positional parameter `?`; name it after a variant param (`:order_id`)"
+            )
+        p = m.group("param")
+        if p and p[1:] not in names:
+            names.append(p[1:])
+    return names
+
+
+def bind_sql(sql: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The named SQL parameters of ``sql``, bound from the variant params.
+
+    Raises:
+        CheckEvaluationError: a named parameter is not a variant param, or its value
+            is not a SQL scalar (None, bool, int, float, str).
+    """
+    bound: dict[str, Any] = {}
+    for name in sql_param_names(sql):
+        if name not in params:
+            raise CheckEvaluationError(
+                f"SQL names parameter `:{name}`, which is not a variant param; the variant's "
+                f"params are: {', '.join(sorted(params)) or '(none)'}"
+            )
+        value = params[name]
+        if value is not None and not isinstance(value, bool | int | float | str):
+            raise CheckEvaluationError(
+                f"variant param `{name}` is a {type(value).__name__}; only scalars can be "
+                "bound into SQL"
+            )
+        bound[name] = value
+    return bound
+
+
+def jsonable(value: Any) -> Any:
+    """A SQLite or JSON value as plain JSON (bytes become ``"x'<hex>'"``, tuples lists)."""
+    if isinstance(value, bytes | bytearray):
+        return "x'" + bytes(value).hex() + "'"
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if (mapping := _mapping(value)) is not None:
+        return {str(k): jsonable(v) for k, v in mapping.items()}
+    if (items := _sequence(value)) is not None:
+        return [jsonable(v) for v in items]
+    return value
+
+
+def normalise(value: Any) -> Any:
+    """A hashable canonical form for comparisons.
+
+    Numbers compare numerically (``1 == 1.0``; booleans stay distinct from numbers),
+    strings exactly, lists as tuples, dicts as sorted item tuples.
+    """
+    value = jsonable(value)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        if isinstance(value, float) and value.is_integer():
+            return ("num", int(value))
+        return ("num", value)
+    if (items := _sequence(value)) is not None:
+        return ("list", tuple(normalise(v) for v in items))
+    if (mapping := _mapping(value)) is not None:
+        return ("dict", tuple(sorted((str(k), normalise(v)) for k, v in mapping.items())))
+    return (type(value).__name__, value)
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """JSON equality with numbers compared numerically (see `normalise`)."""
+    return normalise(a) == normalise(b)
+
+
+def sort_key(value: Any) -> str:
+    """A total order over JSON values (canonical JSON), for deterministic listings."""
+    return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), default=str)

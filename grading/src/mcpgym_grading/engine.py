@@ -1,0 +1,306 @@
+"""The check engine: grade one sealed episode bundle against its locked environment.
+
+Grading reads only the bundle (final database, tool-call log, metadata) and what
+the locked environment regenerates from it (the task variant, the rubric and, when
+a check compares with it, the reference end state). It never looks at a transcript.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from mcpgym_server.bundle import EpisodeBundle
+from mcpgym_server.environment import Environment
+from mcpgym_server.episode import replay
+from mcpgym_server.errors import EnvironmentDefinitionError, MCPGymError
+from mcpgym_server.lock import compute_lock
+from mcpgym_server.tasks import TaskVariant
+
+from mcpgym_grading._checks import EVALUATORS, CheckContext
+from mcpgym_grading._values import lookup_param, resolve
+from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
+from mcpgym_grading.grade import CheckResult, Grade
+from mcpgym_grading.rubric import Check, Rubric
+
+SCORE_TOLERANCE = 1e-9
+"""``score >= threshold - SCORE_TOLERANCE`` passes (weights are floats)."""
+
+_ENV_CALLS = threading.RLock()
+"""Serialises calls into an environment (variant generation shares one snapshot connection)."""
+
+
+def _open(data: bytes) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    db.deserialize(data)
+    db.execute("PRAGMA query_only = ON")
+    return db
+
+
+class ReferenceCache:
+    """An LRU of reference end states, keyed by ``(lock, variant id)``.
+
+    The reference end state is the variant's reference solution replayed on a fresh
+    sandbox (`mcpgym_server.replay`). It is deterministic for a lock, so it is built
+    once per variant. Thread-safe.
+
+    Args:
+        maxsize: how many reference states to keep (each is one SQLite file's bytes).
+    """
+
+    def __init__(self, maxsize: int = 256) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[tuple[str, str], bytes | str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        """Forget every cached reference state."""
+        with self._lock:
+            self._items.clear()
+
+    def get(self, env: Environment, variant: TaskVariant, lock: str) -> bytes:
+        """The reference end database (SQLite file bytes) of ``variant``.
+
+        Raises:
+            CheckEvaluationError: the reference solution does not run cleanly (a call
+                failed or the runtime refused it); such a reference cannot grade anything.
+        """
+        key = (lock, variant.id)
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+        if item is None:
+            item = _build_reference(env, variant)
+            with self._lock:
+                self._items[key] = item
+                self._items.move_to_end(key)
+                while len(self._items) > self.maxsize:
+                    self._items.popitem(last=False)
+        if isinstance(item, str):
+            raise CheckEvaluationError(item)
+        return item
+
+
+def _build_reference(env: Environment, variant: TaskVariant) -> bytes | str:
+    """Replay the reference solution; the final db bytes, or an error message."""
+    try:
+        with _ENV_CALLS:
+            bundle = replay(
+                env,
+                variant.family,
+                variant.band,
+                variant.seed,
+                variant.reference,
+                answer=variant.answer,
+            )
+    except MCPGymError as exc:
+        return f"the reference solution of {variant.id} cannot be replayed: {exc}"
+    for entry in bundle.log:
+        if entry.status != "ok":
+            why = entry.internal_detail or entry.error or entry.status
+            return (
+                f"the reference solution of {variant.id} fails at step {entry.step} "
+                f"(tool `{entry.tool}`, {entry.status}): {why}"
+            )
+    if len(bundle.log) < len(variant.reference):
+        return (
+            f"the reference solution of {variant.id} ended the episode after "
+            f"{len(bundle.log)} of {len(variant.reference)} calls"
+        )
+    return bundle.final_db
+
+
+DEFAULT_REFERENCE_CACHE = ReferenceCache()
+"""The reference cache `grade_bundle` uses unless given another."""
+
+
+def _base(check: Check) -> dict[str, Any]:
+    return {
+        "name": check.name,
+        "kind": check.kind,
+        "weight": check.weight,
+        "required": check.required,
+    }
+
+
+def _expected_preview(check: Check, params: Any) -> Any:
+    raw = getattr(check, "expected", None)
+    try:
+        return resolve(raw, params)
+    except CheckEvaluationError:
+        return check.model_dump(mode="json").get("expected")
+
+
+def _evaluate(check: Check, ctx: CheckContext) -> CheckResult:
+    band = ctx.bundle.meta.band
+    if check.bands is not None and band not in check.bands:
+        return CheckResult(
+            **_base(check),
+            applicable=False,
+            passed=None,
+            detail={
+                "expected": None,
+                "found": None,
+                "skipped": f"band `{band}` is not one of {list(check.bands)}",
+            },
+        )
+    try:
+        if check.when is not None and not lookup_param(ctx.params, check.when):
+            return CheckResult(
+                **_base(check),
+                applicable=False,
+                passed=None,
+                detail={
+                    "expected": None,
+                    "found": None,
+                    "skipped": f"variant param `{check.when}` is false",
+                },
+            )
+        outcome = EVALUATORS[type(check)](check, ctx)
+    except (CheckEvaluationError, sqlite3.Error) as exc:
+        message = str(exc) if isinstance(exc, CheckEvaluationError) else f"SQL error: {exc}"
+        return CheckResult(
+            **_base(check),
+            applicable=True,
+            passed=None,
+            detail={"expected": _expected_preview(check, ctx.params), "found": None},
+            error=message,
+        )
+    return CheckResult(
+        **_base(check), applicable=True, passed=outcome.passed, detail=outcome.detail
+    )
+
+
+def _rubric_of(env: Environment, task: str) -> Rubric:
+    rubric = env.family(task).rubric
+    if not isinstance(rubric, Rubric):
+        raise EnvironmentDefinitionError(
+            f"task family `{task}` of `{env.name}` has a {type(rubric).__name__} rubric; "
+            "the grader needs an mcpgym_grading.Rubric"
+        )
+    return rubric
+
+
+def grade_bundle(
+    bundle: EpisodeBundle,
+    env: Environment,
+    *,
+    check_lock: bool = True,
+    reference_cache: ReferenceCache | None = None,
+) -> Grade:
+    """Grade a sealed episode bundle with the rubric of its task family.
+
+    Regenerates the variant from ``(task, band, seed)``, evaluates every rubric
+    check (a check outside its ``bands`` or whose ``when`` param is false does not
+    apply) and scores the applicable ones. The reference end state is built only
+    when a check compares with it, and cached per ``(lock, variant)``.
+
+    A check that cannot be evaluated (SQL error, missing param, unknown table or
+    tool, failing reference solution) does not raise: the grade gets status
+    ``"error"``, no score, ``passed=False`` and an ``error`` naming the check.
+    The result is deterministic: the same bundle and environment give an equal grade.
+
+    Args:
+        bundle: the sealed episode.
+        env: the installed environment the episode ran on.
+        check_lock: refuse to grade when ``compute_lock(env)`` differs from the
+            bundle's lock (default). With ``False`` the grade records the installed lock.
+        reference_cache: where reference end states are cached (default: a process-wide LRU).
+
+    Returns:
+        The `Grade`.
+
+    Raises:
+        LockMismatchError: the environment's lock is not the bundle's (``check_lock``).
+        BundleMismatchError: the bundle names another environment, or its variant id is
+            not what the environment regenerates.
+        UnknownTaskError, UnknownBandError: the environment lacks the bundle's task or band.
+        EnvironmentDefinitionError: the family's rubric is not a `Rubric`.
+    """
+    meta = bundle.meta
+    if meta.env != env.name:
+        raise BundleMismatchError(
+            f"episode {meta.episode_id} ran in environment `{meta.env}`, not `{env.name}`"
+        )
+    lock = compute_lock(env)
+    if check_lock and lock != meta.lock:
+        raise LockMismatchError(meta.episode_id, meta.lock, lock)
+    with _ENV_CALLS:
+        variant = env.variant(meta.task, meta.band, meta.seed)
+        rubric = _rubric_of(env, meta.task)
+    if variant.id != meta.variant_id:
+        raise BundleMismatchError(
+            f"episode {meta.episode_id} records variant {meta.variant_id}, but "
+            f"({meta.task}, {meta.band}, {meta.seed}) regenerates {variant.id}"
+        )
+    cache = DEFAULT_REFERENCE_CACHE if reference_cache is None else reference_cache
+    opened: list[sqlite3.Connection] = []
+
+    def reference_db() -> sqlite3.Connection:
+        if not opened:
+            opened.append(_open(cache.get(env, variant, lock)))
+        return opened[0]
+
+    final_db = _open(bundle.final_db)
+    try:
+        ctx = CheckContext(
+            bundle=bundle,
+            env=env,
+            variant=variant,
+            rubric=rubric,
+            final_db=final_db,
+            reference_db=reference_db,
+        )
+        results = tuple(_evaluate(check, ctx) for check in rubric.checks)
+    finally:
+        final_db.close()
+        for db in opened:
+            db.close()
+    return _score(bundle, variant, rubric, lock, results)
+
+
+def _score(
+    bundle: EpisodeBundle,
+    variant: TaskVariant,
+    rubric: Rubric,
+    lock: str,
+    results: tuple[CheckResult, ...],
+) -> Grade:
+    meta = bundle.meta
+    errors = [f"check `{r.name}`: {r.error}" for r in results if r.error is not None]
+    applicable = [r for r in results if r.applicable]
+    score: float | None = None
+    passed = False
+    if not errors:
+        total = sum(r.weight for r in applicable)
+        got = sum(r.weight for r in applicable if r.passed)
+        score = min(1.0, max(0.0, got / total)) if total > 0 else 1.0
+        required_ok = all(r.passed for r in applicable if r.required)
+        passed = required_ok and score >= rubric.threshold - SCORE_TOLERANCE
+    return Grade(
+        episode_id=meta.episode_id,
+        env=meta.env,
+        env_version=meta.env_version,
+        task=meta.task,
+        band=meta.band,
+        seed=meta.seed,
+        variant_id=variant.id,
+        lock=lock,
+        rubric_digest=rubric.digest(),
+        status="error" if errors else "graded",
+        error="; ".join(errors) if errors else None,
+        score=score,
+        passed=passed,
+        threshold=rubric.threshold,
+        checks=results,
+        termination=meta.termination,
+        steps=meta.steps,
+        internal_errors=meta.internal_errors,
+        unlocked=meta.unlocked,
+    )

@@ -1,0 +1,318 @@
+"""The grading service: an HTTP API that grades sealed episode bundles.
+
+Routes (JSON in, JSON out)::
+
+    GET  /healthz                 {"ok": true}                       no auth
+    POST /grades                  {"episode_id": "ep_..."} -> Grade  bearer token
+    GET  /grades/{episode_id}     the grade made earlier -> Grade    bearer token
+
+Authentication: ``Authorization: Bearer <token>``. No (or a non-Bearer) header
+gives 401 with ``WWW-Authenticate: Bearer``; a wrong token gives 403. Agents are
+never given this token.
+
+Errors are ``{"error": "<what went wrong and what to do>", ...}``:
+
+===== ==========================================================================
+400   the body is not JSON (``"field": null``)
+401   no bearer token
+403   wrong bearer token
+404   no sealed bundle for the episode; no grade yet (GET); the bundle's
+      environment is not installed here (``"installed"`` lists the installed ones)
+409   the bundle was made on another lock than the installed environment's
+      (``"bundle_lock"``, ``"installed_lock"``), or it does not fit the environment
+422   the body is not an object, ``episode_id`` is missing or not a non-empty
+      string, or an unknown field was sent (``"field"`` names it)
+500   the bundle is malformed, the environment is broken, or a grader bug
+===== ==========================================================================
+
+Bundles are immutable and grading is deterministic, so a grade is computed once
+per episode and kept in memory (and in ``grades_dir`` as ``<episode_id>.json``
+when given, which survives restarts).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+import anyio
+import anyio.to_thread
+from mcpgym_server.bundle import EpisodeStore
+from mcpgym_server.environment import Environment
+from mcpgym_server.errors import (
+    BundleError,
+    EnvironmentDefinitionError,
+    UnknownBandError,
+    UnknownEnvironmentError,
+    UnknownEpisodeError,
+    UnknownTaskError,
+)
+from mcpgym_server.registry import load_environment
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from mcpgym_grading.engine import ReferenceCache, grade_bundle
+from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
+from mcpgym_grading.grade import Grade
+
+logger = logging.getLogger("mcpgym.grading")
+
+EnvLoader = Callable[[str], Environment]
+"""``name -> Environment``; raises `UnknownEnvironmentError` for names not installed."""
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse({"error": message, **extra}, status_code=status, headers=headers)
+
+
+class _ApiError(Exception):
+    def __init__(self, response: JSONResponse) -> None:
+        self.response = response
+
+
+class _GradingService:
+    """State behind the routes: the store, the grade cache, the in-flight gradings."""
+
+    def __init__(
+        self,
+        store: EpisodeStore,
+        token: str,
+        env_loader: EnvLoader,
+        grades_dir: Path | None,
+        reference_cache: ReferenceCache | None,
+    ) -> None:
+        self.store = store
+        self.token = token.encode()
+        self.env_loader = env_loader
+        self.grades_dir = grades_dir
+        self.reference_cache = reference_cache
+        self.grades: dict[str, Grade] = {}
+        self.inflight: dict[str, anyio.Event] = {}
+
+    # -- auth ----------------------------------------------------------------------------
+
+    def authorise(self, request: Request) -> JSONResponse | None:
+        header = request.headers.get("authorization")
+        if header is None:
+            return _error(401, "missing `Authorization: Bearer <token>` header")
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            return _error(401, "the `Authorization` header must be `Bearer <token>`")
+        if not secrets.compare_digest(value.strip().encode(), self.token):
+            return _error(403, "the bearer token is not valid for this grading service")
+        return None
+
+    # -- grades ----------------------------------------------------------------------------
+
+    def cached(self, episode_id: str) -> Grade | None:
+        grade = self.grades.get(episode_id)
+        if grade is None and self.grades_dir is not None and _safe_id(episode_id):
+            path = self.grades_dir / f"{episode_id}.json"
+            if path.is_file():
+                grade = Grade.model_validate_json(path.read_text(encoding="utf-8"))
+                self.grades[episode_id] = grade
+        return grade
+
+    def compute(self, episode_id: str) -> Grade:
+        """Read the bundle, load its environment and grade it (runs in a worker thread)."""
+        bundle = self.store.read(episode_id)
+        env = self.env_loader(bundle.meta.env)
+        grade = grade_bundle(bundle, env, reference_cache=self.reference_cache)
+        if self.grades_dir is not None:
+            _write_atomic(self.grades_dir / f"{episode_id}.json", grade.model_dump_json(indent=2))
+        return grade
+
+    async def grade(self, episode_id: str) -> Grade:
+        while True:
+            cached = self.cached(episode_id)
+            if cached is not None:
+                return cached
+            pending = self.inflight.get(episode_id)
+            if pending is None:
+                break
+            await pending.wait()
+        done = anyio.Event()
+        self.inflight[episode_id] = done
+        try:
+            grade = await anyio.to_thread.run_sync(self.compute, episode_id)
+            self.grades[episode_id] = grade
+            return grade
+        except (UnknownEpisodeError, UnknownEnvironmentError) as exc:
+            raise _ApiError(self.not_found(episode_id, exc)) from exc
+        except LockMismatchError as exc:
+            raise _ApiError(
+                _error(
+                    409,
+                    str(exc),
+                    bundle_lock=exc.bundle_lock,
+                    installed_lock=exc.installed_lock,
+                )
+            ) from exc
+        except (BundleMismatchError, UnknownTaskError, UnknownBandError) as exc:
+            raise _ApiError(
+                _error(409, f"episode {episode_id} does not fit the installed environment: {exc}")
+            ) from exc
+        except (BundleError, EnvironmentDefinitionError) as exc:
+            logger.error("cannot grade episode %s: %s", episode_id, exc)
+            raise _ApiError(_error(500, f"cannot grade episode {episode_id}: {exc}")) from exc
+        finally:
+            del self.inflight[episode_id]
+            done.set()
+
+    def not_found(self, episode_id: str, exc: Exception) -> JSONResponse:
+        if isinstance(exc, UnknownEnvironmentError):
+            installed = exc.choices
+            return _error(
+                404,
+                f"episode {episode_id} ran in environment `{exc.name}`, which is not installed "
+                f"in this grading service; installed environments: "
+                f"{', '.join(installed) or '(none)'}",
+                installed=installed,
+            )
+        return _error(
+            404,
+            f"no sealed bundle for episode {episode_id} in store {self.store.root}; end the "
+            f"episode first (POST /episodes/{episode_id}/end)",
+        )
+
+
+def _safe_id(episode_id: str) -> bool:
+    return (
+        bool(episode_id)
+        and "/" not in episode_id
+        and "\\" not in episode_id
+        and (not episode_id.startswith("."))
+    )
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+async def _parse_episode_id(request: Request) -> str:
+    body = await request.body()
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise _ApiError(
+            _error(
+                400,
+                f'request body is not valid JSON ({exc}); send {{"episode_id": "<id>"}}',
+                field=None,
+            )
+        ) from exc
+    if not isinstance(data, dict):
+        raise _ApiError(
+            _error(422, 'request body must be a JSON object: {"episode_id": "<id>"}', field=None)
+        )
+    fields = cast("dict[str, Any]", data)
+    unknown = sorted(k for k in fields if k != "episode_id")
+    if unknown:
+        raise _ApiError(
+            _error(
+                422,
+                f"unknown field `{unknown[0]}`; the only field is `episode_id`",
+                field=unknown[0],
+            )
+        )
+    episode_id = fields.get("episode_id")
+    if episode_id is None:
+        raise _ApiError(_error(422, "field `episode_id` is required", field="episode_id"))
+    if not isinstance(episode_id, str) or not episode_id.strip():
+        raise _ApiError(
+            _error(422, "field `episode_id` must be a non-empty string", field="episode_id")
+        )
+    return episode_id
+
+
+def create_app(
+    store_dir: str | os.PathLike[str],
+    token: str,
+    *,
+    env_loader: EnvLoader = load_environment,
+    grades_dir: str | os.PathLike[str] | None = None,
+    reference_cache: ReferenceCache | None = None,
+) -> Starlette:
+    """The grading service as an ASGI app (serve it with uvicorn).
+
+    Args:
+        store_dir: the episode store directory holding sealed bundles (the
+            environment server's store).
+        token: the bearer token clients must send on ``/grades`` routes.
+        env_loader: finds an installed environment by name (default: the
+            ``mcpgym.environments`` entry points).
+        grades_dir: optional directory where grades are also written as
+            ``<episode_id>.json`` (and read back after a restart).
+        reference_cache: cache of reference end states (default: process-wide).
+
+    Returns:
+        A `Starlette` app with the routes listed in this module's docstring.
+
+    Raises:
+        ValueError: ``token`` is empty (the service never runs unauthenticated).
+    """
+    if not token:
+        raise ValueError("the grading service needs a non-empty bearer token")
+    service = _GradingService(
+        EpisodeStore(store_dir),
+        token,
+        env_loader,
+        Path(grades_dir) if grades_dir is not None else None,
+        reference_cache,
+    )
+
+    async def healthz(request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    async def post_grade(request: Request) -> JSONResponse:
+        if (denied := service.authorise(request)) is not None:
+            return denied
+        try:
+            episode_id = await _parse_episode_id(request)
+            grade = await service.grade(episode_id)
+        except _ApiError as exc:
+            return exc.response
+        return JSONResponse(grade.model_dump(mode="json"))
+
+    async def get_grade(request: Request) -> JSONResponse:
+        if (denied := service.authorise(request)) is not None:
+            return denied
+        episode_id = request.path_params["episode_id"]
+        grade = service.cached(episode_id)
+        if grade is None:
+            return _error(
+                404,
+                f"no grade for episode {episode_id} yet; create it with POST /grades "
+                f'{{"episode_id": "{episode_id}"}}',
+            )
+        return JSONResponse(grade.model_dump(mode="json"))
+
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        logger.error("grading service failed on %s %s", request.method, request.url.path)
+        return _error(500, f"internal error in the grading service: {type(exc).__name__}: {exc}")
+
+    return Starlette(
+        exception_handlers={Exception: internal_error},
+        routes=[
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/grades", post_grade, methods=["POST"]),
+            Route("/grades/{episode_id}", get_grade, methods=["GET"]),
+        ],
+    )

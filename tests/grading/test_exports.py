@@ -1,0 +1,50 @@
+"""The public surface of mcpgym_grading is curated."""
+
+from __future__ import annotations
+
+import inspect
+
+import mcpgym_grading
+
+EXPECTED = {
+    "AnswerMatch",
+    "BundleMismatchError",
+    "CalledBefore",
+    "Check",
+    "CheckEvaluationError",
+    "CheckResult",
+    "Grade",
+    "GradeStats",
+    "GradeStatus",
+    "GradingError",
+    "GroupStats",
+    "LockMismatchError",
+    "NoCollateralChanges",
+    "Param",
+    "ReferenceCache",
+    "Rubric",
+    "SqlCheck",
+    "StateMatchesReference",
+    "Summary",
+    "ToolCalled",
+    "ToolNotCalled",
+    "create_app",
+    "grade_bundle",
+    "stats",
+    "summarize",
+}
+
+
+def test_all_is_exactly_the_public_api() -> None:
+    assert set(mcpgym_grading.__all__) == EXPECTED
+    assert list(mcpgym_grading.__all__) == sorted(mcpgym_grading.__all__)
+    public = {n for n in vars(mcpgym_grading) if not n.startswith("_")}
+    submodules = {n for n in public if inspect.ismodule(getattr(mcpgym_grading, n))}
+    assert public - submodules == EXPECTED
+
+
+def test_public_classes_and_functions_have_docstrings() -> None:
+    for name in mcpgym_grading.__all__:
+        obj = getattr(mcpgym_grading, name)
+        if inspect.isclass(obj) or inspect.isfunction(obj):
+            assert inspect.getdoc(obj), name

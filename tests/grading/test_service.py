@@ -1,0 +1,273 @@
+"""The grading service over a real uvicorn server on a loopback port, driven by httpx."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncGenerator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+import uvicorn
+from mcpgym_grading import Grade, ReferenceCache, Rubric, ToolCalled, create_app, grade_bundle
+from mcpgym_server import Environment, EpisodeStore, UnknownEnvironmentError, compute_lock
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .toyenv import make_env, reference_calls, run_episode
+
+pytestmark = pytest.mark.anyio
+
+TOKEN = "s3cret-grading-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@asynccontextmanager
+async def serve(app: ASGIApp) -> AsyncGenerator[str, None]:
+    """Run ``app`` under uvicorn on a free loopback port; yield its base URL once started."""
+    started = anyio.Event()
+
+    async def watched(scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_and_watch(message: Message) -> None:
+            await send(message)
+            if message["type"] == "lifespan.startup.complete":
+                started.set()
+
+        await app(scope, receive, send_and_watch if scope["type"] == "lifespan" else send)
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)  # connections queue here until uvicorn accepts them
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        watched, lifespan="on", log_config=None, access_log=False, ws="none", http="h11"
+    )
+    server = uvicorn.Server(config)
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(server.serve, [sock])
+            with anyio.fail_after(5):
+                await started.wait()
+            try:
+                yield f"http://127.0.0.1:{port}"
+            finally:
+                server.should_exit = True
+    finally:
+        sock.close()
+
+
+class Setup:
+    """An episode store holding one sealed reference episode of the toy environment."""
+
+    def __init__(self, root: Path) -> None:
+        self.env = make_env()
+        self.store_dir = root / "episodes"
+        store = EpisodeStore(self.store_dir)
+        variant = self.env.variant("refund", "easy", 0)
+        bundle = run_episode(
+            self.env, reference_calls(self.env), answer=variant.answer, store=store
+        )
+        self.episode_id = bundle.meta.episode_id
+        self.expected = grade_bundle(bundle, self.env, reference_cache=ReferenceCache())
+        self.loads: list[str] = []
+
+    def loader(self, env: Environment | None = None) -> Callable[[str], Environment]:
+        def load(name: str) -> Environment:
+            self.loads.append(name)
+            if name != "toy":
+                raise UnknownEnvironmentError(name, ["toy"])
+            return env or self.env
+
+        return load
+
+    def app(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("env_loader", self.loader())
+        return create_app(self.store_dir, TOKEN, **kwargs)
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> Setup:
+    return Setup(tmp_path)
+
+
+@asynccontextmanager
+async def client_for(app: Any) -> AsyncGenerator[httpx.AsyncClient, None]:
+    async with serve(app) as url, httpx.AsyncClient(base_url=url) as client:
+        yield client
+
+
+async def test_healthz_needs_no_token(setup: Setup) -> None:
+    async with client_for(setup.app()) as client:
+        response = await client.get("/healthz")
+    assert (response.status_code, response.json()) == (200, {"ok": True})
+
+
+async def test_missing_token_is_401_with_a_bearer_challenge(setup: Setup) -> None:
+    async with client_for(setup.app()) as client:
+        post = await client.post("/grades", json={"episode_id": setup.episode_id})
+        get = await client.get(f"/grades/{setup.episode_id}")
+        basic = await client.get(
+            f"/grades/{setup.episode_id}", headers={"Authorization": "Basic x"}
+        )
+    for response in (post, get, basic):
+        assert response.status_code == 401
+        assert response.headers["www-authenticate"] == "Bearer"
+    assert post.json() == {"error": "missing `Authorization: Bearer <token>` header"}
+    assert basic.json() == {"error": "the `Authorization` header must be `Bearer <token>`"}
+
+
+async def test_wrong_token_is_refused_with_403(setup: Setup) -> None:
+    async with client_for(setup.app()) as client:
+        response = await client.post(
+            "/grades",
+            json={"episode_id": setup.episode_id},
+            headers={b"Authorization": "Bearer wrong-token-é".encode()},
+        )
+    assert response.status_code == 403
+    assert response.json() == {"error": "the bearer token is not valid for this grading service"}
+
+
+async def test_post_grades_the_bundle_and_get_returns_it(setup: Setup) -> None:
+    async with client_for(setup.app()) as client:
+        before = await client.get(f"/grades/{setup.episode_id}", headers=AUTH)
+        post = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+        again = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+        get = await client.get(f"/grades/{setup.episode_id}", headers=AUTH)
+    assert before.status_code == 404
+    assert before.json() == {
+        "error": f"no grade for episode {setup.episode_id} yet; create it with POST /grades "
+        f'{{"episode_id": "{setup.episode_id}"}}'
+    }
+    assert post.status_code == 200
+    grade = Grade.model_validate(post.json())
+    assert grade == setup.expected
+    assert (grade.score, grade.passed) == (1.0, True)
+    assert again.json() == get.json() == post.json()
+    assert setup.loads == ["toy"]  # graded once, then served from memory
+
+
+async def test_concurrent_requests_grade_once(setup: Setup) -> None:
+    results: list[httpx.Response] = []
+    async with client_for(setup.app()) as client:
+
+        async def post() -> None:
+            payload = {"episode_id": setup.episode_id}
+            results.append(await client.post("/grades", json=payload, headers=AUTH))
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(4):
+                tg.start_soon(post)
+    assert [r.status_code for r in results] == [200] * 4
+    assert setup.loads == ["toy"]
+
+
+async def test_unknown_episode_is_404_saying_how_to_seal_it(setup: Setup) -> None:
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", json={"episode_id": "ep_missing"}, headers=AUTH)
+    assert response.status_code == 404
+    assert response.json() == {
+        "error": f"no sealed bundle for episode ep_missing in store {setup.store_dir}; end the "
+        "episode first (POST /episodes/ep_missing/end)"
+    }
+
+
+async def test_malformed_json_is_400(setup: Setup) -> None:
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", content=b'{"episode_id": ', headers=AUTH)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["field"] is None
+    assert body["error"].startswith("request body is not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("payload", "field", "error"),
+    [
+        ({}, "episode_id", "field `episode_id` is required"),
+        ({"episode_id": 7}, "episode_id", "field `episode_id` must be a non-empty string"),
+        ({"episode_id": " "}, "episode_id", "field `episode_id` must be a non-empty string"),
+        (
+            {"episode_id": "x", "episode": "y"},
+            "episode",
+            "unknown field `episode`; the only field is `episode_id`",
+        ),
+        (["x"], None, 'request body must be a JSON object: {"episode_id": "<id>"}'),
+    ],
+)
+async def test_invalid_bodies_are_422_naming_the_field(
+    setup: Setup, payload: Any, field: str | None, error: str
+) -> None:
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", json=payload, headers=AUTH)
+    assert (response.status_code, response.json()) == (422, {"error": error, "field": field})
+
+
+async def test_a_changed_instrument_is_409(setup: Setup) -> None:
+    changed = make_env(Rubric(checks=(ToolCalled(name="c", tool="get_order"),)))
+    async with client_for(setup.app(env_loader=setup.loader(changed))) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 409
+    body = response.json()
+    assert (body["bundle_lock"], body["installed_lock"]) == (
+        compute_lock(setup.env),
+        compute_lock(changed),
+    )
+    assert "the instrument changed" in body["error"]
+
+
+async def test_an_environment_not_installed_is_404_listing_the_installed_ones(
+    setup: Setup,
+) -> None:
+    def none_installed(name: str) -> Environment:
+        raise UnknownEnvironmentError(name, ["helpdesk"])
+
+    async with client_for(setup.app(env_loader=none_installed)) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 404
+    assert response.json() == {
+        "error": f"episode {setup.episode_id} ran in environment `toy`, which is not installed "
+        "in this grading service; installed environments: helpdesk",
+        "installed": ["helpdesk"],
+    }
+
+
+async def test_grades_dir_keeps_grades_across_restarts(setup: Setup, tmp_path: Path) -> None:
+    grades_dir = tmp_path / "grades"
+    async with client_for(setup.app(grades_dir=grades_dir)) as client:
+        post = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert (grades_dir / f"{setup.episode_id}.json").is_file()
+    async with client_for(setup.app(grades_dir=grades_dir)) as client:
+        get = await client.get(f"/grades/{setup.episode_id}", headers=AUTH)
+    assert (get.status_code, get.json()) == (200, post.json())
+    assert setup.loads == ["toy"]
+
+
+async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:
+    final = setup.store_dir / setup.episode_id / "final.db"
+    final.write_bytes(final.read_bytes() + b"tampered")
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 500
+    assert response.json() == {
+        "error": f"cannot grade episode {setup.episode_id}: bundle {setup.episode_id}: final.db "
+        "does not match final_sha256 in meta"
+    }
+
+
+async def test_an_unexpected_failure_is_a_json_500(setup: Setup) -> None:
+    def broken_loader(name: str) -> Environment:
+        raise RuntimeError("loader exploded")
+
+    async with client_for(setup.app(env_loader=broken_loader)) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 500
+    assert response.json() == {
+        "error": "internal error in the grading service: RuntimeError: loader exploded"
+    }
+
+
+def test_an_empty_token_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="non-empty bearer token"):
+        create_app(tmp_path, "")

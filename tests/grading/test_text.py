@@ -1,0 +1,55 @@
+"""Text normalisation helpers of AnswerMatch: tokens and money amounts."""
+
+from __future__ import annotations
+
+import pytest
+from mcpgym_grading._text import contains_tokens, money_amounts, normalise_text, tokens
+
+
+def test_text_normalisation_casefolds_and_collapses_whitespace() -> None:
+    assert (
+        normalise_text("  Refunded\t$25.00\n\nfor  ORDER 101 ") == "refunded $25.00 for order 101"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "found"),
+    [
+        ("$100", "10", False),
+        ("100", "10", False),
+        ("refund of 10 dollars", "10", True),
+        ("tracking: 1Z999AA10123456784.", "1Z999AA10123456784", True),
+        ("tracking: 1Z999AA10123456784.", "1z999aa10123456784", True),
+        ("Dear ADA  lovelace!", "Ada Lovelace", True),
+        ("Dear Ada Lovelace", "Ada Love", False),
+        ("order_101", "101", True),
+        ("$12.50", "12.50", True),
+    ],
+)
+def test_token_matching_needs_whole_contiguous_tokens(text: str, needle: str, found: bool) -> None:
+    assert contains_tokens(tokens(text), tokens(needle)) is found
+
+
+def test_tokens_split_on_every_non_alphanumeric() -> None:
+    assert tokens("Ref#A-12_b, ok") == ["ref", "a", "12", "b", "ok"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cents"),
+    [
+        ("$1,234.50 refunded", [123450]),
+        ("total 1234.50 USD", [123450]),
+        ("we sent $12.", [1200]),
+        ("US$ 5 and USD 12.00", [500, 1200]),
+        ("12 dollars back", [1200]),
+        ("$1.5", [150]),
+        ("-$5.00 adjustment", [500]),
+        ("$100 vs $10", [10000, 1000]),
+        ("order 100234 for 25.00", []),
+        ("$12.505", []),
+        ("x1.50 USD", []),
+        ("no money here", []),
+    ],
+)
+def test_money_amounts_are_parsed_to_integer_cents(text: str, cents: list[int]) -> None:
+    assert money_amounts(text) == cents
