@@ -7,7 +7,10 @@
 --   * The store's "now" is meta.snapshot_time = 2026-06-15T09:00:00Z. Everything in the snapshot
 --     happened strictly before it; every row written during an episode has a timestamp after it
 --     (the episode clock starts there and moves 30 s per tool call).
---   * Ids are INTEGER PRIMARY KEYs; new rows get max(id) + 1 (deterministic).
+--   * Ids are INTEGER PRIMARY KEYs; new rows get the next id (deterministic). Id ranges make
+--     kinds easy to tell apart: customers 1001.., product_variants 201.., orders 100001..,
+--     order_items 300001.., payments 700001.., shipments 800001.., refunds 900001..,
+--     returns 40001.., exchanges 60001.., tickets 5001.. (AUTOINCREMENT tables).
 --   * Rows written by agent tools carry actor 'agent' in audit_log; historical rows carry
 --     'system' or 'agent:<name>' (a human agent of the past).
 
@@ -17,7 +20,7 @@ CREATE TABLE meta (
 );
 
 CREATE TABLE customers (
-    id            INTEGER PRIMARY KEY,
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
     first_name    TEXT NOT NULL,
     last_name     TEXT NOT NULL,
     email         TEXT NOT NULL UNIQUE,
@@ -68,7 +71,7 @@ CREATE TABLE product_variants (
 CREATE INDEX product_variants_product ON product_variants(product_id);
 
 CREATE TABLE orders (
-    id                       INTEGER PRIMARY KEY,   -- order number, 100001..
+    id                       INTEGER PRIMARY KEY AUTOINCREMENT,   -- order number, 100001..
     customer_id              INTEGER NOT NULL REFERENCES customers(id),
     status                   TEXT NOT NULL CHECK (status IN
                                ('pending', 'paid', 'shipped', 'delivered', 'cancelled', 'returned')),
@@ -94,7 +97,7 @@ CREATE INDEX orders_customer ON orders(customer_id);
 CREATE INDEX orders_status ON orders(status);
 
 CREATE TABLE order_items (
-    id               INTEGER PRIMARY KEY,
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
     order_id         INTEGER NOT NULL REFERENCES orders(id),
     variant_id       INTEGER NOT NULL REFERENCES product_variants(id),
     quantity         INTEGER NOT NULL CHECK (quantity > 0),
@@ -109,7 +112,7 @@ CREATE INDEX order_items_order ON order_items(order_id);
 -- refunded, voided (authorisation released). refunded_cents = sum of original-payment refunds.
 -- A duplicate charge is a second captured card payment of the same amount on the same order.
 CREATE TABLE payments (
-    id             INTEGER PRIMARY KEY,
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
     order_id       INTEGER NOT NULL REFERENCES orders(id),
     method         TEXT NOT NULL CHECK (method IN ('card', 'store_credit')),
     card_brand     TEXT,                     -- Visa | Mastercard | Amex | Discover (cards only)
@@ -123,7 +126,7 @@ CREATE TABLE payments (
 CREATE INDEX payments_order ON payments(order_id);
 
 CREATE TABLE shipments (
-    id              INTEGER PRIMARY KEY,
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
     order_id        INTEGER NOT NULL REFERENCES orders(id),
     carrier         TEXT NOT NULL CHECK (carrier IN ('UPS', 'FedEx', 'USPS', 'DHL')),
     service         TEXT NOT NULL,           -- e.g. Ground, Priority Mail, Express
@@ -138,7 +141,7 @@ CREATE TABLE shipments (
 CREATE INDEX shipments_order ON shipments(order_id);
 
 CREATE TABLE tickets (
-    id              INTEGER PRIMARY KEY,     -- 5001..
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,     -- 5001..
     customer_id     INTEGER NOT NULL REFERENCES customers(id),
     order_id        INTEGER REFERENCES orders(id),
     subject         TEXT NOT NULL,
@@ -169,7 +172,7 @@ CREATE INDEX ticket_messages_ticket ON ticket_messages(ticket_id);
 -- which is credited back to the ledger). method store_credit: payment_id is NULL and a
 -- store_credit_ledger row with refund_id = this id exists.
 CREATE TABLE refunds (
-    id            INTEGER PRIMARY KEY,
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
     order_id      INTEGER NOT NULL REFERENCES orders(id),
     payment_id    INTEGER REFERENCES payments(id),
     order_item_id INTEGER REFERENCES order_items(id),
@@ -193,7 +196,7 @@ CREATE TABLE store_credit_ledger (
 CREATE INDEX store_credit_ledger_customer ON store_credit_ledger(customer_id);
 
 CREATE TABLE returns (
-    id                     INTEGER PRIMARY KEY,
+    id                     INTEGER PRIMARY KEY AUTOINCREMENT,
     order_id               INTEGER NOT NULL REFERENCES orders(id),
     order_item_id          INTEGER NOT NULL REFERENCES order_items(id),
     quantity               INTEGER NOT NULL CHECK (quantity > 0),
@@ -209,7 +212,7 @@ CREATE INDEX returns_order ON returns(order_id);
 -- Exchanges (other size/colour of the same product) and replacements (same variant, for damaged
 -- or defective items). Both ship a no-charge replacement order (orders.replacement_for_order_id).
 CREATE TABLE exchanges (
-    id                   INTEGER PRIMARY KEY,
+    id                   INTEGER PRIMARY KEY AUTOINCREMENT,
     kind                 TEXT NOT NULL CHECK (kind IN ('exchange', 'replacement')),
     order_id             INTEGER NOT NULL REFERENCES orders(id),
     order_item_id        INTEGER NOT NULL REFERENCES order_items(id),
