@@ -98,7 +98,8 @@ async def _bench_env(
             resp = await shared.post(f"{base}/episodes", json={"task": task, "seed": i % 50})
             ep = resp.json()
             async with Client(
-                streamable_http_client(ep["mcp_url"], http_client=shared), mode=mode  # type: ignore[arg-type]
+                streamable_http_client(ep["mcp_url"], http_client=shared),
+                mode=mode,  # type: ignore[arg-type]
             ) as c:
                 await c.list_tools()
                 t1 = time.perf_counter()
@@ -158,9 +159,12 @@ def main() -> None:
                 }
     inproc = _stats(_bench_inprocess(args.env, args.task, args.episodes))
 
-    print(f"episodes per measurement: {args.episodes} (after 5 warm-up), task {args.env}/{args.task}")
+    print(
+        f"episodes per measurement: {args.episodes} (after 5 warm-up), task {args.env}/{args.task}"
+    )
     print(f"tool call measured: {args.tool}({args.args}) vs bare noop()")
-    print(f"{'era':<8} {'measure':<16} {'mcpgym med':>11} {'p90':>7} {'bare med':>9} {'p90':>7} {'ratio':>6} aim")
+    header = ("era", "measure", "mcpgym med", "p90", "bare med", "p90", "ratio")
+    print("{:<8} {:<16} {:>11} {:>7} {:>9} {:>7} {:>6} aim".format(*header))
     for mode, r in results.items():
         era = "2025" if mode == "legacy" else "2026"
         for what, ours, bare, aim in (

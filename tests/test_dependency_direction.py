@@ -1,4 +1,4 @@
-"""The dependency direction server <- grading <- clients holds (each checked in a fresh interpreter)."""
+"""The dependency direction server <- grading <- clients holds (checked in fresh interpreters)."""
 
 from __future__ import annotations
 

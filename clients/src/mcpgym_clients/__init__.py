@@ -1,1 +1,69 @@
-"""placeholder"""
+"""mcpgym-clients: agents, vendor adapters, the episode driver, the campaign runner,
+the run store and the ``mcpgym`` command line.
+
+Run one episode::
+
+    async with EpisodeDriver(env_url, grading_url, token) as driver:
+        await driver.server_info()
+        record = await driver.run_episode(ReferenceAgent(), "refund-damaged-item", "easy", 7)
+        record.score, record.grade
+
+Run a campaign into the run store: `select_variants` then `run_campaign`.
+"""
+
+from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
+from mcpgym_clients.agents import NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.campaign import CampaignResult, VariantKey, run_campaign, select_variants
+from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo, TaskInfo
+from mcpgym_clients.errors import (
+    ClientError,
+    ConfigurationError,
+    InfraError,
+    ModelAPIError,
+    ServerRequestError,
+)
+from mcpgym_clients.local import LocalServers, serve_locally
+from mcpgym_clients.protocol import (
+    Agent,
+    AgentResult,
+    EpisodeContext,
+    Termination,
+    ToolDef,
+    ToolOutcome,
+)
+from mcpgym_clients.runstore import RunStore
+from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize
+
+__all__ = [
+    "Agent",
+    "AgentResult",
+    "CampaignResult",
+    "ChatCompletionsClient",
+    "ClientError",
+    "ConfigurationError",
+    "EpisodeContext",
+    "EpisodeDriver",
+    "EpisodeRecord",
+    "Figures",
+    "InfraError",
+    "LocalServers",
+    "ModelAPIError",
+    "NullAgent",
+    "OpenAIAgent",
+    "ReferenceAgent",
+    "RunStore",
+    "ServerInfo",
+    "ServerRequestError",
+    "SummaryRow",
+    "TaskInfo",
+    "Termination",
+    "ToolDef",
+    "ToolOutcome",
+    "VariantKey",
+    "parse_text_tool_calls",
+    "render_summary",
+    "run_campaign",
+    "select_variants",
+    "serve_locally",
+    "summarize",
+]

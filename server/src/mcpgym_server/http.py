@@ -288,7 +288,10 @@ def create_app(
             if message["type"] == "http.response.start" and manager.is_open(eid):
                 message = {
                     **message,
-                    "headers": [*message.get("headers", []), (EPISODE_ID_HEADER.encode(), eid.encode())],
+                    "headers": [
+                        *message.get("headers", []),
+                        (EPISODE_ID_HEADER.encode(), eid.encode()),
+                    ],
                 }
             await send(message)
 

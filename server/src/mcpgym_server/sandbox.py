@@ -1,4 +1,4 @@
-"""The per-episode sandbox: a private in-memory SQLite database, a virtual clock and a seeded RNG."""
+"""The per-episode sandbox: a private in-memory SQLite database, a virtual clock, a seeded RNG."""
 
 from __future__ import annotations
 
@@ -80,7 +80,8 @@ class Sandbox:
             The allocated id (int).
         """
         self.db.execute(
-            f"CREATE TABLE IF NOT EXISTS {COUNTERS_TABLE} (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
+            f"CREATE TABLE IF NOT EXISTS {COUNTERS_TABLE} "
+            "(name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
         )
         row = self.db.execute(
             f"SELECT value FROM {COUNTERS_TABLE} WHERE name = ?", (counter,)

@@ -1,0 +1,231 @@
+"""OpenAI-compatible Chat Completions over plain httpx: the provider and the wire mapping.
+
+The provider (`ChatCompletionsClient`) owns the base URL, the API key, retries
+and the HTTP client; it POSTs ``{base_url}/chat/completions`` and returns the
+decoded JSON. It works against OpenAI and the servers that copy its API (vLLM,
+Ollama, llama.cpp, LiteLLM). No vendor SDK is needed, and tests inject an
+``httpx`` transport that serves recorded responses.
+
+The mapping helpers turn MCP tool definitions into Chat Completions ``tools``
+and a response into an `AssistantTurn`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx
+
+from mcpgym_clients.errors import ModelAPIError
+from mcpgym_clients.protocol import ToolDef
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+class ChatCompletionsClient:
+    """A minimal async client for ``POST {base_url}/chat/completions``.
+
+    Args:
+        base_url: API root, e.g. ``https://api.openai.com/v1`` or ``http://127.0.0.1:8001/v1``.
+        api_key: sent as ``Authorization: Bearer``; ``None`` for local servers without auth.
+        transport: an ``httpx`` transport to use instead of the network (tests).
+        timeout: seconds per request (connect, read, write).
+        max_retries: extra attempts after a transport error or a 408/409/429/5xx status.
+        retry_backoff: seconds before the first retry; doubles each time (a numeric
+            ``Retry-After`` header wins, capped at 60 s).
+        headers: extra headers sent with every request.
+        trust_env: let httpx read proxy and certificate settings from the environment
+            (``HTTPS_PROXY``, ``SSL_CERT_FILE``...), as it does by default.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 2,
+        retry_backoff: float = 1.0,
+        headers: Mapping[str, str] | None = None,
+        trust_env: bool = True,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.max_retries = max_retries
+        self.retry_backoff = retry_backoff
+        all_headers = {"content-type": "application/json", **(headers or {})}
+        if api_key:
+            all_headers["authorization"] = f"Bearer {api_key}"
+        self._http = httpx.AsyncClient(
+            transport=transport, timeout=timeout, headers=all_headers, trust_env=trust_env
+        )
+
+    @property
+    def url(self) -> str:
+        """The full endpoint URL."""
+        return f"{self.base_url}/chat/completions"
+
+    async def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Send one request body and return the decoded response object.
+
+        Raises:
+            ModelAPIError: transport failure or non-2xx status after the retries, or a
+                body that is not a JSON object.
+        """
+        attempt = 0
+        while True:
+            try:
+                resp = await self._http.post(self.url, json=dict(body))
+            except httpx.TransportError as exc:
+                if attempt >= self.max_retries:
+                    raise ModelAPIError(
+                        f"model API at {self.url} unreachable: {type(exc).__name__}: {exc}"
+                    ) from exc
+                await anyio.sleep(self.retry_backoff * 2**attempt)
+                attempt += 1
+                continue
+            if resp.status_code in RETRY_STATUSES and attempt < self.max_retries:
+                await anyio.sleep(self._delay(resp, attempt))
+                attempt += 1
+                continue
+            if not resp.is_success:
+                raise ModelAPIError(
+                    f"model API answered {resp.status_code}: {_error_text(resp)}",
+                    status=resp.status_code,
+                    body=resp.text[:2000],
+                )
+            try:
+                data = resp.json()
+            except ValueError as exc:
+                raise ModelAPIError(
+                    "model API returned a body that is not JSON", body=resp.text[:2000]
+                ) from exc
+            if not isinstance(data, dict):
+                raise ModelAPIError("model API returned JSON that is not an object")
+            return data
+
+    def _delay(self, resp: httpx.Response, attempt: int) -> float:
+        retry_after = resp.headers.get("retry-after", "")
+        try:
+            return min(float(retry_after), 60.0)
+        except ValueError:
+            return self.retry_backoff * 2**attempt
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        await self._http.aclose()
+
+
+def _error_text(resp: httpx.Response) -> str:
+    try:
+        data = resp.json()
+    except ValueError:
+        return resp.text[:500]
+    if isinstance(data, dict) and isinstance(data.get("error"), dict):
+        return str(data["error"].get("message", data["error"]))
+    return json.dumps(data)[:500]
+
+
+def tool_param(tool: ToolDef) -> dict[str, Any]:
+    """Chat Completions ``tools`` entry for an MCP tool (``parameters`` = its input schema)."""
+    params = dict(tool.input_schema) or {"type": "object"}
+    params.setdefault("type", "object")
+    if params["type"] == "object":
+        params.setdefault("properties", {})
+    return {
+        "type": "function",
+        "function": {"name": tool.name, "description": tool.description, "parameters": params},
+    }
+
+
+@dataclass(frozen=True)
+class FunctionCall:
+    """One function call requested by the model.
+
+    Attributes:
+        id: the ``tool_call_id`` to answer with. name: the tool name.
+        arguments: the raw JSON text of the arguments, as the model wrote it.
+    """
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class AssistantTurn:
+    """One parsed model response.
+
+    Attributes:
+        message: the assistant message to append to the conversation (only ``role``,
+            ``content`` and, when present, ``tool_calls``; ids filled in if missing).
+        content: the text content or ``None``. tool_calls: the calls, in order.
+        finish_reason: e.g. ``stop``, ``tool_calls``, ``length``; ``None`` if absent.
+        usage: the response's ``usage`` object (may be empty).
+        response_id: the response ``id`` (``chatcmpl-...``), if any.
+    """
+
+    message: dict[str, Any]
+    content: str | None
+    tool_calls: list[FunctionCall]
+    finish_reason: str | None
+    usage: dict[str, Any]
+    response_id: str | None
+
+
+def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
+    """Parse a Chat Completions response object (``choices[0]``).
+
+    Args:
+        data: the decoded response. turn: 1-based turn number, used to make ids for
+            tool calls that arrive without one (some local servers omit them).
+
+    Raises:
+        ModelAPIError: no choices, or a malformed message or tool call.
+    """
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ModelAPIError(f"model response has no choices: {json.dumps(data)[:500]}")
+    choice: dict[str, Any] = choices[0]
+    msg = choice.get("message")
+    if not isinstance(msg, dict):
+        raise ModelAPIError("model response choice has no message object")
+    content = msg.get("content")
+    if content is not None and not isinstance(content, str):
+        raise ModelAPIError("model message content is not a string")
+    calls: list[FunctionCall] = []
+    for i, raw in enumerate(msg.get("tool_calls") or []):
+        fn = raw.get("function") if isinstance(raw, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise ModelAPIError(f"malformed tool call in model response: {raw!r}"[:500])
+        args = fn.get("arguments")
+        if isinstance(args, dict):  # some servers send an object instead of JSON text
+            args = json.dumps(args)
+        call_id = raw.get("id") or f"call_{turn}_{i + 1}"
+        calls.append(FunctionCall(str(call_id), fn["name"], args if isinstance(args, str) else ""))
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [function_call_json(c) for c in calls]
+    usage = data.get("usage")
+    return AssistantTurn(
+        message=message,
+        content=content,
+        tool_calls=calls,
+        finish_reason=choice.get("finish_reason"),
+        usage=usage if isinstance(usage, dict) else {},
+        response_id=data.get("id") if isinstance(data.get("id"), str) else None,
+    )
+
+
+def function_call_json(call: FunctionCall) -> dict[str, Any]:
+    """The wire form of a tool call inside an assistant message."""
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments},
+    }

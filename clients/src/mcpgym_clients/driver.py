@@ -1,0 +1,503 @@
+"""The episode driver: one agent, one task variant, one episode, one grade.
+
+For each episode `EpisodeDriver.run_episode`:
+
+1. ``POST {env_url}/episodes {"task", "band", "seed"}`` opens the episode;
+2. connects to its ``mcp_url`` with the MCP SDK client (over one shared
+   ``httpx2.AsyncClient``), lists the tools and runs the agent;
+3. if the agent finished with an answer and did not submit, calls ``submit`` with
+   it; otherwise, if the episode is still open, ``POST /episodes/{id}/end``;
+4. ``POST {grading_url}/grades {"episode_id"}`` and returns an `EpisodeRecord`.
+
+Failures of the servers (unreachable, 5xx, a broken MCP stream) are recorded as
+termination ``infra_error`` with no grade, never as a score. A 4xx answer means
+the request itself was wrong (unknown task, bad token): it raises
+`ServerRequestError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Literal, Self
+
+import anyio
+import httpx
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcpgym_server import (
+    SUBMIT_TOOL,
+    Environment,
+    TaskVariant,
+    ToolCall,
+    compute_lock,
+    load_environment,
+)
+
+from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
+from mcpgym_clients.protocol import (
+    Agent,
+    AgentResult,
+    EpisodeContext,
+    Termination,
+    ToolDef,
+    ToolOutcome,
+)
+
+UNSCORED_TERMINATIONS: frozenset[str] = frozenset({"infra_error", "model_error"})
+"""Terminations excluded from model scores (the failure was not the model's answer)."""
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """One task family as listed by ``GET /tasks``."""
+
+    name: str
+    description: str
+    bands: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What ``GET {env_url}/tasks`` says about the served environment."""
+
+    env: str
+    version: str
+    lock: str
+    tasks: tuple[TaskInfo, ...]
+
+    def task(self, name: str) -> TaskInfo:
+        """The family called ``name``.
+
+        Raises:
+            ConfigurationError: no such family (the message lists the valid ones).
+        """
+        for t in self.tasks:
+            if t.name == name:
+                return t
+        valid = ", ".join(t.name for t in self.tasks)
+        raise ConfigurationError(f"unknown task {name!r}; valid tasks: {valid}")
+
+
+@dataclass
+class EpisodeRecord:
+    """The outcome of one episode as the harness saw it.
+
+    Attributes:
+        agent: agent name. task, band, seed, epoch: what was asked for (epoch is 0-based).
+        variant_id, episode_id, lock: from the environment server (``None`` if it never answered).
+        termination: the agent's termination, or ``infra_error`` if a server failed.
+        episode_termination: the server's seal reason (``submitted``, ``ended``, ``timeout``...).
+        answer: the final answer. transcript, usage: from the agent.
+        grade: the grading service's Grade JSON, or ``None`` when not graded.
+        error: what went wrong, for ``infra_error`` / ``model_error`` / ``timeout``.
+        steps: tool calls made through MCP. started_at, ended_at: wall-clock ISO 8601.
+        duration_s: seconds from start to grade. timings: milliseconds per phase
+            (``create``, ``connect``, ``agent``, ``end``, ``grade``).
+    """
+
+    agent: str
+    task: str
+    band: str
+    seed: int
+    epoch: int = 0
+    variant_id: str | None = None
+    episode_id: str | None = None
+    lock: str | None = None
+    termination: Termination = "infra_error"
+    episode_termination: str | None = None
+    answer: str | None = None
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=dict)
+    grade: dict[str, Any] | None = None
+    error: str | None = None
+    steps: int = 0
+    started_at: str = ""
+    ended_at: str = ""
+    duration_s: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def scored(self) -> bool:
+        """Whether this episode counts in model scores (graded, not an infra/model error)."""
+        return (
+            self.termination not in UNSCORED_TERMINATIONS
+            and self.grade is not None
+            and self.grade.get("status") == "graded"
+        )
+
+    @property
+    def score(self) -> float | None:
+        """The weighted score in [0, 1] when `scored`, else ``None``."""
+        return float(self.grade["score"]) if self.scored and self.grade else None
+
+    @property
+    def passed(self) -> bool | None:
+        """Whether the grade passed when `scored`, else ``None``."""
+        return bool(self.grade["passed"]) if self.scored and self.grade else None
+
+
+@dataclass
+class _Episode:
+    steps: int = 0
+    submitted: bool = False
+
+
+def _is_loopback(url: str) -> bool:
+    """Whether ``url`` points at this machine (then proxy settings must not apply)."""
+    host = httpx.URL(url).host
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def _describe(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class EpisodeDriver:
+    """Runs episodes against an environment server and a grading service.
+
+    Use it as an async context manager; it owns three HTTP clients (control routes,
+    grading, and one ``httpx2.AsyncClient`` shared by every MCP connection).
+
+    Args:
+        env_url: environment server base URL, e.g. ``http://127.0.0.1:8000``.
+        grading_url: grading service base URL.
+        grading_token: bearer token for the grading service.
+        episode_timeout: seconds an agent may spend on one episode (``None``: no limit);
+            past it the agent is cancelled with termination ``timeout`` and the episode
+            is ended and graded.
+        request_timeout: seconds for each control, grading and MCP request.
+        mcp_mode: `mcp.Client` protocol mode: ``"auto"`` (2026-07-28 against mcpgym
+            servers) or ``"legacy"`` (the 2025 handshake).
+        environment: the local environment used for reference solutions (default:
+            `load_environment` of the served environment's name, on first need).
+        env_transport, grading_transport: ``httpx`` transports to use instead of the
+            network for the control and grading routes (tests).
+        mcp_http: the ``httpx2.AsyncClient`` for MCP connections (default: a new one,
+            closed with the driver; a given one is left open).
+    """
+
+    def __init__(
+        self,
+        env_url: str,
+        grading_url: str,
+        grading_token: str,
+        *,
+        episode_timeout: float | None = 600.0,
+        request_timeout: float = 60.0,
+        mcp_mode: Literal["auto", "legacy"] = "auto",
+        environment: Environment | None = None,
+        env_transport: httpx.AsyncBaseTransport | None = None,
+        grading_transport: httpx.AsyncBaseTransport | None = None,
+        mcp_http: httpx2.AsyncClient | None = None,
+    ) -> None:
+        self.env_url = env_url.rstrip("/")
+        self.grading_url = grading_url.rstrip("/")
+        self.episode_timeout = episode_timeout
+        self.mcp_mode = mcp_mode
+        self._environment = environment
+        self._reference_checked = False
+        self._info: ServerInfo | None = None
+        self._env_http = httpx.AsyncClient(
+            base_url=self.env_url,
+            timeout=request_timeout,
+            transport=env_transport,
+            trust_env=not _is_loopback(self.env_url),
+        )
+        self._grading_http = httpx.AsyncClient(
+            base_url=self.grading_url,
+            timeout=request_timeout,
+            transport=grading_transport,
+            headers={"authorization": f"Bearer {grading_token}"},
+            trust_env=not _is_loopback(self.grading_url),
+        )
+        self._own_mcp_http = mcp_http is None
+        self._mcp_http = mcp_http or httpx2.AsyncClient(
+            timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
+            trust_env=not _is_loopback(self.env_url),
+        )
+
+    async def __aenter__(self) -> Self:
+        """Return self (the clients are already open)."""
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the HTTP clients."""
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients."""
+        with anyio.CancelScope(shield=True):
+            await self._env_http.aclose()
+            await self._grading_http.aclose()
+            if self._own_mcp_http:
+                await self._mcp_http.aclose()
+
+    # -- HTTP helpers --------------------------------------------------------------------
+
+    async def _request(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        http = self._grading_http if service == "grading" else self._env_http
+        try:
+            resp = await http.request(method, path, json=body)
+        except httpx.TransportError as exc:
+            raise InfraError(service, f"{method} {http.base_url}{path}: {_describe(exc)}") from exc
+        try:
+            data = resp.json()
+        except ValueError:
+            data = {"error": resp.text[:500]}
+        if not isinstance(data, dict):
+            data = {"error": f"unexpected JSON: {str(data)[:200]}"}
+        if resp.status_code >= 500:
+            raise InfraError(
+                service, f"{method} {path} answered {resp.status_code}: {data.get('error', data)}"
+            )
+        if resp.status_code >= 400:
+            raise ServerRequestError(service, resp.status_code, data)
+        return data
+
+    async def server_info(self) -> ServerInfo:
+        """``GET /tasks`` of the environment server (cached after the first call).
+
+        Raises:
+            InfraError: the server is unreachable or failed.
+        """
+        if self._info is None:
+            data = await self._request("env", "GET", "/tasks")
+            self._info = ServerInfo(
+                env=data["env"],
+                version=data["version"],
+                lock=data["lock"],
+                tasks=tuple(
+                    TaskInfo(t["name"], t.get("description", ""), tuple(t["bands"]))
+                    for t in data["tasks"]
+                ),
+            )
+        return self._info
+
+    async def check_grading(self) -> None:
+        """Check that the grading service is up and accepts the token.
+
+        Raises:
+            InfraError: unreachable or failing.
+            ConfigurationError: the token is rejected (401/403).
+        """
+        await self._request("grading", "GET", "/healthz")
+        try:
+            await self._request("grading", "GET", "/grades/ep_preflight-check")
+        except ServerRequestError as exc:
+            if exc.status in (401, 403):
+                raise ConfigurationError(
+                    f"the grading service rejected the token ({exc.status}): "
+                    f"{exc.payload.get('error', '')}"
+                ) from exc
+            # 404 (no such grade) is the expected answer for a valid token
+
+    async def _reference_for(
+        self, task: str, band: str, seed: int, lock: str | None
+    ) -> TaskVariant:
+        env = self._environment
+        if env is None:
+            env = self._environment = load_environment((await self.server_info()).env)
+        if not self._reference_checked and lock is not None:
+            local = compute_lock(env)
+            if local != lock:
+                raise ConfigurationError(
+                    f"the installed environment `{env.name}` {env.version} has lock {local[:12]}, "
+                    f"the server runs lock {lock[:12]}: reference solutions would not match"
+                )
+            self._reference_checked = True
+        return env.variant(task, band, seed)
+
+    # -- one episode ----------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _connect(self, url: str) -> AsyncIterator[Client]:
+        client = Client(
+            streamable_http_client(url, http_client=self._mcp_http),
+            mode=self.mcp_mode,
+            cache=None,
+        )
+        try:
+            await client.__aenter__()
+        except Exception as exc:  # transport boundary: any SDK failure is infrastructure
+            raise InfraError("mcp", f"cannot connect to {url}: {_describe(exc)}") from exc
+        try:
+            yield client
+        except BaseException as exc:
+            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                await client.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
+        try:
+            await client.__aexit__(None, None, None)
+        except Exception as exc:  # transport boundary
+            raise InfraError("mcp", f"closing {url}: {_describe(exc)}") from exc
+
+    async def run_episode(
+        self, agent: Agent, task: str, band: str, seed: int, *, epoch: int = 0
+    ) -> EpisodeRecord:
+        """Run one episode of ``task@band#seed`` with ``agent`` and grade it.
+
+        Returns:
+            The `EpisodeRecord`; server failures give ``termination="infra_error"``.
+
+        Raises:
+            ServerRequestError: a server refused a request (4xx: unknown task or band,
+                rejected grading token...).
+            ConfigurationError: the reference agent is used with an installed environment
+                whose lock differs from the server's.
+        """
+        rec = EpisodeRecord(agent=agent.name, task=task, band=band, seed=seed, epoch=epoch)
+        rec.started_at = _now_iso()
+        t0 = time.perf_counter()
+        try:
+            await self._run(agent, rec)
+        finally:
+            rec.ended_at = _now_iso()
+            rec.duration_s = time.perf_counter() - t0
+        return rec
+
+    async def _run(self, agent: Agent, rec: EpisodeRecord) -> None:
+        t = time.perf_counter()
+        try:
+            meta = await self._request(
+                "env", "POST", "/episodes", {"task": rec.task, "band": rec.band, "seed": rec.seed}
+            )
+        except InfraError as exc:
+            rec.error = str(exc)
+            return
+        finally:
+            rec.timings["create"] = (time.perf_counter() - t) * 1000
+        rec.episode_id = meta["episode_id"]
+        rec.variant_id = meta.get("variant_id")
+        rec.lock = meta.get("lock")
+        reference: list[ToolCall] | None = None
+        reference_answer: str | None = None
+        if agent.uses_reference:
+            try:
+                variant = await self._reference_for(rec.task, rec.band, rec.seed, rec.lock)
+            except ConfigurationError:
+                with contextlib.suppress(InfraError, ServerRequestError):
+                    await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
+                raise
+            reference, reference_answer = list(variant.reference), variant.answer
+
+        result = await self._run_agent(agent, rec, meta, reference, reference_answer)
+        rec.termination = result.termination
+        rec.transcript, rec.usage, rec.answer = result.transcript, result.usage, result.answer
+        rec.error = result.error
+
+        if rec.episode_termination is None:
+            t = time.perf_counter()
+            body = {} if result.answer is None else {"answer": result.answer}
+            try:
+                ended = await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", body)
+                rec.episode_termination = ended.get("termination")
+            except InfraError as exc:
+                if rec.termination != "infra_error":
+                    rec.termination, rec.error = "infra_error", str(exc)
+                return
+            finally:
+                rec.timings["end"] = (time.perf_counter() - t) * 1000
+        if rec.termination == "infra_error":
+            return
+        t = time.perf_counter()
+        try:
+            rec.grade = await self._request(
+                "grading", "POST", "/grades", {"episode_id": rec.episode_id}
+            )
+        except InfraError as exc:
+            rec.termination, rec.error = "infra_error", str(exc)
+        finally:
+            rec.timings["grade"] = (time.perf_counter() - t) * 1000
+        if rec.grade is not None:
+            rec.episode_termination = rec.grade.get("termination") or rec.episode_termination
+
+    async def _run_agent(
+        self,
+        agent: Agent,
+        rec: EpisodeRecord,
+        meta: Mapping[str, Any],
+        reference: list[ToolCall] | None,
+        reference_answer: str | None,
+    ) -> AgentResult:
+        state = _Episode()
+        url: str = meta["mcp_url"]
+        t = time.perf_counter()
+        try:
+            async with self._connect(url) as client:
+                try:
+                    listed = await client.list_tools()
+                except Exception as exc:  # transport boundary
+                    raise InfraError("mcp", f"listing tools: {_describe(exc)}") from exc
+                rec.timings["connect"] = (time.perf_counter() - t) * 1000
+
+                async def call_tool(name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+                    try:
+                        res = await client.call_tool(name, dict(arguments))
+                    except Exception as exc:  # transport boundary
+                        raise InfraError("mcp", f"calling `{name}`: {_describe(exc)}") from exc
+                    state.steps += 1
+                    rec.steps = state.steps
+                    text = "\n".join(c.text for c in res.content if c.type == "text")
+                    if name == SUBMIT_TOOL and not res.is_error:
+                        state.submitted = True
+                        rec.episode_termination = "submitted"
+                    return ToolOutcome(bool(res.is_error), text, res.structured_content)
+
+                ctx = EpisodeContext(
+                    episode_id=rec.episode_id or "",
+                    variant_id=rec.variant_id or "",
+                    instruction=meta.get("instruction", ""),
+                    tools=[
+                        ToolDef(t.name, t.description or "", t.input_schema) for t in listed.tools
+                    ],
+                    call_tool=call_tool,
+                    server_instructions=client.instructions,
+                    reference=reference,
+                    reference_answer=reference_answer,
+                    submit_tool=SUBMIT_TOOL,
+                )
+                t = time.perf_counter()
+                result: AgentResult | None = None
+                with anyio.move_on_after(self.episode_timeout):
+                    try:
+                        result = await agent.run(ctx)
+                    except InfraError as exc:
+                        result = AgentResult("infra_error", error=str(exc))
+                rec.timings["agent"] = (time.perf_counter() - t) * 1000
+                if result is None:
+                    result = AgentResult(
+                        "timeout", error=f"the agent exceeded {self.episode_timeout} s"
+                    )
+                if (
+                    result.termination == "completed"
+                    and result.answer is not None
+                    and not state.submitted
+                ):
+                    await call_tool(SUBMIT_TOOL, {"answer": result.answer})
+                return result
+        except InfraError as exc:
+            return AgentResult("infra_error", error=str(exc))

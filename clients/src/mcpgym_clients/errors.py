@@ -1,0 +1,68 @@
+"""Errors raised by mcpgym clients (agents, driver, campaign runner, run store, CLI).
+
+The tree (every class derives from `mcpgym_server.MCPGymError`)::
+
+    MCPGymError
+    └── ClientError                 base of everything raised by mcpgym_clients
+        ├── ConfigurationError      bad settings: missing API key, unknown agent, bad selection
+        ├── InfraError              a server could not be reached or failed (transport error, 5xx);
+        │                           `.service` names it; recorded as ``infra_error``, never a score
+        ├── ServerRequestError      a server refused a request (4xx); `.status`, `.payload`
+        └── ModelAPIError           the model endpoint failed or answered something unusable;
+                                    `.status` (None for transport errors), `.body`
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_server.errors import MCPGymError
+
+
+class ClientError(MCPGymError):
+    """Base class of every error raised by `mcpgym_clients`."""
+
+
+class ConfigurationError(ClientError):
+    """The client was configured wrongly (missing API key, unknown agent or task, bad flags)."""
+
+
+class InfraError(ClientError):
+    """A server or transport failed: connection refused, timeout, 5xx, broken MCP stream.
+
+    Attributes:
+        service: which service failed: ``"env"``, ``"mcp"`` or ``"grading"``.
+    """
+
+    def __init__(self, service: str, message: str) -> None:
+        self.service = service
+        super().__init__(f"{service} server: {message}")
+
+
+class ServerRequestError(ClientError):
+    """A server answered a request with a 4xx status.
+
+    Attributes:
+        service: ``"env"`` or ``"grading"``. status: the HTTP status code.
+        payload: the decoded JSON error body (``{"error": ...}``) or ``{"error": text}``.
+    """
+
+    def __init__(self, service: str, status: int, payload: dict[str, Any]) -> None:
+        self.service = service
+        self.status = status
+        self.payload = payload
+        super().__init__(f"{service} server answered {status}: {payload.get('error', payload)}")
+
+
+class ModelAPIError(ClientError):
+    """The model API failed (transport error, non-2xx status) or returned an unusable body.
+
+    Attributes:
+        status: HTTP status code, or ``None`` for transport and decoding failures.
+        body: the response text (truncated to 2,000 characters), if any.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+        self.status = status
+        self.body = body
+        super().__init__(message)

@@ -1,0 +1,259 @@
+"""The run store: one SQLite database (WAL mode) holding runs and their episodes.
+
+Tables::
+
+    runs      id, created_at, finished_at, env, env_version, lock, agent, model,
+              settings (JSON), selection (JSON), argv (JSON), baseline_of
+    episodes  id, run_id, agent, variant_id, task, band, seed, epoch, episode_id,
+              termination, episode_termination, scored, score, passed, grade (JSON),
+              transcript (JSON), usage (JSON), answer, error, steps,
+              started_at, ended_at, duration_s, timings (JSON)
+
+``baseline_of`` links a baseline run (the `null` agent on the same variants) to
+the run it accompanies. JSON columns are returned decoded by the read methods.
+
+The methods are synchronous (sqlite-utils); async callers wrap them in
+``anyio.to_thread.run_sync``. One connection is shared across threads, guarded
+by a lock.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from sqlite_utils import Database
+
+from mcpgym_clients.driver import EpisodeRecord
+from mcpgym_clients.errors import ConfigurationError
+
+DEFAULT_STORE = Path("runs") / "mcpgym.db"
+"""Default location of the run store, relative to the working directory."""
+
+_RUN_JSON = ("settings", "selection", "argv")
+_EPISODE_JSON = ("grade", "transcript", "usage", "timings")
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_run_id() -> str:
+    """A sortable, unique run id: ``YYYYMMDD-HHMMSS-`` + 6 hex characters (UTC)."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+class RunStore:
+    """Runs and episodes in a SQLite file.
+
+    Args:
+        path: the database file (parent directories are created); ``":memory:"`` for tests.
+    """
+
+    def __init__(self, path: str | Path = DEFAULT_STORE) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        self._lock = threading.Lock()
+        self.db = Database(conn, execute_plugins=False)
+        if self.path is not None:
+            self.db.enable_wal()
+        self._create_schema()
+
+    def _create_schema(self) -> None:
+        self.db.table("runs").create(
+            {
+                "id": str,
+                "created_at": str,
+                "finished_at": str,
+                "env": str,
+                "env_version": str,
+                "lock": str,
+                "agent": str,
+                "model": str,
+                "settings": str,
+                "selection": str,
+                "argv": str,
+                "baseline_of": str,
+            },
+            pk="id",
+            not_null=["created_at", "env", "agent"],
+            if_not_exists=True,
+        )
+        self.db.table("episodes").create(
+            {
+                "id": int,
+                "run_id": str,
+                "agent": str,
+                "variant_id": str,
+                "task": str,
+                "band": str,
+                "seed": int,
+                "epoch": int,
+                "episode_id": str,
+                "termination": str,
+                "episode_termination": str,
+                "scored": int,
+                "score": float,
+                "passed": int,
+                "grade": str,
+                "transcript": str,
+                "usage": str,
+                "answer": str,
+                "error": str,
+                "steps": int,
+                "started_at": str,
+                "ended_at": str,
+                "duration_s": float,
+                "timings": str,
+            },
+            pk="id",
+            foreign_keys=[("run_id", "runs", "id")],
+            not_null=["run_id", "task", "band", "seed", "epoch", "termination"],
+            if_not_exists=True,
+        )
+        self.db.table("episodes").create_index(["run_id"], if_not_exists=True)
+
+    # -- writing -----------------------------------------------------------------------
+
+    def create_run(
+        self,
+        *,
+        env: str,
+        env_version: str,
+        lock: str,
+        agent: str,
+        model: str | None = None,
+        settings: Mapping[str, Any] | None = None,
+        selection: Mapping[str, Any] | None = None,
+        argv: Sequence[str] | None = None,
+        baseline_of: str | None = None,
+    ) -> str:
+        """Record a new run and return its id (see `new_run_id`).
+
+        Args:
+            env, env_version, lock: the served environment. agent, model: who ran.
+            settings: agent/model settings (JSON). selection: tasks, bands, seeds, epochs.
+            argv: the command line. baseline_of: the run this one is the baseline of.
+        """
+        run_id = new_run_id()
+        row = {
+            "id": run_id,
+            "created_at": _now_iso(),
+            "finished_at": None,
+            "env": env,
+            "env_version": env_version,
+            "lock": lock,
+            "agent": agent,
+            "model": model,
+            "settings": json.dumps(dict(settings or {})),
+            "selection": json.dumps(dict(selection or {})),
+            "argv": json.dumps(list(argv or [])),
+            "baseline_of": baseline_of,
+        }
+        with self._lock:
+            self.db.table("runs").insert(row)
+        return run_id
+
+    def finish_run(self, run_id: str) -> None:
+        """Stamp ``finished_at`` on a run.
+
+        Raises:
+            ConfigurationError: no such run.
+        """
+        with self._lock:
+            cur = self.db.execute(
+                "UPDATE runs SET finished_at = ? WHERE id = ?", [_now_iso(), run_id]
+            )
+            self.db.conn.commit()
+        if cur.rowcount == 0:
+            raise ConfigurationError(f"unknown run {run_id!r}")
+
+    def add_episode(self, run_id: str, rec: EpisodeRecord) -> int:
+        """Store one episode record of ``run_id``; return its row id."""
+        row = {
+            "run_id": run_id,
+            "agent": rec.agent,
+            "variant_id": rec.variant_id,
+            "task": rec.task,
+            "band": rec.band,
+            "seed": rec.seed,
+            "epoch": rec.epoch,
+            "episode_id": rec.episode_id,
+            "termination": rec.termination,
+            "episode_termination": rec.episode_termination,
+            "scored": int(rec.scored),
+            "score": rec.score,
+            "passed": None if rec.passed is None else int(rec.passed),
+            "grade": None if rec.grade is None else json.dumps(rec.grade),
+            "transcript": json.dumps(rec.transcript),
+            "usage": json.dumps(rec.usage),
+            "answer": rec.answer,
+            "error": rec.error,
+            "steps": rec.steps,
+            "started_at": rec.started_at,
+            "ended_at": rec.ended_at,
+            "duration_s": rec.duration_s,
+            "timings": json.dumps(rec.timings),
+        }
+        with self._lock:
+            table = self.db.table("episodes").insert(row)
+            return int(table.last_pk)
+
+    # -- reading -----------------------------------------------------------------------
+
+    def run(self, run_id: str) -> dict[str, Any]:
+        """One run as a dict (JSON columns decoded).
+
+        Raises:
+            ConfigurationError: no such run.
+        """
+        rows = self._query("SELECT * FROM runs WHERE id = ?", [run_id], _RUN_JSON)
+        if not rows:
+            raise ConfigurationError(f"unknown run {run_id!r}")
+        return rows[0]
+
+    def runs(self) -> list[dict[str, Any]]:
+        """All runs, oldest first."""
+        return self._query("SELECT * FROM runs ORDER BY created_at, id", [], _RUN_JSON)
+
+    def episodes(self, run_id: str) -> list[dict[str, Any]]:
+        """The episodes of a run in insertion order (JSON columns decoded)."""
+        return self._query(
+            "SELECT * FROM episodes WHERE run_id = ? ORDER BY id", [run_id], _EPISODE_JSON
+        )
+
+    def _query(self, sql: str, params: list[Any], json_cols: Sequence[str]) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = list(self.db.query(sql, params))
+        for row in rows:
+            for col in json_cols:
+                if row.get(col) is not None:
+                    row[col] = json.loads(row[col])
+        return rows
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            self.db.close()
+
+    def __enter__(self) -> Self:
+        """Return self."""
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the connection."""
+        self.close()

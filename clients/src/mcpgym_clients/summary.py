@@ -1,0 +1,150 @@
+"""Campaign summaries: per task family and band, the agent's figures beside the null baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rich.table import Table
+
+from mcpgym_clients.driver import EpisodeRecord
+
+ALL = "(all)"
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Aggregate figures over a set of episodes.
+
+    Attributes:
+        n: episodes run. scored: episodes counted in the score (graded, no infra or
+            model error). errors: ``n - scored``. mean: mean score over the scored
+            episodes (``None`` if none). pass_rate: fraction of scored episodes that passed.
+    """
+
+    n: int
+    scored: int
+    errors: int
+    mean: float | None
+    pass_rate: float | None
+
+    @classmethod
+    def of(cls, records: Iterable[EpisodeRecord]) -> Figures:
+        """Aggregate ``records``."""
+        recs = list(records)
+        scores = [r.score for r in recs if r.score is not None]
+        passes = [bool(r.passed) for r in recs if r.passed is not None]
+        return cls(
+            n=len(recs),
+            scored=len(scores),
+            errors=len(recs) - len(scores),
+            mean=sum(scores) / len(scores) if scores else None,
+            pass_rate=sum(passes) / len(passes) if passes else None,
+        )
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One line of the summary: a family and band (or `ALL`), the agent and the baseline."""
+
+    task: str
+    band: str
+    agent: Figures
+    baseline: Figures | None
+
+
+def summarize(
+    records: Sequence[EpisodeRecord], baseline: Sequence[EpisodeRecord] | None = None
+) -> list[SummaryRow]:
+    """Group records by (task, band), in first-seen order, plus an overall `ALL` row.
+
+    Args:
+        records: the agent's episodes. baseline: the null agent's episodes on the same
+            variants, or ``None`` when no baseline was run.
+    """
+    keys: list[tuple[str, str]] = []
+    for r in records:
+        if (r.task, r.band) not in keys:
+            keys.append((r.task, r.band))
+
+    def base(task: str | None, band: str | None) -> Figures | None:
+        if baseline is None:
+            return None
+        return Figures.of(
+            b
+            for b in baseline
+            if (task is None or b.task == task) and (band is None or b.band == band)
+        )
+
+    rows = [
+        SummaryRow(
+            task,
+            band,
+            Figures.of(r for r in records if r.task == task and r.band == band),
+            base(task, band),
+        )
+        for task, band in keys
+    ]
+    rows.append(SummaryRow(ALL, ALL, Figures.of(records), base(None, None)))
+    return rows
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None = None) -> Table:
+    """A rich table of `summarize` rows (baseline columns when there is a baseline).
+
+    Args:
+        rows: from `summarize`. agent: the agent's name (the title when ``title`` is None).
+        title: the table title.
+    """
+    with_base = any(r.baseline is not None for r in rows)
+    table = Table(title=title or agent, show_lines=False)
+    widest = max((len(r.task) for r in rows), default=4)
+    table.add_column("task family", no_wrap=True, min_width=widest)
+    table.add_column("band", no_wrap=True)
+    table.add_column("n", justify="right")
+    table.add_column("mean", justify="right")
+    table.add_column("pass", justify="right")
+    table.add_column("err", justify="right")
+    if with_base:
+        table.add_column("null mean", justify="right")
+        table.add_column("null pass", justify="right")
+    for row in rows:
+        cells = [
+            row.task,
+            row.band,
+            str(row.agent.n),
+            _num(row.agent.mean),
+            _pct(row.agent.pass_rate),
+            str(row.agent.errors) if row.agent.errors else "",
+        ]
+        if with_base:
+            b = row.baseline
+            cells += [_num(b.mean if b else None), _pct(b.pass_rate if b else None)]
+        table.add_row(*cells, end_section=row.task != ALL and row is rows[-2])
+    return table
+
+
+def unscored_reasons(records: Iterable[EpisodeRecord]) -> dict[str, int]:
+    """Why episodes were left out of the scores: counts by termination or ``grade_error``.
+
+    Returns:
+        ``{"infra_error": n, "model_error": n, "grade_error": n, ...}`` (only non-zero).
+    """
+    counts: dict[str, int] = {}
+    for r in records:
+        if r.scored:
+            continue
+        if r.termination in ("infra_error", "model_error") or r.grade is None:
+            reason = r.termination
+        else:
+            reason = "grade_error"
+        counts[reason] = counts.get(reason, 0) + 1
+    return counts

@@ -1,0 +1,56 @@
+"""Fixtures for the clients' tests: the toy environment and recorded model responses."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcpgym_server import Environment
+
+from .toyenv import make_toy_env
+
+CASSETTES = Path(__file__).parent / "cassettes"
+
+
+@pytest.fixture(scope="session")
+def toy_env(tmp_path_factory: pytest.TempPathFactory) -> Environment:
+    return make_toy_env(tmp_path_factory.mktemp("clients-toy"))
+
+
+class Cassette:
+    """Serves recorded Chat Completions responses in order and keeps the requests sent.
+
+    A cassette file is ``{"interactions": [{"status": 200, "response": {...}}, ...]}``.
+    """
+
+    def __init__(self, name: str) -> None:
+        data = json.loads((CASSETTES / name).read_text())
+        self.interactions: list[dict[str, Any]] = list(data["interactions"])
+        self.requests: list[httpx.Request] = []
+
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        """The JSON bodies of the requests sent so far."""
+        return [json.loads(r.content) for r in self.requests]
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        if not self.interactions:
+            return httpx.Response(599, json={"error": {"message": "cassette exhausted"}})
+        item = self.interactions.pop(0)
+        return httpx.Response(
+            item.get("status", 200), json=item["response"], headers=item.get("headers", {})
+        )
+
+    @property
+    def transport(self) -> httpx.MockTransport:
+        return httpx.MockTransport(self.handler)
+
+
+@pytest.fixture
+def cassette() -> Callable[[str], Cassette]:
+    return Cassette

@@ -1,0 +1,218 @@
+"""Variant selection, summaries, and the campaign runner over loopback servers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcpgym_clients import (
+    ConfigurationError,
+    EpisodeDriver,
+    EpisodeRecord,
+    Figures,
+    LocalServers,
+    NullAgent,
+    ReferenceAgent,
+    RunStore,
+    ServerInfo,
+    ServerRequestError,
+    TaskInfo,
+    VariantKey,
+    render_summary,
+    run_campaign,
+    select_variants,
+    serve_locally,
+    summarize,
+)
+from mcpgym_clients.selection import parse_bands, parse_names, parse_seeds
+from mcpgym_server import Environment, compute_lock
+from rich.console import Console
+
+INFO = ServerInfo(
+    env="toy",
+    version="1",
+    lock="l",
+    tasks=(
+        TaskInfo("refund", "", ("easy", "medium", "hard")),
+        TaskInfo("cancel", "", ("easy",)),
+    ),
+)
+
+
+# -- selection ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "seeds"),
+    [("3", [3]), ("0-4", [0, 1, 2, 3, 4]), ("0,1,2", [0, 1, 2]), ("5, 0-2,1", [5, 0, 1, 2])],
+)
+def test_seed_lists_and_ranges_parse(text: str, seeds: list[int]) -> None:
+    assert parse_seeds(text) == seeds
+
+
+def test_all_means_every_name_and_lists_are_deduplicated() -> None:
+    assert parse_names("all") is None
+    assert parse_names("a, b,a") == ["a", "b"]
+    assert parse_bands("ALL") is None
+    assert parse_bands("hard,easy") == ["hard", "easy"]
+
+
+def test_selection_runs_families_only_in_the_bands_they_offer() -> None:
+    keys = select_variants(INFO, None, ["easy", "hard"], [0, 1])
+    assert keys == [
+        VariantKey("refund", "easy", 0),
+        VariantKey("refund", "easy", 1),
+        VariantKey("refund", "hard", 0),
+        VariantKey("refund", "hard", 1),
+        VariantKey("cancel", "easy", 0),
+        VariantKey("cancel", "easy", 1),
+    ]
+    assert select_variants(INFO, ["cancel"], None, [7]) == [VariantKey("cancel", "easy", 7)]
+
+
+@pytest.mark.parametrize(
+    ("tasks", "bands", "seeds", "message"),
+    [
+        (["nope"], None, [0], "unknown task 'nope'; valid tasks: refund, cancel"),
+        (["cancel"], ["hard"], [0], "band 'hard' is not offered by the selected tasks"),
+        (None, ["expert"], [0], "offered bands: easy, hard, medium"),
+        (None, None, [], "no seeds selected"),
+    ],
+)
+def test_bad_selections_are_configuration_errors(
+    tasks: list[str] | None, bands: list[str] | None, seeds: list[int], message: str
+) -> None:
+    with pytest.raises(ConfigurationError, match=message.replace("(", r"\(")):
+        select_variants(INFO, tasks, bands, seeds)
+
+
+# -- summaries ------------------------------------------------------------------------
+
+
+def rec(
+    task: str, band: str, score: float | None, *, termination: Any = "completed"
+) -> EpisodeRecord:
+    grade = None if score is None else {"status": "graded", "score": score, "passed": score >= 1}
+    return EpisodeRecord(
+        agent="x", task=task, band=band, seed=0, termination=termination, grade=grade
+    )
+
+
+def test_summaries_group_by_family_and_band_and_leave_errors_out_of_means() -> None:
+    records = [
+        rec("refund", "easy", 1.0),
+        rec("refund", "easy", 0.5),
+        rec("refund", "easy", None, termination="infra_error"),
+        rec("refund", "easy", 0.0, termination="model_error"),
+        rec("cancel", "easy", 1.0),
+    ]
+    baseline = [rec("refund", "easy", 0.25), rec("cancel", "easy", 0.0)]
+    rows = summarize(records, baseline)
+    assert [(r.task, r.band) for r in rows] == [
+        ("refund", "easy"),
+        ("cancel", "easy"),
+        ("(all)", "(all)"),
+    ]
+    assert rows[0].agent == Figures(n=4, scored=2, errors=2, mean=0.75, pass_rate=0.5)
+    assert rows[0].baseline == Figures(n=1, scored=1, errors=0, mean=0.25, pass_rate=0.0)
+    assert rows[2].agent == Figures(n=5, scored=3, errors=2, mean=2.5 / 3, pass_rate=2 / 3)
+    assert summarize(records)[0].baseline is None
+
+
+def test_the_summary_table_shows_the_baseline_beside_the_agent() -> None:
+    rows = summarize([rec("refund", "easy", 1.0)], [rec("refund", "easy", 0.0)])
+    console = Console(width=200, record=True)
+    console.print(render_summary(rows, agent="openai", title="toy"))
+    text = console.export_text()
+    assert "toy" in text and "mean" in text and "null mean" in text
+    assert "refund" in text and "1.000" in text and "100%" in text and "0.000" in text
+
+
+# -- campaigns ------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
+    async with serve_locally(toy_env, tmp_path / "episodes") as s:
+        yield s
+
+
+@pytest.mark.anyio
+async def test_a_campaign_runs_every_variant_and_epoch_with_a_baseline(
+    servers: LocalServers, toy_env: Environment, tmp_path: Path
+) -> None:
+    store = RunStore(tmp_path / "runs.db")
+    async with EpisodeDriver(
+        servers.env_url, servers.grading_url, servers.grading_token, environment=toy_env
+    ) as driver:
+        variants = select_variants(await driver.server_info(), None, None, [0, 1])
+        with anyio.fail_after(20):
+            result = await run_campaign(
+                driver,
+                ReferenceAgent(),
+                variants,
+                store,
+                epochs=2,
+                concurrency=3,
+                argv=["mcpgym", "eval", "toy"],
+                show_progress=False,
+            )
+    assert [(r.band, r.seed, r.epoch) for r in result.records] == [
+        (band, seed, epoch) for band in ("easy", "medium") for seed in (0, 1) for epoch in (0, 1)
+    ]
+    assert result.baseline is not None and len(result.baseline) == 4
+    overall = result.summary[-1]
+    assert overall.agent == Figures(n=8, scored=8, errors=0, mean=1.0, pass_rate=1.0)
+    assert overall.baseline == Figures(n=4, scored=4, errors=0, mean=0.0, pass_rate=0.0)
+    run = store.run(result.run_id)
+    assert run["lock"] == compute_lock(toy_env)
+    assert run["selection"]["epochs"] == 2 and run["finished_at"] is not None
+    assert store.run(str(result.baseline_run_id))["baseline_of"] == result.run_id
+    assert len(store.episodes(result.run_id)) == 8
+    store.close()
+
+
+@pytest.mark.anyio
+async def test_the_null_agent_gets_no_baseline_of_itself(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+        with RunStore(":memory:") as store, anyio.fail_after(20):
+            result = await run_campaign(
+                driver,
+                NullAgent(),
+                [VariantKey("set-target", "easy", 0)],
+                store,
+                show_progress=False,
+            )
+    assert result.baseline is None and result.baseline_run_id is None
+    assert result.summary[-1].baseline is None
+
+
+@pytest.mark.anyio
+async def test_a_request_error_stops_the_campaign_with_that_error(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+        with RunStore(":memory:") as store, anyio.fail_after(20):
+            with pytest.raises(ServerRequestError, match="unknown task 'gone'"):
+                await run_campaign(
+                    driver,
+                    NullAgent(),
+                    [VariantKey("set-target", "easy", 0), VariantKey("gone", "easy", 0)],
+                    store,
+                    show_progress=False,
+                )
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("epochs", "concurrency"), [(0, 1), (1, 0)])
+async def test_epochs_and_concurrency_must_be_positive(epochs: int, concurrency: int) -> None:
+    async with EpisodeDriver("http://env.test", "http://grading.test", "t") as driver:
+        with RunStore(":memory:") as store, pytest.raises(ConfigurationError, match="at least 1"):
+            await run_campaign(
+                driver, NullAgent(), [], store, epochs=epochs, concurrency=concurrency
+            )

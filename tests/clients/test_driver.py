@@ -1,0 +1,222 @@
+"""The episode driver over real loopback servers (toy environment), and its failure paths."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import pytest
+from mcpgym_clients import (
+    Agent,
+    AgentResult,
+    ChatCompletionsClient,
+    ConfigurationError,
+    EpisodeContext,
+    EpisodeDriver,
+    LocalServers,
+    NullAgent,
+    OpenAIAgent,
+    ReferenceAgent,
+    ServerRequestError,
+    serve_locally,
+)
+from mcpgym_server import Environment
+
+from .conftest import Cassette
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
+    async with serve_locally(toy_env, tmp_path / "episodes") as s:
+        yield s
+
+
+def driver_for(s: LocalServers, env: Environment, **kw: Any) -> EpisodeDriver:
+    return EpisodeDriver(s.env_url, s.grading_url, s.grading_token, environment=env, **kw)
+
+
+async def test_the_reference_agent_scores_full_marks(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10):
+            await driver.server_info()
+            rec = await driver.run_episode(ReferenceAgent(), "set-target", "medium", 2, epoch=1)
+    assert (rec.termination, rec.episode_termination, rec.error) == ("completed", "submitted", None)
+    assert rec.variant_id == "toy/set-target@medium#2"
+    assert rec.epoch == 1 and rec.steps == 2
+    assert rec.score == 1.0 and rec.passed is True
+    assert rec.grade is not None and rec.grade["checks"][0]["detail"] == {
+        "expected": "502",
+        "found": "502",
+    }
+    assert rec.transcript[1]["tool_calls"][0]["function"] == {
+        "name": "put",
+        "arguments": '{"key": "target", "value": "502"}',
+    }
+    assert set(rec.timings) == {"create", "connect", "agent", "grade"}
+    # the bundle is in the shared store
+    assert (servers.store_dir / str(rec.episode_id) / "meta.json").is_file()
+
+
+async def test_the_null_agent_episode_is_ended_by_the_driver_and_scores_zero(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(NullAgent(), "set-target", "easy", 0)
+    assert (rec.termination, rec.episode_termination) == ("completed", "ended")
+    assert (rec.score, rec.passed, rec.steps) == (0.0, False, 0)
+    assert "end" in rec.timings
+
+
+async def test_the_openai_agent_runs_over_mcp_and_its_answer_is_submitted(
+    servers: LocalServers, toy_env: Environment, cassette: Callable[[str], Cassette]
+) -> None:
+    tape = cassette("openai_multi_turn.json")
+    client = ChatCompletionsClient(base_url="http://model.test/v1", transport=tape.transport)
+    agent = OpenAIAgent(client=client, model="gpt-4o-mini")
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(agent, "set-target", "easy", 3)
+    await agent.aclose()
+    assert (rec.termination, rec.episode_termination) == ("completed", "submitted")
+    assert rec.score == 1.0
+    assert rec.steps == 4  # get, get, put, then the harness's submit
+    # the real server's tool error went back to the model, paired with its call
+    error_msg = tape.bodies[1]["messages"][4]
+    assert error_msg["tool_call_id"] == "call_P7aJc2WmN5uR8tXq1vGy6KzB"
+    assert error_msg["content"] == "Error: no key 'target'"
+    assert json.loads(tape.bodies[1]["messages"][3]["content"]) == {"key": "a", "value": "1"}
+    # the MCP tool list reached the model as function tools, submit included
+    assert [t["function"]["name"] for t in tape.bodies[0]["tools"]] == ["get", "put", "submit"]
+    assert rec.answer is not None and rec.answer.startswith("I set the key")
+
+
+class Stuck(Agent):
+    """Waits forever (until the driver's time limit cancels it)."""
+
+    name = "stuck"
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        await ctx.call_tool("put", {"key": "target", "value": "1"})
+        await anyio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_an_agent_past_the_time_limit_is_cut_off_ended_and_graded(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env, episode_timeout=0.05) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(Stuck(), "set-target", "easy", 0)
+    assert (rec.termination, rec.episode_termination) == ("timeout", "ended")
+    assert rec.error == "the agent exceeded 0.05 s"
+    assert rec.score == 0.0  # a timeout is the agent's result, so it is scored
+
+
+async def test_an_unknown_task_is_a_request_error_naming_valid_tasks(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10), pytest.raises(ServerRequestError) as info:
+            await driver.run_episode(NullAgent(), "no-such-task", "easy", 0)
+    assert info.value.status == 404
+    assert "set-target" in str(info.value)
+
+
+async def test_a_wrong_grading_token_fails_the_preflight(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with EpisodeDriver(servers.env_url, servers.grading_url, "wrong") as driver:
+        with anyio.fail_after(10), pytest.raises(ConfigurationError, match="rejected the token"):
+            await driver.check_grading()
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10):
+            await driver.check_grading()
+
+
+async def test_a_reference_from_another_lock_is_refused(
+    servers: LocalServers, toy_env: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mcpgym_clients.driver.compute_lock", lambda env: "f" * 64)
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10), pytest.raises(ConfigurationError, match="reference solutions"):
+            await driver.run_episode(ReferenceAgent(), "set-target", "easy", 0)
+
+
+async def test_a_grading_service_failure_is_infra_error_not_a_score(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    def failing(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(500, json={"error": "internal error in the grading service"})
+
+    async with driver_for(servers, toy_env, grading_transport=httpx.MockTransport(failing)) as d:
+        with anyio.fail_after(10):
+            rec = await d.run_episode(ReferenceAgent(), "set-target", "easy", 0)
+    assert rec.termination == "infra_error"
+    assert rec.error == (
+        "grading server: POST /grades answered 500: internal error in the grading service"
+    )
+    assert rec.episode_termination == "submitted"
+    assert (rec.grade, rec.score, rec.scored) == (None, None, False)
+
+
+async def test_an_unreachable_environment_server_is_infra_error() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("All connection attempts failed", request=request)
+
+    transport = httpx.MockTransport(refuse)
+    async with EpisodeDriver(
+        "http://env.test", "http://grading.test", "t", env_transport=transport
+    ) as d:
+        with anyio.fail_after(5):
+            rec = await d.run_episode(NullAgent(), "set-target", "easy", 0)
+    assert rec.termination == "infra_error"
+    assert rec.error == (
+        "env server: POST http://env.test/episodes: ConnectError: All connection attempts failed"
+    )
+    assert rec.episode_id is None and rec.grade is None and rec.score is None
+
+
+async def test_a_failing_mcp_endpoint_is_infra_error_and_the_episode_is_ended() -> None:
+    seen: list[str] = []
+
+    def env(request: httpx.Request) -> httpx.Response:
+        seen.append(f"{request.method} {request.url.path}")
+        if request.url.path == "/episodes":
+            body = {
+                "episode_id": "ep_x",
+                "mcp_url": "http://env.test/episodes/ep_x/mcp",
+                "instruction": "Set key `target` to 100.",
+                "variant_id": "toy/set-target@easy#0",
+                "lock": "l",
+            }
+            return httpx.Response(201, json=body)
+        return httpx.Response(200, json={"episode_id": "ep_x", "termination": "ended"})
+
+    def mcp(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(503, text="upstream unavailable")
+
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(mcp)) as mcp_http:
+        async with EpisodeDriver(
+            "http://env.test",
+            "http://grading.test",
+            "t",
+            env_transport=httpx.MockTransport(env),
+            mcp_http=mcp_http,
+        ) as d:
+            with anyio.fail_after(5):
+                rec = await d.run_episode(NullAgent(), "set-target", "easy", 0)
+    assert rec.termination == "infra_error"
+    assert rec.error is not None
+    assert rec.error.startswith("mcp server: cannot connect to http://env.test/episodes/ep_x/mcp")
+    assert seen == ["POST /episodes", "POST /episodes/ep_x/end"]
+    assert rec.grade is None

@@ -1,0 +1,95 @@
+"""The SQLite run store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcpgym_clients import ConfigurationError, EpisodeRecord, RunStore
+
+
+def graded(score: float, passed: bool) -> dict[str, Any]:
+    return {"episode_id": "ep_1", "status": "graded", "score": score, "passed": passed}
+
+
+def record(**kw: Any) -> EpisodeRecord:
+    fields: dict[str, Any] = {
+        "agent": "reference",
+        "task": "set-target",
+        "band": "easy",
+        "seed": 3,
+        "variant_id": "toy/set-target@easy#3",
+        "episode_id": "ep_1",
+        "termination": "completed",
+        "episode_termination": "submitted",
+        "transcript": [{"role": "user", "content": "Set key `target` to 103."}],
+        "grade": graded(1.0, True),
+        "steps": 2,
+        "started_at": "2026-06-15T09:00:00.000000Z",
+        "ended_at": "2026-06-15T09:00:00.015000Z",
+        "duration_s": 0.015,
+        "timings": {"create": 1.5, "grade": 3.0},
+    }
+    fields.update(kw)
+    return EpisodeRecord(**fields)
+
+
+def test_runs_and_episodes_round_trip_with_json_decoded(tmp_path: Path) -> None:
+    path = tmp_path / "runs" / "mcpgym.db"
+    with RunStore(path) as store:
+        run_id = store.create_run(
+            env="toy",
+            env_version="0.1.0",
+            lock="abc",
+            agent="openai",
+            model="gpt-4o-mini",
+            settings={"temperature": 0.0},
+            selection={"variants": ["set-target@easy#3"], "epochs": 1},
+            argv=["mcpgym", "eval", "toy"],
+        )
+        store.add_episode(run_id, record())
+        store.add_episode(run_id, record(seed=4, grade=graded(0.5, False), epoch=1))
+        store.add_episode(run_id, record(seed=5, termination="infra_error", grade=None))
+        store.finish_run(run_id)
+
+    with RunStore(path) as store:  # reopening keeps everything
+        run = store.run(run_id)
+        episodes = store.episodes(run_id)
+    assert run["settings"] == {"temperature": 0.0}
+    assert run["argv"] == ["mcpgym", "eval", "toy"]
+    assert run["model"] == "gpt-4o-mini"
+    assert run["finished_at"] is not None and run["baseline_of"] is None
+    assert [(e["seed"], e["epoch"], e["scored"], e["score"], e["passed"]) for e in episodes] == [
+        (3, 0, 1, 1.0, 1),
+        (4, 1, 1, 0.5, 0),
+        (5, 0, 0, None, None),
+    ]
+    assert episodes[0]["grade"] == graded(1.0, True)
+    assert episodes[0]["transcript"] == [{"role": "user", "content": "Set key `target` to 103."}]
+    assert episodes[0]["timings"] == {"create": 1.5, "grade": 3.0}
+    assert episodes[2]["grade"] is None and episodes[2]["termination"] == "infra_error"
+
+
+def test_the_store_uses_write_ahead_logging(tmp_path: Path) -> None:
+    with RunStore(tmp_path / "m.db") as store:
+        assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_baseline_run_points_at_its_run() -> None:
+    with RunStore(":memory:") as store:
+        main = store.create_run(env="toy", env_version="1", lock="l", agent="reference")
+        base = store.create_run(
+            env="toy", env_version="1", lock="l", agent="null", baseline_of=main
+        )
+        assert store.run(base)["baseline_of"] == main
+        assert {r["id"] for r in store.runs()} == {main, base}
+
+
+def test_unknown_runs_are_configuration_errors() -> None:
+    with RunStore(":memory:") as store:
+        with pytest.raises(ConfigurationError, match="unknown run 'nope'"):
+            store.run("nope")
+        with pytest.raises(ConfigurationError, match="unknown run 'nope'"):
+            store.finish_run("nope")
+        assert store.episodes("nope") == []
