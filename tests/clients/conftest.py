@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+
 from mcpgym_server import Environment
 
 from .toyenv import make_toy_env

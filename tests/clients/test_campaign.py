@@ -8,6 +8,8 @@ from typing import Any
 
 import anyio
 import pytest
+from rich.console import Console
+
 from mcpgym_clients import (
     ConfigurationError,
     EpisodeDriver,
@@ -29,7 +31,6 @@ from mcpgym_clients import (
 )
 from mcpgym_clients.selection import parse_bands, parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock
-from rich.console import Console
 
 INFO = ServerInfo(
     env="toy",

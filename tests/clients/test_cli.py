@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from mcpgym_clients import RunStore, cli
 from mcpgym_clients.cli import app
 from mcpgym_server import Environment, MCPGymError, load_environment
-from typer.testing import CliRunner
 
 runner = CliRunner()
 

@@ -11,6 +11,7 @@ import anyio
 import httpx
 import httpx2
 import pytest
+
 from mcpgym_clients import (
     Agent,
     AgentResult,

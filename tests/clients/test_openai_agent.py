@@ -7,6 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from mcpgym_clients import ChatCompletionsClient, OpenAIAgent
 from mcpgym_clients.agents import DEFAULT_SYSTEM_PROMPT
 

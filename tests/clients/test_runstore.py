@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from mcpgym_clients import ConfigurationError, EpisodeRecord, RunStore
 
 

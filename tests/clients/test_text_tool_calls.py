@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from mcpgym_clients.adapters.text_tool_calls import ParsedToolCall, parse_text_tool_calls
 
 TOOLS = {"get", "put", "submit"}

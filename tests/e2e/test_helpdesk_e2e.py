@@ -1,4 +1,4 @@
-"""The whole path over real loopback HTTP: episodes served over MCP, graded by the grading service."""
+"""The whole path over real loopback HTTP: episodes served over MCP, graded by the grader."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcpgym_clients import EpisodeDriver, EpisodeRecord, LocalServers, NullAgent, ReferenceAgent
 from mcpgym_clients.protocol import Agent
-from mcpgym_server import EpisodeStore, Environment
+from mcpgym_server import Environment, EpisodeStore
 
 pytestmark = pytest.mark.anyio
 

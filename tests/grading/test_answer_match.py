@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import pytest
+
 from mcpgym_grading import AnswerMatch, Param
 
 from .toyenv import grade_check

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from mcpgym_grading import CalledBefore, Param, ToolCalled, ToolNotCalled
 
 from .toyenv import grade_check

@@ -12,9 +12,10 @@ import anyio
 import httpx
 import pytest
 import uvicorn
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 from mcpgym_grading import Grade, ReferenceCache, Rubric, ToolCalled, create_app, grade_bundle
 from mcpgym_server import Environment, EpisodeStore, UnknownEnvironmentError, compute_lock
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .toyenv import make_env, reference_calls, run_episode
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from mcpgym_grading import Param, SqlCheck
 
 from .toyenv import grade_check

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from mcpgym_grading._text import contains_tokens, money_amounts, normalise_text, tokens
 
 

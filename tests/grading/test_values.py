@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from mcpgym_grading import CheckEvaluationError, Param
 from mcpgym_grading._values import bind_sql, normalise, resolve, sql_param_names, values_equal
 

@@ -14,8 +14,8 @@ from mcpgym_server import (
     EpisodeManager,
     EpisodeSealedError,
     EpisodeStore,
-    SnapshotError,
     Snapshot,
+    SnapshotError,
     ToolCall,
     UnknownEpisodeError,
     replay,
@@ -38,7 +38,9 @@ def test_episode_runs_tools_and_seals_a_bundle(manager: EpisodeManager) -> None:
     bundle = manager.store.read(ep.id)
     assert [e.tool for e in bundle.log] == ["put", "get"]
     assert dict(bundle.open_final_db().execute("SELECT k, v FROM kv").fetchall()) == {
-        "a": "1", "b": "2", "x": "9",
+        "a": "1",
+        "b": "2",
+        "x": "9",
     }
     assert hashlib.sha256(bundle.final_db).hexdigest() == meta.final_sha256
     assert meta.lock == manager.lock and meta.variant_id == "toy/set-target@easy#1"
@@ -104,7 +106,10 @@ def test_episodes_never_share_state(manager: EpisodeManager) -> None:
         assert manager.call(ep.id, "get", {"key": "who"}).result["value"] == str(i)
         manager.seal(ep.id, "ended")
     finals = {
-        manager.store.read(ep.id).open_final_db().execute("SELECT v FROM kv WHERE k='who'").fetchone()[0]
+        manager.store.read(ep.id)
+        .open_final_db()
+        .execute("SELECT v FROM kv WHERE k='who'")
+        .fetchone()[0]
         for ep in eps
     }
     assert finals == {str(i) for i in range(20)}

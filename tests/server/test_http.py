@@ -44,12 +44,18 @@ async def test_health_and_task_listing_hide_solutions(http: httpx.AsyncClient) -
     assert health["ok"] is True and health["env"] == "toy" and len(health["lock"]) == 64
     tasks = (await http.get("/tasks")).json()
     assert tasks["tasks"] == [
-        {"name": "set-target", "description": "Set one key to a value.", "bands": ["easy", "medium"]}
+        {
+            "name": "set-target",
+            "description": "Set one key to a value.",
+            "bands": ["easy", "medium"],
+        }
     ]
     assert "reference" not in json.dumps(tasks)
 
 
-async def test_create_episode_answers_with_urls_and_ids(http: httpx.AsyncClient, server: str) -> None:
+async def test_create_episode_answers_with_urls_and_ids(
+    http: httpx.AsyncClient, server: str
+) -> None:
     ep = await _new_episode(http, band="medium")
     assert ep["mcp_url"] == f"{server}/episodes/{ep['episode_id']}/mcp"
     assert ep["variant_id"] == "toy/set-target@medium#1"
@@ -78,7 +84,9 @@ async def test_bad_episode_requests_name_the_problem(
 
 
 async def test_malformed_json_is_a_400(http: httpx.AsyncClient) -> None:
-    resp = await http.post("/episodes", content=b'{"task": ', headers={"content-type": "application/json"})
+    resp = await http.post(
+        "/episodes", content=b'{"task": ', headers={"content-type": "application/json"}
+    )
     assert resp.status_code == 400 and "malformed JSON" in resp.json()["error"]
 
 
@@ -180,9 +188,7 @@ async def test_connect_to_start_tells_sessionless_clients_what_to_do(server: str
     assert res.is_error and "POST /episodes" in res.content[0].text
 
 
-@pytest.mark.parametrize(
-    ("query", "status"), [("seed=x", 422), ("band=expert", 404)]
-)
+@pytest.mark.parametrize(("query", "status"), [("seed=x", 422), ("band=expert", 404)])
 async def test_connect_to_start_validates_its_query(
     http: httpx.AsyncClient, query: str, status: int
 ) -> None:

@@ -29,14 +29,17 @@ anyio.run(lambda: serve_stdio(env, task="set-target", band="medium", seed=2, sto
 async def test_stdio_episode_is_sealed_at_eof(tmp_path: Path, mode: str) -> None:
     store = tmp_path / "episodes"
     params = StdioServerParameters(
-        command=sys.executable, args=["-c", SCRIPT, str(tmp_path / "pkg"), str(store)], cwd=str(ROOT)
+        command=sys.executable,
+        args=["-c", SCRIPT, str(tmp_path / "pkg"), str(store)],
+        cwd=str(ROOT),
     )
     with anyio.fail_after(30):
         async with Client(params, mode=mode) as client:  # type: ignore[arg-type]
             put = await client.call_tool("put", {"key": "k", "value": mode})
             assert not put.is_error
             assert (await client.call_tool("get", {"key": "k"})).structured_content == {
-                "key": "k", "value": mode,
+                "key": "k",
+                "value": mode,
             }
     store_obj = EpisodeStore(store)
     # The client closes stdin and waits for the process to exit: the bundle is written by then.

@@ -29,7 +29,6 @@ from typing import Annotated, Any
 
 import anyio
 import typer
-from mcpgym_server import MCPGymError, available_environments, load_environment
 from rich.console import Console
 from rich.table import Table
 
@@ -43,6 +42,7 @@ from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_bands, parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
+from mcpgym_server import MCPGymError, available_environments, load_environment
 
 app = typer.Typer(
     name="mcpgym",
@@ -123,6 +123,7 @@ def serve(
             )
         return
     import uvicorn
+
     from mcpgym_server.http import create_app
 
     with _reported():
@@ -144,6 +145,7 @@ def grading_serve(
 ) -> None:
     """Serve the grading service over HTTP."""
     import uvicorn
+
     from mcpgym_grading.service import create_app
 
     if not token:

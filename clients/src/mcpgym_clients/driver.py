@@ -30,14 +30,6 @@ import httpx
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcpgym_server import (
-    SUBMIT_TOOL,
-    Environment,
-    TaskVariant,
-    ToolCall,
-    compute_lock,
-    load_environment,
-)
 
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.protocol import (
@@ -47,6 +39,14 @@ from mcpgym_clients.protocol import (
     Termination,
     ToolDef,
     ToolOutcome,
+)
+from mcpgym_server import (
+    SUBMIT_TOOL,
+    Environment,
+    TaskVariant,
+    ToolCall,
+    compute_lock,
+    load_environment,
 )
 
 UNSCORED_TERMINATIONS: frozenset[str] = frozenset({"infra_error", "model_error"})

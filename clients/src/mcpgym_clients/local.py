@@ -15,10 +15,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcpgym_clients.errors import InfraError
 from mcpgym_server import Environment, load_environment
 from mcpgym_server.serving import ServerStartError, serve
-
-from mcpgym_clients.errors import InfraError
 
 
 @dataclass(frozen=True)

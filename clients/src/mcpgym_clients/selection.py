@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from mcpgym_server import BANDS
-
 from mcpgym_clients.errors import ConfigurationError
+from mcpgym_server import BANDS
 
 MAX_SEEDS = 100_000
 

@@ -14,11 +14,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
-from mcpgym_server.bundle import EpisodeBundle, to_jsonable
-from mcpgym_server.environment import Environment
-from mcpgym_server.errors import InvalidArgumentsError
-from mcpgym_server.tasks import TaskVariant
-
 from mcpgym_grading._statediff import compare_tables, table_names
 from mcpgym_grading._text import contains_tokens, money_amounts, normalise_text, tokens
 from mcpgym_grading._values import bind_sql, jsonable, normalise, resolve, values_equal
@@ -33,6 +28,10 @@ from mcpgym_grading.rubric import (
     ToolCalled,
     ToolNotCalled,
 )
+from mcpgym_server.bundle import EpisodeBundle, to_jsonable
+from mcpgym_server.environment import Environment
+from mcpgym_server.errors import InvalidArgumentsError
+from mcpgym_server.tasks import TaskVariant
 
 MAX_FOUND_ROWS = 50
 """SQL results longer than this are truncated in a check's ``detail``."""

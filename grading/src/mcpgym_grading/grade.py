@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from mcpgym_server.bundle import TerminationReason
 from pydantic import BaseModel, ConfigDict, Field
+
+from mcpgym_server.bundle import TerminationReason
 
 GradeStatus = Literal["graded", "error"]
 """``graded``: every applicable check was evaluated. ``error``: at least one could not be."""

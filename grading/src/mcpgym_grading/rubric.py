@@ -26,8 +26,9 @@ import hashlib
 import json
 from typing import Annotated, Any, Literal
 
-from mcpgym_server.tasks import BANDS
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from mcpgym_server.tasks import BANDS
 
 
 class Param(BaseModel):

@@ -43,6 +43,14 @@ from typing import Any, cast
 
 import anyio
 import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from mcpgym_grading.engine import ReferenceCache, grade_bundle
+from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
+from mcpgym_grading.grade import Grade
 from mcpgym_server.bundle import EpisodeStore
 from mcpgym_server.environment import Environment
 from mcpgym_server.errors import (
@@ -54,14 +62,6 @@ from mcpgym_server.errors import (
     UnknownTaskError,
 )
 from mcpgym_server.registry import load_environment
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
-
-from mcpgym_grading.engine import ReferenceCache, grade_bundle
-from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
-from mcpgym_grading.grade import Grade
 
 logger = logging.getLogger("mcpgym.grading")
 
