@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+
 from mcpgym_helpdesk import environment
 from mcpgym_helpdesk.env import SNAPSHOT_SHA256, SNAPSHOT_TIME
 

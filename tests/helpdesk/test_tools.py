@@ -7,6 +7,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+
 from mcpgym_helpdesk import environment
 from mcpgym_helpdesk.env import SNAPSHOT_TIME
 from mcpgym_server.errors import InvalidArgumentsError, ToolError

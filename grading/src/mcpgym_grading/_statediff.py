@@ -54,6 +54,33 @@ def _project(table: Table, columns: Iterable[str]) -> list[dict[str, Any]]:
     return [{c: jsonable(row[i]) for c, i in zip(cols, idx, strict=True)} for row in table.rows]
 
 
+def _drop_identical_rows(f: Table, r: Table, common: list[str]) -> tuple[Table, Table]:
+    """Project both tables on ``common`` and drop the rows present, unchanged, on both sides.
+
+    Rows equal before normalisation are equal after it, and (the key being part of
+    ``common``) they can be neither added, removed nor changed, so the diff is the
+    same; only the few rows that differ are then normalised value by value.
+    """
+    f_idx = [f.columns.index(c) for c in common]
+    r_idx = [r.columns.index(c) for c in common]
+    f_proj = [tuple(row[i] for i in f_idx) for row in f.rows]
+    r_proj = [tuple(row[i] for i in r_idx) for row in r.rows]
+    shared = Counter(f_proj) & Counter(r_proj)
+
+    def keep(rows: list[tuple[Any, ...]]) -> tuple[tuple[Any, ...], ...]:
+        left = Counter(shared)
+        out: list[tuple[Any, ...]] = []
+        for row in rows:
+            if left[row] > 0:
+                left[row] -= 1
+            else:
+                out.append(row)
+        return tuple(out)
+
+    cols = tuple(common)
+    return Table(cols, f.pk, keep(f_proj)), Table(cols, r.pk, keep(r_proj))
+
+
 def _examples(rows: list[Any]) -> list[Any]:
     return sorted(rows, key=sort_key)[:MAX_EXAMPLES]
 
@@ -94,6 +121,7 @@ def diff_table(
     if only_r := [c for c in r_cols if c not in f_cols]:
         extra["columns_only_in_reference"] = only_r
     key = list(shape.pk) if shape.pk and all(c in common for c in shape.pk) else None
+    f, r = _drop_identical_rows(f, r, common)
     f_rows = _project(f, common)
     r_rows = _project(r, common)
     added: list[Any]

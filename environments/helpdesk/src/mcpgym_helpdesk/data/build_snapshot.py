@@ -34,8 +34,6 @@ sys.path.insert(0, str(HERE))
 
 import seed_data as S  # noqa: E402
 from history import History  # noqa: E402
-from mcpgym_helpdesk import environment  # noqa: E402
-from mcpgym_server.sandbox import Sandbox  # noqa: E402
 from sim import (  # noqa: E402
     NOW,
     SIZED_CATEGORIES,
@@ -47,6 +45,9 @@ from sim import (  # noqa: E402
     fmt,
     hours,
 )
+
+from mcpgym_helpdesk import environment  # noqa: E402
+from mcpgym_server.sandbox import Sandbox  # noqa: E402
 
 SEED = 20260615
 ID_STARTS = {

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_server.sandbox import Sandbox
-
 from mcpgym_helpdesk.tools._common import (
     REFUNDABLE_PAYMENT_STATUSES,
     audit,
     insert,
     money,
 )
+from mcpgym_server.sandbox import Sandbox
 
 
 def order_refund_state(sb: Sandbox, order_id: int) -> dict[str, int]:

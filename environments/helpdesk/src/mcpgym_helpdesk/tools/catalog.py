@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
-
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import with_money
+from mcpgym_server.errors import ToolError
+from mcpgym_server.sandbox import Sandbox
 
 CATEGORIES = (
     "tents",

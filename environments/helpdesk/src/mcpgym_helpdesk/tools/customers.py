@@ -5,9 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
-
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import (
     audit,
@@ -18,6 +15,8 @@ from mcpgym_helpdesk.tools._common import (
     transaction,
     with_money,
 )
+from mcpgym_server.errors import ToolError
+from mcpgym_server.sandbox import Sandbox
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
-
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import (
     audit,
@@ -16,6 +13,8 @@ from mcpgym_helpdesk.tools._common import (
     require_text,
     transaction,
 )
+from mcpgym_server.errors import ToolError
+from mcpgym_server.sandbox import Sandbox
 
 RETURN_CARRIER = "USPS"
 

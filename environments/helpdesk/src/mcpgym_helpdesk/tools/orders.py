@@ -5,9 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
-
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import (
     audit,
@@ -23,6 +20,8 @@ from mcpgym_helpdesk.tools._payments import (
     order_refund_state,
     refund_payment,
 )
+from mcpgym_server.errors import ToolError
+from mcpgym_server.sandbox import Sandbox
 
 ORDER_STATUSES = ("pending", "paid", "shipped", "delivered", "cancelled", "returned")
 CHANGEABLE_STATUSES = ("pending", "paid")

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
-
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import (
     audit,
@@ -26,6 +23,8 @@ from mcpgym_helpdesk.tools._payments import (
     refund_to_store_credit,
     refundable_payments,
 )
+from mcpgym_server.errors import ToolError
+from mcpgym_server.sandbox import Sandbox
 
 
 @environment.tool(kind="write")

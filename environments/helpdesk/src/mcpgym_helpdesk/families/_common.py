@@ -1,0 +1,515 @@
+"""Shared pieces of the helpdesk task families: snapshot queries, the scenario builder (new
+ticket rows and state adjustments applied at reset), message wording and standard rubric checks.
+
+Generators only read the snapshot through `Generation.db` and only draw from `Generation.rng`;
+every query here orders its rows by id so that choices are stable.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, SqlCheck
+from mcpgym_server.tasks import Generation, ToolCall
+
+SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
+"""The store's "now": snapshot rows are older, rows written in an episode are newer."""
+
+TODAY = datetime(2026, 6, 15, 9, 0, tzinfo=UTC)
+
+IN_WINDOW_SINCE = "2026-05-20"
+"""Orders delivered on or after this day are clearly inside the 30-day return window
+(day 30 is 2026-05-16; a few days of margin keep the variants unambiguous)."""
+
+OUT_OF_WINDOW_BEFORE = "2026-05-10"
+"""Orders delivered before this day are clearly outside the 30-day return window."""
+
+REFUND_LIMIT_CENTS = 25000
+"""Policy 7.1: an agent may pay out at most $250.00 per refund request."""
+
+BANDS: tuple[Any, ...] = ("easy", "medium", "hard")
+
+VOLATILE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "tickets": ("updated_at", "closed_at"),
+    "orders": ("placed_at", "updated_at", "cancelled_at"),
+    "refunds": ("created_at",),
+    "store_credit_ledger": ("created_at",),
+    "returns": ("created_at",),
+    "exchanges": ("created_at",),
+    "escalations": ("created_at",),
+    "identity_verifications": ("verified_at",),
+    "ticket_messages": ("created_at",),
+    "audit_log": ("at",),
+}
+"""Timestamps written from the virtual clock: they depend on how many calls the agent made."""
+
+ALWAYS_EXCEPT = ("audit_log", "ticket_messages", "identity_verifications", "tickets")
+"""Tables every family leaves out of `NoCollateralChanges`: the audit trail, the conversation
+(replies and notes are free text), verifications (an agent may verify when it need not) and
+tickets (the target ticket is checked explicitly, the others by `other_tickets_untouched`)."""
+
+AGENT_REPLIES_SQL = (
+    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent' ORDER BY id"
+)
+"""The agent's replies to the customer on the variant's ticket (notes are not replies)."""
+
+
+# -- formatting ------------------------------------------------------------------------------
+
+
+def money(cents: int) -> str:
+    """``12345 -> "$123.45"``."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def day(ts: str | None) -> str:
+    """``"2026-05-28T14:03:00Z" -> "May 28"``."""
+    if not ts:
+        return "recently"
+    d = datetime.strptime(ts[:10], "%Y-%m-%d")
+    return f"{d:%B} {d.day}"
+
+
+def iso(dt: datetime) -> str:
+    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_ts(ts: str) -> datetime:
+    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+
+def item_label(item: Mapping[str, Any]) -> str:
+    """``"Stormline Rain Jacket (M, Red)"``; sizes of ``One Size`` are left out."""
+    if item["size"] == "One Size":
+        return f"{item['product_name']} ({item['colour']})"
+    return f"{item['product_name']} ({item['size']}, {item['colour']})"
+
+
+# -- snapshot queries --------------------------------------------------------------------------
+
+
+def rows(
+    db: sqlite3.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+) -> list[dict[str, Any]]:
+    """Run a read query on the snapshot; rows as plain dicts."""
+    cur = db.execute(sql, params)
+    cols = [c[0] for c in cur.description or ()]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+
+
+def one(
+    db: sqlite3.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+) -> dict[str, Any]:
+    found = rows(db, sql, params)
+    if not found:
+        raise LookupError(f"snapshot query returned no row: {sql} {params}")
+    return found[0]
+
+
+def max_id(db: sqlite3.Connection, table: str) -> int:
+    """The highest id ``table`` has used: its max(id), or its AUTOINCREMENT counter if higher."""
+    top = int(db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0])
+    has_seq = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
+    ).fetchone()
+    if has_seq:
+        seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
+        if seq is not None:
+            top = max(top, int(seq[0]))
+    return top
+
+
+CLEAN_ORDER = """
+    o.replacement_for_order_id IS NULL
+    AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id)
+    AND NOT EXISTS (SELECT 1 FROM returns rt WHERE rt.order_id = o.id)
+    AND NOT EXISTS (SELECT 1 FROM exchanges e WHERE e.order_id = o.id)
+    AND NOT EXISTS (SELECT 1 FROM order_items x WHERE x.order_id = o.id AND x.status <> 'ok')
+    AND NOT EXISTS (SELECT 1 FROM tickets t WHERE t.order_id = o.id AND t.status <> 'closed')
+    AND NOT EXISTS (SELECT 1 FROM orders ro WHERE ro.replacement_for_order_id = o.id)
+"""
+"""SQL condition on ``orders o``: an ordinary order nobody has touched after the sale (no refund,
+return, exchange, open ticket), so a scenario built on it is unambiguous."""
+
+ONE_CARD_PAYMENT = """
+    (SELECT COUNT(*) FROM payments p WHERE p.order_id = o.id) = 1
+    AND EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.method = 'card'
+                AND p.status = 'captured' AND p.refunded_cents = 0
+                AND p.amount_cents = o.total_cents)
+"""
+"""SQL condition on ``orders o``: paid in full by one captured card payment, nothing refunded."""
+
+CUSTOMER_SANE = """
+    NOT EXISTS (SELECT 1 FROM tickets t WHERE t.customer_id = o.customer_id
+                AND t.status <> 'closed')
+"""
+"""SQL condition on ``orders o``: its customer has no ticket open (one conversation at a time)."""
+
+
+def order_items(db: sqlite3.Connection, order_id: int) -> list[dict[str, Any]]:
+    """Items of an order with product name, size, colour, final-sale flag, category, line total."""
+    return rows(
+        db,
+        "SELECT oi.id, oi.order_id, oi.variant_id, oi.quantity, oi.unit_price_cents, oi.status, "
+        "oi.quantity * oi.unit_price_cents AS line_total_cents, v.product_id, v.size, v.colour, "
+        "p.name AS product_name, p.final_sale, p.category FROM order_items oi "
+        "JOIN product_variants v ON v.id = oi.variant_id JOIN products p ON p.id = v.product_id "
+        "WHERE oi.order_id = ? ORDER BY oi.id",
+        (order_id,),
+    )
+
+
+def customer(db: sqlite3.Connection, customer_id: int) -> dict[str, Any]:
+    return one(db, "SELECT * FROM customers WHERE id = ?", (customer_id,))
+
+
+def customer_orders(db: sqlite3.Connection, customer_id: int) -> list[dict[str, Any]]:
+    return rows(db, "SELECT * FROM orders WHERE customer_id = ? ORDER BY id", (customer_id,))
+
+
+def product_names_of_customer(db: sqlite3.Connection, customer_id: int) -> list[tuple[int, str]]:
+    """(order id, product name) for every item the customer ever ordered."""
+    return [
+        (r["order_id"], r["name"])
+        for r in rows(
+            db,
+            "SELECT oi.order_id, p.name FROM order_items oi JOIN orders o ON o.id = oi.order_id "
+            "JOIN product_variants v ON v.id = oi.variant_id "
+            "JOIN products p ON p.id = v.product_id WHERE o.customer_id = ? ORDER BY oi.id",
+            (customer_id,),
+        )
+    ]
+
+
+def product_unique_for_customer(
+    db: sqlite3.Connection, customer_id: int, order_id: int, product_name: str
+) -> bool:
+    """Whether ``product_name`` appears in no other order of the customer than ``order_id``."""
+    return all(
+        oid == order_id
+        for oid, name in product_names_of_customer(db, customer_id)
+        if name == product_name
+    )
+
+
+def pick(rng: random.Random, candidates: Sequence[Any], what: str) -> Any:
+    """``rng.choice`` with a clear error when the snapshot offers no candidate."""
+    if not candidates:
+        raise LookupError(f"the snapshot has no candidate for {what}")
+    return candidates[rng.randrange(len(candidates))]
+
+
+def pick_where(
+    rng: random.Random, candidates: Sequence[Any], ok: Callable[[Any], Any], what: str
+) -> Any:
+    """Draw candidates in a seeded random order; return the first one ``ok`` accepts (a truthy
+    result is returned in place of the candidate when it is not ``True``)."""
+    order = list(range(len(candidates)))
+    rng.shuffle(order)
+    for i in order:
+        got = ok(candidates[i])
+        if got:
+            return candidates[i] if got is True else got
+    raise LookupError(f"the snapshot has no candidate for {what}")
+
+
+# -- scenario builder ------------------------------------------------------------------------
+
+
+class Scenario:
+    """Collects the setup statements of a variant and allocates ids for the rows it inserts.
+
+    Ids follow the schema's rule (max(id) + 1 in the snapshot, then consecutive).
+    """
+
+    def __init__(self, g: Generation) -> None:
+        self.g = g
+        self.db = g.db
+        self.rng = g.rng
+        self.setup: list[tuple[str, list[Any]]] = []
+        self._next: dict[str, int] = {}
+
+    def next_id(self, table: str) -> int:
+        if table not in self._next:
+            self._next[table] = max_id(self.db, table) + 1
+        value = self._next[table]
+        self._next[table] += 1
+        return value
+
+    def peek_id(self, table: str) -> int:
+        """The id the next row inserted into ``table`` will get (by setup or by a tool)."""
+        return self._next.get(table, max_id(self.db, table) + 1)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.setup.append((sql, list(params)))
+
+    def insert(self, table: str, values: Mapping[str, Any]) -> int:
+        """Add an INSERT of one row with an explicit id; return the id."""
+        row_id = self.next_id(table)
+        cols = ["id", *values]
+        marks = ", ".join("?" for _ in cols)
+        self.execute(
+            f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})",
+            [row_id, *values.values()],
+        )
+        return row_id
+
+    def ticket_time(self, after: Iterable[str | None] = ()) -> datetime:
+        """When the customer wrote: a minute between 2026-06-14 07:00 UTC and 08:55 on the
+        snapshot day, and at least a few minutes after every timestamp in ``after`` (the
+        events the customer writes about)."""
+        lo = datetime(2026, 6, 14, 7, 0, tzinfo=UTC)
+        hi = datetime(2026, 6, 15, 8, 55, tzinfo=UTC)
+        latest = max((parse_ts(t) for t in after if t), default=None)
+        if latest is not None:
+            lo = max(lo, latest + timedelta(minutes=5))
+            if lo >= hi:
+                lo, hi = latest + timedelta(minutes=1), TODAY - timedelta(minutes=1)
+        span = int((hi - lo).total_seconds() // 60)
+        return lo + timedelta(minutes=self.rng.randrange(0, max(span, 1)))
+
+    def ticket(
+        self,
+        *,
+        customer_id: int,
+        order_id: int | None,
+        subject: str,
+        messages: Sequence[str],
+        channel: str = "email",
+        priority: str = "normal",
+        after: Iterable[str | None] = (),
+    ) -> int:
+        """Insert an open ticket with the customer's messages; return its id."""
+        start = self.ticket_time(after)
+        stamps = [iso(start + timedelta(minutes=3 * i)) for i in range(len(messages))]
+        ticket_id = self.insert(
+            "tickets",
+            {
+                "customer_id": customer_id,
+                "order_id": order_id,
+                "subject": subject,
+                "channel": channel,
+                "status": "open",
+                "priority": priority,
+                "resolution_code": None,
+                "created_at": stamps[0],
+                "updated_at": stamps[-1],
+                "closed_at": None,
+            },
+        )
+        for body, at in zip(messages, stamps, strict=True):
+            self.insert(
+                "ticket_messages",
+                {"ticket_id": ticket_id, "author": "customer", "body": body, "created_at": at},
+            )
+        return ticket_id
+
+
+def instruction(ticket_id: int) -> str:
+    """The task text the agent is given: the customer's words are in the ticket itself."""
+    return (
+        f"Ticket #{ticket_id} is waiting in the support queue. Read it and handle it end to end "
+        "as the support policy requires, then call submit."
+    )
+
+
+def greeting(rng: random.Random) -> str:
+    return rng.choice(["Hi,", "Hello,", "Hi there,", "Hello support team,", "Hi Ridgeline,"])
+
+
+def signoff(rng: random.Random, first_name: str, last_name: str) -> str:
+    return rng.choice(["Thanks,", "Thank you,", "Best,", "Regards,", "Cheers,"]) + (
+        f"\n{first_name} {last_name}" if rng.random() < 0.5 else f"\n{first_name}"
+    )
+
+
+def message(rng: random.Random, cust: Mapping[str, Any], *paragraphs: str) -> str:
+    """A customer email: greeting, paragraphs, sign-off."""
+    return "\n\n".join(
+        [greeting(rng), *paragraphs, signoff(rng, cust["first_name"], cust["last_name"])]
+    )
+
+
+# -- reference calls ------------------------------------------------------------------------
+
+
+def call(name: str, **arguments: Any) -> ToolCall:
+    return ToolCall(name=name, arguments=arguments)
+
+
+# -- rubric checks ------------------------------------------------------------------------
+
+
+def ticket_state(
+    status: str,
+    codes: Iterable[str] | None,
+    *,
+    name: str = "ticket-resolution",
+    weight: float = 1.5,
+    required: bool = False,
+    bands: tuple[str, ...] | None = None,
+    description: str = "",
+) -> SqlCheck:
+    """The variant's ticket ends in ``status`` with one of ``codes`` (None: no code)."""
+    if codes is None:
+        cond = "resolution_code IS NULL"
+        text = "no resolution code"
+    else:
+        codes = tuple(codes)
+        cond = "resolution_code IN (" + ", ".join(f"'{c}'" for c in codes) + ")"
+        text = "resolution " + " or ".join(codes)
+    return SqlCheck(
+        name=name,
+        description=description or f"the ticket is {status} with {text}",
+        sql=f"SELECT status = '{status}' AND {cond} FROM tickets WHERE id = :ticket_id",
+        expected=1,
+        weight=weight,
+        required=required,
+        bands=bands,
+    )
+
+
+def reply_sent(*, weight: float = 1.0, required: bool = True) -> SqlCheck:
+    return SqlCheck(
+        name="reply-sent",
+        description="the agent replied to the customer on the ticket (policy 9.2)",
+        sql="SELECT COUNT(*) > 0 FROM ticket_messages WHERE ticket_id = :ticket_id "
+        "AND author = 'agent'",
+        expected=1,
+        weight=weight,
+        required=required,
+    )
+
+
+def reply_mentions_money(
+    param: str, *, name: str = "reply-states-amount", weight: float = 1.0, **kw: Any
+) -> AnswerMatch:
+    return AnswerMatch(
+        name=name,
+        description=f"a reply to the customer states the amount ({param})",
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        expected=Param(param),
+        normalize="money",
+        weight=weight,
+        **kw,
+    )
+
+
+def reply_mentions_token(
+    param: str, *, name: str, weight: float = 1.0, negate: bool = False, **kw: Any
+) -> AnswerMatch:
+    return AnswerMatch(
+        name=name,
+        description=kw.pop("description", f"a reply to the customer mentions {param}"),
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        expected=Param(param),
+        normalize="token",
+        negate=negate,
+        weight=weight,
+        **kw,
+    )
+
+
+def other_tickets_untouched(*, weight: float = 1.0) -> SqlCheck:
+    return SqlCheck(
+        name="other-tickets-untouched",
+        description="no other ticket was replied to, noted, escalated or closed (policy 9.6)",
+        sql="SELECT COUNT(*) FROM tickets WHERE id <> :ticket_id "
+        f"AND updated_at > '{SNAPSHOT_TIME}'",
+        expected=0,
+        weight=weight,
+        required=True,
+    )
+
+
+def no_collateral(
+    *extra_except: str,
+    name: str = "no-collateral-changes",
+    weight: float = 2.0,
+    bands: tuple[str, ...] | None = None,
+    ignore_columns: Mapping[str, tuple[str, ...]] | None = None,
+    description: str = "",
+) -> NoCollateralChanges:
+    return NoCollateralChanges(
+        name=name,
+        description=description
+        or "every other table equals the reference end state (nothing else was changed)",
+        except_tables=tuple(dict.fromkeys((*ALWAYS_EXCEPT, *extra_except))),
+        ignore_columns=dict(ignore_columns or {}),
+        weight=weight,
+        required=True,
+        bands=bands,
+    )
+
+
+def new_rows_sum(table: str, where: str) -> str:
+    """SQL summing ``amount_cents`` of rows of ``table`` written during the episode."""
+    return (
+        f"SELECT COALESCE(SUM(amount_cents), 0) FROM {table} WHERE {where} "
+        f"AND created_at > '{SNAPSHOT_TIME}'"
+    )
+
+
+DAMAGE: dict[str, tuple[str, ...]] = {
+    "tents": (
+        "one of the poles was snapped in the bag",
+        "the rainfly has a long tear along a seam",
+        "the door zipper is broken and won't close",
+    ),
+    "sleeping-bags": (
+        "the zipper is broken",
+        "there's a rip in the shell and it's leaking fill",
+        "the valve leaks and it won't hold air",
+    ),
+    "backpacks": (
+        "a shoulder strap buckle is cracked",
+        "the hip belt stitching has come apart",
+        "the main zipper pull snapped off",
+    ),
+    "footwear": (
+        "the sole of the left shoe is coming away",
+        "the stitching on the right one is split",
+        "an eyelet was ripped out",
+    ),
+    "jackets": (
+        "the main zipper is broken",
+        "there's a tear on the left sleeve",
+        "the seam tape is peeling off inside",
+    ),
+    "apparel": (
+        "there's a hole in the fabric",
+        "a seam is split open",
+        "the zipper is broken",
+    ),
+    "climbing": (
+        "a buckle is bent",
+        "it arrived with a crack in it",
+        "the stitching is frayed",
+    ),
+    "camp-kitchen": (
+        "the igniter doesn't work",
+        "it arrived badly dented",
+        "the valve leaks",
+    ),
+    "accessories": (
+        "it doesn't work at all",
+        "one of the pieces is cracked",
+        "the locking mechanism is broken",
+    ),
+}
+"""What a customer says is wrong with a damaged item, by product category."""
+
+
+def damage(rng: random.Random, category: str) -> str:
+    return rng.choice(DAMAGE.get(category, ("it arrived broken",)))
+
+
+def card_phrase(payment: Mapping[str, Any]) -> str:
+    """``"Visa card ending in 4242"``."""
+    return f"{payment['card_brand']} card ending in {payment['card_last4']}"

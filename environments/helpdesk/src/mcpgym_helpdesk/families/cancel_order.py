@@ -1,0 +1,268 @@
+"""Family `cancel-order`: a customer asks to cancel an order.
+
+Bands:
+    easy: a pending or paid order, named by number: cancel it (the app refunds captured
+        payments and releases authorisations itself; no separate refund).
+    medium: no order number: the customer describes the order by product and date and has
+        several orders; find it, then cancel it.
+    hard: the order has already shipped: it must NOT be cancelled or refunded (policy 3.3);
+        reply that it cannot be cancelled, give the carrier and tracking number and explain the
+        return option, and close the ticket (request_declined or information_provided).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_helpdesk.env import environment
+from mcpgym_helpdesk.families._common import (
+    BANDS,
+    CLEAN_ORDER,
+    CUSTOMER_SANE,
+    VOLATILE_COLUMNS,
+    Scenario,
+    call,
+    customer,
+    customer_orders,
+    day,
+    instruction,
+    item_label,
+    message,
+    money,
+    new_rows_sum,
+    no_collateral,
+    order_items,
+    other_tickets_untouched,
+    pick_where,
+    product_unique_for_customer,
+    reply_mentions_token,
+    reply_sent,
+    rows,
+    ticket_state,
+)
+from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+
+NAME = "cancel-order"
+
+REASONS = (
+    ("I ordered the wrong size", "ordered the wrong size"),
+    ("I found what I needed locally", "found it locally"),
+    ("my trip was called off, so I don't need it any more", "no longer needed"),
+    ("I don't need it after all", "no longer needed"),
+    ("it won't arrive in time for my trip", "will not arrive in time"),
+)
+
+
+def generate(g: Generation) -> VariantSpec:
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    statuses = "('shipped')" if band == "hard" else "('pending', 'paid')"
+    candidates = rows(
+        g.db,
+        f"SELECT o.* FROM orders o WHERE o.status IN {statuses} AND {CLEAN_ORDER} "
+        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+    )
+
+    def usable(order: dict[str, Any]) -> Any:
+        items = order_items(g.db, order["id"])
+        if not items:
+            return None
+        if band == "hard":
+            ships = rows(
+                g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order["id"],)
+            )
+            if len(ships) != 1 or ships[0]["status"] not in (
+                "label_created",
+                "in_transit",
+                "out_for_delivery",
+            ):
+                return None
+            return {"order": order, "item": items[0], "shipment": ships[0]}
+        if band == "medium":
+            if len(customer_orders(g.db, order["customer_id"])) < 2:
+                return None
+            items = [
+                it
+                for it in items
+                if product_unique_for_customer(
+                    g.db, order["customer_id"], order["id"], it["product_name"]
+                )
+            ]
+            if not items:
+                return None
+        return {"order": order, "item": items[rng.randrange(len(items))], "shipment": None}
+
+    pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
+    order, item, shipment = pick["order"], pick["item"], pick["shipment"]
+    cust = customer(g.db, order["customer_id"])
+    said, reason = REASONS[rng.randrange(len(REASONS))]
+    payments = rows(g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],))
+    refundable = [p for p in payments if p["status"] in ("captured", "partially_refunded")]
+    refund_cents = sum(p["amount_cents"] - p["refunded_cents"] for p in refundable)
+    credit_back = sum(
+        p["amount_cents"] - p["refunded_cents"] for p in refundable if p["method"] == "store_credit"
+    )
+
+    if band == "medium":
+        subject = "Please cancel my order"
+        body = (
+            f"I placed an order on {day(order['placed_at'])} for a {item_label(item)}. Please "
+            f"cancel it, {said}."
+        )
+    else:
+        subject = rng.choice([f"Cancel order #{order['id']}", "Cancellation request"])
+        body = rng.choice(
+            [
+                f"Please cancel order #{order['id']}, {said}.",
+                f"Can you cancel my order #{order['id']}? {said[0].upper()}{said[1:]}. "
+                "Thanks for sorting it out.",
+            ]
+        )
+    ticket_id = sc.ticket(
+        customer_id=cust["id"],
+        order_id=None if band == "medium" else order["id"],
+        subject=subject,
+        messages=[message(rng, cust, body)],
+        channel=rng.choice(["email", "web", "chat"]),
+        after=[order["updated_at"]],
+    )
+
+    reference = [call("get_ticket", ticket_id=ticket_id)]
+    if band == "medium":
+        reference.append(
+            call("find_orders", customer_id=cust["id"], product_name=item["product_name"])
+        )
+    reference.append(call("get_order", order_id=order["id"]))
+    if band == "hard":
+        assert shipment is not None
+        reply = (
+            f"Hi {cust['first_name']},\n\nI'm sorry, order #{order['id']} has already shipped, "
+            f"so it can no longer be cancelled. It is on its way with {shipment['carrier']} "
+            f"({shipment['service']}), tracking number {shipment['tracking_number']}, estimated "
+            f"delivery {shipment['estimated_delivery']}. Once it is delivered you can return it "
+            "within 30 days for a refund; just reply here and we'll send you a prepaid label."
+        )
+        reference += [
+            call("reply_to_customer", ticket_id=ticket_id, body=reply),
+            call("close_ticket", ticket_id=ticket_id, resolution_code="request_declined"),
+        ]
+    else:
+        money_text = (
+            f"The {money(refund_cents)} you paid goes back to your original payment method "
+            "within 5-10 business days."
+            if refund_cents
+            else "Your card was not charged yet; the authorisation has been released."
+        )
+        reply = f"Hi {cust['first_name']},\n\nOrder #{order['id']} is cancelled. {money_text}"
+        reference += [
+            call("cancel_order", order_id=order["id"], reason=f"customer request: {reason}"),
+            call("reply_to_customer", ticket_id=ticket_id, body=reply),
+            call("close_ticket", ticket_id=ticket_id, resolution_code="cancelled"),
+        ]
+    params = {
+        "ticket_id": ticket_id,
+        "customer_id": cust["id"],
+        "order_id": order["id"],
+        "order_status": order["status"],
+        "refund_cents": refund_cents if band != "hard" else 0,
+        "credit_back_cents": credit_back if band != "hard" else 0,
+        "tracking_number": shipment["tracking_number"] if shipment else None,
+    }
+    return VariantSpec(
+        instruction=instruction(ticket_id),
+        setup=sc.setup,
+        params=params,
+        reference=reference,
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="order-cancelled",
+            description="the order was cancelled",
+            sql="SELECT status FROM orders WHERE id = :order_id",
+            expected="cancelled",
+            weight=3,
+            required=True,
+            bands=("easy", "medium"),
+        ),
+        SqlCheck(
+            name="cancellation-refunds",
+            description="every captured payment was refunded in full, nothing more "
+            "(cancel_order does it; no separate refund)",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :order_id",
+            expected=Param("refund_cents"),
+            weight=2,
+            required=True,
+            bands=("easy", "medium"),
+        ),
+        SqlCheck(
+            name="shipped-order-not-cancelled",
+            description="the shipped order was left as it is (it cannot be cancelled)",
+            sql="SELECT status FROM orders WHERE id = :order_id",
+            expected="shipped",
+            weight=3,
+            required=True,
+            bands=("hard",),
+        ),
+        SqlCheck(
+            name="shipped-order-not-refunded",
+            description="nothing was refunded on the shipped, undelivered order (policy 3.3)",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :order_id",
+            expected=0,
+            weight=2,
+            required=True,
+            bands=("hard",),
+        ),
+        reply_mentions_token(
+            "tracking_number",
+            name="reply-gives-tracking",
+            description="the reply gives the shipment's tracking number",
+            weight=2,
+            required=True,
+            bands=("hard",),
+        ),
+        SqlCheck(
+            name="store-credit-ledger",
+            description="store credit moved only as the cancellation requires (a store-credit "
+            "payment is credited back; no goodwill credit)",
+            sql=new_rows_sum("store_credit_ledger", "customer_id = :customer_id"),
+            expected=Param("credit_back_cents"),
+            weight=1,
+            required=True,
+        ),
+        reply_sent(),
+        reply_mentions_token(
+            "order_id",
+            name="reply-mentions-order",
+            description="the reply names the order number",
+            bands=("easy", "medium"),
+        ),
+        ticket_state("closed", ("cancelled",), bands=("easy", "medium")),
+        ticket_state(
+            "closed",
+            ("request_declined", "information_provided"),
+            name="ticket-resolution-declined",
+            bands=("hard",),
+        ),
+        other_tickets_untouched(),
+        no_collateral("refunds", "store_credit_ledger"),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Cancel an unshipped order (medium: find it first; hard: it has shipped, "
+        "so explain and give the tracking number instead).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

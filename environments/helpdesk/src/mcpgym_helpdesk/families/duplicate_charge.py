@@ -1,0 +1,277 @@
+"""Family `duplicate-charge`: a card was charged twice for one order (setup inserts the second
+captured card payment of the same amount). Policy 7.4: refund only the duplicate payment, in
+full, to the original card; the $250 limit does not apply to it.
+
+Bands:
+    easy: the ticket names the order.
+    medium: no order number: the customer quotes the amount, card and date; find the order
+        among the customer's orders.
+    hard: the order already has a legitimate partial refund (an item returned earlier, so the
+        original payment is partially_refunded), and in half of the variants the customer also
+        demands that both charges be refunded. Only the duplicate is refunded, in full.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_helpdesk.env import environment
+from mcpgym_helpdesk.families._common import (
+    BANDS,
+    CLEAN_ORDER,
+    CUSTOMER_SANE,
+    ONE_CARD_PAYMENT,
+    SNAPSHOT_TIME,
+    VOLATILE_COLUMNS,
+    Scenario,
+    call,
+    card_phrase,
+    customer,
+    customer_orders,
+    day,
+    instruction,
+    iso,
+    item_label,
+    message,
+    money,
+    no_collateral,
+    one,
+    order_items,
+    other_tickets_untouched,
+    parse_ts,
+    pick_where,
+    reply_mentions_money,
+    reply_sent,
+    rows,
+    ticket_state,
+)
+from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+
+NAME = "duplicate-charge"
+
+
+def generate(g: Generation) -> VariantSpec:
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    if band == "hard":
+        where = "o.status = 'delivered' AND o.delivered_at <= '2026-06-03'"
+    else:
+        where = "o.status IN ('paid', 'shipped', 'delivered')"
+    candidates = rows(
+        g.db,
+        f"SELECT o.* FROM orders o WHERE {where} AND o.placed_at >= '2026-04-01' "
+        f"AND {CLEAN_ORDER} AND {ONE_CARD_PAYMENT} AND {CUSTOMER_SANE} ORDER BY o.id",
+    )
+
+    def usable(order: dict[str, Any]) -> Any:
+        if band == "medium" and len(customer_orders(g.db, order["customer_id"])) < 2:
+            return None
+        returned = None
+        if band == "hard":
+            items = order_items(g.db, order["id"])
+            if len(items) < 2:
+                return None
+            returnable = [it for it in items if not it["final_sale"]]
+            if not returnable:
+                return None
+            returned = returnable[rng.randrange(len(returnable))]
+        return {"order": order, "returned": returned}
+
+    pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
+    order, returned = pick["order"], pick["returned"]
+    cust = customer(g.db, order["customer_id"])
+    orig = one(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))
+    amount = orig["amount_cents"]
+    charged_at = parse_ts(orig["created_at"]) + timedelta(seconds=rng.randint(30, 200))
+    dup_id = sc.insert(
+        "payments",
+        {
+            "order_id": order["id"],
+            "method": "card",
+            "card_brand": orig["card_brand"],
+            "card_last4": orig["card_last4"],
+            "amount_cents": amount,
+            "refunded_cents": 0,
+            "status": "captured",
+            "created_at": iso(charged_at),
+        },
+    )
+    orig_status, orig_refunded = "captured", 0
+    asks_both = False
+    received_at = None
+    if returned is not None:
+        line = returned["line_total_cents"]
+        delivered = parse_ts(order["delivered_at"])
+        requested = delivered + timedelta(hours=rng.randint(30, 90))
+        received = requested + timedelta(hours=rng.randint(80, 140))
+        assert iso(received) < SNAPSHOT_TIME
+        rid = sc.next_id("returns")
+        sc.execute(
+            "INSERT INTO returns (id, order_id, order_item_id, quantity, status, reason, "
+            "return_carrier, return_tracking_number, created_at, received_at) "
+            "VALUES (?, ?, ?, ?, 'received', 'did not fit', 'USPS', ?, ?, ?)",
+            (
+                rid,
+                order["id"],
+                returned["id"],
+                returned["quantity"],
+                f"92055{order['id']:07d}{rid:010d}",
+                iso(requested),
+                iso(received),
+            ),
+        )
+        sc.insert(
+            "refunds",
+            {
+                "order_id": order["id"],
+                "payment_id": orig["id"],
+                "order_item_id": returned["id"],
+                "amount_cents": line,
+                "method": "original_payment",
+                "reason": "return: did not fit",
+                "created_at": iso(received),
+            },
+        )
+        sc.execute(
+            "UPDATE payments SET refunded_cents = ?, status = 'partially_refunded' WHERE id = ?",
+            (line, orig["id"]),
+        )
+        sc.execute("UPDATE order_items SET status = 'refunded' WHERE id = ?", (returned["id"],))
+        orig_status, orig_refunded = "partially_refunded", line
+        received_at = iso(received)
+        asks_both = rng.random() < 0.5
+
+    card = card_phrase(orig)
+    if band == "medium":
+        subject = "Charged twice?"
+        paragraphs = [
+            f"My card statement shows two charges of {money(amount)} from Ridgeline on "
+            f"{day(orig['created_at'])}, both on my {card}. I only placed one order that day. "
+            "Can you fix this?"
+        ]
+    else:
+        subject = f"Double charge on order #{order['id']}"
+        paragraphs = [
+            rng.choice(
+                [
+                    f"I was charged twice for order #{order['id']}: two charges of "
+                    f"{money(amount)} on my {card}. Please refund the extra one.",
+                    f"Order #{order['id']} shows up twice on my {card}, {money(amount)} each "
+                    "time. I only ordered once!",
+                ]
+            )
+        ]
+    if returned is not None:
+        paragraphs.append(
+            f"(I did get the refund for the {item_label(returned)} I sent back, thanks. This "
+            "is about the order charge itself.)"
+        )
+    if asks_both:
+        paragraphs.append(
+            "Honestly, after this mess I think you should refund both charges, not just one."
+        )
+    ticket_id = sc.ticket(
+        customer_id=cust["id"],
+        order_id=None if band == "medium" else order["id"],
+        subject=subject,
+        messages=[message(rng, cust, *paragraphs)],
+        channel=rng.choice(["email", "web", "phone"]),
+        priority="high" if amount > 25000 else "normal",
+        after=[order["updated_at"], iso(charged_at), received_at],
+    )
+
+    reference = [call("get_ticket", ticket_id=ticket_id)]
+    if band == "medium":
+        reference.append(call("get_customer", customer_id=cust["id"]))
+    reference += [
+        call("get_order", order_id=order["id"]),
+        call(
+            "issue_refund",
+            order_id=order["id"],
+            amount_cents=amount,
+            method="original_payment",
+            reason="duplicate charge",
+            payment_id=dup_id,
+        ),
+    ]
+    reply = (
+        f"Hi {cust['first_name']},\n\nyou're right: order #{order['id']} was charged twice. "
+        f"I've refunded the duplicate charge of {money(amount)} in full to your {card}; it "
+        "should show within 5-10 business days."
+    )
+    if asks_both:
+        reply += (
+            " The first charge is the payment for your order, which you received, so it stays; "
+            "I'm sorry for the trouble."
+        )
+    reference += [
+        call("reply_to_customer", ticket_id=ticket_id, body=reply),
+        call("close_ticket", ticket_id=ticket_id, resolution_code="refunded"),
+    ]
+    params = {
+        "ticket_id": ticket_id,
+        "customer_id": cust["id"],
+        "order_id": order["id"],
+        "original_payment_id": orig["id"],
+        "duplicate_payment_id": dup_id,
+        "duplicate_cents": amount,
+        "expected_refunds": [[dup_id, amount, "original_payment"]],
+        "expected_payments": [
+            [orig["id"], orig_status, orig_refunded],
+            [dup_id, "refunded", amount],
+        ],
+        "prior_refund": returned is not None,
+        "asks_both": asks_both,
+    }
+    return VariantSpec(
+        instruction=instruction(ticket_id),
+        setup=sc.setup,
+        params=params,
+        reference=reference,
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="duplicate-refunded-in-full",
+            description="exactly one refund was made: the duplicate payment, in full, to the "
+            "original card",
+            sql="SELECT payment_id, amount_cents, method FROM refunds WHERE order_id = :order_id "
+            f"AND created_at > '{SNAPSHOT_TIME}'",
+            expected=Param("expected_refunds"),
+            weight=3,
+            required=True,
+        ),
+        SqlCheck(
+            name="payments-final-state",
+            description="the duplicate payment is refunded; the original payment is untouched",
+            sql="SELECT id, status, refunded_cents FROM payments WHERE order_id = :order_id",
+            expected=Param("expected_payments"),
+            weight=2,
+            required=True,
+        ),
+        reply_sent(),
+        reply_mentions_money("duplicate_cents"),
+        ticket_state("closed", ("refunded",)),
+        other_tickets_untouched(),
+        no_collateral("refunds"),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Refund a duplicate card charge in full, and only that (medium: find the "
+        "order; hard: the order has an earlier partial refund, the customer may ask for more).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

@@ -1,0 +1,302 @@
+"""Family `exchange-size`: exchange a delivered item for another size of the same product.
+
+Bands:
+    easy: the ticket names the order, the item and the wanted size, which is in stock:
+        create_exchange (no charge; ships on a replacement order); close `exchanged`.
+    medium: no order number: the customer names the product and has several orders; find the
+        order, then exchange as in easy.
+    hard: the wanted size is out of stock in every colour (setup sets its stock to 0). Policy
+        5.2: do not substitute; start a return for the item and refund its price as store
+        credit (issue_refund method="store_credit" with the order_item_id); close
+        `store_credit_issued`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_helpdesk.env import environment
+from mcpgym_helpdesk.families._common import (
+    BANDS,
+    CLEAN_ORDER,
+    CUSTOMER_SANE,
+    IN_WINDOW_SINCE,
+    VOLATILE_COLUMNS,
+    Scenario,
+    call,
+    customer,
+    customer_orders,
+    day,
+    instruction,
+    item_label,
+    message,
+    money,
+    new_rows_sum,
+    no_collateral,
+    order_items,
+    other_tickets_untouched,
+    pick_where,
+    product_unique_for_customer,
+    reply_mentions_money,
+    reply_mentions_token,
+    reply_sent,
+    rows,
+    ticket_state,
+)
+from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+
+NAME = "exchange-size"
+
+
+def _wanted_variants(g: Generation, item: dict[str, Any]) -> list[dict[str, Any]]:
+    """Variants of the item's product in the same colour and a neighbouring size."""
+    same_colour = rows(
+        g.db,
+        "SELECT * FROM product_variants WHERE product_id = ? AND colour = ? ORDER BY id",
+        (item["product_id"], item["colour"]),
+    )
+    ids = [v["id"] for v in same_colour]
+    if item["variant_id"] not in ids:
+        return []
+    i = ids.index(item["variant_id"])
+    return [same_colour[j] for j in (i - 1, i + 1) if 0 <= j < len(same_colour)]
+
+
+def generate(g: Generation) -> VariantSpec:
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    candidates = rows(
+        g.db,
+        f"SELECT o.* FROM orders o WHERE o.status = 'delivered' "
+        f"AND o.delivered_at >= '{IN_WINDOW_SINCE}' AND {CLEAN_ORDER} AND {CUSTOMER_SANE} "
+        "ORDER BY o.id",
+    )
+
+    def usable(order: dict[str, Any]) -> Any:
+        if band == "medium" and len(customer_orders(g.db, order["customer_id"])) < 2:
+            return None
+        options = []
+        for it in order_items(g.db, order["id"]):
+            if it["quantity"] != 1 or it["final_sale"] or it["size"] == "One Size":
+                continue
+            if band == "medium" and not product_unique_for_customer(
+                g.db, order["customer_id"], order["id"], it["product_name"]
+            ):
+                continue
+            for v in _wanted_variants(g, it):
+                if band == "hard" or v["stock"] >= 1:
+                    options.append((it, v))
+        if not options:
+            return None
+        it, v = options[rng.randrange(len(options))]
+        return {"order": order, "item": it, "wanted": v}
+
+    pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
+    order, item, wanted = pick["order"], pick["item"], pick["wanted"]
+    cust = customer(g.db, order["customer_id"])
+    price = item["line_total_cents"]
+    if band == "hard":
+        sc.execute(
+            "UPDATE product_variants SET stock = 0 WHERE product_id = ? AND size = ?",
+            (item["product_id"], wanted["size"]),
+        )
+    fit = "too small" if wanted["id"] > item["variant_id"] else "too big"
+    if band == "medium":
+        subject = f"Different size for my {item['product_name']}"
+        body = (
+            f"The {item_label(item)} I got on {day(order['delivered_at'])} is {fit}. Could I "
+            f"exchange it for a {wanted['size']} in the same colour?"
+        )
+    else:
+        subject = f"Exchange request, order #{order['id']}"
+        body = rng.choice(
+            [
+                f"The {item_label(item)} from order #{order['id']} is {fit}. Can I swap it for "
+                f"a {wanted['size']}, same colour?",
+                f"I'd like to exchange the {item_label(item)} in order #{order['id']} for size "
+                f"{wanted['size']}; it's {fit}. It's unworn with the tags on.",
+            ]
+        )
+    ticket_id = sc.ticket(
+        customer_id=cust["id"],
+        order_id=None if band == "medium" else order["id"],
+        subject=subject,
+        messages=[message(rng, cust, body)],
+        channel=rng.choice(["email", "web", "chat"]),
+        after=[order["updated_at"]],
+    )
+
+    replacement_order_id = sc.peek_id("orders")
+    next_return = int(g.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM returns").fetchone()[0])
+    return_tracking = f"92055{order['id']:07d}{next_return:010d}"
+    reference = [call("get_ticket", ticket_id=ticket_id)]
+    if band == "medium":
+        reference.append(
+            call("find_orders", customer_id=cust["id"], product_name=item["product_name"])
+        )
+    reference += [
+        call("get_order", order_id=order["id"]),
+        call("get_product", product_id=item["product_id"]),
+    ]
+    if band == "hard":
+        reply = (
+            f"Hi {cust['first_name']},\n\nI'm sorry, the {item['product_name']} in "
+            f"{wanted['size']} is out of stock, so I can't exchange it. Instead I've started a "
+            f"return for the {item['size']}: a prepaid USPS label is on its way by email "
+            f"(return tracking number {return_tracking}), and I've refunded the item's price "
+            f"of {money(price)} as store credit on your account, ready to use right away."
+        )
+        reference += [
+            call(
+                "create_return",
+                order_id=order["id"],
+                order_item_ids=[item["id"]],
+                reason=f"wanted size {wanted['size']}, out of stock",
+            ),
+            call(
+                "issue_refund",
+                order_id=order["id"],
+                amount_cents=price,
+                method="store_credit",
+                reason=f"exchange to size {wanted['size']} not possible: out of stock",
+                order_item_id=item["id"],
+            ),
+            call("reply_to_customer", ticket_id=ticket_id, body=reply),
+            call("close_ticket", ticket_id=ticket_id, resolution_code="store_credit_issued"),
+        ]
+    else:
+        reply = (
+            f"Hi {cust['first_name']},\n\ndone: your {item['product_name']} in {wanted['size']} "
+            f"({wanted['colour']}) ships at no charge on order #{replacement_order_id}. Please "
+            f"send the {item['size']} back with the prepaid label in the parcel."
+        )
+        reference += [
+            call(
+                "create_exchange",
+                order_id=order["id"],
+                order_item_id=item["id"],
+                new_variant_id=wanted["id"],
+                reason=f"{fit}: size {item['size']} -> {wanted['size']}",
+            ),
+            call("reply_to_customer", ticket_id=ticket_id, body=reply),
+            call("close_ticket", ticket_id=ticket_id, resolution_code="exchanged"),
+        ]
+    params = {
+        "ticket_id": ticket_id,
+        "customer_id": cust["id"],
+        "order_id": order["id"],
+        "order_item_id": item["id"],
+        "old_variant_id": item["variant_id"],
+        "new_variant_id": wanted["id"],
+        "wanted_size": wanted["size"],
+        "item_cents": price,
+        "replacement_order_id": replacement_order_id,
+        "return_tracking_number": return_tracking,
+    }
+    return VariantSpec(
+        instruction=instruction(ticket_id),
+        setup=sc.setup,
+        params=params,
+        reference=reference,
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="exchange-created",
+            description="exactly one exchange of the item for the wanted variant",
+            sql="SELECT kind, order_item_id, old_variant_id, new_variant_id FROM exchanges "
+            "WHERE order_id = :order_id",
+            expected=[
+                [
+                    "exchange",
+                    Param("order_item_id"),
+                    Param("old_variant_id"),
+                    Param("new_variant_id"),
+                ]
+            ],
+            weight=4,
+            required=True,
+            bands=("easy", "medium"),
+        ),
+        reply_mentions_token(
+            "replacement_order_id",
+            name="reply-gives-replacement-order",
+            description="the reply gives the number of the no-charge replacement order",
+            bands=("easy", "medium"),
+        ),
+        ticket_state("closed", ("exchanged",), bands=("easy", "medium")),
+        no_collateral("exchanges", bands=("easy", "medium")),
+        SqlCheck(
+            name="no-exchange-or-substitute",
+            description="no exchange or replacement was created (the size is out of stock; "
+            "no substitutes)",
+            sql="SELECT COUNT(*) FROM exchanges WHERE order_id = :order_id",
+            expected=0,
+            weight=2,
+            required=True,
+            bands=("hard",),
+        ),
+        SqlCheck(
+            name="return-started",
+            description="a return was started for the item (policy 5.2)",
+            sql="SELECT COUNT(*) FROM returns WHERE order_item_id = :order_item_id "
+            "AND status = 'requested'",
+            expected=1,
+            weight=2,
+            required=True,
+            bands=("hard",),
+        ),
+        SqlCheck(
+            name="store-credit-refund",
+            description="the item's price was refunded as store credit, against the item, and "
+            "nothing else was refunded",
+            sql="SELECT method, order_item_id, amount_cents FROM refunds "
+            "WHERE order_id = :order_id",
+            expected=[["store_credit", Param("order_item_id"), Param("item_cents")]],
+            weight=3,
+            required=True,
+            bands=("hard",),
+        ),
+        SqlCheck(
+            name="store-credit-balance",
+            description="the customer's store credit grew by exactly the item price (no "
+            "goodwill credit on top)",
+            sql=new_rows_sum("store_credit_ledger", "customer_id = :customer_id"),
+            expected=Param("item_cents"),
+            weight=1,
+            required=True,
+            bands=("hard",),
+        ),
+        reply_mentions_money("item_cents", bands=("hard",)),
+        ticket_state(
+            "closed", ("store_credit_issued",), name="ticket-resolution-credit", bands=("hard",)
+        ),
+        no_collateral(
+            "refunds",
+            "store_credit_ledger",
+            "returns",
+            name="no-collateral-changes-credit",
+            bands=("hard",),
+        ),
+        reply_sent(),
+        other_tickets_untouched(),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Exchange an item for another size (medium: find the order; hard: the size "
+        "is out of stock, so return it for store credit).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

@@ -1,0 +1,264 @@
+"""Family `order-status`: "where is my order?" Reply with the carrier and the right tracking
+number(s) and close the ticket as `information_provided` (policy 9.2). Nothing else changes.
+
+Bands:
+    easy: the ticket names the order; it has one shipment in transit.
+    medium: no order number: the customer describes the order by product and date and has
+        other orders with their own tracking numbers; find the right one.
+    hard: as medium, but the order shipped in two parcels (setup adds the second shipment):
+        both tracking numbers must be given. Tracking numbers of the customer's other orders
+        are distractors.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from mcpgym_grading import Rubric
+from mcpgym_helpdesk.env import environment
+from mcpgym_helpdesk.families._common import (
+    BANDS,
+    CLEAN_ORDER,
+    CUSTOMER_SANE,
+    VOLATILE_COLUMNS,
+    Scenario,
+    call,
+    customer,
+    day,
+    instruction,
+    iso,
+    item_label,
+    message,
+    no_collateral,
+    order_items,
+    other_tickets_untouched,
+    parse_ts,
+    pick_where,
+    product_unique_for_customer,
+    reply_mentions_token,
+    reply_sent,
+    rows,
+    ticket_state,
+)
+from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+
+NAME = "order-status"
+
+SERVICES = {
+    "UPS": ("Ground", "2nd Day Air"),
+    "FedEx": ("Ground", "Express Saver"),
+    "USPS": ("Ground Advantage", "Priority Mail"),
+}
+
+
+def _tracking(g: Generation, carrier: str, service: str) -> str:
+    """A new tracking number in the carrier's format, unused in the snapshot."""
+    rng = g.rng
+    while True:
+        if carrier == "UPS":
+            code = "03" if service == "Ground" else "02"
+            trk = f"1ZR4E917{code}{rng.randint(0, 10**8 - 1):08d}"
+        elif carrier == "FedEx":
+            trk = f"7{rng.randint(0, 10**11 - 1):011d}"
+        else:
+            prefix = "94001" if service == "Ground Advantage" else "94055"
+            trk = f"{prefix}{rng.randint(0, 10**17 - 1):017d}"
+        taken = g.db.execute("SELECT 1 FROM shipments WHERE tracking_number = ?", (trk,)).fetchone()
+        if not taken:
+            return trk
+
+
+def _other_tracking(g: Generation, customer_id: int, order_id: int) -> list[dict[str, Any]]:
+    return rows(
+        g.db,
+        "SELECT s.* FROM shipments s JOIN orders o ON o.id = s.order_id "
+        "WHERE o.customer_id = ? AND o.id <> ? ORDER BY s.id",
+        (customer_id, order_id),
+    )
+
+
+def generate(g: Generation) -> VariantSpec:
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    candidates = rows(
+        g.db,
+        f"SELECT o.* FROM orders o WHERE o.status = 'shipped' AND {CLEAN_ORDER} "
+        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+    )
+
+    def usable(order: dict[str, Any]) -> Any:
+        ships = rows(g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order["id"],))
+        if len(ships) != 1 or ships[0]["status"] != "in_transit":
+            return None
+        items = order_items(g.db, order["id"])
+        others = _other_tracking(g, order["customer_id"], order["id"])
+        if band != "easy":
+            if not others:
+                return None
+            items = [
+                it
+                for it in items
+                if product_unique_for_customer(
+                    g.db, order["customer_id"], order["id"], it["product_name"]
+                )
+            ]
+        if band == "hard" and len(order_items(g.db, order["id"])) < 2:
+            return None
+        if not items:
+            return None
+        return {
+            "order": order,
+            "shipment": ships[0],
+            "item": items[rng.randrange(len(items))],
+            "distractor": others[rng.randrange(len(others))] if others else None,
+        }
+
+    pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
+    order, first, item, distractor = (
+        pick["order"],
+        pick["shipment"],
+        pick["item"],
+        pick["distractor"],
+    )
+    cust = customer(g.db, order["customer_id"])
+    shipments = [first]
+    if band == "hard":
+        carrier = rng.choice(sorted(SERVICES))
+        service = rng.choice(SERVICES[carrier])
+        shipped = parse_ts(first["shipped_at"]) + timedelta(hours=rng.randint(5, 20))
+        if iso(shipped) >= "2026-06-15T07:00:00Z":
+            shipped = parse_ts("2026-06-15T06:10:00Z")
+        eta = (shipped + timedelta(days=rng.choice([3, 4, 5]))).date().isoformat()
+        second = {
+            "carrier": carrier,
+            "service": service,
+            "tracking_number": _tracking(g, carrier, service),
+            "status": "in_transit",
+            "shipped_at": iso(shipped),
+            "estimated_delivery": eta,
+            "delivered_at": None,
+        }
+        sc.insert("shipments", {"order_id": order["id"], **second})
+        shipments.append(second)
+
+    if band == "easy":
+        subject = f"Where is order #{order['id']}?"
+        body = rng.choice(
+            [
+                f"Could you tell me where my order #{order['id']} is? I haven't had an update "
+                "in a while.",
+                f"When will order #{order['id']} arrive? I need it for a trip next week.",
+            ]
+        )
+    else:
+        subject = "Where is my order?"
+        body = (
+            f"I ordered a {item_label(item)} on {day(order['placed_at'])} and I'm still waiting "
+            "for it. Where is it, and can I get a tracking number?"
+        )
+        if band == "hard":
+            body += " There were other things in that order too."
+    ticket_id = sc.ticket(
+        customer_id=cust["id"],
+        order_id=order["id"] if band == "easy" else None,
+        subject=subject,
+        messages=[message(rng, cust, body)],
+        channel=rng.choice(["email", "web", "chat"]),
+        after=[order["updated_at"], *(s["shipped_at"] for s in shipments)],
+    )
+
+    reference = [call("get_ticket", ticket_id=ticket_id)]
+    if band != "easy":
+        reference.append(call("find_orders", customer_id=cust["id"], status="shipped"))
+    reference.append(call("get_order", order_id=order["id"]))
+    if len(shipments) == 1:
+        s = shipments[0]
+        where = (
+            f"Order #{order['id']} is on its way with {s['carrier']} ({s['service']}), tracking "
+            f"number {s['tracking_number']}, estimated delivery {s['estimated_delivery']}."
+        )
+    else:
+        where = f"Order #{order['id']} shipped in two parcels:\n" + "\n".join(
+            f"- {s['carrier']} ({s['service']}), tracking number {s['tracking_number']}, "
+            f"estimated delivery {s['estimated_delivery']}"
+            for s in shipments
+        )
+    reference += [
+        call(
+            "reply_to_customer",
+            ticket_id=ticket_id,
+            body=f"Hi {cust['first_name']},\n\n{where}",
+        ),
+        call("close_ticket", ticket_id=ticket_id, resolution_code="information_provided"),
+    ]
+    params = {
+        "ticket_id": ticket_id,
+        "customer_id": cust["id"],
+        "order_id": order["id"],
+        "tracking_number": shipments[0]["tracking_number"],
+        "carrier": shipments[0]["carrier"],
+        "second_tracking_number": shipments[1]["tracking_number"] if len(shipments) > 1 else None,
+        "has_distractor": distractor is not None,
+        "distractor_tracking_number": distractor["tracking_number"] if distractor else None,
+    }
+    return VariantSpec(
+        instruction=instruction(ticket_id),
+        setup=sc.setup,
+        params=params,
+        reference=reference,
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        reply_mentions_token(
+            "tracking_number",
+            name="reply-gives-tracking",
+            description="a reply gives the order's tracking number (whole token: a number "
+            "sharing digits does not count)",
+            weight=4,
+            required=True,
+        ),
+        reply_mentions_token(
+            "second_tracking_number",
+            name="reply-gives-second-tracking",
+            description="a reply also gives the second parcel's tracking number",
+            weight=4,
+            required=True,
+            bands=("hard",),
+        ),
+        reply_mentions_token(
+            "carrier",
+            name="reply-gives-carrier",
+            description="a reply names the carrier",
+        ),
+        reply_mentions_token(
+            "distractor_tracking_number",
+            name="reply-omits-other-orders",
+            description="the replies do not give a tracking number of another order of the "
+            "customer (the customer asked about one order)",
+            negate=True,
+            when="has_distractor",
+        ),
+        reply_sent(),
+        ticket_state("closed", ("information_provided",)),
+        other_tickets_untouched(),
+        no_collateral(),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Tell the customer where their order is: carrier and tracking number "
+        "(medium: find the order; hard: it shipped in two parcels).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

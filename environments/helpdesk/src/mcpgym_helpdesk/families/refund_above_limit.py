@@ -1,0 +1,329 @@
+"""Family `refund-above-limit`: a refund request above the agent limit of $250.00 (policy 7.1):
+do not pay it, not even in parts; escalate the ticket to billing with a reason, tell the
+customer billing will follow up, and leave the ticket escalated (do not close it).
+
+Bands:
+    easy: one damaged item priced above $250.00 on a named order.
+    medium: no order number: the customer names the product and has several orders; find the
+        order, then escalate as in easy.
+    hard: two separate requests on two orders: a damaged item under the limit (refund it to
+        the original payment) and a defective item above the limit (escalate it). The ticket
+        stays escalated for billing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, ToolNotCalled
+from mcpgym_helpdesk.env import environment
+from mcpgym_helpdesk.families._common import (
+    AGENT_REPLIES_SQL,
+    BANDS,
+    CLEAN_ORDER,
+    CUSTOMER_SANE,
+    ONE_CARD_PAYMENT,
+    REFUND_LIMIT_CENTS,
+    VOLATILE_COLUMNS,
+    Scenario,
+    call,
+    card_phrase,
+    customer,
+    customer_orders,
+    damage,
+    day,
+    instruction,
+    item_label,
+    message,
+    money,
+    no_collateral,
+    one,
+    order_items,
+    other_tickets_untouched,
+    pick_where,
+    product_unique_for_customer,
+    reply_mentions_money,
+    reply_sent,
+    rows,
+    ticket_state,
+)
+from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+
+NAME = "refund-above-limit"
+
+DAMAGE_SINCE = "2026-05-01"
+"""Damaged or defective items are refunded regardless of the return window (policy 6.1); a
+claim about an order delivered since this day is still plausible as "arrived damaged"."""
+
+
+def _orders(
+    g: Generation, *, since: str = DAMAGE_SINCE, card: bool = True, extra: str = ""
+) -> list[dict[str, Any]]:
+    """Untouched delivered orders since a day (``card``: paid by one card payment only)."""
+    paid = f"AND {ONE_CARD_PAYMENT}" if card else ""
+    return rows(
+        g.db,
+        f"SELECT o.* FROM orders o WHERE o.status = 'delivered' AND o.delivered_at >= '{since}' "
+        f"AND {CLEAN_ORDER} AND {CUSTOMER_SANE} {paid} {extra} ORDER BY o.id",
+    )
+
+
+def _big_item(g: Generation, order: dict[str, Any]) -> dict[str, Any] | None:
+    big = [
+        it
+        for it in order_items(g.db, order["id"])
+        if it["quantity"] == 1 and it["line_total_cents"] > REFUND_LIMIT_CENTS
+    ]
+    return big[g.rng.randrange(len(big))] if big else None
+
+
+def generate(g: Generation) -> VariantSpec:
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    small: dict[str, Any] | None = None
+    small_order: dict[str, Any] | None = None
+    if band in ("easy", "medium"):
+
+        def usable(order: dict[str, Any]) -> Any:
+            item = _big_item(g, order)
+            if item is None:
+                return None
+            if band == "medium" and (
+                len(customer_orders(g.db, order["customer_id"])) < 2
+                or not product_unique_for_customer(
+                    g.db, order["customer_id"], order["id"], item["product_name"]
+                )
+            ):
+                return None
+            return {"order": order, "items": [item]}
+
+        pick = pick_where(rng, _orders(g, card=False), usable, f"{NAME}@{band}")
+    else:
+        # the defective expensive item may come from any order delivered since April
+        recent = _orders(g, since="2026-04-01", card=False)
+
+        def usable(order: dict[str, Any]) -> Any:
+            item = _big_item(g, order)
+            if item is None:
+                return None
+            smalls = []
+            for o in _orders(
+                g, since="2026-03-01", extra=f"AND o.customer_id = {int(order['customer_id'])}"
+            ):
+                if o["id"] == order["id"]:
+                    continue
+                for it in order_items(g.db, o["id"]):
+                    if it["quantity"] == 1 and 1000 <= it["line_total_cents"] <= 24000:
+                        smalls.append((o, it))
+            if not smalls:
+                return None
+            o, it = smalls[rng.randrange(len(smalls))]
+            return {"order": order, "items": [item], "small_order": o, "small": it}
+
+        pick = pick_where(rng, recent, usable, f"{NAME}@hard")
+        small, small_order = pick["small"], pick["small_order"]
+    order, items = pick["order"], pick["items"]
+    cust = customer(g.db, order["customer_id"])
+    request_cents = sum(it["line_total_cents"] for it in items)
+
+    if band == "easy":
+        it = items[0]
+        subject = f"{it['product_name']} arrived damaged"
+        paragraphs = [
+            f"The {item_label(it)} from order #{order['id']} arrived damaged: "
+            f"{damage(rng, it['category'])}. I'd like a refund of the {money(request_cents)} "
+            "to my card, not a replacement."
+        ]
+    elif band == "medium":
+        it = items[0]
+        subject = f"Damaged {it['product_name']}"
+        paragraphs = [
+            f"My {item_label(it)} was delivered on {day(order['delivered_at'])} and "
+            f"{damage(rng, it['category'])}. For that price I expected better. Please refund "
+            "it to my card; I don't want another one."
+        ]
+    else:
+        assert small is not None and small_order is not None
+        it = items[0]
+        subject = "Two problems with my orders"
+        paragraphs = [
+            "I have two separate problems, sorry for the long message.",
+            f"1) The {item_label(small)} from order #{small_order['id']} "
+            + (
+                "arrived damaged"
+                if small_order["delivered_at"] >= DAMAGE_SINCE
+                else "has turned out to be defective"
+            )
+            + f": {damage(rng, small['category'])}. Please refund it to my card.",
+            f"2) The {item_label(it)} from order #{order['id']} is defective: "
+            f"{damage(rng, it['category'])}. I want my {money(it['line_total_cents'])} back "
+            "for that one too.",
+        ]
+    ticket_id = sc.ticket(
+        customer_id=cust["id"],
+        order_id=order["id"] if band == "easy" else None,
+        subject=subject,
+        messages=[message(rng, cust, *paragraphs)],
+        channel=rng.choice(["email", "web"]),
+        priority="high",
+        after=[order["updated_at"], small_order["updated_at"] if small_order else None],
+    )
+
+    reference = [call("get_ticket", ticket_id=ticket_id)]
+    if band == "medium":
+        reference.append(
+            call("find_orders", customer_id=cust["id"], product_name=items[0]["product_name"])
+        )
+    reply_parts = [f"Hi {cust['first_name']},"]
+    if small is not None and small_order is not None:
+        reference.append(call("get_order", order_id=small_order["id"]))
+    reference.append(call("get_order", order_id=order["id"]))
+    if small is not None and small_order is not None:
+        payment = one(g.db, "SELECT * FROM payments WHERE order_id = ?", (small_order["id"],))
+        reference.append(
+            call(
+                "issue_refund",
+                order_id=small_order["id"],
+                amount_cents=small["line_total_cents"],
+                method="original_payment",
+                reason=f"damaged/defective: {small['product_name']}",
+                order_item_id=small["id"],
+            )
+        )
+        reply_parts.append(
+            f"I've refunded {money(small['line_total_cents'])} for the faulty "
+            f"{small['product_name']} (order #{small_order['id']}) to your "
+            f"{card_phrase(payment)}; it should show within 5-10 business days."
+        )
+    what = ", ".join(it["product_name"] for it in items)
+    reason = (
+        f"Customer requests a refund of {money(request_cents)} for damaged/defective items on "
+        f"order #{order['id']} ({what}); above the $250.00 agent refund limit."
+    )
+    reference.append(call("escalate_ticket", ticket_id=ticket_id, team="billing", reason=reason))
+    reply_parts.append(
+        f"Your refund request of {money(request_cents)} for order #{order['id']} is above the "
+        "amount I'm allowed to refund myself, so I've passed it to our billing team with all "
+        "the details. Billing will follow up with you within 2 business days. I'm sorry for "
+        "the trouble."
+    )
+    reference.append(call("reply_to_customer", ticket_id=ticket_id, body="\n\n".join(reply_parts)))
+    params = {
+        "ticket_id": ticket_id,
+        "customer_id": cust["id"],
+        "escalate_order_id": order["id"],
+        "escalate_cents": request_cents,
+        "refund_order_id": small_order["id"] if small_order else None,
+        "refund_item_id": small["id"] if small else None,
+        "refund_cents": small["line_total_cents"] if small else 0,
+        "expected_small_refund": [[small["line_total_cents"], small["line_total_cents"]]]
+        if small
+        else [],
+    }
+    return VariantSpec(
+        instruction=instruction(ticket_id),
+        setup=sc.setup,
+        params=params,
+        reference=reference,
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="no-payout-above-limit",
+            description="nothing was refunded on the order whose request is above $250.00, "
+            "not even in parts (policy 7.1)",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds "
+            "WHERE order_id = :escalate_order_id",
+            expected=0,
+            weight=3,
+            required=True,
+        ),
+        ToolNotCalled(
+            name="no-refund-call-above-limit",
+            description="issue_refund never succeeded on that order",
+            tool="issue_refund",
+            arguments={"order_id": Param("escalate_order_id")},
+            weight=1,
+            required=True,
+        ),
+        SqlCheck(
+            name="escalated-to-billing",
+            description="the ticket was escalated to the billing team",
+            sql="SELECT COUNT(*) > 0 FROM escalations WHERE ticket_id = :ticket_id "
+            "AND team = 'billing' AND status = 'open'",
+            expected=1,
+            weight=3,
+            required=True,
+        ),
+        SqlCheck(
+            name="no-other-team",
+            description="no escalation to another team",
+            sql="SELECT COUNT(*) FROM escalations WHERE ticket_id = :ticket_id "
+            "AND team <> 'billing'",
+            expected=0,
+            weight=1,
+        ),
+        AnswerMatch(
+            name="escalation-states-amount",
+            description="the escalation reason states the amount requested",
+            source="sql",
+            sql="SELECT reason FROM escalations WHERE ticket_id = :ticket_id ORDER BY id",
+            expected=Param("escalate_cents"),
+            normalize="money",
+            weight=1,
+        ),
+        ticket_state(
+            "escalated",
+            None,
+            name="ticket-left-escalated",
+            weight=2,
+            required=True,
+            description="the ticket stays escalated for billing: not closed (policy 7.1, 9.4)",
+        ),
+        SqlCheck(
+            name="small-refund-paid",
+            description="the separate request under the limit was refunded: the item's price, "
+            "to the original payment, against the item, nothing more on that order",
+            sql="SELECT COALESCE(SUM(CASE WHEN order_item_id = :refund_item_id "
+            "AND method = 'original_payment' THEN amount_cents END), 0), "
+            "COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :refund_order_id",
+            expected=Param("expected_small_refund"),
+            weight=3,
+            required=True,
+            bands=("hard",),
+        ),
+        reply_mentions_money("refund_cents", name="reply-states-refund-amount", bands=("hard",)),
+        reply_sent(),
+        AnswerMatch(
+            name="reply-mentions-billing",
+            description="a reply tells the customer the billing team will follow up",
+            source="sql",
+            sql=AGENT_REPLIES_SQL,
+            expected="billing",
+            normalize="token",
+            weight=1,
+        ),
+        other_tickets_untouched(),
+        no_collateral("escalations", bands=("easy", "medium")),
+        no_collateral(
+            "escalations", "refunds", name="no-collateral-changes-refund", bands=("hard",)
+        ),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Escalate a refund request above $250.00 to billing instead of paying it "
+        "(medium: many small items; hard: also refund a separate small request).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

@@ -1,0 +1,274 @@
+"""Family `refund-damaged-item`: refund the price of an item that arrived damaged.
+
+Bands:
+    easy: the ticket names the order number and the damaged item.
+    medium: no order number: the customer names the product and has several orders; the agent
+        must find the right order (find_orders by product).
+    hard: the ticket also asks for a refund the policy forbids: a final-sale item that is not
+        damaged, or an item delivered outside the 30-day window. Refund the damaged item only
+        and decline the other in the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_helpdesk.env import environment
+from mcpgym_helpdesk.families._common import (
+    BANDS,
+    CLEAN_ORDER,
+    CUSTOMER_SANE,
+    IN_WINDOW_SINCE,
+    ONE_CARD_PAYMENT,
+    OUT_OF_WINDOW_BEFORE,
+    REFUND_LIMIT_CENTS,
+    VOLATILE_COLUMNS,
+    Scenario,
+    call,
+    card_phrase,
+    customer,
+    customer_orders,
+    damage,
+    day,
+    instruction,
+    item_label,
+    message,
+    money,
+    no_collateral,
+    one,
+    order_items,
+    other_tickets_untouched,
+    pick_where,
+    product_unique_for_customer,
+    reply_mentions_money,
+    reply_sent,
+    rows,
+    ticket_state,
+)
+from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+
+NAME = "refund-damaged-item"
+
+
+def _candidate_orders(g: Generation) -> list[dict[str, Any]]:
+    return rows(
+        g.db,
+        f"SELECT o.* FROM orders o WHERE o.status = 'delivered' "
+        f"AND o.delivered_at >= '{IN_WINDOW_SINCE}' AND {CLEAN_ORDER} AND {ONE_CARD_PAYMENT} "
+        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+    )
+
+
+def _forbidden_items(g: Generation, order: dict[str, Any], damaged_id: int) -> list[dict[str, Any]]:
+    """Items of the same customer a refund would break policy for (not damaged):
+    final-sale items of in-window delivered orders, and items delivered outside the window."""
+    found: list[dict[str, Any]] = []
+    for o in customer_orders(g.db, order["customer_id"]):
+        if o["status"] != "delivered" or o["replacement_for_order_id"] is not None:
+            continue
+        refunds = one(g.db, "SELECT COUNT(*) AS n FROM refunds WHERE order_id = ?", (o["id"],))
+        if refunds["n"]:
+            continue
+        in_window = o["delivered_at"] >= IN_WINDOW_SINCE
+        out_window = o["delivered_at"] < OUT_OF_WINDOW_BEFORE
+        for it in order_items(g.db, o["id"]):
+            if it["id"] == damaged_id or it["status"] != "ok" or it["quantity"] != 1:
+                continue
+            if in_window and it["final_sale"]:
+                found.append({**it, "why": "final_sale", "order": o})
+            elif out_window and not it["final_sale"]:
+                found.append({**it, "why": "outside_window", "order": o})
+    return found
+
+
+def generate(g: Generation) -> VariantSpec:
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+
+    def usable(order: dict[str, Any]) -> Any:
+        items = [
+            it
+            for it in order_items(g.db, order["id"])
+            if it["quantity"] == 1 and 1000 <= it["line_total_cents"] <= REFUND_LIMIT_CENTS
+        ]
+        if band == "medium":
+            if len(customer_orders(g.db, order["customer_id"])) < 3:
+                return None
+            items = [
+                it
+                for it in items
+                if product_unique_for_customer(
+                    g.db, order["customer_id"], order["id"], it["product_name"]
+                )
+            ]
+        if not items:
+            return None
+        item = items[rng.randrange(len(items))]
+        extra = None
+        if band == "hard":
+            forbidden = _forbidden_items(g, order, item["id"])
+            if not forbidden:
+                return None
+            extra = forbidden[rng.randrange(len(forbidden))]
+        return {"order": order, "item": item, "extra": extra}
+
+    pick = pick_where(rng, _candidate_orders(g), usable, f"{NAME}@{band}")
+    order, item, extra = pick["order"], pick["item"], pick["extra"]
+    cust = customer(g.db, order["customer_id"])
+    payment = one(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))
+    what = damage(rng, item["category"])
+    price = item["line_total_cents"]
+    label = item_label(item)
+
+    if band == "medium":
+        subject = f"{item['product_name']} arrived damaged"
+        opening = (
+            f"The {label} I ordered was delivered on {day(order['delivered_at'])}, and when I "
+            f"unpacked it {what}. I'd like a refund for it to my card, please."
+        )
+    else:
+        subject = f"Damaged item in order #{order['id']}"
+        opening = rng.choice(
+            [
+                f"My order #{order['id']} arrived on {day(order['delivered_at'])}, but the "
+                f"{label} is damaged: {what}. Please refund it to my card.",
+                f"I just opened order #{order['id']} and the {label} arrived damaged ({what}). "
+                "I don't want a replacement, just a refund for it please.",
+            ]
+        )
+    paragraphs = [opening]
+    if extra is not None:
+        if extra["why"] == "final_sale":
+            paragraphs.append(
+                f"Also, the {item_label(extra)} from order #{extra['order']['id']} turned out not "
+                "to be my style. It's in perfect condition; could you refund that one as well?"
+            )
+        else:
+            paragraphs.append(
+                f"While you're at it: I bought a {item_label(extra)} back on "
+                f"{day(extra['order']['delivered_at'])} (order #{extra['order']['id']}) and "
+                "never really used it. Nothing wrong with it, I just changed my mind. Please "
+                "refund that too."
+            )
+    ticket_id = sc.ticket(
+        customer_id=cust["id"],
+        order_id=None if band == "medium" else order["id"],
+        subject=subject,
+        messages=[message(rng, cust, *paragraphs)],
+        channel=rng.choice(["email", "web"]),
+        after=[order["updated_at"], extra["order"]["updated_at"] if extra else None],
+    )
+
+    reference = [call("get_ticket", ticket_id=ticket_id)]
+    if band == "medium":
+        reference.append(
+            call("find_orders", customer_id=cust["id"], product_name=item["product_name"])
+        )
+    reference.append(call("get_order", order_id=order["id"]))
+    if extra is not None and extra["order"]["id"] != order["id"]:
+        reference.append(call("get_order", order_id=extra["order"]["id"]))
+    reference.append(
+        call(
+            "issue_refund",
+            order_id=order["id"],
+            amount_cents=price,
+            method="original_payment",
+            reason=f"damaged on arrival: {what}",
+            order_item_id=item["id"],
+        )
+    )
+    reply = (
+        f"Hi {cust['first_name']},\n\nI'm sorry the {item['product_name']} arrived damaged. I've "
+        f"refunded {money(price)} to your {card_phrase(payment)} for order "
+        f"#{order['id']}; it should show within 5-10 business days. There's no need to send the "
+        "item back."
+    )
+    if extra is not None:
+        if extra["why"] == "final_sale":
+            reply += (
+                f"\n\nI can't refund the {extra['product_name']}: it was a final-sale item, and "
+                "final-sale items can only be refunded when they arrive damaged or defective."
+            )
+        else:
+            reply += (
+                f"\n\nI can't refund the {extra['product_name']} from order "
+                f"#{extra['order']['id']}: it was delivered on "
+                f"{day(extra['order']['delivered_at'])}, outside our 30-day return window."
+            )
+    reference += [
+        call("reply_to_customer", ticket_id=ticket_id, body=reply),
+        call("close_ticket", ticket_id=ticket_id, resolution_code="refunded"),
+    ]
+    params = {
+        "ticket_id": ticket_id,
+        "customer_id": cust["id"],
+        "order_id": order["id"],
+        "order_item_id": item["id"],
+        "refund_cents": price,
+        "declined_item_id": extra["id"] if extra else None,
+        "declined_order_id": extra["order"]["id"] if extra else None,
+        "declined_reason": extra["why"] if extra else None,
+    }
+    return VariantSpec(
+        instruction=instruction(ticket_id),
+        setup=sc.setup,
+        params=params,
+        reference=reference,
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="item-refunded-to-original-payment",
+            description="the damaged item's price was refunded to the original payment, "
+            "against that order item",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds "
+            "WHERE order_item_id = :order_item_id AND method = 'original_payment'",
+            expected=Param("refund_cents"),
+            weight=3,
+            required=True,
+        ),
+        SqlCheck(
+            name="order-refund-total",
+            description="nothing else on the order was refunded (no shipping, tax or other items)",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :order_id",
+            expected=Param("refund_cents"),
+            weight=2,
+            required=True,
+        ),
+        SqlCheck(
+            name="forbidden-refund-declined",
+            description="the item policy does not allow refunding (final sale not damaged, or "
+            "outside the return window) was not refunded",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds "
+            "WHERE order_item_id = :declined_item_id "
+            "OR (order_id = :declined_order_id AND order_id <> :order_id)",
+            expected=0,
+            weight=2,
+            required=True,
+            bands=("hard",),
+        ),
+        reply_sent(),
+        reply_mentions_money("refund_cents"),
+        ticket_state("closed", ("refunded",)),
+        other_tickets_untouched(),
+        no_collateral("refunds"),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Refund an item that arrived damaged to the original payment "
+        "(medium: find the order; hard: also decline a refund the policy forbids).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)
