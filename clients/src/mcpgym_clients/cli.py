@@ -215,6 +215,12 @@ def _build_agent(
     model_seed: int | None,
     max_tokens: int | None,
 ) -> Agent:
+    if name in ("reference", "null") and model:
+        raise typer.BadParameter(
+            f"--model is for model agents; the {name} agent takes no model "
+            "(drop --agent to run the model with the openai agent)",
+            param_hint="'--model'",
+        )
     if name == "reference":
         return ReferenceAgent()
     if name == "null":
@@ -356,8 +362,13 @@ def _run_eval(opts: _EvalOptions) -> None:
 @app.command("eval")
 def eval_(
     env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
-    agent: Annotated[str, typer.Option(help="reference | null | openai")] = "reference",
-    model: Annotated[str | None, typer.Option(help="Model name (openai agent).")] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            help="reference | null | openai (default: openai with --model, else reference)"
+        ),
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Model name; implies --agent openai.")] = None,
     base_url: Annotated[
         str, typer.Option(envvar="OPENAI_BASE_URL", help="OpenAI-compatible API root.")
     ] = DEFAULT_BASE_URL,
@@ -422,7 +433,7 @@ def eval_(
             f"unknown environment {env!r}; installed: {', '.join(available_environments())}"
         )
     the_agent = _build_agent(
-        agent,
+        agent or ("openai" if model else "reference"),
         model=model,
         base_url=base_url,
         api_key=api_key,
