@@ -8,10 +8,7 @@ answer ``"done"``. The snapshot is written into a throw-away package so that
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import sqlite3
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +24,7 @@ from mcpgym_server import (
     ToolError,
     VariantSpec,
 )
+from tests.snapshot_pkg import install_snapshot_package
 
 PACKAGE = "mcpgym_clients_toyenv_data"
 
@@ -38,21 +36,12 @@ def target_value(band: str, seed: int) -> str:
 
 def make_toy_env(tmp: Path) -> Environment:
     """Build the toy environment with its snapshot under ``tmp``."""
-    pkg = tmp / PACKAGE
-    (pkg / "data").mkdir(parents=True, exist_ok=True)
-    (pkg / "__init__.py").write_text("")
-    path = pkg / "data" / "kv.db"
-    db = sqlite3.connect(path)
-    db.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
-    db.execute("INSERT INTO kv VALUES ('a', '1')")
-    db.commit()
-    db.close()
-    if str(tmp) not in sys.path:
-        sys.path.insert(0, str(tmp))
-    importlib.invalidate_caches()
-    sys.modules.pop(PACKAGE, None)
 
-    sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+    def build(db: sqlite3.Connection) -> None:
+        db.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
+        db.execute("INSERT INTO kv VALUES ('a', '1')")
+
+    sha256 = install_snapshot_package(tmp, PACKAGE, build)
     env = Environment(
         name="toy",
         version="0.1.0",

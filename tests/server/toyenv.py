@@ -6,10 +6,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import sqlite3
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,29 +21,17 @@ from mcpgym_server import (
     ToolError,
     VariantSpec,
 )
+from tests.snapshot_pkg import install_snapshot_package
 
 
-def _build_snapshot(path: Path) -> str:
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA journal_mode=DELETE")
+def _build_snapshot(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
     db.executemany("INSERT INTO kv VALUES (?, ?)", [("a", "1"), ("b", "2")])
-    db.commit()
-    db.execute("VACUUM")
-    db.close()
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def make_toy_env(tmp: Path, package: str = "toyenv_pkg") -> Environment:
     """Build the toy environment with its snapshot in ``tmp/<package>/data/kv.db``."""
-    pkg = tmp / package
-    (pkg / "data").mkdir(parents=True, exist_ok=True)
-    (pkg / "__init__.py").write_text("")
-    sha = _build_snapshot(pkg / "data" / "kv.db")
-    if str(tmp) not in sys.path:
-        sys.path.insert(0, str(tmp))
-    importlib.invalidate_caches()
-    sys.modules.pop(package, None)
+    sha = install_snapshot_package(tmp, package, _build_snapshot)
 
     env = Environment(
         name="toy",
