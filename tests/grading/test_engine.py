@@ -97,9 +97,11 @@ def test_checks_outside_their_band_or_when_do_not_count() -> None:
     assert (hard.score, [c.applicable for c in hard.checks]) == (1 / 3, [True, True, True])
 
 
-def test_no_applicable_check_scores_one() -> None:
+def test_a_rubric_with_no_applicable_check_is_an_error_not_a_pass() -> None:
     rubric = Rubric(checks=(FAIL.model_copy(update={"bands": ("hard",)}),))
-    assert grade_rubric(rubric, []).score == 1.0
+    grade = grade_rubric(rubric, [])
+    assert (grade.status, grade.score, grade.passed) == ("error", None, False)
+    assert "no weighted check applies to band `easy`" in (grade.error or "")
 
 
 def test_when_naming_a_missing_param_is_an_evaluation_error() -> None:
@@ -218,3 +220,18 @@ def test_tool_not_called_default_rubric_catches_damage() -> None:
     )
     grade = grade_rubric(rubric, [("delete_customer", {"customer_id": 1})])
     assert (grade.score, grade.passed) == (0.0, False)
+
+
+def test_a_check_that_raises_unexpectedly_makes_an_error_grade(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mcpgym_grading import engine
+
+    def explode(check: object, ctx: object) -> object:
+        raise ValueError("grader bug")
+
+    monkeypatch.setitem(engine.EVALUATORS, ToolCalled, explode)
+    grade = grade_rubric(Rubric(checks=(FAIL,)), [])
+    assert (grade.status, grade.score, grade.passed) == ("error", None, False)
+    assert grade.error == "check `fail`: the check raised ValueError: grader bug"
+    assert "grader bug" in caplog.text

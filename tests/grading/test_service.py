@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import socket
 from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
@@ -16,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcpgym_grading import Grade, ReferenceCache, Rubric, ToolCalled, create_app, grade_bundle
 from mcpgym_server import Environment, EpisodeStore, UnknownEnvironmentError, compute_lock
+from mcpgym_server.bundle import FINAL_DB
 
 from .toyenv import make_env, reference_calls, run_episode
 
@@ -246,14 +248,14 @@ async def test_grades_dir_keeps_grades_across_restarts(setup: Setup, tmp_path: P
 
 
 async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:
-    final = setup.store_dir / setup.episode_id / "final.db"
-    final.write_bytes(final.read_bytes() + b"tampered")
+    final = setup.store_dir / setup.episode_id / FINAL_DB
+    final.write_bytes(gzip.compress(gzip.decompress(final.read_bytes()) + b"tampered"))
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
     assert response.status_code == 500
     assert response.json() == {
-        "error": f"cannot grade episode {setup.episode_id}: bundle {setup.episode_id}: final.db "
-        "does not match final_sha256 in meta"
+        "error": f"cannot grade episode {setup.episode_id}: bundle {setup.episode_id}: "
+        f"{FINAL_DB} does not match final_sha256 in meta"
     }
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from mcpgym_grading._text import contains_tokens, money_amounts, normalise_text, tokens
+from mcpgym_grading._text import (
+    contains_tokens,
+    grouped_tokens,
+    money_amounts,
+    normalise_text,
+    tokens,
+)
 
 
 def test_text_normalisation_casefolds_and_collapses_whitespace() -> None:
@@ -54,3 +60,23 @@ def test_tokens_split_on_every_non_alphanumeric() -> None:
 )
 def test_money_amounts_are_parsed_to_integer_cents(text: str, cents: list[int]) -> None:
     assert money_amounts(text) == cents
+
+
+@pytest.mark.parametrize(
+    ("text", "grouped"),
+    [
+        ("tracking 9405 5932 3632 2621 4688 48.", ["tracking", "9405593236322621468848"]),
+        ("UPS 1Z-999-AA1-0123", ["ups", "1z999aa10123"]),
+        ("order 100234 5 items", ["order", "1002345", "items"]),
+        ("call me at 10 am", ["call", "me", "at", "10", "am"]),
+        ("two  spaces 12  34", ["two", "spaces", "12", "34"]),
+    ],
+)
+def test_grouped_tokens_join_digit_groups_split_by_one_space_or_hyphen(
+    text: str, grouped: list[str]
+) -> None:
+    assert grouped_tokens(text) == grouped
+
+
+def test_absurdly_long_amounts_are_not_amounts_and_never_raise() -> None:
+    assert money_amounts("$" + "9" * 5000 + " then $12.50") == [1250]

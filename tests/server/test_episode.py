@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import logging
 from pathlib import Path
@@ -20,6 +21,7 @@ from mcpgym_server import (
     UnknownEpisodeError,
     replay,
 )
+from mcpgym_server.bundle import FINAL_DB
 
 
 @pytest.fixture
@@ -150,7 +152,24 @@ def test_store_refuses_overwrite_and_detects_tampering(manager: EpisodeManager) 
     bundle = manager.store.read(ep.id)
     with pytest.raises(BundleError, match="already exists"):
         manager.store.write(bundle)
-    (manager.store.path(ep.id) / "final.db").write_bytes(b"tampered")
+    final = manager.store.path(ep.id) / FINAL_DB
+    final.write_bytes(gzip.compress(b"tampered"))
     with pytest.raises(BundleError, match="does not match"):
         manager.store.read(ep.id)
+    final.write_bytes(b"not gzip")
+    with pytest.raises(BundleError, match="malformed"):
+        manager.store.read(ep.id)
     assert not any(p.name.startswith(".tmp-") for p in manager.store.root.iterdir())
+
+
+def test_arguments_that_are_not_json_are_refused_and_the_episode_still_seals(
+    manager: EpisodeManager,
+) -> None:
+    ep = manager.open("set-target", "easy", 1)
+    raw = manager.call(ep.id, "put", {"key": b"\xff", "value": "1"})
+    surrogate = manager.call(ep.id, "put", {"key": "\ud800", "value": "1"})
+    assert raw.status == surrogate.status == "invalid_arguments"
+    assert "must be a JSON object" in (raw.error or "")
+    meta = manager.seal(ep.id, "ended")
+    assert meta.steps == 2
+    assert [e.status for e in manager.store.read(ep.id).log] == ["invalid_arguments"] * 2

@@ -130,11 +130,7 @@ async def test_raw_handshake_session_gets_instructions_and_policy_resources(
                 assert ep["instruction"] in (init.instructions or "")
                 res = await session.read_resource("mcpgym://episode")
                 body = json.loads(res.contents[0].text)
-                assert body == {
-                    "episode_id": ep["episode_id"],
-                    "variant_id": ep["variant_id"],
-                    "instruction": ep["instruction"],
-                }
+                assert body == {"episode_id": ep["episode_id"], "instruction": ep["instruction"]}
 
 
 async def test_internal_error_shows_generic_text_to_the_agent(
@@ -220,3 +216,44 @@ async def test_concurrent_episodes_end_with_exactly_their_own_state(
         db = store.read(ep["episode_id"]).open_final_db()
         rows = dict(db.execute("SELECT k, v FROM kv").fetchall())
         assert rows == {"a": "1", "b": "2", "owner": f"{i}-2"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"task": "set-target\xff"}', b'{"task": "set-target", "seed": ' + b"9" * 5000 + b"}"],
+)
+async def test_undecodable_bodies_are_a_400(http: httpx.AsyncClient, body: bytes) -> None:
+    resp = await http.post("/episodes", content=body)
+    assert resp.status_code == 400 and "not valid JSON" in resp.json()["error"]
+
+
+@pytest.mark.parametrize("seed", ["%C2%B2", "%D9%A3", "9" * 30])
+async def test_connect_to_start_refuses_non_ascii_or_huge_seeds(
+    http: httpx.AsyncClient, seed: str
+) -> None:
+    resp = await http.post(f"/tasks/set-target/mcp?seed={seed}", json={})
+    assert resp.status_code == 422 and "`seed`" in resp.json()["error"]
+
+
+async def test_foreign_host_or_origin_is_refused_on_every_route(http: httpx.AsyncClient) -> None:
+    evil = await http.post(
+        "/episodes", json={"task": "set-target"}, headers={"host": "evil.example"}
+    )
+    assert evil.status_code == 421 and "evil.example" in evil.json()["error"]
+    cross = await http.post(
+        "/episodes", json={"task": "set-target"}, headers={"origin": "http://evil.example"}
+    )
+    assert cross.status_code == 421
+    assert (await http.get("/healthz", headers={"host": "localhost:1"})).status_code == 200
+
+
+async def test_open_episodes_are_capped_with_a_503(toy_env: Environment, store_dir: Path) -> None:
+    async with serve(create_app(toy_env, store_dir, max_open_episodes=2)) as base:
+        async with httpx.AsyncClient(base_url=base) as http:
+            first = [await http.post("/episodes", json={"task": "set-target"}) for _ in range(2)]
+            over = await http.post("/episodes", json={"task": "set-target"})
+            assert [r.status_code for r in first] == [201, 201]
+            assert over.status_code == 503 and over.json()["limit"] == 2
+            await http.post(f"/episodes/{first[0].json()['episode_id']}/end")
+            again = await http.post("/episodes", json={"task": "set-target"})
+            assert again.status_code == 201

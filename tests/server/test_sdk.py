@@ -112,3 +112,29 @@ def test_variants_are_deterministic_and_lookups_name_choices(toy_env: Environmen
 def test_submit_is_a_framework_tool(toy_env: Environment) -> None:
     assert toy_env.tools["submit"].framework
     assert set(toy_env.tools) == {"put", "get", "dump", "submit"}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "message"),
+    [
+        ({"n": 2**63}, "n", "64-bit"),
+        ({"n": -(2**63) - 1}, "n", "64-bit"),
+        ({"n": 1, "text": "x" * 20_001}, "text", "longer than 20000"),
+        ({"n": 1, "text": "\ud800"}, "text", "not valid Unicode"),
+        ({"n": 1, "ids": list(range(1001))}, "ids", "more than 1000 items"),
+        ({"n": 1, "ids": [1, 2**64]}, "ids.1", "64-bit"),
+    ],
+)
+def test_arguments_the_sandbox_cannot_store_are_refused_before_the_tool_runs(
+    arguments: dict, field: str, message: str
+) -> None:
+    def t(sb: Sandbox, n: int, text: str = "", ids: list[int] | None = None) -> dict:
+        """T."""
+        raise AssertionError("never reached")
+
+    spec = build_tool_spec(t, kind="read")
+    with pytest.raises(InvalidArgumentsError) as info:
+        spec.validate(arguments)
+    assert [e["field"] for e in info.value.errors] == [field]
+    assert message in info.value.errors[0]["message"]
+    assert spec.validate({"n": 2**63 - 1, "text": "é" * 20_000})["n"] == 2**63 - 1

@@ -15,7 +15,13 @@ from functools import cached_property
 from typing import Any, NamedTuple, cast
 
 from mcpgym_grading._statediff import compare_tables, table_names
-from mcpgym_grading._text import contains_tokens, money_amounts, normalise_text, tokens
+from mcpgym_grading._text import (
+    contains_tokens,
+    grouped_tokens,
+    money_amounts,
+    normalise_text,
+    tokens,
+)
 from mcpgym_grading._values import bind_sql, jsonable, normalise, resolve, values_equal
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import (
@@ -353,9 +359,11 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
                 raise CheckEvaluationError(
                     f"`expected` {expected!r} has no alphanumeric token to match"
                 )
-            matched = (
-                contains_tokens(have_t, want_t) if check.mode == "contains" else (want_t == have_t)
-            )
+            grouped = grouped_tokens(text)
+            if check.mode == "contains":
+                matched = contains_tokens(have_t, want_t) or contains_tokens(grouped, want_t)
+            else:
+                matched = want_t in (have_t, grouped)
         detail["found"] = _truncate_text(text)
     detail.update(
         {

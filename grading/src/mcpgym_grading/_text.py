@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+MAX_AMOUNT_DIGITS = 15
+"""Longer digit runs are not read as money amounts (no real amount has them)."""
+
 _WS = re.compile(r"\s+")
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -25,6 +28,27 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.casefold())
 
 
+def grouped_tokens(text: str) -> list[str]:
+    """Like `tokens`, but digit-bearing tokens split by one space or hyphen are joined.
+
+    ``"9405 5932 3632"`` and ``"1Z-999-AA1"`` become one token each (how carriers and
+    people write tracking and phone numbers), while words stay apart. Linear time.
+    """
+    folded = text.casefold()
+    out: list[str] = []
+    prev_end = -1
+    prev_digit = False
+    for m in _TOKEN.finditer(folded):
+        tok = m.group(0)
+        has_digit = any(c.isdigit() for c in tok)
+        if out and prev_digit and has_digit and folded[prev_end : m.start()] in (" ", "-"):
+            out[-1] += tok
+        else:
+            out.append(tok)
+        prev_end, prev_digit = m.end(), has_digit
+    return out
+
+
 def contains_tokens(haystack: list[str], needle: list[str]) -> bool:
     """Whether ``needle`` occurs as a contiguous run of whole tokens in ``haystack``."""
     n = len(needle)
@@ -41,5 +65,7 @@ def money_amounts(text: str) -> list[int]:
     for m in _MONEY.finditer(text):
         raw = (m.group("pre") or m.group("post")).replace(",", "")
         whole, _, frac = raw.partition(".")
+        if len(whole) > MAX_AMOUNT_DIGITS:
+            continue  # not a plausible amount (and int() refuses >4300 digits)
         amounts.append(int(whole) * 100 + int(frac.ljust(2, "0") or "0"))
     return amounts

@@ -7,6 +7,7 @@ a check compares with it, the reference end state). It never looks at a transcri
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -29,6 +30,8 @@ SCORE_TOLERANCE = 1e-9
 
 _ENV_CALLS = threading.RLock()
 """Serialises calls into an environment (variant generation shares one snapshot connection)."""
+
+logger = logging.getLogger("mcpgym.grading")
 
 
 def _open(data: bytes) -> sqlite3.Connection:
@@ -171,6 +174,16 @@ def _evaluate(check: Check, ctx: CheckContext) -> CheckResult:
             detail={"expected": _expected_preview(check, ctx.params), "found": None},
             error=message,
         )
+    except Exception as exc:  # a grader bug must surface as an error grade, never a 500
+        logger.exception("check %s of %s raised", check.name, ctx.bundle.meta.variant_id)
+        message = f"the check raised {type(exc).__name__}: {exc}"
+        return CheckResult(
+            **_base(check),
+            applicable=True,
+            passed=None,
+            detail={"expected": _expected_preview(check, ctx.params), "found": None},
+            error=message,
+        )
     return CheckResult(
         **_base(check), applicable=True, passed=outcome.passed, detail=outcome.detail
     )
@@ -276,10 +289,15 @@ def _score(
     applicable = [r for r in results if r.applicable]
     score: float | None = None
     passed = False
+    if not errors and not any(r.weight > 0 for r in applicable):
+        errors.append(
+            f"rubric: no weighted check applies to band `{meta.band}` of `{meta.task}`; "
+            "a grade needs at least one"
+        )
     if not errors:
         total = sum(r.weight for r in applicable)
         got = sum(r.weight for r in applicable if r.passed)
-        score = min(1.0, max(0.0, got / total)) if total > 0 else 1.0
+        score = min(1.0, max(0.0, got / total))
         required_ok = all(r.passed for r in applicable if r.required)
         passed = required_ok and score >= rubric.threshold - SCORE_TOLERANCE
     return Grade(

@@ -93,7 +93,9 @@ class SqlCheck(_CheckBase):
 
     kind: Literal["sql"] = "sql"
     sql: str
-    expected: Value = None
+    expected: Value = Field(
+        description="scalar or rows (lists); required, so a forgotten expectation is an error"
+    )
     ordered: bool = False
 
 

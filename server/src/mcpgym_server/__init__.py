@@ -18,6 +18,7 @@ from mcpgym_server.environment import SUBMIT_TOOL, Environment, Resource
 from mcpgym_server.episode import Episode, EpisodeManager, new_episode_id, replay
 from mcpgym_server.errors import (
     BundleError,
+    CapacityError,
     EnvironmentDefinitionError,
     EpisodeSealedError,
     InvalidArgumentsError,
@@ -49,6 +50,7 @@ __all__ = [
     "SUBMIT_TOOL",
     "Band",
     "BundleError",
+    "CapacityError",
     "Environment",
     "EnvironmentDefinitionError",
     "Episode",

@@ -4,20 +4,25 @@ On disk, one directory per episode inside the store directory::
 
     <store>/<episode_id>/meta.json     EpisodeMeta as JSON
     <store>/<episode_id>/log.jsonl     one LogEntry per line, in call order
-    <store>/<episode_id>/final.db      the sandbox database at sealing (SQLite file bytes)
+    <store>/<episode_id>/final.db.gz   the sandbox database at sealing (a gzipped SQLite file:
+                                       ``gunzip -k final.db.gz && sqlite3 final.db``)
 
 A bundle is written into a temporary sibling directory and renamed into place,
-so readers see either nothing or the whole bundle.
+so readers see either nothing or the whole bundle. The database is gzipped
+(level 1, about 3.5x smaller for helpdesk, ~12 ms) because every episode keeps
+a whole copy; ``meta.final_sha256`` is the digest of the uncompressed bytes.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +30,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from mcpgym_server.errors import BundleError, UnknownEpisodeError
+
+FINAL_DB = "final.db.gz"
+"""File name of the final database inside a bundle directory."""
 
 StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
 """Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
@@ -65,7 +73,8 @@ class EpisodeMeta(BaseModel):
         opened_at, sealed_at: wall-clock ISO timestamps (informational, volatile).
         termination: why it was sealed. answer: the text passed to ``submit``, if any.
         steps: number of tool calls. internal_errors: how many of them were internal errors.
-        final_sha256: sha256 of ``final.db``. clock_end: virtual time at sealing.
+        final_sha256: sha256 of the (uncompressed) final database.
+        clock_end: virtual time at sealing.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -159,7 +168,7 @@ class EpisodeStore:
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
         try:
-            (tmp / "final.db").write_bytes(bundle.final_db)
+            (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
             with open(tmp / "log.jsonl", "w", encoding="utf-8") as fh:
                 for entry in bundle.log:
                     fh.write(entry.model_dump_json() + "\n")
@@ -187,11 +196,13 @@ class EpisodeStore:
                 for line in (d / "log.jsonl").read_text(encoding="utf-8").splitlines()
                 if line.strip()
             )
-            final_db = (d / "final.db").read_bytes()
-        except (OSError, ValueError) as exc:
+            final_db = gzip.decompress((d / FINAL_DB).read_bytes())
+        except (OSError, ValueError, EOFError, zlib.error) as exc:
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
         if hashlib.sha256(final_db).hexdigest() != meta.final_sha256:
-            raise BundleError(f"bundle {episode_id}: final.db does not match final_sha256 in meta")
+            raise BundleError(
+                f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
+            )
         return EpisodeBundle(meta=meta, log=log, final_db=final_db)
 
 

@@ -17,6 +17,7 @@ microseconds, so there is no thread hop on the hot path.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -37,6 +38,7 @@ from mcpgym_server.bundle import (
 )
 from mcpgym_server.environment import SUBMIT_TOOL, Environment
 from mcpgym_server.errors import (
+    CapacityError,
     EpisodeSealedError,
     InvalidArgumentsError,
     ToolError,
@@ -57,6 +59,15 @@ INTERNAL_ERROR_MESSAGE = (
 def new_episode_id() -> str:
     """An unguessable episode id: ``ep_`` + 32 hex characters (128 random bits)."""
     return "ep_" + secrets.token_hex(16)
+
+
+def _is_json(value: Any) -> bool:
+    """Whether ``value`` is plain JSON that the tool-call log can store (valid UTF-8)."""
+    try:
+        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError):  # UnicodeEncodeError is a ValueError
+        return False
+    return True
 
 
 def _wall_iso() -> str:
@@ -93,6 +104,8 @@ class EpisodeManager:
         unlocked: mark every bundle as served unlocked (development mode).
         remember_sealed: how many sealed ids to remember for clear
             "episode has ended" errors (the store is consulted beyond that).
+        max_open: most episodes open at once (each holds its database in memory,
+            about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
     """
 
     def __init__(
@@ -103,6 +116,7 @@ class EpisodeManager:
         idle_ttl: float = 600.0,
         unlocked: bool = False,
         remember_sealed: int = 100_000,
+        max_open: int = 1_000,
     ) -> None:
         self.env = env
         self.store = store
@@ -112,6 +126,7 @@ class EpisodeManager:
         self._open: dict[str, Episode] = {}
         self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
         self._remember_sealed = remember_sealed
+        self.max_open = max_open
         _ = env.snapshot.data  # read and check the snapshot once, up front
 
     # -- lifecycle -----------------------------------------------------------------
@@ -125,7 +140,10 @@ class EpisodeManager:
         Raises:
             UnknownTaskError, UnknownBandError: naming the valid choices.
             ValueError: negative seed, or ``episode_id`` already in use.
+            CapacityError: ``max_open`` episodes are already open.
         """
+        if len(self._open) >= self.max_open:
+            raise CapacityError(self.max_open)
         variant = self.env.variant(task, band, seed)
         eid = episode_id or new_episode_id()
         if eid in self._open or eid in self._sealed:
@@ -200,7 +218,11 @@ class EpisodeManager:
             clock=sb.clock.iso(),
         )
         spec = self.env.tools.get(tool)
-        if spec is None:
+        if not _is_json(arguments):
+            entry.arguments = repr(arguments)[:1000]
+            entry.status = "invalid_arguments"
+            entry.error = f"arguments for tool `{tool}` must be a JSON object"
+        elif spec is None:
             entry.status = "unknown_tool"
             entry.error = (
                 f"unknown tool `{tool}`; available tools: {', '.join(sorted(self.env.tools))}"

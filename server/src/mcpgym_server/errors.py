@@ -13,6 +13,7 @@ The tree (every class derives from `MCPGymError`)::
     │   └── UnknownEpisodeError
     ├── InvalidArgumentsError     tool arguments fail the tool's schema; `.errors` per field
     ├── EpisodeSealedError        a call reached an episode that has already been sealed
+    ├── CapacityError             too many episodes are open at once
     └── BundleError               an episode bundle is missing or malformed
 """
 
@@ -116,6 +117,21 @@ class EpisodeSealedError(MCPGymError):
         super().__init__(
             f"episode {episode_id} has ended (termination reason: {reason}); "
             "no further tool calls are accepted. Start a new episode."
+        )
+
+
+class CapacityError(MCPGymError):
+    """The server already holds its maximum number of open episodes.
+
+    Attributes:
+        limit: the maximum number of open episodes.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"{limit} episodes are already open, the server's limit; end some "
+            "(POST /episodes/{id}/end) or wait for idle ones to time out"
         )
 
 

@@ -19,6 +19,7 @@ episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -30,9 +31,13 @@ from mcp.server import ServerRequestContext
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -42,6 +47,7 @@ from mcpgym_server.bundle import EpisodeStore
 from mcpgym_server.environment import Environment
 from mcpgym_server.episode import EpisodeManager, new_episode_id
 from mcpgym_server.errors import (
+    CapacityError,
     EpisodeSealedError,
     NotFoundError,
     UnknownEpisodeError,
@@ -52,6 +58,9 @@ logger = logging.getLogger("mcpgym.http")
 
 EPISODE_ID_HEADER = "mcp-episode-id"
 """Response header carrying the episode id created by the connect-to-start endpoint."""
+
+MAX_SEED = 2**63 - 1
+"""Largest variant seed accepted."""
 
 _SCOPE_EPISODE = "mcpgym.episode_id"
 _SCOPE_NEW_EPISODE = "mcpgym.new_episode"
@@ -69,7 +78,7 @@ class EpisodeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     task: str
     band: str | None = None
-    seed: int = Field(0, ge=0)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
 
 
 class EndRequest(BaseModel):
@@ -97,6 +106,8 @@ async def _json_body(request: Request, model: type[BaseModel], *, optional: bool
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         return _error(400, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+    except ValueError as exc:  # invalid UTF-8, numbers past Python's digit limit
+        return _error(400, f"request body is not valid JSON: {exc}")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -116,6 +127,7 @@ def create_app(
     unlocked: bool = False,
     reap_interval: float | None = None,
     allowed_hosts: list[str] | None = None,
+    max_open_episodes: int = 1_000,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -127,12 +139,20 @@ def create_app(
         unlocked: mark bundles as served unlocked (development).
         reap_interval: how often to look for idle episodes (default ``min(idle_ttl / 4, 30)``).
         allowed_hosts: extra ``Host`` values accepted besides loopback (DNS-rebinding
-            protection), e.g. ``["gym.internal:*"]`` behind a proxy.
+            protection, on every route), e.g. ``["gym.internal:*"]`` behind a proxy.
+        max_open_episodes: most episodes open at once; beyond it ``POST /episodes``
+            answers 503 (each open episode holds its database in memory).
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
     """
-    manager = EpisodeManager(env, EpisodeStore(store_dir), idle_ttl=idle_ttl, unlocked=unlocked)
+    manager = EpisodeManager(
+        env,
+        EpisodeStore(store_dir),
+        idle_ttl=idle_ttl,
+        unlocked=unlocked,
+        max_open=max_open_episodes,
+    )
 
     def resolve(ctx: ServerRequestContext[Any, Any]) -> str | None:
         req = ctx.request
@@ -150,7 +170,10 @@ def create_app(
             return await call_next(ctx)
         result = await call_next(ctx)  # a failed handshake raises: no episode is opened
         eid, task, band, seed = spec
-        ep = manager.open(task, band, seed, episode_id=eid)
+        try:
+            ep = manager.open(task, band, seed, episode_id=eid)
+        except CapacityError as exc:
+            raise MCPError(code=INTERNAL_ERROR, message=str(exc)) from exc
         conn = connection_of(ctx)
         conn.state[_STATE_EPISODE] = eid
 
@@ -201,6 +224,8 @@ def create_app(
             ep = manager.open(body.task, body.band or fam.bands[0], body.seed)
         except NotFoundError as exc:
             return _not_found(exc)
+        except CapacityError as exc:
+            return _error(503, str(exc), limit=exc.limit)
         base = str(request.base_url).rstrip("/")
         return JSONResponse(
             {
@@ -266,7 +291,7 @@ def create_app(
             await _not_found(exc)(scope, receive, send)
             return
         raw_seed = request.query_params.get("seed", "0")
-        if not raw_seed.isdigit():
+        if not (raw_seed.isascii() and raw_seed.isdigit() and int(raw_seed) <= MAX_SEED):
             await _error(
                 422, f"query parameter `seed` must be a non-negative integer, got {raw_seed!r}"
             )(scope, receive, send)
@@ -317,6 +342,7 @@ def create_app(
             manager.close_all("shutdown")
 
     app = Starlette(
+        middleware=[Middleware(_HostCheck, hosts=hosts)],
         routes=[
             Route("/healthz", healthz, methods=["GET"]),
             Route("/tasks", list_tasks, methods=["GET"]),
@@ -330,6 +356,38 @@ def create_app(
     )
     app.state.manager = manager
     return app
+
+
+class _HostCheck:
+    """Refuse requests whose ``Host`` (or ``Origin``) is not an allowed one: 421 JSON.
+
+    Guards the control routes against DNS rebinding the way the MCP transport
+    guards its own; patterns are ``host:port`` with ``*`` wildcards.
+    """
+
+    def __init__(self, app: Any, hosts: list[str]) -> None:
+        self._app = app
+        self._hosts = hosts
+
+    def _allowed(self, host: str) -> bool:
+        return any(fnmatch.fnmatchcase(host, pattern) for pattern in self._hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = Headers(scope=scope)
+            host = headers.get("host", "")
+            origin = headers.get("origin")
+            origin_host = origin.split("://", 1)[-1] if origin else None
+            if not self._allowed(host) or (
+                origin_host is not None and not self._allowed(origin_host)
+            ):
+                bad = host if not self._allowed(host) else origin
+                await _error(
+                    421,
+                    f"host or origin {bad!r} is not allowed; serve with --allowed-host to add it",
+                )(scope, receive, send)
+                return
+        await self._app(scope, receive, send)
 
 
 class _AsgiEndpoint:

@@ -31,7 +31,8 @@ from mcpgym_server.tasks import TaskVariant
 logger = logging.getLogger("mcpgym.mcp")
 
 EPISODE_RESOURCE_URI = "mcpgym://episode"
-"""Resource describing the current episode (id, variant id, instruction)."""
+"""Resource describing the current episode (id and instruction; never the seed or variant id,
+from which the public generator would give away the reference solution)."""
 
 EpisodeResolver = Callable[[ServerRequestContext[Any, Any]], str | None]
 """Maps a request context to the id of its episode, or ``None`` when it has none."""
@@ -154,7 +155,7 @@ def build_mcp_server(
             types.Resource(
                 uri=EPISODE_RESOURCE_URI,
                 name="episode",
-                description="This episode: its id, task variant id and instruction.",
+                description="This episode: its id and instruction.",
                 mime_type="application/json",
             )
         ]
@@ -173,7 +174,7 @@ def build_mcp_server(
             variant = episode_variant(ctx)
             if eid is None or variant is None:
                 raise MCPError(code=types.INVALID_PARAMS, message=NO_EPISODE_MESSAGE)
-            body = {"episode_id": eid, "variant_id": variant.id, "instruction": variant.instruction}
+            body = {"episode_id": eid, "instruction": variant.instruction}
             text = json.dumps(body)
             mime = "application/json"
         elif uri in env.resources:

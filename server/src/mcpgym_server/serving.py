@@ -84,6 +84,7 @@ async def serve(
         )
     )
     failed: list[BaseException] = []
+    raised: list[BaseException] = []
     async with anyio.create_task_group() as tg:
 
         async def run() -> None:
@@ -99,9 +100,16 @@ async def serve(
         await server.ready.wait()
         if failed or not server.started:
             tg.cancel_scope.cancel()
-            raise ServerStartError(f"{name} could not start on {host}:{bound_port}; see its log")
-        shown = f"[{host}]" if ":" in host else host
-        try:
-            yield f"http://{shown}:{bound_port}"
-        finally:
-            server.should_exit = True
+            raised.append(
+                ServerStartError(f"{name} could not start on {host}:{bound_port}; see its log")
+            )
+        else:
+            shown = f"[{host}]" if ":" in host else host
+            try:
+                yield f"http://{shown}:{bound_port}"
+            except BaseException as exc:  # noqa: BLE001 - re-raised below, after a clean stop
+                raised.append(exc)
+            finally:
+                server.should_exit = True  # graceful: the task group waits for the server
+    if raised:
+        raise raised[0]

@@ -22,6 +22,15 @@ from mcpgym_server.errors import EnvironmentDefinitionError, InvalidArgumentsErr
 ToolKind = Literal["read", "write"]
 """Side-effect class of a tool: ``read`` never changes the sandbox, ``write`` may."""
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""Integers outside SQLite's 64-bit range are refused before any tool runs."""
+
+MAX_STRING_LENGTH = 20_000
+"""Longest string argument accepted (characters); longer ones are refused."""
+
+MAX_ITEMS = 1_000
+"""Most items accepted in one list or object argument."""
+
 _ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
 _ARG_LINE = re.compile(r"^\s{2,}(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
 
@@ -102,7 +111,42 @@ class ToolSpec:
                 for e in exc.errors(include_url=False)
             ]
             raise InvalidArgumentsError(self.name, errors) from None
-        return {name: getattr(model, name) for name in type(model).model_fields}
+        kwargs = {name: getattr(model, name) for name in type(model).model_fields}
+        errors: list[dict[str, Any]] = []
+        for name, value in kwargs.items():
+            _check_bounds(value, name, errors)
+        if errors:
+            raise InvalidArgumentsError(self.name, errors)
+        return kwargs
+
+
+def _check_bounds(value: Any, path: str, errors: list[dict[str, Any]]) -> None:
+    """Refuse values the sandbox cannot store safely (see the module constants)."""
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        if not INT64_MIN <= value <= INT64_MAX:
+            errors.append({"field": path, "message": "integer out of the 64-bit range"})
+    elif isinstance(value, str):
+        if len(value) > MAX_STRING_LENGTH:
+            errors.append(
+                {"field": path, "message": f"text longer than {MAX_STRING_LENGTH} characters"}
+            )
+        else:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                errors.append({"field": path, "message": "text is not valid Unicode"})
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            _check_bounds(getattr(value, name), f"{path}.{name}", errors)
+    elif isinstance(value, dict | list | tuple | set | frozenset):
+        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        if len(items) > MAX_ITEMS:
+            errors.append({"field": path, "message": f"more than {MAX_ITEMS} items"})
+            return
+        for key, item in items:
+            _check_bounds(item, f"{path}.{key}", errors)
 
 
 def build_tool_spec(
