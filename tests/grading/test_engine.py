@@ -169,14 +169,9 @@ def test_a_failing_reference_solution_errors_the_checks_that_need_it() -> None:
     )
 
 
-def test_environment_internal_errors_are_graded_but_flagged() -> None:
+def test_environment_internal_errors_are_graded_and_counted() -> None:
     grade = grade_rubric(Rubric(checks=(PASS,)), [LOOKUP, ("crash", {})])
-    assert (grade.status, grade.score, grade.internal_errors, grade.infra_error) == (
-        "graded",
-        1.0,
-        1,
-        True,
-    )
+    assert (grade.status, grade.score, grade.internal_errors) == ("graded", 1.0, 1)
 
 
 def test_unsubmitted_episode_keeps_its_termination() -> None:

@@ -33,7 +33,7 @@ def grade(task: str, band: str, score: float | None, passed: bool, **kw: Any) ->
     return Grade(**fields)
 
 
-def test_stats_leave_out_errors_and_infra_failures() -> None:
+def test_stats_leave_out_error_grades_but_score_episodes_with_internal_errors() -> None:
     grades = [
         grade("refund", "easy", 1.0, True),
         grade("refund", "easy", 0.5, False),
@@ -43,15 +43,15 @@ def test_stats_leave_out_errors_and_infra_failures() -> None:
     result = stats(grades)
     assert result.model_dump(exclude={"stderr"}) == {
         "count": 4,
-        "scored": 2,
+        "scored": 3,
         "errors": 1,
-        "infra_errors": 1,
+        "internal_errors": 1,
         "passed": 1,
-        "mean_score": 0.75,
-        "pass_rate": 0.5,
+        "mean_score": 0.5,
+        "pass_rate": 1 / 3,
     }
-    # sample sd of (1.0, 0.5) is sqrt(0.125); stderr = sd / sqrt(2) = 0.25
-    assert result.stderr is not None and math.isclose(result.stderr, 0.25)
+    # sample sd of (1.0, 0.5, 0.0) is 0.5; stderr = 0.5 / sqrt(3)
+    assert result.stderr is not None and math.isclose(result.stderr, 0.5 / math.sqrt(3))
 
 
 def test_stats_of_nothing_has_no_means() -> None:
@@ -59,7 +59,7 @@ def test_stats_of_nothing_has_no_means() -> None:
         count=0,
         scored=0,
         errors=0,
-        infra_errors=0,
+        internal_errors=0,
         passed=0,
         mean_score=None,
         stderr=None,

@@ -56,9 +56,9 @@ class Grade(BaseModel):
         threshold: the rubric's pass threshold.
         checks: one result per rubric check, in rubric order.
         termination, steps: from the bundle.
-        internal_errors: tool calls that failed inside the environment (not the agent's
-            fault). The grade is still computed; harnesses should exclude grades with
-            ``internal_errors > 0`` from model scores (see `infra_error`).
+        internal_errors: tool calls that failed inside the environment. The grade is
+            computed and scored as usual (an agent can provoke such failures); they are
+            reported so the environment gets fixed.
         unlocked: the episode was served in development mode (``--unlocked``).
     """
 
@@ -82,8 +82,3 @@ class Grade(BaseModel):
     steps: int
     internal_errors: int
     unlocked: bool = False
-
-    @property
-    def infra_error(self) -> bool:
-        """Whether the environment failed during the episode (exclude from model scores)."""
-        return self.internal_errors > 0

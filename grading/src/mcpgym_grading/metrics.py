@@ -1,8 +1,10 @@
 """Summaries over many grades: mean score, pass rate, counts, per (task, band).
 
-Grades with status ``error`` and grades of episodes with environment internal
-errors (`Grade.infra_error`) are counted but left out of the mean score and the
-pass rate: they measure the instrument, not the agent.
+Grades with status ``error`` (a check could not be evaluated) are counted but left
+out of the mean score and the pass rate: they measure the instrument, not the agent.
+Graded episodes in which a tool failed inside the environment (``internal_errors``)
+stay in the score, because an agent can provoke such failures with its input and
+would otherwise erase its own failures; they are counted apart so they get fixed.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ class GradeStats(BaseModel):
     """Statistics over a set of grades.
 
     Attributes:
-        count: all grades. scored: grades counted in the score (graded, no infra error).
-        errors: grades with status ``error``. infra_errors: graded episodes with
-            environment internal errors (excluded).
+        count: all grades. scored: grades counted in the score (status ``graded``).
+        errors: grades with status ``error``. internal_errors: scored grades of episodes
+            in which some tool failed inside the environment.
         passed: scored grades that passed.
         mean_score: mean score of the scored grades (``None`` when none).
         stderr: standard error of that mean (``None`` below two scored grades).
@@ -32,7 +34,7 @@ class GradeStats(BaseModel):
     count: int
     scored: int
     errors: int
-    infra_errors: int
+    internal_errors: int
     passed: int
     mean_score: float | None
     stderr: float | None
@@ -55,8 +57,8 @@ class Summary(BaseModel):
 
 
 def is_scored(grade: Grade) -> bool:
-    """Whether a grade counts towards model scores (graded and no environment internal error)."""
-    return grade.status == "graded" and not grade.infra_error
+    """Whether a grade counts towards model scores (status ``graded``)."""
+    return grade.status == "graded"
 
 
 def stats(grades: Iterable[Grade]) -> GradeStats:
@@ -74,7 +76,7 @@ def stats(grades: Iterable[Grade]) -> GradeStats:
         count=len(items),
         scored=len(scored),
         errors=sum(1 for g in items if g.status == "error"),
-        infra_errors=sum(1 for g in items if g.status == "graded" and g.infra_error),
+        internal_errors=sum(1 for g in scored if g.internal_errors > 0),
         passed=passed,
         mean_score=mean,
         stderr=stderr,
