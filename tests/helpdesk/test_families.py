@@ -315,23 +315,6 @@ def test_wrong_trajectory_fails(
     assert not g.passed, g.checks
 
 
-def test_distractor_tracking_number_costs_score() -> None:
-    variant = next(
-        v
-        for v in (environment.variant("order-status", "medium", s) for s in range(20))
-        if v.params["has_distractor"]
-    )
-    p = variant.params
-    body = (
-        f"Your order ships with {p['carrier']}: tracking {p['tracking_number']}. Your other "
-        f"order is {p['distractor_tracking_number']}."
-    )
-    calls = _replace(variant.reference, "reply_to_customer", lambda c: [_args(c, body=body)])
-    g = grade(variant, calls)
-    assert failed_checks(g) == ["reply-omits-other-orders"]
-    assert g.score is not None and g.score < 1.0
-
-
 def test_changing_address_without_verifying_fails_the_order_check() -> None:
     variant = environment.variant("change-shipping-address", "easy", 0)
     calls = [c for c in variant.reference if c.name != "verify_identity"]
@@ -343,22 +326,6 @@ def test_changing_address_without_verifying_fails_the_order_check() -> None:
     g = grade(variant, late)
     assert "verify-before-update" in failed_checks(g)
     assert not g.passed
-
-
-@pytest.mark.parametrize("band", BANDS)
-@pytest.mark.parametrize("family", [f for f in FAMILIES if f != "refund-above-limit"])
-def test_missing_close_alone_still_passes_but_costs_score(family: str, band: str) -> None:
-    """The threshold forgives a missing resolution code alone (it still costs score)."""
-    variant = environment.variant(family, band, 1)
-    calls = [c for c in variant.reference if c.name != "close_ticket"]
-    g = grade(variant, calls)
-    assert failed_checks(g) in (
-        ["ticket-resolution"],
-        ["ticket-resolution-declined"],
-        ["ticket-resolution-credit"],
-    )
-    assert g.passed
-    assert g.score is not None and g.score < 1.0
 
 
 @pytest.mark.parametrize("band", BANDS)
@@ -381,3 +348,282 @@ def test_benign_extra_calls_keep_full_score(family: str, band: str) -> None:
     assert g.status == "graded", g.error
     assert failed_checks(g) == []
     assert g.score == 1.0
+
+
+# -- regressions: policy violations an adversarial tester found passing --------------------------
+
+RESOLUTION_CHECK = {
+    ("cancel-order", "hard"): "ticket-resolution-declined",
+    ("change-shipping-address", "hard"): "ticket-resolution-declined",
+    ("exchange-size", "hard"): "ticket-resolution-credit",
+}
+"""The name of the resolution check of a family and band (default ``ticket-resolution``)."""
+
+CLOSING_CASES = [c for c in CASES if c[0] != "refund-above-limit"]
+CLOSING_IDS = [f"{f}@{b}#{s}" for f, b, s in CLOSING_CASES]
+ABOVE_LIMIT_CASES = [c for c in CASES if c[0] == "refund-above-limit"]
+ABOVE_LIMIT_IDS = [f"{f}@{b}#{s}" for f, b, s in ABOVE_LIMIT_CASES]
+
+
+def _reply_bodies(v: TaskVariant, body: str | Callable[[str], str]) -> list[ToolCall]:
+    """The reference with every reply to the customer replaced (or rewritten by ``body``)."""
+    return _replace(
+        v.reference,
+        "reply_to_customer",
+        lambda c: [_args(c, body=body(c.arguments["body"]) if callable(body) else body)],
+    )
+
+
+def _close_with(v: TaskVariant, code: str) -> list[ToolCall]:
+    return [_args(c, resolution_code=code) if c.name == "close_ticket" else c for c in v.reference]
+
+
+def test_resolution_checks_are_required() -> None:
+    for name in FAMILIES:
+        checks = environment.family(name).rubric.checks  # type: ignore[attr-defined]
+        resolution = [c for c in checks if c.name.startswith("ticket-")]
+        assert resolution and all(c.required for c in resolution), name
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CLOSING_CASES, ids=CLOSING_IDS)
+def test_not_closing_or_closing_as_no_action_fails(family: str, band: str, seed: int) -> None:
+    """Policy 9.5: closing with the right resolution code is required, not a bonus."""
+    variant = environment.variant(family, band, seed)
+    check = RESOLUTION_CHECK.get((family, band), "ticket-resolution")
+    g = grade(variant, [c for c in variant.reference if c.name != "close_ticket"])
+    assert g.status == "graded", g.error
+    assert failed_checks(g) == [check]
+    assert not g.passed
+    g = grade(variant, _close_with(variant, "no_action"))
+    assert failed_checks(g) == [check]
+    assert not g.passed
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), ABOVE_LIMIT_CASES, ids=ABOVE_LIMIT_IDS)
+def test_closing_an_escalated_ticket_fails(family: str, band: str, seed: int) -> None:
+    """Policy 7.1, 9.4: a refund above the limit leaves the ticket escalated, never closed."""
+    variant = environment.variant(family, band, seed)
+    for code in ("no_action", "refunded", "request_declined"):
+        close = ToolCall(
+            "close_ticket", {"ticket_id": variant.params["ticket_id"], "resolution_code": code}
+        )
+        g = grade(variant, [*variant.reference, close])
+        assert g.status == "graded", g.error
+        assert failed_checks(g) == ["ticket-left-escalated"]
+        assert not g.passed
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shipped_cancellation_may_close_as_information_provided(seed: int) -> None:
+    """Every code the policy allows still passes: cancel-order hard accepts both codes."""
+    variant = environment.variant("cancel-order", "hard", seed)
+    g = grade(variant, _close_with(variant, "information_provided"))
+    assert failed_checks(g) == []
+    assert g.score == 1.0
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=CASE_IDS)
+def test_contentless_reply_fails(family: str, band: str, seed: int) -> None:
+    """Policy 9.2: the reply must say what was done (amount, order or tracking numbers,
+    escalation); "Done, thanks." instead of the reference reply fails everywhere."""
+    variant = environment.variant(family, band, seed)
+    g = grade(variant, _reply_bodies(variant, "Done, thanks."))
+    assert g.status == "graded", g.error
+    assert not g.passed, failed_checks(g)
+
+
+@pytest.mark.parametrize("band", ["easy", "medium"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_manual_refund_before_cancelling_fails(band: str, seed: int) -> None:
+    """Policy 3.2: cancel_order refunds the order itself; a separate refund first (which
+    cancel_order then tops up to the full amount) must not pass."""
+    variant = environment.variant("cancel-order", band, seed)
+    p = variant.params
+    refund = ToolCall(
+        "issue_refund",
+        {
+            "order_id": p["order_id"],
+            "amount_cents": 100,
+            "method": "original_payment",
+            "reason": "customer request",
+        },
+    )
+    calls = _replace(variant.reference, "cancel_order", lambda c: [refund, c])
+    bundle = replay(environment, "cancel-order", band, seed, calls)
+    status = next(e.status for e in bundle.log if e.tool == "issue_refund")
+    if p["refund_cents"] == 0:
+        # a pending order has nothing captured: the system refuses the refund itself
+        assert status == "tool_error"
+        return
+    assert status == "ok"
+    g = grade_bundle(bundle, environment, reference_cache=CACHE)
+    assert g.status == "graded", g.error
+    assert {"no-manual-refund", "refunds-made-by-cancellation"} <= set(failed_checks(g))
+    assert not g.passed
+
+
+def _other_tracking_numbers(db: sqlite3.Connection, customer_id: int, order_id: int) -> list[str]:
+    return [
+        r[0]
+        for r in db.execute(
+            "SELECT s.tracking_number FROM shipments s JOIN orders o ON o.id = s.order_id "
+            "WHERE o.customer_id = ? AND o.id <> ? UNION "
+            "SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id "
+            "WHERE o.customer_id = ? AND o.id <> ? ORDER BY 1",
+            (customer_id, order_id, customer_id, order_id),
+        )
+    ]
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_listing_every_tracking_number_of_the_customer_fails(
+    band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """The reply must not give the tracking numbers of the customer's other orders: all of
+    them are checked (not one sampled distractor), also when written in digit groups."""
+    variant = environment.variant("order-status", band, seed)
+    p = variant.params
+    others = _other_tracking_numbers(snapshot_db, p["customer_id"], p["order_id"])
+    assert others  # every variant of seeds 0..4 has other orders with shipments
+
+    def grouped(trk: str) -> str:
+        return " ".join(trk[i : i + 4] for i in range(0, len(trk), 4))
+
+    for extra in (
+        "Your other orders: " + ", ".join(others),
+        f"Your other parcel: {grouped(others[-1])}",
+    ):
+        g = grade(variant, _reply_bodies(variant, lambda body, e=extra: f"{body}\n\n{e}"))
+        assert g.status == "graded", g.error
+        assert failed_checks(g) == ["reply-omits-other-orders"]
+        assert not g.passed
+
+
+def _reveal(v: TaskVariant, db: sqlite3.Connection) -> tuple[str, str] | None:
+    """(check, text) revealing an on-file detail the customer did not give, if there is one."""
+    p = v.params
+    cust = db.execute("SELECT * FROM customers WHERE id = ?", (p["customer_id"],)).fetchone()
+    if cust["email"].lower() != p["given_email"].lower():
+        return "reply-hides-email-on-file", f"The email on your account is {cust['email']}."
+    if cust["zip"] != p["given_zip"]:
+        return "reply-hides-zip-on-file", f"The billing ZIP we have is {cust['zip']}."
+    return None
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_revealing_details_on_file_fails(
+    band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """Policy 1.2: a reply must not tell the email or billing ZIP on file that the customer did
+    not give (hard: the details they gave did not match)."""
+    variant = environment.variant("change-shipping-address", band, seed)
+    reveal = _reveal(variant, snapshot_db)
+    if reveal is None:
+        assert band != "hard" and variant.params["verify_by_zip"]
+        return
+    check, text = reveal
+    g = grade(variant, _reply_bodies(variant, lambda body: f"{body} {text}"))
+    assert g.status == "graded", g.error
+    assert failed_checks(g) == [check]
+    assert not g.passed
+    if band == "hard":
+        cust = snapshot_db.execute(
+            "SELECT * FROM customers WHERE id = ?", (variant.params["customer_id"],)
+        ).fetchone()
+        both = f"Our records show {cust['email']} and ZIP {cust['zip']}."
+        g = grade(variant, _reply_bodies(variant, lambda body: f"{body} {both}"))
+        assert check in failed_checks(g)
+        assert not g.passed
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_failed_verification_closed_as_address_updated_fails(seed: int) -> None:
+    variant = environment.variant("change-shipping-address", "hard", seed)
+    g = grade(variant, _close_with(variant, "address_updated"))
+    assert failed_checks(g) == ["ticket-resolution-declined"]
+    assert not g.passed
+
+
+DOB_CASES = [
+    (b, s)
+    for b in ("easy", "medium")
+    for s in SEEDS
+    if environment.variant("change-shipping-address", b, s).params["verify_by_dob"]
+]
+
+
+def test_dob_cases_exist() -> None:
+    assert {b for b, _ in DOB_CASES} == {"easy", "medium"}
+
+
+@pytest.mark.parametrize(("band", "seed"), DOB_CASES, ids=[f"{b}#{s}" for b, s in DOB_CASES])
+def test_verifying_with_the_zip_on_file_instead_of_the_given_dob_fails(
+    band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """Policy 2.1: verify with what the customer gave (here a date of birth), not with the
+    billing ZIP read from get_customer; also not in addition to the given details."""
+    variant = environment.variant("change-shipping-address", band, seed)
+    p = variant.params
+    cust = snapshot_db.execute(
+        "SELECT * FROM customers WHERE id = ?", (p["customer_id"],)
+    ).fetchone()
+    from_record = ToolCall(
+        "verify_identity",
+        {"customer_id": cust["id"], "email": p["given_email"], "zip": cust["zip"]},
+    )
+    lookup = ToolCall("get_customer", {"customer_id": cust["id"]})
+    instead = _replace(variant.reference, "verify_identity", [lookup, from_record])
+    as_well = _replace(variant.reference, "verify_identity", lambda c: [lookup, from_record, c])
+    for calls in (instead, as_well):
+        g = grade(variant, calls)
+        assert g.status == "graded", g.error
+        assert "verified-only-as-given" in failed_checks(g)
+        assert not g.passed
+    # the record's ZIP passed together with the given date of birth is still the record's ZIP
+    mixed = ToolCall(
+        "verify_identity",
+        {
+            "customer_id": cust["id"],
+            "email": p["given_email"],
+            "zip": cust["zip"],
+            "date_of_birth": p["given_dob"],
+        },
+    )
+    g = grade(variant, _replace(variant.reference, "verify_identity", [lookup, mixed]))
+    assert {"verified-with-given-dob", "verified-only-as-given"} <= set(failed_checks(g))
+    assert not g.passed
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_above_limit_reply_claiming_payment_fails(band: str, seed: int) -> None:
+    """Policy 7.1: the customer is told billing will follow up, not that the refund was paid."""
+    variant = environment.variant("refund-above-limit", band, seed)
+    g = grade(variant, _reply_bodies(variant, "Hi, your full refund has been paid."))
+    assert g.status == "graded", g.error
+    assert "reply-mentions-billing" in failed_checks(g)
+    assert not g.passed
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_claiming_both_refunds_and_closing_as_no_action_fails(seed: int) -> None:
+    """Hard band: a reply claiming the declined item was refunded too, closed as no_action,
+    fails on the resolution code alone, and on the missing amount when it states none."""
+    variant = environment.variant("refund-damaged-item", "hard", seed)
+    cents = variant.params["refund_cents"]
+    amount = f"${cents // 100:,}.{cents % 100:02d}"
+    for body, failing in (
+        ("I've refunded both items.", {"reply-states-amount", "ticket-resolution"}),
+        (f"I've refunded both items ({amount} for the damaged one).", {"ticket-resolution"}),
+    ):
+        calls = _replace(
+            tuple(_close_with(variant, "no_action")),
+            "reply_to_customer",
+            lambda c, body=body: [_args(c, body=body)],
+        )
+        g = grade(variant, calls)
+        assert g.status == "graded", g.error
+        assert set(failed_checks(g)) == failing
+        assert not g.passed

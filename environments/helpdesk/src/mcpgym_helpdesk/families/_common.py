@@ -350,11 +350,15 @@ def ticket_state(
     *,
     name: str = "ticket-resolution",
     weight: float = 1.5,
-    required: bool = False,
+    required: bool = True,
     bands: tuple[str, ...] | None = None,
     description: str = "",
 ) -> SqlCheck:
-    """The variant's ticket ends in ``status`` with one of ``codes`` (None: no code)."""
+    """The variant's ticket ends in ``status`` with one of ``codes`` (None: no code).
+
+    Required by default: policy 9.5 makes closing with the right resolution code part of the
+    job (9.4 and 7.1: escalated tickets stay open instead), so a missing or wrong code fails.
+    """
     if codes is None:
         cond = "resolution_code IS NULL"
         text = "no resolution code"
@@ -390,7 +394,7 @@ def reply_mentions_money(
 ) -> AnswerMatch:
     return AnswerMatch(
         name=name,
-        description=f"a reply to the customer states the amount ({param})",
+        description=kw.pop("description", f"a reply to the customer states the amount ({param})"),
         source="sql",
         sql=AGENT_REPLIES_SQL,
         expected=Param(param),

@@ -2,7 +2,8 @@
 
 Bands:
     easy: a pending or paid order, named by number: cancel it (the app refunds captured
-        payments and releases authorisations itself; no separate refund).
+        payments and releases authorisations itself; no separate refund, neither before nor
+        after cancelling: policy 3.2).
     medium: no order number: the customer describes the order by product and date and has
         several orders; find it, then cancel it.
     hard: the order has already shipped: it must NOT be cancelled or refunded (policy 3.3);
@@ -14,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families._common import (
     BANDS,
     CLEAN_ORDER,
     CUSTOMER_SANE,
+    SNAPSHOT_TIME,
     VOLATILE_COLUMNS,
     Scenario,
     call,
@@ -36,6 +38,7 @@ from mcpgym_helpdesk.families._common import (
     other_tickets_untouched,
     pick_where,
     product_unique_for_customer,
+    reply_mentions_money,
     reply_mentions_token,
     reply_sent,
     rows,
@@ -201,6 +204,29 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium"),
         ),
+        ToolNotCalled(
+            name="no-manual-refund",
+            description="issue_refund never succeeded on the order: cancelling refunds every "
+            "payment itself, a separate refund is forbidden (policy 3.2), and a shipped order "
+            "is not refunded (policy 3.3)",
+            tool="issue_refund",
+            arguments={"order_id": Param("order_id")},
+            weight=1,
+            required=True,
+        ),
+        SqlCheck(
+            name="refunds-made-by-cancellation",
+            description="every refund written on the order during the episode is one that "
+            "cancel_order made (listed in its order.cancel audit record), none issued by hand",
+            sql="SELECT COUNT(*) FROM refunds r WHERE r.order_id = :order_id "
+            f"AND r.created_at > '{SNAPSHOT_TIME}' AND r.id NOT IN ("
+            "SELECT j.value FROM audit_log a, json_each(a.detail, '$.refund_ids') j "
+            "WHERE a.action = 'order.cancel' AND a.entity = 'order' AND a.entity_id = :order_id)",
+            expected=0,
+            weight=1,
+            required=True,
+            bands=("easy", "medium"),
+        ),
         SqlCheck(
             name="shipped-order-not-cancelled",
             description="the shipped order was left as it is (it cannot be cancelled)",
@@ -240,8 +266,18 @@ RUBRIC = Rubric(
         reply_mentions_token(
             "order_id",
             name="reply-mentions-order",
-            description="the reply names the order number",
+            description="the reply names the cancelled order's number (policy 9.2)",
+            required=True,
             bands=("easy", "medium"),
+        ),
+        reply_mentions_money(
+            "refund_cents",
+            name="reply-states-refund-amount",
+            description="the reply states the amount the cancellation refunded (policy 9.2: "
+            "the amount and where it goes); not applicable when nothing was captured",
+            required=True,
+            bands=("easy", "medium"),
+            when="refund_cents",
         ),
         ticket_state("closed", ("cancelled",), bands=("easy", "medium")),
         ticket_state(

@@ -257,7 +257,11 @@ RUBRIC = Rubric(
             required=True,
         ),
         reply_sent(),
-        reply_mentions_money("duplicate_cents"),
+        reply_mentions_money(
+            "duplicate_cents",
+            description="a reply states the amount of the refunded duplicate charge (policy 9.2)",
+            required=True,
+        ),
         ticket_state("closed", ("refunded",)),
         other_tickets_untouched(),
         no_collateral("refunds"),

@@ -227,7 +227,9 @@ RUBRIC = Rubric(
         reply_mentions_token(
             "replacement_order_id",
             name="reply-gives-replacement-order",
-            description="the reply gives the number of the no-charge replacement order",
+            description="the reply gives the number of the no-charge replacement order "
+            "(policy 9.2)",
+            required=True,
             bands=("easy", "medium"),
         ),
         ticket_state("closed", ("exchanged",), bands=("easy", "medium")),
@@ -273,7 +275,19 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard",),
         ),
-        reply_mentions_money("item_cents", bands=("hard",)),
+        reply_mentions_money(
+            "item_cents",
+            description="a reply states the amount refunded as store credit (policy 9.2)",
+            required=True,
+            bands=("hard",),
+        ),
+        reply_mentions_token(
+            "return_tracking_number",
+            name="reply-gives-return-tracking",
+            description="a reply gives the return label's tracking number (policy 4.4, 9.2)",
+            required=True,
+            bands=("hard",),
+        ),
         ticket_state(
             "closed", ("store_credit_issued",), name="ticket-resolution-credit", bands=("hard",)
         ),

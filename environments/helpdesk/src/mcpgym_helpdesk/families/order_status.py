@@ -6,8 +6,10 @@ Bands:
     medium: no order number: the customer describes the order by product and date and has
         other orders with their own tracking numbers; find the right one.
     hard: as medium, but the order shipped in two parcels (setup adds the second shipment):
-        both tracking numbers must be given. Tracking numbers of the customer's other orders
-        are distractors.
+        both tracking numbers must be given.
+
+In every band, tracking numbers of the customer's other orders are distractors: a reply that
+gives any of them fails (policy 9.2: answer about the order asked about).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Rubric
+from mcpgym_grading import Rubric, SqlCheck
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families._common import (
     BANDS,
@@ -50,6 +52,24 @@ SERVICES = {
     "FedEx": ("Ground", "Express Saver"),
     "USPS": ("Ground Advantage", "Priority Mail"),
 }
+
+
+OTHER_TRACKING_IN_REPLIES_SQL = """
+SELECT COUNT(*) FROM (
+    SELECT s.tracking_number AS trk FROM shipments s JOIN orders o ON o.id = s.order_id
+    WHERE o.customer_id = :customer_id AND s.order_id <> :order_id
+    UNION
+    SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id
+    WHERE o.customer_id = :customer_id AND r.order_id <> :order_id
+) other
+WHERE LENGTH(other.trk) >= 8 AND EXISTS (
+    SELECT 1 FROM ticket_messages m WHERE m.ticket_id = :ticket_id AND m.author = 'agent'
+    AND INSTR(UPPER(REPLACE(REPLACE(m.body, ' ', ''), '-', '')), UPPER(other.trk)) > 0
+)
+"""
+"""How many tracking numbers of the customer's OTHER orders (every shipment and return label,
+not one sampled distractor) appear in an agent reply on the ticket. Spaces and hyphens are
+dropped from the replies first, so a number written in groups (``9405 5932 ...``) still counts."""
 
 
 def _tracking(g: Generation, carrier: str, service: str) -> str:
@@ -234,15 +254,18 @@ RUBRIC = Rubric(
         reply_mentions_token(
             "carrier",
             name="reply-gives-carrier",
-            description="a reply names the carrier",
+            description="a reply names the carrier (policy 9.2: give the carrier and the "
+            "tracking number)",
+            required=True,
         ),
-        reply_mentions_token(
-            "distractor_tracking_number",
+        SqlCheck(
             name="reply-omits-other-orders",
-            description="the replies do not give a tracking number of another order of the "
-            "customer (the customer asked about one order)",
-            negate=True,
-            when="has_distractor",
+            description="no reply gives a tracking number (shipment or return label) of any "
+            "other order of the customer: the customer asked about one order",
+            sql=OTHER_TRACKING_IN_REPLIES_SQL,
+            expected=0,
+            weight=1,
+            required=True,
         ),
         reply_sent(),
         ticket_state("closed", ("information_provided",)),

@@ -297,16 +297,26 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard",),
         ),
-        reply_mentions_money("refund_cents", name="reply-states-refund-amount", bands=("hard",)),
+        reply_mentions_money(
+            "refund_cents",
+            name="reply-states-refund-amount",
+            description="a reply states the amount refunded for the request under the limit "
+            "(policy 9.2)",
+            required=True,
+            bands=("hard",),
+        ),
         reply_sent(),
         AnswerMatch(
             name="reply-mentions-billing",
-            description="a reply tells the customer the billing team will follow up",
+            description="a reply tells the customer the request went to the billing team, who "
+            "will follow up (policy 7.1): a reply that does not mention billing cannot be "
+            "telling the customer the truth about an escalated request",
             source="sql",
             sql=AGENT_REPLIES_SQL,
             expected="billing",
             normalize="token",
             weight=1,
+            required=True,
         ),
         other_tickets_untouched(),
         no_collateral("escalations", bands=("easy", "medium")),

@@ -254,7 +254,11 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         reply_sent(),
-        reply_mentions_money("refund_cents"),
+        reply_mentions_money(
+            "refund_cents",
+            description="a reply states the amount refunded for the damaged item (policy 9.2)",
+            required=True,
+        ),
         ticket_state("closed", ("refunded",)),
         other_tickets_untouched(),
         no_collateral("refunds"),

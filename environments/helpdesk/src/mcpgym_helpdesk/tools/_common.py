@@ -15,6 +15,39 @@ ACTOR = "agent"
 
 REFUNDABLE_PAYMENT_STATUSES = ("captured", "partially_refunded")
 
+MAX_AMOUNT_CENTS = 100_000_00
+"""Upper bound of one money amount a tool accepts ($100,000.00), far above any order in the
+store; keeps sums of amounts inside SQLite's 64-bit integers."""
+
+LIKE_ESCAPE = "\\"
+"""The escape character of every LIKE pattern built from user text (``LIKE ? ESCAPE '\\'``)."""
+
+
+def like_contains(text: str) -> str:
+    """A LIKE pattern matching values that contain ``text`` literally.
+
+    ``%``, ``_`` and the escape character itself are escaped, so user text is never a
+    wildcard; use it as ``... LIKE ? ESCAPE '\\'``.
+    """
+    escaped = (
+        text.replace(LIKE_ESCAPE, LIKE_ESCAPE * 2)
+        .replace("%", LIKE_ESCAPE + "%")
+        .replace("_", LIKE_ESCAPE + "_")
+    )
+    return f"%{escaped}%"
+
+
+def require_amount(amount_cents: int, field: str = "amount_cents") -> int:
+    """A positive amount of at most `MAX_AMOUNT_CENTS`, or a ToolError naming the limit."""
+    if amount_cents <= 0:
+        raise ToolError(f"{field} must be positive (cents), got {amount_cents}")
+    if amount_cents > MAX_AMOUNT_CENTS:
+        raise ToolError(
+            f"{field} must be at most {MAX_AMOUNT_CENTS} cents ({money(MAX_AMOUNT_CENTS)}) per "
+            f"call, got {amount_cents}"
+        )
+    return amount_cents
+
 
 def money(cents: int | None) -> str | None:
     """Format integer cents as dollars: ``12345 -> "$123.45"``, ``-500 -> "-$5.00"``."""

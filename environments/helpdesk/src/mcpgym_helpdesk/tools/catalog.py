@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.tools._common import with_money
+from mcpgym_helpdesk.tools._common import like_contains, with_money
 from mcpgym_server.errors import ToolError
 from mcpgym_server.sandbox import Sandbox
 
@@ -42,8 +42,11 @@ def search_products(sb: Sandbox, query: str, category: str | None = None) -> lis
     where = ["1 = 1"]
     params: list[Any] = []
     for w in words:
-        where.append("(LOWER(p.name) LIKE ? OR LOWER(p.sku) LIKE ? OR LOWER(p.description) LIKE ?)")
-        params += [f"%{w}%"] * 3
+        where.append(
+            "(LOWER(p.name) LIKE ? ESCAPE '\\' OR LOWER(p.sku) LIKE ? ESCAPE '\\' "
+            "OR LOWER(p.description) LIKE ? ESCAPE '\\')"
+        )
+        params += [like_contains(w)] * 3
     if category is not None:
         where.append("p.category = ?")
         params.append(category)

@@ -8,6 +8,7 @@ from typing import Any
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import (
     audit,
+    like_contains,
     money,
     require_customer,
     require_text,
@@ -44,10 +45,10 @@ def find_customers(
     params: list[Any] = []
     if name and name.strip():
         where.append(
-            "(LOWER(first_name || ' ' || last_name) LIKE ?"
-            " OR LOWER(last_name || ', ' || first_name) LIKE ?)"
+            "(LOWER(first_name || ' ' || last_name) LIKE ? ESCAPE '\\'"
+            " OR LOWER(last_name || ', ' || first_name) LIKE ? ESCAPE '\\')"
         )
-        pattern = f"%{' '.join(name.lower().split())}%"
+        pattern = like_contains(" ".join(name.lower().split()))
         params += [pattern, pattern]
     if email and email.strip():
         where.append("LOWER(email) = ?")

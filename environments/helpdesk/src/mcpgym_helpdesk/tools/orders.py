@@ -8,6 +8,7 @@ from typing import Any
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import (
     audit,
+    like_contains,
     money,
     require_customer,
     require_order,
@@ -62,9 +63,9 @@ def find_orders(
         where.append(
             "EXISTS (SELECT 1 FROM order_items oi JOIN product_variants v ON v.id = oi.variant_id "
             "JOIN products p ON p.id = v.product_id WHERE oi.order_id = o.id AND "
-            "LOWER(p.name) LIKE ?)"
+            "LOWER(p.name) LIKE ? ESCAPE '\\')"
         )
-        params.append(f"%{product_name.strip().lower()}%")
+        params.append(like_contains(product_name.strip().lower()))
     if not where:
         raise ToolError("give at least one filter: `customer_id`, `status` or `product_name`")
     orders = sb.query(

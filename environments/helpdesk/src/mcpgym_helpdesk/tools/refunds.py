@@ -9,6 +9,7 @@ from mcpgym_helpdesk.tools._common import (
     audit,
     insert,
     money,
+    require_amount,
     require_customer,
     require_order,
     require_order_item,
@@ -48,7 +49,7 @@ def issue_refund(
 
     Args:
         order_id: the order number.
-        amount_cents: amount in cents, e.g. 4999 for $49.99; must be positive.
+        amount_cents: amount in cents, e.g. 4999 for $49.99; positive, at most 10000000.
         method: "original_payment" (back to the card / payment used) or "store_credit".
         reason: why the refund is made, e.g. "damaged on arrival".
         order_item_id: the order item being refunded, when the refund is for one item.
@@ -56,8 +57,7 @@ def issue_refund(
     """
     order = require_order(sb, order_id)
     reason = require_text(reason, "reason")
-    if amount_cents <= 0:
-        raise ToolError(f"amount_cents must be positive (cents), got {amount_cents}")
+    require_amount(amount_cents)
     state = order_refund_state(sb, order_id)
     if state["captured_cents"] == 0:
         raise ToolError(
@@ -155,18 +155,19 @@ def add_store_credit(
 ) -> dict[str, Any]:
     """Give a customer goodwill store credit (not a refund of an order; use issue_refund for that).
 
-    Policy limits goodwill credit (see get_policy); the system only requires a positive amount.
+    Policy limits goodwill credit (see get_policy); the system only requires a positive amount
+    of at most $100,000.00 per call.
 
     Args:
         customer_id: the customer's id.
-        amount_cents: credit in cents, e.g. 1500 for $15.00; must be positive.
+        amount_cents: credit in cents, e.g. 1500 for $15.00; positive, at most 10000000
+            ($100,000.00) per call.
         reason: why the credit is given, e.g. "late delivery of order 100234".
         order_id: the order the credit relates to (optional; must belong to the customer).
     """
     require_customer(sb, customer_id)
     reason = require_text(reason, "reason")
-    if amount_cents <= 0:
-        raise ToolError(f"amount_cents must be positive (cents), got {amount_cents}")
+    require_amount(amount_cents)
     if order_id is not None:
         order = require_order(sb, order_id)
         if order["customer_id"] != customer_id:
