@@ -138,3 +138,16 @@ def test_arguments_the_sandbox_cannot_store_are_refused_before_the_tool_runs(
     assert [e["field"] for e in info.value.errors] == [field]
     assert message in info.value.errors[0]["message"]
     assert spec.validate({"n": 2**63 - 1, "text": "é" * 20_000})["n"] == 2**63 - 1
+
+
+def test_lock_changes_with_everything_the_agent_reads(toy_env: Environment) -> None:
+    from mcpgym_server import Resource, compute_lock
+
+    before = compute_lock(toy_env)
+    toy_env.add_resource(Resource("toy://policy", "policy", "rules", "text/plain", "be nice"))
+    with_policy = compute_lock(toy_env)
+    toy_env.add_resource(Resource("toy://policy", "policy", "rules", "text/plain", "be kind"))
+    edited = compute_lock(toy_env)
+    del toy_env._resources["toy://policy"]
+    assert len({before, with_policy, edited}) == 3
+    assert compute_lock(toy_env) == before

@@ -2,7 +2,9 @@
 
 The lock covers the environment name and version, the snapshot sha256, the tool
 schemas as served (canonical JSON of name, description, kind and input schema),
-and per task family its generator version and rubric digest. Every bundle, grade
+what else the agent reads (server instructions, resources such as a written
+policy, the virtual clock's start and step), and per task family its generator
+version and rubric digest. Every bundle, grade
 and run records it; two runs on the same lock can be compared.
 """
 
@@ -28,13 +30,27 @@ def tool_schemas(env: Environment) -> list[dict[str, Any]]:
     ]
 
 
+def _sha(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
+
+
 def lock_components(env: Environment) -> dict[str, Any]:
     """The parts the lock digest is computed over (JSON-ready dict)."""
     return {
         "env": env.name,
         "version": env.version,
         "snapshot_sha256": env.snapshot.sha256,
-        "tools_sha256": hashlib.sha256(canonical_json(tool_schemas(env)).encode()).hexdigest(),
+        "tools_sha256": _sha(tool_schemas(env)),
+        "surface_sha256": _sha(
+            {
+                "instructions": env.instructions,
+                "resources": {
+                    uri: [r.name, r.description, r.mime_type, r.text]
+                    for uri, r in sorted(env.resources.items())
+                },
+                "clock": [env.clock_start.isoformat(), env.clock_step.total_seconds()],
+            }
+        ),
         "families": {
             name: {
                 "generator_version": fam.generator_version,
