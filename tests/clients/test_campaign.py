@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -78,15 +79,21 @@ def test_selection_runs_families_only_in_the_bands_they_offer() -> None:
     ("tasks", "bands", "seeds", "message"),
     [
         (["nope"], None, [0], "unknown task 'nope'; valid tasks: refund, cancel"),
-        (["cancel"], ["hard"], [0], "band 'hard' is not offered by the selected tasks"),
-        (None, ["expert"], [0], "offered bands: easy, hard, medium"),
+        (
+            ["cancel"],
+            ["hard"],
+            [0],
+            "band 'hard' is not offered by the selected tasks (cancel); offered bands: easy",
+        ),
+        (None, ["expert"], [0], "not offered by toy; offered bands: easy, medium, hard"),
+        (None, ["extreme"], [0], "band 'extreme' is not offered by toy"),
         (None, None, [], "no seeds selected"),
     ],
 )
 def test_bad_selections_are_configuration_errors(
     tasks: list[str] | None, bands: list[str] | None, seeds: list[int], message: str
 ) -> None:
-    with pytest.raises(ConfigurationError, match=message.replace("(", r"\(")):
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
         select_variants(INFO, tasks, bands, seeds)
 
 

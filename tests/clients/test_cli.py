@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import os
 import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import anyio
+import anyio.from_thread
+import httpx
 import pytest
+import typer
+from anyio.streams.text import TextReceiveStream
 from typer.testing import CliRunner
 
-from mcpgym_clients import RunStore, cli
+from mcpgym_clients import (
+    ChatCompletionsClient,
+    ConfigurationError,
+    LocalServers,
+    RunStore,
+    cli,
+    serve_locally,
+)
 from mcpgym_clients.cli import app
 from mcpgym_server import Environment, MCPGymError, load_environment
 
@@ -27,7 +47,6 @@ def flat(text: str) -> str:
         (["--seeds", "0,,2"], "Invalid value for '--seeds': empty item in '0,,2'"),
         (["--seeds", "x"], "Invalid value for '--seeds': 'x' is not a seed or a seed range"),
         (["--seeds", "-3"], "Invalid value for '--seeds': '-3' is not a seed or a seed range"),
-        (["--bands", "easy,legendary"], "Invalid value for '--bands': unknown band 'legendary'"),
         (["--tasks", ","], "Invalid value for '--tasks': empty list"),
         (["--agent", "robot"], "Invalid value for '--agent': unknown agent 'robot'"),
         (["--agent", "openai"], "Invalid value for '--model': --agent openai needs --model"),
@@ -165,3 +184,276 @@ def test_eval_helpdesk_reference_scores_full_marks_on_one_task(tmp_path: Path) -
         for e in episodes
     ]
     assert outcomes == [(e["variant_id"], "completed", 1.0, None) for e in episodes]
+
+
+# -- user mistakes: one line, in both modes -------------------------------------------
+
+
+@pytest.fixture
+def remote(toy_env: Environment, tmp_path: Path) -> Iterator[LocalServers]:
+    """The toy environment served in a background thread, as if on another machine."""
+    with anyio.from_thread.start_blocking_portal(backend="asyncio") as portal:
+        with portal.wrap_async_context_manager(
+            serve_locally(toy_env, tmp_path / "remote-episodes")
+        ) as servers:
+            yield servers
+
+
+MISTAKES = {
+    "unknown task": (["--tasks", "nope"], "unknown task 'nope'; valid tasks: set-target"),
+    "band not offered": (
+        ["--bands", "expert"],
+        "band 'expert' is not offered by toy; offered bands: easy, medium",
+    ),
+    "no such band": (
+        ["--bands", "easy,extreme"],
+        "band 'extreme' is not offered by toy; offered bands: easy, medium",
+    ),
+    "store is a directory": (
+        ["--store", "{d}"],
+        "--store {d} is a directory; give the database file, e.g. --store {d}/mcpgym.db",
+    ),
+    "store under a file": (
+        ["--store", "{d}/a-file/mcpgym.db"],
+        "--store {d}/a-file/mcpgym.db: cannot open the run store: ",
+    ),
+    "store is not a database": (
+        ["--store", "{d}/a-file"],
+        "--store {d}/a-file: cannot open the run store: file is not a database",
+    ),
+}
+
+
+@pytest.mark.parametrize("mode", ["local servers", "--env-url"])
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_user_mistakes_are_one_line_errors_in_both_modes(
+    toy_installed: Environment,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    mode: str,
+    mistake: str,
+) -> None:
+    given, message = MISTAKES[mistake]
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "a-file").write_text("not a database\n")
+    args = [a.format(d=d) for a in given]
+    if "--store" not in args:
+        args += ["--store", str(tmp_path / "runs" / "mcpgym.db")]
+    if mode == "--env-url":
+        servers: LocalServers = request.getfixturevalue("remote")
+        args += ["--env-url", servers.env_url, "--grading-url", servers.grading_url]
+        args += ["--grading-token", servers.grading_token]
+    result = runner.invoke(app, ["eval", "toy", *args], env={"COLUMNS": "80"})
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("error: " + message.format(d=d)), lines[0]
+    # nothing was started or created next to a bad store path
+    assert not (tmp_path / "episodes").exists() and not (d / "episodes").exists()
+
+
+def test_errors_inside_exception_groups_are_one_line_but_bugs_keep_their_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(typer.Exit) as exit_info, cli._reported():
+        raise ExceptionGroup("task group", [ExceptionGroup("inner", [ConfigurationError("boom")])])
+    assert exit_info.value.exit_code == 1
+    assert capsys.readouterr().err == "error: boom\n"
+    with pytest.raises(ExceptionGroup), cli._reported():
+        raise ExceptionGroup("task group", [ConfigurationError("boom"), TypeError("a bug")])
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_ctrl_c_stops_the_campaign_and_says_what_was_kept(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    store = tmp_path / "runs" / "mcpgym.db"
+    command = [sys.executable, "-m", "tests.clients.slow_cli", str(tmp_path / "env")]
+    command += ["eval", "toy", "--seeds", "0-1", "--concurrency", "1", "--store", str(store)]
+    progress = "slow 1/4 set-target@easy#0: score 1.000\n"
+    output = ""
+    with anyio.fail_after(60):
+        async with await anyio.open_process(
+            command, cwd=ROOT, stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "80"}
+        ) as proc:
+            assert proc.stdout is not None
+            async for chunk in TextReceiveStream(proc.stdout):
+                if progress not in output and progress in output + chunk:
+                    proc.send_signal(signum)  # seed 1 never ends: only a signal stops it
+                output += chunk
+            code = await proc.wait()
+    assert code == 128 + signum, output
+    assert "Traceback" not in output
+    with RunStore(store) as runs:
+        main, base = sorted(runs.runs(), key=lambda r: r["baseline_of"] is not None)
+        kept = runs.episodes(main["id"])
+    assert output.splitlines()[-1] == (
+        f"interrupted: 1 of 8 episodes completed are in {store} "
+        f"(run {main['id']}, baseline run {base['id']}; left unfinished)"
+    )
+    assert [(e["variant_id"], e["score"]) for e in kept] == [("toy/set-target@easy#0", 1.0)]
+    assert main["finished_at"] is None and base["finished_at"] is None
+
+
+# -- the model endpoint -------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_an_unreachable_model_endpoint_fails_before_anything_starts(
+    toy_installed: Environment, no_proxy: None, tmp_path: Path
+) -> None:
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    result = runner.invoke(
+        app,
+        ["eval", "toy", "--model", "qwen3:8b", "--base-url", url, "--seeds", "0-4"]
+        + ["--store", str(tmp_path / "m.db")],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"error: cannot reach the model API at {url} (")
+    assert lines[0].endswith("is the model server running, and is --base-url right?")
+    with RunStore(tmp_path / "m.db") as runs:
+        assert runs.runs() == []
+
+
+def model_api(monkeypatch: pytest.MonkeyPatch, answers: dict[str, httpx.Response]) -> list[str]:
+    """Serve the model API from ``answers`` (by path suffix); return the paths requested."""
+    paths: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.path)
+        return next(a for suffix, a in answers.items() if request.url.path.endswith(suffix))
+
+    transport = httpx.MockTransport(handler)
+    monkeypatch.setattr(
+        cli, "ChatCompletionsClient", functools.partial(ChatCompletionsClient, transport=transport)
+    )
+    return paths
+
+
+def test_a_rejected_api_key_fails_before_anything_starts(
+    toy_installed: Environment, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    paths = model_api(
+        monkeypatch,
+        {"/models": httpx.Response(401, json={"error": {"message": "Incorrect API key"}})},
+    )
+    monkeypatch.setenv("MY_KEY", "sk-wrong")
+    result = runner.invoke(
+        app,
+        ["eval", "toy", "--model", "m", "--base-url", "http://model.test/v1"]
+        + ["--api-key-env", "MY_KEY", "--store", str(tmp_path / "m.db")],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        "error: the model API at http://model.test/v1 rejected the API key "
+        "(401: Incorrect API key); check MY_KEY (or pass --api-key)"
+    ]
+    assert paths == ["/v1/models"]
+
+
+def test_eval_fails_when_no_episode_of_the_agent_was_scored(
+    toy_installed: Environment, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    paths = model_api(
+        monkeypatch,
+        {
+            "/models": httpx.Response(404, json={"error": "not here"}),  # fine: go on
+            "/chat/completions": httpx.Response(
+                400, json={"error": {"message": "model 'm' not found"}}
+            ),
+        },
+    )
+    store = tmp_path / "m.db"
+    result = runner.invoke(
+        app,
+        ["eval", "toy", "--model", "m", "--base-url", "http://model.test/v1", "--bands", "easy"]
+        + ["--seeds", "0-1", "--store", str(store)],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 1, result.output
+    assert paths == ["/v1/models", "/v1/chat/completions", "/v1/chat/completions"]
+    lines = result.output.splitlines()
+    assert "not scored: model_error 2" in lines
+    assert "  model API answered 400: model 'm' not found" in lines
+    assert any(line.startswith("results: run ") for line in lines)
+    assert lines[-1] == (
+        "error: no episode of the openai run was scored (model_error 2); the messages above say why"
+    )
+
+
+# -- output -------------------------------------------------------------------------------
+
+
+def test_tasks_never_cuts_family_names_and_shows_each_description(
+    monkeypatch: pytest.MonkeyPatch, toy_env: Environment
+) -> None:
+    wide = Environment(
+        name="wide",
+        version="0.1.0",
+        snapshot=toy_env.snapshot,
+        clock_start=toy_env.clock_start,
+        instructions="A key-value store.",
+    )
+    families = {
+        "change-shipping-address-after-an-identity-check": "Verify who is asking, then "
+        "change an order's shipping address (hard: verification fails, decline).",
+        "refund-a-damaged-item-to-the-original-payment": "Refund an item that arrived "
+        "damaged to the original payment method.",
+        "cancel-order": "Cancel an unshipped order.",
+    }
+    for name, description in families.items():
+        family = toy_env.families["set-target"]
+        wide.add_family(dataclasses.replace(family, name=name, description=description))
+    monkeypatch.setattr(cli, "load_environment", lambda name: wide)
+    result = runner.invoke(app, ["tasks", "wide"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert max(len(line) for line in out.splitlines()) <= 80
+    for name, description in families.items():
+        assert re.search(rf"│ {name} +│", out), out
+        assert all(word in out for word in description.split()), description
+    assert "…" not in out
+    # the families' instructions read alike: shown once, below the table
+    assert out.count("Set key `target` to 100.") == 1
+    lead = "instruction reads alike, e.g. change-shipping-address-after-an-identity-check@easy#0:"
+    assert lead in flat(out)
+
+
+def test_paths_are_printed_whole_when_stdout_is_not_a_terminal(
+    toy_installed: Environment, tmp_path: Path
+) -> None:
+    store = tmp_path / ("a-directory-with-a-long-name-" * 3) / "runs" / "mcpgym.db"
+    result = runner.invoke(
+        app,
+        ["eval", "toy", "--bands", "easy", "--store", str(store)],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    with RunStore(store) as runs:
+        main, base = sorted(runs.runs(), key=lambda r: r["baseline_of"] is not None)
+    assert f"results: run {main['id']} (baseline run {base['id']}) in {store}" in lines
+    assert f"episode bundles: {store.parent / 'episodes'}" in lines
+    assert f"server log: {store.parent / 'servers.log'}" in lines
+    # off a terminal, progress is one line per episode rather than a bar drawn at the end
+    assert "reference 1/1 set-target@easy#0: score 1.000" in lines
+    assert "null (baseline) 1/1 set-target@easy#0: score 0.000" in lines

@@ -13,7 +13,13 @@ Run a campaign into the run store: `select_variants` then `run_campaign`.
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
 from mcpgym_clients.agents import NullAgent, OpenAIAgent, ReferenceAgent
-from mcpgym_clients.campaign import CampaignResult, VariantKey, run_campaign, select_variants
+from mcpgym_clients.campaign import (
+    CampaignResult,
+    CampaignStatus,
+    VariantKey,
+    run_campaign,
+    select_variants,
+)
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo, TaskInfo
 from mcpgym_clients.errors import (
     ClientError,
@@ -38,6 +44,7 @@ __all__ = [
     "Agent",
     "AgentResult",
     "CampaignResult",
+    "CampaignStatus",
     "ChatCompletionsClient",
     "ClientError",
     "ConfigurationError",

@@ -9,7 +9,7 @@ against the floor of doing nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from mcpgym_clients.errors import ClientError, ConfigurationError
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.summary import SummaryRow, summarize
+from mcpgym_server import BANDS
 
 
 @dataclass(frozen=True, order=True)
@@ -55,12 +56,13 @@ def select_variants(
         raise ConfigurationError("no seeds selected")
     families = [info.task(t) for t in tasks] if tasks is not None else list(info.tasks)
     if bands is not None:
-        offered = {b for f in families for b in f.bands}
+        offered = _ordered_bands(b for f in families for b in f.bands)
         missing = [b for b in bands if b not in offered]
         if missing:
+            scope = info.env if tasks is None else f"the selected tasks ({', '.join(tasks)})"
             raise ConfigurationError(
-                f"band {missing[0]!r} is not offered by the selected tasks; "
-                f"offered bands: {', '.join(sorted(offered))}"
+                f"band {missing[0]!r} is not offered by {scope}; "
+                f"offered bands: {', '.join(offered)}"
             )
     keys = [
         VariantKey(f.name, band, seed)
@@ -72,6 +74,28 @@ def select_variants(
     if not keys:
         raise ConfigurationError("the selection contains no task variants")
     return keys
+
+
+def _ordered_bands(bands: Iterable[str]) -> list[str]:
+    """Distinct band names, easiest first (names outside `BANDS` last, in given order)."""
+    distinct = list(dict.fromkeys(bands))
+    return [b for b in BANDS if b in distinct] + [b for b in distinct if b not in BANDS]
+
+
+@dataclass
+class CampaignStatus:
+    """How far a campaign has got, updated while it runs (read it after an interruption).
+
+    Attributes:
+        run_id: the agent's run, once created. baseline_run_id: the baseline run, if any.
+        total: episodes planned (agent and baseline). stored: episodes written to the
+            run store so far (an episode is stored whole or not at all).
+    """
+
+    run_id: str | None = None
+    baseline_run_id: str | None = None
+    total: int = 0
+    stored: int = 0
 
 
 @dataclass
@@ -113,6 +137,7 @@ async def run_campaign(
     argv: Sequence[str] | None = None,
     console: Console | None = None,
     show_progress: bool = True,
+    status: CampaignStatus | None = None,
 ) -> CampaignResult:
     """Run ``agent`` on every variant ``epochs`` times and store everything.
 
@@ -122,7 +147,10 @@ async def run_campaign(
         concurrency: episodes in flight at once (>= 1), shared with the baseline.
         baseline: also run the `null` agent once per variant (skipped when ``agent`` is
             itself `null`). argv: the command line, recorded with the run.
-        console: where progress is drawn. show_progress: draw a progress bar.
+        console: where progress is drawn. show_progress: draw a progress bar (on a
+            terminal) or print one line per finished episode (elsewhere, e.g. a log file).
+        status: a `CampaignStatus` to keep up to date (run ids, episodes stored), so
+            that a caller who cancels the campaign can say what was kept.
 
     Raises:
         ConfigurationError: epochs or concurrency below 1, or a configuration problem
@@ -153,15 +181,19 @@ async def run_campaign(
             baseline_of=baseline_of,
         )
 
+    status = status if status is not None else CampaignStatus()
     run_id = await anyio.to_thread.run_sync(new_run, agent, None)
+    status.run_id = run_id
     null: Agent | None = NullAgent() if baseline and agent.name != "null" else None
     baseline_id = await anyio.to_thread.run_sync(new_run, null, run_id) if null else None
+    status.baseline_run_id = baseline_id
 
     jobs: list[tuple[Agent, str, VariantKey, int]] = [
         (agent, run_id, v, e) for v in variants for e in range(epochs)
     ]
     if null is not None and baseline_id is not None:
         jobs += [(null, baseline_id, v, 0) for v in variants]
+    status.total = len(jobs)
     records: list[EpisodeRecord] = []
     base_records: list[EpisodeRecord] = []
     limiter = anyio.CapacityLimiter(concurrency)
@@ -174,16 +206,36 @@ async def run_campaign(
         disable=not show_progress,
         transient=False,
     )
-    bars = {run_id: progress.add_task(agent.name, total=len(variants) * epochs)}
+    # Off a terminal a live bar is only drawn once, at the end: print lines instead.
+    lines = show_progress and not progress.console.is_terminal
+    if lines:
+        progress.disable = True
+    labels = {run_id: (agent.name, len(variants) * epochs)}
     if baseline_id is not None:
-        bars[baseline_id] = progress.add_task("null (baseline)", total=len(variants))
+        labels[baseline_id] = ("null (baseline)", len(variants))
+    bars = {rid: progress.add_task(label, total=total) for rid, (label, total) in labels.items()}
+    done = dict.fromkeys(labels, 0)
 
     async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> None:
         async with limiter:
             rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch)
-        await anyio.to_thread.run_sync(store.add_episode, rid, rec)
+        with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished
+            await anyio.to_thread.run_sync(store.add_episode, rid, rec)
+            status.stored += 1
         (records if rid == run_id else base_records).append(rec)
         progress.advance(bars[rid])
+        if lines:
+            done[rid] += 1
+            label, total = labels[rid]
+            outcome = rec.termination if rec.score is None else f"score {rec.score:.3f}"
+            progress.console.print(
+                f"{label} {done[rid]}/{total} {v.task}@{v.band}#{v.seed}"
+                + (f" epoch {epoch}" if epochs > 1 and rid == run_id else "")
+                + f": {outcome}",
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+            )
 
     try:
         with progress:

@@ -9,6 +9,13 @@ Commands::
     mcpgym eval ENV --agent reference|null|openai [--model M] [--base-url URL] ...
     mcpgym demo
 
+Exit status: 0 on success; 1 for an error the user can fix (shown as one
+``error: ...`` line: unknown task or band, bad ``--store``, unreachable model
+endpoint or rejected key) and when no episode of the agent's run was scored; 2 for
+malformed arguments; 128 + the signal number (130 for Ctrl-C) when ``eval`` or
+``demo`` is interrupted, after the servers stop: the episodes finished so far stay
+in the run store, whose runs are left unfinished (``finished_at`` empty).
+
 This module is the only place that reads environment variables
 (``OPENAI_API_KEY`` or the one named by ``--api-key-env``, ``OPENAI_BASE_URL``,
 ``MCPGYM_ENV_URL``, ``MCPGYM_GRADING_URL``, ``MCPGYM_GRADING_TOKEN``); the
@@ -17,11 +24,16 @@ library classes take explicit arguments.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
+import re
 import secrets
+import signal
+import sqlite3
 import sys
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,18 +41,24 @@ from typing import Annotated, Any
 
 import anyio
 import typer
+from anyio.abc import TaskStatus
 from rich.console import Console
 from rich.table import Table
 
 from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
 from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
-from mcpgym_clients.campaign import CampaignResult, run_campaign, select_variants
-from mcpgym_clients.driver import EpisodeDriver
-from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.campaign import (
+    CampaignResult,
+    CampaignStatus,
+    run_campaign,
+    select_variants,
+)
+from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
+from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
-from mcpgym_clients.selection import parse_bands, parse_names, parse_seeds
+from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
 from mcpgym_server import MCPGymError, available_environments, load_environment
 
@@ -58,8 +76,15 @@ DEFAULT_EPISODES = Path("runs") / "episodes"
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    err = Console(stderr=True)
+    err.print("[bold red]error:[/]", end=" ", highlight=False)
+    err.print(message, soft_wrap=True, highlight=False, markup=False)
     return typer.Exit(code)
+
+
+def _say(console: Console, text: str) -> None:
+    """Print ``text`` as one plain line (never wrapped, so paths stay whole)."""
+    console.print(text, soft_wrap=True, highlight=False, markup=False)
 
 
 def _parsed(fn: Any, value: str, flag: str) -> Any:
@@ -69,13 +94,48 @@ def _parsed(fn: Any, value: str, flag: str) -> Any:
         raise typer.BadParameter(str(exc), param_hint=f"'{flag}'") from None
 
 
+USER_ERRORS: tuple[type[BaseException], ...] = (MCPGymError, OSError, sqlite3.Error)
+"""Errors caused by what the user asked for or by their machine: reported in one line."""
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
+
+
+def _user_error(exc: BaseException) -> BaseException | None:
+    """The user error in ``exc`` (looking inside exception groups), or ``None``.
+
+    A group counts only if all it holds, besides cancellations, are user errors: a bug
+    keeps its traceback.
+    """
+    leaves = [e for e in _leaves(exc) if not isinstance(e, asyncio.CancelledError)]
+    if leaves and all(isinstance(e, USER_ERRORS) for e in leaves):
+        return leaves[0]
+    return None
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__
+
+
 @contextlib.contextmanager
 def _reported() -> Iterator[None]:
-    """Turn mcpgym errors into a one-line message on stderr and exit status 1."""
+    """Turn user errors (mcpgym errors, OS and SQLite errors, even inside exception
+    groups) into a one-line message on stderr and exit status 1."""
     try:
         yield
-    except MCPGymError as exc:
-        raise _fail(str(exc)) from None
+    except BaseException as exc:
+        found = _user_error(exc)
+        if found is None:
+            raise
+        raise _fail(_message(found)) from None
 
 
 def _environment(name: str) -> Any:
@@ -164,20 +224,35 @@ def tasks(env: Annotated[str, typer.Argument(help="Environment name.")]) -> None
 
     environment = _environment(env)
     console = Console()
+    families = list(environment.families.values())
     with _reported():
         lock = compute_lock(environment)
+        samples = [environment.variant(f.name, f.bands[0], 0).instruction for f in families]
+    # When the instructions only differ in numbers (ticket ids...), show one, not a column.
+    alike = len({re.sub(r"\d+", "#", s) for s in samples}) <= 1
     table = Table(
         title=f"{environment.name} {environment.version} (lock {lock[:12]})", show_lines=True
     )
-    table.add_column("task family", style="bold")
-    table.add_column("bands")
-    table.add_column("description")
-    table.add_column("sample instruction (easiest band, seed 0)")
-    with _reported():
-        for fam in environment.families.values():
-            sample = environment.variant(fam.name, fam.bands[0], 0).instruction
-            table.add_row(fam.name, ", ".join(fam.bands), fam.description, sample)
+    # Family names are what --tasks takes: never wrapped or cut.
+    widest = max((len(f.name) for f in families), default=11)
+    table.add_column("task family", style="bold", no_wrap=True, min_width=widest)
+    # On a narrow terminal, one band a line leaves the width to the descriptions.
+    longest_band = max((len(b) for f in families for b in f.bands), default=4)
+    narrow = console.width < 120
+    table.add_column("bands", overflow="fold", max_width=longest_band + 1 if narrow else None)
+    table.add_column("description", overflow="fold")
+    if not alike:
+        table.add_column("sample instruction (easiest band, seed 0)", overflow="fold")
+    for fam, sample in zip(families, samples, strict=True):
+        cells = [fam.name, ", ".join(fam.bands), fam.description]
+        table.add_row(*cells, *([] if alike else [sample]))
     console.print(table)
+    if alike and families:
+        first = families[0]
+        lead = "every family's instruction reads alike, e.g." if len(families) > 1 else "sample:"
+        console.print(f"{lead} {first.name}@{first.bands[0]}#0:", highlight=False, markup=False)
+        for line in textwrap.wrap(samples[0], width=max(console.width - 2, 20)):
+            console.print(f"  {line}", highlight=False, markup=False)
 
 
 # -- eval -------------------------------------------------------------------------------
@@ -200,6 +275,7 @@ class _EvalOptions:
     baseline: bool
     timeout: float | None
     argv: list[str]
+    key_hint: str = "--api-key"
 
 
 def _build_agent(
@@ -275,8 +351,86 @@ def _server_logs(path: Path) -> Iterator[None]:
         handler.close()
 
 
-async def _campaign(opts: _EvalOptions, console: Console) -> tuple[CampaignResult, str | None]:
-    """Start local servers if needed, run the campaign; return it and the bundle directory."""
+def _served_info(env: Any) -> ServerInfo:
+    """What the environment server will say about ``env`` (for checks before it starts)."""
+    return ServerInfo(
+        env=env.name,
+        version=env.version,
+        lock="",
+        tasks=tuple(TaskInfo(f.name, f.description, tuple(f.bands)) for f in env.families.values()),
+    )
+
+
+def _open_store(path: Path) -> RunStore:
+    """Open (create) the run store, or fail with a message naming ``--store``."""
+    if path.is_dir():
+        raise ConfigurationError(
+            f"--store {path} is a directory; give the database file, "
+            f"e.g. --store {path / DEFAULT_STORE.name}"
+        )
+    try:
+        return RunStore(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise ConfigurationError(
+            f"--store {path}: cannot open the run store: {_message(exc)}"
+        ) from None
+
+
+async def _preflight(agent: Agent, key_hint: str) -> None:
+    """One request to the model endpoint before any episode, so a wrong URL or key fails fast."""
+    if not isinstance(agent, OpenAIAgent):
+        return
+    client = agent.client
+    try:
+        await client.check()
+    except ModelAPIError as exc:
+        if exc.status is None:
+            raise ConfigurationError(
+                f"{exc}; is the model server running, and is --base-url right?"
+            ) from None
+        raise ConfigurationError(f"{exc}; check {key_hint}") from None
+
+
+class _Stopper:
+    """Cancels the cancellable phases of a campaign when the user asks it to stop.
+
+    Starting and stopping the local servers is never cancelled: the servers then shut
+    down in order (a cancelled uvicorn leaves its lifespan task to die noisily).
+    """
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._scopes: list[anyio.CancelScope] = []
+
+    @property
+    def requested(self) -> bool:
+        return self.signum is not None
+
+    def stop(self, signum: int) -> None:
+        self.signum = signum
+        for scope in self._scopes:
+            scope.cancel()
+
+    @contextlib.contextmanager
+    def cancellable(self) -> Iterator[None]:
+        with anyio.CancelScope() as scope:
+            if self.requested:
+                scope.cancel()
+            self._scopes.append(scope)
+            try:
+                yield
+            finally:
+                self._scopes.remove(scope)
+
+
+async def _campaign(
+    opts: _EvalOptions, console: Console, status: CampaignStatus, stopper: _Stopper
+) -> tuple[CampaignResult, str | None] | None:
+    """Start local servers if needed, run the campaign; return it and the bundle directory.
+
+    Everything the user can get wrong (selection, run store, model endpoint) is checked
+    before the servers start. Returns ``None`` when ``stopper`` stopped it.
+    """
     from contextlib import AsyncExitStack
 
     async with AsyncExitStack() as stack:
@@ -286,6 +440,20 @@ async def _campaign(opts: _EvalOptions, console: Console) -> tuple[CampaignResul
         env_url, grading_url, token = opts.env_url, opts.grading_url, opts.grading_token
         if env_url is None:
             local_env = load_environment(opts.env)
+            select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
+        store = _open_store(opts.store)
+        stack.callback(store.close)
+        with stopper.cancellable():
+            await _preflight(opts.agent, opts.key_hint)
+        if stopper.requested:
+            return None
+        if local_env is not None:
+            try:
+                opts.episodes.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ConfigurationError(
+                    f"--episodes {opts.episodes}: cannot create the episode store: {_message(exc)}"
+                ) from None
             stack.enter_context(_server_logs(opts.episodes.parent / "servers.log"))
             servers = await stack.enter_async_context(serve_locally(local_env, opts.episodes))
             env_url, grading_url, token = (
@@ -294,44 +462,106 @@ async def _campaign(opts: _EvalOptions, console: Console) -> tuple[CampaignResul
                 servers.grading_token,
             )
             bundles = str(servers.store_dir)
-            console.print(
-                f"serving [bold]{opts.env}[/] at {env_url}, grading at {grading_url}",
-                highlight=False,
-            )
-        assert grading_url is not None and token is not None
+            _say(console, f"serving {opts.env} at {env_url}, grading at {grading_url}")
+        assert env_url is not None and grading_url is not None and token is not None
         driver = await stack.enter_async_context(
             EpisodeDriver(
                 env_url, grading_url, token, episode_timeout=opts.timeout, environment=local_env
             )
         )
-        info = await driver.server_info()
-        if info.env != opts.env:
-            raise ConfigurationError(
-                f"the server at {env_url} serves `{info.env}`, not `{opts.env}`"
+        result: CampaignResult | None = None
+        with stopper.cancellable():
+            info = await driver.server_info()
+            if info.env != opts.env:
+                raise ConfigurationError(
+                    f"the server at {env_url} serves `{info.env}`, not `{opts.env}`"
+                )
+            await driver.check_grading()
+            variants = select_variants(info, opts.tasks, opts.bands, opts.seeds)
+            result = await run_campaign(
+                driver,
+                opts.agent,
+                variants,
+                store,
+                epochs=opts.epochs,
+                concurrency=opts.concurrency,
+                baseline=opts.baseline,
+                argv=opts.argv,
+                console=console,
+                status=status,
             )
-        await driver.check_grading()
-        variants = select_variants(info, opts.tasks, opts.bands, opts.seeds)
-        store = RunStore(opts.store)
-        stack.callback(store.close)
-        result = await run_campaign(
-            driver,
-            opts.agent,
-            variants,
-            store,
-            epochs=opts.epochs,
-            concurrency=opts.concurrency,
-            baseline=opts.baseline,
-            argv=opts.argv,
-            console=console,
+        return None if result is None else (result, bundles)
+
+
+STOP_SIGNALS: tuple[signal.Signals, ...] = (
+    () if sys.platform == "win32" else (signal.SIGINT, signal.SIGTERM)
+)
+"""Signals that stop a campaign cleanly (on Windows, Ctrl-C arrives as KeyboardInterrupt)."""
+
+
+async def _watch_signals(
+    stopper: _Stopper, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+) -> None:
+    """Stop the campaign on the first stop signal; exit at once on the second."""
+    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+        task_status.started()
+        async for signum in signals:
+            if stopper.requested:  # again: the user does not want to wait for the clean-up
+                sys.stderr.write("interrupted again: exiting without cleaning up\n")
+                sys.stderr.flush()
+                os._exit(128 + signum)
+            stopper.stop(signum)
+
+
+async def _eval_main(
+    opts: _EvalOptions, console: Console, status: CampaignStatus, stopper: _Stopper
+) -> tuple[CampaignResult, str | None] | None:
+    """Run `_campaign` until it ends or a stop signal stops it (then return ``None``)."""
+    result: tuple[CampaignResult, str | None] | None = None
+    async with anyio.create_task_group() as tg:
+        if STOP_SIGNALS:
+            await tg.start(_watch_signals, stopper)
+        try:
+            result = await _campaign(opts, console, status, stopper)
+        except Exception:
+            if not stopper.requested:
+                raise
+            # raised while stopping after a signal: the interruption is what to report
+            logging.getLogger("mcpgym").debug("error while stopping", exc_info=True)
+        finally:
+            tg.cancel_scope.cancel()
+    return result  # a campaign that finished before the signal took effect is shown
+
+
+def _interrupted(opts: _EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
+    err = Console(stderr=True)
+    if status.run_id is None:
+        _say(err, "interrupted before any episode ran")
+    else:
+        runs = f"run {status.run_id}"
+        if status.baseline_run_id:
+            runs += f", baseline run {status.baseline_run_id}"
+        _say(
+            err,
+            f"interrupted: {status.stored} of {status.total} episodes completed "
+            f"are in {opts.store} ({runs}; left unfinished)",
         )
-        return result, bundles
+    return typer.Exit(128 + signum)
 
 
 def _run_eval(opts: _EvalOptions) -> None:
     console = Console()
     err = Console(stderr=True)
-    with _reported():
-        result, bundles = anyio.run(_campaign, opts, err, backend="asyncio")
+    status = CampaignStatus()
+    stopper = _Stopper()
+    try:
+        with _reported():
+            outcome = anyio.run(_eval_main, opts, err, status, stopper, backend="asyncio")
+    except KeyboardInterrupt:  # Ctrl-C outside the signal watcher (start-up, Windows)
+        raise _interrupted(opts, status, signal.SIGINT) from None
+    if outcome is None:
+        raise _interrupted(opts, status, stopper.signum or signal.SIGINT)
+    result, bundles = outcome
     console.print(
         render_summary(
             result.summary,
@@ -347,16 +577,22 @@ def _run_eval(opts: _EvalOptions) -> None:
     reasons = unscored_reasons(everything)
     if reasons:
         detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
-        console.print(f"[yellow]not scored:[/] {detail}", highlight=False)
+        console.print(f"[yellow]not scored:[/] {detail}", highlight=False, soft_wrap=True)
         messages = dict.fromkeys(
             r.error or (r.grade or {}).get("error") or "" for r in everything if not r.scored
         )
         for message in [m for m in messages if m][:3]:
-            console.print(f"  {message}", highlight=False, markup=False)
-    console.print(f"results: {where} in {opts.store}", highlight=False)
+            _say(console, f"  {message}")
+    _say(console, f"results: {where} in {opts.store}")
     if bundles:
-        console.print(f"episode bundles: {bundles}", highlight=False)
-        console.print(f"server log: {Path(bundles).parent / 'servers.log'}", highlight=False)
+        _say(console, f"episode bundles: {bundles}")
+        _say(console, f"server log: {Path(bundles).parent / 'servers.log'}")
+    if result.records and not any(r.scored for r in result.records):
+        why = ", ".join(f"{k} {v}" for k, v in sorted(unscored_reasons(result.records).items()))
+        raise _fail(
+            f"no episode of the {opts.agent.name} run was scored ({why}); "
+            "the messages above say why"
+        )
 
 
 @app.command("eval")
@@ -416,7 +652,8 @@ def eval_(
     Without --env-url, both servers are started in process on loopback.
     """
     task_list = _parsed(parse_names, tasks, "--tasks")
-    band_list = _parsed(parse_bands, bands, "--bands")
+    # Band names are checked against what the environment offers, once it is known.
+    band_list = _parsed(parse_names, bands, "--bands")
     seed_list = _parsed(parse_seeds, seeds, "--seeds")
     if env_url is not None and (grading_url is None or not grading_token):
         raise typer.BadParameter(
@@ -461,6 +698,7 @@ def eval_(
             baseline=not no_baseline,
             timeout=timeout,
             argv=sys.argv[:],
+            key_hint="--api-key" if api_key else f"{api_key_env} (or pass --api-key)",
         )
     )
 

@@ -64,9 +64,13 @@ class RunStore:
         conn = sqlite3.connect(str(path), check_same_thread=False)
         self._lock = threading.Lock()
         self.db = Database(conn, execute_plugins=False)
-        if self.path is not None:
-            self.db.enable_wal()
-        self._create_schema()
+        try:
+            if self.path is not None:
+                self.db.enable_wal()
+            self._create_schema()
+        except BaseException:  # not a database, read-only...: do not leak the connection
+            conn.close()
+            raise
 
     def _create_schema(self) -> None:
         self.db.table("runs").create(

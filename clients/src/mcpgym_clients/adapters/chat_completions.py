@@ -25,6 +25,8 @@ from mcpgym_clients.protocol import ToolDef
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+CHECK_TIMEOUT = 15.0
+"""Seconds `ChatCompletionsClient.check` waits for the endpoint."""
 
 
 class ChatCompletionsClient:
@@ -108,6 +110,35 @@ class ChatCompletionsClient:
             if not isinstance(data, dict):
                 raise ModelAPIError("model API returned JSON that is not an object")
             return data
+
+    async def check(self) -> int:
+        """Preflight: one ``GET {base_url}/models``, without retries; return its status.
+
+        The request gets `CHECK_TIMEOUT` seconds.
+
+        Any answer but 401/403 counts as reachable: not every compatible server lists
+        models (a 404 is fine).
+
+        Raises:
+            ModelAPIError: the endpoint cannot be reached (refused, DNS failure, timeout,
+                bad URL; ``status`` None) or it rejected the API key (``status`` 401/403).
+        """
+        url = f"{self.base_url}/models"
+        try:
+            resp = await self._http.get(url, timeout=CHECK_TIMEOUT)
+        except (httpx.TransportError, httpx.InvalidURL) as exc:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise ModelAPIError(
+                f"cannot reach the model API at {self.base_url} ({detail})"
+            ) from exc
+        if resp.status_code in (401, 403):
+            raise ModelAPIError(
+                f"the model API at {self.base_url} rejected the API key "
+                f"({resp.status_code}: {_error_text(resp)})",
+                status=resp.status_code,
+                body=resp.text[:2000],
+            )
+        return resp.status_code
 
     def _delay(self, resp: httpx.Response, attempt: int) -> float:
         retry_after = resp.headers.get("retry-after", "")
