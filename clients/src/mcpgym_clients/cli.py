@@ -162,6 +162,16 @@ def serve(
     unlocked: Annotated[
         bool, typer.Option(help="Development mode: mark bundles unlocked.")
     ] = False,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Host header accepted besides loopback, e.g. gym.internal:* (repeatable); "
+            "the --host you bind is added unless it is a wildcard address."
+        ),
+    ] = None,
+    max_open: Annotated[
+        int, typer.Option(help="Most episodes open at once (503 beyond).", min=1)
+    ] = 1000,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     environment = _environment(env)
@@ -187,7 +197,17 @@ def serve(
     from mcpgym_server.http import create_app
 
     with _reported():
-        web = create_app(environment, store, idle_ttl=idle_ttl, unlocked=unlocked)
+        hosts = list(allowed_host or [])
+        if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
+            hosts.append(f"[{host}]:*" if ":" in host else f"{host}:*")
+        web = create_app(
+            environment,
+            store,
+            idle_ttl=idle_ttl,
+            unlocked=unlocked,
+            allowed_hosts=hosts,
+            max_open_episodes=max_open,
+        )
     uvicorn.run(web, host=host, port=port, log_level="info")
 
 
