@@ -232,12 +232,27 @@ class MemoryEpisodeStore(EpisodeStore):
             raise UnknownEpisodeError(episode_id) from None
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def to_jsonable(value: Any) -> Any:
     """Convert a tool result to plain JSON types (pydantic models, Rows, tuples, sets).
+
+    Exact built-in types are dispatched first: this runs on every tool call.
 
     Raises:
         TypeError: the value contains something JSON cannot represent.
     """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {
+            (k if type(k) is str else str(k)): (v if type(v) in _SCALARS else to_jsonable(v))
+            for k, v in value.items()
+        }
+    if kind is list or kind is tuple:
+        return [v if type(v) in _SCALARS else to_jsonable(v) for v in value]
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, sqlite3.Row):
