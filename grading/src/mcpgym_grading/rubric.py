@@ -231,6 +231,7 @@ class Rubric(BaseModel):
     volatile_columns: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     def model_post_init(self, __context: Any) -> None:
+        """Refuse duplicate check names (raises ValueError naming them)."""
         names = [c.name for c in self.checks]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:

@@ -216,16 +216,19 @@ class MemoryEpisodeStore(EpisodeStore):
         self.root = Path("<memory>")
         self._bundles: dict[str, EpisodeBundle] = {}
 
-    def exists(self, episode_id: str) -> bool:  # noqa: D102
+    def exists(self, episode_id: str) -> bool:
+        """Whether a bundle for ``episode_id`` is held."""
         return episode_id in self._bundles
 
-    def write(self, bundle: EpisodeBundle) -> Path:  # noqa: D102
+    def write(self, bundle: EpisodeBundle) -> Path:
+        """Keep a bundle. Raises `BundleError` if one with that id is already held."""
         if bundle.meta.episode_id in self._bundles:
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in memory")
         self._bundles[bundle.meta.episode_id] = bundle
         return self.root / bundle.meta.episode_id
 
-    def read(self, episode_id: str) -> EpisodeBundle:  # noqa: D102
+    def read(self, episode_id: str) -> EpisodeBundle:
+        """The bundle of ``episode_id``. Raises `UnknownEpisodeError` if none is held."""
         try:
             return self._bundles[episode_id]
         except KeyError:

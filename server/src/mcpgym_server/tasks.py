@@ -27,7 +27,9 @@ class SupportsDigest(Protocol):
     The rubric types live in `mcpgym_grading`; the server only records digests.
     """
 
-    def digest(self) -> str: ...
+    def digest(self) -> str:
+        """Hex sha256 of the rubric's canonical content."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,10 @@ REASONS = (
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `cancel-order` variant for ``(g.seed, g.band)``; see the module docstring.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band

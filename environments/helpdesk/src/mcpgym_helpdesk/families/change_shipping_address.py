@@ -198,6 +198,10 @@ def _add_twin(sc: Scenario, cust: dict[str, Any]) -> int:
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `change-shipping-address` variant for ``(g.seed, g.band)``.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band

@@ -53,6 +53,10 @@ NAME = "duplicate-charge"
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `duplicate-charge` variant for ``(g.seed, g.band)``; see the module docstring.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band

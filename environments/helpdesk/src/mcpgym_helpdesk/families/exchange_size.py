@@ -64,6 +64,10 @@ def _wanted_variants(g: Generation, item: dict[str, Any]) -> list[dict[str, Any]
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `exchange-size` variant for ``(g.seed, g.band)``; see the module docstring.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band

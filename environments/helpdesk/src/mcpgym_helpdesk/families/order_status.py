@@ -99,6 +99,10 @@ def _other_tracking(g: Generation, customer_id: int, order_id: int) -> list[dict
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `order-status` variant for ``(g.seed, g.band)``; see the module docstring.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band

@@ -78,6 +78,10 @@ def _big_item(g: Generation, order: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `refund-above-limit` variant for ``(g.seed, g.band)``; see the module docstring.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band

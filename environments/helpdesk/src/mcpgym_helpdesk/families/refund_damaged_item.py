@@ -83,6 +83,10 @@ def _forbidden_items(g: Generation, order: dict[str, Any], damaged_id: int) -> l
 
 
 def generate(g: Generation) -> VariantSpec:
+    """Generate a `refund-damaged-item` variant for ``(g.seed, g.band)``; see the module docstring.
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
     sc = Scenario(g)
     rng = g.rng
     band = g.band
