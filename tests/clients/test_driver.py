@@ -221,3 +221,31 @@ async def test_a_failing_mcp_endpoint_is_infra_error_and_the_episode_is_ended() 
     assert rec.error.startswith("mcp server: cannot connect to http://env.test/episodes/ep_x/mcp")
     assert seen == ["POST /episodes", "POST /episodes/ep_x/end"]
     assert rec.grade is None
+
+
+class Malformed(Agent):
+    """Sends what a broken model might: deep nesting and a lone surrogate, then gives up."""
+
+    name = "malformed"
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        deep: Any = "x"
+        for _ in range(300):
+            deep = [deep]
+        outcomes = [
+            await ctx.call_tool("put", {"key": "target", "value": deep}),
+            await ctx.call_tool("put", {"key": "\ud800", "value": "1"}),
+            await ctx.call_tool("get\ud800", {}),
+        ]
+        assert all(o.is_error and "was not sent" in o.text for o in outcomes)
+        return AgentResult("completed")
+
+
+async def test_malformed_model_output_is_answered_as_an_error_and_the_episode_scored(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(Malformed(), "set-target", "easy", 0)
+    assert (rec.termination, rec.error) == ("completed", None)
+    assert rec.scored and rec.score == 0.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import socket
 from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
@@ -16,7 +17,13 @@ import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcpgym_grading import Grade, ReferenceCache, Rubric, ToolCalled, create_app, grade_bundle
-from mcpgym_server import Environment, EpisodeStore, UnknownEnvironmentError, compute_lock
+from mcpgym_server import (
+    BundleError,
+    Environment,
+    EpisodeStore,
+    UnknownEnvironmentError,
+    compute_lock,
+)
 from mcpgym_server.bundle import FINAL_DB
 
 from .toyenv import make_env, reference_calls, run_episode
@@ -174,6 +181,22 @@ async def test_unknown_episode_is_404_saying_how_to_seal_it(setup: Setup) -> Non
         "error": f"no sealed bundle for episode ep_missing in store {setup.store_dir}; end the "
         "episode first (POST /episodes/ep_missing/end)"
     }
+
+
+@pytest.mark.parametrize("bad", ["ep_" + "a" * 300, "ep_\ud800", "../../etc/passwd"])
+async def test_malformed_episode_ids_are_404_never_500(setup: Setup, bad: str) -> None:
+    async with client_for(setup.app()) as client:
+        posted = await client.post(
+            "/grades", content=json.dumps({"episode_id": bad}).encode(), headers=AUTH
+        )
+        fetched = await client.get("/grades/x" + "a" * 300, headers=AUTH)
+    assert posted.status_code == 404 and "episode ids look like" in posted.json()["error"]
+    assert fetched.status_code == 404
+
+
+def test_a_missing_store_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(BundleError, match="does not exist"):
+        create_app(tmp_path / "typo", "token")
 
 
 async def test_malformed_json_is_400(setup: Setup) -> None:

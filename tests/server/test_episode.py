@@ -166,10 +166,39 @@ def test_arguments_that_are_not_json_are_refused_and_the_episode_still_seals(
     manager: EpisodeManager,
 ) -> None:
     ep = manager.open("set-target", "easy", 1)
+    deep: object = "x"
+    for _ in range(300):
+        deep = [deep]
     raw = manager.call(ep.id, "put", {"key": b"\xff", "value": "1"})
     surrogate = manager.call(ep.id, "put", {"key": "\ud800", "value": "1"})
-    assert raw.status == surrogate.status == "invalid_arguments"
-    assert "must be a JSON object" in (raw.error or "")
+    nested = manager.call(ep.id, "put", {"key": "k", "value": deep})
+    bad_name = manager.call(ep.id, "put\ud800", {})
+    assert raw.status == surrogate.status == nested.status == "invalid_arguments"
+    assert "must be JSON in valid Unicode, nested at most 32 deep" in (raw.error or "")
+    assert bad_name.status == "unknown_tool" and bad_name.tool == "'put\\ud800'"
     meta = manager.seal(ep.id, "ended")
-    assert meta.steps == 2
-    assert [e.status for e in manager.store.read(ep.id).log] == ["invalid_arguments"] * 2
+    assert meta.steps == 4
+    log = manager.store.read(ep.id).log  # every bundle reads back
+    assert [e.status for e in log] == ["invalid_arguments"] * 3 + ["unknown_tool"]
+
+
+def test_an_episode_is_sealed_when_it_reaches_its_step_limit(
+    toy_env: Environment, store_dir: Path
+) -> None:
+    manager = EpisodeManager(toy_env, EpisodeStore(store_dir), max_steps=3)
+    ep = manager.open("set-target", "easy", 1)
+    for _ in range(3):
+        manager.call(ep.id, "dump", {})
+    with pytest.raises(EpisodeSealedError, match="max_steps"):
+        manager.call(ep.id, "dump", {})
+    assert manager.store.read(ep.id).meta.termination == "max_steps"
+
+
+@pytest.mark.parametrize("bad", ["x" * 300, "../etc", ".hidden", "a/b", "\ud800"])
+def test_malformed_episode_ids_are_unknown_not_file_errors(
+    manager: EpisodeManager, bad: str
+) -> None:
+    with pytest.raises(UnknownEpisodeError):
+        manager.get(bad)
+    with pytest.raises(UnknownEpisodeError):
+        manager.seal(bad, "ended")

@@ -257,3 +257,13 @@ async def test_open_episodes_are_capped_with_a_503(toy_env: Environment, store_d
             await http.post(f"/episodes/{first[0].json()['episode_id']}/end")
             again = await http.post("/episodes", json={"task": "set-target"})
             assert again.status_code == 201
+
+
+async def test_malformed_ids_and_names_are_404_never_500(http: httpx.AsyncClient) -> None:
+    long_id = "ep_" + "a" * 300
+    assert (await http.get(f"/episodes/{long_id}")).status_code == 404
+    assert (await http.post(f"/episodes/{long_id}/end")).status_code == 404
+    assert (await http.post(f"/episodes/{long_id}/mcp", json={})).status_code == 404
+    body = b'{"task": "set\\ud800target"}'  # a lone surrogate, escaped in valid JSON
+    resp = await http.post("/episodes", content=body)
+    assert resp.status_code == 404 and "valid tasks: set-target" in resp.json()["error"]

@@ -150,14 +150,17 @@ def _environment(name: str) -> Any:
 def serve(
     env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
     store: Annotated[Path, typer.Option(help="Episode store directory.")] = DEFAULT_EPISODES,
     stdio: Annotated[bool, typer.Option("--stdio", help="Serve one episode over stdio.")] = False,
     task: Annotated[str | None, typer.Option(help="Task family (with --stdio).")] = None,
     band: Annotated[str | None, typer.Option(help="Band (with --stdio; default easiest).")] = None,
-    seed: Annotated[int, typer.Option(help="Variant seed (with --stdio).", min=0)] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Variant seed (with --stdio).", min=0, max=2**63 - 1)
+    ] = 0,
     idle_ttl: Annotated[
-        float, typer.Option(help="Seconds before an idle episode is sealed.")
+        float,
+        typer.Option(help="Seconds before an idle episode is sealed.", min=1.0, max=7 * 86400.0),
     ] = 600.0,
     unlocked: Annotated[
         bool, typer.Option(help="Development mode: mark bundles unlocked.")
@@ -221,7 +224,7 @@ def grading_serve(
         typer.Option(envvar="MCPGYM_GRADING_TOKEN", help="Bearer token (default: a random one)."),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8100,
+    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8100,
 ) -> None:
     """Serve the grading service over HTTP."""
     import uvicorn
@@ -231,7 +234,9 @@ def grading_serve(
     if not token:
         token = secrets.token_urlsafe(24)
         Console(stderr=True).print(f"grading token (no --token given): {token}", highlight=False)
-    uvicorn.run(create_app(store, token), host=host, port=port, log_level="info")
+    with _reported():
+        app_ = create_app(store, token)
+    uvicorn.run(app_, host=host, port=port, log_level="info")
 
 
 # -- tasks ------------------------------------------------------------------------------
@@ -638,7 +643,9 @@ def eval_(
         bool, typer.Option(help="Also execute tool calls written as text (local models).")
     ] = False,
     max_turns: Annotated[int, typer.Option(help="Model requests per episode.", min=1)] = 30,
-    temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
+    temperature: Annotated[
+        float | None, typer.Option(help="Sampling temperature.", min=0.0, max=2.0)
+    ] = None,
     model_seed: Annotated[int | None, typer.Option(help="Sampling seed sent to the model.")] = None,
     max_tokens: Annotated[int | None, typer.Option(help="Max tokens per model response.")] = None,
     tasks: Annotated[str, typer.Option(help="Task families: a,b or all.")] = "all",
@@ -664,7 +671,8 @@ def eval_(
         bool, typer.Option("--no-baseline", help="Do not run the null agent beside.")
     ] = False,
     timeout: Annotated[
-        float | None, typer.Option(help="Seconds per episode before it is cut off.")
+        float | None,
+        typer.Option(help="Seconds per episode before it is cut off.", min=1.0, max=86400.0),
     ] = 600.0,
 ) -> None:
     """Run an agent on task variants and grade every episode.

@@ -30,6 +30,8 @@ import httpx
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.protocol import (
@@ -48,6 +50,7 @@ from mcpgym_server import (
     compute_lock,
     load_environment,
 )
+from mcpgym_server.episode import MAX_ARGUMENT_DEPTH, is_plain_json
 
 UNSCORED_TERMINATIONS: frozenset[str] = frozenset({"infra_error", "model_error"})
 """Terminations excluded from model scores (the failure was not the model's answer)."""
@@ -150,6 +153,10 @@ class EpisodeRecord:
 class _Episode:
     steps: int = 0
     submitted: bool = False
+
+
+AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
+"""JSON-RPC error codes that answer a malformed request: the agent's fault, not infrastructure."""
 
 
 def _is_loopback(url: str) -> bool:
@@ -455,8 +462,20 @@ class EpisodeDriver:
                 rec.timings["connect"] = (time.perf_counter() - t) * 1000
 
                 async def call_tool(name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+                    if not (is_plain_json(name) and is_plain_json(dict(arguments))):
+                        # The model's own malformed output: answer it, never blame the server.
+                        return ToolOutcome(
+                            True,
+                            f"Error: the call to `{ascii(name)[:80]}` was not sent: its name and "
+                            f"arguments must be JSON in valid Unicode, nested at most "
+                            f"{MAX_ARGUMENT_DEPTH} deep",
+                        )
                     try:
                         res = await client.call_tool(name, dict(arguments))
+                    except MCPError as exc:
+                        if exc.code in AGENT_FAULT_CODES:  # the server refused this request
+                            return ToolOutcome(True, f"Error: {exc.message}")
+                        raise InfraError("mcp", f"calling `{name}`: {_describe(exc)}") from exc
                     except Exception as exc:  # transport boundary
                         raise InfraError("mcp", f"calling `{name}`: {_describe(exc)}") from exc
                     state.steps += 1

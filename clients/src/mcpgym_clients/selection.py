@@ -6,6 +6,10 @@ from mcpgym_clients.errors import ConfigurationError
 from mcpgym_server import BANDS
 
 MAX_SEEDS = 100_000
+"""Most seeds one selection may name."""
+
+MAX_SEED = 2**63 - 1
+"""Largest seed (the environment server refuses larger ones too)."""
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -34,6 +38,8 @@ def parse_seeds(text: str) -> list[int]:
             ) from None
         if lo < 0 or hi < 0:
             raise ConfigurationError(f"seeds must be non-negative, got {item!r}")
+        if hi > MAX_SEED:
+            raise ConfigurationError(f"seeds must be at most {MAX_SEED}, got {item!r}")
         if hi < lo:
             raise ConfigurationError(f"range {item!r} ends before it starts")
         if hi - lo + len(seeds) >= MAX_SEEDS:

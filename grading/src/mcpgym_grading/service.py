@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import tempfile
 from collections.abc import Callable
@@ -185,12 +186,18 @@ class _GradingService:
         )
 
 
+_EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
 def _safe_id(episode_id: str) -> bool:
-    return (
-        bool(episode_id)
-        and "/" not in episode_id
-        and "\\" not in episode_id
-        and (not episode_id.startswith("."))
+    """Whether ``episode_id`` has the episode-id form (safe as a file name)."""
+    return _EPISODE_ID.fullmatch(episode_id) is not None
+
+
+def _no_such_episode(episode_id: str) -> JSONResponse:
+    return _error(
+        404,
+        f"no episode has the id {ascii(episode_id[:80])}; episode ids look like ep_<32 hex>",
     )
 
 
@@ -267,11 +274,13 @@ def create_app(
 
     Raises:
         ValueError: ``token`` is empty (the service never runs unauthenticated).
+        BundleError: ``store_dir`` is not an existing directory (a mistyped path must
+            not serve an empty store).
     """
     if not token:
         raise ValueError("the grading service needs a non-empty bearer token")
     service = _GradingService(
-        EpisodeStore(store_dir),
+        EpisodeStore(store_dir, create=False),
         token,
         env_loader,
         Path(grades_dir) if grades_dir is not None else None,
@@ -286,6 +295,8 @@ def create_app(
             return denied
         try:
             episode_id = await _parse_episode_id(request)
+            if not _safe_id(episode_id):
+                return _no_such_episode(episode_id)
             grade = await service.grade(episode_id)
         except _ApiError as exc:
             return exc.response
@@ -295,6 +306,8 @@ def create_app(
         if (denied := service.authorise(request)) is not None:
             return denied
         episode_id = request.path_params["episode_id"]
+        if not _safe_id(episode_id):
+            return _no_such_episode(episode_id)
         grade = service.cached(episode_id)
         if grade is None:
             return _error(

@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -31,13 +32,17 @@ from pydantic import BaseModel, ConfigDict
 
 from mcpgym_server.errors import BundleError, UnknownEpisodeError
 
+_EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
 FINAL_DB = "final.db.gz"
 """File name of the final database inside a bundle directory."""
 
 StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
 """Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
 
-TerminationReason = Literal["submitted", "ended", "timeout", "session_closed", "eof", "shutdown"]
+TerminationReason = Literal[
+    "submitted", "ended", "timeout", "session_closed", "eof", "shutdown", "max_steps"
+]
 """Why an episode was sealed."""
 
 
@@ -145,8 +150,13 @@ class EpisodeStore:
             )
 
     def path(self, episode_id: str) -> Path:
-        """Directory of one bundle (it may not exist)."""
-        if not episode_id or "/" in episode_id or episode_id.startswith("."):
+        """Directory of one bundle (it may not exist).
+
+        Raises:
+            UnknownEpisodeError: ``episode_id`` is not of the episode-id form
+                (``[A-Za-z0-9_-]``, at most 64 characters), so no bundle can have it.
+        """
+        if not _EPISODE_ID.fullmatch(episode_id):
             raise UnknownEpisodeError(episode_id)
         return self.root / episode_id
 

@@ -61,11 +61,33 @@ def new_episode_id() -> str:
     return "ep_" + secrets.token_hex(16)
 
 
-def _is_json(value: Any) -> bool:
-    """Whether ``value`` is plain JSON that the tool-call log can store (valid UTF-8)."""
+MAX_ARGUMENT_DEPTH = 32
+"""Deepest nesting of lists and objects accepted in tool arguments."""
+
+
+def _depth_ok(value: Any, limit: int) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend((v, depth + 1) for v in item)
+    return True
+
+
+def is_plain_json(value: Any) -> bool:
+    """Whether ``value`` is plain, valid-UTF-8 JSON, nested at most `MAX_ARGUMENT_DEPTH` deep.
+
+    Only such values go into the tool-call log, so every sealed bundle can be read back.
+    """
+    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+        return False
     try:
         json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError):  # UnicodeEncodeError is a ValueError
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
         return False
     return True
 
@@ -106,6 +128,8 @@ class EpisodeManager:
             "episode has ended" errors (the store is consulted beyond that).
         max_open: most episodes open at once (each holds its database in memory,
             about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
+        max_steps: most tool calls per episode; the call after the last one seals the
+            episode with termination ``max_steps`` (bounds the log and the bundle).
     """
 
     def __init__(
@@ -117,6 +141,7 @@ class EpisodeManager:
         unlocked: bool = False,
         remember_sealed: int = 100_000,
         max_open: int = 1_000,
+        max_steps: int = 1_000,
     ) -> None:
         self.env = env
         self.store = store
@@ -127,6 +152,7 @@ class EpisodeManager:
         self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
         self._remember_sealed = remember_sealed
         self.max_open = max_open
+        self.max_steps = max_steps
         _ = env.snapshot.data  # read and check the snapshot once, up front
 
     # -- lifecycle -----------------------------------------------------------------
@@ -204,9 +230,13 @@ class EpisodeManager:
             for the agent). Calling ``submit`` seals the episode.
 
         Raises:
-            EpisodeSealedError, UnknownEpisodeError: the episode is not open.
+            EpisodeSealedError, UnknownEpisodeError: the episode is not open (or has
+                just been sealed because it reached ``max_steps``).
         """
         ep = self.get(episode_id)
+        if len(ep.log) >= self.max_steps:
+            self.seal(ep.id, "max_steps")
+            raise EpisodeSealedError(ep.id, "max_steps")
         sb = ep.sandbox
         sb.clock.tick()
         t0 = time.perf_counter()
@@ -217,11 +247,16 @@ class EpisodeManager:
             status="ok",
             clock=sb.clock.iso(),
         )
+        if not (isinstance(tool, str) and is_plain_json(tool)):
+            tool = entry.tool = ascii(tool)[:200]
         spec = self.env.tools.get(tool)
-        if not _is_json(arguments):
-            entry.arguments = repr(arguments)[:1000]
+        if not is_plain_json(arguments):
+            entry.arguments = ascii(arguments)[:1000]
             entry.status = "invalid_arguments"
-            entry.error = f"arguments for tool `{tool}` must be a JSON object"
+            entry.error = (
+                f"arguments for tool `{tool}` must be JSON in valid Unicode, "
+                f"nested at most {MAX_ARGUMENT_DEPTH} deep"
+            )
         elif spec is None:
             entry.status = "unknown_tool"
             entry.error = (

@@ -57,9 +57,9 @@ class NotFoundError(MCPGymError):
 
     def __init__(self, kind: str, name: str, choices: Sequence[str] = ()) -> None:
         self.kind = kind
-        self.name = name
+        self.name = name.encode("utf-8", "backslashreplace").decode("utf-8")[:200]
         self.choices = sorted(choices)
-        msg = f"unknown {kind} {name!r}"
+        msg = f"unknown {kind} {self.name!r}"
         if self.choices:
             msg += f"; valid {kind}s: {', '.join(self.choices)}"
         super().__init__(msg)
