@@ -69,7 +69,8 @@ def test_money_amounts_are_parsed_to_integer_cents(text: str, cents: list[int]) 
         ("UPS 1Z-999-AA1-0123", ["ups", "1z999aa10123"]),
         ("order 100234 5 items", ["order", "1002345", "items"]),
         ("call me at 10 am", ["call", "me", "at", "10", "am"]),
-        ("two  spaces 12  34", ["two", "spaces", "12", "34"]),
+        ("two  spaces 12  34", ["two", "spaces", "1234"]),
+        ("12, 34", ["12", "34"]),
     ],
 )
 def test_grouped_tokens_join_digit_groups_split_by_one_space_or_hyphen(
@@ -80,3 +81,15 @@ def test_grouped_tokens_join_digit_groups_split_by_one_space_or_hyphen(
 
 def test_absurdly_long_amounts_are_not_amounts_and_never_raise() -> None:
     assert money_amounts("$" + "9" * 5000 + " then $12.50") == [1250]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["9405\u00a05932\u202f3632", "9405 \u2013 5932-3632", "9405  5932   3632", "9405 - 5932 3632"],
+)
+def test_digit_groups_may_be_split_by_any_space_or_one_dash(text: str) -> None:
+    assert grouped_tokens(text) == ["940559323632"]
+
+
+def test_amounts_with_the_currency_after_the_number() -> None:
+    assert money_amounts("249.00$, 249 $ and 249.00 US dollars") == [24900, 24900, 24900]

@@ -13,7 +13,7 @@ _TOKEN = re.compile(r"[^\W_]+")
 _NUMBER = r"(?P<{g}>\d{{1,3}}(?:,\d{{3}})+(?:\.\d{{1,2}})?|\d+(?:\.\d{{1,2}})?)(?!\d|[.,]\d)"
 _MONEY = re.compile(
     r"(?:(?:US\$|\$|\bUSD)\s?-?\s?" + _NUMBER.format(g="pre") + r")"
-    r"|(?:(?<![\w.,$])" + _NUMBER.format(g="post") + r"\s?(?:USD\b|dollars?\b))",
+    r"|(?:(?<![\w.,$])" + _NUMBER.format(g="post") + r"\s?(?:USD\b|(?:US\s)?dollars?\b|\$))",
     re.IGNORECASE,
 )
 
@@ -28,8 +28,13 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.casefold())
 
 
+_GROUP_SEPARATOR = re.compile(r"\s{1,3}|\s?[-\u2010-\u2014]\s?")
+"""What may stand between digit groups: up to three spaces of any kind (NBSP included) or
+one dash (hyphen, en or em dash) with a space either side at most."""
+
+
 def grouped_tokens(text: str) -> list[str]:
-    """Like `tokens`, but digit-bearing tokens split by one space or hyphen are joined.
+    """Like `tokens`, but digit-bearing tokens split by spaces or a dash are joined.
 
     ``"9405 5932 3632"`` and ``"1Z-999-AA1"`` become one token each (how carriers and
     people write tracking and phone numbers), while words stay apart. Linear time.
@@ -41,7 +46,12 @@ def grouped_tokens(text: str) -> list[str]:
     for m in _TOKEN.finditer(folded):
         tok = m.group(0)
         has_digit = any(c.isdigit() for c in tok)
-        if out and prev_digit and has_digit and folded[prev_end : m.start()] in (" ", "-"):
+        if (
+            out
+            and prev_digit
+            and has_digit
+            and _GROUP_SEPARATOR.fullmatch(folded[prev_end : m.start()])
+        ):
             out[-1] += tok
         else:
             out.append(tok)
@@ -59,7 +69,7 @@ def money_amounts(text: str) -> list[int]:
     """Money amounts in ``text`` as integer cents, in order of appearance.
 
     Recognised: ``$1,234.50``, ``$12``, ``US$ 5``, ``USD 12.00``, ``1234.50 USD``,
-    ``12 dollars``. A sign is ignored (``-$5`` is 500). Bare numbers are not amounts.
+    ``12 dollars``, ``249.00 US dollars``, ``249.00$``, ``249 $``. A sign is ignored (``-$5`` is 500). Bare numbers are not amounts.
     """
     amounts: list[int] = []
     for m in _MONEY.finditer(text):
