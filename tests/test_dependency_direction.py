@@ -14,7 +14,10 @@ FORBIDDEN = {
 
 SUBMODULES = {
     "mcpgym_server": [
-        "mcpgym_server", "mcpgym_server.http", "mcpgym_server.stdio", "mcpgym_server.serving",
+        "mcpgym_server",
+        "mcpgym_server.http",
+        "mcpgym_server.stdio",
+        "mcpgym_server.serving",
     ],
     "mcpgym_grading": ["mcpgym_grading", "mcpgym_grading.engine", "mcpgym_grading.service"],
 }

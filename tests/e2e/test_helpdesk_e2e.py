@@ -61,9 +61,7 @@ async def test_reference_agent_scores_full_marks_on_every_family_band_and_seed(
     assert len(records) == len(keys)
 
 
-async def test_null_agent_fails_every_variant(
-    servers: LocalServers, helpdesk: Environment
-) -> None:
+async def test_null_agent_fails_every_variant(servers: LocalServers, helpdesk: Environment) -> None:
     records = await _run_all(servers, helpdesk, NullAgent(), _variants(helpdesk))
     assert all(r.scored for r in records), [r.error for r in records if not r.scored]
     assert [r.variant_id for r in records if r.passed] == []

@@ -40,7 +40,9 @@ def test_build_is_deterministic(tmp_path: Path) -> None:
     out = tmp_path / "snapshot.db"
     proc = subprocess.run(
         [sys.executable, str(DATA / "build_snapshot.py"), "--out", str(out)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     digest = proc.stdout.strip()
     assert digest == hashlib.sha256(out.read_bytes()).hexdigest()
@@ -72,16 +74,22 @@ def test_same_name_customers(db: sqlite3.Connection) -> None:
 
 
 def test_every_customer_has_a_default_address(db: sqlite3.Connection) -> None:
-    assert scalar(
-        db,
-        "SELECT COUNT(*) FROM customers c WHERE (SELECT COUNT(*) FROM addresses a "
-        "WHERE a.customer_id = c.id AND a.is_default = 1) != 1",
-    ) == 0
-    assert scalar(
-        db,
-        "SELECT COUNT(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM addresses a "
-        "WHERE a.customer_id = c.id AND a.zip = c.zip)",
-    ) == 0
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM customers c WHERE (SELECT COUNT(*) FROM addresses a "
+            "WHERE a.customer_id = c.id AND a.is_default = 1) != 1",
+        )
+        == 0
+    )
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM addresses a "
+            "WHERE a.customer_id = c.id AND a.zip = c.zip)",
+        )
+        == 0
+    )
 
 
 def test_order_totals(db: sqlite3.Connection) -> None:
@@ -91,15 +99,22 @@ def test_order_totals(db: sqlite3.Connection) -> None:
         "o.subtotal_cents + o.shipping_cents + o.tax_cents"
     ).fetchall()
     assert bad == []
-    assert scalar(db, "SELECT COUNT(*) FROM orders o WHERE NOT EXISTS "
-                      "(SELECT 1 FROM order_items i WHERE i.order_id = o.id)") == 0
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM orders o WHERE NOT EXISTS "
+            "(SELECT 1 FROM order_items i WHERE i.order_id = o.id)",
+        )
+        == 0
+    )
 
 
 def test_payments_cover_totals(db: sqlite3.Connection) -> None:
     dups = 0
     for o in db.execute("SELECT * FROM orders").fetchall():
-        pays = db.execute("SELECT * FROM payments WHERE order_id = ? ORDER BY id",
-                          (o["id"],)).fetchall()
+        pays = db.execute(
+            "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (o["id"],)
+        ).fetchall()
         paid = sum(p["amount_cents"] for p in pays)
         if o["replacement_for_order_id"] is not None:
             assert o["total_cents"] == 0 and not pays
@@ -125,8 +140,11 @@ def test_payments_cover_totals(db: sqlite3.Connection) -> None:
 
 def test_refunds_match_payments(db: sqlite3.Connection) -> None:
     for p in db.execute("SELECT * FROM payments").fetchall():
-        refunded = scalar(db, "SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE "
-                              "payment_id = ?", (p["id"],))
+        refunded = scalar(
+            db,
+            "SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE payment_id = ?",
+            (p["id"],),
+        )
         assert refunded == p["refunded_cents"] <= p["amount_cents"]
         if p["status"] == "refunded":
             assert refunded == p["amount_cents"]
@@ -164,11 +182,23 @@ def test_status_matches_shipments(db: sqlite3.Connection) -> None:
             assert ships[0]["delivered_at"] == o["delivered_at"]
         if o["status"] == "cancelled":
             assert o["cancelled_at"] is not None
-            assert scalar(db, "SELECT COUNT(*) FROM order_items WHERE order_id = ? AND "
-                              "status != 'cancelled'", (o["id"],)) == 0
+            assert (
+                scalar(
+                    db,
+                    "SELECT COUNT(*) FROM order_items WHERE order_id = ? AND status != 'cancelled'",
+                    (o["id"],),
+                )
+                == 0
+            )
         if o["status"] == "returned":
-            assert scalar(db, "SELECT COUNT(*) FROM returns WHERE order_id = ? AND "
-                              "status = 'received'", (o["id"],)) >= 1
+            assert (
+                scalar(
+                    db,
+                    "SELECT COUNT(*) FROM returns WHERE order_id = ? AND status = 'received'",
+                    (o["id"],),
+                )
+                >= 1
+            )
 
 
 def test_tracking_number_formats(db: sqlite3.Connection) -> None:
@@ -189,10 +219,15 @@ def test_timestamps_before_snapshot_time(db: sqlite3.Connection) -> None:
     iso = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
     columns = {
         "orders": ["placed_at", "updated_at", "shipped_at", "delivered_at", "cancelled_at"],
-        "payments": ["created_at"], "refunds": ["created_at"], "tickets": ["created_at",
-        "updated_at", "closed_at"], "ticket_messages": ["created_at"], "audit_log": ["at"],
-        "store_credit_ledger": ["created_at"], "returns": ["created_at", "received_at"],
-        "shipments": ["shipped_at", "delivered_at"], "customers": ["created_at"],
+        "payments": ["created_at"],
+        "refunds": ["created_at"],
+        "tickets": ["created_at", "updated_at", "closed_at"],
+        "ticket_messages": ["created_at"],
+        "audit_log": ["at"],
+        "store_credit_ledger": ["created_at"],
+        "returns": ["created_at", "received_at"],
+        "shipments": ["shipped_at", "delivered_at"],
+        "customers": ["created_at"],
     }
     for table, cols in columns.items():
         for col in cols:
@@ -203,34 +238,74 @@ def test_timestamps_before_snapshot_time(db: sqlite3.Connection) -> None:
 def test_audit_log(db: sqlite3.Connection) -> None:
     assert scalar(db, "SELECT COUNT(*) FROM audit_log WHERE actor = 'agent'") == 0
     actions = {r[0] for r in db.execute("SELECT DISTINCT action FROM audit_log")}
-    assert {"refund.create", "order.cancel", "return.create", "ticket.close",
-            "store_credit.add", "exchange.create", "replacement.create"} <= actions
+    assert {
+        "refund.create",
+        "order.cancel",
+        "return.create",
+        "ticket.close",
+        "store_credit.add",
+        "exchange.create",
+        "replacement.create",
+    } <= actions
     for (detail,) in db.execute("SELECT detail FROM audit_log"):
         parsed = json.loads(detail)
         assert json.dumps(parsed, sort_keys=True, separators=(",", ":")) == detail
     # every refund has its audit row
-    assert scalar(db, "SELECT COUNT(*) FROM refunds r WHERE NOT EXISTS (SELECT 1 FROM "
-                      "audit_log a WHERE a.action = 'refund.create' AND a.entity_id = r.id)") == 0
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM refunds r WHERE NOT EXISTS (SELECT 1 FROM "
+            "audit_log a WHERE a.action = 'refund.create' AND a.entity_id = r.id)",
+        )
+        == 0
+    )
 
 
 def test_tickets(db: sqlite3.Connection) -> None:
-    assert scalar(db, "SELECT COUNT(*) FROM tickets t WHERE NOT EXISTS (SELECT 1 FROM "
-                      "ticket_messages m WHERE m.ticket_id = t.id AND m.author = 'customer')") == 0
-    assert scalar(db, "SELECT COUNT(*) FROM tickets WHERE (status = 'closed') != "
-                      "(resolution_code IS NOT NULL AND closed_at IS NOT NULL)") == 0
-    assert scalar(db, "SELECT COUNT(*) FROM tickets t WHERE status = 'escalated' AND NOT "
-                      "EXISTS (SELECT 1 FROM escalations e WHERE e.ticket_id = t.id)") == 0
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM tickets t WHERE NOT EXISTS (SELECT 1 FROM "
+            "ticket_messages m WHERE m.ticket_id = t.id AND m.author = 'customer')",
+        )
+        == 0
+    )
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM tickets WHERE (status = 'closed') != "
+            "(resolution_code IS NOT NULL AND closed_at IS NOT NULL)",
+        )
+        == 0
+    )
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM tickets t WHERE status = 'escalated' AND NOT "
+            "EXISTS (SELECT 1 FROM escalations e WHERE e.ticket_id = t.id)",
+        )
+        == 0
+    )
     # tickets about an order belong to that order's customer
-    assert scalar(db, "SELECT COUNT(*) FROM tickets t JOIN orders o ON o.id = t.order_id "
-                      "WHERE o.customer_id != t.customer_id") == 0
+    assert (
+        scalar(
+            db,
+            "SELECT COUNT(*) FROM tickets t JOIN orders o ON o.id = t.order_id "
+            "WHERE o.customer_id != t.customer_id",
+        )
+        == 0
+    )
 
 
 def test_manifest_scenarios_fit_their_orders(db: sqlite3.Connection) -> None:
     manifest = json.loads((DATA / "snapshot_manifest.json").read_text())["open_tickets"]
     expected_status = {
-        "wismo": {"shipped"}, "cancel_request": {"paid", "pending"},
-        "cancel_shipped": {"shipped"}, "address_change": {"paid", "pending"},
-        "address_change_dob": {"paid", "pending"}, "address_change_shipped": {"shipped"},
+        "wismo": {"shipped"},
+        "cancel_request": {"paid", "pending"},
+        "cancel_shipped": {"shipped"},
+        "address_change": {"paid", "pending"},
+        "address_change_dob": {"paid", "pending"},
+        "address_change_shipped": {"shipped"},
     }
     for t in manifest:
         if t["order_id"] is None:

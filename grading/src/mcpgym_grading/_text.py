@@ -69,7 +69,8 @@ def money_amounts(text: str) -> list[int]:
     """Money amounts in ``text`` as integer cents, in order of appearance.
 
     Recognised: ``$1,234.50``, ``$12``, ``US$ 5``, ``USD 12.00``, ``1234.50 USD``,
-    ``12 dollars``, ``249.00 US dollars``, ``249.00$``, ``249 $``. A sign is ignored (``-$5`` is 500). Bare numbers are not amounts.
+    ``12 dollars``, ``249.00 US dollars``, ``249.00$``, ``249 $``. A sign is ignored
+    (``-$5`` is 500). Bare numbers are not amounts.
     """
     amounts: list[int] = []
     for m in _MONEY.finditer(text):
