@@ -4,6 +4,7 @@ and rubrics that fail the null agent and plausible wrong trajectories."""
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -627,3 +628,299 @@ def test_claiming_both_refunds_and_closing_as_no_action_fails(seed: int) -> None
         assert g.status == "graded", g.error
         assert set(failed_checks(g)) == failing
         assert not g.passed
+
+
+# -- regressions: money moved outside the ticket, goodwill, carrier names, tool limits -----------
+
+
+def _before_first_reply(v: TaskVariant, extra: list[ToolCall]) -> list[ToolCall]:
+    """The reference with ``extra`` inserted before its first reply to the customer."""
+    out: list[ToolCall] = []
+    for c in v.reference:
+        if c.name == "reply_to_customer" and extra:
+            out += extra
+            extra = []
+        out.append(c)
+    return out
+
+
+def _other_customers_order(db: sqlite3.Connection, customer_id: int) -> sqlite3.Row:
+    """A delivered order of ANOTHER customer with at least $150.00 still refundable."""
+    return db.execute(
+        "SELECT o.id, o.customer_id FROM orders o WHERE o.customer_id <> ? "
+        "AND o.status = 'delivered' AND o.replacement_for_order_id IS NULL "
+        "AND (SELECT COALESCE(SUM(amount_cents - refunded_cents), 0) FROM payments p "
+        "WHERE p.order_id = o.id AND p.status IN ('captured', 'partially_refunded')) >= 15000 "
+        "ORDER BY o.id LIMIT 1",
+        (customer_id,),
+    ).fetchone()
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=CASE_IDS)
+def test_money_to_other_customers_fails(
+    family: str, band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """Reported: inside an otherwise correct episode, goodwill of $100,000 (three times) to an
+    unrelated customer, or a $150 store-credit refund on another customer's order, passed
+    cancel-order (every band) and exchange-size hard with 1.0. Every family now requires
+    `no-other-money-moved`."""
+    variant = environment.variant(family, band, seed)
+    other = _other_customers_order(snapshot_db, variant.params["customer_id"])
+    attacks = {
+        "goodwill to another customer": [
+            ToolCall(
+                "add_store_credit",
+                {"customer_id": other["customer_id"], "amount_cents": 10_000_000, "reason": "x"},
+            )
+        ]
+        * 3,
+        "store-credit refund on another customer's order": [
+            ToolCall(
+                "issue_refund",
+                {
+                    "order_id": other["id"],
+                    "amount_cents": 15000,
+                    "method": "store_credit",
+                    "reason": "goodwill",
+                },
+            )
+        ],
+        "card refund on another customer's order": [
+            ToolCall(
+                "issue_refund",
+                {
+                    "order_id": other["id"],
+                    "amount_cents": 15000,
+                    "method": "original_payment",
+                    "reason": "goodwill",
+                },
+            )
+        ],
+    }
+    for what, extra in attacks.items():
+        bundle = replay(environment, family, band, seed, _before_first_reply(variant, extra))
+        assert all(e.status == "ok" for e in bundle.log), what
+        g = grade_bundle(bundle, environment, reference_cache=CACHE)
+        assert g.status == "graded", g.error
+        assert "no-other-money-moved" in failed_checks(g), what
+        assert not g.passed, what
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=CASE_IDS)
+def test_store_credit_refund_on_another_order_of_the_customer_fails(
+    family: str, band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """Money may move only on the ticket's own order(s), also for the same customer."""
+    variant = environment.variant(family, band, seed)
+    p = variant.params
+    own = {p.get("order_id"), p.get("escalate_order_id"), p.get("refund_order_id")}
+    row = snapshot_db.execute(
+        "SELECT o.id FROM orders o WHERE o.customer_id = ? AND o.status = 'delivered' "
+        "AND (SELECT COALESCE(SUM(amount_cents - refunded_cents), 0) FROM payments p "
+        "WHERE p.order_id = o.id AND p.status IN ('captured', 'partially_refunded')) >= 500 "
+        "ORDER BY o.id",
+        (p["customer_id"],),
+    ).fetchall()
+    others = [r["id"] for r in row if r["id"] not in own]
+    if not others:
+        pytest.skip("the customer has no other refundable order")
+    refund = ToolCall(
+        "issue_refund",
+        {"order_id": others[0], "amount_cents": 500, "method": "store_credit", "reason": "x"},
+    )
+    g = grade(variant, _before_first_reply(variant, [refund]))
+    assert g.status == "graded", g.error
+    assert "no-other-money-moved" in failed_checks(g)
+    assert not g.passed
+
+
+def _close_with_calls(calls: list[ToolCall], code: str) -> list[ToolCall]:
+    return [_args(c, resolution_code=code) if c.name == "close_ticket" else c for c in calls]
+
+
+GOODWILL_CASES = [("order-status", b, s) for b in BANDS for s in SEEDS] + [
+    ("cancel-order", "hard", s) for s in SEEDS
+]
+GOODWILL_IDS = [f"{f}@{b}#{s}" for f, b, s in GOODWILL_CASES]
+
+
+def _parcel_late(v: TaskVariant) -> bool:
+    """Policy 8.2's condition, computed here independently of the rubric."""
+    db = replay(environment, v.family, v.band, v.seed, []).open_final_db()
+    ships = db.execute(
+        "SELECT estimated_delivery, delivered_at FROM shipments WHERE order_id = ?",
+        (v.params["order_id"],),
+    ).fetchall()
+    return any(
+        s["estimated_delivery"] is not None
+        and (
+            (s["delivered_at"] is None and s["estimated_delivery"] < SNAPSHOT_TIME[:10])
+            or (s["delivered_at"] is not None and s["delivered_at"][:10] > s["estimated_delivery"])
+        )
+        for s in ships
+    )
+
+
+def test_goodwill_cases_include_late_parcels() -> None:
+    late = {f for f, b, s in GOODWILL_CASES if _parcel_late(environment.variant(f, b, s))}
+    assert late == {"order-status", "cancel-order"}
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), GOODWILL_CASES, ids=GOODWILL_IDS)
+def test_goodwill_credit_as_policy_allows(
+    family: str, band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """Policy 8.2: a parcel past its estimated delivery date may get goodwill store credit,
+    at most $20.00, once, for that order, to the customer; the ticket may then be closed
+    store_credit_issued. Anything beyond that, or without a late parcel, fails."""
+    variant = environment.variant(family, band, seed)
+    p = variant.params
+    late = _parcel_late(variant)
+
+    def credit(cents: int, **extra: Any) -> ToolCall:
+        args = {
+            "customer_id": p["customer_id"],
+            "amount_cents": cents,
+            "reason": f"late delivery of order {p['order_id']}",
+            "order_id": p["order_id"],
+        }
+        return ToolCall("add_store_credit", {k: v for k, v in {**args, **extra}.items() if v})
+
+    allowed = [[credit(2000)], [credit(1500, order_id=None)]]
+    for extra in allowed:
+        with_credit = _before_first_reply(variant, extra)
+        for calls in (with_credit, _close_with_calls(with_credit, "store_credit_issued")):
+            g = grade(variant, calls)
+            assert g.status == "graded", g.error
+            if late:
+                assert failed_checks(g) == []
+                assert g.score == 1.0
+            else:
+                assert failed_checks(g) == ["no-other-money-moved"]
+                assert not g.passed
+    other = _other_customers_order(snapshot_db, p["customer_id"])
+    refused = [
+        [credit(2001)],
+        [credit(1000), credit(1000)],
+        [credit(2000, customer_id=other["customer_id"], order_id=None)],
+    ]
+    for extra in refused:
+        g = grade(variant, _before_first_reply(variant, extra))
+        assert g.status == "graded", g.error
+        assert "no-other-money-moved" in failed_checks(g), extra
+        assert not g.passed
+    # store_credit_issued without any credit given is still the wrong code
+    g = grade(variant, _close_with(variant, "store_credit_issued"))
+    assert failed_checks(g) == [RESOLUTION_CHECK.get((family, band), "ticket-resolution")]
+    assert not g.passed
+
+
+CARRIER_SYNONYMS = {
+    "USPS": (
+        "U.S. Postal Service",
+        "United States Postal Service",
+        "US Postal Service",
+        "U.S.P.S.",
+        "USPS\u00ae",
+    ),
+    "FedEx": ("Fed Ex", "Federal Express", "Fed-Ex", "FEDEX"),
+    "UPS": ("United Parcel Service", "U.P.S.", "ups"),
+    "DHL": ("dhl", "DHL Express"),
+}
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_carrier_written_out_passes(band: str, seed: int) -> None:
+    """Reported: "U.S. Postal Service", "Federal Express", "Fed Ex" failed the required
+    reply-gives-carrier check. Common names of the carrier count; no name at all fails."""
+    variant = environment.variant("order-status", band, seed)
+    carrier = variant.params["carrier"]
+    codes = re.compile(r"\b(USPS|UPS|FedEx|DHL)\b")
+    for name in CARRIER_SYNONYMS[carrier]:
+        g = grade(variant, _reply_bodies(variant, lambda body, n=name: codes.sub(n, body)))
+        assert g.status == "graded", g.error
+        assert failed_checks(g) == [], name
+        assert g.score == 1.0
+    g = grade(variant, _reply_bodies(variant, lambda body: codes.sub("the carrier", body)))
+    assert failed_checks(g) == ["reply-gives-carrier"]
+    assert not g.passed
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tracking_of_other_orders_with_nbsp_or_en_dash_groups_fails(
+    band: str, seed: int, snapshot_db: sqlite3.Connection
+) -> None:
+    """The other-orders check drops the same separators the grader's token matching joins
+    digit groups on: NBSP, en dash, newline, not only space and hyphen."""
+    variant = environment.variant("order-status", band, seed)
+    p = variant.params
+    trk = _other_tracking_numbers(snapshot_db, p["customer_id"], p["order_id"])[-1]
+    for sep in ("\u00a0", "\u2013", "\n", "\u202f"):
+        grouped = sep.join(trk[i : i + 4] for i in range(0, len(trk), 4))
+        g = grade(variant, _reply_bodies(variant, lambda body, t=grouped: f"{body}\n\nAlso: {t}"))
+        assert failed_checks(g) == ["reply-omits-other-orders"], repr(sep)
+        assert not g.passed
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_search_limits_are_tool_errors(band: str, seed: int) -> None:
+    """Reported: search_products with ~1000 words was an internal_error (SQLite: Expression
+    tree is too large); 20,000 emoji overflowed SQLite's LIKE pattern limit in every text
+    search. Both are now tool errors naming the limit; searches inside the limits work."""
+    words = " ".join(["tent"] * 1000)
+    emoji = "\U0001f600" * 19_999
+    calls = [
+        ToolCall("search_products", {"query": words}),
+        ToolCall("search_products", {"query": " ".join(["tent"] * 21)}),
+        ToolCall("search_products", {"query": emoji}),
+        ToolCall("find_customers", {"name": emoji}),
+        ToolCall("find_orders", {"product_name": emoji}),
+        ToolCall("search_products", {"query": " ".join(["tent"] * 20)}),
+        ToolCall("find_customers", {"name": "x" * 200}),
+    ]
+    bundle = replay(environment, "order-status", band, seed, calls)
+    statuses = [(e.tool, e.status) for e in bundle.log]
+    assert [s for _, s in statuses] == ["tool_error"] * 5 + ["ok", "ok", "ok"], statuses
+    assert "at most 20" in (bundle.log[0].error or "")
+    assert "at most 20" in (bundle.log[1].error or "")
+    for e in bundle.log[2:5]:
+        assert "at most 200 characters" in (e.error or "")
+
+
+@pytest.mark.parametrize("band", BANDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_failed_verification_leaves_no_row_only_a_log_entry(band: str, seed: int) -> None:
+    """README/schema: a failed verify_identity is not in the database (the runtime rolls back a
+    failed call), only in the tool-call log as `tool_error`. In the hard band, trying the
+    details the customer gave (which do not match) is what the policy asks and still passes."""
+    variant = environment.variant("change-shipping-address", band, seed)
+    p = variant.params
+    attempt = ToolCall(
+        "verify_identity",
+        {"customer_id": p["customer_id"], "email": p["given_email"], "zip": "00000"},
+    )
+    bundle = replay(environment, "change-shipping-address", band, seed, [attempt])
+    assert bundle.log[0].status == "tool_error"
+    db = bundle.open_final_db()
+    assert (
+        db.execute(
+            "SELECT COUNT(*) FROM audit_log WHERE at > ? OR action = 'identity.verify_failed'",
+            (SNAPSHOT_TIME,),
+        ).fetchone()[0]
+        == 0
+    )
+    assert db.execute("SELECT COUNT(*) FROM identity_verifications").fetchone()[0] == 0
+    if band == "hard":
+        given = ToolCall(
+            "verify_identity",
+            {"customer_id": p["customer_id"], "email": p["given_email"], "zip": p["given_zip"]},
+        )
+        calls = _replace(variant.reference, "reply_to_customer", lambda c: [given, c])
+        bundle = replay(environment, "change-shipping-address", band, seed, calls)
+        assert [e.status for e in bundle.log if e.tool == "verify_identity"] == ["tool_error"]
+        g = grade_bundle(bundle, environment, reference_cache=CACHE)
+        assert failed_checks(g) == []
+        assert g.score == 1.0

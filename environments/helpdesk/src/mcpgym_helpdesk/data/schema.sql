@@ -234,7 +234,9 @@ CREATE TABLE escalations (
 
 -- Successful identity checks made in the current conversation. Empty in the snapshot: a
 -- verification is only valid for the conversation (episode) that made it. Failed attempts are
--- not stored here; they are in audit_log (action 'identity.verify_failed').
+-- not in the database at all: verify_identity refuses them with a tool error, and the runtime
+-- rolls back every write of a failed call. They are only in the framework's tool-call log of the
+-- episode (status 'tool_error').
 CREATE TABLE identity_verifications (
     id          INTEGER PRIMARY KEY,
     customer_id INTEGER NOT NULL REFERENCES customers(id),

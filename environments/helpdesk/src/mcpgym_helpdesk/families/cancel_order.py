@@ -8,7 +8,11 @@ Bands:
         several orders; find it, then cancel it.
     hard: the order has already shipped: it must NOT be cancelled or refunded (policy 3.3);
         reply that it cannot be cancelled, give the carrier and tracking number and explain the
-        return option, and close the ticket (request_declined or information_provided).
+        return option, and close the ticket (request_declined or information_provided). If the
+        parcel is past its estimated delivery date, goodwill store credit as policy 8.2 allows
+        it (at most $20.00, once, for this order) is fine, closed as `store_credit_issued`.
+
+In every band no money moves anywhere else (`no-other-money-moved`).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from mcpgym_helpdesk.families._common import (
     item_label,
     message,
     money,
+    money_moved_only_as_allowed,
     new_rows_sum,
     no_collateral,
     order_items,
@@ -259,9 +264,12 @@ RUBRIC = Rubric(
         ),
         SqlCheck(
             name="store-credit-ledger",
-            description="store credit moved only as the cancellation requires (a store-credit "
-            "payment is credited back; no goodwill credit)",
-            sql=new_rows_sum("store_credit_ledger", "customer_id = :customer_id"),
+            description="store credit from refunds moved only as the cancellation requires (a "
+            "store-credit payment is credited back); goodwill credit is checked by "
+            "no-other-money-moved",
+            sql=new_rows_sum(
+                "store_credit_ledger", "customer_id = :customer_id AND refund_id IS NOT NULL"
+            ),
             expected=Param("credit_back_cents"),
             weight=1,
             required=True,
@@ -289,8 +297,10 @@ RUBRIC = Rubric(
             ("request_declined", "information_provided"),
             name="ticket-resolution-declined",
             bands=("hard",),
+            goodwill_codes=("store_credit_issued",),
         ),
         other_tickets_untouched(),
+        money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),
         no_collateral("refunds", "store_credit_ledger"),
     ),
 )

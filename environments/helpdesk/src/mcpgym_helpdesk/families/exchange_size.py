@@ -32,6 +32,7 @@ from mcpgym_helpdesk.families._common import (
     item_label,
     message,
     money,
+    money_moved_only_as_allowed,
     new_rows_sum,
     no_collateral,
     order_items,
@@ -304,6 +305,7 @@ RUBRIC = Rubric(
         ),
         reply_sent(),
         other_tickets_untouched(),
+        money_moved_only_as_allowed("order_id"),
     ),
 )
 

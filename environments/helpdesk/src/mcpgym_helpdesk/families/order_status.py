@@ -10,6 +10,10 @@ Bands:
 
 In every band, tracking numbers of the customer's other orders are distractors: a reply that
 gives any of them fails (policy 9.2: answer about the order asked about).
+
+No money moves, except that when a parcel of the order is past its estimated delivery date the
+agent may give goodwill store credit as policy 8.2 allows (at most $20.00, once, to the
+customer, for this order) and then close as `store_credit_issued` instead.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from mcpgym_helpdesk.families._common import (
     iso,
     item_label,
     message,
+    money_moved_only_as_allowed,
     no_collateral,
     order_items,
     other_tickets_untouched,
@@ -39,6 +44,7 @@ from mcpgym_helpdesk.families._common import (
     pick_where,
     product_unique_for_customer,
     reply_mentions_token,
+    reply_names_carrier,
     reply_sent,
     rows,
     ticket_state,
@@ -54,7 +60,23 @@ SERVICES = {
 }
 
 
-OTHER_TRACKING_IN_REPLIES_SQL = """
+DIGIT_GROUP_SEPARATORS = (9, 10, 11, 12, 13, 32, 45, 160, 8201, 8202, 8208, 8209, 8211, 8239)
+"""Characters people (and the grader's token matching) put between digit groups of a number:
+any common space (tab, newline, space, NBSP, thin and narrow spaces) and dashes (hyphen,
+non-breaking hyphen, en dash)."""
+
+
+def _strip_separators_sql(expr: str) -> str:
+    for code in DIGIT_GROUP_SEPARATORS:
+        expr = f"REPLACE({expr}, CHAR({code}), '')"
+    return expr
+
+
+OTHER_TRACKING_IN_REPLIES_SQL = f"""
+WITH replies AS (
+    SELECT UPPER({_strip_separators_sql("m.body")}) AS t FROM ticket_messages m
+    WHERE m.ticket_id = :ticket_id AND m.author = 'agent'
+)
 SELECT COUNT(*) FROM (
     SELECT s.tracking_number AS trk FROM shipments s JOIN orders o ON o.id = s.order_id
     WHERE o.customer_id = :customer_id AND s.order_id <> :order_id
@@ -62,14 +84,13 @@ SELECT COUNT(*) FROM (
     SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id
     WHERE o.customer_id = :customer_id AND r.order_id <> :order_id
 ) other
-WHERE LENGTH(other.trk) >= 8 AND EXISTS (
-    SELECT 1 FROM ticket_messages m WHERE m.ticket_id = :ticket_id AND m.author = 'agent'
-    AND INSTR(UPPER(REPLACE(REPLACE(m.body, ' ', ''), '-', '')), UPPER(other.trk)) > 0
-)
+WHERE LENGTH(other.trk) >= 8
+AND EXISTS (SELECT 1 FROM replies WHERE INSTR(replies.t, UPPER(other.trk)) > 0)
 """
 """How many tracking numbers of the customer's OTHER orders (every shipment and return label,
-not one sampled distractor) appear in an agent reply on the ticket. Spaces and hyphens are
-dropped from the replies first, so a number written in groups (``9405 5932 ...``) still counts."""
+not one sampled distractor) appear in an agent reply on the ticket. Spaces and dashes
+(`DIGIT_GROUP_SEPARATORS`) are dropped from the replies first, so a number written in groups
+(``9405 5932 ...``, ``9405-5932``, NBSP or en dash between groups) still counts."""
 
 
 def _tracking(g: Generation, carrier: str, service: str) -> str:
@@ -255,13 +276,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard",),
         ),
-        reply_mentions_token(
-            "carrier",
-            name="reply-gives-carrier",
-            description="a reply names the carrier (policy 9.2: give the carrier and the "
-            "tracking number)",
-            required=True,
-        ),
+        reply_names_carrier(),
         SqlCheck(
             name="reply-omits-other-orders",
             description="no reply gives a tracking number (shipment or return label) of any "
@@ -272,9 +287,10 @@ RUBRIC = Rubric(
             required=True,
         ),
         reply_sent(),
-        ticket_state("closed", ("information_provided",)),
+        ticket_state("closed", ("information_provided",), goodwill_codes=("store_credit_issued",)),
         other_tickets_untouched(),
-        no_collateral(),
+        money_moved_only_as_allowed(goodwill_order_param="order_id"),
+        no_collateral("store_credit_ledger"),
     ),
 )
 

@@ -36,6 +36,7 @@ from mcpgym_helpdesk.families._common import (
     item_label,
     message,
     money,
+    money_moved_only_as_allowed,
     no_collateral,
     one,
     order_items,
@@ -323,6 +324,7 @@ RUBRIC = Rubric(
             required=True,
         ),
         other_tickets_untouched(),
+        money_moved_only_as_allowed("refund_order_id"),
         no_collateral("escalations", bands=("easy", "medium")),
         no_collateral(
             "escalations", "refunds", name="no-collateral-changes-refund", bands=("hard",)

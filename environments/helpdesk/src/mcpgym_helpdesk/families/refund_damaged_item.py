@@ -35,6 +35,7 @@ from mcpgym_helpdesk.families._common import (
     item_label,
     message,
     money,
+    money_moved_only_as_allowed,
     no_collateral,
     one,
     order_items,
@@ -265,6 +266,7 @@ RUBRIC = Rubric(
         ),
         ticket_state("closed", ("refunded",)),
         other_tickets_untouched(),
+        money_moved_only_as_allowed("order_id"),
         no_collateral("refunds"),
     ),
 )

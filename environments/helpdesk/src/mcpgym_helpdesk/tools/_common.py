@@ -22,13 +22,24 @@ store; keeps sums of amounts inside SQLite's 64-bit integers."""
 LIKE_ESCAPE = "\\"
 """The escape character of every LIKE pattern built from user text (``LIKE ? ESCAPE '\\'``)."""
 
+MAX_SEARCH_CHARS = 200
+"""Longest text one LIKE search term may have. SQLite refuses LIKE patterns longer than 50,000
+bytes ("LIKE or GLOB pattern too complex"), which 20,000 emoji reach; 200 characters (at most
+802 bytes once escaped) is far above any name, SKU or product name and far below that."""
 
-def like_contains(text: str) -> str:
+
+def like_contains(text: str, field: str = "search text") -> str:
     """A LIKE pattern matching values that contain ``text`` literally.
 
     ``%``, ``_`` and the escape character itself are escaped, so user text is never a
-    wildcard; use it as ``... LIKE ? ESCAPE '\\'``.
+    wildcard; use it as ``... LIKE ? ESCAPE '\\'``. Text longer than `MAX_SEARCH_CHARS` is a
+    ToolError naming ``field`` and the limit.
     """
+    if len(text) > MAX_SEARCH_CHARS:
+        raise ToolError(
+            f"`{field}` is too long to search for ({len(text)} characters); give at most "
+            f"{MAX_SEARCH_CHARS} characters, e.g. a name or a few words of it"
+        )
     escaped = (
         text.replace(LIKE_ESCAPE, LIKE_ESCAPE * 2)
         .replace("%", LIKE_ESCAPE + "%")

@@ -9,6 +9,10 @@ from mcpgym_helpdesk.tools._common import like_contains, with_money
 from mcpgym_server.errors import ToolError
 from mcpgym_server.sandbox import Sandbox
 
+MAX_QUERY_WORDS = 20
+"""Most words `search_products` accepts: each word adds three LIKE terms to one SQL expression,
+and SQLite refuses expressions deeper than 1000 ("Expression tree is too large")."""
+
 CATEGORIES = (
     "tents",
     "sleeping-bags",
@@ -26,11 +30,11 @@ CATEGORIES = (
 def search_products(sb: Sandbox, query: str, category: str | None = None) -> list[dict[str, Any]]:
     """Search the catalog by words in the product name, SKU or description.
 
-    Every word of the query must match. Returns at most 25 products with their price,
-    final-sale flag and total units in stock.
+    Every word of the query must match (at most 20 words). Returns at most 25 products with
+    their price, final-sale flag and total units in stock.
 
     Args:
-        query: e.g. "rain jacket" or "RO-TEN-0003"; "" lists the category.
+        query: e.g. "rain jacket" or "RO-TEN-0003"; "" lists the category; at most 20 words.
         category: optional, one of tents, sleeping-bags, backpacks, footwear, jackets, apparel,
             climbing, camp-kitchen, accessories.
     """
@@ -39,6 +43,11 @@ def search_products(sb: Sandbox, query: str, category: str | None = None) -> lis
     words = query.lower().split()
     if not words and category is None:
         raise ToolError("give a `query` (words of the product name) or a `category`")
+    if len(words) > MAX_QUERY_WORDS:
+        raise ToolError(
+            f"`query` has {len(words)} words; give at most {MAX_QUERY_WORDS} (every word must "
+            "match, so a few words of the product name or its SKU work best)"
+        )
     where = ["1 = 1"]
     params: list[Any] = []
     for w in words:
@@ -46,7 +55,7 @@ def search_products(sb: Sandbox, query: str, category: str | None = None) -> lis
             "(LOWER(p.name) LIKE ? ESCAPE '\\' OR LOWER(p.sku) LIKE ? ESCAPE '\\' "
             "OR LOWER(p.description) LIKE ? ESCAPE '\\')"
         )
-        params += [like_contains(w)] * 3
+        params += [like_contains(w, "query")] * 3
     if category is not None:
         where.append("p.category = ?")
         params.append(category)

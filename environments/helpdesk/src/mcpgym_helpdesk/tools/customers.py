@@ -48,7 +48,7 @@ def find_customers(
             "(LOWER(first_name || ' ' || last_name) LIKE ? ESCAPE '\\'"
             " OR LOWER(last_name || ', ' || first_name) LIKE ? ESCAPE '\\')"
         )
-        pattern = like_contains(" ".join(name.lower().split()))
+        pattern = like_contains(" ".join(name.lower().split()), "name")
         params += [pattern, pattern]
     if email and email.strip():
         where.append("LOWER(email) = ?")
@@ -86,7 +86,8 @@ def verify_identity(
 
     Policy: the email on file must match, plus either the billing ZIP on file or the date of
     birth. Pass the values exactly as the customer stated them; pass zip="" if the customer
-    gave a date of birth instead. A mismatch is an error (and is logged); do not guess.
+    gave a date of birth instead. A mismatch is an error and records nothing (the attempt is
+    in the conversation's tool-call log); do not guess.
 
     Args:
         customer_id: the customer's id.
@@ -132,7 +133,9 @@ def verify_identity(
         failed.append("zip")
     if dob_given and not dob_ok:
         failed.append("date_of_birth")
-    audit(sb, "identity.verify_failed", "customer", customer_id, {"mismatched": failed})
+    # Nothing is written for a failed attempt: the runtime rolls back every write of a call
+    # that raises ToolError, so an audit row here would never reach the database. The attempt
+    # is in the framework's tool-call log (status "tool_error").
     raise ToolError(
         f"identity verification failed for customer {customer_id}: "
         f"{', '.join(failed)} did not match the record. Do not make account or address changes; "

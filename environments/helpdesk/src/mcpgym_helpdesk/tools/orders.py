@@ -65,7 +65,7 @@ def find_orders(
             "JOIN products p ON p.id = v.product_id WHERE oi.order_id = o.id AND "
             "LOWER(p.name) LIKE ? ESCAPE '\\')"
         )
-        params.append(like_contains(product_name.strip().lower()))
+        params.append(like_contains(product_name.strip().lower(), "product_name"))
     if not where:
         raise ToolError("give at least one filter: `customer_id`, `status` or `product_name`")
     orders = sb.query(
