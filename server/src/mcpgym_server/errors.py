@@ -14,6 +14,7 @@ The tree (every class derives from `MCPGymError`)::
     ├── InvalidArgumentsError     tool arguments fail the tool's schema; `.errors` per field
     ├── EpisodeSealedError        a call reached an episode that has already been sealed
     ├── CapacityError             too many episodes are open at once
+    ├── ServerStartError          a server could not start on its address
     └── BundleError               an episode bundle is missing or malformed
 """
 
@@ -133,6 +134,10 @@ class CapacityError(MCPGymError):
             f"{limit} episodes are already open, the server's limit; end some "
             "(POST /episodes/{id}/end) or wait for idle ones to time out"
         )
+
+
+class ServerStartError(MCPGymError):
+    """A server could not start (address in use, lifespan start-up failed)."""
 
 
 class BundleError(MCPGymError):

@@ -10,11 +10,9 @@ from typing import Any
 import anyio
 import uvicorn
 
-from mcpgym_server.errors import MCPGymError
+from mcpgym_server.errors import ServerStartError
 
-
-class ServerStartError(MCPGymError):
-    """A server could not start (address in use, lifespan start-up failed)."""
+__all__ = ["ServerStartError", "bind_socket", "serve"]
 
 
 class _Server(uvicorn.Server):
