@@ -159,6 +159,10 @@ def test_store_refuses_overwrite_and_detects_tampering(manager: EpisodeManager) 
     final.write_bytes(b"not gzip")
     with pytest.raises(BundleError, match="malformed"):
         manager.store.read(ep.id)
+    # status lookups read only meta.json, never the database
+    assert manager.store.read_meta(ep.id).termination == "ended"
+    with pytest.raises(UnknownEpisodeError):
+        manager.store.read_meta("ep_never")
     assert not any(p.name.startswith(".tmp-") for p in manager.store.root.iterdir())
 
 

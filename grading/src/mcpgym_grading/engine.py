@@ -139,51 +139,40 @@ def _expected_preview(check: Check, params: Any) -> Any:
         return check.model_dump(mode="json").get("expected")
 
 
+def _skipped(check: Check, reason: str) -> CheckResult:
+    return CheckResult(
+        **_base(check),
+        applicable=False,
+        passed=None,
+        detail={"expected": None, "found": None, "skipped": reason},
+    )
+
+
+def _errored(check: Check, ctx: CheckContext, message: str) -> CheckResult:
+    return CheckResult(
+        **_base(check),
+        applicable=True,
+        passed=None,
+        detail={"expected": _expected_preview(check, ctx.params), "found": None},
+        error=message,
+    )
+
+
 def _evaluate(check: Check, ctx: CheckContext) -> CheckResult:
     band = ctx.bundle.meta.band
     if check.bands is not None and band not in check.bands:
-        return CheckResult(
-            **_base(check),
-            applicable=False,
-            passed=None,
-            detail={
-                "expected": None,
-                "found": None,
-                "skipped": f"band `{band}` is not one of {list(check.bands)}",
-            },
-        )
+        return _skipped(check, f"band `{band}` is not one of {list(check.bands)}")
     try:
         if check.when is not None and not lookup_param(ctx.params, check.when):
-            return CheckResult(
-                **_base(check),
-                applicable=False,
-                passed=None,
-                detail={
-                    "expected": None,
-                    "found": None,
-                    "skipped": f"variant param `{check.when}` is false",
-                },
-            )
+            return _skipped(check, f"variant param `{check.when}` is false")
         outcome = EVALUATORS[type(check)](check, ctx)
-    except (CheckEvaluationError, sqlite3.Error) as exc:
-        message = str(exc) if isinstance(exc, CheckEvaluationError) else f"SQL error: {exc}"
-        return CheckResult(
-            **_base(check),
-            applicable=True,
-            passed=None,
-            detail={"expected": _expected_preview(check, ctx.params), "found": None},
-            error=message,
-        )
+    except CheckEvaluationError as exc:
+        return _errored(check, ctx, str(exc))
+    except sqlite3.Error as exc:
+        return _errored(check, ctx, f"SQL error: {exc}")
     except Exception as exc:  # a grader bug must surface as an error grade, never a 500
         logger.exception("check %s of %s raised", check.name, ctx.bundle.meta.variant_id)
-        message = f"the check raised {type(exc).__name__}: {exc}"
-        return CheckResult(
-            **_base(check),
-            applicable=True,
-            passed=None,
-            detail={"expected": _expected_preview(check, ctx.params), "found": None},
-            error=message,
-        )
+        return _errored(check, ctx, f"the check raised {type(exc).__name__}: {exc}")
     return CheckResult(
         **_base(check), applicable=True, passed=outcome.passed, detail=outcome.detail
     )

@@ -189,6 +189,22 @@ class EpisodeStore:
             raise
         return dest
 
+    def read_meta(self, episode_id: str) -> EpisodeMeta:
+        """Only the metadata of a sealed bundle (no database is decompressed).
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id. BundleError: meta.json is malformed.
+        """
+        d = self.path(episode_id)
+        try:
+            text = (d / "meta.json").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise UnknownEpisodeError(episode_id) from None
+        try:
+            return EpisodeMeta.model_validate_json(text)
+        except ValueError as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+
     def read(self, episode_id: str) -> EpisodeBundle:
         """Read a sealed bundle.
 
@@ -236,6 +252,10 @@ class MemoryEpisodeStore(EpisodeStore):
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in memory")
         self._bundles[bundle.meta.episode_id] = bundle
         return self.root / bundle.meta.episode_id
+
+    def read_meta(self, episode_id: str) -> EpisodeMeta:
+        """The metadata of the bundle of ``episode_id`` (see `read`)."""
+        return self.read(episode_id).meta
 
     def read(self, episode_id: str) -> EpisodeBundle:
         """The bundle of ``episode_id``. Raises `UnknownEpisodeError` if none is held."""

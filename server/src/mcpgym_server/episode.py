@@ -205,7 +205,7 @@ class EpisodeManager:
             return ep
         reason = self._sealed.get(episode_id)
         if reason is None and self.store.exists(episode_id):
-            reason = self.store.read(episode_id).meta.termination
+            reason = self.store.read_meta(episode_id).termination
         if reason is not None:
             raise EpisodeSealedError(episode_id, reason)
         raise UnknownEpisodeError(episode_id)
@@ -313,7 +313,7 @@ class EpisodeManager:
         ep = self._open.get(episode_id)
         if ep is None:
             if episode_id in self._sealed or self.store.exists(episode_id):
-                return self.store.read(episode_id).meta
+                return self.store.read_meta(episode_id)
             raise UnknownEpisodeError(episode_id)
         final = serialize_db(ep.sandbox.db)
         meta = EpisodeMeta(

@@ -50,6 +50,7 @@ from mcpgym_server.errors import (
     CapacityError,
     EpisodeSealedError,
     NotFoundError,
+    UnknownBandError,
     UnknownEpisodeError,
 )
 from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
@@ -286,7 +287,7 @@ def create_app(
             fam = env.family(task)
             band = request.query_params.get("band") or fam.bands[0]
             if band not in fam.bands:
-                env.variant(task, band, 0)  # raises UnknownBandError naming the bands
+                raise UnknownBandError(band, list(fam.bands))
         except NotFoundError as exc:
             await _not_found(exc)(scope, receive, send)
             return

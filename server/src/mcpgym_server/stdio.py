@@ -58,4 +58,4 @@ async def serve_stdio(
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         meta = manager.seal(ep.id, "eof") if manager.is_open(ep.id) else None
-    return meta or manager.store.read(ep.id).meta
+    return meta or manager.store.read_meta(ep.id)
