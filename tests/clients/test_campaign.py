@@ -30,7 +30,7 @@ from mcpgym_clients import (
     serve_locally,
     summarize,
 )
-from mcpgym_clients.selection import parse_bands, parse_names, parse_seeds
+from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock
 
 INFO = ServerInfo(
@@ -56,10 +56,8 @@ def test_seed_lists_and_ranges_parse(text: str, seeds: list[int]) -> None:
 
 
 def test_all_means_every_name_and_lists_are_deduplicated() -> None:
-    assert parse_names("all") is None
+    assert parse_names("all") is None and parse_names("ALL") is None
     assert parse_names("a, b,a") == ["a", "b"]
-    assert parse_bands("ALL") is None
-    assert parse_bands("hard,easy") == ["hard", "easy"]
 
 
 def test_selection_runs_families_only_in_the_bands_they_offer() -> None:

@@ -26,16 +26,6 @@ Termination = Literal[
 the model API failed; ``infra_error``: an environment or grading server failed.
 """
 
-TERMINATIONS: tuple[Termination, ...] = (
-    "completed",
-    "max_turns",
-    "max_tokens",
-    "timeout",
-    "model_error",
-    "infra_error",
-)
-
-
 @dataclass(frozen=True)
 class ToolDef:
     """An MCP tool definition as listed by the episode's server.

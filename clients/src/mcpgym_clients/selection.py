@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from mcpgym_clients.errors import ConfigurationError
-from mcpgym_server import BANDS
 
 MAX_SEEDS = 100_000
 """Most seeds one selection may name."""
@@ -63,16 +62,3 @@ def parse_names(text: str) -> list[str] | None:
     if not names:
         raise ConfigurationError("empty list; give comma-separated names or `all`")
     return list(dict.fromkeys(names))
-
-
-def parse_bands(text: str) -> list[str] | None:
-    """Parse ``--bands``: ``all`` or a comma-separated subset of `mcpgym_server.BANDS`.
-
-    Raises:
-        ConfigurationError: an unknown band (the message lists the valid ones).
-    """
-    names = parse_names(text)
-    for name in names or []:
-        if name not in BANDS:
-            raise ConfigurationError(f"unknown band {name!r}; valid bands: {', '.join(BANDS)}")
-    return names
