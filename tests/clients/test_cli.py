@@ -30,6 +30,7 @@ from mcpgym_clients import (
     serve_locally,
 )
 from mcpgym_clients.cli import app
+from mcpgym_clients.commands._common import reported
 from mcpgym_server import Environment, MCPGymError, load_environment
 
 runner = CliRunner()
@@ -256,11 +257,11 @@ def test_user_mistakes_are_one_line_errors_in_both_modes(
 def test_errors_inside_exception_groups_are_one_line_but_bugs_keep_their_traceback(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with pytest.raises(typer.Exit) as exit_info, cli._reported():
+    with pytest.raises(typer.Exit) as exit_info, reported():
         raise ExceptionGroup("task group", [ExceptionGroup("inner", [ConfigurationError("boom")])])
     assert exit_info.value.exit_code == 1
     assert capsys.readouterr().err == "error: boom\n"
-    with pytest.raises(ExceptionGroup), cli._reported():
+    with pytest.raises(ExceptionGroup), reported():
         raise ExceptionGroup("task group", [ConfigurationError("boom"), TypeError("a bug")])
 
 

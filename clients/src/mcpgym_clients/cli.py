@@ -24,7 +24,6 @@ library classes take explicit arguments.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -53,6 +52,7 @@ from mcpgym_clients.campaign import (
     run_campaign,
     select_variants,
 )
+from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.local import serve_locally
@@ -60,7 +60,7 @@ from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
-from mcpgym_server import MCPGymError, available_environments, load_environment
+from mcpgym_server import available_environments, load_environment
 
 app = typer.Typer(
     name="mcpgym",
@@ -75,71 +75,8 @@ app.add_typer(grading_app, name="grading")
 DEFAULT_EPISODES = Path("runs") / "episodes"
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    err = Console(stderr=True)
-    err.print("[bold red]error:[/]", end=" ", highlight=False)
-    err.print(message, soft_wrap=True, highlight=False, markup=False)
-    return typer.Exit(code)
-
-
-def _say(console: Console, text: str) -> None:
-    """Print ``text`` as one plain line (never wrapped, so paths stay whole)."""
-    console.print(text, soft_wrap=True, highlight=False, markup=False)
-
-
-def _parsed(fn: Any, value: str, flag: str) -> Any:
-    try:
-        return fn(value)
-    except ConfigurationError as exc:
-        raise typer.BadParameter(str(exc), param_hint=f"'{flag}'") from None
-
-
-USER_ERRORS: tuple[type[BaseException], ...] = (MCPGymError, OSError, sqlite3.Error)
-"""Errors caused by what the user asked for or by their machine: reported in one line."""
-
-
-def _leaves(exc: BaseException) -> Iterator[BaseException]:
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc
-
-
-def _user_error(exc: BaseException) -> BaseException | None:
-    """The user error in ``exc`` (looking inside exception groups), or ``None``.
-
-    A group counts only if all it holds, besides cancellations, are user errors: a bug
-    keeps its traceback.
-    """
-    leaves = [e for e in _leaves(exc) if not isinstance(e, asyncio.CancelledError)]
-    if leaves and all(isinstance(e, USER_ERRORS) for e in leaves):
-        return leaves[0]
-    return None
-
-
-def _message(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f": {exc.filename}" if exc.filename else ""
-        return f"{exc.strerror}{where}"
-    return str(exc) or type(exc).__name__
-
-
-@contextlib.contextmanager
-def _reported() -> Iterator[None]:
-    """Turn user errors (mcpgym errors, OS and SQLite errors, even inside exception
-    groups) into a one-line message on stderr and exit status 1."""
-    try:
-        yield
-    except BaseException as exc:
-        found = _user_error(exc)
-        if found is None:
-            raise
-        raise _fail(_message(found)) from None
-
-
 def _environment(name: str) -> Any:
-    with _reported():
+    with reported():
         return load_environment(name)
 
 
@@ -183,7 +120,7 @@ def serve(
             raise typer.BadParameter("--stdio needs --task", param_hint="'--task'")
         from mcpgym_server.stdio import serve_stdio
 
-        with _reported():
+        with reported():
             anyio.run(
                 lambda: serve_stdio(
                     environment,
@@ -199,7 +136,7 @@ def serve(
 
     from mcpgym_server.http import create_app
 
-    with _reported():
+    with reported():
         hosts = list(allowed_host or [])
         if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
             hosts.append(f"[{host}]:*" if ":" in host else f"{host}:*")
@@ -234,7 +171,7 @@ def grading_serve(
     if not token:
         token = secrets.token_urlsafe(24)
         Console(stderr=True).print(f"grading token (no --token given): {token}", highlight=False)
-    with _reported():
+    with reported():
         app_ = create_app(store, token)
     uvicorn.run(app_, host=host, port=port, log_level="info")
 
@@ -250,7 +187,7 @@ def tasks(env: Annotated[str, typer.Argument(help="Environment name.")]) -> None
     environment = _environment(env)
     console = Console()
     families = list(environment.families.values())
-    with _reported():
+    with reported():
         lock = compute_lock(environment)
         samples = [environment.variant(f.name, f.bands[0], 0).instruction for f in families]
     # When the instructions only differ in numbers (ticket ids...), show one, not a column.
@@ -397,7 +334,7 @@ def _open_store(path: Path) -> RunStore:
         return RunStore(path)
     except (OSError, sqlite3.Error) as exc:
         raise ConfigurationError(
-            f"--store {path}: cannot open the run store: {_message(exc)}"
+            f"--store {path}: cannot open the run store: {message(exc)}"
         ) from None
 
 
@@ -477,7 +414,7 @@ async def _campaign(
                 opts.episodes.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise ConfigurationError(
-                    f"--episodes {opts.episodes}: cannot create the episode store: {_message(exc)}"
+                    f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
                 ) from None
             stack.enter_context(_server_logs(opts.episodes.parent / "servers.log"))
             servers = await stack.enter_async_context(serve_locally(local_env, opts.episodes))
@@ -487,7 +424,7 @@ async def _campaign(
                 servers.grading_token,
             )
             bundles = str(servers.store_dir)
-            _say(console, f"serving {opts.env} at {env_url}, grading at {grading_url}")
+            say(console, f"serving {opts.env} at {env_url}, grading at {grading_url}")
         assert env_url is not None and grading_url is not None and token is not None
         driver = await stack.enter_async_context(
             EpisodeDriver(
@@ -561,12 +498,12 @@ async def _eval_main(
 def _interrupted(opts: _EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
     err = Console(stderr=True)
     if status.run_id is None:
-        _say(err, "interrupted before any episode ran")
+        say(err, "interrupted before any episode ran")
     else:
         runs = f"run {status.run_id}"
         if status.baseline_run_id:
             runs += f", baseline run {status.baseline_run_id}"
-        _say(
+        say(
             err,
             f"interrupted: {status.stored} of {status.total} episodes completed "
             f"are in {opts.store} ({runs}; left unfinished)",
@@ -580,7 +517,7 @@ def _run_eval(opts: _EvalOptions) -> None:
     status = CampaignStatus()
     stopper = _Stopper()
     try:
-        with _reported():
+        with reported():
             outcome = anyio.run(_eval_main, opts, err, status, stopper, backend="asyncio")
     except KeyboardInterrupt:  # Ctrl-C outside the signal watcher (start-up, Windows)
         raise _interrupted(opts, status, signal.SIGINT) from None
@@ -606,15 +543,15 @@ def _run_eval(opts: _EvalOptions) -> None:
         messages = dict.fromkeys(
             r.error or (r.grade or {}).get("error") or "" for r in everything if not r.scored
         )
-        for message in [m for m in messages if m][:3]:
-            _say(console, f"  {message}")
-    _say(console, f"results: {where} in {opts.store}")
+        for line in [m for m in messages if m][:3]:
+            say(console, f"  {line}")
+    say(console, f"results: {where} in {opts.store}")
     if bundles:
-        _say(console, f"episode bundles: {bundles}")
-        _say(console, f"server log: {Path(bundles).parent / 'servers.log'}")
+        say(console, f"episode bundles: {bundles}")
+        say(console, f"server log: {Path(bundles).parent / 'servers.log'}")
     if result.records and not any(r.scored for r in result.records):
         why = ", ".join(f"{k} {v}" for k, v in sorted(unscored_reasons(result.records).items()))
-        raise _fail(
+        raise fail(
             f"no episode of the {opts.agent.name} run was scored ({why}); "
             "the messages above say why"
         )
@@ -679,10 +616,10 @@ def eval_(
 
     Without --env-url, both servers are started in process on loopback.
     """
-    task_list = _parsed(parse_names, tasks, "--tasks")
+    task_list = parsed(parse_names, tasks, "--tasks")
     # Band names are checked against what the environment offers, once it is known.
-    band_list = _parsed(parse_names, bands, "--bands")
-    seed_list = _parsed(parse_seeds, seeds, "--seeds")
+    band_list = parsed(parse_names, bands, "--bands")
+    seed_list = parsed(parse_seeds, seeds, "--seeds")
     if env_url is not None and (grading_url is None or not grading_token):
         raise typer.BadParameter(
             "with --env-url, also give --grading-url and --grading-token",
@@ -694,9 +631,7 @@ def eval_(
             param_hint="'--env-url'",
         )
     if env_url is None and env not in available_environments():
-        raise _fail(
-            f"unknown environment {env!r}; installed: {', '.join(available_environments())}"
-        )
+        raise fail(f"unknown environment {env!r}; installed: {', '.join(available_environments())}")
     the_agent = _build_agent(
         agent or ("openai" if model else "reference"),
         model=model,
@@ -740,9 +675,7 @@ def demo(
 ) -> None:
     """Run `reference` and `null` over real loopback HTTP on every family and band."""
     if env not in available_environments():
-        raise _fail(
-            f"unknown environment {env!r}; installed: {', '.join(available_environments())}"
-        )
+        raise fail(f"unknown environment {env!r}; installed: {', '.join(available_environments())}")
     _run_eval(
         _EvalOptions(
             env=env,

@@ -26,6 +26,7 @@ Termination = Literal[
 the model API failed; ``infra_error``: an environment or grading server failed.
 """
 
+
 @dataclass(frozen=True)
 class ToolDef:
     """An MCP tool definition as listed by the episode's server.

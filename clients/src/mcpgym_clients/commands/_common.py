@@ -1,0 +1,86 @@
+"""Helpers shared by the ``mcpgym`` commands: one-line errors and plain output.
+
+Every command reports a user error (an mcpgym error, an OS or SQLite error, even
+inside an exception group) as one ``error: ...`` line on stderr with exit status 1,
+and keeps the traceback of a bug.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from mcpgym_clients.errors import ConfigurationError
+from mcpgym_server import MCPGymError
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``error: message`` on stderr and return the ``typer.Exit(code)`` to raise."""
+    err = Console(stderr=True)
+    err.print("[bold red]error:[/]", end=" ", highlight=False)
+    err.print(message, soft_wrap=True, highlight=False, markup=False)
+    return typer.Exit(code)
+
+
+def say(console: Console, text: str) -> None:
+    """Print ``text`` as one plain line (never wrapped, so paths stay whole)."""
+    console.print(text, soft_wrap=True, highlight=False, markup=False)
+
+
+def parsed(fn: Any, value: str, flag: str) -> Any:
+    """``fn(value)``, a `ConfigurationError` becoming a usage error naming ``flag``."""
+    try:
+        return fn(value)
+    except ConfigurationError as exc:
+        raise typer.BadParameter(str(exc), param_hint=f"'{flag}'") from None
+
+
+USER_ERRORS: tuple[type[BaseException], ...] = (MCPGymError, OSError, sqlite3.Error)
+"""Errors caused by what the user asked for or by their machine: reported in one line."""
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
+
+
+def _user_error(exc: BaseException) -> BaseException | None:
+    """The user error in ``exc`` (looking inside exception groups), or ``None``.
+
+    A group counts only if all it holds, besides cancellations, are user errors: a bug
+    keeps its traceback.
+    """
+    leaves = [e for e in _leaves(exc) if not isinstance(e, asyncio.CancelledError)]
+    if leaves and all(isinstance(e, USER_ERRORS) for e in leaves):
+        return leaves[0]
+    return None
+
+
+def message(exc: BaseException) -> str:
+    """A one-line description of ``exc`` (an OSError's reason and file name)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__
+
+
+@contextlib.contextmanager
+def reported() -> Iterator[None]:
+    """Turn user errors (mcpgym errors, OS and SQLite errors, even inside exception
+    groups) into a one-line message on stderr and exit status 1."""
+    try:
+        yield
+    except BaseException as exc:
+        found = _user_error(exc)
+        if found is None:
+            raise
+        raise fail(message(found)) from None
