@@ -9,6 +9,9 @@ Run one episode::
         record.score, record.grade
 
 Run a campaign into the run store: `select_variants` then `run_campaign`.
+
+Bring your own loop: `FunctionAgent` (an async function) or an `Agent` subclass;
+`load_agent` loads either from ``package.module:attr`` or ``path/to/file.py:attr``.
 """
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
@@ -28,6 +31,7 @@ from mcpgym_clients.errors import (
     ModelAPIError,
     ServerRequestError,
 )
+from mcpgym_clients.harness import FunctionAgent, GuardedAgent, HarnessContext, load_agent
 from mcpgym_clients.local import LocalServers, serve_locally
 from mcpgym_clients.protocol import (
     Agent,
@@ -52,6 +56,9 @@ __all__ = [
     "EpisodeDriver",
     "EpisodeRecord",
     "Figures",
+    "FunctionAgent",
+    "GuardedAgent",
+    "HarnessContext",
     "InfraError",
     "LocalServers",
     "ModelAPIError",
@@ -67,6 +74,7 @@ __all__ = [
     "ToolDef",
     "ToolOutcome",
     "VariantKey",
+    "load_agent",
     "parse_text_tool_calls",
     "render_summary",
     "run_campaign",

@@ -55,6 +55,7 @@ from mcpgym_clients.campaign import (
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
+from mcpgym_clients.harness import is_agent_spec, load_agent
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
@@ -253,6 +254,14 @@ def _build_agent(
     model_seed: int | None,
     max_tokens: int | None,
 ) -> Agent:
+    if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
+        if model:
+            raise typer.BadParameter(
+                "--model is for the built-in model agents; a harness given to --agent "
+                "chooses its own model (set Agent.model or FunctionAgent(model=...))",
+                param_hint="'--model'",
+            )
+        return parsed(load_agent, name, "--agent")
     if name in ("reference", "null") and model:
         raise typer.BadParameter(
             f"--model is for model agents; the {name} agent takes no model "
@@ -563,7 +572,8 @@ def eval_(
     agent: Annotated[
         str | None,
         typer.Option(
-            help="reference | null | openai (default: openai with --model, else reference)"
+            help="reference | null | openai, or your own harness as package.module:attr or "
+            "path/to/file.py:attr (default: openai with --model, else reference)"
         ),
     ] = None,
     model: Annotated[str | None, typer.Option(help="Model name; implies --agent openai.")] = None,
@@ -585,7 +595,9 @@ def eval_(
     ] = None,
     model_seed: Annotated[int | None, typer.Option(help="Sampling seed sent to the model.")] = None,
     max_tokens: Annotated[int | None, typer.Option(help="Max tokens per model response.")] = None,
-    tasks: Annotated[str, typer.Option(help="Task families: a,b or all.")] = "all",
+    tasks: Annotated[
+        str, typer.Option("--tasks", "--task", help="Task families: a,b or all.")
+    ] = "all",
     bands: Annotated[str, typer.Option(help="Bands: easy,medium or all.")] = "all",
     seeds: Annotated[str, typer.Option(help="Seeds: 0-4 or 0,1,2.")] = "0",
     epochs: Annotated[int, typer.Option(help="Attempts per variant.", min=1)] = 1,
