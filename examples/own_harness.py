@@ -2,7 +2,8 @@
 
 Run it (servers start on loopback, every episode is graded and stored in runs/mcpgym.db)::
 
-    uv run mcpgym eval helpdesk --agent examples/own_harness.py:agent --task order-status --seeds 0-2
+    uv run mcpgym eval helpdesk --agent examples/own_harness.py:agent \
+        --task order-status --seeds 0-2
 
 A lab replaces the body of `own_harness` with its model loop: show the model
 ``task.instruction`` and ``task.tools`` (MCP tool definitions: name, description, JSON
