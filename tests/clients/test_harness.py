@@ -4,6 +4,7 @@ failures recorded on the episode, and one-line errors for bad specs."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import anyio
@@ -208,3 +209,16 @@ def test_a_harness_takes_no_model_flag() -> None:
     )
     assert result.exit_code == 2
     assert "--model is for the built-in model agents" in flat(result.output)
+
+
+def test_a_module_in_the_working_directory_loads_without_installing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "lab_loop_h4b.py").write_text(
+        "async def my_loop(task):\n    return 'answer'\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.chdir(tmp_path)
+    agent = load_agent("lab_loop_h4b:my_loop")
+    assert isinstance(agent, FunctionAgent) and agent.name == "my_loop"
+    assert agent.settings() == {"harness": "lab_loop_h4b:my_loop"}

@@ -19,7 +19,7 @@ The framework does the rest: it opens the episode, connects to its MCP endpoint,
 the tools, ends the episode, asks the grading service for a grade and stores episode,
 transcript, usage and grade in the run store.
 
-``SPEC`` is ``package.module:attr`` (importable from the current environment) or
+``SPEC`` is ``package.module:attr`` (installed, or found from the working directory) or
 ``path/to/file.py:attr``; ``attr`` may be dotted (``module:Class.factory``). `load_agent`
 accepts an `Agent` subclass (instantiated without arguments), an `Agent` instance, an
 async function (the function form), or a factory: a plain function without required
@@ -343,6 +343,9 @@ def _import_failed(spec: str, what: str, exc: Exception) -> HarnessLoadError:
 
 
 def _import_module(spec: str, module_name: str) -> Any:
+    cwd = str(Path.cwd())
+    if cwd not in sys.path and "" not in sys.path:  # like uvicorn's --app-dir: modules of
+        sys.path.insert(0, cwd)  # the working directory import without installing them
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
