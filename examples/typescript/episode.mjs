@@ -2,6 +2,11 @@
 //
 //   npm ci                       # once, in this folder
 //   node episode.mjs http://127.0.0.1:8000 order-status easy 0
+//   node episode.mjs "http://127.0.0.1:8000/tasks/order-status/mcp?seed=0&band=easy"
+//
+// The second form is the connect-to-start URL that IDEs and desktop apps are given: the MCP
+// session itself is the episode, whose id and instruction come from the `mcpgym://episode`
+// resource.
 //
 // Plain ES modules, so it runs on Node >= 18 without a build step; the same code is valid
 // TypeScript (add types to taste). It does what any MCP client does with mcpgym:
@@ -42,14 +47,17 @@ async function callJson(client, name, args) {
   return JSON.parse(textOf(result));
 }
 
-const episode = await postJson(`${envUrl.replace(/\/$/, "")}/episodes`, {
-  task,
-  band,
-  seed: Number(seed),
-});
+const connectToStart = /\/tasks\/[^/]+\/mcp/.test(envUrl);
+let episode = connectToStart
+  ? { mcp_url: envUrl }
+  : await postJson(`${envUrl.replace(/\/$/, "")}/episodes`, { task, band, seed: Number(seed) });
 const client = new Client({ name: "mcpgym-typescript-example", version: "1.0.0" });
 const transport = new StreamableHTTPClientTransport(new URL(episode.mcp_url));
 await client.connect(transport);
+if (connectToStart) {
+  const { contents } = await client.readResource({ uri: "mcpgym://episode" });
+  episode = { ...episode, ...JSON.parse(contents[0].text) }; // {episode_id, instruction}
+}
 
 try {
   const { tools } = await client.listTools();
@@ -94,7 +102,7 @@ try {
   console.log(
     JSON.stringify({
       episode_id: episode.episode_id,
-      variant_id: episode.variant_id,
+      variant_id: episode.variant_id ?? null,
       server: server ? `${server.name} ${server.version}` : null,
       protocol_version: transport.protocolVersion ?? null,
       session: transport.sessionId !== undefined,

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -77,21 +78,35 @@ def ts_client() -> Path:
     return folder
 
 
+async def run_client(folder: Path, *args: str) -> dict[str, Any]:
+    """Run ``node episode.mjs ARGS`` and return the JSON report it prints."""
+    node = shutil.which("node")
+    assert node is not None
+    with anyio.fail_after(60):
+        done = await anyio.run_process([node, "episode.mjs", *args], cwd=folder, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+async def assert_full_marks(servers: LocalServers, episode_id: str, variant_id: str) -> None:
+    graded = await grade(servers, episode_id)
+    assert graded["variant_id"] == variant_id
+    failed = [c["name"] for c in graded["checks"] if c["applicable"] and not c["passed"]]
+    assert (graded["status"], graded["score"], graded["passed"], failed) == (
+        "graded",
+        1.0,
+        True,
+        [],
+    )
+    assert graded["termination"] == "submitted"
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize("band", ["easy", "medium", "hard"])
 async def test_the_typescript_sdk_solves_an_episode_that_grades_full_marks(
     ts_client: Path, servers: LocalServers, band: str
 ) -> None:
-    node = shutil.which("node")
-    assert node is not None
-    with anyio.fail_after(60):
-        done = await anyio.run_process(
-            [node, "episode.mjs", servers.env_url, "order-status", band, "3"],
-            cwd=ts_client,
-            check=False,
-        )
-    assert done.returncode == 0, done.stderr.decode()
-    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    report = await run_client(ts_client, servers.env_url, "order-status", band, "3")
 
     # a 2025-era client with a session, speaking to the episode URL
     assert report["server"] == "mcpgym-helpdesk 1.0.0"
@@ -108,14 +123,18 @@ async def test_the_typescript_sdk_solves_an_episode_that_grades_full_marks(
     assert report["submitted"] == {"status": "ended", "episode_id": report["episode_id"]}
     assert report["after_seal"]["isError"] is True
     assert "has ended (termination reason: submitted)" in report["after_seal"]["text"]
+    await assert_full_marks(servers, report["episode_id"], f"helpdesk/order-status@{band}#3")
 
-    graded = await grade(servers, report["episode_id"])
-    assert graded["variant_id"] == f"helpdesk/order-status@{band}#3"
-    failed = [c["name"] for c in graded["checks"] if c["applicable"] and not c["passed"]]
-    assert (graded["status"], graded["score"], graded["passed"], failed) == (
-        "graded",
-        1.0,
-        True,
-        [],
-    )
-    assert graded["termination"] == "submitted"
+
+@pytest.mark.anyio
+async def test_the_typescript_sdk_on_the_connect_to_start_url_gets_its_own_episode(
+    ts_client: Path, servers: LocalServers
+) -> None:
+    url = f"{servers.env_url}/tasks/order-status/mcp?seed=4&band=medium"
+    first = await run_client(ts_client, url)
+    second = await run_client(ts_client, url)
+    assert first["episode_id"].startswith("ep_") and first["episode_id"] != second["episode_id"]
+    assert first["variant_id"] is None  # the agent never learns the seed or variant
+    assert first["submitted"] == {"status": "ended", "episode_id": first["episode_id"]}
+    for report in (first, second):
+        await assert_full_marks(servers, report["episode_id"], "helpdesk/order-status@medium#4")
