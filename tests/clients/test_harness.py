@@ -11,9 +11,9 @@ import anyio
 import pytest
 from typer.testing import CliRunner
 
-from mcpgym_clients import EpisodeContext, InfraError, ToolOutcome, load_agent
+from mcpgym_clients import EpisodeContext, HarnessLoadError, InfraError, ToolOutcome, load_agent
 from mcpgym_clients.cli import app
-from mcpgym_clients.harness import FunctionAgent, GuardedAgent, HarnessLoadError, failure_result
+from mcpgym_clients.harness import FunctionAgent, GuardedAgent, failure_result
 from mcpgym_clients.runstore import RunStore
 
 REPO = Path(__file__).resolve().parents[2]

@@ -27,6 +27,7 @@ from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo, Task
 from mcpgym_clients.errors import (
     ClientError,
     ConfigurationError,
+    HarnessLoadError,
     InfraError,
     ModelAPIError,
     ServerRequestError,
@@ -59,6 +60,7 @@ __all__ = [
     "FunctionAgent",
     "GuardedAgent",
     "HarnessContext",
+    "HarnessLoadError",
     "InfraError",
     "LocalServers",
     "ModelAPIError",

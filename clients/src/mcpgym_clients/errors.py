@@ -5,6 +5,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
     MCPGymError
     └── ClientError                 base of everything raised by mcpgym_clients
         ├── ConfigurationError      bad settings: missing API key, unknown agent, bad selection
+        │   └── HarnessLoadError    an ``--agent module:attr`` or ``file.py:attr`` did not load
         ├── InfraError              a server could not be reached or failed (transport error, 5xx);
         │                           `.service` names it; recorded as ``infra_error``, never a score
         ├── ServerRequestError      a server refused a request (4xx); `.status`, `.payload`
@@ -25,6 +26,19 @@ class ClientError(MCPGymError):
 
 class ConfigurationError(ClientError):
     """The client was configured wrongly (missing API key, unknown agent or task, bad flags)."""
+
+
+class HarnessLoadError(ConfigurationError):
+    """A lab's harness spec (``--agent package.module:attr`` or ``path/to/file.py:attr``) could
+    not be loaded; the message names what was wrong and the fix.
+
+    Attributes:
+        spec: the spec as given.
+    """
+
+    def __init__(self, spec: str, message: str) -> None:
+        self.spec = spec
+        super().__init__(message)
 
 
 class InfraError(ClientError):

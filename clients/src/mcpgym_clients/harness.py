@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcpgym_clients.errors import ConfigurationError, InfraError
+from mcpgym_clients.errors import HarnessLoadError, InfraError
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
@@ -54,18 +54,6 @@ logger = logging.getLogger("mcpgym.harness")
 
 AgentLoop = Callable[["HarnessContext"], Awaitable["str | AgentResult | None"]]
 """The function form: ``async def loop(task: HarnessContext) -> str | AgentResult | None``."""
-
-
-class HarnessLoadError(ConfigurationError):
-    """An ``--agent`` spec could not be loaded; the message names what was wrong and the fix.
-
-    Attributes:
-        spec: the spec as given.
-    """
-
-    def __init__(self, spec: str, message: str) -> None:
-        self.spec = spec
-        super().__init__(message)
 
 
 @dataclass(frozen=True)
