@@ -82,3 +82,14 @@ class NeedsArgs(Agent):
     async def run(self, ctx: EpisodeContext) -> AgentResult:
         """Never run."""
         return AgentResult("completed")
+
+
+class CallableLoop:
+    """An object with an async ``__call__``: the function form too."""
+
+    async def __call__(self, task: HarnessContext) -> str:
+        """Answer at once."""
+        return "ok"
+
+
+callable_loop = CallableLoop()

@@ -222,3 +222,8 @@ def test_a_module_in_the_working_directory_loads_without_installing(
     agent = load_agent("lab_loop_h4b:my_loop")
     assert isinstance(agent, FunctionAgent) and agent.name == "my_loop"
     assert agent.settings() == {"harness": "lab_loop_h4b:my_loop"}
+
+
+def test_an_object_with_an_async_call_is_the_function_form() -> None:
+    agent = load_agent("tests.clients.byo_agents:callable_loop")
+    assert isinstance(agent, FunctionAgent) and agent.name == "CallableLoop"

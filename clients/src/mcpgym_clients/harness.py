@@ -280,7 +280,7 @@ def _is_async_callable(obj: object) -> bool:
     return inspect.iscoroutinefunction(obj) or (
         callable(obj)
         and not inspect.isclass(obj)
-        and inspect.iscoroutinefunction(getattr(obj, "__call__", None))  # noqa: B004
+        and inspect.iscoroutinefunction(type(obj).__call__)  # type: ignore[operator]
     )
 
 
