@@ -123,7 +123,11 @@ def test_a_class_form_agent_that_raises_is_recorded_too(tmp_path: Path) -> None:
 def test_a_factory_sets_name_model_and_settings() -> None:
     agent = load_agent("tests.clients.byo_agents:make_agent")
     assert isinstance(agent, FunctionAgent)
-    assert (agent.name, agent.model, agent.settings()) == ("made", "m-1", {"top_p": 0.5})
+    assert (agent.name, agent.model, agent.settings()) == (
+        "made",
+        "m-1",
+        {"top_p": 0.5, "harness": "tests.clients.byo_agents:make_agent"},
+    )
 
 
 def test_an_agent_instance_is_guarded_and_keeps_its_identity() -> None:

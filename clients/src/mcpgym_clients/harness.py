@@ -368,7 +368,11 @@ EXPECTED = (
 
 
 def _wrap(spec: str, label: str, obj: object, *, factory_ok: bool = True) -> Agent:
-    if isinstance(obj, GuardedAgent | FunctionAgent):
+    if isinstance(obj, FunctionAgent):
+        obj._settings.setdefault("harness", spec)  # noqa: SLF001 (same module)
+        return obj
+    if isinstance(obj, GuardedAgent):
+        obj.spec = obj.spec or spec
         return obj
     if isinstance(obj, Agent):
         return GuardedAgent(obj, spec)
