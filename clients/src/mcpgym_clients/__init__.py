@@ -15,6 +15,7 @@ Bring your own loop: `FunctionAgent` (an async function) or an `Agent` subclass;
 """
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
+from mcpgym_clients.agent_spec import load_agent
 from mcpgym_clients.agents import NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.campaign import (
     CampaignResult,
@@ -32,7 +33,7 @@ from mcpgym_clients.errors import (
     ModelAPIError,
     ServerRequestError,
 )
-from mcpgym_clients.harness import FunctionAgent, GuardedAgent, HarnessContext, load_agent
+from mcpgym_clients.harness import FunctionAgent, GuardedAgent, HarnessContext
 from mcpgym_clients.local import LocalServers, serve_locally
 from mcpgym_clients.protocol import (
     Agent,

@@ -45,6 +45,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
+from mcpgym_clients.agent_spec import is_agent_spec, load_agent
 from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.campaign import (
     CampaignResult,
@@ -55,7 +56,6 @@ from mcpgym_clients.campaign import (
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
-from mcpgym_clients.harness import is_agent_spec, load_agent
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
