@@ -188,6 +188,7 @@ RAISING_MODULE = "x = 1 / 0\n"
         ("tests.clients.byo_agents:AgentResult", "is the class AgentResult, not an Agent"),
         ("BAD:agent", "it imports 'no_such_dependency_h4b', which is not installed; install it"),
         ("RAISING:agent", "raised ZeroDivisionError: division by zero (at raising.py:1"),
+        ("openai:gpt-4.1", "names a model, not a harness; run it with --model openai:gpt-4.1"),
     ],
 )
 def test_a_bad_agent_spec_is_a_usage_error_naming_the_fix(

@@ -29,6 +29,11 @@ def is_agent_spec(text: str) -> bool:
     return ":" in text or text.endswith(".py") or "/" in text or "\\" in text
 
 
+MODEL_VENDORS = frozenset(
+    {"openai", "openai-responses", "openai-compatible", "anthropic", "gemini", "google"}
+)
+"""``VENDOR`` of ``--model VENDOR:MODEL``: an ``--agent`` spec starting so was meant for it."""
+
 SPEC_FORMS = "package.module:attr or path/to/file.py:attr"
 """How ``--agent`` names a lab's harness, as error messages say it."""
 
@@ -181,6 +186,10 @@ def load_agent(spec: str) -> Agent:
             spec,
             f"--agent {spec!r} names no attribute; give {SPEC_FORMS}, e.g. "
             "examples/own_harness.py:agent",
+        )
+    if target in MODEL_VENDORS:
+        raise HarnessLoadError(
+            spec, f"--agent {spec!r} names a model, not a harness; run it with --model {spec}"
         )
     if target.endswith(".py") or "/" in target or "\\" in target:
         module = _import_file(spec, target)
