@@ -717,3 +717,8 @@ def demo(
 def main() -> None:
     """Entry point of the ``mcpgym`` console script."""
     app()
+
+
+from mcpgym_clients.commands import measure as _measure  # noqa: E402
+
+_measure.register(app)
