@@ -133,11 +133,10 @@ def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None 
     table.add_column("task family", no_wrap=True, min_width=widest)
     table.add_column("band", no_wrap=True)
     table.add_column("n", justify="right")
-    table.add_column("mean", justify="right")
+    table.add_column("mean", justify="right", no_wrap=True)
     table.add_column("pass", justify="right")
     if k > 1:
-        table.add_column(f"pass@{k}", justify="right")
-        table.add_column(f"pass^{k}", justify="right")
+        table.add_column(f"pass@{k}/^{k}", justify="right", no_wrap=True)
     table.add_column("err", justify="right")
     if with_base:
         table.add_column("null mean", justify="right")
@@ -149,7 +148,7 @@ def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None 
             str(row.agent.n),
             _num(row.agent.mean),
             _pct(row.agent.pass_rate),
-            *([_pct(row.agent.pass_at_k), _pct(row.agent.pass_hat_k)] if k > 1 else []),
+            *([f"{_pct(row.agent.pass_at_k)}/{_pct(row.agent.pass_hat_k)}"] if k > 1 else []),
             str(row.agent.errors) if row.agent.errors else "",
         ]
         if with_base:

@@ -31,6 +31,10 @@ def _ci_pct(value: float | None, ci: Sequence[float] | None) -> str:
     return f"{value:.0%}" if ci is None else f"{value:.0%} [{ci[0]:.0%}, {ci[1]:.0%}]"
 
 
+def _k(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def _delta(value: float | None, ci: Sequence[float] | None) -> str:
     if value is None:
         return "-"
@@ -53,16 +57,15 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
         + (f" ({run['model']})" if run.get("model") else "")
         + f" on {run['env']} {run['env_version']} (lock {str(run['lock'])[:12]})",
     )
-    table.add_column("group", overflow="fold", min_width=12)
+    table.add_column("group", overflow="fold", min_width=8)
     table.add_column("n", justify="right", no_wrap=True)
     table.add_column("var", justify="right", no_wrap=True)
     table.add_column("mean [95% CI]", justify="right", min_width=7)
     table.add_column("pass [95% CI]", justify="right", min_width=6)
     ks = list(range(1, k_max + 1)) if k_max > 1 else []
-    for k in ks:
-        table.add_column(f"pass@{k}", justify="right")
-    for k in ks:
-        table.add_column(f"pass^{k}", justify="right")
+    if ks:
+        table.add_column(f"pass@k k=1..{k_max}", justify="right")
+        table.add_column(f"pass^k k=1..{k_max}", justify="right")
     table.add_column("excl", justify="right")
     if base is not None:
         table.add_column("null mean/pass", justify="right", min_width=8)
@@ -74,8 +77,14 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
             str(g["variants"]),
             _ci(g["mean_score"], g["mean_score_ci"]),
             _ci_pct(g["pass_rate"], g["pass_rate_ci"]),
-            *(_pct(g["pass_at_k"].get(str(k))) for k in ks),
-            *(_pct(g["pass_hat_k"].get(str(k))) for k in ks),
+            *(
+                [
+                    " ".join(_k(g["pass_at_k"].get(str(k))) for k in ks),
+                    " ".join(_k(g["pass_hat_k"].get(str(k))) for k in ks),
+                ]
+                if ks
+                else []
+            ),
             str(g["excluded"]) if g["excluded"] else "",
         ]
         if base is not None:
@@ -99,11 +108,11 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
 def comparison_table(c: Mapping[str, Any]) -> Table:
     """`compare_runs` as a table: overall, per band and per family (B - A, paired)."""
     table = Table(title=f"run {c['run_b']} (B) against run {c['run_a']} (A), paired")
-    table.add_column("group", overflow="fold", min_width=12)
-    for name in ("pairs", "mean A", "mean B", "delta [95% CI]", "pass A", "pass B"):
+    table.add_column("group", overflow="fold", min_width=8)
+    for name in ("pairs", "mean A", "mean B", "delta [95% CI]", "passed A->B"):
         table.add_column(name, justify="right", no_wrap=name.startswith("delta"))
-    table.add_column("flips +/-", justify="right")
-    table.add_column("McNemar p", justify="right")
+    table.add_column("flips +/-", justify="right", no_wrap=True)
+    table.add_column("McNemar p", justify="right", no_wrap=True)
 
     def row(label: str, g: Mapping[str, Any], end: bool = False) -> None:
         table.add_row(
@@ -112,8 +121,7 @@ def comparison_table(c: Mapping[str, Any]) -> Table:
             _num(g["mean_a"]),
             _num(g["mean_b"]),
             _delta(g["delta"], g["delta_ci"]),
-            str(g["pass_a"]),
-            str(g["pass_b"]),
+            f"{g['pass_a']} -> {g['pass_b']}",
             f"+{g['flips_to_pass']} / -{g['flips_to_fail']}",
             f"{g['mcnemar_p']:.3g}",
             end_section=end,
