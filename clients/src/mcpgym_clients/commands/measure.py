@@ -192,15 +192,18 @@ def targets(
     hardest band, new seeds of that band and the next one up (if its generator supports
     it) are listed, each validated by replaying its reference solution.
     """
-    from mcpgym_server import load_environment
+    from mcpgym_server import MCPGymError, load_environment
 
     console = Console()
     with reported(), open_existing(store) as s:
         run_id = s.resolve(run)
         env_name = s.run(run_id)["env"]
-        env = load_environment(env_name)
+        try:
+            env = load_environment(env_name)
+        except MCPGymError as exc:  # the failures need no generator; fresh variants do
+            env, missing = None, str(exc)
         items = failure_targets(s, run_id, environment=env)
-        ceiling = ceiling_variants(s, run_id, env, fresh=fresh)
+        ceiling = [] if env is None else ceiling_variants(s, run_id, env, fresh=fresh)
         if out is not None:
             try:
                 with out.open("w", encoding="utf-8") as fh:
@@ -216,6 +219,9 @@ def targets(
     say(console, f"{len(items)} failed episodes in {len(groups)} groups of failed checks")
     if out is not None:
         say(console, f"targets written to {out} (one JSON line per failed episode)")
+    if env is None:
+        say(console, f"no fresh variants: the environment is not installed here ({missing})")
+        return
     console.print(ceiling_table(ceiling))
     for f in ceiling:
         for note in f["notes"]:
