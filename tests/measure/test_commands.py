@@ -77,7 +77,7 @@ def test_runs_lists_each_run_with_its_baseline(runs: dict[str, Any]) -> None:
     result = cli(runs, "runs")
     assert result.exit_code == 0, result.output
     assert runs["reference"] in result.output and runs["null"] in result.output
-    assert "null (baseline)" in result.output
+    assert "null baseline" in result.output
 
 
 def test_compare_prints_the_table_and_writes_the_json(runs: dict[str, Any], tmp_path: Path) -> None:

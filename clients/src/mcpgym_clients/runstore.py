@@ -306,6 +306,19 @@ class RunStore:
                 return str(row["id"])
         return None
 
+    def headlines(self) -> dict[str, dict[str, Any]]:
+        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate"}`` (SQL aggregates;
+        the means are over scored episodes, ``None`` when none)."""
+        rows = self._query(
+            "SELECT run_id, count(*) AS episodes, sum(scored) AS scored, "
+            "avg(CASE WHEN scored = 1 THEN score END) AS mean_score, "
+            "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate "
+            "FROM episodes GROUP BY run_id",
+            [],
+            (),
+        )
+        return {str(r.pop("run_id")): r for r in rows}
+
     def episode(self, row_id: int) -> dict[str, Any]:
         """One episode row by its row id (JSON columns decoded).
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -67,11 +68,17 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
     console = Console()
     with reported(), open_existing(store) as s:
         rows = s.runs()
-        table = Table(title=f"runs in {store}, newest first")
+        envs = {f"{r['env']} {r['env_version']}, lock {str(r['lock'])[:8]}" for r in rows}
+        one_env = len(envs) == 1
+        title = f"runs in {store}, newest first" + (f" ({next(iter(envs))})" if one_env else "")
+        table = Table(title=title, box=box.SIMPLE_HEAD)
         table.add_column("run", no_wrap=True)
-        for name in ("agent", "env", "lock", "n", "mean", "pass", "state"):
-            right = name in ("n", "mean", "pass")
-            table.add_column(name, overflow="fold", justify="right" if right else "left")
+        table.add_column("agent", no_wrap=True)
+        if not one_env:
+            table.add_column("env, lock", overflow="fold")
+        for name in ("n", "mean", "pass"):
+            table.add_column(name, justify="right", no_wrap=True)
+        table.add_column("state", no_wrap=True)
         baselines: dict[str, list[dict[str, Any]]] = {}
         for run in rows:
             if run["baseline_of"]:
@@ -80,21 +87,20 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
         for run in reversed(rows):
             if not run["baseline_of"] or run["baseline_of"] not in {r["id"] for r in rows}:
                 ordered += [run, *baselines.get(run["id"], [])]
+        heads = s.headlines()
         for run in ordered:
-            eps = s.episodes(run["id"])
-            scored = [e for e in eps if e["scored"]]
-            mean = sum(e["score"] for e in scored) / len(scored) if scored else None
-            rate = sum(1 for e in scored if e["passed"]) / len(scored) if scored else None
+            head = heads.get(run["id"], {})
+            mean, rate = head.get("mean_score"), head.get("pass_rate")
             agent = run["agent"] + (f" ({run['model']})" if run["model"] else "")
+            env = [] if one_env else [f"{run['env']} {run['env_version']} {str(run['lock'])[:8]}"]
             table.add_row(
                 run["id"],
-                f"  {agent} (baseline)" if run["baseline_of"] else agent,
-                f"{run['env']} {run['env_version']}",
-                str(run["lock"])[:12],
-                str(len(eps)),
+                f"  {agent} baseline" if run["baseline_of"] else agent,
+                *env,
+                str(head.get("episodes", 0)),
                 "-" if mean is None else f"{mean:.3f}",
                 "-" if rate is None else f"{rate:.0%}",
-                "finished" if run["finished_at"] else "unfinished",
+                "done" if run["finished_at"] else "open",
                 end_section=not run["baseline_of"]
                 and not baselines.get(run["id"])
                 or bool(run["baseline_of"]),
