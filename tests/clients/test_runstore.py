@@ -94,3 +94,50 @@ def test_unknown_runs_are_configuration_errors() -> None:
         with pytest.raises(ConfigurationError, match="unknown run 'nope'"):
             store.finish_run("nope")
         assert store.episodes("nope") == []
+
+
+def test_a_store_from_before_resume_and_lock_components_gains_their_columns(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TABLE runs (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, finished_at TEXT, "
+        "env TEXT NOT NULL, env_version TEXT, lock TEXT, agent TEXT NOT NULL, model TEXT, "
+        "settings TEXT, selection TEXT, argv TEXT, baseline_of TEXT)"
+    )
+    conn.execute(
+        "INSERT INTO runs (id, created_at, env, agent, settings, selection, argv) "
+        "VALUES ('old', '2026-01-01', 'toy', 'null', '{}', '{}', '[]')"
+    )
+    conn.commit()
+    conn.close()
+    with RunStore(path) as store:
+        assert store.run("old")["lock_components"] is None
+        store.add_episode("old", record(), attempts=2)
+        assert store.episodes("old")[0]["attempts"] == 2
+
+
+def test_storing_a_slot_again_replaces_it_and_unfinished_runs_are_found_by_their_inputs() -> None:
+    with RunStore(":memory:") as store:
+        kw = {"env": "toy", "lock": "l", "agent": "openai", "model": "m"}
+        sel = {"variants": ["set-target@easy#3"], "epochs": 2}
+        run_id = store.create_run(
+            env_version="1", settings={"t": 0}, selection={**sel, "concurrency": 4}, **kw
+        )
+        store.add_episode(run_id, record(termination="infra_error", grade=None))
+        second = store.add_episode(run_id, record(), attempts=3)
+        rows = store.episodes(run_id)
+        assert [(e["id"], e["termination"], e["attempts"]) for e in rows] == [
+            (second, "completed", 3)
+        ]
+        find = store.find_unfinished
+        assert find(settings={"t": 0}, selection={**sel, "concurrency": 1}, **kw) == run_id
+        assert find(settings={"t": 1}, selection=sel, **kw) is None
+        assert find(settings={"t": 0}, selection={**sel, "epochs": 3}, **kw) is None
+        assert find(settings={"t": 0}, selection=sel, **{**kw, "model": None}) is None
+        store.finish_run(run_id)
+        assert find(settings={"t": 0}, selection=sel, **kw) is None
+        assert store.resolve(run_id[:-1]) == store.resolve("latest") == run_id
