@@ -700,3 +700,7 @@ def demo(
 def main() -> None:
     """Entry point of the ``mcpgym`` console script."""
     app()
+
+
+from mcpgym_clients.commands import report as _report  # noqa: E402
+_report.register(app)

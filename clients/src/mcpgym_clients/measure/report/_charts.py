@@ -77,6 +77,11 @@ class BarChart:
     plot_right: float = 0.0
     anchor: str = ""
 
+    @property
+    def label_y(self) -> float:
+        """Where the group labels start: just below the plotting area (px)."""
+        return MARGIN_TOP + PLOT_HEIGHT + 14.0
+
 
 Point = tuple[float | None, Sequence[float] | None]
 """A value and its ``[lo, hi]`` interval (either may be ``None``)."""
