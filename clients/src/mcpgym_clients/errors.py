@@ -5,6 +5,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
     MCPGymError
     └── ClientError                 base of everything raised by mcpgym_clients
         ├── ConfigurationError      bad settings: missing API key, unknown agent, bad selection
+        │   └── LockMismatchError   two runs to compare ran on different locks; `.differences`
         ├── InfraError              a server could not be reached or failed (transport error, 5xx);
         │                           `.service` names it; recorded as ``infra_error``, never a score
         ├── ServerRequestError      a server refused a request (4xx); `.status`, `.payload`
@@ -25,6 +26,22 @@ class ClientError(MCPGymError):
 
 class ConfigurationError(ClientError):
     """The client was configured wrongly (missing API key, unknown agent or task, bad flags)."""
+
+
+class LockMismatchError(ConfigurationError):
+    """Two runs cannot be compared: they ran on different environment locks.
+
+    Attributes:
+        differences: what differs, one readable item each (env, version, lock digest,
+            and the lock components when both runs recorded them).
+    """
+
+    def __init__(self, run_a: str, run_b: str, differences: list[str]) -> None:
+        self.differences = differences
+        super().__init__(
+            f"runs {run_a} and {run_b} ran on different locks ({'; '.join(differences)}); "
+            "pass --force to compare them anyway"
+        )
 
 
 class InfraError(ClientError):

@@ -3,14 +3,20 @@
 Tables::
 
     runs      id, created_at, finished_at, env, env_version, lock, agent, model,
-              settings (JSON), selection (JSON), argv (JSON), baseline_of
+              settings (JSON), selection (JSON), argv (JSON), baseline_of,
+              lock_components (JSON, when known)
     episodes  id, run_id, agent, variant_id, task, band, seed, epoch, episode_id,
               termination, episode_termination, scored, score, passed, grade (JSON),
               transcript (JSON), usage (JSON), answer, error, steps,
-              started_at, ended_at, duration_s, timings (JSON)
+              started_at, ended_at, duration_s, timings (JSON), attempts
 
 ``baseline_of`` links a baseline run (the `null` agent on the same variants) to
 the run it accompanies. JSON columns are returned decoded by the read methods.
+A run holds at most one episode per (task, band, seed, epoch): storing another
+replaces it (a resumed run retrying an infrastructure failure). ``attempts`` counts
+the episodes run for that slot (retries after ``infra_error`` included); only the
+last is kept. Each episode is committed as soon as it is stored, so a crash loses
+at most the episodes still in flight.
 
 The methods are synchronous (sqlite-utils); async callers wrap them in
 ``anyio.to_thread.run_sync``. One connection is shared across threads, guarded
@@ -37,12 +43,20 @@ from mcpgym_clients.errors import ConfigurationError
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
 
-_RUN_JSON = ("settings", "selection", "argv")
+_RUN_JSON = ("settings", "selection", "argv", "lock_components")
 _EPISODE_JSON = ("grade", "transcript", "usage", "timings")
 
 
 def _now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _selection_key(selection: Mapping[str, Any]) -> str:
+    return _canonical({"variants": selection.get("variants"), "epochs": selection.get("epochs")})
 
 
 def new_run_id() -> str:
@@ -125,6 +139,11 @@ class RunStore:
             if_not_exists=True,
         )
         self.db.table("episodes").create_index(["run_id"], if_not_exists=True)
+        # Columns added after the first release: older stores get them on open.
+        if "lock_components" not in self.db.table("runs").columns_dict:
+            self.db.table("runs").add_column("lock_components", str)
+        if "attempts" not in self.db.table("episodes").columns_dict:
+            self.db.table("episodes").add_column("attempts", int)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -140,6 +159,7 @@ class RunStore:
         selection: Mapping[str, Any] | None = None,
         argv: Sequence[str] | None = None,
         baseline_of: str | None = None,
+        lock_components: Mapping[str, Any] | None = None,
     ) -> str:
         """Record a new run and return its id (see `new_run_id`).
 
@@ -147,6 +167,8 @@ class RunStore:
             env, env_version, lock: the served environment. agent, model: who ran.
             settings: agent/model settings (JSON). selection: tasks, bands, seeds, epochs.
             argv: the command line. baseline_of: the run this one is the baseline of.
+            lock_components: what the lock digest covers (`mcpgym_server.lock_components`),
+                when known, so that two runs on different locks can say which part differs.
         """
         run_id = new_run_id()
         row = {
@@ -162,6 +184,7 @@ class RunStore:
             "selection": json.dumps(dict(selection or {})),
             "argv": json.dumps(list(argv or [])),
             "baseline_of": baseline_of,
+            "lock_components": None if lock_components is None else json.dumps(lock_components),
         }
         with self._lock:
             self.db.table("runs").insert(row)
@@ -181,8 +204,16 @@ class RunStore:
         if cur.rowcount == 0:
             raise ConfigurationError(f"unknown run {run_id!r}")
 
-    def add_episode(self, run_id: str, rec: EpisodeRecord) -> int:
-        """Store one episode record of ``run_id``; return its row id."""
+    def add_episode(self, run_id: str, rec: EpisodeRecord, *, attempts: int = 1) -> int:
+        """Store one episode record of ``run_id`` and commit; return its row id.
+
+        An episode already stored for the same (task, band, seed, epoch) of the run is
+        replaced in the same transaction.
+
+        Args:
+            run_id: the run. rec: the episode. attempts: episodes run for this slot
+                (1 plus the retries after infrastructure errors).
+        """
         row = {
             "run_id": run_id,
             "agent": rec.agent,
@@ -207,8 +238,14 @@ class RunStore:
             "ended_at": rec.ended_at,
             "duration_s": rec.duration_s,
             "timings": json.dumps(rec.timings),
+            "attempts": attempts,
         }
-        with self._lock:
+        with self._lock, self.db.conn:
+            self.db.execute(
+                "DELETE FROM episodes WHERE run_id = ? AND task = ? AND band = ? "
+                "AND seed = ? AND epoch = ?",
+                [run_id, rec.task, rec.band, rec.seed, rec.epoch],
+            )
             table = self.db.table("episodes").insert(row)
             return int(table.last_pk)
 
@@ -229,6 +266,57 @@ class RunStore:
         """All runs, oldest first."""
         return self._query("SELECT * FROM runs ORDER BY created_at, id", [], _RUN_JSON)
 
+    def baseline_run(self, run_id: str) -> str | None:
+        """The id of the baseline run of ``run_id`` (the newest, if several), or ``None``."""
+        rows = self._query(
+            "SELECT id FROM runs WHERE baseline_of = ? ORDER BY created_at DESC, id DESC",
+            [run_id],
+            (),
+        )
+        return rows[0]["id"] if rows else None
+
+    def find_unfinished(
+        self,
+        *,
+        env: str,
+        lock: str,
+        agent: str,
+        model: str | None,
+        settings: Mapping[str, Any],
+        selection: Mapping[str, Any],
+    ) -> str | None:
+        """The newest unfinished run (not a baseline) started with the same inputs.
+
+        Runs match on env, lock, agent, model, settings and the ``variants`` and
+        ``epochs`` of the selection (not on concurrency, which does not change results).
+
+        Returns:
+            The run id, or ``None``.
+        """
+        rows = self._query(
+            "SELECT * FROM runs WHERE finished_at IS NULL AND baseline_of IS NULL "
+            "AND env = ? AND lock = ? AND agent = ? AND model IS ? "
+            "ORDER BY created_at DESC, id DESC",
+            [env, lock, agent, model],
+            _RUN_JSON,
+        )
+        want = _canonical(settings), _selection_key(selection)
+        for row in rows:
+            if (_canonical(row["settings"] or {}), _selection_key(row["selection"] or {})) == want:
+                return str(row["id"])
+        return None
+
+    def episode(self, row_id: int) -> dict[str, Any]:
+        """One episode row by its row id (JSON columns decoded).
+
+        Raises:
+            ConfigurationError: no such episode.
+        """
+        rows = self._query("SELECT * FROM episodes WHERE id = ?", [row_id], _EPISODE_JSON)
+        if not rows:
+            raise ConfigurationError(f"unknown episode row {row_id}")
+        return rows[0]
+
     def episodes(self, run_id: str) -> list[dict[str, Any]]:
         """The episodes of a run in insertion order (JSON columns decoded)."""
         return self._query(
@@ -243,6 +331,38 @@ class RunStore:
                 if row.get(col) is not None:
                     row[col] = json.loads(row[col])
         return rows
+
+    def resolve(self, ref: str) -> str:
+        """A run id from a full id, a unique prefix of one, or ``latest`` (newest non-baseline run).
+
+        Raises:
+            ConfigurationError: no run matches, or the prefix is ambiguous.
+        """
+        if ref == "latest":
+            rows = self._query(
+                "SELECT id FROM runs WHERE baseline_of IS NULL ORDER BY created_at DESC, id DESC "
+                "LIMIT 1",
+                [],
+                (),
+            )
+            if not rows:
+                raise ConfigurationError("the run store holds no run yet")
+            return str(rows[0]["id"])
+        rows = self._query(
+            "SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY id",
+            [ref, ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"],
+            (),
+        )
+        ids = [str(r["id"]) for r in rows]
+        if ref in ids:
+            return ref
+        if not ids:
+            raise ConfigurationError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
+        if len(ids) > 1:
+            raise ConfigurationError(
+                f"run prefix {ref!r} is ambiguous: {', '.join(ids[:5])}; give more characters"
+            )
+        return ids[0]
 
     def close(self) -> None:
         """Close the database connection."""

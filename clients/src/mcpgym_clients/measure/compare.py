@@ -1,0 +1,259 @@
+"""Paired comparison of two stored runs on the same lock (release N against release N+1).
+
+Episodes are paired by variant and epoch (``task@band#seed``, epoch); a pair counts
+when both episodes were scored. For the pairs, overall and per band and family:
+
+- the mean score of each run and the delta (B - A) with a 95% paired bootstrap
+  interval: the per-pair differences are resampled by variant, epochs kept together
+  (`mcpgym_clients.measure.stats.cluster_bootstrap_ci`; Efron and Tibshirani 1993);
+- pass counts and pass flips (fail -> pass, pass -> fail) with McNemar's exact test,
+  a two-sided binomial test of the discordant pairs (McNemar 1947; `scipy.stats.binomtest`);
+- newly solved and regressed pairs, each with the checks whose result changed.
+
+Runs on different locks are refused (`LockMismatchError`, naming what differs) unless
+``force`` is given; the result then says ``"forced": true``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from mcpgym_clients.errors import LockMismatchError
+from mcpgym_clients.measure.metrics import band_order, exclusion_reason, latest_per_slot
+from mcpgym_clients.measure.stats import cluster_bootstrap_ci, mcnemar_exact
+from mcpgym_clients.runstore import RunStore
+
+Slot = tuple[str, str, int, int]
+"""(task, band, seed, epoch): one attempt of one variant."""
+
+
+def _slot(row: Mapping[str, Any]) -> Slot:
+    return (str(row["task"]), str(row["band"]), int(row["seed"]), int(row["epoch"]))
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return {prefix: value}
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text[:12] if len(text) == 64 else text
+
+
+def lock_differences(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list[str]:
+    """What differs between the locks of two runs, one readable item each (empty: same lock).
+
+    Names the environment, its version and the lock digest; when both runs recorded
+    their lock components, also every component that differs (e.g.
+    ``lock component families.refund.rubric_digest: 3f2a... vs 9c1b...``).
+    """
+    diffs: list[str] = []
+    if run_a.get("env") != run_b.get("env"):
+        diffs.append(f"env {run_a.get('env')} vs {run_b.get('env')}")
+    if run_a.get("env_version") != run_b.get("env_version"):
+        diffs.append(f"version {run_a.get('env_version')} vs {run_b.get('env_version')}")
+    if run_a.get("lock") != run_b.get("lock"):
+        diffs.append(f"lock {_short(run_a.get('lock'))} vs {_short(run_b.get('lock'))}")
+        comp_a, comp_b = run_a.get("lock_components"), run_b.get("lock_components")
+        if isinstance(comp_a, Mapping) and isinstance(comp_b, Mapping):
+            flat_a, flat_b = _flatten(comp_a), _flatten(comp_b)
+            for name in sorted(set(flat_a) | set(flat_b)):
+                if name in ("env", "version") or flat_a.get(name) == flat_b.get(name):
+                    continue
+                diffs.append(
+                    f"lock component {name}: {_short(flat_a.get(name, 'absent'))} "
+                    f"vs {_short(flat_b.get(name, 'absent'))}"
+                )
+    return diffs
+
+
+def check_status(check: Mapping[str, Any]) -> str:
+    """``pass``, ``fail``, ``skip`` (not applicable) or ``error`` for one check result."""
+    if check.get("applicable") is False:
+        return "skip"
+    if check.get("error") is not None or check.get("passed") is None:
+        return "error"
+    return "pass" if check.get("passed") else "fail"
+
+
+def changed_checks(
+    grade_a: Mapping[str, Any] | None, grade_b: Mapping[str, Any] | None
+) -> list[dict[str, str]]:
+    """The checks whose status differs between two grades, in rubric order.
+
+    Returns:
+        ``[{"check": name, "a": status, "b": status}, ...]`` with statuses from
+        `check_status` (``absent`` for a check one grade does not have).
+    """
+    a = {c["name"]: check_status(c) for c in (grade_a or {}).get("checks", [])}
+    b = {c["name"]: check_status(c) for c in (grade_b or {}).get("checks", [])}
+    names = list(a) + [n for n in b if n not in a]
+    return [
+        {"check": n, "a": a.get(n, "absent"), "b": b.get(n, "absent")}
+        for n in names
+        if a.get(n, "absent") != b.get(n, "absent")
+    ]
+
+
+def _pair_figures(
+    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]], *, resamples: int, seed: int
+) -> dict[str, Any]:
+    """The figures ``C`` of a group of pairs."""
+    diffs: dict[tuple[str, str, int], list[float]] = {}
+    for a, b in pairs:
+        diffs.setdefault(_slot(a)[:3], []).append(float(b["score"]) - float(a["score"]))
+    n = len(pairs)
+    to_pass = sum(1 for a, b in pairs if not a["passed"] and b["passed"])
+    to_fail = sum(1 for a, b in pairs if a["passed"] and not b["passed"])
+    mean_a = math.fsum(float(a["score"]) for a, _ in pairs) / n if n else None
+    mean_b = math.fsum(float(b["score"]) for _, b in pairs) / n if n else None
+    interval = cluster_bootstrap_ci(list(diffs.values()), resamples=resamples, seed=seed)
+    return {
+        "pairs": n,
+        "mean_a": mean_a,
+        "mean_b": mean_b,
+        "delta": None if mean_a is None or mean_b is None else mean_b - mean_a,
+        "delta_ci": None if interval is None else [interval.low, interval.high],
+        "pass_a": sum(1 for a, _ in pairs if a["passed"]),
+        "pass_b": sum(1 for _, b in pairs if b["passed"]),
+        "flips_to_pass": to_pass,
+        "flips_to_fail": to_fail,
+        "mcnemar_p": mcnemar_exact(to_pass, to_fail),
+    }
+
+
+def _variant(a: Mapping[str, Any], b: Mapping[str, Any], env: str | None) -> dict[str, Any]:
+    task, band, seed, epoch = _slot(a)
+    return {
+        "variant_id": a.get("variant_id") or b.get("variant_id") or f"{env}/{task}@{band}#{seed}",
+        "family": task,
+        "band": band,
+        "seed": seed,
+        "epoch": epoch,
+        "score_a": float(a["score"]),
+        "score_b": float(b["score"]),
+        "passed_a": bool(a["passed"]),
+        "passed_b": bool(b["passed"]),
+        "episode_a": a["id"],
+        "episode_b": b["id"],
+        "changed_checks": changed_checks(a.get("grade"), b.get("grade")),
+    }
+
+
+def _by(
+    pairs: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    key: Callable[[Mapping[str, Any]], str],
+    order: Callable[[str], Any] | None = None,
+) -> dict[str, list[tuple[Mapping[str, Any], Mapping[str, Any]]]]:
+    groups: dict[str, list[tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
+    for a, b in pairs:
+        groups.setdefault(key(a), []).append((a, b))
+    return {k: groups[k] for k in (sorted(groups, key=order) if order else groups)}
+
+
+def compare_rows(
+    rows_a: Sequence[Mapping[str, Any]],
+    rows_b: Sequence[Mapping[str, Any]],
+    *,
+    env: str | None = None,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The paired comparison of two runs' episode rows (see `compare_runs` for the shape).
+
+    Args:
+        rows_a, rows_b: episode rows (``RunStore.episodes``) of runs A and B.
+        env: environment name, for variant ids of rows that lack one.
+        resamples, seed: of the paired bootstrap.
+    """
+    slots_a = {_slot(r): r for r in latest_per_slot(rows_a)}
+    slots_b = {_slot(r): r for r in latest_per_slot(rows_b)}
+    pairs: list[tuple[Mapping[str, Any], Mapping[str, Any]]] = []
+    excluded = 0
+    for slot, a in slots_a.items():
+        b = slots_b.get(slot)
+        if b is None:
+            continue
+        if exclusion_reason(a) is None and exclusion_reason(b) is None:
+            pairs.append((a, b))
+        else:
+            excluded += 1
+    pairs.sort(key=lambda p: (p[0]["task"], band_order(p[0]["band"]), p[0]["seed"], p[0]["epoch"]))
+
+    def figures(group: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> dict[str, Any]:
+        return _pair_figures(group, resamples=resamples, seed=seed)
+
+    return {
+        "overall": figures(pairs),
+        "by_band": {
+            k: figures(g) for k, g in _by(pairs, lambda r: str(r["band"]), band_order).items()
+        },
+        "by_family": {k: figures(g) for k, g in _by(pairs, lambda r: str(r["task"])).items()},
+        "newly_solved": [_variant(a, b, env) for a, b in pairs if not a["passed"] and b["passed"]],
+        "regressed": [_variant(a, b, env) for a, b in pairs if a["passed"] and not b["passed"]],
+        "unpaired": {
+            "only_a": sum(1 for s in slots_a if s not in slots_b),
+            "only_b": sum(1 for s in slots_b if s not in slots_a),
+            "excluded": excluded,
+        },
+    }
+
+
+def compare_runs(
+    store: RunStore,
+    run_a: str,
+    run_b: str,
+    *,
+    force: bool = False,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Compare run B against run A, paired by variant and epoch, JSON-ready.
+
+    Args:
+        store: the run store. run_a, run_b: run ids (A is the old release, B the new).
+        force: compare even when the locks differ (the result says ``"forced": true``).
+        resamples, seed: of the paired bootstrap (the same seed gives the same intervals).
+
+    Returns:
+        ``{"run_a", "run_b", "forced": bool, "lock_differences": [str],
+        "overall": C, "by_band": {band: C}, "by_family": {family: C},
+        "newly_solved": [V], "regressed": [V], "unpaired": {"only_a", "only_b",
+        "excluded"}}`` where C = ``{"pairs", "mean_a", "mean_b", "delta", "delta_ci",
+        "pass_a", "pass_b", "flips_to_pass", "flips_to_fail", "mcnemar_p"}`` (means,
+        delta and interval ``None`` without pairs; interval ``None`` below two variants)
+        and V = ``{"variant_id", "family", "band", "seed", "epoch", "score_a",
+        "score_b", "passed_a", "passed_b", "episode_a", "episode_b", "changed_checks":
+        [{"check", "a", "b"}]}`` (episode ids are run-store row ids). ``unpaired``
+        counts episodes of one run without a partner in the other, and pairs left out
+        because either episode was excluded (infra, grade or model error).
+
+    Raises:
+        LockMismatchError: the runs ran on different locks and ``force`` is false.
+        ConfigurationError: no such run.
+    """
+    a, b = store.run(run_a), store.run(run_b)
+    differences = lock_differences(a, b)
+    if differences and not force:
+        raise LockMismatchError(run_a, run_b, differences)
+    body = compare_rows(
+        store.episodes(run_a),
+        store.episodes(run_b),
+        env=str(a.get("env")),
+        resamples=resamples,
+        seed=seed,
+    )
+    return {
+        "run_a": run_a,
+        "run_b": run_b,
+        "forced": bool(differences),
+        "lock_differences": differences,
+        **body,
+    }
