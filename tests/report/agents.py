@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from mcpgym_clients.agents import ReferenceAgent
 from mcpgym_clients.errors import InfraError
-from mcpgym_clients.protocol import AgentResult, EpisodeContext, assistant_call_message, tool_message
+from mcpgym_clients.protocol import (
+    AgentResult,
+    EpisodeContext,
+    assistant_call_message,
+    tool_message,
+)
 
 PAYLOAD = (
     "</pre></details></section><script>window.__pwned = 1</script>"
@@ -28,7 +33,9 @@ class HostileAgent(ReferenceAgent):
         call["content"] = PAYLOAD
         transcript: list[dict[str, object]] = [{"role": "user", "content": ctx.instruction}, call]
         try:
-            transcript.append(tool_message("h-1", await ctx.call_tool("get_ticket", {"ticket_id": PAYLOAD})))
+            transcript.append(
+                tool_message("h-1", await ctx.call_tool("get_ticket", {"ticket_id": PAYLOAD}))
+            )
         except InfraError as exc:
             return AgentResult("infra_error", transcript, error=str(exc))
         transcript.append({"role": "assistant", "content": PAYLOAD})

@@ -54,12 +54,23 @@ async def _run(store_path: Path, episodes: Path) -> Campaign:
                 info = await driver.server_info()
                 variants = select_variants(info, TASKS, BANDS, SEEDS)
                 ref = await run_campaign(
-                    driver, ReferenceAgent(), variants, store, epochs=EPOCHS,
-                    console=quiet, show_progress=False,
+                    driver,
+                    ReferenceAgent(),
+                    variants,
+                    store,
+                    epochs=EPOCHS,
+                    console=quiet,
+                    show_progress=False,
                 )
                 hostile = await run_campaign(
-                    driver, HostileAgent(), variants, store, epochs=EPOCHS, baseline=False,
-                    console=quiet, show_progress=False,
+                    driver,
+                    HostileAgent(),
+                    variants,
+                    store,
+                    epochs=EPOCHS,
+                    baseline=False,
+                    console=quiet,
+                    show_progress=False,
                 )
     assert ref.baseline_run_id is not None
     return Campaign(store_path, ref.run_id, ref.baseline_run_id, hostile.run_id)

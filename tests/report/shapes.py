@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 
-def group(mean: float | None, ci: list[float] | None, rate: float | None, n: int = 2) -> dict[str, Any]:
+def group(
+    mean: float | None, ci: list[float] | None, rate: float | None, n: int = 2
+) -> dict[str, Any]:
     """A metrics group ``G`` with the given mean score, its interval and pass rate."""
     return {
         "episodes": n,

@@ -147,7 +147,8 @@ def episode_view(row: Mapping[str, Any], *, run_label: str) -> dict[str, Any]:
         "run_id": row.get("run_id"),
         "run_label": run_label,
         "agent": row.get("agent"),
-        "variant_id": row.get("variant_id") or f"{row.get('task')}@{row.get('band')}#{row.get('seed')}",
+        "variant_id": row.get("variant_id")
+        or f"{row.get('task')}@{row.get('band')}#{row.get('seed')}",
         "task": row.get("task"),
         "band": row.get("band"),
         "seed": row.get("seed"),
@@ -204,7 +205,9 @@ def failure_heatmap(episodes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
                 cells.append(None)
                 continue
             failed, n, first = per[name]
-            cells.append({"check": name, "failed": failed, "n": n, "rate": failed / n, "first": first})
+            cells.append(
+                {"check": name, "failed": failed, "n": n, "rate": failed / n, "first": first}
+            )
         rows.append({"family": family, "episodes": scored[family], "cells": cells})
     return {"checks": names, "rows": rows}
 
