@@ -703,4 +703,5 @@ def main() -> None:
 
 
 from mcpgym_clients.commands import report as _report  # noqa: E402
+
 _report.register(app)

@@ -26,7 +26,7 @@ def report(
         bool, typer.Option("--force", help="Compare runs on different locks anyway.")
     ] = False,
 ) -> None:
-    """Write a self-contained HTML report of a run (optionally compared with RUN_B); print its path."""
+    """Write a self-contained HTML report of a run (compared with RUN_B); print its path."""
     from mcpgym_clients.measure.report import write_report
 
     if not store.is_file():

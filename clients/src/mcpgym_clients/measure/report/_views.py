@@ -14,7 +14,7 @@ from typing import Any, Literal
 CheckResult = Literal["pass", "fail", "skip", "error"]
 
 MAX_MESSAGE_CHARS = 20_000
-"""Longest message text shown whole; longer ones are cut with a note saying how much was left out."""
+"""Longest message text shown whole; a longer one is cut, with a note of how much is left out."""
 
 
 def anchor(episode_row_id: int | str) -> str:
