@@ -18,9 +18,9 @@ from typing import Any
 
 import jinja2
 
+from mcpgym_clients.measure.metrics import band_order
 from mcpgym_clients.measure.report._charts import BarChart, Series, bar_chart
 from mcpgym_clients.measure.report._views import episode_view, failure_heatmap, heat_colour
-from mcpgym_server import BANDS
 
 _TEMPLATES = files("mcpgym_clients.measure.report") / "templates"
 
@@ -67,10 +67,6 @@ def _ci(interval: Any, kind: str = "num") -> str:
     return f"[{fmt(interval[0])}, {fmt(interval[1])}]"
 
 
-def _band_key(band: str) -> tuple[int, str]:
-    return (BANDS.index(band) if band in BANDS else len(BANDS), band)
-
-
 def _points(
     groups: Mapping[str, Mapping[str, Any]],
     baseline: Mapping[str, Mapping[str, Any]] | None,
@@ -96,7 +92,7 @@ def _metric_charts(metrics: Mapping[str, Any], agent: str) -> list[BarChart]:
     charts = []
     for by, what in (("by_band", "band"), ("by_family", "task family")):
         groups = metrics.get(by) or {}
-        names = sorted(groups, key=_band_key) if by == "by_band" else list(groups)
+        names = sorted(groups, key=band_order) if by == "by_band" else list(groups)
         base = (baseline or {}).get(by) if baseline else None
         for key, title, percent in (
             ("mean_score", f"Mean score by {what}", False),
@@ -114,7 +110,7 @@ def _delta_charts(comparison: Mapping[str, Any]) -> list[BarChart]:
     charts = []
     for by, what in (("by_band", "band"), ("by_family", "task family")):
         groups = comparison.get(by) or {}
-        names = sorted(groups, key=_band_key) if by == "by_band" else list(groups)
+        names = sorted(groups, key=band_order) if by == "by_band" else list(groups)
         points = [(n, [(groups[n].get("delta"), groups[n].get("delta_ci"))]) for n in names]
         title = f"Mean score delta by {what}"
         charts.append(bar_chart(title, series, points, lo=-1.0, hi=1.0, anchor=f"chart-delta-{by}"))
@@ -128,7 +124,7 @@ def _sorted(episodes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         episodes,
         key=lambda e: (
             families[e.get("task")],
-            _band_key(str(e.get("band"))),
+            band_order(str(e.get("band"))),
             e.get("seed") or 0,
             e.get("epoch") or 0,
         ),
@@ -137,7 +133,7 @@ def _sorted(episodes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def _ordered(groups: Mapping[str, Any] | None, *, bands: bool) -> list[str]:
     names = list(groups or {})
-    return sorted(names, key=_band_key) if bands else names
+    return sorted(names, key=band_order) if bands else names
 
 
 def render_report(
