@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -19,7 +20,12 @@ from mcpgym_clients.measure.report._charts import (
     Series,
     bar_chart,
 )
-from mcpgym_clients.measure.report._views import check_result, failure_heatmap, message_views
+from mcpgym_clients.measure.report._views import (
+    check_result,
+    check_views,
+    failure_heatmap,
+    message_views,
+)
 
 from . import shapes
 from .agents import PAYLOAD
@@ -66,7 +72,9 @@ def episode(row_id: int, task: str, band: str, seed: int, checks: list[dict], **
 
 EPISODES = [
     episode(11, "alpha", "easy", 0, [check("a1", True), check("shared", False)]),
-    episode(12, "alpha", "hard", 0, [check("a1", False, expected=3, found=2), check("shared", True)]),
+    episode(
+        12, "alpha", "hard", 0, [check("a1", False, expected=3, found=2), check("shared", True)]
+    ),
     episode(13, "alpha", "hard", 1, [check("a1", None), check("shared", None, error="no table")]),
     episode(21, "beta", "easy", 0, [check("b1", True), check("shared", True)]),
     episode(22, "beta", "easy", 1, [check("b1", True)], scored=0, termination="infra_error"),
@@ -168,7 +176,9 @@ def test_check_results_cover_pass_fail_skip_and_error() -> None:
     assert [check_result(c) for c in EPISODES[1]["grade"]["checks"]] == ["fail", "pass"]
 
 
-def test_the_heat_map_counts_failures_and_errors_over_applicable_checks_of_scored_episodes() -> None:
+def test_the_heat_map_counts_failures_and_errors_over_applicable_checks_of_scored_episodes() -> (
+    None
+):
     heat = failure_heatmap(EPISODES)
     assert heat["checks"] == ["a1", "shared", "b1"]
     rows = {r["family"]: r for r in heat["rows"]}
@@ -177,8 +187,13 @@ def test_the_heat_map_counts_failures_and_errors_over_applicable_checks_of_score
     assert (a1["failed"], a1["n"], a1["first"]) == (1, 2, "ep-12")  # the skip is not counted
     assert (shared["failed"], shared["n"], shared["first"]) == (2, 3, "ep-11")  # error counts
     assert b1 is None  # alpha never evaluates b1
-    assert rows["beta"]["cells"][1] == {"check": "shared", "failed": 0, "n": 1, "rate": 0.0,
-                                        "first": None}
+    assert rows["beta"]["cells"][1] == {
+        "check": "shared",
+        "failed": 0,
+        "n": 1,
+        "rate": 0.0,
+        "first": None,
+    }
 
 
 def test_the_heat_map_links_to_the_first_failing_episode() -> None:
@@ -188,7 +203,9 @@ def test_the_heat_map_links_to_the_first_failing_episode() -> None:
 
 def test_every_episode_is_linked_from_the_index_and_has_its_grade() -> None:
     doc = parse(render_report(shapes.metrics(), EPISODES))
-    links = {a["href"] for tag, a in doc.tags if tag == "a" and a.get("href", "").startswith("#ep-")}
+    links = {
+        a["href"] for tag, a in doc.tags if tag == "a" and a.get("href", "").startswith("#ep-")
+    }
     details = {a["id"] for tag, a in doc.tags if tag == "details"}
     assert details == {f"ep-{e['id']}" for e in EPISODES}
     assert {f"#{d}" for d in details} <= links
@@ -207,9 +224,18 @@ def test_model_output_is_escaped_everywhere_it_appears() -> None:
         answer=PAYLOAD,
         error=PAYLOAD,
         transcript=[
-            {"role": "assistant", "content": PAYLOAD, "tool_calls": [
-                {"id": PAYLOAD, "function": {"name": PAYLOAD, "arguments": PAYLOAD}}]},
-            {"role": "tool", "tool_call_id": PAYLOAD, "content": [{"type": "text", "text": PAYLOAD}]},
+            {
+                "role": "assistant",
+                "content": PAYLOAD,
+                "tool_calls": [
+                    {"id": PAYLOAD, "function": {"name": PAYLOAD, "arguments": PAYLOAD}}
+                ],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": PAYLOAD,
+                "content": [{"type": "text", "text": PAYLOAD}],
+            },
         ],
     )
     html = render_report(shapes.metrics(), [*EPISODES, hostile])
@@ -232,23 +258,41 @@ def test_the_content_security_policy_allows_only_the_reports_own_script() -> Non
 
 def test_the_comparison_shows_deltas_flips_and_the_variants_that_changed() -> None:
     variant = {
-        "variant_id": "helpdesk/alpha@hard#0", "family": "alpha", "band": "hard", "seed": 0,
-        "epoch": 0, "score_a": 0.5, "score_b": 1.0, "passed_a": False, "passed_b": True,
-        "episode_a": 12, "episode_b": 41,
+        "variant_id": "helpdesk/alpha@hard#0",
+        "family": "alpha",
+        "band": "hard",
+        "seed": 0,
+        "epoch": 0,
+        "score_a": 0.5,
+        "score_b": 1.0,
+        "passed_a": False,
+        "passed_b": True,
+        "episode_a": 12,
+        "episode_b": 41,
         "changed_checks": [{"check": "a1", "a": "fail", "b": "pass"}],
     }
     comparison = {
-        "run_a": "run-a", "run_b": "run-b", "forced": True,
+        "run_a": "run-a",
+        "run_b": "run-b",
+        "forced": True,
         "lock_differences": ["lock 0123456789ab vs ba9876543210"],
         "overall": shapes.cgroup(0.125, [0.05, 0.2], 0.0004),
-        "by_band": {"hard": shapes.cgroup(-0.25, [-0.5, 0.0], 0.5),
-                    "easy": shapes.cgroup(0.0, [0.0, 0.0], 1.0)},
+        "by_band": {
+            "hard": shapes.cgroup(-0.25, [-0.5, 0.0], 0.5),
+            "easy": shapes.cgroup(0.0, [0.0, 0.0], 1.0),
+        },
         "by_family": {"alpha": shapes.cgroup(0.125, [0.05, 0.2], 0.25)},
-        "newly_solved": [variant], "regressed": [],
+        "newly_solved": [variant],
+        "regressed": [],
     }
     b_episode = episode(41, "alpha", "hard", 0, [check("a1", True)], run_id="run-b")
-    html = render_report(shapes.metrics(), EPISODES, comparison=comparison,
-                         episodes_b=[b_episode], run_b=shapes.run_row("run-b", "model-b"))
+    html = render_report(
+        shapes.metrics(),
+        EPISODES,
+        comparison=comparison,
+        episodes_b=[b_episode],
+        run_b=shapes.run_row("run-b", "model-b"),
+    )
     doc = parse(html)
     table = squash(doc.text["comparison-table"])
     assert "overall 4 0.500 0.625 +0.125 [+0.050, +0.200] 1 → 2 2 1 <0.001" in table
@@ -271,3 +315,13 @@ def test_a_metrics_dict_missing_a_shown_field_is_an_error_not_a_blank() -> None:
 def test_long_messages_are_cut_with_a_note() -> None:
     (view,) = message_views([{"role": "tool", "content": "x" * 20_005}])
     assert len(view["text"]) == 20_000 and view["cut"] == 5
+
+
+def test_long_values_are_cut_for_passed_checks_only() -> None:
+    long = list(range(100))  # 390 characters of JSON
+    passed, failed = check_views(
+        {"checks": [check("p", True, expected=long, found=long), check("f", False, found=long)]}
+    )
+    assert passed["expected"] == passed["found"]
+    assert passed["found"].endswith("… (190 more characters)") and len(passed["found"]) < 230
+    assert failed["found"] == json.dumps(long)

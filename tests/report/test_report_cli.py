@@ -51,8 +51,16 @@ def test_report_vs_writes_the_comparison_where_asked(campaign: Campaign, tmp_pat
     out = tmp_path / "deep" / "cmp.html"
     result = runner.invoke(
         app,
-        ["report", campaign.hostile, "--vs", campaign.reference, "--store", str(campaign.store),
-         "--out", str(out)],
+        [
+            "report",
+            campaign.hostile,
+            "--vs",
+            campaign.reference,
+            "--store",
+            str(campaign.store),
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     html = out.read_text()

@@ -166,9 +166,25 @@ def render_report(
     """
     run = metrics["run"]
     agent = str(run.get("agent") or "agent")
-    views = [episode_view(e, run_label="run") for e in _sorted(episodes)]
-    base_views = [episode_view(e, run_label="baseline") for e in _sorted(baseline_episodes)]
-    b_views = [episode_view(e, run_label="B") for e in _sorted(episodes_b)]
+    base_run = ((metrics.get("baseline") or {}).get("run")) or {}
+    sets = [
+        {
+            "label": label,
+            "title": title,
+            "episodes": [episode_view(e, run_label=label) for e in _sorted(rows)],
+            "heatmap": failure_heatmap(rows),
+        }
+        for label, title, rows in (
+            ("run", f"Run {run.get('id')} ({agent})", episodes),
+            (
+                "baseline",
+                f"Baseline {base_run.get('id')} ({base_run.get('agent')})",
+                baseline_episodes,
+            ),
+            ("B", f"Run B {(run_b or {}).get('id')} ({(run_b or {}).get('agent')})", episodes_b),
+        )
+        if rows
+    ]
     env = _environment()
     script = (_TEMPLATES / "report.js").read_text("utf-8")
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
@@ -179,29 +195,11 @@ def render_report(
         bands=_ordered(metrics.get("by_band"), bands=True),
         families=list(metrics.get("by_family") or {}),
         charts=_metric_charts(metrics, agent),
-        heatmap=failure_heatmap(episodes),
         comparison=comparison,
         run_b=run_b,
         cmp_bands=_ordered((comparison or {}).get("by_band"), bands=True),
         delta_charts=_delta_charts(comparison) if comparison else [],
-        sets=[
-            s
-            for s in (
-                {"label": "run", "title": f"Run {run.get('id')} ({agent})", "episodes": views},
-                {
-                    "label": "baseline",
-                    "title": "Baseline "
-                    + str(((metrics.get("baseline") or {}).get("run") or {}).get("id", "")),
-                    "episodes": base_views,
-                },
-                {
-                    "label": "B",
-                    "title": f"Run B {(run_b or {}).get('id', '')} ({(run_b or {}).get('agent')})",
-                    "episodes": b_views,
-                },
-            )
-            if s["episodes"]
-        ],
+        sets=sets,
         script=script,
         script_hash=f"sha256-{digest}",
         generated_at=generated_at or datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),

@@ -40,11 +40,21 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _cut(text: str) -> tuple[str, int]:
-    """``text`` cut to `MAX_MESSAGE_CHARS`, and how many characters were left out."""
-    if len(text) <= MAX_MESSAGE_CHARS:
+MAX_PASSED_VALUE_CHARS = 200
+"""Longest expected/found value shown whole for a check that passed (a failed one's are shown
+up to `MAX_MESSAGE_CHARS`): passing checks' configurations would otherwise fill the file."""
+
+
+def _cut(text: str, limit: int = MAX_MESSAGE_CHARS) -> tuple[str, int]:
+    """``text`` cut to ``limit`` characters, and how many characters were left out."""
+    if len(text) <= limit:
         return text, 0
-    return text[:MAX_MESSAGE_CHARS], len(text) - MAX_MESSAGE_CHARS
+    return text[:limit], len(text) - limit
+
+
+def _value(value: Any, limit: int) -> str:
+    text, cut = _cut(_compact(value), limit)
+    return f"{text} … ({cut} more characters)" if cut else text
 
 
 def _content_text(content: Any) -> str:
@@ -108,8 +118,8 @@ def message_views(transcript: Sequence[Any] | None) -> list[dict[str, Any]]:
 
 def check_views(grade: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """A grade's checks as ``{"name", "kind", "weight", "required", "result", "expected",
-    "found", "note"}`` rows (expected/found as compact JSON; ``note``: the error or the
-    reason the check was skipped)."""
+    "found", "note"}`` rows (expected/found as compact JSON, cut to `MAX_PASSED_VALUE_CHARS`
+    for a passed check; ``note``: the error or the reason the check was skipped)."""
     rows = []
     for check in (grade or {}).get("checks") or []:
         detail = check.get("detail") or {}
@@ -117,6 +127,7 @@ def check_views(grade: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         found = detail.get("found", check.get("found"))
         result = check_result(check)
         note = check.get("error") or (detail.get("skipped") if result == "skip" else None)
+        limit = MAX_PASSED_VALUE_CHARS if result == "pass" else MAX_MESSAGE_CHARS
         rows.append(
             {
                 "name": str(check.get("name", "?")),
@@ -124,8 +135,8 @@ def check_views(grade: Mapping[str, Any] | None) -> list[dict[str, Any]]:
                 "weight": check.get("weight"),
                 "required": bool(check.get("required")),
                 "result": result,
-                "expected": _cut(_compact(expected))[0],
-                "found": _cut(_compact(found))[0],
+                "expected": _value(expected, limit),
+                "found": _value(found, limit),
                 "note": _compact(note),
             }
         )
