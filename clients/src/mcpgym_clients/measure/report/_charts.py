@@ -14,7 +14,7 @@ WIDTH_PER_GROUP = 64.0
 """Horizontal room of one group of bars (px)."""
 PLOT_HEIGHT = 160.0
 """Height of the plotting area (px)."""
-MARGIN_LEFT, MARGIN_TOP, MARGIN_BOTTOM, MARGIN_RIGHT = 44.0, 12.0, 84.0, 110.0
+MARGIN_LEFT, MARGIN_TOP, MARGIN_BOTTOM, MARGIN_RIGHT = 44.0, 12.0, 112.0, 120.0
 """Room for the y-axis ticks, above the plot, and below and right of it for the (slanted)
 group labels (px)."""
 
