@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -67,6 +68,17 @@ def test_report_vs_writes_the_comparison_where_asked(campaign: Campaign, tmp_pat
     assert f"Comparison: A = {campaign.hostile}, B = {campaign.reference}" in html
     assert "Newly solved (8)" in html and "Regressed (0)" in html
     assert "FORCED" not in html
+
+
+def test_report_vs_its_own_baseline_shows_each_episode_once(campaign: Campaign) -> None:
+    out = campaign.store.parent / "vs-baseline.html"
+    args = ["report", campaign.reference, "--vs", campaign.baseline, "--store", str(campaign.store)]
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    ids = re.findall(r'<details class="episode" id="(ep-\d+)"', html)
+    assert len(ids) == len(set(ids)) == 16 + 8  # reference (2 epochs) and null (1 epoch)
+    assert "Regressed (8)" in html
 
 
 def test_an_unknown_run_is_a_one_line_error(campaign: Campaign) -> None:

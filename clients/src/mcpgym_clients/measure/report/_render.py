@@ -167,24 +167,25 @@ def render_report(
     run = metrics["run"]
     agent = str(run.get("agent") or "agent")
     base_run = ((metrics.get("baseline") or {}).get("run")) or {}
-    sets = [
-        {
-            "label": label,
-            "title": title,
-            "episodes": [episode_view(e, run_label=label) for e in _sorted(rows)],
-            "heatmap": failure_heatmap(rows),
-        }
-        for label, title, rows in (
-            ("run", f"Run {run.get('id')} ({agent})", episodes),
-            (
-                "baseline",
-                f"Baseline {base_run.get('id')} ({base_run.get('agent')})",
-                baseline_episodes,
-            ),
-            ("B", f"Run B {(run_b or {}).get('id')} ({(run_b or {}).get('agent')})", episodes_b),
-        )
-        if rows
-    ]
+    sets = []
+    seen: set[Any] = set()  # run B may be the baseline: show each episode once
+    for label, title, rows in (
+        ("run", f"Run {run.get('id')} ({agent})", episodes),
+        ("baseline", f"Baseline {base_run.get('id')} ({base_run.get('agent')})", baseline_episodes),
+        ("B", f"Run B {(run_b or {}).get('id')} ({(run_b or {}).get('agent')})", episodes_b),
+    ):
+        rows = [e for e in rows if e["id"] not in seen]
+        seen.update(e["id"] for e in rows)
+        if rows:
+            views = [episode_view(e, run_label=label) for e in _sorted(rows)]
+            sets.append(
+                {
+                    "label": label,
+                    "title": title,
+                    "episodes": views,
+                    "heatmap": failure_heatmap(rows),
+                }
+            )
     env = _environment()
     script = (_TEMPLATES / "report.js").read_text("utf-8")
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
