@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from rich.console import Console
 
@@ -31,7 +32,7 @@ from mcpgym_clients import (
     summarize,
 )
 from mcpgym_clients.selection import parse_names, parse_seeds
-from mcpgym_server import Environment, compute_lock
+from mcpgym_server import Environment, compute_lock, lock_components
 
 INFO = ServerInfo(
     env="toy",
@@ -122,9 +123,22 @@ def test_summaries_group_by_family_and_band_and_leave_errors_out_of_means() -> N
         ("cancel", "easy"),
         ("(all)", "(all)"),
     ]
-    assert rows[0].agent == Figures(n=4, scored=2, errors=2, mean=0.75, pass_rate=0.5)
+    # refund@easy#0 has two scored episodes (1.0 passed, 0.5 failed): two epochs
+    assert rows[0].agent == Figures(
+        n=4, scored=2, errors=2, mean=0.75, pass_rate=0.5, epochs=2, pass_at_k=1.0, pass_hat_k=0.0
+    )
     assert rows[0].baseline == Figures(n=1, scored=1, errors=0, mean=0.25, pass_rate=0.0)
-    assert rows[2].agent == Figures(n=5, scored=3, errors=2, mean=2.5 / 3, pass_rate=2 / 3)
+    # pass@2 and pass^2 average over the variants with two scored episodes only
+    assert rows[2].agent == Figures(
+        n=5,
+        scored=3,
+        errors=2,
+        mean=2.5 / 3,
+        pass_rate=2 / 3,
+        epochs=2,
+        pass_at_k=1.0,
+        pass_hat_k=0.0,
+    )
     assert summarize(records)[0].baseline is None
 
 
@@ -171,7 +185,9 @@ async def test_a_campaign_runs_every_variant_and_epoch_with_a_baseline(
     ]
     assert result.baseline is not None and len(result.baseline) == 4
     overall = result.summary[-1]
-    assert overall.agent == Figures(n=8, scored=8, errors=0, mean=1.0, pass_rate=1.0)
+    assert overall.agent == Figures(
+        n=8, scored=8, errors=0, mean=1.0, pass_rate=1.0, epochs=2, pass_at_k=1.0, pass_hat_k=1.0
+    )
     assert overall.baseline == Figures(n=4, scored=4, errors=0, mean=0.0, pass_rate=0.0)
     run = store.run(result.run_id)
     assert run["lock"] == compute_lock(toy_env)
@@ -222,3 +238,82 @@ async def test_epochs_and_concurrency_must_be_positive(epochs: int, concurrency:
             await run_campaign(
                 driver, NullAgent(), [], store, epochs=epochs, concurrency=concurrency
             )
+
+
+class FlakyGrading(httpx.AsyncBaseTransport):
+    """Answers the first ``failures`` grade requests with 503, forwards the rest."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.refused = 0
+        self.inner = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path == "/grades" and self.failures:
+            self.failures -= 1
+            self.refused += 1
+            return httpx.Response(503, json={"error": "grader overloaded"})
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("failures", "retries", "termination", "attempts"),
+    [(1, 2, "completed", 2), (2, 2, "completed", 3), (5, 1, "infra_error", 2)],
+)
+async def test_infra_errors_are_retried_then_stored_apart_from_scores(
+    servers: LocalServers,
+    toy_env: Environment,
+    failures: int,
+    retries: int,
+    termination: str,
+    attempts: int,
+) -> None:
+    grading = FlakyGrading(failures)
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        grading_transport=grading,
+        environment=toy_env,
+    ) as driver:
+        with RunStore(":memory:") as store, anyio.fail_after(20):
+            result = await run_campaign(
+                driver,
+                ReferenceAgent(),
+                [VariantKey("set-target", "easy", 0)],
+                store,
+                baseline=False,
+                concurrency=1,
+                infra_retries=retries,
+                show_progress=False,
+            )
+            (row,) = store.episodes(result.run_id)
+    assert grading.refused == attempts if termination == "infra_error" else failures
+    assert (row["termination"], row["attempts"]) == (termination, attempts)
+    overall = result.summary[-1].agent
+    if termination == "infra_error":
+        assert (overall.scored, overall.errors, row["score"]) == (0, 1, None)
+    else:
+        assert (overall.scored, overall.mean) == (1, 1.0)
+
+
+@pytest.mark.anyio
+async def test_a_run_records_the_lock_components_of_the_installed_environment(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+        with RunStore(":memory:") as store, anyio.fail_after(20):
+            result = await run_campaign(
+                driver,
+                NullAgent(),
+                [VariantKey("set-target", "easy", 0)],
+                store,
+                show_progress=False,
+                environment=toy_env,
+            )
+            run = store.run(result.run_id)
+    assert run["lock_components"] == lock_components(toy_env)

@@ -54,7 +54,7 @@ def test_report_vs_writes_the_comparison_where_asked(campaign: Campaign, tmp_pat
         app,
         [
             "report",
-            campaign.hostile,
+            campaign.hostile[:-2],  # a unique prefix will do
             "--vs",
             campaign.reference,
             "--store",
@@ -84,15 +84,16 @@ def test_report_vs_its_own_baseline_shows_each_episode_once(campaign: Campaign) 
 def test_an_unknown_run_is_a_one_line_error(campaign: Campaign) -> None:
     result = runner.invoke(app, ["report", "no-such-run", "--store", str(campaign.store)])
     assert result.exit_code == 1
-    assert result.output.strip().splitlines() == ["error: unknown run 'no-such-run'"]
+    assert result.output.strip().splitlines() == [
+        "error: unknown run 'no-such-run'; `mcpgym runs` lists the runs"
+    ]
 
 
 def test_a_missing_store_is_a_one_line_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", "r", "--store", str(tmp_path / "nope.db")])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
-        f"error: no run store at {tmp_path / 'nope.db'} (run `mcpgym eval` first, or pass "
-        "--store PATH)"
+        f"error: no run store at {tmp_path / 'nope.db'}; run `mcpgym eval` first or pass --store"
     ]
 
 

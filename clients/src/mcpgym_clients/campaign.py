@@ -5,10 +5,19 @@ attempted ``epochs`` times by the agent, at most ``concurrency`` episodes at a
 time. Unless told otherwise, the `null` agent is run once on the same variants
 as a baseline run (linked by ``baseline_of``), so every score can be read
 against the floor of doing nothing.
+
+Every episode is stored (and committed) as it finishes. Running the same campaign
+again (same environment, lock, agent, model settings and selection) resumes the
+newest unfinished run: the episodes already stored are skipped, so an interrupted
+or crashed campaign loses at most the episodes that were in flight. An episode that
+ends in ``infra_error`` is retried with a fresh episode (``infra_retries`` times);
+if it still fails it is stored as ``infra_error``, which is excluded from scores and
+retried again when the run is resumed.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +32,8 @@ from mcpgym_clients.errors import ClientError, ConfigurationError
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.summary import SummaryRow, summarize
-from mcpgym_server import BANDS
+from mcpgym_server import BANDS, Environment, MCPGymError, compute_lock, load_environment
+from mcpgym_server import lock_components as _lock_components
 
 
 @dataclass(frozen=True, order=True)
@@ -89,13 +99,15 @@ class CampaignStatus:
     Attributes:
         run_id: the agent's run, once created. baseline_run_id: the baseline run, if any.
         total: episodes planned (agent and baseline). stored: episodes written to the
-            run store so far (an episode is stored whole or not at all).
+            run store so far (an episode is stored whole or not at all), including
+            those a resumed run had already stored. resumed: the run was resumed.
     """
 
     run_id: str | None = None
     baseline_run_id: str | None = None
     total: int = 0
     stored: int = 0
+    resumed: bool = False
 
 
 @dataclass
@@ -125,6 +137,52 @@ def _first_client_error(exc: BaseException) -> BaseException | None:
     return exc if isinstance(exc, ClientError) else None
 
 
+def _known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
+    """The lock components of the served environment, when the installed one has its lock."""
+    try:
+        env = environment if environment is not None else load_environment(info.env)
+        if compute_lock(env) == info.lock:
+            return _lock_components(env)
+    except MCPGymError:  # not installed here: the run just records no components
+        pass
+    return None
+
+
+def record_from_row(row: dict[str, Any]) -> EpisodeRecord:
+    """Rebuild the `EpisodeRecord` of a stored episode row (``RunStore.episodes``)."""
+    return EpisodeRecord(
+        agent=row["agent"],
+        task=row["task"],
+        band=row["band"],
+        seed=row["seed"],
+        epoch=row["epoch"],
+        variant_id=row["variant_id"],
+        episode_id=row["episode_id"],
+        lock=(row["grade"] or {}).get("lock"),
+        termination=row["termination"],
+        episode_termination=row["episode_termination"],
+        answer=row["answer"],
+        transcript=row["transcript"] or [],
+        usage=row["usage"] or {},
+        grade=row["grade"],
+        error=row["error"],
+        steps=row["steps"] or 0,
+        started_at=row["started_at"] or "",
+        ended_at=row["ended_at"] or "",
+        duration_s=row["duration_s"] or 0.0,
+        timings=row["timings"] or {},
+    )
+
+
+def _done(store: RunStore, run_id: str) -> set[tuple[str, str, int, int]]:
+    """The (task, band, seed, epoch) slots of a run already stored, infra errors aside."""
+    return {
+        (e["task"], e["band"], e["seed"], e["epoch"])
+        for e in store.episodes(run_id)
+        if e["termination"] != "infra_error"
+    }
+
+
 async def run_campaign(
     driver: EpisodeDriver,
     agent: Agent,
@@ -138,6 +196,9 @@ async def run_campaign(
     console: Console | None = None,
     show_progress: bool = True,
     status: CampaignStatus | None = None,
+    resume: bool = True,
+    infra_retries: int = 2,
+    environment: Environment | None = None,
 ) -> CampaignResult:
     """Run ``agent`` on every variant ``epochs`` times and store everything.
 
@@ -151,22 +212,31 @@ async def run_campaign(
             terminal) or print one line per finished episode (elsewhere, e.g. a log file).
         status: a `CampaignStatus` to keep up to date (run ids, episodes stored), so
             that a caller who cancels the campaign can say what was kept.
+        resume: continue the newest unfinished run of the same environment, lock,
+            agent, model, settings, variants and epochs, skipping its stored episodes
+            (and say so on ``console``); ``False`` always starts a new run.
+        infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0).
+        environment: the installed environment, to record the lock's components with
+            the run (default: loaded by name; none recorded if its lock differs).
 
     Raises:
-        ConfigurationError: epochs or concurrency below 1, or a configuration problem
-            found while running (for example a reference lock mismatch).
+        ConfigurationError: epochs or concurrency below 1, infra_retries below 0, or a
+            configuration problem found while running (a reference lock mismatch...).
         ServerRequestError: a server refused a request (4xx).
     """
     if epochs < 1:
         raise ConfigurationError(f"epochs must be at least 1, got {epochs}")
     if concurrency < 1:
         raise ConfigurationError(f"concurrency must be at least 1, got {concurrency}")
+    if infra_retries < 0:
+        raise ConfigurationError(f"infra_retries must be at least 0, got {infra_retries}")
     info = await driver.server_info()
     selection: dict[str, Any] = {
         "variants": [f"{v.task}@{v.band}#{v.seed}" for v in variants],
         "epochs": epochs,
         "concurrency": concurrency,
     }
+    components = await anyio.to_thread.run_sync(_known_components, info, environment)
 
     def new_run(a: Agent, baseline_of: str | None) -> str:
         return store.create_run(
@@ -179,23 +249,57 @@ async def run_campaign(
             selection={**selection, "epochs": 1} if baseline_of else selection,
             argv=argv,
             baseline_of=baseline_of,
+            lock_components=components,
+        )
+
+    def find() -> str | None:
+        return store.find_unfinished(
+            env=info.env,
+            lock=info.lock,
+            agent=agent.name,
+            model=agent.model,
+            settings=agent.settings(),
+            selection=selection,
         )
 
     status = status if status is not None else CampaignStatus()
-    run_id = await anyio.to_thread.run_sync(new_run, agent, None)
-    status.run_id = run_id
     null: Agent | None = NullAgent() if baseline and agent.name != "null" else None
-    baseline_id = await anyio.to_thread.run_sync(new_run, null, run_id) if null else None
+    found = await anyio.to_thread.run_sync(find) if resume else None
+    run_id = found or await anyio.to_thread.run_sync(new_run, agent, None)
+    status.run_id, status.resumed = run_id, found is not None
+    baseline_id: str | None = None
+    if null is not None:
+        if found is not None:
+            baseline_id = await anyio.to_thread.run_sync(store.baseline_run, run_id)
+        if baseline_id is None:
+            baseline_id = await anyio.to_thread.run_sync(new_run, null, run_id)
     status.baseline_run_id = baseline_id
 
+    done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
+    base_done = (
+        await anyio.to_thread.run_sync(_done, store, baseline_id)
+        if found and baseline_id
+        else set()
+    )
     jobs: list[tuple[Agent, str, VariantKey, int]] = [
-        (agent, run_id, v, e) for v in variants for e in range(epochs)
+        (agent, run_id, v, e)
+        for v in variants
+        for e in range(epochs)
+        if (v.task, v.band, v.seed, e) not in done
     ]
     if null is not None and baseline_id is not None:
-        jobs += [(null, baseline_id, v, 0) for v in variants]
-    status.total = len(jobs)
-    records: list[EpisodeRecord] = []
-    base_records: list[EpisodeRecord] = []
+        jobs += [
+            (null, baseline_id, v, 0)
+            for v in variants
+            if (v.task, v.band, v.seed, 0) not in base_done
+        ]
+    status.total = len(jobs) + len(done) + len(base_done)
+    status.stored = len(done) + len(base_done)
+    if found is not None and console is not None:
+        line = f"resuming run {run_id}: {len(done)} of {len(variants) * epochs} episodes done"
+        if baseline_id is not None:
+            line += f" (baseline run {baseline_id}: {len(base_done)} of {len(variants)})"
+        console.print(line, soft_wrap=True, highlight=False, markup=False)
     limiter = anyio.CapacityLimiter(concurrency)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -213,23 +317,36 @@ async def run_campaign(
     labels = {run_id: (agent.name, len(variants) * epochs)}
     if baseline_id is not None:
         labels[baseline_id] = ("null (baseline)", len(variants))
-    bars = {rid: progress.add_task(label, total=total) for rid, (label, total) in labels.items()}
-    done = dict.fromkeys(labels, 0)
+    already = {run_id: len(done)}
+    if baseline_id is not None:
+        already[baseline_id] = len(base_done)
+    bars = {
+        rid: progress.add_task(label, total=total, completed=already[rid])
+        for rid, (label, total) in labels.items()
+    }
+    counted = dict(already)
 
     async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> None:
-        async with limiter:
-            rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch)
+        attempts = 0
+        while True:
+            attempts += 1
+            async with limiter:
+                rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch)
+            if rec.termination != "infra_error" or attempts > infra_retries:
+                break
         with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished
-            await anyio.to_thread.run_sync(store.add_episode, rid, rec)
+            await anyio.to_thread.run_sync(
+                functools.partial(store.add_episode, rid, rec, attempts=attempts)
+            )
             status.stored += 1
-        (records if rid == run_id else base_records).append(rec)
         progress.advance(bars[rid])
         if lines:
-            done[rid] += 1
+            counted[rid] += 1
+            done_n = counted[rid]
             label, total = labels[rid]
             outcome = rec.termination if rec.score is None else f"score {rec.score:.3f}"
             progress.console.print(
-                f"{label} {done[rid]}/{total} {v.task}@{v.band}#{v.seed}"
+                f"{label} {done_n}/{total} {v.task}@{v.band}#{v.seed}"
                 + (f" epoch {epoch}" if epochs > 1 and rid == run_id else "")
                 + f": {outcome}",
                 soft_wrap=True,
@@ -254,9 +371,11 @@ async def run_campaign(
     position = {v: i for i, v in enumerate(variants)}
 
     def order(r: EpisodeRecord) -> tuple[int, int]:
-        return (position[VariantKey(r.task, r.band, r.seed)], r.epoch)
+        return (position.get(VariantKey(r.task, r.band, r.seed), len(position)), r.epoch)
 
-    records.sort(key=order)
-    base_records.sort(key=order)
-    base = base_records if baseline_id is not None else None
+    def stored(rid: str) -> list[EpisodeRecord]:
+        return sorted((record_from_row(e) for e in store.episodes(rid)), key=order)
+
+    records = await anyio.to_thread.run_sync(stored, run_id)
+    base = await anyio.to_thread.run_sync(stored, baseline_id) if baseline_id else None
     return CampaignResult(run_id, baseline_id, records, base, summarize(records, base))

@@ -238,6 +238,8 @@ class _EvalOptions:
     timeout: float | None
     argv: list[str]
     key_hint: str = "--api-key"
+    new_run: bool = False
+    infra_retries: int = 2
 
 
 def _build_agent(
@@ -451,6 +453,9 @@ async def _campaign(
                 argv=opts.argv,
                 console=console,
                 status=status,
+                resume=not opts.new_run,
+                infra_retries=opts.infra_retries,
+                environment=local_env,
             )
         return None if result is None else (result, bundles)
 
@@ -611,10 +616,20 @@ def eval_(
         float | None,
         typer.Option(help="Seconds per episode before it is cut off.", min=1.0, max=86400.0),
     ] = 600.0,
+    new_run: Annotated[
+        bool,
+        typer.Option(
+            "--new-run", help="Start a new run instead of resuming an unfinished identical one."
+        ),
+    ] = False,
+    infra_retries: Annotated[
+        int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
+    ] = 2,
 ) -> None:
     """Run an agent on task variants and grade every episode.
 
-    Without --env-url, both servers are started in process on loopback.
+    Without --env-url, both servers are started in process on loopback. Running the
+    same command again resumes its unfinished run, skipping the stored episodes.
     """
     task_list = parsed(parse_names, tasks, "--tasks")
     # Band names are checked against what the environment offers, once it is known.
@@ -662,6 +677,8 @@ def eval_(
             timeout=timeout,
             argv=sys.argv[:],
             key_hint="--api-key" if api_key else f"{api_key_env} (or pass --api-key)",
+            new_run=new_run,
+            infra_retries=infra_retries,
         )
     )
 
@@ -701,6 +718,10 @@ def main() -> None:
     """Entry point of the ``mcpgym`` console script."""
     app()
 
+
+from mcpgym_clients.commands import measure as _measure  # noqa: E402
+
+_measure.register(app)
 
 from mcpgym_clients.commands import report as _report  # noqa: E402
 

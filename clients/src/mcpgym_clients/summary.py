@@ -1,4 +1,10 @@
-"""Campaign summaries: per task family and band, the agent's figures beside the null baseline."""
+"""Campaign summaries: per task family and band, the agent's figures beside the null baseline.
+
+With several epochs the summary adds pass@k (Chen et al. 2021, "Evaluating Large
+Language Models Trained on Code") and pass^k (Yao et al. 2024, "tau-bench") at k =
+epochs, averaged over variants (`mcpgym_clients.measure.stats`). ``mcpgym show RUN``
+prints every k with bootstrap intervals.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from dataclasses import dataclass
 from rich.table import Table
 
 from mcpgym_clients.driver import EpisodeRecord
+from mcpgym_clients.measure.stats import mean_over_variants
 
 ALL = "(all)"
 
@@ -20,6 +27,9 @@ class Figures:
         n: episodes run. scored: episodes counted in the score (graded, no infra or
             model error). errors: ``n - scored``. mean: mean score over the scored
             episodes (``None`` if none). pass_rate: fraction of scored episodes that passed.
+        epochs: the most scored episodes of one variant. pass_at_k, pass_hat_k: pass@k
+            and pass^k at k = ``epochs`` averaged over the variants with that many scored
+            episodes (``None`` when ``epochs`` < 2: both equal the pass rate then).
     """
 
     n: int
@@ -27,6 +37,9 @@ class Figures:
     errors: int
     mean: float | None
     pass_rate: float | None
+    epochs: int = 1
+    pass_at_k: float | None = None
+    pass_hat_k: float | None = None
 
     @classmethod
     def of(cls, records: Iterable[EpisodeRecord]) -> Figures:
@@ -34,12 +47,21 @@ class Figures:
         recs = list(records)
         scores = [r.score for r in recs if r.score is not None]
         passes = [bool(r.passed) for r in recs if r.passed is not None]
+        per_variant: dict[tuple[str, str, int], list[bool]] = {}
+        for r in recs:
+            if r.passed is not None:
+                per_variant.setdefault((r.task, r.band, r.seed), []).append(r.passed)
+        outcomes = [(len(v), sum(v)) for v in per_variant.values()]
+        k = max((n for n, _ in outcomes), default=1)
         return cls(
             n=len(recs),
             scored=len(scores),
             errors=len(recs) - len(scores),
             mean=sum(scores) / len(scores) if scores else None,
             pass_rate=sum(passes) / len(passes) if passes else None,
+            epochs=k,
+            pass_at_k=mean_over_variants(outcomes, k) if k > 1 else None,
+            pass_hat_k=mean_over_variants(outcomes, k, hat=True) if k > 1 else None,
         )
 
 
@@ -105,13 +127,16 @@ def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None 
         title: the table title.
     """
     with_base = any(r.baseline is not None for r in rows)
+    k = max((r.agent.epochs for r in rows), default=1)
     table = Table(title=title or agent, show_lines=False)
     widest = max((len(r.task) for r in rows), default=4)
     table.add_column("task family", no_wrap=True, min_width=widest)
     table.add_column("band", no_wrap=True)
     table.add_column("n", justify="right")
-    table.add_column("mean", justify="right")
+    table.add_column("mean", justify="right", no_wrap=True)
     table.add_column("pass", justify="right")
+    if k > 1:
+        table.add_column(f"pass@{k}/^{k}", justify="right", no_wrap=True)
     table.add_column("err", justify="right")
     if with_base:
         table.add_column("null mean", justify="right")
@@ -123,6 +148,7 @@ def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None 
             str(row.agent.n),
             _num(row.agent.mean),
             _pct(row.agent.pass_rate),
+            *([f"{_pct(row.agent.pass_at_k)}/{_pct(row.agent.pass_hat_k)}"] if k > 1 else []),
             str(row.agent.errors) if row.agent.errors else "",
         ]
         if with_base:

@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-from scipy import stats as _scipy_stats
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy and scipy are imported where they are used: scipy.stats alone takes about a
+# second to import, which every ``mcpgym`` command would otherwise pay at start-up.
 
 CONFIDENCE = 0.95
 """Confidence level of every interval."""
@@ -123,6 +126,9 @@ def cluster_bootstrap_ci(
         The interval, or ``None`` with fewer than two non-empty clusters (one cluster
         says nothing about the spread between variants).
     """
+    import numpy as np
+    from scipy import stats as scipy_stats
+
     groups = [list(c) for c in clusters if len(c)]
     if len(groups) < 2:
         return None
@@ -135,7 +141,7 @@ def cluster_bootstrap_ci(
     def pooled_mean(s: np.ndarray, n: np.ndarray, axis: int = -1) -> np.ndarray:
         return s.sum(axis=axis) / n.sum(axis=axis)
 
-    res = _scipy_stats.bootstrap(
+    res = scipy_stats.bootstrap(
         (sums, counts),
         pooled_mean,
         n_resamples=resamples,
@@ -163,10 +169,12 @@ def mcnemar_exact(flips_to_pass: int, flips_to_fail: int) -> float:
     Returns:
         The p-value in [0, 1]; 1.0 when there is no discordant pair.
     """
+    from scipy import stats as scipy_stats
+
     trials = flips_to_pass + flips_to_fail
     if trials == 0:
         return 1.0
-    result = _scipy_stats.binomtest(flips_to_pass, trials, 0.5, alternative="two-sided")
+    result = scipy_stats.binomtest(flips_to_pass, trials, 0.5, alternative="two-sided")
     return float(result.pvalue)
 
 

@@ -1,0 +1,233 @@
+"""``mcpgym runs``, ``show``, ``compare`` and ``targets``: measuring stored runs.
+
+Commands::
+
+    mcpgym runs [--store DB]
+    mcpgym show RUN [--json PATH] [--store DB]
+    mcpgym compare RUN_A RUN_B [--json PATH] [--force] [--store DB]
+    mcpgym targets RUN [--out FILE.jsonl] [--json PATH] [--fresh N] [--store DB]
+
+``RUN`` is a run id, a unique prefix of one, or ``latest`` (the newest run that is not
+a baseline). Errors are one ``error: ...`` line with exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mcpgym_clients.commands._common import reported, say
+from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.measure.compare import compare_runs
+from mcpgym_clients.measure.metrics import run_metrics
+from mcpgym_clients.measure.render import (
+    ceiling_table,
+    comparison_table,
+    flips_table,
+    metrics_table,
+    print_lines,
+    targets_table,
+)
+from mcpgym_clients.measure.targets import ceiling_variants, failure_targets, group_targets
+from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
+
+StoreOption = Annotated[Path, typer.Option(help="Run store (SQLite).")]
+JsonOption = Annotated[Path | None, typer.Option("--json", help="Also write the result as JSON.")]
+ResamplesOption = Annotated[int, typer.Option(help="Bootstrap resamples.", min=100, max=100_000)]
+SeedOption = Annotated[int, typer.Option(help="Bootstrap seed.", min=0)]
+
+
+def open_existing(path: Path) -> RunStore:
+    """Open a run store that must already exist.
+
+    Raises:
+        ConfigurationError: no file there, or a directory.
+    """
+    if path.is_dir():
+        raise ConfigurationError(f"--store {path} is a directory; give the database file")
+    if not path.exists():
+        raise ConfigurationError(f"no run store at {path}; run `mcpgym eval` first or pass --store")
+    return RunStore(path)
+
+
+def _write_json(path: Path, data: Any) -> None:
+    try:
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ConfigurationError(f"--json {path}: cannot write: {exc.strerror}") from None
+
+
+def runs(store: StoreOption = DEFAULT_STORE) -> None:
+    """List the runs in the store with their headline figures."""
+    console = Console()
+    with reported(), open_existing(store) as s:
+        rows = s.runs()
+        table = Table(title=f"runs in {store}, newest first")
+        table.add_column("run", no_wrap=True)
+        for name in ("agent", "env", "lock", "n", "mean", "pass", "state"):
+            right = name in ("n", "mean", "pass")
+            table.add_column(name, overflow="fold", justify="right" if right else "left")
+        baselines: dict[str, list[dict[str, Any]]] = {}
+        for run in rows:
+            if run["baseline_of"]:
+                baselines.setdefault(run["baseline_of"], []).append(run)
+        ordered = []
+        for run in reversed(rows):
+            if not run["baseline_of"] or run["baseline_of"] not in {r["id"] for r in rows}:
+                ordered += [run, *baselines.get(run["id"], [])]
+        for run in ordered:
+            eps = s.episodes(run["id"])
+            scored = [e for e in eps if e["scored"]]
+            mean = sum(e["score"] for e in scored) / len(scored) if scored else None
+            rate = sum(1 for e in scored if e["passed"]) / len(scored) if scored else None
+            agent = run["agent"] + (f" ({run['model']})" if run["model"] else "")
+            table.add_row(
+                run["id"],
+                f"  {agent} (baseline)" if run["baseline_of"] else agent,
+                f"{run['env']} {run['env_version']}",
+                str(run["lock"])[:12],
+                str(len(eps)),
+                "-" if mean is None else f"{mean:.3f}",
+                "-" if rate is None else f"{rate:.0%}",
+                "finished" if run["finished_at"] else "unfinished",
+                end_section=not run["baseline_of"]
+                and not baselines.get(run["id"])
+                or bool(run["baseline_of"]),
+            )
+    console.print(table)
+
+
+def show(
+    run: Annotated[str, typer.Argument(help="Run id, unique prefix, or `latest`.")],
+    json_path: JsonOption = None,
+    store: StoreOption = DEFAULT_STORE,
+    resamples: ResamplesOption = 2000,
+    seed: SeedOption = 0,
+) -> None:
+    """Metrics of a run: mean score, pass rate, pass@k, pass^k with 95% intervals."""
+    console = Console()
+    with reported(), open_existing(store) as s:
+        m = run_metrics(s, s.resolve(run), resamples=resamples, seed=seed)
+        if json_path is not None:
+            _write_json(json_path, m)
+    console.print(metrics_table(m))
+    ex = m["excluded"]
+    if any(ex.values()):
+        say(
+            console,
+            "excluded from the figures: "
+            + ", ".join(f"{k} {v}" for k, v in ex.items() if v)
+            + " (not scored as failures)",
+        )
+
+
+def compare(
+    run_a: Annotated[str, typer.Argument(help="Run A (the old release): id, prefix or `latest`.")],
+    run_b: Annotated[str, typer.Argument(help="Run B (the new release).")],
+    json_path: JsonOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Compare runs on different locks anyway.")
+    ] = False,
+    store: StoreOption = DEFAULT_STORE,
+    resamples: ResamplesOption = 2000,
+    seed: SeedOption = 0,
+) -> None:
+    """Compare run B against run A, paired by variant and epoch.
+
+    Mean score delta with a paired bootstrap interval, pass flips with McNemar's exact
+    test, overall and per band and family, and the newly solved and regressed variants
+    with the checks that changed. Runs on different locks are refused unless --force.
+    """
+    console = Console()
+    with reported(), open_existing(store) as s:
+        c = compare_runs(
+            s, s.resolve(run_a), s.resolve(run_b), force=force, resamples=resamples, seed=seed
+        )
+        if json_path is not None:
+            _write_json(json_path, c)
+    prefix = ""
+    items: list[Any] = []
+    if c["forced"]:
+        prefix = "FORCED (different locks) | "
+        items.append("compared with --force although the locks differ:")
+        items += [f"  {d}" for d in c["lock_differences"]]
+    items.append(comparison_table(c))
+    u = c["unpaired"]
+    if any(u.values()):
+        items.append(
+            f"unpaired episodes: {u['only_a']} only in A, {u['only_b']} only in B, "
+            f"{u['excluded']} pairs left out (infra, grade or model error)"
+        )
+    if c["newly_solved"]:
+        items.append(
+            flips_table(f"newly solved in B ({len(c['newly_solved'])})", c["newly_solved"])
+        )
+    if c["regressed"]:
+        items.append(flips_table(f"regressed in B ({len(c['regressed'])})", c["regressed"]))
+    if not c["newly_solved"] and not c["regressed"]:
+        items.append("no pass flips")
+    print_lines(console, items, prefix=prefix)
+
+
+def targets(
+    run: Annotated[str, typer.Argument(help="Run id, unique prefix, or `latest`.")],
+    out: Annotated[
+        Path | None, typer.Option(help="Write the failed episodes as JSON lines here.")
+    ] = None,
+    json_path: JsonOption = None,
+    fresh: Annotated[
+        int, typer.Option(help="Fresh seeds per band for families at the ceiling.", min=0, max=100)
+    ] = 3,
+    store: StoreOption = DEFAULT_STORE,
+) -> None:
+    """The run's failures as training targets, and fresh variants where it hit the ceiling.
+
+    Failed episodes are grouped by the checks they failed (variant, band, instruction,
+    expected vs. found, transcript reference). Where a family passes >= 90% of its
+    hardest band, new seeds of that band and the next one up (if its generator supports
+    it) are listed, each validated by replaying its reference solution.
+    """
+    from mcpgym_server import load_environment
+
+    console = Console()
+    with reported(), open_existing(store) as s:
+        run_id = s.resolve(run)
+        env_name = s.run(run_id)["env"]
+        env = load_environment(env_name)
+        items = failure_targets(s, run_id, environment=env)
+        ceiling = ceiling_variants(s, run_id, env, fresh=fresh)
+        if out is not None:
+            try:
+                with out.open("w", encoding="utf-8") as fh:
+                    for item in items:
+                        fh.write(json.dumps(item) + "\n")
+            except OSError as exc:
+                raise ConfigurationError(f"--out {out}: cannot write: {exc.strerror}") from None
+        groups = group_targets(items)
+        if json_path is not None:
+            _write_json(json_path, {"run": run_id, "groups": groups, "ceiling": ceiling})
+    if groups:
+        console.print(targets_table(groups))
+    say(console, f"{len(items)} failed episodes in {len(groups)} groups of failed checks")
+    if out is not None:
+        say(console, f"targets written to {out} (one JSON line per failed episode)")
+    console.print(ceiling_table(ceiling))
+    for f in ceiling:
+        for note in f["notes"]:
+            say(console, f"note: {note}")
+        bad = [v["variant_id"] for v in f["fresh"] if not v["validated"]]
+        if bad:
+            say(console, f"warning: the reference solution fails on {', '.join(bad)}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``runs``, ``show``, ``compare`` and ``targets`` to the ``mcpgym`` app."""
+    app.command()(runs)
+    app.command()(show)
+    app.command()(compare)
+    app.command()(targets)

@@ -1,0 +1,221 @@
+"""Rich tables of run metrics, comparisons and failure targets (terminal output)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _ci(value: float | None, ci: Sequence[float] | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if ci is None else f"{value:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def _ci_pct(value: float | None, ci: Sequence[float] | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.0%}" if ci is None else f"{value:.0%} [{ci[0]:.0%}, {ci[1]:.0%}]"
+
+
+def _k(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _delta(value: float | None, ci: Sequence[float] | None) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:+.3f}"
+    return text if ci is None else f"{text} [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
+def metrics_table(m: Mapping[str, Any]) -> Table:
+    """`run_metrics` as a table: overall, per band and per family@band, null baseline beside.
+
+    Columns: episodes scored, variants, mean score and pass rate with 95% intervals,
+    pass@k and pass^k for every k (when epochs > 1), excluded episodes, and the
+    baseline's mean and pass rate.
+    """
+    run = m["run"]
+    k_max = m["overall"]["epochs"]
+    base = m.get("baseline")
+    table = Table(
+        title=f"run {run['id']}: {run['agent']}"
+        + (f" ({run['model']})" if run.get("model") else "")
+        + f" on {run['env']} {run['env_version']} (lock {str(run['lock'])[:12]})",
+    )
+    table.add_column("group", overflow="fold", min_width=8)
+    table.add_column("n", justify="right", no_wrap=True)
+    table.add_column("var", justify="right", no_wrap=True)
+    table.add_column("mean [95% CI]", justify="right", min_width=7)
+    table.add_column("pass [95% CI]", justify="right", min_width=6)
+    ks = list(range(1, k_max + 1)) if k_max > 1 else []
+    if ks:
+        table.add_column(f"pass@k k=1..{k_max}", justify="right")
+        table.add_column(f"pass^k k=1..{k_max}", justify="right")
+    table.add_column("excl", justify="right")
+    if base is not None:
+        table.add_column("null mean/pass", justify="right", min_width=8)
+
+    def row(label: str, g: Mapping[str, Any], b: Mapping[str, Any] | None, end: bool) -> None:
+        cells = [
+            label,
+            str(g["episodes"]),
+            str(g["variants"]),
+            _ci(g["mean_score"], g["mean_score_ci"]),
+            _ci_pct(g["pass_rate"], g["pass_rate_ci"]),
+            *(
+                [
+                    " ".join(_k(g["pass_at_k"].get(str(k))) for k in ks),
+                    " ".join(_k(g["pass_hat_k"].get(str(k))) for k in ks),
+                ]
+                if ks
+                else []
+            ),
+            str(g["excluded"]) if g["excluded"] else "",
+        ]
+        if base is not None:
+            cells.append(f"{_num(b['mean_score'])}/{_pct(b['pass_rate'])}" if b else "-")
+        table.add_row(*cells, end_section=end)
+
+    def base_group(section: str, key: str | None) -> Mapping[str, Any] | None:
+        if base is None:
+            return None
+        return base["overall"] if key is None else base[section].get(key)
+
+    row("(all)", m["overall"], base_group("overall", None), True)
+    bands = list(m["by_band"].items())
+    for i, (band, g) in enumerate(bands):
+        row(band, g, base_group("by_band", band), i == len(bands) - 1)
+    for name, g in m["by_family_band"].items():
+        row(name, g, base_group("by_family_band", name), False)
+    return table
+
+
+def comparison_table(c: Mapping[str, Any]) -> Table:
+    """`compare_runs` as a table: overall, per band and per family (B - A, paired)."""
+    table = Table(title=f"run {c['run_b']} (B) against run {c['run_a']} (A), paired")
+    table.add_column("group", overflow="fold", min_width=8)
+    for name in ("pairs", "mean A", "mean B", "delta [95% CI]", "passed A->B"):
+        table.add_column(name, justify="right", no_wrap=name.startswith("delta"))
+    table.add_column("flips +/-", justify="right", no_wrap=True)
+    table.add_column("McNemar p", justify="right", no_wrap=True)
+
+    def row(label: str, g: Mapping[str, Any], end: bool = False) -> None:
+        table.add_row(
+            label,
+            str(g["pairs"]),
+            _num(g["mean_a"]),
+            _num(g["mean_b"]),
+            _delta(g["delta"], g["delta_ci"]),
+            f"{g['pass_a']} -> {g['pass_b']}",
+            f"+{g['flips_to_pass']} / -{g['flips_to_fail']}",
+            f"{g['mcnemar_p']:.3g}",
+            end_section=end,
+        )
+
+    row("(all)", c["overall"], True)
+    bands = list(c["by_band"].items())
+    for i, (band, g) in enumerate(bands):
+        row(band, g, i == len(bands) - 1)
+    for family, g in c["by_family"].items():
+        row(family, g)
+    return table
+
+
+def flips_table(title: str, variants: Sequence[Mapping[str, Any]]) -> Table:
+    """Newly solved or regressed pairs with their scores and the checks that changed."""
+    table = Table(title=title)
+    table.add_column("variant", overflow="fold")
+    table.add_column("epoch", justify="right")
+    table.add_column("score A -> B", justify="right", no_wrap=True)
+    table.add_column("checks changed (A -> B)", overflow="fold")
+    table.add_column("episodes A, B", justify="right", no_wrap=True)
+    for v in variants:
+        checks = ", ".join(f"{c['check']} {c['a']}->{c['b']}" for c in v["changed_checks"])
+        table.add_row(
+            v["variant_id"],
+            str(v["epoch"]),
+            f"{v['score_a']:.3f} -> {v['score_b']:.3f}",
+            checks or "-",
+            f"{v['episode_a']}, {v['episode_b']}",
+        )
+    return table
+
+
+def targets_table(groups: Sequence[Mapping[str, Any]], *, show: int = 4) -> Table:
+    """Failure groups: the checks failed together, episodes and the first variants."""
+    table = Table(title="failed episodes grouped by the checks they failed")
+    table.add_column("failed checks", overflow="fold")
+    table.add_column("episodes", justify="right")
+    table.add_column("variants", overflow="fold")
+    for g in groups:
+        names = g["variants"][:show] + (
+            [f"+{len(g['variants']) - show} more"] if len(g["variants"]) > show else []
+        )
+        table.add_row(g["group"], str(g["episodes"]), ", ".join(names))
+    return table
+
+
+def ceiling_table(families: Sequence[Mapping[str, Any]]) -> Table:
+    """Per family: hardest band run, pass rate there, and the fresh variants listed."""
+    table = Table(
+        title="fresh variants beyond the ceiling (families passing >= 90% of their hardest band)"
+    )
+    table.add_column("family", overflow="fold")
+    table.add_column("hardest band")
+    table.add_column("pass", justify="right")
+    table.add_column("fresh variants (reference replay)", overflow="fold")
+    for f in families:
+        if f["at_ceiling"]:
+            fresh = ", ".join(
+                f"{v['band']}#{v['seed']}" + ("" if v["validated"] else " (REFERENCE FAILS)")
+                for v in f["fresh"]
+            )
+            fresh = fresh or "-"
+        else:
+            fresh = "below the ceiling"
+        table.add_row(f["family"], f["hardest_band"], _pct(f["pass_rate"]), fresh)
+    return table
+
+
+def print_lines(
+    console: Console, renderables: Iterable[RenderableType | str], *, prefix: str = ""
+) -> None:
+    """Print renderables; with a ``prefix``, render them first and prefix every line.
+
+    Used for forced comparisons, which must say so on every line of output.
+    """
+    items = list(renderables)
+    if not prefix:
+        for item in items:
+            if isinstance(item, str):
+                console.print(item, soft_wrap=True, highlight=False, markup=False)
+            else:
+                console.print(item)
+        return
+    buffer = io.StringIO()
+    inner = Console(
+        file=buffer,
+        width=max(console.width - len(prefix), 40),
+        force_terminal=console.is_terminal,
+        color_system=console.color_system,  # type: ignore[arg-type]
+        highlight=False,
+    )
+    for item in items:
+        inner.print(Text(item) if isinstance(item, str) else item, soft_wrap=isinstance(item, str))
+    for line in buffer.getvalue().splitlines():
+        console.print(Text(prefix) + Text.from_ansi(line), soft_wrap=True, highlight=False)

@@ -1,0 +1,187 @@
+"""Two real runs of the demo agents on helpdesk (reference, and null as its baseline), measured
+through the library and the ``mcpgym`` commands: show, runs, compare, targets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scipy.stats import binomtest
+from typer.testing import CliRunner
+
+from mcpgym_clients import RunStore
+from mcpgym_clients.campaign import record_from_row
+from mcpgym_clients.cli import app
+from mcpgym_clients.measure import compare_runs, run_metrics
+
+runner = CliRunner()
+SELECTION = ["--tasks", "order-status,cancel-order", "--bands", "easy,hard", "--seeds", "0-1"]
+PAIRS = 2 * 2 * 2
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``{"db": path, "reference": run id, "null": its baseline run id}``."""
+    db = tmp_path_factory.mktemp("measure") / "mcpgym.db"
+    result = runner.invoke(
+        app, ["eval", "helpdesk", "--agent", "reference", *SELECTION, "--store", str(db)]
+    )
+    assert result.exit_code == 0, result.output
+    with RunStore(db) as store:
+        (ref,) = [r["id"] for r in store.runs() if r["agent"] == "reference"]
+        null = store.baseline_run(ref)
+    return {"db": db, "reference": ref, "null": null}
+
+
+def cli(runs: dict[str, Any], *args: str) -> Any:
+    return runner.invoke(app, [*args, "--store", str(runs["db"])], env={"COLUMNS": "160"})
+
+
+def test_reference_against_null_is_a_significant_gain_with_every_pair_flipping(
+    runs: dict[str, Any],
+) -> None:
+    with RunStore(runs["db"]) as store:
+        c = compare_runs(store, runs["null"], runs["reference"], resamples=1000)
+    overall = c["overall"]
+    assert (overall["pairs"], overall["pass_a"], overall["pass_b"]) == (PAIRS, 0, PAIRS)
+    assert (overall["flips_to_pass"], overall["flips_to_fail"]) == (PAIRS, 0)
+    assert overall["mcnemar_p"] == pytest.approx(binomtest(PAIRS, PAIRS, 0.5).pvalue)
+    assert overall["mean_b"] == 1.0 and 0 < overall["mean_a"] < 1
+    assert overall["delta_ci"][0] > 0  # the whole interval is a gain
+    assert [b for b in c["by_band"]] == ["easy", "hard"]
+    assert len(c["newly_solved"]) == PAIRS and c["regressed"] == []
+    assert all(v["changed_checks"] and v["passed_b"] for v in c["newly_solved"])
+    assert all(ch["b"] == "pass" for v in c["newly_solved"] for ch in v["changed_checks"])
+    assert c["unpaired"] == {"only_a": 0, "only_b": 0, "excluded": 0}
+    with RunStore(runs["db"]) as store:
+        back = compare_runs(store, runs["reference"], runs["null"], resamples=200)
+    assert len(back["regressed"]) == PAIRS and back["overall"]["delta"] < 0
+
+
+def test_show_prints_the_metrics_beside_the_baseline_and_writes_json(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    out = tmp_path / "m.json"
+    result = cli(runs, "show", runs["reference"][:-2], "--json", str(out))  # a prefix
+    assert result.exit_code == 0, result.output
+    assert "null mean/pass" in result.output and "order-status@hard" in result.output
+    with RunStore(runs["db"]) as store:
+        assert json.loads(out.read_text()) == run_metrics(store, runs["reference"])
+    data = json.loads(out.read_text())
+    assert data["overall"]["pass_rate"] == 1.0 and data["baseline"]["overall"]["pass_rate"] == 0
+
+
+def test_runs_lists_each_run_with_its_baseline(runs: dict[str, Any]) -> None:
+    result = cli(runs, "runs")
+    assert result.exit_code == 0, result.output
+    assert runs["reference"] in result.output and runs["null"] in result.output
+    assert "null (baseline)" in result.output
+
+
+def test_compare_prints_the_table_and_writes_the_json(runs: dict[str, Any], tmp_path: Path) -> None:
+    out = tmp_path / "c.json"
+    result = cli(runs, "compare", runs["null"], runs["reference"], "--json", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"+{PAIRS} / -0" in result.output and f"newly solved in B ({PAIRS})" in result.output
+    assert "FORCED" not in result.output
+    with RunStore(runs["db"]) as store:
+        assert json.loads(out.read_text()) == compare_runs(store, runs["null"], runs["reference"])
+
+
+def other_lock_copy(runs: dict[str, Any]) -> str:
+    """The null run copied under another lock whose rubric of one family differs."""
+    with RunStore(runs["db"]) as store:
+        run = store.run(runs["null"])
+        comps = json.loads(json.dumps(run["lock_components"]))
+        comps["families"]["order-status"]["rubric_digest"] = "0" * 64
+        copy = store.create_run(
+            env=run["env"],
+            env_version=run["env_version"],
+            lock="f" * 64,
+            agent="null",
+            lock_components=comps,
+        )
+        for row in store.episodes(runs["null"]):
+            store.add_episode(copy, record_from_row(row))
+    return copy
+
+
+def test_compare_refuses_different_locks_and_says_forced_on_every_line(
+    runs: dict[str, Any],
+) -> None:
+    copy = other_lock_copy(runs)
+    refused = cli(runs, "compare", copy, runs["reference"])
+    assert refused.exit_code == 1
+    (line,) = refused.output.strip().splitlines()
+    assert line.startswith(f"error: runs {copy} and {runs['reference']} ran on different locks")
+    assert "lock ffffffffffff vs " in line
+    assert "lock component families.order-status.rubric_digest: 000000000000 vs " in line
+    forced = cli(runs, "compare", copy, runs["reference"], "--force")
+    assert forced.exit_code == 0, forced.output
+    lines = forced.output.splitlines()
+    assert len(lines) > PAIRS and all(ln.startswith("FORCED (different locks) | ") for ln in lines)
+    assert any("families.order-status.rubric_digest" in ln for ln in lines)
+
+
+def test_targets_export_failed_checks_with_expected_found_and_transcript(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    out = tmp_path / "targets.jsonl"
+    result = cli(runs, "targets", runs["null"], "--out", str(out), "--fresh", "1")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(ln) for ln in out.read_text().splitlines()]
+    assert len(lines) == PAIRS
+    assert f"{PAIRS} failed episodes in" in result.output
+    with RunStore(runs["db"]) as store:
+        for t in lines:
+            assert t["instruction"] and t["failed_checks"]
+            assert all({"expected", "found"} <= set(c) for c in t["failed_checks"])
+            assert t["group"] == " + ".join(c["check"] for c in t["failed_checks"])
+            episode = store.episode(t["transcript"]["episode"])
+            assert t["transcript"]["run_id"] == runs["null"] == episode["run_id"]
+            assert episode["variant_id"] == t["variant_id"] and episode["transcript"]
+    assert "below the ceiling" in result.output
+
+
+def test_targets_list_fresh_variants_validated_where_a_family_is_at_the_ceiling(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    out = tmp_path / "t.json"
+    result = cli(runs, "targets", runs["reference"], "--json", str(out), "--fresh", "2")
+    assert result.exit_code == 0, result.output
+    assert "0 failed episodes" in result.output
+    ceiling = json.loads(out.read_text())["ceiling"]
+    assert [f["family"] for f in ceiling] == ["order-status", "cancel-order"]
+    for fam in ceiling:
+        assert fam["at_ceiling"] and fam["hardest_band"] == "hard" and fam["pass_rate"] == 1.0
+        assert [(v["band"], v["seed"]) for v in fam["fresh"]] == [("hard", 2), ("hard", 3)]
+        assert all(v["validated"] and v["reference_score"] == 1.0 for v in fam["fresh"])
+        assert fam["unsupported"] == ["expert"]
+    assert "does not support band `expert`" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["show", "nope"], "error: unknown run 'nope'; `mcpgym runs` lists the runs"),
+        (["compare", "2", "nope"], "is ambiguous"),
+    ],
+)
+def test_bad_run_references_are_one_line_errors(
+    runs: dict[str, Any], args: list[str], message: str
+) -> None:
+    result = cli(runs, *args)
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert message in line
+
+
+def test_a_missing_store_is_a_one_line_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["show", "latest", "--store", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"error: no run store at {tmp_path / 'none.db'}; run `mcpgym eval` first or pass --store"
+    )
+    assert not (tmp_path / "none.db").exists()
