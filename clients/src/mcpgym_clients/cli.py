@@ -734,3 +734,7 @@ def main() -> None:
 from mcpgym_clients.commands import measure as _measure  # noqa: E402
 
 _measure.register(app)
+
+from mcpgym_clients.commands import report as _report  # noqa: E402
+
+_report.register(app)
