@@ -194,7 +194,8 @@ def sdk_error(exc: Exception, *, where: str) -> ModelAPIError:
     """Map an OpenAI/Anthropic SDK exception (same shapes) to `ModelAPIError`.
 
     ``APIStatusError`` keeps its status, body and ``Retry-After``; connection errors and
-    timeouts become transient errors with no status.
+    timeouts (``APIConnectionError``, ``APITimeoutError``) become transient errors with no
+    status; anything else (a reply the SDK cannot parse) is not transient.
     """
     from mcpgym_clients.adapters.retry import retry_after_seconds
 
@@ -208,7 +209,9 @@ def sdk_error(exc: Exception, *, where: str) -> ModelAPIError:
             body=body[:2000] if isinstance(body, str) else None,
             retry_after=retry_after_seconds(response.headers),
         )
-    return ModelAPIError(f"{where} unreachable: {type(exc).__name__}: {exc}", transient=True)
+    if type(exc).__name__ in ("APIConnectionError", "APITimeoutError"):
+        return ModelAPIError(f"{where} unreachable: {type(exc).__name__}: {exc}", transient=True)
+    return ModelAPIError(f"{where}: unusable reply: {type(exc).__name__}: {exc}"[:600])
 
 
 def _message(exc: Exception) -> str:

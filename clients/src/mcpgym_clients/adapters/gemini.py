@@ -129,11 +129,33 @@ def _mapped(exc: Exception, where: str) -> ModelAPIError:
             f"model API at {where} answered {exc.code}: {exc.message}"[:600],
             status=exc.code,
             body=json.dumps(exc.details)[:2000] if exc.details else None,
-            retry_after=retry_after_seconds(headers),
+            retry_after=retry_after_seconds(headers) or _retry_info(exc.details),
         )
-    return ModelAPIError(
-        f"model API at {where} unreachable: {type(exc).__name__}: {exc}", transient=True
-    )
+    import httpx
+    import httpx2
+
+    if isinstance(exc, httpx2.TransportError | httpx.TransportError):
+        return ModelAPIError(
+            f"model API at {where} unreachable: {type(exc).__name__}: {exc}", transient=True
+        )
+    return ModelAPIError(f"model API at {where}: unusable reply: {type(exc).__name__}: {exc}"[:600])
+
+
+def _retry_info(details: Any) -> float | None:
+    """``retryDelay`` of a ``google.rpc.RetryInfo`` error detail (e.g. ``"7s"``), in seconds.
+
+    Google APIs say how long to wait there rather than in ``Retry-After``
+    (cloud.google.com/apis/design/errors#error_details).
+    """
+    error = details.get("error", details) if isinstance(details, dict) else {}
+    for item in error.get("details") or [] if isinstance(error, dict) else []:
+        if isinstance(item, dict) and item.get("@type", "").endswith("google.rpc.RetryInfo"):
+            delay = str(item.get("retryDelay", "")).removesuffix("s")
+            try:
+                return max(float(delay), 0.0)
+            except ValueError:
+                return None
+    return None
 
 
 class GeminiAdapter(ModelAdapter):
