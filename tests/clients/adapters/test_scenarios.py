@@ -40,7 +40,9 @@ async def test_two_calls_in_one_turn_a_tool_error_and_a_final_answer(
     assert len(tape.requests) == 3
     # the transcript is Chat Completions-shaped whatever the vendor
     roles = [m["role"] for m in result.transcript]
-    assert roles == ["system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant"]
+    assert roles == [
+        "system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant",
+    ]  # fmt: skip
     first = result.transcript[2]
     ids = [c["id"] for c in first["tool_calls"]]
     assert [m["tool_call_id"] for m in result.transcript[3:5]] == ids
@@ -83,7 +85,8 @@ async def test_a_429_is_retried_after_the_wait_the_server_asks_for(
     assert result.termination == "completed", result.error
     assert result.answer == FINAL
     assert len(tape.requests) == 2
-    expected = {"openai-responses": 1.5, "gemini": 7.0}.get(vendor, 3.0 if vendor == "anthropic" else 2.0)
+    # Retry-After: 2 s; retry-after-ms 1500 (Responses); 3 s (Anthropic); RetryInfo 7 s (Gemini)
+    expected = {"openai-responses": 1.5, "anthropic": 3.0, "gemini": 7.0}.get(vendor, 2.0)
     assert waits.asked == [expected]
     assert result.usage["retries"] == 1
     # the wait is not charged to the episode's time limit
