@@ -12,6 +12,7 @@ is no seed (not sent). Stop reasons: ``end_turn``/``stop_sequence`` -> end, ``to
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any
 
@@ -27,7 +28,7 @@ from mcpgym_clients.adapters.base import (
 )
 from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
 from mcpgym_clients.adapters.schemas import anthropic_input_schema
-from mcpgym_clients.errors import ModelAPIError
+from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -113,6 +114,10 @@ class AnthropicAdapter(ModelAdapter):
     Args:
         sdk: an ``anthropic.AsyncAnthropic`` (see `anthropic_sdk_client`).
         settings: model and sampling. retry: the `RetryPolicy`.
+
+    Raises:
+        ConfigurationError: a temperature is set but the installed SDK's
+            ``messages.create`` has no such parameter (recent API versions dropped it).
     """
 
     vendor = "anthropic"
@@ -120,6 +125,12 @@ class AnthropicAdapter(ModelAdapter):
     def __init__(self, sdk: Any, settings: ModelSettings, *, retry: RetryPolicy | None = None):
         super().__init__(settings, retry=retry, base_url=str(sdk.base_url).rstrip("/"))
         self.sdk = sdk
+        self._takes_temperature = "temperature" in inspect.signature(sdk.messages.create).parameters
+        if settings.temperature is not None and not self._takes_temperature:
+            raise ConfigurationError(
+                "the installed anthropic SDK's Messages API takes no temperature: "
+                "drop --temperature for anthropic: models"
+            )
 
     def recorded_settings(self) -> dict[str, Any]:
         """As the base class, with the ``max_tokens`` actually sent and no seed."""
