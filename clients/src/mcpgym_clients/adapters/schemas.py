@@ -151,8 +151,9 @@ def strip_added_nulls(schema: Mapping[str, Any], arguments: Any) -> Any:
     """Drop ``null`` arguments that strict mode made the model send for omitted ones.
 
     A key is dropped when its value is ``None``, it is not required in the original
-    ``schema`` and the original property schema does not accept ``null`` itself (recursing
-    into nested objects). Everything else is returned unchanged.
+    ``schema``, and null is not a distinct choice there: the property does not accept
+    ``null``, or its default is ``null`` (or absent), so leaving it out means the same
+    (recursing into nested objects). Everything else is returned unchanged.
     """
     schema = inline_refs(schema)
 
@@ -163,13 +164,17 @@ def strip_added_nulls(schema: Mapping[str, Any], arguments: Any) -> Any:
         return any(accepts_null(b) for b in s.get("anyOf", []) if isinstance(b, dict))
 
     def walk(s: Mapping[str, Any], value: Any) -> Any:
+        if not isinstance(s.get("properties"), dict):  # e.g. an optional object: anyOf [obj, null]
+            objects = [b for b in s.get("anyOf", []) if isinstance(b, dict) and "properties" in b]
+            s = objects[0] if len(objects) == 1 else s
         if not isinstance(value, dict) or not isinstance(s.get("properties"), dict):
             return value
         required = set(s.get("required", []))
         out = {}
         for key, v in value.items():
             sub = s["properties"].get(key)
-            if v is None and sub is not None and key not in required and not accepts_null(sub):
+            distinct = accepts_null(sub or {}) and (sub or {}).get("default") is not None
+            if v is None and sub is not None and key not in required and not distinct:
                 continue
             out[key] = walk(sub, v) if isinstance(sub, dict) else v
         return out
@@ -289,8 +294,8 @@ def _gemini(node: Any) -> dict[str, Any]:
         elif key == "format":
             if value in GEMINI_FORMATS.get(out.get("type", ""), ()):
                 out["format"] = value
-        elif key == "default" and value is None:
-            continue
+        elif key == "default":
+            continue  # informational only, and must match the converted type: left out
         else:
             out[key] = value
     if out.get("type") == "OBJECT" and not out.get("properties"):
