@@ -108,6 +108,7 @@ class ModelAgent(Agent):
         """Run the tool loop for one episode (see the module docstring)."""
         state = _Episode(self, ctx)
         budget = TimeBudget(self.time_limit)
+        result: AgentResult | None = None
         with charged_to(budget):
             result = await state.loop()
         state.usage["retries"] = budget.retries
