@@ -12,7 +12,7 @@ Run a campaign into the run store: `select_variants` then `run_campaign`.
 """
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
-from mcpgym_clients.agents import NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.agents import ModelAgent, NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.campaign import (
     CampaignResult,
     CampaignStatus,
@@ -25,6 +25,7 @@ from mcpgym_clients.errors import (
     ClientError,
     ConfigurationError,
     InfraError,
+    MissingExtraError,
     ModelAPIError,
     ServerRequestError,
 )
@@ -54,7 +55,9 @@ __all__ = [
     "Figures",
     "InfraError",
     "LocalServers",
+    "MissingExtraError",
     "ModelAPIError",
+    "ModelAgent",
     "NullAgent",
     "OpenAIAgent",
     "ReferenceAgent",

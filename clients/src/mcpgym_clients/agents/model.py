@@ -139,7 +139,7 @@ class _Episode:
         self.seen_ids: set[str] = set()
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
-        return AgentResult(termination, self.transcript, self.usage, **kw)  # type: ignore[arg-type]
+        return AgentResult(termination, self.transcript, self.usage, **kw)
 
     async def loop(self) -> AgentResult | None:
         for turn_no in range(1, self.agent.max_turns + 1):
