@@ -334,6 +334,28 @@ def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
     return (vendor or VENDORS["openai-compatible"]).key_vars
 
 
+SECRET_FLAGS = ("--api-key", "--grading-token")
+"""Flags whose values never reach the run store's ``argv``."""
+
+
+def _redacted(argv: list[str]) -> list[str]:
+    """``argv`` with the values of `SECRET_FLAGS` replaced by ``***``."""
+    out: list[str] = []
+    hide = False
+    for arg in argv:
+        if hide:
+            out.append("***")
+            hide = False
+        elif arg in SECRET_FLAGS:
+            out.append(arg)
+            hide = True
+        elif arg.split("=", 1)[0] in SECRET_FLAGS and "=" in arg:
+            out.append(arg.split("=", 1)[0] + "=***")
+        else:
+            out.append(arg)
+    return out
+
+
 SERVER_LOGGERS = ("mcpgym", "mcp", "uvicorn", "uvicorn.error")
 
 
@@ -744,7 +766,7 @@ def eval_(
             episodes=episodes or store.parent / "episodes",
             baseline=not no_baseline,
             timeout=timeout if timeout is not None else (None if time_limit else 600.0),
-            argv=sys.argv[:],
+            argv=_redacted(sys.argv),
             key_hint="--api-key"
             if api_key
             else f"{' or '.join(_key_vars(model, api_key_env))} (or pass --api-key)",
@@ -778,7 +800,7 @@ def demo(
             episodes=store.parent / "episodes",
             baseline=True,
             timeout=120.0,
-            argv=sys.argv[:],
+            argv=_redacted(sys.argv),
         )
     )
 

@@ -149,3 +149,12 @@ def test_a_wrong_path_is_caught_before_any_episode(
         "error: no Chat Completions endpoint at http://model.test: GET /models and "
         "POST /chat/completions both answered 404 (does --base-url end in /v1?)"
     )
+
+
+def test_keys_never_reach_the_run_store() -> None:
+    argv = ["mcpgym", "eval", "helpdesk", "--api-key", "sk-secret", "--grading-token=tok"]
+    assert cli._redacted(argv) == [
+        "mcpgym", "eval", "helpdesk", "--api-key", "***", "--grading-token=***",
+    ]  # fmt: skip
+    agent = build("openai-compatible:m", base_url="http://user:pw@10.0.0.5:8000/v1?key=k")
+    assert agent.settings()["base_url"] == "http://10.0.0.5:8000/v1"  # type: ignore[attr-defined]

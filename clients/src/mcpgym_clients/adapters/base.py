@@ -144,7 +144,7 @@ class ModelAdapter:
             "temperature": s.temperature,
             "seed": s.seed,
             "max_tokens": s.max_tokens,
-            "base_url": self.base_url,
+            "base_url": public_url(self.base_url),
         }
 
     async def check(self) -> None:
@@ -157,6 +157,21 @@ class ModelAdapter:
 
     async def aclose(self) -> None:
         """Close the HTTP client."""
+
+
+def public_url(url: str) -> str:
+    """``url`` without user, password, query or fragment (where keys may hide)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return "<unparseable URL>"
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def require(module: str, extra: str) -> Any:
