@@ -709,7 +709,7 @@ def eval_(
         float | None,
         typer.Option(
             help="Hard cap in seconds per episode, retry waits included "
-            "[default: 600, none with --time-limit].",
+            "(default: 600; none with --time-limit).",
             min=1.0,
             max=86400.0,
             show_default=False,
