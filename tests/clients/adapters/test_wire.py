@@ -6,10 +6,15 @@ import json
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
 
+from mcpgym_clients.adapters.base import ModelSettings
+from mcpgym_clients.agents.vendors import VENDORS, build_adapter
+from mcpgym_clients.errors import ModelAPIError
+
 from ..fakes import FakeEpisode
-from .conftest import Tape, make_agent
+from .conftest import MODEL, Tape, make_agent
 
 pytestmark = pytest.mark.anyio
 
@@ -129,3 +134,61 @@ async def test_repeated_call_ids_across_turns_get_fresh_ones() -> None:
     ids = [m["tool_call_id"] for m in result.transcript if m["role"] == "tool"]
     assert len(ids) == len(set(ids)) == 3
     assert json.dumps(result.transcript)  # JSON-ready
+
+
+async def test_a_malformed_gemini_call_is_reported_to_the_model_which_goes_on() -> None:
+    tape, result, episode = await run("gemini", "gemini_malformed.json")
+    assert result.termination == "completed" and episode.calls == []
+    assert result.transcript[2]["mcpgym_finish_reason"] == "MALFORMED_FUNCTION_CALL"
+    feedback = tape.bodies[1]["contents"][-1]
+    assert feedback["role"] == "user"
+    assert "MALFORMED_FUNCTION_CALL" in feedback["parts"][0]["text"]
+
+
+def _answering(routes: dict[str, tuple[int, Any]], seen: list[str]) -> httpx2.MockTransport:
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        seen.append(f"{request.method} {request.url.path}")
+        for suffix, (status, body) in routes.items():
+            if request.url.path.endswith(suffix):
+                return httpx2.Response(status, json=body)
+        return httpx2.Response(404, json={"error": {"message": "Not Found"}})
+
+    return httpx2.MockTransport(handler)
+
+
+@pytest.mark.parametrize(
+    ("vendor", "routes", "expected", "status"),
+    [
+        ("openai", {}, ["GET /v1/models", "POST /v1/chat/completions"], 404),
+        ("openai-responses", {}, ["GET /v1/models", "POST /v1/responses"], 404),
+        (
+            "openai",
+            {"/models": (401, {"error": {"message": "Incorrect API key provided"}})},
+            ["GET /v1/models"],
+            401,
+        ),
+        ("anthropic", {}, ["GET /v1/models"], 404),
+        ("gemini", {}, ["GET /v1beta/models/gemini-2.5-flash"], 404),
+        ("openai", {"/models": (200, {"object": "list", "data": []})}, ["GET /v1/models"], None),
+    ],
+)
+async def test_the_sdk_preflight_catches_a_wrong_path_or_key(
+    vendor: str, routes: dict[str, Any], expected: list[str], status: int | None
+) -> None:
+    seen: list[str] = []
+    adapter = build_adapter(
+        VENDORS[vendor],
+        ModelSettings(MODEL[vendor]),
+        api_key="sk-test",
+        base_url=None,
+        transport=_answering(routes, seen),
+    )
+    with anyio.fail_after(10):
+        if status is None:
+            await adapter.check()
+        else:
+            with pytest.raises(ModelAPIError) as info:
+                await adapter.check()
+            assert info.value.status == status
+    await adapter.aclose()
+    assert [s.replace("/v1/", "/v1beta/") if vendor == "gemini" else s for s in seen] == expected

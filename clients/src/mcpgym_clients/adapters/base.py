@@ -58,6 +58,8 @@ class ModelTurn:
         native: what to put back into the history for this turn (vendor shape).
         raw: the vendor's message as JSON (recorded in transcripts under ``mcpgym_raw``).
         refusal: the refusal text, if the model declined.
+        feedback: for a turn the vendor flagged as unusable but retryable (Gemini
+            ``MALFORMED_FUNCTION_CALL``): a message telling the model, sent as a user turn.
     """
 
     text: str | None
@@ -69,6 +71,7 @@ class ModelTurn:
     native: Any = None
     raw: Any = None
     refusal: str | None = None
+    feedback: str | None = None
 
 
 @dataclass(frozen=True)

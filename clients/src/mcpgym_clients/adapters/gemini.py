@@ -12,7 +12,8 @@ object arguments travel as JSON text and are decoded before the tool is called. 
 retries are off (``HttpRetryOptions(attempts=1)``) and automatic function calling is
 disabled. Stop reasons: ``STOP`` -> end (tool_calls with calls), ``MAX_TOKENS``,
 ``SAFETY``/``PROHIBITED_CONTENT``/``BLOCKLIST``/``SPII``/``RECITATION`` (or a blocked prompt)
--> content_filter; ``MALFORMED_FUNCTION_CALL`` and others -> other.
+-> content_filter; others -> other (``MALFORMED_FUNCTION_CALL`` also tells the model, which
+tries again).
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
+
+MALFORMED_FEEDBACK = (
+    "Your last function call could not be parsed (finishReason MALFORMED_FUNCTION_CALL). "
+    "Call the tool again with arguments that match its declaration."
+)
+"""Sent to the model after a ``MALFORMED_FUNCTION_CALL`` stop."""
 
 _FILTERED = frozenset(
     {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION", "IMAGE_SAFETY"}
@@ -88,6 +95,9 @@ def gemini_turn(data: dict[str, Any]) -> ModelTurn:
         stop = "tool_calls"
     else:
         stop = "end" if raw_stop in ("STOP", None) else "other"
+    feedback = None
+    if raw_stop == "MALFORMED_FUNCTION_CALL" and not calls:
+        feedback = MALFORMED_FEEDBACK
     return ModelTurn(
         text="\n".join(texts) or None,
         calls=calls,
@@ -97,6 +107,7 @@ def gemini_turn(data: dict[str, Any]) -> ModelTurn:
         response_id=data.get("response_id"),
         native=content,
         raw=content,
+        feedback=feedback,
     )
 
 

@@ -12,10 +12,12 @@ One turn is one model request. Per turn:
   earlier turn or twice in this one) is replaced by a fresh one in both places;
 - tool errors go back marked as errors (``is_error`` for Anthropic, ``Error: ...`` text
   elsewhere); a successful ``submit`` ends the episode at once;
-- a reply without tool calls ends the episode with its text as the answer.
+- a reply without tool calls ends the episode with its text as the answer, except a
+  reply the vendor flags as a malformed call (Gemini ``MALFORMED_FUNCTION_CALL``): the
+  model is told and the loop goes on.
 
 Limits: ``max_turns`` requests, ``token_budget`` total tokens (checked after each
-reply), ``time_limit`` wall seconds, not counting time lost to retried requests
+turn's calls have run), ``time_limit`` wall seconds, not counting time lost to retried requests
 (`TimeBudget`). A model API failure that persists after retries ends the episode as
 ``infra_error`` when it was the service's (transport, 429, 5xx) and ``model_error``
 otherwise (401/400/404, an unusable reply); neither is scored.
@@ -161,7 +163,15 @@ class _Episode:
                 note["mcpgym_response_id"] = turn.response_id
             if turn.raw is not None:
                 note["mcpgym_raw"] = turn.raw
-            if not turn.calls and self.agent.parse_text_tool_calls and turn.stop == "end":
+            if turn.feedback and not turn.calls:
+                self._record_assistant(turn, note)
+                self.history += self.adapter.user_entries(turn.feedback)
+                self.transcript.append(
+                    {"role": "user", "content": turn.feedback, "mcpgym_harness": True}
+                )
+                continue
+            parse = self.agent.parse_text_tool_calls and turn.stop in ("end", "other")
+            if not turn.calls and parse:
                 parsed_from = turn.text
                 parsed = parse_text_tool_calls(turn.text, set(self.by_name))
                 if parsed.calls:
