@@ -10,11 +10,12 @@ import httpx2
 import pytest
 
 from mcpgym_clients.adapters.base import ModelSettings
+from mcpgym_clients.adapters.openai import chat_turn
 from mcpgym_clients.agents.vendors import VENDORS, build_adapter
 from mcpgym_clients.errors import ModelAPIError
 
 from ..fakes import FakeEpisode
-from .conftest import MODEL, Tape, make_agent
+from .conftest import CASSETTES, MODEL, Tape, make_agent
 
 pytestmark = pytest.mark.anyio
 
@@ -192,3 +193,13 @@ async def test_the_sdk_preflight_catches_a_wrong_path_or_key(
             assert info.value.status == status
     await adapter.aclose()
     assert [s.replace("/v1/", "/v1beta/") if vendor == "gemini" else s for s in seen] == expected
+
+
+def test_cost_is_recorded_where_the_api_reports_it() -> None:
+    # OpenRouter and LiteLLM proxies add usage.cost (USD) to Chat Completions responses
+    data = json.loads((CASSETTES / "local_repeated_ids.json").read_text())["interactions"][2]
+    body = data["response"]
+    assert "cost_usd" not in chat_turn(body).usage
+    body["usage"]["cost"] = 0.000412
+    usage = chat_turn(body).usage
+    assert usage["cost_usd"] == 0.000412 and usage["total_tokens"] == 470
