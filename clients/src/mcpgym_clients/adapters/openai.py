@@ -215,7 +215,7 @@ class OpenAIChatAdapter(ChatCompletionsAdapter):
             try:
                 resp = await self.sdk.chat.completions.create(**body)
             except Exception as exc:  # vendor boundary: every SDK error is mapped
-                raise _mapped(exc, self.base_url) from exc
+                raise openai_error(exc, self.base_url) from exc
             return resp.to_dict()
 
         return chat_turn(await with_retries(self.retry, attempt))
@@ -229,7 +229,8 @@ class OpenAIChatAdapter(ChatCompletionsAdapter):
         await self.sdk.close()
 
 
-def _mapped(exc: Exception, where: str) -> ModelAPIError:
+def openai_error(exc: Exception, where: str) -> ModelAPIError:
+    """An ``openai`` SDK exception as `ModelAPIError` (see `sdk_error`)."""
     if isinstance(exc, ModelAPIError):
         return exc
     return sdk_error(exc, where=f"model API at {where}")
@@ -245,7 +246,7 @@ async def sdk_check(sdk: Any, base_url: str, endpoint: str) -> None:
         await sdk.models.list()
         return
     except Exception as exc:  # vendor boundary
-        err = _mapped(exc, base_url)
+        err = openai_error(exc, base_url)
     if err.status != 404:
         if err.status in (401, 403) or err.status is None:
             raise err
@@ -253,7 +254,7 @@ async def sdk_check(sdk: Any, base_url: str, endpoint: str) -> None:
     try:
         await sdk.post(endpoint, body={}, cast_to=object)
     except Exception as exc:  # vendor boundary
-        probe = _mapped(exc, base_url)
+        probe = openai_error(exc, base_url)
         if probe.status == 404:
             raise ModelAPIError(
                 f"no API at {base_url}: GET /models and POST {endpoint} both answered 404 "

@@ -22,7 +22,7 @@ from mcpgym_clients.adapters.base import (
     StopReason,
     text_of,
 )
-from mcpgym_clients.adapters.openai import _mapped, sdk_check
+from mcpgym_clients.adapters.openai import openai_error, sdk_check
 from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
 from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
 from mcpgym_clients.errors import ModelAPIError
@@ -145,7 +145,7 @@ class OpenAIResponsesAdapter(ModelAdapter):
             try:
                 resp = await self.sdk.responses.create(**body)
             except Exception as exc:  # vendor boundary
-                raise _mapped(exc, self.base_url) from exc
+                raise openai_error(exc, self.base_url) from exc
             return resp.to_dict()
 
         return responses_turn(await with_retries(self.retry, attempt))
