@@ -25,6 +25,7 @@ def make_agent(tape: Cassette, **kw: Any) -> OpenAIAgent:
         api_key="sk-test",
         transport=tape.transport,
         retry_backoff=0.0,
+        max_retries=kw.pop("max_retries", 2),
     )
     return OpenAIAgent(client=client, model=kw.pop("model", "gpt-4o-mini"), **kw)
 
@@ -54,6 +55,10 @@ async def test_multi_turn_episode_pairs_every_tool_call_with_its_result(
         "prompt_tokens": 288 + 401 + 452,
         "completion_tokens": 52 + 24 + 26,
         "total_tokens": 340 + 425 + 478,
+        "cached_tokens": 0,
+        "reasoning_tokens": 0,
+        "retries": 0,
+        "retry_wait_ms": 0,
     }
 
     req = tape.requests[0]
@@ -221,7 +226,7 @@ async def test_a_malformed_hermes_call_gets_feedback(cassette: MakeCassette) -> 
     assert result.answer == "I could not complete the task."
 
 
-async def test_server_errors_are_retried_then_reported_as_model_error(
+async def test_server_errors_are_retried_then_reported_as_infra_error(
     cassette: MakeCassette,
 ) -> None:
     tape = cassette("openai_server_errors.json")
@@ -230,10 +235,12 @@ async def test_server_errors_are_retried_then_reported_as_model_error(
         result = await agent.run(FakeEpisode().context())
     await agent.aclose()
     assert len(tape.requests) == 3  # one attempt and two retries
-    assert result.termination == "model_error"
+    assert result.termination == "infra_error"  # the service's failure, never a score
     assert result.error == (
         "model API answered 503: The engine is currently overloaded, please try again later"
+        " (after 3 attempts)"
     )
+    assert result.usage["retries"] == 2
 
 
 async def test_a_rejected_key_is_a_model_error_without_retries(cassette: MakeCassette) -> None:

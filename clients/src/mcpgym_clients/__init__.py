@@ -16,7 +16,7 @@ Bring your own loop: `FunctionAgent` (an async function) or an `Agent` subclass;
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
 from mcpgym_clients.agent_spec import load_agent
-from mcpgym_clients.agents import NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.agents import ModelAgent, NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.campaign import (
     CampaignResult,
     CampaignStatus,
@@ -30,6 +30,7 @@ from mcpgym_clients.errors import (
     ConfigurationError,
     HarnessLoadError,
     InfraError,
+    MissingExtraError,
     ModelAPIError,
     ServerRequestError,
 )
@@ -64,7 +65,9 @@ __all__ = [
     "HarnessLoadError",
     "InfraError",
     "LocalServers",
+    "MissingExtraError",
     "ModelAPIError",
+    "ModelAgent",
     "NullAgent",
     "OpenAIAgent",
     "ReferenceAgent",

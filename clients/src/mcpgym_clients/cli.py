@@ -6,7 +6,7 @@ Commands::
     mcpgym serve ENV --stdio --task T [--band B] [--seed N] [--store DIR]
     mcpgym grading serve [--store DIR] [--token T] [--host H] [--port P]
     mcpgym tasks ENV
-    mcpgym eval ENV --agent reference|null|openai [--model M] [--base-url URL] ...
+    mcpgym eval ENV --agent reference|null|openai [--model [VENDOR:]MODEL] [--base-url URL] ...
     mcpgym demo
 
 Exit status: 0 on success; 1 for an error the user can fix (shown as one
@@ -17,7 +17,9 @@ malformed arguments; 128 + the signal number (130 for Ctrl-C) when ``eval`` or
 in the run store, whose runs are left unfinished (``finished_at`` empty).
 
 This module is the only place that reads environment variables
-(``OPENAI_API_KEY`` or the one named by ``--api-key-env``, ``OPENAI_BASE_URL``,
+(the vendor's key variable, ``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY``
+/ ``GOOGLE_API_KEY``, or the one named by ``--api-key-env``; ``OPENAI_BASE_URL``,
+``ANTHROPIC_BASE_URL``,
 ``MCPGYM_ENV_URL``, ``MCPGYM_GRADING_URL``, ``MCPGYM_GRADING_TOKEN``); the
 library classes take explicit arguments.
 """
@@ -44,9 +46,17 @@ from anyio.abc import TaskStatus
 from rich.console import Console
 from rich.table import Table
 
+from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
 from mcpgym_clients.agent_spec import is_agent_spec, load_agent
 from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.agents.model import ModelAgent
+from mcpgym_clients.agents.vendors import (
+    VENDORS,
+    build_adapter,
+    build_model_agent,
+    parse_model_spec,
+)
 from mcpgym_clients.campaign import (
     CampaignResult,
     CampaignStatus,
@@ -247,15 +257,18 @@ def _build_agent(
     name: str,
     *,
     model: str | None,
-    base_url: str,
+    base_url: str | None,
     api_key: str | None,
-    api_key_env: str,
-    parse_text_tool_calls: bool,
+    api_key_env: str | None,
+    parse_text_tool_calls: bool | None,
     max_turns: int,
     temperature: float | None,
     model_seed: int | None,
-    max_tokens: int | None,
+    max_output_tokens: int | None,
+    token_budget: int | None = None,
+    time_limit: float | None = None,
 ) -> Agent:
+    """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`)."""
     if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
         if model:
             raise typer.BadParameter(
@@ -281,23 +294,77 @@ def _build_agent(
         )
     if not model:
         raise typer.BadParameter("--agent openai needs --model", param_hint="'--model'")
-    key = api_key or os.environ.get(api_key_env)
-    if not key and base_url.rstrip("/") == DEFAULT_BASE_URL:
+    vendor, model_id = parsed(parse_model_spec, model, "--model")
+    spec = vendor or VENDORS["openai-compatible"]
+    key_vars = _key_vars(model, api_key_env)
+    key = api_key or next((os.environ[v] for v in key_vars if os.environ.get(v)), None)
+    env_base = os.environ.get(spec.base_url_var) if spec.base_url_var else None
+    url = base_url or env_base
+    if not key and (url is None or url.rstrip("/") == spec.default_base_url):
         raise typer.BadParameter(
-            f"no API key: set {api_key_env} or pass --api-key "
+            f"no API key{f' for {vendor.name}' if vendor else ''}: set "
+            f"{' or '.join(key_vars)} or pass --api-key "
             "(local servers given with --base-url need none)",
             param_hint="'--api-key'",
         )
-    client = ChatCompletionsClient(base_url=base_url, api_key=key)
-    return OpenAIAgent(
-        client=client,
-        model=model,
-        max_turns=max_turns,
-        temperature=temperature,
-        seed=model_seed,
-        max_tokens=max_tokens,
-        parse_text_tool_calls=parse_text_tool_calls,
-    )
+    settings = ModelSettings(model_id, temperature, model_seed, max_output_tokens)
+    loop: dict[str, Any] = {
+        "max_turns": max_turns,
+        "token_budget": token_budget,
+        "time_limit": time_limit,
+    }
+    if vendor is None or vendor.name == "openai-compatible":
+        client = ChatCompletionsClient(base_url=url or DEFAULT_BASE_URL, api_key=key)
+        agent: Agent = OpenAIAgent(
+            client=client,
+            model=model_id,
+            temperature=temperature,
+            seed=model_seed,
+            max_tokens=max_output_tokens,
+            # the openai-compatible vendor reads text tool calls unless told not to
+            parse_text_tool_calls=(
+                parse_text_tool_calls if parse_text_tool_calls is not None else vendor is not None
+            ),
+            **loop,
+        )
+        if vendor is not None:
+            agent.name = vendor.name  # type: ignore[misc]
+        return agent
+    with reported():
+        adapter = build_adapter(vendor, settings, api_key=key, base_url=url)
+    return build_model_agent(adapter, parse_text_tool_calls=bool(parse_text_tool_calls), **loop)
+
+
+def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
+    """The environment variables the key of ``--model`` is read from."""
+    if api_key_env:
+        return (api_key_env,)
+    vendor = None
+    with contextlib.suppress(ConfigurationError):
+        vendor = parse_model_spec(model or "")[0]
+    return (vendor or VENDORS["openai-compatible"]).key_vars
+
+
+SECRET_FLAGS = ("--api-key", "--grading-token")
+"""Flags whose values never reach the run store's ``argv``."""
+
+
+def _redacted(argv: list[str]) -> list[str]:
+    """``argv`` with the values of `SECRET_FLAGS` replaced by ``***``."""
+    out: list[str] = []
+    hide = False
+    for arg in argv:
+        if hide:
+            out.append("***")
+            hide = False
+        elif arg in SECRET_FLAGS:
+            out.append(arg)
+            hide = True
+        elif arg.split("=", 1)[0] in SECRET_FLAGS and "=" in arg:
+            out.append(arg.split("=", 1)[0] + "=***")
+        else:
+            out.append(arg)
+    return out
 
 
 SERVER_LOGGERS = ("mcpgym", "mcp", "uvicorn", "uvicorn.error")
@@ -350,18 +417,21 @@ def _open_store(path: Path) -> RunStore:
 
 
 async def _preflight(agent: Agent, key_hint: str) -> None:
-    """One request to the model endpoint before any episode, so a wrong URL or key fails fast."""
-    if not isinstance(agent, OpenAIAgent):
+    """One request to the model endpoint before any episode, so a wrong URL, path or key
+    fails fast (see each adapter's ``check``). Other failures are left to the episodes."""
+    if not isinstance(agent, ModelAgent):
         return
-    client = agent.client
     try:
-        await client.check()
+        await agent.adapter.check()
     except ModelAPIError as exc:
         if exc.status is None:
             raise ConfigurationError(
                 f"{exc}; is the model server running, and is --base-url right?"
             ) from None
-        raise ConfigurationError(f"{exc}; check {key_hint}") from None
+        if exc.status == 404:
+            raise ConfigurationError(str(exc)) from None
+        if exc.status in (401, 403):
+            raise ConfigurationError(f"{exc}; check {key_hint}") from None
 
 
 class _Stopper:
@@ -581,25 +651,53 @@ def eval_(
             "path/to/file.py:attr (default: openai with --model, else reference)"
         ),
     ] = None,
-    model: Annotated[str | None, typer.Option(help="Model name; implies --agent openai.")] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="VENDOR:MODEL with VENDOR openai, openai-responses, anthropic, gemini or "
+            "openai-compatible; a bare name is Chat Completions at --base-url."
+        ),
+    ] = None,
     base_url: Annotated[
-        str, typer.Option(envvar="OPENAI_BASE_URL", help="OpenAI-compatible API root.")
-    ] = DEFAULT_BASE_URL,
+        str | None,
+        typer.Option(
+            help="API root (default: the vendor's; OPENAI_BASE_URL / ANTHROPIC_BASE_URL)."
+        ),
+    ] = None,
     api_key: Annotated[
-        str | None, typer.Option(help="API key (default: from --api-key-env).")
+        str | None, typer.Option(help="API key (default: the vendor's key variable).")
     ] = None,
     api_key_env: Annotated[
-        str, typer.Option(help="Env var holding the API key.")
-    ] = "OPENAI_API_KEY",
+        str | None,
+        typer.Option(
+            help="Env var holding the API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY, "
+            "GEMINI_API_KEY or GOOGLE_API_KEY by vendor)."
+        ),
+    ] = None,
     parse_text_tool_calls: Annotated[
-        bool, typer.Option(help="Also execute tool calls written as text (local models).")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--parse-text-tool-calls/--no-parse-text-tool-calls",
+            help="Also execute tool calls written as text (default: on for "
+            "openai-compatible:, off otherwise).",
+            show_default=False,
+        ),
+    ] = None,
     max_turns: Annotated[int, typer.Option(help="Model requests per episode.", min=1)] = 30,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Total tokens per episode (prompt + completion).", min=1)
+    ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(help="Wall seconds per episode, not counting retry waits.", min=1.0),
+    ] = None,
+    max_output_tokens: Annotated[
+        int | None, typer.Option(help="Max tokens per model response.", min=1)
+    ] = None,
     temperature: Annotated[
         float | None, typer.Option(help="Sampling temperature.", min=0.0, max=2.0)
     ] = None,
     model_seed: Annotated[int | None, typer.Option(help="Sampling seed sent to the model.")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Max tokens per model response.")] = None,
     tasks: Annotated[
         str, typer.Option("--tasks", "--task", help="Task families: a,b or all.")
     ] = "all",
@@ -626,8 +724,14 @@ def eval_(
     ] = False,
     timeout: Annotated[
         float | None,
-        typer.Option(help="Seconds per episode before it is cut off.", min=1.0, max=86400.0),
-    ] = 600.0,
+        typer.Option(
+            help="Hard cap in seconds per episode, retry waits included "
+            "(default: 600; none with --time-limit).",
+            min=1.0,
+            max=86400.0,
+            show_default=False,
+        ),
+    ] = None,
     new_run: Annotated[
         bool,
         typer.Option(
@@ -669,7 +773,9 @@ def eval_(
         max_turns=max_turns,
         temperature=temperature,
         model_seed=model_seed,
-        max_tokens=max_tokens,
+        max_output_tokens=max_output_tokens,
+        token_budget=max_tokens,
+        time_limit=time_limit,
     )
     _run_eval(
         _EvalOptions(
@@ -686,9 +792,11 @@ def eval_(
             store=store,
             episodes=episodes or store.parent / "episodes",
             baseline=not no_baseline,
-            timeout=timeout,
-            argv=sys.argv[:],
-            key_hint="--api-key" if api_key else f"{api_key_env} (or pass --api-key)",
+            timeout=timeout if timeout is not None else (None if time_limit else 600.0),
+            argv=_redacted(sys.argv),
+            key_hint="--api-key"
+            if api_key
+            else f"{' or '.join(_key_vars(model, api_key_env))} (or pass --api-key)",
             new_run=new_run,
             infra_retries=infra_retries,
         )
@@ -721,7 +829,7 @@ def demo(
             episodes=store.parent / "episodes",
             baseline=True,
             timeout=120.0,
-            argv=sys.argv[:],
+            argv=_redacted(sys.argv),
         )
     )
 

@@ -120,7 +120,7 @@ class EpisodeRecord:
     episode_termination: str | None = None
     answer: str | None = None
     transcript: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, float] = field(default_factory=dict)
     grade: dict[str, Any] | None = None
     error: str | None = None
     steps: int = 0

@@ -6,12 +6,13 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
     └── ClientError                 base of everything raised by mcpgym_clients
         ├── ConfigurationError      bad settings: missing API key, unknown agent, bad selection
         │   ├── HarnessLoadError    an ``--agent module:attr`` or ``file.py:attr`` did not load
-        │   └── LockMismatchError   two runs to compare ran on different locks; `.differences`
+        │   ├── LockMismatchError   two runs to compare ran on different locks; `.differences`
+        │   └── MissingExtraError   a vendor SDK is not installed; names the extra to install
         ├── InfraError              a server could not be reached or failed (transport error, 5xx);
         │                           `.service` names it; recorded as ``infra_error``, never a score
         ├── ServerRequestError      a server refused a request (4xx); `.status`, `.payload`
         └── ModelAPIError           the model endpoint failed or answered something unusable;
-                                    `.status` (None for transport errors), `.body`
+                                    `.status` (None for transport errors), `.body`, `.transient`
 """
 
 from __future__ import annotations
@@ -85,15 +86,49 @@ class ServerRequestError(ClientError):
         super().__init__(f"{service} server answered {status}: {payload.get('error', payload)}")
 
 
+TRANSIENT_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+"""HTTP statuses worth retrying (529 is Anthropic's "overloaded")."""
+
+
 class ModelAPIError(ClientError):
     """The model API failed (transport error, non-2xx status) or returned an unusable body.
 
     Attributes:
         status: HTTP status code, or ``None`` for transport and decoding failures.
         body: the response text (truncated to 2,000 characters), if any.
+        retry_after: seconds the server asked to wait (``Retry-After``), if it said.
+        transient: the failure is the service's, not the request's (a transport error,
+            timeout, 408/409/429/5xx): it is retried and, if it persists, the episode ends
+            as ``infra_error``; otherwise (401/403/400/404, an unusable body) as
+            ``model_error``.
     """
 
-    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str | None = None,
+        retry_after: float | None = None,
+        transient: bool | None = None,
+    ) -> None:
         self.status = status
         self.body = body
+        self.retry_after = retry_after
+        self.transient = status in TRANSIENT_STATUSES if transient is None else transient
         super().__init__(message)
+
+
+class MissingExtraError(ConfigurationError):
+    """A vendor SDK needed by an adapter is not installed.
+
+    Attributes:
+        extra: the ``mcpgym-clients`` extra that installs it (``anthropic``, ``gemini``...).
+    """
+
+    def __init__(self, extra: str, module: str) -> None:
+        self.extra = extra
+        super().__init__(
+            f"the {extra} adapter needs the `{module}` package: run "
+            f"uv pip install 'mcpgym-clients[{extra}]' (or uv sync --extra {extra})"
+        )

@@ -98,7 +98,9 @@ class AgentResult:
             (``role`` system/user/assistant/tool; assistant ``tool_calls``; tool
             ``tool_call_id``), plus annotation keys prefixed ``mcpgym_``.
         usage: token and request counts (``requests``, ``prompt_tokens``,
-            ``completion_tokens``, ``total_tokens``); empty for scripted agents.
+            ``completion_tokens``, ``total_tokens``; ``cached_tokens``,
+            ``reasoning_tokens`` and ``cost_usd`` (a float) when the vendor reports them;
+            ``retries`` and ``retry_wait_ms`` for model loops); empty for scripted agents.
         answer: the final answer, if any. If the episode is still open when the agent
             returns ``completed`` with an answer, the driver calls ``submit`` with it.
         error: a message for ``model_error`` / ``infra_error`` terminations.
@@ -106,7 +108,7 @@ class AgentResult:
 
     termination: Termination
     transcript: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, float] = field(default_factory=dict)
     answer: str | None = None
     error: str | None = None
 

@@ -17,14 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 import httpx
 
+from mcpgym_clients.adapters.base import FunctionCall
+from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 CHECK_TIMEOUT = 15.0
 """Seconds `ChatCompletionsClient.check` waits for the endpoint."""
 
@@ -38,8 +38,9 @@ class ChatCompletionsClient:
         transport: an ``httpx`` transport to use instead of the network (tests).
         timeout: seconds per request (connect, read, write).
         max_retries: extra attempts after a transport error or a 408/409/429/5xx status.
-        retry_backoff: seconds before the first retry; doubles each time (a numeric
-            ``Retry-After`` header wins, capped at 60 s).
+        retry_backoff: seconds before the first retry; doubles each time, with jitter
+            (a ``Retry-After`` header wins, capped at 60 s). See `RetryPolicy`.
+        retry: a full `RetryPolicy` instead of the two arguments above.
         headers: extra headers sent with every request.
         trust_env: let httpx read proxy and certificate settings from the environment
             (``HTTPS_PROXY``, ``SSL_CERT_FILE``...), as it does by default.
@@ -52,14 +53,14 @@ class ChatCompletionsClient:
         api_key: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float = 120.0,
-        max_retries: int = 2,
+        max_retries: int = 5,
         retry_backoff: float = 1.0,
+        retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
         trust_env: bool = True,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.max_retries = max_retries
-        self.retry_backoff = retry_backoff
+        self.retry = retry or RetryPolicy(max_retries=max_retries, base_delay=retry_backoff)
         all_headers = {"content-type": "application/json", **(headers or {})}
         if api_key:
             all_headers["authorization"] = f"Bearer {api_key}"
@@ -73,43 +74,38 @@ class ChatCompletionsClient:
         return f"{self.base_url}/chat/completions"
 
     async def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one request body and return the decoded response object.
+        """Send one request body (retrying per `retry`) and return the response object.
 
         Raises:
             ModelAPIError: transport failure or non-2xx status after the retries, or a
                 body that is not a JSON object.
         """
-        attempt = 0
-        while True:
-            try:
-                resp = await self._http.post(self.url, json=dict(body))
-            except httpx.TransportError as exc:
-                if attempt >= self.max_retries:
-                    raise ModelAPIError(
-                        f"model API at {self.url} unreachable: {type(exc).__name__}: {exc}"
-                    ) from exc
-                await anyio.sleep(self.retry_backoff * 2**attempt)
-                attempt += 1
-                continue
-            if resp.status_code in RETRY_STATUSES and attempt < self.max_retries:
-                await anyio.sleep(self._delay(resp, attempt))
-                attempt += 1
-                continue
-            if not resp.is_success:
-                raise ModelAPIError(
-                    f"model API answered {resp.status_code}: {_error_text(resp)}",
-                    status=resp.status_code,
-                    body=resp.text[:2000],
-                )
-            try:
-                data = resp.json()
-            except ValueError as exc:
-                raise ModelAPIError(
-                    "model API returned a body that is not JSON", body=resp.text[:2000]
-                ) from exc
-            if not isinstance(data, dict):
-                raise ModelAPIError("model API returned JSON that is not an object")
-            return data
+        return await with_retries(self.retry, lambda: self._once(body))
+
+    async def _once(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            resp = await self._http.post(self.url, json=dict(body))
+        except httpx.TransportError as exc:
+            raise ModelAPIError(
+                f"model API at {self.url} unreachable: {type(exc).__name__}: {exc}",
+                transient=True,
+            ) from exc
+        if not resp.is_success:
+            raise ModelAPIError(
+                f"model API answered {resp.status_code}: {_error_text(resp)}",
+                status=resp.status_code,
+                body=resp.text[:2000],
+                retry_after=retry_after_seconds(resp.headers),
+            )
+        try:
+            data = resp.json()
+        except ValueError as exc:
+            raise ModelAPIError(
+                "model API returned a body that is not JSON", body=resp.text[:2000]
+            ) from exc
+        if not isinstance(data, dict):
+            raise ModelAPIError("model API returned JSON that is not an object")
+        return data
 
     async def check(self) -> int:
         """Preflight: one ``GET {base_url}/models``, without retries; return its status.
@@ -117,11 +113,14 @@ class ChatCompletionsClient:
         The request gets `CHECK_TIMEOUT` seconds.
 
         Any answer but 401/403 counts as reachable: not every compatible server lists
-        models (a 404 is fine).
+        models. A 404 there is checked with ``POST {base_url}/chat/completions`` and an
+        empty body, which a real endpoint refuses with 400/422 without generating
+        anything, and a wrong path answers 404 again.
 
         Raises:
             ModelAPIError: the endpoint cannot be reached (refused, DNS failure, timeout,
-                bad URL; ``status`` None) or it rejected the API key (``status`` 401/403).
+                bad URL; ``status`` None), it rejected the API key (``status`` 401/403), or
+                there is no Chat Completions endpoint at ``base_url`` (``status`` 404).
         """
         url = f"{self.base_url}/models"
         try:
@@ -138,14 +137,21 @@ class ChatCompletionsClient:
                 status=resp.status_code,
                 body=resp.text[:2000],
             )
+        if resp.status_code == 404:
+            try:
+                probe = await self._http.post(self.url, json={}, timeout=CHECK_TIMEOUT)
+            except (httpx.TransportError, httpx.InvalidURL) as exc:
+                raise ModelAPIError(
+                    f"cannot reach the model API at {self.url} ({type(exc).__name__})"
+                ) from exc
+            if probe.status_code == 404:
+                raise ModelAPIError(
+                    f"no Chat Completions endpoint at {self.base_url}: GET /models and "
+                    "POST /chat/completions both answered 404 (does --base-url end in /v1?)",
+                    status=404,
+                    body=probe.text[:2000],
+                )
         return resp.status_code
-
-    def _delay(self, resp: httpx.Response, attempt: int) -> float:
-        retry_after = resp.headers.get("retry-after", "")
-        try:
-            return min(float(retry_after), 60.0)
-        except ValueError:
-            return self.retry_backoff * 2**attempt
 
     async def aclose(self) -> None:
         """Close the HTTP client."""
@@ -172,20 +178,6 @@ def tool_param(tool: ToolDef) -> dict[str, Any]:
         "type": "function",
         "function": {"name": tool.name, "description": tool.description, "parameters": params},
     }
-
-
-@dataclass(frozen=True)
-class FunctionCall:
-    """One function call requested by the model.
-
-    Attributes:
-        id: the ``tool_call_id`` to answer with. name: the tool name.
-        arguments: the raw JSON text of the arguments, as the model wrote it.
-    """
-
-    id: str
-    name: str
-    arguments: str
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,166 @@
+"""Retries of model API requests, and the episode time budget they are not charged to.
+
+Every adapter turns a failed request into `ModelAPIError` (``transient`` set for transport
+errors, timeouts, 408/409/429/5xx) and sends it through `with_retries`: exponential backoff
+with jitter ("Exponential Backoff And Jitter", AWS Architecture Blog, 2015), a server's
+``Retry-After`` (delay-seconds or HTTP-date, RFC 9110 §10.2.3) or ``retry-after-ms``
+(OpenAI, Anthropic) honoured, each wait capped. The vendor SDKs' own retries are turned off.
+
+Time lost to a failed attempt and to the wait after it is not the model's: `TimeBudget`
+(the episode's wall-time limit) is told through a context variable and moves its deadline
+back by that much, so a rate-limited episode does not end as ``timeout``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import random
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import anyio
+
+from mcpgym_clients.errors import ModelAPIError
+
+T = TypeVar("T")
+
+
+class TimeBudget:
+    """An episode's wall-time limit that excludes time lost to retries.
+
+    Use `scope` as the cancel scope of the model loop; `exclude` moves its deadline back.
+
+    Args:
+        limit: seconds, or ``None`` for no limit.
+
+    Attributes:
+        excluded: seconds excluded so far (failed attempts plus retry waits).
+        retries: retried requests so far.
+    """
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        deadline = anyio.current_time() + limit if limit is not None else float("inf")
+        self.scope = anyio.CancelScope(deadline=deadline)
+        self.excluded = 0.0
+        self.retries = 0
+
+    def exclude(self, seconds: float) -> None:
+        """Do not count ``seconds`` against the limit."""
+        self.excluded += seconds
+        if self.limit is not None:
+            self.scope.deadline += seconds
+
+    @property
+    def expired(self) -> bool:
+        """Whether the limit cut the loop off."""
+        return self.scope.cancelled_caught
+
+
+_BUDGET: ContextVar[TimeBudget | None] = ContextVar("mcpgym_time_budget", default=None)
+
+
+@contextlib.contextmanager
+def charged_to(budget: TimeBudget) -> Iterator[TimeBudget]:
+    """Make ``budget`` the one `with_retries` reports lost time to, in this task."""
+    token = _BUDGET.set(budget)
+    try:
+        with budget.scope:
+            yield budget
+    finally:
+        _BUDGET.reset(token)
+
+
+def retry_after_seconds(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
+    """The wait a response asks for, in seconds, or ``None``.
+
+    Reads ``retry-after-ms`` (milliseconds; OpenAI, Anthropic) first, then ``retry-after``
+    as delay-seconds or an HTTP-date (RFC 9110 §10.2.3). A date in the past gives 0.
+
+    Args:
+        headers: response headers (case-insensitive mapping, e.g. ``httpx.Headers``).
+        now: the current Unix time (default ``time.time()``), for HTTP-dates.
+    """
+    lowered = {k.lower(): v for k, v in headers.items()}
+    raw_ms = lowered.get("retry-after-ms")
+    if raw_ms:
+        with contextlib.suppress(ValueError):
+            return max(float(raw_ms) / 1000.0, 0.0)
+    raw = (lowered.get("retry-after") or "").strip()
+    if not raw:
+        return None
+    try:
+        return max(float(raw), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - (time.time() if now is None else now), 0.0)
+
+
+@dataclass
+class RetryPolicy:
+    """How failed model requests are retried.
+
+    Attempt ``n`` (0-based) that fails transiently waits the server's ``Retry-After`` if
+    it gave one, else ``base_delay * 2**n`` reduced by up to ``jitter`` of itself at
+    random ("equal jitter"); either way at most ``max_delay`` seconds.
+
+    Attributes:
+        max_retries: retries after the first attempt (0 = no retries).
+        base_delay, max_delay: seconds. jitter: fraction in [0, 1].
+        sleep: the coroutine used to wait (tests pass one that does not sleep).
+        rng: random source of the jitter.
+    """
+
+    max_retries: int = 5
+    base_delay: float = 1.0
+    max_delay: float = 60.0
+    jitter: float = 0.5
+    sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+    rng: random.Random = field(default_factory=random.Random)
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait after failed attempt ``attempt`` (0-based)."""
+        if retry_after is not None:
+            return min(retry_after, self.max_delay)
+        backoff = min(self.base_delay * 2**attempt, self.max_delay)
+        return backoff * (1.0 - self.jitter * self.rng.random())
+
+
+NO_WAIT = RetryPolicy(base_delay=0.0, jitter=0.0)
+"""A policy for tests: retries at once (pass ``sleep=`` to record the waits asked for)."""
+
+
+async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]]) -> T:
+    """Run ``attempt`` until it succeeds, fails for good, or the retries run out.
+
+    Time of each failed attempt and of each wait is excluded from the current
+    `TimeBudget` (see `charged_to`).
+
+    Raises:
+        ModelAPIError: the last failure (``transient`` tells whether it was the service's).
+    """
+    n = 0
+    while True:
+        started = anyio.current_time()
+        try:
+            return await attempt()
+        except ModelAPIError as exc:
+            if not exc.transient or n >= policy.max_retries:
+                if n:
+                    exc.args = (f"{exc.args[0]} (after {n + 1} attempts)",)
+                raise
+            wait = policy.delay(n, exc.retry_after)
+            budget = _BUDGET.get()
+            if budget is not None:
+                budget.retries += 1
+                budget.exclude(anyio.current_time() - started + wait)
+            await policy.sleep(wait)
+            n += 1

@@ -1,0 +1,293 @@
+"""`ModelAgent`: one tool loop for every vendor, over a `ModelAdapter`.
+
+One turn is one model request. Per turn:
+
+- a reply cut off by the response token limit (stop ``max_tokens``) ends the episode as
+  ``max_tokens``, and its tool calls are never executed (their arguments may be partial);
+- a refusal ends it as ``completed`` without an answer: declining is the model's outcome and
+  is graded like any other (the transcript notes ``mcpgym_stop: refusal``); output blocked
+  by the vendor's content filter ends it as ``model_error``;
+- every tool call of the turn is executed in order and all results go back in the vendor's
+  shape in one step, each paired with its call's id; an id the model already used (in an
+  earlier turn or twice in this one) is replaced by a fresh one in both places;
+- tool errors go back marked as errors (``is_error`` for Anthropic, ``Error: ...`` text
+  elsewhere); a successful ``submit`` ends the episode at once;
+- a reply without tool calls ends the episode with its text as the answer, except a
+  reply the vendor flags as a malformed call (Gemini ``MALFORMED_FUNCTION_CALL``): the
+  model is told and the loop goes on.
+
+Limits: ``max_turns`` requests, ``token_budget`` total tokens (checked after each
+turn's calls have run), ``time_limit`` wall seconds, not counting time lost to retried requests
+(`TimeBudget`). A model API failure that persists after retries ends the episode as
+``infra_error`` when it was the service's (transport, 429, 5xx) and ``model_error``
+otherwise (401/400/404, an unusable reply); neither is scored.
+
+The transcript is Chat Completions-shaped for every vendor (``role`` system/user/
+assistant/tool, ``tool_calls``, ``tool_call_id``) with ``mcpgym_*`` notes; the vendor's own
+message is kept under ``mcpgym_raw``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, text_of
+from mcpgym_clients.adapters.retry import TimeBudget, charged_to
+from mcpgym_clients.adapters.text_tool_calls import parse_text_tool_calls
+from mcpgym_clients.errors import InfraError, ModelAPIError
+from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolOutcome
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are an agent working inside a software system through the tools provided. "
+    "Complete the user's task by calling tools; look facts up with the tools instead of "
+    "guessing. When the task is done, call the `submit` tool with a short final answer. "
+    "Replying without any tool call also ends the task, with that reply as your answer."
+)
+
+TEXT_CALL_FEEDBACK = (
+    "Your tool call could not be read: {errors}. Write each call as "
+    '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON.'
+)
+
+_COUNTED = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+class ModelAgent(Agent):
+    """A model's tool loop through any `ModelAdapter` (see the module docstring).
+
+    Args:
+        adapter: the vendor adapter (shared by concurrent episodes).
+        max_turns: model requests per episode before ``max_turns``.
+        token_budget: total tokens per episode before ``max_tokens`` (``None``: no budget).
+        time_limit: wall seconds per episode before ``timeout``, excluding retry waits.
+        parse_text_tool_calls: also execute calls written as text (Hermes blocks, fenced
+            JSON); for local models (`mcpgym_clients.adapters.text_tool_calls`).
+        system_prompt: replaces `DEFAULT_SYSTEM_PROMPT`; the MCP server's instructions are
+            appended either way.
+        name: the agent name recorded in runs (default: the adapter's vendor).
+    """
+
+    name = "model"
+
+    def __init__(
+        self,
+        adapter: ModelAdapter,
+        *,
+        max_turns: int = 30,
+        token_budget: int | None = None,
+        time_limit: float | None = None,
+        parse_text_tool_calls: bool = False,
+        system_prompt: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        if name is not None or type(self) is ModelAgent:
+            self.name = name or adapter.vendor  # type: ignore[misc]
+        self.adapter = adapter
+        self.model = adapter.settings.model
+        self.max_turns = max_turns
+        self.token_budget = token_budget
+        self.time_limit = time_limit
+        self.parse_text_tool_calls = parse_text_tool_calls
+        self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
+
+    def settings(self) -> dict[str, Any]:
+        """Model settings recorded with the run (vendor, model, sampling, limits; no key)."""
+        return {
+            **self.adapter.recorded_settings(),
+            "max_turns": self.max_turns,
+            "token_budget": self.token_budget,
+            "time_limit": self.time_limit,
+            "parse_text_tool_calls": self.parse_text_tool_calls,
+            "system_prompt": self.system_prompt,
+        }
+
+    async def aclose(self) -> None:
+        """Close the adapter's HTTP client."""
+        await self.adapter.aclose()
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        """Run the tool loop for one episode (see the module docstring)."""
+        state = _Episode(self, ctx)
+        budget = TimeBudget(self.time_limit)
+        result: AgentResult | None = None
+        with charged_to(budget):
+            result = await state.loop()
+        state.usage["retries"] = budget.retries
+        state.usage["retry_wait_ms"] = round(budget.excluded * 1000)
+        if result is None:
+            return state.result(
+                "timeout", error=f"the episode exceeded its time limit of {self.time_limit} s"
+            )
+        return result
+
+
+class _Episode:
+    """The per-episode state of `ModelAgent.run` (nothing lives on the agent)."""
+
+    def __init__(self, agent: ModelAgent, ctx: EpisodeContext) -> None:
+        self.agent, self.ctx, self.adapter = agent, ctx, agent.adapter
+        system = agent.system_prompt
+        if ctx.server_instructions:
+            system = f"{system}\n\n{ctx.server_instructions.strip()}"
+        self.history: list[Any] = self.adapter.start(system, ctx.instruction)
+        self.transcript: list[dict[str, Any]] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": ctx.instruction},
+        ]
+        self.tools = self.adapter.declare_tools(ctx.tools)
+        self.by_name = {t.name: t for t in ctx.tools}
+        self.usage: dict[str, float] = {"requests": 0, **dict.fromkeys(_COUNTED, 0)}
+        self.seen_ids: set[str] = set()
+
+    def result(self, termination: Any, **kw: Any) -> AgentResult:
+        return AgentResult(termination, self.transcript, self.usage, **kw)
+
+    async def loop(self) -> AgentResult | None:
+        for turn_no in range(1, self.agent.max_turns + 1):
+            try:
+                turn = await self.adapter.complete(self.history, self.tools)
+            except ModelAPIError as exc:
+                return self.result(
+                    "infra_error" if exc.transient else "model_error", error=str(exc)
+                )
+            self.usage["requests"] += 1
+            for key, value in turn.usage.items():
+                self.usage[key] = self.usage.get(key, 0) + value
+            note: dict[str, Any] = {
+                "mcpgym_turn": turn_no,
+                "mcpgym_stop": turn.stop,
+                "mcpgym_finish_reason": turn.raw_stop,
+            }
+            if turn.response_id:
+                note["mcpgym_response_id"] = turn.response_id
+            if turn.raw is not None:
+                note["mcpgym_raw"] = turn.raw
+            if turn.feedback and not turn.calls:
+                self._record_assistant(turn, note)
+                self.history += self.adapter.user_entries(turn.feedback)
+                self.transcript.append(
+                    {"role": "user", "content": turn.feedback, "mcpgym_harness": True}
+                )
+                continue
+            parse = self.agent.parse_text_tool_calls and turn.stop in ("end", "other")
+            if not turn.calls and parse:
+                parsed_from = turn.text
+                parsed = parse_text_tool_calls(turn.text, set(self.by_name))
+                if parsed.calls:
+                    turn.calls = [
+                        FunctionCall(f"call_text_{turn_no}_{i}", c.name, json.dumps(c.arguments))
+                        for i, c in enumerate(parsed.calls, start=1)
+                    ]
+                    turn.text, turn.stop = parsed.text or None, "tool_calls"
+                    turn.native = None  # rebuilt from the parsed calls
+                    note["mcpgym_parsed_tool_calls"] = [c.source for c in parsed.calls]
+                    note["mcpgym_raw_content"] = parsed_from
+                elif parsed.errors:
+                    self._record_assistant(turn, note)
+                    feedback = TEXT_CALL_FEEDBACK.format(errors="; ".join(parsed.errors))
+                    self.history += self.adapter.user_entries(feedback)
+                    self.transcript.append(
+                        {"role": "user", "content": feedback, "mcpgym_harness": True}
+                    )
+                    continue
+            turn.calls = self._fresh_ids(turn.calls, turn_no)
+            self._record_assistant(turn, note)
+            if turn.stop == "max_tokens":
+                return self.result(
+                    "max_tokens",
+                    error="the response was cut off at the token limit; its calls were not run",
+                )
+            if turn.stop == "content_filter":
+                return self.result(
+                    "model_error",
+                    error=f"the vendor's content filter blocked the response ({turn.raw_stop})",
+                )
+            if turn.stop == "refusal":
+                return self.result("completed")
+            if not turn.calls:
+                answer = turn.text.strip() if turn.text else None
+                return self.result("completed", answer=answer or None)
+            done = await self._run_calls(turn.calls)
+            if done is not None:
+                return done
+            budget = self.agent.token_budget
+            if budget is not None and self.usage["total_tokens"] > budget:
+                return self.result("max_tokens", error=f"token budget {budget} exceeded")
+        return self.result("max_turns")
+
+    def _fresh_ids(self, calls: list[FunctionCall], turn_no: int) -> list[FunctionCall]:
+        out = []
+        for i, call in enumerate(calls, start=1):
+            call_id = call.id
+            if not call_id or call_id in self.seen_ids:
+                call_id = f"{call_id or 'call'}_t{turn_no}_{i}"
+            self.seen_ids.add(call_id)
+            out.append(
+                call if call_id == call.id else FunctionCall(call_id, call.name, call.arguments)
+            )
+        return out
+
+    def _record_assistant(self, turn: ModelTurn, note: dict[str, Any]) -> None:
+        self.history += self.adapter.assistant_entries(turn)
+        message: dict[str, Any] = {"role": "assistant", "content": turn.text}
+        if turn.calls:
+            message["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in turn.calls
+            ]
+        if turn.refusal is not None:
+            message["refusal"] = turn.refusal
+        self.transcript.append({**message, **note})
+
+    async def _run_calls(self, calls: list[FunctionCall]) -> AgentResult | None:
+        results: list[tuple[FunctionCall, ToolOutcome]] = []
+        finished: AgentResult | None = None
+        for call in calls:
+            arguments, outcome = _decode_arguments(call)
+            if outcome is None:
+                arguments = self.adapter.prepare_arguments(self.by_name.get(call.name), arguments)
+                try:
+                    outcome = await self.ctx.call_tool(call.name, arguments)
+                except InfraError as exc:
+                    self._record_results(results)
+                    return self.result("infra_error", error=str(exc))
+            results.append((call, outcome))
+            if call.name == self.ctx.submit_tool and not outcome.is_error:
+                answer = arguments.get("answer")
+                finished = self.result(
+                    "completed", answer=answer if isinstance(answer, str) else None
+                )
+                break
+        self.history += self.adapter.result_entries(results)
+        self._record_results(results)
+        return finished
+
+    def _record_results(self, results: list[tuple[FunctionCall, ToolOutcome]]) -> None:
+        for call, outcome in results:
+            self.transcript.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": text_of(outcome),
+                    "mcpgym_is_error": outcome.is_error,
+                }
+            )
+
+
+def _decode_arguments(call: FunctionCall) -> tuple[dict[str, Any], ToolOutcome | None]:
+    """Decode a call's JSON arguments; on failure, the error outcome to pass back."""
+    raw = call.arguments.strip() or "{}"
+    try:
+        args = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return {}, ToolOutcome(
+            True, f"Error: arguments for `{call.name}` are not valid JSON ({exc.msg}): {raw[:200]}"
+        )
+    if not isinstance(args, dict):
+        return {}, ToolOutcome(True, f"Error: arguments for `{call.name}` must be a JSON object")
+    return args, None

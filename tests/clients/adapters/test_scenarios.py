@@ -1,0 +1,132 @@
+"""Every adapter against recorded responses: the same six situations, vendor by vendor.
+
+Two tool calls in one turn (one a tool error), a call cut off by the token limit, a 429
+then success, a 500 that persists, a refusal. Vendor-specific request shapes are checked
+in ``test_wire_<vendor>.py``.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from ..fakes import FakeEpisode
+from .conftest import ADAPTERS, Waits, make_agent
+
+pytestmark = pytest.mark.anyio
+
+FINAL = "Done: key `target` now holds 103 (it did not exist before; `a` holds 1)."
+
+
+@pytest.mark.parametrize("vendor", ADAPTERS)
+async def test_two_calls_in_one_turn_a_tool_error_and_a_final_answer(
+    vendor: str, tape_for: object
+) -> None:
+    tape = tape_for(vendor, "parallel")  # type: ignore[operator]
+    agent = make_agent(vendor, tape)
+    episode = FakeEpisode()
+    with anyio.fail_after(10):
+        result = await agent.run(episode.context())
+    await agent.aclose()
+
+    assert result.termination == "completed", result.error
+    assert result.answer == FINAL
+    assert episode.calls == [
+        ("get", {"key": "a"}),
+        ("get", {"key": "target"}),
+        ("put", {"key": "target", "value": "103"}),
+    ]
+    assert episode.kv["target"] == "103"
+    assert len(tape.requests) == 3
+    # the transcript is Chat Completions-shaped whatever the vendor
+    roles = [m["role"] for m in result.transcript]
+    assert roles == [
+        "system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant",
+    ]  # fmt: skip
+    first = result.transcript[2]
+    ids = [c["id"] for c in first["tool_calls"]]
+    assert [m["tool_call_id"] for m in result.transcript[3:5]] == ids
+    assert len(set(ids)) == 2
+    assert [m["mcpgym_is_error"] for m in result.transcript[3:5]] == [False, True]
+    assert result.transcript[4]["content"].startswith("Error")
+    assert first["mcpgym_stop"] == "tool_calls" and "mcpgym_raw" in first
+    assert result.usage["requests"] == 3
+    assert result.usage["total_tokens"] > result.usage["prompt_tokens"] > 0
+    assert result.usage["retries"] == 0
+    assert "sk-test" not in repr(result.transcript) + repr(agent.settings())
+
+
+@pytest.mark.parametrize("vendor", ADAPTERS)
+async def test_a_call_cut_off_by_the_token_limit_is_never_executed(
+    vendor: str, tape_for: object
+) -> None:
+    tape = tape_for(vendor, "truncated")  # type: ignore[operator]
+    agent = make_agent(vendor, tape, max_tokens=12)
+    episode = FakeEpisode()
+    with anyio.fail_after(10):
+        result = await agent.run(episode.context())
+    await agent.aclose()
+    assert episode.calls == []
+    assert result.termination == "max_tokens"
+    assert result.transcript[-1]["mcpgym_stop"] == "max_tokens"
+    assert len(tape.requests) == 1
+
+
+@pytest.mark.parametrize("vendor", ADAPTERS)
+async def test_a_429_is_retried_after_the_wait_the_server_asks_for(
+    vendor: str, tape_for: object
+) -> None:
+    tape = tape_for(vendor, "rate_limited")  # type: ignore[operator]
+    waits = Waits()
+    agent = make_agent(vendor, tape, waits=waits, time_limit=60.0)
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    assert result.termination == "completed", result.error
+    assert result.answer == FINAL
+    assert len(tape.requests) == 2
+    # Retry-After: 2 s; retry-after-ms 1500 (Responses); 3 s (Anthropic); RetryInfo 7 s (Gemini)
+    expected = {"openai-responses": 1.5, "anthropic": 3.0, "gemini": 7.0}.get(vendor, 2.0)
+    assert waits.asked == [expected]
+    assert result.usage["retries"] == 1
+    # the wait is not charged to the episode's time limit
+    assert result.usage["retry_wait_ms"] >= expected * 1000
+
+
+@pytest.mark.parametrize("vendor", ADAPTERS)
+async def test_a_500_that_persists_is_an_infra_error(vendor: str, tape_for: object) -> None:
+    tape = tape_for(vendor, "server_error")  # type: ignore[operator]
+    waits = Waits()
+    agent = make_agent(vendor, tape, waits=waits, max_retries=3)
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    assert len(tape.requests) == 4  # one attempt and three retries
+    assert result.termination == "infra_error"
+    assert result.error is not None and "500" in result.error and "after 4 attempts" in result.error
+    # exponential backoff with jitter: each wait in [base * 2**n / 2, base * 2**n]
+    assert len(waits.asked) == 3
+    for n, wait in enumerate(waits.asked):
+        assert 2**n / 2 <= wait <= 2**n
+
+
+@pytest.mark.parametrize("vendor", ADAPTERS)
+async def test_a_refusal_is_mapped(vendor: str, tape_for: object) -> None:
+    tape = tape_for(vendor, "refusal")  # type: ignore[operator]
+    agent = make_agent(vendor, tape)
+    episode = FakeEpisode()
+    with anyio.fail_after(10):
+        result = await agent.run(episode.context())
+    await agent.aclose()
+    assert episode.calls == []
+    last = result.transcript[-1]
+    if vendor == "gemini":  # Gemini has no refusal stop: its safety filter blocks instead
+        assert last["mcpgym_stop"] == "content_filter"
+        assert result.termination == "model_error"
+        assert result.error is not None and "SAFETY" in result.error
+    else:
+        # declining is the model's own outcome: graded, never excluded as an error
+        assert last["mcpgym_stop"] == "refusal"
+        assert result.termination == "completed"
+        assert result.answer is None
+        assert last["refusal"] == "I'm sorry, but I can't help with that request."
