@@ -12,12 +12,18 @@ Exit status: 0 on success, 1 on an error or a failed validation, 2 on bad argume
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
 
+import anyio
+import anyio.to_thread
 import typer
 from rich.console import Console
 
 from mcpgym_clients.commands._common import fail, reported, say
+from mcpgym_clients.errors import ConfigurationError, ServerRequestError
 from mcpgym_server import Environment, LockMissingError, load_environment
 from mcpgym_server.lockfile import read_lock, relock, sign, write_lock
 
@@ -74,10 +80,73 @@ def sign_(
     say(Console(), f"signed `{family}` rubric {s.rubric_digest[:12]} by {s.by} at {s.at} in {path}")
 
 
+def record(
+    env: Annotated[str, typer.Argument(help="Environment name.")],
+    task: Annotated[str, typer.Option(help="Task family.")],
+    band: Annotated[str, typer.Option(help="Band, e.g. easy.")],
+    seed: Annotated[int, typer.Option(help="Variant seed.", min=0, max=2**63 - 1)],
+    by: Annotated[str | None, typer.Option(help='Who records: "Name <email>".')] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Run file (default: reference_runs/TASK/BAND-SEED.json in the package)."),
+    ] = None,
+    store: Annotated[
+        Path | None, typer.Option(help="Episode store (default: a temporary folder).")
+    ] = None,
+    unlocked: Annotated[
+        bool, typer.Option(help="Record on an environment that does not match its lock.")
+    ] = False,
+) -> None:
+    """Work one episode by hand (a prompt on stdin, or any MCP client on the printed URL)
+    and save it as a recorded reference run."""
+    from mcpgym_clients.instrument.record import check_signer, record_episode
+    from mcpgym_clients.instrument.runs import run_path
+
+    environment = _environment(env)
+    try:
+        signer = check_signer(by)
+    except ConfigurationError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--by'") from None
+    require_lock(environment, unlocked)
+    console = Console()
+
+    async def lines() -> str | None:
+        if sys.stdin.isatty():
+            console.print("record> ", end="", markup=False, highlight=False)
+        line = await anyio.to_thread.run_sync(sys.stdin.readline)
+        return line if line else None
+
+    async def main(store_dir: Path) -> Any:
+        return await record_episode(
+            environment,
+            task,
+            band,
+            seed,
+            lines=lines,
+            out=lambda text: say(console, text),
+            store_dir=store_dir,
+            recorded_by=signer,
+            unlocked=unlocked,
+        )
+
+    with reported(), tempfile.TemporaryDirectory(prefix="mcpgym-record-") as tmp:
+        try:
+            run = anyio.run(main, store or Path(tmp), backend="asyncio")
+        except ServerRequestError as exc:
+            raise fail(str(exc.payload.get("error", exc))) from None
+        path = out or run_path(environment, run.task, run.band, run.seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(run.to_json(), encoding="utf-8")
+    say(console, f"saved {path}")
+    if run.grade.get("score") != 1.0:
+        say(console, "warning: the run does not score 1.0; `mcpgym validate` will refuse it")
+
+
 def register(app: typer.Typer) -> None:
     """Add ``lock``, ``sign``, ``record`` and ``validate`` to the ``mcpgym`` app."""
     app.command("lock")(lock)
     app.command("sign")(sign_)
+    app.command("record")(record)
 
 
 def require_lock(environment: Environment, unlocked: bool) -> None:
