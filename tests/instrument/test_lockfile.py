@@ -31,7 +31,7 @@ def test_a_written_lock_verifies_and_its_digest_is_the_episodes_lock(toy: ToyFac
     assert path.name == "mcpgym.lock" and path.parent.name == env.package
     locked = verify_lock(env)
     assert locked.digest == compute_lock(env)
-    assert set(locked.tools) == {"get", "put", "submit"}
+    assert set(locked.tools) == {"delete", "get", "put", "submit"}
     assert list(locked.families) == ["copy-secret"]
 
 

@@ -104,6 +104,16 @@ def make_env(
         sb.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?, ?)", (key, value, stamp))
         return {"key": key, "value": value}
 
+    @env.tool(kind="write")
+    def delete(sb: Sandbox, key: str) -> dict[str, Any]:
+        """Delete a key.
+
+        Args:
+            key: the key.
+        """
+        sb.db.execute("DELETE FROM kv WHERE k = ?", (key,))
+        return {"deleted": key}
+
     def get(sb: Sandbox, key: str) -> dict[str, Any]:
         row = sb.db.execute("SELECT v FROM kv WHERE k = ?", (key,)).fetchone()
         if row is None:
