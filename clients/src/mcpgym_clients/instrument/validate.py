@@ -22,6 +22,7 @@ Everything goes through the environment server and the grading service on loopba
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -159,28 +160,16 @@ def _mutant_jobs(env: Environment, family: str, seeds: int) -> list[_Job]:
         for band in fam.bands:
             for label, calls in mutants(env, env.variant(family, band, seed)):
                 jobs.append(_Job("mutant", ScriptAgent(calls, label), family, band, seed, label))
-    jobs.sort(key=lambda j: (_OPERATOR_ORDER.index(_operator(j.label)), j.seed))
-    return jobs
-
-
-_OPERATOR_ORDER = (
-    "insert",
-    "transplant",
-    "enum",
-    "retarget",
-    "leak",
-    "drop",
-    "repeat",
-    "blank",
-    "no",
-    "wrong",
-)
-"""Mutation operators from the likeliest to fail a check to the least (run in this order)."""
-
-
-def _operator(label: str) -> str:
-    head = label.split("-", 1)[0]
-    return head if head in _OPERATOR_ORDER else "wrong"
+    # Round robin over the kinds of mutant (operator and tool: ``insert-issue_refund``,
+    # ``retarget``, ``drop``...), so the first batches are diverse: a family stops as soon as
+    # every check has failed, usually after one or two rounds.
+    seen: dict[str, int] = {}
+    order: list[tuple[int, str, int]] = []
+    for i, job in enumerate(jobs):
+        kind = re.sub(r"-(\d+|from-\w+)(?=-|$)", "", job.label)
+        order.append((seen.get(kind, 0), kind, i))
+        seen[kind] = seen.get(kind, 0) + 1
+    return [jobs[i] for _, _, i in sorted(order)]
 
 
 def _failed_checks(jobs: list[_Job]) -> set[tuple[str, str]]:
