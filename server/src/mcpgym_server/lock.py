@@ -49,11 +49,6 @@ def served_tools(env: Environment) -> list[dict[str, Any]]:
     ]
 
 
-def tool_schemas(env: Environment) -> list[dict[str, Any]]:
-    """Alias of `served_tools` (kept for callers of the earlier name)."""
-    return served_tools(env)
-
-
 def _variant_json(env: Environment, family: TaskFamily, band: str, seed: int) -> Any:
     try:
         with env._generation_lock:  # noqa: SLF001 - uncached on purpose: see generator_fingerprint
