@@ -22,6 +22,7 @@ Everything goes through the environment server and the grading service on loopba
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
 
 from mcpgym_clients.agents import NullAgent, RandomAgent, ReferenceAgent
 from mcpgym_clients.driver import EpisodeDriver
@@ -47,6 +49,17 @@ from mcpgym_clients.instrument.controls import ScriptAgent, mutants
 from mcpgym_clients.instrument.runs import RecordedRun, load_runs
 from mcpgym_clients.local import serve_locally
 from mcpgym_server import Environment, EpisodeStore, LockError
+
+
+def _bundle_needed(job: Job) -> bool:
+    """Whether the gate reads this job's bundle after grading (replays and paired runs)."""
+    return job.kind in ("replay-a", "replay-b", "random-again") or (
+        job.kind == "random" and job.seed == 0
+    )
+
+
+def _remove_bundle(store_dir: Path, episode_id: str) -> None:
+    shutil.rmtree(EpisodeStore(store_dir, create=False).path(episode_id), ignore_errors=True)
 
 
 @dataclass
@@ -177,6 +190,10 @@ async def validate_environment(
                 nonlocal done
                 async with limiter:
                     job.record = await driver.run_episode(job.agent, job.task, job.band, job.seed)
+                eid = job.record.episode_id
+                if eid is not None and not _bundle_needed(job):
+                    # graded: the bundle (about 300 KB) is not read again
+                    await anyio.to_thread.run_sync(_remove_bundle, store_dir, eid)
                 done += 1
                 if progress is not None:
                     progress(done, len(jobs))
