@@ -16,7 +16,7 @@ Bring your own loop: `FunctionAgent` (an async function) or an `Agent` subclass;
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
 from mcpgym_clients.agent_spec import load_agent
-from mcpgym_clients.agents import ModelAgent, NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.agents import ModelAgent, NullAgent, OpenAIAgent, RandomAgent, ReferenceAgent
 from mcpgym_clients.campaign import (
     CampaignResult,
     CampaignStatus,
@@ -70,6 +70,7 @@ __all__ = [
     "ModelAgent",
     "NullAgent",
     "OpenAIAgent",
+    "RandomAgent",
     "ReferenceAgent",
     "RunStore",
     "ServerInfo",

@@ -63,6 +63,7 @@ from mcpgym_clients.campaign import (
     run_campaign,
     select_variants,
 )
+from mcpgym_clients.commands import instrument
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
@@ -126,6 +127,7 @@ def serve(
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     environment = _environment(env)
+    instrument.require_lock(environment, unlocked)  # refuses code that no longer matches
     if stdio:
         if task is None:
             raise typer.BadParameter("--stdio needs --task", param_hint="'--task'")
@@ -277,7 +279,7 @@ def _build_agent(
                 param_hint="'--model'",
             )
         return parsed(load_agent, name, "--agent")
-    if name in ("reference", "null") and model:
+    if name in ("reference", "null", "random") and model:
         raise typer.BadParameter(
             f"--model is for model agents; the {name} agent takes no model "
             "(drop --agent to run the model with the openai agent)",
@@ -287,6 +289,10 @@ def _build_agent(
         return ReferenceAgent()
     if name == "null":
         return NullAgent()
+    if name == "random":
+        from mcpgym_clients.agents import RandomAgent
+
+        return RandomAgent()
     if name != "openai":
         raise typer.BadParameter(
             f"unknown agent {name!r}; valid agents: {', '.join(AGENT_NAMES)}",
@@ -483,6 +489,7 @@ async def _campaign(
         env_url, grading_url, token = opts.env_url, opts.grading_url, opts.grading_token
         if env_url is None:
             local_env = load_environment(opts.env)
+            instrument.verify_lock(local_env)  # eval/demo serve only locked environments
             select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
         store = _open_store(opts.store)
         stack.callback(store.close)
@@ -846,3 +853,5 @@ _measure.register(app)
 from mcpgym_clients.commands import report as _report  # noqa: E402
 
 _report.register(app)
+
+instrument.register(app)  # mcpgym lock | sign | record | validate
