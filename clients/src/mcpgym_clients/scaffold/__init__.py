@@ -152,6 +152,17 @@ def _copy(src: Traversable, dest: Path, names: Names, rel: str, written: list[st
             written.append(rel + name)
 
 
+def write_template(root: Path, names: Names) -> list[str]:
+    """Copy the template into the existing folder ``root`` with the placeholders replaced.
+
+    Returns:
+        The files written, relative to ``root`` (POSIX form), in copy order.
+    """
+    written: list[str] = []
+    _copy(template_root(), root, names, "", written)
+    return written
+
+
 def build_snapshot(root: Path, names: Names) -> str:
     """Run the distribution's snapshot build script; return the snapshot's sha256.
 
@@ -192,8 +203,7 @@ def scaffold(env: str, root: Path | None = None, *, by: str = TEMPLATE_SIGNER) -
     root = (root or Path.cwd() / names.distribution).resolve()
     check_target(root)
     root.mkdir(parents=True, exist_ok=True)
-    written: list[str] = []
-    _copy(template_root(), root, names, "", written)
+    write_template(root, names)
     digest = build_snapshot(root, names)
     log = finish(root, names, by=by)
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())

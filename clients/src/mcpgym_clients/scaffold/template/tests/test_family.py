@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 import runpy
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from mcpgym_yourenv.env import SNAPSHOT_SHA256
 
 FAMILY = environment.family("recount-item")
 SEEDS = range(10)
-DATA = Path(__file__).resolve().parents[1] / "src" / "mcpgym_yourenv" / "data"
+DATA = Path(str(resources.files(environment.snapshot.package))) / "data"
 
 
 def test_the_snapshot_rebuilds_to_the_declared_digest(tmp_path: Path) -> None:

@@ -1,11 +1,13 @@
 """mcpgym environment `yourenv`.
 
-The entry point ``mcpgym_yourenv:environment`` (group ``mcpgym.environments``) is the
-`Environment`; importing this package registers its tools and task families.
+The `Environment` is the entry point of this package in the group
+``mcpgym.environments`` (see pyproject.toml); importing the package registers
+its tools and task families.
 """
 
-from mcpgym_yourenv import families as _families  # noqa: F401  (registers the family)
-from mcpgym_yourenv import tools as _tools  # noqa: F401  (registers the tools)
+# Importing these modules registers the family and the tools with the environment.
+from mcpgym_yourenv import families as _families  # noqa: F401
+from mcpgym_yourenv import tools as _tools  # noqa: F401
 from mcpgym_yourenv.env import environment
 
 __all__ = ["environment"]

@@ -1,4 +1,4 @@
-"""The `yourenv` `Environment`: a stockroom's item list, counted and corrected by an agent."""
+"""The `Environment`: a stockroom's item list, counted and corrected by agents."""
 
 from __future__ import annotations
 
@@ -19,7 +19,11 @@ location and an on-hand quantity; the same item can be stored in several locatio
 environment = Environment(
     name="yourenv",
     version="0.1.0",
-    snapshot=Snapshot("mcpgym_yourenv", "data/snapshot.db", sha256=SNAPSHOT_SHA256),
+    snapshot=Snapshot(
+        "mcpgym_yourenv",
+        "data/snapshot.db",
+        sha256=SNAPSHOT_SHA256,
+    ),
     clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
     clock_step=timedelta(seconds=30),
     instructions=INSTRUCTIONS,

@@ -2,12 +2,14 @@
 
 Usage::
 
-    python src/mcpgym_yourenv/data/build_snapshot.py [--out PATH] [--no-update]
+    python src/mcpgym_yourenv/data/build_snapshot.py
+    python src/mcpgym_yourenv/data/build_snapshot.py --out PATH
 
 The database is built in memory and serialised, so the same schema, rows and SQLite
 library always give the same bytes. The script writes the file, sets ``SNAPSHOT_SHA256``
-in ``env.py`` to its sha256 (unless ``--no-update`` or ``--out`` is given) and prints the
-sha256. Afterwards run ``mcpgym lock yourenv``: the snapshot is part of the lock.
+in ``env.py`` to its sha256 (not with ``--out`` or ``--no-update``) and prints the
+sha256. Afterwards run ``mcpgym lock`` with the environment's name: the snapshot
+is part of the lock.
 
 Only the standard library is used, so the script runs with any Python 3.11+.
 """
