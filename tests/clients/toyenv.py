@@ -24,6 +24,7 @@ from mcpgym_server import (
     ToolError,
     VariantSpec,
 )
+from mcpgym_server.lockfile import current_lock, write_lock
 from tests.snapshot_pkg import install_snapshot_package
 
 PACKAGE = "mcpgym_clients_toyenv_data"
@@ -103,4 +104,5 @@ def make_toy_env(tmp: Path) -> Environment:
             ),
         )
     )
+    write_lock(env, current_lock(env))  # the CLI serves only locked environments
     return env

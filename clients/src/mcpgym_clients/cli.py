@@ -52,6 +52,7 @@ from mcpgym_clients.campaign import (
     run_campaign,
     select_variants,
 )
+from mcpgym_clients.commands import instrument
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.commands.new import register as register_new
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
@@ -116,6 +117,7 @@ def serve(
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     environment = _environment(env)
+    instrument.require_lock(environment, unlocked)  # refuses code that no longer matches
     if stdio:
         if task is None:
             raise typer.BadParameter("--stdio needs --task", param_hint="'--task'")
@@ -403,6 +405,7 @@ async def _campaign(
         env_url, grading_url, token = opts.env_url, opts.grading_url, opts.grading_token
         if env_url is None:
             local_env = load_environment(opts.env)
+            instrument.verify_lock(local_env)  # eval/demo serve only locked environments
             select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
         store = _open_store(opts.store)
         stack.callback(store.close)
@@ -704,3 +707,6 @@ register_new(app)  # mcpgym new
 def main() -> None:
     """Entry point of the ``mcpgym`` console script."""
     app()
+
+
+instrument.register(app)  # mcpgym lock | sign | record | validate

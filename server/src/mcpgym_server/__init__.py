@@ -2,7 +2,8 @@
 
 Environment authors use `Environment`, `Sandbox`, `ToolError`, `TaskFamily`,
 `VariantSpec`, `ToolCall`, `Snapshot`, `Resource`. Trainers and tests use the
-in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`.
+in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`. The lock file
+(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`.
 """
 
 from mcpgym_server.bundle import (
@@ -22,10 +23,13 @@ from mcpgym_server.errors import (
     EnvironmentDefinitionError,
     EpisodeSealedError,
     InvalidArgumentsError,
+    LockError,
+    LockMissingError,
     MCPGymError,
     NotFoundError,
     ServerStartError,
     SnapshotError,
+    StaleLockError,
     ToolError,
     UnknownBandError,
     UnknownEnvironmentError,
@@ -33,6 +37,7 @@ from mcpgym_server.errors import (
     UnknownTaskError,
 )
 from mcpgym_server.lock import compute_lock, lock_components
+from mcpgym_server.lockfile import LockFile, read_lock, verify_lock
 from mcpgym_server.registry import available_environments, load_environment
 from mcpgym_server.sandbox import Sandbox, VirtualClock
 from mcpgym_server.snapshot import Snapshot
@@ -62,6 +67,9 @@ __all__ = [
     "EpisodeStore",
     "Generation",
     "InvalidArgumentsError",
+    "LockError",
+    "LockFile",
+    "LockMissingError",
     "LogEntry",
     "MCPGymError",
     "MemoryEpisodeStore",
@@ -71,6 +79,7 @@ __all__ = [
     "ServerStartError",
     "Snapshot",
     "SnapshotError",
+    "StaleLockError",
     "StepStatus",
     "TaskFamily",
     "TaskVariant",
@@ -88,5 +97,7 @@ __all__ = [
     "load_environment",
     "lock_components",
     "new_episode_id",
+    "read_lock",
     "replay",
+    "verify_lock",
 ]

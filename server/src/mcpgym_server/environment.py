@@ -90,6 +90,9 @@ class Environment:
         clock_start: the instant the virtual clock starts at (timezone-aware).
         clock_step: how far the clock moves per tool call (default 30 s).
         instructions: server-level instructions sent to MCP clients.
+        package: the Python package the environment ships in; its lock file
+            (``mcpgym.lock``) and ``reference_runs/`` live there (default: the
+            snapshot's package).
 
     Raises:
         EnvironmentDefinitionError: bad name, duplicate tool or family names.
@@ -104,6 +107,7 @@ class Environment:
         clock_start: datetime,
         clock_step: timedelta = timedelta(seconds=30),
         instructions: str = "",
+        package: str | None = None,
     ) -> None:
         if not name or not all(c.isalnum() or c == "-" for c in name) or name.lower() != name:
             raise EnvironmentDefinitionError(
@@ -117,6 +121,7 @@ class Environment:
         self.clock_start = clock_start
         self.clock_step = clock_step
         self.instructions = instructions
+        self.package = package or snapshot.package
         self._tools: dict[str, ToolSpec] = {
             SUBMIT_TOOL: build_tool_spec(_submit, kind="write", name=SUBMIT_TOOL, framework=True)
         }

@@ -15,7 +15,10 @@ The tree (every class derives from `MCPGymError`)::
     ├── EpisodeSealedError        a call reached an episode that has already been sealed
     ├── CapacityError             too many episodes are open at once
     ├── ServerStartError          a server could not start on its address
-    └── BundleError               an episode bundle is missing or malformed
+    ├── BundleError               an episode bundle is missing or malformed
+    └── LockError                 the lock file is unreadable or does not pin the environment
+        ├── LockMissingError      the environment ships no lock file
+        └── StaleLockError        the code no longer matches the lock; `.changes` names what
 """
 
 from __future__ import annotations
@@ -142,3 +145,41 @@ class ServerStartError(MCPGymError):
 
 class BundleError(MCPGymError):
     """An episode bundle is missing, incomplete or malformed."""
+
+
+class LockError(MCPGymError):
+    """The environment's lock file (``mcpgym.lock``) is unreadable or does not match it."""
+
+
+class LockMissingError(LockError):
+    """The environment ships no lock file.
+
+    Attributes:
+        env: the environment name. path: where the lock file was looked for.
+    """
+
+    def __init__(self, env: str, path: str) -> None:
+        self.env = env
+        self.path = path
+        super().__init__(
+            f"environment `{env}` has no lock file ({path}); create it with "
+            f"`mcpgym lock {env}`, or serve it anyway with --unlocked (development)"
+        )
+
+
+class StaleLockError(LockError):
+    """The environment's code no longer matches its lock file.
+
+    Attributes:
+        env: the environment name. changes: one line per difference, e.g.
+            ``"tool `get_order` schema changed"``.
+    """
+
+    def __init__(self, env: str, changes: Sequence[str]) -> None:
+        self.env = env
+        self.changes = list(changes)
+        super().__init__(
+            f"environment `{env}` no longer matches its lock file: {'; '.join(self.changes)}. "
+            f"If the change is intended, run `mcpgym lock {env}` (then re-sign changed "
+            "rubrics and re-validate); serve it anyway with --unlocked (development)"
+        )

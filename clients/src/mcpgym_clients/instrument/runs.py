@@ -1,0 +1,117 @@
+"""Recorded reference runs: the run file format and where environments ship them.
+
+A recorded run is one episode worked by an expert (``mcpgym record``), saved as JSON at
+``<environment package>/reference_runs/<family>/<band>-<seed>.json``::
+
+    {
+      "format": 1,
+      "env": "helpdesk", "env_version": "1.0.0", "lock": "<lock digest it was recorded on>",
+      "variant_id": "helpdesk/order-status@easy#100", "task": "order-status", "band": "easy",
+      "seed": 100, "instruction": "...",
+      "recorded_by": "Jane Doe <jane@example.org>", "recorded_at": "2026-11-30T12:00:00Z",
+      "unlocked": false,
+      "calls": [{"step": 1, "tool": "get_ticket", "arguments": {...}, "status": "ok",
+                 "result": {...}, "error": null}, ...],
+      "answer": "...", "termination": "submitted",
+      "final_sha256": "<sha256 of the final SQLite database>",
+      "grade": {<the grading service's Grade JSON>}
+    }
+
+``calls`` is the framework's tool-call log of the episode (every call, from the prompt or
+from any MCP client connected to the episode URL), in order, without timings.
+``mcpgym validate`` replays ``calls`` over MCP and requires the same ``final_sha256`` and
+a score of 1.0.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from mcpgym_server import Environment, LockError
+from mcpgym_server.lockfile import lock_path
+
+RUNS_DIR = "reference_runs"
+"""Folder of recorded runs inside the environment's package."""
+
+
+class RecordedCall(BaseModel):
+    """One logged tool call of a recorded run (`mcpgym_server.LogEntry` without timings)."""
+
+    model_config = ConfigDict(extra="forbid")
+    step: int
+    tool: str
+    arguments: Any
+    status: str
+    result: Any = None
+    error: str | None = None
+
+
+class RecordedRun(BaseModel):
+    """A recorded reference run (see the module docstring for the JSON layout)."""
+
+    model_config = ConfigDict(extra="forbid")
+    format: Literal[1] = 1
+    env: str
+    env_version: str
+    lock: str
+    variant_id: str
+    task: str
+    band: str
+    seed: int
+    instruction: str
+    recorded_by: str | None = None
+    recorded_at: str
+    unlocked: bool = False
+    calls: list[RecordedCall]
+    answer: str | None = None
+    termination: str
+    final_sha256: str
+    grade: dict[str, Any]
+
+    def to_json(self) -> str:
+        """Indented JSON text (stable key order, trailing newline)."""
+        return json.dumps(self.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def runs_dir(env: Environment) -> Path:
+    """``<package dir>/reference_runs`` of ``env`` (it may not exist).
+
+    Raises:
+        LockError: the package is not a directory on disk.
+    """
+    return lock_path(env).parent / RUNS_DIR
+
+
+def run_path(env: Environment, task: str, band: str, seed: int) -> Path:
+    """Where the run of ``task@band#seed`` ships: ``reference_runs/<task>/<band>-<seed>.json``."""
+    return runs_dir(env) / task / f"{band}-{seed}.json"
+
+
+def read_run(path: Path) -> RecordedRun:
+    """Read one run file.
+
+    Raises:
+        LockError: the file is not a recorded run (naming the field). OSError: unreadable.
+    """
+    try:
+        return RecordedRun.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        field = ".".join(str(p) for p in first["loc"]) or "(file)"
+        raise LockError(f"{path} is not a recorded run: `{field}`: {first['msg']}") from None
+
+
+def load_runs(env: Environment) -> list[tuple[Path, RecordedRun]]:
+    """Every recorded run ``env`` ships, sorted by path (empty when there are none).
+
+    Raises:
+        LockError: a run file is malformed.
+    """
+    root = runs_dir(env)
+    if not root.is_dir():
+        return []
+    return [(p, read_run(p)) for p in sorted(root.glob("*/*.json"))]
