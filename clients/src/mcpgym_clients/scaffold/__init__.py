@@ -205,7 +205,7 @@ def scaffold(env: str, root: Path | None = None, *, by: str = TEMPLATE_SIGNER) -
     root.mkdir(parents=True, exist_ok=True)
     write_template(root, names)
     digest = build_snapshot(root, names)
-    log = finish(root, names, by=by)
+    log = finish(root, names, family=FAMILY, by=by)
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
     return Scaffold(
         names=names, root=root, files=tuple(files), snapshot_sha256=digest, finish_log=log
