@@ -22,6 +22,7 @@ from mcpgym_clients.scaffold import (
     scaffold,
     write_template,
 )
+from mcpgym_clients.scaffold import finish as finish_module
 
 runner = CliRunner()
 
@@ -171,3 +172,28 @@ def test_the_scaffolds_own_tests_pass(made: Scaffold) -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout
+
+
+def test_the_cli_refuses_a_signer_without_an_email_before_writing(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["new", "warehouse", "--dir", str(tmp_path), "--by", "Jane"])
+    assert result.exit_code == 1
+    assert flat(result.output) == (
+        "error: --by 'Jane' must be a name and an email: \"Jane Doe <jane@example.org>\""
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("existed", [True, False], ids=["empty-folder", "new-folder"])
+def test_a_failed_step_leaves_no_half_made_distribution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existed: bool
+) -> None:
+    monkeypatch.setattr(finish_module, "RECORD_SEED", -1)  # the record step really fails
+    root = tmp_path / "dist"
+    if existed:
+        root.mkdir()
+    with pytest.raises(
+        ScaffoldError,
+        match="^finishing mcpgym-warehouse failed: ValueError: seed must be a non-negative",
+    ):
+        scaffold("warehouse", root)
+    assert (list(root.iterdir()) == []) if existed else not root.exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -169,14 +170,15 @@ def build_snapshot(root: Path, names: Names) -> str:
     The script writes ``data/snapshot.db`` and sets ``SNAPSHOT_SHA256`` in ``env.py``.
 
     Raises:
-        ScaffoldError: the script failed (its output is in the message).
+        ScaffoldError: the script failed (naming its last error line).
     """
     script = root / "src" / names.package / "data" / "build_snapshot.py"
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
-        raise ScaffoldError(f"{script} failed: {(done.stderr or done.stdout).strip()}")
+        lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
+        raise ScaffoldError(f"{script} failed: {lines[-1]}")
     return done.stdout.strip().rsplit(" ", 1)[-1]
 
 
@@ -197,16 +199,42 @@ def scaffold(env: str, root: Path | None = None, *, by: str = TEMPLATE_SIGNER) -
         OSError: the files cannot be written.
     """
     from mcpgym_clients.scaffold.finish import finish
+    from mcpgym_server.lockfile import SIGNER
 
     names = names_for(env)
+    if not SIGNER.match(by):
+        raise ScaffoldError(
+            f'--by {by!r} must be a name and an email: "Jane Doe <jane@example.org>"'
+        )
     check_available(names)
     root = (root or Path.cwd() / names.distribution).resolve()
     check_target(root)
+    existed = root.exists()
     root.mkdir(parents=True, exist_ok=True)
-    write_template(root, names)
-    digest = build_snapshot(root, names)
-    log = finish(root, names, family=FAMILY, by=by)
-    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    try:
+        write_template(root, names)
+        digest = build_snapshot(root, names)
+        log = finish(root, names, family=FAMILY, by=by)
+    except BaseException:
+        _clear(root, remove=not existed)  # never leave a half-made distribution behind
+        raise
+    files = sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and not SKIPPED.intersection(p.relative_to(root).parts)
+    )
     return Scaffold(
         names=names, root=root, files=tuple(files), snapshot_sha256=digest, finish_log=log
     )
+
+
+def _clear(root: Path, *, remove: bool) -> None:
+    """Remove what `scaffold` wrote into ``root`` (checked empty before), or ``root`` itself."""
+    if remove:
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    for child in root.iterdir():
+        if child.is_dir():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)

@@ -39,7 +39,7 @@ def finish(root: Path, names: Names, *, family: str, by: str) -> str:
     """Lock, sign and record the environment scaffolded in ``root``; return what it printed.
 
     Raises:
-        ScaffoldError: a step failed (its output is in the message).
+        ScaffoldError: a step failed (the message ends with the child's last error line).
     """
     from mcpgym_clients.scaffold import ScaffoldError
 
@@ -54,9 +54,8 @@ def finish(root: Path, names: Names, *, family: str, by: str) -> str:
         check=False,
     )
     if done.returncode != 0:
-        raise ScaffoldError(
-            f"finishing {names.distribution} failed: {(done.stderr or done.stdout).strip()}"
-        )
+        lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
+        raise ScaffoldError(f"finishing {names.distribution} failed: {lines[-1]}")
     return done.stdout.strip()
 
 
