@@ -39,6 +39,7 @@ class Installed:
     source: Path
     wheel: Path
     tmp: Path
+    new_output: str
 
     def bin(self, name: str) -> str:
         return str(self.venv / ("Scripts" if os.name == "nt" else "bin") / name)
@@ -51,9 +52,10 @@ def _uv() -> str:
     return uv
 
 
-def _run(args: list[str], env: dict[str, str], cwd: Path | None = None) -> None:
+def _run(args: list[str], env: dict[str, str], cwd: Path | None = None) -> str:
     done = subprocess.run(args, capture_output=True, text=True, check=False, env=env, cwd=cwd)
     assert done.returncode == 0, f"{' '.join(args)}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
 
 
 def _uv_cached(uv: str, args: list[str], env: dict[str, str]) -> None:
@@ -83,11 +85,22 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     _uv_cached(uv, ["pip", "install", "-q", "-c", str(pins), *mcpgym], env)
     mcpgym_bin = tmp / "venv" / ("Scripts" if os.name == "nt" else "bin") / "mcpgym"
     source = tmp / "src"
-    _run([str(mcpgym_bin), "new", NAME, "--dir", str(source)], env, cwd=tmp)
+    said = _run([str(mcpgym_bin), "new", NAME, "--dir", str(source)], env, cwd=tmp)
     _uv_cached(uv, ["build", "-q", "--wheel", "--out-dir", str(tmp / "dist"), str(source)], env)
     (wheel,) = (tmp / "dist").glob("*.whl")
     _uv_cached(uv, ["pip", "install", "-q", "-c", str(pins), str(wheel)], env)
-    return Installed(venv=tmp / "venv", source=source, wheel=wheel, tmp=tmp)
+    return Installed(venv=tmp / "venv", source=source, wheel=wheel, tmp=tmp, new_output=said)
+
+
+def test_mcpgym_new_from_the_installed_wheel_says_what_it_made(installed: Installed) -> None:
+    lines = installed.new_output.splitlines()
+    assert lines[0] == f"created mcpgym-{NAME} in {installed.source} (16 files)"
+    assert f"  locked src/{PACKAGE}/mcpgym.lock" in "\n".join(lines)
+    recorded = [line.split()[1] for line in lines if line.startswith("  recorded ")]
+    assert recorded == [
+        f"src/{PACKAGE}/reference_runs/recount-item/{band}-100.json"
+        for band in ("easy", "medium", "hard")
+    ]
 
 
 def test_the_wheel_ships_the_snapshot_the_lock_and_the_recorded_runs(installed: Installed) -> None:
