@@ -256,7 +256,7 @@ def _build_agent(
     model_seed: int | None,
     max_tokens: int | None,
 ) -> Agent:
-    if name in ("reference", "null") and model:
+    if name in ("reference", "null", "random") and model:
         raise typer.BadParameter(
             f"--model is for model agents; the {name} agent takes no model "
             "(drop --agent to run the model with the openai agent)",
@@ -266,6 +266,10 @@ def _build_agent(
         return ReferenceAgent()
     if name == "null":
         return NullAgent()
+    if name == "random":
+        from mcpgym_clients.agents import RandomAgent
+
+        return RandomAgent()
     if name != "openai":
         raise typer.BadParameter(
             f"unknown agent {name!r}; valid agents: {', '.join(AGENT_NAMES)}",

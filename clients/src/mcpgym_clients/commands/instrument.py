@@ -12,8 +12,10 @@ Exit status: 0 on success, 1 on an error or a failed validation, 2 on bad argume
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -142,11 +144,85 @@ def record(
         say(console, "warning: the run does not score 1.0; `mcpgym validate` will refuse it")
 
 
+def validate(
+    env: Annotated[str, typer.Argument(help="Environment name.")],
+    seeds: Annotated[int, typer.Option(help="Seeds per family and band (N).", min=1)] = 20,
+    check: Annotated[
+        bool, typer.Option("--check", help="Only check: never write the validation stamp.")
+    ] = False,
+    json_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--json", help="Where to write the JSON report (default: runs/validate-ENV.json)."
+        ),
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 8,
+    mutant_seeds: Annotated[
+        int, typer.Option(help="Seeds per family and band whose reference is mutated.", min=1)
+    ] = 1,
+) -> None:
+    """The ship gate: run ENV through a real server over MCP and check the seven conditions.
+
+    On success the validation is stamped into ENV's lock file (unless --check).
+    """
+    from importlib.metadata import version
+
+    from mcpgym_clients.instrument.report import render_report
+    from mcpgym_clients.instrument.validate import validate_environment
+    from mcpgym_server.lockfile import ValidationStamp, read_lock, write_lock
+
+    environment = _environment(env)
+    console = Console()
+    err = Console(stderr=True)
+    out = json_path or Path("runs") / f"validate-{env}.json"
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 200 == 0:
+            err.print(f"validate {env}: {done}/{total} episodes", highlight=False)
+
+    with reported(), tempfile.TemporaryDirectory(prefix="mcpgym-validate-") as tmp:
+        report = anyio.run(
+            lambda: validate_environment(
+                environment,
+                store_dir=Path(tmp) / "episodes",
+                seeds=seeds,
+                mutant_seeds=mutant_seeds,
+                concurrency=concurrency,
+                progress=progress,
+            ),
+            backend="asyncio",
+        )
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+    console.print(render_report(report))
+    say(console, f"report: {out}")
+    if not report.passed:
+        raise fail(
+            f"{env} fails validation: condition(s) "
+            + ", ".join(str(c.id) for c in report.conditions if not c.passed)
+        )
+    if check:
+        say(console, "passed (--check: the lock file was not stamped)")
+        return
+    with reported():
+        locked = read_lock(environment)
+        stamp = ValidationStamp(
+            at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            digest=locked.digest,
+            mcpgym_version=version("mcpgym-clients"),
+            seeds=seeds,
+            summary=report.summary(),
+        )
+        path = write_lock(environment, locked.model_copy(update={"validation": stamp}))
+    say(console, f"passed; stamped {path}")
+
+
 def register(app: typer.Typer) -> None:
     """Add ``lock``, ``sign``, ``record`` and ``validate`` to the ``mcpgym`` app."""
     app.command("lock")(lock)
     app.command("sign")(sign_)
     app.command("record")(record)
+    app.command("validate")(validate)
 
 
 def require_lock(environment: Environment, unlocked: bool) -> None:

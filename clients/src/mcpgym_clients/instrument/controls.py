@@ -1,0 +1,247 @@
+"""Control runs for the ship gate: scripted replays and mutants of the reference solution.
+
+A check is *vacuous* when no run can fail it. ``mcpgym validate`` looks for such checks
+the way mutation testing looks for weak test suites (DeMillo, Lipton and Sayward,
+"Hints on test data selection", IEEE Computer 1978; Jia and Harman, IEEE TSE 2011):
+it runs *mutants* of the reference solution, each a small fault an agent could make,
+beside the `null` and `random` agents, and requires every check to fail on at least one.
+
+Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a``:
+
+- ``drop-i``: call ``ci`` is left out (a step forgotten);
+- ``repeat-i``: write call ``ci`` is made twice (a duplicated side effect);
+- ``retarget-i``: write call ``ci`` acts on the previous entity (every integer ``*_id``
+  argument minus one; generators add new rows at the end, so that row exists): a
+  collateral write on the wrong record;
+- ``blank-text-i``: the free-text arguments of ``ci`` (20 characters or more) are replaced
+  by a text that says nothing (a reply that does not state what was done);
+- ``leak-text-i``: the free-text arguments of ``ci`` also list every variant parameter
+  value they do not mention (a reply that gives away what it should not);
+- ``insert-T``: after the reference calls, one extra call of write tool ``T`` whose
+  arguments come from the task (a collateral or forbidden write): each argument takes
+  the variant parameter or reference argument of the same name, or one whose name ends
+  the same way (``declined_item_id`` for ``order_item_id``), preferring values the
+  reference never used and, for money, the largest (else $10.00); enums take their first
+  value and other required text a bland sentence. Tools whose required integer arguments find no
+  value are left out;
+- ``no-answer`` / ``wrong-answer``: ``submit`` without the reference answer, or with
+  a wrong one (only when the variant has a reference answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mcpgym_clients.errors import InfraError
+from mcpgym_clients.protocol import (
+    Agent,
+    AgentResult,
+    EpisodeContext,
+    assistant_call_message,
+    tool_message,
+)
+from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
+
+Call = tuple[str, dict[str, Any]]
+"""One scripted call: tool name and arguments."""
+
+BLAND_TEXT = "Thank you for contacting us. We have looked into your request."
+"""What ``blank-text`` mutants write instead of the reference's free text."""
+
+FALLBACK_CENTS = 1000
+"""Money amount ``insert`` mutants use when the task names none ($10.00)."""
+
+WRONG_ANSWER = "I could not find anything about this request."
+"""The answer ``wrong-answer`` mutants submit."""
+
+
+class ScriptAgent(Agent):
+    """Makes a fixed list of calls in order (``submit`` included when listed), then stops.
+
+    Used to replay recorded runs and to run mutants. Tool errors do not stop it.
+
+    Args:
+        calls: ``(tool, arguments)`` pairs. label: a name for reports (e.g. ``drop-3``).
+    """
+
+    name = "script"
+
+    def __init__(self, calls: Sequence[Call], label: str = "script") -> None:
+        self.calls = [(name, dict(args)) for name, args in calls]
+        self.label = label
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        """Make the calls; the answer is the one given to ``submit``, if any."""
+        transcript: list[dict[str, Any]] = [{"role": "user", "content": ctx.instruction}]
+        answer: str | None = None
+        try:
+            for i, (name, args) in enumerate(self.calls, start=1):
+                transcript.append(assistant_call_message(f"s-{i}", name, args))
+                outcome = await ctx.call_tool(name, args)
+                transcript.append(tool_message(f"s-{i}", outcome))
+                if name == ctx.submit_tool and not outcome.is_error:
+                    given = args.get("answer")
+                    answer = given if isinstance(given, str) else None
+                    break
+        except InfraError as exc:
+            return AgentResult("infra_error", transcript, error=str(exc))
+        return AgentResult("completed", transcript, answer=answer)
+
+
+def reference_calls(variant: TaskVariant) -> list[Call]:
+    """The variant's reference solution as calls, ending with ``submit`` (and its answer)."""
+    calls = [(c.name, dict(c.arguments)) for c in variant.reference]
+    if not any(name == SUBMIT_TOOL for name, _ in calls):
+        calls.append((SUBMIT_TOOL, {} if variant.answer is None else {"answer": variant.answer}))
+    return calls
+
+
+def _retarget(args: Mapping[str, Any]) -> dict[str, Any] | None:
+    out = dict(args)
+    changed = False
+    for key, value in args.items():
+        if key.endswith("_id") and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = value - 1
+            changed = True
+    return out if changed else None
+
+
+def _blank(args: Mapping[str, Any]) -> dict[str, Any] | None:
+    out = dict(args)
+    changed = False
+    for key, value in args.items():
+        if isinstance(value, str) and len(value) >= 20:
+            out[key] = BLAND_TEXT
+            changed = True
+    return out if changed else None
+
+
+def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call]]]:
+    """The mutants of ``variant``'s reference solution (see the module docstring).
+
+    Returns:
+        ``(label, calls)`` pairs, labels such as ``drop-2`` or ``retarget-4`` (1-based).
+    """
+    base = reference_calls(variant)
+    body, submit = base[:-1], base[-1]
+    out: list[tuple[str, list[Call]]] = []
+    for i, (name, args) in enumerate(body):
+        n = i + 1
+        out.append((f"drop-{n}", body[:i] + body[i + 1 :] + [submit]))
+        spec = env.tools.get(name)
+        if spec is not None and spec.kind == "write":
+            out.append((f"repeat-{n}", body[: i + 1] + [(name, args)] + body[i + 1 :] + [submit]))
+            moved = _retarget(args)
+            if moved is not None:
+                out.append((f"retarget-{n}", body[:i] + [(name, moved)] + body[i + 1 :] + [submit]))
+        blank = _blank(args)
+        if blank is not None:
+            out.append((f"blank-text-{n}", body[:i] + [(name, blank)] + body[i + 1 :] + [submit]))
+        leak = _leak(args, variant.params)
+        if leak is not None:
+            out.append((f"leak-text-{n}", body[:i] + [(name, leak)] + body[i + 1 :] + [submit]))
+    for tool in sorted(env.tools.values(), key=lambda t: t.name):
+        if tool.kind == "write" and not tool.framework:
+            extra = _insert_args(tool.input_schema, variant, body)
+            if extra is not None:
+                out.append((f"insert-{tool.name}", [*body, (tool.name, extra), submit]))
+    if variant.answer is not None:
+        out.append(("no-answer", [*body, (SUBMIT_TOOL, {})]))
+        out.append(("wrong-answer", [*body, (SUBMIT_TOOL, {"answer": WRONG_ANSWER})]))
+    return out
+
+
+def _flat_values(value: Any) -> list[Any]:
+    if isinstance(value, Mapping):
+        return [x for v in value.values() for x in _flat_values(v)]
+    if isinstance(value, list | tuple):
+        return [x for v in value for x in _flat_values(v)]
+    return [value]
+
+
+def _leak(args: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any] | None:
+    values = [
+        str(v)
+        for v in _flat_values(params)
+        if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
+    ]
+    out = dict(args)
+    changed = False
+    for key, value in args.items():
+        if isinstance(value, str) and len(value) >= 20:
+            missing = [v for v in dict.fromkeys(values) if v.casefold() not in value.casefold()]
+            if missing:
+                out[key] = f"{value}\n\nFor the record: {', '.join(missing)}."
+                changed = True
+    return out if changed else None
+
+
+def _suffix(name: str) -> str:
+    """``declined_item_id -> item_id``, ``escalate_cents -> cents``, ``given_zip -> zip``."""
+    parts = name.split("_")
+    keep = 2 if parts[-1] == "id" and len(parts) >= 2 else 1
+    return "_".join(parts[-keep:])
+
+
+def _candidates(name: str, variant: TaskVariant, body: Sequence[Call]) -> list[Any]:
+    """Values for an argument called ``name``: values the reference never used first; among
+    them, another entity of the same kind (same name ending) before the same name."""
+    used = _used(body)
+    found: list[tuple[int, Any]] = []
+    sources = [(k, v) for k, v in variant.params.items()]
+    sources += [(k, v) for _, args in body for k, v in args.items()]
+    for key, value in sources:
+        if value is None or isinstance(value, bool) or isinstance(value, list | dict):
+            continue
+        if key == name:
+            rank = 1
+        elif _suffix(key) == _suffix(name):
+            rank = 0  # another entity of the same kind: the adversarial choice
+        else:
+            continue
+        fresh = 0 if json_key(value) not in used else 1
+        found.append((fresh * 2 + rank, value))
+    found.sort(key=lambda item: item[0])
+    if name.endswith("_cents"):
+        ints = [v for _, v in found if isinstance(v, int) and v > 0]
+        return sorted(ints, reverse=True)
+    return [v for _, v in found]
+
+
+def json_key(value: Any) -> str:
+    """A hashable identity of a JSON scalar (``1`` and ``"1"`` differ)."""
+    return f"{type(value).__name__}:{value}"
+
+
+def _insert_args(
+    schema: Mapping[str, Any], variant: TaskVariant, body: Sequence[Call]
+) -> dict[str, Any] | None:
+    required = set(schema.get("required", ()))
+    out: dict[str, Any] = {}
+    for name, prop in schema.get("properties", {}).items():
+        options = [o for o in prop.get("anyOf", [prop]) if o.get("type") != "null"]
+        kind = options[0].get("type") if options else None
+        enum = next((o["enum"] for o in options if "enum" in o), None)
+        values = [
+            v
+            for v in _candidates(name, variant, body)
+            if (kind == "integer" and isinstance(v, int))
+            or (kind == "string" and isinstance(v, str))
+        ]
+        if enum is not None:
+            values = [v for v in values if v in enum] or [enum[0]]
+        if values and (name in required or json_key(values[0]) not in _used(body)):
+            out[name] = values[0]
+        elif name in required:
+            if kind == "integer" and name.endswith("_cents"):
+                out[name] = FALLBACK_CENTS
+            elif kind == "string":
+                out[name] = BLAND_TEXT
+            else:
+                return None
+    return out
+
+
+def _used(body: Sequence[Call]) -> set[str]:
+    return {json_key(v) for _, args in body for v in args.values()}
