@@ -10,11 +10,13 @@ it can and goes to the registry only if the cache lacks something. Marked ``whee
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,10 @@ from anyio.streams.text import TextReceiveStream
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "wheel-check"
 PACKAGE = "mcpgym_wheel_check"
+
+VALIDATE_SEEDS = 5
+"""Seeds per band for `mcpgym validate` here (the default 20 takes about 15 s more; it
+passes too: ``mcpgym new x && pip install ./x && mcpgym validate x``)."""
 
 pytestmark = pytest.mark.wheel
 
@@ -117,15 +123,30 @@ def test_the_wheel_ships_the_snapshot_the_lock_and_the_recorded_runs(installed: 
     assert f"{NAME} = {PACKAGE}:environment" in text
 
 
-def test_the_installed_environment_validates(installed: Installed) -> None:
+def test_the_installed_environment_validates_and_stamps_its_lock(installed: Installed) -> None:
+    report = installed.tmp / "validate.json"
+    command = [installed.bin("mcpgym"), "validate", NAME, "--seeds", str(VALIDATE_SEEDS)]
     done = subprocess.run(
-        [installed.bin("mcpgym"), "validate", NAME, "--json", str(installed.tmp / "v.json")],
+        [*command, "--json", str(report)],
         capture_output=True,
         text=True,
         check=False,
         cwd=installed.tmp,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(report.read_text())
+    assert result["passed"] is True
+    assert [(c["id"], c["passed"]) for c in result["conditions"]] == [(i, True) for i in range(7)]
+    assert result["episodes"] > 3 * VALIDATE_SEEDS * 3  # reference, null, random per variant
+    where = subprocess.run(
+        [installed.bin("python"), "-c", f"import {PACKAGE}; print({PACKAGE}.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    installed_lock = tomllib.loads((Path(where).parent / "mcpgym.lock").read_text())
+    assert "site-packages" in where
+    assert installed_lock["validation"]["digest"] == installed_lock["digest"] == result["lock"]
 
 
 def _free_port() -> int:
