@@ -69,7 +69,11 @@ def test_doing_nothing_or_the_wrong_thing_fails(band: str) -> None:
         ).passed
 
 
-def test_hard_variants_need_the_current_quantity() -> None:
-    texts = [environment.variant("recount-item", "hard", s).instruction for s in SEEDS]
-    assert all(("more units" in t or "fewer units" in t) for t in texts)
-    assert all(" in " in t for t in texts)  # the location is named
+def test_hard_variants_name_the_location_and_need_the_current_quantity() -> None:
+    for seed in SEEDS:
+        v = environment.variant("recount-item", "hard", seed)
+        lookup = v.reference[0].arguments
+        assert f"stored in {lookup['location']} " in v.instruction
+        delta = v.params["new_quantity"] - v.params["old_quantity"]
+        assert f" {abs(delta)} unit{'' if abs(delta) == 1 else 's'} " in v.instruction
+        assert (" more of " if delta > 0 else " fewer of ") in v.instruction

@@ -51,7 +51,7 @@ def test_find_items_filters_by_location(manager: EpisodeManager) -> None:
     }
 
 
-def test_find_items_with_empty_text_lists_the_first_items_and_says_it_truncated(
+def test_find_items_with_empty_text_lists_every_item(
     manager: EpisodeManager,
 ) -> None:
     (entry,) = run(manager, ("find_items", {}))

@@ -31,6 +31,10 @@ def _rows(g: Generation, sql: str) -> list[dict[str, Any]]:
     return [dict(r) for r in g.db.execute(sql).fetchall()]
 
 
+def _units(n: int) -> str:
+    return f"{n} unit" if n == 1 else f"{n} units"
+
+
 def generate(g: Generation) -> VariantSpec:
     """One variant of `recount-item` for ``g.band`` and ``g.seed`` (see the module docstring)."""
     if g.band == "easy":
@@ -45,15 +49,15 @@ def generate(g: Generation) -> VariantSpec:
     new = old + delta
     if g.band == "easy":
         what, lookup = f"the item with SKU {item['sku']}", {"text": item["sku"]}
-        counted = f"counted {new} units of {what}"
+        counted = f"counted {_units(new)} of {what}"
     elif g.band == "medium":
         what, lookup = f"the {item['name']}", {"text": item["name"]}
-        counted = f"counted {new} units of {what}"
+        counted = f"counted {_units(new)} of {what}"
     else:
         what = f"the {item['name']} stored in {item['location']}"
         lookup = {"text": item["name"], "location": item["location"]}
-        more = f"{delta} more" if delta > 0 else f"{-delta} fewer"
-        counted = f"counted {more} units of {what} than the system shows"
+        more = "more" if delta > 0 else "fewer"
+        counted = f"counted {_units(abs(delta))} {more} of {what} than the system shows"
     instruction = (
         f"A stock count has just {counted}. Correct its quantity with the reason "
         '"cycle count", then submit the quantity the system showed before your change '
