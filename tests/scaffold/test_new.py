@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import mcpgym_clients.scaffold as scaffold_module
 from mcpgym_clients.cli import app
 from mcpgym_clients.scaffold import (
     MAX_NAME_LENGTH,
@@ -22,7 +23,6 @@ from mcpgym_clients.scaffold import (
     scaffold,
     write_template,
 )
-from mcpgym_clients.scaffold import finish as finish_module
 
 runner = CliRunner()
 
@@ -187,13 +187,13 @@ def test_the_cli_refuses_a_signer_without_an_email_before_writing(tmp_path: Path
 def test_a_failed_step_leaves_no_half_made_distribution(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existed: bool
 ) -> None:
-    monkeypatch.setattr(finish_module, "RECORD_SEED", -1)  # the record step really fails
+    monkeypatch.setattr(scaffold_module, "FAMILY", "no-such-family")  # signing really fails
     root = tmp_path / "dist"
     if existed:
         root.mkdir()
     with pytest.raises(
         ScaffoldError,
-        match="^finishing mcpgym-warehouse failed: ValueError: seed must be a non-negative",
+        match="^finishing mcpgym-warehouse failed: unknown task 'no-such-family'; valid tasks",
     ):
         scaffold("warehouse", root)
     assert (list(root.iterdir()) == []) if existed else not root.exists()

@@ -115,4 +115,9 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    from mcpgym_server import MCPGymError
+
+    try:
+        main(sys.argv[1:])
+    except (MCPGymError, ValueError, OSError) as exc:  # expected failures: one line, no traceback
+        sys.exit(str(exc))
