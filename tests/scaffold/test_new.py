@@ -97,6 +97,7 @@ def test_the_cli_refuses_a_non_empty_folder_and_leaves_it_alone(tmp_path: Path) 
 def test_a_scaffold_has_the_distribution_layout(made: Scaffold) -> None:
     pkg = f"src/{made.names.package}"
     expected = {
+        ".gitignore",
         "README.md",
         "pyproject.toml",
         "tests/test_family.py",

@@ -100,7 +100,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def test_mcpgym_new_from_the_installed_wheel_says_what_it_made(installed: Installed) -> None:
     lines = installed.new_output.splitlines()
-    assert lines[0] == f"created mcpgym-{NAME} in {installed.source} (16 files)"
+    assert lines[0] == f"created mcpgym-{NAME} in {installed.source} (17 files)"
     assert f"  locked src/{PACKAGE}/mcpgym.lock" in "\n".join(lines)
     recorded = [line.split()[1] for line in lines if line.startswith("  recorded ")]
     assert recorded == [

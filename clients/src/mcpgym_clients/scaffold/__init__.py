@@ -39,6 +39,9 @@ the rubric as generated is the template's, which the mcpgym maintainers approved
 FAMILY = "recount-item"
 """The template's one task family."""
 
+RENAMED = {"gitignore": ".gitignore"}
+"""Template files stored without their leading dot (package data keeps them visible)."""
+
 SKIPPED = frozenset({"__pycache__", ".ruff_cache", ".pytest_cache", ".venv", "dist"})
 """Folders of a template checkout that are never copied."""
 
@@ -144,7 +147,7 @@ def _copy(src: Traversable, dest: Path, names: Names, rel: str, written: list[st
     for child in sorted(src.iterdir(), key=lambda c: c.name):
         if child.name in SKIPPED or child.name.endswith(".pyc"):
             continue
-        name = render(child.name, names)
+        name = render(RENAMED.get(child.name, child.name), names)
         if child.is_dir():
             (dest / name).mkdir()
             _copy(child, dest / name, names, f"{rel}{name}/", written)
