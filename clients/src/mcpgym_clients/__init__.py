@@ -12,7 +12,7 @@ Run a campaign into the run store: `select_variants` then `run_campaign`.
 """
 
 from mcpgym_clients.adapters import ChatCompletionsClient, parse_text_tool_calls
-from mcpgym_clients.agents import NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.agents import NullAgent, OpenAIAgent, RandomAgent, ReferenceAgent
 from mcpgym_clients.campaign import (
     CampaignResult,
     CampaignStatus,
@@ -57,6 +57,7 @@ __all__ = [
     "ModelAPIError",
     "NullAgent",
     "OpenAIAgent",
+    "RandomAgent",
     "ReferenceAgent",
     "RunStore",
     "ServerInfo",

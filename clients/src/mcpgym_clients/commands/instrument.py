@@ -159,7 +159,7 @@ def validate(
     concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 8,
     mutant_seeds: Annotated[
         int, typer.Option(help="Seeds per family and band whose reference is mutated.", min=1)
-    ] = 1,
+    ] = 2,
 ) -> None:
     """The ship gate: run ENV through a real server over MCP and check the seven conditions.
 

@@ -17,13 +17,20 @@ Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a
   by a text that says nothing (a reply that does not state what was done);
 - ``leak-text-i``: the free-text arguments of ``ci`` also list every variant parameter
   value they do not mention (a reply that gives away what it should not);
-- ``insert-T``: after the reference calls, one extra call of write tool ``T`` whose
+- ``insert-T``: before the reference's first write, one extra call of write tool ``T`` whose
   arguments come from the task (a collateral or forbidden write): each argument takes
   the variant parameter or reference argument of the same name, or one whose name ends
   the same way (``declined_item_id`` for ``order_item_id``), preferring values the
   reference never used and, for money, the largest (else $10.00); enums take their first
   value and other required text a bland sentence. Tools whose required integer arguments find no
-  value are left out;
+  value are left out. ``insert-T-enum`` is the same call with its first enum argument set to
+  the next value; ``insert-T-looked-up`` prefers what the reference's reads returned (an
+  agent using details it looked up rather than those it was given);
+- ``enum-i``: write call ``ci`` with its first enum argument set to the next allowed value
+  (another team, method or resolution);
+- ``transplant-T-from-B``: the write call ``T`` that the same family's reference makes in
+  band ``B`` (same seed), with this variant's parameters of the same names, inserted before
+  the first write (the easy band's action where the hard band forbids it);
 - ``no-answer`` / ``wrong-answer``: ``submit`` without the reference answer, or with
   a wrong one (only when the variant has a reference answer).
 """
@@ -41,7 +48,7 @@ from mcpgym_clients.protocol import (
     assistant_call_message,
     tool_message,
 )
-from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
+from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant, ToolCall, replay
 
 Call = tuple[str, dict[str, Any]]
 """One scripted call: tool name and arguments."""
@@ -120,36 +127,118 @@ def _blank(args: Mapping[str, Any]) -> dict[str, Any] | None:
 def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call]]]:
     """The mutants of ``variant``'s reference solution (see the module docstring).
 
+    The reference is replayed once in process (`mcpgym_server.replay`) to learn what its
+    reads return: ``*-looked-up`` mutants use those values as an agent would.
+
     Returns:
         ``(label, calls)`` pairs, labels such as ``drop-2`` or ``retarget-4`` (1-based).
     """
     base = reference_calls(variant)
     body, submit = base[:-1], base[-1]
+    looked_up = _looked_up(env, variant, base)
     out: list[tuple[str, list[Call]]] = []
+
+    def swap(i: int, call: Call) -> list[Call]:
+        return [*body[:i], call, *body[i + 1 :], submit]
+
     for i, (name, args) in enumerate(body):
         n = i + 1
-        out.append((f"drop-{n}", body[:i] + body[i + 1 :] + [submit]))
+        out.append((f"drop-{n}", [*body[:i], *body[i + 1 :], submit]))
         spec = env.tools.get(name)
         if spec is not None and spec.kind == "write":
-            out.append((f"repeat-{n}", body[: i + 1] + [(name, args)] + body[i + 1 :] + [submit]))
+            out.append((f"repeat-{n}", [*body[: i + 1], (name, args), *body[i + 1 :], submit]))
             moved = _retarget(args)
             if moved is not None:
-                out.append((f"retarget-{n}", body[:i] + [(name, moved)] + body[i + 1 :] + [submit]))
+                out.append((f"retarget-{n}", swap(i, (name, moved))))
+            other = _other_choice(spec.input_schema, args)
+            if other is not None:
+                out.append((f"enum-{n}", swap(i, (name, other))))
         blank = _blank(args)
         if blank is not None:
-            out.append((f"blank-text-{n}", body[:i] + [(name, blank)] + body[i + 1 :] + [submit]))
-        leak = _leak(args, variant.params)
+            out.append((f"blank-text-{n}", swap(i, (name, blank))))
+        leak = _leak(args, variant.params, looked_up)
         if leak is not None:
-            out.append((f"leak-text-{n}", body[:i] + [(name, leak)] + body[i + 1 :] + [submit]))
+            out.append((f"leak-text-{n}", swap(i, (name, leak))))
+    first_write = next(
+        (
+            i
+            for i, (name, _) in enumerate(body)
+            if getattr(env.tools.get(name), "kind", "") == "write"
+        ),
+        len(body),
+    )
+
+    def insert(label: str, call: Call) -> None:
+        out.append((label, [*body[:first_write], call, *body[first_write:], submit]))
+
     for tool in sorted(env.tools.values(), key=lambda t: t.name):
-        if tool.kind == "write" and not tool.framework:
-            extra = _insert_args(tool.input_schema, variant, body)
-            if extra is not None:
-                out.append((f"insert-{tool.name}", [*body, (tool.name, extra), submit]))
+        if tool.kind != "write" or tool.framework:
+            continue
+        extra = _insert_args(tool.input_schema, variant, body, {})
+        if extra is not None:
+            insert(f"insert-{tool.name}", (tool.name, extra))
+            other = _other_choice(tool.input_schema, extra)
+            if other is not None:
+                insert(f"insert-{tool.name}-enum", (tool.name, other))
+        seen = _insert_args(tool.input_schema, variant, body, looked_up)
+        if seen is not None and seen != extra:
+            insert(f"insert-{tool.name}-looked-up", (tool.name, seen))
+    used_tools = {name for name, _ in body}
+    for band in env.families[variant.family].bands:
+        if band == variant.band:
+            continue
+        other_variant = env.variant(variant.family, band, variant.seed)
+        for name, args in reference_calls(other_variant)[:-1]:
+            spec = env.tools.get(name)
+            if spec is None or spec.kind != "write" or name in used_tools:
+                continue
+            moved = {
+                k: variant.params.get(k, v) if k in variant.params else v for k, v in args.items()
+            }
+            insert(f"transplant-{name}-from-{band}", (name, moved))
     if variant.answer is not None:
         out.append(("no-answer", [*body, (SUBMIT_TOOL, {})]))
         out.append(("wrong-answer", [*body, (SUBMIT_TOOL, {"answer": WRONG_ANSWER})]))
     return out
+
+
+def _looked_up(env: Environment, variant: TaskVariant, calls: list[Call]) -> dict[str, list[Any]]:
+    """``{key: [values]}`` of the scalars the reference's successful reads returned."""
+    bundle = replay(
+        env, variant.family, variant.band, variant.seed, [ToolCall(n, a) for n, a in calls]
+    )
+    found: dict[str, list[Any]] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                if isinstance(v, Mapping | list):
+                    walk(v)
+                elif v is not None and not isinstance(v, bool):
+                    bucket = found.setdefault(str(k), [])
+                    if v not in bucket:
+                        bucket.append(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    for entry in bundle.log:
+        spec = env.tools.get(entry.tool)
+        if entry.status == "ok" and spec is not None and spec.kind == "read":
+            walk(entry.result)
+    return found
+
+
+def _other_choice(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``args`` with its first enum-valued argument set to the next allowed value."""
+    for name, prop in schema.get("properties", {}).items():
+        options = [o for o in prop.get("anyOf", [prop]) if "enum" in o]
+        if options and name in args and len(options[0]["enum"]) > 1:
+            choices = list(options[0]["enum"])
+            current = args[name]
+            index = choices.index(current) if current in choices else -1
+            return {**args, name: choices[(index + 1) % len(choices)]}
+    return None
 
 
 def _flat_values(value: Any) -> list[Any]:
@@ -160,10 +249,15 @@ def _flat_values(value: Any) -> list[Any]:
     return [value]
 
 
-def _leak(args: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any] | None:
+def _leak(
+    args: Mapping[str, Any], params: Mapping[str, Any], looked_up: Mapping[str, list[Any]]
+) -> dict[str, Any] | None:
+    """Free text that also lists the task's values and what was looked up of the same kinds."""
+    kinds = {_suffix(k) for k in params}
+    extra = [v for k, vs in looked_up.items() if _suffix(k) in kinds for v in vs]
     values = [
         str(v)
-        for v in _flat_values(params)
+        for v in [*_flat_values(params), *extra]
         if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
     ]
     out = dict(args)
@@ -184,12 +278,15 @@ def _suffix(name: str) -> str:
     return "_".join(parts[-keep:])
 
 
-def _candidates(name: str, variant: TaskVariant, body: Sequence[Call]) -> list[Any]:
+def _candidates(
+    name: str, variant: TaskVariant, body: Sequence[Call], looked_up: Mapping[str, list[Any]]
+) -> list[Any]:
     """Values for an argument called ``name``: values the reference never used first; among
     them, another entity of the same kind (same name ending) before the same name."""
     used = _used(body)
     found: list[tuple[int, Any]] = []
-    sources = [(k, v) for k, v in variant.params.items()]
+    sources = [(k, v) for k, vs in looked_up.items() if k == name for v in vs]
+    sources += [(k, v) for k, v in variant.params.items()]
     sources += [(k, v) for _, args in body for k, v in args.items()]
     for key, value in sources:
         if value is None or isinstance(value, bool) or isinstance(value, list | dict):
@@ -201,7 +298,8 @@ def _candidates(name: str, variant: TaskVariant, body: Sequence[Call]) -> list[A
         else:
             continue
         fresh = 0 if json_key(value) not in used else 1
-        found.append((fresh * 2 + rank, value))
+        first = 0 if looked_up and key in looked_up and value in looked_up[key] else 1
+        found.append((first * 4 + fresh * 2 + rank, value))
     found.sort(key=lambda item: item[0])
     if name.endswith("_cents"):
         ints = [v for _, v in found if isinstance(v, int) and v > 0]
@@ -215,7 +313,10 @@ def json_key(value: Any) -> str:
 
 
 def _insert_args(
-    schema: Mapping[str, Any], variant: TaskVariant, body: Sequence[Call]
+    schema: Mapping[str, Any],
+    variant: TaskVariant,
+    body: Sequence[Call],
+    looked_up: Mapping[str, list[Any]],
 ) -> dict[str, Any] | None:
     required = set(schema.get("required", ()))
     out: dict[str, Any] = {}
@@ -225,7 +326,7 @@ def _insert_args(
         enum = next((o["enum"] for o in options if "enum" in o), None)
         values = [
             v
-            for v in _candidates(name, variant, body)
+            for v in _candidates(name, variant, body, looked_up)
             if (kind == "integer" and isinstance(v, int))
             or (kind == "string" and isinstance(v, str))
         ]

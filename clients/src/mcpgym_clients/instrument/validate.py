@@ -159,7 +159,28 @@ def _mutant_jobs(env: Environment, family: str, seeds: int) -> list[_Job]:
         for band in fam.bands:
             for label, calls in mutants(env, env.variant(family, band, seed)):
                 jobs.append(_Job("mutant", ScriptAgent(calls, label), family, band, seed, label))
+    jobs.sort(key=lambda j: (_OPERATOR_ORDER.index(_operator(j.label)), j.seed))
     return jobs
+
+
+_OPERATOR_ORDER = (
+    "insert",
+    "transplant",
+    "enum",
+    "retarget",
+    "leak",
+    "drop",
+    "repeat",
+    "blank",
+    "no",
+    "wrong",
+)
+"""Mutation operators from the likeliest to fail a check to the least (run in this order)."""
+
+
+def _operator(label: str) -> str:
+    head = label.split("-", 1)[0]
+    return head if head in _OPERATOR_ORDER else "wrong"
 
 
 def _failed_checks(jobs: list[_Job]) -> set[tuple[str, str]]:
@@ -179,7 +200,7 @@ async def validate_environment(
     *,
     store_dir: Path,
     seeds: int = 20,
-    mutant_seeds: int = 1,
+    mutant_seeds: int = 2,
     concurrency: int = 8,
     progress: Callable[[int, int], None] | None = None,
 ) -> ValidationReport:

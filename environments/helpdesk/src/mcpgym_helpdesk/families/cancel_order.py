@@ -236,15 +236,8 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium"),
         ),
-        SqlCheck(
-            name="shipped-order-not-cancelled",
-            description="the shipped order was left as it is (it cannot be cancelled)",
-            sql="SELECT status FROM orders WHERE id = :order_id",
-            expected="shipped",
-            weight=3,
-            required=True,
-            bands=("hard",),
-        ),
+        # No check that the shipped order is still `shipped`: `cancel_order` refuses shipped
+        # orders, so no run can fail it (`mcpgym validate` named it vacuous; removed).
         SqlCheck(
             name="shipped-order-not-refunded",
             description="nothing was refunded on the shipped, undelivered order (policy 3.3)",
