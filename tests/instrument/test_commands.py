@@ -164,3 +164,17 @@ def test_record_refuses_a_malformed_signer(locked: Environment) -> None:
     args = ["record", "toyvault", "--task", "copy-secret", "--band", "easy", "--seed", "3"]
     result = runner.invoke(cli.app, [*args, "--by", "nobody"], input="end\n")
     assert result.exit_code == 2 and "must be a name and an email address" in flat(result.output)
+
+
+def test_eval_refuses_an_environment_whose_code_changed(
+    monkeypatch: pytest.MonkeyPatch, toy: ToyFactory, tmp_path: Path
+) -> None:
+    install(monkeypatch, toy())
+    runner.invoke(cli.app, ["lock", "toyvault"])
+    install(monkeypatch, toy(generator_version="2"))
+    monkeypatch.setattr(cli, "available_environments", lambda: ["toyvault"])
+    store = tmp_path / "runs" / "mcpgym.db"
+    result = runner.invoke(cli.app, ["eval", "toyvault", "--agent", "null", "--store", str(store)])
+    assert result.exit_code == 1
+    assert "generator of family `copy-secret` changed (version 1 -> 2)" in flat(result.output)
+    assert not (tmp_path / "runs" / "episodes").exists()  # refused before any server started
