@@ -90,8 +90,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     mcpgym = [str(ROOT / p) for p in ("server", "grading", "clients")]
     _uv_cached(uv, ["pip", "install", "-q", "-c", str(pins), *mcpgym], env)
     mcpgym_bin = tmp / "venv" / ("Scripts" if os.name == "nt" else "bin") / "mcpgym"
-    source = tmp / "src"
-    said = _run([str(mcpgym_bin), "new", NAME, "--dir", str(source)], env, cwd=tmp)
+    source = tmp / f"mcpgym-{NAME}"  # the default folder: ./mcpgym-NAME
+    said = _run([str(mcpgym_bin), "new", NAME], env, cwd=tmp)
     _uv_cached(uv, ["build", "-q", "--wheel", "--out-dir", str(tmp / "dist"), str(source)], env)
     (wheel,) = (tmp / "dist").glob("*.whl")
     _uv_cached(uv, ["pip", "install", "-q", "-c", str(pins), str(wheel)], env)
