@@ -5,7 +5,7 @@ The fresh environment gets mcpgym's own distributions from this checkout (server
 clients: so `mcpgym new` runs from the installed clients wheel, template as package data)
 and third-party packages at the versions of uv.lock. uv works offline from its cache when
 it can and goes to the registry only if the cache lacks something. Marked ``wheel``
-(deselect with ``-m "not wheel"``); about 25 s on 2 cores with a warm uv cache.
+(deselect with ``-m "not wheel"``); 25 to 40 s on 2 busy cores with a warm uv cache.
 """
 
 from __future__ import annotations
