@@ -65,6 +65,7 @@ from mcpgym_clients.campaign import (
 )
 from mcpgym_clients.commands import instrument
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
+from mcpgym_clients.commands.new import register as register_new
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.local import serve_locally
@@ -839,6 +840,9 @@ def demo(
             argv=_redacted(sys.argv),
         )
     )
+
+
+register_new(app)  # mcpgym new
 
 
 def main() -> None:

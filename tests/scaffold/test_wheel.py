@@ -1,0 +1,196 @@
+"""The vendor path end to end: `mcpgym new` in a fresh virtual environment, build the wheel,
+install it beside mcpgym, then `mcpgym validate` and `mcpgym serve` it.
+
+The fresh environment gets mcpgym's own distributions from this checkout (server, grading,
+clients: so `mcpgym new` runs from the installed clients wheel, template as package data)
+and third-party packages at the versions of uv.lock. uv works offline from its cache when
+it can and goes to the registry only if the cache lacks something. Marked ``wheel``
+(deselect with ``-m "not wheel"``); 25 to 40 s on 2 busy cores with a warm uv cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from anyio.streams.text import TextReceiveStream
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "wheel-check"
+PACKAGE = "mcpgym_wheel_check"
+
+VALIDATE_SEEDS = 5
+"""Seeds per band for `mcpgym validate` here (the default 20 takes about 15 s more; it
+passes too: ``mcpgym new x && pip install ./x && mcpgym validate x``)."""
+
+pytestmark = pytest.mark.wheel
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A fresh venv with mcpgym and the scaffolded environment's wheel installed."""
+
+    venv: Path
+    source: Path
+    wheel: Path
+    tmp: Path
+    new_output: str
+
+    def bin(self, name: str) -> str:
+        return str(self.venv / ("Scripts" if os.name == "nt" else "bin") / name)
+
+
+def _uv() -> str:
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv is not on PATH (.ci/run installs it)")
+    return uv
+
+
+def _run(args: list[str], env: dict[str, str], cwd: Path | None = None) -> str:
+    done = subprocess.run(args, capture_output=True, text=True, check=False, env=env, cwd=cwd)
+    assert done.returncode == 0, f"{' '.join(args)}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def _uv_cached(uv: str, args: list[str], env: dict[str, str]) -> None:
+    """``uv ARGS`` offline from the cache; online only when the cache lacks a package."""
+    done = subprocess.run(
+        [uv, *args, "--offline"], capture_output=True, text=True, check=False, env=env
+    )
+    if done.returncode != 0:
+        _run([uv, *args], env)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    uv = _uv()
+    tmp = tmp_path_factory.mktemp("wheel")
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "VIRTUAL_ENV": str(tmp / "venv")}
+    env.pop("PYTHONPATH", None)
+    _run([uv, "venv", "-q", "--python", sys.executable, str(tmp / "venv")], env)
+    pins = tmp / "constraints.txt"
+    _run(
+        [uv, "export", "-q", "--frozen", "--no-hashes", "--no-emit-workspace"]
+        + ["--all-packages", "--no-dev", "-o", str(pins)],
+        env,
+        cwd=ROOT,
+    )
+    mcpgym = [str(ROOT / p) for p in ("server", "grading", "clients")]
+    _uv_cached(uv, ["pip", "install", "-q", "-c", str(pins), *mcpgym], env)
+    mcpgym_bin = tmp / "venv" / ("Scripts" if os.name == "nt" else "bin") / "mcpgym"
+    source = tmp / f"mcpgym-{NAME}"  # the default folder: ./mcpgym-NAME
+    said = _run([str(mcpgym_bin), "new", NAME], env, cwd=tmp)
+    _uv_cached(uv, ["build", "-q", "--wheel", "--out-dir", str(tmp / "dist"), str(source)], env)
+    (wheel,) = (tmp / "dist").glob("*.whl")
+    _uv_cached(uv, ["pip", "install", "-q", "-c", str(pins), str(wheel)], env)
+    return Installed(venv=tmp / "venv", source=source, wheel=wheel, tmp=tmp, new_output=said)
+
+
+def test_mcpgym_new_from_the_installed_wheel_says_what_it_made(installed: Installed) -> None:
+    lines = installed.new_output.splitlines()
+    assert lines[0] == f"created mcpgym-{NAME} in {installed.source} (17 files)"
+    assert f"  locked src/{PACKAGE}/mcpgym.lock" in "\n".join(lines)
+    recorded = [line.split()[1] for line in lines if line.startswith("  recorded ")]
+    assert recorded == [
+        f"src/{PACKAGE}/reference_runs/recount-item/{band}-100.json"
+        for band in ("easy", "medium", "hard")
+    ]
+
+
+def test_the_wheel_ships_the_snapshot_the_lock_and_the_recorded_runs(installed: Installed) -> None:
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    for name in ("data/snapshot.db", "mcpgym.lock", "tools.py", "families.py"):
+        assert f"{PACKAGE}/{name}" in names
+    runs = sorted(n for n in names if n.startswith(f"{PACKAGE}/reference_runs/"))
+    assert runs == [
+        f"{PACKAGE}/reference_runs/recount-item/{band}-100.json"
+        for band in ("easy", "hard", "medium")
+    ]
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    text = zipfile.ZipFile(installed.wheel).read(entry_points).decode()
+    assert f"{NAME} = {PACKAGE}:environment" in text
+
+
+def test_the_installed_environment_validates_and_stamps_its_lock(installed: Installed) -> None:
+    report = installed.tmp / "validate.json"
+    command = [installed.bin("mcpgym"), "validate", NAME, "--seeds", str(VALIDATE_SEEDS)]
+    done = subprocess.run(
+        [*command, "--json", str(report)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=installed.tmp,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(report.read_text())
+    assert result["passed"] is True
+    assert [(c["id"], c["passed"]) for c in result["conditions"]] == [(i, True) for i in range(7)]
+    assert result["episodes"] > 3 * VALIDATE_SEEDS * 3  # reference, null, random per variant
+    where = subprocess.run(
+        [installed.bin("python"), "-c", f"import {PACKAGE}; print({PACKAGE}.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    installed_lock = tomllib.loads((Path(where).parent / "mcpgym.lock").read_text())
+    assert "site-packages" in where
+    assert installed_lock["validation"]["digest"] == installed_lock["digest"] == result["lock"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.anyio
+async def test_the_installed_environment_serves_episodes(installed: Installed) -> None:
+    port = _free_port()
+    command = [installed.bin("mcpgym"), "serve", NAME, "--port", str(port)]
+    command += ["--store", str(installed.tmp / "episodes")]
+    base = f"http://127.0.0.1:{port}"
+    output = ""
+    with anyio.fail_after(60):
+        async with await anyio.open_process(
+            command, cwd=installed.tmp, stderr=subprocess.STDOUT
+        ) as proc:
+            assert proc.stdout is not None
+            try:
+                async for chunk in TextReceiveStream(proc.stdout):
+                    output += chunk
+                    if "Uvicorn running on" in output:
+                        break
+                assert "Uvicorn running on" in output, output
+                async with httpx.AsyncClient(base_url=base, trust_env=False) as http:
+                    health = (await http.get("/healthz")).json()
+                    tasks = (await http.get("/tasks")).json()
+                    opened = await http.post(
+                        "/episodes", json={"task": "recount-item", "band": "hard", "seed": 3}
+                    )
+                    episode = opened.json()
+                    ended = await http.post(f"/episodes/{episode['episode_id']}/end")
+            finally:
+                proc.terminate()
+                await proc.wait()
+    assert health["env"] == NAME and health["ok"] is True
+    assert [(t["name"], t["bands"]) for t in tasks["tasks"]] == [
+        ("recount-item", ["easy", "medium", "hard"])
+    ]
+    assert opened.status_code == 201, episode
+    assert episode["variant_id"] == f"{NAME}/recount-item@hard#3"
+    assert episode["mcp_url"].startswith(f"{base}/episodes/")
+    assert "than the system shows" in episode["instruction"]
+    assert ended.status_code == 200 and ended.json()["termination"] == "ended"
+    assert ended.json()["unlocked"] is False
