@@ -63,9 +63,8 @@ from mcpgym_clients.campaign import (
     run_campaign,
     select_variants,
 )
-from mcpgym_clients.commands import instrument
+from mcpgym_clients.commands import instrument, measure, new, report
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
-from mcpgym_clients.commands.new import register as register_new
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.local import serve_locally
@@ -842,20 +841,11 @@ def demo(
     )
 
 
-register_new(app)  # mcpgym new
-
-
 def main() -> None:
     """Entry point of the ``mcpgym`` console script."""
     app()
 
 
-from mcpgym_clients.commands import measure as _measure  # noqa: E402
-
-_measure.register(app)
-
-from mcpgym_clients.commands import report as _report  # noqa: E402
-
-_report.register(app)
-
-instrument.register(app)  # mcpgym lock | sign | record | validate
+# lock, sign, record, validate; new; runs, show, compare, targets; report
+for _commands in (instrument, new, measure, report):
+    _commands.register(app)
