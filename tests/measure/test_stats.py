@@ -8,7 +8,6 @@ import random
 
 import numpy as np
 import pytest
-
 from scipy.stats import chi2
 
 from mcpgym_clients.measure.stats import (
