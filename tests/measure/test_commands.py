@@ -185,3 +185,83 @@ def test_a_missing_store_is_a_one_line_error(tmp_path: Path) -> None:
         f"error: no run store at {tmp_path / 'none.db'}; run `mcpgym eval` first or pass --store"
     )
     assert not (tmp_path / "none.db").exists()
+
+
+def _shown_numbers(g: dict[str, Any]) -> list[str]:
+    """How `show` prints the figures of one group (JSON ``G``)."""
+    out = [str(g["episodes"]), str(g["variants"])]
+    if g["mean_score"] is not None:
+        out.append(f"{g['mean_score']:.3f}")
+        out.append(f"{g['pass_rate']:.0%}")
+    if g["mean_score_ci"]:
+        out.append("[{:.2f}, {:.2f}]".format(*g["mean_score_ci"]))
+        out.append("[{:.0%}, {:.0%}]".format(*g["pass_rate_ci"]))
+    if g["epochs"] > 1:
+        for key in ("pass_at_k", "pass_hat_k"):
+            out.append(" ".join("-" if v is None else f"{v:.2f}" for v in g[key].values()))
+    return out
+
+
+def test_tables_at_80_columns_print_every_number_whole(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    from .synthetic import rec, store_run
+
+    db = tmp_path / "three.db"
+    with RunStore(db) as store:  # three epochs and a baseline: the widest `show` table
+        records = [
+            rec(task, band, seed, e, 0.25 * ((seed + e) % 4) + 0.0625, (seed + e) % 3 == 0)
+            for task in ("order-status", "cancel-order")
+            for band in ("easy", "medium", "hard")
+            for seed in range(3)
+            for e in range(3)
+        ]
+        run = store_run(store, records, epochs=3, model="vendor:a-rather-long-model-name")
+        store_run(
+            store,
+            [rec(*r, 0.0, False) for r in {(x.task, x.band, x.seed, 0) for x in records}],
+            agent="null",
+            baseline_of=run,
+        )
+    out = tmp_path / "m.json"
+    env = {"COLUMNS": "80"}
+    shown = runner.invoke(
+        app, ["show", run, "--json", str(out), "--store", str(db), "--resamples", "200"], env=env
+    )
+    assert shown.exit_code == 0, shown.output
+    m = json.loads(out.read_text())
+    groups = [m["overall"], *m["by_band"].values(), *m["by_family_band"].values()]
+    for g in groups:
+        for number in _shown_numbers(g):
+            assert number in shown.output, (number, shown.output)
+    assert "…" not in shown.output
+
+    cmp_json = tmp_path / "c.json"
+    compared = runner.invoke(
+        app,
+        [
+            "compare",
+            runs["null"],
+            runs["reference"],
+            "--json",
+            str(cmp_json),
+            "--store",
+            str(runs["db"]),
+        ],
+        env=env,
+    )
+    assert compared.exit_code == 0, compared.output
+    c = json.loads(cmp_json.read_text())
+    for g in [c["overall"], *c["by_band"].values(), *c["by_family"].values()]:
+        numbers = [
+            f"{g['mean_a']:.3f}",
+            f"{g['mean_b']:.3f}",
+            f"{g['delta']:+.3f}",
+            f"{g['mcnemar_p']:.3g}",
+        ]
+        if g["delta_ci"]:
+            numbers.append("[{:+.3f}, {:+.3f}]".format(*g["delta_ci"]))
+        for number in numbers:
+            assert number in compared.output, (number, compared.output)
+        assert g["mcnemar_test"] in compared.output
+    assert "…" not in compared.output

@@ -67,6 +67,7 @@ from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.local import serve_locally
+from mcpgym_clients.measure.render import print_table
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
@@ -608,13 +609,14 @@ def _run_eval(opts: _EvalOptions) -> None:
     if outcome is None:
         raise _interrupted(opts, status, stopper.signum or signal.SIGINT)
     result, bundles = outcome
-    console.print(
+    print_table(
+        console,
         render_summary(
             result.summary,
             agent=opts.agent.name,
             title=f"{opts.env}: {opts.agent.name}"
             + (f" ({opts.agent.model})" if opts.agent.model else ""),
-        )
+        ),
     )
     where = f"run {result.run_id}"
     if result.baseline_run_id:

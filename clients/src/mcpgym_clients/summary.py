@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.table import Table
 
@@ -145,15 +146,16 @@ def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None 
     widest = max((len(r.task) for r in rows), default=4)
     table.add_column("task family", no_wrap=True, min_width=widest)
     table.add_column("band", no_wrap=True)
-    table.add_column("n", justify="right")
-    table.add_column("mean", justify="right", no_wrap=True)
-    table.add_column("pass", justify="right")
+    numeric: dict[str, Any] = {"justify": "right", "overflow": "fold"}  # fold, never cut
+    table.add_column("n", **numeric)
+    table.add_column("mean", **numeric)
+    table.add_column("pass", **numeric)
     if k > 1:
-        table.add_column(f"pass@{k}/^{k}", justify="right", no_wrap=True)
-    table.add_column("err", justify="right")
+        table.add_column(f"pass@{k}/^{k}", **numeric)
+    table.add_column("err", **numeric)
     if with_base:
-        table.add_column("null mean", justify="right")
-        table.add_column("null pass", justify="right")
+        table.add_column("null mean", **numeric)
+        table.add_column("null pass", **numeric)
     for row in rows:
         cells = [
             row.task,

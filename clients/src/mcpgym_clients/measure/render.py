@@ -219,7 +219,12 @@ def output_width(console: Console, renderable: RenderableType, *, reserve: int =
 
 def print_table(console: Console, renderable: RenderableType) -> None:
     """Print a table whole: at `output_width` (never cut at 80 columns off a terminal)."""
-    console.print(renderable, width=output_width(console, renderable))
+    width = console.width
+    console.width = output_width(console, renderable)  # print(width=) cannot widen
+    try:
+        console.print(renderable, crop=False)
+    finally:
+        console.width = width
 
 
 def print_lines(
