@@ -4,6 +4,7 @@ through the library and the ``mcpgym`` commands: show, runs, compare, targets.""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +266,78 @@ def test_tables_at_80_columns_print_every_number_whole(
             assert number in compared.output, (number, compared.output)
         assert g["mcnemar_test"] in compared.output
     assert "…" not in compared.output
+
+
+@pytest.mark.parametrize("command", [["show", "latest"], ["runs"], ["targets", "latest"]])
+def test_read_only_commands_refuse_a_file_that_is_not_a_run_store_and_leave_it_alone(
+    tmp_path: Path, command: list[str]
+) -> None:
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('keep me')")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    result = runner.invoke(app, [*command, "--store", str(other)])
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: {other} is not a run store (no runs or episodes table)")
+    assert other.read_bytes() == before  # no tables created, still not in WAL mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all\n" * 10)
+    result = runner.invoke(app, [*command, "--store", str(text)])
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: {text} is not a run store: cannot read it as SQLite")
+    assert text.read_text() == "not a database at all\n" * 10
+
+
+def test_read_only_commands_do_not_write_to_the_run_store(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy.db"
+    src = sqlite3.connect(runs["db"])
+    dst = sqlite3.connect(copy)
+    src.backup(dst)
+    src.close()
+    dst.execute("PRAGMA journal_mode=DELETE")  # rollback journal: a WAL switch would show
+    dst.close()
+    before = copy.read_bytes()
+    fast = ["--resamples", "100"]
+    for args in (
+        ["runs"],
+        ["show", "latest", *fast],
+        ["compare", runs["null"], runs["reference"], *fast],
+    ):
+        result = runner.invoke(app, [*args, "--store", str(copy)])
+        assert result.exit_code == 0, result.output
+    assert copy.read_bytes() == before
+    conn = sqlite3.connect(copy)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+
+
+def test_runs_labels_stored_and_scored_episodes_as_show_does(tmp_path: Path) -> None:
+    from .synthetic import rec, store_run
+
+    db = tmp_path / "r.db"
+    with RunStore(db) as store:
+        run = store_run(
+            store,
+            [
+                rec("refund", "easy", 0, 0, 1.0, True),
+                rec("refund", "easy", 1, 0, 0.5, False),
+                rec("refund", "easy", 2, 0, None, termination="infra_error"),
+            ],
+        )
+    listed = runner.invoke(app, ["runs", "--store", str(db)], env={"COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.output
+    header = next(ln for ln in listed.output.splitlines() if "agent" in ln).split()
+    row = next(ln for ln in listed.output.splitlines() if ln.strip().startswith(run)).split()
+    assert header[2:6] == ["episodes", "scored", "mean", "pass"]
+    assert row[2:6] == ["3", "2", "0.750", "50%"]
+    shown = runner.invoke(app, ["show", run, "--store", str(db)], env={"COLUMNS": "80"})
+    assert "scored" in shown.output and "infra_error 1" in shown.output
