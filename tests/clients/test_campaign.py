@@ -125,9 +125,19 @@ def test_summaries_group_by_family_and_band_and_leave_errors_out_of_means() -> N
     ]
     # refund@easy#0 has two scored episodes (1.0 passed, 0.5 failed): two epochs
     assert rows[0].agent == Figures(
-        n=4, scored=2, errors=2, mean=0.75, pass_rate=0.5, epochs=2, pass_at_k=1.0, pass_hat_k=0.0
+        n=4,
+        scored=2,
+        errors=2,
+        mean=0.75,
+        pass_rate=0.5,
+        epochs=2,
+        pass_at_k=1.0,
+        pass_hat_k=0.0,
+        pass_k_variants=1,
     )
-    assert rows[0].baseline == Figures(n=1, scored=1, errors=0, mean=0.25, pass_rate=0.0)
+    assert rows[0].baseline == Figures(
+        n=1, scored=1, errors=0, mean=0.25, pass_rate=0.0, pass_k_variants=1
+    )
     # pass@2 and pass^2 average over the variants with two scored episodes only
     assert rows[2].agent == Figures(
         n=5,
@@ -138,6 +148,7 @@ def test_summaries_group_by_family_and_band_and_leave_errors_out_of_means() -> N
         epochs=2,
         pass_at_k=1.0,
         pass_hat_k=0.0,
+        pass_k_variants=1,
     )
     assert summarize(records)[0].baseline is None
 
@@ -186,9 +197,19 @@ async def test_a_campaign_runs_every_variant_and_epoch_with_a_baseline(
     assert result.baseline is not None and len(result.baseline) == 4
     overall = result.summary[-1]
     assert overall.agent == Figures(
-        n=8, scored=8, errors=0, mean=1.0, pass_rate=1.0, epochs=2, pass_at_k=1.0, pass_hat_k=1.0
+        n=8,
+        scored=8,
+        errors=0,
+        mean=1.0,
+        pass_rate=1.0,
+        epochs=2,
+        pass_at_k=1.0,
+        pass_hat_k=1.0,
+        pass_k_variants=4,
     )
-    assert overall.baseline == Figures(n=4, scored=4, errors=0, mean=0.0, pass_rate=0.0)
+    assert overall.baseline == Figures(
+        n=4, scored=4, errors=0, mean=0.0, pass_rate=0.0, pass_k_variants=4
+    )
     run = store.run(result.run_id)
     assert run["lock"] == compute_lock(toy_env)
     assert run["selection"]["epochs"] == 2 and run["finished_at"] is not None

@@ -3,6 +3,7 @@ failures recorded on the episode, and one-line errors for bad specs."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -12,13 +13,19 @@ import pytest
 from typer.testing import CliRunner
 
 from mcpgym_clients import EpisodeContext, HarnessLoadError, InfraError, ToolOutcome, load_agent
+from mcpgym_clients.campaign import record_from_row
 from mcpgym_clients.cli import app
 from mcpgym_clients.harness import FunctionAgent, GuardedAgent, failure_result
 from mcpgym_clients.runstore import RunStore
 
 REPO = Path(__file__).resolve().parents[2]
 OWN_HARNESS = REPO / "examples" / "own_harness.py"
+BYO = Path(__file__).with_name("byo_agents.py")
 runner = CliRunner()
+
+
+def digest(path: Path) -> str:
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def flat(text: str) -> str:
@@ -45,7 +52,10 @@ def test_the_function_form_example_is_graded_full_marks_in_every_band(tmp_path: 
     )
     assert code == 0, out
     assert run["agent"] == "own_harness"
-    assert run["settings"] == {"harness": f"{OWN_HARNESS}:agent"}
+    assert run["settings"] == {
+        "harness": f"{OWN_HARNESS}:agent",
+        "harness_digest": digest(OWN_HARNESS),
+    }
     assert sorted((e["band"], e["termination"], e["score"]) for e in episodes) == [
         ("easy", "completed", 1.0),
         ("hard", "completed", 1.0),
@@ -73,6 +83,7 @@ def test_the_class_form_from_a_module_is_graded_and_its_usage_stored(tmp_path: P
     assert run["settings"] == {
         "temperature": 0.0,
         "harness": "tests.clients.byo_agents:OrderStatusAgent",
+        "harness_digest": digest(BYO),
     }
     (ep,) = episodes
     assert (ep["termination"], ep["score"], ep["episode_termination"]) == (
@@ -126,7 +137,11 @@ def test_a_factory_sets_name_model_and_settings() -> None:
     assert (agent.name, agent.model, agent.settings()) == (
         "made",
         "m-1",
-        {"top_p": 0.5, "harness": "tests.clients.byo_agents:make_agent"},
+        {
+            "top_p": 0.5,
+            "harness": "tests.clients.byo_agents:make_agent",
+            "harness_digest": digest(BYO),
+        },
     )
 
 
@@ -226,9 +241,60 @@ def test_a_module_in_the_working_directory_loads_without_installing(
     monkeypatch.chdir(tmp_path)
     agent = load_agent("lab_loop_h4b:my_loop")
     assert isinstance(agent, FunctionAgent) and agent.name == "my_loop"
-    assert agent.settings() == {"harness": "lab_loop_h4b:my_loop"}
+    assert agent.settings() == {
+        "harness": "lab_loop_h4b:my_loop",
+        "harness_digest": digest(tmp_path / "lab_loop_h4b.py"),
+    }
 
 
 def test_an_object_with_an_async_call_is_the_function_form() -> None:
     agent = load_agent("tests.clients.byo_agents:callable_loop")
     assert isinstance(agent, FunctionAgent) and agent.name == "CallableLoop"
+
+
+def test_spellings_of_one_harness_and_selection_resume_one_run_and_an_edit_starts_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = tmp_path / "lab_loop_resume.py"
+    harness.write_text(OWN_HARNESS.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    store = tmp_path / "r.db"
+
+    def run(agent: str, *selection: str) -> str:
+        result = runner.invoke(
+            app,
+            ["eval", "helpdesk", "--agent", agent, "--no-baseline", "--bands", "easy"]
+            + [*selection, "--store", str(store)],
+            env={"COLUMNS": "200"},
+        )
+        assert result.exit_code == 0, result.output
+        return flat(result.output)
+
+    selection = ("--tasks", "order-status,cancel-order", "--seeds", "2,0-1")
+    run("./lab_loop_resume.py:agent", *selection)
+
+    def break_one(run_id: str) -> None:  # as if its grading had failed for good
+        with RunStore(store) as runs:
+            row = runs.episodes(run_id)[0]
+            runs.add_episode(
+                run_id, record_from_row({**row, "termination": "infra_error", "grade": None})
+            )
+
+    with RunStore(store) as runs:
+        (first,) = runs.runs()
+    break_one(first["id"])
+    out = run("lab_loop_resume.py:agent", "--tasks", "cancel-order,order-status", "--seeds", "0-2")
+    assert f"resuming run {first['id']}: 5 of 6 episodes done" in out
+    assert "retrying 1 infra_error episodes (the run had finished)" in out
+    with RunStore(store) as runs:
+        assert [r["id"] for r in runs.runs()] == [first["id"]]
+        assert all(e["termination"] == "completed" for e in runs.episodes(first["id"]))
+    # an edited harness does not resume the run measured with the old code
+    break_one(first["id"])
+    harness.write_text(harness.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    out = run(str(harness) + ":agent", *selection)
+    assert "resuming" not in out
+    with RunStore(store) as runs:
+        later = [r for r in runs.runs() if r["id"] != first["id"]]
+        assert len(later) == 1 and later[0]["settings"]["harness_digest"] == digest(harness)
+        assert len(runs.episodes(later[0]["id"])) == 6

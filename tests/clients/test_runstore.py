@@ -133,7 +133,7 @@ def test_storing_a_slot_again_replaces_it_and_unfinished_runs_are_found_by_their
         assert [(e["id"], e["termination"], e["attempts"]) for e in rows] == [
             (second, "completed", 3)
         ]
-        find = store.find_unfinished
+        find = store.find_resumable
         assert find(settings={"t": 0}, selection={**sel, "concurrency": 1}, **kw) == run_id
         assert find(settings={"t": 1}, selection=sel, **kw) is None
         assert find(settings={"t": 0}, selection={**sel, "epochs": 3}, **kw) is None
@@ -141,3 +141,26 @@ def test_storing_a_slot_again_replaces_it_and_unfinished_runs_are_found_by_their
         store.finish_run(run_id)
         assert find(settings={"t": 0}, selection=sel, **kw) is None
         assert store.resolve(run_id[:-1]) == store.resolve("latest") == run_id
+
+
+def test_a_finished_run_with_infra_errors_is_still_resumable() -> None:
+    with RunStore(":memory:") as store:
+        kw = {"env": "toy", "lock": "l", "agent": "openai", "model": None}
+        sel = {"variants": ["set-target@easy#0", "set-target@easy#1"], "epochs": 1}
+        run_id = store.create_run(env_version="1", selection=sel, **kw)
+        base = store.create_run(
+            env_version="1", selection=sel, **{**kw, "agent": "null"}, baseline_of=run_id
+        )
+        store.add_episode(run_id, record(seed=0))
+        store.add_episode(base, record(seed=0, termination="infra_error", grade=None))
+        for rid in (run_id, base):
+            store.finish_run(rid)
+        find = store.find_resumable
+        assert find(settings={}, selection=sel, **kw) == run_id  # the baseline's infra error
+        store.add_episode(base, record(seed=0))
+        assert find(settings={}, selection=sel, **kw) is None  # nothing left to retry
+        store.add_episode(run_id, record(seed=1, termination="infra_error", grade=None))
+        assert find(settings={}, selection=sel, **kw) == run_id
+        # the variant set decides, not the order the command line gave it in
+        reordered = {"variants": sel["variants"][::-1], "epochs": 1}
+        assert find(settings={}, selection=reordered, **kw) == run_id

@@ -4,6 +4,7 @@ through the library and the ``mcpgym`` commands: show, runs, compare, targets.""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,158 @@ def test_a_missing_store_is_a_one_line_error(tmp_path: Path) -> None:
         f"error: no run store at {tmp_path / 'none.db'}; run `mcpgym eval` first or pass --store"
     )
     assert not (tmp_path / "none.db").exists()
+
+
+def _shown_numbers(g: dict[str, Any]) -> list[str]:
+    """How `show` prints the figures of one group (JSON ``G``)."""
+    out = [str(g["episodes"]), str(g["variants"])]
+    if g["mean_score"] is not None:
+        out.append(f"{g['mean_score']:.3f}")
+        out.append(f"{g['pass_rate']:.0%}")
+    if g["mean_score_ci"]:
+        out.append("[{:.2f}, {:.2f}]".format(*g["mean_score_ci"]))
+        out.append("[{:.0%}, {:.0%}]".format(*g["pass_rate_ci"]))
+    if g["epochs"] > 1:
+        for key in ("pass_at_k", "pass_hat_k"):
+            out.append(" ".join("-" if v is None else f"{v:.2f}" for v in g[key].values()))
+    return out
+
+
+def test_tables_at_80_columns_print_every_number_whole(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    from .synthetic import rec, store_run
+
+    db = tmp_path / "three.db"
+    with RunStore(db) as store:  # three epochs and a baseline: the widest `show` table
+        records = [
+            rec(task, band, seed, e, 0.25 * ((seed + e) % 4) + 0.0625, (seed + e) % 3 == 0)
+            for task in ("order-status", "cancel-order")
+            for band in ("easy", "medium", "hard")
+            for seed in range(3)
+            for e in range(3)
+        ]
+        run = store_run(store, records, epochs=3, model="vendor:a-rather-long-model-name")
+        store_run(
+            store,
+            [rec(*r, 0.0, False) for r in {(x.task, x.band, x.seed, 0) for x in records}],
+            agent="null",
+            baseline_of=run,
+        )
+    out = tmp_path / "m.json"
+    env = {"COLUMNS": "80"}
+    shown = runner.invoke(
+        app, ["show", run, "--json", str(out), "--store", str(db), "--resamples", "200"], env=env
+    )
+    assert shown.exit_code == 0, shown.output
+    m = json.loads(out.read_text())
+    groups = [m["overall"], *m["by_band"].values(), *m["by_family_band"].values()]
+    for g in groups:
+        for number in _shown_numbers(g):
+            assert number in shown.output, (number, shown.output)
+    assert "…" not in shown.output
+
+    cmp_json = tmp_path / "c.json"
+    compared = runner.invoke(
+        app,
+        [
+            "compare",
+            runs["null"],
+            runs["reference"],
+            "--json",
+            str(cmp_json),
+            "--store",
+            str(runs["db"]),
+        ],
+        env=env,
+    )
+    assert compared.exit_code == 0, compared.output
+    c = json.loads(cmp_json.read_text())
+    for g in [c["overall"], *c["by_band"].values(), *c["by_family"].values()]:
+        numbers = [
+            f"{g['mean_a']:.3f}",
+            f"{g['mean_b']:.3f}",
+            f"{g['delta']:+.3f}",
+            f"{g['mcnemar_p']:.3g}",
+        ]
+        if g["delta_ci"]:
+            numbers.append("[{:+.3f}, {:+.3f}]".format(*g["delta_ci"]))
+        for number in numbers:
+            assert number in compared.output, (number, compared.output)
+        assert g["mcnemar_test"] in compared.output
+    assert "…" not in compared.output
+
+
+@pytest.mark.parametrize("command", [["show", "latest"], ["runs"], ["targets", "latest"]])
+def test_read_only_commands_refuse_a_file_that_is_not_a_run_store_and_leave_it_alone(
+    tmp_path: Path, command: list[str]
+) -> None:
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('keep me')")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    result = runner.invoke(app, [*command, "--store", str(other)])
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: {other} is not a run store (no runs or episodes table)")
+    assert other.read_bytes() == before  # no tables created, still not in WAL mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all\n" * 10)
+    result = runner.invoke(app, [*command, "--store", str(text)])
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: {text} is not a run store: cannot read it as SQLite")
+    assert text.read_text() == "not a database at all\n" * 10
+
+
+def test_read_only_commands_do_not_write_to_the_run_store(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy.db"
+    src = sqlite3.connect(runs["db"])
+    dst = sqlite3.connect(copy)
+    src.backup(dst)
+    src.close()
+    dst.execute("PRAGMA journal_mode=DELETE")  # rollback journal: a WAL switch would show
+    dst.close()
+    before = copy.read_bytes()
+    fast = ["--resamples", "100"]
+    for args in (
+        ["runs"],
+        ["show", "latest", *fast],
+        ["compare", runs["null"], runs["reference"], *fast],
+    ):
+        result = runner.invoke(app, [*args, "--store", str(copy)])
+        assert result.exit_code == 0, result.output
+    assert copy.read_bytes() == before
+    conn = sqlite3.connect(copy)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+
+
+def test_runs_labels_stored_and_scored_episodes_as_show_does(tmp_path: Path) -> None:
+    from .synthetic import rec, store_run
+
+    db = tmp_path / "r.db"
+    with RunStore(db) as store:
+        run = store_run(
+            store,
+            [
+                rec("refund", "easy", 0, 0, 1.0, True),
+                rec("refund", "easy", 1, 0, 0.5, False),
+                rec("refund", "easy", 2, 0, None, termination="infra_error"),
+            ],
+        )
+    listed = runner.invoke(app, ["runs", "--store", str(db)], env={"COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.output
+    header = next(ln for ln in listed.output.splitlines() if "agent" in ln).split()
+    row = next(ln for ln in listed.output.splitlines() if ln.strip().startswith(run)).split()
+    assert header[2:6] == ["episodes", "scored", "mean", "pass"]
+    assert row[2:6] == ["3", "2", "0.750", "50%"]
+    shown = runner.invoke(app, ["show", run, "--store", str(db)], env={"COLUMNS": "80"})
+    assert "scored" in shown.output and "infra_error 1" in shown.output

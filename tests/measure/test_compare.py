@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import binomtest, chi2
 
 from mcpgym_clients import ConfigurationError, RunStore
 from mcpgym_clients.measure import LockMismatchError, compare_runs
@@ -122,3 +122,28 @@ def test_a_different_version_is_named_without_components(store: RunStore) -> Non
     b_id = store.create_run(env="toy", env_version="1.1.0", lock="c" * 64, agent="openai")
     with pytest.raises(LockMismatchError, match=r"version 1\.0\.0 vs 1\.1\.0; lock aaaa"):
         compare_runs(store, a, b_id)
+
+
+def epochs_run(store: RunStore, epochs: int, *, passed_b: dict[int, bool]) -> tuple[str, str]:
+    """A fails every variant; B's deterministic agent passes or fails each on every epoch."""
+    a = [rec("refund", "easy", s, e, 0.0, False) for s in passed_b for e in range(epochs)]
+    b = [
+        rec("refund", "easy", s, e, float(p), p) for s, p in passed_b.items() for e in range(epochs)
+    ]
+    return store_run(store, a, epochs=epochs), store_run(store, b, epochs=epochs)
+
+
+def test_mcnemar_p_does_not_shrink_with_more_deterministic_epochs(store: RunStore) -> None:
+    outcome = {0: True, 1: True, 2: True, 3: False, 4: False}
+    one = compare_runs(store, *epochs_run(store, 1, passed_b=outcome), resamples=100)["overall"]
+    assert one["mcnemar_test"] == "exact"
+    assert one["mcnemar_p"] == pytest.approx(binomtest(3, 3, 0.5).pvalue)
+    figures = [
+        compare_runs(store, *epochs_run(store, n, passed_b=outcome), resamples=100)["overall"]
+        for n in (2, 4)
+    ]
+    assert [f["flips_to_pass"] for f in figures] == [6, 12]
+    assert {f["mcnemar_test"] for f in figures} == {"clustered (Durkalski 2003)"}
+    # three variants flipped, one pair per cluster's worth: X^2 = 3^2 / 3 on 1 df
+    assert figures[0]["mcnemar_p"] == pytest.approx(figures[1]["mcnemar_p"])
+    assert figures[0]["mcnemar_p"] == pytest.approx(chi2.sf(3.0, 1))

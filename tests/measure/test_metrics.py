@@ -47,16 +47,17 @@ def test_overall_figures_leave_errors_out_and_count_them(store: RunStore) -> Non
     assert m["excluded"] == {"infra_error": 1, "grade_error": 1, "other": 1}
     assert overall["mean_score"] == pytest.approx((3 + 1.5 + 1.0 + 2) / 10)
     assert overall["pass_rate"] == pytest.approx(6 / 10)
-    # per variant (n, c): (3, 3), (3, 1), (2, 0), (2, 2)
-    outcomes = [(3, 3), (3, 1), (2, 0), (2, 2)]
-    for k in (1, 2):
+    # per variant (n, c): (3, 3), (3, 1), (2, 0), (2, 2); every k is averaged over the
+    # same two variants, those with all three epochs scored
+    assert overall["pass_k_variants"] == 2
+    outcomes = [(3, 3), (3, 1)]
+    for k in (1, 2, 3):
         assert overall["pass_at_k"][str(k)] == pytest.approx(
-            sum(pass_at_k(n, c, k) for n, c in outcomes) / 4
+            sum(pass_at_k(n, c, k) for n, c in outcomes) / 2
         )
         assert overall["pass_hat_k"][str(k)] == pytest.approx(
-            sum(pass_hat_k(n, c, k) for n, c in outcomes) / 4
+            sum(pass_hat_k(n, c, k) for n, c in outcomes) / 2
         )
-    # k = 3: only the two variants with three scored epochs: pass@3 = (1 + 1) / 2
     assert overall["pass_at_k"]["3"] == pytest.approx(1.0)
     assert overall["pass_hat_k"]["3"] == pytest.approx((1 + 0) / 2)
     lo, hi = overall["mean_score_ci"]
@@ -72,7 +73,9 @@ def test_groups_by_band_family_and_family_at_band(store: RunStore) -> None:
     hard = m["by_band"]["hard"]
     assert (hard["episodes"], hard["variants"], hard["mean_score"]) == (2, 1, 0.5)
     assert hard["mean_score_ci"] is None  # one variant: no interval
-    assert hard["pass_at_k"] == {"1": 0.0, "2": 0.0, "3": None}
+    # its only variant lost an epoch to an infra error: no k is averaged over it
+    assert hard["pass_at_k"] == {"1": None, "2": None, "3": None}
+    assert hard["pass_k_variants"] == 0
     cancel = m["by_family"]["cancel"]
     assert (cancel["episodes"], cancel["excluded"], cancel["pass_rate"]) == (2, 2, 1.0)
     assert m["by_family_band"]["refund@easy"]["pass_hat_k"]["2"] == pytest.approx((1.0 + 0.0) / 2)
@@ -113,3 +116,19 @@ def test_a_run_with_nothing_scored_has_null_figures(store: RunStore) -> None:
 def test_an_unknown_run_is_a_configuration_error(store: RunStore) -> None:
     with pytest.raises(ConfigurationError, match="unknown run 'nope'"):
         run_metrics(store, "nope")
+
+
+def test_the_eval_summary_shows_pass_at_k_as_show_does(store: RunStore) -> None:
+    from mcpgym_clients.campaign import record_from_row
+    from mcpgym_clients.summary import summarize
+
+    run = store_run(store, EPISODES, epochs=3)
+    m = run_metrics(store, run, resamples=100)
+    records = [record_from_row(r) for r in store.episodes(run)]
+    overall = summarize(records, epochs=3)[-1].agent
+    assert overall.epochs == 3  # the run's epochs, not the most scored of one variant
+    assert overall.pass_at_k == pytest.approx(m["overall"]["pass_at_k"]["3"])
+    assert overall.pass_hat_k == pytest.approx(m["overall"]["pass_hat_k"]["3"])
+    assert overall.pass_k_variants == m["overall"]["pass_k_variants"] == 2
+    hard = summarize([r for r in records if r.band == "hard"], epochs=3)[-1].agent
+    assert (hard.epochs, hard.pass_at_k, hard.pass_k_variants) == (3, None, 0)

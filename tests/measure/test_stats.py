@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import numpy as np
 import pytest
+from scipy.stats import chi2
 
 from mcpgym_clients.measure.stats import (
     Interval,
     cluster_bootstrap_ci,
+    k_coverage,
     k_table,
+    mcnemar_clustered,
     mcnemar_exact,
+    mcnemar_test,
     mean_over_variants,
     pass_at_k,
     pass_hat_k,
@@ -62,10 +67,37 @@ def test_averages_over_variants_skip_variants_with_fewer_than_k_attempts() -> No
     assert mean_over_variants(outcomes, 3) == pytest.approx((1 + 1) / 2)
     assert mean_over_variants(outcomes, 3, hat=True) == pytest.approx((0 + 1) / 2)
     assert mean_over_variants(outcomes, 4) is None
+    # k_table averages every k over the same variants: those with `epochs` attempts
     assert k_table(outcomes, 2, hat=True) == {
         "1": pytest.approx((1 / 3 + 1 + 1 / 2) / 3),
         "2": pytest.approx((0 + 1 + 0) / 3),
     }
+    assert k_table(outcomes, 3) == {
+        "1": pytest.approx((1 / 3 + 1) / 2),
+        "2": pytest.approx((2 / 3 + 1) / 2),
+        "3": pytest.approx((1 + 1) / 2),
+    }
+    assert k_coverage(outcomes, 3) == 2 and k_coverage(outcomes, 2) == 3
+
+
+def test_pass_at_k_never_falls_as_k_grows_when_some_variants_lost_epochs() -> None:
+    # a variant that passed its only scored epoch (the others were infra errors) and one
+    # that failed all three: averaging k = 1 over both and k = 2 over one made pass@k fall
+    outcomes = [(1, 1), (3, 0)]
+    at, hat = k_table(outcomes, 3), k_table(outcomes, 3, hat=True)
+    assert [at[str(k)] for k in (1, 2, 3)] == [0.0, 0.0, 0.0]
+    assert [hat[str(k)] for k in (1, 2, 3)] == [0.0, 0.0, 0.0]
+    rng = random.Random(5)
+    for _ in range(200):
+        epochs = rng.randint(2, 6)
+        outcomes = [(n, rng.randint(0, n)) for n in (rng.randint(1, epochs) for _ in range(5))]
+        at, hat = k_table(outcomes, epochs), k_table(outcomes, epochs, hat=True)
+        if k_coverage(outcomes, epochs) == 0:
+            assert set(at.values()) == {None}
+            continue
+        values = [at[str(k)] for k in range(1, epochs + 1)]
+        hats = [hat[str(k)] for k in range(1, epochs + 1)]
+        assert values == sorted(values) and hats == sorted(hats, reverse=True)
 
 
 @pytest.mark.parametrize(("to_pass", "to_fail"), [(8, 1), (1, 8), (5, 0), (3, 3), (12, 4)])
@@ -115,3 +147,31 @@ def test_the_cluster_bootstrap_interval_covers_the_true_pass_rate_about_95_perce
         assert interval is not None and interval.low <= interval.high
         covered += interval.low <= 0.6 <= interval.high
     assert 0.89 <= covered / trials <= 0.99, covered
+
+
+def test_clustered_mcnemar_with_one_pair_per_cluster_is_mcnemars_chi_square() -> None:
+    # 7 variants flipped to pass, 2 to fail, 5 concordant: X^2 = (7 - 2)^2 / (7 + 2)
+    clusters = [(1, 0)] * 7 + [(0, 1)] * 2 + [(0, 0)] * 5
+    assert mcnemar_clustered(clusters) == pytest.approx(chi2.sf(25 / 9, 1))
+    assert mcnemar_clustered(clusters) == pytest.approx(0.0956, abs=5e-4)  # chi2(1) table
+    assert mcnemar_clustered([(0, 0), (0, 0)]) == 1.0
+    assert mcnemar_clustered([(2, 2), (1, 1)]) == 1.0  # flips cancel within each variant
+
+
+@pytest.mark.parametrize("epochs", [2, 5, 20])
+def test_duplicated_deterministic_epochs_leave_the_clustered_p_unchanged(epochs: int) -> None:
+    one = [(1, 0), (1, 0), (1, 0), (0, 1), (0, 0)]
+    many = [(b * epochs, c * epochs) for b, c in one]
+    assert mcnemar_clustered(many) == pytest.approx(mcnemar_clustered(one))
+    # counting every (variant, epoch) pair as independent shrinks p as epochs grow
+    assert mcnemar_exact(3 * epochs, epochs) < mcnemar_exact(3, 1)
+
+
+def test_mcnemar_test_names_the_test_it_used() -> None:
+    assert mcnemar_test([(1, 0), (1, 0), (0, 0)], clustered=False) == (
+        "exact",
+        pytest.approx(mcnemar_exact(2, 0)),
+    )
+    name, p = mcnemar_test([(2, 0), (2, 0), (0, 1)], clustered=True)
+    assert name == "clustered (Durkalski 2003)"
+    assert p == pytest.approx(chi2.sf((2 + 2 - 1) ** 2 / (4 + 4 + 1), 1))

@@ -6,11 +6,17 @@ wrapped in `FunctionAgent`), or a factory: a plain function without required arg
 returning any of these. Modules are found where Python finds them, plus the working directory
 (like uvicorn's ``--app-dir``); a file's own folder is importable while it loads, as with
 ``python file.py``. Every failure is a `HarnessLoadError` whose one-line message names the fix.
+
+The loaded agent's settings record ``harness``, the spec with a file's path resolved
+(``./x.py:agent`` and ``x.py:agent`` are the same harness), and ``harness_digest``, the
+SHA-256 of the file's (or module's) source: runs resume only with the same settings, so
+an edited harness starts a new run instead of resuming one measured with the old code.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -111,15 +117,39 @@ EXPECTED = (
 )
 
 
-def _wrap(spec: str, label: str, obj: object, *, factory_ok: bool = True) -> Agent:
+def source_digest(module: Any) -> str | None:
+    """``sha256:<hex>`` of the source file of a module, or ``None`` when it has none."""
+    path = getattr(module, "__file__", None)
+    if not path:
+        return None
+    try:
+        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _wrap(
+    spec: str,
+    label: str,
+    obj: object,
+    *,
+    factory_ok: bool = True,
+    record: str | None = None,
+    digest: str | None = None,
+) -> Agent:
+    # `spec` names the harness in messages; `record` (default: spec) is stored in settings
+    record = record or spec
     if isinstance(obj, FunctionAgent):
-        obj._settings.setdefault("harness", spec)  # noqa: SLF001 (same module)
+        obj._settings.setdefault("harness", record)  # noqa: SLF001 (same module)
+        if digest:
+            obj._settings.setdefault("harness_digest", digest)  # noqa: SLF001
         return obj
     if isinstance(obj, GuardedAgent):
-        obj.spec = obj.spec or spec
+        obj.spec = obj.spec or record
+        obj.digest = obj.digest or digest
         return obj
     if isinstance(obj, Agent):
-        return GuardedAgent(obj, spec)
+        return GuardedAgent(obj, record, digest)
     if inspect.isclass(obj):
         if not issubclass(obj, Agent):
             raise HarnessLoadError(
@@ -134,9 +164,10 @@ def _wrap(spec: str, label: str, obj: object, *, factory_ok: bool = True) -> Age
                 f"{label}: {obj.__name__}() failed ({exc}); give its constructor defaults, "
                 "or point --agent at an instance or a factory",
             ) from None
-        return GuardedAgent(instance, spec)
+        return GuardedAgent(instance, record, digest)
     if is_async_callable(obj):
-        return FunctionAgent(obj, settings={"harness": spec})  # type: ignore[arg-type]
+        settings = {"harness": record, **({"harness_digest": digest} if digest else {})}
+        return FunctionAgent(obj, settings=settings)  # type: ignore[arg-type]
     if callable(obj) and factory_ok:
         try:
             required = [
@@ -158,7 +189,9 @@ def _wrap(spec: str, label: str, obj: object, *, factory_ok: bool = True) -> Age
             raise HarnessLoadError(
                 spec, f"the factory {label} raised {type(exc).__name__}: {exc}{where(exc)}"
             ) from None
-        return _wrap(spec, f"what {label}() returned", made, factory_ok=False)
+        return _wrap(
+            spec, f"what {label}() returned", made, factory_ok=False, record=record, digest=digest
+        )
     raise HarnessLoadError(
         spec, f"{label} is {type(obj).__name__}, not an agent; expected {EXPECTED}"
     )
@@ -173,7 +206,9 @@ def load_agent(spec: str) -> Agent:
     an exception in any form is recorded on the episode instead of stopping the campaign.
 
     Returns:
-        An `Agent` ready for `EpisodeDriver.run_episode` / `run_campaign`.
+        An `Agent` ready for `EpisodeDriver.run_episode` / `run_campaign`; its settings
+        hold ``harness`` (the spec, a file's path resolved) and ``harness_digest``
+        (``sha256:<hex>`` of the file's or module's source).
 
     Raises:
         HarnessLoadError: a one-line message: no ``:attr``, file or module not found, the
@@ -194,8 +229,10 @@ def load_agent(spec: str) -> Agent:
     if target.endswith(".py") or "/" in target or "\\" in target:
         module = _import_file(spec, target)
         where = f"file {target!r}"
+        record = f"{Path(target).expanduser().resolve()}:{attr}"
     else:
         module = _import_module(spec, target)
         where = f"module {target!r}"
+        record = spec
     obj = _attribute(spec, module, where, attr)
-    return _wrap(spec, f"{target}:{attr}", obj)
+    return _wrap(spec, f"{target}:{attr}", obj, record=record, digest=source_digest(module))

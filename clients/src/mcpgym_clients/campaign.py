@@ -8,11 +8,12 @@ against the floor of doing nothing.
 
 Every episode is stored (and committed) as it finishes. Running the same campaign
 again (same environment, lock, agent, model settings and selection) resumes the
-newest unfinished run: the episodes already stored are skipped, so an interrupted
-or crashed campaign loses at most the episodes that were in flight. An episode that
-ends in ``infra_error`` is retried with a fresh episode (``infra_retries`` times);
-if it still fails it is stored as ``infra_error``, which is excluded from scores and
-retried again when the run is resumed.
+newest such run that is unfinished or holds ``infra_error`` episodes (its own or its
+baseline's): the episodes already stored are skipped, so an interrupted or crashed
+campaign loses at most the episodes that were in flight. An episode that ends in
+``infra_error`` is retried with a fresh episode (``infra_retries`` times); if it
+still fails it is stored as ``infra_error``, which is excluded from scores and
+retried again when the same command is run again (even after the run finished).
 """
 
 from __future__ import annotations
@@ -183,6 +184,13 @@ def _done(store: RunStore, run_id: str) -> set[tuple[str, str, int, int]]:
     }
 
 
+def _infra_errors(store: RunStore, run_id: str | None) -> int:
+    """Episodes of a run stored as ``infra_error`` (to be retried on resume)."""
+    if run_id is None:
+        return 0
+    return sum(1 for e in store.episodes(run_id) if e["termination"] == "infra_error")
+
+
 async def run_campaign(
     driver: EpisodeDriver,
     agent: Agent,
@@ -212,9 +220,10 @@ async def run_campaign(
             terminal) or print one line per finished episode (elsewhere, e.g. a log file).
         status: a `CampaignStatus` to keep up to date (run ids, episodes stored), so
             that a caller who cancels the campaign can say what was kept.
-        resume: continue the newest unfinished run of the same environment, lock,
-            agent, model, settings, variants and epochs, skipping its stored episodes
-            (and say so on ``console``); ``False`` always starts a new run.
+        resume: continue the newest run of the same environment, lock, agent, model,
+            settings, variant set and epochs that is unfinished or holds ``infra_error``
+            episodes (`RunStore.find_resumable`), running its missing and ``infra_error``
+            slots (and say so on ``console``); ``False`` always starts a new run.
         infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0).
         environment: the installed environment, to record the lock's components with
             the run (default: loaded by name; none recorded if its lock differs).
@@ -253,7 +262,7 @@ async def run_campaign(
         )
 
     def find() -> str | None:
-        return store.find_unfinished(
+        return store.find_resumable(
             env=info.env,
             lock=info.lock,
             agent=agent.name,
@@ -296,9 +305,14 @@ async def run_campaign(
     status.total = len(jobs) + len(done) + len(base_done)
     status.stored = len(done) + len(base_done)
     if found is not None and console is not None:
+        retry = await anyio.to_thread.run_sync(_infra_errors, store, run_id)
+        retry += await anyio.to_thread.run_sync(_infra_errors, store, baseline_id)
+        finished = (await anyio.to_thread.run_sync(store.run, run_id))["finished_at"]
         line = f"resuming run {run_id}: {len(done)} of {len(variants) * epochs} episodes done"
         if baseline_id is not None:
             line += f" (baseline run {baseline_id}: {len(base_done)} of {len(variants)})"
+        line += f"; retrying {retry} infra_error episodes" if retry else ""
+        line += "" if finished is None else " (the run had finished)"
         console.print(line, soft_wrap=True, highlight=False, markup=False)
     limiter = anyio.CapacityLimiter(concurrency)
     progress = Progress(
@@ -378,4 +392,6 @@ async def run_campaign(
 
     records = await anyio.to_thread.run_sync(stored, run_id)
     base = await anyio.to_thread.run_sync(stored, baseline_id) if baseline_id else None
-    return CampaignResult(run_id, baseline_id, records, base, summarize(records, base))
+    return CampaignResult(
+        run_id, baseline_id, records, base, summarize(records, base, epochs=epochs)
+    )

@@ -35,7 +35,8 @@ import signal
 import sqlite3
 import sys
 import textwrap
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -68,6 +69,7 @@ from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
 from mcpgym_clients.local import serve_locally
+from mcpgym_clients.measure.render import print_table
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
@@ -440,6 +442,10 @@ async def _preflight(agent: Agent, key_hint: str) -> None:
             raise ConfigurationError(f"{exc}; check {key_hint}") from None
 
 
+REPEAT_WINDOW = 1.0
+"""Seconds after a stop signal during which another is taken as the same request."""
+
+
 class _Stopper:
     """Cancels the cancellable phases of a campaign when the user asks it to stop.
 
@@ -447,9 +453,11 @@ class _Stopper:
     down in order (a cancelled uvicorn leaves its lifespan task to die noisily).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.signum: int | None = None
         self._scopes: list[anyio.CancelScope] = []
+        self._clock = clock
+        self._first: float | None = None
 
     @property
     def requested(self) -> bool:
@@ -457,8 +465,18 @@ class _Stopper:
 
     def stop(self, signum: int) -> None:
         self.signum = signum
+        self._first = self._clock()
         for scope in self._scopes:
             scope.cancel()
+
+    def again(self, signum: int) -> bool:
+        """A stop signal after the first: whether to exit at once without cleaning up.
+
+        ``False`` within `REPEAT_WINDOW` seconds of the first signal: one Ctrl-C or
+        cancel can arrive twice (``uv run`` without a terminal forwards SIGINT on top
+        of the one the process group got), which is not the user asking twice.
+        """
+        return self._first is None or self._clock() - self._first >= REPEAT_WINDOW
 
     @contextlib.contextmanager
     def cancellable(self) -> Iterator[None]:
@@ -555,11 +573,15 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = (
 async def _watch_signals(
     stopper: _Stopper, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
 ) -> None:
-    """Stop the campaign on the first stop signal; exit at once on the second."""
+    """Stop the campaign on the first stop signal; exit at once on a second one that comes
+    `REPEAT_WINDOW` seconds or more after it (one sooner is the same request, delivered twice)."""
     with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
         task_status.started()
         async for signum in signals:
-            if stopper.requested:  # again: the user does not want to wait for the clean-up
+            if stopper.requested:
+                if not stopper.again(signum):
+                    continue
+                # the user does not want to wait for the clean-up
                 sys.stderr.write("interrupted again: exiting without cleaning up\n")
                 sys.stderr.flush()
                 os._exit(128 + signum)
@@ -615,13 +637,14 @@ def _run_eval(opts: _EvalOptions) -> None:
     if outcome is None:
         raise _interrupted(opts, status, stopper.signum or signal.SIGINT)
     result, bundles = outcome
-    console.print(
+    print_table(
+        console,
         render_summary(
             result.summary,
             agent=opts.agent.name,
             title=f"{opts.env}: {opts.agent.name}"
             + (f" ({opts.agent.model})" if opts.agent.model else ""),
-        )
+        ),
     )
     where = f"run {result.run_id}"
     if result.baseline_run_id:

@@ -238,18 +238,23 @@ class GuardedAgent(Agent):
 
     Args:
         inner: the agent. spec: the ``--agent`` spec it came from (recorded in settings).
+        digest: ``sha256:<hex>`` of the harness source it came from (recorded in settings).
     """
 
-    def __init__(self, inner: Agent, spec: str | None = None) -> None:
+    def __init__(self, inner: Agent, spec: str | None = None, digest: str | None = None) -> None:
         self.inner = inner
         self.name = inner.name  # type: ignore[misc]
         self.model = inner.model
         self.uses_reference = inner.uses_reference  # type: ignore[misc]
         self.spec = spec
+        self.digest = digest
 
     def settings(self) -> dict[str, Any]:
-        """The wrapped agent's settings, plus ``harness``: the spec, when loaded from one."""
-        extra = {"harness": self.spec} if self.spec else {}
+        """The wrapped agent's settings, plus ``harness`` (the spec) and ``harness_digest``
+        (of its source) when loaded from a spec."""
+        extra: dict[str, Any] = {"harness": self.spec} if self.spec else {}
+        if self.digest:
+            extra["harness_digest"] = self.digest
         return {**self.inner.settings(), **extra}
 
     async def run(self, ctx: EpisodeContext) -> AgentResult:

@@ -56,7 +56,12 @@ def _canonical(value: Any) -> str:
 
 
 def _selection_key(selection: Mapping[str, Any]) -> str:
-    return _canonical({"variants": selection.get("variants"), "epochs": selection.get("epochs")})
+    """The part of a selection that decides what a run measures: the variant set (sorted:
+    ``--seeds 2,0-1`` and ``0-2``, ``--tasks a,b`` and ``b,a`` select the same run) and epochs."""
+    variants = selection.get("variants")
+    if isinstance(variants, list):
+        variants = sorted(str(v) for v in variants)
+    return _canonical({"variants": variants, "epochs": selection.get("epochs")})
 
 
 def new_run_id() -> str:
@@ -69,22 +74,67 @@ class RunStore:
 
     Args:
         path: the database file (parent directories are created); ``":memory:"`` for tests.
+        read_only: open an existing file without writing to it (see `open_read_only`).
+
+    Raises:
+        ConfigurationError: with ``read_only``, the file is not a run store.
+        sqlite3.Error: otherwise, the file cannot be opened as SQLite.
     """
 
-    def __init__(self, path: str | Path = DEFAULT_STORE) -> None:
+    def __init__(self, path: str | Path = DEFAULT_STORE, *, read_only: bool = False) -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False)
+        self.read_only = read_only
+        if read_only:
+            if self.path is None:
+                raise ConfigurationError("a read-only run store needs a file, not :memory:")
+            uri = self.path.resolve().as_uri() + "?mode=ro"
+            try:
+                conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise ConfigurationError(f"{self.path}: cannot open the run store: {exc}") from None
+        else:
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), check_same_thread=False)
         self._lock = threading.Lock()
         self.db = Database(conn, execute_plugins=False)
         try:
-            if self.path is not None:
-                self.db.enable_wal()
-            self._create_schema()
+            if read_only:
+                self._check_schema()
+            else:
+                if self.path is not None:
+                    self.db.enable_wal()
+                self._create_schema()
         except BaseException:  # not a database, read-only...: do not leak the connection
             conn.close()
             raise
+
+    @classmethod
+    def open_read_only(cls, path: str | Path) -> RunStore:
+        """Open an existing run store without writing to it (no schema, no WAL switch).
+
+        For commands that only read (``mcpgym show``, ``runs``, ``compare``...): the file
+        is opened with SQLite's ``mode=ro``, so any write fails instead of changing it.
+
+        Raises:
+            ConfigurationError: naming the path, when the file is not SQLite or is a
+                SQLite database without the run store's ``runs`` and ``episodes`` tables.
+        """
+        return cls(path, read_only=True)
+
+    def _check_schema(self) -> None:
+        try:
+            tables = set(self.db.table_names())
+        except sqlite3.DatabaseError as exc:
+            raise ConfigurationError(
+                f"{self.path} is not a run store: cannot read it as SQLite ({exc})"
+            ) from None
+        missing = [t for t in ("runs", "episodes") if t not in tables]
+        if missing:
+            raise ConfigurationError(
+                f"{self.path} is not a run store (no {' or '.join(missing)} table); "
+                "give the file `mcpgym eval --store` wrote"
+            )
 
     def _create_schema(self) -> None:
         self.db.table("runs").create(
@@ -275,7 +325,7 @@ class RunStore:
         )
         return rows[0]["id"] if rows else None
 
-    def find_unfinished(
+    def find_resumable(
         self,
         *,
         env: str,
@@ -285,17 +335,22 @@ class RunStore:
         settings: Mapping[str, Any],
         selection: Mapping[str, Any],
     ) -> str | None:
-        """The newest unfinished run (not a baseline) started with the same inputs.
+        """The newest run (not a baseline) started with the same inputs that has work left.
 
-        Runs match on env, lock, agent, model, settings and the ``variants`` and
-        ``epochs`` of the selection (not on concurrency, which does not change results).
+        Work is left when the run is unfinished (interrupted, crashed) or when it, or its
+        baseline run, holds episodes that ended in ``infra_error`` (to retry). Runs match
+        on env, lock, agent, model, settings and the set of ``variants`` (in any order)
+        and ``epochs`` of the selection (not on concurrency, which does not change results).
 
         Returns:
             The run id, or ``None``.
         """
         rows = self._query(
-            "SELECT * FROM runs WHERE finished_at IS NULL AND baseline_of IS NULL "
+            "SELECT * FROM runs WHERE baseline_of IS NULL "
             "AND env = ? AND lock = ? AND agent = ? AND model IS ? "
+            "AND (finished_at IS NULL OR EXISTS (SELECT 1 FROM episodes e JOIN runs r "
+            "ON e.run_id = r.id WHERE (r.id = runs.id OR r.baseline_of = runs.id) "
+            "AND e.termination = 'infra_error')) "
             "ORDER BY created_at DESC, id DESC",
             [env, lock, agent, model],
             _RUN_JSON,

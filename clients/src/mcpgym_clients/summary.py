@@ -2,7 +2,8 @@
 
 With several epochs the summary adds pass@k (Chen et al. 2021, "Evaluating Large
 Language Models Trained on Code") and pass^k (Yao et al. 2024, "tau-bench") at k =
-epochs, averaged over variants (`mcpgym_clients.measure.stats`). ``mcpgym show RUN``
+the run's epochs, averaged over the variants with every epoch scored, exactly as
+``mcpgym show RUN`` computes them (`mcpgym_clients.measure.stats.k_table`); ``show``
 prints every k with bootstrap intervals.
 """
 
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.table import Table
 
 from mcpgym_clients.driver import EpisodeRecord
-from mcpgym_clients.measure.stats import mean_over_variants
+from mcpgym_clients.measure.stats import k_coverage, k_table
 
 ALL = "(all)"
 
@@ -27,9 +29,10 @@ class Figures:
         n: episodes run. scored: episodes counted in the score (graded, no infra or
             model error). errors: ``n - scored``. mean: mean score over the scored
             episodes (``None`` if none). pass_rate: fraction of scored episodes that passed.
-        epochs: the most scored episodes of one variant. pass_at_k, pass_hat_k: pass@k
-            and pass^k at k = ``epochs`` averaged over the variants with that many scored
-            episodes (``None`` when ``epochs`` < 2: both equal the pass rate then).
+        epochs: the run's epochs (default: the most scored episodes of one variant).
+            pass_at_k, pass_hat_k: pass@k and pass^k at k = ``epochs`` averaged over the
+            ``pass_k_variants`` variants with that many scored episodes (``None`` when
+            ``epochs`` < 2: both equal the pass rate then, or when no variant has them).
     """
 
     n: int
@@ -40,10 +43,12 @@ class Figures:
     epochs: int = 1
     pass_at_k: float | None = None
     pass_hat_k: float | None = None
+    pass_k_variants: int = 0
 
     @classmethod
-    def of(cls, records: Iterable[EpisodeRecord]) -> Figures:
-        """Aggregate ``records``."""
+    def of(cls, records: Iterable[EpisodeRecord], *, epochs: int | None = None) -> Figures:
+        """Aggregate ``records`` of a run of ``epochs`` epochs (default: the most scored
+        episodes of one variant)."""
         recs = list(records)
         scores = [r.score for r in recs if r.score is not None]
         passes = [bool(r.passed) for r in recs if r.passed is not None]
@@ -52,7 +57,7 @@ class Figures:
             if r.passed is not None:
                 per_variant.setdefault((r.task, r.band, r.seed), []).append(r.passed)
         outcomes = [(len(v), sum(v)) for v in per_variant.values()]
-        k = max((n for n, _ in outcomes), default=1)
+        k = epochs if epochs is not None else max((n for n, _ in outcomes), default=1)
         return cls(
             n=len(recs),
             scored=len(scores),
@@ -60,8 +65,9 @@ class Figures:
             mean=sum(scores) / len(scores) if scores else None,
             pass_rate=sum(passes) / len(passes) if passes else None,
             epochs=k,
-            pass_at_k=mean_over_variants(outcomes, k) if k > 1 else None,
-            pass_hat_k=mean_over_variants(outcomes, k, hat=True) if k > 1 else None,
+            pass_at_k=k_table(outcomes, k)[str(k)] if k > 1 else None,
+            pass_hat_k=k_table(outcomes, k, hat=True)[str(k)] if k > 1 else None,
+            pass_k_variants=k_coverage(outcomes, k),
         )
 
 
@@ -76,13 +82,18 @@ class SummaryRow:
 
 
 def summarize(
-    records: Sequence[EpisodeRecord], baseline: Sequence[EpisodeRecord] | None = None
+    records: Sequence[EpisodeRecord],
+    baseline: Sequence[EpisodeRecord] | None = None,
+    *,
+    epochs: int | None = None,
 ) -> list[SummaryRow]:
     """Group records by (task, band), in first-seen order, plus an overall `ALL` row.
 
     Args:
         records: the agent's episodes. baseline: the null agent's episodes on the same
-            variants, or ``None`` when no baseline was run.
+            variants (one epoch), or ``None`` when no baseline was run.
+        epochs: the agent run's epochs, the k of pass@k (default: the most scored
+            episodes of one variant).
     """
     keys: list[tuple[str, str]] = []
     for r in records:
@@ -93,21 +104,24 @@ def summarize(
         if baseline is None:
             return None
         return Figures.of(
-            b
-            for b in baseline
-            if (task is None or b.task == task) and (band is None or b.band == band)
+            (
+                b
+                for b in baseline
+                if (task is None or b.task == task) and (band is None or b.band == band)
+            ),
+            epochs=1,
         )
 
     rows = [
         SummaryRow(
             task,
             band,
-            Figures.of(r for r in records if r.task == task and r.band == band),
+            Figures.of((r for r in records if r.task == task and r.band == band), epochs=epochs),
             base(task, band),
         )
         for task, band in keys
     ]
-    rows.append(SummaryRow(ALL, ALL, Figures.of(records), base(None, None)))
+    rows.append(SummaryRow(ALL, ALL, Figures.of(records, epochs=epochs), base(None, None)))
     return rows
 
 
@@ -132,15 +146,16 @@ def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None 
     widest = max((len(r.task) for r in rows), default=4)
     table.add_column("task family", no_wrap=True, min_width=widest)
     table.add_column("band", no_wrap=True)
-    table.add_column("n", justify="right")
-    table.add_column("mean", justify="right", no_wrap=True)
-    table.add_column("pass", justify="right")
+    numeric: dict[str, Any] = {"justify": "right", "overflow": "fold"}  # fold, never cut
+    table.add_column("n", **numeric)
+    table.add_column("mean", **numeric)
+    table.add_column("pass", **numeric)
     if k > 1:
-        table.add_column(f"pass@{k}/^{k}", justify="right", no_wrap=True)
-    table.add_column("err", justify="right")
+        table.add_column(f"pass@{k}/^{k}", **numeric)
+    table.add_column("err", **numeric)
     if with_base:
-        table.add_column("null mean", justify="right")
-        table.add_column("null pass", justify="right")
+        table.add_column("null mean", **numeric)
+        table.add_column("null pass", **numeric)
     for row in rows:
         cells = [
             row.task,

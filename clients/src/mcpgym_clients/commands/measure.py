@@ -32,6 +32,7 @@ from mcpgym_clients.measure.render import (
     flips_table,
     metrics_table,
     print_lines,
+    print_table,
     targets_table,
 )
 from mcpgym_clients.measure.targets import ceiling_variants, failure_targets, group_targets
@@ -44,16 +45,17 @@ SeedOption = Annotated[int, typer.Option(help="Bootstrap seed.", min=0)]
 
 
 def open_existing(path: Path) -> RunStore:
-    """Open a run store that must already exist.
+    """Open a run store that must already exist, read-only (nothing is written to it).
 
     Raises:
-        ConfigurationError: no file there, or a directory.
+        ConfigurationError: no file there, a directory, or a file that is not a run
+            store (not SQLite, or without the ``runs`` and ``episodes`` tables).
     """
     if path.is_dir():
         raise ConfigurationError(f"--store {path} is a directory; give the database file")
     if not path.exists():
         raise ConfigurationError(f"no run store at {path}; run `mcpgym eval` first or pass --store")
-    return RunStore(path)
+    return RunStore.open_read_only(path)
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -64,7 +66,11 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def runs(store: StoreOption = DEFAULT_STORE) -> None:
-    """List the runs in the store with their headline figures."""
+    """List the runs in the store with their headline figures.
+
+    ``episodes`` counts every stored episode (infrastructure errors included), ``scored``
+    those counted in mean and pass (as ``mcpgym show`` does).
+    """
     console = Console()
     with reported(), open_existing(store) as s:
         rows = s.runs()
@@ -76,8 +82,10 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
         table.add_column("agent", no_wrap=True)
         if not one_env:
             table.add_column("env, lock", overflow="fold")
-        for name in ("n", "mean", "pass"):
-            table.add_column(name, justify="right", no_wrap=True)
+        # episodes: every stored episode, infrastructure errors included; scored: those
+        # counted in mean and pass (what `mcpgym show` calls "scored")
+        for name in ("episodes", "scored", "mean", "pass"):
+            table.add_column(name, justify="right", overflow="fold")
         table.add_column("state", no_wrap=True)
         baselines: dict[str, list[dict[str, Any]]] = {}
         for run in rows:
@@ -98,6 +106,7 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
                 f"  {agent} baseline" if run["baseline_of"] else agent,
                 *env,
                 str(head.get("episodes", 0)),
+                str(head.get("scored") or 0),
                 "-" if mean is None else f"{mean:.3f}",
                 "-" if rate is None else f"{rate:.0%}",
                 "done" if run["finished_at"] else "open",
@@ -105,7 +114,7 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
                 and not baselines.get(run["id"])
                 or bool(run["baseline_of"]),
             )
-    console.print(table)
+    print_table(console, table)
 
 
 def show(
@@ -121,7 +130,7 @@ def show(
         m = run_metrics(s, s.resolve(run), resamples=resamples, seed=seed)
         if json_path is not None:
             _write_json(json_path, m)
-    console.print(metrics_table(m))
+    print_table(console, metrics_table(m))
     ex = m["excluded"]
     if any(ex.values()):
         say(
@@ -221,14 +230,14 @@ def targets(
         if json_path is not None:
             _write_json(json_path, {"run": run_id, "groups": groups, "ceiling": ceiling})
     if groups:
-        console.print(targets_table(groups))
+        print_table(console, targets_table(groups))
     say(console, f"{len(items)} failed episodes in {len(groups)} groups of failed checks")
     if out is not None:
         say(console, f"targets written to {out} (one JSON line per failed episode)")
     if env is None:
         say(console, f"no fresh variants: the environment is not installed here ({missing})")
         return
-    console.print(ceiling_table(ceiling))
+    print_table(console, ceiling_table(ceiling))
     for f in ceiling:
         for note in f["notes"]:
             say(console, f"note: {note}")

@@ -3,7 +3,8 @@
 - `run_metrics`: mean score, pass rate, pass@k and pass^k with bootstrap intervals,
   overall and per band, family and family@band, the null baseline beside.
 - `compare_runs`: run B against run A on the same lock, paired by variant and epoch
-  (score delta with a paired bootstrap interval, McNemar's exact test on pass flips).
+  (score delta with a paired bootstrap interval, McNemar's test on pass flips: exact,
+  or clustered by variant (Durkalski et al. 2003) with several epochs).
 - `failure_targets` and `ceiling_variants`: the failed variants grouped by failed checks
   (the next training targets), and fresh variants where a family is at the ceiling.
 

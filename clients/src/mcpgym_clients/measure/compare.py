@@ -6,8 +6,12 @@ when both episodes were scored. For the pairs, overall and per band and family:
 - the mean score of each run and the delta (B - A) with a 95% paired bootstrap
   interval: the per-pair differences are resampled by variant, epochs kept together
   (`mcpgym_clients.measure.stats.cluster_bootstrap_ci`; Efron and Tibshirani 1993);
-- pass counts and pass flips (fail -> pass, pass -> fail) with McNemar's exact test,
-  a two-sided binomial test of the discordant pairs (McNemar 1947; `scipy.stats.binomtest`);
+- pass counts and pass flips (fail -> pass, pass -> fail) with McNemar's test: with one
+  pair per variant the exact test, a two-sided binomial test of the discordant pairs
+  (McNemar 1947; `scipy.stats.binomtest`); with several epochs per variant the clustered
+  test of Durkalski et al. 2003 ("Analysis of clustered matched-pair data", Statistics
+  in Medicine 22(15)), as epochs of one variant are not independent
+  (`mcpgym_clients.measure.stats.mcnemar_test`); ``mcnemar_test`` names the one used;
 - newly solved and regressed pairs, each with the checks whose result changed.
 
 Runs on different locks are refused (`LockMismatchError`, naming what differs) unless
@@ -22,7 +26,7 @@ from typing import Any
 
 from mcpgym_clients.errors import LockMismatchError
 from mcpgym_clients.measure.metrics import band_order, exclusion_reason, latest_per_slot
-from mcpgym_clients.measure.stats import cluster_bootstrap_ci, mcnemar_exact
+from mcpgym_clients.measure.stats import cluster_bootstrap_ci, mcnemar_test
 from mcpgym_clients.runstore import RunStore
 
 Slot = tuple[str, str, int, int]
@@ -107,14 +111,21 @@ def _pair_figures(
 ) -> dict[str, Any]:
     """The figures ``C`` of a group of pairs."""
     diffs: dict[tuple[str, str, int], list[float]] = {}
+    flips: dict[tuple[str, str, int], list[int]] = {}
     for a, b in pairs:
         diffs.setdefault(_slot(a)[:3], []).append(float(b["score"]) - float(a["score"]))
+        counts = flips.setdefault(_slot(a)[:3], [0, 0])
+        counts[0] += int(not a["passed"] and bool(b["passed"]))
+        counts[1] += int(bool(a["passed"]) and not b["passed"])
     n = len(pairs)
     to_pass = sum(1 for a, b in pairs if not a["passed"] and b["passed"])
     to_fail = sum(1 for a, b in pairs if a["passed"] and not b["passed"])
     mean_a = math.fsum(float(a["score"]) for a, _ in pairs) / n if n else None
     mean_b = math.fsum(float(b["score"]) for _, b in pairs) / n if n else None
     interval = cluster_bootstrap_ci(list(diffs.values()), resamples=resamples, seed=seed)
+    test, p = mcnemar_test(
+        [(x, y) for x, y in flips.values()], clustered=any(len(d) > 1 for d in diffs.values())
+    )
     return {
         "pairs": n,
         "mean_a": mean_a,
@@ -125,7 +136,8 @@ def _pair_figures(
         "pass_b": sum(1 for _, b in pairs if b["passed"]),
         "flips_to_pass": to_pass,
         "flips_to_fail": to_fail,
-        "mcnemar_p": mcnemar_exact(to_pass, to_fail),
+        "mcnemar_p": p,
+        "mcnemar_test": test,
     }
 
 
@@ -227,7 +239,9 @@ def compare_runs(
         "overall": C, "by_band": {band: C}, "by_family": {family: C},
         "newly_solved": [V], "regressed": [V], "unpaired": {"only_a", "only_b",
         "excluded"}}`` where C = ``{"pairs", "mean_a", "mean_b", "delta", "delta_ci",
-        "pass_a", "pass_b", "flips_to_pass", "flips_to_fail", "mcnemar_p"}`` (means,
+        "pass_a", "pass_b", "flips_to_pass", "flips_to_fail", "mcnemar_p", "mcnemar_test"}``
+        (``mcnemar_test``: ``"exact"`` with one pair per variant, ``"clustered (Durkalski
+        2003)"`` with several epochs per variant; see `mcpgym_clients.measure.stats`; means,
         delta and interval ``None`` without pairs; interval ``None`` below two variants)
         and V = ``{"variant_id", "family", "band", "seed", "epoch", "score_a",
         "score_b", "passed_a", "passed_b", "episode_a", "episode_b", "changed_checks":

@@ -3,7 +3,8 @@
 For each group of episodes: mean score and pass rate with 95% cluster-bootstrap
 intervals (variants resampled with their epochs), pass@k (Chen et al. 2021,
 "Evaluating Large Language Models Trained on Code") and pass^k (Yao et al. 2024,
-"tau-bench") for k = 1..epochs averaged over variants, and the same figures for the
+"tau-bench") for k = 1..epochs averaged over the variants with every epoch scored
+(``pass_k_variants`` of them), and the same figures for the
 run's `null` baseline beside them. See `mcpgym_clients.measure.stats` for the
 estimators and their sources.
 
@@ -19,7 +20,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from mcpgym_clients.measure.stats import cluster_bootstrap_ci, k_table
+from mcpgym_clients.measure.stats import cluster_bootstrap_ci, k_coverage, k_table
 from mcpgym_clients.runstore import RunStore
 from mcpgym_server import BANDS
 
@@ -93,8 +94,12 @@ def group_figures(
     Returns:
         ``{"episodes": scored episodes, "variants": variants with a scored episode,
         "epochs": epochs, "mean_score", "mean_score_ci", "pass_rate", "pass_rate_ci",
-        "pass_at_k": {"1": ...}, "pass_hat_k": {"1": ...}, "excluded": int}``; figures
-        are ``None`` where no episode was scored, intervals ``None`` below two variants.
+        "pass_at_k": {"1": ...}, "pass_hat_k": {"1": ...}, "pass_k_variants": int,
+        "excluded": int}``; figures are ``None`` where no episode was scored, intervals
+        ``None`` below two variants. Every k of pass@k and pass^k is averaged over the
+        same ``pass_k_variants`` variants: those with ``epochs`` scored episodes (a
+        variant with an infrastructure error in some epoch is left out of all k), so the
+        figures stay monotone in k.
     """
     scores: dict[tuple[str, str, int], list[float]] = {}
     passes: dict[tuple[str, str, int], list[bool]] = {}
@@ -125,6 +130,7 @@ def group_figures(
         "pass_rate_ci": ci([float(p) for p in v] for v in passes.values()),
         "pass_at_k": k_table(outcomes, k_max),
         "pass_hat_k": k_table(outcomes, k_max, hat=True),
+        "pass_k_variants": k_coverage(outcomes, k_max),
         "excluded": excluded,
     }
 

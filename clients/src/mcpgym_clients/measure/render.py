@@ -7,8 +7,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
+
+NUMERIC = {"justify": "right", "overflow": "fold"}
+"""Column options of numeric columns: a number that does not fit is folded onto the
+next line, never cut with an ellipsis."""
 
 
 def _num(value: float | None) -> str:
@@ -46,8 +51,9 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
     """`run_metrics` as a table: overall, per band and per family@band, null baseline beside.
 
     Columns: episodes scored, variants, mean score and pass rate with 95% intervals,
-    pass@k and pass^k for every k (when epochs > 1), excluded episodes, and the
-    baseline's mean and pass rate.
+    pass@k and pass^k for every k (when epochs > 1) with the variants they average
+    over (those with every epoch scored), excluded episodes, and the baseline's mean
+    and pass rate.
     """
     run = m["run"]
     k_max = m["overall"]["epochs"]
@@ -58,17 +64,18 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
         + f" on {run['env']} {run['env_version']} (lock {str(run['lock'])[:12]})",
     )
     table.add_column("group", overflow="fold", min_width=8)
-    table.add_column("n", justify="right", no_wrap=True)
-    table.add_column("var", justify="right", no_wrap=True)
-    table.add_column("mean [95% CI]", justify="right", min_width=7)
-    table.add_column("pass [95% CI]", justify="right", min_width=6)
+    table.add_column("scored", **NUMERIC)
+    table.add_column("var", **NUMERIC)
+    table.add_column("mean [95% CI]", min_width=7, **NUMERIC)
+    table.add_column("pass [95% CI]", min_width=6, **NUMERIC)
     ks = list(range(1, k_max + 1)) if k_max > 1 else []
     if ks:
-        table.add_column(f"pass@k k=1..{k_max}", justify="right")
-        table.add_column(f"pass^k k=1..{k_max}", justify="right")
-    table.add_column("excl", justify="right")
+        table.add_column(f"pass@k k=1..{k_max}", **NUMERIC)
+        table.add_column(f"pass^k k=1..{k_max}", **NUMERIC)
+        table.add_column("k var", **NUMERIC)
+    table.add_column("excl", **NUMERIC)
     if base is not None:
-        table.add_column("null mean/pass", justify="right", min_width=8)
+        table.add_column("null mean/pass", min_width=8, **NUMERIC)
 
     def row(label: str, g: Mapping[str, Any], b: Mapping[str, Any] | None, end: bool) -> None:
         cells = [
@@ -81,6 +88,7 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
                 [
                     " ".join(_k(g["pass_at_k"].get(str(k))) for k in ks),
                     " ".join(_k(g["pass_hat_k"].get(str(k))) for k in ks),
+                    str(g.get("pass_k_variants", "-")),
                 ]
                 if ks
                 else []
@@ -110,9 +118,10 @@ def comparison_table(c: Mapping[str, Any]) -> Table:
     table = Table(title=f"run {c['run_b']} (B) against run {c['run_a']} (A), paired")
     table.add_column("group", overflow="fold", min_width=8)
     for name in ("pairs", "mean A", "mean B", "delta [95% CI]", "passed A->B"):
-        table.add_column(name, justify="right", no_wrap=name.startswith("delta"))
-    table.add_column("flips +/-", justify="right", no_wrap=True)
-    table.add_column("McNemar p", justify="right", no_wrap=True)
+        table.add_column(name, **NUMERIC)
+    table.add_column("flips +/-", **NUMERIC)
+    table.add_column("McNemar p", **NUMERIC)
+    table.add_column("test", overflow="fold")
 
     def row(label: str, g: Mapping[str, Any], end: bool = False) -> None:
         table.add_row(
@@ -124,6 +133,7 @@ def comparison_table(c: Mapping[str, Any]) -> Table:
             f"{g['pass_a']} -> {g['pass_b']}",
             f"+{g['flips_to_pass']} / -{g['flips_to_fail']}",
             f"{g['mcnemar_p']:.3g}",
+            g.get("mcnemar_test", "exact"),
             end_section=end,
         )
 
@@ -140,10 +150,10 @@ def flips_table(title: str, variants: Sequence[Mapping[str, Any]]) -> Table:
     """Newly solved or regressed pairs with their scores and the checks that changed."""
     table = Table(title=title)
     table.add_column("variant", overflow="fold")
-    table.add_column("epoch", justify="right")
-    table.add_column("score A -> B", justify="right", no_wrap=True)
+    table.add_column("epoch", **NUMERIC)
+    table.add_column("score A -> B", **NUMERIC)
     table.add_column("checks changed (A -> B)", overflow="fold")
-    table.add_column("episodes A, B", justify="right", no_wrap=True)
+    table.add_column("episodes A, B", **NUMERIC)
     for v in variants:
         checks = ", ".join(f"{c['check']} {c['a']}->{c['b']}" for c in v["changed_checks"])
         table.add_row(
@@ -160,7 +170,7 @@ def targets_table(groups: Sequence[Mapping[str, Any]], *, show: int = 4) -> Tabl
     """Failure groups: the checks failed together, episodes and the first variants."""
     table = Table(title="failed episodes grouped by the checks they failed")
     table.add_column("failed checks", overflow="fold")
-    table.add_column("episodes", justify="right")
+    table.add_column("episodes", **NUMERIC)
     table.add_column("variants", overflow="fold")
     for g in groups:
         names = g["variants"][:show] + (
@@ -177,7 +187,7 @@ def ceiling_table(families: Sequence[Mapping[str, Any]]) -> Table:
     )
     table.add_column("family", overflow="fold")
     table.add_column("hardest band")
-    table.add_column("pass", justify="right")
+    table.add_column("pass", **NUMERIC)
     table.add_column("fresh variants (reference replay)", overflow="fold")
     for f in families:
         if f["at_ceiling"]:
@@ -192,12 +202,38 @@ def ceiling_table(families: Sequence[Mapping[str, Any]]) -> Table:
     return table
 
 
+def output_width(console: Console, renderable: RenderableType, *, reserve: int = 0) -> int:
+    """The width to print ``renderable`` at on ``console``.
+
+    On a terminal: the terminal's width (numeric columns fold instead of cutting).
+    Elsewhere (a pipe, a log file, CI) there is no width to respect, and rich's default
+    of 80 columns would squeeze tables: the renderable's natural width, at least the
+    console's. ``reserve`` columns are kept free for a prefix.
+    """
+    width = console.width - reserve
+    if console.is_terminal:
+        return max(width, 40)
+    natural = Measurement.get(console, console.options.update(width=10_000), renderable).maximum
+    return max(width, natural, 40)
+
+
+def print_table(console: Console, renderable: RenderableType) -> None:
+    """Print a table whole: at `output_width` (never cut at 80 columns off a terminal)."""
+    width = console.width
+    console.width = output_width(console, renderable)  # print(width=) cannot widen
+    try:
+        console.print(renderable, crop=False)
+    finally:
+        console.width = width
+
+
 def print_lines(
     console: Console, renderables: Iterable[RenderableType | str], *, prefix: str = ""
 ) -> None:
     """Print renderables; with a ``prefix``, render them first and prefix every line.
 
-    Used for forced comparisons, which must say so on every line of output.
+    Used for forced comparisons, which must say so on every line of output. Tables are
+    printed whole (`output_width`).
     """
     items = list(renderables)
     if not prefix:
@@ -205,12 +241,16 @@ def print_lines(
             if isinstance(item, str):
                 console.print(item, soft_wrap=True, highlight=False, markup=False)
             else:
-                console.print(item)
+                print_table(console, item)
         return
     buffer = io.StringIO()
+    widest = max(
+        (output_width(console, i, reserve=len(prefix)) for i in items if not isinstance(i, str)),
+        default=max(console.width - len(prefix), 40),
+    )
     inner = Console(
         file=buffer,
-        width=max(console.width - len(prefix), 40),
+        width=widest,
         force_terminal=console.is_terminal,
         color_system=console.color_system,  # type: ignore[arg-type]
         highlight=False,

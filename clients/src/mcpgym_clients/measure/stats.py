@@ -18,7 +18,10 @@ Sources:
 - McNemar's exact test on paired pass/fail outcomes: Q. McNemar 1947, "Note on the
   sampling error of the difference between correlated proportions or percentages";
   the exact form is a two-sided binomial test of the discordant pairs against 1/2
-  (`scipy.stats.binomtest`).
+  (`scipy.stats.binomtest`). With several epochs per variant the pairs of one variant
+  are not independent; the clustered McNemar test of V. Durkalski, Y. Palesch,
+  S. Lipsitz and P. Rust 2003, "Analysis of clustered matched-pair data", Statistics
+  in Medicine 22(15):2417-2428 is used instead (`mcnemar_clustered`).
 """
 
 from __future__ import annotations
@@ -178,11 +181,78 @@ def mcnemar_exact(flips_to_pass: int, flips_to_fail: int) -> float:
     return float(result.pvalue)
 
 
+def mcnemar_clustered(discordant: Sequence[tuple[int, int]]) -> float:
+    """p-value of the clustered McNemar test of Durkalski et al. (2003).
+
+    For clusters k (variants) with ``b_k`` pairs failed in A and passed in B and
+    ``c_k`` pairs passed in A and failed in B (a variant's epochs are one cluster)::
+
+        X^2 = (sum_k (b_k - c_k))^2 / sum_k (b_k - c_k)^2
+
+    referred to a chi-square distribution with 1 degree of freedom (`scipy.stats.chi2`).
+    V. Durkalski, Y. Palesch, S. Lipsitz and P. Rust 2003, "Analysis of clustered
+    matched-pair data", Statistics in Medicine 22(15):2417-2428. Repeating every pair of
+    a cluster (deterministic epochs) scales numerator and denominator alike, so the
+    p-value does not shrink with the number of epochs; with one pair per cluster it is
+    McNemar's chi-square ``(b - c)^2 / (b + c)`` (without continuity correction).
+
+    Args:
+        discordant: ``(b_k, c_k)`` per cluster.
+
+    Returns:
+        The p-value in [0, 1]; 1.0 when no cluster has a net flip either way
+        (no discordance at all, or every cluster's flips cancel out).
+    """
+    from scipy import stats as scipy_stats
+
+    diffs = [b - c for b, c in discordant]
+    denominator = sum(d * d for d in diffs)
+    if denominator == 0:
+        return 1.0
+    statistic = sum(diffs) ** 2 / denominator
+    return float(scipy_stats.chi2.sf(statistic, 1))
+
+
+MCNEMAR_EXACT = "exact"
+MCNEMAR_CLUSTERED = "clustered (Durkalski 2003)"
+
+
+def mcnemar_test(discordant: Sequence[tuple[int, int]], *, clustered: bool) -> tuple[str, float]:
+    """McNemar's test of paired pass/fail outcomes grouped in clusters (variants).
+
+    Args:
+        discordant: ``(flips_to_pass, flips_to_fail)`` per cluster.
+        clustered: the clusters hold several pairs (epochs): use `mcnemar_clustered`;
+            otherwise every pair is independent: use `mcnemar_exact` on the totals.
+
+    Returns:
+        ``(test, p)`` with test `MCNEMAR_EXACT` (``"exact"``) or `MCNEMAR_CLUSTERED`
+        (``"clustered (Durkalski 2003)"``).
+    """
+    if clustered:
+        return MCNEMAR_CLUSTERED, mcnemar_clustered(discordant)
+    b = sum(x for x, _ in discordant)
+    c = sum(y for _, y in discordant)
+    return MCNEMAR_EXACT, mcnemar_exact(b, c)
+
+
 def k_table(
     outcomes: Sequence[tuple[int, int]], epochs: int, *, hat: bool = False
 ) -> dict[str, float | None]:
-    """``{"1": value, ..., str(epochs): value}`` of `mean_over_variants` for k = 1..epochs."""
-    return {str(k): mean_over_variants(outcomes, k, hat=hat) for k in range(1, epochs + 1)}
+    """``{"1": value, ..., str(epochs): value}`` of `mean_over_variants` for k = 1..epochs.
+
+    Every k is averaged over the same variants: those with at least ``epochs`` attempts
+    (`k_coverage`), so pass@k never falls and pass^k never rises as k grows because of
+    a change in which variants are counted. Values are ``None`` when no variant has
+    ``epochs`` attempts.
+    """
+    full = [(n, c) for n, c in outcomes if n >= epochs]
+    return {str(k): mean_over_variants(full, k, hat=hat) for k in range(1, epochs + 1)}
+
+
+def k_coverage(outcomes: Sequence[tuple[int, int]], epochs: int) -> int:
+    """Variants that `k_table` averages over: those with at least ``epochs`` attempts."""
+    return sum(1 for n, _ in outcomes if n >= max(epochs, 1))
 
 
 def as_pairs(mapping: Mapping[str, Sequence[bool]]) -> list[tuple[int, int]]:
