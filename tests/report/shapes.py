@@ -23,6 +23,7 @@ def group(
         "pass_rate_ci": None if rate is None else [max(rate - 0.25, 0.0), min(rate + 0.25, 1.0)],
         "pass_at_k": {"1": rate or 0.0},
         "pass_hat_k": {"1": rate or 0.0},
+        "pass_k_variants": n,
         "excluded": 0,
     }
 
@@ -84,4 +85,5 @@ def cgroup(delta: float, ci: list[float], p: float) -> dict[str, Any]:
         "flips_to_pass": 2,
         "flips_to_fail": 1,
         "mcnemar_p": p,
+        "mcnemar_test": "exact",
     }
