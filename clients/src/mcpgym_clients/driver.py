@@ -42,6 +42,7 @@ from mcpgym_clients.protocol import (
     ToolDef,
     ToolOutcome,
 )
+from mcpgym_clients.results import checked_result
 from mcpgym_server import (
     SUBMIT_TOOL,
     Environment,
@@ -354,7 +355,11 @@ class EpisodeDriver:
         try:
             yield client
         except BaseException as exc:
-            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+            # No shielding scope around the exit: the client's own task group scope must be
+            # the innermost one when it exits (anyio scopes nest strictly), else anyio
+            # raises "exit a cancel scope that isn't the current task's" and leaves the
+            # client's scope cancelling every later request of this task.
+            with contextlib.suppress(Exception):
                 await client.__aexit__(type(exc), exc, exc.__traceback__)
             raise
         try:
@@ -511,6 +516,8 @@ class EpisodeDriver:
                     result = AgentResult(
                         "timeout", error=f"the agent exceeded {self.episode_timeout} s"
                     )
+                else:
+                    result = checked_result(result, f"agent `{agent.name}`")
                 if (
                     result.termination == "completed"
                     and result.answer is not None
