@@ -48,6 +48,7 @@ from rich.table import Table
 
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
+from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agent_spec import is_agent_spec, load_agent
 from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.agents.model import ModelAgent
@@ -269,6 +270,8 @@ def _build_agent(
     max_output_tokens: int | None,
     token_budget: int | None = None,
     time_limit: float | None = None,
+    request_timeout: float = 120.0,
+    max_turns_given: bool = False,
 ) -> Agent:
     """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`)."""
     if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
@@ -278,6 +281,14 @@ def _build_agent(
                 "chooses its own model (set Agent.model or FunctionAgent(model=...))",
                 param_hint="'--model'",
             )
+        for flag, given in (("--max-turns", max_turns_given), ("--max-tokens", token_budget)):
+            if given:
+                raise typer.BadParameter(
+                    f"{flag} is for the built-in model agents; mcpgym cannot enforce it on a "
+                    "harness given to --agent (limit turns or tokens in your loop; "
+                    "--time-limit and --timeout do apply)",
+                    param_hint=f"'{flag}'",
+                )
         return parsed(load_agent, name, "--agent")
     if name in ("reference", "null", "random") and model:
         raise typer.BadParameter(
@@ -314,13 +325,16 @@ def _build_agent(
             param_hint="'--api-key'",
         )
     settings = ModelSettings(model_id, temperature, model_seed, max_output_tokens)
+    retry = RetryPolicy(request_timeout=request_timeout)
     loop: dict[str, Any] = {
         "max_turns": max_turns,
         "token_budget": token_budget,
         "time_limit": time_limit,
     }
     if vendor is None or vendor.name == "openai-compatible":
-        client = ChatCompletionsClient(base_url=url or DEFAULT_BASE_URL, api_key=key)
+        client = ChatCompletionsClient(
+            base_url=url or DEFAULT_BASE_URL, api_key=key, timeout=request_timeout
+        )
         agent: Agent = OpenAIAgent(
             client=client,
             model=model_id,
@@ -337,8 +351,24 @@ def _build_agent(
             agent.name = vendor.name  # type: ignore[misc]
         return agent
     with reported():
-        adapter = build_adapter(vendor, settings, api_key=key, base_url=url)
+        adapter = build_adapter(
+            vendor, settings, api_key=key, base_url=url, retry=retry, timeout=request_timeout
+        )
     return build_model_agent(adapter, parse_text_tool_calls=bool(parse_text_tool_calls), **loop)
+
+
+def _hard_cap(timeout: float | None, time_limit: float | None, agent: Agent) -> float:
+    """The driver's hard cap per episode (``--timeout``): never unlimited.
+
+    Default 600 s. With ``--time-limit``: a model agent gets the limit plus 600 s (its own
+    limit excludes retry waits, the cap does not); any other agent (a harness, which
+    cannot exclude them) gets the limit itself as its cap.
+    """
+    if timeout is not None:
+        return timeout
+    if time_limit is None:
+        return 600.0
+    return time_limit + 600.0 if isinstance(agent, ModelAgent) else time_limit
 
 
 def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
@@ -690,14 +720,28 @@ def eval_(
             show_default=False,
         ),
     ] = None,
-    max_turns: Annotated[int, typer.Option(help="Model requests per episode.", min=1)] = 30,
+    max_turns: Annotated[
+        int | None, typer.Option(help="Model requests per episode [default: 30].", min=1)
+    ] = None,
     max_tokens: Annotated[
         int | None, typer.Option(help="Total tokens per episode (prompt + completion).", min=1)
     ] = None,
     time_limit: Annotated[
         float | None,
-        typer.Option(help="Wall seconds per episode, not counting retry waits.", min=1.0),
+        typer.Option(
+            help="Wall seconds per episode; model agents do not count failed requests "
+            "and retry waits. For --agent harnesses it is the hard cap.",
+            min=1.0,
+        ),
     ] = None,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds per model request attempt; a request without an answer is "
+            "retried, then the episode is infra_error.",
+            min=1.0,
+        ),
+    ] = 120.0,
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Max tokens per model response.", min=1)
     ] = None,
@@ -732,8 +776,8 @@ def eval_(
     timeout: Annotated[
         float | None,
         typer.Option(
-            help="Hard cap in seconds per episode, retry waits included "
-            "(default: 600; none with --time-limit).",
+            help="Hard cap in seconds per episode, retry waits included [default: 600; "
+            "with --time-limit: that plus 600 for model agents, that for harnesses].",
             min=1.0,
             max=86400.0,
             show_default=False,
@@ -777,7 +821,9 @@ def eval_(
         api_key=api_key,
         api_key_env=api_key_env,
         parse_text_tool_calls=parse_text_tool_calls,
-        max_turns=max_turns,
+        max_turns=max_turns or 30,
+        max_turns_given=max_turns is not None,
+        request_timeout=request_timeout,
         temperature=temperature,
         model_seed=model_seed,
         max_output_tokens=max_output_tokens,
@@ -799,7 +845,7 @@ def eval_(
             store=store,
             episodes=episodes or store.parent / "episodes",
             baseline=not no_baseline,
-            timeout=timeout if timeout is not None else (None if time_limit else 600.0),
+            timeout=_hard_cap(timeout, time_limit, the_agent),
             argv=_redacted(sys.argv),
             key_hint="--api-key"
             if api_key

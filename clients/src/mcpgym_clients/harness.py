@@ -211,6 +211,7 @@ class FunctionAgent(Agent):
         """Run the loop on one episode; never raises (see the class docstring)."""
         transcript: list[dict[str, Any]] = [{"role": "user", "content": ctx.instruction}]
         usage: dict[str, int] = {}
+        ctx.progress.transcript, ctx.progress.usage = transcript, usage  # type: ignore[assignment]
         calls = 0
 
         async def call_tool(name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
@@ -234,6 +235,7 @@ class FunctionAgent(Agent):
             reference=ctx.reference,
             reference_answer=ctx.reference_answer,
             submit_tool=ctx.submit_tool,
+            progress=ctx.progress,
             transcript=transcript,
             usage=usage,
         )

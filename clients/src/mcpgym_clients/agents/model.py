@@ -138,6 +138,7 @@ class _Episode:
         self.tools = self.adapter.declare_tools(ctx.tools)
         self.by_name = {t.name: t for t in ctx.tools}
         self.usage: dict[str, float] = {"requests": 0, **dict.fromkeys(_COUNTED, 0)}
+        ctx.progress.transcript, ctx.progress.usage = self.transcript, self.usage
         self.seen_ids: set[str] = set()
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
