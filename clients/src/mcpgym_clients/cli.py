@@ -67,7 +67,7 @@ from mcpgym_clients.campaign import (
 from mcpgym_clients.commands import instrument, measure, new, report
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
-from mcpgym_clients.errors import ConfigurationError, ModelAPIError
+from mcpgym_clients.errors import ConfigurationError, ModelAPIError, redact_urls
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
@@ -386,7 +386,8 @@ SECRET_FLAGS = ("--api-key", "--grading-token")
 
 
 def _redacted(argv: list[str]) -> list[str]:
-    """``argv`` with the values of `SECRET_FLAGS` replaced by ``***``."""
+    """``argv`` with the values of `SECRET_FLAGS` replaced by ``***``, and the user info
+    and query of URLs (``--base-url https://u:KEY@host/v1?key=KEY``) too."""
     out: list[str] = []
     hide = False
     for arg in argv:
@@ -399,7 +400,7 @@ def _redacted(argv: list[str]) -> list[str]:
         elif arg.split("=", 1)[0] in SECRET_FLAGS and "=" in arg:
             out.append(arg.split("=", 1)[0] + "=***")
         else:
-            out.append(arg)
+            out.append(redact_urls(arg))
     return out
 
 

@@ -17,6 +17,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcpgym_server.errors import MCPGymError
@@ -86,6 +87,19 @@ class ServerRequestError(ClientError):
         super().__init__(f"{service} server answered {status}: {payload.get('error', payload)}")
 
 
+_USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@]+@")
+_QUERY = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s?#'\"]*)\?[^\s#'\"]+")
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with the user info and query of every URL in it replaced by ``***``.
+
+    Keys hide there (``https://user:KEY@host``, Gemini's ``?key=KEY``); used for every
+    model API error message and for the command line stored with a run.
+    """
+    return _QUERY.sub(r"\1?***", _USERINFO.sub(r"\1***@", text))
+
+
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 """HTTP statuses worth retrying (529 is Anthropic's "overloaded")."""
 
@@ -113,10 +127,10 @@ class ModelAPIError(ClientError):
         transient: bool | None = None,
     ) -> None:
         self.status = status
-        self.body = body
+        self.body = body if body is None else redact_urls(body)
         self.retry_after = retry_after
         self.transient = status in TRANSIENT_STATUSES if transient is None else transient
-        super().__init__(message)
+        super().__init__(redact_urls(message))
 
 
 class MissingExtraError(ConfigurationError):
