@@ -191,6 +191,12 @@ def require(module: str, extra: str) -> Any:
         raise MissingExtraError(extra, module.split(".")[0]) from None
 
 
+def has_text(text: object) -> bool:
+    """Whether ``text`` is a string with something besides whitespace (vendors reject
+    whitespace-only text blocks sent back in the history)."""
+    return isinstance(text, str) and bool(text.strip())
+
+
 def text_of(outcome: ToolOutcome) -> str:
     """A tool outcome's text as sent back to a model; errors start with ``Error``."""
     content = outcome.text

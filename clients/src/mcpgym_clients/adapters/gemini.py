@@ -27,6 +27,7 @@ from mcpgym_clients.adapters.base import (
     ModelSettings,
     ModelTurn,
     StopReason,
+    has_text,
     json_args,
     require,
 )
@@ -240,9 +241,9 @@ class GeminiAdapter(ModelAdapter):
         return gemini_turn(await with_retries(self.retry, attempt))
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The model content as returned (signatures kept), minus empty text parts."""
+        """The model content as returned (signatures kept), minus whitespace-only text parts."""
         if turn.native is None:
-            parts = [{"text": turn.text}] if turn.text else []
+            parts = [{"text": turn.text}] if has_text(turn.text) else []
             parts += [
                 {"function_call": {"name": c.name, "args": json_args(c.arguments)}}
                 for c in turn.calls
@@ -251,7 +252,7 @@ class GeminiAdapter(ModelAdapter):
             parts = [
                 p
                 for p in turn.native.get("parts") or []
-                if not (p.get("text") == "" and len(p) == 1)
+                if not ("text" in p and not has_text(p["text"]) and len(p) == 1)
             ]
         return [{"role": "model", "parts": parts}] if parts else []
 
