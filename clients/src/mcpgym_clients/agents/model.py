@@ -5,8 +5,12 @@ One turn is one model request. Per turn:
 - a reply cut off by the response token limit (stop ``max_tokens``) ends the episode as
   ``max_tokens``, and its tool calls are never executed (their arguments may be partial);
 - a refusal ends it as ``completed`` without an answer: declining is the model's outcome and
-  is graded like any other (the transcript notes ``mcpgym_stop: refusal``); output blocked
-  by the vendor's content filter ends it as ``model_error``;
+  is graded like any other (the transcript notes ``mcpgym_stop: refusal``); so does output
+  blocked by the vendor's content filter (OpenAI ``content_filter``, Gemini ``SAFETY``...;
+  noted ``mcpgym_stop: content_filter``): what the model wrote is its answer;
+- a prompt over the model's context window ends it as ``max_tokens`` (scored), whether the
+  vendor says so with a stop reason (Anthropic ``model_context_window_exceeded``) or with a
+  400 error (OpenAI ``context_length_exceeded``, Gemini "input token count exceeds");
 - every tool call of the turn is executed in order and all results go back in the vendor's
   shape in one step, each paired with its call's id; an id the model already used (in an
   earlier turn or twice in this one) is replaced by a fresh one in both places;
@@ -19,8 +23,9 @@ One turn is one model request. Per turn:
 Limits: ``max_turns`` requests, ``token_budget`` total tokens (checked after each
 turn's calls have run), ``time_limit`` wall seconds, not counting time lost to retried requests
 (`TimeBudget`). A model API failure that persists after retries ends the episode as
-``infra_error`` when it was the service's (transport, 429, 5xx) and ``model_error``
-otherwise (401/400/404, an unusable reply); neither is scored.
+``infra_error`` when it was the service's (transport, 429, 5xx, no answer within the
+request timeout) and ``model_error`` otherwise (401/400/404: a call that is broken on our
+side, or an unusable reply); neither is scored.
 
 The transcript is Chat Completions-shaped for every vendor (``role`` system/user/
 assistant/tool, ``tool_calls``, ``tool_call_id``) with ``mcpgym_*`` notes; the vendor's own
@@ -30,6 +35,7 @@ message is kept under ``mcpgym_raw``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, text_of
@@ -149,6 +155,8 @@ class _Episode:
             try:
                 turn = await self.adapter.complete(self.history, self.tools)
             except ModelAPIError as exc:
+                if is_context_overflow(exc):
+                    return self.result("max_tokens", error=f"context window exceeded: {exc}")
                 return self.result(
                     "infra_error" if exc.transient else "model_error", error=str(exc)
                 )
@@ -199,11 +207,9 @@ class _Episode:
                     "max_tokens",
                     error="the response was cut off at the token limit; its calls were not run",
                 )
-            if turn.stop == "content_filter":
-                return self.result(
-                    "model_error",
-                    error=f"the vendor's content filter blocked the response ({turn.raw_stop})",
-                )
+            if turn.stop == "content_filter":  # like a refusal: the model's outcome, scored
+                answer = turn.text.strip() if turn.text else None
+                return self.result("completed", answer=answer or None)
             if turn.stop == "refusal":
                 return self.result("completed")
             if not turn.calls:
@@ -278,6 +284,22 @@ class _Episode:
                     "mcpgym_is_error": outcome.is_error,
                 }
             )
+
+
+_OVERFLOW = re.compile(
+    r"context_length_exceeded|context window|maximum context length|prompt is too long|"
+    r"input token count .*exceeds|too many (input )?tokens",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(exc: ModelAPIError) -> bool:
+    """Whether a 400/413 answer says the prompt is over the model's context window
+    (OpenAI ``context_length_exceeded``, Anthropic "prompt is too long", Gemini "input
+    token count ... exceeds"): the model's own outcome, ``max_tokens``, not a broken call."""
+    if exc.status not in (400, 413):
+        return False
+    return bool(_OVERFLOW.search(f"{exc} {exc.body or ''}"))
 
 
 def _decode_arguments(call: FunctionCall) -> tuple[dict[str, Any], ToolOutcome | None]:
