@@ -120,6 +120,7 @@ class AgentResult:
             ``completion_tokens``, ``total_tokens``; ``cached_tokens``,
             ``reasoning_tokens`` and ``cost_usd`` (a float) when the vendor reports them;
             ``retries`` and ``retry_wait_ms`` for model loops); empty for scripted agents.
+            A count the API did not report is left out (unknown), never recorded as 0.
         answer: the final answer, if any. If the episode is still open when the agent
             returns ``completed`` with an answer, the driver calls ``submit`` with it.
         error: a message for ``model_error`` / ``infra_error`` terminations.

@@ -73,7 +73,8 @@ def anthropic_turn(data: dict[str, Any]) -> ModelTurn:
         usage["prompt_tokens"] = raw["input_tokens"] + cache_read + cache_write
     if isinstance(raw.get("output_tokens"), int):
         usage["completion_tokens"] = raw["output_tokens"]
-    usage["total_tokens"] = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    if "prompt_tokens" in usage and "completion_tokens" in usage:  # absent: unknown, not 0
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     if cache_read:
         usage["cached_tokens"] = cache_read
     text = "\n".join(texts) or None

@@ -60,11 +60,14 @@ def gemini_turn(data: dict[str, Any]) -> ModelTurn:
     prompt = raw.get("prompt_token_count")
     if isinstance(prompt, int):
         usage["prompt_tokens"] = prompt
-    completion = (raw.get("candidates_token_count") or 0) + (raw.get("thoughts_token_count") or 0)
-    usage["completion_tokens"] = completion
-    usage["total_tokens"] = (
-        raw.get("total_token_count") or usage.get("prompt_tokens", 0) + completion
-    )
+    if isinstance(raw.get("candidates_token_count"), int):  # absent: unknown, not 0
+        usage["completion_tokens"] = raw["candidates_token_count"] + (
+            raw.get("thoughts_token_count") or 0
+        )
+    if isinstance(raw.get("total_token_count"), int):
+        usage["total_tokens"] = raw["total_token_count"]
+    elif "prompt_tokens" in usage and "completion_tokens" in usage:
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     if raw.get("cached_content_token_count"):
         usage["cached_tokens"] = raw["cached_content_token_count"]
     if raw.get("thoughts_token_count"):

@@ -20,9 +20,11 @@ One turn is one model request. Per turn:
   reply the vendor flags as a malformed call (Gemini ``MALFORMED_FUNCTION_CALL``): the
   model is told and the loop goes on.
 
-Limits: ``max_turns`` requests, ``token_budget`` total tokens (checked after each
-turn's calls have run), ``time_limit`` wall seconds, not counting time lost to retried requests
-(`TimeBudget`). A model API failure that persists after retries ends the episode as
+Limits: ``max_turns`` requests, ``token_budget`` total tokens (a hard cap: a reply that
+takes usage over it ends the episode as ``max_tokens`` before its calls run; it cannot be
+enforced when the API reports no usage, which is logged once), ``time_limit`` wall
+seconds, not counting failed or hung requests and retry waits (`TimeBudget`).
+A model API failure that persists after retries ends the episode as
 ``infra_error`` when it was the service's (transport, 429, 5xx, no answer within the
 request timeout) and ``model_error`` otherwise (401/400/404: a call that is broken on our
 side, or an unusable reply); neither is scored.
@@ -35,6 +37,7 @@ message is kept under ``mcpgym_raw``.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -56,7 +59,7 @@ TEXT_CALL_FEEDBACK = (
     '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON.'
 )
 
-_COUNTED = ("prompt_tokens", "completion_tokens", "total_tokens")
+logger = logging.getLogger("mcpgym_clients.model")
 
 
 class ModelAgent(Agent):
@@ -96,6 +99,7 @@ class ModelAgent(Agent):
         self.time_limit = time_limit
         self.parse_text_tool_calls = parse_text_tool_calls
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
+        self._warned_budget = False
 
     def settings(self) -> dict[str, Any]:
         """Model settings recorded with the run (vendor, model, sampling, limits; no key)."""
@@ -107,6 +111,17 @@ class ModelAgent(Agent):
             "parse_text_tool_calls": self.parse_text_tool_calls,
             "system_prompt": self.system_prompt,
         }
+
+    def warn_unenforceable_budget(self) -> None:
+        """Warn once (log) that ``token_budget`` cannot be enforced: no usage reported."""
+        if self.token_budget is not None and not self._warned_budget:
+            self._warned_budget = True
+            logger.warning(
+                "--max-tokens %s cannot be enforced: the model API at %s reports no token "
+                "usage (counts are left out of the run, not recorded as 0)",
+                self.token_budget,
+                self.adapter.recorded_settings().get("base_url"),
+            )
 
     async def aclose(self) -> None:
         """Close the adapter's HTTP client."""
@@ -143,7 +158,7 @@ class _Episode:
         ]
         self.tools = self.adapter.declare_tools(ctx.tools)
         self.by_name = {t.name: t for t in ctx.tools}
-        self.usage: dict[str, float] = {"requests": 0, **dict.fromkeys(_COUNTED, 0)}
+        self.usage: dict[str, float] = {"requests": 0}  # token keys only once reported
         ctx.progress.transcript, ctx.progress.usage = self.transcript, self.usage
         self.seen_ids: set[str] = set()
 
@@ -168,6 +183,9 @@ class _Episode:
                 "mcpgym_stop": turn.stop,
                 "mcpgym_finish_reason": turn.raw_stop,
             }
+            if "total_tokens" not in turn.usage:
+                note["mcpgym_usage"] = "not reported"  # counts omitted, never recorded as 0
+                self.agent.warn_unenforceable_budget()
             if turn.response_id:
                 note["mcpgym_response_id"] = turn.response_id
             if turn.raw is not None:
@@ -215,12 +233,16 @@ class _Episode:
             if not turn.calls:
                 answer = turn.text.strip() if turn.text else None
                 return self.result("completed", answer=answer or None)
+            budget = self.agent.token_budget
+            if budget is not None and self.usage.get("total_tokens", 0) > budget:
+                # a hard cap: the reply that went over it does not get its calls run
+                return self.result(
+                    "max_tokens",
+                    error=f"token budget {budget} exceeded; this turn's calls were not run",
+                )
             done = await self._run_calls(turn.calls)
             if done is not None:
                 return done
-            budget = self.agent.token_budget
-            if budget is not None and self.usage["total_tokens"] > budget:
-                return self.result("max_tokens", error=f"token budget {budget} exceeded")
         return self.result("max_turns")
 
     def _fresh_ids(self, calls: list[FunctionCall], turn_no: int) -> list[FunctionCall]:
