@@ -140,9 +140,10 @@ class MissingExtraError(ConfigurationError):
         extra: the ``mcpgym-clients`` extra that installs it (``anthropic``, ``gemini``...).
     """
 
-    def __init__(self, extra: str, module: str) -> None:
+    def __init__(self, extra: str, package: str) -> None:
         self.extra = extra
         super().__init__(
-            f"the {extra} adapter needs the `{module}` package: run "
-            f"uv pip install 'mcpgym-clients[{extra}]' (or uv sync --extra {extra})"
+            f"the {extra} adapter needs the `{package}` package: run "
+            f"uv pip install 'mcpgym-clients[{extra}]' (in a clone of mcpgym, `uv sync` "
+            "installs every vendor SDK)"
         )

@@ -177,6 +177,10 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+EXTRA_PACKAGES = {"openai": "openai", "anthropic": "anthropic", "gemini": "google-genai"}
+"""The PyPI distribution each ``mcpgym-clients`` extra installs for its adapter."""
+
+
 def require(module: str, extra: str) -> Any:
     """Import a vendor SDK lazily.
 
@@ -188,7 +192,7 @@ def require(module: str, extra: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtraError(extra, module.split(".")[0]) from None
+        raise MissingExtraError(extra, EXTRA_PACKAGES.get(extra, module.split(".")[0])) from None
 
 
 def has_text(text: object) -> bool:
