@@ -462,9 +462,15 @@ async def _preflight(agent: Agent, key_hint: str) -> None:
         await agent.adapter.check()
     except ModelAPIError as exc:
         if exc.status is None:
-            raise ConfigurationError(
-                f"{exc}; is the model server running, and is --base-url right?"
-            ) from None
+            hosted = any(
+                agent.adapter.base_url.rstrip("/") == v.default_base_url for v in VENDORS.values()
+            )
+            hint = (
+                "check the network connection (and HTTPS_PROXY if you use a proxy)"
+                if hosted
+                else "is the model server running, and is --base-url right?"
+            )
+            raise ConfigurationError(f"{exc}; {hint}") from None
         if exc.status == 404:
             raise ConfigurationError(str(exc)) from None
         if exc.status in (401, 403):

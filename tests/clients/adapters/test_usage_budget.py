@@ -8,6 +8,9 @@ from typing import Any
 import anyio
 import pytest
 
+from mcpgym_clients.agents.model import BREAKER_EPISODES
+from mcpgym_clients.errors import ConfigurationError
+
 from ..fakes import FakeEpisode
 from .conftest import Tape, make_agent
 
@@ -65,3 +68,24 @@ async def test_the_token_budget_is_a_hard_cap_the_over_budget_calls_never_run() 
     assert result.termination == "max_tokens"
     assert episode.calls == []  # the reply that went over the budget had its calls dropped
     assert result.usage["total_tokens"] == 120
+
+
+async def test_the_first_episodes_failing_alike_stop_the_campaign() -> None:
+    wrong = {"error": {"message": "The model `gpt-nope` does not exist", "type": "x"}}
+    tape = Tape.of([{"status": 404, "headers": {}, "response": wrong}] * 3)
+    agent = make_agent("openai-compatible", tape)
+    with anyio.fail_after(10):
+        for _ in range(BREAKER_EPISODES - 1):
+            result = await agent.run(FakeEpisode().context())
+            assert result.termination == "model_error"
+        with pytest.raises(ConfigurationError, match="first 3 episodes all failed"):
+            await agent.run(FakeEpisode().context())
+
+
+async def test_the_breaker_is_off_once_a_request_succeeded() -> None:
+    wrong = {"error": {"message": "bad request", "type": "x"}}
+    tape = Tape.of([chat(0, None)] + [{"status": 400, "headers": {}, "response": wrong}] * 3)
+    agent = make_agent("openai-compatible", tape)
+    with anyio.fail_after(10):
+        results = [await agent.run(FakeEpisode().context()) for _ in range(4)]
+    assert [r.termination for r in results] == ["completed"] + ["model_error"] * 3

@@ -238,8 +238,29 @@ def sdk_error(exc: Exception, *, where: str) -> ModelAPIError:
             retry_after=retry_after_seconds(response.headers),
         )
     if type(exc).__name__ in ("APIConnectionError", "APITimeoutError"):
-        return ModelAPIError(f"{where} unreachable: {type(exc).__name__}: {exc}", transient=True)
+        return ModelAPIError(
+            f"{where} unreachable: {type(exc).__name__}: {exc}{root_cause(exc)}", transient=True
+        )
     return ModelAPIError(f"{where}: unusable reply: {type(exc).__name__}: {exc}"[:600])
+
+
+def root_cause(exc: BaseException) -> str:
+    """`` (cause: Type: text)`` of the innermost exception ``exc`` was raised from (the real
+    reason an SDK's "Connection error." failed: DNS, refused, TLS...), or ``""``."""
+    seen = {id(exc)}
+    cur: BaseException | None = exc
+    last = exc
+    while cur is not None:
+        last = cur
+        nxt = cur.__cause__ or cur.__context__
+        if nxt is None or id(nxt) in seen:
+            break
+        seen.add(id(nxt))
+        cur = nxt
+    if last is exc:
+        return ""
+    text = str(last)[:300]
+    return f" (cause: {type(last).__name__}{': ' + text if text else ''})"
 
 
 def _message(exc: Exception) -> str:

@@ -44,7 +44,7 @@ from typing import Any
 from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, text_of
 from mcpgym_clients.adapters.retry import TimeBudget, charged_to
 from mcpgym_clients.adapters.text_tool_calls import parse_text_tool_calls
-from mcpgym_clients.errors import InfraError, ModelAPIError
+from mcpgym_clients.errors import ConfigurationError, InfraError, ModelAPIError
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolOutcome
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -60,6 +60,9 @@ TEXT_CALL_FEEDBACK = (
 )
 
 logger = logging.getLogger("mcpgym_clients.model")
+
+BREAKER_EPISODES = 3
+"""Episodes failing alike on their first request before the campaign stops (`ModelAgent`)."""
 
 
 class ModelAgent(Agent):
@@ -100,6 +103,7 @@ class ModelAgent(Agent):
         self.parse_text_tool_calls = parse_text_tool_calls
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self._warned_budget = False
+        self._breaker: list[str] | None = []  # None: off (a request has succeeded)
 
     def settings(self) -> dict[str, Any]:
         """Model settings recorded with the run (vendor, model, sampling, limits; no key)."""
@@ -140,7 +144,34 @@ class ModelAgent(Agent):
             return state.result(
                 "timeout", error=f"the episode exceeded its time limit of {self.time_limit} s"
             )
+        self._trip(state)
         return result
+
+    def _trip(self, state: _Episode) -> None:
+        """The circuit breaker: stop the campaign when the first `BREAKER_EPISODES`
+        episodes all failed on their first request with the same 4xx answer (a wrong
+        endpoint or model id that the preflight could not see).
+
+        Raises:
+            ConfigurationError: the breaker tripped (the message quotes the error).
+        """
+        if self._breaker is None:
+            return
+        exc = state.api_error
+        if (
+            state.usage["requests"]
+            or exc is None
+            or not 400 <= (exc.status or 0) < 500
+            or is_context_overflow(exc)
+        ):
+            self._breaker = None  # the endpoint works: never trip in this campaign
+            return
+        self._breaker.append(f"{exc.status} {exc}")
+        if len(self._breaker) >= BREAKER_EPISODES and len(set(self._breaker)) == 1:
+            raise ConfigurationError(
+                f"stopping: the first {len(self._breaker)} episodes all failed on their first "
+                f"model request with the same error: {exc}; check --model and --base-url"
+            )
 
 
 class _Episode:
@@ -161,6 +192,7 @@ class _Episode:
         self.usage: dict[str, float] = {"requests": 0}  # token keys only once reported
         ctx.progress.transcript, ctx.progress.usage = self.transcript, self.usage
         self.seen_ids: set[str] = set()
+        self.api_error: ModelAPIError | None = None
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
         return AgentResult(termination, self.transcript, self.usage, **kw)
@@ -170,6 +202,7 @@ class _Episode:
             try:
                 turn = await self.adapter.complete(self.history, self.tools)
             except ModelAPIError as exc:
+                self.api_error = exc
                 if is_context_overflow(exc):
                     return self.result("max_tokens", error=f"context window exceeded: {exc}")
                 return self.result(
