@@ -230,10 +230,14 @@ def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
             raise ModelAPIError(f"malformed tool call in model response: {raw!r}"[:500])
         args = fn.get("arguments")
-        if isinstance(args, dict):  # some servers send an object instead of JSON text
+        if args is None:
+            args = ""  # no arguments: an empty object
+        elif not isinstance(args, str):
+            # an object (some servers send one instead of JSON text) is used as it is;
+            # anything else (a list, a number) the model is told is not an object
             args = json.dumps(args)
         call_id = raw.get("id") or f"call_{turn}_{i + 1}"
-        calls.append(FunctionCall(str(call_id), fn["name"], args if isinstance(args, str) else ""))
+        calls.append(FunctionCall(str(call_id), fn["name"], args))
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         message["tool_calls"] = [function_call_json(c) for c in calls]

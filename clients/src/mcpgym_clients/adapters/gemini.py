@@ -32,7 +32,7 @@ from mcpgym_clients.adapters.base import (
     require,
 )
 from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
-from mcpgym_clients.adapters.schemas import gemini_free_form_paths, gemini_parameters
+from mcpgym_clients.adapters.schemas import gemini_parameters, gemini_restore
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
@@ -47,6 +47,10 @@ MALFORMED_FEEDBACK = (
 _FILTERED = frozenset(
     {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION", "IMAGE_SAFETY"}
 )
+
+
+MADE_UP_ID = "gemini_"
+"""Prefix of the call ids the adapter makes up when the API sends none."""
 
 
 def gemini_turn(data: dict[str, Any]) -> ModelTurn:
@@ -82,7 +86,7 @@ def gemini_turn(data: dict[str, Any]) -> ModelTurn:
     texts = [p["text"] for p in parts if p.get("text") and not p.get("thought")]
     calls = [
         FunctionCall(
-            p["function_call"].get("id") or f"gemini_{i}",
+            p["function_call"].get("id") or f"{MADE_UP_ID}{i}",
             p["function_call"]["name"],
             json.dumps(p["function_call"].get("args") or {}),
         )
@@ -269,7 +273,10 @@ class GeminiAdapter(ModelAdapter):
                 response = {
                     "output": dict(outcome.structured) if outcome.structured else outcome.text
                 }
-            parts.append({"function_response": {"name": call.name, "response": response}})
+            answer: dict[str, Any] = {"name": call.name, "response": response}
+            if not call.id.startswith(MADE_UP_ID):  # the API sent an id: answer with it
+                answer["id"] = call.id
+            parts.append({"function_response": answer})
         return [{"role": "user", "parts": parts}]
 
     def user_entries(self, text: str) -> list[Any]:
@@ -277,17 +284,12 @@ class GeminiAdapter(ModelAdapter):
         return [{"role": "user", "parts": [{"text": text}]}]
 
     def prepare_arguments(self, tool: ToolDef | None, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Decode free-form object arguments sent as JSON text."""
+        """Decode free-form objects sent as JSON text and convert enum values that were not
+        strings back, at any depth (`gemini_restore`)."""
         if tool is None:
             return arguments
-        out = dict(arguments)
-        for name in gemini_free_form_paths(tool.input_schema):
-            if isinstance(out.get(name), str):
-                try:
-                    out[name] = json.loads(out[name])
-                except json.JSONDecodeError:
-                    pass  # left as text: the server's validation error tells the model
-        return out
+        out = gemini_restore(tool.input_schema, arguments)
+        return out if isinstance(out, dict) else arguments
 
     async def check(self) -> None:
         """``GET models/{model}``: fails on a wrong URL or model (404) or key (400/403)."""

@@ -151,6 +151,10 @@ class OpenAIResponsesAdapter(ModelAdapter):
 
         return responses_turn(await with_retries(self.retry, attempt))
 
+    def recorded_settings(self) -> dict[str, Any]:
+        """As the base class, without the seed: the Responses API takes none (not sent)."""
+        return {**super().recorded_settings(), "seed": None}
+
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
         """The output items, whitespace-only text dropped, call ids as the loop settled them."""
         if turn.native is None:  # calls parsed from text: rebuild as items
