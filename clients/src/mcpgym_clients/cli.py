@@ -195,7 +195,8 @@ def grading_serve(
 
 @app.command()
 def tasks(env: Annotated[str, typer.Argument(help="Environment name.")]) -> None:
-    """List an environment's task families and bands, with one sample instruction each."""
+    """List an environment's task families and bands, with a sample instruction (one per
+    family, or one for all when they read alike)."""
     from mcpgym_server import compute_lock
 
     environment = _environment(env)
@@ -691,61 +692,54 @@ def eval_(
     agent: Annotated[
         str | None,
         typer.Option(
-            help="reference | null | openai, or your own harness as package.module:attr or "
-            "path/to/file.py:attr (default: openai with --model, else reference)"
+            help="reference, null, openai, or a harness module:attr / file.py:attr "
+            "(default: openai with --model)"
         ),
     ] = None,
     model: Annotated[
         str | None,
         typer.Option(
-            help="VENDOR:MODEL with VENDOR openai, openai-responses, anthropic, gemini or "
-            "openai-compatible; a bare name is Chat Completions at --base-url."
+            help="VENDOR:MODEL (openai, openai-responses, anthropic, gemini, "
+            "openai-compatible) or a bare name."
         ),
     ] = None,
     base_url: Annotated[
         str | None,
-        typer.Option(
-            help="API root (default: the vendor's; OPENAI_BASE_URL / ANTHROPIC_BASE_URL)."
-        ),
+        typer.Option(help="API root (default: the vendor's)."),
     ] = None,
     api_key: Annotated[
-        str | None, typer.Option(help="API key (default: the vendor's key variable).")
+        str | None, typer.Option(help="API key (default: from the vendor's variable).")
     ] = None,
     api_key_env: Annotated[
         str | None,
-        typer.Option(
-            help="Env var holding the API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY, "
-            "GEMINI_API_KEY or GOOGLE_API_KEY by vendor)."
-        ),
+        typer.Option(help="Variable holding the API key (default: by vendor)."),
     ] = None,
     parse_text_tool_calls: Annotated[
         bool | None,
         typer.Option(
             "--parse-text-tool-calls/--no-parse-text-tool-calls",
-            help="Also execute tool calls written as text (default: on for "
-            "openai-compatible:, off otherwise).",
+            help="Run tool calls written as text (default: on for openai-compatible).",
             show_default=False,
         ),
     ] = None,
     max_turns: Annotated[
-        int | None, typer.Option(help="Model requests per episode [default: 30].", min=1)
+        int | None, typer.Option(help="Model requests per episode (default 30).", min=1)
     ] = None,
     max_tokens: Annotated[
-        int | None, typer.Option(help="Total tokens per episode (prompt + completion).", min=1)
+        int | None, typer.Option(help="Total tokens per episode (a hard cap).", min=1)
     ] = None,
     time_limit: Annotated[
         float | None,
         typer.Option(
-            help="Wall seconds per episode; model agents do not count failed requests "
-            "and retry waits. For --agent harnesses it is the hard cap.",
+            help="Wall seconds per episode, failed requests and retry waits not "
+            "counted (harnesses: the hard cap).",
             min=1.0,
         ),
     ] = None,
     request_timeout: Annotated[
         float,
         typer.Option(
-            help="Seconds per model request attempt; a request without an answer is "
-            "retried, then the episode is infra_error.",
+            help="Seconds per model request attempt (then retried; infra_error).",
             min=1.0,
         ),
     ] = 120.0,
@@ -755,7 +749,10 @@ def eval_(
     temperature: Annotated[
         float | None, typer.Option(help="Sampling temperature.", min=0.0, max=2.0)
     ] = None,
-    model_seed: Annotated[int | None, typer.Option(help="Sampling seed sent to the model.")] = None,
+    model_seed: Annotated[
+        int | None,
+        typer.Option(help="Sampling seed (not sent to openai-responses, anthropic)."),
+    ] = None,
     tasks: Annotated[
         str, typer.Option("--tasks", "--task", help="Task families: a,b or all.")
     ] = "all",
@@ -783,8 +780,8 @@ def eval_(
     timeout: Annotated[
         float | None,
         typer.Option(
-            help="Hard cap in seconds per episode, retry waits included [default: 600; "
-            "with --time-limit: that plus 600 for model agents, that for harnesses].",
+            help="Hard cap, seconds per episode (default 600; with --time-limit: "
+            "limit + 600, or the limit for harnesses).",
             min=1.0,
             max=86400.0,
             show_default=False,
