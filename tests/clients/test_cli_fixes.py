@@ -38,6 +38,8 @@ def test_model_api_errors_never_carry_url_secrets() -> None:
         status=500,
         body="see https://h.example/x?token=SECRET3",
     )
+    echoed = ModelAPIError("answered 404: no such path /v1/?key=SECRET4chat/completions")
+    assert "SECRET" not in str(echoed) and "/v1/?key=***" in str(echoed)
     assert "SECRET" not in str(exc) and "SECRET" not in str(exc.body)
     assert "https://***@h.example/v1/chat/completions?*** answered 500" in str(exc)
 

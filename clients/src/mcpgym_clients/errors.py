@@ -88,16 +88,22 @@ class ServerRequestError(ClientError):
 
 
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@]+@")
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&](?:key|api[_-]?key|token|access[_-]?token|secret|sig|signature|password))"
+    r"=[^&\s'\"]+"
+)
 _QUERY = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s?#'\"]*)\?[^\s#'\"]+")
 
 
 def redact_urls(text: str) -> str:
     """``text`` with the user info and query of every URL in it replaced by ``***``.
 
-    Keys hide there (``https://user:KEY@host``, Gemini's ``?key=KEY``); used for every
-    model API error message and for the command line stored with a run.
+    Keys hide there (``https://user:KEY@host``, Gemini's ``?key=KEY``); also the value of a
+    ``key=``/``token=``/``api_key=``... parameter outside a full URL (a server echoing the
+    path). Used for every model API error message and the command line stored with a run.
     """
-    return _QUERY.sub(r"\1?***", _USERINFO.sub(r"\1***@", text))
+    text = _QUERY.sub(r"\1?***", _USERINFO.sub(r"\1***@", text))
+    return _SECRET_PARAM.sub(r"\1=***", text)
 
 
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
