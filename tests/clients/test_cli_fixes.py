@@ -100,3 +100,12 @@ def test_an_unreachable_hosted_vendor_shows_the_cause_and_no_base_url_hint() -> 
     text = str(info.value)
     assert "cause: OSError: [Errno -3] Temporary failure in name resolution" in text
     assert "--base-url" not in text and "network connection" in text
+
+
+def test_eval_help_fits_80_columns_with_readable_help() -> None:
+    result = runner.invoke(app, ["eval", "--help"], env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0
+    # the help column is wide enough for three words a line (it was two, with a column
+    # for --no-parse-text-tool-calls and long range metavars)
+    assert "Model requests per" in result.output
+    assert "(default 30)" in flat(result.output)

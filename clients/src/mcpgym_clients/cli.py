@@ -717,16 +717,22 @@ def eval_(
     parse_text_tool_calls: Annotated[
         bool | None,
         typer.Option(
-            "--parse-text-tool-calls/--no-parse-text-tool-calls",
-            help="Run tool calls written as text (default: on for openai-compatible).",
+            "--parse-text-tool-calls",
+            help="Run tool calls written as text (default: on for openai-compatible; "
+            "--no-parse-text-tool-calls: off).",
             show_default=False,
         ),
     ] = None,
+    no_parse_text_tool_calls: Annotated[
+        bool,
+        typer.Option("--no-parse-text-tool-calls", hidden=True),
+    ] = False,
     max_turns: Annotated[
-        int | None, typer.Option(help="Model requests per episode (default 30).", min=1)
+        int | None,
+        typer.Option(help="Model requests per episode (default 30).", min=1, metavar="N"),
     ] = None,
     max_tokens: Annotated[
-        int | None, typer.Option(help="Total tokens per episode (a hard cap).", min=1)
+        int | None, typer.Option(help="Total tokens per episode (a hard cap).", min=1, metavar="N")
     ] = None,
     time_limit: Annotated[
         float | None,
@@ -734,6 +740,7 @@ def eval_(
             help="Wall seconds per episode, failed requests and retry waits not "
             "counted (harnesses: the hard cap).",
             min=1.0,
+            metavar="SECONDS",
         ),
     ] = None,
     request_timeout: Annotated[
@@ -741,6 +748,7 @@ def eval_(
         typer.Option(
             help="Seconds per model request attempt (then retried; infra_error).",
             min=1.0,
+            metavar="SECONDS",
         ),
     ] = 120.0,
     max_output_tokens: Annotated[
@@ -783,6 +791,7 @@ def eval_(
             help="Hard cap, seconds per episode (default 600; with --time-limit: "
             "limit + 600, or the limit for harnesses).",
             min=1.0,
+            metavar="SECONDS",
             max=86400.0,
             show_default=False,
         ),
@@ -824,7 +833,7 @@ def eval_(
         base_url=base_url,
         api_key=api_key,
         api_key_env=api_key_env,
-        parse_text_tool_calls=parse_text_tool_calls,
+        parse_text_tool_calls=False if no_parse_text_tool_calls else parse_text_tool_calls,
         max_turns=max_turns or 30,
         max_turns_given=max_turns is not None,
         request_timeout=request_timeout,
