@@ -14,6 +14,12 @@ then run a model (``pip install openai-agents``; in this repository it is a dev 
     uv run python examples/openai_agents_sdk.py --task order-status --band easy --seed 7 \\
         --model gpt-4.1 --grading-url http://127.0.0.1:8001 --grading-token "$TOKEN"
 
+Local model servers (vLLM, Ollama...) have no Responses API: pass the Agents SDK an
+``OpenAIChatCompletionsModel(model=..., openai_client=AsyncOpenAI(base_url=...))`` as
+``model``, and turn tracing off (``set_tracing_disabled(True)``, or
+``RunConfig(tracing_disabled=True)``), which otherwise uploads traces to OpenAI with
+``OPENAI_API_KEY``.
+
 The repository's tests run `run_episode` with a scripted `agents.Model` instead of a real
 one (tests/interop/test_openai_agents_sdk.py), so this file is exercised without a key.
 """
@@ -83,18 +89,25 @@ async def run_episode(
         ``(episode_id, final_output, seal_metadata)``; grade the episode id with `grade`.
     """
     episode = await open_episode(env_url, task, band, seed)
-    async with MCPServerStreamableHttp(
-        params={"url": episode["mcp_url"], "timeout": 60},
-        name="mcpgym-episode",
-        cache_tools_list=True,  # an episode's tools never change
-        client_session_timeout_seconds=60,
-    ) as server:
-        agent = Agent(name="support", instructions=INSTRUCTIONS, mcp_servers=[server], model=model)
-        result = await Runner.run(
-            agent, episode["instruction"], max_turns=max_turns, run_config=run_config
-        )
-    answer = None if result.final_output is None else str(result.final_output)
-    sealed = await end_episode(env_url, episode["episode_id"], answer)
+    answer: str | None = None
+    try:
+        async with MCPServerStreamableHttp(
+            params={"url": episode["mcp_url"], "timeout": 60},
+            name="mcpgym-episode",
+            cache_tools_list=True,  # an episode's tools never change
+            client_session_timeout_seconds=60,
+        ) as server:
+            agent = Agent(
+                name="support", instructions=INSTRUCTIONS, mcp_servers=[server], model=model
+            )
+            result = await Runner.run(
+                agent, episode["instruction"], max_turns=max_turns, run_config=run_config
+            )
+        answer = None if result.final_output is None else str(result.final_output)[:20_000]
+    finally:
+        # Always seal the episode, also when the run failed (max turns, a model API
+        # error, Ctrl-C): an open episode holds its sandbox until it times out.
+        sealed = await end_episode(env_url, episode["episode_id"], answer)
     return episode["episode_id"], answer, sealed
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import anyio
+
 from mcpgym_clients import Agent, AgentResult, EpisodeContext, FunctionAgent, HarnessContext
 
 
@@ -93,3 +95,10 @@ class CallableLoop:
 
 
 callable_loop = CallableLoop()
+
+
+async def hangs(task: HarnessContext) -> str:
+    """Calls one tool, then never returns (to hit --time-limit)."""
+    await task.call_tool("get_ticket", {"ticket_id": 1})
+    await anyio.Event().wait()
+    return "never"

@@ -119,8 +119,55 @@ async def test_an_agent_past_the_time_limit_is_cut_off_ended_and_graded(
         with anyio.fail_after(10):
             rec = await driver.run_episode(Stuck(), "set-target", "easy", 0)
     assert (rec.termination, rec.episode_termination) == ("timeout", "ended")
-    assert rec.error == "the agent exceeded 0.05 s"
+    assert rec.error == "the agent exceeded 0.05 s (--timeout)"
     assert rec.score == 0.0  # a timeout is the agent's result, so it is scored
+
+
+class StuckHarness(Agent):
+    """Records its progress in ``ctx.progress``, then waits forever."""
+
+    name = "stuck-harness"
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        ctx.progress.transcript.append({"role": "user", "content": ctx.instruction})
+        ctx.progress.usage["requests"] = 1
+        await ctx.call_tool("put", {"key": "target", "value": "1"})
+        ctx.progress.transcript.append({"role": "assistant", "content": "put done"})
+        await anyio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_the_hard_cap_keeps_the_partial_transcript_and_usage(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env, episode_timeout=0.05) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(StuckHarness(), "set-target", "easy", 0)
+    assert rec.termination == "timeout" and rec.steps == 1
+    assert [m["content"] for m in rec.transcript][-1] == "put done"
+    assert rec.usage == {"requests": 1}
+
+
+class WaitsOnTheModel(Agent):
+    """Inside a model request (retried forever by the vendor's 429s) at the hard cap."""
+
+    name = "waits-on-model"
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
+
+        await with_retries(RetryPolicy(request_timeout=None), anyio.Event().wait)
+        raise AssertionError("unreachable")
+
+
+async def test_the_hard_cap_inside_a_model_request_is_infra_error_not_a_score(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async with driver_for(servers, toy_env, episode_timeout=0.05) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(WaitsOnTheModel(), "set-target", "easy", 0)
+    assert rec.termination == "infra_error" and not rec.scored
+    assert "waiting on the model API" in (rec.error or "")
 
 
 async def test_an_unknown_task_is_a_request_error_naming_valid_tasks(

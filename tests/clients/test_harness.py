@@ -298,3 +298,26 @@ def test_spellings_of_one_harness_and_selection_resume_one_run_and_an_edit_start
         later = [r for r in runs.runs() if r["id"] != first["id"]]
         assert len(later) == 1 and later[0]["settings"]["harness_digest"] == digest(harness)
         assert len(runs.episodes(later[0]["id"])) == 6
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--max-turns", "5"), ("--max-tokens", "1000")])
+def test_a_harness_refuses_limits_it_cannot_honour(flag: str, value: str) -> None:
+    result = runner.invoke(
+        app,
+        ["eval", "helpdesk", "--agent", f"{OWN_HARNESS}:agent", flag, value],
+        env={"COLUMNS": "300"},
+    )
+    assert result.exit_code == 2
+    assert f"{flag} is for the built-in model agents; mcpgym cannot enforce it" in flat(
+        result.output
+    )
+
+
+def test_the_time_limit_is_a_harness_hard_cap_never_unlimited(tmp_path: Path) -> None:
+    code, out, episodes, run = run_eval(
+        tmp_path / "m.db", "tests.clients.byo_agents:hangs", "--bands", "easy", "--time-limit", "1"
+    )
+    (ep,) = episodes
+    assert (ep["termination"], ep["episode_termination"]) == ("timeout", "ended"), out
+    assert ep["error"] == "the agent exceeded 1.0 s (--timeout)"
+    assert ep["steps"] == 1 and ep["transcript"][-1]["role"] == "tool"  # kept on the cut

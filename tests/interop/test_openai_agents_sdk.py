@@ -126,3 +126,39 @@ async def test_an_agents_sdk_run_scores_full_marks_and_sees_tool_errors(
         True,
         [],
     )
+
+
+class FailingModel(ScriptedModel):
+    """A model whose API fails on the first request."""
+
+    async def get_response(self, *args: Any, **kw: Any):  # type: ignore[override]
+        raise RuntimeError("model API down")
+
+
+@pytest.mark.anyio
+async def test_the_example_ends_the_episode_when_the_run_fails(servers: LocalServers) -> None:
+    import httpx
+
+    example = load_example()
+    opened: list[str] = []
+    real_open = example.open_episode
+
+    async def open_and_note(*args: Any) -> dict[str, Any]:
+        episode = await real_open(*args)
+        opened.append(episode["episode_id"])
+        return episode
+
+    example.open_episode = open_and_note
+    with anyio.fail_after(60), pytest.raises(RuntimeError, match="model API down"):
+        await example.run_episode(
+            servers.env_url,
+            "order-status",
+            "easy",
+            0,
+            FailingModel([]),
+            run_config=RunConfig(tracing_disabled=True),
+        )
+    (episode_id,) = opened
+    async with httpx.AsyncClient() as http:
+        meta = (await http.get(f"{servers.env_url}/episodes/{episode_id}")).json()
+    assert (meta["state"], meta["termination"]) == ("sealed", "ended")

@@ -46,3 +46,25 @@ async def test_stdio_episode_is_sealed_at_eof(tmp_path: Path, mode: str) -> None
     (eid,) = [p.name for p in store.iterdir() if p.name.startswith("ep_")]
     meta = store_obj.read(eid).meta
     assert (meta.termination, meta.steps, meta.variant_id) == ("eof", 2, "toy/set-target@medium#2")
+
+
+async def test_the_stdio_episode_id_is_announced_at_start(tmp_path: Path) -> None:
+    import io
+
+    from mcpgym_server.stdio import serve_stdio
+    from tests.server.toyenv import make_toy_env
+
+    env = make_toy_env(tmp_path / "pkg")
+    lines: list[str] = []
+    with anyio.fail_after(30):
+        meta = await serve_stdio(
+            env,
+            task="set-target",
+            seed=1,
+            store_dir=tmp_path / "episodes",
+            stdin=anyio.wrap_file(io.StringIO("")),
+            stdout=anyio.wrap_file(io.StringIO()),
+            announce=lines.append,
+        )
+    (line,) = lines
+    assert f"episode {meta.episode_id} " in line and str(tmp_path / "episodes") in line

@@ -49,6 +49,7 @@ from rich.table import Table
 
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
+from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agent_spec import is_agent_spec, load_agent
 from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.agents.model import ModelAgent
@@ -67,7 +68,7 @@ from mcpgym_clients.campaign import (
 from mcpgym_clients.commands import instrument, measure, new, report
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
-from mcpgym_clients.errors import ConfigurationError, ModelAPIError
+from mcpgym_clients.errors import ConfigurationError, ModelAPIError, redact_urls
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.measure.render import print_table
 from mcpgym_clients.protocol import Agent
@@ -196,7 +197,8 @@ def grading_serve(
 
 @app.command()
 def tasks(env: Annotated[str, typer.Argument(help="Environment name.")]) -> None:
-    """List an environment's task families and bands, with one sample instruction each."""
+    """List an environment's task families and bands, with a sample instruction (one per
+    family, or one for all when they read alike)."""
     from mcpgym_server import compute_lock
 
     environment = _environment(env)
@@ -271,6 +273,8 @@ def _build_agent(
     max_output_tokens: int | None,
     token_budget: int | None = None,
     time_limit: float | None = None,
+    request_timeout: float = 120.0,
+    max_turns_given: bool = False,
 ) -> Agent:
     """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`)."""
     if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
@@ -280,6 +284,14 @@ def _build_agent(
                 "chooses its own model (set Agent.model or FunctionAgent(model=...))",
                 param_hint="'--model'",
             )
+        for flag, given in (("--max-turns", max_turns_given), ("--max-tokens", token_budget)):
+            if given:
+                raise typer.BadParameter(
+                    f"{flag} is for the built-in model agents; mcpgym cannot enforce it on a "
+                    "harness given to --agent (limit turns or tokens in your loop; "
+                    "--time-limit and --timeout do apply)",
+                    param_hint=f"'{flag}'",
+                )
         return parsed(load_agent, name, "--agent")
     if name in ("reference", "null", "random") and model:
         raise typer.BadParameter(
@@ -316,13 +328,16 @@ def _build_agent(
             param_hint="'--api-key'",
         )
     settings = ModelSettings(model_id, temperature, model_seed, max_output_tokens)
+    retry = RetryPolicy(request_timeout=request_timeout)
     loop: dict[str, Any] = {
         "max_turns": max_turns,
         "token_budget": token_budget,
         "time_limit": time_limit,
     }
     if vendor is None or vendor.name == "openai-compatible":
-        client = ChatCompletionsClient(base_url=url or DEFAULT_BASE_URL, api_key=key)
+        client = ChatCompletionsClient(
+            base_url=url or DEFAULT_BASE_URL, api_key=key, timeout=request_timeout
+        )
         agent: Agent = OpenAIAgent(
             client=client,
             model=model_id,
@@ -339,8 +354,24 @@ def _build_agent(
             agent.name = vendor.name  # type: ignore[misc]
         return agent
     with reported():
-        adapter = build_adapter(vendor, settings, api_key=key, base_url=url)
+        adapter = build_adapter(
+            vendor, settings, api_key=key, base_url=url, retry=retry, timeout=request_timeout
+        )
     return build_model_agent(adapter, parse_text_tool_calls=bool(parse_text_tool_calls), **loop)
+
+
+def _hard_cap(timeout: float | None, time_limit: float | None, agent: Agent) -> float:
+    """The driver's hard cap per episode (``--timeout``): never unlimited.
+
+    Default 600 s. With ``--time-limit``: a model agent gets the limit plus 600 s (its own
+    limit excludes retry waits, the cap does not); any other agent (a harness, which
+    cannot exclude them) gets the limit itself as its cap.
+    """
+    if timeout is not None:
+        return timeout
+    if time_limit is None:
+        return 600.0
+    return time_limit + 600.0 if isinstance(agent, ModelAgent) else time_limit
 
 
 def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
@@ -358,7 +389,8 @@ SECRET_FLAGS = ("--api-key", "--grading-token")
 
 
 def _redacted(argv: list[str]) -> list[str]:
-    """``argv`` with the values of `SECRET_FLAGS` replaced by ``***``."""
+    """``argv`` with the values of `SECRET_FLAGS` replaced by ``***``, and the user info
+    and query of URLs (``--base-url https://u:KEY@host/v1?key=KEY``) too."""
     out: list[str] = []
     hide = False
     for arg in argv:
@@ -371,7 +403,7 @@ def _redacted(argv: list[str]) -> list[str]:
         elif arg.split("=", 1)[0] in SECRET_FLAGS and "=" in arg:
             out.append(arg.split("=", 1)[0] + "=***")
         else:
-            out.append(arg)
+            out.append(redact_urls(arg))
     return out
 
 
@@ -433,9 +465,15 @@ async def _preflight(agent: Agent, key_hint: str) -> None:
         await agent.adapter.check()
     except ModelAPIError as exc:
         if exc.status is None:
-            raise ConfigurationError(
-                f"{exc}; is the model server running, and is --base-url right?"
-            ) from None
+            hosted = any(
+                agent.adapter.base_url.rstrip("/") == v.default_base_url for v in VENDORS.values()
+            )
+            hint = (
+                "check the network connection (and HTTPS_PROXY if you use a proxy)"
+                if hosted
+                else "is the model server running, and is --base-url right?"
+            )
+            raise ConfigurationError(f"{exc}; {hint}") from None
         if exc.status == 404:
             raise ConfigurationError(str(exc)) from None
         if exc.status in (401, 403):
@@ -677,57 +715,75 @@ def eval_(
     agent: Annotated[
         str | None,
         typer.Option(
-            help="reference | null | openai, or your own harness as package.module:attr or "
-            "path/to/file.py:attr (default: openai with --model, else reference)"
+            help="reference, null, openai, or a harness module:attr / file.py:attr "
+            "(default: openai with --model)"
         ),
     ] = None,
     model: Annotated[
         str | None,
         typer.Option(
-            help="VENDOR:MODEL with VENDOR openai, openai-responses, anthropic, gemini or "
-            "openai-compatible; a bare name is Chat Completions at --base-url."
+            help="VENDOR:MODEL (openai, openai-responses, anthropic, gemini, "
+            "openai-compatible) or a bare name."
         ),
     ] = None,
     base_url: Annotated[
         str | None,
-        typer.Option(
-            help="API root (default: the vendor's; OPENAI_BASE_URL / ANTHROPIC_BASE_URL)."
-        ),
+        typer.Option(help="API root (default: the vendor's)."),
     ] = None,
     api_key: Annotated[
-        str | None, typer.Option(help="API key (default: the vendor's key variable).")
+        str | None, typer.Option(help="API key (default: from the vendor's variable).")
     ] = None,
     api_key_env: Annotated[
         str | None,
-        typer.Option(
-            help="Env var holding the API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY, "
-            "GEMINI_API_KEY or GOOGLE_API_KEY by vendor)."
-        ),
+        typer.Option(help="Variable holding the API key (default: by vendor)."),
     ] = None,
     parse_text_tool_calls: Annotated[
         bool | None,
         typer.Option(
-            "--parse-text-tool-calls/--no-parse-text-tool-calls",
-            help="Also execute tool calls written as text (default: on for "
-            "openai-compatible:, off otherwise).",
+            "--parse-text-tool-calls",
+            help="Run tool calls written as text (default: on for openai-compatible; "
+            "--no-parse-text-tool-calls: off).",
             show_default=False,
         ),
     ] = None,
-    max_turns: Annotated[int, typer.Option(help="Model requests per episode.", min=1)] = 30,
+    no_parse_text_tool_calls: Annotated[
+        bool,
+        typer.Option("--no-parse-text-tool-calls", hidden=True),
+    ] = False,
+    max_turns: Annotated[
+        int | None,
+        typer.Option(help="Model requests per episode (default 30).", min=1, metavar="N"),
+    ] = None,
     max_tokens: Annotated[
-        int | None, typer.Option(help="Total tokens per episode (prompt + completion).", min=1)
+        int | None, typer.Option(help="Total tokens per episode (a hard cap).", min=1, metavar="N")
     ] = None,
     time_limit: Annotated[
         float | None,
-        typer.Option(help="Wall seconds per episode, not counting retry waits.", min=1.0),
+        typer.Option(
+            help="Wall seconds per episode, failed requests and retry waits not "
+            "counted (harnesses: the hard cap).",
+            min=1.0,
+            metavar="SECONDS",
+        ),
     ] = None,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds per model request attempt (then retried; infra_error).",
+            min=1.0,
+            metavar="SECONDS",
+        ),
+    ] = 120.0,
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Max tokens per model response.", min=1)
     ] = None,
     temperature: Annotated[
         float | None, typer.Option(help="Sampling temperature.", min=0.0, max=2.0)
     ] = None,
-    model_seed: Annotated[int | None, typer.Option(help="Sampling seed sent to the model.")] = None,
+    model_seed: Annotated[
+        int | None,
+        typer.Option(help="Sampling seed (not sent to openai-responses, anthropic)."),
+    ] = None,
     tasks: Annotated[
         str, typer.Option("--tasks", "--task", help="Task families: a,b or all.")
     ] = "all",
@@ -755,9 +811,10 @@ def eval_(
     timeout: Annotated[
         float | None,
         typer.Option(
-            help="Hard cap in seconds per episode, retry waits included "
-            "(default: 600; none with --time-limit).",
+            help="Hard cap, seconds per episode (default 600; with --time-limit: "
+            "limit + 600, or the limit for harnesses).",
             min=1.0,
+            metavar="SECONDS",
             max=86400.0,
             show_default=False,
         ),
@@ -799,8 +856,10 @@ def eval_(
         base_url=base_url,
         api_key=api_key,
         api_key_env=api_key_env,
-        parse_text_tool_calls=parse_text_tool_calls,
-        max_turns=max_turns,
+        parse_text_tool_calls=False if no_parse_text_tool_calls else parse_text_tool_calls,
+        max_turns=max_turns or 30,
+        max_turns_given=max_turns is not None,
+        request_timeout=request_timeout,
         temperature=temperature,
         model_seed=model_seed,
         max_output_tokens=max_output_tokens,
@@ -822,7 +881,7 @@ def eval_(
             store=store,
             episodes=episodes or store.parent / "episodes",
             baseline=not no_baseline,
-            timeout=timeout if timeout is not None else (None if time_limit else 600.0),
+            timeout=_hard_cap(timeout, time_limit, the_agent),
             argv=_redacted(sys.argv),
             key_hint="--api-key"
             if api_key

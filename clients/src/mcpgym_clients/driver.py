@@ -33,6 +33,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
+from mcpgym_clients.adapters.retry import watched
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.protocol import (
     Agent,
@@ -42,6 +43,7 @@ from mcpgym_clients.protocol import (
     ToolDef,
     ToolOutcome,
 )
+from mcpgym_clients.results import checked_result
 from mcpgym_server import (
     SUBMIT_TOOL,
     Environment,
@@ -182,9 +184,10 @@ class EpisodeDriver:
         env_url: environment server base URL, e.g. ``http://127.0.0.1:8000``.
         grading_url: grading service base URL.
         grading_token: bearer token for the grading service.
-        episode_timeout: seconds an agent may spend on one episode (``None``: no limit);
-            past it the agent is cancelled with termination ``timeout`` and the episode
-            is ended and graded.
+        episode_timeout: the hard cap: seconds an agent may spend on one episode (``None``:
+            no limit); past it the agent is cancelled with termination ``timeout`` (keeping
+            the transcript and usage of `EpisodeContext.progress`), or ``infra_error`` when
+            it was inside a model request or retry wait, and the episode is ended and graded.
         request_timeout: seconds for each control, grading and MCP request.
         mcp_mode: `mcp.Client` protocol mode: ``"auto"`` (2026-07-28 against mcpgym
             servers) or ``"legacy"`` (the 2025 handshake).
@@ -354,7 +357,11 @@ class EpisodeDriver:
         try:
             yield client
         except BaseException as exc:
-            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+            # No shielding scope around the exit: the client's own task group scope must be
+            # the innermost one when it exits (anyio scopes nest strictly), else anyio
+            # raises "exit a cancel scope that isn't the current task's" and leaves the
+            # client's scope cancelling every later request of this task.
+            with contextlib.suppress(Exception):
                 await client.__aexit__(type(exc), exc, exc.__traceback__)
             raise
         try:
@@ -442,6 +449,24 @@ class EpisodeDriver:
         if rec.grade is not None:
             rec.episode_termination = rec.grade.get("termination") or rec.episode_termination
 
+    def _cut_off(self, ctx: EpisodeContext, in_model_request: bool, agent: Agent) -> AgentResult:
+        """The result of an agent cut off by the hard cap: what it recorded so far, as
+        ``timeout``, or ``infra_error`` when it was waiting on the model API (a request or
+        a retry wait: a vendor outage is not the model's score)."""
+        partial = checked_result(
+            AgentResult("timeout", ctx.progress.transcript, ctx.progress.usage),
+            f"agent `{agent.name}`",
+        )
+        if in_model_request:
+            partial.termination = "infra_error"
+            partial.error = (
+                f"the hard cap of {self.episode_timeout} s (--timeout) passed while the agent "
+                "was waiting on the model API (a request or a retry wait)"
+            )
+        else:
+            partial.error = f"the agent exceeded {self.episode_timeout} s (--timeout)"
+        return partial
+
     async def _run_agent(
         self,
         agent: Agent,
@@ -501,16 +526,16 @@ class EpisodeDriver:
                 )
                 t = time.perf_counter()
                 result: AgentResult | None = None
-                with anyio.move_on_after(self.episode_timeout):
+                with watched() as activity, anyio.move_on_after(self.episode_timeout):
                     try:
                         result = await agent.run(ctx)
                     except InfraError as exc:
                         result = AgentResult("infra_error", error=str(exc))
                 rec.timings["agent"] = (time.perf_counter() - t) * 1000
                 if result is None:
-                    result = AgentResult(
-                        "timeout", error=f"the agent exceeded {self.episode_timeout} s"
-                    )
+                    result = self._cut_off(ctx, activity.cancelled_inside, agent)
+                else:
+                    result = checked_result(result, f"agent `{agent.name}`")
                 if (
                     result.termination == "completed"
                     and result.answer is not None

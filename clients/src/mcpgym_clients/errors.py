@@ -17,6 +17,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcpgym_server.errors import MCPGymError
@@ -86,6 +87,25 @@ class ServerRequestError(ClientError):
         super().__init__(f"{service} server answered {status}: {payload.get('error', payload)}")
 
 
+_USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@]+@")
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&](?:key|api[_-]?key|token|access[_-]?token|secret|sig|signature|password))"
+    r"=[^&\s'\"]+"
+)
+_QUERY = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s?#'\"]*)\?[^\s#'\"]+")
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with the user info and query of every URL in it replaced by ``***``.
+
+    Keys hide there (``https://user:KEY@host``, Gemini's ``?key=KEY``); also the value of a
+    ``key=``/``token=``/``api_key=``... parameter outside a full URL (a server echoing the
+    path). Used for every model API error message and the command line stored with a run.
+    """
+    text = _QUERY.sub(r"\1?***", _USERINFO.sub(r"\1***@", text))
+    return _SECRET_PARAM.sub(r"\1=***", text)
+
+
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 """HTTP statuses worth retrying (529 is Anthropic's "overloaded")."""
 
@@ -113,10 +133,10 @@ class ModelAPIError(ClientError):
         transient: bool | None = None,
     ) -> None:
         self.status = status
-        self.body = body
+        self.body = body if body is None else redact_urls(body)
         self.retry_after = retry_after
         self.transient = status in TRANSIENT_STATUSES if transient is None else transient
-        super().__init__(message)
+        super().__init__(redact_urls(message))
 
 
 class MissingExtraError(ConfigurationError):
@@ -126,9 +146,10 @@ class MissingExtraError(ConfigurationError):
         extra: the ``mcpgym-clients`` extra that installs it (``anthropic``, ``gemini``...).
     """
 
-    def __init__(self, extra: str, module: str) -> None:
+    def __init__(self, extra: str, package: str) -> None:
         self.extra = extra
         super().__init__(
-            f"the {extra} adapter needs the `{module}` package: run "
-            f"uv pip install 'mcpgym-clients[{extra}]' (or uv sync --extra {extra})"
+            f"the {extra} adapter needs the `{package}` package: run "
+            f"uv pip install 'mcpgym-clients[{extra}]' (in a clone of mcpgym, `uv sync` "
+            "installs every vendor SDK)"
         )

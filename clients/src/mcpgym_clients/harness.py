@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.protocol import (
@@ -92,8 +95,23 @@ def _infra_cause(exc: BaseException) -> InfraError | None:
     return None
 
 
+def contained(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by a lab's loop, is recorded as its failure instead of
+    propagating.
+
+    Every `Exception` is; so are `SystemExit` and `KeyboardInterrupt` raised by the loop's
+    own code (mcpgym handles Ctrl-C with a signal handler, not by this exception), and a
+    cancellation exception raised while no enclosing cancel scope was cancelled (a stray
+    ``raise CancelledError()``). A real cancellation (the driver's time limit, the user
+    stopping the campaign) always propagates, as anyio requires.
+    """
+    if isinstance(exc, anyio.get_cancelled_exc_class()):
+        return anyio.current_effective_deadline() != -math.inf
+    return isinstance(exc, (Exception, SystemExit, KeyboardInterrupt))
+
+
 def failure_result(
-    exc: Exception, transcript: list[dict[str, Any]], usage: Mapping[str, int], who: str
+    exc: BaseException, transcript: list[dict[str, Any]], usage: Mapping[str, int], who: str
 ) -> AgentResult:
     """The `AgentResult` for an exception that escaped an agent's loop.
 
@@ -193,6 +211,7 @@ class FunctionAgent(Agent):
         """Run the loop on one episode; never raises (see the class docstring)."""
         transcript: list[dict[str, Any]] = [{"role": "user", "content": ctx.instruction}]
         usage: dict[str, int] = {}
+        ctx.progress.transcript, ctx.progress.usage = transcript, usage  # type: ignore[assignment]
         calls = 0
 
         async def call_tool(name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
@@ -216,13 +235,16 @@ class FunctionAgent(Agent):
             reference=ctx.reference,
             reference_answer=ctx.reference_answer,
             submit_tool=ctx.submit_tool,
+            progress=ctx.progress,
             transcript=transcript,
             usage=usage,
         )
         who = f"harness `{self.name}`"
         try:
             value = await self.loop(task)
-        except Exception as exc:  # the lab's code: any failure is the agent's, recorded
+        except BaseException as exc:  # the lab's code: any failure is the agent's, recorded
+            if not contained(exc):
+                raise
             return failure_result(exc, transcript, usage, who)
         return as_result(value, transcript, usage, who)
 
@@ -262,7 +284,9 @@ class GuardedAgent(Agent):
         who = f"agent `{self.name}`"
         try:
             value: object = await self.inner.run(ctx)
-        except Exception as exc:  # the lab's code: any failure is the agent's, recorded
+        except BaseException as exc:  # the lab's code: any failure is the agent's, recorded
+            if not contained(exc):
+                raise
             return failure_result(exc, [{"role": "user", "content": ctx.instruction}], {}, who)
         return as_result(value, [{"role": "user", "content": ctx.instruction}], {}, who)
 

@@ -56,6 +56,22 @@ class ToolOutcome:
     structured: Mapping[str, Any] | None = None
 
 
+@dataclass
+class Progress:
+    """What an agent has recorded so far in an episode, readable after it is cut off.
+
+    The driver reads it when its hard cap (``--timeout``) cancels the agent, so that the
+    episode keeps the partial transcript and usage. Agents update it in place (the
+    built-in loops put their live transcript list and usage dict here).
+
+    Attributes:
+        transcript: messages so far (as in `AgentResult`). usage: counts so far.
+    """
+
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, float] = field(default_factory=dict)
+
+
 CallTool = Callable[[str, Mapping[str, Any]], Awaitable[ToolOutcome]]
 """``call_tool(name, arguments) -> ToolOutcome``; raises `InfraError` on transport failure."""
 
@@ -75,6 +91,8 @@ class EpisodeContext:
             agents with ``uses_reference = True``; ``None`` otherwise.
         reference_answer: the reference final answer passed to ``submit``, likewise.
         submit_tool: name of the tool that ends the episode.
+        progress: the agent's partial transcript and usage (see `Progress`); agents
+            should keep it current so that a cut-off episode keeps them.
     """
 
     episode_id: str
@@ -86,6 +104,7 @@ class EpisodeContext:
     reference: list[ToolCall] | None = None
     reference_answer: str | None = None
     submit_tool: str = "submit"
+    progress: Progress = field(default_factory=Progress)
 
 
 @dataclass
@@ -101,6 +120,7 @@ class AgentResult:
             ``completion_tokens``, ``total_tokens``; ``cached_tokens``,
             ``reasoning_tokens`` and ``cost_usd`` (a float) when the vendor reports them;
             ``retries`` and ``retry_wait_ms`` for model loops); empty for scripted agents.
+            A count the API did not report is left out (unknown), never recorded as 0.
         answer: the final answer, if any. If the episode is still open when the agent
             returns ``completed`` with an answer, the driver calls ``submit`` with it.
         error: a message for ``model_error`` / ``infra_error`` terminations.

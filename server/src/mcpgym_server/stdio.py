@@ -7,6 +7,8 @@ Works with clients of both protocol eras, since the process is the episode.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ async def serve_stdio(
     unlocked: bool = False,
     stdin: anyio.AsyncFile[str] | None = None,
     stdout: anyio.AsyncFile[str] | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> EpisodeMeta:
     """Serve one episode of ``task@band#seed`` over stdio until end of input.
 
@@ -38,6 +41,9 @@ async def serve_stdio(
             family's easiest). store_dir: episode store for the sealed bundle.
         unlocked: mark the bundle as served unlocked.
         stdin, stdout: explicit streams (tests); default the process's own.
+        announce: called once with a line naming the opened episode (its id, variant and
+            bundle directory); default: written to standard error (standard output is
+            the MCP stream).
 
     Returns:
         The sealed episode's metadata (the episode id is also in the bundle path).
@@ -48,6 +54,11 @@ async def serve_stdio(
     manager = EpisodeManager(env, EpisodeStore(store_dir), unlocked=unlocked)
     fam = env.family(task)
     ep = manager.open(task, band or fam.bands[0], seed)
+    line = f"mcpgym: episode {ep.id} ({ep.variant.id}) open; bundle: {Path(store_dir) / ep.id}"
+    if announce is None:
+        print(line, file=sys.stderr, flush=True)
+    else:
+        announce(line)
 
     def resolve(ctx: ServerRequestContext[Any, Any]) -> str:
         return ep.id

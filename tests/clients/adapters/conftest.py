@@ -55,6 +55,13 @@ class Tape:
         self.interactions: list[dict[str, Any]] = list(data["interactions"])
         self.requests: list[tuple[str, str, dict[str, str], Any]] = []
 
+    @classmethod
+    def of(cls, interactions: list[dict[str, Any]]) -> Tape:
+        """A tape serving ``interactions`` (same shape as a cassette's) instead of a file."""
+        tape = cls.__new__(cls)
+        tape.interactions, tape.requests = list(interactions), []
+        return tape
+
     def _answer(self, method: str, url: str, headers: Any, content: bytes) -> tuple[int, Any, Any]:
         body = json.loads(content) if content else None
         self.requests.append((method, url, dict(headers), body))

@@ -108,8 +108,18 @@ def test_a_missing_extra_says_which_extra_to_install(monkeypatch: pytest.MonkeyP
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         "error: the anthropic adapter needs the `anthropic` package: run uv pip install "
-        "'mcpgym-clients[anthropic]' (or uv sync --extra anthropic)"
+        "'mcpgym-clients[anthropic]' (in a clone of mcpgym, `uv sync` installs every vendor SDK)"
     ]
+
+
+def test_the_gemini_hint_names_the_google_genai_distribution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "google.genai", None)
+    with pytest.raises(MissingExtraError) as info:
+        build_adapter(VENDORS["gemini"], ModelSettings("m"), api_key="k", base_url=None)
+    assert "needs the `google-genai` package" in str(info.value)
+    assert "uv sync --extra" not in str(info.value)
 
 
 def test_a_temperature_the_installed_anthropic_sdk_lacks_is_refused() -> None:

@@ -6,6 +6,7 @@ import email.utils
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from mcpgym_clients.adapters.base import ModelAdapter, ModelSettings, ModelTurn
@@ -106,3 +107,46 @@ async def test_the_time_limit_ends_the_episode_as_timeout() -> None:
     assert result.termination == "timeout"
     assert result.error == "the episode exceeded its time limit of 0.05 s"
     assert result.transcript[0]["role"] == "system"
+
+
+class NeverAnswers(Hanging):
+    """An adapter whose API never answers, sent through `with_retries` like every vendor."""
+
+    def __init__(self, waits: Waits) -> None:
+        super().__init__()
+        self.retry = RetryPolicy(request_timeout=0.01, max_retries=2, sleep=waits)
+
+    async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
+        await with_retries(self.retry, anyio.Event().wait)
+        raise AssertionError("unreachable")
+
+
+async def test_a_model_api_that_never_answers_is_retried_then_infra_error() -> None:
+    waits = Waits()
+    # the time limit is far shorter than the hung attempts: they never count against it
+    agent = ModelAgent(NeverAnswers(waits), time_limit=0.001)
+    with anyio.fail_after(5):
+        result = await agent.run(FakeEpisode().context())
+    assert result.termination == "infra_error"
+    assert "did not answer within 0.01 s (--request-timeout) (after 3 attempts)" in str(
+        result.error
+    )
+    assert len(waits.asked) == 2 and result.usage["retries"] == 2
+
+
+async def test_the_time_limit_never_cuts_a_request_in_flight_but_counts_its_time() -> None:
+    reached_after = False
+    got = None
+
+    async def answers() -> str:
+        budget.exclude(-100.0)  # as if the request took 100 s: the deadline passes in flight
+        await anyio.lowlevel.checkpoint()
+        return "ok"
+
+    budget = TimeBudget(10.0)
+    with charged_to(budget):
+        got = await with_retries(RetryPolicy(sleep=Waits()), answers)
+        await anyio.lowlevel.checkpoint()  # past the deadline: the loop stops here
+        reached_after = True
+    assert got == "ok"  # the request in flight was not cut off
+    assert budget.expired and not reached_after

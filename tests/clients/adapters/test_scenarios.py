@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from ..fakes import FakeEpisode
-from .conftest import ADAPTERS, Waits, make_agent
+from .conftest import ADAPTERS, Tape, Waits, make_agent
 
 pytestmark = pytest.mark.anyio
 
@@ -122,11 +122,73 @@ async def test_a_refusal_is_mapped(vendor: str, tape_for: object) -> None:
     last = result.transcript[-1]
     if vendor == "gemini":  # Gemini has no refusal stop: its safety filter blocks instead
         assert last["mcpgym_stop"] == "content_filter"
-        assert result.termination == "model_error"
-        assert result.error is not None and "SAFETY" in result.error
+        assert last["mcpgym_finish_reason"] == "SAFETY"
+        # a block is the model's outcome like a refusal: completed and scored
+        assert (result.termination, result.answer, result.error) == ("completed", None, None)
     else:
         # declining is the model's own outcome: graded, never excluded as an error
         assert last["mcpgym_stop"] == "refusal"
         assert result.termination == "completed"
         assert result.answer is None
         assert last["refusal"] == "I'm sorry, but I can't help with that request."
+
+
+@pytest.mark.parametrize(
+    ("vendor", "status", "body"),
+    [
+        (
+            "openai",
+            400,
+            {
+                "error": {
+                    "message": "This model's maximum context length is 128000 tokens.",
+                    "type": "invalid_request_error",
+                    "code": "context_length_exceeded",
+                }
+            },
+        ),
+        (
+            "gemini",
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "The input token count (1200000) exceeds the maximum number "
+                    "of tokens allowed (1048576).",
+                    "status": "INVALID_ARGUMENT",
+                }
+            },
+        ),
+        (
+            "anthropic",
+            400,
+            {
+                "type": "error",
+                "error": {
+                    "type": "invalid_request_error",
+                    "message": "prompt is too long: 210000 tokens > 200000 maximum",
+                },
+            },
+        ),
+    ],
+)
+async def test_a_context_overflow_is_max_tokens_and_scored(
+    vendor: str, status: int, body: dict
+) -> None:
+    tape = Tape.of([{"status": status, "headers": {}, "response": body}])
+    agent = make_agent(vendor, tape)
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    assert result.termination == "max_tokens"
+    assert result.error is not None and result.error.startswith("context window exceeded")
+
+
+async def test_a_bad_request_that_is_not_an_overflow_stays_model_error() -> None:
+    body = {"error": {"message": "Invalid schema for function 'get'", "type": "x"}}
+    tape = Tape.of([{"status": 400, "headers": {}, "response": body}])
+    agent = make_agent("openai", tape)
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    assert result.termination == "model_error"

@@ -22,6 +22,7 @@ from mcpgym_clients.adapters.base import (
     ModelSettings,
     ModelTurn,
     StopReason,
+    has_text,
     json_args,
     require,
     sdk_error,
@@ -72,7 +73,8 @@ def anthropic_turn(data: dict[str, Any]) -> ModelTurn:
         usage["prompt_tokens"] = raw["input_tokens"] + cache_read + cache_write
     if isinstance(raw.get("output_tokens"), int):
         usage["completion_tokens"] = raw["output_tokens"]
-    usage["total_tokens"] = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    if "prompt_tokens" in usage and "completion_tokens" in usage:  # absent: unknown, not 0
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     if cache_read:
         usage["cached_tokens"] = cache_read
     text = "\n".join(texts) or None
@@ -184,18 +186,19 @@ class AnthropicAdapter(ModelAdapter):
         return anthropic_turn(await with_retries(self.retry, attempt))
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The content blocks minus empty text, tool_use ids as the loop settled them."""
+        """The content blocks minus whitespace-only text (the API rejects it), tool_use ids
+        as the loop settled them."""
         ids = iter(c.id for c in turn.calls)
         blocks = []
         if turn.native is None:
-            blocks = [{"type": "text", "text": turn.text}] if turn.text else []
+            blocks = [{"type": "text", "text": turn.text}] if has_text(turn.text) else []
             blocks += [
                 {"type": "tool_use", "id": c.id, "name": c.name, "input": json_args(c.arguments)}
                 for c in turn.calls
             ]
         else:
             for block in turn.native:
-                if block.get("type") == "text" and not block.get("text"):
+                if block.get("type") == "text" and not has_text(block.get("text")):
                     continue
                 if block.get("type") == "tool_use":
                     block = {**block, "id": next(ids)}

@@ -177,6 +177,10 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+EXTRA_PACKAGES = {"openai": "openai", "anthropic": "anthropic", "gemini": "google-genai"}
+"""The PyPI distribution each ``mcpgym-clients`` extra installs for its adapter."""
+
+
 def require(module: str, extra: str) -> Any:
     """Import a vendor SDK lazily.
 
@@ -188,7 +192,13 @@ def require(module: str, extra: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtraError(extra, module.split(".")[0]) from None
+        raise MissingExtraError(extra, EXTRA_PACKAGES.get(extra, module.split(".")[0])) from None
+
+
+def has_text(text: object) -> bool:
+    """Whether ``text`` is a string with something besides whitespace (vendors reject
+    whitespace-only text blocks sent back in the history)."""
+    return isinstance(text, str) and bool(text.strip())
 
 
 def text_of(outcome: ToolOutcome) -> str:
@@ -228,8 +238,29 @@ def sdk_error(exc: Exception, *, where: str) -> ModelAPIError:
             retry_after=retry_after_seconds(response.headers),
         )
     if type(exc).__name__ in ("APIConnectionError", "APITimeoutError"):
-        return ModelAPIError(f"{where} unreachable: {type(exc).__name__}: {exc}", transient=True)
+        return ModelAPIError(
+            f"{where} unreachable: {type(exc).__name__}: {exc}{root_cause(exc)}", transient=True
+        )
     return ModelAPIError(f"{where}: unusable reply: {type(exc).__name__}: {exc}"[:600])
+
+
+def root_cause(exc: BaseException) -> str:
+    """`` (cause: Type: text)`` of the innermost exception ``exc`` was raised from (the real
+    reason an SDK's "Connection error." failed: DNS, refused, TLS...), or ``""``."""
+    seen = {id(exc)}
+    cur: BaseException | None = exc
+    last = exc
+    while cur is not None:
+        last = cur
+        nxt = cur.__cause__ or cur.__context__
+        if nxt is None or id(nxt) in seen:
+            break
+        seen.add(id(nxt))
+        cur = nxt
+    if last is exc:
+        return ""
+    text = str(last)[:300]
+    return f" (cause: {type(last).__name__}{': ' + text if text else ''})"
 
 
 def _message(exc: Exception) -> str:

@@ -36,7 +36,8 @@ class ChatCompletionsClient:
         base_url: API root, e.g. ``https://api.openai.com/v1`` or ``http://127.0.0.1:8001/v1``.
         api_key: sent as ``Authorization: Bearer``; ``None`` for local servers without auth.
         transport: an ``httpx`` transport to use instead of the network (tests).
-        timeout: seconds per request (connect, read, write).
+        timeout: seconds per request: the HTTP timeouts (connect, read, write) and the
+            limit on each whole attempt (`RetryPolicy.request_timeout`).
         max_retries: extra attempts after a transport error or a 408/409/429/5xx status.
         retry_backoff: seconds before the first retry; doubles each time, with jitter
             (a ``Retry-After`` header wins, capped at 60 s). See `RetryPolicy`.
@@ -60,7 +61,9 @@ class ChatCompletionsClient:
         trust_env: bool = True,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.retry = retry or RetryPolicy(max_retries=max_retries, base_delay=retry_backoff)
+        self.retry = retry or RetryPolicy(
+            max_retries=max_retries, base_delay=retry_backoff, request_timeout=timeout
+        )
         all_headers = {"content-type": "application/json", **(headers or {})}
         if api_key:
             all_headers["authorization"] = f"Bearer {api_key}"
@@ -227,10 +230,14 @@ def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
             raise ModelAPIError(f"malformed tool call in model response: {raw!r}"[:500])
         args = fn.get("arguments")
-        if isinstance(args, dict):  # some servers send an object instead of JSON text
+        if args is None:
+            args = ""  # no arguments: an empty object
+        elif not isinstance(args, str):
+            # an object (some servers send one instead of JSON text) is used as it is;
+            # anything else (a list, a number) the model is told is not an object
             args = json.dumps(args)
         call_id = raw.get("id") or f"call_{turn}_{i + 1}"
-        calls.append(FunctionCall(str(call_id), fn["name"], args if isinstance(args, str) else ""))
+        calls.append(FunctionCall(str(call_id), fn["name"], args))
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         message["tool_calls"] = [function_call_json(c) for c in calls]

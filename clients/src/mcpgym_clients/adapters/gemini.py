@@ -27,11 +27,12 @@ from mcpgym_clients.adapters.base import (
     ModelSettings,
     ModelTurn,
     StopReason,
+    has_text,
     json_args,
     require,
 )
 from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
-from mcpgym_clients.adapters.schemas import gemini_free_form_paths, gemini_parameters
+from mcpgym_clients.adapters.schemas import gemini_parameters, gemini_restore
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
@@ -48,6 +49,10 @@ _FILTERED = frozenset(
 )
 
 
+MADE_UP_ID = "gemini_"
+"""Prefix of the call ids the adapter makes up when the API sends none."""
+
+
 def gemini_turn(data: dict[str, Any]) -> ModelTurn:
     """A `ModelTurn` from a ``GenerateContentResponse`` dumped as JSON (SDK field names).
 
@@ -59,11 +64,14 @@ def gemini_turn(data: dict[str, Any]) -> ModelTurn:
     prompt = raw.get("prompt_token_count")
     if isinstance(prompt, int):
         usage["prompt_tokens"] = prompt
-    completion = (raw.get("candidates_token_count") or 0) + (raw.get("thoughts_token_count") or 0)
-    usage["completion_tokens"] = completion
-    usage["total_tokens"] = (
-        raw.get("total_token_count") or usage.get("prompt_tokens", 0) + completion
-    )
+    if isinstance(raw.get("candidates_token_count"), int):  # absent: unknown, not 0
+        usage["completion_tokens"] = raw["candidates_token_count"] + (
+            raw.get("thoughts_token_count") or 0
+        )
+    if isinstance(raw.get("total_token_count"), int):
+        usage["total_tokens"] = raw["total_token_count"]
+    elif "prompt_tokens" in usage and "completion_tokens" in usage:
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     if raw.get("cached_content_token_count"):
         usage["cached_tokens"] = raw["cached_content_token_count"]
     if raw.get("thoughts_token_count"):
@@ -78,7 +86,7 @@ def gemini_turn(data: dict[str, Any]) -> ModelTurn:
     texts = [p["text"] for p in parts if p.get("text") and not p.get("thought")]
     calls = [
         FunctionCall(
-            p["function_call"].get("id") or f"gemini_{i}",
+            p["function_call"].get("id") or f"{MADE_UP_ID}{i}",
             p["function_call"]["name"],
             json.dumps(p["function_call"].get("args") or {}),
         )
@@ -240,9 +248,9 @@ class GeminiAdapter(ModelAdapter):
         return gemini_turn(await with_retries(self.retry, attempt))
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The model content as returned (signatures kept), minus empty text parts."""
+        """The model content as returned (signatures kept), minus whitespace-only text parts."""
         if turn.native is None:
-            parts = [{"text": turn.text}] if turn.text else []
+            parts = [{"text": turn.text}] if has_text(turn.text) else []
             parts += [
                 {"function_call": {"name": c.name, "args": json_args(c.arguments)}}
                 for c in turn.calls
@@ -251,7 +259,7 @@ class GeminiAdapter(ModelAdapter):
             parts = [
                 p
                 for p in turn.native.get("parts") or []
-                if not (p.get("text") == "" and len(p) == 1)
+                if not ("text" in p and not has_text(p["text"]) and len(p) == 1)
             ]
         return [{"role": "model", "parts": parts}] if parts else []
 
@@ -265,7 +273,10 @@ class GeminiAdapter(ModelAdapter):
                 response = {
                     "output": dict(outcome.structured) if outcome.structured else outcome.text
                 }
-            parts.append({"function_response": {"name": call.name, "response": response}})
+            answer: dict[str, Any] = {"name": call.name, "response": response}
+            if not call.id.startswith(MADE_UP_ID):  # the API sent an id: answer with it
+                answer["id"] = call.id
+            parts.append({"function_response": answer})
         return [{"role": "user", "parts": parts}]
 
     def user_entries(self, text: str) -> list[Any]:
@@ -273,17 +284,12 @@ class GeminiAdapter(ModelAdapter):
         return [{"role": "user", "parts": [{"text": text}]}]
 
     def prepare_arguments(self, tool: ToolDef | None, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Decode free-form object arguments sent as JSON text."""
+        """Decode free-form objects sent as JSON text and convert enum values that were not
+        strings back, at any depth (`gemini_restore`)."""
         if tool is None:
             return arguments
-        out = dict(arguments)
-        for name in gemini_free_form_paths(tool.input_schema):
-            if isinstance(out.get(name), str):
-                try:
-                    out[name] = json.loads(out[name])
-                except json.JSONDecodeError:
-                    pass  # left as text: the server's validation error tells the model
-        return out
+        out = gemini_restore(tool.input_schema, arguments)
+        return out if isinstance(out, dict) else arguments
 
     async def check(self) -> None:
         """``GET models/{model}``: fails on a wrong URL or model (404) or key (400/403)."""

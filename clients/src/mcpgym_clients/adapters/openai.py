@@ -125,8 +125,9 @@ class ChatCompletionsAdapter(ModelAdapter):
         return chat_turn(await self.client.create(self._body(history, tools)))
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The assistant message, ``content: null`` rather than empty text."""
-        message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
+        """The assistant message, ``content: null`` rather than whitespace-only text."""
+        text = turn.text if turn.text and turn.text.strip() else None
+        message: dict[str, Any] = {"role": "assistant", "content": text}
         if turn.calls:
             message["tool_calls"] = [function_call_json(c) for c in turn.calls]
         return [message]

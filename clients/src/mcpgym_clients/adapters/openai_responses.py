@@ -20,6 +20,7 @@ from mcpgym_clients.adapters.base import (
     ModelSettings,
     ModelTurn,
     StopReason,
+    has_text,
     text_of,
 )
 from mcpgym_clients.adapters.openai import openai_error, sdk_check
@@ -150,8 +151,12 @@ class OpenAIResponsesAdapter(ModelAdapter):
 
         return responses_turn(await with_retries(self.retry, attempt))
 
+    def recorded_settings(self) -> dict[str, Any]:
+        """As the base class, without the seed: the Responses API takes none (not sent)."""
+        return {**super().recorded_settings(), "seed": None}
+
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The output items, empty text dropped, call ids as the loop settled them."""
+        """The output items, whitespace-only text dropped, call ids as the loop settled them."""
         if turn.native is None:  # calls parsed from text: rebuild as items
             return [
                 {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments}
@@ -166,7 +171,7 @@ class OpenAIResponsesAdapter(ModelAdapter):
                 item["content"] = [
                     p
                     for p in item.get("content") or []
-                    if not (p.get("type") == "output_text" and not p.get("text"))
+                    if not (p.get("type") == "output_text" and not has_text(p.get("text")))
                 ]
                 if not item["content"]:
                     continue

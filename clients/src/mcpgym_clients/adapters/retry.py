@@ -6,15 +6,23 @@ with jitter ("Exponential Backoff And Jitter", AWS Architecture Blog, 2015), a s
 ``Retry-After`` (delay-seconds or HTTP-date, RFC 9110 §10.2.3) or ``retry-after-ms``
 (OpenAI, Anthropic) honoured, each wait capped. The vendor SDKs' own retries are turned off.
 
+Each attempt has its own time limit (`RetryPolicy.request_timeout`, ``--request-timeout``):
+an attempt that gets no answer in time fails as a transient error and is retried like a
+429; if every attempt fails, the episode ends as ``infra_error`` (unscored).
+
 Time lost to a failed attempt and to the wait after it is not the model's: `TimeBudget`
-(the episode's wall-time limit) is told through a context variable and moves its deadline
-back by that much, so a rate-limited episode does not end as ``timeout``.
+(the episode's wall-time limit, ``--time-limit``) is paused while a request is in flight
+and moved back by the time of every failed attempt and wait, so a rate-limited or hanging
+API never ends an episode as a scored ``timeout``; the time of a request that succeeds
+counts. `ModelActivity` tells the driver whether the agent is inside a model request or a
+retry wait when its hard cap (``--timeout``) fires: that episode is ``infra_error``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import email.utils
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
@@ -44,16 +52,32 @@ class TimeBudget:
 
     def __init__(self, limit: float | None) -> None:
         self.limit = limit
-        deadline = anyio.current_time() + limit if limit is not None else float("inf")
-        self.scope = anyio.CancelScope(deadline=deadline)
+        self._deadline = anyio.current_time() + limit if limit is not None else math.inf
+        self.scope = anyio.CancelScope(deadline=self._deadline)
         self.excluded = 0.0
         self.retries = 0
+        self._paused = 0
 
     def exclude(self, seconds: float) -> None:
         """Do not count ``seconds`` against the limit."""
         self.excluded += seconds
-        if self.limit is not None:
-            self.scope.deadline += seconds
+        self._deadline += seconds
+        if not self._paused:
+            self.scope.deadline = self._deadline
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Never cut the loop off inside this block (a model request in flight). Its time
+        counts unless passed to `exclude`; past the deadline, the loop stops at its next
+        checkpoint after the block."""
+        self._paused += 1
+        self.scope.deadline = math.inf
+        try:
+            yield
+        finally:
+            self._paused -= 1
+            if not self._paused:
+                self.scope.deadline = self._deadline
 
     @property
     def expired(self) -> bool:
@@ -62,6 +86,35 @@ class TimeBudget:
 
 
 _BUDGET: ContextVar[TimeBudget | None] = ContextVar("mcpgym_time_budget", default=None)
+
+
+@dataclass
+class ModelActivity:
+    """Whether an episode's agent is waiting on the model API (read by the episode driver).
+
+    Attributes:
+        waiting: model requests in progress (attempts and retry waits) in this episode.
+        cancelled_inside: a cancellation reached the agent inside a model request or
+            retry wait.
+    """
+
+    waiting: int = 0
+    cancelled_inside: bool = False
+
+
+_ACTIVITY: ContextVar[ModelActivity | None] = ContextVar("mcpgym_model_activity", default=None)
+
+
+@contextlib.contextmanager
+def watched() -> Iterator[ModelActivity]:
+    """Track `with_retries` calls made in this task (and tasks it starts) in a new
+    `ModelActivity`."""
+    activity = ModelActivity()
+    token = _ACTIVITY.set(activity)
+    try:
+        yield activity
+    finally:
+        _ACTIVITY.reset(token)
 
 
 @contextlib.contextmanager
@@ -114,12 +167,15 @@ class RetryPolicy:
 
     Attributes:
         max_retries: retries after the first attempt (0 = no retries).
+        request_timeout: seconds one attempt may take before it fails as a transient
+            error (``None``: no limit; the HTTP clients' own timeouts still apply).
         base_delay, max_delay: seconds. jitter: fraction in [0, 1].
         sleep: the coroutine used to wait (tests pass one that does not sleep).
         rng: random source of the jitter.
     """
 
     max_retries: int = 5
+    request_timeout: float | None = 120.0
     base_delay: float = 1.0
     max_delay: float = 60.0
     jitter: float = 0.5
@@ -141,24 +197,51 @@ NO_WAIT = RetryPolicy(base_delay=0.0, jitter=0.0)
 async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]]) -> T:
     """Run ``attempt`` until it succeeds, fails for good, or the retries run out.
 
-    Time of each failed attempt and of each wait is excluded from the current
-    `TimeBudget` (see `charged_to`).
+    Each attempt gets at most ``policy.request_timeout`` seconds. The current `TimeBudget`
+    (see `charged_to`) is paused meanwhile, and the time of each failed attempt and of
+    each wait is excluded from it; the current `ModelActivity` counts this call as waiting.
 
     Raises:
         ModelAPIError: the last failure (``transient`` tells whether it was the service's).
     """
+    budget = _BUDGET.get()
+    activity = _ACTIVITY.get()
+    if activity is not None:
+        activity.waiting += 1
+    try:
+        with budget.paused() if budget is not None else contextlib.nullcontext():
+            return await _retrying(policy, attempt, budget)
+    except anyio.get_cancelled_exc_class():
+        if activity is not None:
+            activity.cancelled_inside = True
+        raise
+    finally:
+        if activity is not None:
+            activity.waiting -= 1
+
+
+async def _retrying(
+    policy: RetryPolicy, attempt: Callable[[], Awaitable[T]], budget: TimeBudget | None
+) -> T:
     n = 0
     while True:
         started = anyio.current_time()
         try:
-            return await attempt()
+            with anyio.move_on_after(policy.request_timeout):
+                return await attempt()
+            raise ModelAPIError(
+                f"the model API did not answer within {policy.request_timeout} s "
+                "(--request-timeout)",
+                transient=True,
+            )
         except ModelAPIError as exc:
             if not exc.transient or n >= policy.max_retries:
                 if n:
                     exc.args = (f"{exc.args[0]} (after {n + 1} attempts)",)
+                if budget is not None:
+                    budget.exclude(anyio.current_time() - started)
                 raise
             wait = policy.delay(n, exc.retry_after)
-            budget = _BUDGET.get()
             if budget is not None:
                 budget.retries += 1
                 budget.exclude(anyio.current_time() - started + wait)

@@ -325,6 +325,56 @@ def gemini_parameters(schema: Mapping[str, Any]) -> dict[str, Any] | None:
     return out if out.get("type") == "OBJECT" else None
 
 
+def _types(node: Mapping[str, Any]) -> set[str]:
+    t = node.get("type")
+    return set(t) if isinstance(t, list) else {t} if isinstance(t, str) else set()
+
+
+def gemini_restore(schema: Mapping[str, Any], value: Any) -> Any:
+    """Undo what `gemini_parameters` made the model write, at any depth: free-form objects
+    sent as JSON text are decoded, and enum values that were not strings (``1``, ``true``)
+    sent as their ``str`` are converted back. Anything else is left as it is (the server's
+    validation then answers the model).
+
+    Args:
+        schema: the tool's MCP input schema (as listed). value: the arguments the model sent.
+    """
+    return _restore(inline_refs(schema), value)
+
+
+def _restore(node: Any, value: Any) -> Any:
+    if not isinstance(node, Mapping):
+        return value
+    for key in ("anyOf", "oneOf"):
+        for branch in node.get(key) or []:
+            out = _restore(branch, value)
+            if out is not value:
+                return out
+    for branch in node.get("allOf") or []:
+        value = _restore(branch, value)
+    types = _types(node)
+    if "enum" in node or "const" in node:
+        values = node.get("enum") or [node.get("const")]
+        if isinstance(value, str) and value not in values:
+            for v in values:
+                if v is not None and not isinstance(v, str) and str(v) == value:
+                    return v
+        return value
+    if "object" in types or "properties" in node:
+        props = node.get("properties")
+        if isinstance(value, str) and not props:
+            try:
+                decoded = json.loads(value)
+            except json.JSONDecodeError:
+                return value
+            return decoded if isinstance(decoded, dict) else value
+        if isinstance(value, dict) and isinstance(props, Mapping):
+            return {k: _restore(props.get(k), v) for k, v in value.items()}
+    if "array" in types and isinstance(value, list):
+        return [_restore(node.get("items"), v) for v in value]
+    return value
+
+
 def gemini_free_form_paths(schema: Mapping[str, Any]) -> list[str]:
     """Top-level argument names `gemini_parameters` turned into JSON text (free-form objects).
 

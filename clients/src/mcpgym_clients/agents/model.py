@@ -5,8 +5,12 @@ One turn is one model request. Per turn:
 - a reply cut off by the response token limit (stop ``max_tokens``) ends the episode as
   ``max_tokens``, and its tool calls are never executed (their arguments may be partial);
 - a refusal ends it as ``completed`` without an answer: declining is the model's outcome and
-  is graded like any other (the transcript notes ``mcpgym_stop: refusal``); output blocked
-  by the vendor's content filter ends it as ``model_error``;
+  is graded like any other (the transcript notes ``mcpgym_stop: refusal``); so does output
+  blocked by the vendor's content filter (OpenAI ``content_filter``, Gemini ``SAFETY``...;
+  noted ``mcpgym_stop: content_filter``): what the model wrote is its answer;
+- a prompt over the model's context window ends it as ``max_tokens`` (scored), whether the
+  vendor says so with a stop reason (Anthropic ``model_context_window_exceeded``) or with a
+  400 error (OpenAI ``context_length_exceeded``, Gemini "input token count exceeds");
 - every tool call of the turn is executed in order and all results go back in the vendor's
   shape in one step, each paired with its call's id; an id the model already used (in an
   earlier turn or twice in this one) is replaced by a fresh one in both places;
@@ -16,11 +20,14 @@ One turn is one model request. Per turn:
   reply the vendor flags as a malformed call (Gemini ``MALFORMED_FUNCTION_CALL``): the
   model is told and the loop goes on.
 
-Limits: ``max_turns`` requests, ``token_budget`` total tokens (checked after each
-turn's calls have run), ``time_limit`` wall seconds, not counting time lost to retried requests
-(`TimeBudget`). A model API failure that persists after retries ends the episode as
-``infra_error`` when it was the service's (transport, 429, 5xx) and ``model_error``
-otherwise (401/400/404, an unusable reply); neither is scored.
+Limits: ``max_turns`` requests, ``token_budget`` total tokens (a hard cap: a reply that
+takes usage over it ends the episode as ``max_tokens`` before its calls run; it cannot be
+enforced when the API reports no usage, which is logged once), ``time_limit`` wall
+seconds, not counting failed or hung requests and retry waits (`TimeBudget`).
+A model API failure that persists after retries ends the episode as
+``infra_error`` when it was the service's (transport, 429, 5xx, no answer within the
+request timeout) and ``model_error`` otherwise (401/400/404: a call that is broken on our
+side, or an unusable reply); neither is scored.
 
 The transcript is Chat Completions-shaped for every vendor (``role`` system/user/
 assistant/tool, ``tool_calls``, ``tool_call_id``) with ``mcpgym_*`` notes; the vendor's own
@@ -30,12 +37,14 @@ message is kept under ``mcpgym_raw``.
 from __future__ import annotations
 
 import json
+import logging
+import re
 from typing import Any
 
 from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, text_of
 from mcpgym_clients.adapters.retry import TimeBudget, charged_to
 from mcpgym_clients.adapters.text_tool_calls import parse_text_tool_calls
-from mcpgym_clients.errors import InfraError, ModelAPIError
+from mcpgym_clients.errors import ConfigurationError, InfraError, ModelAPIError
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolOutcome
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -50,7 +59,10 @@ TEXT_CALL_FEEDBACK = (
     '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON.'
 )
 
-_COUNTED = ("prompt_tokens", "completion_tokens", "total_tokens")
+logger = logging.getLogger("mcpgym_clients.model")
+
+BREAKER_EPISODES = 3
+"""Episodes failing alike on their first request before the campaign stops (`ModelAgent`)."""
 
 
 class ModelAgent(Agent):
@@ -90,6 +102,8 @@ class ModelAgent(Agent):
         self.time_limit = time_limit
         self.parse_text_tool_calls = parse_text_tool_calls
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
+        self._warned_budget = False
+        self._breaker: list[str] | None = []  # None: off (a request has succeeded)
 
     def settings(self) -> dict[str, Any]:
         """Model settings recorded with the run (vendor, model, sampling, limits; no key)."""
@@ -101,6 +115,17 @@ class ModelAgent(Agent):
             "parse_text_tool_calls": self.parse_text_tool_calls,
             "system_prompt": self.system_prompt,
         }
+
+    def warn_unenforceable_budget(self) -> None:
+        """Warn once (log) that ``token_budget`` cannot be enforced: no usage reported."""
+        if self.token_budget is not None and not self._warned_budget:
+            self._warned_budget = True
+            logger.warning(
+                "--max-tokens %s cannot be enforced: the model API at %s reports no token "
+                "usage (counts are left out of the run, not recorded as 0)",
+                self.token_budget,
+                self.adapter.recorded_settings().get("base_url"),
+            )
 
     async def aclose(self) -> None:
         """Close the adapter's HTTP client."""
@@ -119,7 +144,34 @@ class ModelAgent(Agent):
             return state.result(
                 "timeout", error=f"the episode exceeded its time limit of {self.time_limit} s"
             )
+        self._trip(state)
         return result
+
+    def _trip(self, state: _Episode) -> None:
+        """The circuit breaker: stop the campaign when the first `BREAKER_EPISODES`
+        episodes all failed on their first request with the same 4xx answer (a wrong
+        endpoint or model id that the preflight could not see).
+
+        Raises:
+            ConfigurationError: the breaker tripped (the message quotes the error).
+        """
+        if self._breaker is None:
+            return
+        exc = state.api_error
+        if (
+            state.usage["requests"]
+            or exc is None
+            or not 400 <= (exc.status or 0) < 500
+            or is_context_overflow(exc)
+        ):
+            self._breaker = None  # the endpoint works: never trip in this campaign
+            return
+        self._breaker.append(f"{exc.status} {exc}")
+        if len(self._breaker) >= BREAKER_EPISODES and len(set(self._breaker)) == 1:
+            raise ConfigurationError(
+                f"stopping: the first {len(self._breaker)} episodes all failed on their first "
+                f"model request with the same error: {exc}; check --model and --base-url"
+            )
 
 
 class _Episode:
@@ -137,8 +189,10 @@ class _Episode:
         ]
         self.tools = self.adapter.declare_tools(ctx.tools)
         self.by_name = {t.name: t for t in ctx.tools}
-        self.usage: dict[str, float] = {"requests": 0, **dict.fromkeys(_COUNTED, 0)}
+        self.usage: dict[str, float] = {"requests": 0}  # token keys only once reported
+        ctx.progress.transcript, ctx.progress.usage = self.transcript, self.usage
         self.seen_ids: set[str] = set()
+        self.api_error: ModelAPIError | None = None
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
         return AgentResult(termination, self.transcript, self.usage, **kw)
@@ -148,6 +202,9 @@ class _Episode:
             try:
                 turn = await self.adapter.complete(self.history, self.tools)
             except ModelAPIError as exc:
+                self.api_error = exc
+                if is_context_overflow(exc):
+                    return self.result("max_tokens", error=f"context window exceeded: {exc}")
                 return self.result(
                     "infra_error" if exc.transient else "model_error", error=str(exc)
                 )
@@ -159,6 +216,9 @@ class _Episode:
                 "mcpgym_stop": turn.stop,
                 "mcpgym_finish_reason": turn.raw_stop,
             }
+            if "total_tokens" not in turn.usage:
+                note["mcpgym_usage"] = "not reported"  # counts omitted, never recorded as 0
+                self.agent.warn_unenforceable_budget()
             if turn.response_id:
                 note["mcpgym_response_id"] = turn.response_id
             if turn.raw is not None:
@@ -198,22 +258,24 @@ class _Episode:
                     "max_tokens",
                     error="the response was cut off at the token limit; its calls were not run",
                 )
-            if turn.stop == "content_filter":
-                return self.result(
-                    "model_error",
-                    error=f"the vendor's content filter blocked the response ({turn.raw_stop})",
-                )
+            if turn.stop == "content_filter":  # like a refusal: the model's outcome, scored
+                answer = turn.text.strip() if turn.text else None
+                return self.result("completed", answer=answer or None)
             if turn.stop == "refusal":
                 return self.result("completed")
             if not turn.calls:
                 answer = turn.text.strip() if turn.text else None
                 return self.result("completed", answer=answer or None)
+            budget = self.agent.token_budget
+            if budget is not None and self.usage.get("total_tokens", 0) > budget:
+                # a hard cap: the reply that went over it does not get its calls run
+                return self.result(
+                    "max_tokens",
+                    error=f"token budget {budget} exceeded; this turn's calls were not run",
+                )
             done = await self._run_calls(turn.calls)
             if done is not None:
                 return done
-            budget = self.agent.token_budget
-            if budget is not None and self.usage["total_tokens"] > budget:
-                return self.result("max_tokens", error=f"token budget {budget} exceeded")
         return self.result("max_turns")
 
     def _fresh_ids(self, calls: list[FunctionCall], turn_no: int) -> list[FunctionCall]:
@@ -277,6 +339,22 @@ class _Episode:
                     "mcpgym_is_error": outcome.is_error,
                 }
             )
+
+
+_OVERFLOW = re.compile(
+    r"context_length_exceeded|context window|maximum context length|prompt is too long|"
+    r"input token count .*exceeds|too many (input )?tokens",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(exc: ModelAPIError) -> bool:
+    """Whether a 400/413 answer says the prompt is over the model's context window
+    (OpenAI ``context_length_exceeded``, Anthropic "prompt is too long", Gemini "input
+    token count ... exceeds"): the model's own outcome, ``max_tokens``, not a broken call."""
+    if exc.status not in (400, 413):
+        return False
+    return bool(_OVERFLOW.search(f"{exc} {exc.body or ''}"))
 
 
 def _decode_arguments(call: FunctionCall) -> tuple[dict[str, Any], ToolOutcome | None]:

@@ -11,10 +11,18 @@
 A model name without a known vendor prefix (``gpt-4.1``, ``qwen3:8b``) is served by
 the ``openai-compatible`` adapter at ``--base-url`` (default OpenAI's), as before
 vendors existed; its agent keeps the name ``openai``.
+
+A typo in the vendor is an error, not a model name: ``X:MODEL`` where ``X`` is no vendor
+but close to one (edit distance at most 2, or a difflib similarity of 0.75, e.g.
+``antropic``, ``openai-compat``) fails with "unknown vendor 'X'; did you mean ...?",
+unless ``MODEL`` is an Ollama-style tag (it starts with a digit, or is ``latest``:
+``gemma:2b``, ``qwen3:8b``, ``mistral:latest``), which stays a bare model name.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,17 +89,48 @@ VENDORS: dict[str, Vendor] = {
 """The vendors, by prefix."""
 
 
+def _distance(a: str, b: str) -> int:
+    """Levenshtein edit distance (insertions, deletions, substitutions)."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+_OLLAMA_TAG = re.compile(r"^(latest|\d.*)$")
+
+
+def close_vendor(prefix: str) -> str | None:
+    """The vendor ``prefix`` is probably a typo of, if any (see the module docstring)."""
+    lowered = prefix.lower()
+    best = min(VENDORS, key=lambda v: _distance(lowered, v))
+    if _distance(lowered, best) <= 2:
+        return best
+    close = difflib.get_close_matches(lowered, list(VENDORS), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def parse_model_spec(spec: str) -> tuple[Vendor | None, str]:
     """Split ``VENDOR:MODEL``; ``(None, spec)`` when the prefix is not a vendor.
 
     Raises:
-        ConfigurationError: a vendor prefix with an empty model name.
+        ConfigurationError: a vendor prefix with an empty model name, or an unknown
+            prefix close to a vendor's name (a typo; see the module docstring).
     """
     prefix, sep, model = spec.partition(":")
     if sep and prefix in VENDORS:
         if not model:
             raise ConfigurationError(f"--model {spec}: give a model after the colon")
         return VENDORS[prefix], model
+    if sep and not _OLLAMA_TAG.match(model):
+        guess = close_vendor(prefix)
+        if guess is not None:
+            raise ConfigurationError(
+                f"--model {spec}: unknown vendor {prefix!r}; did you mean {guess}? "
+                f"(vendors: {', '.join(VENDORS)})"
+            )
     return None, spec
 
 

@@ -35,7 +35,7 @@ def report(
     ] = 2000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.", min=0)] = 0,
 ) -> None:
-    """Write a self-contained HTML report of a run (compared with RUN_B); print its path."""
+    """Write a self-contained HTML report of a run (compared with the --vs run); print its path."""
     from mcpgym_clients.commands.measure import open_existing
     from mcpgym_clients.measure.report import write_report
 

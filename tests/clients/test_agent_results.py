@@ -1,0 +1,156 @@
+"""What a lab's agent returns or raises never stops a campaign: results are checked,
+exotic exceptions contained, over-long answers cut (toy environment, loopback servers)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from mcpgym_clients import (
+    Agent,
+    AgentResult,
+    EpisodeContext,
+    EpisodeDriver,
+    FunctionAgent,
+    HarnessContext,
+    LocalServers,
+    serve_locally,
+)
+from mcpgym_clients.harness import GuardedAgent
+from mcpgym_clients.results import ANSWER_LIMIT, checked_result
+from mcpgym_server import Environment
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
+    async with serve_locally(toy_env, tmp_path / "episodes") as s:
+        yield s
+
+
+async def run_one(s: LocalServers, env: Environment, agent: Agent) -> Any:
+    async with EpisodeDriver(s.env_url, s.grading_url, s.grading_token, environment=env) as d:
+        with anyio.fail_after(15):
+            return await d.run_episode(agent, "set-target", "easy", 0)
+
+
+class Returns(Agent):
+    name = "returns"
+
+    def __init__(self, result: object) -> None:
+        self.result = result
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        return self.result  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    ("result", "needle"),
+    [
+        (AgentResult("bogus_termination", answer="fine"), "termination 'bogus_termination'"),  # type: ignore[arg-type]
+        (AgentResult("completed", answer=123), "answer of type int"),  # type: ignore[arg-type]
+        (["not", "a", "result"], "returned list"),
+    ],
+)
+async def test_an_invalid_result_is_a_model_error_not_a_crash(
+    servers: LocalServers, toy_env: Environment, result: object, needle: str
+) -> None:
+    rec = await run_one(servers, toy_env, GuardedAgent(Returns(result)))
+    assert rec.termination == "model_error" and not rec.scored
+    assert needle in (rec.error or "")
+    assert rec.episode_termination == "ended" and rec.grade is not None
+
+
+async def test_non_json_transcript_and_usage_are_coerced_with_a_note(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async def loop(task: HarnessContext) -> str:
+        task.transcript.append({"role": "assistant", "content": b"bytes", "x": {1, 2}})
+        task.usage["prompt_tokens"] = float("nan")  # type: ignore[assignment]
+        task.usage["completion_tokens"] = 7
+        return "101"
+
+    rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    assert rec.termination == "completed" and rec.scored
+    assert rec.transcript[1] == {"role": "assistant", "content": "bytes", "x": [1, 2]}
+    assert rec.usage == {"completion_tokens": 7}
+    note = rec.transcript[-1]
+    assert note["mcpgym_harness"] is True and "bytes decoded" in note["content"]
+    assert "prompt_tokens" in note["content"]
+
+
+@pytest.mark.parametrize("exc", [SystemExit(3), KeyboardInterrupt(), "cancelled"])
+async def test_exotic_exceptions_from_the_loop_are_model_errors(
+    servers: LocalServers, toy_env: Environment, exc: Any
+) -> None:
+    async def loop(task: HarnessContext) -> str:
+        await task.call_tool("put", {"key": "a", "value": "1"})
+        raise anyio.get_cancelled_exc_class()() if exc == "cancelled" else exc
+
+    rec = await run_one(servers, toy_env, FunctionAgent(loop, name="hostile"))
+    assert rec.termination == "model_error" and rec.episode_termination == "ended"
+    assert "harness `hostile` raised" in (rec.error or "")
+    assert rec.steps == 1
+
+
+async def test_a_real_cancellation_still_cancels_the_loop() -> None:
+    started = anyio.Event()
+
+    async def loop(task: HarnessContext) -> str:
+        started.set()
+        await anyio.sleep_forever()
+        return "never"
+
+    ctx = EpisodeContext("ep", "v", "do it", [], call_tool=None)  # type: ignore[arg-type]
+    agent = FunctionAgent(loop)
+    with anyio.fail_after(5):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(agent.run, ctx)
+            await started.wait()
+            tg.cancel_scope.cancel()
+    assert tg.cancel_scope.cancelled_caught
+
+
+async def test_an_over_long_answer_is_cut_to_the_limit_and_still_graded(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async def loop(task: HarnessContext) -> str:
+        return "Z" * (ANSWER_LIMIT * 100)
+
+    rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    assert rec.termination == "completed" and rec.episode_termination == "submitted"
+    assert rec.answer == "Z" * ANSWER_LIMIT and rec.scored
+    assert f"cut to the first {ANSWER_LIMIT}" in rec.transcript[-1]["content"]
+
+
+async def test_leaving_an_mcp_connection_on_an_error_keeps_the_task_usable(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    """The exit of a connection left by an exception used to run inside a shielded scope,
+    corrupting the task's cancel scopes: the next request was cancelled (ExceptionGroup)."""
+    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as d:
+        with anyio.fail_after(15):
+            meta = await d._request(
+                "env", "POST", "/episodes", {"task": "set-target", "band": "easy", "seed": 0}
+            )
+            with pytest.raises(ValueError, match="boom"):
+                async with d._connect(meta["mcp_url"]):
+                    raise ValueError("boom")
+            ended = await d._request("env", "POST", f"/episodes/{meta['episode_id']}/end", {})
+    assert ended["termination"] == "ended"
+
+
+def test_checked_result_keeps_a_valid_result() -> None:
+    res = AgentResult("max_turns", [{"role": "user", "content": "x"}], {"requests": 2}, "a")
+    out = checked_result(res, "agent `a`")
+    assert (out.termination, out.transcript, out.usage, out.answer) == (
+        "max_turns",
+        [{"role": "user", "content": "x"}],
+        {"requests": 2},
+        "a",
+    )
