@@ -4,7 +4,10 @@ Each adapter runs episodes against a scripted model behind an injected transport
 turn asks for two tool calls, answered by an in-memory tool; the last turn gives the
 answer. What is timed is everything the harness adds to a turn: building the request from
 the history, the SDK (or httpx) request and response handling, parsing, pairing the
-results. Run ``uv run python bench/adapters.py [TURNS]``; prints ms per turn per adapter.
+results. Run ``uv run python bench/adapters.py [TURNS]``; prints ms per turn per adapter and
+its ratio to a baseline measured in the same run: a bare httpx client posting the same growing
+conversation as JSON through the same kind of mock transport and decoding the reply, with no
+adapter, SDK or pairing (the floor any harness pays for one request).
 """
 
 from __future__ import annotations
@@ -118,9 +121,38 @@ async def call_tool(name: str, args: Any) -> ToolOutcome:
     return ToolOutcome(False, json.dumps({"key": "a", "value": "1"}), {"key": "a", "value": "1"})
 
 
+async def baseline_ms(turns: int, episodes: int = 5) -> float:
+    """ms per turn of a bare httpx POST of the conversation (the baseline; see module doc)."""
+    count = 0
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal count
+        count += 1
+        return httpx.Response(200, json=reply("openai", count, count % turns == 0))
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        t0 = time.perf_counter()
+        for _ in range(episodes):
+            history: list[dict[str, Any]] = [{"role": "user", "content": "Read a."}]
+            for _turn in range(turns):
+                response = await client.post("http://x/v1/chat/completions", json={
+                    "model": "m", "messages": history, "tools": [TOOL.input_schema]})  # fmt: skip
+                message = response.json()["choices"][0]["message"]
+                history.append(message)
+                for call in message.get("tool_calls") or []:
+                    outcome = await call_tool("get", {})
+                    history.append(
+                        {"role": "tool", "tool_call_id": call["id"], "content": outcome.text}
+                    )
+        return (time.perf_counter() - t0) * 1000 / (episodes * turns)
+
+
 async def main(turns: int) -> None:
-    """Time ``turns``-turn episodes for every adapter."""
+    """Time ``turns``-turn episodes for every adapter and the bare-httpx baseline."""
     ctx = EpisodeContext("ep", "v", "Read a.", [TOOL], call_tool)
+    await baseline_ms(turns, episodes=1)  # warm-up
+    base = await baseline_ms(turns)
+    print(f"{'baseline (httpx)':18} {base:6.2f} ms/turn  ({turns}-turn episodes, 2 calls a turn)")
     for vendor in VENDORS:
         a = agent(vendor, turns)
         await a.run(ctx)  # warm-up (imports, clients)
@@ -131,7 +163,7 @@ async def main(turns: int) -> None:
             assert result.termination == "completed", result.error
         ms = (time.perf_counter() - t0) * 1000 / (episodes * turns)
         await a.aclose()
-        print(f"{vendor:18} {ms:6.2f} ms/turn  ({turns}-turn episodes, 2 calls a turn)")
+        print(f"{vendor:18} {ms:6.2f} ms/turn  {ms / base:5.1f}x baseline")
 
 
 if __name__ == "__main__":
