@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from mcpgym_clients import LocalServers, serve_locally
 from mcpgym_server import Environment
 
 from .toyenv import make_toy_env
@@ -55,3 +56,10 @@ class Cassette:
 @pytest.fixture
 def cassette() -> Callable[[str], Cassette]:
     return Cassette
+
+
+@pytest.fixture
+async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
+    """The toy environment and its grading service on loopback (one pair per test)."""
+    async with serve_locally(toy_env, tmp_path / "episodes") as s:
+        yield s

@@ -3,8 +3,6 @@ exotic exceptions contained, over-long answers cut (toy environment, loopback se
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -18,19 +16,12 @@ from mcpgym_clients import (
     FunctionAgent,
     HarnessContext,
     LocalServers,
-    serve_locally,
 )
 from mcpgym_clients.harness import GuardedAgent
 from mcpgym_clients.results import ANSWER_LIMIT, checked_result
 from mcpgym_server import Environment
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
-    async with serve_locally(toy_env, tmp_path / "episodes") as s:
-        yield s
 
 
 async def run_one(s: LocalServers, env: Environment, agent: Agent) -> Any:

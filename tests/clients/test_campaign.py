@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,6 @@ from mcpgym_clients import (
     render_summary,
     run_campaign,
     select_variants,
-    serve_locally,
     summarize,
 )
 from mcpgym_clients.selection import parse_names, parse_seeds
@@ -163,12 +161,6 @@ def test_the_summary_table_shows_the_baseline_beside_the_agent() -> None:
 
 
 # -- campaigns ------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
-    async with serve_locally(toy_env, tmp_path / "episodes") as s:
-        yield s
 
 
 @pytest.mark.anyio

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -24,19 +23,12 @@ from mcpgym_clients import (
     OpenAIAgent,
     ReferenceAgent,
     ServerRequestError,
-    serve_locally,
 )
 from mcpgym_server import Environment
 
 from .conftest import Cassette
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
-    async with serve_locally(toy_env, tmp_path / "episodes") as s:
-        yield s
 
 
 def driver_for(s: LocalServers, env: Environment, **kw: Any) -> EpisodeDriver:

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from mcpgym_clients import LocalServers, serve_locally
-from mcpgym_server import Environment, load_environment
+from mcpgym_clients import LocalServers
+from tests.e2e import conftest as e2e
 
-
-@pytest.fixture(scope="session")
-def helpdesk() -> Environment:
-    return load_environment("helpdesk")
-
-
-@pytest.fixture
-async def servers(helpdesk: Environment, tmp_path: Path) -> AsyncIterator[LocalServers]:
-    async with serve_locally(helpdesk, tmp_path / "episodes") as running:
-        yield running
+helpdesk = e2e.helpdesk  # the same fixtures as the end-to-end tests
+servers = e2e.servers
 
 
 async def grade(servers: LocalServers, episode_id: str) -> dict[str, Any]:
