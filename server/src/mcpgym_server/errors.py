@@ -172,7 +172,7 @@ class StaleLockError(LockError):
 
     Attributes:
         env: the environment name. changes: one line per difference, e.g.
-            ``"tool `get_order` schema changed"``.
+            ``"tool `get_order` input schema changed"``.
     """
 
     def __init__(self, env: str, changes: Sequence[str]) -> None:
