@@ -147,6 +147,11 @@ class BundleError(MCPGymError):
     """An episode bundle is missing, incomplete or malformed."""
 
 
+class BundleSignatureError(BundleError):
+    """A bundle carries no signature, or its signature does not verify with the bundle key
+    (its metadata, log or final database was changed after the server sealed it)."""
+
+
 class LockError(MCPGymError):
     """The environment's lock file (``mcpgym.lock``) is unreadable or does not match it."""
 

@@ -52,7 +52,7 @@ def lock(env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpde
         else:
             new, notes = relock(environment, previous)
         path = write_lock(environment, new)
-    unchanged = previous is not None and previous.digest == new.digest
+    unchanged = previous is not None and previous.to_toml() == new.to_toml()
     say(console, f"{'unchanged' if unchanged else 'wrote'} {path} (lock {new.digest[:12]})")
     for note in notes:
         say(console, f"  {note}")
