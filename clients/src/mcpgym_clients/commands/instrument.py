@@ -304,7 +304,7 @@ def _check_writable(path: Path) -> None:
         except OSError as exc:
             problem = f"cannot be written ({exc.strerror or exc})"
     if problem is not None:
-        raise typer.BadParameter(f"{path} {problem}; give a writable file", param_hint="'--json'")
+        raise fail(f"--json {path} {problem}; give a writable file", 2)
 
 
 def register(app: typer.Typer) -> None:
