@@ -214,7 +214,10 @@ def test_the_validate_command_stamps_the_lock_unless_checking(
     checked = runner.invoke(cli.app, [*args, "--check"], env={"COLUMNS": "200"})
     assert checked.exit_code == 0, checked.output
     assert "passes" in checked.output and "--check: the lock file was not stamped" in checked.output
-    assert read_lock(env).validation is None and json.loads(report.read_text())["passed"] is True
+    data = json.loads(report.read_text())
+    assert read_lock(env).validation is None and data["passed"] is True
+    assert data["server_log"] == str(tmp_path / "report.servers.log")
+    assert (tmp_path / "report.servers.log").is_file() and data["infrastructure"] == []
     stamped = runner.invoke(cli.app, args, env={"COLUMNS": "200"})
     assert stamped.exit_code == 0, stamped.output
     lock = read_lock(env)

@@ -212,7 +212,11 @@ async def validate_environment(
     t0 = time.perf_counter()
     conds = [
         Condition(0, "the lock file matches the code"),
-        Condition(1, "every recorded run replays to its final state and scores 1.0"),
+        Condition(
+            1,
+            "every recorded run (current lock, same variant) replays call by call to its "
+            "results and final state and scores 1.0",
+        ),
         Condition(2, f"the reference solution scores 1.0 on every family and band ({seeds} seeds)"),
         Condition(3, "null fails every variant; random passes fewer than 5%"),
         Condition(4, "every check fails on at least one control run (no vacuous check)"),
