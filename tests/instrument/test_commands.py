@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mcpgym_clients import cli
 from mcpgym_clients.commands import instrument
-from mcpgym_server import Environment, EpisodeStore
+from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
 from mcpgym_server.lockfile import read_lock
 
 from .conftest import ToyFactory
@@ -90,11 +90,16 @@ def test_serve_unlocked_serves_anyway_and_marks_the_bundle(
     install(monkeypatch, toy(extra_tool=True))  # no lock file at all
     store = tmp_path / "episodes"
     args = ["serve", "toyvault", "--unlocked", "--stdio", "--task", "copy-secret"]
-    result = runner.invoke(cli.app, [*args, "--store", str(store)], input="")
+    result = runner.invoke(
+        cli.app, [*args, "--store", str(store)], input="", env={"MCPGYM_BUNDLE_KEY": "k1"}
+    )
     assert result.exit_code == 0, result.output
     (eid,) = [p.name for p in store.iterdir() if p.name.startswith("ep_")]
     meta = EpisodeStore(store).read_meta(eid)
     assert (meta.unlocked, meta.termination) == (True, "eof")
+    EpisodeStore(store).verify_signature(eid, "k1")  # signed with the key from the environment
+    with pytest.raises(BundleSignatureError, match="does not verify"):
+        EpisodeStore(store).verify_signature(eid, "another key")
 
 
 @pytest.fixture

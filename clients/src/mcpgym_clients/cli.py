@@ -153,6 +153,7 @@ def serve(
                     seed=seed,
                     store_dir=store,
                     unlocked=unlocked,
+                    bundle_key=bundle_key,
                 )
             )
         return

@@ -28,6 +28,7 @@ async def serve_stdio(
     seed: int = 0,
     store_dir: str | Path,
     unlocked: bool = False,
+    bundle_key: str | None = None,
     stdin: anyio.AsyncFile[str] | None = None,
     stdout: anyio.AsyncFile[str] | None = None,
 ) -> EpisodeMeta:
@@ -37,6 +38,7 @@ async def serve_stdio(
         env: the environment. task, band, seed: the variant (band defaults to the
             family's easiest). store_dir: episode store for the sealed bundle.
         unlocked: mark the bundle as served unlocked.
+        bundle_key: sign the bundle with this key (see `mcpgym_server.bundle`).
         stdin, stdout: explicit streams (tests); default the process's own.
 
     Returns:
@@ -45,7 +47,7 @@ async def serve_stdio(
     Raises:
         UnknownTaskError, UnknownBandError: before anything is served.
     """
-    manager = EpisodeManager(env, EpisodeStore(store_dir), unlocked=unlocked)
+    manager = EpisodeManager(env, EpisodeStore(store_dir, sign_key=bundle_key), unlocked=unlocked)
     fam = env.family(task)
     ep = manager.open(task, band or fam.bands[0], seed)
 

@@ -5,6 +5,7 @@
     mcpgym lock ENV                                  recompute and write ENV's mcpgym.lock
     mcpgym sign ENV FAMILY --by "Name <email>"       sign off FAMILY's rubric as it stands
     mcpgym record ENV --task T --band B --seed N     work one episode by hand; save the run
+                 [--force] [--allow-failing]     (replace a run; keep a run under 1.0)
     mcpgym validate ENV [--seeds 20] [--check]       the ship gate (conditions 0-6)
 
 Exit status: 0 on success, 1 on an error or a failed validation, 2 on bad arguments.
