@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mcpgym_clients import cli
 from mcpgym_clients.commands import instrument
-from mcpgym_server import Environment, EpisodeStore
+from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
 from mcpgym_server.lockfile import read_lock
 
 from .conftest import ToyFactory
@@ -90,11 +90,16 @@ def test_serve_unlocked_serves_anyway_and_marks_the_bundle(
     install(monkeypatch, toy(extra_tool=True))  # no lock file at all
     store = tmp_path / "episodes"
     args = ["serve", "toyvault", "--unlocked", "--stdio", "--task", "copy-secret"]
-    result = runner.invoke(cli.app, [*args, "--store", str(store)], input="")
+    result = runner.invoke(
+        cli.app, [*args, "--store", str(store)], input="", env={"MCPGYM_BUNDLE_KEY": "k1"}
+    )
     assert result.exit_code == 0, result.output
     (eid,) = [p.name for p in store.iterdir() if p.name.startswith("ep_")]
     meta = EpisodeStore(store).read_meta(eid)
     assert (meta.unlocked, meta.termination) == (True, "eof")
+    EpisodeStore(store).verify_signature(eid, "k1")  # signed with the key from the environment
+    with pytest.raises(BundleSignatureError, match="does not verify"):
+        EpisodeStore(store).verify_signature(eid, "another key")
 
 
 @pytest.fixture
@@ -178,3 +183,137 @@ def test_eval_refuses_an_environment_whose_code_changed(
     assert result.exit_code == 1
     assert "generator of family `copy-secret` changed (version 1 -> 2)" in flat(result.output)
     assert not (tmp_path / "runs" / "episodes").exists()  # refused before any server started
+
+
+RECORD = ["record", "toyvault", "--task", "copy-secret", "--band", "easy", "--seed", "3"]
+
+
+def good_run(band: str, seed: int) -> str:
+    value = secret(band, seed)
+    return f'get {{"key": "vault"}}\nput {{"key": "target", "value": "{value}"}}\nsubmit\n'
+
+
+def test_record_keeps_failing_runs_out_of_reference_runs_and_never_overwrites(
+    locked: Environment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = locked_run_path(locked, "easy", 3)
+    failing = runner.invoke(cli.app, RECORD, input="")  # a 0-call run: end of input at once
+    assert failing.exit_code == 1, failing.output
+    aside = Path("runs") / "failed-runs" / "copy-secret" / "easy-3.json"
+    assert f"not saved into {path}" in flat(failing.output)
+    assert f"saved to {aside} for inspection (--allow-failing saves it anyway)" in flat(
+        failing.output
+    )
+    assert not path.exists() and json.loads((tmp_path / aside).read_text())["calls"] == []
+    good = runner.invoke(cli.app, RECORD, input=good_run("easy", 3))
+    assert good.exit_code == 0, good.output
+    shipped = path.read_text()
+    again = runner.invoke(cli.app, RECORD, input="end\n")
+    assert again.exit_code == 1
+    assert f"error: {path} exists; pass --force to replace it" in flat(again.output)
+    assert "MCP URL" not in again.output and path.read_text() == shipped  # refused up front
+    forced = runner.invoke(cli.app, [*RECORD, "--force", "--allow-failing"], input="end\n")
+    assert forced.exit_code == 0, forced.output
+    assert json.loads(path.read_text())["grade"]["score"] != 1.0
+
+
+def test_record_reports_a_refused_call_and_keeps_the_session(
+    locked: Environment, tmp_path: Path
+) -> None:
+    huge = "x" * 5_000_000
+    lines = f'put {{"key": "big", "value": "{huge}"}}\n' + good_run("easy", 3)
+    out = tmp_path / "run.json"
+    result = runner.invoke(cli.app, [*RECORD, "--out", str(out)], input=lines)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "error: the server refused the call to `put`" in flat(result.output)
+    assert "grade: score 1.0, passed True" in flat(result.output)
+
+
+CHILD = """
+import sys
+from pathlib import Path
+
+from mcpgym_clients import cli
+from mcpgym_clients.commands import instrument
+from mcpgym_server.lockfile import current_lock, write_lock
+from tests.instrument.toyenv import build_snapshot, make_env, new_package
+
+tmp = Path(sys.argv[1])
+package = new_package()
+env = make_env(tmp, package, build_snapshot(tmp, package))
+write_lock(env, current_lock(env))
+instrument.load_environment = lambda name: env
+sys.argv = ["mcpgym", *sys.argv[2:]]
+cli.app()
+"""
+
+
+def test_ctrl_c_during_record_exits_at_once_and_saves_nothing(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    out = tmp_path / "run.json"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tmp_path), *RECORD, "--out", str(out)],
+        stdin=subprocess.PIPE,  # kept open: the prompt waits for a line that never comes
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "300"},
+    )
+    guard = threading.Timer(60, proc.kill)
+    guard.start()
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("type `help`"):
+                break
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)  # before the fix: blocked until a line came
+    finally:
+        guard.cancel()
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "error: interrupted: nothing saved" in err and not out.exists()
+
+
+def test_lock_repairs_a_hand_edited_or_broken_lock_file(
+    locked: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcpgym_server.lockfile import lock_path
+
+    assert runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY]).exit_code == 0
+    path = lock_path(locked)
+    text = path.read_text()
+    path.write_text(text.replace('version = "0.1.0"', 'version = "9.9.9"'))  # edited by hand
+    edited = runner.invoke(cli.app, ["lock", "toyvault"])
+    assert edited.exit_code == 0, edited.output
+    assert "its digest does not match its content" in flat(edited.output)
+    assert "kept the sign-offs of `copy-secret`" in flat(edited.output)
+    assert read_lock(locked).signoff_status("copy-secret") == "valid"
+    path.write_text(text.replace(BY, "x"))
+    bad_signer = runner.invoke(cli.app, ["lock", "toyvault"])
+    assert bad_signer.exit_code == 0, bad_signer.output
+    assert "sign-off of family `copy-secret` dropped: `by`:" in flat(bad_signer.output)
+    assert read_lock(locked).signoff_status("copy-secret") == "missing"
+    path.write_text("env = [not toml")
+    broken = runner.invoke(cli.app, ["lock", "toyvault"])
+    assert broken.exit_code == 0, broken.output
+    assert "is not valid TOML" in flat(broken.output)
+    assert "no sign-off could be read (not TOML)" in flat(broken.output)
+    assert read_lock(locked).digest
+
+
+def test_validate_refuses_an_unwritable_report_path_before_running(
+    locked: Environment, tmp_path: Path
+) -> None:
+    result = runner.invoke(cli.app, ["validate", "toyvault", "--json", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "is a directory; give a writable file" in flat(result.output)
+    assert "episodes" not in result.output

@@ -45,7 +45,7 @@ def test_a_missing_lock_file_is_a_clear_error(toy: ToyFactory) -> None:
     ("change", "named"),
     [
         ({"version": "0.2.0"}, "version 0.1.0 -> 0.2.0"),
-        ({"get_description": "which key to read."}, "tool `get` schema changed"),
+        ({"get_description": "which key to read."}, "tool `get` input schema changed"),
         ({"extra_tool": True}, "tool `count` added"),
         ({"instructions": "Another text."}, "server instructions changed"),
         ({"policy": "Be nice."}, "resource `toy://policy` added"),

@@ -37,13 +37,17 @@ def lines_of(commands: list[str]):  # noqa: ANN201 - a LineSource
     return next_line
 
 
-async def prepare(env: Environment, tmp: Path, *, signed: bool = True) -> None:
-    """Lock (and sign) ``env`` and record one run per band with `record_episode`."""
+async def prepare(
+    env: Environment, tmp: Path, *, signed: bool = True, first: tuple[str, ...] = ()
+) -> None:
+    """Lock (and sign) ``env`` and record one run per band with `record_episode` (``first``:
+    prompt lines before the reference's)."""
     lock = current_lock(env)
     write_lock(env, sign(lock, "copy-secret", BY) if signed else lock)
     for band in ("easy", "medium"):
         value = secret(band, 50)
         commands = [
+            *first,
             'get {"key": "vault"}',
             f'put {{"key": "target", "value": "{value}"}}',
             "submit",
@@ -106,7 +110,7 @@ async def test_a_recorded_run_that_no_longer_replays_fails(toy: ToyFactory, tmp_
     report = await validate(env, tmp_path)
     lines = failures(report, 1)
     assert any(
-        line.startswith("toyvault/copy-secret@medium#50 (replay-a): final state ")
+        line.startswith("reference_runs/copy-secret/medium-50.json (replay-a): final state ")
         and "differs from the recorded" in line
         for line in lines
     ), lines
@@ -119,7 +123,8 @@ async def test_unsigned_and_void_signoffs_fail(toy: ToyFactory, tmp_path: Path) 
     await prepare(env, tmp_path, signed=False)
     report = await validate(env, tmp_path)
     assert failures(report, 6) == [
-        "family `copy-secret`: rubric not signed off (mcpgym sign toyvault copy-secret)"
+        "family `copy-secret`: rubric not signed off "
+        '(mcpgym sign toyvault copy-secret --by "Name <email>")'
     ]
     write_lock(env, sign(read_lock(env), "copy-secret", BY))
     heavier = toy(weight=2.0)  # changes a weight after the sign-off
@@ -209,7 +214,10 @@ def test_the_validate_command_stamps_the_lock_unless_checking(
     checked = runner.invoke(cli.app, [*args, "--check"], env={"COLUMNS": "200"})
     assert checked.exit_code == 0, checked.output
     assert "passes" in checked.output and "--check: the lock file was not stamped" in checked.output
-    assert read_lock(env).validation is None and json.loads(report.read_text())["passed"] is True
+    data = json.loads(report.read_text())
+    assert read_lock(env).validation is None and data["passed"] is True
+    assert data["server_log"] == str(tmp_path / "report.servers.log")
+    assert (tmp_path / "report.servers.log").is_file() and data["infrastructure"] == []
     stamped = runner.invoke(cli.app, args, env={"COLUMNS": "200"})
     assert stamped.exit_code == 0, stamped.output
     lock = read_lock(env)

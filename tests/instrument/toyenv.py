@@ -71,6 +71,10 @@ def make_env(
     extra_tool: bool = False,
     instructions: str = "A key-value store.",
     policy: str | None = None,
+    get_suffix: str = "",
+    get_summary: str = "Read a key.",
+    late_generator_change: bool = False,
+    list_keys: bool = False,
 ) -> Environment:
     """The toy environment in ``package`` (built with `build_snapshot`), optionally broken.
 
@@ -81,6 +85,12 @@ def make_env(
         get_description: the ``key`` argument's description of ``get`` (its schema).
         extra_tool: declare one more tool. instructions: server instructions.
         policy: a resource's text (no resource when ``None``).
+        get_suffix: ``get`` returns the value with this appended (a behaviour change that
+            leaves every schema alone). get_summary: ``get``'s description (not its schema).
+        late_generator_change: seeds >= 3 get one more parameter (a generator change the
+            lock's fingerprint seeds 0-2 do not see).
+        list_keys: one more read tool, ``keys``, returning ``list(set_of_keys)`` (its order
+            depends on the process's string hash seed).
     """
     env = Environment(
         name="toyvault",
@@ -118,14 +128,22 @@ def make_env(
         row = sb.db.execute("SELECT v FROM kv WHERE k = ?", (key,)).fetchone()
         if row is None:
             raise ToolError(f"no key {key!r}")
-        return {"key": key, "value": row[0]}
+        return {"key": key, "value": row[0] + get_suffix}
 
-    get.__doc__ = f"""Read a key.
+    get.__doc__ = f"""{get_summary}
 
         Args:
             key: {get_description}
         """
     env.tool(kind="read", name="get")(get)
+
+    if list_keys:
+
+        @env.tool(kind="read")
+        def keys(sb: Sandbox) -> dict[str, Any]:
+            """List the keys."""
+            found = {row[0] for row in sb.db.execute("SELECT k FROM kv")}
+            return {"keys": list(found)}
 
     if extra_tool:
 
@@ -140,7 +158,10 @@ def make_env(
             instruction="Set key `target` to the secret stored under key `vault`."
             + instruction_suffix,
             setup=[("INSERT INTO kv VALUES ('vault', ?, 0)", (value,))],
-            params={"value": value},
+            params={
+                "value": value,
+                **({"late": 1} if late_generator_change and g.seed >= 3 else {}),
+            },
             reference=[
                 ToolCall("get", {"key": "vault"}),
                 ToolCall("put", {"key": "target", "value": value}),

@@ -66,7 +66,7 @@ def test_render_replaces_every_placeholder_in_one_pass() -> None:
 
 def test_the_cli_refuses_a_bad_name_in_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["new", "Bad_Name", "--dir", str(tmp_path / "x")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error, like a bad option
     assert flat(result.output).startswith("error: environment name 'Bad_Name' must be at most")
     assert not (tmp_path / "x").exists()
 

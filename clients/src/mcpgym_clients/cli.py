@@ -98,6 +98,12 @@ def _environment(name: str) -> Any:
 # -- serve ------------------------------------------------------------------------------
 
 
+BUNDLE_KEY = (
+    "Secret shared by the environment server (signs sealed bundles) and the grading service "
+    "(grades only bundles whose signature verifies)."
+)
+
+
 @app.command()
 def serve(
     env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
@@ -127,6 +133,9 @@ def serve(
     max_open: Annotated[
         int, typer.Option(help="Most episodes open at once (503 beyond).", min=1)
     ] = 1000,
+    bundle_key: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
+    ] = None,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     environment = _environment(env)
@@ -145,6 +154,7 @@ def serve(
                     seed=seed,
                     store_dir=store,
                     unlocked=unlocked,
+                    bundle_key=bundle_key,
                 )
             )
         return
@@ -163,6 +173,7 @@ def serve(
             unlocked=unlocked,
             allowed_hosts=hosts,
             max_open_episodes=max_open,
+            bundle_key=bundle_key,
         )
     uvicorn.run(web, host=host, port=port, log_level="info")
 
@@ -178,6 +189,9 @@ def grading_serve(
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8100,
+    bundle_key: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
+    ] = None,
 ) -> None:
     """Serve the grading service over HTTP."""
     import uvicorn
@@ -188,7 +202,7 @@ def grading_serve(
         token = secrets.token_urlsafe(24)
         Console(stderr=True).print(f"grading token (no --token given): {token}", highlight=False)
     with reported():
-        app_ = create_app(store, token)
+        app_ = create_app(store, token, bundle_key=bundle_key)
     uvicorn.run(app_, host=host, port=port, log_level="info")
 
 
@@ -384,7 +398,7 @@ def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
     return (vendor or VENDORS["openai-compatible"]).key_vars
 
 
-SECRET_FLAGS = ("--api-key", "--grading-token")
+SECRET_FLAGS = ("--api-key", "--grading-token", "--bundle-key")
 """Flags whose values never reach the run store's ``argv``."""
 
 

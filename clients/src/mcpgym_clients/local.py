@@ -44,6 +44,7 @@ async def serve_locally(
     idle_ttl: float = 600.0,
     unlocked: bool = False,
     host: str = "127.0.0.1",
+    bundle_key: str | None = None,
 ) -> AsyncIterator[LocalServers]:
     """Start the environment server and the grading service for ``env``.
 
@@ -52,6 +53,8 @@ async def serve_locally(
         token: the grading token (default: a random `secrets.token_urlsafe`).
         idle_ttl: seconds before an idle episode is sealed. unlocked: development mode.
         host: loopback address to bind.
+        bundle_key: the key both servers share to sign and verify bundles (default: a
+            random one, so the grading service only grades what this server sealed).
 
     Yields:
         The servers' `LocalServers`; both stop when the context exits.
@@ -64,12 +67,15 @@ async def serve_locally(
 
     store = Path(store_dir)
     token = token or secrets.token_urlsafe(24)
-    env_app = create_env_app(env, store, idle_ttl=idle_ttl, unlocked=unlocked)
+    bundle_key = bundle_key or secrets.token_urlsafe(32)
+    env_app = create_env_app(
+        env, store, idle_ttl=idle_ttl, unlocked=unlocked, bundle_key=bundle_key
+    )
 
     def env_loader(name: str) -> Environment:
         return env if name == env.name else load_environment(name)
 
-    grading_app = create_grading_app(store, token, env_loader=env_loader)
+    grading_app = create_grading_app(store, token, env_loader=env_loader, bundle_key=bundle_key)
     try:
         async with (
             serve(env_app, host=host, name="environment server") as env_url,

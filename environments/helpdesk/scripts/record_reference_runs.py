@@ -32,7 +32,7 @@ def main() -> None:
             if not any(c.name == SUBMIT_TOOL for c in v.reference):
                 lines.append(f"submit {v.answer}" if v.answer else "submit")
             command = ["mcpgym", "record", "helpdesk", "--task", fam.name, "--band", band]
-            command += ["--seed", str(SEED), "--by", BY]
+            command += ["--seed", str(SEED), "--by", BY, "--force"]
             done = subprocess.run(
                 command, input="\n".join(lines) + "\n", text=True, capture_output=True
             )

@@ -60,6 +60,9 @@ class Grade(BaseModel):
             computed and scored as usual (an agent can provoke such failures); they are
             reported so the environment gets fixed.
         unlocked: the episode was served in development mode (``--unlocked``).
+        signature: ``verified``: the bundle's signature verified with the grading service's
+            bundle key (it is as the environment server sealed it); ``unchecked``: the
+            service has no bundle key, so nothing proves the bundle was not edited.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -82,3 +85,4 @@ class Grade(BaseModel):
     steps: int
     internal_errors: int
     unlocked: bool = False
+    signature: Literal["verified", "unchecked"] = "unchecked"

@@ -21,9 +21,15 @@ Errors are ``{"error": "<what went wrong and what to do>", ...}``:
 409   the bundle was made on another lock than the installed environment's
       (``"bundle_lock"``, ``"installed_lock"``), or it does not fit the environment
 422   the body is not an object, ``episode_id`` is missing or not a non-empty
-      string, or an unknown field was sent (``"field"`` names it)
+      string, or an unknown field was sent (``"field"`` names it); or the service
+      has a bundle key and the bundle is unsigned or its signature does not verify
+      (``"signature"``: ``unsigned`` / ``invalid``)
 500   the bundle is malformed, the environment is broken, or a grader bug
 ===== ==========================================================================
+
+With a bundle key (``bundle_key``, shared with the environment server) every bundle's
+HMAC-SHA256 signature is checked before grading (`mcpgym_server.bundle`) and grades say
+``"signature": "verified"``; without one grades say ``"signature": "unchecked"``.
 
 Bundles are immutable and grading is deterministic, so a grade is computed once
 per episode and kept in memory (and in ``grades_dir`` as ``<episode_id>.json``
@@ -56,6 +62,7 @@ from mcpgym_server.bundle import EpisodeStore
 from mcpgym_server.environment import Environment
 from mcpgym_server.errors import (
     BundleError,
+    BundleSignatureError,
     EnvironmentDefinitionError,
     UnknownBandError,
     UnknownEnvironmentError,
@@ -90,8 +97,10 @@ class _GradingService:
         env_loader: EnvLoader,
         grades_dir: Path | None,
         reference_cache: ReferenceCache | None,
+        bundle_key: str | None = None,
     ) -> None:
         self.store = store
+        self.bundle_key = bundle_key or None
         self.token = token.encode()
         self.env_loader = env_loader
         self.grades_dir = grades_dir
@@ -125,9 +134,13 @@ class _GradingService:
 
     def compute(self, episode_id: str) -> Grade:
         """Read the bundle, load its environment and grade it (runs in a worker thread)."""
+        if self.bundle_key is not None:
+            self.store.verify_signature(episode_id, self.bundle_key)
         bundle = self.store.read(episode_id)
         env = self.env_loader(bundle.meta.env)
         grade = grade_bundle(bundle, env, reference_cache=self.reference_cache)
+        if self.bundle_key is not None:
+            grade = grade.model_copy(update={"signature": "verified"})
         if self.grades_dir is not None:
             _write_atomic(self.grades_dir / f"{episode_id}.json", grade.model_dump_json(indent=2))
         return grade
@@ -157,6 +170,11 @@ class _GradingService:
                     bundle_lock=exc.bundle_lock,
                     installed_lock=exc.installed_lock,
                 )
+            ) from exc
+        except BundleSignatureError as exc:
+            unsigned = "unsigned" in str(exc)
+            raise _ApiError(
+                _error(422, str(exc), signature="unsigned" if unsigned else "invalid")
             ) from exc
         except (BundleMismatchError, UnknownTaskError, UnknownBandError) as exc:
             raise _ApiError(
@@ -256,6 +274,7 @@ def create_app(
     env_loader: EnvLoader = load_environment,
     grades_dir: str | os.PathLike[str] | None = None,
     reference_cache: ReferenceCache | None = None,
+    bundle_key: str | None = None,
 ) -> Starlette:
     """The grading service as an ASGI app (serve it with uvicorn).
 
@@ -268,6 +287,8 @@ def create_app(
         grades_dir: optional directory where grades are also written as
             ``<episode_id>.json`` (and read back after a restart).
         reference_cache: cache of reference end states (default: process-wide).
+        bundle_key: the environment server's bundle key: bundles must carry a signature
+            that verifies with it (else 422); ``None`` grades unsigned bundles and says so.
 
     Returns:
         A `Starlette` app with the routes listed in this module's docstring.
@@ -285,6 +306,7 @@ def create_app(
         env_loader,
         Path(grades_dir) if grades_dir is not None else None,
         reference_cache,
+        bundle_key,
     )
 
     async def healthz(request: Request) -> JSONResponse:

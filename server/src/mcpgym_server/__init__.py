@@ -19,6 +19,7 @@ from mcpgym_server.environment import SUBMIT_TOOL, Environment, Resource
 from mcpgym_server.episode import Episode, EpisodeManager, new_episode_id, replay
 from mcpgym_server.errors import (
     BundleError,
+    BundleSignatureError,
     CapacityError,
     EnvironmentDefinitionError,
     EpisodeSealedError,
@@ -56,6 +57,7 @@ __all__ = [
     "SUBMIT_TOOL",
     "Band",
     "BundleError",
+    "BundleSignatureError",
     "CapacityError",
     "Environment",
     "EnvironmentDefinitionError",

@@ -6,6 +6,15 @@ On disk, one directory per episode inside the store directory::
     <store>/<episode_id>/log.jsonl     one LogEntry per line, in call order
     <store>/<episode_id>/final.db.gz   the sandbox database at sealing (a gzipped SQLite file:
                                        ``gunzip -k final.db.gz && sqlite3 final.db``)
+    <store>/<episode_id>/signature     HMAC-SHA256 of the bundle (when the server has a key)
+
+Signing: an environment server given a *bundle key* (a secret shared with the grading
+service) writes ``signature``: hex HMAC-SHA256 (RFC 2104, `hmac` stdlib) keyed by the bundle
+key over canonical JSON of ``{"meta": <meta.json as JSON>, "log_sha256": <sha256 of
+log.jsonl>}``; ``meta.final_sha256`` pins the final database. A grading service with the
+same key refuses a bundle whose signature is missing or does not verify
+(`EpisodeStore.verify_signature`), so a bundle edited after sealing (say, an ``--unlocked``
+one re-labelled as locked) is never graded.
 
 A bundle is written into a temporary sibling directory and renamed into place,
 so readers see either nothing or the whole bundle. The database is gzipped
@@ -17,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -30,12 +40,25 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from mcpgym_server.errors import BundleError, UnknownEpisodeError
+from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
 _EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 FINAL_DB = "final.db.gz"
 """File name of the final database inside a bundle directory."""
+
+SIGNATURE = "signature"
+"""File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
+
+
+def bundle_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
+    """Hex HMAC-SHA256 (RFC 2104) keyed by ``key`` (UTF-8) over canonical JSON of
+    ``{"meta": meta, "log_sha256": sha256(log_text)}`` (``log_text``: log.jsonl's bytes)."""
+    body = canonical_json(
+        {"meta": meta.model_dump(mode="json"), "log_sha256": hashlib.sha256(log_text).hexdigest()}
+    )
+    return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+
 
 StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
 """Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
@@ -134,13 +157,18 @@ class EpisodeStore:
         root: the store directory.
         create: create ``root`` if missing (the environment server does); readers
             such as the grading service pass ``False`` so a mistyped path fails.
+        sign_key: the bundle key: `write` signs every bundle with it (see the module
+            docstring); ``None`` writes unsigned bundles.
 
     Raises:
         BundleError: ``create`` is false and ``root`` is not a directory.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, create: bool = True) -> None:
+    def __init__(
+        self, root: str | os.PathLike[str], *, create: bool = True, sign_key: str | None = None
+    ) -> None:
         self.root = Path(root)
+        self.sign_key = sign_key or None
         if create:
             self.root.mkdir(parents=True, exist_ok=True)
         elif not self.root.is_dir():
@@ -179,9 +207,11 @@ class EpisodeStore:
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
         try:
             (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
-            with open(tmp / "log.jsonl", "w", encoding="utf-8") as fh:
-                for entry in bundle.log:
-                    fh.write(entry.model_dump_json() + "\n")
+            log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
+            (tmp / "log.jsonl").write_bytes(log_text)
+            if self.sign_key is not None:
+                signature = bundle_signature(self.sign_key, bundle.meta, log_text)
+                (tmp / SIGNATURE).write_text(signature + "\n", encoding="utf-8")
             (tmp / "meta.json").write_text(bundle.meta.model_dump_json(indent=2), encoding="utf-8")
             os.replace(tmp, dest)
         except BaseException:
@@ -230,6 +260,34 @@ class EpisodeStore:
                 f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
             )
         return EpisodeBundle(meta=meta, log=log, final_db=final_db)
+
+    def verify_signature(self, episode_id: str, key: str) -> None:
+        """Check a bundle's signature with the bundle ``key``.
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id. BundleSignatureError: it is
+                unsigned, or its signature does not verify (meta.json, log.jsonl or the
+                final database changed since it was sealed, or another key signed it).
+            BundleError: it is malformed.
+        """
+        d = self.path(episode_id)
+        meta = self.read_meta(episode_id)
+        try:
+            given = (d / SIGNATURE).read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            raise BundleSignatureError(
+                f"bundle {episode_id} is unsigned: the environment server that wrote it had "
+                "no bundle key (give both servers the same --bundle-key / MCPGYM_BUNDLE_KEY)"
+            ) from None
+        try:
+            log_text = (d / "log.jsonl").read_bytes()
+        except OSError as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+        if not hmac.compare_digest(given, bundle_signature(key, meta, log_text)):
+            raise BundleSignatureError(
+                f"bundle {episode_id}: its signature does not verify: meta.json or log.jsonl "
+                "was changed after sealing, or another bundle key signed it"
+            )
 
 
 class MemoryEpisodeStore(EpisodeStore):

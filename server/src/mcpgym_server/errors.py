@@ -147,6 +147,11 @@ class BundleError(MCPGymError):
     """An episode bundle is missing, incomplete or malformed."""
 
 
+class BundleSignatureError(BundleError):
+    """A bundle carries no signature, or its signature does not verify with the bundle key
+    (its metadata, log or final database was changed after the server sealed it)."""
+
+
 class LockError(MCPGymError):
     """The environment's lock file (``mcpgym.lock``) is unreadable or does not match it."""
 
@@ -172,7 +177,7 @@ class StaleLockError(LockError):
 
     Attributes:
         env: the environment name. changes: one line per difference, e.g.
-            ``"tool `get_order` schema changed"``.
+            ``"tool `get_order` input schema changed"``.
     """
 
     def __init__(self, env: str, changes: Sequence[str]) -> None:

@@ -129,6 +129,7 @@ def create_app(
     reap_interval: float | None = None,
     allowed_hosts: list[str] | None = None,
     max_open_episodes: int = 1_000,
+    bundle_key: str | None = None,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -143,13 +144,15 @@ def create_app(
             protection, on every route), e.g. ``["gym.internal:*"]`` behind a proxy.
         max_open_episodes: most episodes open at once; beyond it ``POST /episodes``
             answers 503 (each open episode holds its database in memory).
+        bundle_key: secret shared with the grading service; every sealed bundle is signed
+            with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
     """
     manager = EpisodeManager(
         env,
-        EpisodeStore(store_dir),
+        EpisodeStore(store_dir, sign_key=bundle_key),
         idle_ttl=idle_ttl,
         unlocked=unlocked,
         max_open=max_open_episodes,

@@ -49,6 +49,12 @@ def served_tools(env: Environment) -> list[dict[str, Any]]:
     ]
 
 
+def tool_parts(env: Environment) -> dict[str, dict[str, str]]:
+    """``{tool: {field: sha256}}`` over each served definition's fields (``description``,
+    ``inputSchema``, ``annotations``...), so a lock change can name the part that changed."""
+    return {t["name"]: {k: _sha(v) for k, v in sorted(t.items())} for t in served_tools(env)}
+
+
 def _variant_json(env: Environment, family: TaskFamily, band: str, seed: int) -> Any:
     try:
         with env._generation_lock:  # noqa: SLF001 - uncached on purpose: see generator_fingerprint

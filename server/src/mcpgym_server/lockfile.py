@@ -12,6 +12,8 @@ Python package (`Environment.package`), so it ships in the wheel. Layout::
     surface_sha256 = "..."        # instructions, resources, virtual clock
 
     [tools]                       # one sha256 per served tool definition (names the changed one)
+    [tool_parts.NAME]             # sha256 per field of it (description, inputSchema...): says
+                                  # which part changed; not part of the digest
     [surface]                     # instructions, clock, [surface.resources] per URI
     [families.NAME]               # bands, generator_version, generator_fingerprint, rubric_digest
     [signoffs.NAME]               # by = "Name <email>", at = ISO 8601 UTC, rubric_digest
@@ -28,17 +30,17 @@ from __future__ import annotations
 
 import re
 import tomllib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from mcpgym_server.environment import Environment
 from mcpgym_server.errors import LockError, LockMissingError, StaleLockError, UnknownTaskError
-from mcpgym_server.lock import lock_components, lock_digest
+from mcpgym_server.lock import lock_components, lock_digest, tool_parts
 
 LOCK_FILE = "mcpgym.lock"
 """File name of the lock file inside the environment's package."""
@@ -92,6 +94,24 @@ class SignOff(BaseModel):
     at: str
     rubric_digest: str
 
+    @field_validator("by")
+    @classmethod
+    def _by(cls, value: str) -> str:
+        if not SIGNER.match(value):
+            raise ValueError(f'{value!r} is not "Name <email>"')
+        return value
+
+    @field_validator("at")
+    @classmethod
+    def _at(cls, value: str) -> str:
+        try:
+            when = datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not an ISO 8601 time") from None
+        if when.utcoffset() is None or when.utcoffset() != timedelta(0):
+            raise ValueError(f"{value!r} is not in UTC (end it with Z)")
+        return value
+
 
 class ValidationStamp(BaseModel):
     """The last successful ``mcpgym validate`` of this lock.
@@ -123,12 +143,15 @@ class LockFile(BaseModel):
     tools: dict[str, str]
     surface: Surface
     families: dict[str, FamilyLock]
+    tool_parts: dict[str, dict[str, str]] = {}
     signoffs: dict[str, SignOff] = {}
     validation: ValidationStamp | None = None
 
     def components(self) -> dict[str, Any]:
         """The digest-covered part, in the shape `mcpgym_server.lock.lock_components` returns."""
-        return self.model_dump(mode="json", exclude={"digest", "signoffs", "validation"})
+        return self.model_dump(
+            mode="json", exclude={"digest", "tool_parts", "signoffs", "validation"}
+        )
 
     def to_toml(self) -> str:
         """The file text: a comment header, then TOML (sign-offs and stamp last)."""
@@ -194,7 +217,9 @@ def lock_path(env: Environment) -> Path:
 def current_lock(env: Environment) -> LockFile:
     """A fresh `LockFile` for ``env`` as its code stands (no sign-offs, no stamp)."""
     components = lock_components(env)
-    return LockFile.model_validate({**components, "digest": lock_digest(components)})
+    return LockFile.model_validate(
+        {**components, "digest": lock_digest(components), "tool_parts": tool_parts(env)}
+    )
 
 
 def read_lock(env: Environment) -> LockFile:
@@ -233,15 +258,30 @@ def _named(kind: str, old: dict[str, str], new: dict[str, str], what: str) -> li
     return out
 
 
+_PART_NAMES = {"inputSchema": "input schema", "outputSchema": "output schema"}
+
+
+def _tool_change(locked: LockFile, now: LockFile, name: str) -> str:
+    """``input schema changed`` or ``definition changed (description, annotations)``."""
+    old, new = locked.tool_parts.get(name), now.tool_parts.get(name)
+    if not old or not new:
+        return "definition changed"
+    parts = [p for p in sorted(old.keys() | new.keys()) if old.get(p) != new.get(p)]
+    if parts == ["inputSchema"]:
+        return "input schema changed"
+    return f"definition changed ({', '.join(_PART_NAMES.get(p, p) for p in parts)})"
+
+
 def lock_changes(locked: LockFile, now: LockFile) -> list[str]:
     """What differs between a lock file and the environment as it stands, one line each.
 
     Lines name the change: ``version 1.0.0 -> 1.0.1``, ``snapshot changed``,
-    ``tool `X` schema changed`` (its definition as served: description, input schema,
-    annotations), ``tool `X` added``, ``server instructions changed``, ``resource `U`
-    changed``, ``virtual clock changed``, ``rubric of family `Y` changed``, ``generator of
-    family `Z` changed (version 1 -> 2)``, ``generator of family `Z` produces different
-    variants without a generator_version bump``, ``bands of family `Z` changed``,
+    ``tool `X` input schema changed``, ``tool `X` definition changed (description)`` (its
+    definition as served; the lock file's ``tool_parts`` name the part), ``tool `X` added``,
+    ``server instructions changed``, ``resource `U` changed``, ``virtual clock changed``,
+    ``rubric of family `Y` changed``, ``generator of family `Z` changed (version 1 -> 2)``,
+    ``generator of family `Z` produces different variants without a generator_version
+    bump``, ``bands of family `Z` changed``,
     ``family `F` added``. Empty when they match.
     """
     out: list[str] = []
@@ -253,7 +293,13 @@ def lock_changes(locked: LockFile, now: LockFile) -> list[str]:
         out.append(
             f"snapshot changed (sha256 {locked.snapshot_sha256[:12]} -> {now.snapshot_sha256[:12]})"
         )
-    out += _named("tool", locked.tools, now.tools, "schema changed")
+    for name in sorted(now.tools.keys() - locked.tools.keys()):
+        out.append(f"tool `{name}` added")
+    for name in sorted(locked.tools.keys() - now.tools.keys()):
+        out.append(f"tool `{name}` removed")
+    for name in sorted(locked.tools.keys() & now.tools.keys()):
+        if locked.tools[name] != now.tools[name]:
+            out.append(f"tool `{name}` {_tool_change(locked, now, name)}")
     if locked.tools_sha256 != now.tools_sha256 and locked.tools == now.tools:
         out.append("tool list order changed")
     if locked.surface.instructions != now.surface.instructions:
@@ -329,6 +375,49 @@ def relock(env: Environment, previous: LockFile | None) -> tuple[LockFile, list[
     if previous.validation is not None and validation is None:
         notes.append("validation stamp dropped (the lock changed); run `mcpgym validate`")
     return now.model_copy(update={"signoffs": signoffs, "validation": validation}), notes
+
+
+def salvage_lock(env: Environment, problem: str) -> tuple[LockFile, list[str]]:
+    """A fresh lock for ``env`` from a lock file `read_lock` refused (``problem`` says why):
+    the sign-offs that still parse, are well formed and are for the rubric as it stands are
+    kept; everything else (the validation stamp, bad sign-offs) is dropped.
+
+    Returns:
+        The new `LockFile` and notes naming what was dropped (for ``mcpgym lock``).
+    """
+    now = current_lock(env)
+    notes = [f"the lock file was unreadable ({problem}): rewritten"]
+    try:
+        data: Any = tomllib.loads(lock_path(env).read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+        notes.append(
+            "no sign-off could be read (not TOML): sign every family again with "
+            f"`mcpgym sign {env.name} FAMILY --by ...`"
+        )
+        return now, notes
+    raw = data.get("signoffs") if isinstance(data, dict) else None
+    kept: dict[str, SignOff] = {}
+    for name, value in sorted(raw.items()) if isinstance(raw, dict) else []:
+        try:
+            signoff = SignOff.model_validate(value)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            field = ".".join(str(p) for p in first["loc"]) or "(entry)"
+            notes.append(f"sign-off of family `{name}` dropped: `{field}`: {first['msg']}")
+            continue
+        fam = now.families.get(name)
+        if fam is None or fam.rubric_digest != signoff.rubric_digest:
+            notes.append(
+                f"sign-off of family `{name}` by {signoff.by} dropped: it is not for the rubric "
+                "as it stands"
+            )
+            continue
+        kept[name] = signoff
+    if kept:
+        notes.append(f"kept the sign-offs of {', '.join(f'`{n}`' for n in kept)}")
+    if isinstance(data, dict) and data.get("validation") is not None:
+        notes.append("validation stamp dropped; run `mcpgym validate`")
+    return now.model_copy(update={"signoffs": kept}), notes
 
 
 def sign(lock: LockFile, family: str, by: str, *, at: str | None = None) -> LockFile:

@@ -30,6 +30,7 @@ async def serve_stdio(
     seed: int = 0,
     store_dir: str | Path,
     unlocked: bool = False,
+    bundle_key: str | None = None,
     stdin: anyio.AsyncFile[str] | None = None,
     stdout: anyio.AsyncFile[str] | None = None,
     announce: Callable[[str], None] | None = None,
@@ -40,6 +41,7 @@ async def serve_stdio(
         env: the environment. task, band, seed: the variant (band defaults to the
             family's easiest). store_dir: episode store for the sealed bundle.
         unlocked: mark the bundle as served unlocked.
+        bundle_key: sign the bundle with this key (see `mcpgym_server.bundle`).
         stdin, stdout: explicit streams (tests); default the process's own.
         announce: called once with a line naming the opened episode (its id, variant and
             bundle directory); default: written to standard error (standard output is
@@ -51,7 +53,7 @@ async def serve_stdio(
     Raises:
         UnknownTaskError, UnknownBandError: before anything is served.
     """
-    manager = EpisodeManager(env, EpisodeStore(store_dir), unlocked=unlocked)
+    manager = EpisodeManager(env, EpisodeStore(store_dir, sign_key=bundle_key), unlocked=unlocked)
     fam = env.family(task)
     ep = manager.open(task, band or fam.bands[0], seed)
     line = f"mcpgym: episode {ep.id} ({ep.variant.id}) open; bundle: {Path(store_dir) / ep.id}"

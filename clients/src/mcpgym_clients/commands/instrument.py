@@ -5,13 +5,15 @@
     mcpgym lock ENV                                  recompute and write ENV's mcpgym.lock
     mcpgym sign ENV FAMILY --by "Name <email>"       sign off FAMILY's rubric as it stands
     mcpgym record ENV --task T --band B --seed N     work one episode by hand; save the run
-    mcpgym validate ENV [--seeds 20] [--check]       the ship gate (six conditions)
+                 [--force] [--allow-failing]     (replace a run; keep a run under 1.0)
+    mcpgym validate ENV [--seeds 20] [--check]       the ship gate (conditions 0-6)
 
 Exit status: 0 on success, 1 on an error or a failed validation, 2 on bad arguments.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import tempfile
@@ -26,8 +28,8 @@ from rich.console import Console
 
 from mcpgym_clients.commands._common import fail, reported, say
 from mcpgym_clients.errors import ConfigurationError, ServerRequestError
-from mcpgym_server import Environment, LockMissingError, load_environment
-from mcpgym_server.lockfile import read_lock, relock, sign, write_lock
+from mcpgym_server import Environment, LockError, LockMissingError, load_environment
+from mcpgym_server.lockfile import read_lock, relock, salvage_lock, sign, write_lock
 
 
 def _environment(name: str) -> Environment:
@@ -44,9 +46,14 @@ def lock(env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpde
             previous = read_lock(environment)
         except LockMissingError:
             previous = None
-        new, notes = relock(environment, previous)
+            new, notes = relock(environment, previous)
+        except LockError as exc:  # malformed or edited by hand: keep what can be kept
+            previous = None
+            new, notes = salvage_lock(environment, str(exc))
+        else:
+            new, notes = relock(environment, previous)
         path = write_lock(environment, new)
-    unchanged = previous is not None and previous.digest == new.digest
+    unchanged = previous is not None and previous.to_toml() == new.to_toml()
     say(console, f"{'unchanged' if unchanged else 'wrote'} {path} (lock {new.digest[:12]})")
     for note in notes:
         say(console, f"  {note}")
@@ -98,11 +105,21 @@ def record(
     unlocked: Annotated[
         bool, typer.Option(help="Record on an environment that does not match its lock.")
     ] = False,
+    force: Annotated[bool, typer.Option(help="Replace an existing run file.")] = False,
+    allow_failing: Annotated[
+        bool,
+        typer.Option(help="Save a run that does not score 1.0 into reference_runs/ anyway."),
+    ] = False,
 ) -> None:
     """Work one episode by hand (a prompt on stdin, or any MCP client on the printed URL)
-    and save it as a recorded reference run."""
+    and save it as a recorded reference run.
+
+    An existing run file is kept unless --force. A run that does not score 1.0 is not saved
+    into reference_runs/ (unless --allow-failing): it goes to runs/failed-runs/ and the
+    exit status is 1. Ctrl-C ends the session at once (exit 130) and saves nothing.
+    """
     from mcpgym_clients.instrument.record import check_signer, record_episode
-    from mcpgym_clients.instrument.runs import run_path
+    from mcpgym_clients.instrument.runs import run_path, runs_dir
 
     environment = _environment(env)
     try:
@@ -110,13 +127,13 @@ def record(
     except ConfigurationError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--by'") from None
     require_lock(environment, unlocked)
+    with reported():
+        path = out or run_path(environment, task, band, seed)
+        shipped = runs_dir(environment).resolve()
+    if path.exists() and not force:
+        raise fail(f"{path} exists; pass --force to replace it (or --out another file)")
     console = Console()
-
-    async def lines() -> str | None:
-        if sys.stdin.isatty():
-            console.print("record> ", end="", markup=False, highlight=False)
-        line = await anyio.to_thread.run_sync(sys.stdin.readline)
-        return line if line else None
+    lines = _StdinLines(console)
 
     async def main(store_dir: Path) -> Any:
         return await record_episode(
@@ -136,12 +153,54 @@ def record(
             run = anyio.run(main, store or Path(tmp), backend="asyncio")
         except ServerRequestError as exc:
             raise fail(str(exc.payload.get("error", exc))) from None
-        path = out or run_path(environment, run.task, run.band, run.seed)
+        except KeyboardInterrupt:
+            raise fail("interrupted: nothing saved", 130) from None
+        score = run.grade.get("score")
+        into_shipped = path.resolve().is_relative_to(shipped)
+        if score != 1.0 and into_shipped and not allow_failing:
+            aside = Path("runs") / "failed-runs" / run.task / f"{run.band}-{run.seed}.json"
+            aside.parent.mkdir(parents=True, exist_ok=True)
+            aside.write_text(run.to_json(), encoding="utf-8")
+            raise fail(
+                f"the run scores {score}, not 1.0: not saved into {path} (`mcpgym validate` "
+                f"would refuse it); saved to {aside} for inspection (--allow-failing saves it "
+                "anyway)"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(run.to_json(), encoding="utf-8")
     say(console, f"saved {path}")
-    if run.grade.get("score") != 1.0:
+    if score != 1.0:
         say(console, "warning: the run does not score 1.0; `mcpgym validate` will refuse it")
+
+
+class _StdinLines:
+    """Prompt lines from stdin, read by a daemon thread so Ctrl-C never waits for a line
+    (a worker thread blocked in ``readline`` would hold the process until input came)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    async def __call__(self) -> str | None:
+        import asyncio
+        import threading
+
+        if sys.stdin.isatty():
+            self.console.print("record> ", end="", markup=False, highlight=False)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[str] = loop.create_future()
+
+        def deliver(line: str) -> None:
+            if not future.done():
+                future.set_result(line)
+
+        def read() -> None:
+            line = sys.stdin.readline()
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (Ctrl-C)
+                loop.call_soon_threadsafe(deliver, line)
+
+        threading.Thread(target=read, name="mcpgym-record-stdin", daemon=True).start()
+        line = await future
+        return line if line else None
 
 
 def validate(
@@ -161,7 +220,8 @@ def validate(
         int, typer.Option(help="Seeds per family and band whose reference is mutated.", min=1)
     ] = 2,
 ) -> None:
-    """The ship gate: run ENV through a real server over MCP and check the seven conditions.
+    """The ship gate: run ENV through a real server over MCP and check the issue's six
+    conditions plus condition 0 (the lock matches the code).
 
     On success the validation is stamped into ENV's lock file (unless --check).
     """
@@ -175,12 +235,20 @@ def validate(
     console = Console()
     err = Console(stderr=True)
     out = json_path or Path("runs") / f"validate-{env}.json"
+    _check_writable(out)
+    server_log = out.with_name(f"{out.stem}.servers.log")
 
     def progress(done: int, total: int) -> None:
         if done == total or done % 200 == 0:
             err.print(f"validate {env}: {done}/{total} episodes", highlight=False)
 
-    with reported(), tempfile.TemporaryDirectory(prefix="mcpgym-validate-") as tmp:
+    from mcpgym_clients.cli import _server_logs
+
+    with (
+        reported(),
+        tempfile.TemporaryDirectory(prefix="mcpgym-validate-") as tmp,
+        _server_logs(server_log),
+    ):
         report = anyio.run(
             lambda: validate_environment(
                 environment,
@@ -192,10 +260,17 @@ def validate(
             ),
             backend="asyncio",
         )
+        report.server_log = str(server_log)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
     console.print(render_report(report))
     say(console, f"report: {out}")
+    if report.infrastructure:
+        raise fail(
+            f"{env}: validation incomplete: {len(report.infrastructure)} episode(s) hit "
+            f"infrastructure errors after retries (first: {report.infrastructure[0]}); "
+            f"see the server log {server_log}"
+        )
     if not report.passed:
         raise fail(
             f"{env} fails validation: condition(s) "
@@ -215,6 +290,22 @@ def validate(
         )
         path = write_lock(environment, locked.model_copy(update={"validation": stamp}))
     say(console, f"passed; stamped {path}")
+
+
+def _check_writable(path: Path) -> None:
+    """Fail fast (usage error, exit 2) when the ``--json`` report cannot be written."""
+    problem = None
+    if path.is_dir():
+        problem = "is a directory"
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            problem = f"cannot be written ({exc.strerror or exc})"
+    if problem is not None:
+        raise fail(f"--json {path} {problem}; give a writable file", 2)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,8 +3,8 @@
 Writes ``mcpgym-NAME`` (import package ``mcpgym_NAME``): pyproject with the
 ``mcpgym.environments`` entry point, snapshot build script and built snapshot, two tools,
 one task family with a rubric, its lock file, sign-off and recorded reference runs, tests
-and a README (see `mcpgym_clients.scaffold`). Exit status 1 with one ``error:`` line for a
-bad or taken name, a non-empty target folder or a failed build step.
+and a README (see `mcpgym_clients.scaffold`). Exit status 2 with one ``error:`` line for a
+malformed name; 1 for a taken name, a non-empty target folder or a failed build step.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from mcpgym_clients.commands._common import reported, say
+from mcpgym_clients.commands._common import fail, reported, say
 
 
 def new(
@@ -35,8 +35,12 @@ def new(
     ] = None,
 ) -> None:
     """Scaffold an environment distribution that passes `mcpgym validate` once installed."""
-    from mcpgym_clients.scaffold import TEMPLATE_SIGNER, scaffold
+    from mcpgym_clients.scaffold import TEMPLATE_SIGNER, ScaffoldError, names_for, scaffold
 
+    try:
+        names_for(name)
+    except ScaffoldError as exc:  # a malformed name is a usage error, like a bad option
+        raise fail(str(exc), 2) from None
     console = Console()
     with reported():
         made = scaffold(name, directory, by=by or TEMPLATE_SIGNER)

@@ -29,9 +29,10 @@ import httpx
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from mcpgym_clients.errors import ConfigurationError, ServerRequestError
-from mcpgym_clients.instrument.runs import RecordedCall, RecordedRun
+from mcpgym_clients.instrument.runs import RecordedCall, RecordedRun, variant_digest
 from mcpgym_clients.local import serve_locally
 from mcpgym_server import SUBMIT_TOOL, Environment, EpisodeStore
 
@@ -138,6 +139,7 @@ async def record_episode(
         band=bundle.meta.band,
         seed=bundle.meta.seed,
         instruction=meta["instruction"],
+        variant_digest=variant_digest(env.variant(task, band, seed)),
         recorded_by=recorded_by,
         recorded_at=_now(),
         unlocked=bundle.meta.unlocked,
@@ -202,7 +204,9 @@ async def _prompt(
                 if len(answer) >= 2 and answer[0] == answer[-1] and answer[0] in "'\"":
                     answer = answer[1:-1]
                 args = {"answer": answer} if answer else {}
-                res = await client.call_tool(SUBMIT_TOOL, args)
+                res = await _call(client, SUBMIT_TOOL, args, out)
+                if res is None:
+                    continue
                 if not res.is_error:
                     out("submitted")
                     return answer or None
@@ -213,7 +217,9 @@ async def _prompt(
                 except ValueError as exc:
                     out(f"error: {exc}")
                     continue
-                res = await client.call_tool(name, args)
+                res = await _call(client, name, args, out)
+                if res is None:
+                    continue
                 if res.is_error:
                     out(f"error: {_text(res)}")
                 else:
@@ -222,6 +228,17 @@ async def _prompt(
                 if name == SUBMIT_TOOL and not res.is_error:
                     given = args.get("answer")
                     return given if isinstance(given, str) else None
+
+
+async def _call(client: Client, name: str, args: dict[str, Any], out: Output) -> Any:
+    """``client.call_tool``; a request the server refuses (too large, malformed) is reported
+    as one ``error:`` line and gives ``None``: the session goes on."""
+    try:
+        return await client.call_tool(name, args)
+    except MCPError as exc:
+        why = exc.message[:200]
+        out(f"error: the server refused the call to `{name}` (MCP error {exc.code}): {why}")
+        return None
 
 
 def _text(res: Any) -> str:

@@ -36,4 +36,9 @@ def render_report(report: ValidationReport) -> Group:
         lines += [f"  note: {line}" for line in c.notes[:3]]
         if lines:
             parts.append(Text(f"condition {c.id}: {c.title}\n" + "\n".join(lines)))
+    if report.infrastructure:
+        lines = [f"  ✗ {line}" for line in report.infrastructure[:MAX_LINES]]
+        if report.server_log:
+            lines.append(f"  server log: {report.server_log}")
+        parts.append(Text("infrastructure errors (not condition failures):\n" + "\n".join(lines)))
     return Group(*parts)

@@ -7,7 +7,7 @@ A recorded run is one episode worked by an expert (``mcpgym record``), saved as 
       "format": 1,
       "env": "helpdesk", "env_version": "1.0.0", "lock": "<lock digest it was recorded on>",
       "variant_id": "helpdesk/order-status@easy#100", "task": "order-status", "band": "easy",
-      "seed": 100, "instruction": "...",
+      "seed": 100, "instruction": "...", "variant_digest": "<sha256 of the variant>",
       "recorded_by": "Jane Doe <jane@example.org>", "recorded_at": "2026-11-30T12:00:00Z",
       "unlocked": false,
       "calls": [{"step": 1, "tool": "get_ticket", "arguments": {...}, "status": "ok",
@@ -19,19 +19,25 @@ A recorded run is one episode worked by an expert (``mcpgym record``), saved as 
 
 ``calls`` is the framework's tool-call log of the episode (every call, from the prompt or
 from any MCP client connected to the episode URL), in order, without timings.
-``mcpgym validate`` replays ``calls`` over MCP and requires the same ``final_sha256`` and
-a score of 1.0.
+``variant_digest`` is `variant_digest` of the variant as generated when the run was
+recorded (setup, params, reference calls and answer), so a generator that changes what it
+makes for the run's seed is caught even when the lock's fingerprint seeds do not show it.
+``mcpgym validate`` replays ``calls`` over MCP and requires the same variant, the same
+result (or error) from every call, the same number of calls, the same ``final_sha256`` and
+a score of 1.0, on the current lock.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from mcpgym_server import Environment, LockError
+from mcpgym_server import Environment, LockError, TaskVariant
 from mcpgym_server.lockfile import lock_path
 
 RUNS_DIR = "reference_runs"
@@ -63,6 +69,7 @@ class RecordedRun(BaseModel):
     band: str
     seed: int
     instruction: str
+    variant_digest: str | None = None
     recorded_by: str | None = None
     recorded_at: str
     unlocked: bool = False
@@ -75,6 +82,23 @@ class RecordedRun(BaseModel):
     def to_json(self) -> str:
         """Indented JSON text (stable key order, trailing newline)."""
         return json.dumps(self.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def variant_digest(variant: TaskVariant) -> str:
+    """Hex sha256 of canonical JSON of what ``variant`` sets up and expects: its
+    instruction, setup statements and parameters, params, reference calls and answer."""
+    body = {
+        "instruction": variant.instruction,
+        "setup": [
+            [sql, dict(params) if isinstance(params, Mapping) else list(params)]
+            for sql, params in variant.setup
+        ],
+        "params": dict(variant.params),
+        "reference": [c.to_json() for c in variant.reference],
+        "answer": variant.answer,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def runs_dir(env: Environment) -> Path:
