@@ -202,6 +202,52 @@ async def test_an_mcp_client_on_the_printed_url_works_the_episode(
     assert run.calls[2].result == {"key": "target", "value": secret("easy", 9)}
 
 
+async def test_the_prompt_finishes_when_a_client_on_the_url_submits(
+    toy: ToyFactory, tmp_path: Path
+) -> None:
+    env = toy()
+    write_lock(env, current_lock(env))
+    never = anyio.Event()  # the expert types nothing: only the outside client works
+    url_seen = anyio.Event()
+    urls: list[str] = []
+    said: list[str] = []
+
+    async def no_input() -> str | None:
+        await never.wait()
+        return None
+
+    def on_url(url: str) -> None:
+        urls.append(url)
+        url_seen.set()
+
+    result = []
+
+    async def run_prompt() -> None:
+        result.append(
+            await record_episode(
+                env, "copy-secret", "easy", 9, lines=no_input, out=said.append,
+                store_dir=tmp_path / "rec", on_url=on_url,
+            )
+        )  # fmt: skip
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(run_prompt)
+            await url_seen.wait()
+            async with (
+                httpx2.AsyncClient(trust_env=False) as http,
+                Client(streamable_http_client(urls[0], http_client=http)) as client,
+            ):
+                got = await client.call_tool("get", {"key": "vault"})
+                value = got.structured_content["value"]  # type: ignore[index]
+                await client.call_tool("put", {"key": "target", "value": value})
+                await client.call_tool("submit", {})
+    (run,) = result
+    assert "the episode was ended by another client" in said
+    assert [c.tool for c in run.calls] == ["get", "put", "submit"]
+    assert run.grade["score"] == 1.0
+
+
 def test_the_validate_command_stamps_the_lock_unless_checking(
     monkeypatch: pytest.MonkeyPatch, toy: ToyFactory, tmp_path: Path
 ) -> None:

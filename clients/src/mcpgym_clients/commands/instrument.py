@@ -174,32 +174,38 @@ def record(
 
 
 class _StdinLines:
-    """Prompt lines from stdin, read by a daemon thread so Ctrl-C never waits for a line
-    (a worker thread blocked in ``readline`` would hold the process until input came)."""
+    """Prompt lines from stdin, read by one daemon thread into a queue, so Ctrl-C never waits
+    for a line (a worker thread blocked in ``readline`` would hold the process until input
+    came) and a caller may stop waiting (cancel) without losing the line being typed."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
+        self._queue: Any = None
 
-    async def __call__(self) -> str | None:
+    def _start(self) -> None:
         import asyncio
         import threading
 
-        if sys.stdin.isatty():
-            self.console.print("record> ", end="", markup=False, highlight=False)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[str] = loop.create_future()
-
-        def deliver(line: str) -> None:
-            if not future.done():
-                future.set_result(line)
+        queue: asyncio.Queue[str] = asyncio.Queue()
 
         def read() -> None:
-            line = sys.stdin.readline()
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (Ctrl-C)
-                loop.call_soon_threadsafe(deliver, line)
+            while True:
+                line = sys.stdin.readline()
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (Ctrl-C)
+                    loop.call_soon_threadsafe(queue.put_nowait, line)
+                if not line:
+                    return
 
         threading.Thread(target=read, name="mcpgym-record-stdin", daemon=True).start()
-        line = await future
+        self._queue = queue
+
+    async def __call__(self) -> str | None:
+        if self._queue is None:
+            self._start()
+        if sys.stdin.isatty():
+            self.console.print("record> ", end="", markup=False, highlight=False)
+        line = await self._queue.get()
         return line if line else None
 
 

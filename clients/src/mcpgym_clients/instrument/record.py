@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import httpx2
 from mcp import Client
@@ -38,6 +39,43 @@ from mcpgym_server import SUBMIT_TOOL, Environment, EpisodeStore
 
 LineSource = Callable[[], Awaitable[str | None]]
 """Returns the next input line, or ``None`` at end of input."""
+
+RECORD_IDLE_TTL = 24 * 3600.0
+"""Seconds an episode being recorded may sit idle before the server seals it: a day, so an
+expert who reads the policy for a while never has the episode sealed under them."""
+
+SEAL_POLL_INTERVAL = 0.5
+"""Seconds between checks whether another MCP client ended the episode (``submit``)."""
+
+
+def _until_sealed(
+    lines: LineSource, sealed: Callable[[], Awaitable[bool]], out: Callable[[str], None]
+) -> LineSource:
+    """``lines`` that also ends (``None``) as soon as the episode is sealed by someone else,
+    e.g. an MCP client on the printed URL calling ``submit``: the prompt then finishes
+    without waiting for another input line. ``lines`` must tolerate cancellation."""
+
+    async def next_line() -> str | None:
+        got: list[str | None] = []
+        async with anyio.create_task_group() as tg:
+
+            async def read() -> None:
+                got.append(await lines())
+                tg.cancel_scope.cancel()
+
+            async def watch() -> None:
+                while not await sealed():  # noqa: ASYNC110 (state lives in another server)
+                    await anyio.sleep(SEAL_POLL_INTERVAL)
+                out("the episode was ended by another client")
+                got.append(None)
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(read)
+            tg.start_soon(watch)
+        return got[0]
+
+    return next_line
+
 
 Output = Callable[[str], None]
 """Prints one line of the prompt's output."""
@@ -104,7 +142,7 @@ async def record_episode(
         InfraError: a server could not start.
     """
     async with (
-        serve_locally(env, store_dir, unlocked=unlocked) as servers,
+        serve_locally(env, store_dir, unlocked=unlocked, idle_ttl=RECORD_IDLE_TTL) as servers,
         httpx.AsyncClient(base_url=servers.env_url, trust_env=False, timeout=60) as control,
         httpx.AsyncClient(
             base_url=servers.grading_url,
@@ -122,7 +160,13 @@ async def record_episode(
         out("type `help` for commands; `submit [answer]` or `end` finishes the episode")
         if on_url is not None:
             on_url(url)
-        answer = await _prompt(url, mcp_http, lines, out, meta["instruction"])
+
+        async def sealed() -> bool:
+            return (await control.get(f"/episodes/{eid}")).json().get("state") != "open"
+
+        answer = await _prompt(
+            url, mcp_http, _until_sealed(lines, sealed, out), out, meta["instruction"]
+        )
         status = (await control.get(f"/episodes/{eid}")).json()
         if status.get("state") == "open":
             await _post(
