@@ -29,7 +29,7 @@ from rich.console import Console
 from mcpgym_clients.commands._common import fail, reported, say
 from mcpgym_clients.errors import ConfigurationError, ServerRequestError
 from mcpgym_server import Environment, LockError, LockMissingError, load_environment
-from mcpgym_server.lockfile import read_lock, relock, salvage_lock, sign, write_lock
+from mcpgym_server.lockfile import lock_path, read_lock, relock, salvage_lock, sign, write_lock
 
 
 def _environment(name: str) -> Environment:
@@ -173,6 +173,12 @@ def record(
         say(console, "warning: the run does not score 1.0; `mcpgym validate` will refuse it")
 
 
+def _installed(path: Path) -> bool:
+    """Whether ``path`` lies in an installed (non-editable) distribution: under a
+    ``site-packages`` or ``dist-packages`` folder."""
+    return any(part in ("site-packages", "dist-packages") for part in path.resolve().parts)
+
+
 class _StdinLines:
     """Prompt lines from stdin, read by one daemon thread into a queue, so Ctrl-C never waits
     for a line (a worker thread blocked in ``readline`` would hold the process until input
@@ -284,6 +290,14 @@ def validate(
         )
     if check:
         say(console, "passed (--check: the lock file was not stamped)")
+        return
+    if _installed(lock_path(environment)):
+        say(
+            console,
+            f"passed; not stamped: {lock_path(environment)} belongs to an installed wheel "
+            "(stamping it would break the wheel's RECORD); validate the source tree, or an "
+            "editable install, to stamp its lock",
+        )
         return
     with reported():
         locked = read_lock(environment)
