@@ -250,8 +250,11 @@ def validate(
     _check_writable(out)
     server_log = out.with_name(f"{out.stem}.servers.log")
 
-    def progress(done: int, total: int) -> None:
-        if done == total or done % 200 == 0:
+    def progress(done: int, total: int | None) -> None:
+        if total is None:  # mutants: as many as it takes to make every check fail once
+            if done % 200 == 0:
+                err.print(f"validate {env}: {done} episodes (mutant controls)", highlight=False)
+        elif done == total or done % 200 == 0:
             err.print(f"validate {env}: {done}/{total} episodes", highlight=False)
 
     from mcpgym_clients.cli import _server_logs

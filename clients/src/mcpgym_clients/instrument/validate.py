@@ -193,7 +193,7 @@ async def validate_environment(
     seeds: int = 20,
     mutant_seeds: int = 2,
     concurrency: int = 8,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
 ) -> ValidationReport:
     """Run the ship gate on ``env`` (see the module docstring for the conditions).
 
@@ -201,7 +201,9 @@ async def validate_environment(
         env: the environment. store_dir: episode store for the servers (created).
         seeds: seeds per family and band for conditions 2 and 3 (N, default 20).
         mutant_seeds: seeds per family and band whose reference gets mutants (condition 4).
-        concurrency: episodes in flight. progress: called with ``(done, total)``.
+        concurrency: episodes in flight. progress: called with ``(done, total)`` after each
+            episode; ``total`` is ``None`` once the mutant controls run (they stop per
+            family when every check has failed).
 
     Returns:
         The `ValidationReport` (the caller decides what to do when it fails).
@@ -240,6 +242,7 @@ async def validate_environment(
         ) as driver:
             limiter = anyio.CapacityLimiter(concurrency)
             done = 0
+            planned: int | None = len(jobs)  # None once the open-ended mutant phase starts
 
             async def one(job: Job) -> None:
                 nonlocal done
@@ -250,7 +253,7 @@ async def validate_environment(
                     await anyio.to_thread.run_sync(_remove_bundle, store_dir, eid)
                 done += 1
                 if progress is not None:
-                    progress(done, len(jobs))
+                    progress(done, planned)
 
             async def run_all(batch: list[Job]) -> None:
                 async with anyio.create_task_group() as tg:
@@ -258,6 +261,7 @@ async def validate_environment(
                         tg.start_soon(one, job)
 
             await run_all(jobs)
+            planned = None
 
             async def mutate(family: str) -> None:
                 """Run the family's mutants in small batches until every check has failed."""
