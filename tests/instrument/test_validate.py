@@ -273,6 +273,21 @@ def test_the_validate_command_stamps_the_lock_unless_checking(
     assert run.lock == lock.digest
 
 
+def test_the_validate_command_never_stamps_a_lock_inside_site_packages(
+    monkeypatch: pytest.MonkeyPatch, toy: ToyFactory, tmp_path: Path
+) -> None:
+    env = toy()
+    anyio.run(prepare, env, tmp_path, backend="asyncio")
+    monkeypatch.setattr(instrument, "load_environment", lambda name: env)
+    wheel_copy = tmp_path / "venv" / "lib" / "site-packages" / "toyvault" / "mcpgym.lock"
+    monkeypatch.setattr(instrument, "lock_path", lambda environment: wheel_copy)
+    args = ["validate", "toyvault", "--seeds", "2", "--json", str(tmp_path / "r.json")]
+    result = CliRunner().invoke(cli.app, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    assert f"not stamped: {wheel_copy} belongs to an installed wheel" in result.output
+    assert read_lock(env).validation is None
+
+
 def test_the_validate_command_fails_with_a_readable_report(
     monkeypatch: pytest.MonkeyPatch, toy: ToyFactory, tmp_path: Path
 ) -> None:

@@ -3,8 +3,10 @@
 Writes ``mcpgym-NAME`` (import package ``mcpgym_NAME``): pyproject with the
 ``mcpgym.environments`` entry point, snapshot build script and built snapshot, two tools,
 one task family with a rubric, its lock file, sign-off and recorded reference runs, tests
-and a README (see `mcpgym_clients.scaffold`). Exit status 2 with one ``error:`` line for a
-malformed name; 1 for a taken name, a non-empty target folder or a failed build step.
+and a README (see `mcpgym_clients.scaffold`), then prints the commands that install, validate
+and serve it (`mcpgym_clients.scaffold.steps`, absolute paths). Exit status 2 with one
+``error:`` line for a malformed name; 1 for a taken name, a non-empty target folder or a
+failed build step.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def new(
 ) -> None:
     """Scaffold an environment distribution that passes `mcpgym validate` once installed."""
     from mcpgym_clients.scaffold import TEMPLATE_SIGNER, ScaffoldError, names_for, scaffold
+    from mcpgym_clients.scaffold.steps import mcpgym_checkout, next_steps
 
     try:
         names_for(name)
@@ -50,11 +53,9 @@ def new(
     for line in made.finish_log.splitlines():
         say(console, f"  {line}")
     say(console, "next:")
-    say(console, f"  cd {made.root}")
-    say(console, "  uv pip install -e .            # or pip install -e . beside mcpgym")
-    say(console, f"  mcpgym validate {n.env}")
-    say(console, f"  mcpgym serve {n.env} --port 8000")
-    say(console, "README.md there walks through editing tools and families.")
+    for line in next_steps(made.root, n.env, checkout=mcpgym_checkout()):
+        say(console, f"  {line}")
+    say(console, f"{made.root / 'README.md'} walks through editing tools, families and bands.")
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,7 @@ and a rubric that fails when the work is not done."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import runpy
 from importlib import resources
@@ -19,6 +20,7 @@ from mcpgym_yourenv.env import SNAPSHOT_SHA256
 FAMILY = environment.family("recount-item")
 SEEDS = range(10)
 DATA = Path(str(resources.files(environment.snapshot.package))) / "data"
+ITEM_IDS = sorted(row["id"] for row in json.loads((DATA / "seed_rows.json").read_text())["items"])
 
 
 def test_the_snapshot_rebuilds_to_the_declared_digest(tmp_path: Path) -> None:
@@ -57,11 +59,11 @@ def test_doing_nothing_or_the_wrong_thing_fails(band: str) -> None:
         assert not nothing.passed
         wrong_answer = replay(environment, v.family, band, seed, v.reference, answer="-1")
         assert not grade_bundle(wrong_answer, environment).passed
-        item_id = v.params["item_id"]
+        other_id = next(i for i in ITEM_IDS if i != v.params["item_id"])
         wrong_item = [
             ToolCall(
                 "set_quantity",
-                {"item_id": item_id % 18 + 1, "quantity": v.params["new_quantity"], "reason": "x"},
+                {"item_id": other_id, "quantity": v.params["new_quantity"], "reason": "x"},
             )
         ]
         assert not grade_bundle(

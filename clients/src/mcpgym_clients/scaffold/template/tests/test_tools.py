@@ -1,13 +1,28 @@
-"""The tools, called the way the runtime calls them: through an episode on a fresh sandbox."""
+"""The tools, called the way the runtime calls them: through an episode on a fresh sandbox.
+
+Some tests read particular rows of data/seed_rows.json (the head torches HX-101..103, item 4
+TP-210 with 41 on hand): update them when you change those rows. Counts come from the seed
+file, so adding rows or tools breaks nothing here.
+"""
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
 from mcpgym_server import EpisodeManager, LogEntry, MemoryEpisodeStore
 
 from mcpgym_yourenv import environment
+from mcpgym_yourenv.tools import MAX_RESULTS
+
+SEED_ROWS = json.loads(
+    (
+        Path(str(resources.files(environment.snapshot.package))) / "data" / "seed_rows.json"
+    ).read_text()
+)
 
 
 @pytest.fixture
@@ -23,7 +38,12 @@ def run(manager: EpisodeManager, *calls: tuple[str, dict[str, Any]]) -> list[Log
 
 def test_tools_are_declared_with_their_kind() -> None:
     kinds = {name: tool.kind for name, tool in environment.tools.items()}
-    assert kinds == {"find_items": "read", "set_quantity": "write", "submit": "write"}
+    assert {
+        "find_items": "read",
+        "set_quantity": "write",
+        "submit": "write",
+    }.items() <= kinds.items()
+    assert set(kinds.values()) <= {"read", "write"}
 
 
 def test_find_items_matches_sku_or_name_case_insensitively(manager: EpisodeManager) -> None:
@@ -51,12 +71,11 @@ def test_find_items_filters_by_location(manager: EpisodeManager) -> None:
     }
 
 
-def test_find_items_with_empty_text_lists_every_item(
-    manager: EpisodeManager,
-) -> None:
+def test_find_items_with_empty_text_lists_the_first_items_by_id(manager: EpisodeManager) -> None:
     (entry,) = run(manager, ("find_items", {}))
-    assert len(entry.result["items"]) == 18
-    assert entry.result["truncated"] is False
+    ids = sorted(row["id"] for row in SEED_ROWS["items"])
+    assert [item["id"] for item in entry.result["items"]] == ids[:MAX_RESULTS]
+    assert entry.result["truncated"] is (len(ids) > MAX_RESULTS)
 
 
 def test_set_quantity_updates_the_item_and_logs_the_move(manager: EpisodeManager) -> None:
