@@ -75,6 +75,59 @@ async def test_non_json_transcript_and_usage_are_coerced_with_a_note(
     assert "prompt_tokens" in note["content"]
 
 
+class BadRepr:
+    def __repr__(self) -> str:
+        raise ValueError("no repr for you")
+
+
+def hostile_values() -> list[tuple[str, Any]]:
+    loop: dict[str, Any] = {"role": "assistant"}
+    loop["self"] = loop
+    loop["again"] = loop  # two self-references: exponential if followed blindly
+    fan: Any = {"leaf": "x"}
+    for _ in range(40):  # shared sub-structures: 2**40 paths without a cycle
+        fan = {"a": fan, "b": fan}
+    return [("cycle", loop), ("fan-out", fan), ("bad repr", {"content": BadRepr()})]
+
+
+@pytest.mark.parametrize(("label", "message"), hostile_values())
+async def test_hostile_transcript_data_never_stops_the_episode(
+    servers: LocalServers, toy_env: Environment, label: str, message: Any
+) -> None:
+    async def loop(task: HarnessContext) -> str:
+        task.transcript.append(message)
+        task.usage["prompt_tokens"] = 10**400  # an int no float or SQLite integer holds
+        return "101"
+
+    with anyio.fail_after(30):
+        rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    assert rec.termination == "completed" and rec.scored, (label, rec.error)
+    assert "prompt_tokens" not in rec.usage
+    assert rec.transcript[-1]["mcpgym_harness"] is True
+
+
+async def test_an_answer_with_an_unpaired_surrogate_is_repaired_and_graded(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    async def loop(task: HarnessContext) -> str:
+        return "101 \udcff"
+
+    rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    assert rec.termination == "completed" and rec.scored and rec.grade is not None
+    assert "not valid Unicode" in rec.transcript[-1]["content"]
+
+
+def test_checked_result_never_raises_even_when_the_result_cannot_be_read() -> None:
+    class Exploding(AgentResult):
+        def __getattribute__(self, name: str) -> Any:
+            if name == "transcript":
+                raise RuntimeError("boom")
+            return super().__getattribute__(name)
+
+    got = checked_result(Exploding("completed"), "lab")
+    assert got.termination == "model_error" and "cannot store: RuntimeError" in (got.error or "")
+
+
 @pytest.mark.parametrize("exc", [SystemExit(3), KeyboardInterrupt(), "cancelled"])
 async def test_exotic_exceptions_from_the_loop_are_model_errors(
     servers: LocalServers, toy_env: Environment, exc: Any

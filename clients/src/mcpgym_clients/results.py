@@ -28,27 +28,73 @@ ANSWER_LIMIT = MAX_STRING_LENGTH
 """Characters of a final answer the environment accepts (longer answers are cut)."""
 
 
-def _plain(value: Any, notes: list[str], where: str) -> Any:
-    """``value`` as plain JSON data; each coercion is described in ``notes``."""
-    if value is None or isinstance(value, (bool, int, str)):
+MAX_DEPTH = 64
+"""Nesting depth of transcript data kept; deeper data is cut."""
+
+MAX_NODES = 200_000
+"""Values (strings, numbers, containers) of transcript data kept; the rest is cut."""
+
+
+def _text(value: str, notes: list[str], where: str) -> str:
+    """``value`` with unpaired surrogates (not encodable as UTF-8, so not JSON) replaced."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        notes.append(f"{where}: characters that are not valid Unicode replaced")
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)[:2000]
+    except Exception:  # a lab's object whose __repr__ raises
+        return f"<{type(value).__name__} object>"
+
+
+def _plain(
+    value: Any, notes: list[str], where: str, depth: int = 0, budget: list[int] | None = None
+) -> Any:
+    """``value`` as plain JSON data; each coercion is described in ``notes``. Deep,
+    self-referencing or huge (shared sub-structures fanning out) data is cut."""
+    budget = [MAX_NODES] if budget is None else budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        if budget[0] == -1:
+            notes.append(f"{where}: more than {MAX_NODES} values: the rest cut")
+        return None
+    if depth > MAX_DEPTH:
+        notes.append(f"{where}: nested deeper than {MAX_DEPTH} levels (or self-referencing): cut")
+        return None
+    if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, int):
+        if abs(value) < 2**63:
+            return value
+        notes.append(f"{where}: an integer beyond 64 bits stored as text")
+        return str(value) if value.bit_length() < 10_000 else "<huge integer>"
+    if isinstance(value, str):
+        return _text(value, notes, where)
     if isinstance(value, float):
         if math.isfinite(value):
             return value
         notes.append(f"{where}: {value!r} replaced by null")
         return None
     if isinstance(value, dict):
-        return {str(k): _plain(v, notes, f"{where}.{k}") for k, v in value.items()}
+        return {
+            _text(str(k), notes, where): _plain(v, notes, f"{where}.{k}", depth + 1, budget)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
-        return [_plain(v, notes, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [_plain(v, notes, f"{where}[{i}]", depth + 1, budget) for i, v in enumerate(value)]
     if isinstance(value, (set, frozenset)):
         notes.append(f"{where}: a {type(value).__name__} stored as a list")
-        return [_plain(v, notes, where) for v in sorted(value, key=repr)]
+        return [_plain(v, notes, where, depth + 1, budget) for v in sorted(value, key=_repr)]
     if isinstance(value, (bytes, bytearray)):
         notes.append(f"{where}: bytes decoded as UTF-8")
         return bytes(value).decode("utf-8", "replace")
     notes.append(f"{where}: a {type(value).__name__} stored as its repr")
-    return repr(value)[:2000]
+    return _text(_repr(value), notes, where)
 
 
 def _usage(value: Any, notes: list[str]) -> dict[str, float]:
@@ -58,10 +104,17 @@ def _usage(value: Any, notes: list[str]) -> dict[str, float]:
         return {}
     out: dict[str, float] = {}
     for key, v in value.items():
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            ok = False
+        elif isinstance(v, int):
+            ok = abs(v) < 2**63
+        else:
+            ok = math.isfinite(v)
+        if ok:
             out[str(key)] = v
         else:
-            notes.append(f"usage.{key}: {str(v)[:40]!r} dropped (not a finite number)")
+            shown = _repr(v)[:40] if not isinstance(v, int) else f"{type(v).__name__}"
+            notes.append(f"usage.{key}: {shown} dropped (not a finite 64-bit number)")
     return out
 
 
@@ -74,8 +127,18 @@ def checked_result(value: object, who: str) -> AgentResult:
     Returns:
         The result with a valid termination, a ``str`` or ``None`` answer of at most
         `ANSWER_LIMIT` characters and JSON-plain transcript and usage (see the module
-        docstring); a ``model_error`` result when the value cannot be used.
+        docstring); a ``model_error`` result when the value cannot be used, or when
+        anything goes wrong while checking it (this function never raises).
     """
+    try:
+        return _checked(value, who)
+    except Exception as exc:  # a lab's result that even the checks cannot read
+        reason = f"{who} returned a result mcpgym cannot store: {type(exc).__name__}"
+        return AgentResult("model_error", [], {}, error=reason)
+
+
+def _checked(value: object, who: str) -> AgentResult:
+    """The checks of `checked_result`."""
     if not isinstance(value, AgentResult):
         return AgentResult(
             "model_error",
@@ -107,6 +170,8 @@ def checked_result(value: object, who: str) -> AgentResult:
         return AgentResult(
             "model_error", transcript, usage, error=problem + (f" ({error})" if error else "")
         )
+    if answer is not None:
+        answer = _text(answer, notes, "answer")
     if answer is not None and len(answer) > ANSWER_LIMIT:
         notes.append(
             f"answer: {len(answer)} characters cut to the first {ANSWER_LIMIT} "

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import sys
 import tempfile
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -148,13 +150,26 @@ def record(
             unlocked=unlocked,
         )
 
+    interrupted = threading.Event()
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        # remembered: Ctrl-C while the MCP client is mid-request surfaces as that client's
+        # task-group error (a broken stream), not as KeyboardInterrupt
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
     with reported(), tempfile.TemporaryDirectory(prefix="mcpgym-record-") as tmp:
         try:
             run = anyio.run(main, store or Path(tmp), backend="asyncio")
         except ServerRequestError as exc:
             raise fail(str(exc.payload.get("error", exc))) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted: nothing saved", 130) from None
+        except BaseException:
+            if interrupted.is_set():
+                raise fail("interrupted: nothing saved", 130) from None
+            raise
+        finally:
+            signal.signal(signal.SIGINT, previous)
         score = run.grade.get("score")
         into_shipped = path.resolve().is_relative_to(shipped)
         if score != 1.0 and into_shipped and not allow_failing:
