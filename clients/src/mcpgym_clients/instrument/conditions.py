@@ -329,9 +329,13 @@ def check_vacuous(env: Environment, jobs: list[Job], cond: Condition) -> None:
         for check in getattr(fam.rubric, "checks", ()):
             total += 1
             if (name, check.name) not in failed:
+                controls = sum(
+                    j.kind in ("null", "random", "mutant") and j.task == name for j in jobs
+                )
                 cond.fail(
-                    f"family `{name}` check `{check.name}` is vacuous: no control run fails it "
-                    "(null, random, mutants of the reference)"
+                    f"family `{name}` check `{check.name}` is vacuous: none of its {controls} "
+                    "control runs (null, random, mutants of the reference) fails it; with "
+                    "--seeds or --mutant-seeds lowered, raise them before concluding so"
                 )
     cond.figures["control_runs"] = sum(j.kind in ("null", "random", "mutant") for j in jobs)
     cond.figures["checks"] = total
