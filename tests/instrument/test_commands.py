@@ -317,3 +317,36 @@ def test_validate_refuses_an_unwritable_report_path_before_running(
     assert result.exit_code == 2
     assert "is a directory; give a writable file" in flat(result.output)
     assert "episodes" not in result.output
+
+
+def test_lock_keeps_sign_offs_from_a_lock_file_left_with_merge_conflicts(
+    locked: Environment,
+) -> None:
+    from mcpgym_server.lockfile import lock_path
+
+    assert runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY]).exit_code == 0
+    path = lock_path(locked)
+    text = path.read_text()
+    start = text.index("[signoffs.copy-secret]")
+    end = text.find("\n[", start + 1)
+    table = text[start:] if end < 0 else text[start : end + 1]
+    year = int(table.split('at = "')[1][:4])
+    theirs = table.replace(BY, "Grace Hopper <grace@example.org>").replace(
+        f'at = "{year}',
+        f'at = "{year + 1}',  # signed a year later
+    )
+    conflicted = text.replace(
+        table, f"<<<<<<< HEAD\n{table}=======\n{theirs}>>>>>>> grace/sign\n"
+    ).replace(
+        'version = "0.1.0"',
+        '<<<<<<< HEAD\nversion = "0.1.0"\n=======\nversion = "0.1.0"\n>>>>>>> x',
+    )
+    path.write_text(conflicted)
+    result = runner.invoke(cli.app, ["lock", "toyvault"])
+    assert result.exit_code == 0, result.output
+    out = flat(result.output)
+    assert "sign-off tables were read one by one" in out
+    assert "kept the sign-offs of `copy-secret`" in out
+    lock = read_lock(locked)
+    assert lock.signoff_status("copy-secret") == "valid"
+    assert lock.signoffs["copy-secret"].by == "Grace Hopper <grace@example.org>"  # the later

@@ -377,10 +377,45 @@ def relock(env: Environment, previous: LockFile | None) -> tuple[LockFile, list[
     return now.model_copy(update={"signoffs": signoffs, "validation": validation}), notes
 
 
+_SIGNOFF_HEADER = re.compile(r'^\s*\[\s*signoffs\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\s*\]\s*(#.*)?$')
+_CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7}|\|{7})( .*)?$")
+
+
+def _signoff_tables(text: str, notes: list[str]) -> list[tuple[str, Any]]:
+    """The ``[signoffs.NAME]`` tables of a lock file that is not TOML as a whole (say, a
+    merge left conflict markers or a table twice), each parsed on its own; ``(name,
+    fields)`` in file order. Tables that do not parse alone are named in ``notes``."""
+    tables: list[tuple[str, list[str]]] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if _CONFLICT_MARKER.match(line):
+            continue
+        if line.lstrip().startswith("["):
+            header = _SIGNOFF_HEADER.match(line)
+            current = None
+            if header:
+                current = []
+                tables.append((header.group(1) or header.group(2), current))
+            continue
+        if current is not None:
+            current.append(line)
+    entries: list[tuple[str, Any]] = []
+    for name, body in tables:
+        try:
+            entries.append((name, tomllib.loads("\n".join(body))))
+        except tomllib.TOMLDecodeError:
+            notes.append(f"sign-off of family `{name}` dropped: its table does not parse")
+    if entries:
+        notes.append("the file is not TOML: its sign-off tables were read one by one")
+    return entries
+
+
 def salvage_lock(env: Environment, problem: str) -> tuple[LockFile, list[str]]:
     """A fresh lock for ``env`` from a lock file `read_lock` refused (``problem`` says why):
     the sign-offs that still parse, are well formed and are for the rubric as it stands are
-    kept; everything else (the validation stamp, bad sign-offs) is dropped.
+    kept (in a file that is not TOML, e.g. with merge conflict markers, each
+    ``[signoffs.NAME]`` table is read on its own; of two valid ones the later stands);
+    everything else (the validation stamp, bad sign-offs) is dropped.
 
     Returns:
         The new `LockFile` and notes naming what was dropped (for ``mcpgym lock``).
@@ -388,16 +423,24 @@ def salvage_lock(env: Environment, problem: str) -> tuple[LockFile, list[str]]:
     now = current_lock(env)
     notes = [f"the lock file was unreadable ({problem}): rewritten"]
     try:
-        data: Any = tomllib.loads(lock_path(env).read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-        notes.append(
-            "no sign-off could be read (not TOML): sign every family again with "
-            f"`mcpgym sign {env.name} FAMILY --by ...`"
-        )
-        return now, notes
-    raw = data.get("signoffs") if isinstance(data, dict) else None
+        text = lock_path(env).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    try:
+        data: Any = tomllib.loads(text)
+        raw = data.get("signoffs") if isinstance(data, dict) else None
+        entries = list(raw.items()) if isinstance(raw, dict) else []
+    except tomllib.TOMLDecodeError:
+        data = None
+        entries = _signoff_tables(text, notes)
+        if not entries:
+            notes.append(
+                "no sign-off could be read (not TOML): sign every family again with "
+                f"`mcpgym sign {env.name} FAMILY --by ...`"
+            )
+            return now, notes
     kept: dict[str, SignOff] = {}
-    for name, value in sorted(raw.items()) if isinstance(raw, dict) else []:
+    for name, value in entries:
         try:
             signoff = SignOff.model_validate(value)
         except ValidationError as exc:
@@ -412,10 +455,15 @@ def salvage_lock(env: Environment, problem: str) -> tuple[LockFile, list[str]]:
                 "as it stands"
             )
             continue
+        if name in kept and kept[name].at >= signoff.at:
+            continue  # two valid sign-offs (both sides of a merge): the later one stands
         kept[name] = signoff
+    kept = dict(sorted(kept.items()))
     if kept:
         notes.append(f"kept the sign-offs of {', '.join(f'`{n}`' for n in kept)}")
-    if isinstance(data, dict) and data.get("validation") is not None:
+    if (isinstance(data, dict) and data.get("validation") is not None) or (
+        data is None and "[validation]" in text
+    ):
         notes.append("validation stamp dropped; run `mcpgym validate`")
     return now.model_copy(update={"signoffs": kept}), notes
 
