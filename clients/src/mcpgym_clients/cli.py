@@ -75,7 +75,7 @@ from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
-from mcpgym_server import available_environments, load_environment
+from mcpgym_server import available_environments, load_environment, verify_lock
 
 app = typer.Typer(
     name="mcpgym",
@@ -559,7 +559,7 @@ async def _campaign(
         env_url, grading_url, token = opts.env_url, opts.grading_url, opts.grading_token
         if env_url is None:
             local_env = load_environment(opts.env)
-            instrument.verify_lock(local_env)  # eval/demo serve only locked environments
+            verify_lock(local_env)  # eval/demo serve only locked environments
             select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
         store = _open_store(opts.store)
         stack.callback(store.close)

@@ -172,10 +172,7 @@ class _GradingService:
                 )
             ) from exc
         except BundleSignatureError as exc:
-            unsigned = "unsigned" in str(exc)
-            raise _ApiError(
-                _error(422, str(exc), signature="unsigned" if unsigned else "invalid")
-            ) from exc
+            raise _ApiError(_error(422, str(exc), signature=exc.reason)) from exc
         except (BundleMismatchError, UnknownTaskError, UnknownBandError) as exc:
             raise _ApiError(
                 _error(409, f"episode {episode_id} does not fit the installed environment: {exc}")

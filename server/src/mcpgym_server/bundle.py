@@ -277,7 +277,8 @@ class EpisodeStore:
         except FileNotFoundError:
             raise BundleSignatureError(
                 f"bundle {episode_id} is unsigned: the environment server that wrote it had "
-                "no bundle key (give both servers the same --bundle-key / MCPGYM_BUNDLE_KEY)"
+                "no bundle key (give both servers the same --bundle-key / MCPGYM_BUNDLE_KEY)",
+                "unsigned",
             ) from None
         try:
             log_text = (d / "log.jsonl").read_bytes()
@@ -286,7 +287,8 @@ class EpisodeStore:
         if not hmac.compare_digest(given, bundle_signature(key, meta, log_text)):
             raise BundleSignatureError(
                 f"bundle {episode_id}: its signature does not verify: meta.json or log.jsonl "
-                "was changed after sealing, or another bundle key signed it"
+                "was changed after sealing, or another bundle key signed it",
+                "invalid",
             )
 
 

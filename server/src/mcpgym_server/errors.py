@@ -24,7 +24,7 @@ The tree (every class derives from `MCPGymError`)::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 
 class MCPGymError(Exception):
@@ -149,7 +149,15 @@ class BundleError(MCPGymError):
 
 class BundleSignatureError(BundleError):
     """A bundle carries no signature, or its signature does not verify with the bundle key
-    (its metadata, log or final database was changed after the server sealed it)."""
+    (its metadata, log or final database was changed after the server sealed it).
+
+    Attributes:
+        reason: ``"unsigned"`` (no signature file) or ``"invalid"`` (it does not verify).
+    """
+
+    def __init__(self, message: str, reason: Literal["unsigned", "invalid"]) -> None:
+        self.reason = reason
+        super().__init__(message)
 
 
 class LockError(MCPGymError):

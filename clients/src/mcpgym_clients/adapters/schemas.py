@@ -373,16 +373,3 @@ def _restore(node: Any, value: Any) -> Any:
     if "array" in types and isinstance(value, list):
         return [_restore(node.get("items"), v) for v in value]
     return value
-
-
-def gemini_free_form_paths(schema: Mapping[str, Any]) -> list[str]:
-    """Top-level argument names `gemini_parameters` turned into JSON text (free-form objects).
-
-    The adapter decodes those arguments back into objects before calling the tool.
-    """
-    base = _as_object(inline_refs(schema))
-    out = []
-    for name, sub in base.get("properties", {}).items():
-        if isinstance(sub, dict) and sub.get("type") == "object" and not sub.get("properties"):
-            out.append(name)
-    return out

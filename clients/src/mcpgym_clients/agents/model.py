@@ -42,6 +42,7 @@ import re
 from typing import Any
 
 from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, text_of
+from mcpgym_clients.adapters.chat_completions import function_call_json
 from mcpgym_clients.adapters.retry import TimeBudget, charged_to
 from mcpgym_clients.adapters.text_tool_calls import parse_text_tool_calls
 from mcpgym_clients.errors import ConfigurationError, InfraError, ModelAPIError
@@ -294,14 +295,7 @@ class _Episode:
         self.history += self.adapter.assistant_entries(turn)
         message: dict[str, Any] = {"role": "assistant", "content": turn.text}
         if turn.calls:
-            message["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": c.arguments},
-                }
-                for c in turn.calls
-            ]
+            message["tool_calls"] = [function_call_json(c) for c in turn.calls]
         if turn.refusal is not None:
             message["refusal"] = turn.refusal
         self.transcript.append({**message, **note})

@@ -366,10 +366,3 @@ def require_lock(environment: Environment, unlocked: bool) -> None:
 
     with reported():
         verify_lock(environment)
-
-
-def verify_lock(environment: Environment) -> None:
-    """`mcpgym_server.verify_lock` for the eval/demo path (raises `LockError` subclasses)."""
-    from mcpgym_server import verify_lock as verify
-
-    verify(environment)

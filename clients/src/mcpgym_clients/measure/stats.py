@@ -27,7 +27,7 @@ Sources:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -253,8 +253,3 @@ def k_table(
 def k_coverage(outcomes: Sequence[tuple[int, int]], epochs: int) -> int:
     """Variants that `k_table` averages over: those with at least ``epochs`` attempts."""
     return sum(1 for n, _ in outcomes if n >= max(epochs, 1))
-
-
-def as_pairs(mapping: Mapping[str, Sequence[bool]]) -> list[tuple[int, int]]:
-    """``(attempts, passes)`` per variant from ``{variant: [passed, ...]}``."""
-    return [(len(v), sum(1 for p in v if p)) for v in mapping.values()]
