@@ -60,6 +60,7 @@ from mcpgym_clients.agents.vendors import (
     parse_model_spec,
 )
 from mcpgym_clients.campaign import (
+    EXIT_INCOMPLETE,
     CampaignResult,
     CampaignStatus,
     run_campaign,
@@ -721,6 +722,10 @@ def _run_eval(opts: _EvalOptions) -> None:
             f"no episode of the {opts.agent.name} run was scored ({why}); "
             "the messages above say why"
         )
+    incomplete = result.incomplete()
+    if incomplete is not None:
+        say(err, incomplete)
+        raise typer.Exit(EXIT_INCOMPLETE)
 
 
 @app.command("eval")

@@ -241,7 +241,8 @@ class RunStore:
         return run_id
 
     def finish_run(self, run_id: str) -> None:
-        """Stamp ``finished_at`` on a run.
+        """Stamp ``finished_at`` on a run (`run_campaign` does once every planned episode
+        of the run holds a row and none is ``infra_error``).
 
         Raises:
             ConfigurationError: no such run.
@@ -337,8 +338,9 @@ class RunStore:
     ) -> str | None:
         """The newest run (not a baseline) started with the same inputs that has work left.
 
-        Work is left when the run is unfinished (interrupted, crashed) or when it, or its
-        baseline run, holds episodes that ended in ``infra_error`` (to retry). Runs match
+        Work is left when the run is unfinished (interrupted, crashed, or episodes the
+        infrastructure lost) or when it, or its baseline run, holds unscored episodes
+        (``infra_error``, ``model_error``, a grade error: to retry). Runs match
         on env, lock, agent, model, settings and the set of ``variants`` (in any order)
         and ``epochs`` of the selection (not on concurrency, which does not change results).
 
@@ -350,7 +352,7 @@ class RunStore:
             "AND env = ? AND lock = ? AND agent = ? AND model IS ? "
             "AND (finished_at IS NULL OR EXISTS (SELECT 1 FROM episodes e JOIN runs r "
             "ON e.run_id = r.id WHERE (r.id = runs.id OR r.baseline_of = runs.id) "
-            "AND e.termination = 'infra_error')) "
+            "AND NOT e.scored)) "
             "ORDER BY created_at DESC, id DESC",
             [env, lock, agent, model],
             _RUN_JSON,
