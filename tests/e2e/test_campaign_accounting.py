@@ -2,7 +2,8 @@
 
 Real processes on loopback: ``mcpgym serve helpdesk``, ``mcpgym grading serve`` and
 ``mcpgym eval ... --env-url`` as a user runs them. The environment server is killed
-(SIGKILL) once some episodes are stored, with others in flight: every planned episode
+(SIGKILL) once some episodes are stored, with others in flight (the campaign is held
+with SIGSTOP from that moment until the server is dead): every planned episode
 must still end as exactly one row of the run store (those the kill hit as
 ``infra_error``), the run must stay unfinished and the command must exit with status 3
 (incomplete). Rerunning the same command against a restarted server resumes the run,
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MCPGYM = str(Path(sys.executable).with_name("mcpgym"))  # the console script of this venv
 TOKEN = "accounting-test-token"
 TASKS = "order-status,cancel-order,change-shipping-address"
-PLANNED = 3 * 3 * 2  # families x bands x seeds (0-1)
+PLANNED = 3 * 3 * 4  # families x bands x seeds (0-3)
 
 
 def free_port() -> int:
@@ -98,7 +99,7 @@ async def test_a_server_killed_mid_campaign_leaves_one_row_per_planned_episode(
     env_port, grading_port = free_port(), free_port()
     env_url, grading_url = f"http://127.0.0.1:{env_port}", f"http://127.0.0.1:{grading_port}"
     command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", TASKS]
-    command += ["--bands", "all", "--seeds", "0-1", "--concurrency", str(concurrency)]
+    command += ["--bands", "all", "--seeds", "0-3", "--concurrency", str(concurrency)]
     command += ["--no-baseline", "--env-url", env_url, "--grading-url", grading_url]
     command += ["--grading-token", TOKEN, "--store", str(db)]
     env = {**os.environ, "COLUMNS": "200"}
@@ -112,11 +113,15 @@ async def test_a_server_killed_mid_campaign_leaves_one_row_per_planned_episode(
                 await wait_healthy(grading_url, grading)
                 out = tmp_path / "eval.out"
                 async with process(command, out) as campaign:
-                    # the kill waits on the store (rows committed), never on a clock
+                    # the kill waits on the store (rows committed), never on a clock; the
+                    # campaign is frozen (SIGSTOP) meanwhile, so episodes are in flight
                     while stored(db) < 3:
                         assert campaign.returncode is None, out.read_text()
                         await anyio.sleep(0.01)
+                    campaign.send_signal(signal.SIGSTOP)
                     server.send_signal(signal.SIGKILL)
+                    assert await server.wait() == -signal.SIGKILL
+                    campaign.send_signal(signal.SIGCONT)
                     code = await campaign.wait()
         text = out.read_text()
         assert code == 3, text
