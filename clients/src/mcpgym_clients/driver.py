@@ -41,7 +41,7 @@ from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 from mcpgym_clients.adapters.retry import watched
 from mcpgym_clients.containment import StrayCancellation, run_isolated
 from mcpgym_clients.errors import ClientError, ConfigurationError, InfraError, ServerRequestError
-from mcpgym_clients.harness import contained, failure_result, where
+from mcpgym_clients.harness import failure_result, where
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
@@ -450,7 +450,7 @@ class EpisodeDriver:
             # client's scopes, its HTTP calls, its agent) can reach the caller's task group.
             failure = await run_isolated(functools.partial(self._run, agent, rec))
             if failure is not None:
-                if isinstance(failure, ClientError) and not isinstance(failure, InfraError):
+                if isinstance(failure, (ConfigurationError, ServerRequestError)):
                     raise failure  # a refused request or a wrong setting: the caller's to handle
                 await self._contain(rec, failure)
         finally:
@@ -607,11 +607,9 @@ class EpisodeDriver:
                         result = await agent.run(ctx)
                     except InfraError as exc:
                         result = AgentResult("infra_error", error=str(exc))
-                    except ClientError:
+                    except ConfigurationError:
                         raise  # a wrong setting (4xx breaker, lock mismatch): stops the campaign
-                    except BaseException as exc:  # the agent's failure is its episode's only
-                        if not contained(exc):
-                            raise
+                    except Exception as exc:  # the agent's failure is its episode's only
                         who = f"agent `{agent.name}`"
                         progress = ctx.progress
                         result = failure_result(exc, progress.transcript, progress.usage, who)
