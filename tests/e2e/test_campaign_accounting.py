@@ -153,3 +153,50 @@ async def test_a_server_killed_mid_campaign_leaves_one_row_per_planned_episode(
             rows = runs.episodes(run["id"])
             assert runs.run(run["id"])["finished_at"] is not None
         assert len(rows) == PLANNED and all(r["score"] == 1.0 for r in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_a_server_restarted_under_live_episodes_costs_retries_not_the_campaign(
+    tmp_path: Path,
+) -> None:
+    """The server is killed and started again on the same port while episodes are open:
+    they answer 404 there (unknown episode), are retried as fresh episodes, and the
+    campaign ends complete (exit 0, run finished, every episode scored)."""
+    episodes, db = tmp_path / "episodes", tmp_path / "runs.db"
+    episodes.mkdir()
+    env_port, grading_port = free_port(), free_port()
+    env_url, grading_url = f"http://127.0.0.1:{env_port}", f"http://127.0.0.1:{grading_port}"
+    command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", TASKS]
+    command += ["--bands", "all", "--seeds", "0-3", "--concurrency", "8", "--no-baseline"]
+    command += ["--env-url", env_url, "--grading-url", grading_url, "--grading-token", TOKEN]
+    command += ["--store", str(db)]
+    grading_args = [MCPGYM, "grading", "serve", "--port", str(grading_port)]
+    grading_args += ["--store", str(episodes), "--token", TOKEN]
+    log, out = tmp_path / "servers.log", tmp_path / "eval.out"
+    async with process(grading_args, log) as grading:
+        with anyio.fail_after(90):
+            async with process(env_server(env_port, episodes), log) as server:
+                await wait_healthy(env_url, server)
+                await wait_healthy(grading_url, grading)
+                async with process(command, out) as campaign:
+                    while stored(db) < 3:
+                        assert campaign.returncode is None, out.read_text()
+                        await anyio.sleep(0.01)
+                    campaign.send_signal(signal.SIGSTOP)  # hold its episodes open meanwhile
+                    server.send_signal(signal.SIGKILL)
+                    assert await server.wait() == -signal.SIGKILL
+                    async with process(env_server(env_port, episodes), log) as restarted:
+                        await wait_healthy(env_url, restarted)
+                        campaign.send_signal(signal.SIGCONT)
+                        code = await campaign.wait()
+    text = out.read_text()
+    assert code == 0, text
+    with RunStore(db) as runs:
+        (run,) = runs.runs()
+        rows = runs.episodes(run["id"])
+    assert run["finished_at"] is not None
+    assert len(rows) == PLANNED and all(r["score"] == 1.0 for r in rows)
+    retried = [r for r in rows if r["attempts"] > 1]
+    assert retried, "no episode was live when the server restarted"
+    assert "404" in (tmp_path / "servers.log").read_text()
