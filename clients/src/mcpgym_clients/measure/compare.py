@@ -27,6 +27,7 @@ from typing import Any
 from mcpgym_clients.errors import LockMismatchError
 from mcpgym_clients.measure.metrics import band_order, exclusion_reason, latest_per_slot
 from mcpgym_clients.measure.stats import cluster_bootstrap_ci, mcnemar_test
+from mcpgym_clients.measure.usage import usage_delta, usage_figures
 from mcpgym_clients.runstore import RunStore
 
 Slot = tuple[str, str, int, int]
@@ -49,6 +50,15 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
 def _short(value: Any) -> str:
     text = str(value)
     return text[:12] if len(text) == 64 else text
+
+
+def run_label(run: Mapping[str, Any]) -> str:
+    """How a run is named to a person: its agent, with the model where there is one.
+
+    ``reference``, ``null``, ``openai (gpt-4.1)``; the id stays the key, this is the label.
+    """
+    agent = str(run.get("agent") or "?")
+    return agent + (f" ({run['model']})" if run.get("model") else "")
 
 
 def lock_differences(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list[str]:
@@ -235,10 +245,11 @@ def compare_runs(
         resamples, seed: of the paired bootstrap (the same seed gives the same intervals).
 
     Returns:
-        ``{"run_a", "run_b", "forced": bool, "lock_differences": [str],
-        "overall": C, "by_band": {band: C}, "by_family": {family: C},
-        "newly_solved": [V], "regressed": [V], "unpaired": {"only_a", "only_b",
-        "excluded"}}`` where C = ``{"pairs", "mean_a", "mean_b", "delta", "delta_ci",
+        ``{"run_a", "run_b", "label_a", "label_b" (`run_label`), "forced": bool,
+        "lock_differences": [str], "overall": C, "by_band": {band: C}, "by_family":
+        {family: C}, "newly_solved": [V], "regressed": [V], "unpaired": {"only_a",
+        "only_b", "excluded"}, "usage": {"a": U, "b": U, "delta": D}}`` where C =
+        ``{"pairs", "mean_a", "mean_b", "delta", "delta_ci",
         "pass_a", "pass_b", "flips_to_pass", "flips_to_fail", "mcnemar_p", "mcnemar_test"}``
         (``mcnemar_test``: ``"exact"`` with one pair per variant, ``"clustered (Durkalski
         2003)"`` with several epochs per variant; see `mcpgym_clients.measure.stats`; means,
@@ -247,7 +258,9 @@ def compare_runs(
         "score_b", "passed_a", "passed_b", "episode_a", "episode_b", "changed_checks":
         [{"check", "a", "b"}]}`` (episode ids are run-store row ids). ``unpaired``
         counts episodes of one run without a partner in the other, and pairs left out
-        because either episode was excluded (infra, grade or model error).
+        because either episode was excluded (infra, grade or model error). U is
+        `mcpgym_clients.measure.usage.usage_figures` over every stored episode of a run
+        (tokens, cost, episode time) and D their difference B - A (`usage_delta`).
 
     Raises:
         LockMismatchError: the runs ran on different locks and ``force`` is false.
@@ -257,9 +270,10 @@ def compare_runs(
     differences = lock_differences(a, b)
     if differences and not force:
         raise LockMismatchError(run_a, run_b, differences)
+    rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
     body = compare_rows(
-        store.episodes(run_a),
-        store.episodes(run_b),
+        rows_a,
+        rows_b,
         env=str(a.get("env")),
         resamples=resamples,
         seed=seed,
@@ -267,7 +281,17 @@ def compare_runs(
     return {
         "run_a": run_a,
         "run_b": run_b,
+        "label_a": run_label(a),
+        "label_b": run_label(b),
         "forced": bool(differences),
         "lock_differences": differences,
         **body,
+        "usage": _usage_pair(rows_a, rows_b),
     }
+
+
+def _usage_pair(
+    rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    ua, ub = usage_figures(rows_a), usage_figures(rows_b)
+    return {"a": ua, "b": ub, "delta": usage_delta(ua, ub)}
