@@ -67,6 +67,7 @@ from mcpgym_clients.campaign import (
 )
 from mcpgym_clients.commands import instrument, measure, new, report
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
+from mcpgym_clients.commands._help import HelpGroup
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError, redact_urls
 from mcpgym_clients.local import serve_locally
@@ -83,6 +84,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+    cls=HelpGroup,
 )
 grading_app = typer.Typer(help="The grading service.", no_args_is_help=True)
 app.add_typer(grading_app, name="grading")
