@@ -75,16 +75,34 @@ def test_the_openai_agent_needs_a_key_for_the_openai_api(monkeypatch: pytest.Mon
     assert "no API key: set MY_KEY or pass --api-key" in flat(result.output)
 
 
-def test_an_unknown_environment_is_a_one_line_error() -> None:
+def test_an_unknown_environment_is_a_one_line_usage_error() -> None:
     result = runner.invoke(app, ["eval", "no-such-env"])
-    assert result.exit_code == 1
-    assert flat(result.output).startswith("error: unknown environment 'no-such-env'; installed:")
+    assert result.exit_code == 2
+    assert flat(result.output).startswith(
+        "error: unknown environment 'no-such-env'; valid environments:"
+    )
 
 
-def test_tasks_of_an_unknown_environment_is_a_one_line_error() -> None:
-    result = runner.invoke(app, ["tasks", "no-such-env"])
-    assert result.exit_code == 1
-    assert "error: unknown environment 'no-such-env'" in flat(result.output)
+@pytest.mark.parametrize("command", ["tasks", "serve", "lock", "validate"])
+def test_a_mistyped_environment_is_a_usage_error_with_a_suggestion(command: str) -> None:
+    result = runner.invoke(app, [command, "helpdesko"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        "error: unknown environment 'helpdesko' (did you mean helpdesk?); "
+        "valid environments: helpdesk"
+    ]
+
+
+def test_click_and_mcpgym_usage_errors_share_one_style() -> None:
+    ours = runner.invoke(app, ["eval", "helpdesk", "--bands", "hrad"])
+    clicks = runner.invoke(app, ["eval", "helpdesk", "--agent", "nul"])
+    for result in (ours, clicks):
+        assert result.exit_code == 2
+        (line,) = result.output.strip().splitlines()
+        assert line.startswith("error: ") and "(did you mean " in line
+    assert "band 'hrad' is not offered by helpdesk (did you mean hard?)" in ours.output
+    assert "unknown agent 'nul' (did you mean null?)" in clicks.output
+    assert clicks.output.rstrip().endswith("(see `mcpgym eval --help`)")
 
 
 @pytest.fixture
@@ -246,7 +264,8 @@ def test_user_mistakes_are_one_line_errors_in_both_modes(
         args += ["--env-url", servers.env_url, "--grading-url", servers.grading_url]
         args += ["--grading-token", servers.grading_token]
     result = runner.invoke(app, ["eval", "toy", *args], env={"COLUMNS": "80"})
-    assert result.exit_code == 1, result.output
+    usage = mistake in ("unknown task", "band not offered", "no such band")
+    assert result.exit_code == (2 if usage else 1), result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1, result.output
     assert lines[0].startswith("error: " + message.format(d=d)), lines[0]

@@ -174,7 +174,7 @@ def test_bad_run_references_are_one_line_errors(
     runs: dict[str, Any], args: list[str], message: str
 ) -> None:
     result = cli(runs, *args)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error: the argument names no run
     (line,) = result.output.strip().splitlines()
     assert message in line
 

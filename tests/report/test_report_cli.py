@@ -84,7 +84,7 @@ def test_report_vs_its_own_baseline_shows_each_episode_once(campaign: Campaign) 
 
 def test_an_unknown_run_is_a_one_line_error(campaign: Campaign) -> None:
     result = runner.invoke(app, ["report", "no-such-run", "--store", str(campaign.store)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "error: unknown run 'no-such-run'; `mcpgym runs` lists the runs"
     ]

@@ -76,7 +76,13 @@ from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
-from mcpgym_server import available_environments, load_environment, verify_lock
+from mcpgym_server import (
+    UnknownEnvironmentError,
+    available_environments,
+    did_you_mean,
+    load_environment,
+    verify_lock,
+)
 
 app = typer.Typer(
     name="mcpgym",
@@ -326,7 +332,8 @@ def _build_agent(
         return RandomAgent()
     if name != "openai":
         raise typer.BadParameter(
-            f"unknown agent {name!r}; valid agents: {', '.join(AGENT_NAMES)}",
+            f"unknown agent {name!r}{did_you_mean(name, AGENT_NAMES)}; "
+            f"valid agents: {', '.join(AGENT_NAMES)}",
             param_hint="'--agent'",
         )
     if not model:
@@ -866,7 +873,7 @@ def eval_(
             param_hint="'--env-url'",
         )
     if env_url is None and env not in available_environments():
-        raise fail(f"unknown environment {env!r}; installed: {', '.join(available_environments())}")
+        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     the_agent = _build_agent(
         agent or ("openai" if model else "reference"),
         model=model,
@@ -918,7 +925,7 @@ def demo(
 ) -> None:
     """Run `reference` and `null` over real loopback HTTP on every family and band."""
     if env not in available_environments():
-        raise fail(f"unknown environment {env!r}; installed: {', '.join(available_environments())}")
+        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     _run_eval(
         _EvalOptions(
             env=env,

@@ -34,7 +34,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
 from mcpgym_clients.adapters.retry import watched
-from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
+from mcpgym_clients.errors import (
+    ConfigurationError,
+    InfraError,
+    ServerRequestError,
+    UnknownNameError,
+)
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
@@ -89,8 +94,7 @@ class ServerInfo:
         for t in self.tasks:
             if t.name == name:
                 return t
-        valid = ", ".join(t.name for t in self.tasks)
-        raise ConfigurationError(f"unknown task {name!r}; valid tasks: {valid}")
+        raise UnknownNameError("task", name, [t.name for t in self.tasks])
 
 
 @dataclass

@@ -38,7 +38,7 @@ from typing import Any, Self
 from sqlite_utils import Database
 
 from mcpgym_clients.driver import EpisodeRecord
-from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.errors import ConfigurationError, UsageError
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
@@ -431,9 +431,9 @@ class RunStore:
         if ref in ids:
             return ref
         if not ids:
-            raise ConfigurationError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
+            raise UsageError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
         if len(ids) > 1:
-            raise ConfigurationError(
+            raise UsageError(
                 f"run prefix {ref!r} is ambiguous: {', '.join(ids[:5])}; give more characters"
             )
         return ids[0]

@@ -11,9 +11,12 @@ their click classes.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
+import typer
+from rich.console import Console
 from typer.core import TyperGroup
 
 _BY_TYPE: dict[type, str] = {int: "N", float: "X", Path: "PATH", str: "TEXT"}
@@ -66,10 +69,39 @@ def tidy_help(command: Any) -> Any:
     return command
 
 
+_UsageError = typer.BadParameter.__mro__[1]
+"""click's ``UsageError`` (Typer ships its own copy of click and exports only
+``BadParameter``, its subclass)."""
+
+
 class HelpGroup(TyperGroup):
-    """The ``mcpgym`` group: tidies every command's help (`tidy_help`) before it runs."""
+    """The ``mcpgym`` group: tidied help (`tidy_help`), and usage errors in one style.
+
+    Every usage error, whether click found it (a malformed option, an unknown agent) or a
+    command did (an unknown environment, task or band), is printed the same way: one
+    ``error: ...`` line on stderr (click's own name the flag and end ``(see `mcpgym CMD
+    --help`)``), exit status 2.
+    """
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        """Run the command line (click's ``main``) after tidying the help placeholders."""
+        """Run the command line (click's ``main``) with the behaviour described above."""
         tidy_help(self)
-        return super().main(*args, **kwargs)
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        try:
+            # not standalone, click returns the exit status of `typer.Exit` (or the
+            # command's own value, None for every mcpgym command) instead of exiting
+            status = super().main(*args, **{**kwargs, "standalone_mode": False})
+        except _UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # help was shown
+                sys.exit(0)
+            ctx = getattr(exc, "ctx", None)
+            where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+            err = Console(stderr=True)
+            err.print("[bold red]error:[/]", end=" ", highlight=False)
+            err.print(exc.format_message() + where, soft_wrap=True, highlight=False, markup=False)
+            sys.exit(2)
+        except typer.Abort:
+            Console(stderr=True).print("Aborted.", highlight=False)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
