@@ -245,6 +245,7 @@ def test_user_mistakes_are_one_line_errors_in_both_modes(
         servers: LocalServers = request.getfixturevalue("remote")
         args += ["--env-url", servers.env_url, "--grading-url", servers.grading_url]
         args += ["--grading-token", servers.grading_token]
+        args += ["--control-token", servers.control_token]
     result = runner.invoke(app, ["eval", "toy", *args], env={"COLUMNS": "80"})
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()

@@ -1,16 +1,25 @@
 """The environment server over HTTP: control routes plus MCP endpoints (Starlette ASGI app).
 
-Routes (see ARCHITECTURE.md, "The path of one episode"):
+Routes (see ARCHITECTURE.md, "The path of one episode"); *control* marks the routes that
+need the control token (``Authorization: Bearer <token>``) when the server has one:
 
-=====================================  ==============================================
-``GET  /healthz``                      liveness, environment name, version and lock
-``GET  /tasks``                        task families and bands (never solutions)
-``POST /episodes``                     ``{"task", "band", "seed"}`` -> 201 episode
-``GET  /episodes/{id}``                ``{"episode_id", "state": "open"|"sealed", ...}``
-``POST /episodes/{id}/end``            seal the episode -> its metadata
-``/episodes/{id}/mcp``                 MCP streamable HTTP for that episode (both eras)
-``/tasks/{task}/mcp?seed=N&band=B``    connect-to-start: each MCP session is a new episode
-=====================================  ==============================================
+=====================================  =========  ======================================
+``GET  /healthz``                                 liveness, environment name, version, lock
+``GET  /tasks``                                   task families and bands (never solutions)
+``POST /episodes``                     control    ``{"task", "band", "seed"}`` -> 201 episode
+``GET  /episodes/{id}``                (control)  ``{"episode_id", "state", "steps"}``; with
+                                                  the token also ``variant_id``, ``termination``
+``POST /episodes/{id}/end``            control    seal the episode -> its metadata
+``/episodes/{id}/mcp``                            MCP streamable HTTP for that episode
+``/tasks/{task}/mcp?seed=N&band=B``    control    connect-to-start: each MCP session is a
+                                                  new episode
+=====================================  =========  ======================================
+
+The control token keeps everything that names the variant (its id, seed, band, the
+episode metadata) away from whoever holds only an episode's ``mcp_url``: an agent can
+reach every route of this server, but without the token it can neither learn which variant
+it is solving nor open a practice copy of one (docs/security.md). A missing token is a 401
+(``WWW-Authenticate: Bearer``), a wrong one a 403.
 
 Errors are JSON ``{"error": "...", ...}``: 404 for unknown tasks, bands and
 episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields.
@@ -22,6 +31,7 @@ import contextlib
 import fnmatch
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -49,6 +59,7 @@ from mcpgym_server.episode import EpisodeManager, new_episode_id
 from mcpgym_server.errors import (
     CapacityError,
     EpisodeSealedError,
+    MCPGymError,
     NotFoundError,
     UnknownBandError,
     UnknownEpisodeError,
@@ -59,6 +70,9 @@ logger = logging.getLogger("mcpgym.http")
 
 EPISODE_ID_HEADER = "mcp-episode-id"
 """Response header carrying the episode id created by the connect-to-start endpoint."""
+
+CONTROL_TOKEN_ENV = "MCPGYM_CONTROL_TOKEN"
+"""Environment variable holding the control token (``mcpgym serve`` and ``mcpgym eval``)."""
 
 MAX_SEED = 2**63 - 1
 """Largest variant seed accepted."""
@@ -93,6 +107,28 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
 
 
+def _control_denied(headers: Headers, token: bytes | None) -> JSONResponse | None:
+    """``None`` when ``headers`` carry the control token (or the server has none), else the
+    401 (no bearer token) or 403 (a wrong one) to answer. The message names no episode."""
+    if token is None:
+        return None
+    header = headers.get("authorization")
+    scheme, _, value = (header or "").partition(" ")
+    if header is None or scheme.lower() != "bearer" or not value.strip():
+        return JSONResponse(
+            {
+                "error": "this route needs the environment server's control token: send "
+                "`Authorization: Bearer <token>` with the token the server was started with "
+                f"({CONTROL_TOKEN_ENV} or --control-token); agents are not given it"
+            },
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    if not secrets.compare_digest(value.strip().encode(), token):
+        return _error(403, "the bearer token is not this environment server's control token")
+    return None
+
+
 def _not_found(exc: NotFoundError) -> JSONResponse:
     return _error(404, str(exc), kind=exc.kind, name=exc.name, choices=exc.choices)
 
@@ -124,6 +160,7 @@ def create_app(
     env: Environment,
     store_dir: str | Path,
     *,
+    control_token: str | None,
     idle_ttl: float = 600.0,
     unlocked: bool = False,
     reap_interval: float | None = None,
@@ -136,6 +173,10 @@ def create_app(
     Args:
         env: the environment to serve.
         store_dir: episode store directory (sealed bundles are written there).
+        control_token: the secret the harness sends (``Authorization: Bearer``) on the control
+            routes (see the module docstring). Required, so that no caller serves without one
+            by accident: ``None`` opts in to an open server (anyone who can reach it, agents
+            included, can open episodes and read their variant ids), for a loopback sandbox.
         idle_ttl: seconds without a tool call before an open episode is sealed
             with termination ``timeout``; also the MCP session idle timeout.
         unlocked: mark bundles as served unlocked (development).
@@ -149,7 +190,19 @@ def create_app(
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
+
+    Raises:
+        ValueError: ``control_token`` is an empty string.
     """
+    if control_token is not None and not control_token.strip():
+        raise ValueError("the control token must not be empty (or pass None for an open server)")
+    token = control_token.strip().encode() if control_token is not None else None
+    if token is None:
+        logger.warning(
+            "serving %s without a control token: anyone who can reach the server, agents "
+            "included, can open episodes and read their variant ids",
+            env.name,
+        )
     manager = EpisodeManager(
         env,
         EpisodeStore(store_dir, sign_key=bundle_key),
@@ -220,6 +273,8 @@ def create_app(
         )
 
     async def create_episode(request: Request) -> Response:
+        if (denied := _control_denied(request.headers, token)) is not None:
+            return denied
         body = await _json_body(request, EpisodeRequest)
         if isinstance(body, Response):
             return body
@@ -248,18 +303,31 @@ def create_app(
         )
 
     async def episode_status(request: Request) -> Response:
+        # Without the control token: only open/sealed and the step count (an agent may poll
+        # its own episode); the variant id and termination need the token.
         eid = request.path_params["episode_id"]
+        control = _control_denied(request.headers, token) is None
         try:
             ep = manager.get(eid)
         except EpisodeSealedError as exc:
-            return JSONResponse({"episode_id": eid, "state": "sealed", "termination": exc.reason})
+            try:
+                steps = manager.store.read_meta(eid).steps
+            except MCPGymError:  # the store moved under the server: the state still stands
+                steps = None
+            body: dict[str, Any] = {"episode_id": eid, "state": "sealed", "steps": steps}
+            if control:
+                body["termination"] = exc.reason
+            return JSONResponse(body)
         except UnknownEpisodeError as exc:
             return _not_found(exc)
-        return JSONResponse(
-            {"episode_id": eid, "state": "open", "variant_id": ep.variant.id, "steps": len(ep.log)}
-        )
+        body = {"episode_id": eid, "state": "open", "steps": len(ep.log)}
+        if control:
+            body["variant_id"] = ep.variant.id
+        return JSONResponse(body)
 
     async def end_episode(request: Request) -> Response:
+        if (denied := _control_denied(request.headers, token)) is not None:
+            return denied
         eid = request.path_params["episode_id"]
         body = await _json_body(request, EndRequest, optional=True)
         if isinstance(body, Response):
@@ -285,6 +353,11 @@ def create_app(
 
     async def connect_to_start(scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
+        # Opening an episode of a chosen variant is a control action: with a token, an MCP
+        # client must be configured with the header (else an agent could open practice copies).
+        if (denied := _control_denied(request.headers, token)) is not None:
+            await denied(scope, receive, send)
+            return
         task = scope["path_params"]["task"]
         try:
             fam = env.family(task)
