@@ -188,7 +188,9 @@ def serve(
     if not control_token and not no_control_token:
         control_token = secrets.token_urlsafe(32)
         Console(stderr=True).print(
-            f"control token (no MCPGYM_CONTROL_TOKEN given): {control_token}", highlight=False
+            f"control token (no MCPGYM_CONTROL_TOKEN given): {control_token}",
+            highlight=False,
+            soft_wrap=True,  # one line, whole, to copy
         )
     with reported():
         hosts = list(allowed_host or [])
