@@ -103,6 +103,11 @@ BUNDLE_KEY = (
     "(grades only bundles whose signature verifies)."
 )
 
+SEED_SALT = (
+    "Secret mapping each requested seed to the generator seed served, so that an agent with "
+    "the public package cannot regenerate its variant from the published seeds."
+)
+
 CONTROL_TOKEN = (
     "Bearer token of the environment server's control routes (create, status, end, "
     "connect-to-start); prefer the variable to keep it off the command line. "
@@ -153,6 +158,9 @@ def serve(
             "included, can open episodes and read variant ids).",
         ),
     ] = False,
+    seed_salt: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT)
+    ] = None,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     if control_token and no_control_token:
@@ -205,6 +213,7 @@ def serve(
             max_open_episodes=max_open,
             bundle_key=bundle_key,
             control_token=control_token or None,
+            seed_salt=seed_salt or None,
         )
     uvicorn.run(web, host=host, port=port, log_level="info")
 
@@ -303,6 +312,7 @@ class _EvalOptions:
     new_run: bool = False
     infra_retries: int = 2
     control_token: str | None = None
+    seed_salt: str | None = None
 
 
 def _build_agent(
@@ -430,7 +440,7 @@ def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
     return (vendor or VENDORS["openai-compatible"]).key_vars
 
 
-SECRET_FLAGS = ("--api-key", "--grading-token", "--bundle-key", "--control-token")
+SECRET_FLAGS = ("--api-key", "--grading-token", "--bundle-key", "--control-token", "--seed-salt")
 """Flags whose values never reach the run store's ``argv``."""
 
 
@@ -608,7 +618,9 @@ async def _campaign(
                     f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
                 ) from None
             stack.enter_context(_server_logs(opts.episodes.parent / "servers.log"))
-            servers = await stack.enter_async_context(serve_locally(local_env, opts.episodes))
+            servers = await stack.enter_async_context(
+                serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
+            )
             env_url, grading_url, token, control = (
                 servers.env_url,
                 servers.grading_url,
@@ -861,6 +873,10 @@ def eval_(
             help="Control token of the --env-url server (local servers get a random one).",
         ),
     ] = None,
+    seed_salt: Annotated[
+        str | None,
+        typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT + " For local servers (see serve)."),
+    ] = None,
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
     episodes: Annotated[
         Path | None,
@@ -950,6 +966,7 @@ def eval_(
             new_run=new_run,
             infra_retries=infra_retries,
             control_token=control_token if env_url is not None else None,
+            seed_salt=seed_salt or None,
         )
     )
 

@@ -434,7 +434,9 @@ class EpisodeDriver:
         reference_answer: str | None = None
         if agent.uses_reference:
             try:
-                variant = await self._reference_for(rec.task, rec.band, rec.seed, rec.lock)
+                # the generator seed the server served (it differs under a seed salt)
+                seed = int(meta.get("seed", rec.seed))
+                variant = await self._reference_for(rec.task, rec.band, seed, rec.lock)
             except ConfigurationError:
                 with contextlib.suppress(InfraError, ServerRequestError):
                     await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})

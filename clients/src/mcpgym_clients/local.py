@@ -54,6 +54,7 @@ async def serve_locally(
     host: str = "127.0.0.1",
     bundle_key: str | None = None,
     control_token: str | None = None,
+    seed_salt: str | None = None,
 ) -> AsyncIterator[LocalServers]:
     """Start the environment server and the grading service for ``env``.
 
@@ -66,6 +67,7 @@ async def serve_locally(
             random one, so the grading service only grades what this server sealed).
         control_token: the environment server's control token (default: a random one;
             only the caller, never the agent, gets it through `LocalServers`).
+        seed_salt: the environment server's secret seed salt (`mcpgym_server.seeds`).
 
     Yields:
         The servers' `LocalServers`; both stop when the context exits.
@@ -87,6 +89,7 @@ async def serve_locally(
         idle_ttl=idle_ttl,
         unlocked=unlocked,
         bundle_key=bundle_key,
+        seed_salt=seed_salt,
     )
 
     def env_loader(name: str) -> Environment:

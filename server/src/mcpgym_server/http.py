@@ -7,6 +7,8 @@ need the control token (``Authorization: Bearer <token>``) when the server has o
 ``GET  /healthz``                                 liveness, environment name, version, lock
 ``GET  /tasks``                                   task families and bands (never solutions)
 ``POST /episodes``                     control    ``{"task", "band", "seed"}`` -> 201 episode
+                                                  (``seed``: the generator seed served,
+                                                  ``requested_seed``: the one asked for)
 ``GET  /episodes/{id}``                (control)  ``{"episode_id", "state", "steps"}``; with
                                                   the token also ``variant_id``, ``termination``
 ``POST /episodes/{id}/end``            control    seal the episode -> its metadata
@@ -65,6 +67,7 @@ from mcpgym_server.errors import (
     UnknownEpisodeError,
 )
 from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
+from mcpgym_server.seeds import salted_seed
 
 logger = logging.getLogger("mcpgym.http")
 
@@ -167,6 +170,7 @@ def create_app(
     allowed_hosts: list[str] | None = None,
     max_open_episodes: int = 1_000,
     bundle_key: str | None = None,
+    seed_salt: str | None = None,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -187,6 +191,8 @@ def create_app(
             answers 503 (each open episode holds its database in memory).
         bundle_key: secret shared with the grading service; every sealed bundle is signed
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
+        seed_salt: secret mapping each requested seed to the generator seed served
+            (`mcpgym_server.seeds`); ``None``: requested seeds are generator seeds.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
@@ -203,6 +209,12 @@ def create_app(
             "included, can open episodes and read their variant ids",
             env.name,
         )
+    if seed_salt is not None and not seed_salt:
+        raise ValueError("the seed salt must not be empty (or pass None for none)")
+
+    def generator_seed(task: str, band: str, seed: int) -> int:
+        return seed if seed_salt is None else salted_seed(seed_salt, task, band, seed)
+
     manager = EpisodeManager(
         env,
         EpisodeStore(store_dir, sign_key=bundle_key),
@@ -280,7 +292,8 @@ def create_app(
             return body
         try:
             fam = env.family(body.task)
-            ep = manager.open(body.task, body.band or fam.bands[0], body.seed)
+            band = body.band or fam.bands[0]
+            ep = manager.open(body.task, band, generator_seed(body.task, band, body.seed))
         except NotFoundError as exc:
             return _not_found(exc)
         except CapacityError as exc:
@@ -295,6 +308,7 @@ def create_app(
                 "task": ep.variant.family,
                 "band": ep.variant.band,
                 "seed": ep.variant.seed,
+                "requested_seed": body.seed,
                 "env": env.name,
                 "env_version": env.version,
                 "lock": manager.lock,
@@ -384,7 +398,8 @@ def create_app(
             await sessions.handle_request(scope, receive, send)
             return
         eid = new_episode_id()
-        inner = {**scope, _SCOPE_NEW_EPISODE: (eid, task, band, int(raw_seed))}
+        seed = generator_seed(task, band, int(raw_seed))
+        inner = {**scope, _SCOPE_NEW_EPISODE: (eid, task, band, seed)}
 
         async def send_with_episode(message: Message) -> None:
             if message["type"] == "http.response.start" and manager.is_open(eid):
