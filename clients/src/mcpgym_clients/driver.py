@@ -341,10 +341,14 @@ class EpisodeDriver:
             await self._request("env", "POST", "/episodes/ep_preflight-check/end", {})
         except ServerRequestError as exc:
             if exc.status in (401, 403):
+                hint = (  # a 401 already says how to send one
+                    "; pass the token it was started with (MCPGYM_CONTROL_TOKEN or --control-token)"
+                    if exc.status == 403
+                    else ""
+                )
                 raise ConfigurationError(
                     f"the environment server at {self.env_url} refused the control token "
-                    f"({exc.status}): {exc.payload.get('error', '')}; pass the token it was "
-                    "started with (MCPGYM_CONTROL_TOKEN or --control-token)"
+                    f"({exc.status}): {exc.payload.get('error', '')}{hint}"
                 ) from exc
             # 404 (no such episode) is the expected answer for a valid token
 
