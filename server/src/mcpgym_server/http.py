@@ -198,7 +198,7 @@ def create_app(
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
 
     Raises:
-        ValueError: ``control_token`` is an empty string.
+        ValueError: ``control_token`` or ``seed_salt`` is an empty string.
     """
     if control_token is not None and not control_token.strip():
         raise ValueError("the control token must not be empty (or pass None for an open server)")
