@@ -33,7 +33,6 @@ import contextlib
 import fnmatch
 import json
 import logging
-import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -56,6 +55,7 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from mcpgym_server.bundle import EpisodeStore
+from mcpgym_server.control import control_denied
 from mcpgym_server.environment import Environment
 from mcpgym_server.episode import EpisodeManager, new_episode_id
 from mcpgym_server.errors import (
@@ -73,9 +73,6 @@ logger = logging.getLogger("mcpgym.http")
 
 EPISODE_ID_HEADER = "mcp-episode-id"
 """Response header carrying the episode id created by the connect-to-start endpoint."""
-
-CONTROL_TOKEN_ENV = "MCPGYM_CONTROL_TOKEN"
-"""Environment variable holding the control token (``mcpgym serve`` and ``mcpgym eval``)."""
 
 MAX_SEED = 2**63 - 1
 """Largest variant seed accepted."""
@@ -108,28 +105,6 @@ class EndRequest(BaseModel):
 
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
-
-
-def _control_denied(headers: Headers, token: bytes | None) -> JSONResponse | None:
-    """``None`` when ``headers`` carry the control token (or the server has none), else the
-    401 (no bearer token) or 403 (a wrong one) to answer. The message names no episode."""
-    if token is None:
-        return None
-    header = headers.get("authorization")
-    scheme, _, value = (header or "").partition(" ")
-    if header is None or scheme.lower() != "bearer" or not value.strip():
-        return JSONResponse(
-            {
-                "error": "this route needs the environment server's control token: send "
-                "`Authorization: Bearer <token>` with the token the server was started with "
-                f"({CONTROL_TOKEN_ENV} or --control-token); agents are not given it"
-            },
-            status_code=401,
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    if not secrets.compare_digest(value.strip().encode(), token):
-        return _error(403, "the bearer token is not this environment server's control token")
-    return None
 
 
 def _not_found(exc: NotFoundError) -> JSONResponse:
@@ -285,7 +260,7 @@ def create_app(
         )
 
     async def create_episode(request: Request) -> Response:
-        if (denied := _control_denied(request.headers, token)) is not None:
+        if (denied := control_denied(request.headers, token)) is not None:
             return denied
         body = await _json_body(request, EpisodeRequest)
         if isinstance(body, Response):
@@ -320,7 +295,7 @@ def create_app(
         # Without the control token: only open/sealed and the step count (an agent may poll
         # its own episode); the variant id and termination need the token.
         eid = request.path_params["episode_id"]
-        control = _control_denied(request.headers, token) is None
+        control = control_denied(request.headers, token) is None
         try:
             ep = manager.get(eid)
         except EpisodeSealedError as exc:
@@ -340,7 +315,7 @@ def create_app(
         return JSONResponse(body)
 
     async def end_episode(request: Request) -> Response:
-        if (denied := _control_denied(request.headers, token)) is not None:
+        if (denied := control_denied(request.headers, token)) is not None:
             return denied
         eid = request.path_params["episode_id"]
         body = await _json_body(request, EndRequest, optional=True)
@@ -369,7 +344,7 @@ def create_app(
         request = Request(scope)
         # Opening an episode of a chosen variant is a control action: with a token, an MCP
         # client must be configured with the header (else an agent could open practice copies).
-        if (denied := _control_denied(request.headers, token)) is not None:
+        if (denied := control_denied(request.headers, token)) is not None:
             await denied(scope, receive, send)
             return
         task = scope["path_params"]["task"]
