@@ -263,6 +263,7 @@ def test_user_mistakes_are_one_line_errors_in_both_modes(
         servers: LocalServers = request.getfixturevalue("remote")
         args += ["--env-url", servers.env_url, "--grading-url", servers.grading_url]
         args += ["--grading-token", servers.grading_token]
+        args += ["--control-token", servers.control_token]
     result = runner.invoke(app, ["eval", "toy", *args], env={"COLUMNS": "80"})
     usage = mistake in ("unknown task", "band not offered", "no such band")
     assert result.exit_code == (2 if usage else 1), result.output
@@ -271,6 +272,23 @@ def test_user_mistakes_are_one_line_errors_in_both_modes(
     assert lines[0].startswith("error: " + message.format(d=d)), lines[0]
     # nothing was started or created next to a bad store path
     assert not (tmp_path / "episodes").exists() and not (d / "episodes").exists()
+
+
+@pytest.mark.parametrize("token", [None, "wrong"])
+def test_eval_on_a_server_that_refuses_the_control_token_is_a_one_line_error(
+    toy_installed: Environment, remote: LocalServers, tmp_path: Path, token: str | None
+) -> None:
+    args = ["eval", "toy", "--env-url", remote.env_url, "--grading-url", remote.grading_url]
+    args += ["--grading-token", remote.grading_token, "--store", str(tmp_path / "r.db")]
+    env = {"COLUMNS": "200", "MCPGYM_CONTROL_TOKEN": token or ""}
+    result = runner.invoke(app, args, env=env)
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.strip().splitlines()
+    status = 401 if token is None else 403
+    assert line.startswith(
+        f"error: the environment server at {remote.env_url} refused the control token ({status})"
+    ), line
+    assert "MCPGYM_CONTROL_TOKEN or --control-token" in line
 
 
 def test_errors_inside_exception_groups_are_one_line_but_bugs_keep_their_traceback(

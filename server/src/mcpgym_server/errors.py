@@ -159,14 +159,16 @@ class BundleError(MCPGymError):
 
 
 class BundleSignatureError(BundleError):
-    """A bundle carries no signature, or its signature does not verify with the bundle key
-    (its metadata, log or final database was changed after the server sealed it).
+    """A bundle carries no signature, its signature does not verify with the bundle key
+    (its metadata, log or final database was changed after the server sealed it), or it
+    was sealed for another episode than the one whose folder holds it.
 
     Attributes:
-        reason: ``"unsigned"`` (no signature file) or ``"invalid"`` (it does not verify).
+        reason: ``"unsigned"`` (no signature file), ``"invalid"`` (it does not verify) or
+            ``"mismatch"`` (meta.json names another episode: a copied or moved bundle).
     """
 
-    def __init__(self, message: str, reason: Literal["unsigned", "invalid"]) -> None:
+    def __init__(self, message: str, reason: Literal["unsigned", "invalid", "mismatch"]) -> None:
         self.reason = reason
         super().__init__(message)
 

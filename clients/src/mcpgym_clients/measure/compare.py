@@ -14,8 +14,9 @@ when both episodes were scored. For the pairs, overall and per band and family:
   (`mcpgym_clients.measure.stats.mcnemar_test`); ``mcnemar_test`` names the one used;
 - newly solved and regressed pairs, each with the checks whose result changed.
 
-Runs on different locks are refused (`LockMismatchError`, naming what differs) unless
-``force`` is given; the result then says ``"forced": true``.
+Runs on different locks, or whose seeds served different variants (different seed salts),
+are refused (`LockMismatchError`, naming what differs) unless ``force`` is given; the
+result then says ``"forced": true``.
 """
 
 from __future__ import annotations
@@ -86,6 +87,27 @@ def lock_differences(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list
                     f"vs {_short(flat_b.get(name, 'absent'))}"
                 )
     return diffs
+
+
+def variant_differences(
+    rows_a: Iterable[Mapping[str, Any]], rows_b: Iterable[Mapping[str, Any]]
+) -> list[str]:
+    """Seeds that served different variants in the two runs (servers with different seed
+    salts, `mcpgym_server.seeds`): one item naming how many and the first, or none."""
+    ids_a = {_slot(r)[:3]: r.get("variant_id") for r in rows_a if r.get("variant_id")}
+    differ = sorted(
+        (slot, ids_a[slot], r.get("variant_id"))
+        for r in rows_b
+        if (slot := _slot(r)[:3]) in ids_a and r.get("variant_id") not in (None, ids_a[slot])
+    )
+    if not differ:
+        return []
+    (task, band, seed), va, vb = differ[0]
+    count = len({d[0] for d in differ})
+    return [
+        f"{count} seed(s) served different variants (e.g. {task}@{band} seed {seed}: {va} vs "
+        f"{vb}): the servers had different seed salts (--seed-salt)"
+    ]
 
 
 def check_status(check: Mapping[str, Any]) -> str:
@@ -267,7 +289,8 @@ def compare_runs(
         ConfigurationError: no such run.
     """
     a, b = store.run(run_a), store.run(run_b)
-    differences = lock_differences(a, b)
+    rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
+    differences = lock_differences(a, b) + variant_differences(rows_a, rows_b)
     if differences and not force:
         raise LockMismatchError(run_a, run_b, differences)
     rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
