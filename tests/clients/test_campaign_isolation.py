@@ -62,7 +62,11 @@ async def test_a_stray_cancellation_ends_only_its_own_episode(
     servers: LocalServers, toy_env: Environment, concurrency: int
 ) -> None:
     async with LeakyDriver(
-        servers.env_url, servers.grading_url, servers.grading_token, environment=toy_env
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+        environment=toy_env,
     ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(60):
             result = await run_campaign(
@@ -109,7 +113,11 @@ async def test_an_agent_that_raises_fails_its_episode_and_the_campaign_goes_on(
     servers: LocalServers, toy_env: Environment
 ) -> None:
     async with EpisodeDriver(
-        servers.env_url, servers.grading_url, servers.grading_token, environment=toy_env
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+        environment=toy_env,
     ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(60):
             result = await run_campaign(
@@ -154,10 +162,10 @@ async def forgetful(
     from mcpgym_server.serving import serve
 
     store = tmp_path / "episodes"
-    app = create_env_app(toy_env, store, bundle_key="k")
+    app = create_env_app(toy_env, store, control_token="c", bundle_key="k")
     grading = create_grading_app(store, "t", env_loader=lambda _: toy_env, bundle_key="k")
     async with serve(app) as env_url, serve(grading) as grading_url:
-        yield ForgetfulServer(app), LocalServers(env_url, grading_url, "t", store)
+        yield ForgetfulServer(app), LocalServers(env_url, grading_url, "t", store, "c")
 
 
 class RestartedUnder(Agent):
@@ -193,7 +201,11 @@ async def test_a_server_that_loses_a_live_episode_makes_it_an_infra_error_retrie
     server, urls = forgetful
     agent = RestartedUnder(server, before=before)
     async with EpisodeDriver(
-        urls.env_url, urls.grading_url, urls.grading_token, environment=toy_env
+        urls.env_url,
+        urls.grading_url,
+        urls.grading_token,
+        control_token=urls.control_token,
+        environment=toy_env,
     ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(60):
             result = await run_campaign(
@@ -227,7 +239,11 @@ async def test_a_lost_episode_that_stays_lost_is_stored_as_infra_error_saying_so
             return await super().run(ctx)
 
     async with EpisodeDriver(
-        urls.env_url, urls.grading_url, urls.grading_token, environment=toy_env
+        urls.env_url,
+        urls.grading_url,
+        urls.grading_token,
+        control_token=urls.control_token,
+        environment=toy_env,
     ) as driver:
         rec = await driver.run_episode(
             AlwaysRestarted(server, before=False), "set-target", "easy", 0

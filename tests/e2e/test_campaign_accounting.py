@@ -33,6 +33,7 @@ from mcpgym_clients import RunStore
 ROOT = Path(__file__).resolve().parents[2]
 MCPGYM = str(Path(sys.executable).with_name("mcpgym"))  # the console script of this venv
 TOKEN = "accounting-test-token"
+CONTROL = "accounting-control-token"
 TASKS = "order-status,cancel-order,change-shipping-address"
 PLANNED = 3 * 3 * 4  # families x bands x seeds (0-3)
 
@@ -72,7 +73,10 @@ async def process(args: list[str], log: Path) -> AsyncIterator[Process]:
 
 
 def env_server(port: int, store: Path) -> list[str]:
-    return [MCPGYM, "serve", "helpdesk", "--port", str(port), "--store", str(store)]
+    return [MCPGYM, "serve", "helpdesk", "--port", str(port), "--store", str(store)] + [
+        "--control-token",
+        CONTROL,
+    ]
 
 
 def stored(db: Path) -> int:
@@ -101,7 +105,7 @@ async def test_a_server_killed_mid_campaign_leaves_one_row_per_planned_episode(
     command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", TASKS]
     command += ["--bands", "all", "--seeds", "0-3", "--concurrency", str(concurrency)]
     command += ["--no-baseline", "--env-url", env_url, "--grading-url", grading_url]
-    command += ["--grading-token", TOKEN, "--store", str(db)]
+    command += ["--grading-token", TOKEN, "--control-token", CONTROL, "--store", str(db)]
     env = {**os.environ, "COLUMNS": "200"}
     grading_args = [MCPGYM, "grading", "serve", "--port", str(grading_port)]
     grading_args += ["--store", str(episodes), "--token", TOKEN]
@@ -169,7 +173,16 @@ async def test_a_server_restarted_under_live_episodes_costs_retries_not_the_camp
     env_url, grading_url = f"http://127.0.0.1:{env_port}", f"http://127.0.0.1:{grading_port}"
     command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", TASKS]
     command += ["--bands", "all", "--seeds", "0-3", "--concurrency", "8", "--no-baseline"]
-    command += ["--env-url", env_url, "--grading-url", grading_url, "--grading-token", TOKEN]
+    command += [
+        "--env-url",
+        env_url,
+        "--grading-url",
+        grading_url,
+        "--grading-token",
+        TOKEN,
+        "--control-token",
+        CONTROL,
+    ]
     command += ["--store", str(db)]
     grading_args = [MCPGYM, "grading", "serve", "--port", str(grading_port)]
     grading_args += ["--store", str(episodes), "--token", TOKEN]
