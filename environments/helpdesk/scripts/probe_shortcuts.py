@@ -14,8 +14,9 @@ Probes:
   (``plain``: not split; ``em-dash``, ``figure-dash``, ``em-space``, ``ideographic-space``),
   and ``two-replies``: the list spread over consecutive replies, each number cut between two
   of them;
-- ``amounts`` (every family and band with an amount check): the reference reply plus every
-  other amount of the customer's orders (item lines, order totals, payments) as ``$X.YY``;
+- ``amounts`` (every variant whose rubric checks an amount stated in the replies, when the
+  customer has other amounts): the reference reply plus every amount of the customer's
+  orders (item lines, order totals, payments) as ``$X.YY``;
 - ``email-<form>`` / ``zip-<form>`` (change-shipping-address hard, by mismatch kind): the
   reference reply plus the email or ZIP on file in ``<form>`` (``plain``, ``fullwidth``,
   ``spelled`` ("at", "dot"), ``spaced`` digits).
@@ -145,20 +146,33 @@ def probe_shotgun(env: Environment, seeds: int) -> None:
 
 
 def probe_amounts(env: Environment, seeds: int) -> None:
-    """Every family and band with an amount check: the reference reply plus other amounts."""
+    """Every variant whose rubric checks an amount in the replies, and whose customer has
+    other amounts: the reference reply plus every amount of the customer's orders."""
     grades: list[Any] = []
     for fam in env.families.values():
         money_checks = [
-            c for c in fam.rubric.checks if isinstance(c, AnswerMatch) and c.normalize == "money"
+            c
+            for c in fam.rubric.checks
+            if isinstance(c, AnswerMatch)
+            and c.normalize == "money"
+            and "ticket_messages" in (c.sql or "")
         ]
         for band in fam.bands:
-            if not any(c.bands is None or band in c.bands for c in money_checks):
-                continue
             for seed in range(seeds):
                 v = env.variant(fam.name, band, seed)
+                applies = [
+                    c
+                    for c in money_checks
+                    if (c.bands is None or band in c.bands) and (not c.when or v.params[c.when])
+                ]
+                if not applies:
+                    continue
                 amounts = sorted(
                     {int(a) for a in _final_rows(env, fam.name, band, seed, CUSTOMER_AMOUNTS)}
                 )
+                expected = {v.params[getattr(c.expected, "name", "")] for c in applies}
+                if not set(amounts) - expected:
+                    continue  # no other amount to list
                 extra = "\n\nThe amount is one of: " + ", ".join(_money(a) for a in amounts)
                 grades.append(
                     _grade(env, fam.name, band, seed, _with_reply(list(v.reference), extra))

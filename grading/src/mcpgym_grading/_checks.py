@@ -373,6 +373,11 @@ def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
 def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
     """See `AnswerMatch`."""
     expected = resolve(check.expected, ctx.params)
+    if expected is None and check.expected is not None:
+        raise CheckEvaluationError(
+            f"`expected` {check.expected!r} resolves to null for this variant; limit the check "
+            "with `bands` or `when`"
+        )
     parts = _answer_parts(check, ctx)
     text = "\n".join(parts)
     forbidden = _forbidden(check, ctx)
