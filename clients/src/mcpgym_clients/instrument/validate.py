@@ -148,6 +148,27 @@ class ValidationReport:
         return out
 
 
+DEFAULT_MUTANT_SEEDS = 2
+"""`validate_environment`'s default ``mutant_seeds`` (what a stamp without the figure used)."""
+
+
+def weaker_than_stamp(stamp: Any, *, seeds: int, mutant_seeds: int) -> str | None:
+    """Why a validation with ``seeds`` / ``mutant_seeds`` is weaker than ``stamp`` (a
+    `mcpgym_server.lockfile.ValidationStamp` of the same lock digest), or ``None`` when it
+    is at least as strong (as many seeds and mutant seeds), so it may replace the stamp."""
+    old_mutants = int(stamp.summary.get("mutant_seeds", DEFAULT_MUTANT_SEEDS))
+    reasons = []
+    if seeds < stamp.seeds:
+        reasons.append(f"{seeds} seeds < {stamp.seeds}")
+    if mutant_seeds < old_mutants:
+        reasons.append(f"{mutant_seeds} mutant seeds < {old_mutants}")
+    if not reasons:
+        return None
+    episodes = stamp.summary.get("episodes")
+    what = f"{stamp.seeds} seeds" + (f", {episodes:,} episodes" if episodes else "")
+    return f"the lock's stamp ({what}, {stamp.at}) is stronger: {'; '.join(reasons)}"
+
+
 def _jobs(env: Environment, seeds: int, runs: list[tuple[str, RecordedRun]]) -> list[Job]:
     jobs: list[Job] = []
     null, rnd, ref = NullAgent(), RandomAgent(seed=0), ReferenceAgent()
@@ -191,7 +212,7 @@ async def validate_environment(
     *,
     store_dir: Path,
     seeds: int = 20,
-    mutant_seeds: int = 2,
+    mutant_seeds: int = DEFAULT_MUTANT_SEEDS,
     concurrency: int = 8,
     progress: Callable[[int, int | None], None] | None = None,
 ) -> ValidationReport:
@@ -294,6 +315,7 @@ async def validate_environment(
     check_baselines(ran, conds[3])
     check_vacuous(env, ran, conds[4])
     conds[4].figures["mutant_runs"] = mutant_count
+    conds[4].figures["mutant_seeds"] = mutant_seeds
     check_determinism(ran, store, conds[5])
     report.wall_s = time.perf_counter() - t0
     return report
