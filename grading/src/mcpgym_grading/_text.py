@@ -127,15 +127,75 @@ def _joined(stream: Iterable[str]) -> str:
     return _SEP + _SEP.join(stream) + _SEP
 
 
+def _pieces(text: str, signed: bool) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The folded text's tokens, and for each whether it may join the previous one as a
+    digit group (both digit-bearing, only a `_GROUP_SEPARATOR` between, no sign)."""
+    folded = fold(text)
+    toks: list[str] = []
+    joins: list[bool] = []
+    prev_end, prev_digit = -1, False
+    for m in (_SIGNED_TOKEN if signed else _TOKEN).finditer(folded):
+        tok = m.group(0)
+        has_digit = any(c.isdigit() for c in tok)
+        joins.append(
+            bool(toks)
+            and prev_digit
+            and has_digit
+            and not tok.startswith("-")
+            and _GROUP_SEPARATOR.fullmatch(folded[prev_end : m.start()]) is not None
+        )
+        toks.append(tok)
+        prev_end, prev_digit = m.end(), has_digit
+    return tuple(toks), tuple(joins)
+
+
+def _without_spelled(
+    toks: tuple[str, ...], joins: tuple[bool, ...]
+) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    out_t: list[str] = []
+    out_j: list[bool] = []
+    dropped = False
+    for tok, join in zip(toks, joins, strict=True):
+        if tok in SPELLED_SEPARATORS:
+            dropped = True
+            continue
+        out_t.append(tok)
+        out_j.append(join and not dropped)
+        dropped = False
+    return tuple(out_t), tuple(out_j)
+
+
+def _find_groups(toks: tuple[str, ...], joins: tuple[bool, ...], groups: Sequence[str]) -> bool:
+    """Whether ``groups`` (a value's grouped tokens) occur from some token on, each group
+    made of one token or of consecutive tokens that may join (any run of them: a digit
+    group glued to the number before it is still found)."""
+    n = len(toks)
+    for start in range(n):
+        k = start
+        for g in groups:
+            acc = ""
+            first = k
+            while k < n and len(acc) < len(g) and (k == first or joins[k]):
+                acc += toks[k]
+                k += 1
+            if acc != g:
+                break
+        else:
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class TextView:
-    """A text as every answer check reads it: folded, in three token streams.
+    """A text as every answer check reads it: folded and tokenised.
 
     Build it with `TextView.of` from the text's parts (the replies of an episode, in
     order); parts are joined by a line break, so a digit group cut between two replies is
-    joined like one cut by a line break. `contains` and `equals` look for a value in every
-    stream with the value's own streams, so the positive and the forbidden side of a check
-    see the same thing.
+    joined like one cut by a line break. `contains` and `equals` look for a value with the
+    value's own tokens, so the positive and the forbidden side of a check see the same
+    thing. A value is found as whole tokens, or as digit groups that may join (split by up
+    to three spaces or a dash of any kind; ``9405 5932`` is ``94055932``), or with the
+    `SPELLED_SEPARATORS` words dropped.
 
     Attributes:
         folded: the folded text. signed: whether numbers keep their minus sign.
@@ -143,52 +203,54 @@ class TextView:
 
     folded: str
     signed: bool
-    _streams: tuple[str, ...]
+    _plain: str
+    _pieces: tuple[tuple[str, ...], tuple[bool, ...]]
+    _loose: tuple[tuple[str, ...], tuple[bool, ...]]
     _lists: tuple[tuple[str, ...], ...]
 
     @classmethod
     def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
         """The view of ``parts`` (a text, or texts joined by ``"\\n"``)."""
         text = parts if isinstance(parts, str) else "\n".join(parts)
-        lists = _streams_of(text, signed)
-        return cls(fold(text), signed, tuple(_joined(s) for s in lists), lists)
+        pieces = _pieces(text, signed)
+        lists = (
+            tuple(tokens(text, signed=signed)),
+            tuple(grouped_tokens(text, signed=signed)),
+            tuple(loose_tokens(text, signed=signed)),
+        )
+        return cls(fold(text), signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists)
 
     def contains(self, value: str) -> bool:
-        """Whether ``value`` occurs as a run of whole tokens in some stream.
+        """Whether ``value`` occurs in the text (see the class docstring).
 
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
-        wanted = _value_streams(value, self.signed)
-        return any(w in s for w in wanted for s in self._streams)
+        plain = tokens(value, signed=self.signed)
+        if not plain:
+            raise ValueError(f"{value!r} has no alphanumeric token to match")
+        if _joined(plain) in self._plain:
+            return True
+        grouped = grouped_tokens(value, signed=self.signed)
+        if _find_groups(*self._pieces, grouped):
+            return True
+        loose = loose_tokens(value, signed=self.signed)
+        return bool(loose) and _find_groups(*self._loose, loose)
 
     def equals(self, value: str) -> bool:
-        """Whether some stream of the text is exactly ``value``'s tokens.
+        """Whether the whole text is ``value``'s tokens (plain, grouped or loose).
 
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
-        wanted = _value_lists(value, self.signed)
+        wanted = {
+            tuple(tokens(value, signed=self.signed)),
+            tuple(grouped_tokens(value, signed=self.signed)),
+            tuple(loose_tokens(value, signed=self.signed)),
+        } - {()}
+        if not wanted:
+            raise ValueError(f"{value!r} has no alphanumeric token to match")
         return any(s in wanted for s in self._lists)
-
-
-def _streams_of(text: str, signed: bool) -> tuple[tuple[str, ...], ...]:
-    return (
-        tuple(tokens(text, signed=signed)),
-        tuple(grouped_tokens(text, signed=signed)),
-        tuple(loose_tokens(text, signed=signed)),
-    )
-
-
-def _value_lists(value: str, signed: bool) -> set[tuple[str, ...]]:
-    lists = {s for s in _streams_of(value, signed) if s}
-    if not lists:
-        raise ValueError(f"{value!r} has no alphanumeric token to match")
-    return lists
-
-
-def _value_streams(value: str, signed: bool) -> set[str]:
-    return {_joined(s) for s in _value_lists(value, signed)}
 
 
 def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
