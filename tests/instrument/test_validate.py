@@ -80,7 +80,7 @@ async def test_a_sound_environment_passes_every_condition(toy: ToyFactory, tmp_p
     env = toy()
     await prepare(env, tmp_path)
     report = await validate(env, tmp_path)
-    assert [c.failures for c in report.conditions] == [[]] * 7 and report.passed
+    assert [c.failures for c in report.conditions] == [[]] * 8 and report.passed
     figures = {k: v for c in report.conditions for k, v in c.figures.items()}
     assert figures["recorded_runs"] == 2 and figures["pairs_compared"] == 4
     assert (figures["reference_episodes"], figures["reference_full_marks"]) == (6, 6)
