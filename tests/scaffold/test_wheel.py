@@ -175,7 +175,7 @@ def test_the_installed_wheel_validates_with_check_and_keeps_its_lock(installed: 
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(report.read_text())
     assert result["passed"] is True
-    assert [(c["id"], c["passed"]) for c in result["conditions"]] == [(i, True) for i in range(7)]
+    assert [(c["id"], c["passed"]) for c in result["conditions"]] == [(i, True) for i in range(8)]
     assert result["episodes"] > 3 * VALIDATE_SEEDS * 3  # reference, null, random per variant
     where = subprocess.run(
         [installed.bin("python"), "-c", f"import {PACKAGE}; print({PACKAGE}.__file__)"],

@@ -4,9 +4,11 @@ Environment authors write a `Rubric` of checks (`SqlCheck`, `StateMatchesReferen
 `NoCollateralChanges`, `ToolCalled`, `ToolNotCalled`, `CalledBefore`, `AnswerMatch`)
 with `Param` references to variant parameters. Harnesses grade a sealed bundle with
 `grade_bundle` in process, or over HTTP with the service from `create_app`, and
-summarise grades with `summarize`.
+summarise grades with `summarize`. `fold` and `TextView` are the one canonical text form
+every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
 """
 
+from mcpgym_grading._text import TextView, fold
 from mcpgym_grading.engine import ReferenceCache, grade_bundle
 from mcpgym_grading.errors import (
     BundleMismatchError,
@@ -50,9 +52,11 @@ __all__ = [
     "SqlCheck",
     "StateMatchesReference",
     "Summary",
+    "TextView",
     "ToolCalled",
     "ToolNotCalled",
     "create_app",
+    "fold",
     "grade_bundle",
     "stats",
     "summarize",
