@@ -2,24 +2,34 @@
 
 On disk, one directory per episode inside the store directory::
 
-    <store>/<episode_id>/meta.json     EpisodeMeta as JSON
-    <store>/<episode_id>/log.jsonl     one LogEntry per line, in call order
-    <store>/<episode_id>/final.db.gz   the sandbox database at sealing (a gzipped SQLite file:
-                                       ``gunzip -k final.db.gz && sqlite3 final.db``)
-    <store>/<episode_id>/signature     HMAC-SHA256 of the bundle (when the server has a key)
+    <store>/<episode_id>/meta.json        EpisodeMeta as JSON
+    <store>/<episode_id>/log.jsonl        one LogEntry per line, in call order
+    <store>/<episode_id>/state.delta.gz   the final database as a page delta against the
+                                          snapshot (`mcpgym_server.delta`), gzipped
+    <store>/<episode_id>/signature        HMAC-SHA256 of the bundle (when the server has a key)
+
+Bundle format 2 (``meta.bundle_format``, written since the page delta) stores only the
+pages that differ from the locked snapshot, plus the final database's size
+(``meta.final_size``) and sha256 (``meta.final_sha256``); ``meta.base_sha256`` names the
+snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebuilds the
+final database from the snapshot it already holds and checks it byte for byte against
+``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
+silent grade. About 20 KB per helpdesk bundle instead of ~300 KB.
+Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
+``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
+To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
+process that has loaded the environment, then ``.open_final_db()``.
 
 Signing: an environment server given a *bundle key* (a secret shared with the grading
 service) writes ``signature``: hex HMAC-SHA256 (RFC 2104, `hmac` stdlib) keyed by the bundle
 key over canonical JSON of ``{"meta": <meta.json as JSON>, "log_sha256": <sha256 of
-log.jsonl>}``; ``meta.final_sha256`` pins the final database. A grading service with the
-same key refuses a bundle whose signature is missing or does not verify
-(`EpisodeStore.verify_signature`), so a bundle edited after sealing (say, an ``--unlocked``
-one re-labelled as locked) is never graded.
+log.jsonl>}``; ``meta.final_sha256`` and ``meta.delta_sha256`` pin the final database. A
+grading service with the same key refuses a bundle whose signature is missing or does not
+verify (`EpisodeStore.verify_signature`), so a bundle edited after sealing (say, an
+``--unlocked`` one re-labelled as locked) is never graded.
 
 A bundle is written into a temporary sibling directory and renamed into place,
-so readers see either nothing or the whole bundle. The database is gzipped
-(level 1, about 3.5x smaller for helpdesk, ~12 ms) because every episode keeps
-a whole copy; ``meta.final_sha256`` is the digest of the uncompressed bytes.
+so readers see either nothing or the whole bundle.
 """
 
 from __future__ import annotations
@@ -34,18 +44,30 @@ import shutil
 import sqlite3
 import tempfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from mcpgym_server.delta import PageDelta
 from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
+
+if TYPE_CHECKING:
+    from mcpgym_server.snapshot import Snapshot
 
 _EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 FINAL_DB = "final.db.gz"
-"""File name of the final database inside a bundle directory."""
+"""File name of the whole final database inside a format-1 bundle directory."""
+
+STATE_DELTA = "state.delta.gz"
+"""File name of the final database's page delta inside a format-2 bundle directory."""
+
+BUNDLE_FORMAT = 2
+"""The bundle format `EpisodeStore.write` produces for bundles holding a page delta."""
+
+DELTA_GZIP_LEVEL = 6
+"""gzip level of ``state.delta.gz`` (a helpdesk delta is ~80 KB before, ~20 KB after)."""
 
 SIGNATURE = "signature"
 """File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
@@ -103,6 +125,9 @@ class EpisodeMeta(BaseModel):
         steps: number of tool calls. internal_errors: how many of them were internal errors.
         final_sha256: sha256 of the (uncompressed) final database.
         clock_end: virtual time at sealing.
+        bundle_format: 1 (whole database in ``final.db.gz``) or 2 (page delta).
+        base_sha256, final_size, delta_sha256 (format 2): the snapshot the delta is against,
+            the final database's size in bytes, and the sha256 of the uncompressed delta.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -123,15 +148,106 @@ class EpisodeMeta(BaseModel):
     internal_errors: int
     final_sha256: str
     clock_end: str
+    bundle_format: int = 1
+    base_sha256: str | None = None
+    final_size: int | None = None
+    delta_sha256: str | None = None
 
 
-@dataclass(frozen=True)
 class EpisodeBundle:
-    """A sealed episode: metadata, tool-call log and final database bytes."""
+    """A sealed episode: metadata, tool-call log and the final state.
 
-    meta: EpisodeMeta
-    log: tuple[LogEntry, ...]
-    final_db: bytes
+    The final state is held as the whole database (``final_db``), as a page delta against
+    the snapshot (``delta``, bundle format 2), or both; a delta bundle rebuilds the whole
+    database on first use and checks it against ``meta.final_sha256``.
+
+    Args:
+        meta: the metadata. log: the tool-call log.
+        final_db: the final database's bytes, if held.
+        delta: the final database as a `PageDelta` against the snapshot ``meta.base_sha256``.
+
+    Raises:
+        ValueError: neither ``final_db`` nor ``delta`` is given.
+    """
+
+    __slots__ = ("_delta", "_final", "log", "meta")
+
+    def __init__(
+        self,
+        meta: EpisodeMeta,
+        log: tuple[LogEntry, ...],
+        final_db: bytes | None = None,
+        *,
+        delta: PageDelta | None = None,
+    ) -> None:
+        if final_db is None and delta is None:
+            raise ValueError("an EpisodeBundle needs its final_db bytes or a page delta")
+        self.meta = meta
+        self.log = log
+        self._final = final_db
+        self._delta = delta
+
+    def __repr__(self) -> str:
+        return f"EpisodeBundle({self.meta.episode_id}, steps={self.meta.steps})"
+
+    @property
+    def delta(self) -> PageDelta | None:
+        """The page delta against the snapshot ``meta.base_sha256``, when the bundle has one."""
+        return self._delta
+
+    @property
+    def final_db(self) -> bytes:
+        """The final database's bytes (a delta bundle is rebuilt from a snapshot loaded in
+        this process; see `final_state`).
+
+        Raises:
+            BundleError: the snapshot is not loaded here, or the rebuilt file differs from
+                ``meta.final_sha256``.
+        """
+        if self._final is None:
+            from mcpgym_server.snapshot import loaded_snapshot
+
+            sha = self.meta.base_sha256 or ""
+            snapshot = loaded_snapshot(sha)
+            if snapshot is None:
+                raise BundleError(
+                    f"bundle {self.meta.episode_id} stores its final database as a page delta "
+                    f"against snapshot {sha[:12]}, which is not loaded in this process; load "
+                    f"environment `{self.meta.env}` first (mcpgym_server.load_environment)"
+                )
+            return self.final_state(snapshot)[0]
+        return self._final
+
+    def final_state(self, snapshot: Snapshot) -> tuple[bytes, PageDelta]:
+        """The final database and its page delta against ``snapshot``.
+
+        A delta bundle is rebuilt from ``snapshot`` (checked against ``meta.final_sha256``);
+        a whole-database bundle has its delta computed (about 0.2 ms per MB).
+
+        Raises:
+            BundleError: the delta was made against another snapshot, or the rebuilt
+                database's sha256 is not ``meta.final_sha256``.
+        """
+        meta = self.meta
+        if self._delta is not None and meta.base_sha256 == snapshot.sha256:
+            if self._final is None:
+                final = self._delta.apply(snapshot.data)
+                if hashlib.sha256(final).hexdigest() != meta.final_sha256:
+                    raise BundleError(
+                        f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
+                        f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_sha256 "
+                        f"{meta.final_sha256[:12]} in meta (format {meta.bundle_format}); the "
+                        "bundle or the snapshot is damaged"
+                    )
+                self._final = final
+            return self._final, self._delta
+        if self._final is None:
+            raise BundleError(
+                f"bundle {meta.episode_id} is a page delta against snapshot "
+                f"{(meta.base_sha256 or '?')[:12]}, but the environment's snapshot is "
+                f"{snapshot.sha256[:12]}: grade it with the environment it ran on"
+            )
+        return self._final, PageDelta.between(snapshot.data, self._final)
 
     def open_final_db(self) -> sqlite3.Connection:
         """A private in-memory copy of the final database (rows as `sqlite3.Row`)."""
@@ -139,6 +255,18 @@ class EpisodeBundle:
         db.deserialize(self.final_db)
         db.row_factory = sqlite3.Row
         return db
+
+
+def delta_meta(final: bytes, delta: PageDelta, base_sha256: str) -> dict[str, Any]:
+    """The format-2 fields of `EpisodeMeta` for a final database and its delta:
+    ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``, ``bundle_format``."""
+    return {
+        "bundle_format": BUNDLE_FORMAT,
+        "final_sha256": hashlib.sha256(final).hexdigest(),
+        "final_size": len(final),
+        "base_sha256": base_sha256,
+        "delta_sha256": hashlib.sha256(delta.encode()).hexdigest(),
+    }
 
 
 def serialize_db(db: sqlite3.Connection) -> bytes:
@@ -206,7 +334,11 @@ class EpisodeStore:
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
         try:
-            (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
+            if bundle.delta is not None and bundle.meta.bundle_format == BUNDLE_FORMAT:
+                data = gzip.compress(bundle.delta.encode(), DELTA_GZIP_LEVEL, mtime=0)
+                (tmp / STATE_DELTA).write_bytes(data)
+            else:
+                (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
             log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
             (tmp / "log.jsonl").write_bytes(log_text)
             if self.sign_key is not None:
@@ -252,14 +384,29 @@ class EpisodeStore:
                 for line in (d / "log.jsonl").read_text(encoding="utf-8").splitlines()
                 if line.strip()
             )
-            final_db = gzip.decompress((d / FINAL_DB).read_bytes())
+            if meta.bundle_format == BUNDLE_FORMAT:
+                raw = gzip.decompress((d / STATE_DELTA).read_bytes())
+            elif meta.bundle_format == 1:
+                raw = gzip.decompress((d / FINAL_DB).read_bytes())
+            else:
+                raise BundleError(
+                    f"bundle {episode_id} in {self.root} has bundle format "
+                    f"{meta.bundle_format}; this mcpgym reads formats 1 and {BUNDLE_FORMAT} "
+                    "(upgrade mcpgym to read it)"
+                )
         except (OSError, ValueError, EOFError, zlib.error) as exc:
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
-        if hashlib.sha256(final_db).hexdigest() != meta.final_sha256:
+        if meta.bundle_format == 1:
+            if hashlib.sha256(raw).hexdigest() != meta.final_sha256:
+                raise BundleError(
+                    f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
+                )
+            return EpisodeBundle(meta=meta, log=log, final_db=raw)
+        if hashlib.sha256(raw).hexdigest() != meta.delta_sha256:
             raise BundleError(
-                f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
+                f"bundle {episode_id}: {STATE_DELTA} does not match delta_sha256 in meta"
             )
-        return EpisodeBundle(meta=meta, log=log, final_db=final_db)
+        return EpisodeBundle(meta=meta, log=log, delta=PageDelta.decode(raw))
 
     def verify_signature(self, episode_id: str, key: str) -> None:
         """Check a bundle's signature with the bundle ``key``.

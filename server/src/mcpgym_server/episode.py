@@ -11,20 +11,32 @@ HTTP use it directly::
 
 All methods are synchronous and must be called from one thread (the event loop
 of the server): tool code runs inline against an in-memory database, which takes
-microseconds, so there is no thread hop on the hot path.
+microseconds, so there is no thread hop on the hot path. The exceptions are
+`EpisodeManager.seal_async` and `EpisodeManager.reap_idle_async`, which a server awaits
+on that loop: they detach the episode on the loop (a copy of its database, ~0.05 ms) and
+do the rest of sealing (page delta, digests, compression, signing, writing) in a worker
+thread, at most ``seal_workers`` at a time, so the loop keeps serving other episodes.
+
+Memory: an open episode holds its private database (the snapshot's size plus what it
+writes) and a page cache capped at `SANDBOX_CACHE_KIB`, so reads never grow it;
+`default_max_open` sizes ``max_open`` from the memory the process is given.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+import anyio
+import anyio.lowlevel
+import anyio.to_thread
 
 from mcpgym_server.bundle import (
     EpisodeBundle,
@@ -33,9 +45,12 @@ from mcpgym_server.bundle import (
     LogEntry,
     MemoryEpisodeStore,
     TerminationReason,
+    delta_meta,
     serialize_db,
     to_jsonable,
 )
+from mcpgym_server.capacity import default_max_open
+from mcpgym_server.delta import PageDelta
 from mcpgym_server.environment import SUBMIT_TOOL, Environment
 from mcpgym_server.errors import (
     CapacityError,
@@ -54,6 +69,12 @@ INTERNAL_ERROR_MESSAGE = (
     "internal error in tool `{tool}`: the environment failed, not your call. "
     "The step was recorded; you may retry or continue."
 )
+
+
+SANDBOX_CACHE_KIB = 64
+"""SQLite page cache per sandbox connection, in KiB (``PRAGMA cache_size``). The database
+itself is in memory, so a bigger cache only duplicates pages: SQLite's default (2 MB)
+let an episode that reads every table grow from ~1.3 MB to ~2.1 MB."""
 
 
 def new_episode_id() -> str:
@@ -115,6 +136,22 @@ class Episode:
     internal_errors: int = 0
 
 
+@dataclass
+class _Sealing:
+    """An episode detached from the open set whose bundle is being written."""
+
+    ep: Episode
+    reason: TerminationReason
+    answer: str | None
+    final: bytes
+    sealed_at: str
+    clock_end: str
+    finished: threading.Event = field(default_factory=threading.Event)
+    settled: anyio.Event | None = None
+    meta: EpisodeMeta | None = None
+    error: BaseException | None = None
+
+
 class EpisodeManager:
     """Opens, runs and seals episodes of one environment.
 
@@ -127,9 +164,11 @@ class EpisodeManager:
         remember_sealed: how many sealed ids to remember for clear
             "episode has ended" errors (the store is consulted beyond that).
         max_open: most episodes open at once (each holds its database in memory,
-            about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
+            about 1.3 MB for helpdesk); `open` raises `CapacityError` beyond it. ``None``
+            (default): `default_max_open` of the snapshot and the memory available.
         max_steps: most tool calls per episode; the call after the last one seals the
             episode with termination ``max_steps`` (bounds the log and the bundle).
+        seal_workers: most bundles `seal_async` writes at once (worker threads).
     """
 
     def __init__(
@@ -140,8 +179,9 @@ class EpisodeManager:
         idle_ttl: float = 600.0,
         unlocked: bool = False,
         remember_sealed: int = 100_000,
-        max_open: int = 1_000,
+        max_open: int | None = None,
         max_steps: int = 1_000,
+        seal_workers: int = 2,
     ) -> None:
         self.env = env
         self.store = store
@@ -150,10 +190,13 @@ class EpisodeManager:
         self.lock = compute_lock(env)
         self._open: dict[str, Episode] = {}
         self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
+        self._sealing: dict[str, _Sealing] = {}
         self._remember_sealed = remember_sealed
-        self.max_open = max_open
-        self.max_steps = max_steps
         _ = env.snapshot.data  # read and check the snapshot once, up front
+        self.max_open = default_max_open(len(env.snapshot.data)) if max_open is None else max_open
+        self.max_steps = max_steps
+        self.seal_workers = seal_workers
+        self._seal_slots: anyio.Semaphore | None = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -175,6 +218,7 @@ class EpisodeManager:
         if eid in self._open or eid in self._sealed:
             raise ValueError(f"episode id {eid!r} is already in use")
         db = self.env.snapshot.open_copy()
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
         for sql, params in variant.setup:
             db.execute(sql, params)
         sandbox = Sandbox(
@@ -204,6 +248,8 @@ class EpisodeManager:
         if ep is not None:
             return ep
         reason = self._sealed.get(episode_id)
+        if reason is None and episode_id in self._sealing:
+            reason = self._sealing[episode_id].reason
         if reason is None and self.store.exists(episode_id):
             reason = self.store.read_meta(episode_id).termination
         if reason is not None:
@@ -305,43 +351,131 @@ class EpisodeManager:
     ) -> EpisodeMeta:
         """Seal an episode: write its bundle to the store and close the sandbox.
 
-        Sealing an already-sealed episode returns its stored metadata unchanged.
+        Sealing an already-sealed episode returns its stored metadata unchanged (one being
+        sealed by `seal_async` is waited for). If writing the bundle fails the episode
+        stays open and the error is raised.
 
         Raises:
             UnknownEpisodeError: no such episode.
         """
-        ep = self._open.get(episode_id)
-        if ep is None:
+        pending = self._sealing.get(episode_id)
+        if pending is not None:
+            pending.finished.wait()
+            if pending.meta is None:
+                assert pending.error is not None
+                raise pending.error
+            return pending.meta
+        if episode_id not in self._open:
             if episode_id in self._sealed or self.store.exists(episode_id):
                 return self.store.read_meta(episode_id)
             raise UnknownEpisodeError(episode_id)
-        final = serialize_db(ep.sandbox.db)
-        meta = EpisodeMeta(
-            episode_id=ep.id,
-            env=self.env.name,
-            env_version=self.env.version,
-            task=ep.variant.family,
-            band=ep.variant.band,
-            seed=ep.variant.seed,
-            variant_id=ep.variant.id,
-            lock=self.lock,
-            unlocked=self.unlocked,
-            opened_at=ep.opened_at,
-            sealed_at=_wall_iso(),
-            termination=reason,
+        job = self._detach(episode_id, reason, answer)
+        self._finish(job)
+        self._settle(job)
+        if job.meta is None:
+            assert job.error is not None
+            raise job.error
+        return job.meta
+
+    async def seal_async(
+        self, episode_id: str, reason: TerminationReason, *, answer: str | None = None
+    ) -> EpisodeMeta:
+        """`seal`, with the work done in a worker thread (at most ``seal_workers`` at once).
+
+        Call it on the event loop that owns the manager. The episode is detached when a
+        worker slot is free (tool calls are refused from then on); the call returns once
+        the bundle is in the store. Concurrent calls for one episode share the sealing.
+
+        Raises:
+            UnknownEpisodeError: no such episode. Whatever writing the bundle raised (the
+                episode then stays open).
+        """
+        pending = self._sealing.get(episode_id)
+        if pending is None and episode_id in self._open:
+            if self._seal_slots is None:
+                self._seal_slots = anyio.Semaphore(self.seal_workers)
+            async with self._seal_slots:
+                pending = self._sealing.get(episode_id)
+                if pending is None and episode_id in self._open:
+                    pending = self._detach(episode_id, reason, answer)
+                    try:
+                        await anyio.to_thread.run_sync(self._finish, pending)
+                    finally:
+                        self._settle(pending)
+        if pending is None:
+            return self.seal(episode_id, reason, answer=answer)
+        if pending.settled is not None:
+            await pending.settled.wait()
+        if pending.meta is None:
+            assert pending.error is not None
+            raise pending.error
+        return pending.meta
+
+    def _detach(
+        self, episode_id: str, reason: TerminationReason, answer: str | None
+    ) -> _Sealing:
+        """Take an open episode out of the open set and copy its database (loop thread)."""
+        ep = self._open.pop(episode_id)
+        job = _Sealing(
+            ep=ep,
+            reason=reason,
             answer=answer,
-            steps=len(ep.log),
-            internal_errors=ep.internal_errors,
-            final_sha256=hashlib.sha256(final).hexdigest(),
+            final=serialize_db(ep.sandbox.db),
+            sealed_at=_wall_iso(),
             clock_end=ep.sandbox.clock.iso(),
+            settled=anyio.Event() if _in_event_loop() else None,
         )
-        self.store.write(EpisodeBundle(meta=meta, log=tuple(ep.log), final_db=final))
-        del self._open[episode_id]
-        ep.sandbox.db.close()
-        self._sealed[episode_id] = reason
-        while len(self._sealed) > self._remember_sealed:
-            self._sealed.popitem(last=False)
-        return meta
+        self._sealing[episode_id] = job
+        return job
+
+    def _finish(self, job: _Sealing) -> None:
+        """Build and write the bundle of a detached episode (any thread; never raises)."""
+        try:
+            ep = job.ep
+            snapshot = self.env.snapshot
+            delta = PageDelta.between(snapshot.data, job.final)
+            meta = EpisodeMeta(
+                episode_id=ep.id,
+                env=self.env.name,
+                env_version=self.env.version,
+                task=ep.variant.family,
+                band=ep.variant.band,
+                seed=ep.variant.seed,
+                variant_id=ep.variant.id,
+                lock=self.lock,
+                unlocked=self.unlocked,
+                opened_at=ep.opened_at,
+                sealed_at=job.sealed_at,
+                termination=job.reason,
+                answer=job.answer,
+                steps=len(ep.log),
+                internal_errors=ep.internal_errors,
+                clock_end=job.clock_end,
+                **delta_meta(job.final, delta, snapshot.sha256),
+            )
+            self.store.write(EpisodeBundle(meta, tuple(ep.log), job.final, delta=delta))
+            job.meta = meta
+        except BaseException as exc:  # handed to the caller by seal / seal_async
+            job.error = exc
+        finally:
+            job.finished.set()
+
+    def _settle(self, job: _Sealing) -> None:
+        """Record a finished sealing (loop thread): sealed and closed, or back to open."""
+        eid = job.ep.id
+        self._sealing.pop(eid, None)
+        if job.meta is not None:
+            job.ep.sandbox.db.close()
+            self._sealed[eid] = job.reason
+            while len(self._sealed) > self._remember_sealed:
+                self._sealed.popitem(last=False)
+        else:
+            self._open[eid] = job.ep
+        if job.settled is not None:
+            job.settled.set()
+
+    def _idle(self, now: float) -> list[str]:
+        return [e.id for e in self._open.values() if now - e.last_activity > self.idle_ttl]
 
     def reap_idle(self, now: float | None = None) -> list[str]:
         """Seal every episode idle for longer than ``idle_ttl`` (reason ``timeout``).
@@ -353,10 +487,39 @@ class EpisodeManager:
             The ids sealed.
         """
         now = time.monotonic() if now is None else now
-        stale = [e.id for e in self._open.values() if now - e.last_activity > self.idle_ttl]
+        stale = self._idle(now)
         for eid in stale:
             self.seal(eid, "timeout")
         return stale
+
+    async def reap_idle_async(self, now: float | None = None) -> list[str]:
+        """`reap_idle` without holding the event loop: each idle episode is sealed by
+        `seal_async` (``seal_workers`` at a time, in worker threads), and the sweep yields
+        to the loop between episodes. An episode that made a call meanwhile is left open.
+
+        Returns:
+            The ids sealed (those whose sealing failed are logged and left open).
+        """
+        now = time.monotonic() if now is None else now
+        stale = self._idle(now)
+        sealed: list[str] = []
+
+        async def one(eid: str) -> None:
+            ep = self._open.get(eid)
+            if ep is None or now - ep.last_activity <= self.idle_ttl:
+                return
+            try:
+                await self.seal_async(eid, "timeout")
+            except Exception:
+                logger.exception("sealing idle episode %s failed; it stays open", eid)
+                return
+            sealed.append(eid)
+
+        async with anyio.create_task_group() as tg:
+            for eid in stale:
+                tg.start_soon(one, eid)
+                await anyio.lowlevel.checkpoint()
+        return sealed
 
     def close_all(self, reason: TerminationReason = "shutdown") -> list[str]:
         """Seal every open episode (server shutdown). Returns the ids sealed."""
@@ -364,6 +527,14 @@ class EpisodeManager:
         for eid in ids:
             self.seal(eid, reason)
         return ids
+
+
+def _in_event_loop() -> bool:
+    try:
+        anyio.get_current_task()
+    except RuntimeError:
+        return False
+    return True
 
 
 def replay(
