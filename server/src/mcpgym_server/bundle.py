@@ -66,8 +66,8 @@ STATE_DELTA = "state.delta.gz"
 BUNDLE_FORMAT = 2
 """The bundle format `EpisodeStore.write` produces for bundles holding a page delta."""
 
-DELTA_GZIP_LEVEL = 6
-"""gzip level of ``state.delta.gz`` (a helpdesk delta is ~80 KB before, ~20 KB after)."""
+DELTA_GZIP_LEVEL = 1
+"""gzip level of ``state.delta.gz`` (a helpdesk delta: ~76 KB of pages, ~6 KB gzipped)."""
 
 SIGNATURE = "signature"
 """File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
@@ -170,7 +170,7 @@ class EpisodeBundle:
         ValueError: neither ``final_db`` nor ``delta`` is given.
     """
 
-    __slots__ = ("_delta", "_final", "log", "meta")
+    __slots__ = ("_delta", "_delta_data", "_final", "log", "meta")
 
     def __init__(
         self,
@@ -179,21 +179,37 @@ class EpisodeBundle:
         final_db: bytes | None = None,
         *,
         delta: PageDelta | None = None,
+        delta_data: bytes | None = None,
     ) -> None:
-        if final_db is None and delta is None:
+        if final_db is None and delta is None and delta_data is None:
             raise ValueError("an EpisodeBundle needs its final_db bytes or a page delta")
         self.meta = meta
         self.log = log
         self._final = final_db
         self._delta = delta
+        self._delta_data = delta_data
 
     def __repr__(self) -> str:
         return f"EpisodeBundle({self.meta.episode_id}, steps={self.meta.steps})"
 
     @property
     def delta(self) -> PageDelta | None:
-        """The page delta against the snapshot ``meta.base_sha256``, when the bundle has one."""
+        """The page delta against the snapshot ``meta.base_sha256``, when the bundle holds
+        one decoded (a bundle read from disk decodes it in `final_state`)."""
         return self._delta
+
+    def delta_data(self, snapshot: Snapshot) -> bytes | None:
+        """The encoded page delta against ``snapshot`` (what ``state.delta.gz`` holds), if any."""
+        if self._delta_data is not None:
+            return self._delta_data
+        if self._delta is None:
+            return None
+        return self._delta.encode_against(snapshot.data)
+
+    @property
+    def has_delta(self) -> bool:
+        """Whether the final state is held as a page delta (bundle format 2)."""
+        return self._delta is not None or self._delta_data is not None
 
     @property
     def final_db(self) -> bytes:
@@ -229,7 +245,10 @@ class EpisodeBundle:
                 database's sha256 is not ``meta.final_sha256``.
         """
         meta = self.meta
-        if self._delta is not None and meta.base_sha256 == snapshot.sha256:
+        if self.has_delta and meta.base_sha256 == snapshot.sha256:
+            if self._delta is None:
+                assert self._delta_data is not None
+                self._delta = PageDelta.decode(self._delta_data, snapshot.data)
             if self._final is None:
                 final = self._delta.apply(snapshot.data)
                 if hashlib.sha256(final).hexdigest() != meta.final_sha256:
@@ -257,15 +276,16 @@ class EpisodeBundle:
         return db
 
 
-def delta_meta(final: bytes, delta: PageDelta, base_sha256: str) -> dict[str, Any]:
-    """The format-2 fields of `EpisodeMeta` for a final database and its delta:
-    ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``, ``bundle_format``."""
+def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
+    """The format-2 fields of `EpisodeMeta` for a final database and its delta against
+    ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``
+    (of `PageDelta.encode_against`), ``bundle_format``."""
     return {
         "bundle_format": BUNDLE_FORMAT,
         "final_sha256": hashlib.sha256(final).hexdigest(),
         "final_size": len(final),
-        "base_sha256": base_sha256,
-        "delta_sha256": hashlib.sha256(delta.encode()).hexdigest(),
+        "base_sha256": snapshot.sha256,
+        "delta_sha256": hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest(),
     }
 
 
@@ -323,6 +343,18 @@ class EpisodeStore:
         except UnknownEpisodeError:
             return False
 
+    @staticmethod
+    def _base(meta: EpisodeMeta) -> Snapshot:
+        from mcpgym_server.snapshot import loaded_snapshot
+
+        snapshot = loaded_snapshot(meta.base_sha256 or "")
+        if snapshot is None:
+            raise BundleError(
+                f"bundle {meta.episode_id}: its page delta is against snapshot "
+                f"{(meta.base_sha256 or '?')[:12]}, which is not loaded in this process"
+            )
+        return snapshot
+
     def write(self, bundle: EpisodeBundle) -> Path:
         """Write a bundle atomically; return its directory.
 
@@ -334,8 +366,10 @@ class EpisodeStore:
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
         try:
-            if bundle.delta is not None and bundle.meta.bundle_format == BUNDLE_FORMAT:
-                data = gzip.compress(bundle.delta.encode(), DELTA_GZIP_LEVEL, mtime=0)
+            if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
+                raw = bundle.delta_data(self._base(bundle.meta))
+                assert raw is not None
+                data = gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
                 (tmp / STATE_DELTA).write_bytes(data)
             else:
                 (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
@@ -406,7 +440,7 @@ class EpisodeStore:
             raise BundleError(
                 f"bundle {episode_id}: {STATE_DELTA} does not match delta_sha256 in meta"
             )
-        return EpisodeBundle(meta=meta, log=log, delta=PageDelta.decode(raw))
+        return EpisodeBundle(meta=meta, log=log, delta_data=raw)
 
     def verify_signature(self, episode_id: str, key: str) -> None:
         """Check a bundle's signature with the bundle ``key``.

@@ -10,7 +10,7 @@ final file's own page size: the delta is exact for any pair of files. A final fi
 grows carries its new pages; one that shrinks records its smaller size (the pages past it
 count as changed, see `PageDelta.changed_pages`).
 
-Encoding (`PageDelta.encode`, stored gzipped in bundles as ``state.delta.gz``)::
+Encoding (`PageDelta.encode_against`, stored gzipped in bundles as ``state.delta.gz``)::
 
     b"MCPGYMPD"           8 bytes, magic and format version 1
     page_size             u32 big-endian (the base's page size)
@@ -19,7 +19,9 @@ Encoding (`PageDelta.encode`, stored gzipped in bundles as ``state.delta.gz``)::
     n                     u32 big-endian (number of pages stored)
     page numbers          n x u32 big-endian, ascending, 1-based
     page bytes            concatenated; each page_size bytes except the file's last page,
-                          which is cut at ``size``
+                          which is cut at ``size``. A page the base also has (same length)
+                          is stored XOR the base's page: mostly zero bytes, so the gzipped
+                          delta of a helpdesk episode is ~6 KB instead of ~20 KB
 """
 
 from __future__ import annotations
@@ -111,15 +113,26 @@ class PageDelta:
             out[off : off + len(chunk)] = chunk
         return bytes(out)
 
-    def encode(self) -> bytes:
-        """The binary form (see the module docstring)."""
+    def encode_against(self, base: bytes) -> bytes:
+        """The binary form (see the module docstring), pages XOR ``base``; cached per delta."""
+        cached = self.__dict__.get("_encoded")
+        if cached is not None:
+            return cached
         numbers = struct.pack(f">{len(self.pages)}I", *(n for n, _ in self.pages))
         header = MAGIC + _HEADER.pack(self.page_size, self.size, self.base_pages, len(self.pages))
-        return b"".join([header, numbers, *(b for _, b in self.pages)])
+        p = self.page_size
+        out = [header, numbers]
+        for n, chunk in self.pages:
+            off = (n - 1) * p
+            old = base[off : off + len(chunk)]
+            out.append(_xor(chunk, old) if len(old) == len(chunk) else chunk)
+        data = b"".join(out)
+        self.__dict__["_encoded"] = data
+        return data
 
     @classmethod
-    def decode(cls, data: bytes) -> PageDelta:
-        """Parse `encode` output.
+    def decode(cls, data: bytes, base: bytes) -> PageDelta:
+        """Parse `encode_against` output made against ``base``.
 
         Raises:
             BundleError: not a page delta, or truncated or inconsistent.
@@ -138,10 +151,19 @@ class PageDelta:
         for number in numbers:
             if not last < number <= n_final:
                 raise BundleError(f"page delta lists page {number} out of order or past the end")
-            length = min(page_size, size - (number - 1) * page_size)
-            pages.append((number, data[off : off + length]))
+            start = (number - 1) * page_size
+            length = min(page_size, size - start)
+            chunk = data[off : off + length]
+            old = base[start : start + length]
+            pages.append((number, _xor(chunk, old) if len(old) == len(chunk) else chunk))
             off += length
             last = number
         if off != len(data):
             raise BundleError(f"page delta has {len(data) - off} bytes left over or missing")
-        return cls(page_size=page_size, size=size, pages=tuple(pages), base_pages=base_pages)
+        delta = cls(page_size=page_size, size=size, pages=tuple(pages), base_pages=base_pages)
+        delta.__dict__["_encoded"] = data
+        return delta
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")

@@ -451,7 +451,7 @@ class EpisodeManager:
                 steps=len(ep.log),
                 internal_errors=ep.internal_errors,
                 clock_end=job.clock_end,
-                **delta_meta(job.final, delta, snapshot.sha256),
+                **delta_meta(job.final, delta, snapshot),
             )
             self.store.write(EpisodeBundle(meta, tuple(ep.log), job.final, delta=delta))
             job.meta = meta
