@@ -62,6 +62,10 @@ class BaseIndex:
     page_size: int
     schema: dict[str, SchemaRow]
     table_pages: dict[str, frozenset[int]]
+    table_leaves: dict[str, frozenset[int]] = field(default_factory=dict)
+    table_overflow: dict[str, frozenset[int]] = field(default_factory=dict)
+    table_inner: dict[str, frozenset[int]] = field(default_factory=dict)
+    """Per table: its leaf, overflow and interior pages (the root included)."""
     rowids: dict[int, list[int] | None] = field(default_factory=dict)
     """Memo of `leaf_rowids` of the snapshot's pages."""
 
@@ -106,19 +110,28 @@ def base_index(snapshot: Snapshot) -> BaseIndex | None:
         page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
         schema = _schema(db)
         try:
-            owned = db.execute("SELECT name, pageno FROM dbstat").fetchall()
+            owned = db.execute("SELECT name, pageno, pagetype FROM dbstat").fetchall()
         except sqlite3.OperationalError:
             index: BaseIndex | None = None
         else:
-            pages: dict[str, set[int]] = {}
-            for name, pageno in owned:
-                pages.setdefault(str(name), set()).add(int(pageno))
+            pages: dict[tuple[str, str], set[int]] = {}
+            for name, pageno, kind in owned:
+                pages.setdefault((str(name), str(kind)), set()).add(int(pageno))
+                pages.setdefault((str(name), "*"), set()).add(int(pageno))
             tables = {n for n, row in schema.items() if row[0] == "table" and row[3] > 0}
+
+            def of(kind: str) -> dict[str, frozenset[int]]:
+                return {t: frozenset(pages.get((t, kind), ())) for t in tables}
+
+            inner = {t: of("internal")[t] | {schema[t][3]} for t in tables}
             index = BaseIndex(
                 sha256=sha,
                 page_size=page_size,
                 schema=schema,
-                table_pages={t: frozenset(pages.get(t, ())) for t in tables},
+                table_pages=of("*"),
+                table_leaves=of("leaf"),
+                table_overflow=of("overflow"),
+                table_inner=inner,
             )
     finally:
         db.close()
@@ -171,6 +184,15 @@ def open_state(
     return db
 
 
+def _schema_row(db: sqlite3.Connection, name: str) -> SchemaRow | None:
+    row = db.execute(
+        "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master WHERE name = ?", (name,)
+    ).fetchone()
+    if row is None:
+        return None
+    return (str(row[0]), str(row[1]), str(row[2]), int(row[3] or 0), row[4])
+
+
 def _varint(buf: bytes, off: int) -> tuple[int, int]:
     value = 0
     for i in range(8):
@@ -199,9 +221,24 @@ def leaf_rowids(data: bytes, pageno: int, page_size: int) -> list[int] | None:
 
 
 def _tree(db: StateConnection, name: str) -> tuple[set[int], set[int]]:
+    """Leaf and overflow pages of table ``name``'s b-tree in ``db``. When no interior page
+    of the snapshot's tree (root included) changed and the schema row is the snapshot's,
+    every child pointer is the snapshot's: its leaves are the snapshot's leaves (no walk).
+    Otherwise ``dbstat`` walks the tree (linear in the table's pages)."""
     cached = db.memo.get(("tree", name))
     if cached is not None:
         return cached
+    index, delta = db.index, db.delta
+    if (
+        index is not None
+        and delta is not None
+        and name in index.table_inner
+        and index.table_inner[name].isdisjoint(delta.changed_pages)
+        and _schema_row(db, name) == index.schema[name]
+    ):
+        found = (set(index.table_leaves[name]), set(index.table_overflow[name]))
+        db.memo[("tree", name)] = found
+        return found
     leaves: set[int] = set()
     overflow: set[int] = set()
     for pageno, kind in db.execute(

@@ -14,7 +14,7 @@ pages that differ from the locked snapshot, plus the final database's size
 snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebuilds the
 final database from the snapshot it already holds and checks it byte for byte against
 ``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
-silent grade. About 20 KB per helpdesk bundle instead of ~300 KB.
+silent grade. A helpdesk bundle is ~5-15 KB instead of ~300 KB (docs/scaling.md).
 Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
 ``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
 To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
@@ -77,9 +77,22 @@ def bundle_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
     """Hex HMAC-SHA256 (RFC 2104) keyed by ``key`` (UTF-8) over canonical JSON of
     ``{"meta": meta, "log_sha256": sha256(log_text)}`` (``log_text``: log.jsonl's bytes)."""
     body = canonical_json(
-        {"meta": meta.model_dump(mode="json"), "log_sha256": hashlib.sha256(log_text).hexdigest()}
+        {"meta": _signed_meta(meta), "log_sha256": hashlib.sha256(log_text).hexdigest()}
     )
     return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+
+
+_FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
+
+
+def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
+    """meta.json as signed: a format-1 meta without the format-2 fields, so bundles signed
+    before page deltas still verify."""
+    data = meta.model_dump(mode="json")
+    if meta.bundle_format == 1:
+        for key in _FORMAT_2_FIELDS:
+            data.pop(key, None)
+    return data
 
 
 StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]

@@ -67,16 +67,21 @@ class PageDelta:
 
     @classmethod
     def between(cls, base: bytes, final: bytes) -> PageDelta:
-        """The delta that turns ``base`` into ``final`` (compares page by page, ~0.1 ms/MB)."""
+        """The delta that turns ``base`` into ``final`` (compares 64 pages at a time, then
+        page by page inside a block that differs; ~0.1 ms per MB)."""
         p = page_size_of(base)
         n_final = -(-len(final) // p)
         n_base = -(-len(base) // p)
         pages: list[tuple[int, bytes]] = []
-        for i in range(n_final):
-            off = i * p
-            chunk = final[off : off + p]
-            if i >= n_base or chunk != base[off : off + p]:
-                pages.append((i + 1, chunk))
+        block = 64 * p
+        for start in range(0, n_final * p, block):
+            end = min(start + block, len(final))
+            if end <= len(base) and final[start:end] == base[start:end]:
+                continue  # bytes slices compare with memcmp (memoryviews do not)
+            for off in range(start, end, p):
+                chunk = final[off : off + p]
+                if off >= len(base) or chunk != base[off : off + p]:
+                    pages.append((off // p + 1, chunk))
         return cls(page_size=p, size=len(final), pages=tuple(pages), base_pages=n_base)
 
     @cached_property
@@ -104,14 +109,23 @@ class PageDelta:
                 f"page delta made against {self.page_size}-byte pages cannot apply to a "
                 f"base with {page_size_of(base)}-byte pages (another snapshot?)"
             )
-        out = bytearray(base[: self.size])
-        if len(out) < self.size:
-            out.extend(bytes(self.size - len(out)))
         p = self.page_size
+        mb = memoryview(base)
+        parts: list[bytes | memoryview] = []
+        pos = 0  # bytes of the final file laid out so far
         for n, chunk in self.pages:
             off = (n - 1) * p
-            out[off : off + len(chunk)] = chunk
-        return bytes(out)
+            if off > pos:
+                parts.append(mb[pos : min(off, len(base))])
+                if off > len(base):
+                    parts.append(bytes(off - max(pos, len(base))))
+            parts.append(chunk)
+            pos = off + len(chunk)
+        if pos < self.size:
+            parts.append(mb[pos : min(self.size, len(base))])
+            if self.size > len(base):
+                parts.append(bytes(self.size - max(pos, len(base))))
+        return b"".join(parts)  # one copy of the file
 
     def encode_against(self, base: bytes) -> bytes:
         """The binary form (see the module docstring), pages XOR ``base``; cached per delta."""
