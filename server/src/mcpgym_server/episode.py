@@ -411,6 +411,12 @@ class EpisodeManager:
             raise pending.error
         return pending.meta
 
+    async def wait_sealed(self, episode_id: str) -> None:
+        """Return once ``episode_id`` is not being sealed (its bundle, if any, is stored)."""
+        pending = self._sealing.get(episode_id)
+        if pending is not None and pending.settled is not None:
+            await pending.settled.wait()
+
     def _detach(
         self, episode_id: str, reason: TerminationReason, answer: str | None
     ) -> _Sealing:

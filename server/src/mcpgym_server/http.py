@@ -184,7 +184,8 @@ def create_app(
 
         async def seal_on_close() -> None:
             if manager.is_open(eid):
-                await manager.seal_async(eid, "session_closed")
+                with anyio.CancelScope(shield=True):  # a closing session still seals
+                    await manager.seal_async(eid, "session_closed")
 
         conn.exit_stack.push_async_callback(seal_on_close)
         if isinstance(result, dict):
@@ -250,6 +251,7 @@ def create_app(
 
     async def episode_status(request: Request) -> Response:
         eid = request.path_params["episode_id"]
+        await manager.wait_sealed(eid)  # "sealed" only once the bundle is in the store
         try:
             ep = manager.get(eid)
         except EpisodeSealedError as exc:
@@ -266,7 +268,8 @@ def create_app(
         if isinstance(body, Response):
             return body
         try:
-            meta = await manager.seal_async(eid, "ended", answer=body.answer)
+            with anyio.CancelScope(shield=True):  # a client that hangs up still ends it
+                meta = await manager.seal_async(eid, "ended", answer=body.answer)
         except UnknownEpisodeError as exc:
             return _not_found(exc)
         return JSONResponse(meta.model_dump(mode="json"))
