@@ -82,3 +82,19 @@ def test_format_1_bundles_are_still_read_and_their_signatures_verify(
     back = signing.read("ep_old")
     assert not back.has_delta and back.final_db == new.final_db
     assert gzip.decompress((d / FINAL_DB).read_bytes()) == new.final_db
+
+
+def test_a_damaged_page_delta_is_refused(toy_env: Environment) -> None:
+    from mcpgym_server.delta import PageDelta
+
+    base = toy_env.snapshot.data
+    final = base[:4096] + b"\x01" * 4096 + base[8192:] + b"\x02" * 4096
+    data = PageDelta.between(base, final).encode_against(base)
+    assert PageDelta.decode(data, base).apply(base) == final
+    for bad, why in (
+        (b"NOTADELT" + data[8:], "bad magic"),
+        (data[:-1], "left over or missing"),
+        (data + b"\x00", "left over or missing"),
+    ):
+        with pytest.raises(BundleError, match=why):
+            PageDelta.decode(bad, base)
