@@ -95,13 +95,18 @@ EDITS: dict[str, list[str]] = {
     "delete-shrink": ["DELETE FROM audit_log WHERE rowid % 2 = 0", "VACUUM"],
     "drop": ["DROP TABLE exchanges"],
     "alter": ["ALTER TABLE refunds ADD COLUMN note TEXT DEFAULT 'x'"],
-    "page-size": ["PRAGMA page_size = 8192", "VACUUM"],
+    "page-size": ["<copy into 8192-byte pages>"],
     "same-rows-vacuum": ["VACUUM"],
 }
 
 
 def _db(edits: list[str]) -> bytes:
     db = environment.snapshot.open_copy()
+    if edits == EDITS["page-size"]:  # an in-memory VACUUM keeps the page size: rebuild it
+        big = sqlite3.connect(":memory:")
+        big.execute("PRAGMA page_size = 8192")
+        big.executescript("\n".join(db.iterdump()))
+        db, edits = big, []
     for sql in edits:
         db.execute(sql)
     data = db.serialize()
@@ -161,3 +166,16 @@ def test_unchanged_tables_and_rows_are_not_read() -> None:
     total = f_db.execute("SELECT count(*) FROM audit_log").fetchone()[0]
     suspects = suspect_rowids(f_db, r_db, "audit_log")
     assert suspects is not None and 1500 in suspects and len(suspects) < total / 10
+
+
+def test_a_database_with_another_page_size_is_never_pruned() -> None:
+    from mcpgym_grading._statediff import known_equal
+    from mcpgym_grading._statepages import suspect_rowids
+
+    snapshot = environment.snapshot
+    index = base_index(snapshot)
+    f_data, r_data = _db(EDITS["page-size"]), _db(EDITS["update-one"])
+    f_db = open_state(f_data, PageDelta.between(snapshot.data, f_data), snapshot, index)
+    r_db = open_state(r_data, PageDelta.between(snapshot.data, r_data), snapshot, index)
+    assert f_db.page_size == 8192 and known_equal(f_db, r_db) == frozenset()
+    assert suspect_rowids(f_db, r_db, "orders") is None

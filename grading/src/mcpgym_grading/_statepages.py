@@ -31,7 +31,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpgym_server.delta import PageDelta
+from mcpgym_server.delta import PageDelta, page_size_of
 from mcpgym_server.snapshot import Snapshot
 
 SchemaRow = tuple[str, str, str, int, str | None]
@@ -51,7 +51,8 @@ class StateConnection(sqlite3.Connection):
     data: bytes = b""
     delta: PageDelta | None = None
     index: BaseIndex | None = None
-    memo: dict[Any, Any] = {}  # noqa: RUF012 - replaced per connection by open_state
+    page_size: int = 0
+    memo: dict[Any, Any]
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def base_index(snapshot: Snapshot) -> BaseIndex | None:
     db = sqlite3.connect(":memory:", check_same_thread=False)
     try:
         db.deserialize(snapshot.data)
-        page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
+        page_size = page_size_of(snapshot.data)
         schema = _schema(db)
         try:
             owned = db.execute("SELECT name, pageno, pagetype FROM dbstat").fetchall()
@@ -143,13 +144,12 @@ def base_index(snapshot: Snapshot) -> BaseIndex | None:
 
 
 def tables_same_as_base(
-    db: sqlite3.Connection, delta: PageDelta, index: BaseIndex
+    db: sqlite3.Connection, delta: PageDelta, index: BaseIndex, page_size: int
 ) -> frozenset[str]:
     """Names of the tables of ``db`` (the delta ``delta`` applied to the snapshot of
-    ``index``) whose rows are exactly the snapshot's (see the module docstring)."""
-    if delta.page_size != index.page_size:
-        return frozenset()
-    if int(db.execute("PRAGMA page_size").fetchone()[0]) != index.page_size:
+    ``index``; ``page_size`` from its file header) whose rows are exactly the snapshot's
+    (see the module docstring)."""
+    if not (delta.page_size == index.page_size == page_size):
         return frozenset()
     schema = _schema(db)
     changed = delta.changed_pages
@@ -170,11 +170,13 @@ def open_state(
     )
     db.deserialize(data)
     db.execute("PRAGMA query_only = ON")
+    db.memo = {}
+    db.page_size = page_size_of(data)  # PRAGMA page_size is stale until page 1 is read
     if delta is not None and index is not None:
         memo = _memo(delta)
         same = memo.get("same_as_base")
         if same is None:
-            same = memo["same_as_base"] = tables_same_as_base(db, delta, index)
+            same = memo["same_as_base"] = tables_same_as_base(db, delta, index, db.page_size)
         db.same_as_base = same
         db.base_sha256 = snapshot.sha256
         db.data = data
@@ -275,8 +277,9 @@ def suspect_rowids(
         return None
     if f.delta is None or r.delta is None or f.base_sha256 != r.base_sha256:
         return None
-    if f.delta.page_size != r.delta.page_size:
-        return None
+    size = f.delta.page_size
+    if not (r.delta.page_size == f.page_size == r.page_size == size):
+        return None  # pages of another size than the snapshot's: parse nothing
     try:
         f_leaves, f_over = _tree(f, name)
         r_leaves, r_over = _tree(r, name)
@@ -289,7 +292,6 @@ def suspect_rowids(
         return None
     safe = (f_leaves & r_leaves) - changed
     out: set[int] = set()
-    size = f.delta.page_size
     for db, leaves in ((f, f_leaves), (r, r_leaves)):
         for pageno in leaves - safe:
             rowids = _rowids_of(db, pageno, size)
