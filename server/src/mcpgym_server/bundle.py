@@ -53,7 +53,7 @@ from mcpgym_server.bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle
 from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
 if TYPE_CHECKING:
-    from mcpgym_server.snapshot import Snapshot
+    pass
 
 __all__ = [  # the bundle API; EpisodeBundle and delta_meta live in bundle_state
     "BUNDLE_FORMAT",
@@ -235,18 +235,6 @@ class EpisodeStore:
         except UnknownEpisodeError:
             return False
 
-    @staticmethod
-    def _base(meta: EpisodeMeta) -> Snapshot:
-        from mcpgym_server.snapshot import loaded_snapshot
-
-        snapshot = loaded_snapshot(meta.base_sha256 or "")
-        if snapshot is None:
-            raise BundleError(
-                f"bundle {meta.episode_id}: its page delta is against snapshot "
-                f"{(meta.base_sha256 or '?')[:12]}, which is not loaded in this process"
-            )
-        return snapshot
-
     def write(self, bundle: EpisodeBundle) -> Path:
         """Write a bundle atomically; return its directory.
 
@@ -259,7 +247,7 @@ class EpisodeStore:
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
         try:
             if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
-                raw = bundle.delta_data(self._base(bundle.meta))
+                raw = bundle.delta_data()
                 assert raw is not None
                 data = gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
                 (tmp / STATE_DELTA).write_bytes(data)

@@ -67,12 +67,31 @@ class EpisodeBundle:
         one decoded (a bundle read from disk decodes it in `final_state`)."""
         return self._delta
 
-    def delta_data(self, snapshot: Snapshot) -> bytes | None:
-        """The encoded page delta against ``snapshot`` (what ``state.delta.gz`` holds), if any."""
+    def delta_data(self, snapshot: Snapshot | None = None) -> bytes | None:
+        """The encoded page delta (what ``state.delta.gz`` holds), if the bundle has one.
+
+        A delta not yet encoded is encoded against ``snapshot`` (``None``: the snapshot
+        ``meta.base_sha256`` loaded in this process).
+
+        Raises:
+            BundleError: it must be encoded and no snapshot is at hand.
+        """
         if self._delta_data is not None:
             return self._delta_data
         if self._delta is None:
             return None
+        encoded = self._delta.encoded
+        if encoded is not None:
+            return encoded
+        if snapshot is None:
+            from mcpgym_server.snapshot import loaded_snapshot
+
+            snapshot = loaded_snapshot(self.meta.base_sha256 or "")
+            if snapshot is None:
+                raise BundleError(
+                    f"bundle {self.meta.episode_id}: its page delta is against snapshot "
+                    f"{(self.meta.base_sha256 or '?')[:12]}, which is not loaded in this process"
+                )
         return self._delta.encode_against(snapshot.data)
 
     @property

@@ -127,6 +127,11 @@ class PageDelta:
                 parts.append(bytes(self.size - max(pos, len(base))))
         return b"".join(parts)  # one copy of the file
 
+    @property
+    def encoded(self) -> bytes | None:
+        """The `encode_against` output, once computed (or decoded from)."""
+        return self.__dict__.get("_encoded")
+
     def encode_against(self, base: bytes) -> bytes:
         """The binary form (see the module docstring), pages XOR ``base``; cached per delta."""
         cached = self.__dict__.get("_encoded")

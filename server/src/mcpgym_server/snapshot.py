@@ -10,7 +10,7 @@ from importlib import resources
 
 from mcpgym_server.errors import SnapshotError
 
-_LOADED: weakref.WeakValueDictionary[str, Snapshot] = weakref.WeakValueDictionary()
+_LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
 
 
 def loaded_snapshot(sha256: str) -> Snapshot | None:
@@ -18,7 +18,9 @@ def loaded_snapshot(sha256: str) -> Snapshot | None:
 
     Page-delta bundles (`mcpgym_server.bundle`) rebuild their final database from it.
     """
-    return _LOADED.get(sha256)
+    for snapshot in list(_LOADED.get(sha256, ())):
+        return snapshot
+    return None
 
 
 class Snapshot:
@@ -60,7 +62,7 @@ class Snapshot:
                 "or rebuilt without updating the declared digest"
             )
         self.__dict__["sha256"] = actual
-        _LOADED[actual] = self
+        _LOADED.setdefault(actual, weakref.WeakSet()).add(self)
         return data
 
     @cached_property
