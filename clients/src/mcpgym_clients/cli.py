@@ -152,8 +152,13 @@ def serve(
         ),
     ] = None,
     max_open: Annotated[
-        int, typer.Option(help="Most episodes open at once (503 beyond).", min=1)
-    ] = 1000,
+        int | None,
+        typer.Option(
+            help="Most episodes open at once (503 beyond); default: from the memory given "
+            "(cgroup or physical) and the snapshot size, see docs/scaling.md.",
+            min=1,
+        ),
+    ] = None,
     bundle_key: Annotated[
         str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
     ] = None,

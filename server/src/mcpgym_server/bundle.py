@@ -2,28 +2,39 @@
 
 On disk, one directory per episode inside the store directory::
 
-    <store>/<episode_id>/meta.json     EpisodeMeta as JSON
-    <store>/<episode_id>/log.jsonl     one LogEntry per line, in call order
-    <store>/<episode_id>/final.db.gz   the sandbox database at sealing (a gzipped SQLite file:
-                                       ``gunzip -k final.db.gz && sqlite3 final.db``)
-    <store>/<episode_id>/signature     HMAC-SHA256 of the bundle (when the server has a key)
+    <store>/<episode_id>/meta.json        EpisodeMeta as JSON
+    <store>/<episode_id>/log.jsonl        one LogEntry per line, in call order
+    <store>/<episode_id>/state.delta.gz   the final database as a page delta against the
+                                          snapshot (`mcpgym_server.delta`), gzipped
+    <store>/<episode_id>/signature        HMAC-SHA256 of the bundle (when the server has a key)
+
+Bundle format 2 (``meta.bundle_format``, written since the page delta) stores only the
+pages that differ from the locked snapshot, plus the final database's size
+(``meta.final_size``) and sha256 (``meta.final_sha256``); ``meta.base_sha256`` names the
+snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebuilds the
+final database from the snapshot it already holds and checks it byte for byte against
+``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
+silent grade. A helpdesk bundle is ~5-15 KB instead of ~300 KB (docs/scaling.md).
+Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
+``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
+To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
+process that has loaded the environment, then ``.open_final_db()``.
 
 Signing: an environment server given a *bundle key* (a secret shared with the grading
 service) writes ``signature``: hex HMAC-SHA256 (RFC 2104, `hmac` stdlib) keyed by the bundle
 key over canonical JSON of `signed_payload`: ``{"v": 2, "episode_id", "env", "env_version",
 "lock", "final_sha256", "meta": <meta.json as JSON>, "log_sha256": <sha256 of log.jsonl>}``.
 The episode id, environment and lock are named at the top so that what is signed is
-*this bundle for this episode*: ``final_sha256`` pins the final database. A grading service
-with the same key refuses a bundle whose signature is missing or does not verify
-(`EpisodeStore.verify_signature`), so a bundle edited after sealing (say, an ``--unlocked``
-one re-labelled as locked) is never graded; and it verifies against the episode id it was
-*asked* to grade, so a passing bundle copied over a failing episode's folder is refused
-(reason ``mismatch``) instead of graded as that episode.
+*this bundle for this episode*: ``final_sha256`` (and, in format 2, ``meta.delta_sha256``)
+pin the final database. A grading service with the same key refuses a bundle whose
+signature is missing or does not verify (`EpisodeStore.verify_signature`), so a bundle
+edited after sealing (say, an ``--unlocked`` one re-labelled as locked) is never graded;
+and it verifies against the episode id it was *asked* to grade, so a passing bundle copied
+over a failing episode's folder is refused (reason ``mismatch``) instead of graded as that
+episode.
 
 A bundle is written into a temporary sibling directory and renamed into place,
-so readers see either nothing or the whole bundle. The database is gzipped
-(level 1, about 3.5x smaller for helpdesk, ~12 ms) because every episode keeps
-a whole copy; ``meta.final_sha256`` is the digest of the uncompressed bytes.
+so readers see either nothing or the whole bundle.
 """
 
 from __future__ import annotations
@@ -38,18 +49,44 @@ import shutil
 import sqlite3
 import tempfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from mcpgym_server.bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
 from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = [  # the bundle API; EpisodeBundle and delta_meta live in bundle_state
+    "BUNDLE_FORMAT",
+    "DELTA_GZIP_LEVEL",
+    "FINAL_DB",
+    "SIGNATURE",
+    "STATE_DELTA",
+    "EpisodeBundle",
+    "EpisodeMeta",
+    "EpisodeStore",
+    "LogEntry",
+    "MemoryEpisodeStore",
+    "StepStatus",
+    "TerminationReason",
+    "bundle_signature",
+    "canonical_json",
+    "delta_meta",
+    "serialize_db",
+    "to_jsonable",
+]
 
 _EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 FINAL_DB = "final.db.gz"
-"""File name of the final database inside a bundle directory."""
+"""File name of the whole final database inside a format-1 bundle directory."""
+
+DELTA_GZIP_LEVEL = 1
+"""gzip level of ``state.delta.gz`` (a helpdesk delta: ~76 KB of pages, ~6 KB gzipped)."""
 
 SIGNATURE = "signature"
 """File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
@@ -74,7 +111,7 @@ def signed_payload(meta: EpisodeMeta, log_text: bytes, *, episode_id: str) -> di
         "env_version": meta.env_version,
         "lock": meta.lock,
         "final_sha256": meta.final_sha256,
-        "meta": meta.model_dump(mode="json"),
+        "meta": _signed_meta(meta),
         "log_sha256": hashlib.sha256(log_text).hexdigest(),
     }
 
@@ -87,6 +124,19 @@ def bundle_signature(
     ``meta.episode_id``)."""
     payload = signed_payload(meta, log_text, episode_id=episode_id or meta.episode_id)
     return hmac.new(key.encode(), canonical_json(payload).encode(), hashlib.sha256).hexdigest()
+
+
+_FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
+
+
+def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
+    """meta.json as signed: a format-1 meta without the format-2 fields, so bundles signed
+    before page deltas still verify."""
+    data = meta.model_dump(mode="json")
+    if meta.bundle_format == 1:
+        for key in _FORMAT_2_FIELDS:
+            data.pop(key, None)
+    return data
 
 
 StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
@@ -132,6 +182,9 @@ class EpisodeMeta(BaseModel):
         steps: number of tool calls. internal_errors: how many of them were internal errors.
         final_sha256: sha256 of the (uncompressed) final database.
         clock_end: virtual time at sealing.
+        bundle_format: 1 (whole database in ``final.db.gz``) or 2 (page delta).
+        base_sha256, final_size, delta_sha256 (format 2): the snapshot the delta is against,
+            the final database's size in bytes, and the sha256 of the uncompressed delta.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -152,22 +205,10 @@ class EpisodeMeta(BaseModel):
     internal_errors: int
     final_sha256: str
     clock_end: str
-
-
-@dataclass(frozen=True)
-class EpisodeBundle:
-    """A sealed episode: metadata, tool-call log and final database bytes."""
-
-    meta: EpisodeMeta
-    log: tuple[LogEntry, ...]
-    final_db: bytes
-
-    def open_final_db(self) -> sqlite3.Connection:
-        """A private in-memory copy of the final database (rows as `sqlite3.Row`)."""
-        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-        db.deserialize(self.final_db)
-        db.row_factory = sqlite3.Row
-        return db
+    bundle_format: int = 1
+    base_sha256: str | None = None
+    final_size: int | None = None
+    delta_sha256: str | None = None
 
 
 def serialize_db(db: sqlite3.Connection) -> bytes:
@@ -235,7 +276,13 @@ class EpisodeStore:
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
         try:
-            (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
+            if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
+                raw = bundle.delta_data()
+                assert raw is not None
+                data = gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
+                (tmp / STATE_DELTA).write_bytes(data)
+            else:
+                (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
             log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
             (tmp / "log.jsonl").write_bytes(log_text)
             if self.sign_key is not None:
@@ -281,14 +328,29 @@ class EpisodeStore:
                 for line in (d / "log.jsonl").read_text(encoding="utf-8").splitlines()
                 if line.strip()
             )
-            final_db = gzip.decompress((d / FINAL_DB).read_bytes())
+            if meta.bundle_format == BUNDLE_FORMAT:
+                raw = gzip.decompress((d / STATE_DELTA).read_bytes())
+            elif meta.bundle_format == 1:
+                raw = gzip.decompress((d / FINAL_DB).read_bytes())
+            else:
+                raise BundleError(
+                    f"bundle {episode_id} in {self.root} has bundle format "
+                    f"{meta.bundle_format}; this mcpgym reads formats 1 and {BUNDLE_FORMAT} "
+                    "(upgrade mcpgym to read it)"
+                )
         except (OSError, ValueError, EOFError, zlib.error) as exc:
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
-        if hashlib.sha256(final_db).hexdigest() != meta.final_sha256:
+        if meta.bundle_format == 1:
+            if hashlib.sha256(raw).hexdigest() != meta.final_sha256:
+                raise BundleError(
+                    f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
+                )
+            return EpisodeBundle(meta=meta, log=log, final_db=raw)
+        if hashlib.sha256(raw).hexdigest() != meta.delta_sha256:
             raise BundleError(
-                f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
+                f"bundle {episode_id}: {STATE_DELTA} does not match delta_sha256 in meta"
             )
-        return EpisodeBundle(meta=meta, log=log, final_db=final_db)
+        return EpisodeBundle(meta=meta, log=log, delta_data=raw)
 
     def verify_signature(self, episode_id: str, key: str) -> None:
         """Check that the bundle in ``episode_id``'s folder was signed with the bundle

@@ -11,19 +11,25 @@ HTTP use it directly::
 
 All methods are synchronous and must be called from one thread (the event loop
 of the server): tool code runs inline against an in-memory database, which takes
-microseconds, so there is no thread hop on the hot path.
+microseconds, so there is no thread hop on the hot path. The exceptions are
+`EpisodeManager.seal_async` and `EpisodeManager.reap_idle_async`, which a server awaits
+on that loop: they detach the episode on the loop (a copy of its database, ~0.05 ms) and
+do the rest of sealing (page delta, digests, compression, signing, writing) in a worker
+thread, at most ``seal_workers`` at a time, so the loop keeps serving other episodes.
+
+Memory: an open episode holds its private database (the snapshot's size plus what it
+writes) and a page cache capped at `SANDBOX_CACHE_KIB`, so reads never grow it;
+`default_max_open` sizes ``max_open`` from the memory the process is given.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from mcpgym_server.bundle import (
@@ -33,9 +39,9 @@ from mcpgym_server.bundle import (
     LogEntry,
     MemoryEpisodeStore,
     TerminationReason,
-    serialize_db,
     to_jsonable,
 )
+from mcpgym_server.capacity import default_max_open
 from mcpgym_server.environment import SUBMIT_TOOL, Environment
 from mcpgym_server.errors import (
     CapacityError,
@@ -46,6 +52,7 @@ from mcpgym_server.errors import (
 )
 from mcpgym_server.lock import compute_lock
 from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server.sealing import SealingMixin, _Sealing, wall_iso
 from mcpgym_server.tasks import TaskVariant, ToolCall
 
 logger = logging.getLogger("mcpgym.episode")
@@ -54,6 +61,12 @@ INTERNAL_ERROR_MESSAGE = (
     "internal error in tool `{tool}`: the environment failed, not your call. "
     "The step was recorded; you may retry or continue."
 )
+
+
+SANDBOX_CACHE_KIB = 64
+"""SQLite page cache per sandbox connection, in KiB (``PRAGMA cache_size``). The database
+itself is in memory, so a bigger cache only duplicates pages: SQLite's default (2 MB)
+let an episode that reads every table grow from ~1.3 MB to ~2.1 MB."""
 
 
 def new_episode_id() -> str:
@@ -92,10 +105,6 @@ def is_plain_json(value: Any) -> bool:
     return True
 
 
-def _wall_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 @dataclass
 class Episode:
     """One open episode: a variant, its sandbox and its tool-call log.
@@ -115,7 +124,7 @@ class Episode:
     internal_errors: int = 0
 
 
-class EpisodeManager:
+class EpisodeManager(SealingMixin):
     """Opens, runs and seals episodes of one environment.
 
     Args:
@@ -127,9 +136,11 @@ class EpisodeManager:
         remember_sealed: how many sealed ids to remember for clear
             "episode has ended" errors (the store is consulted beyond that).
         max_open: most episodes open at once (each holds its database in memory,
-            about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
+            about 1.3 MB for helpdesk); `open` raises `CapacityError` beyond it. ``None``
+            (default): `default_max_open` of the snapshot and the memory available.
         max_steps: most tool calls per episode; the call after the last one seals the
             episode with termination ``max_steps`` (bounds the log and the bundle).
+        seal_workers: most bundles `seal_async` writes at once (worker threads).
     """
 
     def __init__(
@@ -140,8 +151,9 @@ class EpisodeManager:
         idle_ttl: float = 600.0,
         unlocked: bool = False,
         remember_sealed: int = 100_000,
-        max_open: int = 1_000,
+        max_open: int | None = None,
         max_steps: int = 1_000,
+        seal_workers: int = 2,
     ) -> None:
         self.env = env
         self.store = store
@@ -150,10 +162,13 @@ class EpisodeManager:
         self.lock = compute_lock(env)
         self._open: dict[str, Episode] = {}
         self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
+        self._sealing: dict[str, _Sealing] = {}
         self._remember_sealed = remember_sealed
-        self.max_open = max_open
-        self.max_steps = max_steps
         _ = env.snapshot.data  # read and check the snapshot once, up front
+        self.max_open = default_max_open(len(env.snapshot.data)) if max_open is None else max_open
+        self.max_steps = max_steps
+        self.seal_workers = seal_workers
+        self._seal_slots = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -175,6 +190,7 @@ class EpisodeManager:
         if eid in self._open or eid in self._sealed:
             raise ValueError(f"episode id {eid!r} is already in use")
         db = self.env.snapshot.open_copy()
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
         for sql, params in variant.setup:
             db.execute(sql, params)
         sandbox = Sandbox(
@@ -187,7 +203,7 @@ class EpisodeManager:
             id=eid,
             variant=variant,
             sandbox=sandbox,
-            opened_at=_wall_iso(),
+            opened_at=wall_iso(),
             last_activity=time.monotonic(),
         )
         self._open[eid] = ep
@@ -204,6 +220,8 @@ class EpisodeManager:
         if ep is not None:
             return ep
         reason = self._sealed.get(episode_id)
+        if reason is None and episode_id in self._sealing:
+            reason = self._sealing[episode_id].reason
         if reason is None and self.store.exists(episode_id):
             reason = self.store.read_meta(episode_id).termination
         if reason is not None:
@@ -305,43 +323,31 @@ class EpisodeManager:
     ) -> EpisodeMeta:
         """Seal an episode: write its bundle to the store and close the sandbox.
 
-        Sealing an already-sealed episode returns its stored metadata unchanged.
+        Sealing an already-sealed episode returns its stored metadata unchanged (one being
+        sealed by `seal_async` is waited for). If writing the bundle fails the episode
+        stays open and the error is raised.
 
         Raises:
             UnknownEpisodeError: no such episode.
         """
-        ep = self._open.get(episode_id)
-        if ep is None:
+        pending = self._sealing.get(episode_id)
+        if pending is not None:
+            pending.finished.wait()
+            if pending.meta is None:
+                assert pending.error is not None
+                raise pending.error
+            return pending.meta
+        if episode_id not in self._open:
             if episode_id in self._sealed or self.store.exists(episode_id):
                 return self.store.read_meta(episode_id)
             raise UnknownEpisodeError(episode_id)
-        final = serialize_db(ep.sandbox.db)
-        meta = EpisodeMeta(
-            episode_id=ep.id,
-            env=self.env.name,
-            env_version=self.env.version,
-            task=ep.variant.family,
-            band=ep.variant.band,
-            seed=ep.variant.seed,
-            variant_id=ep.variant.id,
-            lock=self.lock,
-            unlocked=self.unlocked,
-            opened_at=ep.opened_at,
-            sealed_at=_wall_iso(),
-            termination=reason,
-            answer=answer,
-            steps=len(ep.log),
-            internal_errors=ep.internal_errors,
-            final_sha256=hashlib.sha256(final).hexdigest(),
-            clock_end=ep.sandbox.clock.iso(),
-        )
-        self.store.write(EpisodeBundle(meta=meta, log=tuple(ep.log), final_db=final))
-        del self._open[episode_id]
-        ep.sandbox.db.close()
-        self._sealed[episode_id] = reason
-        while len(self._sealed) > self._remember_sealed:
-            self._sealed.popitem(last=False)
-        return meta
+        job = self._detach(episode_id, reason, answer)
+        self._finish(job)
+        self._settle(job)
+        if job.meta is None:
+            assert job.error is not None
+            raise job.error
+        return job.meta
 
     def reap_idle(self, now: float | None = None) -> list[str]:
         """Seal every episode idle for longer than ``idle_ttl`` (reason ``timeout``).
@@ -353,7 +359,7 @@ class EpisodeManager:
             The ids sealed.
         """
         now = time.monotonic() if now is None else now
-        stale = [e.id for e in self._open.values() if now - e.last_activity > self.idle_ttl]
+        stale = self._idle(now)
         for eid in stale:
             self.seal(eid, "timeout")
         return stale

@@ -143,7 +143,7 @@ def create_app(
     unlocked: bool = False,
     reap_interval: float | None = None,
     allowed_hosts: list[str] | None = None,
-    max_open_episodes: int = 1_000,
+    max_open_episodes: int | None = None,
     bundle_key: str | None = None,
     seed_salt: str | None = None,
 ) -> Starlette:
@@ -163,7 +163,8 @@ def create_app(
         allowed_hosts: extra ``Host`` values accepted besides loopback (DNS-rebinding
             protection, on every route), e.g. ``["gym.internal:*"]`` behind a proxy.
         max_open_episodes: most episodes open at once; beyond it ``POST /episodes``
-            answers 503 (each open episode holds its database in memory).
+            answers 503 (each open episode holds its database in memory). ``None``: from
+            the memory given and the snapshot's size (`mcpgym_server.capacity`).
         bundle_key: secret shared with the grading service; every sealed bundle is signed
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
         seed_salt: secret mapping each requested seed to the generator seed served
@@ -223,7 +224,8 @@ def create_app(
 
         async def seal_on_close() -> None:
             if manager.is_open(eid):
-                manager.seal(eid, "session_closed")
+                with anyio.CancelScope(shield=True):  # a closing session still seals
+                    await manager.seal_async(eid, "session_closed")
 
         conn.exit_stack.push_async_callback(seal_on_close)
         if isinstance(result, dict):
@@ -296,6 +298,7 @@ def create_app(
         # its own episode); the variant id and termination need the token.
         eid = request.path_params["episode_id"]
         control = control_denied(request.headers, token) is None
+        await manager.wait_sealed(eid)  # "sealed" only once the bundle is in the store
         try:
             ep = manager.get(eid)
         except EpisodeSealedError as exc:
@@ -322,7 +325,8 @@ def create_app(
         if isinstance(body, Response):
             return body
         try:
-            meta = manager.seal(eid, "ended", answer=body.answer)
+            with anyio.CancelScope(shield=True):  # a client that hangs up still ends it
+                meta = await manager.seal_async(eid, "ended", answer=body.answer)
         except UnknownEpisodeError as exc:
             return _not_found(exc)
         return JSONResponse(meta.model_dump(mode="json"))
@@ -398,7 +402,9 @@ def create_app(
                 async def reaper() -> None:
                     while True:
                         await anyio.sleep(interval)
-                        for eid in manager.reap_idle():
+                        # in worker threads, yielding between episodes: /healthz and other
+                        # episodes' calls keep their latency while many expire at once
+                        for eid in await manager.reap_idle_async():
                             logger.info("sealed idle episode %s (timeout)", eid)
 
                 tg.start_soon(reaper)
