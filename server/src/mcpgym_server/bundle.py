@@ -126,6 +126,14 @@ def bundle_signature(
     return hmac.new(key.encode(), canonical_json(payload).encode(), hashlib.sha256).hexdigest()
 
 
+def _v1_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
+    """The signature of a format-1 bundle sealed before `SIGNATURE_VERSION` 2."""
+    body = canonical_json(
+        {"meta": _signed_meta(meta), "log_sha256": hashlib.sha256(log_text).hexdigest()}
+    )
+    return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+
+
 _FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
 
 
@@ -379,6 +387,10 @@ class EpisodeStore:
         except OSError as exc:
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
         expected = bundle_signature(key, meta, log_text, episode_id=episode_id)
+        if meta.bundle_format == 1 and not hmac.compare_digest(given, expected):
+            # sealed before signatures named their episode: the v1 payload (meta and log);
+            # `check_bundle_episode` above already refused a folder holding another episode
+            expected = _v1_signature(key, meta, log_text)
         if not hmac.compare_digest(given, expected):
             raise BundleSignatureError(
                 f"bundle {episode_id}: its signature does not verify for episode {episode_id}: "
