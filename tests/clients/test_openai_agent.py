@@ -89,7 +89,6 @@ async def test_multi_turn_episode_pairs_every_tool_call_with_its_result(
     assert second["messages"][2:] == [
         {
             "role": "assistant",
-            "content": None,
             "tool_calls": [
                 {
                     "id": "call_k3VnQ8rT1mZx4bLw9pYs2HdE",

@@ -3,7 +3,10 @@
 Wire format: platform.openai.com/docs/api-reference/chat. The history is the Chat
 Completions ``messages`` list itself. Every call of a turn is answered by its own
 ``role: tool`` message carrying the call's ``tool_call_id``, in order, before the next
-request; an assistant message never carries empty text (``content: null`` instead).
+request. An assistant message never carries empty text, nor ``content: null``: a call-only
+message has no ``content`` key at all, the one form every server accepts (OpenAI's schema
+makes content optional with ``tool_calls``; llama-cpp-python's chat templates answer HTTP
+500 to ``null``).
 
 ``openai-compatible`` (vLLM, SGLang, Ollama, llama.cpp server, LiteLLM) needs no SDK:
 `ChatCompletionsClient`, non-strict tools (compatible servers differ in what they accept),
@@ -125,9 +128,12 @@ class ChatCompletionsAdapter(ModelAdapter):
         return chat_turn(await self.client.create(self._body(history, tools)))
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The assistant message, ``content: null`` rather than whitespace-only text."""
+        """The assistant message; a call-only one has no ``content`` key (never ``null``,
+        never whitespace-only text: see the module docstring)."""
         text = turn.text if turn.text and turn.text.strip() else None
-        message: dict[str, Any] = {"role": "assistant", "content": text}
+        message: dict[str, Any] = {"role": "assistant"}
+        if text is not None or not turn.calls:
+            message["content"] = text or ""
         if turn.calls:
             message["tool_calls"] = [function_call_json(c) for c in turn.calls]
         return [message]
