@@ -74,6 +74,14 @@ _FIGURES = (
         r"(?: \((?P<prompt>\d+) in the messages, (?P<completion>\d+|None) in the completion)?",
         re.IGNORECASE | re.DOTALL,
     ),
+    # vLLM (newer), when the response cap is what does not fit: "'max_tokens' or
+    # 'max_completion_tokens' is too large: 2048. This model's maximum context length is
+    # 4096 tokens and your request has 3000 input tokens (2048 > 4096 - 3000)"
+    re.compile(
+        r"too large: (?P<completion>\d+)\. This model's maximum context length is "
+        r"(?P<ctx>\d+) tokens and your request has (?P<prompt>\d+) input tokens",
+        re.IGNORECASE,
+    ),
     # vLLM (newer): "... your request has 4745 input tokens"; OpenAI: "However, your
     # messages resulted in 131000 tokens"
     re.compile(

@@ -334,7 +334,9 @@ class _Episode:
                     f"environment: the first request ({len(self.ctx.tools)} tools, system "
                     f"prompt and task) needs {figures.describe()} tokens; start the server "
                     "with a larger context (llama.cpp: --n_ctx / -c; vLLM: --max-model-len; "
-                    f"Ollama: num_ctx). The server said: {exc}"
+                    "Ollama: num_ctx)"
+                    + (" or lower --max-output-tokens" if figures.completion_tokens else "")
+                    + f". The server said: {exc}"
                 )
             return self.result("max_tokens", error=f"context window exceeded: {exc}")
         if exc.transient and self.agent._server_errors.is_ours(exc):
