@@ -167,8 +167,9 @@ class ChatCompletionsAdapter(ModelAdapter):
         if not is_context_overflow(exc):
             return None
         fig = overflow_figures(exc)
-        if fig.prompt_tokens is None or fig.context is None or not fig.completion_tokens:
+        if not fig.cap_too_large:
             return None
+        assert fig.context is not None and fig.prompt_tokens is not None
         room = fig.context - fig.prompt_tokens
         return room if 0 < room < body["max_tokens"] else None
 

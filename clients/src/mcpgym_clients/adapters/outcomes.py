@@ -53,12 +53,23 @@ class OverflowFigures:
     completion_tokens: int | None = None
     context: int | None = None
 
+    @property
+    def cap_too_large(self) -> bool:
+        """The prompt fits; prompt plus the response cap asked for does not."""
+        return bool(
+            self.completion_tokens
+            and self.prompt_tokens is not None
+            and self.context is not None
+            and self.prompt_tokens < self.context
+        )
+
     def describe(self) -> str:
-        """``"4,745 prompt tokens vs a context window of 4,096"`` (what is known)."""
+        """``"4,745 prompt tokens vs a context window of 4,096"`` (what is known; the
+        response cap only when it is what does not fit)."""
         parts = []
         if self.prompt_tokens is not None:
             parts.append(f"{self.prompt_tokens:,} prompt tokens")
-        if self.completion_tokens:
+        if self.cap_too_large:
             parts.append(f"{self.completion_tokens:,} asked for the response")
         text = " + ".join(parts) or "a prompt of unknown size"
         if self.context is not None:

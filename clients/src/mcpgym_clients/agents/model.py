@@ -335,7 +335,7 @@ class _Episode:
                     f"prompt and task) needs {figures.describe()} tokens; start the server "
                     "with a larger context (llama.cpp: --n_ctx / -c; vLLM: --max-model-len; "
                     "Ollama: num_ctx)"
-                    + (" or lower --max-output-tokens" if figures.completion_tokens else "")
+                    + (" or lower --max-output-tokens" if figures.cap_too_large else "")
                     + f". The server said: {exc}"
                 )
             return self.result("max_tokens", error=f"context window exceeded: {exc}")
