@@ -5,11 +5,12 @@ reproduces what a local model server does to a client, as measured against
 llama-cpp-python's server (``docs/models.md``):
 
 - one request at a time: a second request waits for the first to finish generating;
-- an assistant message with ``"content": null`` makes its chat template fail: HTTP 500
-  ``{"error": {"message": "can only concatenate str (not \\"NoneType\\") to str", "type":
-  "internal_server_error", ...}}`` (omitted or ``""`` is fine);
+- an assistant message with ``"content": null`` fails its request validation: HTTP 500
+  ``{"error": {"message": "7 validation errors: ...", "type": "internal_server_error"}}``
+  (omitted or ``""`` is fine), streaming or not;
 - a prompt over the context window: 400 ``context_length_exceeded`` with its figures, in
-  llama-cpp-python's words (prompt tokens counted here as 4 characters each);
+  llama-cpp-python's words (prompt tokens counted here as 4 characters each), and when
+  streaming, HTTP 200 with an empty event stream (the error only in its log);
 - streaming (``"stream": true``): events paced one token per ``interval`` seconds, and a
   closed client connection stops the generation (it is noticed between tokens, as
   llama-cpp-python's ``request.is_disconnected()`` check does); without streaming the
@@ -28,7 +29,11 @@ from typing import Any
 import anyio
 from anyio.abc import SocketStream
 
-NULL_CONTENT_ERROR = 'can only concatenate str (not "NoneType") to str'
+NULL_CONTENT_ERROR = (
+    "7 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 1, "
+    "'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid "
+    "string', 'input': None}"
+)
 
 
 @dataclass
@@ -134,6 +139,10 @@ class FakeLlamaServer:
                     f"{cap} in the completion). Please reduce the length of the messages or "
                     "completion."
                 )
+                if rec.stream:  # the error is raised inside the event generator
+                    head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                    await stream.send(f"{head}connection: close\r\n\r\n".encode())
+                    return
                 await _send_json(
                     stream, 400, _error(message, "invalid_request_error", "context_length_exceeded")
                 )

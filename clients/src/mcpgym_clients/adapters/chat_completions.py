@@ -21,7 +21,7 @@ import httpx
 
 from mcpgym_clients.adapters.base import FunctionCall
 from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
-from mcpgym_clients.adapters.streaming import assemble
+from mcpgym_clients.adapters.streaming import EmptyStream, assemble
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef
 
@@ -100,10 +100,16 @@ class ChatCompletionsClient:
         return await with_retries(self.retry, lambda: self._once(body))
 
     async def _once(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        payload = dict(body)
         if self.stream:
-            payload["stream"] = True
+            payload = {**body, "stream": True}
             payload.setdefault("stream_options", {"include_usage": True})
+            try:
+                return await self._send(payload, stream=True)
+            except EmptyStream:
+                pass  # the server's reason is only in its log: ask again, unstreamed
+        return await self._send(dict(body), stream=False)
+
+    async def _send(self, payload: dict[str, Any], *, stream: bool) -> dict[str, Any]:
         try:
             # Leaving this block any way but at the end of the body (a timeout, a
             # cancelled episode) closes the connection: the server stops generating.
@@ -116,7 +122,7 @@ class ChatCompletionsClient:
                         body=resp.text[:2000],
                         retry_after=retry_after_seconds(resp.headers),
                     )
-                if self.stream and "text/event-stream" in resp.headers.get("content-type", ""):
+                if stream and "text/event-stream" in resp.headers.get("content-type", ""):
                     return await assemble(resp.aiter_lines(), where=self.url)
                 await resp.aread()
         except httpx.TimeoutException as exc:

@@ -7,6 +7,10 @@ a streaming request whose connection is closed is one that llama.cpp, llama-cpp-
 vLLM and SGLang stop generating. A non-streaming request runs to its end on the server
 while the retry queues behind it on a one-request-at-a-time server.
 
+A stream that ends without a single event (`EmptyStream`: llama-cpp-python's answer to a
+prompt over its context window when streaming) is sent again once without streaming,
+which gets the server's real answer (its 400 with the figures).
+
 `assemble` turns the chunks back into exactly what the non-streaming endpoint returns
 (``id``, ``model``, ``choices[0].message`` with ``content``, ``tool_calls`` merged by
 ``index``, ``refusal``, ``finish_reason``, ``usage`` when the server reports it), so the
@@ -162,8 +166,15 @@ async def assemble(lines: AsyncIterator[str], *, where: str) -> dict[str, Any]:
         if isinstance(chunk, dict):
             acc.add(chunk)
     if not acc.chunks:
-        raise ModelAPIError(f"model API at {where} ended its stream without a response")
+        raise EmptyStream(f"model API at {where} ended its stream without a response")
     return acc.response()
+
+
+class EmptyStream(ModelAPIError):
+    """A stream that ended without a single event: how llama-cpp-python reports an error
+    raised once streaming has begun (a prompt over the context window among them: HTTP
+    200, an empty body, the reason only in its log). `ChatCompletionsClient` sends the
+    request once more without streaming to get the server's own answer."""
 
 
 def _stream_error(chunk: Any, where: str) -> ModelAPIError:
