@@ -127,7 +127,9 @@ class FakeLlamaServer:
             for m in body.get("messages", []):
                 if m.get("role") == "assistant" and "content" in m and m["content"] is None:
                     rec.outcome = "500"
-                    await _send_json(stream, 500, _error(NULL_CONTENT_ERROR, "internal_server_error"))
+                    await _send_json(
+                        stream, 500, _error(NULL_CONTENT_ERROR, "internal_server_error")
+                    )
                     return
             prompt = len(json.dumps(body.get("messages")) + json.dumps(body.get("tools"))) // 4
             if prompt >= self.n_ctx:

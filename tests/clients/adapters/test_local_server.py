@@ -59,7 +59,11 @@ async def test_a_call_only_turn_is_sent_back_in_a_form_llama_cpp_accepts() -> No
 
 
 def _call_turn() -> dict[str, Any]:
-    call = {"id": "c1", "type": "function", "function": {"name": "get", "arguments": '{"key": "a"}'}}
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get", "arguments": '{"key": "a"}'},
+    }
     message = {"role": "assistant", "content": None, "tool_calls": [call]}
     return {"response": {"choices": [{"finish_reason": "tool_calls", "message": message}]}}
 

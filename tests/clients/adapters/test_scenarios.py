@@ -143,8 +143,8 @@ async def test_a_refusal_is_mapped(vendor: str, tape_for: object) -> None:
             400,
             {
                 "error": {
-                    "message": "This model's maximum context length is 128000 tokens. However, your "
-                    "messages resulted in 131000 tokens. Please reduce the length.",
+                    "message": "This model's maximum context length is 128000 tokens. "
+                    "However, your messages resulted in 131000 tokens. Please reduce it.",
                     "type": "invalid_request_error",
                     "code": "context_length_exceeded",
                 }

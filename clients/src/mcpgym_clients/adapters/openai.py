@@ -13,9 +13,9 @@ makes content optional with ``tool_calls``; llama-cpp-python's chat templates an
 server), non-strict tools (compatible servers differ in what they accept), ``max_tokens``,
 which defaults to `DEFAULT_MAX_OUTPUT_TOKENS` so that no response runs unbounded (a
 server whose context cannot hold prompt plus cap, and says so with figures, as vLLM does,
-is asked again once with the cap that fits). ``openai`` uses the official ``openai`` SDK (extra ``[openai]``) with its
-retries off, strict tools where the schema allows (`openai_parameters`) and
-``max_completion_tokens`` (required by reasoning models).
+is asked again once with the cap that fits). ``openai`` uses the official ``openai`` SDK
+(extra ``[openai]``) with its retries off, strict tools where the schema allows
+(`openai_parameters`) and ``max_completion_tokens`` (required by reasoning models).
 """
 
 from __future__ import annotations

@@ -285,7 +285,9 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
     if not found and not errors:
         for m in _FENCED.finditer(text):
             calls = _untagged(m.group(1).strip(), tool_names)
-            found += [(m.start(), ParsedToolCall(n, a, "fenced_json", m.group(0))) for n, a in calls]
+            found += [
+                (m.start(), ParsedToolCall(n, a, "fenced_json", m.group(0))) for n, a in calls
+            ]
             if calls:
                 spans.append(m.span())
     if not found and not errors:

@@ -23,10 +23,10 @@ One turn is one model request. Per turn:
   reply the vendor flags as a malformed call (Gemini ``MALFORMED_FUNCTION_CALL``): the
   model is told and the loop goes on; and a reply that still looks like a tool call
   (`looks_like_tool_call`) although no call could be read from it: the model is told
-  once (when text tool calls are parsed), and if the episode ends on such a reply it is kept as the answer but flagged
-  ``unparsed_tool_call`` (`UNPARSED_TOOL_CALL`: the final assistant message carries
-  ``mcpgym_unparsed_tool_call: true`` and the result's ``error`` says so), so that
-  reports tell it apart from a wrong answer.
+  once (when text tool calls are parsed), and if the episode ends on such a reply it is
+  kept as the answer but flagged ``unparsed_tool_call`` (`UNPARSED_TOOL_CALL`: the final
+  assistant message carries ``mcpgym_unparsed_tool_call: true`` and the result's
+  ``error`` says so), so that reports tell it apart from a wrong answer.
 
 Limits: ``max_turns`` requests, ``token_budget`` total tokens (a hard cap: a reply that
 takes usage over it ends the episode as ``max_tokens`` before its calls run; it cannot be

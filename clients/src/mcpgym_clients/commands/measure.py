@@ -131,6 +131,15 @@ def show(
         if json_path is not None:
             _write_json(json_path, m)
     print_table(console, metrics_table(m))
+    flagged = m.get("flagged") or {}
+    if any(flagged.values()):
+        say(
+            console,
+            "flagged: "
+            + ", ".join(f"{k} {v}" for k, v in flagged.items() if v)
+            + " (scored as given: the final message looked like a tool call no parser "
+            "read, not necessarily a wrong answer)",
+        )
     ex = m["excluded"]
     if any(ex.values()):
         say(
