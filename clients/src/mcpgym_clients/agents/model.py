@@ -299,7 +299,9 @@ class _Episode:
                         "completed",
                         answer=answer,
                         error=f"{UNPARSED_TOOL_CALL}: the final message looks like a tool "
-                        "call that could not be read (told once); scored as the answer",
+                        "call that could not be read"
+                        + (" (the model was told once)" if self.told_unread else "")
+                        + "; scored as the answer",
                     )
                 return self.result("completed", answer=answer or None)
             budget = self.agent.token_budget
