@@ -188,7 +188,10 @@ async def test_a_campaign_stops_at_a_first_prompt_over_the_context(
     async with fake.running():
         agent = local_agent(fake.base_url)
         async with EpisodeDriver(
-            servers.env_url, servers.grading_url, servers.grading_token
+            servers.env_url,
+            servers.grading_url,
+            servers.grading_token,
+            control_token=servers.control_token,
         ) as driver:
             with RunStore(":memory:") as store, anyio.fail_after(30):
                 with pytest.raises(ConfigurationError, match="context window of 120"):
@@ -209,7 +212,12 @@ async def test_a_campaign_stores_a_repeated_server_error_as_model_error(
         base_url="http://127.0.0.1:8001/v1", transport=tape.httpx_transport(), retry=retry
     )
     agent = ModelAgent(ChatCompletionsAdapter(client, ModelSettings("qwen")))
-    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(30):
             result = await run_campaign(
                 driver,
