@@ -50,3 +50,10 @@ def test_metrics_targets_and_report_tell_an_unread_call_from_a_wrong_answer(
     shown = CliRunner().invoke(app, ["show", run_id, "--store", str(db)])
     assert shown.exit_code == 0, shown.output
     assert "flagged: unparsed_tool_call 1" in " ".join(shown.output.split())
+
+    page = tmp_path / "report.html"
+    made = CliRunner().invoke(app, ["report", run_id, "--out", str(page), "--store", str(db)])
+    assert made.exit_code == 0, made.output
+    html = page.read_text()
+    assert "unparsed_tool_call 1 (scored as given)" in html
+    assert "flagged: unparsed_tool_call</p>" in html
