@@ -149,6 +149,11 @@ class ModelAPIError(ClientError):
             timeout, 408/409/429/5xx): it is retried and, if it persists, the episode ends
             as ``infra_error``; otherwise (401/403/400/404, an unusable body) as
             ``model_error``.
+        attempts: how many attempts ended this way (set by `with_retries`; 1 otherwise).
+        identical: every one of those attempts failed with the same status and message
+            (a server error that repeats identically is a property of the request, not
+            of a passing outage: see `mcpgym_clients.adapters.outcomes`).
+        reason: the message as the first attempt saw it, without the attempt count.
     """
 
     def __init__(
@@ -164,7 +169,10 @@ class ModelAPIError(ClientError):
         self.body = body if body is None else redact_urls(body)
         self.retry_after = retry_after
         self.transient = status in TRANSIENT_STATUSES if transient is None else transient
-        super().__init__(redact_urls(message))
+        self.attempts = 1
+        self.identical = True
+        self.reason = redact_urls(message)
+        super().__init__(self.reason)
 
 
 class MissingExtraError(ConfigurationError):

@@ -138,6 +138,15 @@ def show(
     print_table(console, metrics_table(m))
     if m["usage"]["overall"]["episodes"]:
         print_table(console, usage_table(m["usage"]))
+    flagged = m.get("flagged") or {}
+    if any(flagged.values()):
+        say(
+            console,
+            "flagged: "
+            + ", ".join(f"{k} {v}" for k, v in flagged.items() if v)
+            + " (scored as given: the final message looked like a tool call no parser "
+            "read, not necessarily a wrong answer)",
+        )
     ex = m["excluded"]
     if any(ex.values()):
         say(
