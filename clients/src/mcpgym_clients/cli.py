@@ -158,9 +158,8 @@ def serve(
                 )
             )
         return
-    import uvicorn
-
     from mcpgym_server.http import create_app
+    from mcpgym_server.serving import run_until_stopped
 
     with reported():
         hosts = list(allowed_host or [])
@@ -175,7 +174,7 @@ def serve(
             max_open_episodes=max_open,
             bundle_key=bundle_key,
         )
-    uvicorn.run(web, host=host, port=port, log_level="info")
+    run_until_stopped(web, host=host, port=port, on_stop=web.state.seal_all)
 
 
 @grading_app.command("serve")

@@ -148,7 +148,10 @@ def create_app(
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
 
     Returns:
-        A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
+        A Starlette app; ``app.state.manager`` is the `EpisodeManager`. Its lifespan
+        shutdown seals every open episode (termination ``shutdown``) on every transport;
+        ``app.state.seal_all()`` does the same for a host that may skip the lifespan
+        shutdown (`mcpgym_server.serving.run_until_stopped` calls it after a forced stop).
     """
     manager = EpisodeManager(
         env,
@@ -326,24 +329,35 @@ def create_app(
 
         await sessions.handle_request(inner, receive, send_with_episode)
 
+    def seal_all_for_shutdown() -> None:
+        sealed = manager.close_all("shutdown")
+        if sealed:
+            logger.info("sealed %d open episode(s) (shutdown)", len(sealed))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         interval = reap_interval if reap_interval is not None else min(idle_ttl / 4, 30.0)
-        async with anyio.create_task_group() as tg:
-            async with sessions.run():
+        try:
+            async with anyio.create_task_group() as tg:
+                async with sessions.run():
 
-                async def reaper() -> None:
-                    while True:
-                        await anyio.sleep(interval)
-                        for eid in manager.reap_idle():
-                            logger.info("sealed idle episode %s (timeout)", eid)
+                    async def reaper() -> None:
+                        while True:
+                            await anyio.sleep(interval)
+                            for eid in manager.reap_idle():
+                                logger.info("sealed idle episode %s (timeout)", eid)
 
-                tg.start_soon(reaper)
-                try:
-                    yield
-                finally:
-                    tg.cancel_scope.cancel()
-            manager.close_all("shutdown")
+                    tg.start_soon(reaper)
+                    try:
+                        yield
+                    finally:
+                        # Seal first, while MCP sessions are still open: closing them would
+                        # seal connect-to-start episodes as `session_closed`, and the
+                        # cancellation that closes them must not skip any sealing.
+                        seal_all_for_shutdown()
+                        tg.cancel_scope.cancel()
+        finally:
+            seal_all_for_shutdown()  # anything opened while the sessions were closing
 
     app = Starlette(
         middleware=[Middleware(_HostCheck, hosts=hosts)],
@@ -359,6 +373,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.state.seal_all = seal_all_for_shutdown
     return app
 
 
