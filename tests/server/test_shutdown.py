@@ -60,12 +60,15 @@ class _Log:
 
 @contextlib.asynccontextmanager
 async def _process(args: list[str], log: _Log, *, stdin: bool = False) -> AsyncIterator[Process]:
-    async with await anyio.open_process(
-        [*MCPGYM, *args],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-    ) as proc, anyio.create_task_group() as tg:
+    async with (
+        await anyio.open_process(
+            [*MCPGYM, *args],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        ) as proc,
+        anyio.create_task_group() as tg,
+    ):
         assert proc.stderr is not None
 
         async def drain() -> None:
