@@ -130,6 +130,8 @@ class EpisodeManager:
             about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
         max_steps: most tool calls per episode; the call after the last one seals the
             episode with termination ``max_steps`` (bounds the log and the bundle).
+
+    Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
     """
 
     def __init__(
@@ -154,6 +156,9 @@ class EpisodeManager:
         self.max_open = max_open
         self.max_steps = max_steps
         _ = env.snapshot.data  # read and check the snapshot once, up front
+        swept = store.sweep_debris()  # sealings a killed writer never finished
+        if swept:
+            logger.warning("removed %d unfinished bundle(s) from %s", len(swept), store.root)
 
     # -- lifecycle -----------------------------------------------------------------
 
