@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
@@ -108,9 +108,36 @@ StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "i
 """Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
 
 TerminationReason = Literal[
-    "submitted", "ended", "timeout", "session_closed", "eof", "shutdown", "max_steps"
+    "submitted",
+    "ended",
+    "timeout",
+    "session_closed",
+    "eof",
+    "shutdown",
+    "max_steps",
+    "log_budget",
 ]
-"""Why an episode was sealed."""
+"""Why an episode was sealed (``log_budget``: its tool-call log outgrew its byte budget,
+see `mcpgym_server.logcap`; ``shutdown``: the server was stopped by a signal)."""
+
+
+def _is_none(value: Any) -> bool:
+    # Fields added to the format are left out while unset, so bundles written before they
+    # existed keep the same bytes, digests and signatures.
+    return value is None
+
+
+class CappedValue(BaseModel):
+    """What the log records of a value too large to keep whole (see `mcpgym_server.logcap`).
+
+    Attributes:
+        bytes: length of the whole value as compact UTF-8 JSON.
+        sha256: hex sha256 of that JSON (a harness can check its own call against it).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    bytes: int
+    sha256: str
 
 
 class LogEntry(BaseModel):
@@ -122,6 +149,9 @@ class LogEntry(BaseModel):
         error: the message shown to the agent (for internal errors: the generic text).
         internal_detail: exception type and message for internal errors (never shown to the agent).
         clock: virtual time at the call (ISO 8601). duration_ms: wall time spent (volatile).
+        arguments_capped, result_capped: set when the value was larger than the log's
+            value cap: ``arguments`` / ``result`` then hold only the head of its JSON text
+            (a string), never the value itself.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -134,6 +164,8 @@ class LogEntry(BaseModel):
     internal_detail: str | None = None
     clock: str
     duration_ms: float = 0.0
+    arguments_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    result_capped: CappedValue | None = Field(None, exclude_if=_is_none)
 
 
 class EpisodeMeta(BaseModel):
@@ -147,6 +179,8 @@ class EpisodeMeta(BaseModel):
         steps: number of tool calls. internal_errors: how many of them were internal errors.
         final_sha256: sha256 of the (uncompressed) final database.
         clock_end: virtual time at sealing.
+        answer_capped: set when the answer was larger than the log's value cap: ``answer``
+            then holds only its head (graders must not match it as the answer).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -167,6 +201,7 @@ class EpisodeMeta(BaseModel):
     internal_errors: int
     final_sha256: str
     clock_end: str
+    answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
 
 
 @dataclass(frozen=True)

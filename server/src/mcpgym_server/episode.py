@@ -45,6 +45,13 @@ from mcpgym_server.errors import (
     UnknownEpisodeError,
 )
 from mcpgym_server.lock import compute_lock
+from mcpgym_server.logcap import (
+    LOG_BUDGET,
+    LOG_VALUE_CAP,
+    cap_json,
+    check_limits,
+    log_form,
+)
 from mcpgym_server.sandbox import Sandbox, VirtualClock
 from mcpgym_server.tasks import TaskVariant, ToolCall
 
@@ -78,18 +85,23 @@ def _depth_ok(value: Any, limit: int) -> bool:
     return True
 
 
+def _plain_json_bytes(value: Any) -> bytes | None:
+    # The compact JSON of a plain value (the form the log caps measure), else None.
+    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+        return None
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return None
+
+
 def is_plain_json(value: Any) -> bool:
     """Whether ``value`` is plain, valid-UTF-8 JSON, nested at most `MAX_ARGUMENT_DEPTH` deep.
 
     Only such values go into the tool-call log, so every sealed bundle can be read back.
     """
-    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
-        return False
-    try:
-        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
-        return False
-    return True
+    return _plain_json_bytes(value) is not None
 
 
 def _wall_iso() -> str:
@@ -104,6 +116,7 @@ class Episode:
         id: the episode id. variant: the task variant. sandbox: the private state.
         log: the tool-call log so far (framework-owned; tools never see it).
         opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
+        log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server.logcap`).
     """
 
     id: str
@@ -113,6 +126,7 @@ class Episode:
     last_activity: float
     log: list[LogEntry] = field(default_factory=list)
     internal_errors: int = 0
+    log_bytes: int = 0
 
 
 class EpisodeManager:
@@ -130,6 +144,14 @@ class EpisodeManager:
             about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
         max_steps: most tool calls per episode; the call after the last one seals the
             episode with termination ``max_steps`` (bounds the log and the bundle).
+        log_value_cap: bytes of compact JSON kept in the log of each call's arguments and
+            of its result (and of the answer); larger ones keep their head, length and
+            sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server.logcap`).
+        log_budget: bytes one episode's log may hold; the call that passes it seals the
+            episode with termination ``log_budget`` (default `LOG_BUDGET`, 8 MiB).
+
+    Raises:
+        ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
 
     Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
     """
@@ -144,7 +166,10 @@ class EpisodeManager:
         remember_sealed: int = 100_000,
         max_open: int = 1_000,
         max_steps: int = 1_000,
+        log_value_cap: int = LOG_VALUE_CAP,
+        log_budget: int = LOG_BUDGET,
     ) -> None:
+        check_limits(log_value_cap, log_budget)
         self.env = env
         self.store = store
         self.idle_ttl = idle_ttl
@@ -155,6 +180,8 @@ class EpisodeManager:
         self._remember_sealed = remember_sealed
         self.max_open = max_open
         self.max_steps = max_steps
+        self.log_value_cap = log_value_cap
+        self.log_budget = log_budget
         _ = env.snapshot.data  # read and check the snapshot once, up front
         swept = store.sweep_debris()  # sealings a killed writer never finished
         if swept:
@@ -231,8 +258,11 @@ class EpisodeManager:
         writes remain. The virtual clock advances by one step first.
 
         Returns:
-            The `LogEntry` (``status`` says how it went; ``error`` is the message
-            for the agent). Calling ``submit`` seals the episode.
+            The `LogEntry` as the agent sees it (``status`` says how it went; ``error``
+            is the message for the agent), with whole arguments and result: the log
+            keeps values over ``log_value_cap`` capped. Calling ``submit`` seals the
+            episode; so does a call that takes the log past ``log_budget``
+            (termination ``log_budget``; the call itself is answered and logged).
 
         Raises:
             EpisodeSealedError, UnknownEpisodeError: the episode is not open (or has
@@ -255,7 +285,8 @@ class EpisodeManager:
         if not (isinstance(tool, str) and is_plain_json(tool)):
             tool = entry.tool = ascii(tool)[:200]
         spec = self.env.tools.get(tool)
-        if not is_plain_json(arguments):
+        arguments_json = _plain_json_bytes(arguments)
+        if arguments_json is None:
             entry.arguments = ascii(arguments)[:1000]
             entry.status = "invalid_arguments"
             entry.error = (
@@ -279,10 +310,20 @@ class EpisodeManager:
                 else:
                     self._run_tool(ep, spec.fn, kwargs, entry)
         entry.duration_ms = (time.perf_counter() - t0) * 1000.0
-        ep.log.append(entry)
+        logged, size = log_form(entry, arguments_json, self.log_value_cap)
+        ep.log.append(logged)
+        ep.log_bytes += size
         ep.last_activity = time.monotonic()
         if entry.status == "ok" and tool == SUBMIT_TOOL:
             self.seal(ep.id, "submitted", answer=(arguments or {}).get("answer"))
+        elif ep.log_bytes > self.log_budget:
+            logger.warning(
+                "episode %s: its tool-call log holds %d bytes, past its budget of %d; sealed",
+                ep.id,
+                ep.log_bytes,
+                self.log_budget,
+            )
+            self.seal(ep.id, "log_budget")
         return entry
 
     def _run_tool(self, ep: Episode, fn: Any, kwargs: dict[str, Any], entry: LogEntry) -> None:
@@ -320,6 +361,11 @@ class EpisodeManager:
             if episode_id in self._sealed or self.store.exists(episode_id):
                 return self.store.read_meta(episode_id)
             raise UnknownEpisodeError(episode_id)
+        answer_capped = None
+        if answer is not None:
+            text = answer.encode("utf-8", errors="surrogatepass")
+            if len(text) > self.log_value_cap:
+                answer, answer_capped = cap_json(text, self.log_value_cap)
         final = serialize_db(ep.sandbox.db)
         meta = EpisodeMeta(
             episode_id=ep.id,
@@ -339,6 +385,7 @@ class EpisodeManager:
             internal_errors=ep.internal_errors,
             final_sha256=hashlib.sha256(final).hexdigest(),
             clock_end=ep.sandbox.clock.iso(),
+            answer_capped=answer_capped,
         )
         self.store.write(EpisodeBundle(meta=meta, log=tuple(ep.log), final_db=final))
         del self._open[episode_id]
