@@ -104,6 +104,16 @@ BUNDLE_KEY = (
 )
 
 
+LOG_VALUE_CAP_HELP = (
+    "Bytes of JSON kept in the tool-call log of each call's arguments and result; larger "
+    "ones keep their head, length and sha256."
+)
+LOG_BUDGET_HELP = (
+    "Bytes one episode's tool-call log may hold; the call past it seals the episode "
+    "(termination log_budget)."
+)
+
+
 @app.command()
 def serve(
     env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
@@ -136,8 +146,15 @@ def serve(
     bundle_key: Annotated[
         str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
     ] = None,
+    log_value_cap: Annotated[int, typer.Option(help=LOG_VALUE_CAP_HELP, min=1024)] = 64 * 1024,
+    log_budget: Annotated[int, typer.Option(help=LOG_BUDGET_HELP, min=1024)] = 8 * 1024 * 1024,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
+    if log_budget < log_value_cap:
+        raise typer.BadParameter(
+            f"the log budget ({log_budget} bytes) is below --log-value-cap ({log_value_cap})",
+            param_hint="'--log-budget'",
+        )
     environment = _environment(env)
     instrument.require_lock(environment, unlocked)  # refuses code that no longer matches
     if stdio:
@@ -155,6 +172,8 @@ def serve(
                     store_dir=store,
                     unlocked=unlocked,
                     bundle_key=bundle_key,
+                    log_value_cap=log_value_cap,
+                    log_budget=log_budget,
                 )
             )
         return
@@ -173,6 +192,8 @@ def serve(
             allowed_hosts=hosts,
             max_open_episodes=max_open,
             bundle_key=bundle_key,
+            log_value_cap=log_value_cap,
+            log_budget=log_budget,
         )
     run_until_stopped(web, host=host, port=port, on_stop=web.state.seal_all)
 

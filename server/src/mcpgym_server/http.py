@@ -53,6 +53,7 @@ from mcpgym_server.errors import (
     UnknownBandError,
     UnknownEpisodeError,
 )
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
 
 logger = logging.getLogger("mcpgym.http")
@@ -130,6 +131,8 @@ def create_app(
     allowed_hosts: list[str] | None = None,
     max_open_episodes: int = 1_000,
     bundle_key: str | None = None,
+    log_value_cap: int = LOG_VALUE_CAP,
+    log_budget: int = LOG_BUDGET,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -146,6 +149,8 @@ def create_app(
             answers 503 (each open episode holds its database in memory).
         bundle_key: secret shared with the grading service; every sealed bundle is signed
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
+        log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager` and
+            `mcpgym_server.logcap`): 64 KiB per argument set or result, 8 MiB per episode.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`. Its lifespan
@@ -159,6 +164,8 @@ def create_app(
         idle_ttl=idle_ttl,
         unlocked=unlocked,
         max_open=max_open_episodes,
+        log_value_cap=log_value_cap,
+        log_budget=log_budget,
     )
 
     def resolve(ctx: ServerRequestContext[Any, Any]) -> str | None:

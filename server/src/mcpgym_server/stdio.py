@@ -24,6 +24,7 @@ from mcp.server.stdio import stdio_server
 from mcpgym_server.bundle import EpisodeMeta, EpisodeStore
 from mcpgym_server.environment import Environment
 from mcpgym_server.episode import EpisodeManager
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server.mcp_bridge import build_mcp_server
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -59,6 +60,8 @@ async def serve_stdio(
     stdout: anyio.AsyncFile[str] | None = None,
     announce: Callable[[str], None] | None = None,
     handle_signals: bool = True,
+    log_value_cap: int = LOG_VALUE_CAP,
+    log_budget: int = LOG_BUDGET,
 ) -> EpisodeMeta:
     """Serve one episode of ``task@band#seed`` over stdio until end of input.
 
@@ -74,6 +77,7 @@ async def serve_stdio(
         handle_signals: on SIGTERM or SIGINT, seal the episode (termination ``shutdown``)
             and end the process with that signal's default action (only from the main
             thread; pass ``False`` to leave signals to the caller).
+        log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager`).
 
     Returns:
         The sealed episode's metadata (the episode id is also in the bundle path).
@@ -81,7 +85,13 @@ async def serve_stdio(
     Raises:
         UnknownTaskError, UnknownBandError: before anything is served.
     """
-    manager = EpisodeManager(env, EpisodeStore(store_dir, sign_key=bundle_key), unlocked=unlocked)
+    manager = EpisodeManager(
+        env,
+        EpisodeStore(store_dir, sign_key=bundle_key),
+        unlocked=unlocked,
+        log_value_cap=log_value_cap,
+        log_budget=log_budget,
+    )
     fam = env.family(task)
     opened: list[str] = []  # the episode id, once open (read by the signal handler)
     async with anyio.create_task_group() as tg:
