@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcpgym_server import Environment, EpisodeManager, EpisodeStore
-from mcpgym_server.bundle import _HOST_TAG, _PROCESS_TOKEN
+from mcpgym_server._debris import _HOST_TAG, _PROCESS_TOKEN
 
 DEAD_PID = 2**31 - 2  # above any pid_max: no such process
 
@@ -40,9 +40,7 @@ def test_only_debris_of_writers_that_are_gone_is_swept(tmp_path: Path) -> None:
 
     gone = {dead.name, my_pid_earlier.name, legacy.name, other_host_old.name, ".tmp-stray-file"}
     assert set(removed) == gone
-    assert sorted(p.name for p in store.root.iterdir()) == sorted(
-        [live.name, other_host.name, eid]
-    )
+    assert sorted(p.name for p in store.root.iterdir()) == sorted([live.name, other_host.name, eid])
 
 
 def test_a_sweep_during_sealing_leaves_the_live_writer_alone(

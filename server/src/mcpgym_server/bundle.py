@@ -28,19 +28,15 @@ those whose writer is gone.
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import hashlib
 import hmac
 import json
 import os
 import re
-import secrets
 import shutil
-import socket
 import sqlite3
 import tempfile
-import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +44,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
 from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
 _EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -57,42 +54,6 @@ FINAL_DB = "final.db.gz"
 
 SIGNATURE = "signature"
 """File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
-
-DEBRIS_MAX_AGE_S = 3600.0
-"""A ``.tmp-*`` directory older than this is debris whoever wrote it (no write takes an hour)."""
-
-_PROCESS_TOKEN = secrets.token_hex(4)
-_HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
-# Temporary bundle directories are named `.tmp-<episode>~<host>~<pid>~<token>~<random>`, so a
-# sweep can tell a live writer (same host, process alive, and not a previous holder of its
-# own pid: a container's pid 1 restarted) from the debris of a dead one.
-_TMP_NAME = re.compile(
-    r"\.tmp-[A-Za-z0-9_-]*~(?P<host>[0-9a-f]{8})~(?P<pid>[0-9]+)~(?P<token>[0-9a-f]{8})~"
-)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    except (OSError, OverflowError):
-        return False
-    return True
-
-
-def _writer_alive(name: str) -> bool:
-    m = _TMP_NAME.match(name)
-    if m is None:
-        return False  # written before writers were named: its writer is gone
-    if m["host"] != _HOST_TAG:
-        return True  # another host's (shared store): only its age makes it debris
-    pid = int(m["pid"])
-    if pid == os.getpid():
-        return m["token"] == _PROCESS_TOKEN
-    return _pid_alive(pid)
 
 
 def bundle_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
@@ -283,7 +244,7 @@ class EpisodeStore:
         dest = self.path(bundle.meta.episode_id)
         if dest.exists():
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
-        prefix = f".tmp-{bundle.meta.episode_id}~{_HOST_TAG}~{os.getpid()}~{_PROCESS_TOKEN}~"
+        prefix = f".tmp-{bundle.meta.episode_id}{writer_prefix()}"
         tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.root))
         try:
             (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
@@ -302,37 +263,13 @@ class EpisodeStore:
     def sweep_debris(self, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
         """Remove the temporary directories of sealings that never finished.
 
-        A ``.tmp-*`` entry of the store is debris when the process that wrote it is gone
-        (same host, pid not alive, or an earlier process that held this one's pid), when
-        it predates this naming, or when it is older than ``max_age_s`` seconds (writers
-        on other hosts of a shared store). Live writers' directories are left alone, so
-        servers may share a store.
+        Those of live writers are kept, so servers may share a store; see
+        `mcpgym_server._debris` for how a dead writer is told apart.
 
         Returns:
             The names removed (an unreadable store directory: none).
         """
-        removed: list[str] = []
-        try:
-            entries = list(os.scandir(self.root))
-        except OSError:
-            return removed
-        now = time.time()
-        for entry in entries:
-            if not entry.name.startswith(".tmp-"):
-                continue
-            try:
-                old = now - entry.stat(follow_symlinks=False).st_mtime > max_age_s
-            except OSError:
-                continue
-            if not old and _writer_alive(entry.name):
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
-            removed.append(entry.name)
-        return removed
+        return sweep_debris(self.root, max_age_s)
 
     def read_meta(self, episode_id: str) -> EpisodeMeta:
         """Only the metadata of a sealed bundle (no database is decompressed).
