@@ -107,7 +107,7 @@ def test_a_huge_answer_is_kept_as_its_head_with_length_and_digest(
 def test_the_caps_are_options_with_checked_values(toy_env: Environment, store_dir: Path) -> None:
     defaults = EpisodeManager(toy_env, EpisodeStore(store_dir))
     assert (defaults.log_value_cap, defaults.log_budget) == (LOG_VALUE_CAP, LOG_BUDGET)
-    assert (LOG_VALUE_CAP, LOG_BUDGET) == (64 * 1024, 8 * MB)
+    assert (LOG_VALUE_CAP, LOG_BUDGET) == (64 * 1024, 16 * MB)
     with pytest.raises(ValueError, match="below the minimum of 1024"):
         EpisodeManager(toy_env, EpisodeStore(store_dir), log_value_cap=100)
     with pytest.raises(ValueError, match="below the log value cap"):

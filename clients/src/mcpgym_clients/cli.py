@@ -76,6 +76,7 @@ from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
 from mcpgym_server import available_environments, load_environment, verify_lock
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 
 app = typer.Typer(
     name="mcpgym",
@@ -146,8 +147,8 @@ def serve(
     bundle_key: Annotated[
         str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
     ] = None,
-    log_value_cap: Annotated[int, typer.Option(help=LOG_VALUE_CAP_HELP, min=1024)] = 64 * 1024,
-    log_budget: Annotated[int, typer.Option(help=LOG_BUDGET_HELP, min=1024)] = 8 * 1024 * 1024,
+    log_value_cap: Annotated[int, typer.Option(help=LOG_VALUE_CAP_HELP, min=1024)] = LOG_VALUE_CAP,
+    log_budget: Annotated[int, typer.Option(help=LOG_BUDGET_HELP, min=1024)] = LOG_BUDGET,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     if log_budget < log_value_cap:

@@ -51,6 +51,7 @@ from mcpgym_server.logcap import (
     cap_json,
     check_limits,
     log_form,
+    utf8,
 )
 from mcpgym_server.sandbox import Sandbox, VirtualClock
 from mcpgym_server.tasks import TaskVariant, ToolCall
@@ -86,7 +87,7 @@ def _depth_ok(value: Any, limit: int) -> bool:
 
 
 def _plain_json_bytes(value: Any) -> bytes | None:
-    # The compact JSON of a plain value (the form the log caps measure), else None.
+    # The compact UTF-8 JSON of a plain value (the form the log caps measure), else None.
     if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
         return None
     try:
@@ -148,7 +149,7 @@ class EpisodeManager:
             of its result (and of the answer); larger ones keep their head, length and
             sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server.logcap`).
         log_budget: bytes one episode's log may hold; the call that passes it seals the
-            episode with termination ``log_budget`` (default `LOG_BUDGET`, 8 MiB).
+            episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
 
     Raises:
         ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
@@ -363,7 +364,7 @@ class EpisodeManager:
             raise UnknownEpisodeError(episode_id)
         answer_capped = None
         if answer is not None:
-            text = answer.encode("utf-8", errors="surrogatepass")
+            text = utf8(answer)
             if len(text) > self.log_value_cap:
                 answer, answer_capped = cap_json(text, self.log_value_cap)
         final = serialize_db(ep.sandbox.db)

@@ -150,7 +150,7 @@ def create_app(
         bundle_key: secret shared with the grading service; every sealed bundle is signed
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
         log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager` and
-            `mcpgym_server.logcap`): 64 KiB per argument set or result, 8 MiB per episode.
+            `mcpgym_server.logcap`): 64 KiB per argument set or result, 16 MiB per episode.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager`. Its lifespan

@@ -4,15 +4,16 @@ Two limits, both options of `EpisodeManager` (and of ``create_app``, ``serve_std
 ``mcpgym serve``):
 
 - **value cap** (`LOG_VALUE_CAP`, 64 KiB): the arguments and the result of one call are
-  each kept whole in the log when their compact JSON (UTF-8, ``separators=(",", ":")``,
-  ``ensure_ascii=False``, keys in the order received) is at most this many bytes.
+  each kept whole in the log when their JSON is at most this many bytes. That JSON is
+  compact and UTF-8: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``
+  (keys in the order received; `json_bytes` computes it, in Rust for results).
   Past it the log keeps the first bytes of that JSON as a *string* in place of the
   value, and `CappedValue` (length and sha256 of the whole JSON) in
   ``arguments_capped`` / ``result_capped``. The tool itself and the agent always see the
   whole value; only the log is capped. Error texts are cut to the cap too, and so is
   the submitted answer (measured and hashed as its UTF-8 text, recorded in
   ``meta.answer_capped``).
-- **log budget** (`LOG_BUDGET`, 8 MiB): the bytes an episode's log may hold, counted as
+- **log budget** (`LOG_BUDGET`, 16 MiB): the bytes an episode's log may hold, counted as
   the kept JSON of arguments and results plus error texts and `ENTRY_OVERHEAD` per call.
   The call that takes the log past it is kept, then the episode is sealed with
   termination ``log_budget``; later calls get the "episode has ended" error.
@@ -28,12 +29,14 @@ import hashlib
 import json
 from typing import Any
 
+from pydantic_core import PydanticSerializationError, to_json
+
 from mcpgym_server.bundle import CappedValue, LogEntry
 
 LOG_VALUE_CAP = 64 * 1024
 """Default cap, in bytes of compact JSON, on each argument set and result in the log."""
 
-LOG_BUDGET = 8 * 1024 * 1024
+LOG_BUDGET = 16 * 1024 * 1024
 """Default byte budget of one episode's tool-call log; past it the episode is sealed."""
 
 MIN_LOG_VALUE_CAP = 1024
@@ -45,29 +48,33 @@ ENTRY_OVERHEAD = 160
 MAX_TOOL_NAME = 200
 """Longest tool name kept in the log (only unknown tools can be longer)."""
 
-_COMPACT = (",", ":")
-
 
 def json_bytes(value: Any) -> bytes:
-    """Compact UTF-8 JSON of ``value`` (the form the caps measure and the sha256 covers).
+    """Compact UTF-8 JSON of ``value``: the form the caps measure and the sha256 covers.
 
-    Text that UTF-8 cannot encode (lone surrogates in a tool result) is written with
-    ``\\u`` escapes instead, so every JSON value has a measure.
+    Computed by `pydantic_core.to_json` (several times faster than `json.dumps` on the
+    large results of list tools); text UTF-8 cannot encode (lone surrogates in a tool
+    result) falls back to ``\\u`` escapes, so every JSON value has a measure.
 
     Raises:
         TypeError: ``value`` holds something JSON cannot represent.
     """
     try:
-        return json.dumps(value, ensure_ascii=False, separators=_COMPACT).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(value, separators=_COMPACT).encode("ascii")
+        return to_json(value)
+    except PydanticSerializationError:
+        return json.dumps(value, separators=(",", ":")).encode("ascii")
+
+
+def utf8(text: str) -> bytes:
+    """``text`` in UTF-8 (lone surrogates, which a tool result may hold, passed through)."""
+    return text.encode("utf-8", errors="surrogatepass")
 
 
 def cap_json(data: bytes, cap: int) -> tuple[str, CappedValue]:
     """The head kept of a too-long UTF-8 text, and the record of the whole.
 
     Args:
-        data: the whole text: compact JSON (see `json_bytes`), or an answer's UTF-8.
+        data: the whole text in UTF-8: JSON (see `json_bytes`), or an answer.
         cap: bytes to keep at most.
 
     Returns:
@@ -80,7 +87,7 @@ def cap_json(data: bytes, cap: int) -> tuple[str, CappedValue]:
 
 def cap_text(text: str, cap: int) -> str:
     """``text`` if at most ``cap`` UTF-8 bytes, else its head and how much was left out."""
-    data = text.encode("utf-8", errors="surrogatepass")
+    data = utf8(text)
     if len(data) <= cap:
         return text
     head = data[:cap].decode("utf-8", errors="ignore")
