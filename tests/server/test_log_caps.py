@@ -112,7 +112,7 @@ def test_the_caps_are_options_with_checked_values(toy_env: Environment, store_di
         EpisodeManager(toy_env, EpisodeStore(store_dir), log_value_cap=100)
     with pytest.raises(ValueError, match="below the log value cap"):
         EpisodeManager(toy_env, EpisodeStore(store_dir), log_budget=1024)
-    app = create_app(toy_env, store_dir, log_value_cap=2048, log_budget=MB)
+    app = create_app(toy_env, store_dir, control_token=None, log_value_cap=2048, log_budget=MB)
     assert (app.state.manager.log_value_cap, app.state.manager.log_budget) == (2048, MB)
 
 

@@ -21,9 +21,11 @@ from typing import Any
 
 import anyio
 import httpx
+import httpx2
 import pytest
 from anyio.abc import Process
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from mcpgym_server import EpisodeStore
 
@@ -33,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MCPGYM = [sys.executable, "-c", "from mcpgym_clients.cli import main; main()"]
 TASK = "order-status"
 READY = "Uvicorn running on"
+TOKEN = "shutdown-test-control-token"
+CONTROL = {"authorization": f"Bearer {TOKEN}"}
 
 
 def _free_port() -> int:
@@ -64,7 +68,7 @@ async def _process(args: list[str], log: _Log, *, stdin: bool = False) -> AsyncI
         await anyio.open_process(
             [*MCPGYM, *args],
             cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "MCPGYM_CONTROL_TOKEN": TOKEN},
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         ) as proc,
         anyio.create_task_group() as tg,
@@ -111,7 +115,7 @@ async def test_a_signal_seals_every_open_episode_on_every_http_transport(
     store, log = tmp_path / "episodes", _Log()
     with anyio.fail_after(90):
         async with _server(store, log) as (proc, base), contextlib.AsyncExitStack() as clients:
-            async with httpx.AsyncClient() as http:
+            async with httpx.AsyncClient(headers=CONTROL) as http:
                 with_session = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
                 sessionless = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
             legacy = await clients.enter_async_context(
@@ -120,8 +124,10 @@ async def test_a_signal_seals_every_open_episode_on_every_http_transport(
             modern = await clients.enter_async_context(
                 Client(sessionless["mcp_url"], mode="2026-07-28")
             )
+            harness = await clients.enter_async_context(httpx2.AsyncClient(headers=CONTROL))
+            url = f"{base}/tasks/{TASK}/mcp?seed=3"
             started = await clients.enter_async_context(
-                Client(f"{base}/tasks/{TASK}/mcp?seed=3", mode="legacy")
+                Client(streamable_http_client(url, http_client=harness), mode="legacy")
             )
             for client in (legacy, modern, started):
                 await _one_call(client)
@@ -147,7 +153,7 @@ async def test_a_second_ctrl_c_during_shutdown_still_seals_before_exit(tmp_path:
     store, log = tmp_path / "episodes", _Log()
     with anyio.fail_after(90):
         async with _server(store, log) as (proc, base):
-            async with httpx.AsyncClient() as http:
+            async with httpx.AsyncClient(headers=CONTROL) as http:
                 opened = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
                 async with Client(opened["mcp_url"], mode="2026-07-28") as client:
                     await _one_call(client)
@@ -158,6 +164,7 @@ async def test_a_second_ctrl_c_during_shutdown_still_seals_before_exit(tmp_path:
             stream = await anyio.connect_tcp("127.0.0.1", port)
             await stream.send(
                 f"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+                + f"Authorization: Bearer {TOKEN}\r\n".encode()
                 + b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
             )
             mark = len(log.text)
