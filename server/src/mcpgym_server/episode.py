@@ -151,10 +151,10 @@ class EpisodeManager:
         log_budget: bytes one episode's log may hold; the call that passes it seals the
             episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
 
+    Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
+
     Raises:
         ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
-
-    Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
     """
 
     def __init__(
