@@ -10,11 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from typer.testing import CliRunner
 
 from mcpgym_clients import cli
-from mcpgym_server import Environment
+from mcpgym_server import Environment, serving
 
 from .test_commands import locked  # noqa: F401  (fixture: the toy environment, locked)
 
@@ -26,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("locked")
 def served(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The apps `mcpgym serve` would have run (uvicorn is not started)."""
     apps: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: apps.append(app))
+    monkeypatch.setattr(serving, "run_until_stopped", lambda app, **kw: apps.append(app))
     return apps
 
 

@@ -84,6 +84,7 @@ from mcpgym_server import (
     load_environment,
     verify_lock,
 )
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 
 app = typer.Typer(
     name="mcpgym",
@@ -122,6 +123,16 @@ CONTROL_TOKEN = (
     "Bearer token of the environment server's control routes (create, status, end, "
     "connect-to-start); prefer the variable to keep it off the command line. "
     "Default: a random one, printed."
+)
+
+
+LOG_VALUE_CAP_HELP = (
+    "Bytes of JSON kept in the tool-call log of each call's arguments and result; larger "
+    "ones keep their head, length and sha256."
+)
+LOG_BUDGET_HELP = (
+    "Bytes one episode's tool-call log may hold; the call past it seals the episode "
+    "(termination log_budget)."
 )
 
 
@@ -176,6 +187,8 @@ def serve(
     seed_salt: Annotated[
         str | None, typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT)
     ] = None,
+    log_value_cap: Annotated[int, typer.Option(help=LOG_VALUE_CAP_HELP, min=1024)] = LOG_VALUE_CAP,
+    log_budget: Annotated[int, typer.Option(help=LOG_BUDGET_HELP, min=1024)] = LOG_BUDGET,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     if control_token and no_control_token:
@@ -183,6 +196,11 @@ def serve(
             "give either a control token (MCPGYM_CONTROL_TOKEN / --control-token) or "
             "--no-control-token, not both",
             param_hint="'--no-control-token'",
+        )
+    if log_budget < log_value_cap:
+        raise typer.BadParameter(
+            f"the log budget ({log_budget} bytes) is below --log-value-cap ({log_value_cap})",
+            param_hint="'--log-budget'",
         )
     environment = _environment(env)
     instrument.require_lock(environment, unlocked)  # refuses code that no longer matches
@@ -201,12 +219,13 @@ def serve(
                     store_dir=store,
                     unlocked=unlocked,
                     bundle_key=bundle_key,
+                    log_value_cap=log_value_cap,
+                    log_budget=log_budget,
                 )
             )
         return
-    import uvicorn
-
     from mcpgym_server.http import create_app
+    from mcpgym_server.serving import run_until_stopped
 
     if not control_token and not no_control_token:
         control_token = secrets.token_urlsafe(32)
@@ -229,8 +248,10 @@ def serve(
             bundle_key=bundle_key,
             control_token=control_token or None,
             seed_salt=seed_salt or None,
+            log_value_cap=log_value_cap,
+            log_budget=log_budget,
         )
-    uvicorn.run(web, host=host, port=port, log_level="info")
+    run_until_stopped(web, host=host, port=port, on_stop=web.state.seal_all)
 
 
 @grading_app.command("serve")

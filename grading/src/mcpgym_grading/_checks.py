@@ -56,11 +56,18 @@ class Outcome(NamedTuple):
 
 
 class Call(NamedTuple):
-    """A successful tool call: step, tool name and the arguments the tool received."""
+    """A successful tool call: step, tool name and the arguments the tool received.
+
+    ``capped``: the log kept only the head of the arguments (they were over the server's
+    log value cap, see `mcpgym_server.logcap`): ``arguments`` is that text, and the
+    arguments are unknown. Such a call never matches expected arguments, and counts as a
+    possible match where a check forbids a call.
+    """
 
     step: int
     tool: str
     arguments: Any
+    capped: bool = False
 
 
 @dataclass
@@ -90,6 +97,9 @@ class CheckContext:
         out: list[Call] = []
         for entry in self.bundle.log:
             if entry.status != "ok":
+                continue
+            if entry.arguments_capped is not None:
+                out.append(Call(entry.step, entry.tool, entry.arguments, capped=True))
                 continue
             args: Any = entry.arguments
             spec = self.env.tools.get(entry.tool)
@@ -258,6 +268,8 @@ def _matching_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -
         if not expected:
             steps.append(call.step)
             continue
+        if call.capped:
+            continue  # unknown arguments: never a match (see `_capped_steps`)
         raw: Any = call.arguments
         if not isinstance(raw, dict):
             continue
@@ -267,32 +279,50 @@ def _matching_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -
     return steps
 
 
+def _capped_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -> list[int]:
+    """Steps of ``tool`` whose arguments the log capped, when arguments are expected."""
+    if not expected:
+        return []  # any call of the tool matches, capped or not
+    return [c.step for c in ctx.calls if c.tool == tool and c.capped]
+
+
+def _note_capped(found: dict[str, Any], capped: list[int], effect: str) -> dict[str, Any]:
+    if capped:
+        found["capped_steps"] = capped
+        found["capped"] = f"arguments over the server's log value cap are unknown: {effect}"
+    return found
+
+
 def eval_tool_called(check: ToolCalled, ctx: CheckContext) -> Outcome:
-    """See `ToolCalled`."""
+    """See `ToolCalled` (a call with capped arguments never matches)."""
     expected = _arguments(ctx, check.tool, check.arguments)
     steps = _matching_steps(ctx, check.tool, expected)
+    found = {
+        "matching_calls": len(steps),
+        "steps": steps,
+        "calls_of_tool": sum(1 for c in ctx.calls if c.tool == check.tool),
+    }
+    capped = _capped_steps(ctx, check.tool, expected)
     return Outcome(
         len(steps) >= check.min_times,
         {
             "expected": {"tool": check.tool, "arguments": expected, "min_times": check.min_times},
-            "found": {
-                "matching_calls": len(steps),
-                "steps": steps,
-                "calls_of_tool": sum(1 for c in ctx.calls if c.tool == check.tool),
-            },
+            "found": _note_capped(found, capped, "those calls are not counted as matches"),
         },
     )
 
 
 def eval_tool_not_called(check: ToolNotCalled, ctx: CheckContext) -> Outcome:
-    """See `ToolNotCalled`."""
+    """See `ToolNotCalled` (a call with capped arguments counts as a possible match)."""
     expected = _arguments(ctx, check.tool, check.arguments)
     steps = _matching_steps(ctx, check.tool, expected)
+    capped = _capped_steps(ctx, check.tool, expected)
+    found = {"matching_calls": len(steps), "steps": steps}
     return Outcome(
-        not steps,
+        not steps and not capped,
         {
             "expected": {"tool": check.tool, "arguments": expected, "max_times": 0},
-            "found": {"matching_calls": len(steps), "steps": steps},
+            "found": _note_capped(found, capped, "each may be the forbidden call"),
         },
     )
 
@@ -302,10 +332,13 @@ def eval_called_before(check: CalledBefore, ctx: CheckContext) -> Outcome:
     first_args = _arguments(ctx, check.first, check.first_arguments, "first_arguments")
     then_args = _arguments(ctx, check.then, check.then_arguments, "then_arguments")
     first_steps = _matching_steps(ctx, check.first, first_args)
-    then_steps = _matching_steps(ctx, check.then, then_args)
+    # A `then` call with capped arguments may be the one that must come second.
+    capped = _capped_steps(ctx, check.then, then_args)
+    then_steps = sorted(_matching_steps(ctx, check.then, then_args) + capped)
     first_step = first_steps[0] if first_steps else None
     then_step = then_steps[0] if then_steps else None
     passed = then_step is None or (first_step is not None and first_step < then_step)
+    found = {"first_step": first_step, "then_step": then_step}
     return Outcome(
         passed,
         {
@@ -313,7 +346,7 @@ def eval_called_before(check: CalledBefore, ctx: CheckContext) -> Outcome:
                 "first": {"tool": check.first, "arguments": first_args},
                 "then": {"tool": check.then, "arguments": then_args},
             },
-            "found": {"first_step": first_step, "then_step": then_step},
+            "found": _note_capped(found, capped, "each may be the call that must come second"),
         },
     )
 
@@ -371,13 +404,20 @@ def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
 
 
 def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
-    """See `AnswerMatch`."""
+    """See `AnswerMatch` (a submitted answer the log capped never passes)."""
     expected = resolve(check.expected, ctx.params)
     if expected is None and check.expected is not None:
         raise CheckEvaluationError(
             f"`expected` {check.expected!r} resolves to null for this variant; limit the check "
             "with `bands` or `when`"
         )
+    capped = ctx.bundle.meta.answer_capped
+    if check.source == "submitted" and capped is not None:
+        reason = (
+            f"the submitted answer ({capped.bytes} bytes) was over the server's log value "
+            "cap; only its head was kept, so it can neither match nor be cleared"
+        )
+        return Outcome(False, {"expected": expected, "found": None, "reason": reason})
     parts = _answer_parts(check, ctx)
     text = "\n".join(parts)
     forbidden = _forbidden(check, ctx)

@@ -7,6 +7,7 @@ in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`. The lock file
 """
 
 from mcpgym_server.bundle import (
+    CappedValue,
     EpisodeBundle,
     EpisodeMeta,
     EpisodeStore,
@@ -60,6 +61,7 @@ __all__ = [
     "BundleError",
     "BundleSignatureError",
     "CapacityError",
+    "CappedValue",
     "Environment",
     "EnvironmentDefinitionError",
     "Episode",

@@ -35,6 +35,10 @@ episode.
 
 A bundle is written into a temporary sibling directory and renamed into place,
 so readers see either nothing or the whole bundle.
+
+A writer killed while sealing (``kill -9``) leaves its ``.tmp-*`` directory behind;
+`EpisodeStore.sweep_debris`, run when an episode manager starts on the store, removes
+those whose writer is gone.
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
 from mcpgym_server.bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
 from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
@@ -151,9 +156,36 @@ StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "i
 """Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
 
 TerminationReason = Literal[
-    "submitted", "ended", "timeout", "session_closed", "eof", "shutdown", "max_steps"
+    "submitted",
+    "ended",
+    "timeout",
+    "session_closed",
+    "eof",
+    "shutdown",
+    "max_steps",
+    "log_budget",
 ]
-"""Why an episode was sealed."""
+"""Why an episode was sealed (``log_budget``: its tool-call log outgrew its byte budget,
+see `mcpgym_server.logcap`; ``shutdown``: the server was stopped by a signal)."""
+
+
+def _is_none(value: Any) -> bool:
+    # Fields added to the format are left out while unset, so bundles written before they
+    # existed keep the same bytes, digests and signatures.
+    return value is None
+
+
+class CappedValue(BaseModel):
+    """What the log records of a value too large to keep whole (see `mcpgym_server.logcap`).
+
+    Attributes:
+        bytes: length of the whole value as compact UTF-8 JSON.
+        sha256: hex sha256 of that JSON (a harness can check its own call against it).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    bytes: int
+    sha256: str
 
 
 class LogEntry(BaseModel):
@@ -165,6 +197,9 @@ class LogEntry(BaseModel):
         error: the message shown to the agent (for internal errors: the generic text).
         internal_detail: exception type and message for internal errors (never shown to the agent).
         clock: virtual time at the call (ISO 8601). duration_ms: wall time spent (volatile).
+        arguments_capped, result_capped: set when the value was larger than the log's
+            value cap: ``arguments`` / ``result`` then hold only the head of its JSON text
+            (a string), never the value itself.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -177,6 +212,8 @@ class LogEntry(BaseModel):
     internal_detail: str | None = None
     clock: str
     duration_ms: float = 0.0
+    arguments_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    result_capped: CappedValue | None = Field(None, exclude_if=_is_none)
 
 
 class EpisodeMeta(BaseModel):
@@ -193,6 +230,8 @@ class EpisodeMeta(BaseModel):
         bundle_format: 1 (whole database in ``final.db.gz``) or 2 (page delta).
         base_sha256, final_size, delta_sha256 (format 2): the snapshot the delta is against,
             the final database's size in bytes, and the sha256 of the uncompressed delta.
+        answer_capped: set when the answer was larger than the log's value cap: ``answer``
+            then holds only its head (graders must not match it as the answer).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -217,6 +256,7 @@ class EpisodeMeta(BaseModel):
     base_sha256: str | None = None
     final_size: int | None = None
     delta_sha256: str | None = None
+    answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
 
 
 def serialize_db(db: sqlite3.Connection) -> bytes:
@@ -282,7 +322,8 @@ class EpisodeStore:
         dest = self.path(bundle.meta.episode_id)
         if dest.exists():
             raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{bundle.meta.episode_id}-", dir=self.root))
+        prefix = f".tmp-{bundle.meta.episode_id}{writer_prefix()}"
+        tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.root))
         try:
             if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
                 raw = bundle.delta_data()
@@ -302,6 +343,17 @@ class EpisodeStore:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         return dest
+
+    def sweep_debris(self, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
+        """Remove the temporary directories of sealings that never finished.
+
+        Those of live writers are kept, so servers may share a store; see
+        `mcpgym_server._debris` for how a dead writer is told apart.
+
+        Returns:
+            The names removed (an unreadable store directory: none).
+        """
+        return sweep_debris(self.root, max_age_s)
 
     def read_meta(self, episode_id: str) -> EpisodeMeta:
         """Only the metadata of a sealed bundle (no database is decompressed).
@@ -428,6 +480,10 @@ class MemoryEpisodeStore(EpisodeStore):
     def __init__(self) -> None:  # noqa: D107 - no directory
         self.root = Path("<memory>")
         self._bundles: dict[str, EpisodeBundle] = {}
+
+    def sweep_debris(self, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
+        """Nothing to sweep in memory: returns ``[]``."""
+        return []
 
     def exists(self, episode_id: str) -> bool:
         """Whether a bundle for ``episode_id`` is held."""

@@ -51,6 +51,12 @@ from mcpgym_server.errors import (
     UnknownEpisodeError,
 )
 from mcpgym_server.lock import compute_lock
+from mcpgym_server.logcap import (
+    LOG_BUDGET,
+    LOG_VALUE_CAP,
+    check_limits,
+    log_form,
+)
 from mcpgym_server.sandbox import Sandbox, VirtualClock
 from mcpgym_server.sealing import SealingMixin, _Sealing, wall_iso
 from mcpgym_server.tasks import TaskVariant, ToolCall
@@ -91,18 +97,23 @@ def _depth_ok(value: Any, limit: int) -> bool:
     return True
 
 
+def _plain_json_bytes(value: Any) -> bytes | None:
+    # The compact UTF-8 JSON of a plain value (the form the log caps measure), else None.
+    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+        return None
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return None
+
+
 def is_plain_json(value: Any) -> bool:
     """Whether ``value`` is plain, valid-UTF-8 JSON, nested at most `MAX_ARGUMENT_DEPTH` deep.
 
     Only such values go into the tool-call log, so every sealed bundle can be read back.
     """
-    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
-        return False
-    try:
-        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
-        return False
-    return True
+    return _plain_json_bytes(value) is not None
 
 
 @dataclass
@@ -113,6 +124,7 @@ class Episode:
         id: the episode id. variant: the task variant. sandbox: the private state.
         log: the tool-call log so far (framework-owned; tools never see it).
         opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
+        log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server.logcap`).
     """
 
     id: str
@@ -122,6 +134,7 @@ class Episode:
     last_activity: float
     log: list[LogEntry] = field(default_factory=list)
     internal_errors: int = 0
+    log_bytes: int = 0
 
 
 class EpisodeManager(SealingMixin):
@@ -141,6 +154,16 @@ class EpisodeManager(SealingMixin):
         max_steps: most tool calls per episode; the call after the last one seals the
             episode with termination ``max_steps`` (bounds the log and the bundle).
         seal_workers: most bundles `seal_async` writes at once (worker threads).
+        log_value_cap: bytes of compact JSON kept in the log of each call's arguments and
+            of its result (and of the answer); larger ones keep their head, length and
+            sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server.logcap`).
+        log_budget: bytes one episode's log may hold; the call that passes it seals the
+            episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
+
+    Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
+
+    Raises:
+        ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
     """
 
     def __init__(
@@ -154,7 +177,10 @@ class EpisodeManager(SealingMixin):
         max_open: int | None = None,
         max_steps: int = 1_000,
         seal_workers: int = 2,
+        log_value_cap: int = LOG_VALUE_CAP,
+        log_budget: int = LOG_BUDGET,
     ) -> None:
+        check_limits(log_value_cap, log_budget)
         self.env = env
         self.store = store
         self.idle_ttl = idle_ttl
@@ -169,6 +195,11 @@ class EpisodeManager(SealingMixin):
         self.max_steps = max_steps
         self.seal_workers = seal_workers
         self._seal_slots = None
+        self.log_value_cap = log_value_cap
+        self.log_budget = log_budget
+        swept = store.sweep_debris()  # sealings a killed writer never finished
+        if swept:
+            logger.warning("removed %d unfinished bundle(s) from %s", len(swept), store.root)
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -244,8 +275,11 @@ class EpisodeManager(SealingMixin):
         writes remain. The virtual clock advances by one step first.
 
         Returns:
-            The `LogEntry` (``status`` says how it went; ``error`` is the message
-            for the agent). Calling ``submit`` seals the episode.
+            The `LogEntry` as the agent sees it (``status`` says how it went; ``error``
+            is the message for the agent), with whole arguments and result: the log
+            keeps values over ``log_value_cap`` capped. Calling ``submit`` seals the
+            episode; so does a call that takes the log past ``log_budget``
+            (termination ``log_budget``; the call itself is answered and logged).
 
         Raises:
             EpisodeSealedError, UnknownEpisodeError: the episode is not open (or has
@@ -268,7 +302,8 @@ class EpisodeManager(SealingMixin):
         if not (isinstance(tool, str) and is_plain_json(tool)):
             tool = entry.tool = ascii(tool)[:200]
         spec = self.env.tools.get(tool)
-        if not is_plain_json(arguments):
+        arguments_json = _plain_json_bytes(arguments)
+        if arguments_json is None:
             entry.arguments = ascii(arguments)[:1000]
             entry.status = "invalid_arguments"
             entry.error = (
@@ -292,10 +327,20 @@ class EpisodeManager(SealingMixin):
                 else:
                     self._run_tool(ep, spec.fn, kwargs, entry)
         entry.duration_ms = (time.perf_counter() - t0) * 1000.0
-        ep.log.append(entry)
+        logged, size = log_form(entry, arguments_json, self.log_value_cap)
+        ep.log.append(logged)
+        ep.log_bytes += size
         ep.last_activity = time.monotonic()
         if entry.status == "ok" and tool == SUBMIT_TOOL:
             self.seal(ep.id, "submitted", answer=(arguments or {}).get("answer"))
+        elif ep.log_bytes > self.log_budget:
+            logger.warning(
+                "episode %s: its tool-call log holds %d bytes, past its budget of %d; sealed",
+                ep.id,
+                ep.log_bytes,
+                self.log_budget,
+            )
+            self.seal(ep.id, "log_budget")
         return entry
 
     def _run_tool(self, ep: Episode, fn: Any, kwargs: dict[str, Any], entry: LogEntry) -> None:
@@ -365,10 +410,13 @@ class EpisodeManager(SealingMixin):
         return stale
 
     def close_all(self, reason: TerminationReason = "shutdown") -> list[str]:
-        """Seal every open episode (server shutdown). Returns the ids sealed."""
+        """Seal every open episode (server shutdown), and wait (up to 10 s each) for the
+        bundles being written in worker threads. Returns the ids sealed here."""
         ids = list(self._open)
         for eid in ids:
             self.seal(eid, reason)
+        for job in list(self._sealing.values()):
+            job.finished.wait(timeout=10.0)
         return ids
 
 

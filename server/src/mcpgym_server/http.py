@@ -66,6 +66,7 @@ from mcpgym_server.errors import (
     UnknownBandError,
     UnknownEpisodeError,
 )
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
 from mcpgym_server.seeds import salted_seed
 
@@ -146,6 +147,8 @@ def create_app(
     max_open_episodes: int | None = None,
     bundle_key: str | None = None,
     seed_salt: str | None = None,
+    log_value_cap: int = LOG_VALUE_CAP,
+    log_budget: int = LOG_BUDGET,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -169,12 +172,18 @@ def create_app(
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
         seed_salt: secret mapping each requested seed to the generator seed served
             (`mcpgym_server.seeds`); ``None``: requested seeds are generator seeds.
+        log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager` and
+            `mcpgym_server.logcap`): 64 KiB per argument set or result, 16 MiB per episode.
 
     Returns:
-        A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
+        A Starlette app; ``app.state.manager`` is the `EpisodeManager`. Its lifespan
+        shutdown seals every open episode (termination ``shutdown``) on every transport;
+        ``app.state.seal_all()`` does the same for a host that may skip the lifespan
+        shutdown (`mcpgym_server.serving.run_until_stopped` calls it after a forced stop).
 
     Raises:
-        ValueError: ``control_token`` or ``seed_salt`` is an empty string.
+        ValueError: ``control_token`` or ``seed_salt`` is an empty string; the log caps
+            are out of range (see `EpisodeManager`).
     """
     if control_token is not None and not control_token.strip():
         raise ValueError("the control token must not be empty (or pass None for an open server)")
@@ -197,6 +206,8 @@ def create_app(
         idle_ttl=idle_ttl,
         unlocked=unlocked,
         max_open=max_open_episodes,
+        log_value_cap=log_value_cap,
+        log_budget=log_budget,
     )
 
     def resolve(ctx: ServerRequestContext[Any, Any]) -> str | None:
@@ -393,26 +404,37 @@ def create_app(
 
         await sessions.handle_request(inner, receive, send_with_episode)
 
+    def seal_all_for_shutdown() -> None:
+        sealed = manager.close_all("shutdown")
+        if sealed:
+            logger.info("sealed %d open episode(s) (shutdown)", len(sealed))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         interval = reap_interval if reap_interval is not None else min(idle_ttl / 4, 30.0)
-        async with anyio.create_task_group() as tg:
-            async with sessions.run():
+        try:
+            async with anyio.create_task_group() as tg:
+                async with sessions.run():
 
-                async def reaper() -> None:
-                    while True:
-                        await anyio.sleep(interval)
-                        # in worker threads, yielding between episodes: /healthz and other
-                        # episodes' calls keep their latency while many expire at once
-                        for eid in await manager.reap_idle_async():
-                            logger.info("sealed idle episode %s (timeout)", eid)
+                    async def reaper() -> None:
+                        while True:
+                            await anyio.sleep(interval)
+                            # in worker threads, yielding between episodes: /healthz and
+                            # other episodes' calls keep their latency while many expire
+                            for eid in await manager.reap_idle_async():
+                                logger.info("sealed idle episode %s (timeout)", eid)
 
-                tg.start_soon(reaper)
-                try:
-                    yield
-                finally:
-                    tg.cancel_scope.cancel()
-            manager.close_all("shutdown")
+                    tg.start_soon(reaper)
+                    try:
+                        yield
+                    finally:
+                        # Seal first, while MCP sessions are still open: closing them would
+                        # seal connect-to-start episodes as `session_closed`, and the
+                        # cancellation that closes them must not skip any sealing.
+                        seal_all_for_shutdown()
+                        tg.cancel_scope.cancel()
+        finally:
+            seal_all_for_shutdown()  # anything opened while the sessions were closing
 
     app = Starlette(
         middleware=[Middleware(_HostCheck, hosts=hosts)],
@@ -428,6 +450,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.state.seal_all = seal_all_for_shutdown
     return app
 
 

@@ -33,6 +33,7 @@ from mcpgym_server.bundle import (
 )
 from mcpgym_server.delta import PageDelta
 from mcpgym_server.environment import Environment
+from mcpgym_server.logcap import cap_json, utf8
 
 if TYPE_CHECKING:
     from mcpgym_server.episode import Episode
@@ -65,6 +66,7 @@ class SealingMixin:
     unlocked: bool
     idle_ttl: float
     seal_workers: int
+    log_value_cap: int
     _open: dict[str, Episode]
     _sealed: OrderedDict[str, TerminationReason]
     _sealing: dict[str, _Sealing]
@@ -137,6 +139,11 @@ class SealingMixin:
             ep = job.ep
             snapshot = self.env.snapshot
             delta = PageDelta.between(snapshot.data, job.final)
+            answer, answer_capped = job.answer, None
+            if answer is not None:
+                text = utf8(answer)
+                if len(text) > self.log_value_cap:  # the log's value cap holds for the answer
+                    answer, answer_capped = cap_json(text, self.log_value_cap)
             meta = EpisodeMeta(
                 episode_id=ep.id,
                 env=self.env.name,
@@ -150,7 +157,8 @@ class SealingMixin:
                 opened_at=ep.opened_at,
                 sealed_at=job.sealed_at,
                 termination=job.reason,
-                answer=job.answer,
+                answer=answer,
+                answer_capped=answer_capped,
                 steps=len(ep.log),
                 internal_errors=ep.internal_errors,
                 clock_end=job.clock_end,
