@@ -616,7 +616,8 @@ def build_rows(db: sqlite3.Connection) -> None:
             bank_line(end, "MONTHLY SERVICE FEE", -fee, f"FEE {end:%m%y}", None, fje)
             b.audit(end, "entry.post", "journal_entry", fje)
             sales = db.execute(
-                "SELECT COALESCE(SUM(net_cents), 0) FROM invoices WHERE status NOT IN ('draft', 'void') "
+                "SELECT COALESCE(SUM(net_cents), 0) FROM invoices "
+                "WHERE status NOT IN ('draft', 'void') "
                 "AND substr(issue_date, 6, 2) = ?",
                 (f"{m:02d}",),
             ).fetchone()[0]

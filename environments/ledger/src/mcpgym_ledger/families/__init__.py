@@ -2,3 +2,9 @@
 
 One module per family (generator, rubric, registration); shared pieces live in `_common`.
 """
+
+from mcpgym_ledger.families import (  # noqa: F401  (each module registers its family)
+    enter_vendor_bill,
+)
+
+__all__ = ["enter_vendor_bill"]

@@ -133,7 +133,8 @@ def require_row(sb: Sandbox, table: str, row_id: int, what: str, hint: str) -> d
 def audit(sb: Sandbox, action: str, entity: str, entity_id: int, **detail: Any) -> None:
     """Append one audit_log row for an action taken by the agent at the current virtual time."""
     sb.db.execute(
-        "INSERT INTO audit_log (at, actor, action, entity, entity_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO audit_log (at, actor, action, entity, entity_id, detail) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
         (
             sb.clock.iso(),
             ACTOR,

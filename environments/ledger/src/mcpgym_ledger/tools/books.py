@@ -139,14 +139,13 @@ def find_parties(
 
 @environment.tool(kind="read")
 def get_party(sb: Sandbox, party_id: int) -> dict[str, Any]:
-    """One customer or vendor: contact, terms, usual account and tax code, its open documents
-    (invoices or bills not fully settled) and, for customers, the credit held for them.
+    """One customer or vendor: contact, tax id, terms, usual account and tax code, its open
+    documents (invoices or bills not fully settled) and, for customers, the credit held.
 
     Args:
         party_id: the party's id (from find_parties), e.g. 3.
     """
     party = require_party(sb, party_id)
-    party.pop("tax_id", None)  # private (policy 10.2): not shown through this tool
     code = sb.query_one("SELECT code FROM accounts WHERE id = ?", (party["default_account_id"],))
     party["default_account"] = code["code"] if code else None
     if party["kind"] == "customer":

@@ -1,0 +1,129 @@
+"""The ledger task families: deterministic generators valid for any seed, reference runs that
+score 1.0, rubrics that fail the null agent and plausible wrong trajectories."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from mcpgym_grading import Grade, ReferenceCache, grade_bundle
+from mcpgym_ledger import environment
+from mcpgym_server import Generation, ToolCall, replay
+from mcpgym_server.tasks import TaskVariant, generation_seed
+
+BANDS = ("easy", "medium", "hard", "expert")
+FAMILIES = tuple(sorted(environment.families))
+SEEDS = range(5)
+CASES = [(f, b, s) for f in FAMILIES for b in BANDS for s in SEEDS]
+IDS = [f"{f}@{b}#{s}" for f, b, s in CASES]
+CACHE = ReferenceCache(maxsize=1024)
+
+
+def grade(variant: TaskVariant, calls: list[ToolCall]) -> Grade:
+    bundle = replay(environment, variant.family, variant.band, variant.seed, calls)
+    return grade_bundle(bundle, environment, reference_cache=CACHE)
+
+
+def failed(g: Grade) -> list[str]:
+    return [c.name for c in g.checks if c.applicable and not c.passed]
+
+
+def test_families_registered() -> None:
+    assert len(FAMILIES) >= 1
+    for name in FAMILIES:
+        fam = environment.family(name)
+        assert fam.bands == BANDS
+        assert any(c.required for c in fam.rubric.checks)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=IDS)
+def test_generator_is_deterministic(family: str, band: str, seed: int) -> None:
+    fam = environment.family(family)
+
+    def generate() -> Any:
+        db = environment.snapshot.open_copy(readonly=True)
+        try:
+            rng = random.Random(generation_seed(family, band, seed))
+            return fam.generator(Generation(seed=seed, band=band, rng=rng, db=db))  # type: ignore[arg-type]
+        finally:
+            db.close()
+
+    first, second = generate(), generate()
+    assert first == second
+    assert all(c.name != "submit" for c in first.reference)
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=IDS)
+def test_reference_scores_full_and_null_fails(family: str, band: str, seed: int) -> None:
+    v = environment.variant(family, band, seed)
+    bundle = replay(environment, family, band, seed, list(v.reference), answer=v.answer)
+    assert [(e.tool, e.error) for e in bundle.log if e.status != "ok"] == []
+    g = grade_bundle(bundle, environment, reference_cache=CACHE)
+    assert g.status == "graded", g.error
+    assert failed(g) == [] and g.score == 1.0 and g.passed
+    db = bundle.open_final_db()
+    debit, credit = db.execute(
+        "SELECT SUM(debit_cents), SUM(credit_cents) FROM journal_lines"
+    ).fetchone()
+    assert debit == credit  # the trial balance still balances
+    null = grade(v, [])
+    assert null.status == "graded" and not null.passed
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("band", BANDS)
+def test_generators_are_valid_for_huge_seeds(family: str, band: str) -> None:
+    rng = random.Random(f"{family}{band}")
+    for seed in [2**40, *(rng.randrange(2**40) for _ in range(4))]:
+        v = environment.variant(family, band, seed)
+        bundle = replay(environment, family, band, seed, list(v.reference))
+        assert [(e.tool, e.error) for e in bundle.log if e.status != "ok"] == []
+        g = grade_bundle(bundle, environment, reference_cache=CACHE)
+        assert g.score == 1.0, (v.id, failed(g))
+
+
+# -- plausible wrong trajectories ----------------------------------------------------------
+
+
+def _swap(v: TaskVariant, tool: str, **changes: Any) -> list[ToolCall]:
+    out = []
+    for c in v.reference:
+        out.append(ToolCall(c.name, {**c.arguments, **changes}) if c.name == tool else c)
+    return out
+
+
+def _bill_lines(v: TaskVariant, fn: Any) -> list[ToolCall]:
+    out = []
+    for c in v.reference:
+        if c.name == "create_bill":
+            c = ToolCall(c.name, {**c.arguments, "lines": [fn(x) for x in c.arguments["lines"]]})
+        out.append(c)
+    return out
+
+
+@pytest.mark.parametrize("band", BANDS)
+def test_bill_on_the_wrong_account_or_tax_fails(band: str) -> None:
+    v = environment.variant("enter-vendor-bill", band, 3)
+    wrong_acct = _bill_lines(v, lambda x: {**x, "account_code": "6900"})
+    assert "bill-lines" in failed(grade(v, wrong_acct))
+    wrong_tax = _bill_lines(v, lambda x: {**x, "tax_code": "EXEMPT"})
+    assert "bill-lines" in failed(grade(v, wrong_tax))
+
+
+def test_bill_above_the_limit_posted_fails() -> None:
+    v = environment.variant("enter-vendor-bill", "hard", 1)
+    posted = [*v.reference, ToolCall("post_bill", {"bill_id": v.params["bill_id"]})]
+    fails = failed(grade(v, posted))
+    assert {"bill-status", "books-moved-as-required"} <= set(fails)
+
+
+def test_bill_of_a_closed_period_posted_on_its_date_fails() -> None:
+    v = environment.variant("enter-vendor-bill", "expert", 2)
+    calls = [
+        ToolCall(c.name, {"bill_id": c.arguments["bill_id"]}) if c.name == "post_bill" else c
+        for c in v.reference
+    ]
+    fails = failed(grade(v, calls))
+    assert {"bill-entry-date", "books-moved-as-required"} <= set(fails)
