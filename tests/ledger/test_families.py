@@ -127,3 +127,44 @@ def test_bill_of_a_closed_period_posted_on_its_date_fails() -> None:
     ]
     fails = failed(grade(v, calls))
     assert {"bill-entry-date", "books-moved-as-required"} <= set(fails)
+
+
+def _payment(v: TaskVariant, allocations: list[dict[str, int]]) -> list[ToolCall]:
+    return _swap(v, "record_customer_payment", allocations=allocations)
+
+
+def test_payment_applied_newest_first_fails() -> None:
+    v = environment.variant("apply-customer-payment", "hard", 2)
+    db = environment.snapshot.open_copy(readonly=True)
+    opened = db.execute(
+        "SELECT id, total_cents - paid_cents - credited_cents - written_off_cents FROM invoices "
+        "WHERE customer_id = ? AND status IN ('posted', 'part_paid') "
+        "ORDER BY due_date DESC, number DESC",
+        (v.params["customer_id"],),
+    ).fetchall()
+    left, wrong = v.params["amount_cents"], []
+    for inv_id, open_cents in opened:
+        if left <= 0:
+            break
+        wrong.append({"invoice_id": inv_id, "amount_cents": min(open_cents, left)})
+        left -= min(open_cents, left)
+    assert {"allocations", "invoices-settled"} <= set(failed(grade(v, _payment(v, wrong))))
+
+
+def test_leftover_applied_to_another_invoice_or_unmatched_line_fails() -> None:
+    v = environment.variant("apply-customer-payment", "expert", 1)
+    db = environment.snapshot.open_copy(readonly=True)
+    taken = {i for i, _c in v.params["allocations"]}
+    other = db.execute(
+        "SELECT id, total_cents - paid_cents - credited_cents - written_off_cents FROM invoices "
+        "WHERE customer_id = ? AND status IN ('posted', 'part_paid') ORDER BY id",
+        (v.params["customer_id"],),
+    ).fetchall()
+    extra = [(i, c) for i, c in other if i not in taken]
+    if extra:
+        allocs = [{"invoice_id": i, "amount_cents": c} for i, c in v.params["allocations"]]
+        cents = min(extra[0][1], v.params["credit_cents"])
+        allocs.append({"invoice_id": extra[0][0], "amount_cents": cents})
+        assert "credit-held" in failed(grade(v, _payment(v, allocs)))
+    no_line = _swap(v, "record_customer_payment", bank_line_id=None)
+    assert "bank-line-matched" in failed(grade(v, no_line))
