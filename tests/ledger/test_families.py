@@ -168,3 +168,43 @@ def test_leftover_applied_to_another_invoice_or_unmatched_line_fails() -> None:
         assert "credit-held" in failed(grade(v, _payment(v, allocs)))
     no_line = _swap(v, "record_customer_payment", bank_line_id=None)
     assert "bank-line-matched" in failed(grade(v, no_line))
+
+
+@pytest.mark.parametrize("band", BANDS)
+def test_editing_the_entry_instead_of_reversing_fails(band: str) -> None:
+    v = environment.variant("correct-misposted-entry", band, 4)
+    post = next(c for c in v.reference if c.name == "post_journal_entry")
+    edit = ToolCall(
+        "edit_journal_entry",
+        {"entry_id": v.params["wrong_entry_id"], "lines": post.arguments["lines"]},
+    )
+    calls = [
+        c for c in v.reference if c.name not in ("reverse_journal_entry", "post_journal_entry")
+    ]
+    fails = set(failed(grade(v, [*calls, edit])))
+    assert {"wrong-entry-reversed", "books-moved-as-required"} <= fails
+
+
+def test_correction_dated_in_the_closed_period_fails() -> None:
+    v = environment.variant("correct-misposted-entry", "hard", 0)
+    db = environment.snapshot.open_copy(readonly=True)
+    for sql, params in v.setup:
+        db.execute(sql, params)
+    day = db.execute(
+        "SELECT entry_date FROM journal_entries WHERE id = ?", (v.params["entry_id"],)
+    ).fetchone()[0]
+    calls = _swap(v, "reverse_journal_entry", reversal_date=day)
+    calls = [
+        ToolCall(c.name, {**c.arguments, "entry_date": day})
+        if c.name == "post_journal_entry"
+        else c
+        for c in calls
+    ]
+    fails = set(failed(grade(v, calls)))
+    assert {"wrong-entry-reversed", "corrected-entry-posted", "books-moved-as-required"} <= fails
+
+
+def test_a_reclass_entry_without_reversal_fails() -> None:
+    v = environment.variant("correct-misposted-entry", "medium", 2)
+    calls = [c for c in v.reference if c.name != "reverse_journal_entry"]
+    assert "wrong-entry-reversed" in failed(grade(v, calls))

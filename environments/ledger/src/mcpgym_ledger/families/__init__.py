@@ -5,7 +5,8 @@ One module per family (generator, rubric, registration); shared pieces live in `
 
 from mcpgym_ledger.families import (  # noqa: F401  (each module registers its family)
     apply_customer_payment,
+    correct_misposted_entry,
     enter_vendor_bill,
 )
 
-__all__ = ["apply_customer_payment", "enter_vendor_bill"]
+__all__ = ["apply_customer_payment", "correct_misposted_entry", "enter_vendor_bill"]
