@@ -187,7 +187,7 @@ def test_editing_the_entry_instead_of_reversing_fails(band: str) -> None:
 
 def test_correction_dated_in_the_closed_period_fails() -> None:
     v = environment.variant("correct-misposted-entry", "hard", 0)
-    db = environment.snapshot.open_copy(readonly=True)
+    db = environment.snapshot.open_copy()
     for sql, params in v.setup:
         db.execute(sql, params)
     day = db.execute(
