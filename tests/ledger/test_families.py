@@ -208,3 +208,52 @@ def test_a_reclass_entry_without_reversal_fails() -> None:
     v = environment.variant("correct-misposted-entry", "medium", 2)
     calls = [c for c in v.reference if c.name != "reverse_journal_entry"]
     assert "wrong-entry-reversed" in failed(grade(v, calls))
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=IDS)
+def test_setup_keeps_the_books_consistent(family: str, band: str, seed: int) -> None:
+    """After a variant's setup (and after its reference), receivables equal what is open on
+    invoices, every entry balances and nothing in the setup is dated after the snapshot."""
+    v = environment.variant(family, band, seed)
+    for calls in ([], list(v.reference)):
+        db = replay(environment, family, band, seed, calls).open_final_db()
+        ar = db.execute(
+            "SELECT SUM(debit_cents) - SUM(credit_cents) FROM journal_lines WHERE account_id = "
+            "(SELECT id FROM accounts WHERE code = '1100')"
+        ).fetchone()[0]
+        open_ = db.execute(
+            "SELECT SUM(total_cents - paid_cents - credited_cents - written_off_cents) "
+            "FROM invoices WHERE status NOT IN ('draft', 'void')"
+        ).fetchone()[0]
+        assert ar == open_
+        off = db.execute(
+            "SELECT entry_id FROM journal_lines GROUP BY entry_id "
+            "HAVING SUM(debit_cents) <> SUM(credit_cents)"
+        ).fetchall()
+        assert off == []
+
+
+def test_write_off_above_the_limit_fails() -> None:
+    v = environment.variant("write-off-bad-debt", "hard", 0)
+    p = v.params
+    calls = [
+        ToolCall(
+            "write_off_invoice",
+            {
+                "invoice_id": p["escalate_invoice_id"],
+                "amount_cents": p["escalate_cents"],
+                "reason": "customer ceased trading",
+            },
+        )
+        if c.name == "escalate"
+        else c
+        for c in v.reference
+    ]
+    fails = set(failed(grade(v, calls)))
+    assert {"escalated-with-amount", "no-other-money-moved", "books-moved-as-required"} <= fails
+
+
+def test_writing_off_the_whole_total_of_a_part_paid_invoice_is_refused_or_fails() -> None:
+    v = environment.variant("write-off-bad-debt", "expert", 1)
+    calls = [c for c in v.reference if c.name != "escalate"]
+    assert "escalated-with-amount" in failed(grade(v, calls))

@@ -7,6 +7,12 @@ from mcpgym_ledger.families import (  # noqa: F401  (each module registers its f
     apply_customer_payment,
     correct_misposted_entry,
     enter_vendor_bill,
+    write_off_bad_debt,
 )
 
-__all__ = ["apply_customer_payment", "correct_misposted_entry", "enter_vendor_bill"]
+__all__ = [
+    "apply_customer_payment",
+    "correct_misposted_entry",
+    "enter_vendor_bill",
+    "write_off_bad_debt",
+]

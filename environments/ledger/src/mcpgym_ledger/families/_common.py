@@ -145,3 +145,167 @@ def instruction(body: str) -> str:
         f"{body}\n\nWork through the ledger tools as the accounting policy requires, "
         "then call submit."
     )
+
+
+PRODUCTS = (
+    ("Trail daypack 28L", 3400),
+    ("Insulated jacket", 6100),
+    ("Rain shell", 4800),
+    ("Camp stove", 2900),
+    ("Headlamp 400lm", 1450),
+    ("Trekking poles (pair)", 3150),
+    ("Sleeping bag -5C", 7400),
+    ("Water filter", 2350),
+)
+"""Products the company sells (unit prices in cents), as on the snapshot's invoices."""
+
+
+class PastBooks:
+    """Setup rows for documents of the books' past (written before the snapshot time), each
+    with the journal entry the tools would have posted, so the books stay consistent.
+
+    Args:
+        sc: the variant's `Scenario` (ids come from it).
+    """
+
+    def __init__(self, sc: Any) -> None:
+        self.sc = sc
+        self.accounts = {r["code"]: r["id"] for r in sc.rows("SELECT id, code FROM accounts")}
+
+    def entry(
+        self,
+        day: str,
+        memo: str,
+        source: str,
+        source_id: int | None,
+        lines: list[tuple[str, int, int]],
+        party_id: int | None = None,
+    ) -> int:
+        """A balanced entry dated ``day``; lines are ``(account code, debit, credit)``."""
+        assert sum(x[1] for x in lines) == sum(x[2] for x in lines), lines
+        entry_id = self.sc.insert(
+            "journal_entries",
+            {
+                "entry_date": day,
+                "period_id": int(day[5:7]),
+                "memo": memo,
+                "source": source,
+                "source_id": source_id,
+                "created_at": f"{day}T15:20:00Z",
+                "created_by": "dana.liu",
+            },
+        )
+        for code, dr, cr in lines:
+            if dr or cr:
+                self.sc.insert(
+                    "journal_lines",
+                    {
+                        "entry_id": entry_id,
+                        "account_id": self.accounts[code],
+                        "debit_cents": dr,
+                        "credit_cents": cr,
+                        "party_id": party_id,
+                        "memo": "",
+                    },
+                )
+        return entry_id
+
+    def invoice(
+        self,
+        customer: Mapping[str, Any],
+        issue: str,
+        due: str,
+        lines: list[tuple[str, int, int]],
+        paid: list[tuple[str, int]] = (),  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        """A posted invoice of ``lines`` ``(product, quantity, unit cents)`` for ``customer``
+        (its default tax code), with payments ``(date, cents)`` received on it; returns the
+        invoice as a row dict (``open_cents`` added)."""
+        taxc = customer["default_tax_code"]
+        priced = [(p, q, u, q * u, tax_on(q * u, RATES[taxc])) for p, q, u in lines]
+        net = sum(x[3] for x in priced)
+        tax = sum(x[4] for x in priced)
+        inv_id = self.sc.peek_id("invoices")
+        number = f"INV-2026-{inv_id:04d}"
+        paid_cents = sum(c for _d, c in paid)
+        status = "paid" if paid_cents == net + tax else ("part_paid" if paid_cents else "posted")
+        entry_id = self.entry(
+            issue,
+            f"Invoice {number}",
+            "invoice",
+            inv_id,
+            [("1100", net + tax, 0), ("4000", 0, net), ("2200", 0, tax)],
+            customer["id"],
+        )
+        row = {
+            "number": number,
+            "customer_id": customer["id"],
+            "issue_date": issue,
+            "due_date": due,
+            "status": status,
+            "net_cents": net,
+            "tax_cents": tax,
+            "total_cents": net + tax,
+            "paid_cents": paid_cents,
+            "credited_cents": 0,
+            "written_off_cents": 0,
+            "journal_entry_id": entry_id,
+            "memo": "",
+            "updated_at": f"{issue}T16:00:00Z",
+        }
+        assert self.sc.insert("invoices", row) == inv_id
+        for p, q, u, lnet, ltax in priced:
+            self.sc.insert(
+                "invoice_lines",
+                {
+                    "invoice_id": inv_id,
+                    "description": p,
+                    "account_id": self.accounts["4000"],
+                    "quantity": q,
+                    "unit_cents": u,
+                    "net_cents": lnet,
+                    "tax_code": taxc,
+                    "tax_cents": ltax,
+                },
+            )
+        for day, cents in paid:
+            pay = self.sc.peek_id("payments")
+            pje = self.entry(
+                day,
+                f"Payment received on {number}",
+                "payment",
+                pay,
+                [("1000", cents, 0), ("1100", 0, cents)],
+                customer["id"],
+            )
+            self.sc.insert(
+                "payments",
+                {
+                    "direction": "received",
+                    "party_id": customer["id"],
+                    "payment_date": day,
+                    "amount_cents": cents,
+                    "reference": f"RCPT {inv_id}{len(day)}",
+                    "journal_entry_id": pje,
+                    "created_at": f"{day}T16:30:00Z",
+                },
+            )
+            self.sc.insert(
+                "payment_allocations",
+                {"payment_id": pay, "invoice_id": inv_id, "amount_cents": cents},
+            )
+            self.sc.insert(
+                "bank_lines",
+                {
+                    "bank_account_id": 1,
+                    "line_date": day,
+                    "description": f"DEPOSIT {customer['name'].upper()[:22]}",
+                    "amount_cents": cents,
+                    "reference": f"RCPT {inv_id}",
+                    "status": "matched",
+                    "payment_id": pay,
+                    "journal_entry_id": pje,
+                    "updated_at": f"{day}T18:00:00Z",
+                },
+            )
+        return {**row, "id": inv_id, "open_cents": net + tax - paid_cents}

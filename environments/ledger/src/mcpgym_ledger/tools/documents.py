@@ -313,7 +313,7 @@ def create_invoice(
     priced = _priced(sb, lines, sales=True)
     net = sum(x["net_cents"] for x in priced)
     tax = sum(x["tax_cents"] for x in priced)
-    count = sb.db.execute("SELECT COUNT(*) FROM invoices").fetchone()[0]
+    count = sb.db.execute("SELECT COALESCE(MAX(id), 0) FROM invoices").fetchone()[0]
     number = f"INV-2026-{count + 1:04d}"
     due = (date.fromisoformat(day) + timedelta(days=cust["terms_days"])).isoformat()
     inv = insert(
@@ -426,7 +426,7 @@ def issue_credit_note(
         )
     day = require_date(issue_date, "issue_date")
     why = require_text(reason, "reason")
-    count = sb.db.execute("SELECT COUNT(*) FROM credit_notes").fetchone()[0]
+    count = sb.db.execute("SELECT COALESCE(MAX(id), 0) FROM credit_notes").fetchone()[0]
     number = f"CN-2026-{count + 1:04d}"
     cust = inv["customer_id"]
     cn = insert(
