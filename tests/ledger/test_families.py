@@ -257,3 +257,37 @@ def test_writing_off_the_whole_total_of_a_part_paid_invoice_is_refused_or_fails(
     v = environment.variant("write-off-bad-debt", "expert", 1)
     calls = [c for c in v.reference if c.name != "escalate"]
     assert "escalated-with-amount" in failed(grade(v, calls))
+
+
+def test_recording_the_duplicate_deposit_too_fails() -> None:
+    v = environment.variant("reconcile-bank-lines", "hard", 3)
+    pay = next(c for c in v.reference if c.name == "record_customer_payment")
+    again = ToolCall(
+        "record_customer_payment",
+        {**pay.arguments, "bank_line_id": v.params["duplicate_line_id"], "allocations": []},
+    )
+    calls = [again if c.name == "ignore_bank_line" else c for c in v.reference]
+    fails = set(failed(grade(v, calls)))
+    assert {"lines-reconciled", "no-double-payment", "books-moved-as-required"} <= fails
+
+
+def test_paying_the_vendor_again_fails() -> None:
+    v = environment.variant("reconcile-bank-lines", "expert", 0)
+    db = environment.snapshot.open_copy(readonly=True)
+    bill = db.execute(
+        "SELECT a.bill_id FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
+        "WHERE p.journal_entry_id = ?",
+        (v.params["vendor_entry_id"],),
+    ).fetchone()[0]
+    calls = [
+        c
+        for c in v.reference
+        if not (
+            c.name == "match_bank_line"
+            and c.arguments["bank_line_id"] == v.params["vendor_line_id"]
+        )
+    ]
+    calls.append(
+        ToolCall("pay_bill", {"bill_id": bill, "amount_cents": v.params["vendor_payment_cents"]})
+    )
+    assert "vendor-payment-matched" in failed(grade(v, calls))

@@ -7,6 +7,7 @@ from mcpgym_ledger.families import (  # noqa: F401  (each module registers its f
     apply_customer_payment,
     correct_misposted_entry,
     enter_vendor_bill,
+    reconcile_bank_lines,
     write_off_bad_debt,
 )
 

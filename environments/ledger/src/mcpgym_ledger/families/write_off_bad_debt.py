@@ -24,10 +24,10 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._common import (
     BANDS,
     PRODUCTS,
+    RATES,
     SNAPSHOT_TIME,
     TODAY,
     VOLATILE_COLUMNS,
-    RATES,
     PastBooks,
     books_moved,
     instruction,
