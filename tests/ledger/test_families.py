@@ -291,3 +291,24 @@ def test_paying_the_vendor_again_fails() -> None:
         ToolCall("pay_bill", {"bill_id": bill, "amount_cents": v.params["vendor_payment_cents"]})
     )
     assert "vendor-payment-matched" in failed(grade(v, calls))
+
+
+def test_crediting_the_whole_claimed_return_again_fails() -> None:
+    v = environment.variant("credit-returned-item", "expert", 2)
+    cn = next(c for c in v.reference if c.name == "issue_credit_note")
+    db = environment.snapshot.open_copy()
+    for sql, params in v.setup:
+        db.execute(sql, params)
+    earlier = db.execute(
+        "SELECT net_cents FROM credit_notes WHERE invoice_id = ?", (cn.arguments["invoice_id"],)
+    ).fetchone()[0]
+    calls = _swap(v, "issue_credit_note", net_cents=cn.arguments["net_cents"] + earlier)
+    fails = set(failed(grade(v, calls)))
+    assert {"credit-notes", "invoices-credited", "books-moved-as-required"} <= fails
+
+
+def test_credit_at_the_list_price_instead_of_the_invoice_line_fails() -> None:
+    v = environment.variant("credit-returned-item", "medium", 1)
+    cn = next(c for c in v.reference if c.name == "issue_credit_note")
+    calls = _swap(v, "issue_credit_note", net_cents=cn.arguments["net_cents"] + 100)
+    assert "credit-notes" in failed(grade(v, calls))

@@ -6,6 +6,7 @@ One module per family (generator, rubric, registration); shared pieces live in `
 from mcpgym_ledger.families import (  # noqa: F401  (each module registers its family)
     apply_customer_payment,
     correct_misposted_entry,
+    credit_returned_item,
     enter_vendor_bill,
     reconcile_bank_lines,
     write_off_bad_debt,
@@ -14,6 +15,8 @@ from mcpgym_ledger.families import (  # noqa: F401  (each module registers its f
 __all__ = [
     "apply_customer_payment",
     "correct_misposted_entry",
+    "credit_returned_item",
     "enter_vendor_bill",
+    "reconcile_bank_lines",
     "write_off_bad_debt",
 ]

@@ -309,3 +309,52 @@ class PastBooks:
                 },
             )
         return {**row, "id": inv_id, "open_cents": net + tax - paid_cents}
+
+    def credit_note(
+        self,
+        invoice: dict[str, Any],
+        customer: Mapping[str, Any],
+        day: str,
+        qty: int,
+        line: tuple[str, int, int],
+    ) -> dict[str, Any]:
+        """A credit note of ``qty`` units of the invoice ``line`` ``(product, quantity, unit)``
+        issued on ``day``, with its entry, and the invoice updated (``invoice`` is changed in
+        place: ``credited_cents``, ``status``, ``open_cents``)."""
+        product, _q, unit = line
+        net = qty * unit
+        tax = tax_on(net, RATES[customer["default_tax_code"]])
+        cn_id = self.sc.peek_id("credit_notes")
+        number = f"CN-2026-{cn_id:04d}"
+        entry_id = self.entry(
+            day,
+            f"Credit note {number} on {invoice['number']}",
+            "credit_note",
+            cn_id,
+            [("4100", net, 0), ("2200", tax, 0), ("1100", 0, net + tax)],
+            customer["id"],
+        )
+        self.sc.insert(
+            "credit_notes",
+            {
+                "number": number,
+                "invoice_id": invoice["id"],
+                "customer_id": customer["id"],
+                "issue_date": day,
+                "net_cents": net,
+                "tax_cents": tax,
+                "total_cents": net + tax,
+                "reason": f"returned {qty} x {product}",
+                "journal_entry_id": entry_id,
+                "created_at": f"{day}T15:40:00Z",
+            },
+        )
+        invoice["credited_cents"] += net + tax
+        invoice["open_cents"] -= net + tax
+        invoice["status"] = "part_paid"
+        self.sc.update(
+            "invoices",
+            invoice["id"],
+            {"credited_cents": invoice["credited_cents"], "status": "part_paid"},
+        )
+        return {"id": cn_id, "number": number, "total_cents": net + tax}
