@@ -312,3 +312,22 @@ def test_credit_at_the_list_price_instead_of_the_invoice_line_fails() -> None:
     cn = next(c for c in v.reference if c.name == "issue_credit_note")
     calls = _swap(v, "issue_credit_note", net_cents=cn.arguments["net_cents"] + 100)
     assert "credit-notes" in failed(grade(v, calls))
+
+
+def test_accruing_the_item_billed_since_fails() -> None:
+    v = environment.variant("accrue-expense", "expert", 1)
+    post = next(c for c in v.reference if c.name == "post_journal_entry")
+    extra = [
+        {"account_code": "6100", "debit_cents": 12345},
+        {"account_code": "2100", "credit_cents": 12345},
+    ]
+    calls = _swap(v, "post_journal_entry", lines=[*post.arguments["lines"], *extra])
+    assert "accrual-posted" in failed(grade(v, calls))
+
+
+def test_accrual_without_reversal_or_closing_may_fails() -> None:
+    v = environment.variant("accrue-expense", "medium", 0)
+    no_rev = [c for c in v.reference if c.name != "reverse_journal_entry"]
+    assert {"accrual-reversed", "books-moved-as-required"} <= set(failed(grade(v, no_rev)))
+    closed = [*v.reference, ToolCall("close_period", {"period": "2026-05"})]
+    assert "no-collateral-changes" in failed(grade(v, closed))

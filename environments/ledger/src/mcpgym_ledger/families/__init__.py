@@ -4,6 +4,7 @@ One module per family (generator, rubric, registration); shared pieces live in `
 """
 
 from mcpgym_ledger.families import (  # noqa: F401  (each module registers its family)
+    accrue_expense,
     apply_customer_payment,
     correct_misposted_entry,
     credit_returned_item,
@@ -13,6 +14,7 @@ from mcpgym_ledger.families import (  # noqa: F401  (each module registers its f
 )
 
 __all__ = [
+    "accrue_expense",
     "apply_customer_payment",
     "correct_misposted_entry",
     "credit_returned_item",

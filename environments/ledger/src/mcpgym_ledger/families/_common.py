@@ -10,6 +10,7 @@ is particular to these books: the volatile columns, the tables every family leav
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import date, timedelta
 from typing import Any
 
 from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, SqlCheck, reply_says, reply_sent
@@ -358,3 +359,52 @@ class PastBooks:
             {"credited_cents": invoice["credited_cents"], "status": "part_paid"},
         )
         return {"id": cn_id, "number": number, "total_cents": net + tax}
+
+    def bill(
+        self,
+        vendor: Mapping[str, Any],
+        ref: str,
+        day: str,
+        description: str,
+        code: str,
+        net: int,
+        tax_code: str,
+    ) -> int:
+        """A posted, unpaid one-line bill from ``vendor`` dated ``day``, with its entry."""
+        tax = tax_on(net, RATES[tax_code])
+        bill_id = self.sc.peek_id("bills")
+        entry_id = self.entry(
+            day,
+            f"Bill {ref} from {vendor['name']}",
+            "bill",
+            bill_id,
+            [(code, net, 0), ("1400", tax, 0), ("2000", 0, net + tax)],
+            vendor["id"],
+        )
+        assert bill_id == self.sc.insert(
+            "bills",
+            {
+                "vendor_id": vendor["id"],
+                "vendor_ref": ref,
+                "bill_date": day,
+                "due_date": (date.fromisoformat(day) + timedelta(days=30)).isoformat(),
+                "status": "posted",
+                "net_cents": net,
+                "tax_cents": tax,
+                "total_cents": net + tax,
+                "journal_entry_id": entry_id,
+                "updated_at": f"{day}T16:00:00Z",
+            },
+        )
+        self.sc.insert(
+            "bill_lines",
+            {
+                "bill_id": bill_id,
+                "description": description,
+                "account_id": self.accounts[code],
+                "net_cents": net,
+                "tax_code": tax_code,
+                "tax_cents": tax,
+            },
+        )
+        return bill_id
