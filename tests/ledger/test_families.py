@@ -331,3 +331,31 @@ def test_accrual_without_reversal_or_closing_may_fails() -> None:
     assert {"accrual-reversed", "books-moved-as-required"} <= set(failed(grade(v, no_rev)))
     closed = [*v.reference, ToolCall("close_period", {"period": "2026-05"})]
     assert "no-collateral-changes" in failed(grade(v, closed))
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "expert"])
+def test_posting_on_the_closed_date_as_asked_fails(band: str) -> None:
+    v = environment.variant("closed-period-posting", band, 2)
+    april = v.params["issue_date"]
+    calls = [
+        ToolCall(c.name, {**c.arguments, "entry_date": april})
+        if c.name == "post_journal_entry" and c.arguments["entry_date"] == "2026-05-01"
+        else c
+        for c in v.reference
+    ]
+    fails = set(failed(grade(v, calls)))
+    assert {"entries-dated-in-open-periods", "books-moved-as-required"} <= fails
+
+
+def test_closing_may_before_posting_fails() -> None:
+    v = environment.variant("closed-period-posting", "expert", 0)
+    close = [c for c in v.reference if c.name == "close_period"]
+    calls = close + [c for c in v.reference if c.name != "close_period"]
+    assert "may-closed-when-asked" in failed(grade(v, calls))
+
+
+def test_invoice_posted_on_its_april_issue_date_fails() -> None:
+    v = environment.variant("closed-period-posting", "hard", 4)
+    calls = _swap(v, "post_invoice", posting_date=None)
+    fails = set(failed(grade(v, calls)))
+    assert {"entries-dated-in-open-periods", "books-moved-as-required"} <= fails

@@ -6,6 +6,7 @@ One module per family (generator, rubric, registration); shared pieces live in `
 from mcpgym_ledger.families import (  # noqa: F401  (each module registers its family)
     accrue_expense,
     apply_customer_payment,
+    closed_period_posting,
     correct_misposted_entry,
     credit_returned_item,
     enter_vendor_bill,
@@ -16,6 +17,7 @@ from mcpgym_ledger.families import (  # noqa: F401  (each module registers its f
 __all__ = [
     "accrue_expense",
     "apply_customer_payment",
+    "closed_period_posting",
     "correct_misposted_entry",
     "credit_returned_item",
     "enter_vendor_bill",

@@ -352,20 +352,22 @@ def create_invoice(
 
 
 @environment.tool(kind="write")
-def post_invoice(sb: Sandbox, invoice_id: int) -> dict[str, Any]:
-    """Post a draft invoice on its issue date: debit Accounts Receivable (1100) with the
-    total, credit Sales (4000) net and Sales Tax Payable (2200) tax.
+def post_invoice(sb: Sandbox, invoice_id: int, posting_date: str | None = None) -> dict[str, Any]:
+    """Post a draft invoice: debit Accounts Receivable (1100) with the total, credit Sales
+    (4000) net and Sales Tax Payable (2200) tax.
 
     Args:
         invoice_id: the draft invoice's id.
+        posting_date: the entry's date, YYYY-MM-DD; default: the issue date.
     """
     inv = _invoice(sb, invoice_id)
     if inv["status"] != "draft":
         raise ToolError(f"invoice {inv['number']} is {inv['status']}, not a draft")
+    day = require_date(posting_date, "posting_date") if posting_date else inv["issue_date"]
     cust = inv["customer_id"]
     entry_id, warnings = post_entry(
         sb,
-        inv["issue_date"],
+        day,
         f"Invoice {inv['number']}",
         "invoice",
         invoice_id,
