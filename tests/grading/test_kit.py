@@ -114,3 +114,23 @@ def test_fragments() -> None:
     assert rows_written_sum("refunds", "order_id = :o", hd.SNAPSHOT_TIME) == hd.new_rows_sum(
         "refunds", "order_id = :o"
     )
+
+
+def test_every_kit_piece_is_documented_and_exported() -> None:
+    import mcpgym_grading
+    import mcpgym_server
+    from mcpgym_grading import kit
+    from mcpgym_server import authoring
+
+    for module, package in ((kit, mcpgym_grading), (authoring, mcpgym_server)):
+        names = [
+            n
+            for n, obj in vars(module).items()
+            if not n.startswith("_")
+            and callable(obj)
+            and getattr(obj, "__module__", "") == module.__name__
+        ]
+        assert names
+        for name in names:
+            assert getattr(module, name).__doc__, f"{module.__name__}.{name} has no docstring"
+            assert name in package.__all__, f"{name} is not exported by {package.__name__}"
