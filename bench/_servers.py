@@ -39,7 +39,7 @@ def env_app(name: str, store: str) -> object:
     from mcpgym_server import load_environment
     from mcpgym_server.http import create_app
 
-    return create_app(load_environment(name), store)
+    return create_app(load_environment(name), store, control_token=None)  # loopback bench
 
 
 if __name__ == "__main__":

@@ -206,7 +206,10 @@ async def test_the_installed_environment_serves_episodes(installed: Installed) -
     output = ""
     with anyio.fail_after(60):
         async with await anyio.open_process(
-            command, cwd=installed.tmp, stderr=subprocess.STDOUT
+            command,
+            cwd=installed.tmp,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "MCPGYM_CONTROL_TOKEN": "wheel-test-token"},
         ) as proc:
             assert proc.stdout is not None
             try:
@@ -215,7 +218,10 @@ async def test_the_installed_environment_serves_episodes(installed: Installed) -
                     if "Uvicorn running on" in output:
                         break
                 assert "Uvicorn running on" in output, output
-                async with httpx.AsyncClient(base_url=base, trust_env=False) as http:
+                control = {"authorization": "Bearer wheel-test-token"}
+                async with httpx.AsyncClient(
+                    base_url=base, trust_env=False, headers=control
+                ) as http:
                     health = (await http.get("/healthz")).json()
                     tasks = (await http.get("/tasks")).json()
                     opened = await http.post(

@@ -29,11 +29,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
-from mcpgym_clients.errors import ClientError, ConfigurationError
+from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.summary import SummaryRow, summarize
-from mcpgym_server import BANDS, Environment, MCPGymError, compute_lock, load_environment
+from mcpgym_server import (
+    BANDS,
+    Environment,
+    MCPGymError,
+    compute_lock,
+    did_you_mean,
+    load_environment,
+)
 from mcpgym_server import lock_components as _lock_components
 
 
@@ -71,9 +78,9 @@ def select_variants(
         missing = [b for b in bands if b not in offered]
         if missing:
             scope = info.env if tasks is None else f"the selected tasks ({', '.join(tasks)})"
-            raise ConfigurationError(
-                f"band {missing[0]!r} is not offered by {scope}; "
-                f"offered bands: {', '.join(offered)}"
+            raise UsageError(
+                f"band {missing[0]!r} is not offered by {scope}"
+                f"{did_you_mean(missing[0], offered)}; offered bands: {', '.join(offered)}"
             )
     keys = [
         VariantKey(f.name, band, seed)

@@ -34,7 +34,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
 from mcpgym_clients.adapters.retry import watched
-from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
+from mcpgym_clients.errors import (
+    ConfigurationError,
+    InfraError,
+    ServerRequestError,
+    UnknownNameError,
+)
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
@@ -89,8 +94,7 @@ class ServerInfo:
         for t in self.tasks:
             if t.name == name:
                 return t
-        valid = ", ".join(t.name for t in self.tasks)
-        raise ConfigurationError(f"unknown task {name!r}; valid tasks: {valid}")
+        raise UnknownNameError("task", name, [t.name for t in self.tasks])
 
 
 @dataclass
@@ -184,6 +188,9 @@ class EpisodeDriver:
         env_url: environment server base URL, e.g. ``http://127.0.0.1:8000``.
         grading_url: grading service base URL.
         grading_token: bearer token for the grading service.
+        control_token: the environment server's control token, sent on its control routes
+            only (never on MCP connections, which the agent's tools go through); ``None``
+            for a server started with ``--no-control-token``.
         episode_timeout: the hard cap: seconds an agent may spend on one episode (``None``:
             no limit); past it the agent is cancelled with termination ``timeout`` (keeping
             the transcript and usage of `EpisodeContext.progress`), or ``infra_error`` when
@@ -205,6 +212,7 @@ class EpisodeDriver:
         grading_url: str,
         grading_token: str,
         *,
+        control_token: str | None = None,
         episode_timeout: float | None = 600.0,
         request_timeout: float = 60.0,
         mcp_mode: Literal["auto", "legacy"] = "auto",
@@ -224,6 +232,7 @@ class EpisodeDriver:
             base_url=self.env_url,
             timeout=request_timeout,
             transport=env_transport,
+            headers={"authorization": f"Bearer {control_token}"} if control_token else None,
             trust_env=not _is_loopback(self.env_url),
         )
         self._grading_http = httpx.AsyncClient(
@@ -325,6 +334,28 @@ class EpisodeDriver:
                 ) from exc
             # 404 (no such grade) is the expected answer for a valid token
 
+    async def check_control(self) -> None:
+        """Check that the environment server accepts the control token (or needs none).
+
+        Raises:
+            InfraError: unreachable or failing.
+            ConfigurationError: the token is missing or rejected (401/403).
+        """
+        try:  # a token-guarded route on an id no episode has: 404 once past the guard
+            await self._request("env", "POST", "/episodes/ep_preflight-check/end", {})
+        except ServerRequestError as exc:
+            if exc.status in (401, 403):
+                hint = (  # a 401 already says how to send one
+                    "; pass the token it was started with (MCPGYM_CONTROL_TOKEN or --control-token)"
+                    if exc.status == 403
+                    else ""
+                )
+                raise ConfigurationError(
+                    f"the environment server at {self.env_url} refused the control token "
+                    f"({exc.status}): {exc.payload.get('error', '')}{hint}"
+                ) from exc
+            # 404 (no such episode) is the expected answer for a valid token
+
     async def _reference_for(
         self, task: str, band: str, seed: int, lock: str | None
     ) -> TaskVariant:
@@ -411,7 +442,9 @@ class EpisodeDriver:
         reference_answer: str | None = None
         if agent.uses_reference:
             try:
-                variant = await self._reference_for(rec.task, rec.band, rec.seed, rec.lock)
+                # the generator seed the server served (it differs under a seed salt)
+                seed = int(meta.get("seed", rec.seed))
+                variant = await self._reference_for(rec.task, rec.band, seed, rec.lock)
             except ConfigurationError:
                 with contextlib.suppress(InfraError, ServerRequestError):
                     await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})

@@ -38,7 +38,7 @@ from typing import Any, Self
 from sqlite_utils import Database
 
 from mcpgym_clients.driver import EpisodeRecord
-from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.errors import ConfigurationError, UsageError
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
@@ -362,12 +362,18 @@ class RunStore:
         return None
 
     def headlines(self) -> dict[str, dict[str, Any]]:
-        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate"}`` (SQL aggregates;
-        the means are over scored episodes, ``None`` when none)."""
+        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate", "total_tokens",
+        "cost_usd"}`` (SQL aggregates; the means are over scored episodes, ``None`` when
+        none; tokens and cost summed over every episode that reported them, ``None`` when
+        none did)."""
         rows = self._query(
             "SELECT run_id, count(*) AS episodes, sum(scored) AS scored, "
             "avg(CASE WHEN scored = 1 THEN score END) AS mean_score, "
-            "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate "
+            "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate, "
+            "sum(coalesce(json_extract(usage, '$.total_tokens'), "
+            "json_extract(usage, '$.prompt_tokens') + json_extract(usage, '$.completion_tokens')"
+            ")) AS total_tokens, "
+            "sum(json_extract(usage, '$.cost_usd')) AS cost_usd "
             "FROM episodes GROUP BY run_id",
             [],
             (),
@@ -425,9 +431,9 @@ class RunStore:
         if ref in ids:
             return ref
         if not ids:
-            raise ConfigurationError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
+            raise UsageError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
         if len(ids) > 1:
-            raise ConfigurationError(
+            raise UsageError(
                 f"run prefix {ref!r} is ambiguous: {', '.join(ids[:5])}; give more characters"
             )
         return ids[0]

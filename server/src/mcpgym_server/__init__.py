@@ -48,6 +48,7 @@ from mcpgym_server.errors import (
     UnknownEnvironmentError,
     UnknownEpisodeError,
     UnknownTaskError,
+    did_you_mean,
 )
 from mcpgym_server.lock import compute_lock, lock_components
 from mcpgym_server.lockfile import LockFile, read_lock, verify_lock
@@ -105,6 +106,7 @@ __all__ = [
     "UnknownEnvironmentError",
     "UnknownEpisodeError",
     "UnknownTaskError",
+    "did_you_mean",
     "VariantSpec",
     "VirtualClock",
     "available_environments",

@@ -10,11 +10,15 @@ On disk, one directory per episode inside the store directory::
 
 Signing: an environment server given a *bundle key* (a secret shared with the grading
 service) writes ``signature``: hex HMAC-SHA256 (RFC 2104, `hmac` stdlib) keyed by the bundle
-key over canonical JSON of ``{"meta": <meta.json as JSON>, "log_sha256": <sha256 of
-log.jsonl>}``; ``meta.final_sha256`` pins the final database. A grading service with the
-same key refuses a bundle whose signature is missing or does not verify
+key over canonical JSON of `signed_payload`: ``{"v": 2, "episode_id", "env", "env_version",
+"lock", "final_sha256", "meta": <meta.json as JSON>, "log_sha256": <sha256 of log.jsonl>}``.
+The episode id, environment and lock are named at the top so that what is signed is
+*this bundle for this episode*: ``final_sha256`` pins the final database. A grading service
+with the same key refuses a bundle whose signature is missing or does not verify
 (`EpisodeStore.verify_signature`), so a bundle edited after sealing (say, an ``--unlocked``
-one re-labelled as locked) is never graded.
+one re-labelled as locked) is never graded; and it verifies against the episode id it was
+*asked* to grade, so a passing bundle copied over a failing episode's folder is refused
+(reason ``mismatch``) instead of graded as that episode.
 
 A bundle is written into a temporary sibling directory and renamed into place,
 so readers see either nothing or the whole bundle. The database is gzipped
@@ -51,13 +55,38 @@ SIGNATURE = "signature"
 """File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
 
 
-def bundle_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
+SIGNATURE_VERSION = 2
+"""Version of the signed payload (1: meta and log only, before bundles bound their episode)."""
+
+
+def signed_payload(meta: EpisodeMeta, log_text: bytes, *, episode_id: str) -> dict[str, Any]:
+    """What a bundle signature covers (see the module docstring).
+
+    Args:
+        meta: the bundle's metadata. log_text: log.jsonl's bytes.
+        episode_id: the episode the bundle is *for*: the sealing episode when signing, the
+            episode asked for (the folder's name) when verifying.
+    """
+    return {
+        "v": SIGNATURE_VERSION,
+        "episode_id": episode_id,
+        "env": meta.env,
+        "env_version": meta.env_version,
+        "lock": meta.lock,
+        "final_sha256": meta.final_sha256,
+        "meta": meta.model_dump(mode="json"),
+        "log_sha256": hashlib.sha256(log_text).hexdigest(),
+    }
+
+
+def bundle_signature(
+    key: str, meta: EpisodeMeta, log_text: bytes, *, episode_id: str | None = None
+) -> str:
     """Hex HMAC-SHA256 (RFC 2104) keyed by ``key`` (UTF-8) over canonical JSON of
-    ``{"meta": meta, "log_sha256": sha256(log_text)}`` (``log_text``: log.jsonl's bytes)."""
-    body = canonical_json(
-        {"meta": meta.model_dump(mode="json"), "log_sha256": hashlib.sha256(log_text).hexdigest()}
-    )
-    return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+    `signed_payload` (``log_text``: log.jsonl's bytes; ``episode_id``: default
+    ``meta.episode_id``)."""
+    payload = signed_payload(meta, log_text, episode_id=episode_id or meta.episode_id)
+    return hmac.new(key.encode(), canonical_json(payload).encode(), hashlib.sha256).hexdigest()
 
 
 StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
@@ -262,16 +291,19 @@ class EpisodeStore:
         return EpisodeBundle(meta=meta, log=log, final_db=final_db)
 
     def verify_signature(self, episode_id: str, key: str) -> None:
-        """Check a bundle's signature with the bundle ``key``.
+        """Check that the bundle in ``episode_id``'s folder was signed with the bundle
+        ``key`` for that episode.
 
         Raises:
-            UnknownEpisodeError: no bundle with that id. BundleSignatureError: it is
-                unsigned, or its signature does not verify (meta.json, log.jsonl or the
+            UnknownEpisodeError: no bundle with that id. BundleSignatureError: it was sealed
+                for another episode (reason ``mismatch``: a bundle folder copied or moved),
+                it is unsigned, or its signature does not verify (meta.json, log.jsonl or the
                 final database changed since it was sealed, or another key signed it).
             BundleError: it is malformed.
         """
         d = self.path(episode_id)
         meta = self.read_meta(episode_id)
+        check_bundle_episode(meta, episode_id, where=str(d))
         try:
             given = (d / SIGNATURE).read_text(encoding="utf-8").strip()
         except FileNotFoundError:
@@ -284,12 +316,33 @@ class EpisodeStore:
             log_text = (d / "log.jsonl").read_bytes()
         except OSError as exc:
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
-        if not hmac.compare_digest(given, bundle_signature(key, meta, log_text)):
+        expected = bundle_signature(key, meta, log_text, episode_id=episode_id)
+        if not hmac.compare_digest(given, expected):
             raise BundleSignatureError(
-                f"bundle {episode_id}: its signature does not verify: meta.json or log.jsonl "
-                "was changed after sealing, or another bundle key signed it",
+                f"bundle {episode_id}: its signature does not verify for episode {episode_id}: "
+                "meta.json or log.jsonl was changed after sealing, the bundle was sealed for "
+                "another episode, or another bundle key signed it",
                 "invalid",
             )
+
+
+def check_bundle_episode(meta: EpisodeMeta, episode_id: str, *, where: str = "") -> None:
+    """Refuse a bundle whose metadata names another episode than the one asked for.
+
+    A passing bundle folder copied over a failing episode's folder keeps its own
+    ``meta.episode_id``; grading it as the folder's episode would score the wrong attempt.
+
+    Raises:
+        BundleSignatureError: ``meta.episode_id != episode_id`` (reason ``mismatch``).
+    """
+    if meta.episode_id != episode_id:
+        place = f" ({where})" if where else ""
+        raise BundleSignatureError(
+            f"the bundle stored for episode {episode_id}{place} was sealed for episode "
+            f"{meta.episode_id}: a bundle folder was copied or moved; it is not graded as "
+            f"{episode_id}. Grade {meta.episode_id} by its own id, or rerun {episode_id}",
+            "mismatch",
+        )
 
 
 class MemoryEpisodeStore(EpisodeStore):

@@ -247,10 +247,12 @@ def validate(
         int, typer.Option(help="Seeds per family and band whose reference is mutated.", min=1)
     ] = 2,
 ) -> None:
-    """The ship gate: run ENV through a real server over MCP and check the issue's six
-    conditions plus condition 0 (the lock matches the code).
+    """The ship gate: run ENV through real servers over MCP before it ships.
 
-    On success the validation is stamped into ENV's lock file (unless --check).
+    It checks that the lock matches the code, the recorded reference runs replay, the
+    reference scores 1.0, the null and random controls fail, every check fails on some
+    control, replays are deterministic and every rubric is signed. With --check it only
+    checks; without, on success it stamps the validation into ENV's lock file.
     """
     from importlib.metadata import version
 

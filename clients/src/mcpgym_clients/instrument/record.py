@@ -143,7 +143,12 @@ async def record_episode(
     """
     async with (
         serve_locally(env, store_dir, unlocked=unlocked, idle_ttl=RECORD_IDLE_TTL) as servers,
-        httpx.AsyncClient(base_url=servers.env_url, trust_env=False, timeout=60) as control,
+        httpx.AsyncClient(
+            base_url=servers.env_url,
+            trust_env=False,
+            timeout=60,
+            headers=servers.control_headers,
+        ) as control,
         httpx.AsyncClient(
             base_url=servers.grading_url,
             trust_env=False,

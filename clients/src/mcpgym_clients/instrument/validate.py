@@ -238,7 +238,11 @@ async def validate_environment(
     mutant_count = 0
     async with serve_locally(env, store_dir) as servers:
         async with EpisodeDriver(
-            servers.env_url, servers.grading_url, servers.grading_token, environment=env
+            servers.env_url,
+            servers.grading_url,
+            servers.grading_token,
+            control_token=servers.control_token,
+            environment=env,
         ) as driver:
             limiter = anyio.CapacityLimiter(concurrency)
             done = 0

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from mcpgym_clients.measure.stats import cluster_bootstrap_ci, k_coverage, k_table
+from mcpgym_clients.measure.usage import usage_of_rows
 from mcpgym_clients.runstore import RunStore
 from mcpgym_server import BANDS
 
@@ -214,8 +215,11 @@ def run_metrics(
         ``{"run": {id, env, env_version, lock, agent, model, settings, selection,
         created_at, finished_at}, "overall": G, "by_band": {band: G}, "by_family":
         {family: G}, "by_family_band": {"family@band": G}, "baseline": <this shape for
-        the baseline run, its "baseline" null> | None, "excluded": {"infra_error",
-        "grade_error", "other"}}`` with G as `group_figures` returns.
+        the baseline run, its "baseline" null> | None, "usage": {"overall": U,
+        "by_family": {family: U}}, "excluded": {"infra_error", "grade_error", "other"}}``
+        with G as `group_figures` returns and U as
+        `mcpgym_clients.measure.usage.usage_figures` (tokens, cost and episode time over
+        every stored episode of the run).
 
     Raises:
         ConfigurationError: no such run.
@@ -232,6 +236,7 @@ def run_metrics(
         if baseline_id is None
         else run_metrics(store, baseline_id, resamples=resamples, seed=seed)
     )
+    result["usage"] = usage_of_rows(rows)
     # keep the documented key order: excluded last
     result["excluded"] = result.pop("excluded")
     return result
