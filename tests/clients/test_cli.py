@@ -31,7 +31,7 @@ from mcpgym_clients import (
 )
 from mcpgym_clients.cli import app
 from mcpgym_clients.commands._common import reported
-from mcpgym_server import Environment, MCPGymError, load_environment
+from mcpgym_server import Environment, MCPGymError, available_environments, load_environment
 
 runner = CliRunner()
 
@@ -89,7 +89,7 @@ def test_a_mistyped_environment_is_a_usage_error_with_a_suggestion(command: str)
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [
         "error: unknown environment 'helpdesko' (did you mean helpdesk?); "
-        "valid environments: helpdesk"
+        f"valid environments: {', '.join(available_environments())}"
     ]
 
 

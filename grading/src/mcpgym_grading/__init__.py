@@ -6,6 +6,9 @@ with `Param` references to variant parameters. Harnesses grade a sealed bundle w
 `grade_bundle` in process, or over HTTP with the service from `create_app`, and
 summarise grades with `summarize`. `fold` and `TextView` are the one canonical text form
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
+The author kit (`mcpgym_grading.kit`) builds the
+check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
+`record_state`, `rows_untouched`, `nothing_else_changed`, `money_moved_only_as_allowed`.
 """
 
 from mcpgym_grading._text import TextView, fold
@@ -17,6 +20,17 @@ from mcpgym_grading.errors import (
     LockMismatchError,
 )
 from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
+from mcpgym_grading.kit import (
+    disclosure_forbidden,
+    money_moved_only_as_allowed,
+    nothing_else_changed,
+    record_state,
+    reply_says,
+    reply_sent,
+    rows_untouched,
+    rows_written_sum,
+    sql_in_list,
+)
 from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize
 from mcpgym_grading.rubric import (
     AnswerMatch,
@@ -56,8 +70,17 @@ __all__ = [
     "ToolCalled",
     "ToolNotCalled",
     "create_app",
+    "disclosure_forbidden",
     "fold",
     "grade_bundle",
+    "money_moved_only_as_allowed",
+    "nothing_else_changed",
+    "record_state",
+    "reply_says",
+    "reply_sent",
+    "rows_untouched",
+    "rows_written_sum",
+    "sql_in_list",
     "stats",
     "summarize",
 ]

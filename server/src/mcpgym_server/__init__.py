@@ -3,9 +3,21 @@
 Environment authors use `Environment`, `Sandbox`, `ToolError`, `TaskFamily`,
 `VariantSpec`, `ToolCall`, `Snapshot`, `Resource`. Trainers and tests use the
 in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`. The lock file
-(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`.
+(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`. Generators
+use the author kit (`mcpgym_server.authoring`): `Scenario`, `fetch_rows`, `fetch_one`,
+`max_id`, `pick`, `pick_where`, `reference_call`, `format_cents`.
 """
 
+from mcpgym_server.authoring import (
+    Scenario,
+    fetch_one,
+    fetch_rows,
+    format_cents,
+    max_id,
+    pick,
+    pick_where,
+    reference_call,
+)
 from mcpgym_server.bundle import (
     CappedValue,
     EpisodeBundle,
@@ -56,7 +68,6 @@ from mcpgym_server.tasks import (
 
 __all__ = [
     "BANDS",
-    "SUBMIT_TOOL",
     "Band",
     "BundleError",
     "BundleSignatureError",
@@ -80,7 +91,9 @@ __all__ = [
     "MemoryEpisodeStore",
     "NotFoundError",
     "Resource",
+    "SUBMIT_TOOL",
     "Sandbox",
+    "Scenario",
     "ServerStartError",
     "Snapshot",
     "SnapshotError",
@@ -100,10 +113,17 @@ __all__ = [
     "VirtualClock",
     "available_environments",
     "compute_lock",
+    "fetch_one",
+    "fetch_rows",
+    "format_cents",
     "load_environment",
     "lock_components",
+    "max_id",
     "new_episode_id",
+    "pick",
+    "pick_where",
     "read_lock",
+    "reference_call",
     "replay",
     "verify_lock",
 ]
