@@ -37,7 +37,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from mcpgym_clients.agents.null import NullAgent
-from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
+from mcpgym_clients.backends import EpisodeRunner
+from mcpgym_clients.driver import EpisodeRecord, ServerInfo
 from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
@@ -247,7 +248,7 @@ def _settled(store: RunStore, run_id: str, planned: set[Slot]) -> bool:
 
 
 async def run_campaign(
-    driver: EpisodeDriver,
+    driver: EpisodeRunner,
     agent: Agent,
     variants: Sequence[VariantKey],
     store: RunStore,
@@ -266,7 +267,9 @@ async def run_campaign(
     """Run ``agent`` on every variant ``epochs`` times and store everything.
 
     Args:
-        driver: an open `EpisodeDriver`. agent: the agent. variants: from `select_variants`.
+        driver: an open `EpisodeRunner`: an `EpisodeDriver` (local backend) or a
+            `RayEpisodeRunner` (`mcpgym_clients.backends.ray`). agent: the agent.
+        variants: from `select_variants`.
         store: the run store. epochs: attempts per variant (>= 1).
         concurrency: episodes in flight at once (>= 1), shared with the baseline.
         baseline: also run the `null` agent once per variant (skipped when ``agent`` is

@@ -59,6 +59,7 @@ from mcpgym_clients.agents.vendors import (
     build_model_agent,
     parse_model_spec,
 )
+from mcpgym_clients.backends import backend_problem
 from mcpgym_clients.campaign import (
     EXIT_INCOMPLETE,
     CampaignResult,
@@ -349,6 +350,9 @@ class _EvalOptions:
     infra_retries: int = 2
     control_token: str | None = None
     seed_salt: str | None = None
+    backend: str = "local"
+    ray_address: str | None = None
+    ray_actors: int = 2
 
 
 def _build_agent(
@@ -647,7 +651,23 @@ async def _campaign(
             await _preflight(opts.agent, opts.key_hint)
         if stopper.requested:
             return None
-        if local_env is not None:
+        driver: Any = None
+        if opts.backend == "ray" and local_env is not None:  # servers as Ray actors
+            from mcpgym_clients.backends.ray import ray_backend
+
+            driver = await stack.enter_async_context(
+                ray_backend(
+                    local_env,
+                    opts.episodes.resolve(),
+                    actors=opts.ray_actors,
+                    address=opts.ray_address,
+                    seed_salt=opts.seed_salt,
+                    episode_timeout=opts.timeout,
+                )
+            )
+            bundles = str(opts.episodes)
+            say(console, f"serving {opts.env} on Ray: {opts.ray_actors} environment actors")
+        if local_env is not None and driver is None:
             try:
                 opts.episodes.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -666,17 +686,18 @@ async def _campaign(
             )
             bundles = str(servers.store_dir)
             say(console, f"serving {opts.env} at {env_url}, grading at {grading_url}")
-        assert env_url is not None and grading_url is not None and token is not None
-        driver = await stack.enter_async_context(
-            EpisodeDriver(
-                env_url,
-                grading_url,
-                token,
-                control_token=control,
-                episode_timeout=opts.timeout,
-                environment=local_env,
+        if driver is None:
+            assert env_url is not None and grading_url is not None and token is not None
+            driver = await stack.enter_async_context(
+                EpisodeDriver(
+                    env_url,
+                    grading_url,
+                    token,
+                    control_token=control,
+                    episode_timeout=opts.timeout,
+                    environment=local_env,
+                )
             )
-        )
         result: CampaignResult | None = None
         with stopper.cancellable():
             info = await driver.server_info()
@@ -946,6 +967,17 @@ def eval_(
     infra_retries: Annotated[
         int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
     ] = 2,
+    backend: Annotated[
+        str,
+        typer.Option(help="local, or ray: servers as Ray actors (the `ray` extra)."),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to join with --backend ray (default: a local Ray)."),
+    ] = None,
+    ray_actors: Annotated[
+        int, typer.Option(help="Environment actors with --backend ray.", min=1)
+    ] = 2,
 ) -> None:
     """Run an agent on task variants and grade every episode.
 
@@ -966,6 +998,8 @@ def eval_(
             "--grading-url needs --env-url (without both, servers start locally)",
             param_hint="'--env-url'",
         )
+    if (problem := backend_problem(backend, ray_address, env_url)) is not None:
+        raise typer.BadParameter(problem, param_hint="'--backend'")
     if env_url is None and env not in available_environments():
         raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     the_agent = _build_agent(
@@ -1008,6 +1042,9 @@ def eval_(
             infra_retries=infra_retries,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
+            backend=backend,
+            ray_address=ray_address,
+            ray_actors=ray_actors,
         )
     )
 

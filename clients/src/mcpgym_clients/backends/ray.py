@@ -1,0 +1,486 @@
+"""Campaigns on Ray: ``mcpgym eval ... --backend ray [--ray-address ADDRESS]``.
+
+Environment servers run as Ray actors (`EnvironmentServer`, placed with the ``SPREAD``
+strategy), each serving many episodes on a port of its node; grading services run as
+an actor pool beside them (`GradingServer`, ``graders_per_node`` on each node that
+holds environment actors, pinned to it, reading that node's episode store). The driver
+process keeps everything else: `run_campaign` with its run store, resume, infra-error
+retries, progress output and exit status, unchanged. `RayEpisodeRunner` is the
+`EpisodeRunner` it drives: one `EpisodeDriver` per environment actor (the agent loop
+talks MCP to the actor's URL, as with the local backend), each episode sent to the
+live actor with the fewest episodes in flight.
+
+Fault tolerance: an actor that dies (``ray.kill``, a crashed node) breaks the HTTP and
+MCP connections of its episodes in flight, so they end as ``infra_error`` like on any
+lost server. After such an episode the runner probes the actor (and its grader); a
+dead one is replaced by a fresh actor (at most ``max_replacements`` in a campaign),
+and the campaign's retry (``--infra-retries``) runs the episode again on a live actor.
+
+Ray is an optional extra: ``uv pip install 'mcpgym-clients[ray]'``. Without it,
+`import_ray` raises a one-line `ConfigurationError` naming the extra.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import anyio
+import httpx2
+
+from mcpgym_clients.backends._ray_actors import EnvironmentServer, GradingServer
+from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
+from mcpgym_clients.errors import ConfigurationError, InfraError
+from mcpgym_clients.protocol import Agent
+from mcpgym_server import Environment, compute_lock
+
+ACTOR_CPUS = 0.25
+"""Logical CPUs each actor asks Ray for: 4 actors per core by default (an actor is one
+event loop mostly waiting on its clients); raise it to pack fewer actors per node."""
+
+PROBE_TIMEOUT_S = 30.0
+"""Seconds an actor gets to answer a liveness probe before it is taken as dead."""
+
+START_TIMEOUT_S = 180.0
+"""Seconds Ray gets to place and start the actors."""
+
+INSTALL_HINT = (
+    "--backend ray needs Ray: install the `ray` extra: uv pip install 'mcpgym-clients[ray]'"
+)
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module.
+
+    Raises:
+        ConfigurationError: Ray is not installed (one line naming the extra).
+    """
+    # Ray ships the working directory to workers of a driver started with `uv run` and
+    # runs them with `uv run` there (slow, and not this package's installed copy): off
+    # unless asked for. Read when Ray is imported.
+    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
+    try:
+        import ray
+    except ImportError:
+        raise ConfigurationError(INSTALL_HINT) from None
+    return ray
+
+
+@dataclass
+class _Actor:
+    """One started actor: its handle, URL and node."""
+
+    handle: Any
+    url: str
+    node_id: str
+    name: str
+
+
+@dataclass
+class _Slot:
+    """An environment actor, the grader it is paired with, and the driver over both."""
+
+    env: _Actor
+    grader: _Actor
+    driver: EpisodeDriver
+    in_flight: int = 0
+    alive: bool = True
+    lock: anyio.Lock = field(default_factory=anyio.Lock)
+
+
+class RayEpisodeRunner:
+    """Runs a campaign's episodes on environment actors; an `EpisodeRunner`.
+
+    Build it with `ray_backend` (which starts and stops the actors).
+
+    Attributes:
+        replacements: actors replaced so far after they died.
+    """
+
+    def __init__(self, launcher: _Launcher, slots: list[_Slot], max_replacements: int) -> None:
+        self._launcher = launcher
+        self._slots = slots
+        self._max_replacements = max_replacements
+        self.replacements = 0
+        self._changed = anyio.Event()
+        self._old_drivers: list[EpisodeDriver] = []
+
+    @property
+    def actors(self) -> list[Any]:
+        """The handles of the live environment actors, in start order."""
+        return [s.env.handle for s in self._slots if s.alive]
+
+    @property
+    def urls(self) -> list[str]:
+        """The base URLs of the live environment actors."""
+        return [s.env.url for s in self._slots if s.alive]
+
+    async def server_info(self) -> ServerInfo:
+        """``GET /tasks`` of the first live environment actor (all serve the same lock)."""
+        return await (await self._pick()).driver.server_info()
+
+    async def check_control(self) -> None:
+        """`EpisodeDriver.check_control` on every environment actor."""
+        for slot in self._slots:
+            await slot.driver.check_control()
+
+    async def check_grading(self) -> None:
+        """`EpisodeDriver.check_grading` on every grader."""
+        for slot in self._slots:
+            await slot.driver.check_grading()
+
+    async def run_episode(
+        self, agent: Agent, task: str, band: str, seed: int, *, epoch: int = 0
+    ) -> EpisodeRecord:
+        """Run one episode on the live actor with the fewest in flight (see the module doc).
+
+        Returns:
+            The `EpisodeRecord`; ``infra_error`` when its actor died (it is then replaced)
+            or when no actor is left alive and no replacement can be made.
+        """
+        try:
+            slot = await self._pick()
+        except InfraError as exc:
+            rec = EpisodeRecord(agent=agent.name, task=task, band=band, seed=seed, epoch=epoch)
+            rec.started_at = rec.ended_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+            rec.error = str(exc)
+            return rec
+        slot.in_flight += 1
+        try:
+            rec = await slot.driver.run_episode(agent, task, band, seed, epoch=epoch)
+        finally:
+            slot.in_flight -= 1
+        if rec.termination == "infra_error":
+            replaced = await self._check(slot)
+            if replaced:
+                rec.error = f"{rec.error} [{replaced}]"
+        return rec
+
+    async def _pick(self) -> _Slot:
+        with anyio.fail_after(START_TIMEOUT_S):
+            while True:
+                live = [s for s in self._slots if s.alive]
+                if live:
+                    return min(live, key=lambda s: s.in_flight)
+                if self.replacements >= self._max_replacements:
+                    raise InfraError(
+                        "ray",
+                        f"no environment actor is alive and the {self._max_replacements} "
+                        "replacements allowed are used",
+                    )
+                await self._changed.wait()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def _check(self, slot: _Slot) -> str | None:
+        """Probe the slot's actors after an infra_error; replace the dead ones.
+
+        Returns:
+            What was replaced (for the episode's error), or ``None``.
+        """
+        async with slot.lock:
+            if not slot.alive:
+                return f"environment actor {slot.env.name} died; replaced"
+            env_ok = await self._launcher.alive(slot.env.handle)
+            grader_ok = await self._launcher.alive(slot.grader.handle)
+            if env_ok and grader_ok:
+                return None
+            slot.alive = False
+            self._notify()
+            if self.replacements >= self._max_replacements:
+                return f"an actor of {slot.env.name} died; no replacement left"
+            what: list[str] = []
+            try:
+                if not grader_ok:
+                    await self._launcher.kill(slot.grader.handle)
+                    grader = await self._launcher.grader(slot.grader.node_id)
+                    what.append(f"grader {slot.grader.name} died; replaced by {grader.name}")
+                    for other in self._slots:
+                        if other is not slot and other.grader.handle is slot.grader.handle:
+                            other.grader = grader
+                            self._rebuild(other)
+                    slot.grader = grader
+                if not env_ok:
+                    await self._launcher.kill(slot.env.handle)
+                    env = await self._launcher.environment()
+                    what.append(f"environment actor {slot.env.name} died; replaced by {env.name}")
+                    slot.env = env
+                    if env.node_id != slot.grader.node_id:
+                        slot.grader = await self._launcher.grader_for(env.node_id)
+                self.replacements += 1
+                self._rebuild(slot)
+                slot.alive = True
+            finally:
+                self._notify()
+            return "; ".join(what)
+
+    def _rebuild(self, slot: _Slot) -> None:
+        self._old_drivers.append(slot.driver)
+        slot.driver = self._launcher.driver(slot.env, slot.grader)
+
+    async def aclose(self) -> None:
+        """Close every driver (the actors are stopped by `ray_backend`)."""
+        with anyio.CancelScope(shield=True):
+            for driver in [*self._old_drivers, *(s.driver for s in self._slots)]:
+                await driver.aclose()
+
+
+class _Launcher:
+    """Starts actors and drivers with one campaign's settings."""
+
+    def __init__(
+        self,
+        ray: ModuleType,
+        env: Environment,
+        store_dir: Path,
+        *,
+        host: str | None,
+        seed_salt: str | None,
+        idle_ttl: float,
+        episode_timeout: float | None,
+        graders_per_node: int,
+        actor_cpus: float,
+    ) -> None:
+        self.ray, self.env, self.store_dir, self.host = ray, env, store_dir, host
+        self.seed_salt, self.idle_ttl, self.episode_timeout = seed_salt, idle_ttl, episode_timeout
+        self.graders_per_node, self.actor_cpus = graders_per_node, actor_cpus
+        self.lock = compute_lock(env)
+        self.control_token = secrets.token_urlsafe(32)
+        self.grading_token = secrets.token_urlsafe(24)
+        self.bundle_key = secrets.token_urlsafe(32)
+        self.started: list[_Actor] = []
+        self.graders: dict[str, list[_Actor]] = {}
+        self.mcp_http = httpx2.AsyncClient(
+            timeout=httpx2.Timeout(60.0, read=300.0), trust_env=host is None
+        )
+        self._count = 0
+        self._rr = 0
+
+    def _name(self, kind: str) -> str:
+        self._count += 1
+        return f"mcpgym-{kind}-{self._count}"
+
+    async def _start(self, handles: Sequence[Any], names: Sequence[str]) -> list[_Actor]:
+        ray = self.ray
+
+        def wait() -> list[dict[str, Any]]:
+            return ray.get([h.start.remote() for h in handles], timeout=START_TIMEOUT_S)
+
+        try:
+            infos = await anyio.to_thread.run_sync(wait)
+        except Exception as exc:  # Ray's errors: the actor's own exception, or a timeout
+            for h in handles:
+                await self.kill(h)
+            raise InfraError("ray", f"actors {', '.join(names)} did not start: {exc}") from exc
+        actors = [
+            _Actor(h, i["url"], i["node_id"], n)
+            for h, i, n in zip(handles, infos, names, strict=True)
+        ]
+        self.started += actors
+        return actors
+
+    async def environments(self, n: int) -> list[_Actor]:
+        """Start ``n`` environment actors, spread over the cluster's nodes."""
+        remote = self.ray.remote(EnvironmentServer)
+        names = [self._name("env") for _ in range(n)]
+        handles = [
+            remote.options(
+                name=name, num_cpus=self.actor_cpus, scheduling_strategy="SPREAD"
+            ).remote(
+                self.env.name,
+                self.lock,
+                str(self.store_dir),
+                control_token=self.control_token,
+                bundle_key=self.bundle_key,
+                seed_salt=self.seed_salt,
+                idle_ttl=self.idle_ttl,
+                host=self.host,
+            )
+            for name in names
+        ]
+        return await self._start(handles, names)
+
+    async def environment(self) -> _Actor:
+        """Start one environment actor (a replacement)."""
+        return (await self.environments(1))[0]
+
+    async def grader(self, node_id: str) -> _Actor:
+        """Start one grader pinned to ``node_id`` (soft: elsewhere if that node is gone)."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        remote = self.ray.remote(GradingServer)
+        name = self._name("grader")
+        handle = remote.options(
+            name=name,
+            num_cpus=self.actor_cpus,
+            scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=True),
+        ).remote(
+            str(self.store_dir),
+            token=self.grading_token,
+            bundle_key=self.bundle_key,
+            host=self.host,
+        )
+        (actor,) = await self._start([handle], [name])
+        pool = [a for a in self.graders.get(node_id, []) if a.handle is not None]
+        self.graders[node_id] = [*pool, actor]
+        return actor
+
+    async def grader_for(self, node_id: str) -> _Actor:
+        """A grader of ``node_id`` (started if the node has none), round robin."""
+        pool = self.graders.get(node_id) or [await self.grader(node_id)]
+        self._rr += 1
+        return pool[self._rr % len(pool)]
+
+    def driver(self, env: _Actor, grader: _Actor) -> EpisodeDriver:
+        """An `EpisodeDriver` over one environment actor and one grader."""
+        return EpisodeDriver(
+            env.url,
+            grader.url,
+            self.grading_token,
+            control_token=self.control_token,
+            episode_timeout=self.episode_timeout,
+            environment=self.env,
+            mcp_http=self.mcp_http,
+        )
+
+    async def alive(self, handle: Any) -> bool:
+        """Whether the actor answers a probe within `PROBE_TIMEOUT_S`."""
+        ray = self.ray
+
+        def probe() -> bool:
+            try:
+                ray.get(handle.ping.remote(), timeout=PROBE_TIMEOUT_S)
+            except Exception:  # RayActorError (dead), GetTimeoutError (hung)
+                return False
+            return True
+
+        return await anyio.to_thread.run_sync(probe)
+
+    async def kill(self, handle: Any) -> None:
+        """Kill an actor (no restart); an actor already gone is fine."""
+        with contextlib.suppress(Exception):
+            await anyio.to_thread.run_sync(self.ray.kill, handle)
+
+    async def stop_all(self) -> None:
+        """Stop every actor gracefully (open episodes are sealed), then kill them."""
+        ray = self.ray
+        handles = [a.handle for a in self.started]
+
+        def stop() -> None:
+            refs = [h.stop.remote() for h in handles]
+            with contextlib.suppress(Exception):
+                ray.wait(refs, num_returns=len(refs), timeout=30)
+            for h in handles:
+                with contextlib.suppress(Exception):
+                    ray.kill(h)
+
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(stop)
+            await self.mcp_http.aclose()
+
+
+@contextlib.asynccontextmanager
+async def ray_backend(
+    env: Environment,
+    store_dir: str | Path,
+    *,
+    actors: int = 2,
+    address: str | None = None,
+    graders_per_node: int = 1,
+    seed_salt: str | None = None,
+    idle_ttl: float = 600.0,
+    episode_timeout: float | None = 600.0,
+    actor_cpus: float = ACTOR_CPUS,
+    max_replacements: int | None = None,
+    num_cpus: int | None = None,
+) -> AsyncIterator[RayEpisodeRunner]:
+    """Start environment and grading actors on Ray; yield the runner; stop them on exit.
+
+    Args:
+        env: the environment (installed: the actors load it by name and check its lock).
+        store_dir: the episode store path on every node (created); on a cluster, each
+            node's graders read what that node's environment actors sealed there.
+        actors: environment actors (>= 1). address: a Ray cluster to join (``"auto"``,
+            ``"ray://head:10001"``...); ``None``: start a local Ray (or use the one this
+            process already started), the actors then listen on loopback only.
+        graders_per_node: grading actors on each node that holds environment actors.
+        seed_salt, idle_ttl: the environment servers' (see `create_app`).
+        episode_timeout: the drivers' hard cap per episode (`EpisodeDriver`).
+        actor_cpus: logical CPUs each actor asks Ray for (`ACTOR_CPUS`).
+        max_replacements: dead actors the campaign may replace (default ``2 * actors``).
+        num_cpus: CPUs of a local Ray started here (default: the machine's).
+
+    Yields:
+        The `RayEpisodeRunner`.
+
+    Raises:
+        ConfigurationError: Ray is not installed, or a count is below 1.
+        InfraError: Ray could not start or the actors did not start.
+    """
+    ray = import_ray()
+    if actors < 1 or graders_per_node < 1:
+        raise ConfigurationError(
+            f"--ray-actors and graders per node must be at least 1, got {actors}, "
+            f"{graders_per_node}"
+        )
+    store = Path(store_dir)
+    own = not ray.is_initialized()
+    if own:
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # an instrument stays offline
+
+        def init() -> None:
+            ray.init(
+                address=address,
+                num_cpus=num_cpus if address is None else None,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+            )
+
+        try:
+            await anyio.to_thread.run_sync(init)
+        except Exception as exc:  # Ray's own start-up or connection errors
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise InfraError("ray", f"could not start or join {where}: {exc}") from exc
+    launcher = _Launcher(
+        ray,
+        env,
+        store,
+        host="127.0.0.1" if address is None else None,
+        seed_salt=seed_salt,
+        idle_ttl=idle_ttl,
+        episode_timeout=episode_timeout,
+        graders_per_node=graders_per_node,
+        actor_cpus=actor_cpus,
+    )
+    runner: RayEpisodeRunner | None = None
+    try:
+        envs = await launcher.environments(actors)
+        for node_id in dict.fromkeys(a.node_id for a in envs):
+            for _ in range(graders_per_node):
+                await launcher.grader(node_id)
+        slots: list[_Slot] = []
+        for a in envs:
+            grader = await launcher.grader_for(a.node_id)
+            slots.append(_Slot(a, grader, launcher.driver(a, grader)))
+        runner = RayEpisodeRunner(
+            launcher, slots, 2 * actors if max_replacements is None else max_replacements
+        )
+        yield runner
+    finally:
+        with anyio.CancelScope(shield=True):
+            if runner is not None:
+                await runner.aclose()
+            await launcher.stop_all()
+            if own:
+                await anyio.to_thread.run_sync(ray.shutdown)
