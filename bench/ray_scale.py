@@ -79,17 +79,17 @@ async def main(seeds: int, actors: list[int], concurrency: int) -> None:
     ):
         local = await _campaign(driver, variants, tmp / "local.db", concurrency)
     print(f"local backend (baseline): {local:6.1f} episodes/s")
-    await anyio.to_thread.run_sync(
-        lambda: ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    )
-    try:
-        for n in actors:
+    for n in actors:  # a fresh local Ray for each figure
+        await anyio.to_thread.run_sync(
+            lambda: ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        )
+        try:
             async with ray_backend(env, tmp / f"ray{n}", actors=n) as runner:
                 rate = await _campaign(runner, variants, tmp / f"ray{n}.db", concurrency)
-            ratio = rate / local
-            print(f"ray, {n} environment actor(s): {rate:6.1f} episodes/s ({ratio:.2f}x local)")
-    finally:
-        ray.shutdown()
+        finally:
+            ray.shutdown()
+        ratio = rate / local
+        print(f"ray, {n} environment actor(s): {rate:6.1f} episodes/s ({ratio:.2f}x local)")
 
 
 if __name__ == "__main__":

@@ -264,11 +264,12 @@ class _Launcher:
             timeout=httpx2.Timeout(60.0, read=300.0), trust_env=host is None
         )
         self._count = 0
+        self._tag = secrets.token_hex(3)  # two campaigns on one cluster never share a name
         self._rr = 0
 
     def _name(self, kind: str) -> str:
         self._count += 1
-        return f"mcpgym-{kind}-{self._count}"
+        return f"mcpgym-{kind}-{self._count}-{self._tag}"
 
     async def _start(self, handles: Sequence[Any], names: Sequence[str]) -> list[_Actor]:
         ray = self.ray
