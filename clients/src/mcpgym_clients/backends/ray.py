@@ -102,7 +102,8 @@ class RayEpisodeRunner:
     Build it with `ray_backend` (which starts and stops the actors).
 
     Attributes:
-        replacements: actors replaced so far after they died.
+        replacements: replacements of dead actors started so far (at most
+            ``max_replacements``).
     """
 
     def __init__(self, launcher: _Launcher, slots: list[_Slot], max_replacements: int) -> None:
@@ -110,6 +111,7 @@ class RayEpisodeRunner:
         self._slots = slots
         self._max_replacements = max_replacements
         self.replacements = 0
+        self._replacing = 0
         self._changed = anyio.Event()
         self._old_drivers: list[EpisodeDriver] = []
 
@@ -165,18 +167,25 @@ class RayEpisodeRunner:
         return rec
 
     async def _pick(self) -> _Slot:
-        with anyio.fail_after(START_TIMEOUT_S):
+        """The live slot with the fewest episodes in flight; waits for a replacement
+        being started when none is live.
+
+        Raises:
+            InfraError: no actor is live and none is being started.
+        """
+        with anyio.move_on_after(START_TIMEOUT_S):
             while True:
                 live = [s for s in self._slots if s.alive]
                 if live:
                     return min(live, key=lambda s: s.in_flight)
-                if self.replacements >= self._max_replacements:
-                    raise InfraError(
-                        "ray",
-                        f"no environment actor is alive and the {self._max_replacements} "
-                        "replacements allowed are used",
-                    )
+                if self._replacing == 0:
+                    break
                 await self._changed.wait()
+        raise InfraError(
+            "ray",
+            f"no environment actor is alive ({self.replacements} of the "
+            f"{self._max_replacements} replacements allowed made)",
+        )
 
     def _notify(self) -> None:
         self._changed.set()
@@ -200,6 +209,8 @@ class RayEpisodeRunner:
             if self.replacements >= self._max_replacements:
                 return f"an actor of {slot.env.name} died; no replacement left"
             what: list[str] = []
+            self._replacing += 1
+            self.replacements += 1
             try:
                 if not grader_ok:
                     await self._launcher.kill(slot.grader.handle)
@@ -217,10 +228,12 @@ class RayEpisodeRunner:
                     slot.env = env
                     if env.node_id != slot.grader.node_id:
                         slot.grader = await self._launcher.grader_for(env.node_id)
-                self.replacements += 1
                 self._rebuild(slot)
                 slot.alive = True
+            except InfraError as exc:  # the slot stays dead; the other actors go on
+                what.append(f"its replacement failed: {exc}")
             finally:
+                self._replacing -= 1
                 self._notify()
             return "; ".join(what)
 
