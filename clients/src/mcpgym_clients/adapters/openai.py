@@ -35,6 +35,7 @@ from mcpgym_clients.adapters.chat_completions import (
 )
 from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
 from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
+from mcpgym_clients.adapters.tokens import TOKEN_REQUEST_FIELDS, turn_tokens
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
@@ -93,13 +94,18 @@ class ChatCompletionsAdapter(ModelAdapter):
     Args:
         client: the `ChatCompletionsClient` (base URL, key, transport, retries).
         settings: model and sampling (``max_tokens`` is sent as ``max_tokens``).
+        return_tokens: also ask for token ids and log-probs (vLLM's ``return_token_ids``,
+            ``logprobs``) and keep them on each turn (`ModelTurn.tokens`), for training.
     """
 
     vendor = "openai-compatible"
 
-    def __init__(self, client: ChatCompletionsClient, settings: ModelSettings) -> None:
+    def __init__(
+        self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
+    ) -> None:
         super().__init__(settings, retry=client.retry, base_url=client.base_url)
         self.client = client
+        self.return_tokens = return_tokens
 
     def declare_tools(self, tools: list[ToolDef]) -> list[Any]:
         """Non-strict function tools (``parameters`` = the MCP input schema)."""
@@ -118,11 +124,17 @@ class ChatCompletionsAdapter(ModelAdapter):
             body["seed"] = s.seed
         if s.max_tokens is not None:
             body["max_tokens"] = s.max_tokens
+        if getattr(self, "return_tokens", False):
+            body.update(TOKEN_REQUEST_FIELDS)
         return body
 
     async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
-        """POST the conversation; parse ``choices[0]``."""
-        return chat_turn(await self.client.create(self._body(history, tools)))
+        """POST the conversation; parse ``choices[0]`` (and its tokens when asked for)."""
+        data = await self.client.create(self._body(history, tools))
+        turn = chat_turn(data)
+        if self.return_tokens:
+            turn.tokens = turn_tokens(data)
+        return turn
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
         """The assistant message, ``content: null`` rather than whitespace-only text."""
