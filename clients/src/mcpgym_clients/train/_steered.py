@@ -101,6 +101,7 @@ class SteeredEpisode:
         try:
             self.rollout = await rollouts.rollout(self.row, self._agent)
         finally:
+            self._send.close()
             self._started.set()
             self._done.set()
 

@@ -111,6 +111,8 @@ class TRLSpec:
             the servers run in this process, on a background event-loop thread.
         system_prompt: replaces the system prompt of ``mcpgym eval``'s model loop.
         episode_timeout: seconds an episode may stay open.
+        on_rollout: called with each graded `Rollout` (or ``None`` when the episode never
+            opened), from the training thread (to log or keep rollouts).
 
     Raises:
         ConfigurationError: an unknown task or band, or a tool whose name cannot be a method.
@@ -129,7 +131,9 @@ class TRLSpec:
         servers: tuple[str, str, str] | None = None,
         system_prompt: str | None = None,
         episode_timeout: float | None = 600.0,
+        on_rollout: Callable[[Rollout | None], None] | None = None,
     ) -> None:
+        self.on_rollout = on_rollout
         self.environment = load_environment(env) if isinstance(env, str) else env
         self._select = {"tasks": tasks, "bands": bands, "seeds": list(seeds), "held_out": held_out}
         self.split: Split = split
@@ -218,6 +222,9 @@ class TRLSpec:
                     e._rollout, e._finished = r, True
                     self.stats["rollouts"] += 1
                     self.stats["scored" if r is not None and r.scored else "dropped"] += 1
+            if self.on_rollout is not None:
+                for r in done:
+                    self.on_rollout(r)
         return [e._rollout for e in envs]
 
     def _score_func(self) -> Callable[..., list[float | None]]:
