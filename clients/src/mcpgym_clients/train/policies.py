@@ -43,6 +43,7 @@ class OpenAIPolicy:
         max_turns: model requests per episode.
         system_prompt: replaces the default system prompt of `ModelAgent`.
         timeout: seconds per request.
+        transport: an ``httpx`` transport instead of the network (tests).
     """
 
     base_url: str
@@ -56,11 +57,15 @@ class OpenAIPolicy:
     max_turns: int = 30
     system_prompt: str | None = None
     timeout: float = 300.0
+    transport: Any = None
 
     def agent(self) -> ModelAgent:
         """The `ModelAgent` running this policy (its HTTP client is closed by ``aclose``)."""
         client = ChatCompletionsClient(
-            base_url=self.base_url, api_key=self.api_key, timeout=self.timeout
+            base_url=self.base_url,
+            api_key=self.api_key,
+            timeout=self.timeout,
+            transport=self.transport,
         )
         settings = ModelSettings(
             self.model, temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens
