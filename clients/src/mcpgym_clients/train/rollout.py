@@ -16,6 +16,7 @@ dropped from `RolloutGroup.rewards` and counted in `RolloutGroup.dropped`, never
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.train._backends import in_process_driver
+from mcpgym_clients.train.export import ExportedRollout, export_rollout
 from mcpgym_clients.train.policies import Policy, as_agent
 from mcpgym_clients.train.rows import TrainingRow
 from mcpgym_server import Environment, load_environment
@@ -131,6 +133,12 @@ class Rollout:
     def check_rewards(self) -> dict[str, float]:
         """One reward per applicable check: 1.0 passed, 0.0 failed (empty when unscored)."""
         return {k: float(v) for k, v in self.checks.items() if v is not None}
+
+    def export(self, run_id: str | None = None) -> ExportedRollout:
+        """This rollout as an export line (the shape of ``mcpgym export --format rollouts``)."""
+        episode = dataclasses.asdict(self.record)
+        episode.update(scored=self.scored, score=self.score, passed=self.passed)
+        return export_rollout(episode, lock=self.lock, run_id=run_id)
 
     @property
     def turns(self) -> list[TurnTokens]:
