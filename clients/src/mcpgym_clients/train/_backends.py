@@ -13,6 +13,7 @@ import secrets
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import httpx2
@@ -33,7 +34,7 @@ async def in_process_driver(
     store_dir: str | Path | None = None,
     episode_timeout: float | None = 600.0,
     idle_ttl: float = 600.0,
-) -> AsyncIterator[EpisodeDriver]:
+) -> AsyncIterator[tuple[EpisodeDriver, Any]]:
     """An `EpisodeDriver` whose servers run in this event loop, reached without sockets.
 
     Args:
@@ -43,7 +44,9 @@ async def in_process_driver(
         idle_ttl: seconds before an idle episode is sealed.
 
     Yields:
-        The driver; the servers stop (open episodes sealed ``shutdown``) on exit.
+        ``(driver, env_app)``: the driver and the environment server's ASGI app (to mount
+        where an outside MCP client must reach it); the servers stop (open episodes
+        sealed ``shutdown``) on exit.
     """
     from mcpgym_grading.service import create_app as create_grading_app
     from mcpgym_server.http import create_app as create_env_app
@@ -79,4 +82,4 @@ async def in_process_driver(
                     mcp_http=mcp_http,
                 ) as driver,
             ):
-                yield driver
+                yield driver, env_app

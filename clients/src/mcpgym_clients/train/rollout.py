@@ -232,6 +232,8 @@ class Rollouts:
     ) -> None:
         self.driver = driver
         self.environment = environment
+        self.env_app: Any = None
+        """The in-process environment server's ASGI app (`in_process` only)."""
         self._limit = anyio.CapacityLimiter(max(1, concurrency))
 
     @classmethod
@@ -254,8 +256,10 @@ class Rollouts:
         environment = load_environment(env) if isinstance(env, str) else env
         async with in_process_driver(
             environment, store_dir=store_dir, episode_timeout=episode_timeout
-        ) as driver:
-            yield cls(driver, environment, concurrency)
+        ) as (driver, env_app):
+            ro = cls(driver, environment, concurrency)
+            ro.env_app = env_app
+            yield ro
 
     @classmethod
     @contextlib.asynccontextmanager
