@@ -101,8 +101,8 @@ async def test_an_unscored_rollout_gets_no_reward(toy_env: Environment) -> None:
 
                 raise InfraError("mcp", "stream reset")
 
-            assert episode._agent.ctx is not None
-            object.__setattr__(episode._agent.ctx, "call_tool", broken)
+            assert episode.context is not None
+            object.__setattr__(episode.context, "call_tool", broken)
             await http.post("/put", json={"key": "target", "value": "1"})
             verified = await http.post("/verify", json={"episode_id": eid, "response": {}})
     assert verified.status_code == 503

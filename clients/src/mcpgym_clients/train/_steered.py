@@ -110,6 +110,11 @@ class SteeredEpisode:
         await self._started.wait()
 
     @property
+    def context(self) -> EpisodeContext | None:
+        """The open episode's context (``None`` until open, or if it failed to open)."""
+        return self._agent.ctx
+
+    @property
     def tools(self) -> list[ToolDef]:
         """The episode's MCP tools (empty if it failed to open)."""
         return list(self._agent.ctx.tools) if self._agent.ctx is not None else []

@@ -137,7 +137,7 @@ def create_app(
         ep = SteeredEpisode(row)
         state.tg.start_soon(ep.run, state.rollouts)
         await ep.wait_started()
-        ctx = ep._agent.ctx
+        ctx = ep.context
         if ctx is None:
             await ep.finish()
             reason = ep.rollout.error if ep.rollout is not None else "the episode did not open"
@@ -179,7 +179,7 @@ def create_app(
         if ep is None:
             return JSONResponse({"error": "no episode for this session; POST /seed_session"}, 404)
         rollout: Rollout | None = await ep.finish(_answer(body.get("response")))
-        state.episodes.pop(ep._agent.ctx.episode_id if ep._agent.ctx else "", None)
+        state.episodes.pop(ep.context.episode_id if ep.context else "", None)
         state.stats["verified"] += 1
         if rollout is None or not rollout.scored:
             state.stats["dropped"] += 1

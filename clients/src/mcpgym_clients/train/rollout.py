@@ -28,7 +28,7 @@ import anyio
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.local import serve_locally
-from mcpgym_clients.protocol import Agent
+from mcpgym_clients.protocol import Agent, Termination
 from mcpgym_clients.train._backends import in_process_driver
 from mcpgym_clients.train.export import ExportedRollout, export_rollout
 from mcpgym_clients.train.policies import Policy, as_agent
@@ -73,12 +73,9 @@ class Rollout:
     """One episode of one variant under a policy, with its grade.
 
     Attributes:
-        row: the variant. episode_id, lock: from the environment server.
+        row: the variant. record: the driver's full `EpisodeRecord`.
         messages: the conversation (Chat Completions shape, ``mcpgym_*`` notes kept).
-        tool_calls: the calls made, in order. termination: why the agent stopped.
-        episode_termination: the server's seal reason. grade: the Grade JSON or ``None``.
-        error: what went wrong for unscored terminations. duration_s: wall seconds.
-        record: the driver's full `EpisodeRecord`.
+        tool_calls: the calls made, in order.
     """
 
     row: TrainingRow
@@ -92,13 +89,40 @@ class Rollout:
         messages = list(record.transcript)
         return cls(row, record, messages, _tool_calls(messages))
 
-    episode_id = property(lambda self: self.record.episode_id)
-    lock = property(lambda self: self.record.lock)
-    termination = property(lambda self: self.record.termination)
-    episode_termination = property(lambda self: self.record.episode_termination)
-    grade = property(lambda self: self.record.grade)
-    error = property(lambda self: self.record.error)
-    duration_s = property(lambda self: self.record.duration_s)
+    @property
+    def episode_id(self) -> str | None:
+        """The server's episode id (``None`` if it never answered)."""
+        return self.record.episode_id
+
+    @property
+    def lock(self) -> str | None:
+        """The lock digest of the environment the episode ran on."""
+        return self.record.lock
+
+    @property
+    def termination(self) -> Termination:
+        """Why the agent stopped."""
+        return self.record.termination
+
+    @property
+    def episode_termination(self) -> str | None:
+        """The server's seal reason (``submitted``, ``ended``, ``timeout``...)."""
+        return self.record.episode_termination
+
+    @property
+    def grade(self) -> dict[str, Any] | None:
+        """The Grade JSON, or ``None`` when not graded."""
+        return self.record.grade
+
+    @property
+    def error(self) -> str | None:
+        """What went wrong, for unscored terminations."""
+        return self.record.error
+
+    @property
+    def duration_s(self) -> float:
+        """Wall seconds from episode start to grade."""
+        return self.record.duration_s
 
     @property
     def scored(self) -> bool:
