@@ -176,3 +176,12 @@ async def test_a_chat_function_is_a_policy(toy_env: Environment, toy_row: Traini
         r = await ro.rollout(toy_row, ChatPolicy(policy))
     assert r.reward() == 1.0 and sorted(seen[0]) == ["get", "put", "submit"]
     assert [t.generation_token_ids for t in r.turns] == [[4]]
+
+
+def test_the_public_surface_is_curated() -> None:
+    import mcpgym_clients.train as train
+
+    public = {n for n in dir(train) if not n.startswith("_")} - {
+        "export", "policies", "rollout", "rows", "tool_methods",  # submodules
+    }
+    assert sorted(train.__all__) == sorted(public)
