@@ -49,6 +49,7 @@ class SyncRollouts:
             session = Rollouts.over_http(
                 *servers, concurrency=concurrency, episode_timeout=episode_timeout
             )
+        self._open: set[SteeredEpisode] = set()
         try:
             self.rollouts: Rollouts = self._stack.enter_context(
                 self.portal.wrap_async_context_manager(session)
@@ -62,6 +63,7 @@ class SyncRollouts:
         episode = SteeredEpisode(row)
         self.portal.start_task_soon(episode.run, self.rollouts)
         self.portal.call(episode.wait_started)
+        self._open.add(episode)
         return episode
 
     def call(self, episode: SteeredEpisode, name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
@@ -82,8 +84,15 @@ class SyncRollouts:
                     tg.start_soon(one, i)
             return out
 
-        return self.portal.call(all_of)
+        try:
+            return self.portal.call(all_of)
+        finally:
+            self._open.difference_update(episodes)
 
     def close(self) -> None:
-        """Stop the servers (in process) and the event-loop thread."""
-        self._stack.close()
+        """End the episodes still open, then stop the servers and the event-loop thread."""
+        try:
+            if self._open:
+                self.finish(list(self._open))
+        finally:
+            self._stack.close()
