@@ -7,7 +7,8 @@ Usage::
 The reference policy (it replays each variant's reference solution, so every rollout
 scores 1.0 and the cost is mcpgym's own: episode, MCP calls, sealing, grading) runs
 ``--variants`` training rows (``easy``, one per task family in turn) in groups of
-``--group``, three ways, interleaved round by round in this one process:
+``--group``, three ways, interleaved round by round (the order rotating) in this
+one process:
 
 - ``in process``: `Rollouts.in_process` (servers in this event loop, ASGI, no sockets);
 - ``over HTTP``: `Rollouts.served` (both servers on loopback, uvicorn);
@@ -79,12 +80,21 @@ async def main(args: argparse.Namespace) -> None:
         tmp = Path(d)
         async with Rollouts.in_process(args.env, concurrency=args.group) as warm:
             await via_library(warm, rows[:1], 2)  # imports, first variant generation
-        for i in range(args.rounds):
+        async def in_process(i: int) -> float:
             async with Rollouts.in_process(args.env, concurrency=args.group) as ro:
-                results["in process"].append(await via_library(ro, rows, args.group))
+                return await via_library(ro, rows, args.group)
+
+        async def over_http(i: int) -> float:
             async with Rollouts.served(args.env, tmp / f"http-{i}", concurrency=args.group) as ro:
-                results["over HTTP"].append(await via_library(ro, rows, args.group))
-            results["mcpgym eval"].append(await via_eval(args.env, rows, args.group, tmp))
+                return await via_library(ro, rows, args.group)
+
+        async def eval_(i: int) -> float:
+            return await via_eval(args.env, rows, args.group, tmp)
+
+        ways = [("in process", in_process), ("over HTTP", over_http), ("mcpgym eval", eval_)]
+        for i in range(args.rounds):
+            for name, way in ways[i % 3 :] + ways[: i % 3]:  # rotate the order each round
+                results[name].append(await way(i))
     base = statistics.median(results["mcpgym eval"])
     print(f"{args.env}: {len(rows)} variants x groups of {args.group} = {n} rollouts per way, "
           f"{args.rounds} rounds (median)")
