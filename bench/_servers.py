@@ -1,7 +1,10 @@
 """Server processes for the benchmarks: the mcpgym environment server and a bare `mcp` server.
 
-Run as ``python bench/_servers.py env ENV PORT STORE`` or ``python bench/_servers.py bare PORT``.
-Each prints ``ready`` on stdout once it accepts connections.
+Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
+``python bench/_servers.py bare PORT``. Each prints ``ready`` on stdout once it accepts
+connections. ``legacy`` seals as mcpgym did before page deltas (bench/expiry.py's
+baseline): the whole database gzipped into a format-1 bundle, idle episodes sealed inline
+on the event loop.
 """
 
 from __future__ import annotations
@@ -34,12 +37,62 @@ def bare_app() -> object:
     return app
 
 
-def env_app(name: str, store: str) -> object:
-    """The mcpgym environment server for ``name``."""
+def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "current") -> object:
+    """The mcpgym environment server for ``name`` (``idle_ttl``: reaped every second)."""
     from mcpgym_server import load_environment
     from mcpgym_server.http import create_app
 
-    return create_app(load_environment(name), store)
+    if idle_ttl is None:
+        return create_app(load_environment(name), store, control_token=None)  # loopback bench
+    app = create_app(
+        load_environment(name), store, idle_ttl=idle_ttl, reap_interval=1.0, control_token=None
+    )
+    if mode == "legacy":
+        legacy_sealing(app.state.manager)  # type: ignore[attr-defined]
+    return app
+
+
+def legacy_sealing(manager: object) -> None:
+    """Make ``manager`` seal as before page deltas: whole db gzipped, expiry inline."""
+    import hashlib
+
+    from mcpgym_server.bundle import EpisodeBundle, EpisodeMeta
+    from mcpgym_server.episode import EpisodeManager
+
+    assert isinstance(manager, EpisodeManager)
+
+    def finish(job: object) -> None:
+        try:
+            ep = job.ep  # type: ignore[attr-defined]
+            meta = EpisodeMeta(
+                episode_id=ep.id,
+                env=manager.env.name,
+                env_version=manager.env.version,
+                task=ep.variant.family,
+                band=ep.variant.band,
+                seed=ep.variant.seed,
+                variant_id=ep.variant.id,
+                lock=manager.lock,
+                opened_at=ep.opened_at,
+                sealed_at=job.sealed_at,  # type: ignore[attr-defined]
+                termination=job.reason,  # type: ignore[attr-defined]
+                steps=len(ep.log),
+                internal_errors=ep.internal_errors,
+                final_sha256=hashlib.sha256(job.final).hexdigest(),  # type: ignore[attr-defined]
+                clock_end=job.clock_end,  # type: ignore[attr-defined]
+            )
+            manager.store.write(EpisodeBundle(meta, tuple(ep.log), job.final))  # type: ignore[attr-defined]
+            job.meta = meta  # type: ignore[attr-defined]
+        except BaseException as exc:
+            job.error = exc  # type: ignore[attr-defined]
+        finally:
+            job.finished.set()  # type: ignore[attr-defined]
+
+    async def reap_inline(now: float | None = None) -> list[str]:
+        return manager.reap_idle(now)
+
+    manager._finish = finish  # type: ignore[method-assign]  # noqa: SLF001
+    manager.reap_idle_async = reap_inline  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
@@ -47,4 +100,6 @@ if __name__ == "__main__":
     if kind == "bare":
         anyio.run(_run, bare_app(), int(sys.argv[2]))
     else:
-        anyio.run(_run, env_app(sys.argv[2], sys.argv[4]), int(sys.argv[3]))
+        ttl = float(sys.argv[5]) if len(sys.argv) > 5 else None
+        mode = sys.argv[6] if len(sys.argv) > 6 else "current"
+        anyio.run(_run, env_app(sys.argv[2], sys.argv[4], ttl, mode), int(sys.argv[3]))

@@ -5,6 +5,7 @@ runs its usual tool loop; mcpgym only provides the episode (``POST /episodes``),
 (the agent calls ``submit``, or this script ends it) and grades it. Start the servers::
 
     export TOKEN=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
+    export MCPGYM_CONTROL_TOKEN=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
     uv run mcpgym serve helpdesk --port 8000 &
     uv run mcpgym grading serve --port 8001 --token "$TOKEN" &
 
@@ -29,11 +30,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 from typing import Any
 
 import httpx
 from agents import Agent, Model, RunConfig, Runner
 from agents.mcp import MCPServerStreamableHttp
+
+CONTROL_TOKEN_ENV = "MCPGYM_CONTROL_TOKEN"
+"""The environment server's control token: the harness's, sent on POST /episodes and /end only
+(the agent's MCP connection to ``mcp_url`` needs none)."""
 
 INSTRUCTIONS = (
     "You are a customer-support agent working through the store's back-office tools. "
@@ -42,9 +48,18 @@ INSTRUCTIONS = (
 )
 
 
-async def open_episode(env_url: str, task: str, band: str, seed: int) -> dict[str, Any]:
-    """``POST {env_url}/episodes``: ``{"episode_id", "mcp_url", "instruction", ...}``."""
-    async with httpx.AsyncClient(timeout=30) as http:
+def _control(token: str | None) -> dict[str, str]:
+    token = token or os.environ.get(CONTROL_TOKEN_ENV)
+    return {"authorization": f"Bearer {token}"} if token else {}
+
+
+async def open_episode(
+    env_url: str, task: str, band: str, seed: int, *, control_token: str | None = None
+) -> dict[str, Any]:
+    """``POST {env_url}/episodes``: ``{"episode_id", "mcp_url", "instruction", ...}``.
+
+    ``control_token``: the server's control token (default: ``$MCPGYM_CONTROL_TOKEN``)."""
+    async with httpx.AsyncClient(timeout=30, headers=_control(control_token)) as http:
         response = await http.post(
             f"{env_url.rstrip('/')}/episodes", json={"task": task, "band": band, "seed": seed}
         )
@@ -52,10 +67,12 @@ async def open_episode(env_url: str, task: str, band: str, seed: int) -> dict[st
     return response.json()
 
 
-async def end_episode(env_url: str, episode_id: str, answer: str | None) -> dict[str, Any]:
+async def end_episode(
+    env_url: str, episode_id: str, answer: str | None, *, control_token: str | None = None
+) -> dict[str, Any]:
     """``POST /episodes/{id}/end``: seal the episode (a no-op if the agent submitted)."""
     body = {} if answer is None else {"answer": answer}
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx.AsyncClient(timeout=30, headers=_control(control_token)) as http:
         response = await http.post(f"{env_url.rstrip('/')}/episodes/{episode_id}/end", json=body)
     response.raise_for_status()
     return response.json()
@@ -82,13 +99,16 @@ async def run_episode(
     *,
     max_turns: int = 30,
     run_config: RunConfig | None = None,
+    control_token: str | None = None,
 ) -> tuple[str, str | None, dict[str, Any]]:
     """Open an episode, let an Agents SDK agent work on it, seal it.
+
+    ``control_token``: the environment server's (default: ``$MCPGYM_CONTROL_TOKEN``).
 
     Returns:
         ``(episode_id, final_output, seal_metadata)``; grade the episode id with `grade`.
     """
-    episode = await open_episode(env_url, task, band, seed)
+    episode = await open_episode(env_url, task, band, seed, control_token=control_token)
     answer: str | None = None
     try:
         async with MCPServerStreamableHttp(
@@ -107,7 +127,9 @@ async def run_episode(
     finally:
         # Always seal the episode, also when the run failed (max turns, a model API
         # error, Ctrl-C): an open episode holds its sandbox until it times out.
-        sealed = await end_episode(env_url, episode["episode_id"], answer)
+        sealed = await end_episode(
+            env_url, episode["episode_id"], answer, control_token=control_token
+        )
     return episode["episode_id"], answer, sealed
 
 

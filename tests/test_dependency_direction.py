@@ -8,8 +8,8 @@ import sys
 import pytest
 
 FORBIDDEN = {
-    "mcpgym_server": ["mcpgym_grading", "mcpgym_clients", "mcpgym_helpdesk"],
-    "mcpgym_grading": ["mcpgym_clients", "mcpgym_helpdesk"],
+    "mcpgym_server": ["mcpgym_grading", "mcpgym_clients", "mcpgym_helpdesk", "mcpgym_ledger"],
+    "mcpgym_grading": ["mcpgym_clients", "mcpgym_helpdesk", "mcpgym_ledger"],
 }
 
 SUBMODULES = {

@@ -8,6 +8,11 @@
 // session itself is the episode, whose id and instruction come from the `mcpgym://episode`
 // resource.
 //
+// The server's control token (`MCPGYM_CONTROL_TOKEN`, the one `mcpgym serve` was started
+// with) is read from the environment and sent as `Authorization: Bearer` on the control
+// routes (POST /episodes) and on the connect-to-start URL; the episode's own mcp_url needs
+// none, so the agent side never holds it.
+//
 // Plain ES modules, so it runs on Node >= 18 without a build step; the same code is valid
 // TypeScript (add types to taste). It does what any MCP client does with mcpgym:
 //   1. POST {env}/episodes {"task", "band", "seed"}  ->  {"episode_id", "mcp_url", "instruction"}
@@ -23,11 +28,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 const [envUrl = "http://127.0.0.1:8000", task = "order-status", band = "easy", seed = "0"] =
   process.argv.slice(2);
 
+const controlToken = process.env.MCPGYM_CONTROL_TOKEN;
+const control = controlToken ? { authorization: `Bearer ${controlToken}` } : {};
+
 /** POST JSON and return the decoded answer; throw on a non-2xx status. */
 async function postJson(url, body) {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...control },
     body: JSON.stringify(body),
   });
   const data = await response.json();
@@ -52,7 +60,10 @@ let episode = connectToStart
   ? { mcp_url: envUrl }
   : await postJson(`${envUrl.replace(/\/$/, "")}/episodes`, { task, band, seed: Number(seed) });
 const client = new Client({ name: "mcpgym-typescript-example", version: "1.0.0" });
-const transport = new StreamableHTTPClientTransport(new URL(episode.mcp_url));
+const transport = new StreamableHTTPClientTransport(
+  new URL(episode.mcp_url),
+  connectToStart ? { requestInit: { headers: control } } : undefined,
+);
 await client.connect(transport);
 if (connectToStart) {
   const { contents } = await client.readResource({ uri: "mcpgym://episode" });

@@ -25,7 +25,9 @@ pytestmark = pytest.mark.anyio
 
 
 async def run_one(s: LocalServers, env: Environment, agent: Agent) -> Any:
-    async with EpisodeDriver(s.env_url, s.grading_url, s.grading_token, environment=env) as d:
+    async with EpisodeDriver(
+        s.env_url, s.grading_url, s.grading_token, control_token=s.control_token, environment=env
+    ) as d:
         with anyio.fail_after(15):
             return await d.run_episode(agent, "set-target", "easy", 0)
 
@@ -177,7 +179,12 @@ async def test_leaving_an_mcp_connection_on_an_error_keeps_the_task_usable(
 ) -> None:
     """The exit of a connection left by an exception used to run inside a shielded scope,
     corrupting the task's cancel scopes: the next request was cancelled (ExceptionGroup)."""
-    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as d:
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as d:
         with anyio.fail_after(15):
             meta = await d._request(
                 "env", "POST", "/episodes", {"task": "set-target", "band": "easy", "seed": 0}

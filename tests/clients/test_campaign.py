@@ -169,7 +169,11 @@ async def test_a_campaign_runs_every_variant_and_epoch_with_a_baseline(
 ) -> None:
     store = RunStore(tmp_path / "runs.db")
     async with EpisodeDriver(
-        servers.env_url, servers.grading_url, servers.grading_token, environment=toy_env
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+        environment=toy_env,
     ) as driver:
         variants = select_variants(await driver.server_info(), None, None, [0, 1])
         with anyio.fail_after(20):
@@ -214,7 +218,12 @@ async def test_a_campaign_runs_every_variant_and_epoch_with_a_baseline(
 async def test_the_null_agent_gets_no_baseline_of_itself(
     servers: LocalServers, toy_env: Environment
 ) -> None:
-    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(20):
             result = await run_campaign(
                 driver,
@@ -231,7 +240,12 @@ async def test_the_null_agent_gets_no_baseline_of_itself(
 async def test_a_request_error_stops_the_campaign_with_that_error(
     servers: LocalServers, toy_env: Environment
 ) -> None:
-    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(20):
             with pytest.raises(ServerRequestError, match="unknown task 'gone'"):
                 await run_campaign(
@@ -290,6 +304,7 @@ async def test_infra_errors_are_retried_then_stored_apart_from_scores(
         servers.env_url,
         servers.grading_url,
         servers.grading_token,
+        control_token=servers.control_token,
         grading_transport=grading,
         environment=toy_env,
     ) as driver:
@@ -318,7 +333,12 @@ async def test_infra_errors_are_retried_then_stored_apart_from_scores(
 async def test_a_run_records_the_lock_components_of_the_installed_environment(
     servers: LocalServers, toy_env: Environment
 ) -> None:
-    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
         with RunStore(":memory:") as store, anyio.fail_after(20):
             result = await run_campaign(
                 driver,

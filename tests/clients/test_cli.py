@@ -31,7 +31,7 @@ from mcpgym_clients import (
 )
 from mcpgym_clients.cli import app
 from mcpgym_clients.commands._common import reported
-from mcpgym_server import Environment, MCPGymError, load_environment
+from mcpgym_server import Environment, MCPGymError, available_environments, load_environment
 
 runner = CliRunner()
 
@@ -75,16 +75,34 @@ def test_the_openai_agent_needs_a_key_for_the_openai_api(monkeypatch: pytest.Mon
     assert "no API key: set MY_KEY or pass --api-key" in flat(result.output)
 
 
-def test_an_unknown_environment_is_a_one_line_error() -> None:
+def test_an_unknown_environment_is_a_one_line_usage_error() -> None:
     result = runner.invoke(app, ["eval", "no-such-env"])
-    assert result.exit_code == 1
-    assert flat(result.output).startswith("error: unknown environment 'no-such-env'; installed:")
+    assert result.exit_code == 2
+    assert flat(result.output).startswith(
+        "error: unknown environment 'no-such-env'; valid environments:"
+    )
 
 
-def test_tasks_of_an_unknown_environment_is_a_one_line_error() -> None:
-    result = runner.invoke(app, ["tasks", "no-such-env"])
-    assert result.exit_code == 1
-    assert "error: unknown environment 'no-such-env'" in flat(result.output)
+@pytest.mark.parametrize("command", ["tasks", "serve", "lock", "validate"])
+def test_a_mistyped_environment_is_a_usage_error_with_a_suggestion(command: str) -> None:
+    result = runner.invoke(app, [command, "helpdesko"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        "error: unknown environment 'helpdesko' (did you mean helpdesk?); "
+        f"valid environments: {', '.join(available_environments())}"
+    ]
+
+
+def test_click_and_mcpgym_usage_errors_share_one_style() -> None:
+    ours = runner.invoke(app, ["eval", "helpdesk", "--bands", "hrad"])
+    clicks = runner.invoke(app, ["eval", "helpdesk", "--agent", "nul"])
+    for result in (ours, clicks):
+        assert result.exit_code == 2
+        (line,) = result.output.strip().splitlines()
+        assert line.startswith("error: ") and "(did you mean " in line
+    assert "band 'hrad' is not offered by helpdesk (did you mean hard?)" in ours.output
+    assert "unknown agent 'nul' (did you mean null?)" in clicks.output
+    assert clicks.output.rstrip().endswith("(see `mcpgym eval --help`)")
 
 
 @pytest.fixture
@@ -245,13 +263,32 @@ def test_user_mistakes_are_one_line_errors_in_both_modes(
         servers: LocalServers = request.getfixturevalue("remote")
         args += ["--env-url", servers.env_url, "--grading-url", servers.grading_url]
         args += ["--grading-token", servers.grading_token]
+        args += ["--control-token", servers.control_token]
     result = runner.invoke(app, ["eval", "toy", *args], env={"COLUMNS": "80"})
-    assert result.exit_code == 1, result.output
+    usage = mistake in ("unknown task", "band not offered", "no such band")
+    assert result.exit_code == (2 if usage else 1), result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1, result.output
     assert lines[0].startswith("error: " + message.format(d=d)), lines[0]
     # nothing was started or created next to a bad store path
     assert not (tmp_path / "episodes").exists() and not (d / "episodes").exists()
+
+
+@pytest.mark.parametrize("token", [None, "wrong"])
+def test_eval_on_a_server_that_refuses_the_control_token_is_a_one_line_error(
+    toy_installed: Environment, remote: LocalServers, tmp_path: Path, token: str | None
+) -> None:
+    args = ["eval", "toy", "--env-url", remote.env_url, "--grading-url", remote.grading_url]
+    args += ["--grading-token", remote.grading_token, "--store", str(tmp_path / "r.db")]
+    env = {"COLUMNS": "200", "MCPGYM_CONTROL_TOKEN": token or ""}
+    result = runner.invoke(app, args, env=env)
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.strip().splitlines()
+    status = 401 if token is None else 403
+    assert line.startswith(
+        f"error: the environment server at {remote.env_url} refused the control token ({status})"
+    ), line
+    assert "MCPGYM_CONTROL_TOKEN or --control-token" in line
 
 
 def test_errors_inside_exception_groups_are_one_line_but_bugs_keep_their_traceback(

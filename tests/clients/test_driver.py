@@ -32,7 +32,14 @@ pytestmark = pytest.mark.anyio
 
 
 def driver_for(s: LocalServers, env: Environment, **kw: Any) -> EpisodeDriver:
-    return EpisodeDriver(s.env_url, s.grading_url, s.grading_token, environment=env, **kw)
+    return EpisodeDriver(
+        s.env_url,
+        s.grading_url,
+        s.grading_token,
+        control_token=s.control_token,
+        environment=env,
+        **kw,
+    )
 
 
 async def test_the_reference_agent_scores_full_marks(
@@ -175,7 +182,9 @@ async def test_an_unknown_task_is_a_request_error_naming_valid_tasks(
 async def test_a_wrong_grading_token_fails_the_preflight(
     servers: LocalServers, toy_env: Environment
 ) -> None:
-    async with EpisodeDriver(servers.env_url, servers.grading_url, "wrong") as driver:
+    async with EpisodeDriver(
+        servers.env_url, servers.grading_url, "wrong", control_token=servers.control_token
+    ) as driver:
         with anyio.fail_after(10), pytest.raises(ConfigurationError, match="rejected the token"):
             await driver.check_grading()
     async with driver_for(servers, toy_env) as driver:

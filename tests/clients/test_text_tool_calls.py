@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from mcpgym_clients.adapters.text_tool_calls import ParsedToolCall, parse_text_tool_calls
+from mcpgym_clients.adapters.text_tool_calls import (
+    ParsedToolCall,
+    looks_like_tool_call,
+    parse_text_tool_calls,
+)
 
 TOOLS = {"get", "put", "submit"}
 
@@ -124,3 +128,105 @@ def test_text_that_is_not_a_call_does_not_misfire(text: str) -> None:
 
 def test_none_is_empty() -> None:
     assert parse_text_tool_calls(None, TOOLS) == ([], "", [])
+
+
+# -- the forms real chat templates produce (issue 9 section 8) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "rest"),
+    [
+        pytest.param(
+            '{{"name": "get", "arguments": {"key": "a"}}}',
+            "bare_json",
+            "",
+            id="doubled braces copied from the template, bare",
+        ),
+        pytest.param(
+            '<tool_call>\n{{"name": "get", "arguments": {"key": "a"}}}\n</tool_call>',
+            "hermes",
+            "",
+            id="doubled braces in a tool_call block",
+        ),
+        pytest.param(
+            'Sure.\n```json\n{{"name": "get", "arguments": {{"key": "a"}}}}\n```',
+            "fenced_json",
+            "Sure.",
+            id="every brace doubled, fenced",
+        ),
+        pytest.param(
+            '<tools>\n{"name": "get", "arguments": {"key": "a"}}\n</tools>',
+            "hermes",
+            "",
+            id="tools tags",
+        ),
+        pytest.param(
+            'Let me look it up.\n{"name": "get", "arguments": {"key": "a"}}',
+            "bare_json",
+            "Let me look it up.",
+            id="bare json on its own line",
+        ),
+        pytest.param(
+            '{"type": "function", "name": "get", "parameters": {"key": "a"}}',
+            "bare_json",
+            "",
+            id="bare json, llama style",
+        ),
+        pytest.param(
+            '<function=get>{"key": "a"}</function>',
+            "xml_function",
+            "",
+            id="llama 3.1 function tag",
+        ),
+        pytest.param(
+            '<function name="get">{"key": "a"}</function>',
+            "xml_function",
+            "",
+            id="function tag with a name attribute",
+        ),
+        pytest.param(
+            "<tool_call>\n<function=get>\n<parameter=key>\na\n</parameter>\n</function>\n"
+            "</tool_call>",
+            "xml_function",
+            "<tool_call>\n\n</tool_call>",
+            id="qwen3-coder xml parameters",
+        ),
+        pytest.param(
+            "<function name='get'><parameter name='key'>a</parameter></function>",
+            "xml_function",
+            "",
+            id="xml parameters with name attributes",
+        ),
+    ],
+)
+def test_template_forms_are_calls(text: str, source: str, rest: str) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments, c.source) for c in parsed.calls] == [
+        ("get", {"key": "a"}, source)
+    ]
+    assert parsed.errors == []
+    assert parsed.text == rest
+
+
+def test_xml_parameters_keep_json_values_typed() -> None:
+    text = (
+        "<function=put><parameter=key>n</parameter><parameter=value>[1, 2]</parameter></function>"
+    )
+    (call,) = parse_text_tool_calls(text, TOOLS).calls
+    assert call.arguments == {"key": "n", "value": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("text", "looks"),
+    [
+        ("<tool_call>\nget(key='a')\n</tool_call>", True),
+        ('I will call {"name": "get", "arguments": {"key": "a"} now', True),
+        ("<function_call>get a</function_call>", True),
+        ("<|python_tag|>get.call(key='a')", True),
+        ("The order shipped on May 3; tracking number 1Z999.", False),
+        ("I used get to read key a: it holds 1.", False),
+        ('{"name": "Alice", "arguments": {}}', False),  # names no tool
+    ],
+)
+def test_what_still_looks_like_a_call(text: str, looks: bool) -> None:
+    assert looks_like_tool_call(text, TOOLS) is looks

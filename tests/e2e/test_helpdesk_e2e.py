@@ -31,7 +31,11 @@ async def _run_all(
     records: list[EpisodeRecord] = []
     limiter = anyio.CapacityLimiter(4)
     async with EpisodeDriver(
-        servers.env_url, servers.grading_url, servers.grading_token, environment=env
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+        environment=env,
     ) as driver:
         await driver.server_info()
 
@@ -76,6 +80,7 @@ async def test_mcp_clients_of_both_eras_complete_a_graded_episode(
         servers.env_url,
         servers.grading_url,
         servers.grading_token,
+        control_token=servers.control_token,
         environment=helpdesk,
         mcp_mode=mode,  # type: ignore[arg-type]
     ) as driver:
@@ -115,7 +120,7 @@ async def test_grading_routes_refuse_a_missing_or_wrong_token(
 async def test_agent_surface_exposes_no_rubric_reference_or_grading_route(
     servers: LocalServers,
 ) -> None:
-    async with httpx.AsyncClient(base_url=servers.env_url) as http:
+    async with httpx.AsyncClient(base_url=servers.env_url, headers=servers.control_headers) as http:
         ep = (await http.post("/episodes", json={"task": "order-status", "band": "hard"})).json()
         tasks = (await http.get("/tasks")).text
         assert (await http.get("/grades/" + ep["episode_id"])).status_code == 404
@@ -132,7 +137,7 @@ async def test_fifty_concurrent_helpdesk_episodes_end_with_exactly_their_own_sta
     servers: LocalServers,
 ) -> None:
     n = 50
-    async with httpx.AsyncClient(base_url=servers.env_url) as http:
+    async with httpx.AsyncClient(base_url=servers.env_url, headers=servers.control_headers) as http:
         eps = [
             (await http.post("/episodes", json={"task": "order-status", "seed": i})).json()
             for i in range(n)

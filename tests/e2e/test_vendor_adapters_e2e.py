@@ -192,7 +192,12 @@ async def test_a_scripted_model_completes_a_helpdesk_task_through_each_adapter(
 ) -> None:
     model = ScriptedModel(vendor, helpdesk)
     agent = _agent(vendor, model)
-    async with EpisodeDriver(servers.env_url, servers.grading_url, servers.grading_token) as driver:
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
         await driver.server_info()
         with anyio.fail_after(60):
             record = await driver.run_episode(agent, TASK, BAND, SEED)

@@ -7,6 +7,15 @@ import inspect
 import mcpgym_grading
 
 EXPECTED = {
+    "disclosure_forbidden",
+    "money_moved_only_as_allowed",
+    "nothing_else_changed",
+    "record_state",
+    "reply_sent",
+    "reply_says",
+    "rows_untouched",
+    "rows_written_sum",
+    "sql_in_list",
     "AnswerMatch",
     "BundleMismatchError",
     "CalledBefore",
@@ -26,9 +35,11 @@ EXPECTED = {
     "SqlCheck",
     "StateMatchesReference",
     "Summary",
+    "TextView",
     "ToolCalled",
     "ToolNotCalled",
     "create_app",
+    "fold",
     "grade_bundle",
     "stats",
     "summarize",

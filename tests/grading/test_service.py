@@ -24,7 +24,7 @@ from mcpgym_server import (
     UnknownEnvironmentError,
     compute_lock,
 )
-from mcpgym_server.bundle import FINAL_DB
+from mcpgym_server.bundle import FINAL_DB, STATE_DELTA
 
 from .toyenv import make_env, reference_calls, run_episode
 
@@ -271,15 +271,55 @@ async def test_grades_dir_keeps_grades_across_restarts(setup: Setup, tmp_path: P
 
 
 async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:
-    final = setup.store_dir / setup.episode_id / FINAL_DB
+    final = setup.store_dir / setup.episode_id / STATE_DELTA
     final.write_bytes(gzip.compress(gzip.decompress(final.read_bytes()) + b"tampered"))
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
     assert response.status_code == 500
     assert response.json() == {
         "error": f"cannot grade episode {setup.episode_id}: bundle {setup.episode_id}: "
-        f"{FINAL_DB} does not match final_sha256 in meta"
+        f"{STATE_DELTA} does not match delta_sha256 in meta"
     }
+
+
+async def test_a_rebuilt_database_that_differs_from_final_sha256_is_500_never_a_grade(
+    setup: Setup,
+) -> None:
+    meta_path = setup.store_dir / setup.episode_id / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    assert meta["bundle_format"] == 2
+    meta["final_sha256"] = "0" * 64
+    meta_path.write_text(json.dumps(meta))
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 500
+    assert "does not match final_sha256 000000000000 in meta (format 2)" in response.json()["error"]
+
+
+async def test_a_format_1_bundle_is_still_graded(setup: Setup) -> None:
+    d = setup.store_dir / setup.episode_id
+    bundle = EpisodeStore(setup.store_dir).read(setup.episode_id)
+    (d / FINAL_DB).write_bytes(gzip.compress(bundle.final_state(setup.env.snapshot)[0]))
+    (d / STATE_DELTA).unlink()
+    meta = json.loads((d / "meta.json").read_text())
+    for k in ("bundle_format", "base_sha256", "final_size", "delta_sha256"):
+        del meta[k]
+    (d / "meta.json").write_text(json.dumps(meta))
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 200
+    assert response.json() == setup.expected.model_dump(mode="json")
+
+
+async def test_an_unknown_bundle_format_is_500_naming_it(setup: Setup) -> None:
+    meta_path = setup.store_dir / setup.episode_id / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["bundle_format"] = 7
+    meta_path.write_text(json.dumps(meta))
+    async with client_for(setup.app()) as client:
+        response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert response.status_code == 500
+    assert "has bundle format 7; this mcpgym reads formats 1 and 2" in response.json()["error"]
 
 
 async def test_an_unexpected_failure_is_a_json_500(setup: Setup) -> None:

@@ -54,7 +54,7 @@ def test_sign_refuses_a_malformed_signer_and_an_unknown_family(
     bad = runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", "Ada"])
     assert bad.exit_code == 2 and "must be a name and an email address" in flat(bad.output)
     unknown = runner.invoke(cli.app, ["sign", "toyvault", "nope", "--by", BY])
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 2
     assert "unknown task 'nope'; valid tasks: copy-secret" in flat(unknown.output)
 
 

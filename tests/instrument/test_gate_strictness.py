@@ -137,7 +137,13 @@ async def test_a_persistent_infrastructure_error_is_retried_then_reported_apart(
         async with (
             serve_locally(env, tmp_path / "episodes") as servers,
             # a grading service that is not there: every grade request fails in transport
-            EpisodeDriver(servers.env_url, "http://127.0.0.1:9", "t", environment=env) as driver,
+            EpisodeDriver(
+                servers.env_url,
+                "http://127.0.0.1:9",
+                "t",
+                control_token=servers.control_token,
+                environment=env,
+            ) as driver,
         ):
             await _run_job(driver, job, anyio.CapacityLimiter(1), tmp_path / "episodes")
     assert job.attempts == 1 + INFRA_RETRIES and job.error is None
@@ -157,7 +163,11 @@ async def test_an_unknown_task_in_a_job_is_kept_as_its_error(
         async with (
             serve_locally(env, tmp_path / "episodes") as servers,
             EpisodeDriver(
-                servers.env_url, servers.grading_url, servers.grading_token, environment=env
+                servers.env_url,
+                servers.grading_url,
+                servers.grading_token,
+                control_token=servers.control_token,
+                environment=env,
             ) as driver,
         ):
             await _run_job(driver, job, anyio.CapacityLimiter(1), tmp_path / "episodes")

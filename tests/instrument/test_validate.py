@@ -80,7 +80,7 @@ async def test_a_sound_environment_passes_every_condition(toy: ToyFactory, tmp_p
     env = toy()
     await prepare(env, tmp_path)
     report = await validate(env, tmp_path)
-    assert [c.failures for c in report.conditions] == [[]] * 7 and report.passed
+    assert [c.failures for c in report.conditions] == [[]] * 8 and report.passed
     figures = {k: v for c in report.conditions for k, v in c.figures.items()}
     assert figures["recorded_runs"] == 2 and figures["pairs_compared"] == 4
     assert (figures["reference_episodes"], figures["reference_full_marks"]) == (6, 6)
@@ -274,6 +274,32 @@ def test_the_validate_command_stamps_the_lock_unless_checking(
     assert lock.validation.summary["reference_full_marks"] == 4
     run = read_run(run_path(env, "copy-secret", "easy", 50))
     assert run.lock == lock.digest
+
+
+def test_a_weaker_validation_never_replaces_a_stronger_stamp_without_force(
+    monkeypatch: pytest.MonkeyPatch, toy: ToyFactory, tmp_path: Path
+) -> None:
+    env = toy()
+    anyio.run(prepare, env, tmp_path, backend="asyncio")
+    monkeypatch.setattr(instrument, "load_environment", lambda name: env)
+    runner = CliRunner()
+    args = ["validate", "toyvault", "--json", str(tmp_path / "report.json")]
+    strong = runner.invoke(cli.app, [*args, "--seeds", "3"], env={"COLUMNS": "200"})
+    assert strong.exit_code == 0, strong.output
+    stamp = read_lock(env).validation
+    assert stamp is not None and stamp.seeds == 3
+    weak = runner.invoke(cli.app, [*args, "--seeds", "2"], env={"COLUMNS": "200"})
+    assert weak.exit_code == 0, weak.output
+    assert "not stamped" in weak.output and "3 seeds" in weak.output and "--force" in weak.output
+    assert read_lock(env).validation == stamp  # the stronger stamp stands, byte for byte
+    fewer_mutants = runner.invoke(
+        cli.app, [*args, "--seeds", "3", "--mutant-seeds", "1"], env={"COLUMNS": "200"}
+    )
+    assert "not stamped" in fewer_mutants.output and read_lock(env).validation == stamp
+    forced = runner.invoke(cli.app, [*args, "--seeds", "2", "--force"], env={"COLUMNS": "200"})
+    assert forced.exit_code == 0, forced.output
+    replaced = read_lock(env).validation
+    assert replaced is not None and replaced.seeds == 2 and "stamped" in forced.output
 
 
 def test_the_validate_command_never_stamps_a_lock_inside_site_packages(

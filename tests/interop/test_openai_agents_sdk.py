@@ -110,6 +110,7 @@ async def test_an_agents_sdk_run_scores_full_marks_and_sees_tool_errors(
             5,
             model,
             run_config=RunConfig(tracing_disabled=True),
+            control_token=servers.control_token,
         )
 
     assert answer == "Done."
@@ -143,8 +144,8 @@ async def test_the_example_ends_the_episode_when_the_run_fails(servers: LocalSer
     opened: list[str] = []
     real_open = example.open_episode
 
-    async def open_and_note(*args: Any) -> dict[str, Any]:
-        episode = await real_open(*args)
+    async def open_and_note(*args: Any, **kw: Any) -> dict[str, Any]:
+        episode = await real_open(*args, **kw)
         opened.append(episode["episode_id"])
         return episode
 
@@ -157,8 +158,9 @@ async def test_the_example_ends_the_episode_when_the_run_fails(servers: LocalSer
             0,
             FailingModel([]),
             run_config=RunConfig(tracing_disabled=True),
+            control_token=servers.control_token,
         )
     (episode_id,) = opened
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(headers=servers.control_headers) as http:
         meta = (await http.get(f"{servers.env_url}/episodes/{episode_id}")).json()
     assert (meta["state"], meta["termination"]) == ("sealed", "ended")

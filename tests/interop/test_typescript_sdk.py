@@ -78,12 +78,16 @@ def ts_client() -> Path:
     return folder
 
 
-async def run_client(folder: Path, *args: str) -> dict[str, Any]:
-    """Run ``node episode.mjs ARGS`` and return the JSON report it prints."""
+async def run_client(folder: Path, *args: str, control_token: str) -> dict[str, Any]:
+    """Run ``node episode.mjs ARGS`` (the server's control token in its environment, as
+    a harness would give it) and return the JSON report it prints."""
     node = shutil.which("node")
     assert node is not None
+    env = {**os.environ, "MCPGYM_CONTROL_TOKEN": control_token}
     with anyio.fail_after(60):
-        done = await anyio.run_process([node, "episode.mjs", *args], cwd=folder, check=False)
+        done = await anyio.run_process(
+            [node, "episode.mjs", *args], cwd=folder, check=False, env=env
+        )
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout.decode().strip().splitlines()[-1])
 
@@ -106,7 +110,9 @@ async def assert_full_marks(servers: LocalServers, episode_id: str, variant_id: 
 async def test_the_typescript_sdk_solves_an_episode_that_grades_full_marks(
     ts_client: Path, servers: LocalServers, band: str
 ) -> None:
-    report = await run_client(ts_client, servers.env_url, "order-status", band, "3")
+    report = await run_client(
+        ts_client, servers.env_url, "order-status", band, "3", control_token=servers.control_token
+    )
 
     # a 2025-era client with a session, speaking to the episode URL
     assert report["server"] == "mcpgym-helpdesk 1.0.0"
@@ -131,8 +137,8 @@ async def test_the_typescript_sdk_on_the_connect_to_start_url_gets_its_own_episo
     ts_client: Path, servers: LocalServers
 ) -> None:
     url = f"{servers.env_url}/tasks/order-status/mcp?seed=4&band=medium"
-    first = await run_client(ts_client, url)
-    second = await run_client(ts_client, url)
+    first = await run_client(ts_client, url, control_token=servers.control_token)
+    second = await run_client(ts_client, url, control_token=servers.control_token)
     assert first["episode_id"].startswith("ep_") and first["episode_id"] != second["episode_id"]
     assert first["variant_id"] is None  # the agent never learns the seed or variant
     assert first["submitted"] == {"status": "ended", "episode_id": first["episode_id"]}

@@ -85,7 +85,7 @@ def test_compare_prints_the_table_and_writes_the_json(runs: dict[str, Any], tmp_
     out = tmp_path / "c.json"
     result = cli(runs, "compare", runs["null"], runs["reference"], "--json", str(out))
     assert result.exit_code == 0, result.output
-    assert f"+{PAIRS} / -0" in result.output and f"newly solved in B ({PAIRS})" in result.output
+    assert f"+{PAIRS} / -0" in result.output and f"newly solved by B = reference ({PAIRS})" in result.output
     assert "FORCED" not in result.output
     with RunStore(runs["db"]) as store:
         assert json.loads(out.read_text()) == compare_runs(store, runs["null"], runs["reference"])
@@ -174,7 +174,7 @@ def test_bad_run_references_are_one_line_errors(
     runs: dict[str, Any], args: list[str], message: str
 ) -> None:
     result = cli(runs, *args)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error: the argument names no run
     (line,) = result.output.strip().splitlines()
     assert message in line
 
@@ -195,15 +195,15 @@ def _shown_numbers(g: dict[str, Any]) -> list[str]:
         out.append(f"{g['mean_score']:.3f}")
         out.append(f"{g['pass_rate']:.0%}")
     if g["mean_score_ci"]:
-        out.append("[{:.2f}, {:.2f}]".format(*g["mean_score_ci"]))
-        out.append("[{:.0%}, {:.0%}]".format(*g["pass_rate_ci"]))
+        out.append("[{:.2f},{:.2f}]".format(*g["mean_score_ci"]))
+        out.append("[{:.0%},{:.0%}]".format(*g["pass_rate_ci"]))
     if g["epochs"] > 1:
         for key in ("pass_at_k", "pass_hat_k"):
-            out.append(" ".join("-" if v is None else f"{v:.2f}" for v in g[key].values()))
+            out += ["-" if v is None else f"{v:.2f}" for v in g[key].values()]
     return out
 
 
-def test_tables_at_80_columns_print_every_number_whole(
+def test_piped_tables_fit_120_columns_and_print_every_number_whole(
     runs: dict[str, Any], tmp_path: Path
 ) -> None:
     from .synthetic import rec, store_run
@@ -236,6 +236,8 @@ def test_tables_at_80_columns_print_every_number_whole(
         for number in _shown_numbers(g):
             assert number in shown.output, (number, shown.output)
     assert "…" not in shown.output
+    widest = max(len(line) for line in shown.output.splitlines())
+    assert widest <= 120, f"piped output is {widest} columns wide"
 
     cmp_json = tmp_path / "c.json"
     compared = runner.invoke(
@@ -261,7 +263,7 @@ def test_tables_at_80_columns_print_every_number_whole(
             f"{g['mcnemar_p']:.3g}",
         ]
         if g["delta_ci"]:
-            numbers.append("[{:+.3f}, {:+.3f}]".format(*g["delta_ci"]))
+            numbers.append("[{:+.3f},{:+.3f}]".format(*g["delta_ci"]))
         for number in numbers:
             assert number in compared.output, (number, compared.output)
         assert g["mcnemar_test"] in compared.output

@@ -49,7 +49,11 @@ async def _run(store_path: Path, episodes: Path) -> Campaign:
     with anyio.fail_after(120), RunStore(store_path) as store:
         async with serve_locally(env, episodes) as servers:
             async with EpisodeDriver(
-                servers.env_url, servers.grading_url, servers.grading_token, environment=env
+                servers.env_url,
+                servers.grading_url,
+                servers.grading_token,
+                control_token=servers.control_token,
+                environment=env,
             ) as driver:
                 info = await driver.server_info()
                 variants = select_variants(info, TASKS, BANDS, SEEDS)

@@ -156,7 +156,7 @@ def test_clicking_an_episode_link_opens_and_shows_its_transcript(page: Any) -> N
 
 
 def test_a_regressed_variant_links_to_the_second_runs_episode(page: Any) -> None:
-    rows = page.locator("#regressed + table tbody tr")
+    rows = page.locator("#regressed + details table tbody tr")
     assert (
         rows.count() == 8
     )  # the hostile agent fails every odd seed: 2 families x 2 bands x 2 epochs

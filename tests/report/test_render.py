@@ -325,3 +325,95 @@ def test_long_values_are_cut_for_passed_checks_only() -> None:
     assert passed["expected"] == passed["found"]
     assert passed["found"].endswith("… (190 more characters)") and len(passed["found"]) < 230
     assert failed["found"] == json.dumps(long)
+
+
+def _comparison(regressed: int) -> dict[str, Any]:
+    def variant(seed: int) -> dict[str, Any]:
+        return {
+            "variant_id": f"helpdesk/alpha@easy#{seed}",
+            "family": "alpha",
+            "band": "easy",
+            "seed": seed,
+            "epoch": 0,
+            "score_a": 1.0,
+            "score_b": 0.0,
+            "passed_a": True,
+            "passed_b": False,
+            "episode_a": 11,
+            "episode_b": 11,
+            "changed_checks": [],
+        }
+
+    return {
+        "run_a": "run-a",
+        "run_b": "run-n",
+        "label_a": "reference",
+        "label_b": "null",
+        "forced": False,
+        "lock_differences": [],
+        "overall": shapes.cgroup(-0.5, [-0.6, -0.4], 0.001),
+        "by_band": {"easy": shapes.cgroup(-0.5, [-0.6, -0.4], 0.01)},
+        "by_family": {"alpha": shapes.cgroup(-0.5, [-0.6, -0.4], 0.01)},
+        "newly_solved": [],
+        "regressed": [variant(s) for s in range(regressed)],
+    }
+
+
+def test_the_comparison_names_a_and_b_by_agent_the_right_way_round() -> None:
+    html = render_report(shapes.metrics(), EPISODES, comparison=_comparison(3))
+    doc = parse(html)
+    assert "A = reference (run run-a), B = null (run run-n)" in squash(
+        doc.text["comparison-labels"]
+    )
+    assert "Regressed in B (null): 3, passed by A (reference)" in squash(doc.text["regressed"])
+    assert "mean A (reference)" in html and "mean B (null)" in html
+
+
+@pytest.mark.parametrize(("n", "collapsed"), [(10, False), (11, True)])
+def test_long_variant_lists_are_collapsed(n: int, collapsed: bool) -> None:
+    html = render_report(shapes.metrics(), EPISODES, comparison=_comparison(n))
+    (tag,) = re.findall(r'<details class="variants"[^>]*>', html)
+    assert ("open" not in tag) is collapsed
+    assert f"{n} regressed variants" in html
+
+
+def test_a_zero_bar_is_drawn_visibly_with_its_value() -> None:
+    chart = bar_chart("t", [Series("a", "s0")], [("g", [(0.0, None)]), ("h", [(0.5, None)])])
+    zero, half = chart.bars
+    assert zero.zero and zero.height >= 2.0 and zero.text == "0.00"
+    assert zero.y + zero.height == pytest.approx(chart.zero_y)  # sits on the axis
+    assert not half.zero and half.text == "0.50"
+    html = render_report(shapes.metrics(), EPISODES)
+    assert 'class="bar s1 zero"' in html  # the null baseline's 0% pass rates
+    assert ">0%</text>" in html
+
+
+def test_charts_with_few_groups_spread_over_the_target_width() -> None:
+    few = bar_chart("t", [Series("a", "s0")], [("g", [(0.5, None)])])
+    many = bar_chart("t", [Series("a", "s0")], [(f"g{i}", [(0.5, None)]) for i in range(30)])
+    assert few.width == pytest.approx(580.0)
+    assert many.width > 30 * 64  # every group keeps its least room
+
+
+def test_the_summary_shows_tokens_cost_and_time_per_family() -> None:
+    metrics = shapes.metrics()
+    u = {
+        "episodes": 2,
+        "reported": 2,
+        "requests": 4,
+        "prompt_tokens": 12_000,
+        "completion_tokens": 800,
+        "cached_tokens": None,
+        "reasoning_tokens": None,
+        "total_tokens": 12_800,
+        "cost_usd": 0.5,
+        "tokens_per_episode": 6400.0,
+        "duration_s": {"total": 3.0, "mean": 1.5, "median": 1.5, "max": 2.0},
+    }
+    metrics["usage"] = {"overall": u, "by_family": {"alpha": u}}
+    doc = parse(render_report(metrics, EPISODES))
+    table = squash(doc.text["usage-table"])
+    assert "overall 2 2 4 12.0k 800 – – $0.5000 1.50s 2.00s" in table
+    assert "alpha 2 2 4" in table
+    index = squash(doc.text["index-run"])
+    assert "0.25s" in index  # each episode's time

@@ -65,8 +65,8 @@ def test_report_vs_writes_the_comparison_where_asked(campaign: Campaign, tmp_pat
     )
     assert result.exit_code == 0, result.output
     html = out.read_text()
-    assert f"Comparison: A = {campaign.hostile}, B = {campaign.reference}" in html
-    assert "Newly solved (8)" in html and "Regressed (0)" in html
+    assert f"(run {campaign.hostile}), B = <b>reference</b> (run {campaign.reference})" in html
+    assert "Newly solved by B (reference): 8," in html and "Regressed in B (reference): 0," in html
     assert "FORCED" not in html
 
 
@@ -78,12 +78,13 @@ def test_report_vs_its_own_baseline_shows_each_episode_once(campaign: Campaign) 
     html = out.read_text()
     ids = re.findall(r'<details class="episode" id="(ep-\d+)"', html)
     assert len(ids) == len(set(ids)) == 16 + 8  # reference (2 epochs) and null (1 epoch)
-    assert "Regressed (8)" in html
+    # B is the null agent: its losses read as regressions of B, labelled by agent
+    assert "Regressed in B (null): 8, passed by A (reference)" in html
 
 
 def test_an_unknown_run_is_a_one_line_error(campaign: Campaign) -> None:
     result = runner.invoke(app, ["report", "no-such-run", "--store", str(campaign.store)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "error: unknown run 'no-such-run'; `mcpgym runs` lists the runs"
     ]
@@ -118,4 +119,5 @@ def test_runs_on_different_locks_are_refused_unless_forced(store_copy: Path) -> 
     forced = runner.invoke(app, [*args, "--force"])
     assert forced.exit_code == 0, forced.output
     html = Path(forced.output.strip()).read_text()
-    assert "FORCED" in html and "Regressed (0)" in html and "Newly solved (0)" in html
+    assert "FORCED" in html and "Regressed in B (reference): 0" in html
+    assert "Newly solved by B (reference): 0" in html

@@ -175,7 +175,7 @@ def test_the_installed_wheel_validates_with_check_and_keeps_its_lock(installed: 
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(report.read_text())
     assert result["passed"] is True
-    assert [(c["id"], c["passed"]) for c in result["conditions"]] == [(i, True) for i in range(7)]
+    assert [(c["id"], c["passed"]) for c in result["conditions"]] == [(i, True) for i in range(8)]
     assert result["episodes"] > 3 * VALIDATE_SEEDS * 3  # reference, null, random per variant
     where = subprocess.run(
         [installed.bin("python"), "-c", f"import {PACKAGE}; print({PACKAGE}.__file__)"],
@@ -206,7 +206,10 @@ async def test_the_installed_environment_serves_episodes(installed: Installed) -
     output = ""
     with anyio.fail_after(60):
         async with await anyio.open_process(
-            command, cwd=installed.tmp, stderr=subprocess.STDOUT
+            command,
+            cwd=installed.tmp,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "MCPGYM_CONTROL_TOKEN": "wheel-test-token"},
         ) as proc:
             assert proc.stdout is not None
             try:
@@ -215,7 +218,10 @@ async def test_the_installed_environment_serves_episodes(installed: Installed) -
                     if "Uvicorn running on" in output:
                         break
                 assert "Uvicorn running on" in output, output
-                async with httpx.AsyncClient(base_url=base, trust_env=False) as http:
+                control = {"authorization": "Bearer wheel-test-token"}
+                async with httpx.AsyncClient(
+                    base_url=base, trust_env=False, headers=control
+                ) as http:
                     health = (await http.get("/healthz")).json()
                     tasks = (await http.get("/tasks")).json()
                     opened = await http.post(

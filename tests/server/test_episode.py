@@ -21,7 +21,7 @@ from mcpgym_server import (
     UnknownEpisodeError,
     replay,
 )
-from mcpgym_server.bundle import FINAL_DB
+from mcpgym_server.bundle import STATE_DELTA
 
 
 @pytest.fixture
@@ -152,9 +152,9 @@ def test_store_refuses_overwrite_and_detects_tampering(manager: EpisodeManager) 
     bundle = manager.store.read(ep.id)
     with pytest.raises(BundleError, match="already exists"):
         manager.store.write(bundle)
-    final = manager.store.path(ep.id) / FINAL_DB
+    final = manager.store.path(ep.id) / STATE_DELTA
     final.write_bytes(gzip.compress(b"tampered"))
-    with pytest.raises(BundleError, match="does not match"):
+    with pytest.raises(BundleError, match="does not match delta_sha256"):
         manager.store.read(ep.id)
     final.write_bytes(b"not gzip")
     with pytest.raises(BundleError, match="malformed"):

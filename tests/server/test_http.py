@@ -20,16 +20,20 @@ from mcpgym_server.serving import serve
 
 pytestmark = pytest.mark.anyio
 
+TOKEN = "control-test-token"
+CONTROL = {"authorization": f"Bearer {TOKEN}"}
+"""The harness's credential on the control routes (see tests/server/test_control_token.py)."""
+
 
 @pytest.fixture
 async def server(toy_env: Environment, store_dir: Path) -> AsyncIterator[str]:
-    async with serve(create_app(toy_env, store_dir)) as base:
+    async with serve(create_app(toy_env, store_dir, control_token=TOKEN)) as base:
         yield base
 
 
 @pytest.fixture
 async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=server) as client:
+    async with httpx.AsyncClient(base_url=server, headers=CONTROL) as client:
         yield client
 
 
@@ -159,7 +163,7 @@ async def test_connect_to_start_opens_one_episode_per_session_and_seals_on_close
             seen.append(resp.headers[EPISODE_ID_HEADER])
 
     url = f"{server}/tasks/set-target/mcp?seed=4&band=medium"
-    async with httpx2.AsyncClient(event_hooks={"response": [hook]}) as shared:
+    async with httpx2.AsyncClient(event_hooks={"response": [hook]}, headers=CONTROL) as shared:
         for expected_value in ("first", "second"):
             with anyio.fail_after(10):
                 async with Client(
@@ -174,12 +178,21 @@ async def test_connect_to_start_opens_one_episode_per_session_and_seals_on_close
     store = EpisodeStore(store_dir)
     for eid in seen:
         status = (await http.get(f"/episodes/{eid}")).json()
-        assert status == {"episode_id": eid, "state": "sealed", "termination": "session_closed"}
+        assert status == {
+            "episode_id": eid,
+            "state": "sealed",
+            "steps": 2,
+            "termination": "session_closed",
+        }
         assert store.read(eid).meta.variant_id == "toy/set-target@medium#4"
 
 
 async def test_connect_to_start_tells_sessionless_clients_what_to_do(server: str) -> None:
-    async with Client(f"{server}/tasks/set-target/mcp?seed=1") as client:
+    url = f"{server}/tasks/set-target/mcp?seed=1"
+    async with (
+        httpx2.AsyncClient(headers=CONTROL) as http_client,
+        Client(streamable_http_client(url, http_client=http_client)) as client,
+    ):
         res = await client.call_tool("dump", {})
     assert res.is_error and "POST /episodes" in res.content[0].text
 
@@ -248,8 +261,9 @@ async def test_foreign_host_or_origin_is_refused_on_every_route(http: httpx.Asyn
 
 
 async def test_open_episodes_are_capped_with_a_503(toy_env: Environment, store_dir: Path) -> None:
-    async with serve(create_app(toy_env, store_dir, max_open_episodes=2)) as base:
-        async with httpx.AsyncClient(base_url=base) as http:
+    app = create_app(toy_env, store_dir, control_token=TOKEN, max_open_episodes=2)
+    async with serve(app) as base:
+        async with httpx.AsyncClient(base_url=base, headers=CONTROL) as http:
             first = [await http.post("/episodes", json={"task": "set-target"}) for _ in range(2)]
             over = await http.post("/episodes", json={"task": "set-target"})
             assert [r.status_code for r in first] == [201, 201]

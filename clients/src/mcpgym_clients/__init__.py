@@ -3,7 +3,7 @@ the run store and the ``mcpgym`` command line.
 
 Run one episode::
 
-    async with EpisodeDriver(env_url, grading_url, token) as driver:
+    async with EpisodeDriver(env_url, grading_url, token, control_token=ctl) as driver:
         await driver.server_info()
         record = await driver.run_episode(ReferenceAgent(), "refund-damaged-item", "easy", 7)
         record.score, record.grade

@@ -6,14 +6,23 @@ time. Unless told otherwise, the `null` agent is run once on the same variants
 as a baseline run (linked by ``baseline_of``), so every score can be read
 against the floor of doing nothing.
 
-Every episode is stored (and committed) as it finishes. Running the same campaign
-again (same environment, lock, agent, model settings and selection) resumes the
-newest such run that is unfinished or holds ``infra_error`` episodes (its own or its
-baseline's): the episodes already stored are skipped, so an interrupted or crashed
-campaign loses at most the episodes that were in flight. An episode that ends in
+Every planned episode (variant x epoch) ends as exactly one stored row: scored, or
+unscored with its reason (``infra_error``, ``model_error``, a grade error). Each
+episode runs in a task of its own (`EpisodeDriver.run_episode`), so nothing failing
+inside one (its MCP client, its HTTP calls, its agent, its grade) cancels or ends
+another or the campaign; only a wrong setting or a refused request
+(`ConfigurationError`, `ServerRequestError`) stops the campaign, on purpose.
+
+Every episode is stored (and committed) as it finishes. An episode that ends in
 ``infra_error`` is retried with a fresh episode (``infra_retries`` times); if it
-still fails it is stored as ``infra_error``, which is excluded from scores and
-retried again when the same command is run again (even after the run finished).
+still fails it is stored as ``infra_error``, excluded from scores. A run is
+*finished* (``finished_at``) only when every planned slot holds a row and none is
+``infra_error``. Running the same campaign again (same environment, lock, agent,
+model settings and selection) resumes the newest such run that is unfinished or
+holds unscored episodes (its own or its baseline's): the scored episodes are
+skipped and the missing and unscored ones run again, so an interrupted or crashed
+campaign loses at most the episodes that were in flight. `CampaignResult.incomplete`
+says how many planned episodes are still unscored, and why.
 """
 
 from __future__ import annotations
@@ -29,12 +38,23 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
-from mcpgym_clients.errors import ClientError, ConfigurationError
+from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.summary import SummaryRow, summarize
-from mcpgym_server import BANDS, Environment, MCPGymError, compute_lock, load_environment
+from mcpgym_clients.summary import SummaryRow, summarize, unscored_reasons
+from mcpgym_server import (
+    BANDS,
+    Environment,
+    MCPGymError,
+    compute_lock,
+    did_you_mean,
+    load_environment,
+)
 from mcpgym_server import lock_components as _lock_components
+
+EXIT_INCOMPLETE = 3
+"""``mcpgym eval``'s exit status when the campaign ran to its end but planned episodes
+remain unscored (`CampaignResult.incomplete`); running the command again retries them."""
 
 
 @dataclass(frozen=True, order=True)
@@ -71,9 +91,9 @@ def select_variants(
         missing = [b for b in bands if b not in offered]
         if missing:
             scope = info.env if tasks is None else f"the selected tasks ({', '.join(tasks)})"
-            raise ConfigurationError(
-                f"band {missing[0]!r} is not offered by {scope}; "
-                f"offered bands: {', '.join(offered)}"
+            raise UsageError(
+                f"band {missing[0]!r} is not offered by {scope}"
+                f"{did_you_mean(missing[0], offered)}; offered bands: {', '.join(offered)}"
             )
     keys = [
         VariantKey(f.name, band, seed)
@@ -118,7 +138,8 @@ class CampaignResult:
     Attributes:
         run_id: the run's id in the store. baseline_run_id: the baseline run's id, if any.
         records, baseline: episode records (sorted by task, band, seed, epoch).
-        summary: `summarize` rows.
+        summary: `summarize` rows. planned, baseline_planned: episodes the campaign
+            planned for the run (variants x epochs) and for its baseline (variants).
     """
 
     run_id: str
@@ -126,6 +147,31 @@ class CampaignResult:
     records: list[EpisodeRecord]
     baseline: list[EpisodeRecord] | None
     summary: list[SummaryRow] = field(default_factory=list)
+    planned: int = 0
+    baseline_planned: int = 0
+
+    def unscored(self) -> dict[str, int]:
+        """Why planned episodes (the agent's and the baseline's) are unscored: counts by
+        `unscored_reasons`, plus ``missing`` for planned episodes with no stored row."""
+        everything = self.records + (self.baseline or [])
+        reasons = unscored_reasons(everything)
+        missing = self.planned + self.baseline_planned - len(everything)
+        if missing > 0:
+            reasons["missing"] = missing
+        return reasons
+
+    def incomplete(self) -> str | None:
+        """``None`` when every planned episode is scored; else one line saying how many of
+        how many are not, and why (``mcpgym eval`` prints it and exits with status 3)."""
+        reasons = self.unscored()
+        if not reasons:
+            return None
+        total = self.planned + self.baseline_planned
+        why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items()))
+        return (
+            f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
+            f"({why}); run the same command again to resume run {self.run_id} and retry them"
+        )
 
 
 def _first_client_error(exc: BaseException) -> BaseException | None:
@@ -175,20 +221,29 @@ def record_from_row(row: dict[str, Any]) -> EpisodeRecord:
     )
 
 
-def _done(store: RunStore, run_id: str) -> set[tuple[str, str, int, int]]:
-    """The (task, band, seed, epoch) slots of a run already stored, infra errors aside."""
+Slot = tuple[str, str, int, int]
+"""One planned episode of a run: (task, band, seed, epoch)."""
+
+
+def _done(store: RunStore, run_id: str) -> set[Slot]:
+    """The slots of a run stored with a score (the unscored ones are run again)."""
     return {
-        (e["task"], e["band"], e["seed"], e["epoch"])
-        for e in store.episodes(run_id)
-        if e["termination"] != "infra_error"
+        (e["task"], e["band"], e["seed"], e["epoch"]) for e in store.episodes(run_id) if e["scored"]
     }
 
 
-def _infra_errors(store: RunStore, run_id: str | None) -> int:
-    """Episodes of a run stored as ``infra_error`` (to be retried on resume)."""
+def _unscored(store: RunStore, run_id: str | None) -> dict[str, int]:
+    """Why the stored episodes of a run are unscored (`unscored_reasons`; retried on resume)."""
     if run_id is None:
-        return 0
-    return sum(1 for e in store.episodes(run_id) if e["termination"] == "infra_error")
+        return {}
+    return unscored_reasons(record_from_row(e) for e in store.episodes(run_id))
+
+
+def _settled(store: RunStore, run_id: str, planned: set[Slot]) -> bool:
+    """Whether every planned slot of a run holds a row and none is ``infra_error``: what
+    `RunStore.finish_run` needs (an episode the infrastructure lost is not an outcome)."""
+    rows = {(e["task"], e["band"], e["seed"], e["epoch"]): e for e in store.episodes(run_id)}
+    return all(slot in rows and rows[slot]["termination"] != "infra_error" for slot in planned)
 
 
 async def run_campaign(
@@ -221,8 +276,8 @@ async def run_campaign(
         status: a `CampaignStatus` to keep up to date (run ids, episodes stored), so
             that a caller who cancels the campaign can say what was kept.
         resume: continue the newest run of the same environment, lock, agent, model,
-            settings, variant set and epochs that is unfinished or holds ``infra_error``
-            episodes (`RunStore.find_resumable`), running its missing and ``infra_error``
+            settings, variant set and epochs that is unfinished or holds unscored
+            episodes (`RunStore.find_resumable`), running its missing and unscored
             slots (and say so on ``console``); ``False`` always starts a new run.
         infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0).
         environment: the installed environment, to record the lock's components with
@@ -305,13 +360,16 @@ async def run_campaign(
     status.total = len(jobs) + len(done) + len(base_done)
     status.stored = len(done) + len(base_done)
     if found is not None and console is not None:
-        retry = await anyio.to_thread.run_sync(_infra_errors, store, run_id)
-        retry += await anyio.to_thread.run_sync(_infra_errors, store, baseline_id)
+        retry = await anyio.to_thread.run_sync(_unscored, store, run_id)
+        for reason, n in (await anyio.to_thread.run_sync(_unscored, store, baseline_id)).items():
+            retry[reason] = retry.get(reason, 0) + n
         finished = (await anyio.to_thread.run_sync(store.run, run_id))["finished_at"]
         line = f"resuming run {run_id}: {len(done)} of {len(variants) * epochs} episodes done"
         if baseline_id is not None:
             line += f" (baseline run {baseline_id}: {len(base_done)} of {len(variants)})"
-        line += f"; retrying {retry} infra_error episodes" if retry else ""
+        if retry:
+            line += "; retrying " + ", ".join(f"{n} {k}" for k, n in sorted(retry.items()))
+            line += " episodes"
         line += "" if finished is None else " (the run had finished)"
         console.print(line, soft_wrap=True, highlight=False, markup=False)
     limiter = anyio.CapacityLimiter(concurrency)
@@ -378,8 +436,11 @@ async def run_campaign(
         if found is not None:
             raise found from None
         raise
-    for rid in (run_id, baseline_id):
-        if rid is not None:
+    planned = {run_id: {(v.task, v.band, v.seed, e) for v in variants for e in range(epochs)}}
+    if baseline_id is not None:
+        planned[baseline_id] = {(v.task, v.band, v.seed, 0) for v in variants}
+    for rid, slots in planned.items():  # finished only when every planned episode has its outcome
+        if await anyio.to_thread.run_sync(_settled, store, rid, slots):
             await anyio.to_thread.run_sync(store.finish_run, rid)
 
     position = {v: i for i, v in enumerate(variants)}
@@ -393,5 +454,11 @@ async def run_campaign(
     records = await anyio.to_thread.run_sync(stored, run_id)
     base = await anyio.to_thread.run_sync(stored, baseline_id) if baseline_id else None
     return CampaignResult(
-        run_id, baseline_id, records, base, summarize(records, base, epochs=epochs)
+        run_id,
+        baseline_id,
+        records,
+        base,
+        summarize(records, base, epochs=epochs),
+        planned=len(planned[run_id]),
+        baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
     )

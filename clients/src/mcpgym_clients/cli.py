@@ -60,6 +60,7 @@ from mcpgym_clients.agents.vendors import (
     parse_model_spec,
 )
 from mcpgym_clients.campaign import (
+    EXIT_INCOMPLETE,
     CampaignResult,
     CampaignStatus,
     run_campaign,
@@ -67,6 +68,7 @@ from mcpgym_clients.campaign import (
 )
 from mcpgym_clients.commands import export, instrument, measure, new, report
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
+from mcpgym_clients.commands._help import HelpGroup
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError, redact_urls
 from mcpgym_clients.local import serve_locally
@@ -75,7 +77,14 @@ from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.summary import render_summary, unscored_reasons
-from mcpgym_server import available_environments, load_environment, verify_lock
+from mcpgym_server import (
+    UnknownEnvironmentError,
+    available_environments,
+    did_you_mean,
+    load_environment,
+    verify_lock,
+)
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 
 app = typer.Typer(
     name="mcpgym",
@@ -83,6 +92,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+    cls=HelpGroup,
 )
 grading_app = typer.Typer(help="The grading service.", no_args_is_help=True)
 app.add_typer(grading_app, name="grading")
@@ -101,6 +112,27 @@ def _environment(name: str) -> Any:
 BUNDLE_KEY = (
     "Secret shared by the environment server (signs sealed bundles) and the grading service "
     "(grades only bundles whose signature verifies)."
+)
+
+SEED_SALT = (
+    "Secret mapping each requested seed to the generator seed served, so that an agent with "
+    "the public package cannot regenerate its variant from the published seeds."
+)
+
+CONTROL_TOKEN = (
+    "Bearer token of the environment server's control routes (create, status, end, "
+    "connect-to-start); prefer the variable to keep it off the command line. "
+    "Default: a random one, printed."
+)
+
+
+LOG_VALUE_CAP_HELP = (
+    "Bytes of JSON kept in the tool-call log of each call's arguments and result; larger "
+    "ones keep their head, length and sha256."
+)
+LOG_BUDGET_HELP = (
+    "Bytes one episode's tool-call log may hold; the call past it seals the episode "
+    "(termination log_budget)."
 )
 
 
@@ -131,13 +163,45 @@ def serve(
         ),
     ] = None,
     max_open: Annotated[
-        int, typer.Option(help="Most episodes open at once (503 beyond).", min=1)
-    ] = 1000,
+        int | None,
+        typer.Option(
+            help="Most episodes open at once (503 beyond); default: from the memory given "
+            "(cgroup or physical) and the snapshot size, see docs/scaling.md.",
+            min=1,
+        ),
+    ] = None,
     bundle_key: Annotated[
         str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
     ] = None,
+    control_token: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_CONTROL_TOKEN", help=CONTROL_TOKEN)
+    ] = None,
+    no_control_token: Annotated[
+        bool,
+        typer.Option(
+            "--no-control-token",
+            help="Insecure: open control routes (anyone who can reach the server, agents "
+            "included, can open episodes and read variant ids).",
+        ),
+    ] = False,
+    seed_salt: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT)
+    ] = None,
+    log_value_cap: Annotated[int, typer.Option(help=LOG_VALUE_CAP_HELP, min=1024)] = LOG_VALUE_CAP,
+    log_budget: Annotated[int, typer.Option(help=LOG_BUDGET_HELP, min=1024)] = LOG_BUDGET,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
+    if control_token and no_control_token:
+        raise typer.BadParameter(
+            "give either a control token (MCPGYM_CONTROL_TOKEN / --control-token) or "
+            "--no-control-token, not both",
+            param_hint="'--no-control-token'",
+        )
+    if log_budget < log_value_cap:
+        raise typer.BadParameter(
+            f"the log budget ({log_budget} bytes) is below --log-value-cap ({log_value_cap})",
+            param_hint="'--log-budget'",
+        )
     environment = _environment(env)
     instrument.require_lock(environment, unlocked)  # refuses code that no longer matches
     if stdio:
@@ -155,13 +219,21 @@ def serve(
                     store_dir=store,
                     unlocked=unlocked,
                     bundle_key=bundle_key,
+                    log_value_cap=log_value_cap,
+                    log_budget=log_budget,
                 )
             )
         return
-    import uvicorn
-
     from mcpgym_server.http import create_app
+    from mcpgym_server.serving import run_until_stopped
 
+    if not control_token and not no_control_token:
+        control_token = secrets.token_urlsafe(32)
+        Console(stderr=True).print(
+            f"control token (no MCPGYM_CONTROL_TOKEN given): {control_token}",
+            highlight=False,
+            soft_wrap=True,  # one line, whole, to copy
+        )
     with reported():
         hosts = list(allowed_host or [])
         if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
@@ -174,8 +246,12 @@ def serve(
             allowed_hosts=hosts,
             max_open_episodes=max_open,
             bundle_key=bundle_key,
+            control_token=control_token or None,
+            seed_salt=seed_salt or None,
+            log_value_cap=log_value_cap,
+            log_budget=log_budget,
         )
-    uvicorn.run(web, host=host, port=port, log_level="info")
+    run_until_stopped(web, host=host, port=port, on_stop=web.state.seal_all)
 
 
 @grading_app.command("serve")
@@ -271,6 +347,8 @@ class _EvalOptions:
     key_hint: str = "--api-key"
     new_run: bool = False
     infra_retries: int = 2
+    control_token: str | None = None
+    seed_salt: str | None = None
 
 
 def _build_agent(
@@ -323,7 +401,8 @@ def _build_agent(
         return RandomAgent()
     if name != "openai":
         raise typer.BadParameter(
-            f"unknown agent {name!r}; valid agents: {', '.join(AGENT_NAMES)}",
+            f"unknown agent {name!r}{did_you_mean(name, AGENT_NAMES)}; "
+            f"valid agents: {', '.join(AGENT_NAMES)}",
             param_hint="'--agent'",
         )
     if not model:
@@ -398,7 +477,7 @@ def _key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
     return (vendor or VENDORS["openai-compatible"]).key_vars
 
 
-SECRET_FLAGS = ("--api-key", "--grading-token", "--bundle-key")
+SECRET_FLAGS = ("--api-key", "--grading-token", "--bundle-key", "--control-token", "--seed-salt")
 """Flags whose values never reach the run store's ``argv``."""
 
 
@@ -557,6 +636,7 @@ async def _campaign(
         local_env = None
         bundles: str | None = None
         env_url, grading_url, token = opts.env_url, opts.grading_url, opts.grading_token
+        control = opts.control_token
         if env_url is None:
             local_env = load_environment(opts.env)
             verify_lock(local_env)  # eval/demo serve only locked environments
@@ -575,18 +655,26 @@ async def _campaign(
                     f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
                 ) from None
             stack.enter_context(_server_logs(opts.episodes.parent / "servers.log"))
-            servers = await stack.enter_async_context(serve_locally(local_env, opts.episodes))
-            env_url, grading_url, token = (
+            servers = await stack.enter_async_context(
+                serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
+            )
+            env_url, grading_url, token, control = (
                 servers.env_url,
                 servers.grading_url,
                 servers.grading_token,
+                servers.control_token,
             )
             bundles = str(servers.store_dir)
             say(console, f"serving {opts.env} at {env_url}, grading at {grading_url}")
         assert env_url is not None and grading_url is not None and token is not None
         driver = await stack.enter_async_context(
             EpisodeDriver(
-                env_url, grading_url, token, episode_timeout=opts.timeout, environment=local_env
+                env_url,
+                grading_url,
+                token,
+                control_token=control,
+                episode_timeout=opts.timeout,
+                environment=local_env,
             )
         )
         result: CampaignResult | None = None
@@ -596,6 +684,7 @@ async def _campaign(
                 raise ConfigurationError(
                     f"the server at {env_url} serves `{info.env}`, not `{opts.env}`"
                 )
+            await driver.check_control()
             await driver.check_grading()
             variants = select_variants(info, opts.tasks, opts.bands, opts.seeds)
             result = await run_campaign(
@@ -721,6 +810,10 @@ def _run_eval(opts: _EvalOptions) -> None:
             f"no episode of the {opts.agent.name} run was scored ({why}); "
             "the messages above say why"
         )
+    incomplete = result.incomplete()
+    if incomplete is not None:
+        say(err, incomplete)
+        raise typer.Exit(EXIT_INCOMPLETE)
 
 
 @app.command("eval")
@@ -814,6 +907,17 @@ def eval_(
     grading_token: Annotated[
         str | None, typer.Option(envvar="MCPGYM_GRADING_TOKEN", help="Grading bearer token.")
     ] = None,
+    control_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="MCPGYM_CONTROL_TOKEN",
+            help="Control token of the --env-url server (local servers get a random one).",
+        ),
+    ] = None,
+    seed_salt: Annotated[
+        str | None,
+        typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT + " For local servers (see serve)."),
+    ] = None,
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
     episodes: Annotated[
         Path | None,
@@ -863,7 +967,7 @@ def eval_(
             param_hint="'--env-url'",
         )
     if env_url is None and env not in available_environments():
-        raise fail(f"unknown environment {env!r}; installed: {', '.join(available_environments())}")
+        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     the_agent = _build_agent(
         agent or ("openai" if model else "reference"),
         model=model,
@@ -902,6 +1006,8 @@ def eval_(
             else f"{' or '.join(_key_vars(model, api_key_env))} (or pass --api-key)",
             new_run=new_run,
             infra_retries=infra_retries,
+            control_token=control_token if env_url is not None else None,
+            seed_salt=seed_salt or None,
         )
     )
 
@@ -915,7 +1021,7 @@ def demo(
 ) -> None:
     """Run `reference` and `null` over real loopback HTTP on every family and band."""
     if env not in available_environments():
-        raise fail(f"unknown environment {env!r}; installed: {', '.join(available_environments())}")
+        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     _run_eval(
         _EvalOptions(
             env=env,

@@ -9,15 +9,20 @@ For each episode `EpisodeDriver.run_episode`:
    it; otherwise, if the episode is still open, ``POST /episodes/{id}/end``;
 4. ``POST {grading_url}/grades {"episode_id"}`` and returns an `EpisodeRecord`.
 
-Failures of the servers (unreachable, 5xx, a broken MCP stream) are recorded as
-termination ``infra_error`` with no grade, never as a score. A 4xx answer means
-the request itself was wrong (unknown task, bad token): it raises
-`ServerRequestError`.
+Failures of the servers (unreachable, 5xx, a broken MCP stream, a 404 for an
+episode the driver opened: the server restarted under it) are recorded as
+termination ``infra_error`` with no grade, never as a score. Any other 4xx answer
+means the request itself was wrong (unknown task, bad token): it raises
+`ServerRequestError`. Each episode runs in a task of its own
+(`mcpgym_clients.containment`), so nothing that fails inside one episode reaches
+another episode or the campaign.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -34,7 +39,15 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
 from mcpgym_clients.adapters.retry import watched
-from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
+from mcpgym_clients.containment import StrayCancellation, run_isolated
+from mcpgym_clients.errors import (
+    ClientError,
+    ConfigurationError,
+    InfraError,
+    ServerRequestError,
+    UnknownNameError,
+)
+from mcpgym_clients.harness import failure_result, where
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
@@ -89,8 +102,7 @@ class ServerInfo:
         for t in self.tasks:
             if t.name == name:
                 return t
-        valid = ", ".join(t.name for t in self.tasks)
-        raise ConfigurationError(f"unknown task {name!r}; valid tasks: {valid}")
+        raise UnknownNameError("task", name, [t.name for t in self.tasks])
 
 
 @dataclass
@@ -167,6 +179,18 @@ def _is_loopback(url: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
+def _cancelled_here() -> bool:
+    """Whether a cancel scope enclosing the current code has been cancelled (unshielded)."""
+    return anyio.current_effective_deadline() == -math.inf
+
+
+def _harness_failure(exc: BaseException) -> str:
+    """The ``error`` of an episode whose body raised ``exc`` (not a server's 5xx or refusal)."""
+    if isinstance(exc, StrayCancellation):
+        return str(exc)
+    return f"the episode failed in the harness: {_describe(exc)}{where(exc)}"
+
+
 def _describe(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -184,6 +208,9 @@ class EpisodeDriver:
         env_url: environment server base URL, e.g. ``http://127.0.0.1:8000``.
         grading_url: grading service base URL.
         grading_token: bearer token for the grading service.
+        control_token: the environment server's control token, sent on its control routes
+            only (never on MCP connections, which the agent's tools go through); ``None``
+            for a server started with ``--no-control-token``.
         episode_timeout: the hard cap: seconds an agent may spend on one episode (``None``:
             no limit); past it the agent is cancelled with termination ``timeout`` (keeping
             the transcript and usage of `EpisodeContext.progress`), or ``infra_error`` when
@@ -205,6 +232,7 @@ class EpisodeDriver:
         grading_url: str,
         grading_token: str,
         *,
+        control_token: str | None = None,
         episode_timeout: float | None = 600.0,
         request_timeout: float = 60.0,
         mcp_mode: Literal["auto", "legacy"] = "auto",
@@ -224,6 +252,7 @@ class EpisodeDriver:
             base_url=self.env_url,
             timeout=request_timeout,
             transport=env_transport,
+            headers={"authorization": f"Bearer {control_token}"} if control_token else None,
             trust_env=not _is_loopback(self.env_url),
         )
         self._grading_http = httpx.AsyncClient(
@@ -288,6 +317,28 @@ class EpisodeDriver:
             raise ServerRequestError(service, resp.status_code, data)
         return data
 
+    async def _episode_request(
+        self,
+        rec: EpisodeRecord,
+        service: str,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """`_request` for a route naming an episode the harness opened: a 404 there means
+        the server lost the episode (it restarted, or the bundle was never sealed), an
+        infrastructure failure of this episode, not a wrong request of the campaign."""
+        try:
+            return await self._request(service, method, path, body)
+        except ServerRequestError as exc:
+            if exc.status != 404 or "installed" in exc.payload:  # not installed: a setting
+                raise
+            raise InfraError(
+                service,
+                f"{method} {path} answered 404 for episode {rec.episode_id}, which this harness "
+                f"opened: the server lost it (restarted?): {exc.payload.get('error', '')}",
+            ) from exc
+
     async def server_info(self) -> ServerInfo:
         """``GET /tasks`` of the environment server (cached after the first call).
 
@@ -324,6 +375,28 @@ class EpisodeDriver:
                     f"{exc.payload.get('error', '')}"
                 ) from exc
             # 404 (no such grade) is the expected answer for a valid token
+
+    async def check_control(self) -> None:
+        """Check that the environment server accepts the control token (or needs none).
+
+        Raises:
+            InfraError: unreachable or failing.
+            ConfigurationError: the token is missing or rejected (401/403).
+        """
+        try:  # a token-guarded route on an id no episode has: 404 once past the guard
+            await self._request("env", "POST", "/episodes/ep_preflight-check/end", {})
+        except ServerRequestError as exc:
+            if exc.status in (401, 403):
+                hint = (  # a 401 already says how to send one
+                    "; pass the token it was started with (MCPGYM_CONTROL_TOKEN or --control-token)"
+                    if exc.status == 403
+                    else ""
+                )
+                raise ConfigurationError(
+                    f"the environment server at {self.env_url} refused the control token "
+                    f"({exc.status}): {exc.payload.get('error', '')}{hint}"
+                ) from exc
+            # 404 (no such episode) is the expected answer for a valid token
 
     async def _reference_for(
         self, task: str, band: str, seed: int, lock: str | None
@@ -363,6 +436,16 @@ class EpisodeDriver:
             # client's scope cancelling every later request of this task.
             with contextlib.suppress(Exception):
                 await client.__aexit__(type(exc), exc, exc.__traceback__)
+            if isinstance(exc, anyio.get_cancelled_exc_class()) and not _cancelled_here():
+                # The client's own scope cancelled the episode (its transport failed) and
+                # its exit absorbed that scope; `Client.__aexit__` does not say so (it
+                # returns None). Re-raised, the cancellation would have no scope left to
+                # stop it and would cancel the caller's task group: all its episodes.
+                raise InfraError(
+                    "mcp",
+                    f"the connection to {url} failed: the MCP client cancelled the episode's "
+                    "requests (the server went away or broke the stream)",
+                ) from None
             raise
         try:
             await client.__aexit__(None, None, None)
@@ -374,12 +457,20 @@ class EpisodeDriver:
     ) -> EpisodeRecord:
         """Run one episode of ``task@band#seed`` with ``agent`` and grade it.
 
+        The episode runs in a task of its own (`run_isolated`): no failure inside it (its
+        MCP client, its HTTP requests, its agent, its grade request) can cancel or end the
+        caller's other tasks, and every way it can fail ends as a record.
+
         Returns:
-            The `EpisodeRecord`; server failures give ``termination="infra_error"``.
+            The `EpisodeRecord`. Server failures (unreachable, 5xx, a broken MCP stream, a
+            404 for the episode this harness opened: the server restarted) and any other
+            failure of the episode's own code give ``termination="infra_error"`` with
+            ``error`` saying what happened; an exception of the agent gives
+            ``model_error`` (``infra_error`` when a server failure caused it).
 
         Raises:
             ServerRequestError: a server refused a request (4xx: unknown task or band,
-                rejected grading token...).
+                rejected grading token...), except a 404 for an episode it opened.
             ConfigurationError: the reference agent is used with an installed environment
                 whose lock differs from the server's.
         """
@@ -387,11 +478,26 @@ class EpisodeDriver:
         rec.started_at = _now_iso()
         t0 = time.perf_counter()
         try:
-            await self._run(agent, rec)
+            # The episode runs in a task of its own: nothing it raises or cancels (its MCP
+            # client's scopes, its HTTP calls, its agent) can reach the caller's task group.
+            failure = await run_isolated(functools.partial(self._run, agent, rec))
+            if failure is not None:
+                if isinstance(failure, (ConfigurationError, ServerRequestError)):
+                    raise failure  # a refused request or a wrong setting: the caller's to handle
+                await self._contain(rec, failure)
         finally:
             rec.ended_at = _now_iso()
             rec.duration_s = time.perf_counter() - t0
         return rec
+
+    async def _contain(self, rec: EpisodeRecord, failure: BaseException) -> None:
+        """Record an episode whose body failed as ``infra_error`` and end it on the server
+        (best effort: it may be gone), so that it is retried as a fresh episode."""
+        rec.termination, rec.grade = "infra_error", None
+        rec.error = str(failure) if isinstance(failure, InfraError) else _harness_failure(failure)
+        if rec.episode_id is not None and rec.episode_termination is None:
+            with anyio.move_on_after(5, shield=True), contextlib.suppress(ClientError):
+                await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
 
     async def _run(self, agent: Agent, rec: EpisodeRecord) -> None:
         t = time.perf_counter()
@@ -411,7 +517,9 @@ class EpisodeDriver:
         reference_answer: str | None = None
         if agent.uses_reference:
             try:
-                variant = await self._reference_for(rec.task, rec.band, rec.seed, rec.lock)
+                # the generator seed the server served (it differs under a seed salt)
+                seed = int(meta.get("seed", rec.seed))
+                variant = await self._reference_for(rec.task, rec.band, seed, rec.lock)
             except ConfigurationError:
                 with contextlib.suppress(InfraError, ServerRequestError):
                     await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
@@ -427,7 +535,9 @@ class EpisodeDriver:
             t = time.perf_counter()
             body = {} if result.answer is None else {"answer": result.answer}
             try:
-                ended = await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", body)
+                ended = await self._episode_request(
+                    rec, "env", "POST", f"/episodes/{rec.episode_id}/end", body
+                )
                 rec.episode_termination = ended.get("termination")
             except InfraError as exc:
                 if rec.termination != "infra_error":
@@ -439,8 +549,8 @@ class EpisodeDriver:
             return
         t = time.perf_counter()
         try:
-            rec.grade = await self._request(
-                "grading", "POST", "/grades", {"episode_id": rec.episode_id}
+            rec.grade = await self._episode_request(
+                rec, "grading", "POST", "/grades", {"episode_id": rec.episode_id}
             )
         except InfraError as exc:
             rec.termination, rec.error = "infra_error", str(exc)
@@ -531,6 +641,12 @@ class EpisodeDriver:
                         result = await agent.run(ctx)
                     except InfraError as exc:
                         result = AgentResult("infra_error", error=str(exc))
+                    except ConfigurationError:
+                        raise  # a wrong setting (4xx breaker, lock mismatch): stops the campaign
+                    except Exception as exc:  # the agent's failure is its episode's only
+                        who = f"agent `{agent.name}`"
+                        progress = ctx.progress
+                        result = failure_result(exc, progress.transcript, progress.usage, who)
                 rec.timings["agent"] = (time.perf_counter() - t) * 1000
                 if result is None:
                     result = self._cut_off(ctx, activity.cancelled_inside, agent)

@@ -5,6 +5,8 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
     MCPGymError
     └── ClientError                 base of everything raised by mcpgym_clients
         ├── ConfigurationError      bad settings: missing API key, unknown agent, bad selection
+        │   ├── UsageError          a command-line value names nothing that exists (exit 2)
+        │   │   └── UnknownNameError  an unknown task, band, agent or run; did-you-mean
         │   ├── HarnessLoadError    an ``--agent module:attr`` or ``file.py:attr`` did not load
         │   ├── LockMismatchError   two runs to compare ran on different locks; `.differences`
         │   └── MissingExtraError   a vendor SDK is not installed; names the extra to install
@@ -18,8 +20,10 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
+from mcpgym_server import did_you_mean
 from mcpgym_server.errors import MCPGymError
 
 
@@ -29,6 +33,30 @@ class ClientError(MCPGymError):
 
 class ConfigurationError(ClientError):
     """The client was configured wrongly (missing API key, unknown agent or task, bad flags)."""
+
+
+class UsageError(ConfigurationError):
+    """A value given on the command line is wrong (names nothing, malformed): the
+    ``mcpgym`` command exits with status 2, as for any usage error."""
+
+    exit_code = 2
+
+
+class UnknownNameError(UsageError):
+    """A name that matches nothing: ``unknown task 'x' (did you mean y?); valid tasks: ...``.
+
+    Attributes:
+        kind: what was looked up (``"task"``, ``"band"``, ``"agent"``). name: as given.
+        choices: the valid names, in the order given.
+    """
+
+    def __init__(self, kind: str, name: str, choices: Sequence[str], *, scope: str = "") -> None:
+        self.kind, self.name, self.choices = kind, name, list(choices)
+        where = f" {scope}" if scope else ""
+        super().__init__(
+            f"unknown {kind} {name!r}{where}{did_you_mean(name, self.choices)}; "
+            f"valid {kind}s: {', '.join(self.choices)}"
+        )
 
 
 class HarnessLoadError(ConfigurationError):
@@ -121,6 +149,11 @@ class ModelAPIError(ClientError):
             timeout, 408/409/429/5xx): it is retried and, if it persists, the episode ends
             as ``infra_error``; otherwise (401/403/400/404, an unusable body) as
             ``model_error``.
+        attempts: how many attempts ended this way (set by `with_retries`; 1 otherwise).
+        identical: every one of those attempts failed with the same status and message
+            (a server error that repeats identically is a property of the request, not
+            of a passing outage: see `mcpgym_clients.adapters.outcomes`).
+        reason: the message as the first attempt saw it, without the attempt count.
     """
 
     def __init__(
@@ -136,7 +169,10 @@ class ModelAPIError(ClientError):
         self.body = body if body is None else redact_urls(body)
         self.retry_after = retry_after
         self.transient = status in TRANSIENT_STATUSES if transient is None else transient
-        super().__init__(redact_urls(message))
+        self.attempts = 1
+        self.identical = True
+        self.reason = redact_urls(message)
+        super().__init__(self.reason)
 
 
 class MissingExtraError(ConfigurationError):

@@ -27,12 +27,20 @@ class LocalServers:
     Attributes:
         env_url: environment server base URL. grading_url: grading service base URL.
         grading_token: the grading bearer token. store_dir: the shared episode store.
+        control_token: the environment server's control token (``Authorization: Bearer``
+            on ``POST /episodes``, ``/end`` and connect-to-start; see `mcpgym_server.http`).
     """
 
     env_url: str
     grading_url: str
     grading_token: str
     store_dir: Path
+    control_token: str
+
+    @property
+    def control_headers(self) -> dict[str, str]:
+        """``{"authorization": "Bearer <control token>"}`` for the control routes."""
+        return {"authorization": f"Bearer {self.control_token}"}
 
 
 @contextlib.asynccontextmanager
@@ -45,6 +53,8 @@ async def serve_locally(
     unlocked: bool = False,
     host: str = "127.0.0.1",
     bundle_key: str | None = None,
+    control_token: str | None = None,
+    seed_salt: str | None = None,
 ) -> AsyncIterator[LocalServers]:
     """Start the environment server and the grading service for ``env``.
 
@@ -55,6 +65,9 @@ async def serve_locally(
         host: loopback address to bind.
         bundle_key: the key both servers share to sign and verify bundles (default: a
             random one, so the grading service only grades what this server sealed).
+        control_token: the environment server's control token (default: a random one;
+            only the caller, never the agent, gets it through `LocalServers`).
+        seed_salt: the environment server's secret seed salt (`mcpgym_server.seeds`).
 
     Yields:
         The servers' `LocalServers`; both stop when the context exits.
@@ -68,8 +81,15 @@ async def serve_locally(
     store = Path(store_dir)
     token = token or secrets.token_urlsafe(24)
     bundle_key = bundle_key or secrets.token_urlsafe(32)
+    control_token = control_token or secrets.token_urlsafe(32)
     env_app = create_env_app(
-        env, store, idle_ttl=idle_ttl, unlocked=unlocked, bundle_key=bundle_key
+        env,
+        store,
+        control_token=control_token,
+        idle_ttl=idle_ttl,
+        unlocked=unlocked,
+        bundle_key=bundle_key,
+        seed_salt=seed_salt,
     )
 
     def env_loader(name: str) -> Environment:
@@ -81,6 +101,6 @@ async def serve_locally(
             serve(env_app, host=host, name="environment server") as env_url,
             serve(grading_app, host=host, name="grading service") as grading_url,
         ):
-            yield LocalServers(env_url, grading_url, token, store)
+            yield LocalServers(env_url, grading_url, token, store, control_token)
     except ServerStartError as exc:
         raise InfraError("local", str(exc)) from exc

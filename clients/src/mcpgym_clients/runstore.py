@@ -38,7 +38,7 @@ from typing import Any, Self
 from sqlite_utils import Database
 
 from mcpgym_clients.driver import EpisodeRecord
-from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.errors import ConfigurationError, UsageError
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
@@ -241,7 +241,8 @@ class RunStore:
         return run_id
 
     def finish_run(self, run_id: str) -> None:
-        """Stamp ``finished_at`` on a run.
+        """Stamp ``finished_at`` on a run (`run_campaign` does once every planned episode
+        of the run holds a row and none is ``infra_error``).
 
         Raises:
             ConfigurationError: no such run.
@@ -337,8 +338,9 @@ class RunStore:
     ) -> str | None:
         """The newest run (not a baseline) started with the same inputs that has work left.
 
-        Work is left when the run is unfinished (interrupted, crashed) or when it, or its
-        baseline run, holds episodes that ended in ``infra_error`` (to retry). Runs match
+        Work is left when the run is unfinished (interrupted, crashed, or episodes the
+        infrastructure lost) or when it, or its baseline run, holds unscored episodes
+        (``infra_error``, ``model_error``, a grade error: to retry). Runs match
         on env, lock, agent, model, settings and the set of ``variants`` (in any order)
         and ``epochs`` of the selection (not on concurrency, which does not change results).
 
@@ -350,7 +352,7 @@ class RunStore:
             "AND env = ? AND lock = ? AND agent = ? AND model IS ? "
             "AND (finished_at IS NULL OR EXISTS (SELECT 1 FROM episodes e JOIN runs r "
             "ON e.run_id = r.id WHERE (r.id = runs.id OR r.baseline_of = runs.id) "
-            "AND e.termination = 'infra_error')) "
+            "AND NOT e.scored)) "
             "ORDER BY created_at DESC, id DESC",
             [env, lock, agent, model],
             _RUN_JSON,
@@ -362,12 +364,18 @@ class RunStore:
         return None
 
     def headlines(self) -> dict[str, dict[str, Any]]:
-        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate"}`` (SQL aggregates;
-        the means are over scored episodes, ``None`` when none)."""
+        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate", "total_tokens",
+        "cost_usd"}`` (SQL aggregates; the means are over scored episodes, ``None`` when
+        none; tokens and cost summed over every episode that reported them, ``None`` when
+        none did)."""
         rows = self._query(
             "SELECT run_id, count(*) AS episodes, sum(scored) AS scored, "
             "avg(CASE WHEN scored = 1 THEN score END) AS mean_score, "
-            "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate "
+            "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate, "
+            "sum(coalesce(json_extract(usage, '$.total_tokens'), "
+            "json_extract(usage, '$.prompt_tokens') + json_extract(usage, '$.completion_tokens')"
+            ")) AS total_tokens, "
+            "sum(json_extract(usage, '$.cost_usd')) AS cost_usd "
             "FROM episodes GROUP BY run_id",
             [],
             (),
@@ -425,9 +433,9 @@ class RunStore:
         if ref in ids:
             return ref
         if not ids:
-            raise ConfigurationError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
+            raise UsageError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
         if len(ids) > 1:
-            raise ConfigurationError(
+            raise UsageError(
                 f"run prefix {ref!r} is ambiguous: {', '.join(ids[:5])}; give more characters"
             )
         return ids[0]

@@ -4,9 +4,14 @@ Environment authors write a `Rubric` of checks (`SqlCheck`, `StateMatchesReferen
 `NoCollateralChanges`, `ToolCalled`, `ToolNotCalled`, `CalledBefore`, `AnswerMatch`)
 with `Param` references to variant parameters. Harnesses grade a sealed bundle with
 `grade_bundle` in process, or over HTTP with the service from `create_app`, and
-summarise grades with `summarize`.
+summarise grades with `summarize`. `fold` and `TextView` are the one canonical text form
+every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
+The author kit (`mcpgym_grading.kit`) builds the
+check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
+`record_state`, `rows_untouched`, `nothing_else_changed`, `money_moved_only_as_allowed`.
 """
 
+from mcpgym_grading._text import TextView, fold
 from mcpgym_grading.engine import ReferenceCache, grade_bundle
 from mcpgym_grading.errors import (
     BundleMismatchError,
@@ -15,6 +20,17 @@ from mcpgym_grading.errors import (
     LockMismatchError,
 )
 from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
+from mcpgym_grading.kit import (
+    disclosure_forbidden,
+    money_moved_only_as_allowed,
+    nothing_else_changed,
+    record_state,
+    reply_says,
+    reply_sent,
+    rows_untouched,
+    rows_written_sum,
+    sql_in_list,
+)
 from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize
 from mcpgym_grading.rubric import (
     AnswerMatch,
@@ -50,10 +66,21 @@ __all__ = [
     "SqlCheck",
     "StateMatchesReference",
     "Summary",
+    "TextView",
     "ToolCalled",
     "ToolNotCalled",
     "create_app",
+    "disclosure_forbidden",
+    "fold",
     "grade_bundle",
+    "money_moved_only_as_allowed",
+    "nothing_else_changed",
+    "record_state",
+    "reply_says",
+    "reply_sent",
+    "rows_untouched",
+    "rows_written_sum",
+    "sql_in_list",
     "stats",
     "summarize",
 ]

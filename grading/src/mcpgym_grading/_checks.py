@@ -15,14 +15,16 @@ from functools import cached_property
 from typing import Any, NamedTuple, cast
 
 from mcpgym_grading._statediff import compare_tables, table_names
-from mcpgym_grading._text import (
-    contains_tokens,
-    grouped_tokens,
-    money_amounts,
-    normalise_text,
-    tokens,
+from mcpgym_grading._text import TextView, money_amounts, normalise_text, value_within
+from mcpgym_grading._values import (
+    bind_sql,
+    jsonable,
+    normalise,
+    resolve,
+    rows_close,
+    values_close,
+    values_equal,
 )
-from mcpgym_grading._values import bind_sql, jsonable, normalise, resolve, values_equal
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import (
     AnswerMatch,
@@ -54,11 +56,18 @@ class Outcome(NamedTuple):
 
 
 class Call(NamedTuple):
-    """A successful tool call: step, tool name and the arguments the tool received."""
+    """A successful tool call: step, tool name and the arguments the tool received.
+
+    ``capped``: the log kept only the head of the arguments (they were over the server's
+    log value cap, see `mcpgym_server.logcap`): ``arguments`` is that text, and the
+    arguments are unknown. Such a call never matches expected arguments, and counts as a
+    possible match where a check forbids a call.
+    """
 
     step: int
     tool: str
     arguments: Any
+    capped: bool = False
 
 
 @dataclass
@@ -88,6 +97,9 @@ class CheckContext:
         out: list[Call] = []
         for entry in self.bundle.log:
             if entry.status != "ok":
+                continue
+            if entry.arguments_capped is not None:
+                out.append(Call(entry.step, entry.tool, entry.arguments, capped=True))
                 continue
             args: Any = entry.arguments
             spec = self.env.tools.get(entry.tool)
@@ -145,6 +157,14 @@ def eval_sql(check: SqlCheck, ctx: CheckContext) -> Outcome:
         got = [normalise(r) for r in found_rows]
         want = [normalise(r) for r in exp_rows]
         passed = got == want if check.ordered else Counter(got) == Counter(want)
+        if not passed and (check.rel_tol or check.abs_tol):
+            passed = rows_close(
+                found_rows,
+                exp_rows,
+                ordered=check.ordered,
+                rel_tol=check.rel_tol,
+                abs_tol=check.abs_tol,
+            )
         detail: dict[str, Any] = {
             "expected": exp_rows,
             "found": found_rows[:MAX_FOUND_ROWS],
@@ -171,7 +191,8 @@ def eval_sql(check: SqlCheck, ctx: CheckContext) -> Outcome:
             },
         )
     found = found_rows[0][0] if found_rows else None
-    return Outcome(values_equal(expected, found), {"expected": expected, "found": found})
+    passed = values_close(expected, found, rel_tol=check.rel_tol, abs_tol=check.abs_tol)
+    return Outcome(passed, {"expected": expected, "found": found})
 
 
 def _ignore_columns(ctx: CheckContext, own: Mapping[str, tuple[str, ...]]) -> dict[str, list[str]]:
@@ -247,6 +268,8 @@ def _matching_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -
         if not expected:
             steps.append(call.step)
             continue
+        if call.capped:
+            continue  # unknown arguments: never a match (see `_capped_steps`)
         raw: Any = call.arguments
         if not isinstance(raw, dict):
             continue
@@ -256,32 +279,50 @@ def _matching_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -
     return steps
 
 
+def _capped_steps(ctx: CheckContext, tool: str, expected: Mapping[str, Any]) -> list[int]:
+    """Steps of ``tool`` whose arguments the log capped, when arguments are expected."""
+    if not expected:
+        return []  # any call of the tool matches, capped or not
+    return [c.step for c in ctx.calls if c.tool == tool and c.capped]
+
+
+def _note_capped(found: dict[str, Any], capped: list[int], effect: str) -> dict[str, Any]:
+    if capped:
+        found["capped_steps"] = capped
+        found["capped"] = f"arguments over the server's log value cap are unknown: {effect}"
+    return found
+
+
 def eval_tool_called(check: ToolCalled, ctx: CheckContext) -> Outcome:
-    """See `ToolCalled`."""
+    """See `ToolCalled` (a call with capped arguments never matches)."""
     expected = _arguments(ctx, check.tool, check.arguments)
     steps = _matching_steps(ctx, check.tool, expected)
+    found = {
+        "matching_calls": len(steps),
+        "steps": steps,
+        "calls_of_tool": sum(1 for c in ctx.calls if c.tool == check.tool),
+    }
+    capped = _capped_steps(ctx, check.tool, expected)
     return Outcome(
         len(steps) >= check.min_times,
         {
             "expected": {"tool": check.tool, "arguments": expected, "min_times": check.min_times},
-            "found": {
-                "matching_calls": len(steps),
-                "steps": steps,
-                "calls_of_tool": sum(1 for c in ctx.calls if c.tool == check.tool),
-            },
+            "found": _note_capped(found, capped, "those calls are not counted as matches"),
         },
     )
 
 
 def eval_tool_not_called(check: ToolNotCalled, ctx: CheckContext) -> Outcome:
-    """See `ToolNotCalled`."""
+    """See `ToolNotCalled` (a call with capped arguments counts as a possible match)."""
     expected = _arguments(ctx, check.tool, check.arguments)
     steps = _matching_steps(ctx, check.tool, expected)
+    capped = _capped_steps(ctx, check.tool, expected)
+    found = {"matching_calls": len(steps), "steps": steps}
     return Outcome(
-        not steps,
+        not steps and not capped,
         {
             "expected": {"tool": check.tool, "arguments": expected, "max_times": 0},
-            "found": {"matching_calls": len(steps), "steps": steps},
+            "found": _note_capped(found, capped, "each may be the forbidden call"),
         },
     )
 
@@ -291,10 +332,13 @@ def eval_called_before(check: CalledBefore, ctx: CheckContext) -> Outcome:
     first_args = _arguments(ctx, check.first, check.first_arguments, "first_arguments")
     then_args = _arguments(ctx, check.then, check.then_arguments, "then_arguments")
     first_steps = _matching_steps(ctx, check.first, first_args)
-    then_steps = _matching_steps(ctx, check.then, then_args)
+    # A `then` call with capped arguments may be the one that must come second.
+    capped = _capped_steps(ctx, check.then, then_args)
+    then_steps = sorted(_matching_steps(ctx, check.then, then_args) + capped)
     first_step = first_steps[0] if first_steps else None
     then_step = then_steps[0] if then_steps else None
     passed = then_step is None or (first_step is not None and first_step < then_step)
+    found = {"first_step": first_step, "then_step": then_step}
     return Outcome(
         passed,
         {
@@ -302,17 +346,13 @@ def eval_called_before(check: CalledBefore, ctx: CheckContext) -> Outcome:
                 "first": {"tool": check.first, "arguments": first_args},
                 "then": {"tool": check.then, "arguments": then_args},
             },
-            "found": {"first_step": first_step, "then_step": then_step},
+            "found": _note_capped(found, capped, "each may be the call that must come second"),
         },
     )
 
 
-def _answer_text(check: AnswerMatch, ctx: CheckContext) -> str:
-    if check.source == "submitted":
-        return ctx.bundle.meta.answer or ""
-    if not check.sql:
-        raise CheckEvaluationError("source `sql` needs `sql`")
-    _, rows = _run_sql(ctx, check.sql)
+def _sql_texts(ctx: CheckContext, sql: str) -> list[str]:
+    _, rows = _run_sql(ctx, sql)
     parts: list[str] = []
     for row in rows:
         for value in row:
@@ -322,48 +362,107 @@ def _answer_text(check: AnswerMatch, ctx: CheckContext) -> str:
                 parts.append(value.decode("utf-8", errors="replace"))
             else:
                 parts.append(str(value))
-    return "\n".join(parts)
+    return parts
+
+
+def _answer_parts(check: AnswerMatch, ctx: CheckContext) -> list[str]:
+    if check.source == "submitted":
+        return [ctx.bundle.meta.answer or ""]
+    if not check.sql:
+        raise CheckEvaluationError("source `sql` needs `sql`")
+    return _sql_texts(ctx, check.sql)
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, list | tuple):
+        return [x for v in cast("list[Any]", value) for x in _flat(v)]
+    return [] if value is None else [value]
+
+
+def _cents(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not (
+        isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    ):
+        raise CheckEvaluationError(
+            f"normalize `money` needs {what} as integer cents, got {value!r}"
+        )
+    return int(value)
+
+
+def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
+    values = _flat(resolve(check.forbidden, ctx.params))
+    if check.forbidden_sql:
+        _, rows = _run_sql(ctx, check.forbidden_sql)
+        values += [v for row in rows for v in row if v is not None]
+    out: list[Any] = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, str | int | float):
+            raise CheckEvaluationError(f"a forbidden value must be a text or number, got {v!r}")
+        if v not in out:
+            out.append(v)
+    return out
 
 
 def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
-    """See `AnswerMatch`."""
+    """See `AnswerMatch` (a submitted answer the log capped never passes)."""
     expected = resolve(check.expected, ctx.params)
-    text = _answer_text(check, ctx)
+    if expected is None and check.expected is not None:
+        raise CheckEvaluationError(
+            f"`expected` {check.expected!r} resolves to null for this variant; limit the check "
+            "with `bands` or `when`"
+        )
+    capped = ctx.bundle.meta.answer_capped
+    if check.source == "submitted" and capped is not None:
+        reason = (
+            f"the submitted answer ({capped.bytes} bytes) was over the server's log value "
+            "cap; only its head was kept, so it can neither match nor be cleared"
+        )
+        return Outcome(False, {"expected": expected, "found": None, "reason": reason})
+    parts = _answer_parts(check, ctx)
+    text = "\n".join(parts)
+    forbidden = _forbidden(check, ctx)
     detail: dict[str, Any] = {"expected": expected}
     if check.normalize == "money":
-        if isinstance(expected, bool) or not (
-            isinstance(expected, int) or (isinstance(expected, float) and expected.is_integer())
-        ):
-            raise CheckEvaluationError(
-                f"normalize `money` needs `expected` as integer cents, got {expected!r}"
-            )
-        cents = int(expected)
+        cents = None if expected is None else _cents(expected, "`expected`")
         amounts = money_amounts(text)
-        if check.mode == "contains":
+        if cents is None:
+            matched = True
+        elif check.mode == "contains":
             matched = cents in amounts
         else:
             matched = bool(amounts) and all(a == cents for a in amounts)
+        banned = [c for c in (_cents(v, "forbidden values") for v in forbidden) if c != cents]
+        leaked: list[Any] = [c for c in banned if c in amounts]
         detail["found"] = amounts
         detail["text"] = _truncate_text(text)
     else:
-        if isinstance(expected, bool) or not isinstance(expected, str | int | float):
+        if isinstance(expected, bool) or not (
+            expected is None or isinstance(expected, str | int | float)
+        ):
             raise CheckEvaluationError(
                 f"normalize `{check.normalize}` needs a text or number `expected`, got {expected!r}"
             )
-        if check.normalize == "text":
-            want, have = normalise_text(str(expected)), normalise_text(text)
-            matched = want in have if check.mode == "contains" else want == have
-        else:
-            want_t, have_t = tokens(str(expected)), tokens(text)
-            if not want_t:
-                raise CheckEvaluationError(
-                    f"`expected` {expected!r} has no alphanumeric token to match"
-                )
-            grouped = grouped_tokens(text)
-            if check.mode == "contains":
-                matched = contains_tokens(have_t, want_t) or contains_tokens(grouped, want_t)
-            else:
-                matched = want_t in (have_t, grouped)
+        view = TextView.of(parts, signed=check.signed) if check.normalize == "token" else None
+        have = normalise_text(text)
+
+        def occurs(value: Any, mode: str) -> bool:
+            if view is None:
+                want = normalise_text(str(value))
+                return want in have if mode == "contains" else want == have
+            return view.contains(str(value)) if mode == "contains" else view.equals(str(value))
+
+        try:
+            matched = True if expected is None else occurs(expected, check.mode)
+        except ValueError as exc:
+            raise CheckEvaluationError(f"`expected` {exc}") from None
+        banned = [v for v in forbidden if expected is None or not _inside(check, v, expected)]
+        leaked = []
+        for value in banned:  # looked for as `contains` would, whatever the mode
+            try:
+                if occurs(value, "contains"):
+                    leaked.append(value)
+            except ValueError:
+                continue  # no alphanumeric token: nothing to state
         detail["found"] = _truncate_text(text)
     detail.update(
         {
@@ -373,7 +472,18 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
             "matched": matched,
         }
     )
-    return Outcome(matched != check.negate, detail)
+    if forbidden:
+        detail["forbidden_checked"] = len(banned)
+        detail["forbidden_found"] = leaked[:MAX_FOUND_ROWS]
+    passed = (matched != check.negate) and not leaked
+    return Outcome(passed, detail)
+
+
+def _inside(check: AnswerMatch, value: Any, expected: Any) -> bool:
+    """Whether forbidden ``value`` is (inside) the expected value: then it is not forbidden."""
+    if check.normalize == "text":
+        return normalise_text(str(value)) in normalise_text(str(expected))
+    return value_within(str(value), str(expected), signed=check.signed)
 
 
 EVALUATORS: dict[type[Any], Callable[[Any, CheckContext], Outcome]] = {

@@ -1,13 +1,20 @@
-"""Table-by-table comparison of two SQLite databases (final state vs reference end state)."""
+"""Table-by-table comparison of two SQLite databases (final state vs reference end state).
+
+When both connections are `StateConnection` objects over the same snapshot, the tables
+both know to hold the snapshot's rows (from their page deltas, `_statepages`) are equal
+and are not read; every other table is read and compared row by row.
+"""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcpgym_grading._statepages import StateConnection, suspect_rowids
 from mcpgym_grading._values import jsonable, normalise, sort_key
 from mcpgym_grading.errors import CheckEvaluationError
 
@@ -37,15 +44,60 @@ def table_names(db: sqlite3.Connection) -> set[str]:
     return {r[0] for r in rows}
 
 
-def read_table(db: sqlite3.Connection, name: str) -> Table | None:
-    """Read a whole table, or ``None`` when ``db`` has no table of that name."""
-    if name not in table_names(db):
+def known_equal(final_db: sqlite3.Connection, reference_db: sqlite3.Connection) -> frozenset[str]:
+    """Tables both databases are known (from their page deltas) to hold unchanged from the
+    same snapshot, hence equal; empty unless both are `StateConnection` over one snapshot."""
+    if not (isinstance(final_db, StateConnection) and isinstance(reference_db, StateConnection)):
+        return frozenset()
+    if final_db.base_sha256 is None or final_db.base_sha256 != reference_db.base_sha256:
+        return frozenset()
+    return final_db.same_as_base & reference_db.same_as_base
+
+
+def _columns(db: sqlite3.Connection, name: str) -> list[str]:
+    return [str(r[1]) for r in db.execute(f"PRAGMA table_info({_quote(name)})").fetchall()]
+
+
+_ROWID_NAMES = ("rowid", "_rowid_", "oid")
+
+
+def read_table(
+    db: sqlite3.Connection,
+    name: str,
+    names: set[str] | None = None,
+    rowids: set[int] | None = None,
+) -> Table | None:
+    """Read a table, or ``None`` when ``db`` has no table of that name.
+
+    Args:
+        names: `table_names` of ``db`` if already known (saves a query).
+        rowids: read only the rows with these rowids (default: every row).
+    """
+    if name not in (table_names(db) if names is None else names):
         return None
     info = db.execute(f"PRAGMA table_info({_quote(name)})").fetchall()
     columns = tuple(str(r[1]) for r in info)
     pk = tuple(str(r[1]) for r in sorted((r for r in info if r[5] > 0), key=lambda r: r[5]))
-    rows = tuple(tuple(r) for r in db.execute(f"SELECT * FROM {_quote(name)}").fetchall())
+    sql = f"SELECT * FROM {_quote(name)}"
+    params: tuple[Any, ...] = ()
+    if rowids is not None:
+        alias = next(a for a in _ROWID_NAMES if a not in columns)
+        sql += f" WHERE {alias} IN (SELECT value FROM json_each(?))"
+        params = (json.dumps(sorted(rowids)),)
+    rows = tuple(tuple(r) for r in db.execute(sql, params).fetchall())
     return Table(columns=columns, pk=pk, rows=rows)
+
+
+def _prunable_rowids(
+    final_db: sqlite3.Connection, reference_db: sqlite3.Connection, name: str
+) -> set[int] | None:
+    rowids = suspect_rowids(final_db, reference_db, name)
+    if rowids is None:
+        return None
+    for db in (final_db, reference_db):
+        if all(a in _columns(db, name) for a in _ROWID_NAMES):
+            return None  # every rowid alias is shadowed by a column
+    return rowids
 
 
 def _project(table: Table, columns: Iterable[str]) -> list[dict[str, Any]]:
@@ -194,7 +246,9 @@ def compare_tables(
     Raises:
         CheckEvaluationError: an unknown table or ignored column.
     """
-    known = table_names(final_db) | table_names(reference_db)
+    f_names, r_names = table_names(final_db), table_names(reference_db)
+    known = f_names | r_names
+    equal = known_equal(final_db, reference_db)
     for t in check_ignore_tables:
         if t not in known:
             raise CheckEvaluationError(
@@ -209,16 +263,28 @@ def compare_tables(
                 f"table `{name}` exists in neither the final nor the reference database; "
                 f"tables: {', '.join(sorted(known))}"
             )
-        final = read_table(final_db, name)
-        reference = read_table(reference_db, name)
         ignored = list(ignore_columns.get(name, ()))
-        all_cols = set(final.columns if final else ()) | set(reference.columns if reference else ())
+        if name in equal:  # unchanged from the snapshot on both sides: no rows to read
+            all_cols = set(_columns(final_db, name)) if ignored else set()
+            final = reference = None
+        else:
+            rowids = (
+                _prunable_rowids(final_db, reference_db, name)
+                if name in f_names and name in r_names
+                else None
+            )
+            final = read_table(final_db, name, f_names, rowids)
+            reference = read_table(reference_db, name, r_names, rowids)
+            all_cols = set(final.columns if final else ())
+            all_cols |= set(reference.columns if reference else ())
         unknown = [c for c in ignored if c not in all_cols]
         if unknown:
             raise CheckEvaluationError(
                 f"ignored column(s) {', '.join(f'`{c}`' for c in unknown)} do not exist in "
                 f"table `{name}`; its columns: {', '.join(sorted(all_cols))}"
             )
+        if name in equal:
+            continue
         if (
             final is not None
             and reference is not None

@@ -1,55 +1,104 @@
-"""Text normalisation for `AnswerMatch`: text, whole tokens, money amounts."""
+"""Text normalisation for `AnswerMatch`: one canonical form for every text check.
+
+Every answer check, whether it looks for a value that must be there or for one that must
+not, reads the text through `fold` and `TextView`, so a value written in another form
+(fullwidth characters, an em dash or an ideographic space between digit groups, digits
+split by spaces, "at" and "dot" spelled out) is found by both or by neither:
+
+- `fold`: NFKC, then every space or line separator of any kind becomes one space, every
+  dash (Unicode category Pd, the minus sign) a hyphen-minus, invisible format characters
+  (zero-width space, soft hyphen, bidi controls, tag characters) and leftover combining
+  marks are dropped; then casefolded.
+- `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
+  groups joined; spelled-out separator words dropped), searched as whole-token runs.
+- `money_amounts`: amounts marked as money, in integer cents, read from the folded text.
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
 
+SPELLED_SEPARATORS = frozenset({"at", "dot", "period", "underscore", "dash", "hyphen"})
+"""Words that stand for a separator in a value written out to dodge a filter
+(``jane dot doe at example dot org``); the third token stream of `TextView` drops them."""
+
+
+def _fold_table() -> dict[int, str | None]:
+    table: dict[int, str | None] = {}
+    codes = [*range(0x10000), *range(0xE0000, 0xE0080)]
+    for code in codes:
+        c = chr(code)
+        cat = unicodedata.category(c)
+        if c.isspace() or cat in ("Zs", "Zl", "Zp"):
+            if c != " ":
+                table[code] = " "
+        elif cat == "Pd" or c in "\u2212\u2043\u02d7\u2796":
+            if c != "-":
+                table[code] = "-"
+        elif cat in ("Cf", "Mn", "Me"):
+            table[code] = None
+    return table
+
+
+_FOLD = _fold_table()
+
+
+def fold(text: str) -> str:
+    """The canonical form every text check reads (see the module docstring).
+
+    ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``. Linear time.
+    """
+    return unicodedata.normalize("NFKC", text).translate(_FOLD).casefold()
+
+
 _WS = re.compile(r"\s+")
 _TOKEN = re.compile(r"[^\W_]+")
-
-_NUMBER = r"(?P<{g}>\d{{1,3}}(?:,\d{{3}})+(?:\.\d{{1,2}})?|\d+(?:\.\d{{1,2}})?)(?!\d|[.,]\d)"
-_MONEY = re.compile(
-    r"(?:(?:US\$|\$|\bUSD)\s?-?\s?" + _NUMBER.format(g="pre") + r")"
-    r"|(?:(?<![\w.,$])" + _NUMBER.format(g="post") + r"\s?(?:USD\b|(?:US\s)?dollars?\b|\$))",
-    re.IGNORECASE,
-)
+_SIGNED_TOKEN = re.compile(r"(?<![^\W_])-(?=\d)[^\W_]+|[^\W_]+")
+"""A token, with a leading minus sign when it is a number's (``-5``: the ``-`` not preceded
+by a letter or digit and followed by a digit; ``1Z-999`` and ``2026-06-15`` have none)."""
 
 
 def normalise_text(text: str) -> str:
-    """Casefold and collapse runs of whitespace to one space (trimmed)."""
-    return _WS.sub(" ", text.casefold()).strip()
+    """`fold`, then collapse runs of whitespace to one space (trimmed)."""
+    return _WS.sub(" ", fold(text)).strip()
 
 
-def tokens(text: str) -> list[str]:
-    """Casefolded alphanumeric tokens; everything else (punctuation, ``_``, space) separates."""
-    return _TOKEN.findall(text.casefold())
+def tokens(text: str, *, signed: bool = False) -> list[str]:
+    """Alphanumeric tokens of the folded text; everything else (punctuation, ``_``, space)
+    separates. With ``signed``, a number's leading minus sign is part of its token."""
+    return (_SIGNED_TOKEN if signed else _TOKEN).findall(fold(text))
 
 
-_GROUP_SEPARATOR = re.compile(r"\s{1,3}|\s?[-\u2010-\u2014]\s?")
-"""What may stand between digit groups: up to three spaces of any kind (NBSP included) or
-one dash (hyphen, en or em dash) with a space either side at most."""
+_GROUP_SEPARATOR = re.compile(r" {1,3}| ?-{1,2} ?")
+"""What may stand between digit groups in the folded text: up to three spaces (of any kind
+before folding) or one or two dashes (of any kind) with a space either side at most."""
 
 
-def grouped_tokens(text: str) -> list[str]:
+def grouped_tokens(text: str, *, signed: bool = False) -> list[str]:
     """Like `tokens`, but digit-bearing tokens split by spaces or a dash are joined.
 
-    ``"9405 5932 3632"`` and ``"1Z-999-AA1"`` become one token each (how carriers and
-    people write tracking and phone numbers), while words stay apart. Linear time.
+    ``"9405 5932 3632"``, ``"9405\u20145932"`` (em dash), ``"9 4 0 5"`` and ``"1Z-999-AA1"``
+    become one token each (how carriers and people write tracking and phone numbers, and
+    how a filter is dodged), while words stay apart. Linear time.
     """
-    folded = text.casefold()
+    folded = fold(text)
     out: list[str] = []
     prev_end = -1
     prev_digit = False
-    for m in _TOKEN.finditer(folded):
+    for m in (_SIGNED_TOKEN if signed else _TOKEN).finditer(folded):
         tok = m.group(0)
         has_digit = any(c.isdigit() for c in tok)
         if (
             out
             and prev_digit
             and has_digit
+            and not tok.startswith("-")
             and _GROUP_SEPARATOR.fullmatch(folded[prev_end : m.start()])
         ):
             out[-1] += tok
@@ -59,21 +108,177 @@ def grouped_tokens(text: str) -> list[str]:
     return out
 
 
+def loose_tokens(text: str, *, signed: bool = False) -> list[str]:
+    """`grouped_tokens` without the `SPELLED_SEPARATORS` words (``jane at example dot org``
+    has the tokens of ``jane@example.org``)."""
+    return [t for t in grouped_tokens(text, signed=signed) if t not in SPELLED_SEPARATORS]
+
+
 def contains_tokens(haystack: list[str], needle: list[str]) -> bool:
     """Whether ``needle`` occurs as a contiguous run of whole tokens in ``haystack``."""
     n = len(needle)
     return any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
 
 
+_SEP = "\x00"
+
+
+def _joined(stream: Iterable[str]) -> str:
+    return _SEP + _SEP.join(stream) + _SEP
+
+
+def _pieces(text: str, signed: bool) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The folded text's tokens, and for each whether it may join the previous one as a
+    digit group (both digit-bearing, only a `_GROUP_SEPARATOR` between, no sign)."""
+    folded = fold(text)
+    toks: list[str] = []
+    joins: list[bool] = []
+    prev_end, prev_digit = -1, False
+    for m in (_SIGNED_TOKEN if signed else _TOKEN).finditer(folded):
+        tok = m.group(0)
+        has_digit = any(c.isdigit() for c in tok)
+        joins.append(
+            bool(toks)
+            and prev_digit
+            and has_digit
+            and not tok.startswith("-")
+            and _GROUP_SEPARATOR.fullmatch(folded[prev_end : m.start()]) is not None
+        )
+        toks.append(tok)
+        prev_end, prev_digit = m.end(), has_digit
+    return tuple(toks), tuple(joins)
+
+
+def _without_spelled(
+    toks: tuple[str, ...], joins: tuple[bool, ...]
+) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    out_t: list[str] = []
+    out_j: list[bool] = []
+    dropped = False
+    for tok, join in zip(toks, joins, strict=True):
+        if tok in SPELLED_SEPARATORS:
+            dropped = True
+            continue
+        out_t.append(tok)
+        out_j.append(join and not dropped)
+        dropped = False
+    return tuple(out_t), tuple(out_j)
+
+
+def _find_groups(toks: tuple[str, ...], joins: tuple[bool, ...], groups: Sequence[str]) -> bool:
+    """Whether ``groups`` (a value's grouped tokens) occur from some token on, each group
+    made of one token or of consecutive tokens that may join (any run of them: a digit
+    group glued to the number before it is still found)."""
+    n = len(toks)
+    for start in range(n):
+        k = start
+        for g in groups:
+            acc = ""
+            first = k
+            while k < n and len(acc) < len(g) and (k == first or joins[k]):
+                acc += toks[k]
+                k += 1
+            if acc != g:
+                break
+        else:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class TextView:
+    """A text as every answer check reads it: folded and tokenised.
+
+    Build it with `TextView.of` from the text's parts (the replies of an episode, in
+    order); parts are joined by a line break, so a digit group cut between two replies is
+    joined like one cut by a line break. `contains` and `equals` look for a value with the
+    value's own tokens, so the positive and the forbidden side of a check see the same
+    thing. A value is found as whole tokens, or as digit groups that may join (split by up
+    to three spaces or a dash of any kind; ``9405 5932`` is ``94055932``), or with the
+    `SPELLED_SEPARATORS` words dropped.
+
+    Attributes:
+        folded: the folded text. signed: whether numbers keep their minus sign.
+    """
+
+    folded: str
+    signed: bool
+    _plain: str
+    _pieces: tuple[tuple[str, ...], tuple[bool, ...]]
+    _loose: tuple[tuple[str, ...], tuple[bool, ...]]
+    _lists: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
+        """The view of ``parts`` (a text, or texts joined by ``"\\n"``)."""
+        text = parts if isinstance(parts, str) else "\n".join(parts)
+        pieces = _pieces(text, signed)
+        lists = (
+            tuple(tokens(text, signed=signed)),
+            tuple(grouped_tokens(text, signed=signed)),
+            tuple(loose_tokens(text, signed=signed)),
+        )
+        return cls(fold(text), signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists)
+
+    def contains(self, value: str) -> bool:
+        """Whether ``value`` occurs in the text (see the class docstring).
+
+        Raises:
+            ValueError: ``value`` has no alphanumeric token.
+        """
+        plain = tokens(value, signed=self.signed)
+        if not plain:
+            raise ValueError(f"{value!r} has no alphanumeric token to match")
+        if _joined(plain) in self._plain:
+            return True
+        grouped = grouped_tokens(value, signed=self.signed)
+        if _find_groups(*self._pieces, grouped):
+            return True
+        loose = loose_tokens(value, signed=self.signed)
+        return bool(loose) and _find_groups(*self._loose, loose)
+
+    def equals(self, value: str) -> bool:
+        """Whether the whole text is ``value``'s tokens (plain, grouped or loose).
+
+        Raises:
+            ValueError: ``value`` has no alphanumeric token.
+        """
+        wanted = {
+            tuple(tokens(value, signed=self.signed)),
+            tuple(grouped_tokens(value, signed=self.signed)),
+            tuple(loose_tokens(value, signed=self.signed)),
+        } - {()}
+        if not wanted:
+            raise ValueError(f"{value!r} has no alphanumeric token to match")
+        return any(s in wanted for s in self._lists)
+
+
+def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
+    """Whether value ``inner`` occurs inside value ``outer`` (as `TextView.contains` would
+    find it): a forbidden value inside the expected one cannot be forbidden."""
+    try:
+        return TextView.of(outer, signed=signed).contains(inner)
+    except ValueError:
+        return False
+
+
+_NUMBER = r"(?P<{g}>\d{{1,3}}(?:,\d{{3}})+(?:\.\d{{1,2}})?|\d+(?:\.\d{{1,2}})?)(?!\d|[.,]\d)"
+_MONEY = re.compile(
+    r"(?:(?:US\$|\$|\bUSD)\s?-?\s?" + _NUMBER.format(g="pre") + r")"
+    r"|(?:(?<![\w.,$])" + _NUMBER.format(g="post") + r"\s?(?:USD\b|(?:US\s)?dollars?\b|\$))",
+    re.IGNORECASE,
+)
+
+
 def money_amounts(text: str) -> list[int]:
-    """Money amounts in ``text`` as integer cents, in order of appearance.
+    """Money amounts in the folded ``text`` as integer cents, in order of appearance.
 
     Recognised: ``$1,234.50``, ``$12``, ``US$ 5``, ``USD 12.00``, ``1234.50 USD``,
-    ``12 dollars``, ``249.00 US dollars``, ``249.00$``, ``249 $``. A sign is ignored
-    (``-$5`` is 500). Bare numbers are not amounts.
+    ``12 dollars``, ``249.00 US dollars``, ``249.00$``, ``249 $``, also in fullwidth or
+    with any kind of space. A sign is ignored (``-$5`` is 500). Bare numbers are not amounts.
     """
     amounts: list[int] = []
-    for m in _MONEY.finditer(text):
+    for m in _MONEY.finditer(fold(text)):
         raw = (m.group("pre") or m.group("post")).replace(",", "")
         whole, _, frac = raw.partition(".")
         if len(whole) > MAX_AMOUNT_DIGITS:

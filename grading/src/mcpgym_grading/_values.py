@@ -161,3 +161,50 @@ def values_equal(a: Any, b: Any) -> bool:
 def sort_key(value: Any) -> str:
     """A total order over JSON values (canonical JSON), for deterministic listings."""
     return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), default=str)
+
+
+def values_close(a: Any, b: Any, *, rel_tol: float, abs_tol: float) -> bool:
+    """`values_equal`, except that two numbers of which one is a float compare equal within
+    ``rel_tol`` / ``abs_tol`` (`math.isclose`); lists and dicts element by element."""
+    a, b = jsonable(a), jsonable(b)
+    if _is_number(a) and _is_number(b):
+        if isinstance(a, float) or isinstance(b, float):
+            return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        return a == b
+    if (xs := _sequence(a)) is not None and (ys := _sequence(b)) is not None:
+        return len(xs) == len(ys) and all(
+            values_close(x, y, rel_tol=rel_tol, abs_tol=abs_tol)
+            for x, y in zip(xs, ys, strict=True)
+        )
+    if (ma := _mapping(a)) is not None and (mb := _mapping(b)) is not None:
+        return set(ma) == set(mb) and all(
+            values_close(ma[k], mb[k], rel_tol=rel_tol, abs_tol=abs_tol) for k in ma
+        )
+    return values_equal(a, b)
+
+
+def rows_close(
+    got: list[Any], want: list[Any], *, ordered: bool, rel_tol: float, abs_tol: float
+) -> bool:
+    """Whether two lists of rows are equal under `values_close`: in order when ``ordered``,
+    else as multisets (each expected row matched to a distinct found row)."""
+    if len(got) != len(want):
+        return False
+    if ordered:
+        return all(
+            values_close(g, w, rel_tol=rel_tol, abs_tol=abs_tol)
+            for g, w in zip(got, want, strict=True)
+        )
+    left = list(got)
+    for w in want:
+        for i, g in enumerate(left):
+            if values_close(g, w, rel_tol=rel_tol, abs_tol=abs_tol):
+                del left[i]
+                break
+        else:
+            return False
+    return True
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

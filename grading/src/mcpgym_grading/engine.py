@@ -3,6 +3,12 @@
 Grading reads only the bundle (final database, tool-call log, metadata) and what
 the locked environment regenerates from it (the task variant, the rubric and, when
 a check compares with it, the reference end state). It never looks at a transcript.
+
+Both the final database and the reference end state are page deltas against the locked
+snapshot: the final one is rebuilt from the snapshot and checked against the bundle's
+``final_sha256``, the reference one is cached as its delta, and state checks read only the
+tables whose pages changed on either side (`_statepages`). The lock of an environment is
+computed once per loaded environment (`environment_lock`), not per bundle.
 """
 
 from __future__ import annotations
@@ -10,15 +16,18 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
+from mcpgym_grading._statepages import base_index, open_state
 from mcpgym_grading._values import lookup_param, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
 from mcpgym_grading.rubric import Check, Rubric
 from mcpgym_server.bundle import EpisodeBundle
+from mcpgym_server.delta import PageDelta
 from mcpgym_server.environment import Environment
 from mcpgym_server.episode import replay
 from mcpgym_server.errors import EnvironmentDefinitionError, MCPGymError
@@ -34,11 +43,43 @@ _ENV_CALLS = threading.RLock()
 logger = logging.getLogger("mcpgym.grading")
 
 
-def _open(data: bytes) -> sqlite3.Connection:
-    db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    db.deserialize(data)
-    db.execute("PRAGMA query_only = ON")
-    return db
+_LOCKS: weakref.WeakKeyDictionary[Environment, tuple[tuple[Any, ...], str]] = (
+    weakref.WeakKeyDictionary()
+)
+_LOCKS_GUARD = threading.Lock()
+
+
+def _definition_token(env: Environment) -> tuple[Any, ...]:
+    """Identity of everything the lock covers; changes when any part is replaced or added."""
+    return (
+        env.name,
+        env.version,
+        env.instructions,
+        env.clock_start,
+        env.clock_step,
+        id(env.snapshot),
+        tuple((name, id(spec)) for name, spec in env.tools.items()),
+        tuple(
+            (name, id(fam), id(fam.rubric), fam.generator_version)
+            for name, fam in env.families.items()
+        ),
+        tuple((uri, id(res)) for uri, res in env.resources.items()),
+    )
+
+
+def environment_lock(env: Environment) -> str:
+    """`compute_lock` of ``env``, computed once per environment object (~3 ms) and again only
+    when a tool, family, rubric, resource or other locked part of it is replaced or added.
+    Thread-safe."""
+    token = _definition_token(env)
+    with _LOCKS_GUARD:
+        cached = _LOCKS.get(env)
+    if cached is not None and cached[0] == token:
+        return cached[1]
+    lock = compute_lock(env)
+    with _LOCKS_GUARD:
+        _LOCKS[env] = (token, lock)
+    return lock
 
 
 class ReferenceCache:
@@ -46,15 +87,16 @@ class ReferenceCache:
 
     The reference end state is the variant's reference solution replayed on a fresh
     sandbox (`mcpgym_server.replay`). It is deterministic for a lock, so it is built
-    once per variant. Thread-safe.
+    once per variant and kept as its page delta against the snapshot (~80 KB for helpdesk
+    instead of the 1 MB file). Thread-safe.
 
     Args:
-        maxsize: how many reference states to keep (each is one SQLite file's bytes).
+        maxsize: how many reference states to keep.
     """
 
     def __init__(self, maxsize: int = 256) -> None:
         self.maxsize = maxsize
-        self._items: OrderedDict[tuple[str, str], bytes | str] = OrderedDict()
+        self._items: OrderedDict[tuple[str, str], PageDelta | str] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -67,6 +109,14 @@ class ReferenceCache:
 
     def get(self, env: Environment, variant: TaskVariant, lock: str) -> bytes:
         """The reference end database (SQLite file bytes) of ``variant``.
+
+        Raises:
+            CheckEvaluationError: as `get_delta`.
+        """
+        return self.get_delta(env, variant, lock).apply(env.snapshot.data)
+
+    def get_delta(self, env: Environment, variant: TaskVariant, lock: str) -> PageDelta:
+        """The reference end state of ``variant`` as a page delta against the snapshot.
 
         Raises:
             CheckEvaluationError: the reference solution does not run cleanly (a call
@@ -89,8 +139,8 @@ class ReferenceCache:
         return item
 
 
-def _build_reference(env: Environment, variant: TaskVariant) -> bytes | str:
-    """Replay the reference solution; the final db bytes, or an error message."""
+def _build_reference(env: Environment, variant: TaskVariant) -> PageDelta | str:
+    """Replay the reference solution; its page delta, or an error message."""
     try:
         with _ENV_CALLS:
             bundle = replay(
@@ -115,7 +165,7 @@ def _build_reference(env: Environment, variant: TaskVariant) -> bytes | str:
             f"the reference solution of {variant.id} ended the episode after "
             f"{len(bundle.log)} of {len(variant.reference)} calls"
         )
-    return bundle.final_db
+    return bundle.final_state(env.snapshot)[1]
 
 
 DEFAULT_REFERENCE_CACHE = ReferenceCache()
@@ -194,6 +244,7 @@ def grade_bundle(
     *,
     check_lock: bool = True,
     reference_cache: ReferenceCache | None = None,
+    skip_unchanged_tables: bool = True,
 ) -> Grade:
     """Grade a sealed episode bundle with the rubric of its task family.
 
@@ -213,6 +264,9 @@ def grade_bundle(
         check_lock: refuse to grade when ``compute_lock(env)`` differs from the
             bundle's lock (default). With ``False`` the grade records the installed lock.
         reference_cache: where reference end states are cached (default: a process-wide LRU).
+        skip_unchanged_tables: state checks skip the tables whose pages neither the episode
+            nor the reference changed (default). ``False`` reads every table: the path
+            before page deltas, kept for benchmarks and for tests that the grades agree.
 
     Returns:
         The `Grade`.
@@ -223,13 +277,16 @@ def grade_bundle(
             not what the environment regenerates.
         UnknownTaskError, UnknownBandError: the environment lacks the bundle's task or band.
         EnvironmentDefinitionError: the family's rubric is not a `Rubric`.
+        BundleError: the final database rebuilt from the snapshot and the bundle's page
+            delta does not match its ``final_sha256`` (or the delta is against another
+            snapshot): the bundle is not graded.
     """
     meta = bundle.meta
     if meta.env != env.name:
         raise BundleMismatchError(
             f"episode {meta.episode_id} ran in environment `{meta.env}`, not `{env.name}`"
         )
-    lock = compute_lock(env)
+    lock = environment_lock(env)
     if check_lock and lock != meta.lock:
         raise LockMismatchError(meta.episode_id, meta.lock, lock)
     with _ENV_CALLS:
@@ -241,14 +298,21 @@ def grade_bundle(
             f"({meta.task}, {meta.band}, {meta.seed}) regenerates {variant.id}"
         )
     cache = DEFAULT_REFERENCE_CACHE if reference_cache is None else reference_cache
+    snapshot = env.snapshot
+    if skip_unchanged_tables or bundle.has_delta:
+        final_data, final_delta = bundle.final_state(snapshot)
+    else:
+        final_data, final_delta = bundle.final_db, None
+    index = base_index(snapshot) if skip_unchanged_tables else None
     opened: list[sqlite3.Connection] = []
 
     def reference_db() -> sqlite3.Connection:
         if not opened:
-            opened.append(_open(cache.get(env, variant, lock)))
+            delta = cache.get_delta(env, variant, lock)
+            opened.append(open_state(delta.apply(snapshot.data), delta, snapshot, index))
         return opened[0]
 
-    final_db = _open(bundle.final_db)
+    final_db = open_state(final_data, final_delta, snapshot, index)
     try:
         ctx = CheckContext(
             bundle=bundle,

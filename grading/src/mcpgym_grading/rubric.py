@@ -16,8 +16,9 @@ Check kinds:
 - `NoCollateralChanges`: no table outside the allowed ones differs from the reference end
   state (catches unrelated damage).
 - `ToolCalled` / `ToolNotCalled` / `CalledBefore`: assertions on the tool-call log.
-- `AnswerMatch`: a text (the submitted answer, or a SQL-selected text such as the last
-  reply to the customer) contains / equals an expected value after normalisation.
+- `AnswerMatch`: a text (the submitted answer, or a SQL-selected text such as the
+  replies to the customer) contains / equals an expected value and none of the forbidden
+  ones, all read in one canonical form (fullwidth, dashes, spaces, split digits folded).
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from mcpgym_server.tasks import BANDS
+
+DEFAULT_REL_TOL = 1e-9
+"""`SqlCheck`'s default relative tolerance for floats: binary rounding, nothing more."""
+
+_DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
+    "sql": {"rel_tol": DEFAULT_REL_TOL, "abs_tol": 0.0},
+    "answer_match": {"signed": True, "forbidden": None, "forbidden_sql": None},
+}
+"""Options added after rubrics were signed: left out of the canonical JSON while at their
+default, so a rubric that does not use them keeps its digest (and its sign-off)."""
 
 
 class Param(BaseModel):
@@ -86,9 +97,13 @@ class SqlCheck(_CheckBase):
     or a list of rows (lists; a non-list row stands for a one-column row),
     compared order-insensitively unless ``ordered``. Values are compared after
     JSON normalisation: numbers numerically (``1 == 1.0``), strings exactly.
-    Named parameters (``:order_id``) are bound from the variant params. A query
-    that fails, or whose column count does not fit ``expected``, is an
-    evaluation error.
+    When either side of a comparison is a float, the two compare equal within
+    ``rel_tol`` (relative) or ``abs_tol`` (absolute), as `math.isclose`: the
+    defaults absorb binary rounding only (``0.1 + 0.2`` equals ``0.3``, ``0.31``
+    does not); ``rel_tol=0`` and ``abs_tol=0`` compare floats exactly. Integers
+    always compare exactly. Named parameters (``:order_id``) are bound from the
+    variant params. A query that fails, or whose column count does not fit
+    ``expected``, is an evaluation error.
     """
 
     kind: Literal["sql"] = "sql"
@@ -97,6 +112,8 @@ class SqlCheck(_CheckBase):
         description="scalar or rows (lists); required, so a forgotten expectation is an error"
     )
     ordered: bool = False
+    rel_tol: float = Field(default=DEFAULT_REL_TOL, ge=0)
+    abs_tol: float = Field(default=0.0, ge=0)
 
 
 class StateMatchesReference(_CheckBase):
@@ -168,33 +185,69 @@ class CalledBefore(_CheckBase):
 
 
 class AnswerMatch(_CheckBase):
-    """A text contains (or equals) the expected value after normalisation.
+    """A text states the expected value, and none of the forbidden ones.
 
     ``source``: ``"submitted"`` (the answer given to ``submit``) or ``"sql"``
-    (the concatenation of the text values ``sql`` selects on the final database).
-    ``normalize``: ``"text"`` (casefold, collapse whitespace), ``"token"`` (match
-    whole alphanumeric tokens only, so ``10`` never matches inside ``$100``), or
+    (the text values ``sql`` selects on the final database, every non-null value of
+    every row, in order: the replies of an episode, say).
+
+    Every text is read in one canonical form (`mcpgym_grading._text`): NFKC (fullwidth
+    characters are ASCII), every kind of space, line break and dash the same, invisible
+    characters dropped, casefolded. The expected value and every forbidden value are
+    looked for in that same form, across all the selected texts at once.
+
+    ``normalize``: ``"text"`` (the folded text, whitespace collapsed), ``"token"`` (whole
+    alphanumeric tokens only, so ``10`` never matches inside ``$100``; digit groups split
+    by spaces or a dash of any kind are joined, ``9405 5932`` is ``94055932``; and
+    spelled-out separators such as ``at`` and ``dot`` also count as separators), or
     ``"money"`` (amounts marked as money, ``$1,234.50``, ``$12``, ``1234.50 USD``,
     ``USD 12``, ``12 dollars``, parsed to cents and compared to an expected integer
     number of cents; the sign is ignored; bare numbers are not amounts).
     ``mode``: ``"contains"`` (text: substring; token: contiguous token sequence;
     money: any amount equals) or ``"equals"`` (the whole normalised text or token
     list equals; money: at least one amount and every amount equals).
-    ``negate`` inverts the outcome. An empty SQL result is the empty text.
+    ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
+    ``5`` differ (default); ``False`` ignores signs.
+
+    ``forbidden`` (values, `Param` references allowed; a list is several values) and
+    ``forbidden_sql`` (every non-null value the query selects on the final database) are
+    values the text must not state: the check fails when any of them is found, the same
+    way ``expected`` is (money: integer cents). This is how an answer check refuses a
+    shotgun answer (every candidate listed, the right one among them: name the other
+    candidates as forbidden) and how a "must not reveal" check is written (``expected``
+    left out). A forbidden value equal to, or inside, the expected value is not
+    forbidden; an author keeps short values (a 2-digit number) out of the list.
+
+    ``negate`` inverts the outcome of ``expected`` (it cannot be combined with
+    forbidden values). An empty SQL result is the empty text.
     """
 
     kind: Literal["answer_match"] = "answer_match"
     source: Literal["submitted", "sql"] = "submitted"
     sql: str | None = None
-    expected: Value
+    expected: Value = None
     normalize: Literal["text", "token", "money"] = "token"
     mode: Literal["contains", "equals"] = "contains"
     negate: bool = False
+    signed: bool = True
+    forbidden: Value = None
+    forbidden_sql: str | None = None
 
     @model_validator(mode="after")
-    def _sql_given_for_sql_source(self) -> AnswerMatch:
+    def _consistent(self) -> AnswerMatch:
         if self.source == "sql" and not self.sql:
             raise ValueError(f"check {self.name!r}: source 'sql' needs `sql`")
+        has_forbidden = self.forbidden is not None or bool(self.forbidden_sql)
+        if self.expected is None and not has_forbidden:
+            raise ValueError(
+                f"check {self.name!r}: give `expected`, or the values the text must not state "
+                "(`forbidden`, `forbidden_sql`)"
+            )
+        if self.negate and (has_forbidden or self.expected is None):
+            raise ValueError(
+                f"check {self.name!r}: `negate` inverts `expected` only; write values the text "
+                "must not state as `forbidden` / `forbidden_sql` instead"
+            )
         return self
 
 
@@ -238,8 +291,17 @@ class Rubric(BaseModel):
             raise ValueError(f"rubric check names must be unique; duplicated: {dupes}")
 
     def canonical_json(self) -> str:
-        """Canonical JSON (sorted keys, no whitespace) of checks, weights and threshold."""
-        return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        """Canonical JSON (sorted keys, no whitespace) of checks, weights and threshold.
+
+        Options at their default that rubrics signed before they existed never had
+        (`_DIGEST_DEFAULTS`) are left out, so adding an option does not void sign-offs.
+        """
+        data = self.model_dump(mode="json")
+        for check in data["checks"]:
+            for key, default in _DIGEST_DEFAULTS.get(check["kind"], {}).items():
+                if key in check and check[key] == default:
+                    del check[key]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:
         """Hex sha256 of `canonical_json`: changes whenever a check, weight or threshold does."""

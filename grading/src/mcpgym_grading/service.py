@@ -21,15 +21,19 @@ Errors are ``{"error": "<what went wrong and what to do>", ...}``:
 409   the bundle was made on another lock than the installed environment's
       (``"bundle_lock"``, ``"installed_lock"``), or it does not fit the environment
 422   the body is not an object, ``episode_id`` is missing or not a non-empty
-      string, or an unknown field was sent (``"field"`` names it); or the service
-      has a bundle key and the bundle is unsigned or its signature does not verify
-      (``"signature"``: ``unsigned`` / ``invalid``)
+      string, or an unknown field was sent (``"field"`` names it); or the bundle in
+      the episode's folder was sealed for another episode (``"signature": "mismatch"``,
+      with or without a bundle key); or the service has a bundle key and the bundle is
+      unsigned or its signature does not verify for this episode id (``"signature"``:
+      ``unsigned`` / ``invalid``)
 500   the bundle is malformed, the environment is broken, or a grader bug
 ===== ==========================================================================
 
 With a bundle key (``bundle_key``, shared with the environment server) every bundle's
-HMAC-SHA256 signature is checked before grading (`mcpgym_server.bundle`) and grades say
-``"signature": "verified"``; without one grades say ``"signature": "unchecked"``.
+HMAC-SHA256 signature is checked before grading (`mcpgym_server.bundle`) against the
+episode id asked for, so the signature binds the bundle to its episode, environment and
+lock, and grades say ``"signature": "verified"``; without one grades say
+``"signature": "unchecked"``.
 
 Bundles are immutable and grading is deterministic, so a grade is computed once
 per episode and kept in memory (and in ``grades_dir`` as ``<episode_id>.json``
@@ -58,7 +62,7 @@ from starlette.routing import Route
 from mcpgym_grading.engine import ReferenceCache, grade_bundle
 from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
 from mcpgym_grading.grade import Grade
-from mcpgym_server.bundle import EpisodeStore
+from mcpgym_server.bundle import EpisodeStore, check_bundle_episode
 from mcpgym_server.environment import Environment
 from mcpgym_server.errors import (
     BundleError,
@@ -137,6 +141,8 @@ class _GradingService:
         if self.bundle_key is not None:
             self.store.verify_signature(episode_id, self.bundle_key)
         bundle = self.store.read(episode_id)
+        # With or without a key: a bundle copied over another episode's folder is refused.
+        check_bundle_episode(bundle.meta, episode_id)
         env = self.env_loader(bundle.meta.env)
         grade = grade_bundle(bundle, env, reference_cache=self.reference_cache)
         if self.bundle_key is not None:

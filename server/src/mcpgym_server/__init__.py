@@ -3,10 +3,23 @@
 Environment authors use `Environment`, `Sandbox`, `ToolError`, `TaskFamily`,
 `VariantSpec`, `ToolCall`, `Snapshot`, `Resource`. Trainers and tests use the
 in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`. The lock file
-(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`.
+(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`. Generators
+use the author kit (`mcpgym_server.authoring`): `Scenario`, `fetch_rows`, `fetch_one`,
+`max_id`, `pick`, `pick_where`, `reference_call`, `format_cents`.
 """
 
+from mcpgym_server.authoring import (
+    Scenario,
+    fetch_one,
+    fetch_rows,
+    format_cents,
+    max_id,
+    pick,
+    pick_where,
+    reference_call,
+)
 from mcpgym_server.bundle import (
+    CappedValue,
     EpisodeBundle,
     EpisodeMeta,
     EpisodeStore,
@@ -36,6 +49,7 @@ from mcpgym_server.errors import (
     UnknownEnvironmentError,
     UnknownEpisodeError,
     UnknownTaskError,
+    did_you_mean,
 )
 from mcpgym_server.lock import compute_lock, lock_components
 from mcpgym_server.lockfile import LockFile, read_lock, verify_lock
@@ -54,11 +68,11 @@ from mcpgym_server.tasks import (
 
 __all__ = [
     "BANDS",
-    "SUBMIT_TOOL",
     "Band",
     "BundleError",
     "BundleSignatureError",
     "CapacityError",
+    "CappedValue",
     "Environment",
     "EnvironmentDefinitionError",
     "Episode",
@@ -77,7 +91,9 @@ __all__ = [
     "MemoryEpisodeStore",
     "NotFoundError",
     "Resource",
+    "SUBMIT_TOOL",
     "Sandbox",
+    "Scenario",
     "ServerStartError",
     "Snapshot",
     "SnapshotError",
@@ -92,14 +108,22 @@ __all__ = [
     "UnknownEnvironmentError",
     "UnknownEpisodeError",
     "UnknownTaskError",
+    "did_you_mean",
     "VariantSpec",
     "VirtualClock",
     "available_environments",
     "compute_lock",
+    "fetch_one",
+    "fetch_rows",
+    "format_cents",
     "load_environment",
     "lock_components",
+    "max_id",
     "new_episode_id",
+    "pick",
+    "pick_where",
     "read_lock",
+    "reference_call",
     "replay",
     "verify_lock",
 ]

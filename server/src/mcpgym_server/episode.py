@@ -11,19 +11,25 @@ HTTP use it directly::
 
 All methods are synchronous and must be called from one thread (the event loop
 of the server): tool code runs inline against an in-memory database, which takes
-microseconds, so there is no thread hop on the hot path.
+microseconds, so there is no thread hop on the hot path. The exceptions are
+`EpisodeManager.seal_async` and `EpisodeManager.reap_idle_async`, which a server awaits
+on that loop: they detach the episode on the loop (a copy of its database, ~0.05 ms) and
+do the rest of sealing (page delta, digests, compression, signing, writing) in a worker
+thread, at most ``seal_workers`` at a time, so the loop keeps serving other episodes.
+
+Memory: an open episode holds its private database (the snapshot's size plus what it
+writes) and a page cache capped at `SANDBOX_CACHE_KIB`, so reads never grow it;
+`default_max_open` sizes ``max_open`` from the memory the process is given.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from mcpgym_server.bundle import (
@@ -33,9 +39,9 @@ from mcpgym_server.bundle import (
     LogEntry,
     MemoryEpisodeStore,
     TerminationReason,
-    serialize_db,
     to_jsonable,
 )
+from mcpgym_server.capacity import default_max_open
 from mcpgym_server.environment import SUBMIT_TOOL, Environment
 from mcpgym_server.errors import (
     CapacityError,
@@ -45,7 +51,14 @@ from mcpgym_server.errors import (
     UnknownEpisodeError,
 )
 from mcpgym_server.lock import compute_lock
+from mcpgym_server.logcap import (
+    LOG_BUDGET,
+    LOG_VALUE_CAP,
+    check_limits,
+    log_form,
+)
 from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server.sealing import SealingMixin, _Sealing, wall_iso
 from mcpgym_server.tasks import TaskVariant, ToolCall
 
 logger = logging.getLogger("mcpgym.episode")
@@ -54,6 +67,12 @@ INTERNAL_ERROR_MESSAGE = (
     "internal error in tool `{tool}`: the environment failed, not your call. "
     "The step was recorded; you may retry or continue."
 )
+
+
+SANDBOX_CACHE_KIB = 64
+"""SQLite page cache per sandbox connection, in KiB (``PRAGMA cache_size``). The database
+itself is in memory, so a bigger cache only duplicates pages: SQLite's default (2 MB)
+let an episode that reads every table grow from ~1.3 MB to ~2.1 MB."""
 
 
 def new_episode_id() -> str:
@@ -78,22 +97,23 @@ def _depth_ok(value: Any, limit: int) -> bool:
     return True
 
 
+def _plain_json_bytes(value: Any) -> bytes | None:
+    # The compact UTF-8 JSON of a plain value (the form the log caps measure), else None.
+    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+        return None
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return None
+
+
 def is_plain_json(value: Any) -> bool:
     """Whether ``value`` is plain, valid-UTF-8 JSON, nested at most `MAX_ARGUMENT_DEPTH` deep.
 
     Only such values go into the tool-call log, so every sealed bundle can be read back.
     """
-    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
-        return False
-    try:
-        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
-        return False
-    return True
-
-
-def _wall_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return _plain_json_bytes(value) is not None
 
 
 @dataclass
@@ -104,6 +124,7 @@ class Episode:
         id: the episode id. variant: the task variant. sandbox: the private state.
         log: the tool-call log so far (framework-owned; tools never see it).
         opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
+        log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server.logcap`).
     """
 
     id: str
@@ -113,9 +134,10 @@ class Episode:
     last_activity: float
     log: list[LogEntry] = field(default_factory=list)
     internal_errors: int = 0
+    log_bytes: int = 0
 
 
-class EpisodeManager:
+class EpisodeManager(SealingMixin):
     """Opens, runs and seals episodes of one environment.
 
     Args:
@@ -127,9 +149,21 @@ class EpisodeManager:
         remember_sealed: how many sealed ids to remember for clear
             "episode has ended" errors (the store is consulted beyond that).
         max_open: most episodes open at once (each holds its database in memory,
-            about 1 MB for helpdesk); `open` raises `CapacityError` beyond it.
+            about 1.3 MB for helpdesk); `open` raises `CapacityError` beyond it. ``None``
+            (default): `default_max_open` of the snapshot and the memory available.
         max_steps: most tool calls per episode; the call after the last one seals the
             episode with termination ``max_steps`` (bounds the log and the bundle).
+        seal_workers: most bundles `seal_async` writes at once (worker threads).
+        log_value_cap: bytes of compact JSON kept in the log of each call's arguments and
+            of its result (and of the answer); larger ones keep their head, length and
+            sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server.logcap`).
+        log_budget: bytes one episode's log may hold; the call that passes it seals the
+            episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
+
+    Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
+
+    Raises:
+        ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
     """
 
     def __init__(
@@ -140,9 +174,13 @@ class EpisodeManager:
         idle_ttl: float = 600.0,
         unlocked: bool = False,
         remember_sealed: int = 100_000,
-        max_open: int = 1_000,
+        max_open: int | None = None,
         max_steps: int = 1_000,
+        seal_workers: int = 2,
+        log_value_cap: int = LOG_VALUE_CAP,
+        log_budget: int = LOG_BUDGET,
     ) -> None:
+        check_limits(log_value_cap, log_budget)
         self.env = env
         self.store = store
         self.idle_ttl = idle_ttl
@@ -150,10 +188,18 @@ class EpisodeManager:
         self.lock = compute_lock(env)
         self._open: dict[str, Episode] = {}
         self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
+        self._sealing: dict[str, _Sealing] = {}
         self._remember_sealed = remember_sealed
-        self.max_open = max_open
-        self.max_steps = max_steps
         _ = env.snapshot.data  # read and check the snapshot once, up front
+        self.max_open = default_max_open(len(env.snapshot.data)) if max_open is None else max_open
+        self.max_steps = max_steps
+        self.seal_workers = seal_workers
+        self._seal_slots = None
+        self.log_value_cap = log_value_cap
+        self.log_budget = log_budget
+        swept = store.sweep_debris()  # sealings a killed writer never finished
+        if swept:
+            logger.warning("removed %d unfinished bundle(s) from %s", len(swept), store.root)
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -175,6 +221,7 @@ class EpisodeManager:
         if eid in self._open or eid in self._sealed:
             raise ValueError(f"episode id {eid!r} is already in use")
         db = self.env.snapshot.open_copy()
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
         for sql, params in variant.setup:
             db.execute(sql, params)
         sandbox = Sandbox(
@@ -187,7 +234,7 @@ class EpisodeManager:
             id=eid,
             variant=variant,
             sandbox=sandbox,
-            opened_at=_wall_iso(),
+            opened_at=wall_iso(),
             last_activity=time.monotonic(),
         )
         self._open[eid] = ep
@@ -204,6 +251,8 @@ class EpisodeManager:
         if ep is not None:
             return ep
         reason = self._sealed.get(episode_id)
+        if reason is None and episode_id in self._sealing:
+            reason = self._sealing[episode_id].reason
         if reason is None and self.store.exists(episode_id):
             reason = self.store.read_meta(episode_id).termination
         if reason is not None:
@@ -226,8 +275,11 @@ class EpisodeManager:
         writes remain. The virtual clock advances by one step first.
 
         Returns:
-            The `LogEntry` (``status`` says how it went; ``error`` is the message
-            for the agent). Calling ``submit`` seals the episode.
+            The `LogEntry` as the agent sees it (``status`` says how it went; ``error``
+            is the message for the agent), with whole arguments and result: the log
+            keeps values over ``log_value_cap`` capped. Calling ``submit`` seals the
+            episode; so does a call that takes the log past ``log_budget``
+            (termination ``log_budget``; the call itself is answered and logged).
 
         Raises:
             EpisodeSealedError, UnknownEpisodeError: the episode is not open (or has
@@ -250,7 +302,8 @@ class EpisodeManager:
         if not (isinstance(tool, str) and is_plain_json(tool)):
             tool = entry.tool = ascii(tool)[:200]
         spec = self.env.tools.get(tool)
-        if not is_plain_json(arguments):
+        arguments_json = _plain_json_bytes(arguments)
+        if arguments_json is None:
             entry.arguments = ascii(arguments)[:1000]
             entry.status = "invalid_arguments"
             entry.error = (
@@ -274,10 +327,20 @@ class EpisodeManager:
                 else:
                     self._run_tool(ep, spec.fn, kwargs, entry)
         entry.duration_ms = (time.perf_counter() - t0) * 1000.0
-        ep.log.append(entry)
+        logged, size = log_form(entry, arguments_json, self.log_value_cap)
+        ep.log.append(logged)
+        ep.log_bytes += size
         ep.last_activity = time.monotonic()
         if entry.status == "ok" and tool == SUBMIT_TOOL:
             self.seal(ep.id, "submitted", answer=(arguments or {}).get("answer"))
+        elif ep.log_bytes > self.log_budget:
+            logger.warning(
+                "episode %s: its tool-call log holds %d bytes, past its budget of %d; sealed",
+                ep.id,
+                ep.log_bytes,
+                self.log_budget,
+            )
+            self.seal(ep.id, "log_budget")
         return entry
 
     def _run_tool(self, ep: Episode, fn: Any, kwargs: dict[str, Any], entry: LogEntry) -> None:
@@ -305,43 +368,31 @@ class EpisodeManager:
     ) -> EpisodeMeta:
         """Seal an episode: write its bundle to the store and close the sandbox.
 
-        Sealing an already-sealed episode returns its stored metadata unchanged.
+        Sealing an already-sealed episode returns its stored metadata unchanged (one being
+        sealed by `seal_async` is waited for). If writing the bundle fails the episode
+        stays open and the error is raised.
 
         Raises:
             UnknownEpisodeError: no such episode.
         """
-        ep = self._open.get(episode_id)
-        if ep is None:
+        pending = self._sealing.get(episode_id)
+        if pending is not None:
+            pending.finished.wait()
+            if pending.meta is None:
+                assert pending.error is not None
+                raise pending.error
+            return pending.meta
+        if episode_id not in self._open:
             if episode_id in self._sealed or self.store.exists(episode_id):
                 return self.store.read_meta(episode_id)
             raise UnknownEpisodeError(episode_id)
-        final = serialize_db(ep.sandbox.db)
-        meta = EpisodeMeta(
-            episode_id=ep.id,
-            env=self.env.name,
-            env_version=self.env.version,
-            task=ep.variant.family,
-            band=ep.variant.band,
-            seed=ep.variant.seed,
-            variant_id=ep.variant.id,
-            lock=self.lock,
-            unlocked=self.unlocked,
-            opened_at=ep.opened_at,
-            sealed_at=_wall_iso(),
-            termination=reason,
-            answer=answer,
-            steps=len(ep.log),
-            internal_errors=ep.internal_errors,
-            final_sha256=hashlib.sha256(final).hexdigest(),
-            clock_end=ep.sandbox.clock.iso(),
-        )
-        self.store.write(EpisodeBundle(meta=meta, log=tuple(ep.log), final_db=final))
-        del self._open[episode_id]
-        ep.sandbox.db.close()
-        self._sealed[episode_id] = reason
-        while len(self._sealed) > self._remember_sealed:
-            self._sealed.popitem(last=False)
-        return meta
+        job = self._detach(episode_id, reason, answer)
+        self._finish(job)
+        self._settle(job)
+        if job.meta is None:
+            assert job.error is not None
+            raise job.error
+        return job.meta
 
     def reap_idle(self, now: float | None = None) -> list[str]:
         """Seal every episode idle for longer than ``idle_ttl`` (reason ``timeout``).
@@ -353,16 +404,19 @@ class EpisodeManager:
             The ids sealed.
         """
         now = time.monotonic() if now is None else now
-        stale = [e.id for e in self._open.values() if now - e.last_activity > self.idle_ttl]
+        stale = self._idle(now)
         for eid in stale:
             self.seal(eid, "timeout")
         return stale
 
     def close_all(self, reason: TerminationReason = "shutdown") -> list[str]:
-        """Seal every open episode (server shutdown). Returns the ids sealed."""
+        """Seal every open episode (server shutdown), and wait (up to 10 s each) for the
+        bundles being written in worker threads. Returns the ids sealed here."""
         ids = list(self._open)
         for eid in ids:
             self.seal(eid, reason)
+        for job in list(self._sealing.values()):
+            job.finished.wait(timeout=10.0)
         return ids
 
 

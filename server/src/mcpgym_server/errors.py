@@ -23,6 +23,7 @@ The tree (every class derives from `MCPGymError`)::
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -50,6 +51,16 @@ class SnapshotError(MCPGymError):
     """The snapshot file is missing, unreadable, or its sha256 is not the declared one."""
 
 
+def did_you_mean(name: str, choices: Sequence[str]) -> str:
+    """`` (did you mean X?)`` for the choices closest to a mistyped ``name``, or ``""``.
+
+    Closeness is `difflib.get_close_matches` (ratio >= 0.6, at most two), so a typo
+    (``order-stat``, ``hrad``) finds its name and an unrelated word finds none.
+    """
+    close = difflib.get_close_matches(name, list(choices), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
 class NotFoundError(MCPGymError):
     """A named thing (environment, task, band, episode) does not exist.
 
@@ -63,7 +74,7 @@ class NotFoundError(MCPGymError):
         self.kind = kind
         self.name = name.encode("utf-8", "backslashreplace").decode("utf-8")[:200]
         self.choices = sorted(choices)
-        msg = f"unknown {kind} {self.name!r}"
+        msg = f"unknown {kind} {self.name!r}{did_you_mean(self.name, self.choices)}"
         if self.choices:
             msg += f"; valid {kind}s: {', '.join(self.choices)}"
         super().__init__(msg)
@@ -148,14 +159,16 @@ class BundleError(MCPGymError):
 
 
 class BundleSignatureError(BundleError):
-    """A bundle carries no signature, or its signature does not verify with the bundle key
-    (its metadata, log or final database was changed after the server sealed it).
+    """A bundle carries no signature, its signature does not verify with the bundle key
+    (its metadata, log or final database was changed after the server sealed it), or it
+    was sealed for another episode than the one whose folder holds it.
 
     Attributes:
-        reason: ``"unsigned"`` (no signature file) or ``"invalid"`` (it does not verify).
+        reason: ``"unsigned"`` (no signature file), ``"invalid"`` (it does not verify) or
+            ``"mismatch"`` (meta.json names another episode: a copied or moved bundle).
     """
 
-    def __init__(self, message: str, reason: Literal["unsigned", "invalid"]) -> None:
+    def __init__(self, message: str, reason: Literal["unsigned", "invalid", "mismatch"]) -> None:
         self.reason = reason
         super().__init__(message)
 

@@ -1,16 +1,27 @@
 """The environment server over HTTP: control routes plus MCP endpoints (Starlette ASGI app).
 
-Routes (see ARCHITECTURE.md, "The path of one episode"):
+Routes (see ARCHITECTURE.md, "The path of one episode"); *control* marks the routes that
+need the control token (``Authorization: Bearer <token>``) when the server has one:
 
-=====================================  ==============================================
-``GET  /healthz``                      liveness, environment name, version and lock
-``GET  /tasks``                        task families and bands (never solutions)
-``POST /episodes``                     ``{"task", "band", "seed"}`` -> 201 episode
-``GET  /episodes/{id}``                ``{"episode_id", "state": "open"|"sealed", ...}``
-``POST /episodes/{id}/end``            seal the episode -> its metadata
-``/episodes/{id}/mcp``                 MCP streamable HTTP for that episode (both eras)
-``/tasks/{task}/mcp?seed=N&band=B``    connect-to-start: each MCP session is a new episode
-=====================================  ==============================================
+=====================================  =========  ======================================
+``GET  /healthz``                                 liveness, environment name, version, lock
+``GET  /tasks``                                   task families and bands (never solutions)
+``POST /episodes``                     control    ``{"task", "band", "seed"}`` -> 201 episode
+                                                  (``seed``: the generator seed served,
+                                                  ``requested_seed``: the one asked for)
+``GET  /episodes/{id}``                (control)  ``{"episode_id", "state", "steps"}``; with
+                                                  the token also ``variant_id``, ``termination``
+``POST /episodes/{id}/end``            control    seal the episode -> its metadata
+``/episodes/{id}/mcp``                            MCP streamable HTTP for that episode
+``/tasks/{task}/mcp?seed=N&band=B``    control    connect-to-start: each MCP session is a
+                                                  new episode
+=====================================  =========  ======================================
+
+The control token keeps everything that names the variant (its id, seed, band, the
+episode metadata) away from whoever holds only an episode's ``mcp_url``: an agent can
+reach every route of this server, but without the token it can neither learn which variant
+it is solving nor open a practice copy of one (docs/security.md). A missing token is a 401
+(``WWW-Authenticate: Bearer``), a wrong one a 403.
 
 Errors are JSON ``{"error": "...", ...}``: 404 for unknown tasks, bands and
 episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields.
@@ -44,16 +55,20 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from mcpgym_server.bundle import EpisodeStore
+from mcpgym_server.control import control_denied
 from mcpgym_server.environment import Environment
 from mcpgym_server.episode import EpisodeManager, new_episode_id
 from mcpgym_server.errors import (
     CapacityError,
     EpisodeSealedError,
+    MCPGymError,
     NotFoundError,
     UnknownBandError,
     UnknownEpisodeError,
 )
+from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
+from mcpgym_server.seeds import salted_seed
 
 logger = logging.getLogger("mcpgym.http")
 
@@ -124,18 +139,26 @@ def create_app(
     env: Environment,
     store_dir: str | Path,
     *,
+    control_token: str | None,
     idle_ttl: float = 600.0,
     unlocked: bool = False,
     reap_interval: float | None = None,
     allowed_hosts: list[str] | None = None,
-    max_open_episodes: int = 1_000,
+    max_open_episodes: int | None = None,
     bundle_key: str | None = None,
+    seed_salt: str | None = None,
+    log_value_cap: int = LOG_VALUE_CAP,
+    log_budget: int = LOG_BUDGET,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
     Args:
         env: the environment to serve.
         store_dir: episode store directory (sealed bundles are written there).
+        control_token: the secret the harness sends (``Authorization: Bearer``) on the control
+            routes (see the module docstring). Required, so that no caller serves without one
+            by accident: ``None`` opts in to an open server (anyone who can reach it, agents
+            included, can open episodes and read their variant ids), for a loopback sandbox.
         idle_ttl: seconds without a tool call before an open episode is sealed
             with termination ``timeout``; also the MCP session idle timeout.
         unlocked: mark bundles as served unlocked (development).
@@ -143,19 +166,48 @@ def create_app(
         allowed_hosts: extra ``Host`` values accepted besides loopback (DNS-rebinding
             protection, on every route), e.g. ``["gym.internal:*"]`` behind a proxy.
         max_open_episodes: most episodes open at once; beyond it ``POST /episodes``
-            answers 503 (each open episode holds its database in memory).
+            answers 503 (each open episode holds its database in memory). ``None``: from
+            the memory given and the snapshot's size (`mcpgym_server.capacity`).
         bundle_key: secret shared with the grading service; every sealed bundle is signed
             with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
+        seed_salt: secret mapping each requested seed to the generator seed served
+            (`mcpgym_server.seeds`); ``None``: requested seeds are generator seeds.
+        log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager` and
+            `mcpgym_server.logcap`): 64 KiB per argument set or result, 16 MiB per episode.
 
     Returns:
-        A Starlette app; ``app.state.manager`` is the `EpisodeManager`.
+        A Starlette app; ``app.state.manager`` is the `EpisodeManager`. Its lifespan
+        shutdown seals every open episode (termination ``shutdown``) on every transport;
+        ``app.state.seal_all()`` does the same for a host that may skip the lifespan
+        shutdown (`mcpgym_server.serving.run_until_stopped` calls it after a forced stop).
+
+    Raises:
+        ValueError: ``control_token`` or ``seed_salt`` is an empty string; the log caps
+            are out of range (see `EpisodeManager`).
     """
+    if control_token is not None and not control_token.strip():
+        raise ValueError("the control token must not be empty (or pass None for an open server)")
+    token = control_token.strip().encode() if control_token is not None else None
+    if token is None:
+        logger.warning(
+            "serving %s without a control token: anyone who can reach the server, agents "
+            "included, can open episodes and read their variant ids",
+            env.name,
+        )
+    if seed_salt is not None and not seed_salt:
+        raise ValueError("the seed salt must not be empty (or pass None for none)")
+
+    def generator_seed(task: str, band: str, seed: int) -> int:
+        return seed if seed_salt is None else salted_seed(seed_salt, task, band, seed)
+
     manager = EpisodeManager(
         env,
         EpisodeStore(store_dir, sign_key=bundle_key),
         idle_ttl=idle_ttl,
         unlocked=unlocked,
         max_open=max_open_episodes,
+        log_value_cap=log_value_cap,
+        log_budget=log_budget,
     )
 
     def resolve(ctx: ServerRequestContext[Any, Any]) -> str | None:
@@ -183,7 +235,8 @@ def create_app(
 
         async def seal_on_close() -> None:
             if manager.is_open(eid):
-                manager.seal(eid, "session_closed")
+                with anyio.CancelScope(shield=True):  # a closing session still seals
+                    await manager.seal_async(eid, "session_closed")
 
         conn.exit_stack.push_async_callback(seal_on_close)
         if isinstance(result, dict):
@@ -220,12 +273,15 @@ def create_app(
         )
 
     async def create_episode(request: Request) -> Response:
+        if (denied := control_denied(request.headers, token)) is not None:
+            return denied
         body = await _json_body(request, EpisodeRequest)
         if isinstance(body, Response):
             return body
         try:
             fam = env.family(body.task)
-            ep = manager.open(body.task, body.band or fam.bands[0], body.seed)
+            band = body.band or fam.bands[0]
+            ep = manager.open(body.task, band, generator_seed(body.task, band, body.seed))
         except NotFoundError as exc:
             return _not_found(exc)
         except CapacityError as exc:
@@ -240,6 +296,7 @@ def create_app(
                 "task": ep.variant.family,
                 "band": ep.variant.band,
                 "seed": ep.variant.seed,
+                "requested_seed": body.seed,
                 "env": env.name,
                 "env_version": env.version,
                 "lock": manager.lock,
@@ -248,24 +305,39 @@ def create_app(
         )
 
     async def episode_status(request: Request) -> Response:
+        # Without the control token: only open/sealed and the step count (an agent may poll
+        # its own episode); the variant id and termination need the token.
         eid = request.path_params["episode_id"]
+        control = control_denied(request.headers, token) is None
+        await manager.wait_sealed(eid)  # "sealed" only once the bundle is in the store
         try:
             ep = manager.get(eid)
         except EpisodeSealedError as exc:
-            return JSONResponse({"episode_id": eid, "state": "sealed", "termination": exc.reason})
+            try:
+                steps = manager.store.read_meta(eid).steps
+            except MCPGymError:  # the store moved under the server: the state still stands
+                steps = None
+            body: dict[str, Any] = {"episode_id": eid, "state": "sealed", "steps": steps}
+            if control:
+                body["termination"] = exc.reason
+            return JSONResponse(body)
         except UnknownEpisodeError as exc:
             return _not_found(exc)
-        return JSONResponse(
-            {"episode_id": eid, "state": "open", "variant_id": ep.variant.id, "steps": len(ep.log)}
-        )
+        body = {"episode_id": eid, "state": "open", "steps": len(ep.log)}
+        if control:
+            body["variant_id"] = ep.variant.id
+        return JSONResponse(body)
 
     async def end_episode(request: Request) -> Response:
+        if (denied := control_denied(request.headers, token)) is not None:
+            return denied
         eid = request.path_params["episode_id"]
         body = await _json_body(request, EndRequest, optional=True)
         if isinstance(body, Response):
             return body
         try:
-            meta = manager.seal(eid, "ended", answer=body.answer)
+            with anyio.CancelScope(shield=True):  # a client that hangs up still ends it
+                meta = await manager.seal_async(eid, "ended", answer=body.answer)
         except UnknownEpisodeError as exc:
             return _not_found(exc)
         return JSONResponse(meta.model_dump(mode="json"))
@@ -285,6 +357,11 @@ def create_app(
 
     async def connect_to_start(scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
+        # Opening an episode of a chosen variant is a control action: with a token, an MCP
+        # client must be configured with the header (else an agent could open practice copies).
+        if (denied := control_denied(request.headers, token)) is not None:
+            await denied(scope, receive, send)
+            return
         task = scope["path_params"]["task"]
         try:
             fam = env.family(task)
@@ -311,7 +388,8 @@ def create_app(
             await sessions.handle_request(scope, receive, send)
             return
         eid = new_episode_id()
-        inner = {**scope, _SCOPE_NEW_EPISODE: (eid, task, band, int(raw_seed))}
+        seed = generator_seed(task, band, int(raw_seed))
+        inner = {**scope, _SCOPE_NEW_EPISODE: (eid, task, band, seed)}
 
         async def send_with_episode(message: Message) -> None:
             if message["type"] == "http.response.start" and manager.is_open(eid):
@@ -326,24 +404,37 @@ def create_app(
 
         await sessions.handle_request(inner, receive, send_with_episode)
 
+    def seal_all_for_shutdown() -> None:
+        sealed = manager.close_all("shutdown")
+        if sealed:
+            logger.info("sealed %d open episode(s) (shutdown)", len(sealed))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         interval = reap_interval if reap_interval is not None else min(idle_ttl / 4, 30.0)
-        async with anyio.create_task_group() as tg:
-            async with sessions.run():
+        try:
+            async with anyio.create_task_group() as tg:
+                async with sessions.run():
 
-                async def reaper() -> None:
-                    while True:
-                        await anyio.sleep(interval)
-                        for eid in manager.reap_idle():
-                            logger.info("sealed idle episode %s (timeout)", eid)
+                    async def reaper() -> None:
+                        while True:
+                            await anyio.sleep(interval)
+                            # in worker threads, yielding between episodes: /healthz and
+                            # other episodes' calls keep their latency while many expire
+                            for eid in await manager.reap_idle_async():
+                                logger.info("sealed idle episode %s (timeout)", eid)
 
-                tg.start_soon(reaper)
-                try:
-                    yield
-                finally:
-                    tg.cancel_scope.cancel()
-            manager.close_all("shutdown")
+                    tg.start_soon(reaper)
+                    try:
+                        yield
+                    finally:
+                        # Seal first, while MCP sessions are still open: closing them would
+                        # seal connect-to-start episodes as `session_closed`, and the
+                        # cancellation that closes them must not skip any sealing.
+                        seal_all_for_shutdown()
+                        tg.cancel_scope.cancel()
+        finally:
+            seal_all_for_shutdown()  # anything opened while the sessions were closing
 
     app = Starlette(
         middleware=[Middleware(_HostCheck, hosts=hosts)],
@@ -359,6 +450,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.state.seal_all = seal_all_for_shutdown
     return app
 
 

@@ -1,18 +1,26 @@
-"""Running ASGI apps (environment server, grading service) on loopback inside an event loop."""
+"""Running ASGI apps (environment server, grading service): inside an event loop, or as a process.
+
+`serve` runs an app inside the caller's event loop and leaves signals to the caller;
+`run_until_stopped` is the blocking form for a server process (``mcpgym serve``):
+SIGTERM or SIGINT stop it gracefully, and its ``on_stop`` hook (the environment server
+seals every open episode there) runs before the process exits, even when a second
+Ctrl-C forces the stop.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import AsyncIterator, Generator
+from collections.abc import AsyncIterator, Callable, Generator
 from typing import Any
 
 import anyio
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 from mcpgym_server.errors import ServerStartError
 
-__all__ = ["ServerStartError", "bind_socket", "serve"]
+__all__ = ["ServerStartError", "bind_socket", "run_until_stopped", "serve"]
 
 
 class _Server(uvicorn.Server):
@@ -31,6 +39,68 @@ class _Server(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
         yield
+
+
+class _StoppableServer(uvicorn.Server):
+    """A uvicorn server (signals captured as usual) that calls ``on_stop`` after shutdown.
+
+    uvicorn skips the application's lifespan shutdown when a second Ctrl-C forces the
+    stop; ``on_stop`` runs on every path, inside the signal capture, so a signal that
+    stopped the server is re-raised (and ends the process) only after it returned.
+    """
+
+    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], object]) -> None:
+        super().__init__(config)
+        self._on_stop = on_stop
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            await super().shutdown(sockets)
+        finally:
+            self._on_stop()
+
+
+def run_until_stopped(
+    app: Any,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    on_stop: Callable[[], object] = lambda: None,
+    graceful_timeout: float = 10.0,
+) -> None:
+    """Serve an ASGI app with uvicorn in a new event loop until SIGTERM or SIGINT.
+
+    A signal stops accepting connections, lets requests in flight finish (at most
+    ``graceful_timeout`` seconds, then they are cancelled), runs the app's lifespan
+    shutdown, then ``on_stop`` (synchronous; also after a forced stop, a second Ctrl-C,
+    which skips the lifespan shutdown). uvicorn then re-raises the signal: SIGTERM ends
+    the process with its usual status; SIGINT's `KeyboardInterrupt` is swallowed here, as
+    ``uvicorn.run`` does, so the call returns.
+
+    Args:
+        app: the ASGI app. host: interface to bind. port: TCP port.
+        log_level: uvicorn's log level (its default log format).
+        on_stop: called once after the server stopped, before the process exits.
+        graceful_timeout: seconds requests in flight get to finish after a signal.
+
+    Raises:
+        SystemExit: the server could not start (port taken, lifespan failed; uvicorn
+            logs why), with uvicorn's start-up failure status (3).
+    """
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="on",
+        timeout_graceful_shutdown=graceful_timeout,
+    )
+    server = _StoppableServer(config, on_stop)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise SystemExit(STARTUP_FAILURE)
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:

@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import weakref
 from functools import cached_property
 from importlib import resources
 
 from mcpgym_server.errors import SnapshotError
+
+_LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
+
+
+def loaded_snapshot(sha256: str) -> Snapshot | None:
+    """A snapshot whose bytes this process has read and whose sha256 is ``sha256``, if any.
+
+    Page-delta bundles (`mcpgym_server.bundle`) rebuild their final database from it.
+    """
+    for snapshot in list(_LOADED.get(sha256, ())):
+        return snapshot
+    return None
 
 
 class Snapshot:
@@ -48,6 +61,8 @@ class Snapshot:
                 f"but the environment declares {self.declared_sha256}; the file was changed "
                 "or rebuilt without updating the declared digest"
             )
+        self.__dict__["sha256"] = actual
+        _LOADED.setdefault(actual, weakref.WeakSet()).add(self)
         return data
 
     @cached_property

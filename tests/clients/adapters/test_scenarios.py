@@ -10,6 +10,8 @@ from __future__ import annotations
 import anyio
 import pytest
 
+from mcpgym_clients.errors import ConfigurationError
+
 from ..fakes import FakeEpisode
 from .conftest import ADAPTERS, Tape, Waits, make_agent
 
@@ -141,7 +143,8 @@ async def test_a_refusal_is_mapped(vendor: str, tape_for: object) -> None:
             400,
             {
                 "error": {
-                    "message": "This model's maximum context length is 128000 tokens.",
+                    "message": "This model's maximum context length is 128000 tokens. "
+                    "However, your messages resulted in 131000 tokens. Please reduce it.",
                     "type": "invalid_request_error",
                     "code": "context_length_exceeded",
                 }
@@ -172,11 +175,51 @@ async def test_a_refusal_is_mapped(vendor: str, tape_for: object) -> None:
         ),
     ],
 )
-async def test_a_context_overflow_is_max_tokens_and_scored(
+async def test_a_context_overflow_on_the_first_request_stops_the_campaign(
     vendor: str, status: int, body: dict
 ) -> None:
+    """The first prompt (system, tools, task) not fitting is the server's configuration,
+    not the model's outcome: never scored as ``max_tokens``."""
     tape = Tape.of([{"status": status, "headers": {}, "response": body}])
     agent = make_agent(vendor, tape)
+    with anyio.fail_after(10), pytest.raises(ConfigurationError) as caught:
+        await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    text = str(caught.value)
+    assert "context window is too small" in text and "3 tools" in text
+    figures = {
+        "openai": "vs a context window of 128,000",
+        "gemini": "1,200,000 prompt tokens vs a context window of 1,048,576",
+        "anthropic": "210,000 prompt tokens vs a context window of 200,000",
+    }
+    assert figures[vendor] in text
+
+
+async def test_a_context_overflow_after_the_first_turn_is_max_tokens_and_scored() -> None:
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "get", "arguments": '{"key": "a"}'},
+    }
+    turn = {
+        "choices": [
+            {
+                "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+            }
+        ]
+    }
+    overflow = {
+        "error": {
+            "message": "This model's maximum context length is 4096 tokens. However, you "
+            "requested 4102 tokens (4102 in the messages, None in the completion). Please "
+            "reduce the length of the messages or completion.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    }
+    tape = Tape.of([{"response": turn}, {"status": 400, "response": overflow}])
+    agent = make_agent("openai-compatible", tape)
     with anyio.fail_after(10):
         result = await agent.run(FakeEpisode().context())
     await agent.aclose()

@@ -45,7 +45,7 @@ async def test_openai_sends_strict_tools_and_answers_every_call_by_id() -> None:
     assert submit["parameters"]["properties"]["answer"]["type"] == ["string", "null"]
     second = tape.bodies[1]["messages"]
     calls = second[2]["tool_calls"]
-    assert second[2]["content"] is None
+    assert "content" not in second[2]  # call-only: no content key (never null)
     assert [m["tool_call_id"] for m in second[3:]] == [c["id"] for c in calls]
     assert second[4]["content"].startswith("Error")
     assert result.usage["cached_tokens"] == 256 + 384
@@ -131,7 +131,7 @@ async def test_repeated_call_ids_across_turns_get_fresh_ones() -> None:
     assert turn1_ids == ["call_0", "call_1"]
     assert turn2_ids == ["call_0_t2_1"]  # "call_0" again would pair with turn 1's result
     assert third[6]["tool_call_id"] == "call_0_t2_1"
-    assert third[2]["content"] is None  # "" from the server is never sent back as text
+    assert "content" not in third[2]  # "" from the server is never sent back as text
     ids = [m["tool_call_id"] for m in result.transcript if m["role"] == "tool"]
     assert len(ids) == len(set(ids)) == 3
     assert json.dumps(result.transcript)  # JSON-ready

@@ -21,6 +21,7 @@ import httpx
 
 from mcpgym_clients.adapters.base import FunctionCall
 from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
+from mcpgym_clients.adapters.streaming import EmptyStream, assemble
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef
 
@@ -36,8 +37,12 @@ class ChatCompletionsClient:
         base_url: API root, e.g. ``https://api.openai.com/v1`` or ``http://127.0.0.1:8001/v1``.
         api_key: sent as ``Authorization: Bearer``; ``None`` for local servers without auth.
         transport: an ``httpx`` transport to use instead of the network (tests).
-        timeout: seconds per request: the HTTP timeouts (connect, read, write) and the
-            limit on each whole attempt (`RetryPolicy.request_timeout`).
+        timeout: seconds per request: the HTTP timeouts (connect, read, write). A
+            streamed attempt is abandoned (its connection closed, which stops the
+            server's generation) when the server sends nothing for that long, and is
+            not cut off while it streams (the per-response token cap bounds it); an
+            unstreamed attempt is also limited to that long as a whole
+            (`RetryPolicy.request_timeout`).
         max_retries: extra attempts after a transport error or a 408/409/429/5xx status.
         retry_backoff: seconds before the first retry; doubles each time, with jitter
             (a ``Retry-After`` header wins, capped at 60 s). See `RetryPolicy`.
@@ -45,6 +50,10 @@ class ChatCompletionsClient:
         headers: extra headers sent with every request.
         trust_env: let httpx read proxy and certificate settings from the environment
             (``HTTPS_PROXY``, ``SSL_CERT_FILE``...), as it does by default.
+        stream: send ``"stream": true`` (with ``stream_options.include_usage``) and
+            assemble the events into one response (`mcpgym_clients.adapters.streaming`);
+            a server that answers with plain JSON anyway is read as such. ``False``: plain
+            requests (for request kinds a server cannot stream).
     """
 
     def __init__(
@@ -59,10 +68,15 @@ class ChatCompletionsClient:
         retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
         trust_env: bool = True,
+        stream: bool = True,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.stream = stream
+        self.timeout = timeout
         self.retry = retry or RetryPolicy(
-            max_retries=max_retries, base_delay=retry_backoff, request_timeout=timeout
+            max_retries=max_retries,
+            base_delay=retry_backoff,
+            request_timeout=None if stream else timeout,
         )
         all_headers = {"content-type": "application/json", **(headers or {})}
         if api_key:
@@ -86,20 +100,43 @@ class ChatCompletionsClient:
         return await with_retries(self.retry, lambda: self._once(body))
 
     async def _once(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        if self.stream:
+            payload = {**body, "stream": True}
+            payload.setdefault("stream_options", {"include_usage": True})
+            try:
+                return await self._send(payload, stream=True)
+            except EmptyStream:
+                pass  # the server's reason is only in its log: ask again, unstreamed
+        return await self._send(dict(body), stream=False)
+
+    async def _send(self, payload: dict[str, Any], *, stream: bool) -> dict[str, Any]:
         try:
-            resp = await self._http.post(self.url, json=dict(body))
+            # Leaving this block any way but at the end of the body (a timeout, a
+            # cancelled episode) closes the connection: the server stops generating.
+            async with self._http.stream("POST", self.url, json=payload) as resp:
+                if not resp.is_success:
+                    await resp.aread()
+                    raise ModelAPIError(
+                        f"model API answered {resp.status_code}: {_error_text(resp)}",
+                        status=resp.status_code,
+                        body=resp.text[:2000],
+                        retry_after=retry_after_seconds(resp.headers),
+                    )
+                if stream and "text/event-stream" in resp.headers.get("content-type", ""):
+                    return await assemble(resp.aiter_lines(), where=self.url)
+                await resp.aread()
+        except httpx.TimeoutException as exc:
+            raise ModelAPIError(
+                f"the model API at {self.url} sent nothing for {self.timeout} s "
+                f"(--request-timeout; {type(exc).__name__}); the attempt was abandoned and "
+                "its connection closed",
+                transient=True,
+            ) from exc
         except httpx.TransportError as exc:
             raise ModelAPIError(
                 f"model API at {self.url} unreachable: {type(exc).__name__}: {exc}",
                 transient=True,
             ) from exc
-        if not resp.is_success:
-            raise ModelAPIError(
-                f"model API answered {resp.status_code}: {_error_text(resp)}",
-                status=resp.status_code,
-                body=resp.text[:2000],
-                retry_after=retry_after_seconds(resp.headers),
-            )
         try:
             data = resp.json()
         except ValueError as exc:

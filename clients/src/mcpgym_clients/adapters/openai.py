@@ -3,13 +3,19 @@
 Wire format: platform.openai.com/docs/api-reference/chat. The history is the Chat
 Completions ``messages`` list itself. Every call of a turn is answered by its own
 ``role: tool`` message carrying the call's ``tool_call_id``, in order, before the next
-request; an assistant message never carries empty text (``content: null`` instead).
+request. An assistant message never carries empty text, nor ``content: null``: a call-only
+message has no ``content`` key at all, the one form every server accepts (OpenAI's schema
+makes content optional with ``tool_calls``; llama-cpp-python's chat templates answer HTTP
+500 to ``null``).
 
 ``openai-compatible`` (vLLM, SGLang, Ollama, llama.cpp server, LiteLLM) needs no SDK:
-`ChatCompletionsClient`, non-strict tools (compatible servers differ in what they accept),
-``max_tokens``. ``openai`` uses the official ``openai`` SDK (extra ``[openai]``) with its
-retries off, strict tools where the schema allows (`openai_parameters`) and
-``max_completion_tokens`` (required by reasoning models).
+`ChatCompletionsClient` (streaming by default, so that an abandoned attempt stops on the
+server), non-strict tools (compatible servers differ in what they accept), ``max_tokens``,
+which defaults to `DEFAULT_MAX_OUTPUT_TOKENS` so that no response runs unbounded (a
+server whose context cannot hold prompt plus cap, and says so with figures, as vLLM does,
+is asked again once with the cap that fits). ``openai`` uses the official ``openai`` SDK
+(extra ``[openai]``) with its retries off, strict tools where the schema allows
+(`openai_parameters`) and ``max_completion_tokens`` (required by reasoning models).
 """
 
 from __future__ import annotations
@@ -33,11 +39,17 @@ from mcpgym_clients.adapters.chat_completions import (
     parse_response,
     tool_param,
 )
+from mcpgym_clients.adapters.outcomes import is_context_overflow, overflow_figures
 from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
 from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
 from mcpgym_clients.adapters.tokens import TOKEN_REQUEST_FIELDS, turn_tokens
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
+
+DEFAULT_MAX_OUTPUT_TOKENS = 2048
+"""``max_tokens`` per response sent by ``openai-compatible`` when ``--max-output-tokens`` is
+not given: ample for tool calls and answers, and a bound on a runaway generation (a
+reasoning model may need more: raise it; a cut-off reply ends the episode ``max_tokens``)."""
 
 _FINISH: dict[str, StopReason] = {
     "stop": "end",
@@ -99,6 +111,8 @@ class ChatCompletionsAdapter(ModelAdapter):
     """
 
     vendor = "openai-compatible"
+    default_max_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS
+    """``max_tokens`` sent when the settings give none (``None``: send none)."""
 
     def __init__(
         self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
@@ -106,6 +120,15 @@ class ChatCompletionsAdapter(ModelAdapter):
         super().__init__(settings, retry=client.retry, base_url=client.base_url)
         self.client = client
         self.return_tokens = return_tokens
+
+    def recorded_settings(self) -> dict[str, Any]:
+        """The base settings, with the ``max_tokens`` actually sent and whether it streams."""
+        out = super().recorded_settings()
+        if out["max_tokens"] is None:
+            out["max_tokens"] = self.default_max_tokens
+        if hasattr(self, "client"):
+            out["stream"] = self.client.stream
+        return out
 
     def declare_tools(self, tools: list[ToolDef]) -> list[Any]:
         """Non-strict function tools (``parameters`` = the MCP input schema)."""
@@ -122,24 +145,52 @@ class ChatCompletionsAdapter(ModelAdapter):
             body["temperature"] = s.temperature
         if s.seed is not None:
             body["seed"] = s.seed
-        if s.max_tokens is not None:
-            body["max_tokens"] = s.max_tokens
+        max_tokens = s.max_tokens if s.max_tokens is not None else self.default_max_tokens
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
         if getattr(self, "return_tokens", False):
             body.update(TOKEN_REQUEST_FIELDS)
         return body
 
     async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
-        """POST the conversation; parse ``choices[0]`` (and its tokens when asked for)."""
-        data = await self.client.create(self._body(history, tools))
+        """POST the conversation; parse ``choices[0]``. The request body is `_body`
+        (the place to add request fields); the reply's full message stays in
+        `ModelTurn.raw`."""
+        body = self._body(history, tools)
+        try:
+            data = await self.client.create(body)
+        except ModelAPIError as exc:
+            fitting = self._fitting_cap(exc, body)
+            if fitting is None:
+                raise
+            body["max_tokens"] = fitting
+            data = await self.client.create(body)
         turn = chat_turn(data)
-        if self.return_tokens:
+        if getattr(self, "return_tokens", False):
             turn.tokens = turn_tokens(data)
         return turn
 
+    def _fitting_cap(self, exc: ModelAPIError, body: dict[str, Any]) -> int | None:
+        """The default cap that fits when the server refused prompt + default cap (it
+        stated both figures and the prompt alone fits), else ``None``."""
+        if self.settings.max_tokens is not None or "max_tokens" not in body:
+            return None
+        if not is_context_overflow(exc):
+            return None
+        fig = overflow_figures(exc)
+        if not fig.cap_too_large:
+            return None
+        assert fig.context is not None and fig.prompt_tokens is not None
+        room = fig.context - fig.prompt_tokens
+        return room if 0 < room < body["max_tokens"] else None
+
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
-        """The assistant message, ``content: null`` rather than whitespace-only text."""
+        """The assistant message; a call-only one has no ``content`` key (never ``null``,
+        never whitespace-only text: see the module docstring)."""
         text = turn.text if turn.text and turn.text.strip() else None
-        message: dict[str, Any] = {"role": "assistant", "content": text}
+        message: dict[str, Any] = {"role": "assistant"}
+        if text is not None or not turn.calls:
+            message["content"] = text or ""
         if turn.calls:
             message["tool_calls"] = [function_call_json(c) for c in turn.calls]
         return [message]
@@ -197,6 +248,7 @@ class OpenAIChatAdapter(ChatCompletionsAdapter):
     """
 
     vendor = "openai"
+    default_max_tokens = None  # OpenAI's own limits apply (reasoning models need room)
 
     def __init__(self, sdk: Any, settings: ModelSettings, *, retry: RetryPolicy | None = None):
         ModelAdapter.__init__(self, settings, retry=retry, base_url=str(sdk.base_url).rstrip("/"))

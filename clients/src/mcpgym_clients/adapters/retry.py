@@ -224,6 +224,7 @@ async def _retrying(
     policy: RetryPolicy, attempt: Callable[[], Awaitable[T]], budget: TimeBudget | None
 ) -> T:
     n = 0
+    seen: set[tuple[int | None, str]] = set()
     while True:
         started = anyio.current_time()
         try:
@@ -235,7 +236,9 @@ async def _retrying(
                 transient=True,
             )
         except ModelAPIError as exc:
+            seen.add((exc.status, exc.reason))
             if not exc.transient or n >= policy.max_retries:
+                exc.attempts, exc.identical = n + 1, len(seen) == 1
                 if n:
                     exc.args = (f"{exc.args[0]} (after {n + 1} attempts)",)
                 if budget is not None:

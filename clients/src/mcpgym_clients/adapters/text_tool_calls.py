@@ -1,20 +1,34 @@
 """Opt-in parser for tool calls written as text by local models.
 
 Some local models (or servers run without a tool-call parser) write their calls
-into the message text instead of the structured ``tool_calls`` field. Two forms
-are recognised:
+into the message text instead of the structured ``tool_calls`` field. The forms
+that real chat templates produce are recognised:
 
-- Hermes blocks: ``<tool_call>{"name": "get_order", "arguments": {"order_id": 7}}</tool_call>``
-  (the closing tag may be missing at the very end, where a stop token cut it off).
-- Fenced JSON: a ```` ```json ```` (or bare ```` ``` ````) block holding exactly
+- Tagged JSON (``hermes``): ``<tool_call>{"name": "get_order", "arguments": {"order_id": 7}}
+  </tool_call>`` (Qwen, Hermes), and the same inside ``<tools>``, ``<function_call>``
+  or ``<toolcall>`` tags; a list of such objects; the closing tag may be missing at
+  the very end, where a stop token cut it off.
+- XML-style functions (``xml_function``): ``<function=get_order>{"order_id": 7}</function>``
+  (Llama 3.1), ``<function name="get_order">...</function>``, and their parameters as
+  ``<parameter=order_id>7</parameter>`` or ``<parameter name="order_id">7</parameter>``
+  (Qwen3-Coder) instead of a JSON body.
+- Fenced JSON (``fenced_json``): a ```` ```json ```` (or bare ```` ``` ````) block holding
   ``{"name": ..., "arguments": {...}}`` (or a list of such objects).
+- Bare JSON (``bare_json``): such an object on lines of its own, without a fence (not
+  one quoted inline in a sentence).
 
-To avoid misfiring on ordinary JSON in an answer, a fenced block only counts when
-its ``name`` is one of the episode's tools and it has no keys besides ``name`` and
-``arguments``/``parameters``. A Hermes block is an explicit call, so its name is
-not checked (an unknown name reaches the server and gets its "unknown tool" error),
-and a Hermes block whose body starts with ``{`` but does not parse is reported
-in `TextParse.errors` so the model can be told.
+Every JSON body may have its braces doubled, as the model copied them from a template
+that escapes them (``{{"name": ..., "arguments": {...}}}``).
+
+To avoid misfiring on ordinary JSON in an answer, an untagged (fenced or bare) object
+only counts when its ``name`` is one of the episode's tools and it has no keys besides
+``name``, ``arguments``/``parameters`` (and ``type: function``). A tagged block is an
+explicit call, so its name is not checked (an unknown name reaches the server and gets
+its "unknown tool" error), and a tagged block whose body starts with ``{`` but does not
+parse is reported in `TextParse.errors` so the model can be told.
+
+`looks_like_tool_call` says whether a message that yielded no call still looks like
+one (the model loop tells the model once, and flags an episode that ends that way).
 """
 
 from __future__ import annotations
@@ -25,10 +39,22 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-_HERMES = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|\Z)", re.DOTALL)
+_TAGS = "tool_call|tools|function_call|toolcall|tool_calls"
+_TAGGED = re.compile(rf"<({_TAGS})>\s*(.*?)\s*(?:</\1>|\Z)", re.DOTALL)
 _FENCED = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
+_FUNCTION = re.compile(
+    r"<function(?:=\s*([\w.\-]+)|\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?)\s*>(.*?)(?:</function>|\Z)",
+    re.DOTALL,
+)
+_PARAMETER = re.compile(
+    r"<parameter(?:=\s*([\w.\-]+)|\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?)\s*>(.*?)"
+    r"(?:</parameter>|(?=<parameter)|\Z)",
+    re.DOTALL,
+)
+_INNER_FENCE = re.compile(r"^```(?:json|JSON)?\s*(.*?)\s*```$", re.DOTALL)
+_CALL_TAG = re.compile(rf"<(?:{_TAGS})>|<function[=\s>]|<\|python_tag\|>", re.IGNORECASE)
 
-TextCallSource = Literal["hermes", "fenced_json"]
+TextCallSource = Literal["hermes", "xml_function", "fenced_json", "bare_json"]
 """Which written form a parsed call came from."""
 
 
@@ -53,12 +79,37 @@ class TextParse(NamedTuple):
     Attributes:
         calls: the calls found, in text order.
         text: the message text with the parsed blocks removed (stripped).
-        errors: one message per Hermes block that looked like a call but did not parse.
+        errors: one message per tagged block that looked like a call but did not parse.
     """
 
     calls: list[ParsedToolCall]
     text: str
     errors: list[str]
+
+
+def _undoubled(body: str) -> list[str]:
+    """``body`` and, if its braces look doubled, the forms with one layer removed."""
+    forms = [body]
+    if body.startswith("{{") and body.endswith("}}"):
+        forms.append(body[1:-1])
+        forms.append(body.replace("{{", "{").replace("}}", "}"))
+    return forms
+
+
+def _load_json(body: str) -> Any:
+    """Decode ``body`` (braces possibly doubled).
+
+    Raises:
+        json.JSONDecodeError: no form of it is JSON (the error of the plain form).
+    """
+    first: json.JSONDecodeError | None = None
+    for form in _undoubled(body.strip()):
+        try:
+            return json.loads(form)
+        except json.JSONDecodeError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
 
 
 def _call_from_obj(obj: Any, *, strict_keys: bool) -> tuple[str, dict[str, Any]] | None:
@@ -67,8 +118,12 @@ def _call_from_obj(obj: Any, *, strict_keys: bool) -> tuple[str, dict[str, Any]]
     name = obj.get("name")
     args_key = "arguments" if "arguments" in obj else "parameters"
     args: Any = obj.get(args_key, {})
-    if strict_keys and (set(obj) - {"name", args_key} or args_key not in obj):
-        return None
+    if strict_keys:
+        extra = set(obj) - {"name", args_key}
+        if obj.get("type") == "function":
+            extra.discard("type")
+        if extra or args_key not in obj:
+            return None
     if isinstance(args, str):
         try:
             args = json.loads(args) if args.strip() else {}
@@ -79,20 +134,52 @@ def _call_from_obj(obj: Any, *, strict_keys: bool) -> tuple[str, dict[str, Any]]
     return name, args
 
 
-def _parse_hermes(body: str) -> tuple[str, dict[str, Any]] | str:
+def _parse_tagged(body: str, tag: str) -> list[tuple[str, dict[str, Any]]] | str:
+    fenced = _INNER_FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
     try:
-        obj = json.loads(body)
+        obj = _load_json(body)
     except json.JSONDecodeError as exc:
-        return f"the <tool_call> block is not valid JSON ({exc.msg} at column {exc.colno})"
-    call = _call_from_obj(obj, strict_keys=False)
-    if call is None:
-        return 'a <tool_call> block must hold {"name": "<tool>", "arguments": {...}}'
-    return call
+        return f"the <{tag}> block is not valid JSON ({exc.msg} at column {exc.colno})"
+    items = obj if isinstance(obj, list) and obj else [obj]
+    calls = []
+    for item in items:
+        call = _call_from_obj(item, strict_keys=False)
+        if call is None:
+            return f'a <{tag}> block must hold {{"name": "<tool>", "arguments": {{...}}}}'
+        calls.append(call)
+    return calls
 
 
-def _parse_fenced(body: str, tool_names: Collection[str]) -> list[tuple[str, dict[str, Any]]]:
+def _parse_function(name: str, body: str) -> tuple[str, dict[str, Any]] | str:
+    body = body.strip()
+    if not body:
+        return name, {}
+    if body.startswith("{"):
+        try:
+            args = _load_json(body)
+        except json.JSONDecodeError as exc:
+            return f"the arguments of <function={name}> are not valid JSON ({exc.msg})"
+        if not isinstance(args, dict):
+            return f"the arguments of <function={name}> must be a JSON object"
+        return name, args
+    params = list(_PARAMETER.finditer(body))
+    if not params:
+        return f"<function={name}> must hold a JSON object or <parameter=...> tags"
+    args = {}
+    for p in params:
+        raw = p.group(3).strip()
+        try:
+            args[p.group(1) or p.group(2)] = json.loads(raw)
+        except json.JSONDecodeError:
+            args[p.group(1) or p.group(2)] = raw
+    return name, args
+
+
+def _untagged(body: str, tool_names: Collection[str]) -> list[tuple[str, dict[str, Any]]]:
     try:
-        obj = json.loads(body)
+        obj = _load_json(body)
     except json.JSONDecodeError:
         return []
     items = obj if isinstance(obj, list) else [obj]
@@ -105,42 +192,135 @@ def _parse_fenced(body: str, tool_names: Collection[str]) -> list[tuple[str, dic
     return calls
 
 
+def _bare_objects(text: str) -> list[tuple[int, int]]:
+    """Spans of the top-level JSON values (objects and lists) in ``text`` that decode,
+    doubled braces included, scanning left to right."""
+    spans: list[tuple[int, int]] = []
+    decoder = json.JSONDecoder()
+    i = 0
+    while i < len(text):
+        if text[i] not in "{[":
+            i += 1
+            continue
+        end = None
+        try:
+            _, end = decoder.raw_decode(text, i)
+        except json.JSONDecodeError:
+            if text.startswith("{{", i):
+                end = _doubled_end(text, i)
+        if end is None:
+            i += 1
+            continue
+        spans.append((i, end))
+        i = end
+    return spans
+
+
+def _own_lines(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` has nothing but whitespace beside it on its lines."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    after = text[end:] if line_end < 0 else text[end:line_end]
+    return not text[line_start:start].strip() and not after.strip()
+
+
+def _doubled_end(text: str, start: int) -> int | None:
+    """The end of a balanced ``{{...}}`` starting at ``start`` (strings respected), if any."""
+    depth, in_string, escape = 0, False, False
+    for j in range(start, len(text)):
+        c = text[j]
+        if in_string:
+            escape = c == "\\" and not escape
+            if c == '"' and not escape:
+                in_string = False
+            continue
+        if c == '"':
+            in_string = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return None
+
+
 def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> TextParse:
     """Find tool calls written in message text.
 
-    Hermes blocks are looked for first; fenced JSON blocks only when there is none.
+    Tagged blocks and XML-style functions are looked for first; fenced JSON blocks only
+    when there is none, and bare JSON only when there is no fenced call either.
 
     Args:
         text: the assistant message content (``None`` is treated as empty).
-        tool_names: the names of the episode's tools (gates fenced blocks).
+        tool_names: the names of the episode's tools (gates untagged JSON).
 
     Returns:
         A `TextParse`; ``calls`` is empty when nothing in the text is a call.
     """
     if not text:
         return TextParse([], "", [])
-    calls: list[ParsedToolCall] = []
+    found: list[tuple[int, ParsedToolCall]] = []
     errors: list[str] = []
     spans: list[tuple[int, int]] = []
-    for m in _HERMES.finditer(text):
-        body = m.group(1).strip()
-        if not body.startswith("{"):
-            continue  # "<tool_call>" mentioned in prose
-        parsed = _parse_hermes(body)
+    for m in _TAGGED.finditer(text):
+        body = m.group(2).strip()
+        if not body.startswith(("{", "[", "```")):
+            continue  # "<tool_call>" mentioned in prose, or a <function=...> inside
+        parsed = _parse_tagged(body, m.group(1))
         if isinstance(parsed, str):
             errors.append(parsed)
             continue
-        calls.append(ParsedToolCall(parsed[0], parsed[1], "hermes", m.group(0)))
+        found += [(m.start(), ParsedToolCall(n, a, "hermes", m.group(0))) for n, a in parsed]
         spans.append(m.span())
-    if not calls and not errors:
+    for m in _FUNCTION.finditer(text):
+        if any(s <= m.start() < e for s, e in spans):
+            continue
+        result = _parse_function(m.group(1) or m.group(2), m.group(3))
+        if isinstance(result, str):
+            errors.append(result)
+            continue
+        found.append((m.start(), ParsedToolCall(result[0], result[1], "xml_function", m.group(0))))
+        spans.append(m.span())
+    if not found and not errors:
         for m in _FENCED.finditer(text):
-            found = _parse_fenced(m.group(1).strip(), tool_names)
-            calls.extend(ParsedToolCall(n, a, "fenced_json", m.group(0)) for n, a in found)
-            if found:
+            calls = _untagged(m.group(1).strip(), tool_names)
+            found += [
+                (m.start(), ParsedToolCall(n, a, "fenced_json", m.group(0))) for n, a in calls
+            ]
+            if calls:
                 spans.append(m.span())
+    if not found and not errors:
+        for start, end in _bare_objects(text):
+            if not _own_lines(text, start, end):
+                continue  # inline in a sentence (`{"name": ...}` quoted in prose)
+            raw = text[start:end]
+            calls = _untagged(raw, tool_names)
+            found += [(start, ParsedToolCall(n, a, "bare_json", raw)) for n, a in calls]
+            if calls:
+                spans.append((start, end))
+    found.sort(key=lambda item: item[0])
+    spans.sort()
     rest, last = [], 0
     for start, end in spans:
         rest.append(text[last:start])
         last = end
     rest.append(text[last:])
-    return TextParse(calls, "".join(rest).strip(), errors)
+    return TextParse([c for _, c in found], "".join(rest).strip(), errors)
+
+
+def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
+    """Whether a message from which no call was parsed still looks like a tool call: it
+    holds a call tag (``<tool_call>``, ``<tools>``, ``<function=...>``, ``<|python_tag|>``)
+    or a JSON-looking ``"name": "<one of the tools>"`` (doubled braces included).
+
+    A final answer that merely mentions a tool (``I used get_order``) does not qualify.
+    """
+    if not text:
+        return False
+    if _CALL_TAG.search(text):
+        return True
+    for m in re.finditer(r"[\"']name[\"']\s*:\s*[\"']([\w.\-]+)[\"']", text):
+        if m.group(1) in tool_names:
+            return True
+    return False

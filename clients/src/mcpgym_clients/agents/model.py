@@ -10,7 +10,10 @@ One turn is one model request. Per turn:
   noted ``mcpgym_stop: content_filter``): what the model wrote is its answer;
 - a prompt over the model's context window ends it as ``max_tokens`` (scored), whether the
   vendor says so with a stop reason (Anthropic ``model_context_window_exceeded``) or with a
-  400 error (OpenAI ``context_length_exceeded``, Gemini "input token count exceeds");
+  400 error (OpenAI ``context_length_exceeded``, Gemini "input token count exceeds"),
+  except on the episode's first request: a system prompt, tools and task that do not fit
+  are a misconfigured server (its context too small), so the campaign stops with
+  `ConfigurationError` quoting the figures (prompt tokens vs context);
 - every tool call of the turn is executed in order and all results go back in the vendor's
   shape in one step, each paired with its call's id; an id the model already used (in an
   earlier turn or twice in this one) is replaced by a fresh one in both places;
@@ -18,7 +21,12 @@ One turn is one model request. Per turn:
   elsewhere); a successful ``submit`` ends the episode at once;
 - a reply without tool calls ends the episode with its text as the answer, except a
   reply the vendor flags as a malformed call (Gemini ``MALFORMED_FUNCTION_CALL``): the
-  model is told and the loop goes on.
+  model is told and the loop goes on; and a reply that still looks like a tool call
+  (`looks_like_tool_call`) although no call could be read from it: the model is told
+  once (when text tool calls are parsed), and if the episode ends on such a reply it is
+  kept as the answer but flagged ``unparsed_tool_call`` (`UNPARSED_TOOL_CALL`: the final
+  assistant message carries ``mcpgym_unparsed_tool_call: true`` and the result's
+  ``error`` says so), so that reports tell it apart from a wrong answer.
 
 Limits: ``max_turns`` requests, ``token_budget`` total tokens (a hard cap: a reply that
 takes usage over it ends the episode as ``max_tokens`` before its calls run; it cannot be
@@ -27,7 +35,9 @@ seconds, not counting failed or hung requests and retry waits (`TimeBudget`).
 A model API failure that persists after retries ends the episode as
 ``infra_error`` when it was the service's (transport, 429, 5xx, no answer within the
 request timeout) and ``model_error`` otherwise (401/400/404: a call that is broken on our
-side, or an unusable reply); neither is scored.
+side, or an unusable reply); neither is scored. A 5xx answer that repeats identically on
+a fresh episode while the server answers other requests is the request's fault, not an
+outage: ``model_error`` with the server's message (`RepeatedServerErrors`).
 
 The transcript is Chat Completions-shaped for every vendor (``role`` system/user/
 assistant/tool, ``tool_calls``, ``tool_call_id``) with ``mcpgym_*`` notes; the vendor's own
@@ -38,13 +48,17 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any
 
 from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, text_of
 from mcpgym_clients.adapters.chat_completions import function_call_json
+from mcpgym_clients.adapters.outcomes import (
+    RepeatedServerErrors,
+    is_context_overflow,
+    overflow_figures,
+)
 from mcpgym_clients.adapters.retry import TimeBudget, charged_to
-from mcpgym_clients.adapters.text_tool_calls import parse_text_tool_calls
+from mcpgym_clients.adapters.text_tool_calls import looks_like_tool_call, parse_text_tool_calls
 from mcpgym_clients.errors import ConfigurationError, InfraError, ModelAPIError
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolOutcome
 
@@ -59,6 +73,17 @@ TEXT_CALL_FEEDBACK = (
     "Your tool call could not be read: {errors}. Write each call as "
     '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON.'
 )
+
+UNREAD_CALL_FEEDBACK = (
+    "Your last message looks like a tool call, but no call could be read from it, so it "
+    "would end the task as your final answer. To call a tool, write "
+    '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON and '
+    "nothing else around the JSON; to answer, reply in plain words."
+)
+
+UNPARSED_TOOL_CALL = "unparsed_tool_call"
+"""The flag of an episode that ended on a message that looked like a tool call no parser
+could read (see the module docstring)."""
 
 logger = logging.getLogger("mcpgym_clients.model")
 
@@ -105,6 +130,7 @@ class ModelAgent(Agent):
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self._warned_budget = False
         self._breaker: list[str] | None = []  # None: off (a request has succeeded)
+        self._server_errors = RepeatedServerErrors()
 
     def settings(self) -> dict[str, Any]:
         """Model settings recorded with the run (vendor, model, sampling, limits; no key)."""
@@ -194,6 +220,7 @@ class _Episode:
         ctx.progress.transcript, ctx.progress.usage = self.transcript, self.usage
         self.seen_ids: set[str] = set()
         self.api_error: ModelAPIError | None = None
+        self.told_unread = False  # the model was told its final message looked like a call
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
         return AgentResult(termination, self.transcript, self.usage, **kw)
@@ -203,12 +230,8 @@ class _Episode:
             try:
                 turn = await self.adapter.complete(self.history, self.tools)
             except ModelAPIError as exc:
-                self.api_error = exc
-                if is_context_overflow(exc):
-                    return self.result("max_tokens", error=f"context window exceeded: {exc}")
-                return self.result(
-                    "infra_error" if exc.transient else "model_error", error=str(exc)
-                )
+                return self._failed(exc, turn_no)
+            self.agent._server_errors.answered()
             self.usage["requests"] += 1
             for key, value in turn.usage.items():
                 self.usage[key] = self.usage.get(key, 0) + value
@@ -268,6 +291,20 @@ class _Episode:
                 return self.result("completed")
             if not turn.calls:
                 answer = turn.text.strip() if turn.text else None
+                if answer and looks_like_tool_call(answer, set(self.by_name)):
+                    if not self.told_unread and self.agent.parse_text_tool_calls:
+                        self.told_unread = True
+                        self._tell(UNREAD_CALL_FEEDBACK)
+                        continue
+                    self.transcript[-1]["mcpgym_unparsed_tool_call"] = True
+                    return self.result(
+                        "completed",
+                        answer=answer,
+                        error=f"{UNPARSED_TOOL_CALL}: the final message looks like a tool "
+                        "call that could not be read"
+                        + (" (the model was told once)" if self.told_unread else "")
+                        + "; scored as the answer",
+                    )
                 return self.result("completed", answer=answer or None)
             budget = self.agent.token_budget
             if budget is not None and self.usage.get("total_tokens", 0) > budget:
@@ -280,6 +317,40 @@ class _Episode:
             if done is not None:
                 return done
         return self.result("max_turns")
+
+    def _tell(self, text: str) -> None:
+        """Send a harness message to the model (history and transcript)."""
+        self.history += self.adapter.user_entries(text)
+        self.transcript.append({"role": "user", "content": text, "mcpgym_harness": True})
+
+    def _failed(self, exc: ModelAPIError, turn_no: int) -> AgentResult:
+        """The result of a request that failed for good (see the module docstring).
+
+        Raises:
+            ConfigurationError: the episode's first prompt is over the context window.
+        """
+        self.api_error = exc
+        if is_context_overflow(exc):
+            if turn_no == 1:
+                figures = overflow_figures(exc)
+                raise ConfigurationError(
+                    "stopping: the model server's context window is too small for this "
+                    f"environment: the first request ({len(self.ctx.tools)} tools, system "
+                    f"prompt and task) needs {figures.describe()} tokens; start the server "
+                    "with a larger context (llama.cpp: --n_ctx / -c; vLLM: --max-model-len; "
+                    "Ollama: num_ctx)"
+                    + (" or lower --max-output-tokens" if figures.cap_too_large else "")
+                    + f". The server said: {exc}"
+                )
+            return self.result("max_tokens", error=f"context window exceeded: {exc}")
+        if exc.transient and self.agent._server_errors.is_ours(exc):
+            return self.result(
+                "model_error",
+                error=f"the model server answered {exc.status} to this request on every "
+                f"attempt ({exc.attempts}) and to a fresh episode's alike, while answering "
+                f"other requests: a request it cannot process, not an outage: {exc}",
+            )
+        return self.result("infra_error" if exc.transient else "model_error", error=str(exc))
 
     def _fresh_ids(self, calls: list[FunctionCall], turn_no: int) -> list[FunctionCall]:
         out = []
@@ -335,22 +406,6 @@ class _Episode:
                     "mcpgym_is_error": outcome.is_error,
                 }
             )
-
-
-_OVERFLOW = re.compile(
-    r"context_length_exceeded|context window|maximum context length|prompt is too long|"
-    r"input token count .*exceeds|too many (input )?tokens",
-    re.IGNORECASE,
-)
-
-
-def is_context_overflow(exc: ModelAPIError) -> bool:
-    """Whether a 400/413 answer says the prompt is over the model's context window
-    (OpenAI ``context_length_exceeded``, Anthropic "prompt is too long", Gemini "input
-    token count ... exceeds"): the model's own outcome, ``max_tokens``, not a broken call."""
-    if exc.status not in (400, 413):
-        return False
-    return bool(_OVERFLOW.search(f"{exc} {exc.body or ''}"))
 
 
 def _decode_arguments(call: FunctionCall) -> tuple[dict[str, Any], ToolOutcome | None]:

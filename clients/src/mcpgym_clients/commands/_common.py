@@ -1,7 +1,8 @@
 """Helpers shared by the ``mcpgym`` commands: one-line errors and plain output.
 
 Every command reports a user error (an mcpgym error, an OS or SQLite error, even
-inside an exception group) as one ``error: ...`` line on stderr with exit status 1,
+inside an exception group) as one ``error: ...`` line on stderr with exit status 1
+(2 for a usage error: a value on the command line that names nothing or is malformed),
 and keeps the traceback of a bug.
 """
 
@@ -17,7 +18,7 @@ import typer
 from rich.console import Console
 
 from mcpgym_clients.errors import ConfigurationError
-from mcpgym_server import MCPGymError
+from mcpgym_server import MCPGymError, NotFoundError, UnknownEpisodeError
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -76,11 +77,20 @@ def message(exc: BaseException) -> str:
 @contextlib.contextmanager
 def reported() -> Iterator[None]:
     """Turn user errors (mcpgym errors, OS and SQLite errors, even inside exception
-    groups) into a one-line message on stderr and exit status 1."""
+    groups) into a one-line message on stderr and exit status 1 (2 for a usage error,
+    see `exit_code`)."""
     try:
         yield
     except BaseException as exc:
         found = _user_error(exc)
         if found is None:
             raise
-        raise fail(message(found)) from None
+        raise fail(message(found), exit_code(found)) from None
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit status for a user error: 2 for a usage error (a value on the command line
+    that names nothing, e.g. an unknown environment, task, band, agent or run), else 1."""
+    if isinstance(exc, NotFoundError) and not isinstance(exc, UnknownEpisodeError):
+        return 2
+    return int(getattr(exc, "exit_code", 1))

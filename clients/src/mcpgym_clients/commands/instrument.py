@@ -246,16 +246,26 @@ def validate(
     mutant_seeds: Annotated[
         int, typer.Option(help="Seeds per family and band whose reference is mutated.", min=1)
     ] = 2,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Stamp even over a stronger validation of the same lock (more seeds)."
+        ),
+    ] = False,
 ) -> None:
-    """The ship gate: run ENV through a real server over MCP and check the issue's six
-    conditions plus condition 0 (the lock matches the code).
+    """The ship gate: run ENV through real servers over MCP before it ships.
 
-    On success the validation is stamped into ENV's lock file (unless --check).
+    It checks that the lock matches the code, the recorded reference runs replay, the
+    reference scores 1.0, the null and random controls fail, every check fails on some
+    control, no adversarial mutant of the reference finds a shortcut to a pass, replays are
+    deterministic and every rubric is signed. With --check it only checks; without, on
+    success it stamps the validation into ENV's lock file, but never over a stronger stamp
+    of the same lock (more seeds or mutant seeds) unless --force.
     """
     from importlib.metadata import version
 
     from mcpgym_clients.instrument.report import render_report
-    from mcpgym_clients.instrument.validate import validate_environment
+    from mcpgym_clients.instrument.validate import validate_environment, weaker_than_stamp
     from mcpgym_server.lockfile import ValidationStamp, read_lock, write_lock
 
     environment = _environment(env)
@@ -319,6 +329,19 @@ def validate(
         return
     with reported():
         locked = read_lock(environment)
+        old = locked.validation if locked.validated else None
+        weaker = (
+            None
+            if old is None or force
+            else weaker_than_stamp(old, seeds=seeds, mutant_seeds=mutant_seeds)
+        )
+        if weaker is not None:
+            say(
+                console,
+                f"passed; not stamped: {weaker}; a weaker validation never replaces a stronger "
+                f"stamp (rerun with at least as many seeds, or pass --force to replace it)",
+            )
+            return
         stamp = ValidationStamp(
             at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             digest=locked.digest,

@@ -34,8 +34,11 @@ from mcpgym_clients.measure.render import (
     print_lines,
     print_table,
     targets_table,
+    usage_comparison_table,
+    usage_table,
 )
 from mcpgym_clients.measure.targets import ceiling_variants, failure_targets, group_targets
+from mcpgym_clients.measure.usage import format_cost, format_count
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 
 StoreOption = Annotated[Path, typer.Option(help="Run store (SQLite).")]
@@ -79,13 +82,13 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
         title = f"runs in {store}, newest first" + (f" ({next(iter(envs))})" if one_env else "")
         table = Table(title=title, box=box.SIMPLE_HEAD)
         table.add_column("run", no_wrap=True)
-        table.add_column("agent", no_wrap=True)
+        table.add_column("agent", overflow="fold")
         if not one_env:
             table.add_column("env, lock", overflow="fold")
         # episodes: every stored episode, infrastructure errors included; scored: those
         # counted in mean and pass (what `mcpgym show` calls "scored")
-        for name in ("episodes", "scored", "mean", "pass"):
-            table.add_column(name, justify="right", overflow="fold")
+        for name in ("episodes", "scored", "mean", "pass", "tokens", "cost"):
+            table.add_column(name, justify="right", no_wrap=True)
         table.add_column("state", no_wrap=True)
         baselines: dict[str, list[dict[str, Any]]] = {}
         for run in rows:
@@ -109,6 +112,8 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
                 str(head.get("scored") or 0),
                 "-" if mean is None else f"{mean:.3f}",
                 "-" if rate is None else f"{rate:.0%}",
+                format_count(head.get("total_tokens")),
+                format_cost(head.get("cost_usd")),
                 "done" if run["finished_at"] else "open",
                 end_section=not run["baseline_of"]
                 and not baselines.get(run["id"])
@@ -131,6 +136,17 @@ def show(
         if json_path is not None:
             _write_json(json_path, m)
     print_table(console, metrics_table(m))
+    if m["usage"]["overall"]["episodes"]:
+        print_table(console, usage_table(m["usage"]))
+    flagged = m.get("flagged") or {}
+    if any(flagged.values()):
+        say(
+            console,
+            "flagged: "
+            + ", ".join(f"{k} {v}" for k, v in flagged.items() if v)
+            + " (scored as given: the final message looked like a tool call no parser "
+            "read, not necessarily a wrong answer)",
+        )
     ex = m["excluded"]
     if any(ex.values()):
         say(
@@ -172,6 +188,7 @@ def compare(
         items.append("compared with --force although the locks differ:")
         items += [f"  {d}" for d in c["lock_differences"]]
     items.append(comparison_table(c))
+    items.append(usage_comparison_table(c))
     u = c["unpaired"]
     if any(u.values()):
         items.append(
@@ -180,10 +197,20 @@ def compare(
         )
     if c["newly_solved"]:
         items.append(
-            flips_table(f"newly solved in B ({len(c['newly_solved'])})", c["newly_solved"])
+            flips_table(
+                f"newly solved by B = {c['label_b']} ({len(c['newly_solved'])}): "
+                f"failed by A = {c['label_a']}",
+                c["newly_solved"],
+            )
         )
     if c["regressed"]:
-        items.append(flips_table(f"regressed in B ({len(c['regressed'])})", c["regressed"]))
+        items.append(
+            flips_table(
+                f"regressed in B = {c['label_b']} ({len(c['regressed'])}): "
+                f"passed by A = {c['label_a']}",
+                c["regressed"],
+            )
+        )
     if not c["newly_solved"] and not c["regressed"]:
         items.append("no pass flips")
     print_lines(console, items, prefix=prefix)

@@ -17,6 +17,9 @@ from mcpgym_clients.protocol import Agent
 from mcpgym_server import Environment, EpisodeStore, LockError
 from mcpgym_server.lockfile import current_lock, read_lock, verify_lock
 
+CONTROL_KINDS = ("null", "random", "mutant", "adversarial")
+"""The jobs that are control runs (condition 4 counts the checks they fail)."""
+
 RANDOM_PASS_LIMIT = 0.05
 """The random agent must pass fewer than this share of the variants."""
 
@@ -47,7 +50,9 @@ class Condition:
 class Job:
     """One episode to run: kind, agent, variant, and its record once run."""
 
-    kind: str  # reference | null | random | random-again | replay-a | replay-b | mutant
+    kind: (
+        str  # reference | null | random | random-again | replay-a | replay-b | mutant | adversarial
+    )
     agent: Agent
     task: str
     band: str
@@ -59,6 +64,7 @@ class Job:
     error: str | None = None  # the episode could not be run (not an infrastructure error)
     infra: str | None = None  # a persistent infrastructure error (after retries)
     attempts: int = 0
+    adversary: Any = None  # an adversarial mutant (`instrument.adversarial.Adversary`)
 
 
 def _first_diff(got: Any, want: Any, path: str = "") -> str:
@@ -146,7 +152,7 @@ def failed_checks(jobs: list[Job]) -> set[tuple[str, str]]:
     """``(family, check)`` pairs some control run (null, random, mutant) failed."""
     out: set[tuple[str, str]] = set()
     for job in jobs:
-        if job.kind in ("null", "random", "mutant") and _graded(job.record):
+        if job.kind in CONTROL_KINDS and _graded(job.record):
             assert job.record is not None
             for c in _checks(job.record):
                 if c.get("applicable") and c.get("passed") is False:
@@ -329,15 +335,13 @@ def check_vacuous(env: Environment, jobs: list[Job], cond: Condition) -> None:
         for check in getattr(fam.rubric, "checks", ()):
             total += 1
             if (name, check.name) not in failed:
-                controls = sum(
-                    j.kind in ("null", "random", "mutant") and j.task == name for j in jobs
-                )
+                controls = sum(j.kind in CONTROL_KINDS and j.task == name for j in jobs)
                 cond.fail(
                     f"family `{name}` check `{check.name}` is vacuous: none of its {controls} "
                     "control runs (null, random, mutants of the reference) fails it; with "
                     "--seeds or --mutant-seeds lowered, raise them before concluding so"
                 )
-    cond.figures["control_runs"] = sum(j.kind in ("null", "random", "mutant") for j in jobs)
+    cond.figures["control_runs"] = sum(j.kind in CONTROL_KINDS for j in jobs)
     cond.figures["checks"] = total
 
 

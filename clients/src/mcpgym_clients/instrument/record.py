@@ -143,7 +143,12 @@ async def record_episode(
     """
     async with (
         serve_locally(env, store_dir, unlocked=unlocked, idle_ttl=RECORD_IDLE_TTL) as servers,
-        httpx.AsyncClient(base_url=servers.env_url, trust_env=False, timeout=60) as control,
+        httpx.AsyncClient(
+            base_url=servers.env_url,
+            trust_env=False,
+            timeout=60,
+            headers=servers.control_headers,
+        ) as control,
         httpx.AsyncClient(
             base_url=servers.grading_url,
             trust_env=False,
@@ -174,6 +179,14 @@ async def record_episode(
             )
         grade = await _post(grading, "/grades", {"episode_id": eid})
     bundle = EpisodeStore(store_dir, create=False).read(eid)
+    capped = [e.step for e in bundle.log if e.arguments_capped or e.result_capped]
+    if capped or bundle.meta.answer_capped:
+        where = f"steps {capped}" if capped else "the answer"
+        raise ConfigurationError(
+            f"episode {eid}: {where} went over the tool-call log's value cap, so the log "
+            "keeps only their head; a reference run must be recorded whole (keep each "
+            "call's arguments and result, and the answer, under 64 KiB of JSON)"
+        )
     run = RecordedRun(
         env=bundle.meta.env,
         env_version=bundle.meta.env_version,

@@ -19,7 +19,12 @@ checks the issue's six conditions (1 to 6) plus condition 0 (the lock matches th
 5. replaying the same run twice (each recorded run, and the random agent on seed 0 of
    every family and band) gives identical final databases, tool-call logs (timings and
    episode ids aside) and grades;
-6. every family's rubric carries a sign-off valid for the rubric as it stands.
+6. every family's rubric carries a sign-off valid for the rubric as it stands;
+7. no shortcut to a pass: on the first ``mutant_seeds`` seeds, the adversarial mutants of
+   `mcpgym_clients.instrument.adversarial` (every answer field stuffed with every candidate
+   value or amount of the variant; leaked values; the same in look-alike forms and spread
+   over several calls) find no shotgun answer that passes and no check that a look-alike
+   form evades.
 
 An episode that hits an infrastructure error (a server or transport failure) is retried
 on a fresh episode up to `INFRA_RETRIES` times; one that still fails is reported apart
@@ -42,6 +47,7 @@ import anyio.to_thread
 
 from mcpgym_clients.agents import NullAgent, RandomAgent, ReferenceAgent
 from mcpgym_clients.driver import EpisodeDriver
+from mcpgym_clients.instrument.adversarial import adversaries, shortcut_failures
 from mcpgym_clients.instrument.conditions import (
     Condition,
     Job,
@@ -111,8 +117,9 @@ class ValidationReport:
 
     Attributes:
         env, version: the environment. lock: its current lock digest. seeds: N.
-        conditions: conditions 0 to 6, in order (the issue's six conditions plus condition
-            0, the lock matches the code). episodes: episodes run.
+        conditions: conditions 0 to 7, in order (the issue's six conditions, condition 0:
+            the lock matches the code, and condition 7: no shortcut to a pass).
+            episodes: episodes run.
         wall_s: wall time in seconds. infrastructure: one line per episode that still hit
             an infrastructure error after `INFRA_RETRIES` retries (those episodes are left
             out of the conditions; the gate does not pass while there are any).
@@ -148,6 +155,27 @@ class ValidationReport:
         return out
 
 
+DEFAULT_MUTANT_SEEDS = 2
+"""`validate_environment`'s default ``mutant_seeds`` (what a stamp without the figure used)."""
+
+
+def weaker_than_stamp(stamp: Any, *, seeds: int, mutant_seeds: int) -> str | None:
+    """Why a validation with ``seeds`` / ``mutant_seeds`` is weaker than ``stamp`` (a
+    `mcpgym_server.lockfile.ValidationStamp` of the same lock digest), or ``None`` when it
+    is at least as strong (as many seeds and mutant seeds), so it may replace the stamp."""
+    old_mutants = int(stamp.summary.get("mutant_seeds", DEFAULT_MUTANT_SEEDS))
+    reasons = []
+    if seeds < stamp.seeds:
+        reasons.append(f"{seeds} seeds < {stamp.seeds}")
+    if mutant_seeds < old_mutants:
+        reasons.append(f"{mutant_seeds} mutant seeds < {old_mutants}")
+    if not reasons:
+        return None
+    episodes = stamp.summary.get("episodes")
+    what = f"{stamp.seeds} seeds" + (f", {episodes:,} episodes" if episodes else "")
+    return f"the lock's stamp ({what}, {stamp.at}) is stronger: {'; '.join(reasons)}"
+
+
 def _jobs(env: Environment, seeds: int, runs: list[tuple[str, RecordedRun]]) -> list[Job]:
     jobs: list[Job] = []
     null, rnd, ref = NullAgent(), RandomAgent(seed=0), ReferenceAgent()
@@ -164,6 +192,19 @@ def _jobs(env: Environment, seeds: int, runs: list[tuple[str, RecordedRun]]) -> 
             agent = ScriptAgent(calls, "replay")
             job = Job(kind, agent, run.task, run.band, run.seed, run=run, where=str(path))
             jobs.append(job)
+    return jobs
+
+
+def _adversarial_jobs(env: Environment, seeds: int) -> list[Job]:
+    jobs: list[Job] = []
+    for fam in env.families.values():
+        for band in fam.bands:
+            for seed in range(seeds):
+                for adv in adversaries(env, env.variant(fam.name, band, seed)):
+                    agent = ScriptAgent(adv.calls, adv.label)
+                    job = Job("adversarial", agent, fam.name, band, seed, adv.label)
+                    job.adversary = adv
+                    jobs.append(job)
     return jobs
 
 
@@ -191,7 +232,7 @@ async def validate_environment(
     *,
     store_dir: Path,
     seeds: int = 20,
-    mutant_seeds: int = 2,
+    mutant_seeds: int = DEFAULT_MUTANT_SEEDS,
     concurrency: int = 8,
     progress: Callable[[int, int | None], None] | None = None,
 ) -> ValidationReport:
@@ -224,6 +265,11 @@ async def validate_environment(
         Condition(4, "every check fails on at least one control run (no vacuous check)"),
         Condition(5, "replaying a run twice gives identical databases, logs and grades"),
         Condition(6, "every rubric carries a sign-off valid for it as it stands"),
+        Condition(
+            7,
+            "no shortcut to a pass: no shotgun answer passes, no look-alike form evades a "
+            "check (adversarial mutants of the reference)",
+        ),
     ]
     report = ValidationReport(env.name, env.version, "", seeds, conds)
     lock = check_lock(env, conds[0], conds[6])
@@ -235,10 +281,16 @@ async def validate_environment(
         conds[1].fail(str(exc))
         runs = []
     jobs = _jobs(env, seeds, runs)
+    adversarial = await anyio.to_thread.run_sync(_adversarial_jobs, env, mutant_seeds)
+    jobs += adversarial
     mutant_count = 0
     async with serve_locally(env, store_dir) as servers:
         async with EpisodeDriver(
-            servers.env_url, servers.grading_url, servers.grading_token, environment=env
+            servers.env_url,
+            servers.grading_url,
+            servers.grading_token,
+            control_token=servers.control_token,
+            environment=env,
         ) as driver:
             limiter = anyio.CapacityLimiter(concurrency)
             done = 0
@@ -294,6 +346,12 @@ async def validate_environment(
     check_baselines(ran, conds[3])
     check_vacuous(env, ran, conds[4])
     conds[4].figures["mutant_runs"] = mutant_count
+    conds[4].figures["mutant_seeds"] = mutant_seeds
     check_determinism(ran, store, conds[5])
+    found, compared = shortcut_failures(env, ran)
+    for line in found:
+        conds[7].fail(line)
+    conds[7].figures["adversarial_runs"] = len(adversarial)
+    conds[7].figures["adversarial_compared"] = compared
     report.wall_s = time.perf_counter() - t0
     return report

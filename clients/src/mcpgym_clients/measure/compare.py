@@ -14,8 +14,9 @@ when both episodes were scored. For the pairs, overall and per band and family:
   (`mcpgym_clients.measure.stats.mcnemar_test`); ``mcnemar_test`` names the one used;
 - newly solved and regressed pairs, each with the checks whose result changed.
 
-Runs on different locks are refused (`LockMismatchError`, naming what differs) unless
-``force`` is given; the result then says ``"forced": true``.
+Runs on different locks, or whose seeds served different variants (different seed salts),
+are refused (`LockMismatchError`, naming what differs) unless ``force`` is given; the
+result then says ``"forced": true``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 from mcpgym_clients.errors import LockMismatchError
 from mcpgym_clients.measure.metrics import band_order, exclusion_reason, latest_per_slot
 from mcpgym_clients.measure.stats import cluster_bootstrap_ci, mcnemar_test
+from mcpgym_clients.measure.usage import usage_delta, usage_figures
 from mcpgym_clients.runstore import RunStore
 
 Slot = tuple[str, str, int, int]
@@ -49,6 +51,15 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
 def _short(value: Any) -> str:
     text = str(value)
     return text[:12] if len(text) == 64 else text
+
+
+def run_label(run: Mapping[str, Any]) -> str:
+    """How a run is named to a person: its agent, with the model where there is one.
+
+    ``reference``, ``null``, ``openai (gpt-4.1)``; the id stays the key, this is the label.
+    """
+    agent = str(run.get("agent") or "?")
+    return agent + (f" ({run['model']})" if run.get("model") else "")
 
 
 def lock_differences(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list[str]:
@@ -76,6 +87,27 @@ def lock_differences(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list
                     f"vs {_short(flat_b.get(name, 'absent'))}"
                 )
     return diffs
+
+
+def variant_differences(
+    rows_a: Iterable[Mapping[str, Any]], rows_b: Iterable[Mapping[str, Any]]
+) -> list[str]:
+    """Seeds that served different variants in the two runs (servers with different seed
+    salts, `mcpgym_server.seeds`): one item naming how many and the first, or none."""
+    ids_a = {_slot(r)[:3]: r.get("variant_id") for r in rows_a if r.get("variant_id")}
+    differ = sorted(
+        (slot, ids_a[slot], r.get("variant_id"))
+        for r in rows_b
+        if (slot := _slot(r)[:3]) in ids_a and r.get("variant_id") not in (None, ids_a[slot])
+    )
+    if not differ:
+        return []
+    (task, band, seed), va, vb = differ[0]
+    count = len({d[0] for d in differ})
+    return [
+        f"{count} seed(s) served different variants (e.g. {task}@{band} seed {seed}: {va} vs "
+        f"{vb}): the servers had different seed salts (--seed-salt)"
+    ]
 
 
 def check_status(check: Mapping[str, Any]) -> str:
@@ -235,10 +267,11 @@ def compare_runs(
         resamples, seed: of the paired bootstrap (the same seed gives the same intervals).
 
     Returns:
-        ``{"run_a", "run_b", "forced": bool, "lock_differences": [str],
-        "overall": C, "by_band": {band: C}, "by_family": {family: C},
-        "newly_solved": [V], "regressed": [V], "unpaired": {"only_a", "only_b",
-        "excluded"}}`` where C = ``{"pairs", "mean_a", "mean_b", "delta", "delta_ci",
+        ``{"run_a", "run_b", "label_a", "label_b" (`run_label`), "forced": bool,
+        "lock_differences": [str], "overall": C, "by_band": {band: C}, "by_family":
+        {family: C}, "newly_solved": [V], "regressed": [V], "unpaired": {"only_a",
+        "only_b", "excluded"}, "usage": {"a": U, "b": U, "delta": D}}`` where C =
+        ``{"pairs", "mean_a", "mean_b", "delta", "delta_ci",
         "pass_a", "pass_b", "flips_to_pass", "flips_to_fail", "mcnemar_p", "mcnemar_test"}``
         (``mcnemar_test``: ``"exact"`` with one pair per variant, ``"clustered (Durkalski
         2003)"`` with several epochs per variant; see `mcpgym_clients.measure.stats`; means,
@@ -247,19 +280,23 @@ def compare_runs(
         "score_b", "passed_a", "passed_b", "episode_a", "episode_b", "changed_checks":
         [{"check", "a", "b"}]}`` (episode ids are run-store row ids). ``unpaired``
         counts episodes of one run without a partner in the other, and pairs left out
-        because either episode was excluded (infra, grade or model error).
+        because either episode was excluded (infra, grade or model error). U is
+        `mcpgym_clients.measure.usage.usage_figures` over every stored episode of a run
+        (tokens, cost, episode time) and D their difference B - A (`usage_delta`).
 
     Raises:
         LockMismatchError: the runs ran on different locks and ``force`` is false.
         ConfigurationError: no such run.
     """
     a, b = store.run(run_a), store.run(run_b)
-    differences = lock_differences(a, b)
+    rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
+    differences = lock_differences(a, b) + variant_differences(rows_a, rows_b)
     if differences and not force:
         raise LockMismatchError(run_a, run_b, differences)
+    rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
     body = compare_rows(
-        store.episodes(run_a),
-        store.episodes(run_b),
+        rows_a,
+        rows_b,
         env=str(a.get("env")),
         resamples=resamples,
         seed=seed,
@@ -267,7 +304,17 @@ def compare_runs(
     return {
         "run_a": run_a,
         "run_b": run_b,
+        "label_a": run_label(a),
+        "label_b": run_label(b),
         "forced": bool(differences),
         "lock_differences": differences,
         **body,
+        "usage": _usage_pair(rows_a, rows_b),
     }
+
+
+def _usage_pair(
+    rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    ua, ub = usage_figures(rows_a), usage_figures(rows_b)
+    return {"a": ua, "b": ub, "delta": usage_delta(ua, ub)}

@@ -12,6 +12,11 @@ Episodes that measure the instrument rather than the agent are excluded from eve
 figure and counted: ``infra_error`` (a server failed), ``grade_error`` (a check could
 not be evaluated) and ``other`` (``model_error``: the model endpoint failed, or an
 episode left ungraded for another reason).
+
+Scored episodes that ended in a way worth telling apart from a plain wrong answer are
+counted under ``flagged`` (`EPISODE_FLAGS`): ``unparsed_tool_call``, an episode whose final
+message looked like a tool call that no parser could read (see
+`mcpgym_clients.agents.model`); they stay in the figures, scored as given.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from mcpgym_clients.measure.stats import cluster_bootstrap_ci, k_coverage, k_table
+from mcpgym_clients.measure.usage import usage_of_rows
 from mcpgym_clients.runstore import RunStore
 from mcpgym_server import BANDS
 
@@ -45,6 +51,27 @@ RUN_FIELDS = (
 def variant_key(row: Mapping[str, Any]) -> tuple[str, str, int]:
     """``(task, band, seed)`` of an episode row: the variant it attempted."""
     return (str(row["task"]), str(row["band"]), int(row["seed"]))
+
+
+EPISODE_FLAGS = ("unparsed_tool_call",)
+"""Flags an episode row may carry (the keys of ``flagged``; see `episode_flags`)."""
+
+
+def episode_flags(row: Mapping[str, Any]) -> list[str]:
+    """The `EPISODE_FLAGS` of an episode row, read from its transcript (the model loop
+    marks the final assistant message ``mcpgym_unparsed_tool_call: true``)."""
+    transcript = row.get("transcript") or []
+    if isinstance(transcript, str):  # an undecoded row
+        import json
+
+        try:
+            transcript = json.loads(transcript)
+        except ValueError:
+            return []
+    for message in transcript:
+        if isinstance(message, Mapping) and message.get("mcpgym_unparsed_tool_call") is True:
+            return ["unparsed_tool_call"]
+    return []
 
 
 def exclusion_reason(row: Mapping[str, Any]) -> str | None:
@@ -154,7 +181,8 @@ def metrics_of_rows(
     resamples: int = 2000,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """``overall``, ``by_band``, ``by_family``, ``by_family_band`` and ``excluded`` of rows.
+    """``overall``, ``by_band``, ``by_family``, ``by_family_band``, ``flagged`` and
+    ``excluded`` of rows.
 
     Args:
         rows: episode rows of one run (duplicates of a (variant, epoch) slot: the last wins).
@@ -170,10 +198,13 @@ def metrics_of_rows(
         return (family, band_order(band))
 
     excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
+    flagged = dict.fromkeys(EPISODE_FLAGS, 0)
     for row in rows:
         reason = exclusion_reason(row)
         if reason is not None:
             excluded[reason] += 1
+        for flag in episode_flags(row):
+            flagged[flag] += 1
     by_family = _grouped(rows, lambda r: str(r["task"]))
     return {
         "overall": g(rows),
@@ -185,6 +216,7 @@ def metrics_of_rows(
             fb: g(grp)
             for fb, grp in _grouped(rows, lambda r: f"{r['task']}@{r['band']}", family_band).items()
         },
+        "flagged": flagged,
         "excluded": excluded,
     }
 
@@ -214,8 +246,11 @@ def run_metrics(
         ``{"run": {id, env, env_version, lock, agent, model, settings, selection,
         created_at, finished_at}, "overall": G, "by_band": {band: G}, "by_family":
         {family: G}, "by_family_band": {"family@band": G}, "baseline": <this shape for
-        the baseline run, its "baseline" null> | None, "excluded": {"infra_error",
-        "grade_error", "other"}}`` with G as `group_figures` returns.
+        the baseline run, its "baseline" null> | None, "usage": {"overall": U,
+        "by_family": {family: U}}, "flagged": {"unparsed_tool_call": n}, "excluded":
+        {"infra_error", "grade_error", "other"}}`` with G as `group_figures` returns and U
+        as `mcpgym_clients.measure.usage.usage_figures` (tokens, cost and episode time over
+        every stored episode of the run).
 
     Raises:
         ConfigurationError: no such run.
@@ -232,6 +267,8 @@ def run_metrics(
         if baseline_id is None
         else run_metrics(store, baseline_id, resamples=resamples, seed=seed)
     )
-    # keep the documented key order: excluded last
+    result["usage"] = usage_of_rows(rows)
+    # keep the documented key order: flagged, then excluded last
+    result["flagged"] = result.pop("flagged")
     result["excluded"] = result.pop("excluded")
     return result

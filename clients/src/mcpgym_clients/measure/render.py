@@ -11,6 +11,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from mcpgym_clients.measure.usage import format_cost, format_count, format_seconds
+
 NUMERIC = {"justify": "right", "overflow": "fold"}
 """Column options of numeric columns: a number that does not fit is folded onto the
 next line, never cut with an ellipsis."""
@@ -27,13 +29,13 @@ def _pct(value: float | None) -> str:
 def _ci(value: float | None, ci: Sequence[float] | None) -> str:
     if value is None:
         return "-"
-    return f"{value:.3f}" if ci is None else f"{value:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]"
+    return f"{value:.3f}" if ci is None else f"{value:.3f} [{ci[0]:.2f},{ci[1]:.2f}]"
 
 
 def _ci_pct(value: float | None, ci: Sequence[float] | None) -> str:
     if value is None:
         return "-"
-    return f"{value:.0%}" if ci is None else f"{value:.0%} [{ci[0]:.0%}, {ci[1]:.0%}]"
+    return f"{value:.0%}" if ci is None else f"{value:.0%} [{ci[0]:.0%},{ci[1]:.0%}]"
 
 
 def _k(value: float | None) -> str:
@@ -44,7 +46,7 @@ def _delta(value: float | None, ci: Sequence[float] | None) -> str:
     if value is None:
         return "-"
     text = f"{value:+.3f}"
-    return text if ci is None else f"{text} [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+    return text if ci is None else f"{text} [{ci[0]:+.3f},{ci[1]:+.3f}]"
 
 
 def metrics_table(m: Mapping[str, Any]) -> Table:
@@ -115,7 +117,11 @@ def metrics_table(m: Mapping[str, Any]) -> Table:
 
 def comparison_table(c: Mapping[str, Any]) -> Table:
     """`compare_runs` as a table: overall, per band and per family (B - A, paired)."""
-    table = Table(title=f"run {c['run_b']} (B) against run {c['run_a']} (A), paired")
+    label_a, label_b = c.get("label_a", "A"), c.get("label_b", "B")
+    table = Table(
+        title=f"B = {c['run_b']} ({label_b}) against A = {c['run_a']} ({label_a}), paired; "
+        "delta is B - A"
+    )
     table.add_column("group", overflow="fold", min_width=8)
     for name in ("pairs", "mean A", "mean B", "delta [95% CI]", "passed A->B"):
         table.add_column(name, **NUMERIC)
@@ -202,19 +208,24 @@ def ceiling_table(families: Sequence[Mapping[str, Any]]) -> Table:
     return table
 
 
+PIPE_WIDTH = 120
+"""Columns of tables printed off a terminal (a pipe, a log file, CI): wide enough for
+every table's numbers, narrow enough to read; wider tables fold their cells."""
+
+
 def output_width(console: Console, renderable: RenderableType, *, reserve: int = 0) -> int:
     """The width to print ``renderable`` at on ``console``.
 
     On a terminal: the terminal's width (numeric columns fold instead of cutting).
-    Elsewhere (a pipe, a log file, CI) there is no width to respect, and rich's default
-    of 80 columns would squeeze tables: the renderable's natural width, at least the
-    console's. ``reserve`` columns are kept free for a prefix.
+    Elsewhere (a pipe, a log file, CI): the renderable's natural width, at most
+    `PIPE_WIDTH` columns (cells fold past it, numbers are never cut) and at least 40.
+    ``reserve`` columns are kept free for a prefix.
     """
     width = console.width - reserve
     if console.is_terminal:
         return max(width, 40)
     natural = Measurement.get(console, console.options.update(width=10_000), renderable).maximum
-    return max(width, natural, 40)
+    return max(min(natural, PIPE_WIDTH - reserve), 40)
 
 
 def print_table(console: Console, renderable: RenderableType) -> None:
@@ -259,3 +270,82 @@ def print_lines(
         inner.print(Text(item) if isinstance(item, str) else item, soft_wrap=isinstance(item, str))
     for line in buffer.getvalue().splitlines():
         console.print(Text(prefix) + Text.from_ansi(line), soft_wrap=True, highlight=False)
+
+
+_USAGE_COLUMNS = (
+    ("requests", "requests"),
+    ("prompt", "prompt_tokens"),
+    ("completion", "completion_tokens"),
+    ("cached", "cached_tokens"),
+    ("reasoning", "reasoning_tokens"),
+)
+
+
+def usage_table(u: Mapping[str, Any], *, title: str = "tokens, cost and time") -> Table:
+    """`usage_of_rows` as a table: overall and per family, every stored episode counted.
+
+    Columns: episodes, those reporting usage, requests, prompt / completion / cached /
+    reasoning tokens, cost (US dollars, where the API reports it) and episode wall time
+    (mean and max). ``-`` is unknown (not reported), never zero.
+    """
+    table = Table(title=title, title_justify="left")
+    table.add_column("group", overflow="fold", min_width=8)
+    table.add_column("episodes", **NUMERIC)
+    table.add_column("reported", **NUMERIC)
+    for name, _ in _USAGE_COLUMNS:
+        table.add_column(name, **NUMERIC)
+    table.add_column("cost", **NUMERIC)
+    table.add_column("time mean/max", **NUMERIC)
+
+    def row(label: str, g: Mapping[str, Any], end: bool = False) -> None:
+        d = g.get("duration_s")
+        table.add_row(
+            label,
+            str(g["episodes"]),
+            str(g["reported"]),
+            *(format_count(g.get(key)) for _, key in _USAGE_COLUMNS),
+            format_cost(g.get("cost_usd")),
+            "-" if not d else f"{format_seconds(d['mean'])}/{format_seconds(d['max'])}",
+            end_section=end,
+        )
+
+    row("(all)", u["overall"], True)
+    for family, g in u["by_family"].items():
+        row(family, g)
+    return table
+
+
+def usage_comparison_table(c: Mapping[str, Any]) -> Table:
+    """The ``usage`` of `compare_runs`: A, B and B - A for tokens, cost and time."""
+    u = c["usage"]
+    table = Table(title="tokens, cost and time (every stored episode)", title_justify="left")
+    table.add_column("", overflow="fold")
+    table.add_column(f"A: {c.get('label_a', 'A')}", **NUMERIC)
+    table.add_column(f"B: {c.get('label_b', 'B')}", **NUMERIC)
+    table.add_column("B - A", **NUMERIC)
+    for name, key in (*_USAGE_COLUMNS, ("tokens/episode", "tokens_per_episode")):
+        table.add_row(
+            name,
+            format_count(u["a"].get(key)),
+            format_count(u["b"].get(key)),
+            _signed(format_count(u["delta"].get(key)), u["delta"].get(key)),
+        )
+    table.add_row(
+        "cost",
+        format_cost(u["a"].get("cost_usd")),
+        format_cost(u["b"].get("cost_usd")),
+        _signed(format_cost(u["delta"].get("cost_usd")), u["delta"].get("cost_usd")),
+    )
+    da, db = u["a"].get("duration_s"), u["b"].get("duration_s")
+    dd = u["delta"].get("mean_duration_s")
+    table.add_row(
+        "episode time (mean)",
+        format_seconds(da["mean"] if da else None),
+        format_seconds(db["mean"] if db else None),
+        "-" if dd is None else ("+" if dd >= 0 else "-") + format_seconds(abs(dd)),
+    )
+    return table
+
+
+def _signed(text: str, value: float | None) -> str:
+    return text if value is None or value < 0 else "+" + text

@@ -17,7 +17,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcpgym_clients.measure.compare import check_status
-from mcpgym_clients.measure.metrics import band_order, exclusion_reason, latest_per_slot
+from mcpgym_clients.measure.metrics import (
+    band_order,
+    episode_flags,
+    exclusion_reason,
+    latest_per_slot,
+)
 from mcpgym_clients.runstore import RunStore
 from mcpgym_grading import grade_bundle
 from mcpgym_server import BANDS, Environment, compute_lock
@@ -68,12 +73,13 @@ def failure_targets(
             transcript has none (optional).
 
     Returns:
-        ``[{"group": "check-a + check-b", "variant_id", "family", "band", "seed",
+        ``[{"group": "check-a + check-b", "flags", "variant_id", "family", "band", "seed",
         "epoch", "score", "instruction", "failed_checks": [{"check", "status",
         "required", "weight", "expected", "found"}], "transcript": {"run_id",
         "episode": row id}}, ...]``, largest group first, then by family, band, seed,
         epoch. Episodes excluded from scores (infra, grade or model errors) are not
-        failures and are left out.
+        failures and are left out. ``flags`` lists the episode's `EPISODE_FLAGS`
+        (``unparsed_tool_call``); a flagged episode's group starts with them in brackets.
 
     Raises:
         ConfigurationError: no such run.
@@ -85,9 +91,14 @@ def failure_targets(
             continue
         failed = _failed_checks(row.get("grade"))
         variant = row.get("variant_id") or f"{run['env']}/{row['task']}@{row['band']}#{row['seed']}"
+        flags = episode_flags(row)
+        group = " + ".join(c["check"] for c in failed) or "(score below threshold)"
+        if flags:  # not a wrong answer as such: a call the harness could not read
+            group = f"[{', '.join(flags)}] {group}"
         items.append(
             {
-                "group": " + ".join(c["check"] for c in failed) or "(score below threshold)",
+                "group": group,
+                "flags": flags,
                 "variant_id": variant,
                 "family": row["task"],
                 "band": row["band"],

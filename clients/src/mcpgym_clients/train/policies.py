@@ -66,6 +66,8 @@ class OpenAIPolicy:
             api_key=self.api_key,
             timeout=self.timeout,
             transport=self.transport,
+            # token ids and log-probs come whole in an unstreamed answer
+            stream=not self.return_tokens,
         )
         settings = ModelSettings(
             self.model, temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens

@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 WIDTH_PER_GROUP = 64.0
-"""Horizontal room of one group of bars (px)."""
+"""Least horizontal room of one group of bars (px); groups widen to fill `TARGET_WIDTH`."""
+TARGET_WIDTH = 580.0
+"""Width a chart fills when it has few groups (px): two charts side by side fill the page."""
+MAX_BAR_WIDTH = 44.0
+"""Widest a single bar is drawn (px), however much room its group has."""
+ZERO_BAR_HEIGHT = 2.0
+"""Height of the bar of a value of 0 (px): a visible stub on the axis, outlined."""
 PLOT_HEIGHT = 160.0
 """Height of the plotting area (px)."""
 MARGIN_LEFT, MARGIN_TOP, MARGIN_BOTTOM, MARGIN_RIGHT = 44.0, 12.0, 112.0, 120.0
@@ -33,8 +39,8 @@ class Bar:
 
     Attributes:
         label: the tooltip text. x, width: horizontal place (px). y, height: the bar's
-            rectangle (px; height 0 when the value is ``None``). whisker: ``(y_lo, y_hi)`` in
-            px, or ``None``. series: index into the chart's series.
+            rectangle (px). whisker: ``(y_lo, y_hi)`` in px, or ``None``. series: index
+            into the chart's series. text, text_y: the value label and its baseline (px).
     """
 
     label: str
@@ -44,6 +50,11 @@ class Bar:
     y: float
     height: float
     whisker: tuple[float, float] | None
+    text: str = ""
+    """The value printed above the bar (``0%`` included, so a zero is never invisible)."""
+    text_y: float = 0.0
+    zero: bool = False
+    """The value is 0: drawn as an outlined stub of `ZERO_BAR_HEIGHT`."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,7 @@ def bar_chart(
     hi: float = 1.0,
     percent: bool = False,
     anchor: str = "",
+    target_width: float = TARGET_WIDTH,
 ) -> BarChart:
     """Lay out a grouped bar chart with whiskers over the value range ``[lo, hi]``.
 
@@ -105,6 +117,8 @@ def bar_chart(
             values outside ``[lo, hi]`` are clipped to the plot.
         lo, hi: the y range (``lo < 0`` for deltas: bars then grow from 0 up or down).
         percent: label the ticks as percentages. anchor: the chart's in-page id.
+        target_width: the width (px) a chart with few groups spreads them over; with many
+            groups each gets at least `WIDTH_PER_GROUP`.
 
     Raises:
         ValueError: ``lo >= hi``, or a group whose point count differs from the series count.
@@ -112,7 +126,9 @@ def bar_chart(
     if lo >= hi:
         raise ValueError(f"empty y range [{lo}, {hi}]")
     n = len(series)
-    plot_right = MARGIN_LEFT + WIDTH_PER_GROUP * max(len(groups), 1) + 8.0
+    room = target_width - MARGIN_LEFT - MARGIN_RIGHT - 8.0
+    per_group = max(WIDTH_PER_GROUP, room / max(len(groups), 1))
+    plot_right = MARGIN_LEFT + per_group * max(len(groups), 1) + 8.0
     chart = BarChart(
         title=title,
         series=list(series),
@@ -135,12 +151,14 @@ def bar_chart(
         else:
             text = f"{v:+g}" if lo < 0 else f"{v:g}"
         chart.ticks.append(Tick(text, y_of(v)))
-    bar_w = (WIDTH_PER_GROUP - 16.0) / max(n, 1)
+    bar_w = min((per_group - 16.0) / max(n, 1), MAX_BAR_WIDTH)
+    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: f"{v:.2f}")
     for gi, (label, points) in enumerate(groups):
         if len(points) != n:
             raise ValueError(f"group {label!r} has {len(points)} points for {n} series")
-        left = MARGIN_LEFT + gi * WIDTH_PER_GROUP + 8.0
-        chart.groups.append((label, left + (WIDTH_PER_GROUP - 16.0) / 2))
+        centre = MARGIN_LEFT + gi * per_group + 8.0 + (per_group - 16.0) / 2
+        left = centre - bar_w * n / 2
+        chart.groups.append((label, centre))
         for si, (value, ci) in enumerate(points):
             if value is None:
                 continue
@@ -148,10 +166,18 @@ def bar_chart(
             whisker = None
             if ci is not None and len(ci) == 2:
                 whisker = (y_of(ci[0]), y_of(ci[1]))
-            fmt = (lambda v: f"{v * 100:.1f}%") if percent else (lambda v: f"{v:.3f}")
-            tip = f"{label} · {series[si].name}: {fmt(value)}"
+            tip_fmt = (lambda v: f"{v * 100:.1f}%") if percent else (lambda v: f"{v:.3f}")
+            tip = f"{label} · {series[si].name}: {tip_fmt(value)}"
             if ci is not None and len(ci) == 2:
-                tip += f" [{fmt(ci[0])}, {fmt(ci[1])}]"
+                tip += f" [{tip_fmt(ci[0])}, {tip_fmt(ci[1])}]"
+            zero = value == 0.0
+            height = ZERO_BAR_HEIGHT if zero else max(bottom - top, 0.75)
+            if zero and lo < 0.0:
+                top = chart.zero_y - ZERO_BAR_HEIGHT / 2
+            elif zero:
+                top = chart.zero_y - ZERO_BAR_HEIGHT
+            above = min([top, *(whisker or ())])
+            below_zero = value < 0.0
             chart.bars.append(
                 Bar(
                     label=tip,
@@ -159,8 +185,13 @@ def bar_chart(
                     x=left + si * bar_w + 1.0,
                     width=bar_w - 2.0,
                     y=top,
-                    height=max(bottom - top, 0.75),  # a zero still shows as a hairline
+                    height=height,
                     whisker=whisker,
+                    text=fmt(value),
+                    text_y=(max([top + height, *(whisker or ())]) + 10.0)
+                    if below_zero
+                    else above - 3.0,
+                    zero=zero,
                 )
             )
     return chart

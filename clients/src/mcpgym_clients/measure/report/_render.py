@@ -21,6 +21,7 @@ import jinja2
 from mcpgym_clients.measure.metrics import band_order
 from mcpgym_clients.measure.report._charts import BarChart, Series, bar_chart
 from mcpgym_clients.measure.report._views import episode_view, failure_heatmap, heat_colour
+from mcpgym_clients.measure.usage import format_cost, format_count, format_seconds
 
 _TEMPLATES = files("mcpgym_clients.measure.report") / "templates"
 
@@ -39,7 +40,29 @@ def _environment() -> jinja2.Environment:
     env.filters["signed"] = _signed
     env.filters["pvalue"] = _pvalue
     env.filters["heat"] = heat_colour
+    env.filters["count"] = _count
+    env.filters["cost"] = _cost
+    env.filters["secs"] = _secs
     return env
+
+
+def _with_sign(text: str, value: Any, signed: bool) -> str:
+    return "+" + text if signed and value is not None and value >= 0 else text
+
+
+def _count(value: Any, signed: bool = False) -> str:
+    return "–" if value is None else _with_sign(format_count(value), value, signed)
+
+
+def _cost(value: Any, signed: bool = False) -> str:
+    return "–" if value is None else _with_sign(format_cost(value), value, signed)
+
+
+def _secs(value: Any, signed: bool = False) -> str:
+    if value is None:
+        return "–"
+    text = format_seconds(abs(value)) if signed else format_seconds(value)
+    return ("+" if value >= 0 else "-") + text if signed else text
 
 
 def _num(value: Any, digits: int = 3) -> str:

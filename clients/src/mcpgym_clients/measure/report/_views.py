@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from mcpgym_clients.measure.metrics import episode_flags
+
 CheckResult = Literal["pass", "fail", "skip", "error"]
 
 MAX_MESSAGE_CHARS = 20_000
@@ -169,6 +171,7 @@ def episode_view(row: Mapping[str, Any], *, run_label: str) -> dict[str, Any]:
         "score": row.get("score"),
         "passed": None if row.get("passed") is None else bool(row.get("passed")),
         "error": row.get("error") or (grade or {}).get("error"),
+        "flags": episode_flags(row),
         "steps": row.get("steps"),
         "duration_s": row.get("duration_s"),
         "answer": row.get("answer"),

@@ -420,23 +420,64 @@ def reply_sent(*, weight: float = 1.0, required: bool = True) -> SqlCheck:
     )
 
 
+def other_amounts_sql(*allowed_params: str) -> str:
+    """SQL selecting the candidate amounts a reply must not state beside the right one: every
+    unit price and line total of the customer's order items, every order's subtotal,
+    shipping, tax and total, every payment; except the policy figures a reply may quote
+    (`REFUND_LIMIT_CENTS`, `GOODWILL_CAP_CENTS`) and the params ``allowed_params`` (amounts
+    the reply states for another reason). The expected amount itself is never forbidden
+    (`AnswerMatch`). A reply listing several candidate amounts does not state the amount."""
+    allowed = ", ".join(
+        [str(REFUND_LIMIT_CENTS), str(GOODWILL_CAP_CENTS)]
+        + [f"COALESCE(:{p}, -1)" for p in allowed_params]
+    )
+    mine = "SELECT id FROM orders WHERE customer_id = :customer_id"
+    return (
+        "SELECT DISTINCT a FROM ("
+        f"SELECT unit_price_cents AS a FROM order_items WHERE order_id IN ({mine}) "
+        f"UNION ALL SELECT quantity * unit_price_cents FROM order_items WHERE order_id IN ({mine}) "
+        "UNION ALL SELECT subtotal_cents FROM orders WHERE customer_id = :customer_id "
+        "UNION ALL SELECT shipping_cents FROM orders WHERE customer_id = :customer_id "
+        "UNION ALL SELECT tax_cents FROM orders WHERE customer_id = :customer_id "
+        "UNION ALL SELECT total_cents FROM orders WHERE customer_id = :customer_id "
+        f"UNION ALL SELECT amount_cents FROM payments WHERE order_id IN ({mine})"
+        f") WHERE a > 0 AND a NOT IN ({allowed}) ORDER BY a"
+    )
+
+
 def reply_mentions_money(
-    param: str, *, name: str = "reply-states-amount", weight: float = 1.0, **kw: Any
+    param: str,
+    *,
+    name: str = "reply-states-amount",
+    weight: float = 1.0,
+    allow: tuple[str, ...] = (),
+    **kw: Any,
 ) -> AnswerMatch:
+    """A reply states the amount ``param`` and no other candidate amount of the customer's
+    orders (`other_amounts_sql`; ``allow``: params of amounts the reply may also state)."""
     return AnswerMatch(
         name=name,
-        description=kw.pop("description", f"a reply to the customer states the amount ({param})"),
+        description=kw.pop("description", f"a reply to the customer states the amount ({param})")
+        + "; no other amount of the customer's orders is stated beside it (a list of "
+        "candidate amounts states none of them)",
         source="sql",
         sql=AGENT_REPLIES_SQL,
         expected=Param(param),
         normalize="money",
+        forbidden_sql=other_amounts_sql(*allow),
         weight=weight,
         **kw,
     )
 
 
 def reply_mentions_token(
-    param: str, *, name: str, weight: float = 1.0, negate: bool = False, **kw: Any
+    param: str,
+    *,
+    name: str,
+    weight: float = 1.0,
+    negate: bool = False,
+    forbidden_sql: str | None = None,
+    **kw: Any,
 ) -> AnswerMatch:
     return AnswerMatch(
         name=name,
@@ -446,8 +487,34 @@ def reply_mentions_token(
         expected=Param(param),
         normalize="token",
         negate=negate,
+        forbidden_sql=forbidden_sql,
         weight=weight,
         **kw,
+    )
+
+
+def reply_omits(
+    *,
+    name: str,
+    description: str,
+    forbidden_sql: str,
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+) -> AnswerMatch:
+    """No reply to the customer states any value ``forbidden_sql`` selects, in any form
+    (fullwidth, digit groups split by any space or dash, "at"/"dot" spelled out, across
+    replies): a "must not reveal" check, read like every answer check."""
+    return AnswerMatch(
+        name=name,
+        description=description,
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        normalize="token",
+        forbidden_sql=forbidden_sql,
+        weight=weight,
+        required=required,
+        bands=bands,
     )
 
 

@@ -283,6 +283,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium"),
             when="refund_cents",
+            allow=("credit_back_cents",),
         ),
         ticket_state("closed", ("cancelled",), bands=("easy", "medium")),
         ticket_state(

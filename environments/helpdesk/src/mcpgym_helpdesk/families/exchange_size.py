@@ -208,6 +208,16 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+OTHER_TRACKING_SQL = (
+    "SELECT s.tracking_number FROM shipments s JOIN orders o ON o.id = s.order_id "
+    "WHERE o.customer_id = :customer_id AND LENGTH(s.tracking_number) >= 8 "
+    "UNION SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id "
+    "WHERE o.customer_id = :customer_id AND LENGTH(r.return_tracking_number) >= 8 "
+    "AND r.return_tracking_number IS NOT :return_tracking_number"
+)
+"""Tracking numbers of the customer's shipments and other return labels: not the answer."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -289,7 +299,10 @@ RUBRIC = Rubric(
         reply_mentions_token(
             "return_tracking_number",
             name="reply-gives-return-tracking",
-            description="a reply gives the return label's tracking number (policy 4.4, 9.2)",
+            description="a reply gives the return label's tracking number (policy 4.4, 9.2), "
+            "and no other tracking number of the customer's (the parcel's own, other "
+            "orders'): a reply listing every number gives none",
+            forbidden_sql=OTHER_TRACKING_SQL,
             required=True,
             bands=("hard",),
         ),

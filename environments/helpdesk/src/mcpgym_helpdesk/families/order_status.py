@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Rubric, SqlCheck
+from mcpgym_grading import Rubric
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families._common import (
     BANDS,
@@ -45,6 +45,7 @@ from mcpgym_helpdesk.families._common import (
     product_unique_for_customer,
     reply_mentions_token,
     reply_names_carrier,
+    reply_omits,
     reply_sent,
     rows,
     ticket_state,
@@ -60,37 +61,16 @@ SERVICES = {
 }
 
 
-DIGIT_GROUP_SEPARATORS = (9, 10, 11, 12, 13, 32, 45, 160, 8201, 8202, 8208, 8209, 8211, 8239)
-"""Characters people (and the grader's token matching) put between digit groups of a number:
-any common space (tab, newline, space, NBSP, thin and narrow spaces) and dashes (hyphen,
-non-breaking hyphen, en dash)."""
-
-
-def _strip_separators_sql(expr: str) -> str:
-    for code in DIGIT_GROUP_SEPARATORS:
-        expr = f"REPLACE({expr}, CHAR({code}), '')"
-    return expr
-
-
-OTHER_TRACKING_IN_REPLIES_SQL = f"""
-WITH replies AS (
-    SELECT UPPER({_strip_separators_sql("m.body")}) AS t FROM ticket_messages m
-    WHERE m.ticket_id = :ticket_id AND m.author = 'agent'
-)
-SELECT COUNT(*) FROM (
-    SELECT s.tracking_number AS trk FROM shipments s JOIN orders o ON o.id = s.order_id
-    WHERE o.customer_id = :customer_id AND s.order_id <> :order_id
-    UNION
-    SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id
-    WHERE o.customer_id = :customer_id AND r.order_id <> :order_id
-) other
-WHERE LENGTH(other.trk) >= 8
-AND EXISTS (SELECT 1 FROM replies WHERE INSTR(replies.t, UPPER(other.trk)) > 0)
+OTHER_TRACKING_SQL = """
+SELECT s.tracking_number FROM shipments s JOIN orders o ON o.id = s.order_id
+WHERE o.customer_id = :customer_id AND s.order_id <> :order_id AND LENGTH(s.tracking_number) >= 8
+UNION
+SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id
+WHERE o.customer_id = :customer_id AND r.order_id <> :order_id
+AND LENGTH(r.return_tracking_number) >= 8
 """
-"""How many tracking numbers of the customer's OTHER orders (every shipment and return label,
-not one sampled distractor) appear in an agent reply on the ticket. Spaces and dashes
-(`DIGIT_GROUP_SEPARATORS`) are dropped from the replies first, so a number written in groups
-(``9405 5932 ...``, ``9405-5932``, NBSP or en dash between groups) still counts."""
+"""Every tracking number of the customer's OTHER orders (each shipment and return label, not
+one sampled distractor): no reply may state one, in any form (`reply_omits`)."""
 
 
 def _tracking(g: Generation, carrier: str, service: str) -> str:
@@ -277,14 +257,13 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         reply_names_carrier(),
-        SqlCheck(
+        reply_omits(
             name="reply-omits-other-orders",
             description="no reply gives a tracking number (shipment or return label) of any "
-            "other order of the customer: the customer asked about one order",
-            sql=OTHER_TRACKING_IN_REPLIES_SQL,
-            expected=0,
-            weight=1,
-            required=True,
+            "other order of the customer, in any form (digit groups split by any space or "
+            "dash, fullwidth digits, the number cut between replies): the customer asked "
+            "about one order, and a reply listing every number gives none",
+            forbidden_sql=OTHER_TRACKING_SQL,
         ),
         reply_sent(),
         ticket_state("closed", ("information_provided",), goodwill_codes=("store_credit_issued",)),

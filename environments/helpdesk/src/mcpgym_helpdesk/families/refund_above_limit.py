@@ -40,6 +40,7 @@ from mcpgym_helpdesk.families._common import (
     no_collateral,
     one,
     order_items,
+    other_amounts_sql,
     other_tickets_untouched,
     pick_where,
     product_unique_for_customer,
@@ -280,6 +281,7 @@ RUBRIC = Rubric(
             sql="SELECT reason FROM escalations WHERE ticket_id = :ticket_id ORDER BY id",
             expected=Param("escalate_cents"),
             normalize="money",
+            forbidden_sql=other_amounts_sql("refund_cents"),
             weight=1,
         ),
         ticket_state(
@@ -309,6 +311,7 @@ RUBRIC = Rubric(
             "(policy 9.2)",
             required=True,
             bands=("hard",),
+            allow=("escalate_cents",),
         ),
         reply_sent(),
         AnswerMatch(

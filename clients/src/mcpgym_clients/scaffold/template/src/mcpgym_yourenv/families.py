@@ -1,5 +1,9 @@
 """The task family `recount-item`: correct an item's quantity after a stock count.
 
+The family is written with the author kit: `fetch_rows`, `pick` and `reference_call` from
+`mcpgym_server` (scenario side; `Scenario` collects setup rows when a variant needs them) and
+`record_state`, `nothing_else_changed` from `mcpgym_grading` (recurring checks).
+
 A family has a generator ``Generation -> VariantSpec`` (deterministic: it reads the snapshot
 through ``g.db`` and draws only from ``g.rng``) and a rubric of weighted checks over the
 sealed episode. Bands change the structure of the task, not just its numbers:
@@ -19,16 +23,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, Rubric, SqlCheck, ToolCalled
-from mcpgym_server import Generation, TaskFamily, ToolCall, VariantSpec
+from mcpgym_grading import (
+    AnswerMatch,
+    Param,
+    Rubric,
+    ToolCalled,
+    nothing_else_changed,
+    record_state,
+)
+from mcpgym_server import (
+    Generation,
+    TaskFamily,
+    VariantSpec,
+    fetch_rows,
+    pick,
+    reference_call,
+)
 
 from mcpgym_yourenv.env import environment
 
 NAME = "recount-item"
-
-
-def _rows(g: Generation, sql: str) -> list[dict[str, Any]]:
-    return [dict(r) for r in g.db.execute(sql).fetchall()]
 
 
 def _units(n: int) -> str:
@@ -38,12 +52,14 @@ def _units(n: int) -> str:
 def generate(g: Generation) -> VariantSpec:
     """One variant of `recount-item` for ``g.band`` and ``g.seed`` (see the module docstring)."""
     if g.band == "easy":
-        candidates = _rows(g, "SELECT * FROM items ORDER BY id")
+        candidates = fetch_rows(g.db, "SELECT * FROM items ORDER BY id")
     else:
         shared = "(SELECT COUNT(*) FROM items o WHERE o.name = i.name)"
         wanted = "= 1" if g.band == "medium" else "> 1"
-        candidates = _rows(g, f"SELECT * FROM items i WHERE {shared} {wanted} ORDER BY i.id")
-    item = candidates[g.rng.randrange(len(candidates))]
+        candidates = fetch_rows(
+            g.db, f"SELECT * FROM items i WHERE {shared} {wanted} ORDER BY i.id"
+        )
+    item: dict[str, Any] = pick(g.rng, candidates, f"{NAME}@{g.band}")
     old = int(item["quantity"])
     delta = g.rng.choice([d for d in range(-min(old, 5), 6) if d != 0])
     new = old + delta
@@ -67,11 +83,8 @@ def generate(g: Generation) -> VariantSpec:
         instruction=instruction,
         params={"item_id": item["id"], "old_quantity": old, "new_quantity": new},
         reference=[
-            ToolCall("find_items", lookup),
-            ToolCall(
-                "set_quantity",
-                {"item_id": item["id"], "quantity": new, "reason": "cycle count"},
-            ),
+            reference_call("find_items", **lookup),
+            reference_call("set_quantity", item_id=item["id"], quantity=new, reason="cycle count"),
         ],
         answer=str(old),
     )
@@ -80,21 +93,18 @@ def generate(g: Generation) -> VariantSpec:
 RUBRIC = Rubric(
     threshold=0.85,
     checks=(
-        SqlCheck(
+        record_state(
+            "items",
+            "quantity = :new_quantity",
             name="quantity-corrected",
             description="the item's quantity is the counted one",
-            sql="SELECT quantity FROM items WHERE id = :item_id",
-            expected=Param("new_quantity"),
+            key_param="item_id",
             weight=3,
-            required=True,
         ),
-        NoCollateralChanges(
-            name="no-collateral-changes",
+        nothing_else_changed(
+            "stock_moves",
             description="no other item changed (the stock log is free to differ: an agent "
             "may correct its own mistake)",
-            except_tables=("stock_moves",),
-            weight=2,
-            required=True,
         ),
         AnswerMatch(
             name="answer-gives-old-quantity",

@@ -1,0 +1,180 @@
+"""Reading model API failures: context overflows and their figures, and server errors
+that are the request's fault rather than an outage.
+
+- `is_context_overflow`: a 400/413 answer saying the prompt does not fit the model's
+  context window, in the words of OpenAI, vLLM, llama-cpp-python (``context_length_exceeded``,
+  "maximum context length is N tokens"), the llama.cpp server (``exceed_context_size_error``,
+  "exceeds the available context size"), SGLang ("longer than the model's context length"),
+  Anthropic ("prompt is too long") and Gemini ("input token count ... exceeds").
+- `overflow_figures`: the token counts such an answer states (prompt, completion asked
+  for, context window), where it states them.
+- `RepeatedServerErrors`: a 5xx answer that every attempt of a request got alike, and
+  that a fresh episode gets alike again while the server keeps answering other requests,
+  is a request the server cannot process (``model_error``), not an outage
+  (``infra_error``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from mcpgym_clients.errors import ModelAPIError
+
+_OVERFLOW = re.compile(
+    r"context_length_exceeded|context window|maximum context length|prompt is too long|"
+    r"input token count .*exceeds|too many (input )?tokens|exceed_context_size_error|"
+    r"exceeds the available context size|longer than the model's context length",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(exc: ModelAPIError) -> bool:
+    """Whether a 400/413 answer says the prompt is over the model's context window
+    (see the module docstring): the model's own outcome, ``max_tokens``, not a broken call,
+    except on an episode's first request (`mcpgym_clients.agents.model`)."""
+    if exc.status not in (400, 413):
+        return False
+    return bool(_OVERFLOW.search(f"{exc} {exc.body or ''}"))
+
+
+@dataclass(frozen=True)
+class OverflowFigures:
+    """Token counts stated by a context-overflow answer (``None``: not stated).
+
+    Attributes:
+        prompt_tokens: tokens of the prompt (the messages and tool declarations).
+        completion_tokens: tokens asked for the response (``max_tokens``), if stated.
+        context: the model's context window, in tokens.
+    """
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    context: int | None = None
+
+    @property
+    def cap_too_large(self) -> bool:
+        """The prompt fits; prompt plus the response cap asked for does not."""
+        return bool(
+            self.completion_tokens
+            and self.prompt_tokens is not None
+            and self.context is not None
+            and self.prompt_tokens < self.context
+        )
+
+    def describe(self) -> str:
+        """``"4,745 prompt tokens vs a context window of 4,096"`` (what is known; the
+        response cap only when it is what does not fit)."""
+        parts = []
+        if self.prompt_tokens is not None:
+            parts.append(f"{self.prompt_tokens:,} prompt tokens")
+        if self.cap_too_large:
+            parts.append(f"{self.completion_tokens:,} asked for the response")
+        text = " + ".join(parts) or "a prompt of unknown size"
+        if self.context is not None:
+            text += f" vs a context window of {self.context:,}"
+        return text
+
+
+_FIGURES = (
+    # OpenAI, vLLM, llama-cpp-python: "maximum context length is 4096 tokens. However, you
+    # requested 4745 tokens (4745 in the messages, None in the completion)"
+    re.compile(
+        r"maximum context length is (?P<ctx>\d+) tokens.*?requested (?P<total>\d+) tokens"
+        r"(?: \((?P<prompt>\d+) in the messages, (?P<completion>\d+|None) in the completion)?",
+        re.IGNORECASE | re.DOTALL,
+    ),
+    # vLLM (newer), when the response cap is what does not fit: "'max_tokens' or
+    # 'max_completion_tokens' is too large: 2048. This model's maximum context length is
+    # 4096 tokens and your request has 3000 input tokens (2048 > 4096 - 3000)"
+    re.compile(
+        r"too large: (?P<completion>\d+)\. This model's maximum context length is "
+        r"(?P<ctx>\d+) tokens and your request has (?P<prompt>\d+) input tokens",
+        re.IGNORECASE,
+    ),
+    # vLLM (newer): "... your request has 4745 input tokens"; OpenAI: "However, your
+    # messages resulted in 131000 tokens"
+    re.compile(
+        r"maximum context length is (?P<ctx>\d+) tokens.*?"
+        r"(?:has (?P<prompt>\d+) input tokens|resulted in (?P<total>\d+) tokens)",
+        re.IGNORECASE | re.DOTALL,
+    ),
+    # SGLang: "The input (4745 tokens) is longer than the model's context length (4096 tokens)"
+    re.compile(
+        r"input \((?P<prompt>\d+) tokens\) is longer than the model's context length "
+        r"\((?P<ctx>\d+) tokens\)",
+        re.IGNORECASE,
+    ),
+    # Anthropic: "prompt is too long: 212345 tokens > 200000 maximum"
+    re.compile(r"prompt is too long: (?P<prompt>\d+) tokens > (?P<ctx>\d+)", re.IGNORECASE),
+    # Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed
+    # (1048576)"
+    re.compile(
+        r"input token count \((?P<prompt>\d+)\) exceeds the maximum number of tokens "
+        r"allowed \((?P<ctx>\d+)\)",
+        re.IGNORECASE,
+    ),
+)
+
+
+def overflow_figures(exc: ModelAPIError) -> OverflowFigures:
+    """The figures a context-overflow answer states (all ``None`` when it states none).
+
+    The llama.cpp server puts them in the error object (``n_prompt_tokens``, ``n_ctx``);
+    the others in the message text (see `_FIGURES`).
+    """
+    if exc.body:
+        try:
+            data = json.loads(exc.body)
+        except ValueError:
+            data = None
+        err = data.get("error") if isinstance(data, dict) else None
+        if isinstance(err, dict) and isinstance(err.get("n_ctx"), int):
+            prompt = err.get("n_prompt_tokens")
+            return OverflowFigures(prompt if isinstance(prompt, int) else None, None, err["n_ctx"])
+    text = f"{exc} {exc.body or ''}"
+    for pattern in _FIGURES:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        found = m.groupdict()
+        prompt = found.get("prompt") or found.get("total")
+        completion = found.get("completion")
+        return OverflowFigures(
+            int(prompt) if prompt else None,
+            int(completion) if completion and completion.isdigit() else None,
+            int(found["ctx"]),
+        )
+    return OverflowFigures()
+
+
+class RepeatedServerErrors:
+    """Tells a request the server cannot process from an outage, across episodes.
+
+    A 5xx answer qualifies when every attempt of the request got it with the same status
+    and message (`ModelAPIError.identical`). The first time a campaign sees it, it is an
+    outage as far as anyone can tell (``infra_error``: the episode is retried fresh). When
+    a later episode gets the same answer again *and* the server answered some request in
+    between (so it is up), the request is at fault: ``model_error`` with the server's
+    message. An outage gives no success in between, so it stays ``infra_error``.
+
+    One object serves a campaign's concurrent episodes (no awaits inside).
+    """
+
+    def __init__(self) -> None:
+        self.successes = 0
+        self._first_seen: dict[str, int] = {}
+
+    def answered(self) -> None:
+        """Count a request the server answered."""
+        self.successes += 1
+
+    def is_ours(self, exc: ModelAPIError) -> bool:
+        """Whether ``exc`` (a request's final failure) is the request's fault (see above);
+        records it otherwise."""
+        if exc.status is None or not 500 <= exc.status < 600 or not exc.identical:
+            return False
+        signature = f"{exc.status} {exc.reason}"
+        first = self._first_seen.setdefault(signature, self.successes)
+        return self.successes > first

@@ -1,0 +1,380 @@
+"""Adversarial controls for the ship gate: mutants of the reference that look for a shortcut.
+
+The mutants of `mcpgym_clients.instrument.controls` look for *vacuous* checks (a check no
+run fails). These look for *hackable* ones (a check a shortcut passes), from the
+environment's own data, in any environment:
+
+- ``stuff-i``: answer field ``i`` (a free-text argument of 20 characters or more of a write
+  call, or the answer given to ``submit``) also lists every *candidate value* of the variant:
+  for each answer check of the rubric (`mcpgym_grading.AnswerMatch` whose ``expected`` is a
+  `Param`), every value of the same kind (the variant params and what the reference's reads
+  returned whose names end the same way: ``tracking_number``, ``order_id``...). A shotgun
+  answer: the right value among all the others.
+- ``amounts-i``: the same with every candidate amount (``*_cents`` values written ``$X.YY``)
+  when an answer check reads an amount: a reply stating several amounts.
+- ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
+  same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
+- ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
+- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` written in a
+  look-alike form (`FORMS`: digit groups split by an em dash, a figure dash, an em space or
+  an ideographic space; fullwidth characters; "at" and "dot" spelled out; digits split by
+  spaces; the list spread over several calls of the same tool, each value cut between two
+  of them). The same content: every check must grade it as it grades the plain form.
+
+`shortcut_failures` turns their grades into the gate's findings (condition 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcpgym_clients.instrument.controls import (
+    BLAND_TEXT,
+    Call,
+    _flat_values,
+    _looked_up,
+    _suffix,
+    json_key,
+    reference_calls,
+)
+from mcpgym_grading import AnswerMatch, Param
+from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
+
+MIN_TEXT = 20
+"""Free-text arguments at least this long are answer fields (as for ``blank-text``)."""
+
+
+def _groups(value: str, sep: str) -> str | None:
+    chunks = [value[i : i + 4] for i in range(0, len(value), 4)]
+    if len(chunks) < 2 or not all(any(c.isdigit() for c in ch) for ch in chunks):
+        return None  # only digit groups are read as one value (letters split stay apart)
+    return sep.join(chunks)
+
+
+def fullwidth(text: str) -> str:
+    """ASCII letters, digits and punctuation as their fullwidth forms (U+FF01..U+FF5E)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def _spelled(value: str) -> str | None:
+    if "@" not in value and "." not in value:
+        return None
+    return value.replace(".", " dot ").replace("@", " at ")
+
+
+def _spaced(value: str) -> str | None:
+    return " ".join(value) if value.isdigit() and len(value) >= 3 else None
+
+
+FORMS: dict[str, Callable[[str], str | None]] = {
+    "em-dash": lambda v: _groups(v, "\u2014"),
+    "figure-dash": lambda v: _groups(v, "\u2012"),
+    "em-space": lambda v: _groups(v, "\u2003"),
+    "ideographic-space": lambda v: _groups(v, "\u3000"),
+    "fullwidth": lambda v: fullwidth(v) if fullwidth(v) != v else None,
+    "spelled": _spelled,
+    "spaced": _spaced,
+}
+"""Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
+values spread over several calls, each cut between two) is built apart."""
+
+MONEY_FORMS = ("fullwidth",)
+"""The forms amounts are written in (a dash inside ``$45.00`` makes it no amount at all)."""
+
+
+@dataclass(frozen=True)
+class Adversary:
+    """One adversarial mutant: its calls and what the gate compares it with.
+
+    Attributes:
+        label: ``stuff-3``, ``stuff-3~em-dash``, ``leak-3~fullwidth``... group: the field it
+            changes (``3``, or ``submit``). role: ``blank``, ``stuff``, ``amounts`` or
+            ``leak`` (a plain form), or a form name. base: for a form, the label of the plain
+            mutant with the same values (the one it must grade like). values: what it adds.
+    """
+
+    label: str
+    calls: list[Call]
+    group: str
+    role: str
+    base: str = ""
+    values: tuple[str, ...] = ()
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def _applies(check: AnswerMatch, variant: TaskVariant) -> bool:
+    if check.bands is not None and variant.band not in check.bands:
+        return False
+    return not check.when or bool(variant.params.get(check.when))
+
+
+def answer_kinds(env: Environment, variant: TaskVariant) -> tuple[set[str], set[str], list[Any]]:
+    """The kinds (name endings) of the values the applicable answer checks expect: token
+    kinds, money kinds, and the expected values themselves."""
+    rubric = env.families[variant.family].rubric
+    tokens: set[str] = set()
+    money: set[str] = set()
+    expected: list[Any] = []
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, AnswerMatch) or not _applies(check, variant):
+            continue
+        if not isinstance(check.expected, Param) or check.normalize == "text":
+            continue
+        (money if check.normalize == "money" else tokens).add(_suffix(check.expected.name))
+        expected.append(variant.params.get(check.expected.name))
+    return tokens, money, expected
+
+
+def _of_kinds(
+    kinds: set[str], params: Mapping[str, Any], looked_up: Mapping[str, list[Any]]
+) -> list[Any]:
+    found: list[Any] = []
+    sources = [*params.items(), *((k, v) for k, vs in looked_up.items() for v in vs)]
+    for key, value in sources:
+        if _suffix(key) not in kinds and key not in kinds:
+            continue
+        for v in _flat_values(value):
+            if v is None or isinstance(v, bool) or not isinstance(v, str | int):
+                continue
+            if v not in found:
+                found.append(v)
+    return found
+
+
+def _fields(body: Sequence[Call], env: Environment, answer: str | None) -> list[tuple[str, int]]:
+    """``(group, index)`` of each answer field: a write call with free text, and submit."""
+    out: list[tuple[str, int]] = []
+    for i, (name, args) in enumerate(body):
+        spec = env.tools.get(name)
+        if spec is None or spec.kind != "write":
+            continue
+        if any(isinstance(v, str) and len(v) >= MIN_TEXT for v in args.values()):
+            out.append((str(i + 1), i))
+    if answer is not None:
+        out.append(("submit", len(body)))
+    return out
+
+
+def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
+    """The adversarial mutants of ``variant``'s reference (see the module docstring)."""
+    base = reference_calls(variant)
+    body, submit = base[:-1], base[-1]
+    answer = submit[1].get("answer") if isinstance(submit[1].get("answer"), str) else None
+    looked_up = _looked_up(env, variant, base)
+    token_kinds, money_kinds, expected = answer_kinds(env, variant)
+    want = {str(v) for v in expected if v is not None}
+    params = variant.params
+    leak_kinds = {_suffix(k) for k in params}
+    used = {json_key(v) for _, args in body for v in args.values()}
+    out: list[Adversary] = []
+    for group, i in _fields(body, env, answer):
+        if group == "submit":
+            calls_of = _submit_builder(body, str(answer))
+            text = str(answer)
+        else:
+            calls_of = _call_builder(body, submit, i)
+            text = "\n".join(v for v in body[i][1].values() if isinstance(v, str))
+        out.append(
+            Adversary(f"blank-{group}", calls_of([BLAND_TEXT], replace=True), group, "blank")
+        )
+        plans: list[tuple[str, list[str], tuple[str, ...]]] = []
+        stuff = [
+            str(v)
+            for v in _of_kinds(token_kinds, params, looked_up)
+            if len(str(v)) >= 3 and str(v) not in want and json_key(v) not in used
+        ]
+        stuff = [v for v in stuff if v.casefold() not in text.casefold()]
+        if stuff:
+            plans.append(("stuff", stuff, tuple(FORMS)))
+        cents = [
+            v
+            for v in _of_kinds(money_kinds, params, looked_up)
+            if isinstance(v, int) and v > 0 and str(v) not in want and json_key(v) not in used
+        ]
+        amounts = [a for a in (_money(v) for v in sorted(set(cents))) if a not in text]
+        if amounts:
+            plans.append(("amounts", amounts, MONEY_FORMS))
+        leak = [
+            str(v)
+            for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up)]
+            if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
+        ]
+        leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]
+        if leak:
+            plans.append(("leak", leak, tuple(FORMS)))
+        for role, values, forms in plans:
+            out += _with_forms(group, role, values, forms, calls_of, split=group != "submit")
+    return out
+
+
+def _with_forms(
+    group: str,
+    role: str,
+    values: list[str],
+    forms: Sequence[str],
+    calls_of: Callable[..., list[Call]],
+    *,
+    split: bool,
+) -> list[Adversary]:
+    label = f"{role}-{group}"
+    out = [Adversary(label, calls_of(values), group, role, values=tuple(values))]
+    plain_of: dict[tuple[str, ...], str] = {tuple(values): label}
+    for form in forms:
+        fn = FORMS[form]
+        pairs = [(v, fn(v)) for v in values]
+        kept = tuple(v for v, f in pairs if f is not None)
+        if not kept:
+            continue
+        if kept not in plain_of:  # the plain mutant with exactly these values
+            plain_of[kept] = f"{label}@{len(plain_of)}"
+            out.append(Adversary(plain_of[kept], calls_of(list(kept)), group, role, values=kept))
+        shown = [f for _, f in pairs if f is not None]
+        out.append(Adversary(f"{label}~{form}", calls_of(shown), group, form, plain_of[kept], kept))
+    if split and len(values) >= 1:
+        out.append(
+            Adversary(
+                f"{label}~split", calls_of(values, split=True), group, "split", label, tuple(values)
+            )
+        )
+    return out
+
+
+def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., list[Call]]:
+    name, args = body[i]
+    key = max(
+        (k for k, v in args.items() if isinstance(v, str) and len(v) >= MIN_TEXT),
+        key=lambda k: len(str(args[k])),
+    )
+
+    def calls_of(values: list[str], *, replace: bool = False, split: bool = False) -> list[Call]:
+        if replace:
+            changed = [
+                (
+                    name,
+                    {
+                        **args,
+                        **{
+                            k: BLAND_TEXT
+                            for k, v in args.items()
+                            if isinstance(v, str) and len(v) >= MIN_TEXT
+                        },
+                    },
+                )
+            ]
+        elif split:
+            # the list spread over consecutive calls, each value cut between two of them
+            # (digit groups only: a cut word or amount is no longer the same value)
+            texts = [f"{args[key]}\n\n"]
+            for v in values:
+                h = 4 * (len(v) // 8) if _groups(v, " ") is not None else 0
+                if h:
+                    texts[-1] += v[:h]
+                    texts.append(v[h:] + ", ")
+                else:
+                    texts.append(v + ", ")
+            changed = [(name, {**args, key: t}) for t in texts]
+        else:
+            changed = [(name, {**args, key: f"{args[key]}\n\n{', '.join(values)}."})]
+        return [*body[:i], *changed, *body[i + 1 :], submit]
+
+    return calls_of
+
+
+def _submit_builder(body: Sequence[Call], answer: str) -> Callable[..., list[Call]]:
+    def calls_of(values: list[str], *, replace: bool = False, split: bool = False) -> list[Call]:
+        text = BLAND_TEXT if replace else f"{answer}\n\n{', '.join(values)}."
+        return [*body, (SUBMIT_TOOL, {"answer": text})]
+
+    return calls_of
+
+
+def _results(job: Any) -> dict[str, dict[str, Any]]:
+    grade = job.record.grade if job.record is not None else None
+    return {c["name"]: c for c in (grade or {}).get("checks", []) if c.get("applicable")}
+
+
+def _refused_calls(job: Any) -> int:
+    transcript = job.record.transcript if job.record is not None else []
+    return sum(1 for m in transcript if m.get("mcpgym_is_error"))
+
+
+def _graded(job: Any) -> bool:
+    rec = job.record
+    return rec is not None and rec.grade is not None and rec.grade.get("status") == "graded"
+
+
+def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str], int]:
+    """Condition 7's findings over the finished adversarial jobs (``job.adversary`` set).
+
+    - a shotgun passes: an answer check reads field ``i`` (it fails when the field says
+      nothing) and ``stuff-i`` / ``amounts-i`` is graded passed, where ``blank-i`` is not or
+      ``stuff-i`` scores 1.0 (listing every candidate is a shortcut to the pass or the points);
+    - a look-alike evades: a check that fails on a plain mutant passes on the same values in
+      a look-alike form (a form whose extra calls the environment refused is left out).
+
+    Returns:
+        One line per finding, and how many adversarial episodes were compared.
+    """
+    rubrics = {name: fam.rubric for name, fam in env.families.items()}
+    by_variant: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for job in jobs:
+        if getattr(job, "adversary", None) is not None and _graded(job):
+            by_variant.setdefault((job.task, job.band, job.seed), {})[job.adversary.label] = job
+    lines: list[str] = []
+    for (task, band, seed), found in sorted(by_variant.items()):
+        where = f"{task}@{band}#{seed}"
+        answer_checks = {
+            c.name: c.normalize
+            for c in getattr(rubrics[task], "checks", ())
+            if isinstance(c, AnswerMatch)
+        }
+        for label, job in sorted(found.items()):
+            adv: Adversary = job.adversary
+            if adv.role in ("stuff", "amounts") and "@" not in label:
+                blank = found.get(f"blank-{adv.group}")
+                if blank is None:
+                    continue
+                kind = "money" if adv.role == "amounts" else "token"
+                reading = sorted(
+                    n
+                    for n, c in _results(blank).items()
+                    if answer_checks.get(n) == kind and not c["passed"]
+                )
+                grade = job.record.grade
+                full = grade.get("score") == 1.0
+                if (
+                    reading
+                    and grade.get("passed")
+                    and (not blank.record.grade.get("passed") or full)
+                ):
+                    what = "candidate amounts" if adv.role == "amounts" else "candidate values"
+                    names = ", ".join(f"`{n}`" for n in reading)
+                    lines.append(
+                        f"{where}: a shotgun passes: field {adv.group} listing every one of the "
+                        f"{len(adv.values)} {what} (`{label}`) is graded passed at "
+                        f"{grade.get('score'):.3f}; check(s) {names} "
+                        "read it: name the other candidates as `forbidden` values"
+                    )
+            elif adv.base:
+                plain = found.get(adv.base)
+                if plain is None or _refused_calls(job) > _refused_calls(plain):
+                    continue
+                mine = _results(job)
+                evaded = sorted(
+                    n
+                    for n, c in _results(plain).items()
+                    if not c["passed"] and mine.get(n, {}).get("passed")
+                )
+                if evaded:
+                    lines.append(
+                        f"{where}: check(s) {', '.join(f'`{n}`' for n in evaded)} fail on "
+                        f"`{adv.base}` but pass on the same values in the {adv.role} form "
+                        f"(`{label}`): read the text through mcpgym_grading's normaliser "
+                        "(an AnswerMatch with `forbidden` / `forbidden_sql`)"
+                    )
+    return lines, sum(len(v) for v in by_variant.values())

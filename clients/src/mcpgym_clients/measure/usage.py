@@ -1,0 +1,140 @@
+"""Tokens, cost and time of stored episodes: per run, per family, and the delta of two runs.
+
+Usage is what the agent's model API reported, stored per episode (``usage`` JSON of the
+run store: ``requests``, ``prompt_tokens``, ``completion_tokens``, ``total_tokens``, and
+``cached_tokens``, ``reasoning_tokens``, ``cost_usd`` where the vendor reports them).
+Every stored episode counts, unscored ones included (an ``infra_error`` attempt spent its
+tokens too). A count no episode reported stays ``None`` (unknown), never 0; ``reported``
+says how many episodes reported any usage at all, so a partial sum can be read as such.
+Time is the episode's wall time (``duration_s``: open to sealed, model requests included).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+USAGE_KEYS = (
+    "requests",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "reasoning_tokens",
+    "total_tokens",
+    "cost_usd",
+)
+"""The usage counts summed per group, in display order (``cost_usd`` in US dollars)."""
+
+
+def usage_figures(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Summed usage and episode time of episode rows.
+
+    Args:
+        rows: episode rows (``RunStore.episodes``); every row counts.
+
+    Returns:
+        ``{"episodes": n, "reported": rows with any usage, <USAGE_KEYS>: sum or None,
+        "tokens_per_episode": total / reported or None, "duration_s": {"total", "mean",
+        "median", "max"} (seconds; None without rows)}``.
+    """
+    sums: dict[str, float | None] = dict.fromkeys(USAGE_KEYS)
+    reported = 0
+    for row in rows:
+        usage = row.get("usage")
+        if not isinstance(usage, Mapping) or not usage:
+            continue
+        counted = False
+        for key in USAGE_KEYS:
+            value = usage.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            if not math.isfinite(value):
+                continue
+            sums[key] = (sums[key] or 0) + value
+            counted = True
+        reported += counted
+    out: dict[str, Any] = {"episodes": len(rows), "reported": reported}
+    for key in USAGE_KEYS:
+        value = sums[key]
+        out[key] = None if value is None else (round(value, 6) if key == "cost_usd" else int(value))
+    total = out["total_tokens"]
+    if total is None and (out["prompt_tokens"] is not None or out["completion_tokens"] is not None):
+        total = (out["prompt_tokens"] or 0) + (out["completion_tokens"] or 0)
+        out["total_tokens"] = total
+    out["tokens_per_episode"] = None if total is None or not reported else total / reported
+    durations = [
+        float(r["duration_s"])
+        for r in rows
+        if isinstance(r.get("duration_s"), int | float) and math.isfinite(r["duration_s"])
+    ]
+    out["duration_s"] = (
+        {
+            "total": math.fsum(durations),
+            "mean": math.fsum(durations) / len(durations),
+            "median": statistics.median(durations),
+            "max": max(durations),
+        }
+        if durations
+        else None
+    )
+    return out
+
+
+def usage_of_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``{"overall": U, "by_family": {family: U}}`` with U as `usage_figures` returns."""
+    families: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        families.setdefault(str(row["task"]), []).append(row)
+    return {
+        "overall": usage_figures(rows),
+        "by_family": {name: usage_figures(group) for name, group in families.items()},
+    }
+
+
+def usage_delta(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    """B - A of two `usage_figures` results, key by key (``None`` where either is unknown).
+
+    Returns:
+        ``{<USAGE_KEYS>, "tokens_per_episode", "mean_duration_s"}``: the differences.
+    """
+    out: dict[str, Any] = {}
+    for key in (*USAGE_KEYS, "tokens_per_episode"):
+        va, vb = a.get(key), b.get(key)
+        out[key] = None if va is None or vb is None else vb - va
+    da, db = a.get("duration_s"), b.get("duration_s")
+    out["mean_duration_s"] = None if not da or not db else db["mean"] - da["mean"]
+    return out
+
+
+def format_count(value: float | None) -> str:
+    """A token count for a table: ``-`` when unknown, ``12.3k``/``4.56M`` when large."""
+    if value is None:
+        return "-"
+    sign = "-" if value < 0 else ""
+    v = abs(value)
+    if v >= 1_000_000:
+        return f"{sign}{v / 1_000_000:.2f}M"
+    if v >= 10_000:
+        return f"{sign}{v / 1_000:.1f}k"
+    return f"{sign}{v:,.0f}"
+
+
+def format_cost(value: float | None) -> str:
+    """A cost in US dollars for a table: ``-`` when no episode reported one."""
+    if value is None:
+        return "-"
+    return f"${value:,.4f}" if abs(value) < 1 else f"${value:,.2f}"
+
+
+def format_seconds(value: float | None) -> str:
+    """Seconds for a table (``0.42s``, ``12.3s``, ``4m05s``)."""
+    if value is None:
+        return "-"
+    if value < 10:
+        return f"{value:.2f}s"
+    if value < 120:
+        return f"{value:.1f}s"
+    minutes, seconds = divmod(int(round(value)), 60)
+    return f"{minutes}m{seconds:02d}s"

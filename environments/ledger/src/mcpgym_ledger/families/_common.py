@@ -1,0 +1,410 @@
+"""Shared pieces of the ledger task families, built on the author kit.
+
+The scenario side comes from `mcpgym_server.authoring` (`Scenario`, `fetch_rows`, `pick_where`,
+`reference_call`), the recurring checks from `mcpgym_grading.kit`. What is here is only what
+is particular to these books: the volatile columns, the tables every family leaves out of
+`nothing_else_changed`, and three ledger check bundles (`books_moved`, `note_left`,
+`note_says_money`), plus `movements`, which computes what `books_moved` expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date, timedelta
+from typing import Any
+
+from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, SqlCheck, reply_says, reply_sent
+from mcpgym_grading import nothing_else_changed as _nothing_else_changed
+from mcpgym_server import format_cents
+
+SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
+"""The books' "now": snapshot rows are older, rows written in an episode newer."""
+
+TODAY = "2026-06-15"
+
+FIRST_OPEN_DAY = "2026-05-01"
+"""Policy 2.2: a document of a closed period is dated on the first day of the earliest open one."""
+
+BANDS: tuple[Any, ...] = ("easy", "medium", "hard", "expert")
+
+VOLATILE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "journal_entries": ("created_at",),
+    "invoices": ("updated_at",),
+    "bills": ("updated_at",),
+    "bank_lines": ("updated_at",),
+    "payments": ("created_at",),
+    "credit_notes": ("created_at",),
+    "escalations": ("created_at",),
+    "notes": ("created_at",),
+    "audit_log": ("at",),
+    "periods": ("closed_at",),
+}
+"""Timestamps written from the virtual clock: they depend on how many calls the agent made."""
+
+ALWAYS_EXCEPT = ("audit_log", "notes", "journal_entries", "journal_lines")
+"""Tables every family leaves out of `nothing_else_changed`: the audit trail, notes (free
+text, checked by `note_left`), and the journal, checked by `books_moved` as account
+movements in cents (an agent may split or order its entries differently)."""
+
+
+def money(cents: int) -> str:
+    """``12345 -> "$123.45"``."""
+    return format_cents(cents)
+
+
+def notes_sql(entity: str, param: str) -> str:
+    """SQL selecting the bodies of the notes left on ``entity`` ``:param``."""
+    return f"SELECT body FROM notes WHERE entity = '{entity}' AND entity_id = :{param} ORDER BY id"
+
+
+def note_left(entity: str, param: str, **kw: Any) -> SqlCheck:
+    """A note was left on the record (policy 10.1)."""
+    return reply_sent(
+        "notes",
+        f"entity = '{entity}' AND entity_id = :{param}",
+        name=kw.pop("name", "note-left"),
+        description=kw.pop("description", f"a note was left on the {entity} (policy 10.1)"),
+        **kw,
+    )
+
+
+def note_says_money(entity: str, param: str, cents_param: str, **kw: Any) -> AnswerMatch:
+    """A note on the record states the amount ``:cents_param`` (as money, e.g. $1,234.50)."""
+    return reply_says(
+        notes_sql(entity, param),
+        cents_param,
+        name=kw.pop("name", "note-states-amount"),
+        normalize="money",
+        description=kw.pop(
+            "description", f"a note on the {entity} states the amount ({cents_param})"
+        ),
+        **kw,
+    )
+
+
+BOOKS_MOVED_SQL = (
+    "SELECT a.code, SUM(l.debit_cents) - SUM(l.credit_cents) AS net FROM journal_lines l "
+    "JOIN journal_entries e ON e.id = l.entry_id JOIN accounts a ON a.id = l.account_id "
+    f"WHERE e.created_at > '{SNAPSHOT_TIME}' GROUP BY a.code HAVING net <> 0 "
+    "UNION ALL SELECT 'posted-into-closed-period', COUNT(*) FROM journal_entries e "
+    "JOIN periods p ON p.id = e.period_id "
+    f"WHERE e.created_at > '{SNAPSHOT_TIME}' AND p.closed_at <= '{SNAPSHOT_TIME}' "
+    "HAVING COUNT(*) > 0 "
+    "UNION ALL SELECT 'edited-posted-entries', COUNT(*) FROM journal_entries "
+    "WHERE edited_at IS NOT NULL HAVING COUNT(*) > 0"
+)
+
+
+def books_moved(param: str = "movements", **kw: Any) -> SqlCheck:
+    """The episode's journal entries moved exactly the accounts in ``:param`` (rows
+    ``[account code, debits - credits in cents]``, accounts that net to zero left out),
+    nothing was posted into a period closed before the episode (policy 2.1), and no posted
+    entry was edited (policy 6.1). Required; its detail lists the rows found."""
+    return SqlCheck(
+        name=kw.pop("name", "books-moved-as-required"),
+        description=kw.pop(
+            "description",
+            "the entries posted in the episode moved exactly the right accounts by the right "
+            "amounts in cents (debits minus credits per account), none is dated in a closed "
+            "period (policy 2.1), and no posted entry was edited (policy 6.1)",
+        ),
+        sql=BOOKS_MOVED_SQL,
+        expected=Param(param),
+        weight=kw.pop("weight", 3.0),
+        required=kw.pop("required", True),
+        **kw,
+    )
+
+
+def movements(*lines: Iterable[tuple[str, int, int]]) -> list[list[Any]]:
+    """What `books_moved` expects from the entries' lines ``(code, debit, credit)``: per
+    account, debits minus credits, zero nets left out, sorted by code."""
+    net: dict[str, int] = {}
+    for group in lines:
+        for code, dr, cr in group:
+            net[code] = net.get(code, 0) + dr - cr
+    return [[code, cents] for code, cents in sorted(net.items()) if cents]
+
+
+def nothing_else_changed(*tables: str, **kw: Any) -> NoCollateralChanges:
+    """`mcpgym_grading.nothing_else_changed` with the ledger's standing exceptions."""
+    return _nothing_else_changed(*tables, always_except=ALWAYS_EXCEPT, **kw)
+
+
+def tax_on(net_cents: int, rate_bp: int) -> int:
+    """Tax at ``rate_bp`` basis points, rounded half up (as the tools compute it)."""
+    return (net_cents * rate_bp + 5000) // 10000
+
+
+RATES: Mapping[str, int] = {"STD": 1000, "RED": 500, "ZERO": 0, "EXEMPT": 0}
+"""The snapshot's tax rates in basis points (tax_rates.rate_bp)."""
+
+
+def instruction(body: str) -> str:
+    """The task text: the request, then the standing reminder."""
+    return (
+        f"{body}\n\nWork through the ledger tools as the accounting policy requires, "
+        "then call submit."
+    )
+
+
+PRODUCTS = (
+    ("Trail daypack 28L", 3400),
+    ("Insulated jacket", 6100),
+    ("Rain shell", 4800),
+    ("Camp stove", 2900),
+    ("Headlamp 400lm", 1450),
+    ("Trekking poles (pair)", 3150),
+    ("Sleeping bag -5C", 7400),
+    ("Water filter", 2350),
+)
+"""Products the company sells (unit prices in cents), as on the snapshot's invoices."""
+
+
+class PastBooks:
+    """Setup rows for documents of the books' past (written before the snapshot time), each
+    with the journal entry the tools would have posted, so the books stay consistent.
+
+    Args:
+        sc: the variant's `Scenario` (ids come from it).
+    """
+
+    def __init__(self, sc: Any) -> None:
+        self.sc = sc
+        self.accounts = {r["code"]: r["id"] for r in sc.rows("SELECT id, code FROM accounts")}
+
+    def entry(
+        self,
+        day: str,
+        memo: str,
+        source: str,
+        source_id: int | None,
+        lines: list[tuple[str, int, int]],
+        party_id: int | None = None,
+    ) -> int:
+        """A balanced entry dated ``day``; lines are ``(account code, debit, credit)``."""
+        assert sum(x[1] for x in lines) == sum(x[2] for x in lines), lines
+        entry_id = self.sc.insert(
+            "journal_entries",
+            {
+                "entry_date": day,
+                "period_id": int(day[5:7]),
+                "memo": memo,
+                "source": source,
+                "source_id": source_id,
+                "created_at": f"{day}T15:20:00Z",
+                "created_by": "dana.liu",
+            },
+        )
+        for code, dr, cr in lines:
+            if dr or cr:
+                self.sc.insert(
+                    "journal_lines",
+                    {
+                        "entry_id": entry_id,
+                        "account_id": self.accounts[code],
+                        "debit_cents": dr,
+                        "credit_cents": cr,
+                        "party_id": party_id,
+                        "memo": "",
+                    },
+                )
+        return entry_id
+
+    def invoice(
+        self,
+        customer: Mapping[str, Any],
+        issue: str,
+        due: str,
+        lines: list[tuple[str, int, int]],
+        paid: list[tuple[str, int]] = (),  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        """A posted invoice of ``lines`` ``(product, quantity, unit cents)`` for ``customer``
+        (its default tax code), with payments ``(date, cents)`` received on it; returns the
+        invoice as a row dict (``open_cents`` added)."""
+        taxc = customer["default_tax_code"]
+        priced = [(p, q, u, q * u, tax_on(q * u, RATES[taxc])) for p, q, u in lines]
+        net = sum(x[3] for x in priced)
+        tax = sum(x[4] for x in priced)
+        inv_id = self.sc.peek_id("invoices")
+        number = f"INV-2026-{inv_id:04d}"
+        paid_cents = sum(c for _d, c in paid)
+        status = "paid" if paid_cents == net + tax else ("part_paid" if paid_cents else "posted")
+        entry_id = self.entry(
+            issue,
+            f"Invoice {number}",
+            "invoice",
+            inv_id,
+            [("1100", net + tax, 0), ("4000", 0, net), ("2200", 0, tax)],
+            customer["id"],
+        )
+        row = {
+            "number": number,
+            "customer_id": customer["id"],
+            "issue_date": issue,
+            "due_date": due,
+            "status": status,
+            "net_cents": net,
+            "tax_cents": tax,
+            "total_cents": net + tax,
+            "paid_cents": paid_cents,
+            "credited_cents": 0,
+            "written_off_cents": 0,
+            "journal_entry_id": entry_id,
+            "memo": "",
+            "updated_at": f"{issue}T16:00:00Z",
+        }
+        assert self.sc.insert("invoices", row) == inv_id
+        for p, q, u, lnet, ltax in priced:
+            self.sc.insert(
+                "invoice_lines",
+                {
+                    "invoice_id": inv_id,
+                    "description": p,
+                    "account_id": self.accounts["4000"],
+                    "quantity": q,
+                    "unit_cents": u,
+                    "net_cents": lnet,
+                    "tax_code": taxc,
+                    "tax_cents": ltax,
+                },
+            )
+        for day, cents in paid:
+            pay = self.sc.peek_id("payments")
+            pje = self.entry(
+                day,
+                f"Payment received on {number}",
+                "payment",
+                pay,
+                [("1000", cents, 0), ("1100", 0, cents)],
+                customer["id"],
+            )
+            self.sc.insert(
+                "payments",
+                {
+                    "direction": "received",
+                    "party_id": customer["id"],
+                    "payment_date": day,
+                    "amount_cents": cents,
+                    "reference": f"RCPT {inv_id}{len(day)}",
+                    "journal_entry_id": pje,
+                    "created_at": f"{day}T16:30:00Z",
+                },
+            )
+            self.sc.insert(
+                "payment_allocations",
+                {"payment_id": pay, "invoice_id": inv_id, "amount_cents": cents},
+            )
+            self.sc.insert(
+                "bank_lines",
+                {
+                    "bank_account_id": 1,
+                    "line_date": day,
+                    "description": f"DEPOSIT {customer['name'].upper()[:22]}",
+                    "amount_cents": cents,
+                    "reference": f"RCPT {inv_id}",
+                    "status": "matched",
+                    "payment_id": pay,
+                    "journal_entry_id": pje,
+                    "updated_at": f"{day}T18:00:00Z",
+                },
+            )
+        return {**row, "id": inv_id, "open_cents": net + tax - paid_cents}
+
+    def credit_note(
+        self,
+        invoice: dict[str, Any],
+        customer: Mapping[str, Any],
+        day: str,
+        qty: int,
+        line: tuple[str, int, int],
+    ) -> dict[str, Any]:
+        """A credit note of ``qty`` units of the invoice ``line`` ``(product, quantity, unit)``
+        issued on ``day``, with its entry, and the invoice updated (``invoice`` is changed in
+        place: ``credited_cents``, ``status``, ``open_cents``)."""
+        product, _q, unit = line
+        net = qty * unit
+        tax = tax_on(net, RATES[customer["default_tax_code"]])
+        cn_id = self.sc.peek_id("credit_notes")
+        number = f"CN-2026-{cn_id:04d}"
+        entry_id = self.entry(
+            day,
+            f"Credit note {number} on {invoice['number']}",
+            "credit_note",
+            cn_id,
+            [("4100", net, 0), ("2200", tax, 0), ("1100", 0, net + tax)],
+            customer["id"],
+        )
+        self.sc.insert(
+            "credit_notes",
+            {
+                "number": number,
+                "invoice_id": invoice["id"],
+                "customer_id": customer["id"],
+                "issue_date": day,
+                "net_cents": net,
+                "tax_cents": tax,
+                "total_cents": net + tax,
+                "reason": f"returned {qty} x {product}",
+                "journal_entry_id": entry_id,
+                "created_at": f"{day}T15:40:00Z",
+            },
+        )
+        invoice["credited_cents"] += net + tax
+        invoice["open_cents"] -= net + tax
+        invoice["status"] = "part_paid"
+        self.sc.update(
+            "invoices",
+            invoice["id"],
+            {"credited_cents": invoice["credited_cents"], "status": "part_paid"},
+        )
+        return {"id": cn_id, "number": number, "total_cents": net + tax}
+
+    def bill(
+        self,
+        vendor: Mapping[str, Any],
+        ref: str,
+        day: str,
+        description: str,
+        code: str,
+        net: int,
+        tax_code: str,
+    ) -> int:
+        """A posted, unpaid one-line bill from ``vendor`` dated ``day``, with its entry."""
+        tax = tax_on(net, RATES[tax_code])
+        bill_id = self.sc.peek_id("bills")
+        entry_id = self.entry(
+            day,
+            f"Bill {ref} from {vendor['name']}",
+            "bill",
+            bill_id,
+            [(code, net, 0), ("1400", tax, 0), ("2000", 0, net + tax)],
+            vendor["id"],
+        )
+        assert bill_id == self.sc.insert(
+            "bills",
+            {
+                "vendor_id": vendor["id"],
+                "vendor_ref": ref,
+                "bill_date": day,
+                "due_date": (date.fromisoformat(day) + timedelta(days=30)).isoformat(),
+                "status": "posted",
+                "net_cents": net,
+                "tax_cents": tax,
+                "total_cents": net + tax,
+                "journal_entry_id": entry_id,
+                "updated_at": f"{day}T16:00:00Z",
+            },
+        )
+        self.sc.insert(
+            "bill_lines",
+            {
+                "bill_id": bill_id,
+                "description": description,
+                "account_id": self.accounts[code],
+                "net_cents": net,
+                "tax_code": tax_code,
+                "tax_cents": tax,
+            },
+        )
+        return bill_id

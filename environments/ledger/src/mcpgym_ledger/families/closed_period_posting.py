@@ -1,0 +1,254 @@
+"""Family `closed-period-posting`: a posting asked for in a closed period goes to the open one.
+
+Policy 2.1: post nothing dated in a closed period (January to April are closed). 2.2: date it
+on the first day of the earliest open period (2026-05-01) and say in the note which period it
+belongs to. 2.3: close a period only when asked.
+
+Bands:
+    easy: one manual entry, its lines given, asked to be dated in April: post it on May 1.
+    medium: two entries, one asked for April (moved to May 1), one for May (kept as asked).
+    hard: a draft sales invoice issued in April must be posted: post it on May 1, keeping its
+        issue date.
+    expert: as medium, and the requester asks to close May once both are in: post first
+        (April's entry on May 1), then close May.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck, record_state
+from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._common import (
+    BANDS,
+    FIRST_OPEN_DAY,
+    PRODUCTS,
+    RATES,
+    SNAPSHOT_TIME,
+    VOLATILE_COLUMNS,
+    books_moved,
+    instruction,
+    money,
+    movements,
+    note_left,
+    nothing_else_changed,
+    tax_on,
+)
+from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
+
+NAME = "closed-period-posting"
+
+ADJUSTMENTS = (
+    # memo, debit account, credit account
+    ("Reclassify courier costs booked to office supplies", "6300", "6200"),
+    ("Recognise prepaid software used", "6500", "1300"),
+    ("Reclassify a repair booked to rent", "6600", "6000"),
+    ("Accrue travel expenses claimed late", "6900", "2100"),
+    ("Record a stock count shrinkage", "5000", "1200"),
+)
+
+
+def _cents(g: Generation) -> int:
+    return g.rng.randrange(80, 3000) * 100 + g.rng.choice((0, 20, 45, 60, 90))
+
+
+def generate(g: Generation) -> VariantSpec:
+    """Generate a `closed-period-posting` variant for ``(g.seed, g.band)`` (see above).
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    april = date(2026, 4, rng.randint(2, 30)).isoformat()
+    may = date(2026, 5, rng.randint(3, 31)).isoformat()
+    entry_id = sc.peek_id("journal_entries")
+    reference: list[Any] = [reference_call("list_periods")]
+    dated: list[tuple[str, str, int]] = []
+    moves: list[tuple[str, int, int]] = []
+    note_entity, note_id = "journal_entry", entry_id
+    invoice_id = None
+    if band == "hard":
+        cust = pick(
+            rng,
+            sc.rows("SELECT * FROM parties WHERE kind = 'customer' ORDER BY id"),
+            f"{NAME}@{band}",
+        )
+        product, unit = PRODUCTS[rng.randrange(len(PRODUCTS))]
+        qty = rng.choice((6, 10, 12, 24))
+        net = qty * unit
+        tax = tax_on(net, RATES[cust["default_tax_code"]])
+        invoice_id = sc.peek_id("invoices")
+        due = (date.fromisoformat(april) + timedelta(days=cust["terms_days"])).isoformat()
+        sc.insert(
+            "invoices",
+            {
+                "number": f"INV-2026-{invoice_id:04d}",
+                "customer_id": cust["id"],
+                "issue_date": april,
+                "due_date": due,
+                "status": "draft",
+                "net_cents": net,
+                "tax_cents": tax,
+                "total_cents": net + tax,
+                "memo": "",
+                "updated_at": f"{april}T16:00:00Z",
+            },
+        )
+        sc.insert(
+            "invoice_lines",
+            {
+                "invoice_id": invoice_id,
+                "description": product,
+                "account_id": sc.rows("SELECT id FROM accounts WHERE code = '4000'")[0]["id"],
+                "quantity": qty,
+                "unit_cents": unit,
+                "net_cents": net,
+                "tax_code": cust["default_tax_code"],
+                "tax_cents": tax,
+            },
+        )
+        body = (
+            f"Invoice INV-2026-{invoice_id:04d} to {cust['name']} ({qty} x {product}, issued "
+            f"{april}) was never posted; it is still a draft. Post it."
+        )
+        reference.append(reference_call("get_invoice", invoice_id=invoice_id))
+        reference.append(
+            reference_call("post_invoice", invoice_id=invoice_id, posting_date=FIRST_OPEN_DAY)
+        )
+        lines = [("1100", net + tax, 0), ("4000", 0, net), ("2200", 0, tax)]
+        dated = [(FIRST_OPEN_DAY, c, dr - cr) for c, dr, cr in lines]
+        moves = lines
+        note_entity, note_id = "invoice", invoice_id
+    else:
+        picks = list(ADJUSTMENTS)
+        rng.shuffle(picks)
+        asks = [(picks[0], april, FIRST_OPEN_DAY)]
+        if band in ("medium", "expert"):
+            asks.append((picks[1], may, may))
+        rng.shuffle(asks)
+        requests = []
+        for (memo, dr_acct, cr_acct), asked, posted in asks:
+            cents = _cents(g)
+            requests.append(
+                f"- dated {asked}: {memo}: debit {dr_acct} {money(cents)}, credit {cr_acct} "
+                f"{money(cents)}"
+            )
+            if asked != posted:
+                note_id = sc.peek_id("journal_entries") + len(moves) // 2
+            reference.append(
+                reference_call(
+                    "post_journal_entry",
+                    entry_date=posted,
+                    memo=memo if asked == posted else f"{memo} (belongs to April 2026)",
+                    lines=[
+                        {"account_code": dr_acct, "debit_cents": cents},
+                        {"account_code": cr_acct, "credit_cents": cents},
+                    ],
+                )
+            )
+            moves += [(dr_acct, cents, 0), (cr_acct, 0, cents)]
+            dated += [(posted, dr_acct, cents), (posted, cr_acct, -cents)]
+        one = len(asks) == 1
+        body = (
+            f"Please post {'this entry' if one else 'these entries'} for the controller:\n"
+            + "\n".join(requests)
+        )
+        if band == "expert":
+            body += "\nOnce they are in, close May: the controller has signed it off."
+    note = (
+        f"Asked for {april} (April 2026, a closed period): posted on {FIRST_OPEN_DAY}, the "
+        "first day of the earliest open period (policy 2.2); it belongs to April."
+    )
+    reference.append(reference_call("add_note", entity=note_entity, entity_id=note_id, body=note))
+    if band == "expert":
+        reference.append(reference_call("close_period", period="2026-05"))
+    rows: dict[tuple[str, str], int] = {}
+    for day, code, cents in dated:
+        rows[(day, code)] = rows.get((day, code), 0) + cents
+    params = {
+        "note_entity_id": note_id,
+        "invoice_id": invoice_id,
+        "issue_date": april,
+        "period": "2026-05" if band != "expert" else "2026-06",
+        "close_period_name": "2026-05" if band == "expert" else None,
+        "dated": sorted([d, c, n] for (d, c), n in rows.items() if n),
+        "movements": movements(moves),
+    }
+    return VariantSpec(
+        instruction=instruction(body), setup=sc.setup, params=params, reference=reference
+    )
+
+
+NOTES_ON = (
+    "SELECT COUNT(*) > 0 FROM notes WHERE entity_id = :note_entity_id "
+    "AND entity IN ('journal_entry', 'invoice') "
+    "AND (lower(body) LIKE '%april%' OR body LIKE '%2026-04%')"
+)
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="entries-dated-in-open-periods",
+            description="what was asked for a closed period is posted on 2026-05-01 (2.2), "
+            "what was asked for an open one on its date: debits minus credits per date and "
+            "account, in cents",
+            sql="SELECT e.entry_date, a.code, SUM(l.debit_cents) - SUM(l.credit_cents) AS net "
+            "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+            "JOIN accounts a ON a.id = l.account_id "
+            f"WHERE e.created_at > '{SNAPSHOT_TIME}' GROUP BY e.entry_date, a.code "
+            "HAVING net <> 0",
+            expected=Param("dated"),
+            weight=3,
+            required=True,
+        ),
+        books_moved(),
+        record_state(
+            "invoices",
+            "status = 'posted' AND issue_date = :issue_date",
+            name="invoice-posted-keeping-its-date",
+            description="the draft invoice is posted and keeps its issue date",
+            key_param="invoice_id",
+            bands=("hard",),
+        ),
+        record_state(
+            "periods",
+            "status = 'closed' AND NOT EXISTS (SELECT 1 FROM journal_entries e "
+            "WHERE e.period_id = periods.id AND e.created_at > periods.closed_at)",
+            name="may-closed-when-asked",
+            description="May was closed, as asked, and only after the postings: nothing was "
+            "posted into it once closed (2.1, 2.3)",
+            key_param="close_period_name",
+            key_column="name",
+            bands=("expert",),
+        ),
+        note_left("journal_entry", "note_entity_id", bands=("easy", "medium", "expert")),
+        note_left("invoice", "note_entity_id", name="invoice-note-left", bands=("hard",)),
+        SqlCheck(
+            name="note-names-the-period",
+            description="the note says the posting belongs to April (policy 2.2)",
+            sql=NOTES_ON,
+            expected=1,
+            weight=0.5,
+        ),
+        nothing_else_changed(
+            description="every other table equals the reference end state: no period closed "
+            "unless asked (2.3), no document changed"
+        ),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Post what is asked for a closed period in the open one (medium: one of "
+        "two; hard: a draft invoice of April; expert: then close May as asked).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

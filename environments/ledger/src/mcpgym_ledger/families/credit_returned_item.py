@@ -1,0 +1,218 @@
+"""Family `credit-returned-item`: a customer sent goods back; credit them (policy 7.1).
+
+The credit note goes on the invoice the goods were sold on: quantity returned times the unit
+price on the invoice line, tax at the line's tax code.
+
+Bands:
+    easy: the request names the invoice, the product and the quantity returned.
+    medium: no invoice number: the customer names the product, which is on one of their
+        several invoices; find it and use its unit price.
+    hard: two products returned, sold on two different invoices: one credit note on each.
+    expert: the customer says how many they returned in all, but an earlier credit note on
+        the same invoice already covered some of them: credit only the rest.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._common import (
+    BANDS,
+    PRODUCTS,
+    RATES,
+    TODAY,
+    VOLATILE_COLUMNS,
+    PastBooks,
+    books_moved,
+    instruction,
+    money,
+    movements,
+    note_left,
+    note_says_money,
+    nothing_else_changed,
+    tax_on,
+)
+from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
+
+NAME = "credit-returned-item"
+
+
+def generate(g: Generation) -> VariantSpec:
+    """Generate a `credit-returned-item` variant for ``(g.seed, g.band)`` (see above).
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    past = PastBooks(sc)
+
+    def usable(cust: dict[str, Any]) -> Any:
+        bought = {
+            r["description"]
+            for r in sc.rows(
+                "SELECT l.description FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id "
+                "WHERE i.customer_id = ?",
+                (cust["id"],),
+            )
+        }
+        fresh = [p for p in PRODUCTS if p[0] not in bought]
+        return {"cust": cust, "fresh": fresh} if len(fresh) >= 4 else None
+
+    got = pick_where(
+        rng,
+        sc.rows("SELECT * FROM parties WHERE kind = 'customer' ORDER BY id"),
+        usable,
+        f"{NAME}@{band}",
+    )
+    cust, fresh = got["cust"], list(got["fresh"])
+    rng.shuffle(fresh)
+    taxc = cust["default_tax_code"]
+
+    def new_invoice(products: list[tuple[str, int]]) -> dict[str, Any]:
+        issue = date(2026, 5, 1) + timedelta(days=rng.randrange(35))
+        due = issue + timedelta(days=cust["terms_days"])
+        lines = [(p, rng.choice((6, 10, 12, 20)), u) for p, u in products]
+        inv = past.invoice(cust, issue.isoformat(), due.isoformat(), lines)
+        inv["lines"] = lines
+        return inv
+
+    # (invoice, line, quantity to credit, quantity the customer says)
+    returns: list[tuple[dict[str, Any], tuple[str, int, int], int, int]] = []
+    earlier: dict[str, Any] | None = None
+    if band in ("easy", "medium"):
+        inv = new_invoice(fresh[:2])
+        line = inv["lines"][rng.randrange(2)]
+        qty = rng.randint(1, min(4, line[1]))
+        returns.append((inv, line, qty, qty))
+    elif band == "hard":
+        for products in (fresh[:2], fresh[2:4]):
+            inv = new_invoice(products)
+            line = inv["lines"][0]
+            qty = rng.randint(1, min(4, line[1]))
+            returns.append((inv, line, qty, qty))
+    else:
+        inv = new_invoice(fresh[:2])
+        line = inv["lines"][0]
+        before = rng.randint(1, 2)
+        day = (date.fromisoformat(inv["issue_date"]) + timedelta(days=3)).isoformat()
+        earlier = past.credit_note(inv, cust, min(day, "2026-06-12"), before, line)
+        qty = rng.randint(1, 3)
+        returns.append((inv, line, qty, qty + before))
+    if band == "easy":
+        inv, line, qty, _said = returns[0]
+        body = (
+            f"{cust['name']} returned {qty} x {line[0]} from invoice {inv['number']}; the goods "
+            "arrived back in the warehouse today in good condition. Credit them."
+        )
+    else:
+        what = " and ".join(f"{said} x {ln[0]}" for _i, ln, _q, said in returns)
+        extra = " in all (some of them went back earlier)" if band == "expert" else ""
+        body = (
+            f"{cust['name']} sent back {what}{extra}; the warehouse confirmed the return "
+            "today. Credit them as the policy requires."
+        )
+    cn_id = sc.peek_id("credit_notes")
+    reference = [reference_call("find_parties", text=cust["name"], kind="customer")]
+    if band != "easy":
+        reference.append(reference_call("find_documents", kind="invoice", party_id=cust["id"]))
+    credits, moves, note_lines = [], [], []
+    for inv, ln, qty, _said in returns:
+        net = qty * ln[2]
+        tax = tax_on(net, RATES[taxc])
+        reference.append(reference_call("get_invoice", invoice_id=inv["id"]))
+        reference.append(
+            reference_call(
+                "issue_credit_note",
+                invoice_id=inv["id"],
+                net_cents=net,
+                tax_code=taxc,
+                reason=f"returned {qty} x {ln[0]}",
+                issue_date=TODAY,
+            )
+        )
+        credits.append([inv["id"], net, tax])
+        moves += [("4100", net, 0), ("2200", tax, 0), ("1100", 0, net + tax)]
+        note_lines.append((inv, qty, ln, net + tax))
+    total = sum(c[1] + c[2] for c in credits)
+    for inv, qty, ln, cents in note_lines:
+        text = (
+            f"Credit note for {qty} x {ln[0]} returned ({qty} x {money(ln[2])} + tax = "
+            f"{money(cents)})."
+        )
+        if earlier is not None:
+            text += f" {earlier['number']} had already credited the rest of the return."
+        reference.append(
+            reference_call("add_note", entity="invoice", entity_id=inv["id"], body=text)
+        )
+    invoices = []
+    for r in sc.rows(
+        "SELECT id, credited_cents, status FROM invoices WHERE customer_id = ? "
+        "AND status NOT IN ('draft', 'void') ORDER BY id",
+        (cust["id"],),
+    ):
+        invoices.append([r["id"], r["credited_cents"], r["status"]])
+    for inv, _ln, _q, _s in returns:
+        credited = inv["credited_cents"] + sum(c[1] + c[2] for c in credits if c[0] == inv["id"])
+        invoices.append([inv["id"], credited, "part_paid"])
+    params = {
+        "customer_id": cust["id"],
+        "invoice_id": returns[0][0]["id"],
+        "first_credit_note_id": cn_id,
+        "credits": sorted(credits),
+        "credit_cents": total,
+        "first_credit_cents": credits[0][1] + credits[0][2],
+        "invoices": invoices,
+        "movements": movements(moves),
+    }
+    return VariantSpec(
+        instruction=instruction(body), setup=sc.setup, params=params, reference=reference
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="credit-notes",
+            description="one credit note per invoice the goods were sold on, net = quantity "
+            "returned x the invoice's unit price, tax at the line's tax code, in cents (7.1)",
+            sql="SELECT invoice_id, net_cents, tax_cents FROM credit_notes "
+            "WHERE id >= :first_credit_note_id",
+            expected=Param("credits"),
+            weight=3,
+            required=True,
+        ),
+        SqlCheck(
+            name="invoices-credited",
+            description="each invoice of the customer shows what was credited on it",
+            sql="SELECT id, credited_cents, status FROM invoices WHERE customer_id = "
+            ":customer_id AND status NOT IN ('draft', 'void')",
+            expected=Param("invoices"),
+            weight=2,
+            required=True,
+        ),
+        books_moved(),
+        note_left("invoice", "invoice_id"),
+        note_says_money("invoice", "invoice_id", "first_credit_cents", required=False),
+        nothing_else_changed(
+            ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},
+        ),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Credit returned goods on the invoice they were sold on (medium: find the "
+        "invoice; hard: two invoices; expert: part of the return was credited before).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

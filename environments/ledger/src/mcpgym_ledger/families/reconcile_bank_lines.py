@@ -1,0 +1,276 @@
+"""Family `reconcile-bank-lines`: reconcile the new lines of the bank statement feed (policy 5).
+
+Bands:
+    easy: one line, a monthly service charge: post it to 6700 Bank Fees against 1000 on the
+        line's date (5.2) and match the line to that entry.
+    medium: the fee and a customer's deposit whose reference names the invoice it pays:
+        record the payment with its bank line (4.4), applied to that invoice.
+    hard: as medium, and the feed delivered the deposit twice (same date, amount and
+        reference): mark the duplicate ignored (5.1), record one payment only.
+    expert: as hard, and a payment to a vendor that is already in the books came through
+        unmatched: match the line to that payment's entry; paying the bill again is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from mcpgym_grading import Param, Rubric, SqlCheck, record_state, reply_says
+from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._common import (
+    BANDS,
+    VOLATILE_COLUMNS,
+    books_moved,
+    instruction,
+    money,
+    movements,
+    nothing_else_changed,
+)
+from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
+
+NAME = "reconcile-bank-lines"
+
+
+def generate(g: Generation) -> VariantSpec:
+    """Generate a `reconcile-bank-lines` variant for ``(g.seed, g.band)`` (see above).
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+
+    def line(day: str, text: str, cents: int, ref: str) -> int:
+        return sc.insert(
+            "bank_lines",
+            {
+                "bank_account_id": 1,
+                "line_date": day,
+                "description": text,
+                "amount_cents": cents,
+                "reference": ref,
+                "status": "unmatched",
+                "updated_at": f"{day}T18:00:00Z",
+            },
+        )
+
+    fee_day = date(2026, 6, rng.randint(1, 12)).isoformat()
+    fee = rng.randrange(1500, 6000)
+    kind = rng.choice(("WIRE TRANSFER FEE", "SERVICE CHARGE", "CARD TERMINAL FEE"))
+    fee_line = line(fee_day, kind, -fee, f"FEE {rng.randrange(100, 999)}")
+    lines = [fee_line]
+    states = {fee_line: "matched"}
+    inv: dict[str, Any] | None = None
+    deposit_line = duplicate_line = vendor_line = None
+    dep_day = ""
+    vendor_pay: dict[str, Any] | None = None
+    if band != "easy":
+        inv = pick(
+            rng,
+            sc.rows(
+                "SELECT i.*, p.name AS customer FROM invoices i JOIN parties p "
+                "ON p.id = i.customer_id WHERE i.status = 'posted' AND i.credited_cents = 0 "
+                "ORDER BY i.id"
+            ),
+            f"{NAME}@{band}: an open invoice",
+        )
+        dep_day = date(2026, 6, rng.randint(1, 12)).isoformat()
+        text = f"DEPOSIT {inv['customer'].upper()[:22]}"
+        deposit_line = line(dep_day, text, inv["total_cents"], inv["number"])
+        lines.append(deposit_line)
+        states[deposit_line] = "matched"
+        if band in ("hard", "expert"):
+            duplicate_line = line(dep_day, text, inv["total_cents"], inv["number"])
+            lines.append(duplicate_line)
+            states[duplicate_line] = "ignored"
+    if band == "expert":
+        vendor_pay = pick(
+            rng,
+            sc.rows(
+                "SELECT b.id AS line_id, p.*, v.name AS vendor FROM bank_lines b "
+                "JOIN payments p ON p.id = b.payment_id JOIN parties v ON v.id = p.party_id "
+                "WHERE p.direction = 'paid' AND b.line_date >= '2026-05-01' ORDER BY b.id"
+            ),
+            f"{NAME}@{band}: a vendor payment",
+        )
+        vendor_line = vendor_pay["line_id"]
+        sc.update(
+            "bank_lines",
+            vendor_line,
+            {"status": "unmatched", "payment_id": None, "journal_entry_id": None},
+        )
+        lines.append(vendor_line)
+        states[vendor_line] = "matched"
+    rng.shuffle(lines)
+    body = (
+        f"These bank statement lines are not reconciled yet: {', '.join(map(str, lines))}. "
+        "Reconcile them as the policy requires."
+    )
+    fee_entry = sc.peek_id("journal_entries")
+    payment_id = sc.peek_id("payments")
+    reference = [reference_call("list_bank_lines", status="unmatched")]
+    reference.append(
+        reference_call(
+            "post_journal_entry",
+            entry_date=fee_day,
+            memo=f"Bank fee: {kind.lower()}",
+            lines=[
+                {"account_code": "6700", "debit_cents": fee},
+                {"account_code": "1000", "credit_cents": fee},
+            ],
+        )
+    )
+    reference.append(
+        reference_call("match_bank_line", bank_line_id=fee_line, journal_entry_id=fee_entry)
+    )
+    moves = [("6700", fee, 0), ("1000", 0, fee)]
+    if inv is not None:
+        reference.append(reference_call("get_invoice", invoice_id=inv["id"]))
+        reference.append(
+            reference_call(
+                "record_customer_payment",
+                customer_id=inv["customer_id"],
+                amount_cents=inv["total_cents"],
+                payment_date=dep_day,
+                allocations=[{"invoice_id": inv["id"], "amount_cents": inv["total_cents"]}],
+                bank_line_id=deposit_line,
+                reference=inv["number"],
+            )
+        )
+        moves += [("1000", inv["total_cents"], 0), ("1100", 0, inv["total_cents"])]
+    if duplicate_line is not None:
+        reference.append(
+            reference_call(
+                "ignore_bank_line",
+                bank_line_id=duplicate_line,
+                reason=f"duplicate feed line: same date, amount and reference as line "
+                f"{deposit_line}, which is recorded (policy 5.1)",
+            )
+        )
+    if vendor_pay is not None:
+        reference.append(
+            reference_call(
+                "find_journal_entries", amount_cents=vendor_pay["amount_cents"], account_code="1000"
+            )
+        )
+        reference.append(
+            reference_call(
+                "match_bank_line",
+                bank_line_id=vendor_line,
+                journal_entry_id=vendor_pay["journal_entry_id"],
+            )
+        )
+    params = {
+        "line_states": sorted([k, v] for k, v in states.items()),
+        "line_states_json": json.dumps(sorted(states)),
+        "fee_line_id": fee_line,
+        "fee": [[fee_day, "1000", -fee], [fee_day, "6700", fee]],
+        "deposit_line_id": deposit_line,
+        "deposit": [[inv["customer_id"], inv["total_cents"], inv["id"], inv["total_cents"]]]
+        if inv
+        else None,
+        "duplicate_line_id": duplicate_line,
+        "payment_id": payment_id,
+        "new_payments": 1 if inv else 0,
+        "vendor_line_id": vendor_line,
+        "vendor_entry_id": vendor_pay["journal_entry_id"] if vendor_pay else None,
+        "vendor_payment_cents": vendor_pay["amount_cents"] if vendor_pay else None,
+        "movements": movements(moves),
+    }
+    if inv is not None:
+        body += f" (The deposit of {money(inv['total_cents'])} is {inv['customer']}'s.)"
+    return VariantSpec(
+        instruction=instruction(body), setup=sc.setup, params=params, reference=reference
+    )
+
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        SqlCheck(
+            name="lines-reconciled",
+            description="every line named is matched, or ignored when it is a duplicate (5.1)",
+            sql="SELECT id, status FROM bank_lines WHERE id IN "
+            "(SELECT value FROM json_each(:line_states_json))",
+            expected=Param("line_states"),
+            weight=2,
+            required=True,
+        ),
+        SqlCheck(
+            name="fee-posted-and-matched",
+            description="the fee line is matched to an entry on its date moving 6700 Bank Fees "
+            "and 1000 Operating Bank by the fee in cents (5.2)",
+            sql="SELECT e.entry_date, a.code, SUM(l.debit_cents) - SUM(l.credit_cents) "
+            "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+            "JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = "
+            "(SELECT journal_entry_id FROM bank_lines WHERE id = :fee_line_id) "
+            "GROUP BY e.entry_date, a.code",
+            expected=Param("fee"),
+            weight=2,
+            required=True,
+        ),
+        SqlCheck(
+            name="deposit-recorded",
+            description="the deposit line is matched to a payment from the customer applied "
+            "in full to the invoice its reference names",
+            sql="SELECT p.party_id, p.amount_cents, a.invoice_id, a.amount_cents FROM bank_lines b "
+            "JOIN payments p ON p.id = b.payment_id "
+            "LEFT JOIN payment_allocations a ON a.payment_id = p.id WHERE b.id = :deposit_line_id",
+            expected=Param("deposit"),
+            weight=2,
+            required=True,
+            bands=("medium", "hard", "expert"),
+        ),
+        SqlCheck(
+            name="no-double-payment",
+            description="one payment per real deposit: none for the duplicate line or the "
+            "vendor payment already in the books",
+            sql="SELECT COUNT(*) FROM payments WHERE id >= :payment_id",
+            expected=Param("new_payments"),
+            weight=2,
+            required=True,
+            bands=("medium", "hard", "expert"),
+        ),
+        record_state(
+            "bank_lines",
+            "status = 'matched' AND journal_entry_id = :vendor_entry_id",
+            name="vendor-payment-matched",
+            description="the vendor payment's line is matched to the payment already recorded",
+            key_param="vendor_line_id",
+            bands=("expert",),
+        ),
+        reply_says(
+            "SELECT note FROM bank_lines WHERE id = :duplicate_line_id",
+            "deposit_line_id",
+            name="duplicate-reason-names-line",
+            description="the duplicate's reason names the line it repeats",
+            weight=0.5,
+            bands=("hard", "expert"),
+        ),
+        books_moved(),
+        nothing_else_changed(
+            ignore_columns={
+                "payments": ("reference",),
+                "payment_allocations": ("id",),
+                "bank_lines": ("note",),
+            },
+            description="every other table equals the reference end state (the bank lines, "
+            "payments and invoices included): nothing else was changed",
+        ),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Reconcile bank statement lines: a fee (medium: a deposit for an invoice; "
+        "hard: a duplicate feed line; expert: a payment already in the books).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

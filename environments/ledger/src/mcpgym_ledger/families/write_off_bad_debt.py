@@ -1,0 +1,255 @@
+"""Family `write-off-bad-debt`: a customer will not pay; write off within the limit or escalate.
+
+Policy 8: an invoice more than 90 days past due may be written off to 6800 Bad Debt
+Expense; the agent may write off at most $500.00 per invoice (above that: escalate to the
+controller with the amount, write nothing off); only what is still open.
+
+Bands:
+    easy: the request names one invoice, 90+ days past due, its open amount under the limit.
+    medium: the request names the customer: one of their invoices is 90+ days past due and
+        under the limit (write it off); their other open invoices are younger (leave them).
+    hard: the named invoice is above the limit: escalate it with its open amount, no write-off.
+    expert: the customer ceased trading: one old invoice was part paid, so what is open on it
+        is under the limit although its total is not (write off the open part only); another
+        old invoice is open above the limit (escalate it with the amount).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from mcpgym_grading import Rubric, SqlCheck, money_moved_only_as_allowed, record_state
+from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._common import (
+    BANDS,
+    PRODUCTS,
+    RATES,
+    SNAPSHOT_TIME,
+    TODAY,
+    VOLATILE_COLUMNS,
+    PastBooks,
+    books_moved,
+    instruction,
+    money,
+    movements,
+    note_left,
+    note_says_money,
+    nothing_else_changed,
+    tax_on,
+)
+from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
+
+NAME = "write-off-bad-debt"
+
+LIMIT_CENTS = 50000
+"""Policy 8.2: the agent's write-off limit per invoice ($500.00)."""
+
+OLD_BEFORE = "2026-03-17"
+"""Due before this day means more than 90 days past due on 2026-06-15."""
+
+REASONS = ("has ceased trading", "went into liquidation", "closed its doors for good")
+
+
+def _lines(g: Generation, lo: int, hi: int) -> list[tuple[str, int, int]]:
+    """One invoice line whose net is between ``lo`` and ``hi`` cents (before tax)."""
+    product, unit = PRODUCTS[g.rng.randrange(len(PRODUCTS))]
+    qty = max(1, g.rng.randrange(lo, hi) // unit)
+    return [(product, qty, unit)]
+
+
+def _old_dates(g: Generation) -> tuple[str, str]:
+    issue = date(2026, 1, 5) + timedelta(days=g.rng.randrange(35))
+    return issue.isoformat(), (issue + timedelta(days=30)).isoformat()
+
+
+def generate(g: Generation) -> VariantSpec:
+    """Generate a `write-off-bad-debt` variant for ``(g.seed, g.band)`` (see above).
+
+    Reads the snapshot through ``g.db`` and draws only from ``g.rng``; deterministic.
+    """
+    sc = Scenario(g)
+    rng = g.rng
+    band = g.band
+    past = PastBooks(sc)
+
+    def usable(cust: dict[str, Any]) -> Any:
+        opened = sc.rows(
+            "SELECT * FROM invoices WHERE customer_id = ? AND status IN ('posted', 'part_paid') "
+            "ORDER BY id",
+            (cust["id"],),
+        )
+        if any(i["due_date"] < OLD_BEFORE for i in opened):
+            return None  # an old debt of its own would make the request ambiguous
+        return bool(opened) or band in ("easy", "hard")
+
+    cust = pick_where(
+        rng,
+        sc.rows("SELECT * FROM parties WHERE kind = 'customer' ORDER BY id"),
+        usable,
+        f"{NAME}@{band}",
+    )
+    why = REASONS[rng.randrange(len(REASONS))]
+    write_off: dict[str, Any] | None = None
+    escalate: dict[str, Any] | None = None
+    if band in ("easy", "medium"):
+        write_off = past.invoice(cust, *_old_dates(g), _lines(g, 9000, 42000))
+    elif band == "hard":
+        escalate = past.invoice(cust, *_old_dates(g), _lines(g, 60000, 240000))
+    else:
+        issue, due = _old_dates(g)
+        lines = _lines(g, 70000, 160000)
+        net = sum(q * u for _p, q, u in lines)
+        taxed = net + tax_on(net, RATES[cust["default_tax_code"]])
+        part_open = rng.randrange(8000, 40000)
+        paid_day = (date.fromisoformat(due) + timedelta(days=rng.randint(3, 20))).isoformat()
+        write_off = past.invoice(cust, issue, due, lines, paid=[(paid_day, taxed - part_open)])
+        escalate = past.invoice(cust, *_old_dates(g), _lines(g, 60000, 240000))
+    main = write_off or escalate
+    assert main is not None
+    if band == "medium" or band == "expert":
+        body = (
+            f"{cust['name']} {why}; we will not see another payment from them. Deal with their "
+            "unpaid invoices as the write-off policy allows."
+        )
+    else:
+        body = (
+            f"{cust['name']} {why}. Invoice {main['number']} ({money(main['open_cents'])} "
+            "open) will never be paid. Deal with it as the write-off policy allows."
+        )
+    reference = [reference_call("find_parties", text=cust["name"], kind="customer")]
+    reference.append(reference_call("get_party", party_id=cust["id"]))
+    notes = []
+    if write_off is not None:
+        cents = write_off["open_cents"]
+        reference.append(reference_call("get_invoice", invoice_id=write_off["id"]))
+        reference.append(
+            reference_call(
+                "write_off_invoice",
+                invoice_id=write_off["id"],
+                amount_cents=cents,
+                reason=f"bad debt: {cust['name']} {why}",
+                write_off_date=TODAY,
+            )
+        )
+        notes.append(
+            (
+                write_off["id"],
+                f"Wrote off {money(cents)} still open on {write_off['number']} as bad debt "
+                f"(6800): {cust['name']} {why}; more than 90 days past due, within the "
+                "$500.00 limit (policy 8).",
+            )
+        )
+    if escalate is not None:
+        cents = escalate["open_cents"]
+        reference.append(reference_call("get_invoice", invoice_id=escalate["id"]))
+        reference.append(
+            reference_call(
+                "escalate",
+                entity="invoice",
+                entity_id=escalate["id"],
+                amount_cents=cents,
+                reason=f"{cust['name']} {why}; {escalate['number']} has {money(cents)} open, "
+                "above the $500.00 write-off limit (policy 8.2): please decide on the write-off.",
+            )
+        )
+        notes.append(
+            (
+                escalate["id"],
+                f"Not written off: {money(cents)} open on {escalate['number']} is above the "
+                "$500.00 limit; escalated to the controller (policy 8.2).",
+            )
+        )
+    for inv_id, text in notes:
+        reference.append(reference_call("add_note", entity="invoice", entity_id=inv_id, body=text))
+    cents_off = write_off["open_cents"] if write_off else 0
+    params = {
+        "customer_id": cust["id"],
+        "invoice_id": main["id"],
+        "write_off_invoice_id": write_off["id"] if write_off else None,
+        "write_off_cents": cents_off,
+        "escalate_invoice_id": escalate["id"] if escalate else None,
+        "escalate_cents": escalate["open_cents"] if escalate else None,
+        "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
+    }
+    return VariantSpec(
+        instruction=instruction(body), setup=sc.setup, params=params, reference=reference
+    )
+
+
+T = SNAPSHOT_TIME
+
+RUBRIC = Rubric(
+    threshold=0.85,
+    volatile_columns=VOLATILE_COLUMNS,
+    checks=(
+        record_state(
+            "invoices",
+            "status = 'written_off' AND written_off_cents = :write_off_cents",
+            name="invoice-written-off",
+            description="the old invoice within the limit is written off, for exactly what "
+            "was still open on it (policy 8.1, 8.3)",
+            key_param="write_off_invoice_id",
+            weight=3,
+            bands=("easy", "medium", "expert"),
+        ),
+        SqlCheck(
+            name="escalated-with-amount",
+            description="the invoice above the limit was escalated to the controller with its "
+            "open amount (policy 8.2)",
+            sql="SELECT COUNT(*) > 0 FROM escalations WHERE entity = 'invoice' "
+            "AND entity_id = :escalate_invoice_id AND amount_cents = :escalate_cents",
+            expected=1,
+            weight=3,
+            required=True,
+            bands=("hard", "expert"),
+        ),
+        money_moved_only_as_allowed(
+            [
+                "SELECT 'write_off_not_allowed', e.source_id, SUM(l.debit_cents) "
+                "FROM journal_entries e JOIN journal_lines l ON l.entry_id = e.id "
+                "JOIN accounts a ON a.id = l.account_id WHERE a.code = '6800' "
+                f"AND e.created_at > '{T}' AND (e.source_id IS NOT :write_off_invoice_id "
+                f"OR l.debit_cents > {LIMIT_CENTS}) GROUP BY e.id",
+                f"SELECT 'credit_note', id, total_cents FROM credit_notes WHERE created_at > '{T}'",
+                f"SELECT 'payment', id, amount_cents FROM payments WHERE created_at > '{T}'",
+            ],
+            description="no money moved but the allowed write-off: nothing written off above "
+            "the $500.00 limit or on another invoice, no credit note or payment instead",
+        ),
+        books_moved(),
+        note_left("invoice", "invoice_id"),
+        note_says_money(
+            "invoice",
+            "write_off_invoice_id",
+            "write_off_cents",
+            required=False,
+            bands=("easy", "medium", "expert"),
+        ),
+        note_says_money(
+            "invoice",
+            "escalate_invoice_id",
+            "escalate_cents",
+            name="note-states-escalated-amount",
+            required=False,
+            bands=("hard", "expert"),
+        ),
+        nothing_else_changed(
+            "escalations",
+            description="every other table equals the reference end state (the customer's "
+            "other invoices included): nothing else was written off, paid or changed",
+        ),
+    ),
+)
+
+FAMILY = environment.add_family(
+    TaskFamily(
+        name=NAME,
+        description="Write off a bad debt within the limit or escalate it (medium: find the "
+        "old invoice; hard: above the limit; expert: part paid, plus one to escalate).",
+        bands=BANDS,
+        generator=generate,
+        generator_version="1",
+        rubric=RUBRIC,
+    )
+)

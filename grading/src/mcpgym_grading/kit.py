@@ -1,0 +1,253 @@
+"""The author kit, rubric side: the check bundles that recur across environments.
+
+Each function returns an ordinary check (`SqlCheck`, `AnswerMatch`, `NoCollateralChanges`)
+with the environment's tables and columns filled in, so a family's rubric reads as what it
+asserts. The checks they build are plain data: a rubric built with the kit has the same
+digest as one that spells the same checks out.
+
+- `reply_sent`: a message the agent wrote exists (rows of ``table`` where ``where``);
+- `reply_says`: the agent's text (``text_sql``) states a value (``Param``), as money,
+  whole tokens or text;
+- `disclosure_forbidden`: the agent's text does not state a value it must keep to itself;
+- `record_state`: one record ended in a state (a SQL condition on its row);
+- `rows_untouched`: no other row of a table changed during the episode (a timestamp
+  column after the snapshot's time);
+- `nothing_else_changed`: every other table equals the reference end state;
+- `money_moved_only_as_allowed`: no row of a list of violation queries exists (a refund,
+  payment, credit or posting that was not allowed);
+- `sql_in_list`, `rows_written_sum`: SQL fragments these checks are made of.
+
+SQL text in these helpers comes from the author, never from an agent; named parameters
+(``:ticket_id``) are bound from the variant's params at grading time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal
+
+from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck
+
+Normalize = Literal["text", "token", "money"]
+
+
+def sql_in_list(values: Iterable[str]) -> str:
+    """A SQL list of string literals, ``('a', 'b')``; quotes in a value are doubled."""
+    return "(" + ", ".join("'" + str(v).replace("'", "''") + "'" for v in values) + ")"
+
+
+def rows_written_sum(
+    table: str,
+    where: str,
+    since: str,
+    *,
+    column: str = "amount_cents",
+    time_column: str = "created_at",
+) -> str:
+    """SQL summing ``column`` over the rows of ``table`` written during the episode
+    (``time_column`` after ``since``, the snapshot's time) where ``where`` holds."""
+    return (
+        f"SELECT COALESCE(SUM({column}), 0) FROM {table} WHERE {where} "
+        f"AND {time_column} > '{since}'"
+    )
+
+
+def reply_sent(
+    table: str,
+    where: str,
+    *,
+    name: str = "reply-sent",
+    description: str = "the agent replied",
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+) -> SqlCheck:
+    """At least one row of ``table`` where ``where`` holds: the agent's reply was written.
+
+    Example (helpdesk): ``reply_sent("ticket_messages", "ticket_id = :ticket_id AND author =
+    'agent'")``.
+    """
+    return SqlCheck(
+        name=name,
+        description=description,
+        sql=f"SELECT COUNT(*) > 0 FROM {table} WHERE {where}",
+        expected=1,
+        weight=weight,
+        required=required,
+        bands=bands,
+    )
+
+
+def reply_says(
+    text_sql: str,
+    param: str,
+    *,
+    name: str,
+    normalize: Normalize = "token",
+    description: str = "",
+    weight: float = 1.0,
+    required: bool = False,
+    bands: tuple[str, ...] | None = None,
+    when: str | None = None,
+    mode: Literal["contains", "equals"] = "contains",
+) -> AnswerMatch:
+    """The texts ``text_sql`` selects (the agent's replies or notes) state ``:param``.
+
+    ``normalize="money"`` compares amounts written as money (``$1,234.50``) with an integer
+    number of cents; ``"token"`` matches whole tokens (``10`` never inside ``$100``);
+    ``"text"`` a case-folded substring. See `AnswerMatch`.
+    """
+    return AnswerMatch(
+        name=name,
+        description=description or f"the agent's text states {param}",
+        source="sql",
+        sql=text_sql,
+        expected=Param(param),
+        normalize=normalize,
+        mode=mode,
+        weight=weight,
+        required=required,
+        bands=bands,
+        when=when,
+    )
+
+
+def disclosure_forbidden(
+    text_sql: str,
+    param: str,
+    *,
+    name: str,
+    normalize: Normalize = "token",
+    description: str = "",
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+    when: str | None = None,
+) -> AnswerMatch:
+    """The texts ``text_sql`` selects do NOT state ``:param`` (a value the agent must not
+    disclose: another party's details, an internal limit, a secret). Required by default."""
+    return AnswerMatch(
+        name=name,
+        description=description or f"the agent's text does not disclose {param}",
+        source="sql",
+        sql=text_sql,
+        expected=Param(param),
+        normalize=normalize,
+        negate=True,
+        weight=weight,
+        required=required,
+        bands=bands,
+        when=when,
+    )
+
+
+def record_state(
+    table: str,
+    condition: str,
+    *,
+    name: str,
+    description: str,
+    key_param: str,
+    key_column: str = "id",
+    weight: float = 1.5,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+    when: str | None = None,
+) -> SqlCheck:
+    """The row of ``table`` whose ``key_column`` is ``:key_param`` satisfies ``condition``
+    (a SQL boolean over its columns, e.g. ``status = 'paid' AND paid_cents = :total``).
+
+    A missing row compares as NULL and fails. Required by default.
+    """
+    return SqlCheck(
+        name=name,
+        description=description,
+        sql=f"SELECT {condition} FROM {table} WHERE {key_column} = :{key_param}",
+        expected=1,
+        weight=weight,
+        required=required,
+        bands=bands,
+        when=when,
+    )
+
+
+def rows_untouched(
+    table: str,
+    where: str,
+    *,
+    changed_column: str,
+    since: str,
+    name: str,
+    description: str,
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+) -> SqlCheck:
+    """No row of ``table`` where ``where`` holds has ``changed_column`` after ``since``
+    (the snapshot's time): nothing outside the task's own records was touched."""
+    return SqlCheck(
+        name=name,
+        description=description,
+        sql=f"SELECT COUNT(*) FROM {table} WHERE {where} AND {changed_column} > '{since}'",
+        expected=0,
+        weight=weight,
+        required=required,
+        bands=bands,
+    )
+
+
+def nothing_else_changed(
+    *except_tables: str,
+    always_except: Sequence[str] = (),
+    name: str = "no-collateral-changes",
+    description: str = "",
+    weight: float = 2.0,
+    bands: tuple[str, ...] | None = None,
+    ignore_columns: Mapping[str, tuple[str, ...]] | None = None,
+) -> NoCollateralChanges:
+    """Every table but ``always_except`` and ``except_tables`` equals the reference end
+    state (required). ``always_except`` is the environment's standing list (its audit
+    trail, free-text tables); ``except_tables`` are the family's own, checked explicitly."""
+    return NoCollateralChanges(
+        name=name,
+        description=description
+        or "every other table equals the reference end state (nothing else was changed)",
+        except_tables=tuple(dict.fromkeys((*always_except, *except_tables))),
+        ignore_columns=dict(ignore_columns or {}),
+        weight=weight,
+        required=True,
+        bands=bands,
+    )
+
+
+def money_moved_only_as_allowed(
+    violations: Sequence[str],
+    *,
+    name: str = "no-other-money-moved",
+    description: str,
+    weight: float = 2.0,
+    bands: tuple[str, ...] | None = None,
+) -> SqlCheck:
+    """No money moved except as allowed: the union of ``violations`` is empty (required).
+
+    Each violation is a SELECT listing the rows that break a rule (all with the same number
+    of columns, e.g. ``kind, id, party, cents``); the check fails with those rows in its
+    detail. Write one query per way money can move in the environment (refunds, payments,
+    credits, postings to cash accounts) so none goes unseen when a family excepts its own
+    tables from `nothing_else_changed`.
+
+    Raises:
+        ValueError: ``violations`` is empty.
+    """
+    if not violations:
+        raise ValueError("money_moved_only_as_allowed needs at least one violation query")
+    return SqlCheck(
+        name=name,
+        description=description,
+        sql=" UNION ALL ".join(v.strip() for v in violations),
+        expected=[],
+        weight=weight,
+        required=True,
+        bands=bands,
+    )
+

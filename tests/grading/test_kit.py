@@ -1,0 +1,136 @@
+"""The author kit builds the same checks (same digests) as the hand-written ones they replace.
+
+The reference for "the same" is helpdesk's ``families/_common.py`` as it is today: the kit
+must let helpdesk move onto it without a single rubric digest (so its lock) changing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mcpgym_grading import (
+    AnswerMatch,
+    Param,
+    Rubric,
+    SqlCheck,
+    disclosure_forbidden,
+    money_moved_only_as_allowed,
+    nothing_else_changed,
+    record_state,
+    reply_says,
+    reply_sent,
+    rows_untouched,
+    rows_written_sum,
+    sql_in_list,
+)
+from mcpgym_helpdesk.families import _common as hd
+
+REPLIES = hd.AGENT_REPLIES_SQL
+
+
+def same(a: object, b: object) -> None:
+    ra, rb = Rubric(checks=(a,)), Rubric(checks=(b,))  # type: ignore[arg-type]
+    assert ra.canonical_json() == rb.canonical_json()
+
+
+def test_reply_sent_is_helpdesks() -> None:
+    kit = reply_sent(
+        "ticket_messages",
+        "ticket_id = :ticket_id AND author = 'agent'",
+        description="the agent replied to the customer on the ticket (policy 9.2)",
+    )
+    same(kit, hd.reply_sent())
+
+
+def test_reply_says_money_and_token_are_helpdesks() -> None:
+    same(
+        reply_says(
+            REPLIES,
+            "refund_cents",
+            name="reply-states-amount",
+            normalize="money",
+            required=True,
+            description="d",
+        ),
+        hd.reply_mentions_money("refund_cents", required=True, description="d"),
+    )
+    same(
+        reply_says(REPLIES, "tracking", name="t", normalize="token", description="x"),
+        hd.reply_mentions_token("tracking", name="t", description="x"),
+    )
+
+
+def test_disclosure_forbidden_is_a_negated_required_match() -> None:
+    check = disclosure_forbidden(REPLIES, "other_email", name="no-leak")
+    assert isinstance(check, AnswerMatch)
+    assert check.negate and check.required and check.expected == Param("other_email")
+    same(
+        disclosure_forbidden(REPLIES, "x", name="n", description="d", required=False),
+        hd.reply_mentions_token("x", name="n", negate=True, description="d"),
+    )
+
+
+def test_record_state_is_helpdesks_ticket_state() -> None:
+    codes = ("refunded", "cancelled")
+    kit = record_state(
+        "tickets",
+        f"status = 'closed' AND resolution_code IN {sql_in_list(codes)}",
+        name="ticket-resolution",
+        description="the ticket is closed with resolution refunded or cancelled",
+        key_param="ticket_id",
+    )
+    same(kit, hd.ticket_state("closed", codes))
+
+
+def test_rows_untouched_is_helpdesks_other_tickets_untouched() -> None:
+    kit = rows_untouched(
+        "tickets",
+        "id <> :ticket_id",
+        changed_column="updated_at",
+        since=hd.SNAPSHOT_TIME,
+        name="other-tickets-untouched",
+        description="no other ticket was replied to, noted, escalated or closed (policy 9.6)",
+    )
+    same(kit, hd.other_tickets_untouched())
+
+
+def test_nothing_else_changed_is_helpdesks_no_collateral() -> None:
+    kit = nothing_else_changed("refunds", "tickets", always_except=hd.ALWAYS_EXCEPT)
+    same(kit, hd.no_collateral("refunds", "tickets"))
+
+
+def test_money_moved_only_as_allowed_is_helpdesks() -> None:
+    ref = hd.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id")
+    assert isinstance(ref, SqlCheck)
+    parts = ref.sql.split(" UNION ALL ")
+    kit = money_moved_only_as_allowed(parts, description=ref.description)
+    same(kit, ref)
+    with pytest.raises(ValueError, match="at least one violation"):
+        money_moved_only_as_allowed([], description="x")
+
+
+def test_fragments() -> None:
+    assert sql_in_list(["a", "o'k"]) == "('a', 'o''k')"
+    assert rows_written_sum("refunds", "order_id = :o", hd.SNAPSHOT_TIME) == hd.new_rows_sum(
+        "refunds", "order_id = :o"
+    )
+
+
+def test_every_kit_piece_is_documented_and_exported() -> None:
+    import mcpgym_grading
+    import mcpgym_server
+    from mcpgym_grading import kit
+    from mcpgym_server import authoring
+
+    for module, package in ((kit, mcpgym_grading), (authoring, mcpgym_server)):
+        names = [
+            n
+            for n, obj in vars(module).items()
+            if not n.startswith("_")
+            and callable(obj)
+            and getattr(obj, "__module__", "") == module.__name__
+        ]
+        assert names
+        for name in names:
+            assert getattr(module, name).__doc__, f"{module.__name__}.{name} has no docstring"
+            assert name in package.__all__, f"{name} is not exported by {package.__name__}"

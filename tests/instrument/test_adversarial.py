@@ -1,0 +1,147 @@
+"""The ship gate's adversarial controls find shortcut holes from the environment's own data.
+
+A small environment (not helpdesk): tell the customer their tracking number; the variant
+also has a distractor's number. Three rubrics: one a shotgun reply passes, one whose
+forbidden-number check is plain SQL (look-alike forms evade it), one written with
+`AnswerMatch(forbidden=...)`: condition 7's findings name the first two and not the third.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from mcpgym_clients.instrument.adversarial import FORMS, adversaries, shortcut_failures
+from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, grade_bundle
+from mcpgym_server import (
+    Environment,
+    Generation,
+    Sandbox,
+    Snapshot,
+    TaskFamily,
+    ToolCall,
+    VariantSpec,
+    replay,
+)
+from tests.grading.toyenv import PACKAGE, build_snapshot_package
+
+RIGHT = "9400111122223333"
+OTHER = "9400555566667777"
+REPLIES = "SELECT body FROM messages WHERE order_id = :order_id ORDER BY rowid"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    root = tmp_path_factory.mktemp("toy-snapshot")
+    build_snapshot_package(root)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(root))  # pyright: ignore[reportUnknownMemberType]
+        yield
+
+
+def _generate(gen: Generation) -> VariantSpec:
+    body = f"Hello, your parcel for order 101 is on its way: tracking number {RIGHT}."
+    return VariantSpec(
+        instruction="Tell the customer of order 101 where the parcel is.",
+        params={"order_id": 101, "tracking_number": RIGHT, "other_tracking_number": OTHER},
+        reference=[ToolCall("send_message", {"order_id": 101, "body": body})],
+    )
+
+
+def _send_message(sb: Sandbox, order_id: int, body: str) -> dict[str, Any]:
+    """Send a message to the customer of an order.
+
+    Args:
+        order_id: the order.
+        body: the text.
+    """
+    sb.db.execute("INSERT INTO messages VALUES (?, ?, ?)", (order_id, body, sb.clock.iso()))
+    return {"sent": True}
+
+
+def make_env(*checks: Any) -> Environment:
+    env = Environment(
+        name="toytrack",
+        version="1.0.0",
+        snapshot=Snapshot(PACKAGE, "toy.db", sha256=None),
+        clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
+    )
+    env.tool(kind="write", name="send_message")(_send_message)
+    rubric = Rubric(checks=checks)
+    env.add_family(
+        TaskFamily("where", "Give the tracking number.", ("easy",), _generate, "1", rubric)
+    )
+    return env
+
+
+GIVES = AnswerMatch(
+    name="gives-tracking",
+    source="sql",
+    sql=REPLIES,
+    expected=Param("tracking_number"),
+    required=True,
+)
+SQL_OMITS = SqlCheck(
+    name="omits-other",
+    sql="SELECT COUNT(*) FROM messages WHERE INSTR(REPLACE(body, ' ', ''), :other_tracking_number)",
+    expected=0,
+    required=True,
+)
+SOUND = AnswerMatch(
+    name="gives-tracking",
+    source="sql",
+    sql=REPLIES,
+    expected=Param("tracking_number"),
+    forbidden=[Param("other_tracking_number")],
+    required=True,
+)
+
+
+def findings(env: Environment) -> list[str]:
+    variant = env.variant("where", "easy", 0)
+    jobs = []
+    for adv in adversaries(env, variant):
+        bundle = replay(env, "where", "easy", 0, [ToolCall(n, a) for n, a in adv.calls])
+        grade = grade_bundle(bundle, env, check_lock=False)
+        record = SimpleNamespace(
+            grade=grade.model_dump(mode="json"),
+            transcript=[{"mcpgym_is_error": e.status != "ok"} for e in bundle.log],
+        )
+        jobs.append(
+            SimpleNamespace(task="where", band="easy", seed=0, adversary=adv, record=record)
+        )
+    lines, compared = shortcut_failures(env, jobs)
+    assert compared == len(jobs) > 0
+    return lines
+
+
+def test_the_mutants_stuff_the_answer_with_the_variants_other_candidates() -> None:
+    advs = {
+        a.label: a
+        for a in adversaries(make_env(GIVES), make_env(GIVES).variant("where", "easy", 0))
+    }
+    assert OTHER in advs["stuff-1"].values and RIGHT not in advs["stuff-1"].values
+    assert {f"stuff-1~{f}" for f in FORMS if f != "spelled"} <= set(advs)
+    split = [c for c in advs["stuff-1~split"].calls if c[0] == "send_message"]
+    assert len(split) == 2 and all(OTHER not in c[1]["body"] for c in split)  # cut in two
+
+
+def test_a_shotgun_reply_that_passes_is_reported() -> None:
+    lines = findings(make_env(GIVES))
+    assert any("a shotgun passes" in line and "`gives-tracking`" in line for line in lines), lines
+
+
+def test_a_check_a_look_alike_form_evades_is_reported() -> None:
+    lines = findings(make_env(GIVES, SQL_OMITS))
+    evaded = [line for line in lines if "`omits-other`" in line]
+    forms = {line.split("(`stuff-1~")[1].split("`")[0] for line in evaded if "(`stuff-1~" in line}
+    assert {"em-dash", "figure-dash", "em-space", "ideographic-space", "split"} <= forms, lines
+    assert not any("a shotgun passes" in line for line in lines)
+
+
+def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:
+    assert findings(make_env(SOUND)) == []

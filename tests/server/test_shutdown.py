@@ -1,0 +1,229 @@
+"""A graceful stop loses nothing: real `mcpgym serve` processes, stopped by signals.
+
+Each test starts the command line as a subprocess, opens episodes on every transport
+(an episode URL with a live 2025-era MCP session, a 2026-era sessionless client, a
+connect-to-start session, stdio), signals the process and reads the bundles it left.
+Readiness and progress are read from the server's own log lines, never from sleeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import pytest
+from anyio.abc import Process
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from mcpgym_server import EpisodeStore
+
+pytestmark = pytest.mark.anyio
+
+ROOT = Path(__file__).resolve().parents[2]
+MCPGYM = [sys.executable, "-c", "from mcpgym_clients.cli import main; main()"]
+TASK = "order-status"
+READY = "Uvicorn running on"
+TOKEN = "shutdown-test-control-token"
+CONTROL = {"authorization": f"Bearer {TOKEN}"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Log:
+    """Collects a process's standard error and wakes waiters when a line appears."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self._changed = anyio.Event()
+
+    def add(self, chunk: str) -> None:
+        self.text += chunk
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def wait_for(self, needle: str, start: int = 0) -> None:
+        while needle not in self.text[start:]:
+            await self._changed.wait()
+
+
+@contextlib.asynccontextmanager
+async def _process(args: list[str], log: _Log, *, stdin: bool = False) -> AsyncIterator[Process]:
+    async with (
+        await anyio.open_process(
+            [*MCPGYM, *args],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "MCPGYM_CONTROL_TOKEN": TOKEN},
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        ) as proc,
+        anyio.create_task_group() as tg,
+    ):
+        assert proc.stderr is not None
+
+        async def drain() -> None:
+            assert proc.stderr is not None
+            async for chunk in proc.stderr:
+                log.add(chunk.decode(errors="replace"))
+
+        tg.start_soon(drain)
+        try:
+            yield proc
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+            await proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def _server(store: Path, log: _Log) -> AsyncIterator[tuple[Process, str]]:
+    port = _free_port()
+    args = ["serve", "helpdesk", "--port", str(port), "--store", str(store)]
+    async with _process(args, log) as proc:
+        await log.wait_for(READY)
+        yield proc, f"http://127.0.0.1:{port}"
+
+
+def _bundles(store: Path) -> dict[str, Any]:
+    reader = EpisodeStore(store, create=False)
+    return {p.name: reader.read_meta(p.name) for p in store.iterdir() if p.name.startswith("ep_")}
+
+
+async def _one_call(client: Client) -> None:
+    result = await client.call_tool("get_policy", {})
+    assert not result.is_error, result
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_seals_every_open_episode_on_every_http_transport(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    store, log = tmp_path / "episodes", _Log()
+    with anyio.fail_after(90):
+        async with _server(store, log) as (proc, base), contextlib.AsyncExitStack() as clients:
+            async with httpx.AsyncClient(headers=CONTROL) as http:
+                with_session = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
+                sessionless = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
+            legacy = await clients.enter_async_context(
+                Client(with_session["mcp_url"], mode="legacy")
+            )
+            modern = await clients.enter_async_context(
+                Client(sessionless["mcp_url"], mode="2026-07-28")
+            )
+            harness = await clients.enter_async_context(httpx2.AsyncClient(headers=CONTROL))
+            url = f"{base}/tasks/{TASK}/mcp?seed=3"
+            started = await clients.enter_async_context(
+                Client(streamable_http_client(url, http_client=harness), mode="legacy")
+            )
+            for client in (legacy, modern, started):
+                await _one_call(client)
+            episode = await started.read_resource("mcpgym://episode")
+            connected = json.loads(episode.contents[0].text)["episode_id"]  # type: ignore[union-attr]
+            proc.send_signal(signum)
+            await proc.wait()
+            clients.push_async_callback(_ignore_close_errors, clients.pop_all())
+    metas = _bundles(store)
+    expected = {with_session["episode_id"], sessionless["episode_id"], connected}
+    assert set(metas) == expected, log.text
+    assert {(m.termination, m.steps) for m in metas.values()} == {("shutdown", 1)}, log.text
+    assert not [p.name for p in store.iterdir() if p.name.startswith(".tmp-")]
+
+
+async def _ignore_close_errors(stack: contextlib.AsyncExitStack) -> None:
+    # The server is gone: closing a client may fail to reach it, which is not under test.
+    with contextlib.suppress(Exception):
+        await stack.aclose()
+
+
+async def test_a_second_ctrl_c_during_shutdown_still_seals_before_exit(tmp_path: Path) -> None:
+    store, log = tmp_path / "episodes", _Log()
+    with anyio.fail_after(90):
+        async with _server(store, log) as (proc, base):
+            async with httpx.AsyncClient(headers=CONTROL) as http:
+                opened = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
+                async with Client(opened["mcp_url"], mode="2026-07-28") as client:
+                    await _one_call(client)
+            # A request whose body never comes keeps uvicorn waiting for connections,
+            # so the second Ctrl-C lands while it shuts down (its "force quit" path,
+            # which skips the application's shutdown).
+            port = int(base.rsplit(":", 1)[1])
+            stream = await anyio.connect_tcp("127.0.0.1", port)
+            await stream.send(
+                f"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+                + f"Authorization: Bearer {TOKEN}\r\n".encode()
+                + b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            mark = len(log.text)
+            proc.send_signal(signal.SIGINT)
+            await log.wait_for("Waiting for connections to close", mark)
+            proc.send_signal(signal.SIGINT)
+            await proc.wait()
+            await stream.aclose()
+    metas = _bundles(store)
+    assert [(m.termination, m.steps) for m in metas.values()] == [("shutdown", 1)], log.text
+
+
+def _rpc(method: str, params: dict[str, Any], id_: int | None = None) -> bytes:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+    if id_ is not None:
+        message["id"] = id_
+    return (json.dumps(message) + "\n").encode()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_seals_the_stdio_episode(tmp_path: Path, signum: signal.Signals) -> None:
+    store, log = tmp_path / "episodes", _Log()
+    args = ["serve", "helpdesk", "--stdio", "--task", TASK, "--store", str(store)]
+    with anyio.fail_after(60):
+        async with _process(args, log, stdin=True) as proc:
+            assert proc.stdin is not None and proc.stdout is not None
+            init = {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            }
+            await proc.stdin.send(_rpc("initialize", init, 1))
+            await proc.stdin.send(_rpc("notifications/initialized", {}))
+            call = {"name": "get_policy", "arguments": {}}
+            await proc.stdin.send(_rpc("tools/call", call, 2))
+            replies = b""
+            async for chunk in proc.stdout:
+                replies += chunk
+                if b'"id":2' in replies.replace(b" ", b""):
+                    break
+            proc.send_signal(signum)  # standard input stays open: only the signal ends it
+            await proc.wait()
+    metas = _bundles(store)
+    assert [(m.termination, m.steps) for m in metas.values()] == [("shutdown", 1)], log.text
+
+
+async def test_the_store_sweeps_debris_of_a_killed_sealing_at_start(tmp_path: Path) -> None:
+    store, log = tmp_path / "episodes", _Log()
+    store.mkdir()
+    empty = store / ".tmp-ep_0123456789abcdef0123456789abcdef-k1ll3d"
+    empty.mkdir()
+    partial = store / ".tmp-ep_fedcba9876543210fedcba9876543210-x9"
+    partial.mkdir()
+    (partial / "final.db.gz").write_bytes(b"\x1f\x8b partial")
+    kept = store / "notes.txt"
+    kept.write_text("not debris")
+    with anyio.fail_after(60):
+        async with _server(store, log) as (proc, _base):
+            left = sorted(p.name for p in store.iterdir())
+            proc.send_signal(signal.SIGTERM)
+            await proc.wait()
+    assert left == ["notes.txt"], log.text
