@@ -60,7 +60,13 @@ async def via_eval(env_name: str, rows: list[TrainingRow], group: int, tmp: Path
     env = load_environment(env_name)
     variants = [VariantKey(r.task, r.band, r.seed) for r in rows]
     async with serve_locally(env, tmp / "eval-episodes") as s:
-        async with EpisodeDriver(s.env_url, s.grading_url, s.grading_token, environment=env) as d:
+        async with EpisodeDriver(
+            s.env_url,
+            s.grading_url,
+            s.grading_token,
+            control_token=s.control_token,
+            environment=env,
+        ) as d:
             await d.server_info()
             with RunStore(tmp / f"runs-{time.monotonic_ns()}.db") as store:
                 t = time.perf_counter()

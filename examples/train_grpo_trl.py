@@ -13,8 +13,9 @@ Needs the ``train`` extra (torch, transformers, trl) and vLLM on the GPU machine
     CUDA_VISIBLE_DEVICES=1 python examples/train_grpo_trl.py --env helpdesk --bands easy
 
 The environment server and the grading service run inside this process by default
-(on a background event loop); pass ``--servers ENV_URL GRADING_URL TOKEN`` to use
-running ones (``mcpgym serve`` and ``mcpgym grading serve``) instead.
+(on a background event loop); pass ``--servers ENV_URL GRADING_URL TOKEN CONTROL`` to use
+running ones (``mcpgym serve`` and ``mcpgym grading serve``) instead, with the control
+token the environment server was started with.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=500, help="seeds 0..N-1 (train split only)")
     p.add_argument("--model", default="Qwen/Qwen2.5-1.5B-Instruct")
     p.add_argument("--vllm-url", default="http://127.0.0.1:8000")
-    p.add_argument("--servers", nargs=3, metavar=("ENV_URL", "GRADING_URL", "TOKEN"))
+    p.add_argument(
+        "--servers", nargs="+", metavar="URL_OR_TOKEN",
+        help="ENV_URL GRADING_URL GRADING_TOKEN [CONTROL_TOKEN] of running servers",
+    )
     p.add_argument("--per-check", action="store_true", help="one reward per rubric check too")
     p.add_argument("--output-dir", default="runs/grpo")
     p.add_argument("--max-steps", type=int, default=200)

@@ -59,7 +59,10 @@ async def in_process_driver(
         store = Path(store_dir)
         token = secrets.token_urlsafe(24)
         key = secrets.token_urlsafe(32)
-        env_app = create_env_app(env, store, idle_ttl=idle_ttl, bundle_key=key)
+        control = secrets.token_urlsafe(32)
+        env_app = create_env_app(
+            env, store, control_token=control, idle_ttl=idle_ttl, bundle_key=key
+        )
 
         def loader(name: str) -> Environment:
             return env if name == env.name else load_environment(name)
@@ -75,6 +78,7 @@ async def in_process_driver(
                     IN_PROCESS_ENV_URL,
                     IN_PROCESS_GRADING_URL,
                     token,
+                    control_token=control,
                     episode_timeout=episode_timeout,
                     environment=env,
                     env_transport=httpx.ASGITransport(app=env_app),

@@ -26,7 +26,8 @@ class SyncRollouts:
 
     Args:
         env: the environment served in process (when ``servers`` is ``None``).
-        servers: ``(env_url, grading_url, grading_token)`` of running servers instead.
+        servers: ``(env_url, grading_url, grading_token[, control_token])`` of running
+            servers instead.
         concurrency: most episodes open at once.
         episode_timeout: the driver's hard cap per episode, seconds.
     """
@@ -35,7 +36,7 @@ class SyncRollouts:
         self,
         env: Environment,
         *,
-        servers: tuple[str, str, str] | None = None,
+        servers: tuple[str, ...] | None = None,
         concurrency: int = 64,
         episode_timeout: float | None = 600.0,
     ) -> None:

@@ -77,12 +77,13 @@ class _State:
 
 
 def create_app(
-    env: Environment, *, servers: tuple[str, str, str] | None = None, concurrency: int = 256
+    env: Environment, *, servers: tuple[str, ...] | None = None, concurrency: int = 256
 ) -> Starlette:
     """The resources server's ASGI app for ``env`` (see the module docstring).
 
     Args:
-        env: the environment. servers: ``(env_url, grading_url, grading_token)`` of running
+        env: the environment.
+        servers: ``(env_url, grading_url, grading_token[, control_token])`` of running
             mcpgym servers; default: both run inside this app, the environment server
             mounted at ``/env`` so that ``mcp_url`` is reachable through this server.
         concurrency: most episodes open at once.

@@ -292,17 +292,26 @@ class Rollouts:
         env_url: str,
         grading_url: str,
         grading_token: str,
+        control_token: str | None = None,
         *,
         concurrency: int = 8,
         episode_timeout: float | None = 600.0,
     ) -> AsyncIterator[Self]:
         """Run rollouts against running servers (``mcpgym serve`` and the grading service).
 
+        Args:
+            env_url, grading_url, grading_token: the servers and the grading token.
+            control_token: the environment server's control token, if it has one.
+
         Raises:
             InfraError: the environment server cannot be reached.
         """
         async with EpisodeDriver(
-            env_url, grading_url, grading_token, episode_timeout=episode_timeout
+            env_url,
+            grading_url,
+            grading_token,
+            control_token=control_token,
+            episode_timeout=episode_timeout,
         ) as driver:
             await driver.server_info()
             yield cls(driver, None, concurrency)
@@ -316,7 +325,11 @@ class Rollouts:
         environment = load_environment(env) if isinstance(env, str) else env
         async with serve_locally(environment, store_dir) as s:
             async with EpisodeDriver(
-                s.env_url, s.grading_url, s.grading_token, environment=environment
+                s.env_url,
+                s.grading_url,
+                s.grading_token,
+                control_token=s.control_token,
+                environment=environment,
             ) as driver:
                 yield cls(driver, environment, concurrency)
 

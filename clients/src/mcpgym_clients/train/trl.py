@@ -107,8 +107,9 @@ class TRLSpec:
         tasks, bands, seeds, held_out: which variants (see `training_rows`).
         split: the split of `train_dataset` (`eval_dataset` is the other one).
         per_check: add one reward function per rubric check.
-        servers: ``(env_url, grading_url, grading_token)`` of running servers; default:
-            the servers run in this process, on a background event-loop thread.
+        servers: ``(env_url, grading_url, grading_token[, control_token])`` of running
+            servers; default: the servers run in this process, on a background event-loop
+            thread.
         system_prompt: replaces the system prompt of ``mcpgym eval``'s model loop.
         episode_timeout: seconds an episode may stay open.
         on_rollout: called with each graded `Rollout` (or ``None`` when the episode never
@@ -128,7 +129,7 @@ class TRLSpec:
         held_out: float = HELD_OUT_FRACTION,
         split: Split = "train",
         per_check: bool = False,
-        servers: tuple[str, str, str] | None = None,
+        servers: tuple[str, ...] | None = None,
         system_prompt: str | None = None,
         episode_timeout: float | None = 600.0,
         on_rollout: Callable[[Rollout | None], None] | None = None,
