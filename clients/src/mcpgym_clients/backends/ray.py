@@ -198,8 +198,8 @@ class RayEpisodeRunner:
             What was replaced (for the episode's error), or ``None``.
         """
         async with slot.lock:
-            if not slot.alive:
-                return f"environment actor {slot.env.name} died; replaced"
+            if not slot.alive:  # a replacement failed or none was left
+                return f"environment actor {slot.env.name} is gone"
             env_ok = await self._launcher.alive(slot.env.handle)
             grader_ok = await self._launcher.alive(slot.grader.handle)
             if env_ok and grader_ok:
@@ -214,6 +214,7 @@ class RayEpisodeRunner:
             try:
                 if not grader_ok:
                     await self._launcher.kill(slot.grader.handle)
+                    self._launcher.drop_grader(slot.grader)
                     grader = await self._launcher.grader(slot.grader.node_id)
                     what.append(f"grader {slot.grader.name} died; replaced by {grader.name}")
                     for other in self._slots:
@@ -345,9 +346,13 @@ class _Launcher:
             host=self.host,
         )
         (actor,) = await self._start([handle], [name])
-        pool = [a for a in self.graders.get(node_id, []) if a.handle is not None]
-        self.graders[node_id] = [*pool, actor]
+        self.graders[node_id] = [*self.graders.get(node_id, []), actor]
         return actor
+
+    def drop_grader(self, grader: _Actor) -> None:
+        """Take a dead grader out of its node's pool."""
+        pool = self.graders.get(grader.node_id, [])
+        self.graders[grader.node_id] = [a for a in pool if a is not grader]
 
     async def grader_for(self, node_id: str) -> _Actor:
         """A grader of ``node_id`` (started if the node has none), round robin."""
