@@ -167,3 +167,30 @@ async def test_a_killed_actor_turns_its_episodes_into_retried_infra_errors(
     retried = [row for row in rows if row["attempts"] > 1]
     # least-loaded routing put 2 of the 4 waiting episodes on the killed actor
     assert len(retried) == 2, [(row["task"], row["attempts"]) for row in rows]
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_a_killed_grader_is_replaced_and_its_grades_retried(
+    ray_session: Any, tmp_path: Path
+) -> None:
+    from mcpgym_clients.backends.ray import ray_backend
+
+    env = load_environment("helpdesk")
+    with anyio.fail_after(240), RunStore(tmp_path / "runs.db") as store:
+        async with ray_backend(env, tmp_path / "episodes", actors=2) as runner:
+
+            def kill() -> None:  # the one grader both environment actors share
+                ray_session.kill(runner._slots[0].grader.handle)
+
+            agent = _KillingAgent(4, kill)
+            result = await run_campaign(
+                runner, agent, VARIANTS, store, concurrency=4, baseline=False, show_progress=False
+            )
+            assert runner.replacements == 1
+            assert len(runner.actors) == 2
+        rows = store.episodes(result.run_id)
+    assert result.incomplete() is None
+    assert [r.score for r in result.records] == [1.0] * len(VARIANTS)
+    # the four episodes waiting in the agent lost their grade request: all retried
+    assert len([row for row in rows if row["attempts"] > 1]) == 4

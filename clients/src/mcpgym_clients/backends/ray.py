@@ -27,7 +27,7 @@ import logging
 import os
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
@@ -93,7 +93,6 @@ class _Slot:
     driver: EpisodeDriver
     in_flight: int = 0
     alive: bool = True
-    lock: anyio.Lock = field(default_factory=anyio.Lock)
 
 
 class RayEpisodeRunner:
@@ -112,6 +111,7 @@ class RayEpisodeRunner:
         self._max_replacements = max_replacements
         self.replacements = 0
         self._replacing = 0
+        self._lock = anyio.Lock()
         self._changed = anyio.Event()
         self._old_drivers: list[EpisodeDriver] = []
 
@@ -197,7 +197,7 @@ class RayEpisodeRunner:
         Returns:
             What was replaced (for the episode's error), or ``None``.
         """
-        async with slot.lock:
+        async with self._lock:  # one check at a time: slots share graders
             if not slot.alive:  # a replacement failed or none was left
                 return f"environment actor {slot.env.name} is gone"
             env_ok = await self._launcher.alive(slot.env.handle)
