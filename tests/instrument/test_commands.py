@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mcpgym_clients import cli
-from mcpgym_clients.commands import instrument
+from mcpgym_clients import cli, evaluation
+from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
 from mcpgym_server.lockfile import read_lock
 
@@ -27,7 +27,8 @@ def flat(text: str) -> str:
 
 def install(monkeypatch: pytest.MonkeyPatch, env: Environment) -> Environment:
     """Make every command find ``env`` as if it were installed."""
-    monkeypatch.setattr(cli, "load_environment", lambda name: env)
+    monkeypatch.setattr(_common, "load_environment", lambda name: env)  # serve, tasks
+    monkeypatch.setattr(evaluation, "load_environment", lambda name: env)  # eval, demo
     monkeypatch.setattr(instrument, "load_environment", lambda name: env)
     return env
 
@@ -177,7 +178,7 @@ def test_eval_refuses_an_environment_whose_code_changed(
     install(monkeypatch, toy())
     runner.invoke(cli.app, ["lock", "toyvault"])
     install(monkeypatch, toy(generator_version="2"))
-    monkeypatch.setattr(cli, "available_environments", lambda: ["toyvault"])
+    monkeypatch.setattr(evaluate, "available_environments", lambda: ["toyvault"])
     store = tmp_path / "runs" / "mcpgym.db"
     result = runner.invoke(cli.app, ["eval", "toyvault", "--agent", "null", "--store", str(store)])
     assert result.exit_code == 1
@@ -235,7 +236,8 @@ import sys
 from pathlib import Path
 
 from mcpgym_clients import cli
-from mcpgym_clients.commands import instrument
+from mcpgym_clients import evaluation
+from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server.lockfile import current_lock, write_lock
 from tests.instrument.toyenv import build_snapshot, make_env, new_package
 

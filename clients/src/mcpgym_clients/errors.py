@@ -189,3 +189,11 @@ class MissingExtraError(ConfigurationError):
             f"uv pip install 'mcpgym-clients[{extra}]' (in a clone of mcpgym, `uv sync` "
             "installs every vendor SDK)"
         )
+
+
+def message(exc: BaseException) -> str:
+    """A one-line description of ``exc`` (an OSError's reason and file name)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__

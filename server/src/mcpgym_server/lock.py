@@ -21,6 +21,7 @@ from typing import Any
 
 from mcpgym_server.bundle import canonical_json
 from mcpgym_server.environment import Environment
+from mcpgym_server.mcp_tools import tool_definitions
 from mcpgym_server.tasks import TaskFamily
 
 FINGERPRINT_SEEDS: tuple[int, ...] = (0, 1, 2)
@@ -42,8 +43,6 @@ def served_tools(env: Environment) -> list[dict[str, Any]]:
     ``title``, ``description``, ``inputSchema``, ``annotations``), in served order
     (``submit`` last).
     """
-    from mcpgym_server.mcp_bridge import tool_definitions  # the bridge imports the runtime
-
     return [
         t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tool_definitions(env)
     ]

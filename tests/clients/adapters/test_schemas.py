@@ -26,7 +26,7 @@ from mcpgym_clients.adapters.schemas import (
 )
 from mcpgym_clients.protocol import ToolDef
 from mcpgym_server import Environment, load_environment
-from mcpgym_server.mcp_bridge import tool_definitions
+from mcpgym_server.mcp_tools import tool_definitions
 
 from ...grading.toyenv import make_env as grading_toy
 from ...server.toyenv import make_toy_env as server_toy
