@@ -122,3 +122,72 @@ def test_the_detector_finds_a_circle() -> None:
 
 def test_no_import_circles() -> None:
     assert circles(import_graph()) == []
+
+
+# -- faces ---------------------------------------------------------------------------
+
+FACES = {
+    "mcpgym_server": {
+        "mcpgym_server",
+        "mcpgym_server.authoring",
+        "mcpgym_server.bundles",
+        "mcpgym_server.lock",
+        "mcpgym_server.runtime",
+    },
+}
+"""The public faces of each package; every other module of it is private (``_x``)."""
+
+INSIDE = {"mcpgym_server": ("server/src/mcpgym_server/", "tests/server/")}
+"""Where a package's private modules may be imported: its own tree and its own tests."""
+
+EXEMPT = {
+    "bench/memory.py": "sets episode.SANDBOX_CACHE_KIB to measure the cache it sizes",
+    "bench/grading.py": "patches the snapshot module to time grading without its cache",
+}
+"""Files outside a package allowed to reach behind its faces, with the reason."""
+
+
+def _all_files() -> list[Path]:
+    skip = {".venv", "runs", "node_modules", ".git"}
+    return [p for p in ROOT.rglob("*.py") if not skip & set(p.relative_to(ROOT).parts)]
+
+
+def imports_around_faces() -> list[str]:
+    """``path:line: module`` for each import of a non-face module from outside its package."""
+    bad = []
+    for path in _all_files():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in EXEMPT:
+            continue
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for name, line in imported_names(module, path):
+            package = name.split(".")[0]
+            faces = FACES.get(package)
+            if faces is None or rel.startswith(INSIDE[package]):
+                continue
+            parts = name.split(".")
+            # `from mcpgym_server import X`: X is a name of the face unless it is a module
+            target = ".".join(parts[:2]) if len(parts) > 1 else name
+            if target in faces or target == package:
+                continue
+            if len(parts) == 2 and not (ROOT / "server/src" / parts[0] / f"{parts[1]}.py").exists():
+                continue  # a name exported by the package face
+            bad.append(f"{rel}:{line}: {name}")
+    return sorted(set(bad))
+
+
+def test_faces_have_all() -> None:
+    import importlib
+
+    for faces in FACES.values():
+        for face in faces:
+            module = importlib.import_module(face)
+            assert isinstance(getattr(module, "__all__", None), list), f"{face} has no __all__"
+            for name in module.__all__:
+                assert getattr(module, name, None) is not None, f"{face}.{name} is missing"
+
+
+def test_nothing_imports_around_a_face() -> None:
+    assert imports_around_faces() == [], (
+        "import these from a face (mcpgym_server, .runtime, .lock, .bundles, .authoring)"
+    )

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from mcpgym_clients.adapters.base import ModelSettings, sdk_error
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
-from mcpgym_clients.adapters.openai import ChatCompletionsAdapter
+from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter
 from mcpgym_clients.agents.model import ModelAgent
 from mcpgym_clients.agents.vendors import parse_model_spec
 from mcpgym_clients.cli import app

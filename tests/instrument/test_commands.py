@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from mcpgym_clients import cli, evaluation
 from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
-from mcpgym_server.lockfile import read_lock
+from mcpgym_server.lock import read_lock
 
 from .conftest import ToyFactory
 from .toyenv import secret
@@ -238,7 +238,7 @@ from pathlib import Path
 from mcpgym_clients import cli
 from mcpgym_clients import evaluation
 from mcpgym_clients.commands import _common, evaluate, instrument
-from mcpgym_server.lockfile import current_lock, write_lock
+from mcpgym_server.lock import current_lock, write_lock
 from tests.instrument.toyenv import build_snapshot, make_env, new_package
 
 tmp = Path(sys.argv[1])
@@ -288,7 +288,7 @@ def test_ctrl_c_during_record_exits_at_once_and_saves_nothing(tmp_path: Path) ->
 def test_lock_repairs_a_hand_edited_or_broken_lock_file(
     locked: Environment, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mcpgym_server.lockfile import lock_path
+    from mcpgym_server.lock import lock_path
 
     assert runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY]).exit_code == 0
     path = lock_path(locked)
@@ -324,7 +324,7 @@ def test_validate_refuses_an_unwritable_report_path_before_running(
 def test_lock_keeps_sign_offs_from_a_lock_file_left_with_merge_conflicts(
     locked: Environment,
 ) -> None:
-    from mcpgym_server.lockfile import lock_path
+    from mcpgym_server.lock import lock_path
 
     assert runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY]).exit_code == 0
     path = lock_path(locked)

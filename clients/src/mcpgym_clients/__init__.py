@@ -47,7 +47,7 @@ from mcpgym_clients.protocol import (
     ToolOutcome,
 )
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize
+from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize_records
 
 __all__ = [
     "Agent",
@@ -91,5 +91,5 @@ __all__ = [
     "run_campaign",
     "select_variants",
     "serve_locally",
-    "summarize",
+    "summarize_records",
 ]

@@ -20,7 +20,7 @@ from mcpgym_clients.commands._options import (
     LOG_VALUE_CAP_HELP,
     SEED_SALT,
 )
-from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
+from mcpgym_server.runtime import LOG_BUDGET, LOG_VALUE_CAP
 
 
 def serve(
@@ -93,7 +93,7 @@ def serve(
     if stdio:
         if task is None:
             raise typer.BadParameter("--stdio needs --task", param_hint="'--task'")
-        from mcpgym_server.stdio import serve_stdio
+        from mcpgym_server.runtime import serve_stdio
 
         with reported():
             anyio.run(
@@ -110,8 +110,7 @@ def serve(
                 )
             )
         return
-    from mcpgym_server.http import create_app
-    from mcpgym_server.serving import run_until_stopped
+    from mcpgym_server.runtime import create_app, run_until_stopped
 
     if not control_token and not no_control_token:
         control_token = secrets.token_urlsafe(32)

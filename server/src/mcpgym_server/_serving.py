@@ -18,7 +18,7 @@ import anyio
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
-from mcpgym_server.errors import ServerStartError
+from mcpgym_server._errors import ServerStartError
 
 __all__ = ["ServerStartError", "bind_socket", "run_until_stopped", "serve"]
 

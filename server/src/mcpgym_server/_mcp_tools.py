@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mcp import types
 
-from mcpgym_server.environment import Environment
+from mcpgym_server._environment import Environment
 
 
 def tool_definitions(env: Environment) -> list[types.Tool]:

@@ -22,12 +22,12 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.connection import Connection
 from mcp.shared.exceptions import MCPError
 
-from mcpgym_server.bundle import LogEntry
-from mcpgym_server.environment import Environment
-from mcpgym_server.episode import EpisodeManager
-from mcpgym_server.errors import EpisodeSealedError, UnknownEpisodeError
-from mcpgym_server.mcp_tools import tool_definitions
-from mcpgym_server.tasks import TaskVariant
+from mcpgym_server._bundle import LogEntry
+from mcpgym_server._environment import Environment
+from mcpgym_server._episode import EpisodeManager
+from mcpgym_server._errors import EpisodeSealedError, UnknownEpisodeError
+from mcpgym_server._mcp_tools import tool_definitions
+from mcpgym_server._tasks import TaskVariant
 
 logger = logging.getLogger("mcpgym.mcp")
 

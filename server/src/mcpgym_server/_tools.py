@@ -17,7 +17,7 @@ from typing import Any, Literal
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcpgym_server.errors import EnvironmentDefinitionError, InvalidArgumentsError
+from mcpgym_server._errors import EnvironmentDefinitionError, InvalidArgumentsError
 
 ToolKind = Literal["read", "write"]
 """Side-effect class of a tool: ``read`` never changes the sandbox, ``write`` may."""
