@@ -256,8 +256,8 @@ def _tree(db: StateConnection, name: str) -> tuple[set[int], set[int]]:
 
 def _rowids_of(db: StateConnection, pageno: int, page_size: int) -> list[int] | None:
     assert db.delta is not None and db.index is not None
-    memo = db.memo if pageno in db.delta.changed_pages else db.index.rowids
-    key = ("rowids", pageno) if memo is db.memo else pageno
+    memo: dict[Any, Any] = db.memo if pageno in db.delta.changed_pages else db.index.rowids
+    key: Any = ("rowids", pageno) if memo is db.memo else pageno
     if key not in memo:
         memo[key] = leaf_rowids(db.data, pageno, page_size)
     return memo[key]

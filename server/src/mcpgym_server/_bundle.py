@@ -212,8 +212,8 @@ class LogEntry(BaseModel):
     internal_detail: str | None = None
     clock: str
     duration_ms: float = 0.0
-    arguments_capped: CappedValue | None = Field(None, exclude_if=_is_none)
-    result_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    arguments_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
+    result_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
 
 
 class EpisodeMeta(BaseModel):

@@ -94,7 +94,8 @@ def run_until_stopped(
         port=port,
         log_level=log_level,
         lifespan="on",
-        timeout_graceful_shutdown=graceful_timeout,
+        # uvicorn annotates int but waits with anyio (a float works)
+        timeout_graceful_shutdown=graceful_timeout,  # pyright: ignore[reportArgumentType]
     )
     server = _StoppableServer(config, on_stop)
     with contextlib.suppress(KeyboardInterrupt):

@@ -59,7 +59,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             break
         m = _ARG_LINE.match(line)
         if m:
-            current = m.group(1)
+            current = str(m.group(1))
             args[current] = m.group(2).strip()
         elif current and line.strip():
             args[current] = (args[current] + " " + line.strip()).strip()
