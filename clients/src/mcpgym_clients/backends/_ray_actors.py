@@ -65,7 +65,7 @@ class _ServedApp:
             self._ready.set()
 
     async def _serve(self) -> None:
-        from mcpgym_server.serving import serve
+        from mcpgym_server.runtime import serve
 
         self._token = anyio.lowlevel.current_token()
         self._stop = anyio.Event()
@@ -116,7 +116,7 @@ class EnvironmentServer:
         host: str | None,
     ) -> None:
         from mcpgym_server import compute_lock, load_environment
-        from mcpgym_server.http import create_app
+        from mcpgym_server.runtime import create_app
 
         env = load_environment(env_name)
         found = compute_lock(env)
