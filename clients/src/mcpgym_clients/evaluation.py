@@ -161,6 +161,8 @@ async def evaluate(
         if opts.backend == "ray" and local_env is not None:  # servers as Ray actors
             from mcpgym_clients.backends.ray import ray_backend
 
+            opts.episodes.parent.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(server_logs(opts.episodes.parent / "servers.log"))
             driver = await stack.enter_async_context(
                 ray_backend(
                     local_env,
