@@ -201,3 +201,14 @@ async def test_connect_to_start_refusals_reach_the_client(
         ):
             pass
     assert expected in _messages(caught.value)
+
+
+async def test_a_foreign_host_on_an_mcp_endpoint_is_a_json_rpc_refusal(server: str) -> None:
+    async with httpx.AsyncClient(base_url=server, headers=CONTROL) as http:
+        resp = await http.post(
+            "/tasks/set-target/mcp",
+            json={"jsonrpc": "2.0", "id": 9, "method": "initialize"},
+            headers={"host": "evil.example"},
+        )
+    assert resp.status_code == 421
+    assert resp.json()["id"] == 9 and "evil.example" in resp.json()["error"]["message"]

@@ -495,10 +495,13 @@ class _HostCheck:
                 origin_host is not None and not self._allowed(origin_host)
             ):
                 bad = host if not self._allowed(host) else origin
-                await _error(
-                    421,
-                    f"host or origin {bad!r} is not allowed; serve with --allowed-host to add it",
-                )(scope, receive, send)
+                message = (
+                    f"host or origin {bad!r} is not allowed; serve with --allowed-host to add it"
+                )
+                if scope.get("path", "").endswith("/mcp"):  # an MCP client shows only JSON-RPC
+                    await refuse(scope, receive, send, 421, message)
+                else:
+                    await _error(421, message)(scope, receive, send)
                 return
         await self._app(scope, receive, send)
 
