@@ -33,12 +33,14 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from sqlite_utils import Database
 
-from mcpgym_clients.driver import EpisodeRecord
 from mcpgym_clients.errors import ConfigurationError, UsageError
+
+if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a store
+    from mcpgym_clients.driver import EpisodeRecord
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
