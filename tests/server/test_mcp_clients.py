@@ -25,8 +25,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 
 from mcpgym_server import Environment, EpisodeStore
-from mcpgym_server.http import EPISODE_ID_HEADER, create_app
-from mcpgym_server.serving import serve
+from mcpgym_server.runtime import EPISODE_ID_HEADER, create_app, serve
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,8 @@ Run one episode::
         record = await driver.run_episode(ReferenceAgent(), "refund-damaged-item", "easy", 7)
         record.score, record.grade
 
-Run a campaign into the run store: `select_variants` then `run_campaign`.
+Evaluate (servers, checks, campaign, baseline) with `evaluate` given `EvalOptions`, as
+``mcpgym eval`` does; or run a campaign yourself: `select_variants` then `run_campaign`.
 
 Bring your own loop: `FunctionAgent` (an async function) or an `Agent` subclass;
 `load_agent` loads either from ``package.module:attr`` or ``path/to/file.py:attr``.
@@ -47,6 +48,8 @@ _EXPORTS: dict[str, str] = {
     "MissingExtraError": "mcpgym_clients.errors",
     "ModelAPIError": "mcpgym_clients.errors",
     "ServerRequestError": "mcpgym_clients.errors",
+    "EvalOptions": "mcpgym_clients.evaluation",
+    "evaluate": "mcpgym_clients.evaluation",
     "FunctionAgent": "mcpgym_clients.harness",
     "GuardedAgent": "mcpgym_clients.harness",
     "HarnessContext": "mcpgym_clients.harness",
@@ -62,7 +65,7 @@ _EXPORTS: dict[str, str] = {
     "Figures": "mcpgym_clients.summary",
     "SummaryRow": "mcpgym_clients.summary",
     "render_summary": "mcpgym_clients.summary",
-    "summarize": "mcpgym_clients.summary",
+    "summarize_records": "mcpgym_clients.summary",
 }
 """Public name -> the module defining it."""
 
@@ -93,6 +96,7 @@ if TYPE_CHECKING:
         ModelAPIError,
         ServerRequestError,
     )
+    from mcpgym_clients.evaluation import EvalOptions, evaluate
     from mcpgym_clients.harness import FunctionAgent, GuardedAgent, HarnessContext
     from mcpgym_clients.local import LocalServers, serve_locally
     from mcpgym_clients.protocol import (
@@ -104,7 +108,7 @@ if TYPE_CHECKING:
         ToolOutcome,
     )
     from mcpgym_clients.runstore import RunStore
-    from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize
+    from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize_records
 
 
 def __getattr__(name: str) -> Any:
@@ -136,6 +140,7 @@ __all__ = [
     "EpisodeContext",
     "EpisodeDriver",
     "EpisodeRecord",
+    "EvalOptions",
     "Figures",
     "FunctionAgent",
     "GuardedAgent",
@@ -159,11 +164,12 @@ __all__ = [
     "ToolDef",
     "ToolOutcome",
     "VariantKey",
+    "evaluate",
     "load_agent",
     "parse_text_tool_calls",
     "render_summary",
     "run_campaign",
     "select_variants",
     "serve_locally",
-    "summarize",
+    "summarize_records",
 ]

@@ -19,7 +19,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from mcpgym_server.errors import NotFoundError
+from mcpgym_server._errors import NotFoundError
 
 MAX_ID_BODY = 64 * 1024
 """Largest request body read to find the JSON-RPC id of a refused request (bytes); past it
