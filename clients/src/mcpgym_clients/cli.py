@@ -73,6 +73,7 @@ from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError, redact_urls
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.measure.render import print_table
+from mcpgym_clients.plan import campaign_planner
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import parse_names, parse_seeds
@@ -349,6 +350,7 @@ class _EvalOptions:
     infra_retries: int = 2
     control_token: str | None = None
     seed_salt: str | None = None
+    yes: bool = False
 
 
 def _build_agent(
@@ -701,6 +703,9 @@ async def _campaign(
                 resume=not opts.new_run,
                 infra_retries=opts.infra_retries,
                 environment=local_env,
+                planner=campaign_planner(
+                    console, yes=opts.yes, bundles=bundles, store=opts.store
+                ),
             )
         return None if result is None else (result, bundles)
 
@@ -946,6 +951,12 @@ def eval_(
     infra_retries: Annotated[
         int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
     ] = 2,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes", "-y", help="Run a campaign estimated above 1 h or 2 GB without asking."
+        ),
+    ] = False,
 ) -> None:
     """Run an agent on task variants and grade every episode.
 
@@ -1008,6 +1019,7 @@ def eval_(
             infra_retries=infra_retries,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
+            yes=yes,
         )
     )
 
