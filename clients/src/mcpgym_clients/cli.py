@@ -141,7 +141,7 @@ LOG_BUDGET_HELP = (
 def serve(
     env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port (0: a free one).", min=0, max=65535)] = 8000,
     store: Annotated[Path, typer.Option(help="Episode store directory.")] = DEFAULT_EPISODES,
     stdio: Annotated[bool, typer.Option("--stdio", help="Serve one episode over stdio.")] = False,
     task: Annotated[str | None, typer.Option(help="Task family (with --stdio).")] = None,
@@ -252,7 +252,14 @@ def serve(
             log_value_cap=log_value_cap,
             log_budget=log_budget,
         )
-    run_until_stopped(web, host=host, port=port, on_stop=web.state.seal_all)
+    with reported():
+        run_until_stopped(
+            web,
+            host=host,
+            port=port,
+            on_stop=web.state.seal_all,
+            on_ready=lambda url: say(Console(stderr=True), f"serving {env} at {url}"),
+        )
 
 
 @grading_app.command("serve")
@@ -265,22 +272,26 @@ def grading_serve(
         typer.Option(envvar="MCPGYM_GRADING_TOKEN", help="Bearer token (default: a random one)."),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8100,
+    port: Annotated[int, typer.Option(help="TCP port (0: a free one).", min=0, max=65535)] = 8100,
     bundle_key: Annotated[
         str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
     ] = None,
 ) -> None:
     """Serve the grading service over HTTP."""
-    import uvicorn
-
     from mcpgym_grading.service import create_app
+    from mcpgym_server.serving import run_until_stopped
 
     if not token:
         token = secrets.token_urlsafe(24)
         Console(stderr=True).print(f"grading token (no --token given): {token}", highlight=False)
     with reported():
         app_ = create_app(store, token, bundle_key=bundle_key)
-    uvicorn.run(app_, host=host, port=port, log_level="info")
+        run_until_stopped(
+            app_,
+            host=host,
+            port=port,
+            on_ready=lambda url: say(Console(stderr=True), f"grading service at {url}"),
+        )
 
 
 # -- tasks ------------------------------------------------------------------------------
@@ -703,9 +714,7 @@ async def _campaign(
                 resume=not opts.new_run,
                 infra_retries=opts.infra_retries,
                 environment=local_env,
-                planner=campaign_planner(
-                    console, yes=opts.yes, bundles=bundles, store=opts.store
-                ),
+                planner=campaign_planner(console, yes=opts.yes, bundles=bundles, store=opts.store),
             )
         return None if result is None else (result, bundles)
 
