@@ -37,6 +37,9 @@ CONFIRM_SECONDS = 3600.0
 CONFIRM_BYTES = 2 * 1024**3
 """Estimated disk (bundles and run store) above which a campaign asks (2 GiB)."""
 
+THRESHOLD = "1 hour or 2 GB of disk"
+"""`CONFIRM_SECONDS` and `CONFIRM_BYTES` in words."""
+
 SAMPLE_MIN = 8
 """Episodes of the measured start (at least; twice the concurrency when larger). A
 campaign of no more episodes than its sample runs without one."""
@@ -244,10 +247,7 @@ class Planner:
         self._say(estimate.describe())
         if not estimate.needs_confirmation() or self.yes:
             return None
-        above = (
-            f"above the confirmation threshold ({duration(CONFIRM_SECONDS)} or "
-            f"{size(CONFIRM_BYTES)})"
-        )
+        above = f"above the confirmation threshold ({THRESHOLD})"
         if self.ask is not None:
             with self.pause():
                 yes = await self.ask(f"this campaign is {above}; run it all?")

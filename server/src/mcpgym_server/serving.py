@@ -70,6 +70,8 @@ class _StoppableServer(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         if self.started and not self.should_exit:
+            if sockets:  # uvicorn says where it runs only for sockets it bound itself
+                self._log_started_message(sockets)
             self._on_ready()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
