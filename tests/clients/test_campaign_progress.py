@@ -158,8 +158,7 @@ def test_the_estimate_extrapolates_the_measured_start_and_names_the_figures() ->
     assert e.total_seconds == pytest.approx(2.0 * 168_042 / 8)
     assert e.needs_confirmation()
     assert e.describe() == (
-        "estimate: about 11h40m and 1.9 GB for 168,042 episodes "
-        "(the first 8 took 2.0s, 12 KB each)"
+        "estimate: about 11h40m and 1.9 GB for 168,042 episodes (the first 8 took 2.0s, 12 KB each)"
     )
     assert not Estimate(8, 2.0, 8 * 12 * 1024, 80).needs_confirmation()
 

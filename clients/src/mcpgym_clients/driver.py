@@ -515,9 +515,7 @@ class EpisodeDriver:
             with anyio.move_on_after(5, shield=True), contextlib.suppress(ClientError):
                 await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
 
-    async def _run(
-        self, agent: Agent, rec: EpisodeRecord, live: LiveEpisode | None = None
-    ) -> None:
+    async def _run(self, agent: Agent, rec: EpisodeRecord, live: LiveEpisode | None = None) -> None:
         t = time.perf_counter()
         try:
             meta = await self._request(
