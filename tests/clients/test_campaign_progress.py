@@ -105,15 +105,15 @@ async def test_an_episode_in_flight_shows_its_turns_tool_calls_retries_and_elaps
                 await agent.stepped.wait()
                 clock.now += 95
                 assert shown.status_lines(all_=True) == [
-                    "slow set-target@easy#0: turn 2, 1 tool call, 1 retry, 1m35s"
+                    "slow set-target@easy#0: 2 turns, 1 tool call, 1 retry, 1m35s"
                 ]
                 shown.tick()  # off a terminal: the retry is said at once, the status every 30 s
                 agent.finish.set()
     lines = out.getvalue().splitlines()
     assert lines[0] == (
-        "slow set-target@easy#0: turn 2, 1 tool call, 1 retry, 1m35s (model request retried)"
+        "slow set-target@easy#0: 2 turns, 1 tool call, 1 retry, 1m35s (model request retried)"
     )
-    assert lines[1] == "running: slow set-target@easy#0: turn 2, 1 tool call, 1 retry, 1m35s"
+    assert lines[1] == "running: slow set-target@easy#0: 2 turns, 1 tool call, 1 retry, 1m35s"
     assert lines[2].startswith("slow 1/1 set-target@easy#0: ")
     assert lines[2].endswith("2 turns, 2 tool calls, 1 retry)")  # its answer was submitted
 

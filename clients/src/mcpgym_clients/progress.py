@@ -103,8 +103,11 @@ class LiveEpisode:
         return max(0.0, now - self.started)
 
     def describe(self, now: float) -> str:
-        """One line: ``variant: agent phase, turn N, M tool calls, R retries, elapsed``."""
-        parts = [self.phase if self.phase != "agent" else f"turn {self.turns}"]
+        """One line: ``run variant: [phase,] N turns, M tool calls, R retries, elapsed``
+        (the phase unless the agent is running; turns when the agent reports them)."""
+        parts = [self.phase] if self.phase != "agent" else []
+        if self.turns:
+            parts.append(_plural(self.turns, "turn"))
         parts.append(_plural(self.tool_calls, "tool call"))
         if self.retries:
             parts.append(_plural(self.retries, "retry").replace("retrys", "retries"))
