@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 from rich.console import Console
 
 from mcpgym_clients.errors import ConfigurationError
@@ -189,13 +192,30 @@ Ask = Callable[[str], Awaitable[bool]]
 
 
 async def ask_on_terminal(console: Console, question: str) -> bool:
-    """Ask ``question [y/N]`` on ``console`` and read the answer from stdin (in a worker
-    thread given up on cancellation, so Ctrl-C at the prompt stops at once)."""
+    """Ask ``question [y/n]`` on ``console`` and read the answer from stdin.
+
+    The answer is read in a daemon thread: Ctrl-C at the prompt stops the campaign at
+    once and the process exits without waiting for a line that never comes. End of
+    input counts as no.
+    """
     from rich.prompt import Confirm
 
-    return await anyio.to_thread.run_sync(
-        lambda: Confirm.ask(question, console=console, default=False), abandon_on_cancel=True
-    )
+    answer: list[bool] = []
+    answered = anyio.Event()
+    token = anyio.lowlevel.current_token()
+
+    def read() -> None:
+        try:
+            answer.append(Confirm.ask(question, console=console, default=False))
+        except (EOFError, KeyboardInterrupt, OSError):
+            answer.append(False)
+        finally:
+            with contextlib.suppress(Exception):  # the loop may be gone (Ctrl-C)
+                anyio.from_thread.run_sync(answered.set, token=token)
+
+    threading.Thread(target=read, name="mcpgym confirmation", daemon=True).start()
+    await answered.wait()
+    return answer[0]
 
 
 class Planner:
