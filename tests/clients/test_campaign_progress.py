@@ -236,3 +236,17 @@ def test_a_small_campaign_makes_no_measured_start() -> None:
     planner = Planner(Console(file=io.StringIO()))
     assert planner.announce(plan(sample_size(1))) is None
     assert planner.announce(plan(sample_size(1) + 1)) is not None
+
+
+def test_on_a_terminal_the_live_display_tables_the_episodes_in_flight() -> None:
+    clock = Clock()
+    console = Console(file=io.StringIO(), width=120, record=True)
+    shown = CampaignProgress(console, {"r": ("slow", 4, 1)}, live=True, clock=clock)
+    ep = shown.start("r", "set-target@easy#1", 0, attempt=2)
+    ep.phase = "agent"
+    clock.now += 12.5
+    console.print(shown.renderable())
+    text = console.export_text()
+    assert "slow" in text and "1/4" in text
+    row = next(line for line in text.splitlines() if "set-target@easy#1" in line)
+    assert row.split() == ["slow", "set-target@easy#1", "agent", "0", "0", "1", "12.5s"]
