@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from mcpgym_clients.cli import app
 from mcpgym_server import ServerStartError
-from mcpgym_server.serving import listening_socket
+from mcpgym_server.runtime import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 MCPGYM = [sys.executable, "-c", "from mcpgym_clients.cli import main; main()"]

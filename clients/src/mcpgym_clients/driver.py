@@ -65,7 +65,7 @@ from mcpgym_server import (
     compute_lock,
     load_environment,
 )
-from mcpgym_server.episode import MAX_ARGUMENT_DEPTH, is_plain_json
+from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
 
 if TYPE_CHECKING:
     from mcpgym_clients.progress import LiveEpisode
