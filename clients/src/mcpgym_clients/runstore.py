@@ -395,6 +395,17 @@ class RunStore:
             raise ConfigurationError(f"unknown episode row {row_id}")
         return rows[0]
 
+    def slots(self, run_id: str) -> list[dict[str, Any]]:
+        """The episodes of a run, light: ``task, band, seed, epoch, scored, termination,
+        graded`` (``graded``: a grade is stored), without the JSON columns (what resuming
+        a run of 100,000 episodes needs, in a fraction of a second)."""
+        return self._query(
+            "SELECT task, band, seed, epoch, scored, termination, grade IS NOT NULL AS graded "
+            "FROM episodes WHERE run_id = ? ORDER BY id",
+            [run_id],
+            (),
+        )
+
     def episodes(self, run_id: str) -> list[dict[str, Any]]:
         """The episodes of a run in insertion order (JSON columns decoded)."""
         return self._query(

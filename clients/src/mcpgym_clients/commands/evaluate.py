@@ -249,6 +249,12 @@ def eval_(
     infra_retries: Annotated[
         int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
     ] = 2,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes", "-y", help="Run a campaign estimated above 1 h or 2 GB without asking."
+        ),
+    ] = False,
 ) -> None:
     """Run an agent on task variants and grade every episode.
 
@@ -315,6 +321,7 @@ def eval_(
             infra_retries=infra_retries,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
+            yes=yes,
         )
     )
 

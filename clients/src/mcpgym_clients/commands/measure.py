@@ -3,7 +3,7 @@
 Commands::
 
     mcpgym runs [--store DB]
-    mcpgym show RUN [--json PATH] [--store DB]
+    mcpgym show RUN [--episodes] [--json PATH] [--store DB]
     mcpgym compare RUN_A RUN_B [--json PATH] [--force] [--store DB]
     mcpgym targets RUN [--out FILE.jsonl] [--json PATH] [--fresh N] [--store DB]
 
@@ -130,15 +130,28 @@ def show(
     store: StoreOption = DEFAULT_STORE,
     resamples: ResamplesOption = 2000,
     seed: SeedOption = 0,
+    episodes: Annotated[
+        bool,
+        typer.Option(
+            "--episodes", help="Also list every episode: outcome, time, turns, tool calls."
+        ),
+    ] = False,
 ) -> None:
     """Metrics of a run: mean score, pass rate, pass@k, pass^k with 95% intervals."""
+    from mcpgym_clients.measure.episodes import episode_rows, episodes_table
     from mcpgym_clients.measure.metrics import run_metrics
 
     console = Console()
     with reported(), open_existing(store) as s:
-        m = run_metrics(s, s.resolve(run), resamples=resamples, seed=seed)
+        run_id = s.resolve(run)
+        m = run_metrics(s, run_id, resamples=resamples, seed=seed)
+        listing = episode_rows(s.episodes(run_id)) if episodes else None
+        if listing is not None:
+            m["episodes"] = listing
         if json_path is not None:
             _write_json(json_path, m)
+    if listing is not None:
+        print_table(console, episodes_table(listing, title=f"episodes of run {run_id}"))
     print_table(console, metrics_table(m))
     if m["usage"]["overall"]["episodes"]:
         print_table(console, usage_table(m["usage"]))
