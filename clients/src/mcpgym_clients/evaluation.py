@@ -24,6 +24,7 @@ from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, message
 from mcpgym_clients.local import serve_locally
+from mcpgym_clients.plan import campaign_planner
 from mcpgym_clients.preflight import preflight
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
@@ -61,6 +62,8 @@ class EvalOptions:
             `mcpgym_clients.backends.ray`).
         ray_address: The Ray cluster to join (``None``: a local Ray).
         ray_actors: Environment actors on Ray.
+        yes: Run a campaign above the confirmation threshold without asking
+            (`mcpgym_clients.plan`).
     """
 
     env: str
@@ -86,6 +89,7 @@ class EvalOptions:
     backend: str = "local"
     ray_address: str | None = None
     ray_actors: int = 2
+    yes: bool = False
 
 
 def _served_info(env: Any) -> ServerInfo:
@@ -240,6 +244,7 @@ async def evaluate(
                 resume=not opts.new_run,
                 infra_retries=opts.infra_retries,
                 environment=local_env,
+                planner=campaign_planner(console, yes=opts.yes, bundles=bundles, store=opts.store),
             )
         return None if result is None else (result, bundles)
 

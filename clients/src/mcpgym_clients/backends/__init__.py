@@ -12,10 +12,12 @@ in `run_campaign`, the same for both.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from mcpgym_clients.driver import EpisodeRecord, ServerInfo
-from mcpgym_clients.protocol import Agent
+if TYPE_CHECKING:  # `mcpgym eval --help` imports this module: keep it light
+    from mcpgym_clients.driver import EpisodeRecord, ServerInfo
+    from mcpgym_clients.progress import LiveEpisode
+    from mcpgym_clients.protocol import Agent
 
 BACKENDS = ("local", "ray")
 """The values of ``mcpgym eval --backend``."""
@@ -29,10 +31,18 @@ class EpisodeRunner(Protocol):
         ...
 
     async def run_episode(
-        self, agent: Agent, task: str, band: str, seed: int, *, epoch: int = 0
+        self,
+        agent: Agent,
+        task: str,
+        band: str,
+        seed: int,
+        *,
+        epoch: int = 0,
+        live: LiveEpisode | None = None,
     ) -> EpisodeRecord:
-        """Run and grade one episode; every failure of the infrastructure ends as a record
-        with termination ``infra_error`` (see `EpisodeDriver.run_episode`)."""
+        """Run and grade one episode, keeping ``live`` current for the progress display;
+        every failure of the infrastructure ends as a record with termination
+        ``infra_error`` (see `EpisodeDriver.run_episode`)."""
         ...
 
 

@@ -39,6 +39,7 @@ import httpx2
 from mcpgym_clients.backends._ray_actors import EnvironmentServer, GradingServer
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
 from mcpgym_clients.errors import ConfigurationError, InfraError
+from mcpgym_clients.progress import LiveEpisode
 from mcpgym_clients.protocol import Agent
 from mcpgym_server import Environment, compute_lock
 
@@ -140,9 +141,17 @@ class RayEpisodeRunner:
             await slot.driver.check_grading()
 
     async def run_episode(
-        self, agent: Agent, task: str, band: str, seed: int, *, epoch: int = 0
+        self,
+        agent: Agent,
+        task: str,
+        band: str,
+        seed: int,
+        *,
+        epoch: int = 0,
+        live: LiveEpisode | None = None,
     ) -> EpisodeRecord:
-        """Run one episode on the live actor with the fewest in flight (see the module doc).
+        """Run one episode on the live actor with the fewest in flight (see the module doc);
+        ``live`` is passed on to `EpisodeDriver.run_episode` (the progress display).
 
         Returns:
             The `EpisodeRecord`; ``infra_error`` when its actor died (it is then replaced)
@@ -157,7 +166,7 @@ class RayEpisodeRunner:
             return rec
         slot.in_flight += 1
         try:
-            rec = await slot.driver.run_episode(agent, task, band, seed, epoch=epoch)
+            rec = await slot.driver.run_episode(agent, task, band, seed, epoch=epoch, live=live)
         finally:
             slot.in_flight -= 1
         if rec.termination == "infra_error":
