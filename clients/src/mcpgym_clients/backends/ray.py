@@ -25,8 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,24 +33,17 @@ from types import ModuleType
 from typing import Any
 
 import anyio
-import httpx2
 
-from mcpgym_clients.backends._ray_actors import EnvironmentServer, GradingServer
+from mcpgym_clients.backends._ray_launch import START_TIMEOUT_S, Actor, Launcher
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
 from mcpgym_clients.errors import ConfigurationError, InfraError
 from mcpgym_clients.progress import LiveEpisode
 from mcpgym_clients.protocol import Agent
-from mcpgym_server import Environment, compute_lock
+from mcpgym_server import Environment
 
 ACTOR_CPUS = 0.25
 """Logical CPUs each actor asks Ray for: 4 actors per core by default (an actor is one
 event loop mostly waiting on its clients); raise it to pack fewer actors per node."""
-
-PROBE_TIMEOUT_S = 30.0
-"""Seconds an actor gets to answer a liveness probe before it is taken as dead."""
-
-START_TIMEOUT_S = 180.0
-"""Seconds Ray gets to place and start the actors."""
 
 INSTALL_HINT = (
     "--backend ray needs Ray: install the `ray` extra: uv pip install 'mcpgym-clients[ray]'"
@@ -76,21 +68,11 @@ def import_ray() -> ModuleType:
 
 
 @dataclass
-class _Actor:
-    """One started actor: its handle, URL and node."""
-
-    handle: Any
-    url: str
-    node_id: str
-    name: str
-
-
-@dataclass
 class _Slot:
     """An environment actor, the grader it is paired with, and the driver over both."""
 
-    env: _Actor
-    grader: _Actor
+    env: Actor
+    grader: Actor
     driver: EpisodeDriver
     in_flight: int = 0
     alive: bool = True
@@ -106,7 +88,7 @@ class RayEpisodeRunner:
             ``max_replacements``).
     """
 
-    def __init__(self, launcher: _Launcher, slots: list[_Slot], max_replacements: int) -> None:
+    def __init__(self, launcher: Launcher, slots: list[_Slot], max_replacements: int) -> None:
         self._launcher = launcher
         self._slots = slots
         self._max_replacements = max_replacements
@@ -258,165 +240,6 @@ class RayEpisodeRunner:
                 await driver.aclose()
 
 
-class _Launcher:
-    """Starts actors and drivers with one campaign's settings."""
-
-    def __init__(
-        self,
-        ray: ModuleType,
-        env: Environment,
-        store_dir: Path,
-        *,
-        host: str | None,
-        seed_salt: str | None,
-        idle_ttl: float,
-        episode_timeout: float | None,
-        graders_per_node: int,
-        actor_cpus: float,
-    ) -> None:
-        self.ray, self.env, self.store_dir, self.host = ray, env, store_dir, host
-        self.seed_salt, self.idle_ttl, self.episode_timeout = seed_salt, idle_ttl, episode_timeout
-        self.graders_per_node, self.actor_cpus = graders_per_node, actor_cpus
-        self.lock = compute_lock(env)
-        self.control_token = secrets.token_urlsafe(32)
-        self.grading_token = secrets.token_urlsafe(24)
-        self.bundle_key = secrets.token_urlsafe(32)
-        self.started: list[_Actor] = []
-        self.graders: dict[str, list[_Actor]] = {}
-        self.mcp_http = httpx2.AsyncClient(
-            timeout=httpx2.Timeout(60.0, read=300.0), trust_env=host is None
-        )
-        self._count = 0
-        self._tag = secrets.token_hex(3)  # two campaigns on one cluster never share a name
-        self._rr = 0
-
-    def _name(self, kind: str) -> str:
-        self._count += 1
-        return f"mcpgym-{kind}-{self._count}-{self._tag}"
-
-    async def _start(self, handles: Sequence[Any], names: Sequence[str]) -> list[_Actor]:
-        ray = self.ray
-
-        def wait() -> list[dict[str, Any]]:
-            return ray.get([h.start.remote() for h in handles], timeout=START_TIMEOUT_S)
-
-        try:
-            infos = await anyio.to_thread.run_sync(wait)
-        except Exception as exc:  # Ray's errors: the actor's own exception, or a timeout
-            for h in handles:
-                await self.kill(h)
-            raise InfraError("ray", f"actors {', '.join(names)} did not start: {exc}") from exc
-        actors = [
-            _Actor(h, i["url"], i["node_id"], n)
-            for h, i, n in zip(handles, infos, names, strict=True)
-        ]
-        self.started += actors
-        return actors
-
-    async def environments(self, n: int) -> list[_Actor]:
-        """Start ``n`` environment actors, spread over the cluster's nodes."""
-        remote = self.ray.remote(EnvironmentServer)
-        names = [self._name("env") for _ in range(n)]
-        handles = [
-            remote.options(
-                name=name, num_cpus=self.actor_cpus, scheduling_strategy="SPREAD"
-            ).remote(
-                self.env.name,
-                self.lock,
-                str(self.store_dir),
-                control_token=self.control_token,
-                bundle_key=self.bundle_key,
-                seed_salt=self.seed_salt,
-                idle_ttl=self.idle_ttl,
-                host=self.host,
-            )
-            for name in names
-        ]
-        return await self._start(handles, names)
-
-    async def environment(self) -> _Actor:
-        """Start one environment actor (a replacement)."""
-        return (await self.environments(1))[0]
-
-    async def grader(self, node_id: str) -> _Actor:
-        """Start one grader pinned to ``node_id`` (soft: elsewhere if that node is gone)."""
-        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
-        remote = self.ray.remote(GradingServer)
-        name = self._name("grader")
-        handle = remote.options(
-            name=name,
-            num_cpus=self.actor_cpus,
-            scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=True),
-        ).remote(
-            str(self.store_dir),
-            token=self.grading_token,
-            bundle_key=self.bundle_key,
-            host=self.host,
-        )
-        (actor,) = await self._start([handle], [name])
-        self.graders[node_id] = [*self.graders.get(node_id, []), actor]
-        return actor
-
-    def drop_grader(self, grader: _Actor) -> None:
-        """Take a dead grader out of its node's pool."""
-        pool = self.graders.get(grader.node_id, [])
-        self.graders[grader.node_id] = [a for a in pool if a is not grader]
-
-    async def grader_for(self, node_id: str) -> _Actor:
-        """A grader of ``node_id`` (started if the node has none), round robin."""
-        pool = self.graders.get(node_id) or [await self.grader(node_id)]
-        self._rr += 1
-        return pool[self._rr % len(pool)]
-
-    def driver(self, env: _Actor, grader: _Actor) -> EpisodeDriver:
-        """An `EpisodeDriver` over one environment actor and one grader."""
-        return EpisodeDriver(
-            env.url,
-            grader.url,
-            self.grading_token,
-            control_token=self.control_token,
-            episode_timeout=self.episode_timeout,
-            environment=self.env,
-            mcp_http=self.mcp_http,
-        )
-
-    async def alive(self, handle: Any) -> bool:
-        """Whether the actor answers a probe within `PROBE_TIMEOUT_S`."""
-        ray = self.ray
-
-        def probe() -> bool:
-            try:
-                ray.get(handle.ping.remote(), timeout=PROBE_TIMEOUT_S)
-            except Exception:  # RayActorError (dead), GetTimeoutError (hung)
-                return False
-            return True
-
-        return await anyio.to_thread.run_sync(probe)
-
-    async def kill(self, handle: Any) -> None:
-        """Kill an actor (no restart); an actor already gone is fine."""
-        with contextlib.suppress(Exception):
-            await anyio.to_thread.run_sync(self.ray.kill, handle)
-
-    async def stop_all(self) -> None:
-        """Stop every actor gracefully (open episodes are sealed), then kill them."""
-        ray = self.ray
-        handles = [a.handle for a in self.started]
-
-        def stop() -> None:
-            refs = [h.stop.remote() for h in handles]
-            with contextlib.suppress(Exception):
-                ray.wait(refs, num_returns=len(refs), timeout=30)
-            for h in handles:
-                with contextlib.suppress(Exception):
-                    ray.kill(h)
-
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(stop)
-            await self.mcp_http.aclose()
-
-
 @contextlib.asynccontextmanager
 async def ray_backend(
     env: Environment,
@@ -480,7 +303,7 @@ async def ray_backend(
         except Exception as exc:  # Ray's own start-up or connection errors
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise InfraError("ray", f"could not start or join {where}: {exc}") from exc
-    launcher = _Launcher(
+    launcher = Launcher(
         ray,
         env,
         store,
