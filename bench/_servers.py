@@ -2,9 +2,10 @@
 
 Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
 ``python bench/_servers.py bare PORT``. Each prints ``ready`` on stdout once it accepts
-connections. ``legacy`` seals as mcpgym did before page deltas (bench/expiry.py's
-baseline): the whole database gzipped into a format-1 bundle, idle episodes sealed inline
-on the event loop.
+connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP without the
+tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
+page deltas (bench/expiry.py's baseline): the whole database gzipped into a format-1
+bundle, idle episodes sealed inline on the event loop.
 """
 
 from __future__ import annotations
@@ -43,13 +44,22 @@ def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "c
     from mcpgym_server.http import create_app
 
     if idle_ttl is None:
-        return create_app(load_environment(name), store, control_token=None)  # loopback bench
+        app = create_app(load_environment(name), store, control_token=None)  # loopback bench
+        if mode == "no-schema-lookup":
+            no_schema_lookup(app)
+        return app
     app = create_app(
         load_environment(name), store, idle_ttl=idle_ttl, reap_interval=1.0, control_token=None
     )
     if mode == "legacy":
         legacy_sealing(app.state.manager)  # type: ignore[attr-defined]
     return app
+
+
+def no_schema_lookup(app: object) -> None:
+    """Serve MCP as before the tool-schema lookup: the SDK then runs (and serializes) a
+    whole ``tools/list`` per ``tools/call`` to check its ``Mcp-Param-*`` headers."""
+    app.state.mcp_server.get_tool_input_schema = None  # type: ignore[attr-defined]
 
 
 def legacy_sealing(manager: object) -> None:
@@ -100,6 +110,6 @@ if __name__ == "__main__":
     if kind == "bare":
         anyio.run(_run, bare_app(), int(sys.argv[2]))
     else:
-        ttl = float(sys.argv[5]) if len(sys.argv) > 5 else None
+        ttl = float(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] != "-" else None
         mode = sys.argv[6] if len(sys.argv) > 6 else "current"
         anyio.run(_run, env_app(sys.argv[2], sys.argv[4], ttl, mode), int(sys.argv[3]))

@@ -1,0 +1,296 @@
+"""Benchmark: a reference campaign end to end over loopback, against the code path before.
+
+Usage::
+
+    uv run python bench/campaign.py [--seeds 0-4] [--concurrency 8] [--rounds 2]
+
+What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does,
+in this one process: the environment server and the grading service on 127.0.0.1
+(`serve_locally`, uvicorn), an `EpisodeDriver`, `run_campaign` into a run store in a
+temporary folder. Two ways, interleaved round by round (fresh servers each round):
+
+- ``before``: the code path before this change, kept callable here: the MCP server
+  without its tool-schema lookup (the SDK then runs and serializes a whole ``tools/list``
+  per ``tools/call`` to check ``Mcp-Param-*`` headers), and a ``server/discover`` probe
+  per episode;
+- ``after``: today's code.
+
+Prints per way: episodes/s of the campaign (start to end of `run_campaign`), CPU
+milliseconds per episode of this process (servers, grading and client all in it: one
+GIL), and HTTP requests per episode by kind. Then the floor those requests set: the
+CPU and wall time of a minimal loopback round trip (``GET /healthz`` on the same
+uvicorn server, httpx client) times the requests per episode, and of a minimal MCP
+tool call; then the in-process trainer path (`EpisodeManager` + `grade_bundle`, no HTTP).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+
+import mcpgym_server.http as server_http
+from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
+from mcpgym_clients.campaign import VariantKey
+from mcpgym_server import Environment, load_environment
+
+Counts = collections.Counter[str]
+
+
+def _kind(method: str, url: str, body: bytes) -> str:
+    """``POST /episodes``, ``mcp tools/call``...: what one request was."""
+    if "/mcp" in url:
+        try:
+            return "mcp " + str(json.loads(body).get("method"))
+        except ValueError:
+            return "mcp ?"
+    path = httpx.URL(url).path
+    if path.startswith("/episodes/") and path.endswith("/end"):
+        path = "/episodes/{id}/end"
+    return f"{method} {path}"
+
+
+@contextlib.contextmanager
+def _before_server(before: bool) -> Any:
+    """While active, `create_app` builds MCP servers without the tool-schema lookup."""
+    original = server_http.build_mcp_server
+    if not before:
+        yield
+        return
+
+    def build(*args: Any, **kwargs: Any) -> Any:
+        server = original(*args, **kwargs)
+        server.get_tool_input_schema = None  # the SDK falls back to a tools/list per call
+        return server
+
+    server_http.build_mcp_server = build  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        server_http.build_mcp_server = original  # type: ignore[assignment]
+
+
+class _ProbingDriver(EpisodeDriver):
+    """The driver before this change: a ``server/discover`` probe for every episode."""
+
+    def _remember_discover(self, client: Any) -> None:
+        return None
+
+
+@contextlib.asynccontextmanager
+async def _driver(
+    servers: Any, env: Environment, before: bool, counts: Counts
+) -> AsyncIterator[EpisodeDriver]:
+    async def count(request: Any) -> None:
+        counts[_kind(request.method, str(request.url), request.content)] += 1
+
+    mcp_http = httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]})
+    cls = _ProbingDriver if before else EpisodeDriver
+    driver = cls(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+        environment=env,
+        mcp_http=mcp_http,
+    )
+    for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
+        http.event_hooks["request"].append(count)
+    async with mcp_http, driver:
+        yield driver
+
+
+async def one_campaign(
+    env: Environment, variants: list[VariantKey], concurrency: int, before: bool, tmp: Path
+) -> dict[str, Any]:
+    """Run one campaign on fresh servers; its episodes/s, CPU ms per episode and requests."""
+    counts: Counts = collections.Counter()
+    store_dir = Path(tempfile.mkdtemp(dir=tmp))
+    with _before_server(before):
+        servers_cm = serve_locally(env, store_dir / "episodes")
+        servers = await servers_cm.__aenter__()
+    try:
+        async with _driver(servers, env, before, counts) as driver:
+            await driver.server_info()
+            with RunStore(store_dir / "runs.db") as store:
+                t0, c0 = time.perf_counter(), time.process_time()
+                result = await run_campaign(
+                    driver,
+                    ReferenceAgent(),
+                    variants,
+                    store,
+                    concurrency=concurrency,
+                    baseline=False,
+                    show_progress=False,
+                    resume=False,
+                )
+                wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
+    finally:
+        await servers_cm.__aexit__(None, None, None)
+    n = len(result.records)
+    counts.pop("GET /tasks", None)
+    return {"eps": n / wall, "cpu_ms": cpu * 1000 / n, "requests": counts, "n": n}
+
+
+async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[str, float]:
+    """CPU and wall ms of minimal loopback round trips on the same servers and clients."""
+    async with serve_locally(env, Path(tempfile.mkdtemp(dir=tmp))) as servers:
+        async with httpx.AsyncClient(base_url=servers.env_url, trust_env=False) as http:
+            await http.get("/healthz")
+            limiter = anyio.CapacityLimiter(concurrency)
+
+            async def get() -> None:
+                async with limiter:
+                    (await http.get("/healthz")).raise_for_status()
+
+            t0, c0 = time.perf_counter(), time.process_time()
+            async with anyio.create_task_group() as tg:
+                for _ in range(n):
+                    tg.start_soon(get)
+            http_wall, http_cpu = time.perf_counter() - t0, time.process_time() - c0
+        # a minimal MCP tool call of an episode: the cheapest read tool, one episode
+        async with EpisodeDriver(
+            servers.env_url,
+            servers.grading_url,
+            servers.grading_token,
+            control_token=servers.control_token,
+            environment=env,
+        ) as driver:
+            meta = await driver._request(  # noqa: SLF001
+                "env", "POST", "/episodes", {"task": "order-status", "band": "easy", "seed": 0}
+            )
+            async with driver._connect(meta["mcp_url"]) as client:  # noqa: SLF001
+                await client.list_tools()
+                call = env.variant("order-status", "easy", 0).reference[0]
+                await client.call_tool(call.name, dict(call.arguments))
+                m = max(n // 4, 50)
+                t0, c0 = time.perf_counter(), time.process_time()
+                for _ in range(m):
+                    await client.call_tool(call.name, dict(call.arguments))
+                mcp_wall, mcp_cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "http_cpu_ms": http_cpu * 1000 / n,
+        "http_wall_ms": http_wall * 1000 / n,
+        "mcp_cpu_ms": mcp_cpu * 1000 / m,
+        "mcp_wall_ms": mcp_wall * 1000 / m,
+    }
+
+
+def in_process(env: Environment, variants: list[VariantKey], tmp: Path) -> dict[str, float]:
+    """The trainer path without HTTP: `EpisodeManager` open, reference calls, seal, grade."""
+    from mcpgym_grading import ReferenceCache, grade_bundle
+    from mcpgym_server import EpisodeManager, EpisodeStore
+
+    store = EpisodeStore(Path(tempfile.mkdtemp(dir=tmp)))
+    manager = EpisodeManager(env, store, max_open=64)
+    cache = ReferenceCache()
+
+    def episode(v: VariantKey) -> float:
+        variant = env.variant(v.task, v.band, v.seed)
+        ep = manager.open(v.task, v.band, v.seed)
+        for c in variant.reference:
+            manager.call(ep.id, c.name, dict(c.arguments))
+        manager.seal(ep.id, "submitted", answer=variant.answer)
+        return grade_bundle(store.read(ep.id), env, reference_cache=cache).score
+
+    for v in variants:  # variants generated and reference end states cached, as in training
+        episode(v)
+    t0, c0 = time.perf_counter(), time.process_time()
+    scores = [episode(v) for v in variants for _ in range(2)]
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    assert all(s == 1.0 for s in scores)
+    return {"eps": len(scores) / wall, "cpu_ms": cpu * 1000 / len(scores)}
+
+
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += list(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+async def main() -> None:
+    """Run the rounds and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", default="0-4")
+    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--floor-requests", type=int, default=2000)
+    ap.add_argument("--ways", default="before,after", help="e.g. `after` alone, to profile it")
+    args = ap.parse_args()
+    env = load_environment("helpdesk")
+    variants = [
+        VariantKey(f, b, s)
+        for f in env.families
+        for b in env.family(f).bands
+        for s in _seeds(args.seeds)
+    ]
+    for v in variants:  # variant generation (environment code) is cached for both ways
+        env.variant(v.task, v.band, v.seed)
+    shm = "/dev/shm" if sys.platform == "linux" else None
+    with tempfile.TemporaryDirectory(dir=shm) as tmp_name:
+        tmp = Path(tmp_name)
+        runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+        for r in range(args.rounds):
+            order = ("before", "after") if r % 2 == 0 else ("after", "before")
+            for way in (w for w in order if w in args.ways.split(",")):
+                res = await one_campaign(env, variants, args.concurrency, way == "before", tmp)
+                runs[way].append(res)
+                print(f"round {r} {way}: {res['eps']:.1f} episodes/s, {res['cpu_ms']:.1f} ms CPU")
+        fl = await floor(env, args.floor_requests, args.concurrency, tmp)
+        ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
+    med = statistics.median
+    print(f"\n{len(variants)} episodes a campaign, concurrency {args.concurrency}")
+    print("| way | episodes/s | CPU ms/episode | requests/episode |")
+    print("|---|---|---|---|")
+    per_ep: dict[str, float] = {}
+    runs = {way: rs for way, rs in runs.items() if rs}
+    for way, rs in runs.items():
+        reqs = rs[-1]["requests"]
+        per_ep[way] = sum(reqs.values()) / rs[-1]["n"]
+        print(
+            f"| {way} | {med(r['eps'] for r in rs):.1f} | {med(r['cpu_ms'] for r in rs):.1f} "
+            f"| {per_ep[way]:.2f} |"
+        )
+    if len(runs) == 2:
+        ratio = med(r["eps"] for r in runs["after"]) / med(r["eps"] for r in runs["before"])
+        cpu = med(r["cpu_ms"] for r in runs["after"]) / med(r["cpu_ms"] for r in runs["before"])
+        print(f"\nafter/before: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f}")
+    for way, rs in runs.items():
+        reqs = rs[-1]["requests"]
+        shown = ", ".join(f"{k} {v / rs[-1]['n']:.2f}" for k, v in sorted(reqs.items()))
+        print(f"requests per episode, {way}: {shown}")
+    reqs = per_ep[list(runs)[-1]]
+    print(
+        f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
+        f"({fl['http_wall_ms']:.2f} ms wall at concurrency {args.concurrency}); "
+        f"MCP tools/call {fl['mcp_cpu_ms']:.2f} ms CPU "
+        f"({fl['mcp_wall_ms']:.2f} ms wall, one at a time)"
+    )
+    print(
+        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = "
+        f"{reqs * fl['http_cpu_ms']:.1f} ms CPU: at most {1000 / (reqs * fl['http_cpu_ms']):.0f} "
+        "episodes/s on one core for bare HTTP round trips"
+    )
+    print(
+        f"in process (EpisodeManager + grade_bundle, no HTTP): {ip['eps']:.0f} episodes/s, "
+        f"{ip['cpu_ms']:.2f} ms CPU each"
+    )
+
+
+if __name__ == "__main__":
+    anyio.run(main)
