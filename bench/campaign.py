@@ -28,8 +28,12 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import dataclasses
 import json
+import os
+import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +51,9 @@ from mcpgym_clients.campaign import VariantKey
 from mcpgym_server import Environment, load_environment
 
 Counts = collections.Counter[str]
+PHASES = ("cold", "warm")
+"""cold: a campaign on fresh servers (variants generated, reference end states built, as
+one ``mcpgym eval`` run does); warm: the same campaign again on the same servers."""
 
 
 def _kind(method: str, url: str, body: bytes) -> str:
@@ -112,37 +119,131 @@ async def _driver(
         yield driver
 
 
+@dataclasses.dataclass
+class _Spawned:
+    env_url: str
+    grading_url: str
+    grading_token: str
+    control_token: str
+    pids: list[int]
+
+
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of processes (Linux ``/proc``)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _start(env: Environment, store: Path, before: bool) -> tuple[_Spawned, list[Any]]:
+    """Start the environment server and the grading service, a process each."""
+    from mcpgym_server.serving import bind_socket
+
+    def free_port() -> int:
+        sock = bind_socket()
+        port = int(sock.getsockname()[1])
+        sock.close()
+        return port
+
+    store.mkdir(parents=True)
+    key, token, control = (secrets.token_urlsafe(24) for _ in range(3))
+    env_port, grading_port = free_port(), free_port()
+    mode = "no-schema-lookup" if before else "current"
+    helper = str(Path(__file__).resolve().parent / "_servers.py")
+    argvs = [
+        ["signed-env", env.name, str(env_port), str(store), key, control, mode],
+        ["grading", str(grading_port), str(store), token, key],
+    ]
+    procs = [
+        subprocess.Popen([sys.executable, helper, *a], stdout=subprocess.PIPE, text=True)
+        for a in argvs
+    ]
+    for proc in procs:
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("a server process failed to start")
+    spawned = _Spawned(
+        f"http://127.0.0.1:{env_port}",
+        f"http://127.0.0.1:{grading_port}",
+        token,
+        control,
+        [p.pid for p in procs],
+    )
+    return spawned, procs
+
+
+@contextlib.asynccontextmanager
+async def _spawn(env: Environment, store: Path, before: bool) -> AsyncIterator[_Spawned]:
+    """The environment server and the grading service, one process each (two more cores)."""
+    spawned, procs = await anyio.to_thread.run_sync(_start, env, store, before)
+    try:
+        yield spawned
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+
+
 async def one_campaign(
-    env: Environment, variants: list[VariantKey], concurrency: int, before: bool, tmp: Path
-) -> dict[str, Any]:
-    """Run one campaign on fresh servers; its episodes/s, CPU ms per episode and requests."""
+    env: Environment,
+    variants: list[VariantKey],
+    concurrency: int,
+    before: bool,
+    tmp: Path,
+    processes: bool = False,
+) -> list[dict[str, Any]]:
+    """Run a campaign twice on fresh servers (cold, then warm: variants generated and
+    reference end states cached); each one's episodes/s, CPU ms per episode, requests."""
+    type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
     counts: Counts = collections.Counter()
     store_dir = Path(tempfile.mkdtemp(dir=tmp))
-    with _before_server(before):
-        servers_cm = serve_locally(env, store_dir / "episodes")
+    servers_cm: Any
+    if processes:
+        servers_cm = _spawn(env, store_dir / "episodes", before)
         servers = await servers_cm.__aenter__()
+    else:
+        with _before_server(before):
+            servers_cm = serve_locally(env, store_dir / "episodes")
+            servers = await servers_cm.__aenter__()
+    pids = getattr(servers, "pids", [])
+    out: list[dict[str, Any]] = []
     try:
         async with _driver(servers, env, before, counts) as driver:
             await driver.server_info()
-            with RunStore(store_dir / "runs.db") as store:
-                t0, c0 = time.perf_counter(), time.process_time()
-                result = await run_campaign(
-                    driver,
-                    ReferenceAgent(),
-                    variants,
-                    store,
-                    concurrency=concurrency,
-                    baseline=False,
-                    show_progress=False,
-                    resume=False,
+            for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
+                counts.clear()
+                with RunStore(store_dir / f"runs-{i}.db") as store:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    s0 = _cpu_s(pids)
+                    result = await run_campaign(
+                        driver,
+                        ReferenceAgent(),
+                        variants,
+                        store,
+                        concurrency=concurrency,
+                        baseline=False,
+                        show_progress=False,
+                        resume=False,
+                    )
+                    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                    server_cpu = _cpu_s(pids) - s0
+                assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
+                n = len(result.records)
+                counts.pop("GET /tasks", None)
+                out.append(
+                    {
+                        "eps": n / wall,
+                        "cpu_ms": (cpu + server_cpu) * 1000 / n,
+                        "client_cpu_ms": cpu * 1000 / n,
+                        "requests": collections.Counter(counts),
+                        "n": n,
+                    }
                 )
-                wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
     finally:
         await servers_cm.__aexit__(None, None, None)
-    n = len(result.records)
-    counts.pop("GET /tasks", None)
-    return {"eps": n / wall, "cpu_ms": cpu * 1000 / n, "requests": counts, "n": n}
+    return out
 
 
 async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[str, float]:
@@ -231,6 +332,13 @@ async def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--floor-requests", type=int, default=2000)
     ap.add_argument("--ways", default="before,after", help="e.g. `after` alone, to profile it")
+    ap.add_argument(
+        "--servers",
+        choices=("in-process", "processes"),
+        default="in-process",
+        help="in-process: as `mcpgym eval` serves them (one process, one GIL); processes: "
+        "the environment server and the grading service in a process each",
+    )
     args = ap.parse_args()
     env = load_environment("helpdesk")
     variants = [
@@ -239,41 +347,59 @@ async def main() -> None:
         for b in env.family(f).bands
         for s in _seeds(args.seeds)
     ]
-    for v in variants:  # variant generation (environment code) is cached for both ways
-        env.variant(v.task, v.band, v.seed)
     shm = "/dev/shm" if sys.platform == "linux" else None
     with tempfile.TemporaryDirectory(dir=shm) as tmp_name:
         tmp = Path(tmp_name)
-        runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+        runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
         for r in range(args.rounds):
             order = ("before", "after") if r % 2 == 0 else ("after", "before")
             for way in (w for w in order if w in args.ways.split(",")):
-                res = await one_campaign(env, variants, args.concurrency, way == "before", tmp)
+                res = await one_campaign(
+                    env,
+                    variants,
+                    args.concurrency,
+                    way == "before",
+                    tmp,
+                    processes=args.servers == "processes",
+                )
                 runs[way].append(res)
-                print(f"round {r} {way}: {res['eps']:.1f} episodes/s, {res['cpu_ms']:.1f} ms CPU")
+                for phase, x in zip(PHASES, res, strict=True):
+                    print(
+                        f"round {r} {way} {phase}: {x['eps']:.1f} episodes/s, "
+                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)"
+                    )
         fl = await floor(env, args.floor_requests, args.concurrency, tmp)
         ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
     med = statistics.median
-    print(f"\n{len(variants)} episodes a campaign, concurrency {args.concurrency}")
-    print("| way | episodes/s | CPU ms/episode | requests/episode |")
-    print("|---|---|---|---|")
-    per_ep: dict[str, float] = {}
+    print(
+        f"\n{len(variants)} episodes a campaign, concurrency {args.concurrency}, "
+        f"servers {args.servers}, medians of {args.rounds} rounds"
+    )
+    print("| way | campaign | episodes/s | CPU ms/episode (all) | of it here | requests/episode |")
+    print("|---|---|---|---|---|---|")
     runs = {way: rs for way, rs in runs.items() if rs}
-    for way, rs in runs.items():
-        reqs = rs[-1]["requests"]
-        per_ep[way] = sum(reqs.values()) / rs[-1]["n"]
-        print(
-            f"| {way} | {med(r['eps'] for r in rs):.1f} | {med(r['cpu_ms'] for r in rs):.1f} "
-            f"| {per_ep[way]:.2f} |"
-        )
+    per_ep: dict[str, float] = {}
+    for i, phase in enumerate(PHASES):
+        for way, rs in runs.items():
+            xs = [r[i] for r in rs]
+            reqs = xs[-1]["requests"]
+            per_ep[way] = sum(reqs.values()) / xs[-1]["n"]
+            print(
+                f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} "
+                f"| {med(x['cpu_ms'] for x in xs):.1f} "
+                f"| {med(x['client_cpu_ms'] for x in xs):.1f} | {per_ep[way]:.2f} |"
+            )
     if len(runs) == 2:
-        ratio = med(r["eps"] for r in runs["after"]) / med(r["eps"] for r in runs["before"])
-        cpu = med(r["cpu_ms"] for r in runs["after"]) / med(r["cpu_ms"] for r in runs["before"])
-        print(f"\nafter/before: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f}")
+        for i, phase in enumerate(PHASES):
+            after = [r[i] for r in runs["after"]]
+            before = [r[i] for r in runs["before"]]
+            ratio = med(x["eps"] for x in after) / med(x["eps"] for x in before)
+            cpu = med(x["cpu_ms"] for x in after) / med(x["cpu_ms"] for x in before)
+            print(f"after/before, {phase}: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f}")
     for way, rs in runs.items():
-        reqs = rs[-1]["requests"]
-        shown = ", ".join(f"{k} {v / rs[-1]['n']:.2f}" for k, v in sorted(reqs.items()))
-        print(f"requests per episode, {way}: {shown}")
+        reqs = rs[-1][0]["requests"]
+        shown = ", ".join(f"{k} {v / rs[-1][0]['n']:.2f}" for k, v in sorted(reqs.items()))
+        print(f"requests per episode, {way}, cold: {shown}")
     reqs = per_ep[list(runs)[-1]]
     print(
         f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
