@@ -3,11 +3,15 @@
 Usage::
 
     uv run python bench/campaign.py [--seeds 0-4] [--concurrency 8] [--rounds 2]
+        [--servers in-process|processes] [--ways before,after]
 
 What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does,
 in this one process: the environment server and the grading service on 127.0.0.1
 (`serve_locally`, uvicorn), an `EpisodeDriver`, `run_campaign` into a run store in a
-temporary folder. Two ways, interleaved round by round (fresh servers each round):
+temporary folder (``--servers processes``: the two servers in a process each instead).
+Each round runs the campaign twice on fresh servers: *cold* (variants generated, reference
+end states built, as one ``mcpgym eval`` does) and *warm* (the same again). Two ways,
+interleaved round by round:
 
 - ``before``: the code path before this change, kept callable here: the MCP server
   without its tool-schema lookup (the SDK then runs and serializes a whole ``tools/list``
@@ -15,12 +19,13 @@ temporary folder. Two ways, interleaved round by round (fresh servers each round
   per episode;
 - ``after``: today's code.
 
-Prints per way: episodes/s of the campaign (start to end of `run_campaign`), CPU
-milliseconds per episode of this process (servers, grading and client all in it: one
-GIL), and HTTP requests per episode by kind. Then the floor those requests set: the
-CPU and wall time of a minimal loopback round trip (``GET /healthz`` on the same
-uvicorn server, httpx client) times the requests per episode, and of a minimal MCP
-tool call; then the in-process trainer path (`EpisodeManager` + `grade_bundle`, no HTTP).
+Prints per way and campaign: episodes/s (start to end of `run_campaign`), CPU
+milliseconds per episode of every process involved (in process: servers, grading and
+client in one, under one GIL) and of this one, and HTTP requests per episode by kind.
+Then the floor those requests set: the CPU and wall time of a minimal loopback round
+trip (``GET /healthz`` on the same uvicorn server, httpx client) times the requests per
+episode, and of a minimal MCP tool call; then the in-process trainer path
+(`EpisodeManager` + `grade_bundle`, no HTTP).
 """
 
 from __future__ import annotations
