@@ -66,7 +66,7 @@ from mcpgym_clients.campaign import (
     run_campaign,
     select_variants,
 )
-from mcpgym_clients.commands import instrument, measure, new, report
+from mcpgym_clients.commands import export, instrument, measure, new, report
 from mcpgym_clients.commands._common import fail, message, parsed, reported, say
 from mcpgym_clients.commands._help import HelpGroup
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
@@ -1048,6 +1048,6 @@ def main() -> None:
     app()
 
 
-# lock, sign, record, validate; new; runs, show, compare, targets; report
-for _commands in (instrument, new, measure, report):
+# lock, sign, record, validate; new; runs, show, compare, targets; report; export
+for _commands in (instrument, new, measure, report, export):
     _commands.register(app)

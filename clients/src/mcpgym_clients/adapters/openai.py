@@ -42,6 +42,7 @@ from mcpgym_clients.adapters.chat_completions import (
 from mcpgym_clients.adapters.outcomes import is_context_overflow, overflow_figures
 from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
 from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
+from mcpgym_clients.adapters.tokens import TOKEN_REQUEST_FIELDS, turn_tokens
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
@@ -105,15 +106,20 @@ class ChatCompletionsAdapter(ModelAdapter):
     Args:
         client: the `ChatCompletionsClient` (base URL, key, transport, retries).
         settings: model and sampling (``max_tokens`` is sent as ``max_tokens``).
+        return_tokens: also ask for token ids and log-probs (vLLM's ``return_token_ids``,
+            ``logprobs``) and keep them on each turn (`ModelTurn.tokens`), for training.
     """
 
     vendor = "openai-compatible"
     default_max_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS
     """``max_tokens`` sent when the settings give none (``None``: send none)."""
 
-    def __init__(self, client: ChatCompletionsClient, settings: ModelSettings) -> None:
+    def __init__(
+        self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
+    ) -> None:
         super().__init__(settings, retry=client.retry, base_url=client.base_url)
         self.client = client
+        self.return_tokens = return_tokens
 
     def recorded_settings(self) -> dict[str, Any]:
         """The base settings, with the ``max_tokens`` actually sent and whether it streams."""
@@ -142,6 +148,8 @@ class ChatCompletionsAdapter(ModelAdapter):
         max_tokens = s.max_tokens if s.max_tokens is not None else self.default_max_tokens
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
+        if getattr(self, "return_tokens", False):
+            body.update(TOKEN_REQUEST_FIELDS)
         return body
 
     async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
@@ -157,7 +165,10 @@ class ChatCompletionsAdapter(ModelAdapter):
                 raise
             body["max_tokens"] = fitting
             data = await self.client.create(body)
-        return chat_turn(data)
+        turn = chat_turn(data)
+        if getattr(self, "return_tokens", False):
+            turn.tokens = turn_tokens(data)
+        return turn
 
     def _fitting_cap(self, exc: ModelAPIError, body: dict[str, Any]) -> int | None:
         """The default cap that fits when the server refused prompt + default cap (it
