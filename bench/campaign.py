@@ -24,8 +24,9 @@ milliseconds per episode of every process involved (in process: servers, grading
 client in one, under one GIL) and of this one, and HTTP requests per episode by kind.
 Then the floor those requests set: the CPU and wall time of a minimal loopback round
 trip (``GET /healthz`` on the same uvicorn server, httpx client) times the requests per
-episode, and of a minimal MCP tool call; then the in-process trainer path
-(`EpisodeManager` + `grade_bundle`, no HTTP).
+episode, and of a minimal MCP tool call; then the trainer path (`mcpgym_clients.train`'s
+`Rollouts.in_process`: ASGI, no sockets; before and after, interleaved) and the same work
+with no HTTP or MCP at all (`EpisodeManager` + `grade_bundle`).
 """
 
 from __future__ import annotations
@@ -72,6 +73,20 @@ def _kind(method: str, url: str, body: bytes) -> str:
     if path.startswith("/episodes/") and path.endswith("/end"):
         path = "/episodes/{id}/end"
     return f"{method} {path}"
+
+
+@contextlib.contextmanager
+def _before_driver(before: bool) -> Any:
+    """While active, every `EpisodeDriver` probes ``server/discover`` for each episode."""
+    if not before:
+        yield
+        return
+    original = EpisodeDriver._remember_discover  # noqa: SLF001
+    EpisodeDriver._remember_discover = lambda self, client: None  # type: ignore[method-assign]  # noqa: SLF001
+    try:
+        yield
+    finally:
+        EpisodeDriver._remember_discover = original  # type: ignore[method-assign]  # noqa: SLF001
 
 
 @contextlib.contextmanager
@@ -321,6 +336,23 @@ def in_process(env: Environment, variants: list[VariantKey], tmp: Path) -> dict[
     return {"eps": len(scores) / wall, "cpu_ms": cpu * 1000 / len(scores)}
 
 
+async def trainer(env: Environment, rows: int, group: int, before: bool) -> dict[str, float]:
+    """`Rollouts.in_process` (the trainer path: ASGI, no sockets): ``rows`` easy variants
+    in groups of ``group`` (reference policy), once to warm up, then measured."""
+    from mcpgym_clients.train import Rollouts, training_rows
+
+    picked = training_rows(env.name, bands=["easy"], seeds=range(rows))[:rows]
+    with _before_server(before), _before_driver(before):
+        async with Rollouts.in_process(env, concurrency=group) as ro:
+            await ro.rollout_groups(picked, ReferenceAgent(), n=group)
+            t0, c0 = time.perf_counter(), time.process_time()
+            groups = await ro.rollout_groups(picked, ReferenceAgent(), n=group)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    assert all(r == 1.0 for g in groups for r in g.rewards), "a reference rollout failed"
+    n = rows * group
+    return {"eps": n / wall, "cpu_ms": cpu * 1000 / n}
+
+
 def _seeds(text: str) -> list[int]:
     out: list[int] = []
     for part in text.split(","):
@@ -337,6 +369,9 @@ async def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--floor-requests", type=int, default=2000)
     ap.add_argument("--ways", default="before,after", help="e.g. `after` alone, to profile it")
+    ap.add_argument(
+        "--trainer-rows", type=int, default=8, help="rows x 8 rollouts for the trainer path"
+    )
     ap.add_argument(
         "--servers",
         choices=("in-process", "processes"),
@@ -373,6 +408,10 @@ async def main() -> None:
                         f"round {r} {way} {phase}: {x['eps']:.1f} episodes/s, "
                         f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)"
                     )
+        train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        for r in range(args.rounds if args.trainer_rows else 0):
+            for way in ("before", "after") if r % 2 == 0 else ("after", "before"):
+                train[way].append(await trainer(env, args.trainer_rows, 8, way == "before"))
         fl = await floor(env, args.floor_requests, args.concurrency, tmp)
         ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
     med = statistics.median
@@ -417,6 +456,17 @@ async def main() -> None:
         f"{reqs * fl['http_cpu_ms']:.1f} ms CPU: at most {1000 / (reqs * fl['http_cpu_ms']):.0f} "
         "episodes/s on one core for bare HTTP round trips"
     )
+    for way, xs in train.items():
+        if xs:
+            print(
+                f"trainer path (Rollouts.in_process), {way}: "
+                f"{med(x['eps'] for x in xs):.1f} rollouts/s, "
+                f"{med(x['cpu_ms'] for x in xs):.1f} ms CPU each"
+            )
+    if train["after"]:
+        ratio = med(x["eps"] for x in train["after"]) / med(x["eps"] for x in train["before"])
+        cpu = med(x["cpu_ms"] for x in train["after"]) / med(x["cpu_ms"] for x in train["before"])
+        print(f"trainer path after/before: rollouts/s x{ratio:.2f}, CPU x{cpu:.2f}")
     print(
         f"in process (EpisodeManager + grade_bundle, no HTTP): {ip['eps']:.0f} episodes/s, "
         f"{ip['cpu_ms']:.2f} ms CPU each"
