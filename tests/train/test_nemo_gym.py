@@ -18,7 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcpgym_clients.train.nemo_gym import COOKIE, create_app
 from mcpgym_server import Environment, compute_lock
-from mcpgym_server.serving import serve
+from mcpgym_server.runtime import serve
 from tests.clients.toyenv import target_value
 
 pytestmark = pytest.mark.anyio

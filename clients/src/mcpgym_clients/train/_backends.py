@@ -49,7 +49,7 @@ async def in_process_driver(
         sealed ``shutdown``) on exit.
     """
     from mcpgym_grading.service import create_app as create_grading_app
-    from mcpgym_server.http import create_app as create_env_app
+    from mcpgym_server.runtime import create_app as create_env_app
 
     with contextlib.ExitStack() as stack:
         if store_dir is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from mcpgym_clients.adapters.base import ModelAdapter, ModelSettings, ModelTurn
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
-from mcpgym_clients.adapters.openai import ChatCompletionsAdapter, chat_turn
+from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter, chat_turn
 from mcpgym_clients.agents.model import ModelAgent
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.harness import FunctionAgent, is_async_callable

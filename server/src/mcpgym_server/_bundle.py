@@ -5,7 +5,7 @@ On disk, one directory per episode inside the store directory::
     <store>/<episode_id>/meta.json        EpisodeMeta as JSON
     <store>/<episode_id>/log.jsonl        one LogEntry per line, in call order
     <store>/<episode_id>/state.delta.gz   the final database as a page delta against the
-                                          snapshot (`mcpgym_server.delta`), gzipped
+                                          snapshot (`mcpgym_server._delta`), gzipped
     <store>/<episode_id>/signature        HMAC-SHA256 of the bundle (when the server has a key)
 
 Bundle format 2 (``meta.bundle_format``, written since the page delta) stores only the
@@ -58,9 +58,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpgym_server._bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
 from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
-from mcpgym_server.bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
-from mcpgym_server.errors import BundleError, BundleSignatureError, UnknownEpisodeError
+from mcpgym_server._errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
 if TYPE_CHECKING:
     pass
@@ -166,7 +166,7 @@ TerminationReason = Literal[
     "log_budget",
 ]
 """Why an episode was sealed (``log_budget``: its tool-call log outgrew its byte budget,
-see `mcpgym_server.logcap`; ``shutdown``: the server was stopped by a signal)."""
+see `mcpgym_server._logcap`; ``shutdown``: the server was stopped by a signal)."""
 
 
 def _is_none(value: Any) -> bool:
@@ -176,7 +176,7 @@ def _is_none(value: Any) -> bool:
 
 
 class CappedValue(BaseModel):
-    """What the log records of a value too large to keep whole (see `mcpgym_server.logcap`).
+    """What the log records of a value too large to keep whole (see `mcpgym_server._logcap`).
 
     Attributes:
         bytes: length of the whole value as compact UTF-8 JSON.
@@ -212,8 +212,8 @@ class LogEntry(BaseModel):
     internal_detail: str | None = None
     clock: str
     duration_ms: float = 0.0
-    arguments_capped: CappedValue | None = Field(None, exclude_if=_is_none)
-    result_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    arguments_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
+    result_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
 
 
 class EpisodeMeta(BaseModel):

@@ -1,7 +1,7 @@
 """How many episodes a server can hold open: ``--max-open`` from the memory it is given.
 
 An open episode holds a private in-memory copy of the snapshot (plus what it writes), a
-page cache capped at `mcpgym_server.episode.SANDBOX_CACHE_KIB`, the parsed schema, its
+page cache capped at `mcpgym_server._episode.SANDBOX_CACHE_KIB`, the parsed schema, its
 tool-call log and, over HTTP, an MCP session. Measured on helpdesk (1.07 MB snapshot):
 1.33 MB per open episode in process, 1.37 MB with an MCP session, however many reads it
 makes (`bench/memory.py`). `EPISODE_OVERHEAD` is that excess over the snapshot, rounded up.

@@ -22,11 +22,12 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.connection import Connection
 from mcp.shared.exceptions import MCPError
 
-from mcpgym_server.bundle import LogEntry
-from mcpgym_server.environment import Environment
-from mcpgym_server.episode import EpisodeManager
-from mcpgym_server.errors import EpisodeSealedError, UnknownEpisodeError
-from mcpgym_server.tasks import TaskVariant
+from mcpgym_server._bundle import LogEntry
+from mcpgym_server._environment import Environment
+from mcpgym_server._episode import EpisodeManager
+from mcpgym_server._errors import EpisodeSealedError, UnknownEpisodeError
+from mcpgym_server._mcp_tools import tool_definitions
+from mcpgym_server._tasks import TaskVariant
 
 logger = logging.getLogger("mcpgym.mcp")
 
@@ -59,25 +60,6 @@ def episode_instructions(env: Environment, variant: TaskVariant) -> str:
     parts.append(f"Your task:\n{variant.instruction.strip()}")
     parts.append("When you are done, call the `submit` tool (optionally with a final answer).")
     return "\n\n".join(parts)
-
-
-def tool_definitions(env: Environment) -> list[types.Tool]:
-    """MCP tool definitions for an environment, `submit` last."""
-    tools = sorted(env.tools.values(), key=lambda t: (t.framework, t.name))
-    return [
-        types.Tool(
-            name=t.name,
-            title=t.title,
-            description=t.description,
-            input_schema=t.input_schema,
-            annotations=types.ToolAnnotations(
-                read_only_hint=t.kind == "read",
-                destructive_hint=False if t.kind == "read" else None,
-                open_world_hint=False,
-            ),
-        )
-        for t in tools
-    ]
 
 
 def step_to_result(entry: LogEntry) -> types.CallToolResult:

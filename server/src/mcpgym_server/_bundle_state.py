@@ -1,6 +1,6 @@
 """`EpisodeBundle`: a sealed episode in memory, its final state whole or as a page delta.
 
-See `mcpgym_server.bundle` for the on-disk format (format 2 stores the page delta).
+See `mcpgym_server._bundle` for the on-disk format (format 2 stores the page delta).
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import hashlib
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from mcpgym_server.delta import PageDelta
-from mcpgym_server.errors import BundleError
+from mcpgym_server._delta import PageDelta
+from mcpgym_server._errors import BundleError
 
 if TYPE_CHECKING:
-    from mcpgym_server.bundle import EpisodeMeta, LogEntry
-    from mcpgym_server.snapshot import Snapshot
+    from mcpgym_server._bundle import EpisodeMeta, LogEntry
+    from mcpgym_server._snapshot import Snapshot
 
 STATE_DELTA = "state.delta.gz"
 """File name of the final database's page delta inside a format-2 bundle directory."""
@@ -84,7 +84,7 @@ class EpisodeBundle:
         if encoded is not None:
             return encoded
         if snapshot is None:
-            from mcpgym_server.snapshot import loaded_snapshot
+            from mcpgym_server._snapshot import loaded_snapshot
 
             snapshot = loaded_snapshot(self.meta.base_sha256 or "")
             if snapshot is None:
@@ -109,7 +109,7 @@ class EpisodeBundle:
                 ``meta.final_sha256``.
         """
         if self._final is None:
-            from mcpgym_server.snapshot import loaded_snapshot
+            from mcpgym_server._snapshot import loaded_snapshot
 
             sha = self.meta.base_sha256 or ""
             snapshot = loaded_snapshot(sha)

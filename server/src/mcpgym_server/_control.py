@@ -1,7 +1,7 @@
 """The environment server's control token: who may open, end and inspect episodes.
 
 The harness holds the token and sends it as ``Authorization: Bearer <token>`` on the control
-routes (`mcpgym_server.http`); an agent, which holds only its episode's ``mcp_url``, does
+routes (`mcpgym_server._http`); an agent, which holds only its episode's ``mcp_url``, does
 not, so it can neither learn its variant nor open a practice copy (docs/security.md).
 """
 

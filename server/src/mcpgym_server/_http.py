@@ -54,11 +54,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from mcpgym_server.bundle import EpisodeStore
-from mcpgym_server.control import control_denied
-from mcpgym_server.environment import Environment
-from mcpgym_server.episode import EpisodeManager, new_episode_id
-from mcpgym_server.errors import (
+from mcpgym_server._bundle import EpisodeStore
+from mcpgym_server._control import control_denied
+from mcpgym_server._environment import Environment
+from mcpgym_server._episode import EpisodeManager, new_episode_id
+from mcpgym_server._errors import (
     CapacityError,
     EpisodeSealedError,
     MCPGymError,
@@ -66,9 +66,9 @@ from mcpgym_server.errors import (
     UnknownBandError,
     UnknownEpisodeError,
 )
-from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
-from mcpgym_server.mcp_bridge import build_mcp_server, connection_of, episode_instructions
-from mcpgym_server.seeds import salted_seed
+from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
+from mcpgym_server._mcp_bridge import build_mcp_server, connection_of, episode_instructions
+from mcpgym_server._seeds import salted_seed
 
 logger = logging.getLogger("mcpgym.http")
 
@@ -167,20 +167,20 @@ def create_app(
             protection, on every route), e.g. ``["gym.internal:*"]`` behind a proxy.
         max_open_episodes: most episodes open at once; beyond it ``POST /episodes``
             answers 503 (each open episode holds its database in memory). ``None``: from
-            the memory given and the snapshot's size (`mcpgym_server.capacity`).
+            the memory given and the snapshot's size (`mcpgym_server._capacity`).
         bundle_key: secret shared with the grading service; every sealed bundle is signed
-            with it (HMAC-SHA256, see `mcpgym_server.bundle`). ``None``: unsigned bundles.
+            with it (HMAC-SHA256, see `mcpgym_server._bundle`). ``None``: unsigned bundles.
         seed_salt: secret mapping each requested seed to the generator seed served
-            (`mcpgym_server.seeds`); ``None``: requested seeds are generator seeds.
+            (`mcpgym_server._seeds`); ``None``: requested seeds are generator seeds.
         log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager` and
-            `mcpgym_server.logcap`): 64 KiB per argument set or result, 16 MiB per episode.
+            `mcpgym_server._logcap`): 64 KiB per argument set or result, 16 MiB per episode.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager` and
         ``app.state.mcp_server`` the low-level MCP `Server` (`build_mcp_server`). Its lifespan
         shutdown seals every open episode (termination ``shutdown``) on every transport;
         ``app.state.seal_all()`` does the same for a host that may skip the lifespan
-        shutdown (`mcpgym_server.serving.run_until_stopped` calls it after a forced stop).
+        shutdown (`mcpgym_server._serving.run_until_stopped` calls it after a forced stop).
 
     Raises:
         ValueError: ``control_token`` or ``seed_salt`` is an empty string; the log caps

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcpgym_server.errors import EnvironmentDefinitionError, InvalidArgumentsError
+from mcpgym_server._errors import EnvironmentDefinitionError, InvalidArgumentsError
 
 ToolKind = Literal["read", "write"]
 """Side-effect class of a tool: ``read`` never changes the sandbox, ``write`` may."""
@@ -59,7 +59,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             break
         m = _ARG_LINE.match(line)
         if m:
-            current = m.group(1)
+            current = str(m.group(1))
             args[current] = m.group(2).strip()
         elif current and line.strip():
             args[current] = (args[current] + " " + line.strip()).strip()

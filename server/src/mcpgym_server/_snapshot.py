@@ -8,7 +8,7 @@ import weakref
 from functools import cached_property
 from importlib import resources
 
-from mcpgym_server.errors import SnapshotError
+from mcpgym_server._errors import SnapshotError
 
 _LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
 
@@ -16,7 +16,7 @@ _LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
 def loaded_snapshot(sha256: str) -> Snapshot | None:
     """A snapshot whose bytes this process has read and whose sha256 is ``sha256``, if any.
 
-    Page-delta bundles (`mcpgym_server.bundle`) rebuild their final database from it.
+    Page-delta bundles (`mcpgym_server._bundle`) rebuild their final database from it.
     """
     for snapshot in list(_LOADED.get(sha256, ())):
         return snapshot

@@ -31,14 +31,14 @@ from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 
-from mcpgym_server.errors import (
+from mcpgym_server._errors import (
     EnvironmentDefinitionError,
     UnknownBandError,
     UnknownTaskError,
 )
-from mcpgym_server.sandbox import Sandbox
-from mcpgym_server.snapshot import Snapshot
-from mcpgym_server.tasks import (
+from mcpgym_server._sandbox import Sandbox
+from mcpgym_server._snapshot import Snapshot
+from mcpgym_server._tasks import (
     BANDS,
     Band,
     Generation,
@@ -47,7 +47,7 @@ from mcpgym_server.tasks import (
     ToolCall,
     generation_seed,
 )
-from mcpgym_server.tools import ToolKind, ToolSpec, build_tool_spec
+from mcpgym_server._tools import ToolKind, ToolSpec, build_tool_spec
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -66,9 +66,8 @@ def chat_turn(data: dict[str, Any]) -> ModelTurn:
     Raises:
         ModelAPIError: no choices, or a malformed message or tool call.
     """
-    reply = parse_response(data, turn=0)
-    message = data["choices"][0]["message"]
-    refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
+    reply = parse_response(data, turn=0)  # the one parse of a Chat Completions reply
+    refusal = reply.refusal
     stop = _FINISH.get(reply.finish_reason or "", "other")
     if refusal:
         stop = "refusal"
@@ -95,7 +94,7 @@ def chat_turn(data: dict[str, Any]) -> ModelTurn:
         raw_stop=reply.finish_reason,
         usage=usage,
         response_id=reply.response_id,
-        raw=message,
+        raw=reply.raw,
         refusal=refusal,
     )
 

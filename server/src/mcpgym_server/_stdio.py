@@ -21,11 +21,11 @@ from anyio.abc import TaskStatus
 from mcp.server import ServerRequestContext
 from mcp.server.stdio import stdio_server
 
-from mcpgym_server.bundle import EpisodeMeta, EpisodeStore
-from mcpgym_server.environment import Environment
-from mcpgym_server.episode import EpisodeManager
-from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
-from mcpgym_server.mcp_bridge import build_mcp_server
+from mcpgym_server._bundle import EpisodeMeta, EpisodeStore
+from mcpgym_server._environment import Environment
+from mcpgym_server._episode import EpisodeManager
+from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
+from mcpgym_server._mcp_bridge import build_mcp_server
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 """Signals that seal the stdio episode (termination ``shutdown``) and end the process."""
@@ -69,7 +69,7 @@ async def serve_stdio(
         env: the environment. task, band, seed: the variant (band defaults to the
             family's easiest). store_dir: episode store for the sealed bundle.
         unlocked: mark the bundle as served unlocked.
-        bundle_key: sign the bundle with this key (see `mcpgym_server.bundle`).
+        bundle_key: sign the bundle with this key (see `mcpgym_server._bundle`).
         stdin, stdout: explicit streams (tests); default the process's own.
         announce: called once with a line naming the opened episode (its id, variant and
             bundle directory); default: written to standard error (standard output is

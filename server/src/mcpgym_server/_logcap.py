@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from mcpgym_server.bundle import CappedValue, LogEntry
+from mcpgym_server._bundle import CappedValue, LogEntry
 
 LOG_VALUE_CAP = 64 * 1024
 """Default cap, in bytes of compact JSON, on each argument set and result in the log."""
@@ -50,11 +50,11 @@ MAX_TOOL_NAME = 200
 
 
 def json_bytes(value: Any) -> bytes:
-    """Compact UTF-8 JSON of ``value``: the form the caps measure and the sha256 covers.
+    r"""Compact UTF-8 JSON of ``value``: the form the caps measure and the sha256 covers.
 
     Computed by `pydantic_core.to_json` (several times faster than `json.dumps` on the
     large results of list tools); text UTF-8 cannot encode (lone surrogates in a tool
-    result) falls back to ``\\u`` escapes, so every JSON value has a measure.
+    result) falls back to ``\u`` escapes, so every JSON value has a measure.
 
     Raises:
         TypeError: ``value`` holds something JSON cannot represent.

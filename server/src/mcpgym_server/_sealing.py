@@ -23,7 +23,7 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from mcpgym_server.bundle import (
+from mcpgym_server._bundle import (
     EpisodeBundle,
     EpisodeMeta,
     EpisodeStore,
@@ -31,12 +31,12 @@ from mcpgym_server.bundle import (
     delta_meta,
     serialize_db,
 )
-from mcpgym_server.delta import PageDelta
-from mcpgym_server.environment import Environment
-from mcpgym_server.logcap import cap_json, utf8
+from mcpgym_server._delta import PageDelta
+from mcpgym_server._environment import Environment
+from mcpgym_server._logcap import cap_json, utf8
 
 if TYPE_CHECKING:
-    from mcpgym_server.episode import Episode
+    from mcpgym_server._episode import Episode
 
 logger = logging.getLogger("mcpgym.episode")
 

@@ -38,9 +38,9 @@ from typing import Any, Literal
 import tomli_w
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from mcpgym_server.environment import Environment
-from mcpgym_server.errors import LockError, LockMissingError, StaleLockError, UnknownTaskError
-from mcpgym_server.lock import lock_components, lock_digest, tool_parts
+from mcpgym_server._environment import Environment
+from mcpgym_server._errors import LockError, LockMissingError, StaleLockError, UnknownTaskError
+from mcpgym_server._lock import lock_components, lock_digest, tool_parts
 
 LOCK_FILE = "mcpgym.lock"
 """File name of the lock file inside the environment's package."""
@@ -148,7 +148,7 @@ class LockFile(BaseModel):
     validation: ValidationStamp | None = None
 
     def components(self) -> dict[str, Any]:
-        """The digest-covered part, in the shape `mcpgym_server.lock.lock_components` returns."""
+        """The digest-covered part, in the shape `mcpgym_server._lock.lock_components` returns."""
         return self.model_dump(
             mode="json", exclude={"digest", "tool_parts", "signoffs", "validation"}
         )

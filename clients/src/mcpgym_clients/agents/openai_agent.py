@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
-from mcpgym_clients.adapters.openai import ChatCompletionsAdapter
+from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter
 from mcpgym_clients.agents.model import DEFAULT_SYSTEM_PROMPT, TEXT_CALL_FEEDBACK, ModelAgent
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT", "TEXT_CALL_FEEDBACK", "OpenAIAgent"]

@@ -32,7 +32,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpgym_server.bundle import (
+from mcpgym_server._bundle import (
     EpisodeBundle,
     EpisodeMeta,
     EpisodeStore,
@@ -41,25 +41,25 @@ from mcpgym_server.bundle import (
     TerminationReason,
     to_jsonable,
 )
-from mcpgym_server.capacity import default_max_open
-from mcpgym_server.environment import SUBMIT_TOOL, Environment
-from mcpgym_server.errors import (
+from mcpgym_server._capacity import default_max_open
+from mcpgym_server._environment import SUBMIT_TOOL, Environment
+from mcpgym_server._errors import (
     CapacityError,
     EpisodeSealedError,
     InvalidArgumentsError,
     ToolError,
     UnknownEpisodeError,
 )
-from mcpgym_server.lock import compute_lock
-from mcpgym_server.logcap import (
+from mcpgym_server._lock import compute_lock
+from mcpgym_server._logcap import (
     LOG_BUDGET,
     LOG_VALUE_CAP,
     check_limits,
     log_form,
 )
-from mcpgym_server.sandbox import Sandbox, VirtualClock
-from mcpgym_server.sealing import SealingMixin, _Sealing, wall_iso
-from mcpgym_server.tasks import TaskVariant, ToolCall
+from mcpgym_server._sandbox import Sandbox, VirtualClock
+from mcpgym_server._sealing import SealingMixin, _Sealing, wall_iso
+from mcpgym_server._tasks import TaskVariant, ToolCall
 
 logger = logging.getLogger("mcpgym.episode")
 
@@ -124,7 +124,7 @@ class Episode:
         id: the episode id. variant: the task variant. sandbox: the private state.
         log: the tool-call log so far (framework-owned; tools never see it).
         opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
-        log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server.logcap`).
+        log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server._logcap`).
     """
 
     id: str
@@ -156,7 +156,7 @@ class EpisodeManager(SealingMixin):
         seal_workers: most bundles `seal_async` writes at once (worker threads).
         log_value_cap: bytes of compact JSON kept in the log of each call's arguments and
             of its result (and of the answer); larger ones keep their head, length and
-            sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server.logcap`).
+            sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server._logcap`).
         log_budget: bytes one episode's log may hold; the call that passes it seals the
             episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
 

@@ -18,7 +18,7 @@ import anyio
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
-from mcpgym_server.errors import ServerStartError
+from mcpgym_server._errors import ServerStartError
 
 __all__ = ["ServerStartError", "bind_socket", "run_until_stopped", "serve"]
 
@@ -94,7 +94,8 @@ def run_until_stopped(
         port=port,
         log_level=log_level,
         lifespan="on",
-        timeout_graceful_shutdown=graceful_timeout,
+        # uvicorn annotates int but waits with anyio (a float works)
+        timeout_graceful_shutdown=graceful_timeout,  # pyright: ignore[reportArgumentType]
     )
     server = _StoppableServer(config, on_stop)
     with contextlib.suppress(KeyboardInterrupt):

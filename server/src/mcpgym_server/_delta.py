@@ -30,7 +30,7 @@ import struct
 from dataclasses import dataclass
 from functools import cached_property
 
-from mcpgym_server.errors import BundleError
+from mcpgym_server._errors import BundleError
 
 MAGIC = b"MCPGYMPD"
 """First bytes of an encoded page delta (format version 1)."""

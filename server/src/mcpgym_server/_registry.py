@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
-from mcpgym_server.environment import Environment
-from mcpgym_server.errors import EnvironmentDefinitionError, UnknownEnvironmentError
+from mcpgym_server._environment import Environment
+from mcpgym_server._errors import EnvironmentDefinitionError, UnknownEnvironmentError
 
 GROUP = "mcpgym.environments"
 
