@@ -110,7 +110,7 @@ def legacy_sealing(manager: object) -> None:
 def signed_env_app(name: str, store: str, key: str, control: str, mode: str) -> object:
     """The environment server as `serve_locally` builds it (control token, bundle key)."""
     from mcpgym_server import load_environment
-    from mcpgym_server.http import create_app
+    from mcpgym_server.runtime import create_app
 
     app = create_app(load_environment(name), store, control_token=control, bundle_key=key)
     if mode == "no-schema-lookup":

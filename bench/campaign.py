@@ -51,7 +51,7 @@ import anyio
 import httpx
 import httpx2
 
-import mcpgym_server.http as server_http
+import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
 from mcpgym_clients.campaign import VariantKey
 from mcpgym_server import Environment, load_environment
@@ -159,7 +159,7 @@ def _cpu_s(pids: list[int]) -> float:
 
 def _start(env: Environment, store: Path, before: bool) -> tuple[_Spawned, list[Any]]:
     """Start the environment server and the grading service, a process each."""
-    from mcpgym_server.serving import bind_socket
+    from mcpgym_server.runtime import bind_socket
 
     def free_port() -> int:
         sock = bind_socket()

@@ -21,9 +21,8 @@ import pytest
 from mcpgym_clients import EpisodeDriver, ReferenceAgent
 from mcpgym_grading.service import create_app as create_grading_app
 from mcpgym_server import Environment
-from mcpgym_server.http import create_app as create_env_app
-from mcpgym_server.mcp_bridge import tool_definitions
-from mcpgym_server.serving import serve
+from mcpgym_server.runtime import create_app as create_env_app
+from mcpgym_server.runtime import serve, tool_definitions
 
 pytestmark = pytest.mark.anyio
 
@@ -54,9 +53,7 @@ async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[Servers
         return await call_next(ctx)
 
     env_app.state.mcp_server.middleware.insert(0, record)
-    grading_app = create_grading_app(
-        store, token, env_loader=lambda name: toy_env, bundle_key=key
-    )
+    grading_app = create_grading_app(store, token, env_loader=lambda name: toy_env, bundle_key=key)
     async with (
         serve(env_app, host="127.0.0.1", name="environment server") as env_url,
         serve(grading_app, host="127.0.0.1", name="grading service") as grading_url,
