@@ -50,8 +50,8 @@ class LeakyDriver(EpisodeDriver):
     """A driver whose episodes of the `LEAKING` seeds end with a cancellation that no scope
     of the campaign asked for, after their episode was opened and run."""
 
-    async def _run(self, agent: Agent, rec: EpisodeRecord) -> None:
-        await super()._run(agent, rec)
+    async def _run(self, agent: Agent, rec: EpisodeRecord, live: Any = None) -> None:
+        await super()._run(agent, rec, live=live)
         if rec.seed in LEAKING:
             raise anyio.get_cancelled_exc_class()("leaked from a library's cancel scope")
 

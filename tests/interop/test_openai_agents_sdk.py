@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from agents import Model, ModelResponse, RunConfig, Usage
 from openai.types.responses import (
@@ -164,3 +165,33 @@ async def test_the_example_ends_the_episode_when_the_run_fails(servers: LocalSer
     async with httpx.AsyncClient(headers=servers.control_headers) as http:
         meta = (await http.get(f"{servers.env_url}/episodes/{episode_id}")).json()
     assert (meta["state"], meta["termination"]) == ("sealed", "ended")
+
+
+@pytest.mark.anyio
+async def test_an_agents_sdk_run_on_the_connect_to_start_url_is_one_episode(
+    servers: LocalServers,
+) -> None:
+    # The SDK's MCP client on mcp 2.3 probes `server/discover` first; connect-to-start
+    # refuses it, so the client falls back to the handshake and its session is an episode.
+    from agents import Agent, Runner
+    from agents.mcp import MCPServerStreamableHttp
+
+    url = f"{servers.env_url}/tasks/order-status/mcp?seed=2&band=easy"
+    model = ScriptedModel([[("list_tickets", {})], [("submit", {"answer": "looked"})]])
+    with anyio.fail_after(60):
+        async with MCPServerStreamableHttp(
+            params={"url": url, "headers": servers.control_headers, "timeout": 60},
+            name="mcpgym-connect-to-start",
+            client_session_timeout_seconds=60,
+        ) as server:
+            agent = Agent(name="support", instructions="Help.", mcp_servers=[server], model=model)
+            await Runner.run(
+                agent, "Look at the tickets.", run_config=RunConfig(tracing_disabled=True)
+            )
+    assert not model.shown("call_0_0").startswith("this MCP connection has no episode")
+    assert json.loads(model.shown("call_0_0"))[0]["id"] > 0  # the tickets, as JSON
+    submitted = json.loads(model.shown("call_1_0"))
+    assert submitted["status"] == "ended"
+    async with httpx.AsyncClient(headers=servers.control_headers) as http:
+        meta = (await http.get(f"{servers.env_url}/episodes/{submitted['episode_id']}")).json()
+    assert (meta["state"], meta["termination"], meta["steps"]) == ("sealed", "submitted", 2)

@@ -74,6 +74,31 @@ def test_show_prints_the_metrics_beside_the_baseline_and_writes_json(
     assert data["overall"]["pass_rate"] == 1.0 and data["baseline"]["overall"]["pass_rate"] == 0
 
 
+def test_show_episodes_lists_every_episode_with_its_time_and_tool_calls(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    out = tmp_path / "e.json"
+    result = cli(runs, "show", runs["reference"], "--episodes", "--json", str(out))
+    assert result.exit_code == 0, result.output
+    listing = json.loads(out.read_text())["episodes"]
+    assert len(listing) == PAIRS
+    assert {e["variant"] for e in listing} >= {"order-status@easy#0", "cancel-order@hard#1"}
+    assert all(e["outcome"] == "scored" and e["seconds"] > 0 for e in listing)
+    assert all(e["tool_calls"] > 0 for e in listing)
+    header = next(line for line in result.output.splitlines() if "variant" in line)
+    assert header.split() == [
+        "variant",
+        "outcome",
+        "time",
+        "turns",
+        "tool",
+        "calls",
+        "retries",
+        "tokens",
+    ]
+    assert "order-status@easy#0" in result.output
+
+
 def test_runs_lists_each_run_with_its_baseline(runs: dict[str, Any]) -> None:
     result = cli(runs, "runs")
     assert result.exit_code == 0, result.output

@@ -173,8 +173,10 @@ async def test_control_routes_refuse_a_missing_or_wrong_token_and_open_no_episod
     for resp in (missing, basic, start, end):
         assert resp.status_code == 401, resp.text
         assert resp.headers["www-authenticate"] == "Bearer"
-        assert "needs the environment server's control token" in resp.json()["error"]
-        assert "MCPGYM_CONTROL_TOKEN" in resp.json()["error"]
+        error = resp.json()["error"]  # a JSON-RPC error on the MCP endpoint (`start`)
+        message = error["message"] if resp is start else error
+        assert "needs the environment server's control token" in message
+        assert "MCPGYM_CONTROL_TOKEN" in message
     for resp in (refused, end_wrong):
         assert resp.status_code == 403 and "not this environment server's" in resp.json()["error"]
     assert status == {"episode_id": eid, "state": "open", "steps": 0, "variant_id": VARIANT}

@@ -187,16 +187,6 @@ async def test_connect_to_start_opens_one_episode_per_session_and_seals_on_close
         assert store.read(eid).meta.variant_id == "toy/set-target@medium#4"
 
 
-async def test_connect_to_start_tells_sessionless_clients_what_to_do(server: str) -> None:
-    url = f"{server}/tasks/set-target/mcp?seed=1"
-    async with (
-        httpx2.AsyncClient(headers=CONTROL) as http_client,
-        Client(streamable_http_client(url, http_client=http_client)) as client,
-    ):
-        res = await client.call_tool("dump", {})
-    assert res.is_error and "POST /episodes" in res.content[0].text
-
-
 @pytest.mark.parametrize(("query", "status"), [("seed=x", 422), ("band=expert", 404)])
 async def test_connect_to_start_validates_its_query(
     http: httpx.AsyncClient, query: str, status: int
@@ -204,7 +194,7 @@ async def test_connect_to_start_validates_its_query(
     resp = await http.post(f"/tasks/set-target/mcp?{query}", json={})
     assert resp.status_code == status
     resp = await http.post("/tasks/nope/mcp", json={})
-    assert resp.status_code == 404 and "valid tasks" in resp.json()["error"]
+    assert resp.status_code == 404 and "valid tasks" in resp.json()["error"]["message"]
 
 
 async def test_concurrent_episodes_end_with_exactly_their_own_state(
@@ -245,7 +235,7 @@ async def test_connect_to_start_refuses_non_ascii_or_huge_seeds(
     http: httpx.AsyncClient, seed: str
 ) -> None:
     resp = await http.post(f"/tasks/set-target/mcp?seed={seed}", json={})
-    assert resp.status_code == 422 and "`seed`" in resp.json()["error"]
+    assert resp.status_code == 422 and "`seed`" in resp.json()["error"]["message"]
 
 
 async def test_foreign_host_or_origin_is_refused_on_every_route(http: httpx.AsyncClient) -> None:

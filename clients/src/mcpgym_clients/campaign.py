@@ -34,11 +34,12 @@ from typing import Any
 
 import anyio
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
 from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
+from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
+from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
@@ -228,7 +229,7 @@ Slot = tuple[str, str, int, int]
 def _done(store: RunStore, run_id: str) -> set[Slot]:
     """The slots of a run stored with a score (the unscored ones are run again)."""
     return {
-        (e["task"], e["band"], e["seed"], e["epoch"]) for e in store.episodes(run_id) if e["scored"]
+        (e["task"], e["band"], e["seed"], e["epoch"]) for e in store.slots(run_id) if e["scored"]
     }
 
 
@@ -236,13 +237,22 @@ def _unscored(store: RunStore, run_id: str | None) -> dict[str, int]:
     """Why the stored episodes of a run are unscored (`unscored_reasons`; retried on resume)."""
     if run_id is None:
         return {}
-    return unscored_reasons(record_from_row(e) for e in store.episodes(run_id))
+    counts: dict[str, int] = {}
+    for e in store.slots(run_id):  # as `unscored_reasons`, from the light rows
+        if e["scored"]:
+            continue
+        term = e["termination"]
+        reason = (
+            term if term in ("infra_error", "model_error") or not e["graded"] else "grade_error"
+        )
+        counts[reason] = counts.get(reason, 0) + 1
+    return counts
 
 
 def _settled(store: RunStore, run_id: str, planned: set[Slot]) -> bool:
     """Whether every planned slot of a run holds a row and none is ``infra_error``: what
     `RunStore.finish_run` needs (an episode the infrastructure lost is not an outcome)."""
-    rows = {(e["task"], e["band"], e["seed"], e["epoch"]): e for e in store.episodes(run_id)}
+    rows = {(e["task"], e["band"], e["seed"], e["epoch"]): e for e in store.slots(run_id)}
     return all(slot in rows and rows[slot]["termination"] != "infra_error" for slot in planned)
 
 
@@ -262,6 +272,8 @@ async def run_campaign(
     resume: bool = True,
     infra_retries: int = 2,
     environment: Environment | None = None,
+    planner: Planner | None = None,
+    live_progress: bool | None = None,
 ) -> CampaignResult:
     """Run ``agent`` on every variant ``epochs`` times and store everything.
 
@@ -271,8 +283,9 @@ async def run_campaign(
         concurrency: episodes in flight at once (>= 1), shared with the baseline.
         baseline: also run the `null` agent once per variant (skipped when ``agent`` is
             itself `null`). argv: the command line, recorded with the run.
-        console: where progress is drawn. show_progress: draw a progress bar (on a
-            terminal) or print one line per finished episode (elsewhere, e.g. a log file).
+        console: where progress is drawn. show_progress: show live progress: bars and
+            the episodes in flight (on a terminal), or plain lines per finished episode,
+            retry and long episode (elsewhere, e.g. a log file).
         status: a `CampaignStatus` to keep up to date (run ids, episodes stored), so
             that a caller who cancels the campaign can say what was kept.
         resume: continue the newest run of the same environment, lock, agent, model,
@@ -282,11 +295,17 @@ async def run_campaign(
         infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0).
         environment: the installed environment, to record the lock's components with
             the run (default: loaded by name; none recorded if its lock differs).
+        planner: prints the plan before the first episode, measures the start of a
+            large campaign and confirms it (`mcpgym_clients.plan`); ``None``: neither.
+        live_progress: a live display of the episodes in flight (default: when
+            ``console`` is a terminal) or plain lines (`mcpgym_clients.progress`).
 
     Raises:
         ConfigurationError: epochs or concurrency below 1, infra_retries below 0, or a
             configuration problem found while running (a reference lock mismatch...).
         ServerRequestError: a server refused a request (4xx).
+        CampaignNotConfirmed: ``planner`` stopped it after the measured start (above the
+            confirmation threshold, not confirmed); the run is resumable.
     """
     if epochs < 1:
         raise ConfigurationError(f"epochs must be at least 1, got {epochs}")
@@ -345,18 +364,19 @@ async def run_campaign(
         if found and baseline_id
         else set()
     )
-    jobs: list[tuple[Agent, str, VariantKey, int]] = [
-        (agent, run_id, v, e)
-        for v in variants
-        for e in range(epochs)
-        if (v.task, v.band, v.seed, e) not in done
-    ]
-    if null is not None and baseline_id is not None:
+    # Interleaved: each variant's baseline episode right after its agent episodes, so that
+    # an interrupted campaign has the baseline of the variants it ran.
+    jobs: list[tuple[Agent, str, VariantKey, int]] = []
+    for v in variants:
         jobs += [
-            (null, baseline_id, v, 0)
-            for v in variants
-            if (v.task, v.band, v.seed, 0) not in base_done
+            (agent, run_id, v, e) for e in range(epochs) if (v.task, v.band, v.seed, e) not in done
         ]
+        if (
+            null is not None
+            and baseline_id is not None
+            and (v.task, v.band, v.seed, 0) not in base_done
+        ):
+            jobs.append((null, baseline_id, v, 0))
     status.total = len(jobs) + len(done) + len(base_done)
     status.stored = len(done) + len(base_done)
     if found is not None and console is not None:
@@ -372,70 +392,88 @@ async def run_campaign(
             line += " episodes"
         line += "" if finished is None else " (the run had finished)"
         console.print(line, soft_wrap=True, highlight=False, markup=False)
-    limiter = anyio.CapacityLimiter(concurrency)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not show_progress,
-        transient=False,
-    )
-    # Off a terminal a live bar is only drawn once, at the end: print lines instead.
-    lines = show_progress and not progress.console.is_terminal
-    if lines:
-        progress.disable = True
-    labels = {run_id: (agent.name, len(variants) * epochs)}
+    gate: StartGate | None = None
+    if planner is not None:
+        agent_todo = sum(1 for j in jobs if j[1] == run_id)
+        gate = planner.announce(
+            CampaignPlan(
+                env=info.env,
+                agent=agent.name,
+                model=agent.model,
+                variants=len(variants),
+                epochs=epochs,
+                baseline=baseline_id is not None,
+                concurrency=concurrency,
+                agent_todo=agent_todo,
+                baseline_todo=len(jobs) - agent_todo,
+                agent_done=len(done),
+                baseline_done=len(base_done),
+                resumed=run_id if found is not None else None,
+            )
+        )
+        if gate is not None:
+            gate.run_id = run_id
+    labels = {run_id: (agent.name, len(variants) * epochs, len(done))}
     if baseline_id is not None:
-        labels[baseline_id] = ("null (baseline)", len(variants))
-    already = {run_id: len(done)}
-    if baseline_id is not None:
-        already[baseline_id] = len(base_done)
-    bars = {
-        rid: progress.add_task(label, total=total, completed=already[rid])
-        for rid, (label, total) in labels.items()
-    }
-    counted = dict(already)
+        labels[baseline_id] = ("null (baseline)", len(variants), len(base_done))
+    shown = CampaignProgress(console, labels, enabled=show_progress, live=live_progress)
+    if planner is not None:
+        planner.pause = shown.paused
 
-    async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> None:
+    async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> EpisodeRecord:
         attempts = 0
+        name = f"{v.task}@{v.band}#{v.seed}"
         while True:
             attempts += 1
-            async with limiter:
-                rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch)
-            if rec.termination != "infra_error" or attempts > infra_retries:
-                break
+            ep = shown.start(rid, name, epoch if rid == run_id else 0, attempts)
+            try:
+                rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch, live=ep)
+            except BaseException:
+                shown.end(rid, ep, None, stored=False)
+                raise
+            last = rec.termination != "infra_error" or attempts > infra_retries
+            if not last:
+                shown.end(rid, ep, rec, stored=False)
+                continue
+            break
         with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished
             await anyio.to_thread.run_sync(
                 functools.partial(store.add_episode, rid, rec, attempts=attempts)
             )
             status.stored += 1
-        progress.advance(bars[rid])
-        if lines:
-            counted[rid] += 1
-            done_n = counted[rid]
-            label, total = labels[rid]
-            outcome = rec.termination if rec.score is None else f"score {rec.score:.3f}"
-            progress.console.print(
-                f"{label} {done_n}/{total} {v.task}@{v.band}#{v.seed}"
-                + (f" epoch {epoch}" if epochs > 1 and rid == run_id else "")
-                + f": {outcome}",
-                soft_wrap=True,
-                highlight=False,
-                markup=False,
-            )
+        shown.end(rid, ep, rec, stored=True)
+        return rec
+
+    # A fixed pool of `concurrency` workers takes the episodes in order: a campaign of
+    # 168,000 episodes holds a handful of tasks, so a stop request cancels at once.
+    pending = iter(jobs)
+    refused: list[str] = []
+
+    async def worker() -> None:
+        while True:
+            if gate is not None and not await gate.admit():
+                if gate.refusal is not None and not refused:
+                    refused.append(gate.refusal)
+                return
+            job = next(pending, None)
+            if job is None:
+                return
+            rec = await one(*job)
+            if gate is not None:
+                await gate.completed(rec.episode_id)
 
     try:
-        with progress:
+        async with shown.running():
             async with anyio.create_task_group() as tg:
-                for job in jobs:
-                    tg.start_soon(one, *job)
+                for _ in range(min(concurrency, len(jobs))):
+                    tg.start_soon(worker)
     except BaseExceptionGroup as group:
-        found = _first_client_error(group)
-        if found is not None:
-            raise found from None
+        found_error = _first_client_error(group)
+        if found_error is not None:
+            raise found_error from None
         raise
+    if refused:
+        raise CampaignNotConfirmed(refused[0])
     planned = {run_id: {(v.task, v.band, v.seed, e) for v in variants for e in range(epochs)}}
     if baseline_id is not None:
         planned[baseline_id] = {(v.task, v.band, v.seed, 0) for v in variants}

@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import anyio
 import httpx
@@ -67,6 +67,9 @@ from mcpgym_server import (
     load_environment,
 )
 from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
+
+if TYPE_CHECKING:
+    from mcpgym_clients.progress import LiveEpisode
 
 UNSCORED_TERMINATIONS: frozenset[str] = frozenset({"infra_error", "model_error"})
 """Terminations excluded from model scores (the failure was not the model's answer)."""
@@ -480,9 +483,20 @@ class EpisodeDriver:
             raise InfraError("mcp", f"closing {url}: {_describe(exc)}") from exc
 
     async def run_episode(
-        self, agent: Agent, task: str, band: str, seed: int, *, epoch: int = 0
+        self,
+        agent: Agent,
+        task: str,
+        band: str,
+        seed: int,
+        *,
+        epoch: int = 0,
+        live: LiveEpisode | None = None,
     ) -> EpisodeRecord:
         """Run one episode of ``task@band#seed`` with ``agent`` and grade it.
+
+        ``live`` (a `mcpgym_clients.progress.LiveEpisode`) is kept current while the
+        episode runs: its record (tool calls), the agent's progress (turns), its model
+        activity (retries) and its phase.
 
         The episode runs in a task of its own (`run_isolated`): no failure inside it (its
         MCP client, its HTTP requests, its agent, its grade request) can cancel or end the
@@ -503,11 +517,13 @@ class EpisodeDriver:
         """
         rec = EpisodeRecord(agent=agent.name, task=task, band=band, seed=seed, epoch=epoch)
         rec.started_at = _now_iso()
+        if live is not None:
+            live.record = rec
         t0 = time.perf_counter()
         try:
             # The episode runs in a task of its own: nothing it raises or cancels (its MCP
             # client's scopes, its HTTP calls, its agent) can reach the caller's task group.
-            failure = await run_isolated(functools.partial(self._run, agent, rec))
+            failure = await run_isolated(functools.partial(self._run, agent, rec, live=live))
             if failure is not None:
                 if isinstance(failure, (ConfigurationError, ServerRequestError)):
                     raise failure  # a refused request or a wrong setting: the caller's to handle
@@ -526,7 +542,7 @@ class EpisodeDriver:
             with anyio.move_on_after(5, shield=True), contextlib.suppress(ClientError):
                 await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
 
-    async def _run(self, agent: Agent, rec: EpisodeRecord) -> None:
+    async def _run(self, agent: Agent, rec: EpisodeRecord, live: LiveEpisode | None = None) -> None:
         t = time.perf_counter()
         try:
             meta = await self._request(
@@ -553,7 +569,9 @@ class EpisodeDriver:
                 raise
             reference, reference_answer = list(variant.reference), variant.answer
 
-        result = await self._run_agent(agent, rec, meta, reference, reference_answer)
+        result = await self._run_agent(agent, rec, meta, reference, reference_answer, live)
+        if live is not None:
+            live.phase = "grading"
         rec.termination = result.termination
         rec.transcript, rec.usage, rec.answer = result.transcript, result.usage, result.answer
         rec.error = result.error
@@ -611,6 +629,7 @@ class EpisodeDriver:
         meta: Mapping[str, Any],
         reference: list[ToolCall] | None,
         reference_answer: str | None,
+        live: LiveEpisode | None = None,
     ) -> AgentResult:
         state = _Episode()
         url: str = meta["mcp_url"]
@@ -664,6 +683,9 @@ class EpisodeDriver:
                 t = time.perf_counter()
                 result: AgentResult | None = None
                 with watched() as activity, anyio.move_on_after(self.episode_timeout):
+                    if live is not None:
+                        live.agent_progress, live.activity = ctx.progress, activity
+                        live.phase = "agent"
                     try:
                         result = await agent.run(ctx)
                     except InfraError as exc:

@@ -24,6 +24,7 @@ from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, message
 from mcpgym_clients.local import serve_locally
+from mcpgym_clients.plan import campaign_planner
 from mcpgym_clients.preflight import preflight
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
@@ -57,6 +58,8 @@ class EvalOptions:
         infra_retries: Fresh episodes to try after an ``infra_error``.
         control_token: Control token of the ``env_url`` server.
         seed_salt: Seed salt of local servers.
+        yes: Run a campaign above the confirmation threshold without asking
+            (`mcpgym_clients.plan`).
     """
 
     env: str
@@ -79,6 +82,7 @@ class EvalOptions:
     infra_retries: int = 2
     control_token: str | None = None
     seed_salt: str | None = None
+    yes: bool = False
 
 
 def _served_info(env: Any) -> ServerInfo:
@@ -209,6 +213,7 @@ async def evaluate(
                 resume=not opts.new_run,
                 infra_retries=opts.infra_retries,
                 environment=local_env,
+                planner=campaign_planner(console, yes=opts.yes, bundles=bundles, store=opts.store),
             )
         return None if result is None else (result, bundles)
 

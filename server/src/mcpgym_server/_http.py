@@ -14,8 +14,15 @@ need the control token (``Authorization: Bearer <token>``) when the server has o
 ``POST /episodes/{id}/end``            control    seal the episode -> its metadata
 ``/episodes/{id}/mcp``                            MCP streamable HTTP for that episode
 ``/tasks/{task}/mcp?seed=N&band=B``    control    connect-to-start: each MCP session is a
-                                                  new episode
+                                                  new episode (2025 handshake era only)
 =====================================  =========  ======================================
+
+Both protocol eras are served on an episode URL, with the same server instructions (the
+environment's, then the episode's task). Connect-to-start serves only the 2025 handshake
+era, whose session is the episode: a 2026-07-28 request there (``server/discover`` first)
+is refused with ``-32022`` naming the handshake versions, so that an auto-mode client
+falls back to ``initialize`` and a client pinned to 2026 is told to use the episode URL
+on its first request, before any tool call.
 
 The control token keeps everything that names the variant (its id, seed, band, the
 episode metadata) away from whoever holds only an episode's ``mcp_url``: an agent can
@@ -24,7 +31,10 @@ it is solving nor open a practice copy of one (docs/security.md). A missing toke
 (``WWW-Authenticate: Bearer``), a wrong one a 403.
 
 Errors are JSON ``{"error": "...", ...}``: 404 for unknown tasks, bands and
-episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields.
+episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields. On the
+two MCP endpoints the same refusals are JSON-RPC errors (``{"jsonrpc", "id", "error":
+{"code", "message", "data"}}``, `mcpgym_server._mcp_refusals`), the one body MCP clients
+show.
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
@@ -68,6 +78,12 @@ from mcpgym_server._errors import (
 )
 from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server._mcp_bridge import build_mcp_server, connection_of, episode_instructions
+from mcpgym_server._mcp_refusals import (
+    refuse,
+    refuse_not_found,
+    refuse_response,
+    refuse_sessionless,
+)
 from mcpgym_server._seeds import salted_seed
 
 logger = logging.getLogger("mcpgym.http")
@@ -352,7 +368,7 @@ def create_app(
         except EpisodeSealedError:
             pass  # served: calls answer with a clear "episode has ended" error
         except UnknownEpisodeError as exc:
-            await _not_found(exc)(scope, receive, send)
+            await refuse_not_found(scope, receive, send, exc)
             return
         await sessions.handle_request({**scope, _SCOPE_EPISODE: eid}, receive, send)
 
@@ -361,7 +377,7 @@ def create_app(
         # Opening an episode of a chosen variant is a control action: with a token, an MCP
         # client must be configured with the header (else an agent could open practice copies).
         if (denied := control_denied(request.headers, token)) is not None:
-            await denied(scope, receive, send)
+            await refuse_response(scope, receive, send, denied)
             return
         task = scope["path_params"]["task"]
         try:
@@ -370,21 +386,22 @@ def create_app(
             if band not in fam.bands:
                 raise UnknownBandError(band, list(fam.bands))
         except NotFoundError as exc:
-            await _not_found(exc)(scope, receive, send)
+            await refuse_not_found(scope, receive, send, exc)
             return
         raw_seed = request.query_params.get("seed", "0")
         if not (raw_seed.isascii() and raw_seed.isdigit() and int(raw_seed) <= MAX_SEED):
-            await _error(
-                422, f"query parameter `seed` must be a non-negative integer, got {raw_seed!r}"
-            )(scope, receive, send)
+            message = f"query parameter `seed` must be a non-negative integer, got {raw_seed!r}"
+            await refuse(scope, receive, send, 422, message, code=INVALID_PARAMS)
             return
         headers = request.headers
         version = headers.get("mcp-protocol-version")
-        opening = (
-            scope["method"] == "POST"
-            and MCP_SESSION_ID_HEADER not in headers
-            and (version is None or version in HANDSHAKE_PROTOCOL_VERSIONS)
-        )
+        if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            # 2026-07-28 has no sessions, so no episode: refuse `server/discover` (an auto
+            # client falls back to the handshake) and every other sessionless request (a
+            # client pinned to 2026 fails on its first request, saying why)
+            await refuse_sessionless(scope, receive, send, version)
+            return
+        opening = scope["method"] == "POST" and MCP_SESSION_ID_HEADER not in headers
         if not opening:
             await sessions.handle_request(scope, receive, send)
             return
@@ -480,10 +497,13 @@ class _HostCheck:
                 origin_host is not None and not self._allowed(origin_host)
             ):
                 bad = host if not self._allowed(host) else origin
-                await _error(
-                    421,
-                    f"host or origin {bad!r} is not allowed; serve with --allowed-host to add it",
-                )(scope, receive, send)
+                message = (
+                    f"host or origin {bad!r} is not allowed; serve with --allowed-host to add it"
+                )
+                if scope.get("path", "").endswith("/mcp"):  # an MCP client shows only JSON-RPC
+                    await refuse(scope, receive, send, 421, message)
+                else:
+                    await _error(421, message)(scope, receive, send)
                 return
         await self._app(scope, receive, send)
 

@@ -21,7 +21,6 @@ from typing import Any
 
 from mcpgym_server._bundle import canonical_json
 from mcpgym_server._environment import Environment
-from mcpgym_server._mcp_tools import tool_definitions
 from mcpgym_server._tasks import TaskFamily
 
 FINGERPRINT_SEEDS: tuple[int, ...] = (0, 1, 2)
@@ -43,6 +42,9 @@ def served_tools(env: Environment) -> list[dict[str, Any]]:
     ``title``, ``description``, ``inputSchema``, ``annotations``), in served order
     (``submit`` last).
     """
+    # imported here: the MCP SDK (~0.5 s) is not needed to import the package (`mcpgym --help`)
+    from mcpgym_server._mcp_tools import tool_definitions
+
     return [
         t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tool_definitions(env)
     ]

@@ -35,6 +35,9 @@ EPISODE_RESOURCE_URI = "mcpgym://episode"
 """Resource describing the current episode (id and instruction; never the seed or variant id,
 from which the public generator would give away the reference solution)."""
 
+INSTRUCTION_METHODS = ("initialize", "server/discover")
+"""The requests whose result carries the server instructions, one per protocol era."""
+
 EpisodeResolver = Callable[[ServerRequestContext[Any, Any]], str | None]
 """Maps a request context to the id of its episode, or ``None`` when it has none."""
 
@@ -43,6 +46,8 @@ NO_EPISODE_MESSAGE = (
     "connect-to-start endpoint, and 2026-07-28 clients have no sessions: create an episode "
     "with `POST /episodes` and connect to the `mcp_url` it returns."
 )
+"""The tool error of a request that reaches no episode (the HTTP app refuses sessionless
+requests on connect-to-start before they get this far; kept for other hosts)."""
 
 
 def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
@@ -176,8 +181,10 @@ def build_mcp_server(
         )
 
     async def instructions_middleware(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        # Both eras get the episode's instructions: `initialize` (2025) and `server/discover`
+        # (2026-07-28) are where each era's client reads them.
         result = await call_next(ctx)
-        if ctx.method == "initialize" and isinstance(result, dict):
+        if ctx.method in INSTRUCTION_METHODS and isinstance(result, dict):
             variant = episode_variant(ctx)
             if variant is not None:
                 result["instructions"] = episode_instructions(env, variant)

@@ -10,6 +10,7 @@ Ctrl-C forces the stop.
 from __future__ import annotations
 
 import contextlib
+import errno
 import socket
 from collections.abc import AsyncIterator, Callable, Generator
 from typing import Any
@@ -20,7 +21,14 @@ from uvicorn.config import STARTUP_FAILURE
 
 from mcpgym_server._errors import ServerStartError
 
-__all__ = ["ServerStartError", "bind_socket", "run_until_stopped", "serve"]
+__all__ = [
+    "ServerStartError",
+    "base_url",
+    "bind_socket",
+    "listening_socket",
+    "run_until_stopped",
+    "serve",
+]
 
 
 class _Server(uvicorn.Server):
@@ -49,9 +57,22 @@ class _StoppableServer(uvicorn.Server):
     stopped the server is re-raised (and ends the process) only after it returned.
     """
 
-    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], object]) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        on_stop: Callable[[], object],
+        on_ready: Callable[[], object] = lambda: None,
+    ) -> None:
         super().__init__(config)
         self._on_stop = on_stop
+        self._on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and not self.should_exit:
+            if sockets:  # uvicorn says where it runs only for sockets it bound itself
+                self._log_started_message(sockets)
+            self._on_ready()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         try:
@@ -68,6 +89,7 @@ def run_until_stopped(
     log_level: str = "info",
     on_stop: Callable[[], object] = lambda: None,
     graceful_timeout: float = 10.0,
+    on_ready: Callable[[str], object] | None = None,
 ) -> None:
     """Serve an ASGI app with uvicorn in a new event loop until SIGTERM or SIGINT.
 
@@ -79,15 +101,21 @@ def run_until_stopped(
     ``uvicorn.run`` does, so the call returns.
 
     Args:
-        app: the ASGI app. host: interface to bind. port: TCP port.
+        app: the ASGI app. host: interface to bind. port: TCP port (0: a free one).
         log_level: uvicorn's log level (its default log format).
         on_stop: called once after the server stopped, before the process exits.
         graceful_timeout: seconds requests in flight get to finish after a signal.
+        on_ready: called with the base URL (``http://127.0.0.1:8000``, the port picked
+            for 0) once the server accepts connections.
 
     Raises:
-        SystemExit: the server could not start (port taken, lifespan failed; uvicorn
-            logs why), with uvicorn's start-up failure status (3).
+        ServerStartError: the address cannot be bound (`listening_socket`: the port is
+            in use, or the host is not an address of this machine), before anything runs.
+        SystemExit: the server could not start (lifespan failed; uvicorn logs why),
+            with uvicorn's start-up failure status (3).
     """
+    sock = listening_socket(host, port)
+    url = base_url(host, sock.getsockname()[1])
     config = uvicorn.Config(
         app,
         host=host,
@@ -97,11 +125,44 @@ def run_until_stopped(
         # uvicorn annotates int but waits with anyio (a float works)
         timeout_graceful_shutdown=graceful_timeout,  # pyright: ignore[reportArgumentType]
     )
-    server = _StoppableServer(config, on_stop)
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+    server = _StoppableServer(config, on_stop, lambda: on_ready(url) if on_ready else None)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[sock])
+    finally:
+        sock.close()
     if not server.started:
         raise SystemExit(STARTUP_FAILURE)
+
+
+def base_url(host: str, port: int) -> str:
+    """``http://host:port`` (an IPv6 host in brackets)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """`bind_socket`, its failure said in one line naming the port.
+
+    Raises:
+        ServerStartError: ``port N on HOST is already in use ...`` (or why else it
+            cannot be bound), with what to do.
+    """
+    try:
+        return bind_socket(host, port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise ServerStartError(
+                f"port {port} on {host} is already in use; stop what holds it, or choose "
+                "another with --port (--port 0 picks a free one)"
+            ) from None
+        if exc.errno == errno.EACCES:
+            raise ServerStartError(
+                f"port {port} on {host} needs privileges; choose one above 1023 with --port "
+                "(--port 0 picks a free one)"
+            ) from None
+        raise ServerStartError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; check --host"
+        ) from None
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_tools import tool_definitions
     from mcpgym_server._seeds import salted_seed
-    from mcpgym_server._serving import bind_socket, run_until_stopped, serve
+    from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
     from mcpgym_server._stdio import serve_stdio
     from mcpgym_server._tools import MAX_STRING_LENGTH
 
@@ -50,6 +50,7 @@ _WHERE = {
     "tool_definitions": "_mcp_tools",
     "salted_seed": "_seeds",
     "bind_socket": "_serving",
+    "listening_socket": "_serving",
     "run_until_stopped": "_serving",
     "serve": "_serving",
     "serve_stdio": "_stdio",
@@ -71,6 +72,7 @@ __all__ = [
     "create_app",
     "default_max_open",
     "is_plain_json",
+    "listening_socket",
     "log_form",
     "memory_limit",
     "new_episode_id",

@@ -96,10 +96,13 @@ class ModelActivity:
         waiting: model requests in progress (attempts and retry waits) in this episode.
         cancelled_inside: a cancellation reached the agent inside a model request or
             retry wait.
+        retries: model requests retried so far in this episode (shown live by
+            `mcpgym_clients.progress`).
     """
 
     waiting: int = 0
     cancelled_inside: bool = False
+    retries: int = 0
 
 
 _ACTIVITY: ContextVar[ModelActivity | None] = ContextVar("mcpgym_model_activity", default=None)
@@ -210,7 +213,7 @@ async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]])
         activity.waiting += 1
     try:
         with budget.paused() if budget is not None else contextlib.nullcontext():
-            return await _retrying(policy, attempt, budget)
+            return await _retrying(policy, attempt, budget, activity)
     except anyio.get_cancelled_exc_class():
         if activity is not None:
             activity.cancelled_inside = True
@@ -221,7 +224,10 @@ async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]])
 
 
 async def _retrying(
-    policy: RetryPolicy, attempt: Callable[[], Awaitable[T]], budget: TimeBudget | None
+    policy: RetryPolicy,
+    attempt: Callable[[], Awaitable[T]],
+    budget: TimeBudget | None,
+    activity: ModelActivity | None = None,
 ) -> T:
     n = 0
     seen: set[tuple[int | None, str]] = set()
@@ -245,6 +251,8 @@ async def _retrying(
                     budget.exclude(anyio.current_time() - started)
                 raise
             wait = policy.delay(n, exc.retry_after)
+            if activity is not None:
+                activity.retries += 1
             if budget is not None:
                 budget.retries += 1
                 budget.exclude(anyio.current_time() - started + wait)

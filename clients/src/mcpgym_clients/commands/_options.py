@@ -7,6 +7,10 @@ from pathlib import Path
 DEFAULT_EPISODES = Path("runs") / "episodes"
 """Default episode store of ``serve`` and ``grading serve``."""
 
+DEFAULT_STORE = Path("runs") / "mcpgym.db"
+"""Default run store of ``eval``, ``demo``, ``runs``, ``show``... (the same as
+`mcpgym_clients.runstore.DEFAULT_STORE`, which imports sqlite_utils: not at start-up)."""
+
 BUNDLE_KEY = (
     "Secret shared by the environment server (signs sealed bundles) and the grading service "
     "(grades only bundles whose signature verifies)."

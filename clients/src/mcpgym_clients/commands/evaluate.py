@@ -11,25 +11,32 @@ from __future__ import annotations
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 import typer
 from rich.console import Console
 
-from mcpgym_clients.agents import ReferenceAgent
-from mcpgym_clients.campaign import EXIT_INCOMPLETE, CampaignStatus
-from mcpgym_clients.commands._agent import build_agent, hard_cap, key_vars
 from mcpgym_clients.commands._common import fail, parsed, reported, say
-from mcpgym_clients.commands._options import SEED_SALT
-from mcpgym_clients.evaluation import EvalOptions, evaluate_until_stopped
-from mcpgym_clients.measure.render import print_table
-from mcpgym_clients.redaction import redacted
-from mcpgym_clients.runstore import DEFAULT_STORE
+from mcpgym_clients.commands._options import DEFAULT_STORE, SEED_SALT
 from mcpgym_clients.selection import parse_names, parse_seeds
-from mcpgym_clients.stopping import Stopper
-from mcpgym_clients.summary import render_summary, unscored_reasons
 from mcpgym_server import UnknownEnvironmentError, available_environments
+
+if TYPE_CHECKING:
+    from mcpgym_clients.campaign import CampaignStatus
+    from mcpgym_clients.evaluation import EvalOptions
+    from mcpgym_clients.protocol import Agent
+
+# The campaign, the run store, the agents and the vendor adapters are imported inside the
+# commands: `mcpgym --help` and `mcpgym serve` must not pay for them (bench/startup.py).
+
+
+def build_agent(name: str, **options: Any) -> Agent:
+    """`mcpgym_clients.commands._agent.build_agent`, imported on first use (it imports the
+    agents and the vendor adapters); a module attribute, so tests can replace it."""
+    from mcpgym_clients.commands._agent import build_agent as build
+
+    return build(name, **options)
 
 
 def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
@@ -55,6 +62,12 @@ def run_eval(opts: EvalOptions) -> None:
         typer.Exit: 1 when no episode of the agent's run was scored, `EXIT_INCOMPLETE`
             when episodes are missing, 128 + the signal number when interrupted.
     """
+    from mcpgym_clients.campaign import EXIT_INCOMPLETE, CampaignStatus
+    from mcpgym_clients.evaluation import evaluate_until_stopped
+    from mcpgym_clients.measure.render import print_table
+    from mcpgym_clients.stopping import Stopper
+    from mcpgym_clients.summary import render_summary, unscored_reasons
+
     console = Console()
     err = Console(stderr=True)
     status = CampaignStatus()
@@ -236,12 +249,22 @@ def eval_(
     infra_retries: Annotated[
         int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
     ] = 2,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes", "-y", help="Run a campaign estimated above 1 h or 2 GB without asking."
+        ),
+    ] = False,
 ) -> None:
     """Run an agent on task variants and grade every episode.
 
     Without --env-url, both servers are started in process on loopback. Running the
     same command again resumes its unfinished run, skipping the stored episodes.
     """
+    from mcpgym_clients.commands._agent import hard_cap, key_vars
+    from mcpgym_clients.evaluation import EvalOptions
+    from mcpgym_clients.redaction import redacted
+
     task_list = parsed(parse_names, tasks, "--tasks")
     # Band names are checked against what the environment offers, once it is known.
     band_list = parsed(parse_names, bands, "--bands")
@@ -298,6 +321,7 @@ def eval_(
             infra_retries=infra_retries,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
+            yes=yes,
         )
     )
 
@@ -309,6 +333,10 @@ def demo(
     concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 2,
 ) -> None:
     """Run `reference` and `null` over real loopback HTTP on every family and band."""
+    from mcpgym_clients.agents import ReferenceAgent
+    from mcpgym_clients.evaluation import EvalOptions
+    from mcpgym_clients.redaction import redacted
+
     if env not in available_environments():
         raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     run_eval(

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 
 from mcpgym_clients.commands._common import fail, reported, say
-from mcpgym_clients.runstore import DEFAULT_STORE
+from mcpgym_clients.commands._options import DEFAULT_STORE
 
 FORMATS = ("rollouts",)
 

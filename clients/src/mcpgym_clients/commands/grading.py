@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from mcpgym_clients.commands._common import reported
+from mcpgym_clients.commands._common import reported, say
 from mcpgym_clients.commands._options import BUNDLE_KEY, DEFAULT_EPISODES
 
 
@@ -22,22 +22,26 @@ def grading_serve(
         typer.Option(envvar="MCPGYM_GRADING_TOKEN", help="Bearer token (default: a random one)."),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8100,
+    port: Annotated[int, typer.Option(help="TCP port (0: a free one).", min=0, max=65535)] = 8100,
     bundle_key: Annotated[
         str | None, typer.Option(envvar="MCPGYM_BUNDLE_KEY", help=BUNDLE_KEY)
     ] = None,
 ) -> None:
     """Serve the grading service over HTTP."""
-    import uvicorn
-
     from mcpgym_grading.service import create_app
+    from mcpgym_server.runtime import run_until_stopped
 
     if not token:
         token = secrets.token_urlsafe(24)
         Console(stderr=True).print(f"grading token (no --token given): {token}", highlight=False)
     with reported():
         app_ = create_app(store, token, bundle_key=bundle_key)
-    uvicorn.run(app_, host=host, port=port, log_level="info")
+        run_until_stopped(
+            app_,
+            host=host,
+            port=port,
+            on_ready=lambda url: say(Console(stderr=True), f"grading service at {url}"),
+        )
 
 
 def register(app: typer.Typer) -> None:

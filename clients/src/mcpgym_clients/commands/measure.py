@@ -3,7 +3,7 @@
 Commands::
 
     mcpgym runs [--store DB]
-    mcpgym show RUN [--json PATH] [--store DB]
+    mcpgym show RUN [--episodes] [--json PATH] [--store DB]
     mcpgym compare RUN_A RUN_B [--json PATH] [--force] [--store DB]
     mcpgym targets RUN [--out FILE.jsonl] [--json PATH] [--fresh N] [--store DB]
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -23,9 +23,8 @@ from rich.console import Console
 from rich.table import Table
 
 from mcpgym_clients.commands._common import reported, say
+from mcpgym_clients.commands._options import DEFAULT_STORE
 from mcpgym_clients.errors import ConfigurationError
-from mcpgym_clients.measure.compare import compare_runs
-from mcpgym_clients.measure.metrics import run_metrics
 from mcpgym_clients.measure.render import (
     ceiling_table,
     comparison_table,
@@ -37,9 +36,10 @@ from mcpgym_clients.measure.render import (
     usage_comparison_table,
     usage_table,
 )
-from mcpgym_clients.measure.targets import ceiling_variants, failure_targets, group_targets
 from mcpgym_clients.measure.usage import format_cost, format_count
-from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
+
+if TYPE_CHECKING:  # the run store (sqlite_utils, numpy) is imported by the commands
+    from mcpgym_clients.runstore import RunStore
 
 StoreOption = Annotated[Path, typer.Option(help="Run store (SQLite).")]
 JsonOption = Annotated[Path | None, typer.Option("--json", help="Also write the result as JSON.")]
@@ -58,6 +58,8 @@ def open_existing(path: Path) -> RunStore:
         raise ConfigurationError(f"--store {path} is a directory; give the database file")
     if not path.exists():
         raise ConfigurationError(f"no run store at {path}; run `mcpgym eval` first or pass --store")
+    from mcpgym_clients.runstore import RunStore
+
     return RunStore.open_read_only(path)
 
 
@@ -128,13 +130,28 @@ def show(
     store: StoreOption = DEFAULT_STORE,
     resamples: ResamplesOption = 2000,
     seed: SeedOption = 0,
+    episodes: Annotated[
+        bool,
+        typer.Option(
+            "--episodes", help="Also list every episode: outcome, time, turns, tool calls."
+        ),
+    ] = False,
 ) -> None:
     """Metrics of a run: mean score, pass rate, pass@k, pass^k with 95% intervals."""
+    from mcpgym_clients.measure.episodes import episode_rows, episodes_table
+    from mcpgym_clients.measure.metrics import run_metrics
+
     console = Console()
     with reported(), open_existing(store) as s:
-        m = run_metrics(s, s.resolve(run), resamples=resamples, seed=seed)
+        run_id = s.resolve(run)
+        m = run_metrics(s, run_id, resamples=resamples, seed=seed)
+        listing = episode_rows(s.episodes(run_id)) if episodes else None
+        if listing is not None:
+            m["episodes"] = listing
         if json_path is not None:
             _write_json(json_path, m)
+    if listing is not None:
+        print_table(console, episodes_table(listing, title=f"episodes of run {run_id}"))
     print_table(console, metrics_table(m))
     if m["usage"]["overall"]["episodes"]:
         print_table(console, usage_table(m["usage"]))
@@ -174,6 +191,8 @@ def compare(
     test, overall and per band and family, and the newly solved and regressed variants
     with the checks that changed. Runs on different locks are refused unless --force.
     """
+    from mcpgym_clients.measure.compare import compare_runs
+
     console = Console()
     with reported(), open_existing(store) as s:
         c = compare_runs(
@@ -234,6 +253,7 @@ def targets(
     hardest band, new seeds of that band and the next one up (if its generator supports
     it) are listed, each validated by replaying its reference solution.
     """
+    from mcpgym_clients.measure.targets import ceiling_variants, failure_targets, group_targets
     from mcpgym_server import MCPGymError, load_environment
 
     console = Console()

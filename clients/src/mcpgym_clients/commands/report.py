@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from mcpgym_clients.commands._common import reported, say
-from mcpgym_clients.runstore import DEFAULT_STORE
+from mcpgym_clients.commands._options import DEFAULT_STORE
 
 
 def report(

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from mcpgym_clients.commands import instrument
-from mcpgym_clients.commands._common import environment_named, reported
+from mcpgym_clients.commands._common import environment_named, reported, say
 from mcpgym_clients.commands._options import (
     BUNDLE_KEY,
     CONTROL_TOKEN,
@@ -26,7 +26,7 @@ from mcpgym_server.runtime import LOG_BUDGET, LOG_VALUE_CAP
 def serve(
     env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port (0: a free one).", min=0, max=65535)] = 8000,
     store: Annotated[Path, typer.Option(help="Episode store directory.")] = DEFAULT_EPISODES,
     stdio: Annotated[bool, typer.Option("--stdio", help="Serve one episode over stdio.")] = False,
     task: Annotated[str | None, typer.Option(help="Task family (with --stdio).")] = None,
@@ -136,7 +136,14 @@ def serve(
             log_value_cap=log_value_cap,
             log_budget=log_budget,
         )
-    run_until_stopped(web, host=host, port=port, on_stop=web.state.seal_all)
+    with reported():
+        run_until_stopped(
+            web,
+            host=host,
+            port=port,
+            on_stop=web.state.seal_all,
+            on_ready=lambda url: say(Console(stderr=True), f"serving {env} at {url}"),
+        )
 
 
 def register(app: typer.Typer) -> None:

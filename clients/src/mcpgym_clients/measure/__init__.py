@@ -11,8 +11,35 @@
 The statistics themselves (with their sources) are in `mcpgym_clients.measure.stats`.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mcpgym_clients.errors import IncomparableRunsError
-from mcpgym_clients.measure.compare import compare_runs
-from mcpgym_clients.measure.metrics import run_metrics
+
+if TYPE_CHECKING:
+    from mcpgym_clients.measure.compare import compare_runs
+    from mcpgym_clients.measure.metrics import run_metrics
 
 __all__ = ["IncomparableRunsError", "compare_runs", "run_metrics"]
+
+_EXPORTS = {
+    "compare_runs": "mcpgym_clients.measure.compare",
+    "run_metrics": "mcpgym_clients.measure.metrics",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """`compare_runs` and `run_metrics` on first use (PEP 562): they import the run store,
+    which the light modules of this package (`render`, `usage`, `stats`) do not need.
+
+    Raises:
+        AttributeError: not a name of this package.
+    """
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcpgym_clients.measure' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
