@@ -94,7 +94,8 @@ def stated_cents(*texts: str) -> str:
 def party_amounts_sql(party_param: str, allowed_param: str) -> str:
     """SQL selecting the candidate amounts a note must not state beside the right one: every
     amount of the documents of the party ``:party_param`` (its invoices' net, tax, total,
-    paid, credited, written-off and open amounts; their lines' unit, net, tax and gross;
+    paid, credited, written-off and open amounts, and what was open before the episode's
+    credit notes and payments; their lines' unit, net, tax and gross;
     its credit notes, payments, allocations, bills and bill lines), every unmatched bank
     line and the bank lines of its payments; except the amounts in the JSON list
     ``:allowed_param`` (`stated_cents`). The expected amount itself is never forbidden
@@ -117,6 +118,13 @@ def party_amounts_sql(party_param: str, allowed_param: str) -> str:
                 "total_cents - paid_cents - credited_cents - written_off_cents",
             )
         ),
+        # what was open on each invoice before the episode's credit notes and payments
+        "SELECT i.total_cents - i.paid_cents - i.credited_cents - i.written_off_cents + "
+        "COALESCE((SELECT SUM(c.total_cents) FROM credit_notes c WHERE c.invoice_id = i.id "
+        f"AND c.created_at > '{SNAPSHOT_TIME}'), 0) + COALESCE((SELECT SUM(x.amount_cents) "
+        "FROM payment_allocations x JOIN payments y ON y.id = x.payment_id "
+        f"WHERE x.invoice_id = i.id AND y.created_at > '{SNAPSHOT_TIME}'), 0) "
+        f"FROM invoices i WHERE i.customer_id = {p}",
         *(
             f"SELECT {col} FROM invoice_lines WHERE invoice_id IN ({inv_ids})"
             for col in ("unit_cents", "net_cents", "tax_cents", "net_cents + tax_cents")

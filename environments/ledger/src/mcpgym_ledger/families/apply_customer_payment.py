@@ -269,7 +269,7 @@ FAMILY = environment.add_family(
         "customer credit).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

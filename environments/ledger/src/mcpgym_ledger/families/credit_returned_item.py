@@ -204,7 +204,12 @@ RUBRIC = Rubric(
         books_moved(),
         note_left("invoice", "invoice_id"),
         note_says_money(
-            "invoice", "invoice_id", "first_credit_cents", party="customer_id", required=False
+            "invoice",
+            "invoice_id",
+            "first_credit_cents",
+            party="customer_id",
+            forbidden=[Param("credit_cents")],  # hard: the total over both invoices
+            required=False,
         ),
         nothing_else_changed(
             ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},
@@ -219,7 +224,7 @@ FAMILY = environment.add_family(
         "invoice; hard: two invoices; expert: part of the return was credited before).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -416,7 +416,7 @@ FAMILY = environment.add_family(
         "duplicate and a bill of a closed period).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -260,7 +260,7 @@ FAMILY = environment.add_family(
         "old invoice; hard: above the limit; expert: part paid, plus one to escalate).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )
