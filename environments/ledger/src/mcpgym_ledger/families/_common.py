@@ -19,11 +19,11 @@ from mcpgym_grading import (
     NoCollateralChanges,
     Param,
     SqlCheck,
+    amounts_stated,
     reply_says,
     reply_sent,
 )
 from mcpgym_grading import nothing_else_changed as _nothing_else_changed
-from mcpgym_grading.kit import amounts_stated
 from mcpgym_server import format_cents
 
 SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
