@@ -43,7 +43,7 @@ EXPECTED = {
     "fold",
     "grade_bundle",
     "stats",
-    "summarize",
+    "summarize_grades",
 }
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, SqlCheck
-from mcpgym_server.tasks import Generation, ToolCall
+from mcpgym_server import Generation, ToolCall
 
 SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
 """The store's "now": snapshot rows are older, rows written in an episode are newer."""
