@@ -14,8 +14,7 @@ from mcpgym_clients.instrument.adversarial import adversaries
 from mcpgym_grading import Grade, ReferenceCache, grade_bundle
 from mcpgym_ledger import environment
 from mcpgym_ledger.families._common import money
-from mcpgym_server import SUBMIT_TOOL, ToolCall, replay
-from mcpgym_server.tasks import TaskVariant
+from mcpgym_server import SUBMIT_TOOL, TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=256)
 
