@@ -1,10 +1,13 @@
 """Server processes for the benchmarks: the mcpgym environment server and a bare `mcp` server.
 
 Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
-``python bench/_servers.py bare PORT``. Each prints ``ready`` on stdout once it accepts
-connections. ``legacy`` seals as mcpgym did before page deltas (bench/expiry.py's
-baseline): the whole database gzipped into a format-1 bundle, idle episodes sealed inline
-on the event loop.
+``python bench/_servers.py bare PORT``; ``signed-env ENV PORT STORE KEY CONTROL MODE`` and
+``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves, one process each
+(bench/campaign.py ``--servers processes``). Each prints ``ready`` on stdout once it accepts
+connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP without the
+tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
+page deltas (bench/expiry.py's baseline): the whole database gzipped into a format-1
+bundle, idle episodes sealed inline on the event loop.
 """
 
 from __future__ import annotations
@@ -43,13 +46,22 @@ def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "c
     from mcpgym_server.runtime import create_app
 
     if idle_ttl is None:
-        return create_app(load_environment(name), store, control_token=None)  # loopback bench
+        app = create_app(load_environment(name), store, control_token=None)  # loopback bench
+        if mode == "no-schema-lookup":
+            no_schema_lookup(app)
+        return app
     app = create_app(
         load_environment(name), store, idle_ttl=idle_ttl, reap_interval=1.0, control_token=None
     )
     if mode == "legacy":
         legacy_sealing(app.state.manager)  # type: ignore[attr-defined]
     return app
+
+
+def no_schema_lookup(app: object) -> None:
+    """Serve MCP as before the tool-schema lookup: the SDK then runs (and serializes) a
+    whole ``tools/list`` per ``tools/call`` to check its ``Mcp-Param-*`` headers."""
+    app.state.mcp_server.get_tool_input_schema = None  # type: ignore[attr-defined]
 
 
 def legacy_sealing(manager: object) -> None:
@@ -95,11 +107,35 @@ def legacy_sealing(manager: object) -> None:
     manager.reap_idle_async = reap_inline  # type: ignore[method-assign]
 
 
+def signed_env_app(name: str, store: str, key: str, control: str, mode: str) -> object:
+    """The environment server as `serve_locally` builds it (control token, bundle key)."""
+    from mcpgym_server import load_environment
+    from mcpgym_server.runtime import create_app
+
+    app = create_app(load_environment(name), store, control_token=control, bundle_key=key)
+    if mode == "no-schema-lookup":
+        no_schema_lookup(app)
+    return app
+
+
+def grading_app(store: str, token: str, key: str) -> object:
+    """The grading service as `serve_locally` builds it."""
+    from mcpgym_grading.service import create_app
+    from mcpgym_server import load_environment
+
+    return create_app(store, token, env_loader=load_environment, bundle_key=key)
+
+
 if __name__ == "__main__":
     kind = sys.argv[1]
-    if kind == "bare":
+    if kind == "signed-env":  # ENV PORT STORE KEY CONTROL MODE
+        app = signed_env_app(sys.argv[2], sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7])
+        anyio.run(_run, app, int(sys.argv[3]))
+    elif kind == "grading":  # PORT STORE TOKEN KEY
+        anyio.run(_run, grading_app(sys.argv[3], sys.argv[4], sys.argv[5]), int(sys.argv[2]))
+    elif kind == "bare":
         anyio.run(_run, bare_app(), int(sys.argv[2]))
     else:
-        ttl = float(sys.argv[5]) if len(sys.argv) > 5 else None
+        ttl = float(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] != "-" else None
         mode = sys.argv[6] if len(sys.argv) > 6 else "current"
         anyio.run(_run, env_app(sys.argv[2], sys.argv[4], ttl, mode), int(sys.argv[3]))

@@ -4,8 +4,12 @@ Usage::
 
     uv run python bench/episode.py [--episodes 300] [--env helpdesk] [--task order-status]
 
-Both servers run as separate processes on 127.0.0.1 (uvicorn, JSON responses). The
-client reuses one ``httpx2.AsyncClient`` (see notes/mcp-sdk-2.md §6).
+Three servers run as separate processes on 127.0.0.1 (uvicorn, JSON responses): the bare
+`mcp` server, the mcpgym environment server, and *before*: the same environment server
+without the tool-schema lookup (the code path before it: the SDK ran a whole ``tools/list``
+per ``tools/call``). Episodes alternate between the three (the order rotating), so a change
+of load hits all alike. The client reuses one ``httpx2.AsyncClient`` (see
+notes/mcp-sdk-2.md §6).
 
 - episode start (mcpgym): ``POST /episodes`` + MCP session open + ``tools/list``;
   baseline: MCP session open + ``tools/list`` on the bare server.
@@ -72,45 +76,54 @@ def _stats(xs: list[float]) -> dict[str, float]:
     }
 
 
-async def _bench_bare(url: str, n: int, mode: str) -> tuple[list[float], list[float]]:
-    starts, calls = [], []
-    async with httpx2.AsyncClient() as shared:
-        for i in range(n + 5):
-            t0 = time.perf_counter()
-            async with Client(streamable_http_client(url, http_client=shared), mode=mode) as c:  # type: ignore[arg-type]
-                await c.list_tools()
-                t1 = time.perf_counter()
-                await c.call_tool("noop", {})
-                t2 = time.perf_counter()
-            if i >= 5:  # warm-up
-                starts.append((t1 - t0) * 1000)
-                calls.append((t2 - t1) * 1000)
-    return starts, calls
+async def _bare_episode(shared: httpx2.AsyncClient, url: str, mode: str) -> tuple[float, float]:
+    """One bare episode: session open + ``tools/list``, then one ``noop`` call (ms, ms)."""
+    t0 = time.perf_counter()
+    async with Client(streamable_http_client(url, http_client=shared), mode=mode) as c:  # type: ignore[arg-type]
+        await c.list_tools()
+        t1 = time.perf_counter()
+        await c.call_tool("noop", {})
+        t2 = time.perf_counter()
+    return (t1 - t0) * 1000, (t2 - t1) * 1000
 
 
-async def _bench_env(
-    base: str, n: int, mode: str, task: str, call: tuple[str, dict[str, Any]]
-) -> tuple[list[float], list[float]]:
-    starts, calls = [], []
+async def _env_episode(
+    shared: httpx2.AsyncClient, base: str, mode: str, task: str, seed: int, call: Any
+) -> tuple[float, float]:
+    """One mcpgym episode: ``POST /episodes`` + session open + ``tools/list``, one call."""
+    t0 = time.perf_counter()
+    resp = await shared.post(f"{base}/episodes", json={"task": task, "seed": seed})
+    ep = resp.json()
+    async with Client(
+        streamable_http_client(ep["mcp_url"], http_client=shared),
+        mode=mode,  # type: ignore[arg-type]
+    ) as c:
+        await c.list_tools()
+        t1 = time.perf_counter()
+        res = await c.call_tool(*call)
+        t2 = time.perf_counter()
+        assert not res.is_error, res.content
+    await shared.post(f"{base}/episodes/{ep['episode_id']}/end", json={})
+    return (t1 - t0) * 1000, (t2 - t1) * 1000
+
+
+async def _bench_interleaved(
+    urls: dict[str, str], n: int, mode: str, task: str, call: tuple[str, dict[str, Any]]
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Episodes on every server in turn (the order rotating), so load hits all alike."""
+    out: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in urls}
+    kinds = list(urls)
     async with httpx2.AsyncClient() as shared:
         for i in range(n + 5):
-            t0 = time.perf_counter()
-            resp = await shared.post(f"{base}/episodes", json={"task": task, "seed": i % 50})
-            ep = resp.json()
-            async with Client(
-                streamable_http_client(ep["mcp_url"], http_client=shared),
-                mode=mode,  # type: ignore[arg-type]
-            ) as c:
-                await c.list_tools()
-                t1 = time.perf_counter()
-                res = await c.call_tool(*call)
-                t2 = time.perf_counter()
-                assert not res.is_error, res.content
-            await shared.post(f"{base}/episodes/{ep['episode_id']}/end", json={})
-            if i >= 5:
-                starts.append((t1 - t0) * 1000)
-                calls.append((t2 - t1) * 1000)
-    return starts, calls
+            for k in kinds[i % len(kinds) :] + kinds[: i % len(kinds)]:
+                if k == "bare":
+                    start, took = await _bare_episode(shared, urls[k], mode)
+                else:
+                    start, took = await _env_episode(shared, urls[k], mode, task, i % 50, call)
+                if i >= 5:  # warm-up
+                    out[k][0].append(start)
+                    out[k][1].append(took)
+    return out
 
 
 def _bench_inprocess(env_name: str, task: str, n: int) -> list[float]:
@@ -141,21 +154,27 @@ def main() -> None:
 
     call = (args.tool, json.loads(args.args))
     results: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory() as store:
-        bare_port, env_port = _free_port(), _free_port()
-        with _process("bare", str(bare_port)), _process("env", args.env, str(env_port), store):
+    with tempfile.TemporaryDirectory() as store, tempfile.TemporaryDirectory() as store2:
+        bare_port, env_port, before_port = _free_port(), _free_port(), _free_port()
+        with (
+            _process("bare", str(bare_port)),
+            _process("env", args.env, str(env_port), store),
+            _process("env", args.env, str(before_port), store2, "-", "no-schema-lookup"),
+        ):
+            urls = {
+                "bare": f"http://127.0.0.1:{bare_port}/mcp",
+                "mcpgym": f"http://127.0.0.1:{env_port}",
+                "before": f"http://127.0.0.1:{before_port}",
+            }
             for mode in ("legacy", "auto"):
-                b_start, b_call = anyio.run(
-                    _bench_bare, f"http://127.0.0.1:{bare_port}/mcp", args.episodes, mode
-                )
-                e_start, e_call = anyio.run(
-                    _bench_env, f"http://127.0.0.1:{env_port}", args.episodes, mode, args.task, call
-                )
+                got = anyio.run(_bench_interleaved, urls, args.episodes, mode, args.task, call)
                 results[mode] = {
-                    "bare_start": _stats(b_start),
-                    "bare_call": _stats(b_call),
-                    "episode_start": _stats(e_start),
-                    "episode_call": _stats(e_call),
+                    "bare_start": _stats(got["bare"][0]),
+                    "bare_call": _stats(got["bare"][1]),
+                    "episode_start": _stats(got["mcpgym"][0]),
+                    "episode_call": _stats(got["mcpgym"][1]),
+                    "before_start": _stats(got["before"][0]),
+                    "before_call": _stats(got["before"][1]),
                 }
     inproc = _stats(_bench_inprocess(args.env, args.task, args.episodes))
 
@@ -172,10 +191,13 @@ def main() -> None:
             ("tool call", "episode_call", "bare_call", 1.3),
         ):
             ratio = r[ours]["median"] / r[bare]["median"]
+            before = ours.replace("episode", "before")
+            was = r[before]["median"] / r[bare]["median"]
             print(
                 f"{era:<8} {what:<16} {r[ours]['median']:>9.2f}ms {r[ours]['p90']:>6.2f} "
                 f"{r[bare]['median']:>7.2f}ms {r[bare]['p90']:>6.2f} {ratio:>6.2f} <= {aim}"
                 f" {'ok' if ratio <= aim else 'MISSED'}"
+                f" (before: {r[before]['median']:.2f}ms, {was:.2f})"
             )
     print(
         f"in-process episode start (EpisodeManager.open): median {inproc['median']:.3f} ms, "

@@ -7,6 +7,7 @@ import inspect
 import mcpgym_grading
 
 EXPECTED = {
+    "amounts_stated",
     "disclosure_forbidden",
     "money_moved_only_as_allowed",
     "nothing_else_changed",

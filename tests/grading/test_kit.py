@@ -50,7 +50,9 @@ def test_reply_says_money_and_token_are_helpdesks() -> None:
             name="reply-states-amount",
             normalize="money",
             required=True,
-            description="d",
+            description="d; no other amount of the customer's orders is stated beside it (a "
+            "list of candidate amounts states none of them)",
+            forbidden_sql=hd.other_amounts_sql(),
         ),
         hd.reply_mentions_money("refund_cents", required=True, description="d"),
     )
@@ -134,3 +136,20 @@ def test_every_kit_piece_is_documented_and_exported() -> None:
         for name in names:
             assert getattr(module, name).__doc__, f"{module.__name__}.{name} has no docstring"
             assert name in package.__all__, f"{name} is not exported by {package.__name__}"
+
+
+def test_reply_says_takes_forbidden_values() -> None:
+    """The kit's answer bundle refuses a shotgun: `forbidden` / `forbidden_sql` reach the
+    AnswerMatch (before, `reply_says` could not express helpdesk's money check at all)."""
+    check = reply_says(
+        REPLIES,
+        "refund_cents",
+        name="r",
+        normalize="money",
+        forbidden=[Param("other_cents"), 1500],
+        forbidden_sql="SELECT total_cents FROM orders",
+    )
+    assert check.forbidden == [Param("other_cents"), 1500]
+    assert check.forbidden_sql == "SELECT total_cents FROM orders"
+    plain = reply_says(REPLIES, "refund_cents", name="r", normalize="money")
+    assert plain.forbidden is None and plain.forbidden_sql is None

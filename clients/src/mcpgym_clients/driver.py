@@ -36,6 +36,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import DiscoverResult
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
 from mcpgym_clients.adapters.retry import watched
@@ -251,6 +252,7 @@ class EpisodeDriver:
         self._environment = environment
         self._reference_checked = False
         self._info: ServerInfo | None = None
+        self._discovered: tuple[str, DiscoverResult] | None = None
         self._env_http = httpx.AsyncClient(
             base_url=self.env_url,
             timeout=request_timeout,
@@ -419,17 +421,42 @@ class EpisodeDriver:
 
     # -- one episode ----------------------------------------------------------------------
 
-    @contextlib.asynccontextmanager
-    async def _connect(self, url: str) -> AsyncIterator[Client]:
-        client = Client(
+    def _client(self, url: str) -> Client:
+        """An MCP client for one episode's ``url`` (over the shared ``httpx2`` client).
+
+        In ``auto`` mode the first episode probes ``server/discover``; once the server
+        answered in the 2026 era, later episodes adopt that `DiscoverResult` (the same
+        for every episode of the server: its version, capabilities and instructions)
+        instead of probing again, which saves one HTTP round trip per episode.
+        """
+        mode: str = self.mcp_mode
+        prior = None
+        if mode == "auto" and self._discovered is not None:
+            mode, prior = self._discovered
+        return Client(
             streamable_http_client(url, http_client=self._mcp_http),
-            mode=self.mcp_mode,
+            mode=mode,  # type: ignore[arg-type]
+            prior_discover=prior,
             cache=None,
         )
+
+    def _remember_discover(self, client: Client) -> None:
+        """Keep the first 2026-era `DiscoverResult` of this server for `_client`."""
+        if self.mcp_mode != "auto" or self._discovered is not None:
+            return
+        found = client.session.discover_result
+        version = client.session.protocol_version
+        if found is not None and version is not None:
+            self._discovered = (version, found)
+
+    @contextlib.asynccontextmanager
+    async def _connect(self, url: str) -> AsyncIterator[Client]:
+        client = self._client(url)
         try:
             await client.__aenter__()
         except Exception as exc:  # transport boundary: any SDK failure is infrastructure
             raise InfraError("mcp", f"cannot connect to {url}: {_describe(exc)}") from exc
+        self._remember_discover(client)
         try:
             yield client
         except BaseException as exc:

@@ -8,7 +8,8 @@ summarise grades with `summarize_grades`. `fold` and `TextView` are the one cano
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
 The author kit (`mcpgym_grading.kit`) builds the
 check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
-`record_state`, `rows_untouched`, `nothing_else_changed`, `money_moved_only_as_allowed`.
+`record_state`, `rows_untouched`, `nothing_else_changed`, `money_moved_only_as_allowed`,
+`amounts_stated`.
 """
 
 from mcpgym_grading._text import TextView, fold
@@ -21,6 +22,7 @@ from mcpgym_grading.errors import (
 )
 from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
 from mcpgym_grading.kit import (
+    amounts_stated,
     disclosure_forbidden,
     money_moved_only_as_allowed,
     nothing_else_changed,
@@ -69,6 +71,7 @@ __all__ = [
     "TextView",
     "ToolCalled",
     "ToolNotCalled",
+    "amounts_stated",
     "create_app",
     "disclosure_forbidden",
     "fold",

@@ -7,7 +7,8 @@ digest as one that spells the same checks out.
 
 - `reply_sent`: a message the agent wrote exists (rows of ``table`` where ``where``);
 - `reply_says`: the agent's text (``text_sql``) states a value (``Param``), as money,
-  whole tokens or text;
+  whole tokens or text, and none of the other candidates (``forbidden`` /
+  ``forbidden_sql``: a text listing every candidate states none of them);
 - `disclosure_forbidden`: the agent's text does not state a value it must keep to itself;
 - `record_state`: one record ended in a state (a SQL condition on its row);
 - `rows_untouched`: no other row of a table changed during the episode (a timestamp
@@ -15,7 +16,9 @@ digest as one that spells the same checks out.
 - `nothing_else_changed`: every other table equals the reference end state;
 - `money_moved_only_as_allowed`: no row of a list of violation queries exists (a refund,
   payment, credit or posting that was not allowed);
-- `sql_in_list`, `rows_written_sum`: SQL fragments these checks are made of.
+- `sql_in_list`, `rows_written_sum`: SQL fragments these checks are made of;
+- `amounts_stated`: the amounts a text states, read as a money `AnswerMatch` reads them
+  (what a reference's own text may state beside the expected amount).
 
 SQL text in these helpers comes from the author, never from an agent; named parameters
 (``:ticket_id``) are bound from the variant's params at grading time.
@@ -26,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck
+from mcpgym_grading._text import money_amounts
+from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck, Value
 
 Normalize = Literal["text", "token", "money"]
 
@@ -34,6 +38,14 @@ Normalize = Literal["text", "token", "money"]
 def sql_in_list(values: Iterable[str]) -> str:
     """A SQL list of string literals, ``('a', 'b')``; quotes in a value are doubled."""
     return "(" + ", ".join("'" + str(v).replace("'", "''") + "'" for v in values) + ")"
+
+
+def amounts_stated(*texts: str) -> list[int]:
+    """The amounts ``texts`` state, in integer cents, sorted, each once, read exactly as an
+    `AnswerMatch` with ``normalize="money"`` reads them (``$1,234.50`` -> ``123450``; bare
+    numbers are no amounts). An author lists with it what a reference's own reply or note
+    states beside the expected amount, so those are left out of the forbidden candidates."""
+    return sorted({c for text in texts for c in money_amounts(text)})
 
 
 def rows_written_sum(
@@ -90,12 +102,22 @@ def reply_says(
     bands: tuple[str, ...] | None = None,
     when: str | None = None,
     mode: Literal["contains", "equals"] = "contains",
+    forbidden: Value = None,
+    forbidden_sql: str | None = None,
 ) -> AnswerMatch:
-    """The texts ``text_sql`` selects (the agent's replies or notes) state ``:param``.
+    """The texts ``text_sql`` selects (the agent's replies or notes) state ``:param``, and
+    none of the other candidates.
 
     ``normalize="money"`` compares amounts written as money (``$1,234.50``) with an integer
     number of cents; ``"token"`` matches whole tokens (``10`` never inside ``$100``);
     ``"text"`` a case-folded substring. See `AnswerMatch`.
+
+    "Contains is not states": with ``mode="contains"`` a text listing every candidate
+    (amount, id...) contains the right one too. Name the other candidates the text must not
+    state beside it: ``forbidden`` (values or `Param` references; money: integer cents) and
+    ``forbidden_sql`` (every non-null value the query selects on the final database, e.g.
+    every other amount of the customer's documents); the expected value itself is never
+    forbidden. Leave both out only where the text has no candidates to list.
     """
     return AnswerMatch(
         name=name,
@@ -109,6 +131,8 @@ def reply_says(
         required=required,
         bands=bands,
         when=when,
+        forbidden=forbidden,
+        forbidden_sql=forbidden_sql,
     )
 
 
@@ -250,4 +274,3 @@ def money_moved_only_as_allowed(
         required=True,
         bands=bands,
     )
-

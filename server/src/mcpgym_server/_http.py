@@ -192,7 +192,8 @@ def create_app(
             `mcpgym_server._logcap`): 64 KiB per argument set or result, 16 MiB per episode.
 
     Returns:
-        A Starlette app; ``app.state.manager`` is the `EpisodeManager`. Its lifespan
+        A Starlette app; ``app.state.manager`` is the `EpisodeManager` and
+        ``app.state.mcp_server`` the low-level MCP `Server` (`build_mcp_server`). Its lifespan
         shutdown seals every open episode (termination ``shutdown``) on every transport;
         ``app.state.seal_all()`` does the same for a host that may skip the lifespan
         shutdown (`mcpgym_server._serving.run_until_stopped` calls it after a forced stop).
@@ -467,6 +468,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.state.mcp_server = mcp_server
     app.state.seal_all = seal_all_for_shutdown
     return app
 

@@ -108,6 +108,10 @@ def build_mcp_server(
     """
     env = manager.env
     tools = tool_definitions(env)
+    # Every caller is advertised the same tools, so the 2026-era `Mcp-Param-*` header check
+    # of each `tools/call` can look the schema up here; without this lookup the SDK runs
+    # (and serializes) a whole `tools/list` per tool call to find it.
+    schemas: dict[str, Any] = {t.name: t.input_schema for t in tools}
 
     def episode_variant(ctx: ServerRequestContext[Any, Any]) -> TaskVariant | None:
         eid = resolve(ctx)
@@ -190,6 +194,7 @@ def build_mcp_server(
         f"mcpgym-{env.name}",
         version=env.version,
         instructions=env.instructions or None,
+        get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,

@@ -9,11 +9,20 @@ is particular to these books: the volatile columns, the tables every family leav
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, SqlCheck, reply_says, reply_sent
+from mcpgym_grading import (
+    AnswerMatch,
+    NoCollateralChanges,
+    Param,
+    SqlCheck,
+    amounts_stated,
+    reply_says,
+    reply_sent,
+)
 from mcpgym_grading import nothing_else_changed as _nothing_else_changed
 from mcpgym_server import format_cents
 
@@ -57,6 +66,13 @@ def notes_sql(entity: str, param: str) -> str:
     return f"SELECT body FROM notes WHERE entity = '{entity}' AND entity_id = :{param} ORDER BY id"
 
 
+def notes_text_sql(entity: str, param: str) -> str:
+    """SQL selecting the notes left on ``entity`` ``:param`` as one text, their bodies joined
+    in order with nothing between them: an amount cut between two notes (``$1,7`` then
+    ``91.83``) reads as the one amount it is, as the money normaliser reads one text."""
+    return f"SELECT group_concat(body, '') FROM ({notes_sql(entity, param)})"
+
+
 def note_left(entity: str, param: str, **kw: Any) -> SqlCheck:
     """A note was left on the record (policy 10.1)."""
     return reply_sent(
@@ -68,16 +84,95 @@ def note_left(entity: str, param: str, **kw: Any) -> SqlCheck:
     )
 
 
-def note_says_money(entity: str, param: str, cents_param: str, **kw: Any) -> AnswerMatch:
-    """A note on the record states the amount ``:cents_param`` (as money, e.g. $1,234.50)."""
+def stated_cents(*texts: str) -> str:
+    """The amounts ``texts`` state (money, as `AnswerMatch` reads it), as a JSON list of
+    cents: the variant param a `note_says_money` check allows beside its amount (what the
+    reference's own note says: the other allocations, a unit price, a policy limit)."""
+    return json.dumps(amounts_stated(*texts))
+
+
+def party_amounts_sql(party_param: str, allowed_param: str) -> str:
+    """SQL selecting the candidate amounts a note must not state beside the right one: every
+    amount of the documents of the party ``:party_param`` (its invoices' net, tax, total,
+    paid, credited, written-off and open amounts, and what was open before the episode's
+    credit notes and payments; their lines' unit, net, tax and gross;
+    its credit notes, payments, allocations, bills and bill lines), every unmatched bank
+    line and the bank lines of its payments; except the amounts in the JSON list
+    ``:allowed_param`` (`stated_cents`). The expected amount itself is never forbidden
+    (`AnswerMatch`). A note listing several candidate amounts does not state the amount."""
+    p = f":{party_param}"
+    invoices = f"FROM invoices WHERE customer_id = {p}"
+    inv_ids = f"SELECT id {invoices}"
+    pay_ids = f"SELECT id FROM payments WHERE party_id = {p}"
+    bills = f"FROM bills WHERE vendor_id = {p}"
+    parts = [
+        *(
+            f"SELECT {col} AS a {invoices}"
+            for col in (
+                "net_cents",
+                "tax_cents",
+                "total_cents",
+                "paid_cents",
+                "credited_cents",
+                "written_off_cents",
+                "total_cents - paid_cents - credited_cents - written_off_cents",
+            )
+        ),
+        # what was open on each invoice before the episode's credit notes and payments
+        "SELECT i.total_cents - i.paid_cents - i.credited_cents - i.written_off_cents + "
+        "COALESCE((SELECT SUM(c.total_cents) FROM credit_notes c WHERE c.invoice_id = i.id "
+        f"AND c.created_at > '{SNAPSHOT_TIME}'), 0) + COALESCE((SELECT SUM(x.amount_cents) "
+        "FROM payment_allocations x JOIN payments y ON y.id = x.payment_id "
+        f"WHERE x.invoice_id = i.id AND y.created_at > '{SNAPSHOT_TIME}'), 0) "
+        f"FROM invoices i WHERE i.customer_id = {p}",
+        *(
+            f"SELECT {col} FROM invoice_lines WHERE invoice_id IN ({inv_ids})"
+            for col in ("unit_cents", "net_cents", "tax_cents", "net_cents + tax_cents")
+        ),
+        *(
+            f"SELECT {col} FROM credit_notes WHERE customer_id = {p}"
+            for col in ("net_cents", "tax_cents", "total_cents")
+        ),
+        f"SELECT amount_cents FROM payments WHERE party_id = {p}",
+        f"SELECT unapplied_cents FROM payments WHERE party_id = {p}",
+        f"SELECT amount_cents FROM payment_allocations WHERE payment_id IN ({pay_ids})",
+        *(f"SELECT {col} {bills}" for col in ("net_cents", "tax_cents", "total_cents")),
+        *(
+            f"SELECT {col} FROM bill_lines WHERE bill_id IN (SELECT id {bills})"
+            for col in ("net_cents", "tax_cents", "net_cents + tax_cents")
+        ),
+        "SELECT ABS(amount_cents) FROM bank_lines WHERE status = 'unmatched' "
+        f"OR payment_id IN ({pay_ids})",
+    ]
+    return (
+        f"SELECT DISTINCT a FROM ({' UNION ALL '.join(parts)}) WHERE a > 0 "
+        f"AND a NOT IN (SELECT value FROM json_each(:{allowed_param})) ORDER BY a"
+    )
+
+
+def note_says_money(
+    entity: str,
+    param: str,
+    cents_param: str,
+    *,
+    party: str,
+    allowed: str = "note_amounts",
+    **kw: Any,
+) -> AnswerMatch:
+    """A note on the record states the amount ``:cents_param`` (as money, e.g. $1,234.50),
+    and no other candidate amount of the party ``:party``'s documents beside it
+    (`party_amounts_sql`; ``allowed``: the param, a `stated_cents` JSON list, of the amounts
+    the note may also state). "Contains is not states": a note listing every candidate
+    amount states none of them. The notes are read as one text (`notes_text_sql`)."""
+    description = kw.pop("description", f"a note on the {entity} states the amount ({cents_param})")
     return reply_says(
-        notes_sql(entity, param),
+        notes_text_sql(entity, param),
         cents_param,
         name=kw.pop("name", "note-states-amount"),
         normalize="money",
-        description=kw.pop(
-            "description", f"a note on the {entity} states the amount ({cents_param})"
-        ),
+        description=description + "; no other amount of the party's documents is stated "
+        "beside it (a list of candidate amounts states none of them)",
+        forbidden_sql=party_amounts_sql(party, allowed),
         **kw,
     )
 

@@ -29,6 +29,7 @@ from mcpgym_ledger.families._common import (
     note_left,
     note_says_money,
     nothing_else_changed,
+    stated_cents,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -172,6 +173,7 @@ def generate(g: Generation) -> VariantSpec:
         "bank_line_id": line_id,
         "payment_id": payment_id,
         "amount_cents": amount,
+        "note_amounts": stated_cents(note),
         "payment_date": day,
         "credit_cents": credit,
         "allocations": sorted([i["id"], c] for i, c in alloc),
@@ -238,11 +240,14 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("payment", "payment_id"),
-        note_says_money("payment", "payment_id", "amount_cents", required=False),
+        note_says_money(
+            "payment", "payment_id", "amount_cents", party="customer_id", required=False
+        ),
         note_says_money(
             "payment",
             "payment_id",
             "credit_cents",
+            party="customer_id",
             name="note-states-credit",
             description="the note states the amount held as customer credit",
             required=False,
@@ -264,7 +269,7 @@ FAMILY = environment.add_family(
         "customer credit).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -33,6 +33,7 @@ from mcpgym_ledger.families._common import (
     note_left,
     note_says_money,
     nothing_else_changed,
+    stated_cents,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -138,6 +139,7 @@ def generate(g: Generation) -> VariantSpec:
         moves += [("4100", net, 0), ("2200", tax, 0), ("1100", 0, net + tax)]
         note_lines.append((inv, qty, ln, net + tax))
     total = sum(c[1] + c[2] for c in credits)
+    first_notes = []  # the notes on the invoice the note check reads
     for inv, qty, ln, cents in note_lines:
         text = (
             f"Credit note for {qty} x {ln[0]} returned ({qty} x {money(ln[2])} + tax = "
@@ -145,6 +147,8 @@ def generate(g: Generation) -> VariantSpec:
         )
         if earlier is not None:
             text += f" {earlier['number']} had already credited the rest of the return."
+        if inv["id"] == returns[0][0]["id"]:
+            first_notes.append(text)
         reference.append(
             reference_call("add_note", entity="invoice", entity_id=inv["id"], body=text)
         )
@@ -165,6 +169,7 @@ def generate(g: Generation) -> VariantSpec:
         "credits": sorted(credits),
         "credit_cents": total,
         "first_credit_cents": credits[0][1] + credits[0][2],
+        "note_amounts": stated_cents(*first_notes),
         "invoices": invoices,
         "movements": movements(moves),
     }
@@ -198,7 +203,14 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("invoice", "invoice_id"),
-        note_says_money("invoice", "invoice_id", "first_credit_cents", required=False),
+        note_says_money(
+            "invoice",
+            "invoice_id",
+            "first_credit_cents",
+            party="customer_id",
+            forbidden=[Param("credit_cents")],  # hard: the total over both invoices
+            required=False,
+        ),
         nothing_else_changed(
             ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},
         ),
@@ -212,7 +224,7 @@ FAMILY = environment.add_family(
         "invoice; hard: two invoices; expert: part of the return was credited before).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

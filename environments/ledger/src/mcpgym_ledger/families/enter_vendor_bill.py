@@ -32,6 +32,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     notes_sql,
     nothing_else_changed,
+    stated_cents,
     tax_on,
 )
 from mcpgym_server import (
@@ -292,6 +293,7 @@ def generate(g: Generation) -> VariantSpec:
         "bill_date": bill_day.isoformat(),
         "due_date": due_day.isoformat(),
         "total_cents": total,
+        "note_amounts": stated_cents(note),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
         "status": "posted" if posted else "draft",
         "posting_date": posting_date if posted else None,
@@ -372,7 +374,7 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         note_left("bill", "bill_id"),
-        note_says_money("bill", "bill_id", "total_cents", required=False),
+        note_says_money("bill", "bill_id", "total_cents", party="vendor_id", required=False),
         note_left(
             "bill",
             "duplicate_bill_id",
@@ -414,7 +416,7 @@ FAMILY = environment.add_family(
         "duplicate and a bill of a closed period).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

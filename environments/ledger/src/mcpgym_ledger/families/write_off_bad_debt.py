@@ -36,6 +36,7 @@ from mcpgym_ledger.families._common import (
     note_left,
     note_says_money,
     nothing_else_changed,
+    stated_cents,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -163,11 +164,17 @@ def generate(g: Generation) -> VariantSpec:
     for inv_id, text in notes:
         reference.append(reference_call("add_note", entity="invoice", entity_id=inv_id, body=text))
     cents_off = write_off["open_cents"] if write_off else 0
+
+    def noted(inv: dict[str, Any] | None) -> str:  # what the reference's note on it states
+        return stated_cents(*(t for i, t in notes if inv is not None and i == inv["id"]))
+
     params = {
         "customer_id": cust["id"],
         "invoice_id": main["id"],
         "write_off_invoice_id": write_off["id"] if write_off else None,
         "write_off_cents": cents_off,
+        "write_off_note_amounts": noted(write_off),
+        "escalate_note_amounts": noted(escalate),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -223,6 +230,8 @@ RUBRIC = Rubric(
             "invoice",
             "write_off_invoice_id",
             "write_off_cents",
+            party="customer_id",
+            allowed="write_off_note_amounts",
             required=False,
             bands=("easy", "medium", "expert"),
         ),
@@ -230,6 +239,8 @@ RUBRIC = Rubric(
             "invoice",
             "escalate_invoice_id",
             "escalate_cents",
+            party="customer_id",
+            allowed="escalate_note_amounts",
             name="note-states-escalated-amount",
             required=False,
             bands=("hard", "expert"),
@@ -249,7 +260,7 @@ FAMILY = environment.add_family(
         "old invoice; hard: above the limit; expert: part paid, plus one to escalate).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

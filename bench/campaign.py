@@ -1,0 +1,477 @@
+"""Benchmark: a reference campaign end to end over loopback, against the code path before.
+
+Usage::
+
+    uv run python bench/campaign.py [--seeds 0-4] [--concurrency 8] [--rounds 2]
+        [--servers in-process|processes] [--ways before,after]
+
+What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does,
+in this one process: the environment server and the grading service on 127.0.0.1
+(`serve_locally`, uvicorn), an `EpisodeDriver`, `run_campaign` into a run store in a
+temporary folder (``--servers processes``: the two servers in a process each instead).
+Each round runs the campaign twice on fresh servers: *cold* (variants generated, reference
+end states built, as one ``mcpgym eval`` does) and *warm* (the same again). Two ways,
+interleaved round by round:
+
+- ``before``: the code path before this change, kept callable here: the MCP server
+  without its tool-schema lookup (the SDK then runs and serializes a whole ``tools/list``
+  per ``tools/call`` to check ``Mcp-Param-*`` headers), and a ``server/discover`` probe
+  per episode;
+- ``after``: today's code.
+
+Prints per way and campaign: episodes/s (start to end of `run_campaign`), CPU
+milliseconds per episode of every process involved (in process: servers, grading and
+client in one, under one GIL) and of this one, and HTTP requests per episode by kind.
+Then the floor those requests set: the CPU and wall time of a minimal loopback round
+trip (``GET /healthz`` on the same uvicorn server, httpx client) times the requests per
+episode, and of a minimal MCP tool call; then the trainer path (`mcpgym_clients.train`'s
+`Rollouts.in_process`: ASGI, no sockets; before and after, interleaved) and the same work
+with no HTTP or MCP at all (`EpisodeManager` + `grade_bundle`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import dataclasses
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+
+import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
+from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
+from mcpgym_clients.campaign import VariantKey
+from mcpgym_server import Environment, load_environment
+
+Counts = collections.Counter[str]
+PHASES = ("cold", "warm")
+"""cold: a campaign on fresh servers (variants generated, reference end states built, as
+one ``mcpgym eval`` run does); warm: the same campaign again on the same servers."""
+
+
+def _kind(method: str, url: str, body: bytes) -> str:
+    """``POST /episodes``, ``mcp tools/call``...: what one request was."""
+    if "/mcp" in url:
+        try:
+            return "mcp " + str(json.loads(body).get("method"))
+        except ValueError:
+            return "mcp ?"
+    path = httpx.URL(url).path
+    if path.startswith("/episodes/") and path.endswith("/end"):
+        path = "/episodes/{id}/end"
+    return f"{method} {path}"
+
+
+@contextlib.contextmanager
+def _before_driver(before: bool) -> Any:
+    """While active, every `EpisodeDriver` probes ``server/discover`` for each episode."""
+    if not before:
+        yield
+        return
+    original = EpisodeDriver._remember_discover  # noqa: SLF001
+    EpisodeDriver._remember_discover = lambda self, client: None  # type: ignore[method-assign]  # noqa: SLF001
+    try:
+        yield
+    finally:
+        EpisodeDriver._remember_discover = original  # type: ignore[method-assign]  # noqa: SLF001
+
+
+@contextlib.contextmanager
+def _before_server(before: bool) -> Any:
+    """While active, `create_app` builds MCP servers without the tool-schema lookup."""
+    original = server_http.build_mcp_server
+    if not before:
+        yield
+        return
+
+    def build(*args: Any, **kwargs: Any) -> Any:
+        server = original(*args, **kwargs)
+        server.get_tool_input_schema = None  # the SDK falls back to a tools/list per call
+        return server
+
+    server_http.build_mcp_server = build  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        server_http.build_mcp_server = original  # type: ignore[assignment]
+
+
+class _ProbingDriver(EpisodeDriver):
+    """The driver before this change: a ``server/discover`` probe for every episode."""
+
+    def _remember_discover(self, client: Any) -> None:
+        return None
+
+
+@contextlib.asynccontextmanager
+async def _driver(
+    servers: Any, env: Environment, before: bool, counts: Counts
+) -> AsyncIterator[EpisodeDriver]:
+    async def count(request: Any) -> None:
+        counts[_kind(request.method, str(request.url), request.content)] += 1
+
+    mcp_http = httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]})
+    cls = _ProbingDriver if before else EpisodeDriver
+    driver = cls(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+        environment=env,
+        mcp_http=mcp_http,
+    )
+    for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
+        http.event_hooks["request"].append(count)
+    async with mcp_http, driver:
+        yield driver
+
+
+@dataclasses.dataclass
+class _Spawned:
+    env_url: str
+    grading_url: str
+    grading_token: str
+    control_token: str
+    pids: list[int]
+
+
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of processes (Linux ``/proc``)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _start(env: Environment, store: Path, before: bool) -> tuple[_Spawned, list[Any]]:
+    """Start the environment server and the grading service, a process each."""
+    from mcpgym_server.runtime import bind_socket
+
+    def free_port() -> int:
+        sock = bind_socket()
+        port = int(sock.getsockname()[1])
+        sock.close()
+        return port
+
+    store.mkdir(parents=True)
+    key, token, control = (secrets.token_urlsafe(24) for _ in range(3))
+    env_port, grading_port = free_port(), free_port()
+    mode = "no-schema-lookup" if before else "current"
+    helper = str(Path(__file__).resolve().parent / "_servers.py")
+    argvs = [
+        ["signed-env", env.name, str(env_port), str(store), key, control, mode],
+        ["grading", str(grading_port), str(store), token, key],
+    ]
+    procs = [
+        subprocess.Popen([sys.executable, helper, *a], stdout=subprocess.PIPE, text=True)
+        for a in argvs
+    ]
+    for proc in procs:
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("a server process failed to start")
+    spawned = _Spawned(
+        f"http://127.0.0.1:{env_port}",
+        f"http://127.0.0.1:{grading_port}",
+        token,
+        control,
+        [p.pid for p in procs],
+    )
+    return spawned, procs
+
+
+@contextlib.asynccontextmanager
+async def _spawn(env: Environment, store: Path, before: bool) -> AsyncIterator[_Spawned]:
+    """The environment server and the grading service, one process each (two more cores)."""
+    spawned, procs = await anyio.to_thread.run_sync(_start, env, store, before)
+    try:
+        yield spawned
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+
+
+async def one_campaign(
+    env: Environment,
+    variants: list[VariantKey],
+    concurrency: int,
+    before: bool,
+    tmp: Path,
+    processes: bool = False,
+) -> list[dict[str, Any]]:
+    """Run a campaign twice on fresh servers (cold, then warm: variants generated and
+    reference end states cached); each one's episodes/s, CPU ms per episode, requests."""
+    type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
+    counts: Counts = collections.Counter()
+    store_dir = Path(tempfile.mkdtemp(dir=tmp))
+    servers_cm: Any
+    if processes:
+        servers_cm = _spawn(env, store_dir / "episodes", before)
+        servers = await servers_cm.__aenter__()
+    else:
+        with _before_server(before):
+            servers_cm = serve_locally(env, store_dir / "episodes")
+            servers = await servers_cm.__aenter__()
+    pids = getattr(servers, "pids", [])
+    out: list[dict[str, Any]] = []
+    try:
+        async with _driver(servers, env, before, counts) as driver:
+            await driver.server_info()
+            for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
+                counts.clear()
+                with RunStore(store_dir / f"runs-{i}.db") as store:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    s0 = _cpu_s(pids)
+                    result = await run_campaign(
+                        driver,
+                        ReferenceAgent(),
+                        variants,
+                        store,
+                        concurrency=concurrency,
+                        baseline=False,
+                        show_progress=False,
+                        resume=False,
+                    )
+                    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                    server_cpu = _cpu_s(pids) - s0
+                assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
+                n = len(result.records)
+                counts.pop("GET /tasks", None)
+                out.append(
+                    {
+                        "eps": n / wall,
+                        "cpu_ms": (cpu + server_cpu) * 1000 / n,
+                        "client_cpu_ms": cpu * 1000 / n,
+                        "requests": collections.Counter(counts),
+                        "n": n,
+                    }
+                )
+    finally:
+        await servers_cm.__aexit__(None, None, None)
+    return out
+
+
+async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[str, float]:
+    """CPU and wall ms of minimal loopback round trips on the same servers and clients."""
+    async with serve_locally(env, Path(tempfile.mkdtemp(dir=tmp))) as servers:
+        async with httpx.AsyncClient(base_url=servers.env_url, trust_env=False) as http:
+            await http.get("/healthz")
+            limiter = anyio.CapacityLimiter(concurrency)
+
+            async def get() -> None:
+                async with limiter:
+                    (await http.get("/healthz")).raise_for_status()
+
+            t0, c0 = time.perf_counter(), time.process_time()
+            async with anyio.create_task_group() as tg:
+                for _ in range(n):
+                    tg.start_soon(get)
+            http_wall, http_cpu = time.perf_counter() - t0, time.process_time() - c0
+        # a minimal MCP tool call of an episode: the cheapest read tool, one episode
+        async with EpisodeDriver(
+            servers.env_url,
+            servers.grading_url,
+            servers.grading_token,
+            control_token=servers.control_token,
+            environment=env,
+        ) as driver:
+            meta = await driver._request(  # noqa: SLF001
+                "env", "POST", "/episodes", {"task": "order-status", "band": "easy", "seed": 0}
+            )
+            async with driver._connect(meta["mcp_url"]) as client:  # noqa: SLF001
+                await client.list_tools()
+                call = env.variant("order-status", "easy", 0).reference[0]
+                await client.call_tool(call.name, dict(call.arguments))
+                m = max(n // 4, 50)
+                t0, c0 = time.perf_counter(), time.process_time()
+                for _ in range(m):
+                    await client.call_tool(call.name, dict(call.arguments))
+                mcp_wall, mcp_cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "http_cpu_ms": http_cpu * 1000 / n,
+        "http_wall_ms": http_wall * 1000 / n,
+        "mcp_cpu_ms": mcp_cpu * 1000 / m,
+        "mcp_wall_ms": mcp_wall * 1000 / m,
+    }
+
+
+def in_process(env: Environment, variants: list[VariantKey], tmp: Path) -> dict[str, float]:
+    """The trainer path without HTTP: `EpisodeManager` open, reference calls, seal, grade."""
+    from mcpgym_grading import ReferenceCache, grade_bundle
+    from mcpgym_server import EpisodeManager, EpisodeStore
+
+    store = EpisodeStore(Path(tempfile.mkdtemp(dir=tmp)))
+    manager = EpisodeManager(env, store, max_open=64)
+    cache = ReferenceCache()
+
+    def episode(v: VariantKey) -> float:
+        variant = env.variant(v.task, v.band, v.seed)
+        ep = manager.open(v.task, v.band, v.seed)
+        for c in variant.reference:
+            manager.call(ep.id, c.name, dict(c.arguments))
+        manager.seal(ep.id, "submitted", answer=variant.answer)
+        return grade_bundle(store.read(ep.id), env, reference_cache=cache).score
+
+    for v in variants:  # variants generated and reference end states cached, as in training
+        episode(v)
+    t0, c0 = time.perf_counter(), time.process_time()
+    scores = [episode(v) for v in variants for _ in range(2)]
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    assert all(s == 1.0 for s in scores)
+    return {"eps": len(scores) / wall, "cpu_ms": cpu * 1000 / len(scores)}
+
+
+async def trainer(env: Environment, rows: int, group: int, before: bool) -> dict[str, float]:
+    """`Rollouts.in_process` (the trainer path: ASGI, no sockets): ``rows`` easy variants
+    in groups of ``group`` (reference policy), once to warm up, then measured."""
+    from mcpgym_clients.train import Rollouts, training_rows
+
+    picked = training_rows(env.name, bands=["easy"], seeds=range(rows))[:rows]
+    with _before_server(before), _before_driver(before):
+        async with Rollouts.in_process(env, concurrency=group) as ro:
+            await ro.rollout_groups(picked, ReferenceAgent(), n=group)
+            t0, c0 = time.perf_counter(), time.process_time()
+            groups = await ro.rollout_groups(picked, ReferenceAgent(), n=group)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    assert all(r == 1.0 for g in groups for r in g.rewards), "a reference rollout failed"
+    n = rows * group
+    return {"eps": n / wall, "cpu_ms": cpu * 1000 / n}
+
+
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += list(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+async def main() -> None:
+    """Run the rounds and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", default="0-4")
+    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--floor-requests", type=int, default=2000)
+    ap.add_argument("--ways", default="before,after", help="e.g. `after` alone, to profile it")
+    ap.add_argument(
+        "--trainer-rows", type=int, default=8, help="rows x 8 rollouts for the trainer path"
+    )
+    ap.add_argument(
+        "--servers",
+        choices=("in-process", "processes"),
+        default="in-process",
+        help="in-process: as `mcpgym eval` serves them (one process, one GIL); processes: "
+        "the environment server and the grading service in a process each",
+    )
+    args = ap.parse_args()
+    env = load_environment("helpdesk")
+    variants = [
+        VariantKey(f, b, s)
+        for f in env.families
+        for b in env.family(f).bands
+        for s in _seeds(args.seeds)
+    ]
+    shm = "/dev/shm" if sys.platform == "linux" else None
+    with tempfile.TemporaryDirectory(dir=shm) as tmp_name:
+        tmp = Path(tmp_name)
+        runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
+        for r in range(args.rounds):
+            order = ("before", "after") if r % 2 == 0 else ("after", "before")
+            for way in (w for w in order if w in args.ways.split(",")):
+                res = await one_campaign(
+                    env,
+                    variants,
+                    args.concurrency,
+                    way == "before",
+                    tmp,
+                    processes=args.servers == "processes",
+                )
+                runs[way].append(res)
+                for phase, x in zip(PHASES, res, strict=True):
+                    print(
+                        f"round {r} {way} {phase}: {x['eps']:.1f} episodes/s, "
+                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)"
+                    )
+        train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        for r in range(args.rounds if args.trainer_rows else 0):
+            for way in ("before", "after") if r % 2 == 0 else ("after", "before"):
+                train[way].append(await trainer(env, args.trainer_rows, 8, way == "before"))
+        fl = await floor(env, args.floor_requests, args.concurrency, tmp)
+        ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
+    med = statistics.median
+    print(
+        f"\n{len(variants)} episodes a campaign, concurrency {args.concurrency}, "
+        f"servers {args.servers}, medians of {args.rounds} rounds"
+    )
+    print("| way | campaign | episodes/s | CPU ms/episode (all) | of it here | requests/episode |")
+    print("|---|---|---|---|---|---|")
+    runs = {way: rs for way, rs in runs.items() if rs}
+    per_ep: dict[str, float] = {}
+    for i, phase in enumerate(PHASES):
+        for way, rs in runs.items():
+            xs = [r[i] for r in rs]
+            reqs = xs[-1]["requests"]
+            per_ep[way] = sum(reqs.values()) / xs[-1]["n"]
+            print(
+                f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} "
+                f"| {med(x['cpu_ms'] for x in xs):.1f} "
+                f"| {med(x['client_cpu_ms'] for x in xs):.1f} | {per_ep[way]:.2f} |"
+            )
+    if len(runs) == 2:
+        for i, phase in enumerate(PHASES):
+            after = [r[i] for r in runs["after"]]
+            before = [r[i] for r in runs["before"]]
+            ratio = med(x["eps"] for x in after) / med(x["eps"] for x in before)
+            cpu = med(x["cpu_ms"] for x in after) / med(x["cpu_ms"] for x in before)
+            print(f"after/before, {phase}: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f}")
+    for way, rs in runs.items():
+        reqs = rs[-1][0]["requests"]
+        shown = ", ".join(f"{k} {v / rs[-1][0]['n']:.2f}" for k, v in sorted(reqs.items()))
+        print(f"requests per episode, {way}, cold: {shown}")
+    reqs = per_ep[list(runs)[-1]]
+    print(
+        f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
+        f"({fl['http_wall_ms']:.2f} ms wall at concurrency {args.concurrency}); "
+        f"MCP tools/call {fl['mcp_cpu_ms']:.2f} ms CPU "
+        f"({fl['mcp_wall_ms']:.2f} ms wall, one at a time)"
+    )
+    print(
+        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = "
+        f"{reqs * fl['http_cpu_ms']:.1f} ms CPU: at most {1000 / (reqs * fl['http_cpu_ms']):.0f} "
+        "episodes/s on one core for bare HTTP round trips"
+    )
+    for way, xs in train.items():
+        if xs:
+            print(
+                f"trainer path (Rollouts.in_process), {way}: "
+                f"{med(x['eps'] for x in xs):.1f} rollouts/s, "
+                f"{med(x['cpu_ms'] for x in xs):.1f} ms CPU each"
+            )
+    if train["after"]:
+        ratio = med(x["eps"] for x in train["after"]) / med(x["eps"] for x in train["before"])
+        cpu = med(x["cpu_ms"] for x in train["after"]) / med(x["cpu_ms"] for x in train["before"])
+        print(f"trainer path after/before: rollouts/s x{ratio:.2f}, CPU x{cpu:.2f}")
+    print(
+        f"in process (EpisodeManager + grade_bundle, no HTTP): {ip['eps']:.0f} episodes/s, "
+        f"{ip['cpu_ms']:.2f} ms CPU each"
+    )
+
+
+if __name__ == "__main__":
+    anyio.run(main)

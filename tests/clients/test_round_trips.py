@@ -1,0 +1,130 @@
+"""What an episode sends over loopback: no request done twice (issue 12 §2).
+
+The driver probes ``server/discover`` once per server (later episodes adopt the result),
+and the MCP server answers the 2026-era ``Mcp-Param-*`` check of a ``tools/call`` from its
+own tool schemas instead of running a whole ``tools/list`` per call.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+
+from mcpgym_clients import EpisodeDriver, ReferenceAgent
+from mcpgym_grading.service import create_app as create_grading_app
+from mcpgym_server import Environment
+from mcpgym_server.runtime import create_app as create_env_app
+from mcpgym_server.runtime import serve, tool_definitions
+
+pytestmark = pytest.mark.anyio
+
+
+class Servers:
+    """The toy environment's servers on loopback, with the MCP methods the server handled."""
+
+    def __init__(self, env_url: str, grading_url: str, token: str, control: str) -> None:
+        self.env_url, self.grading_url, self.token, self.control = (
+            env_url,
+            grading_url,
+            token,
+            control,
+        )
+        self.methods: Counter[str] = Counter()
+
+
+@pytest.fixture
+async def servers(toy_env: Environment, tmp_path: Path) -> AsyncIterator[Servers]:
+    store = tmp_path / "episodes"
+    store.mkdir()
+    token, control, key = (secrets.token_urlsafe(16) for _ in range(3))
+    env_app = create_env_app(toy_env, store, control_token=control, bundle_key=key)
+    methods: Counter[str] = Counter()
+
+    async def record(ctx: Any, call_next: Any) -> Any:  # every request the MCP server runs
+        methods[ctx.method] += 1
+        return await call_next(ctx)
+
+    env_app.state.mcp_server.middleware.insert(0, record)
+    grading_app = create_grading_app(store, token, env_loader=lambda name: toy_env, bundle_key=key)
+    async with (
+        serve(env_app, host="127.0.0.1", name="environment server") as env_url,
+        serve(grading_app, host="127.0.0.1", name="grading service") as grading_url,
+    ):
+        s = Servers(env_url, grading_url, token, control)
+        s.methods = methods
+        yield s
+
+
+async def _episodes(
+    servers: Servers, env: Environment, n: int, **kw: Any
+) -> tuple[list[Any], Counter[str]]:
+    sent: Counter[str] = Counter()
+
+    async def count(request: Any) -> None:
+        sent[json.loads(request.content).get("method", "?")] += 1
+
+    async with (
+        httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]}) as http,
+        EpisodeDriver(
+            servers.env_url,
+            servers.grading_url,
+            servers.token,
+            control_token=servers.control,
+            environment=env,
+            mcp_http=http,
+            **kw,
+        ) as driver,
+    ):
+        with anyio.fail_after(20):
+            recs = [
+                await driver.run_episode(ReferenceAgent(), "set-target", "medium", seed)
+                for seed in range(n)
+            ]
+    return recs, sent
+
+
+async def test_the_driver_probes_server_discover_once_per_server(
+    servers: Servers, toy_env: Environment
+) -> None:
+    recs, sent = await _episodes(servers, toy_env, 3)
+    assert [r.score for r in recs] == [1.0, 1.0, 1.0], [r.error for r in recs]
+    assert sent["server/discover"] == 1
+    assert sent["tools/list"] == 3  # each episode still lists its tools, as an agent does
+    assert sent["tools/call"] == sum(r.steps for r in recs)
+
+
+async def test_the_legacy_handshake_still_runs_per_episode(
+    servers: Servers, toy_env: Environment
+) -> None:
+    recs, sent = await _episodes(servers, toy_env, 2, mcp_mode="legacy")
+    assert [r.score for r in recs] == [1.0, 1.0], [r.error for r in recs]
+    assert sent["initialize"] == 2 and sent["server/discover"] == 0
+
+
+async def test_a_tool_call_runs_no_tools_list_on_the_server(
+    servers: Servers, toy_env: Environment
+) -> None:
+    recs, _ = await _episodes(servers, toy_env, 2)
+    assert [r.score for r in recs] == [1.0, 1.0], [r.error for r in recs]
+    assert sum(r.steps for r in recs) >= 4
+    # one listing per episode (the agent's), none for the header check of each call
+    assert servers.methods["tools/list"] == 2
+    assert servers.methods["tools/call"] == sum(r.steps for r in recs)
+
+
+async def test_the_schema_lookup_answers_what_tools_list_advertises(
+    toy_env: Environment, tmp_path: Path
+) -> None:
+    app = create_env_app(toy_env, tmp_path, control_token=None)
+    lookup = app.state.mcp_server.get_tool_input_schema
+    for tool in tool_definitions(toy_env):
+        assert lookup(tool.name) == tool.input_schema
+    assert lookup("no-such-tool") is None

@@ -1,0 +1,112 @@
+"""No shortcut to a pass in ledger's note checks ("contains is not states").
+
+A note listing every candidate amount of the party's documents contains the right one too;
+`note_says_money` must not read that as stating it. These replay the ship gate's own
+adversarial mutants (condition 7, `mcpgym_clients.instrument.adversarial`) and hand-written
+notes, and grade them in process.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mcpgym_clients.instrument.adversarial import adversaries
+from mcpgym_grading import Grade, ReferenceCache, grade_bundle
+from mcpgym_ledger import environment
+from mcpgym_ledger.families._common import money
+from mcpgym_server import SUBMIT_TOOL, TaskVariant, ToolCall, replay
+
+CACHE = ReferenceCache(maxsize=256)
+
+NOTE_CHECKS = {
+    "apply-customer-payment": ("note-states-amount", "note-states-credit"),
+    "credit-returned-item": ("note-states-amount",),
+    "enter-vendor-bill": ("note-states-amount",),
+    "write-off-bad-debt": ("note-states-amount", "note-states-escalated-amount"),
+}
+CASES = [
+    (f, b, s) for f in NOTE_CHECKS for b in ("easy", "medium", "hard", "expert") for s in (0, 1)
+]
+IDS = [f"{f}@{b}#{s}" for f, b, s in CASES]
+
+
+def grade_calls(v: TaskVariant, calls: list[tuple[str, dict]]) -> Grade:
+    body = [ToolCall(n, a) for n, a in calls if n != SUBMIT_TOOL]
+    answers = [a.get("answer") for n, a in calls if n == SUBMIT_TOOL]
+    bundle = replay(
+        environment, v.family, v.band, v.seed, body, answer=answers[0] if answers else None
+    )
+    return grade_bundle(bundle, environment, reference_cache=CACHE)
+
+
+def results(g: Grade) -> dict[str, bool]:
+    return {c.name: c.passed for c in g.checks if c.applicable}
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=IDS)
+def test_a_note_listing_every_candidate_amount_states_none(
+    family: str, band: str, seed: int
+) -> None:
+    """`amounts-i`: the reference's note plus every candidate amount fails each note check
+    that reads it (before the fix: graded passed at 1.0)."""
+    v = environment.variant(family, band, seed)
+    ref = results(grade_calls(v, [(c.name, dict(c.arguments)) for c in v.reference]))
+    checks = [n for n in NOTE_CHECKS[family] if n in ref]
+    assert checks and all(ref[n] for n in checks)
+    advs = adversaries(environment, v)
+    tried = 0
+    for adv in [a for a in advs if a.role == "amounts" and "@" not in a.label]:
+        blank = next(a for a in advs if a.label == f"blank-{adv.group}")
+        reading = [n for n in checks if not results(grade_calls(v, blank.calls))[n]]
+        if not reading:
+            continue  # a field no note check reads (a credit note's reason, say)
+        tried += 1
+        got = results(grade_calls(v, adv.calls))
+        passed = [n for n in reading if got[n]]
+        assert not passed, f"{adv.label} ({len(adv.values)} amounts) passes {passed}"
+    assert tried or family == "enter-vendor-bill"  # its easy..hard notes have no candidates
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES, ids=IDS)
+def test_candidate_amounts_cut_across_notes_still_count(family: str, band: str, seed: int) -> None:
+    """`amounts-i~split`: the same amounts spread over several notes, each long one cut
+    between two (``$1,7`` then ``91.83``), fail the note check as the plain list does
+    (before the fix: enter-vendor-bill@expert's one candidate evaded it)."""
+    v = environment.variant(family, band, seed)
+    advs = {a.label: a for a in adversaries(environment, v)}
+    for adv in [a for a in advs.values() if a.role == "split" and a.base.startswith("amounts-")]:
+        blank = results(grade_calls(v, advs[f"blank-{adv.group}"].calls))
+        reading = [n for n in NOTE_CHECKS[family] if blank.get(n) is False]
+        got = results(grade_calls(v, adv.calls))
+        passed = [n for n in reading if got.get(n)]
+        assert not passed, f"{adv.label} passes {passed}, which read field {adv.group}"
+
+
+def _with_note(v: TaskVariant, extra: str) -> list[tuple[str, dict]]:
+    calls = [(c.name, dict(c.arguments)) for c in v.reference]
+    i = next(i for i, (n, _a) in enumerate(calls) if n == "add_note")
+    name, args = calls[i]
+    calls[i] = (name, {**args, "body": f"{args['body']} {extra}"})
+    return calls
+
+
+def test_write_off_note_quoting_the_invoice_net_beside_the_amount_fails() -> None:
+    """A hand-written shotgun of two: the note names the amount written off and, beside it,
+    the invoice's net amount (another candidate the agent read)."""
+    v = environment.variant("write-off-bad-debt", "easy", 0)
+    bundle = replay(environment, v.family, v.band, v.seed, list(v.reference))
+    invoice = next(e.result for e in bundle.log if e.tool == "get_invoice")
+    assert invoice["net_cents"] != v.params["write_off_cents"]
+    got = results(grade_calls(v, _with_note(v, f"(Net {money(invoice['net_cents'])}.)")))
+    assert not got["note-states-amount"]
+    assert got["note-left"]
+
+
+def test_a_note_stating_only_what_the_reference_states_passes() -> None:
+    """The allowed amounts (`note_amounts`: the other allocations, the policy limit) are no
+    candidates: restating them beside the amount still passes."""
+    v = environment.variant("apply-customer-payment", "medium", 0)
+    allocated = [c for _i, c in v.params["allocations"]]
+    extra = "Allocated " + " and ".join(money(c) for c in allocated) + "."
+    got = results(grade_calls(v, _with_note(v, extra)))
+    assert got["note-states-amount"]
