@@ -62,7 +62,7 @@ TODAY_DATE = "2026-06-15"
 """The store's date (``estimated_delivery`` is a date): a parcel not delivered by the end of
 an earlier day is late."""
 
-BANDS: tuple[Any, ...] = ("easy", "medium", "hard")
+BANDS: tuple[Any, ...] = ("easy", "medium", "hard", "expert")
 
 VOLATILE_COLUMNS: dict[str, tuple[str, ...]] = {
     "tickets": ("updated_at", "closed_at"),
