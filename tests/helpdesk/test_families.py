@@ -53,7 +53,7 @@ def test_families_registered() -> None:
     for name in FAMILIES:
         fam = environment.family(name)
         assert fam.bands == BANDS
-        assert fam.generator_version == "1"
+        assert fam.generator_version == "2"  # 2: the expert band
         names = [c.name for c in fam.rubric.checks]  # type: ignore[attr-defined]
         assert any(c.required for c in fam.rubric.checks)  # type: ignore[attr-defined]
         assert len(names) == len(set(names))

@@ -2,7 +2,8 @@
 and the other tests use: seeds sampled up to 2^40 for every family and band build a variant
 whose reference replays without a tool error, scores 1.0, and whose null run fails.
 
-(ledger has the same proof in tests/ledger/test_families.py::test_generators_are_valid_for_huge_seeds.)
+(ledger has the same proof: tests/ledger/test_families.py,
+``test_generators_are_valid_for_huge_seeds``.)
 """
 
 from __future__ import annotations
