@@ -15,7 +15,7 @@ import anyio
 
 
 async def _run(app: object, port: int) -> None:
-    from mcpgym_server.serving import serve
+    from mcpgym_server.runtime import serve
 
     async with serve(app, port=port):
         print("ready", flush=True)
@@ -40,7 +40,7 @@ def bare_app() -> object:
 def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "current") -> object:
     """The mcpgym environment server for ``name`` (``idle_ttl``: reaped every second)."""
     from mcpgym_server import load_environment
-    from mcpgym_server.http import create_app
+    from mcpgym_server.runtime import create_app
 
     if idle_ttl is None:
         return create_app(load_environment(name), store, control_token=None)  # loopback bench
@@ -56,8 +56,8 @@ def legacy_sealing(manager: object) -> None:
     """Make ``manager`` seal as before page deltas: whole db gzipped, expiry inline."""
     import hashlib
 
-    from mcpgym_server.bundle import EpisodeBundle, EpisodeMeta
-    from mcpgym_server.episode import EpisodeManager
+    from mcpgym_server.bundles import EpisodeBundle, EpisodeMeta
+    from mcpgym_server.runtime import EpisodeManager
 
     assert isinstance(manager, EpisodeManager)
 

@@ -55,7 +55,7 @@ def _process(*args: str) -> Iterator[None]:
 
 
 def _free_port() -> int:
-    from mcpgym_server.serving import bind_socket
+    from mcpgym_server.runtime import bind_socket
 
     sock = bind_socket()
     port = sock.getsockname()[1]

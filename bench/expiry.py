@@ -54,7 +54,7 @@ def _server(port: int, store: str, ttl: float, mode: str) -> Iterator[None]:
 
 
 def _free_port() -> int:
-    from mcpgym_server.serving import bind_socket
+    from mcpgym_server.runtime import bind_socket
 
     sock = bind_socket()
     port = sock.getsockname()[1]

@@ -58,7 +58,7 @@ def _inflate(env: object, scale: int) -> None:
     big = db.serialize()
     import hashlib
 
-    from mcpgym_server import snapshot as snapshot_mod
+    from mcpgym_server import _snapshot as snapshot_mod
 
     snapshot.__dict__["data"] = big
     snapshot.__dict__["sha256"] = hashlib.sha256(big).hexdigest()

@@ -16,7 +16,7 @@ import statistics
 import time
 
 from mcpgym_server import EpisodeManager, MemoryEpisodeStore, load_environment
-from mcpgym_server.logcap import LOG_VALUE_CAP, log_form
+from mcpgym_server.runtime import LOG_VALUE_CAP, log_form
 
 CALLS = [("get_order", {"order_id": 100234}), ("list_tickets", {}), ("get_policy", {})]
 

@@ -15,7 +15,7 @@ entry (result dropped), i.e. what the episode itself records. Two settings:
 - ``default``: SQLite's default page cache (2 MB), as before the cap (the baseline).
 
 Prints MB per open episode before and after the calls, the snapshot's size, and the
-``--max-open`` default this machine gets (`mcpgym_server.capacity`).
+``--max-open`` default this machine gets (`mcpgym_server._capacity`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _rss_mb() -> float:
 
 def child(mode: str, n: int, calls: int) -> dict[str, float]:
     """Measure in this process (see the module docstring)."""
-    import mcpgym_server.episode as episode_mod
+    import mcpgym_server._episode as episode_mod
     from mcpgym_server import EpisodeManager, MemoryEpisodeStore, load_environment
 
     if mode == "default":
@@ -115,8 +115,7 @@ def main() -> None:
         )
         out[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
     from mcpgym_server import load_environment
-    from mcpgym_server.capacity import default_max_open, memory_limit
-    from mcpgym_server.episode import SANDBOX_CACHE_KIB
+    from mcpgym_server.runtime import SANDBOX_CACHE_KIB, default_max_open, memory_limit
 
     size = len(load_environment("helpdesk").snapshot.data)
     print(

@@ -15,9 +15,12 @@ FORBIDDEN = {
 SUBMODULES = {
     "mcpgym_server": [
         "mcpgym_server",
-        "mcpgym_server.http",
-        "mcpgym_server.stdio",
-        "mcpgym_server.serving",
+        "mcpgym_server.runtime",
+        "mcpgym_server._http",
+        "mcpgym_server._stdio",
+        "mcpgym_server._serving",
+        "mcpgym_server.lock",
+        "mcpgym_server.bundles",
     ],
     "mcpgym_grading": ["mcpgym_grading", "mcpgym_grading.engine", "mcpgym_grading.service"],
 }

@@ -13,7 +13,8 @@ from typing import Any
 
 import anyio
 
-from mcpgym_clients import Agent, AgentResult, EpisodeContext, cli
+from mcpgym_clients import Agent, AgentResult, EpisodeContext, cli, evaluation
+from mcpgym_clients.commands import evaluate
 from tests.clients.toyenv import make_toy_env, target_value
 
 
@@ -38,9 +39,9 @@ def main() -> None:
     def build_agent(name: str, **_: Any) -> Agent:
         return SlowAgent()
 
-    cli.load_environment = lambda name: env  # type: ignore[assignment]
-    cli.available_environments = lambda: ["toy"]  # type: ignore[assignment]
-    cli._build_agent = build_agent  # type: ignore[assignment]
+    evaluation.load_environment = lambda name: env  # type: ignore[assignment]
+    evaluate.available_environments = lambda: ["toy"]  # type: ignore[assignment]
+    evaluate.build_agent = build_agent  # type: ignore[assignment]
     cli.app(sys.argv[2:], prog_name="mcpgym")
 
 

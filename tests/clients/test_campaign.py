@@ -27,7 +27,7 @@ from mcpgym_clients import (
     render_summary,
     run_campaign,
     select_variants,
-    summarize,
+    summarize_records,
 )
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock, lock_components
@@ -115,7 +115,7 @@ def test_summaries_group_by_family_and_band_and_leave_errors_out_of_means() -> N
         rec("cancel", "easy", 1.0),
     ]
     baseline = [rec("refund", "easy", 0.25), rec("cancel", "easy", 0.0)]
-    rows = summarize(records, baseline)
+    rows = summarize_records(records, baseline)
     assert [(r.task, r.band) for r in rows] == [
         ("refund", "easy"),
         ("cancel", "easy"),
@@ -148,11 +148,11 @@ def test_summaries_group_by_family_and_band_and_leave_errors_out_of_means() -> N
         pass_hat_k=0.0,
         pass_k_variants=1,
     )
-    assert summarize(records)[0].baseline is None
+    assert summarize_records(records)[0].baseline is None
 
 
 def test_the_summary_table_shows_the_baseline_beside_the_agent() -> None:
-    rows = summarize([rec("refund", "easy", 1.0)], [rec("refund", "easy", 0.0)])
+    rows = summarize_records([rec("refund", "easy", 1.0)], [rec("refund", "easy", 0.0)])
     console = Console(width=200, record=True)
     console.print(render_summary(rows, agent="openai", title="toy"))
     text = console.export_text()

@@ -158,8 +158,8 @@ async def forgetful(
     toy_env: Environment, tmp_path: Path
 ) -> AsyncIterator[tuple[ForgetfulServer, LocalServers]]:
     from mcpgym_grading.service import create_app as create_grading_app
-    from mcpgym_server.http import create_app as create_env_app
-    from mcpgym_server.serving import serve
+    from mcpgym_server.runtime import create_app as create_env_app
+    from mcpgym_server.runtime import serve
 
     store = tmp_path / "episodes"
     app = create_env_app(toy_env, store, control_token="c", bundle_key="k")

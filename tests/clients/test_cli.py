@@ -26,10 +26,11 @@ from mcpgym_clients import (
     ConfigurationError,
     LocalServers,
     RunStore,
-    cli,
+    evaluation,
     serve_locally,
 )
 from mcpgym_clients.cli import app
+from mcpgym_clients.commands import _agent, _common, evaluate
 from mcpgym_clients.commands._common import reported
 from mcpgym_server import Environment, MCPGymError, available_environments, load_environment
 
@@ -108,8 +109,9 @@ def test_click_and_mcpgym_usage_errors_share_one_style() -> None:
 @pytest.fixture
 def toy_installed(monkeypatch: pytest.MonkeyPatch, toy_env: Environment) -> Environment:
     """Make the CLI find the toy environment as if it were installed."""
-    monkeypatch.setattr(cli, "load_environment", lambda name: toy_env)
-    monkeypatch.setattr(cli, "available_environments", lambda: ["toy"])
+    monkeypatch.setattr(_common, "load_environment", lambda name: toy_env)  # serve, tasks
+    monkeypatch.setattr(evaluation, "load_environment", lambda name: toy_env)  # eval, demo
+    monkeypatch.setattr(evaluate, "available_environments", lambda: ["toy"])
     return toy_env
 
 
@@ -381,7 +383,9 @@ def model_api(monkeypatch: pytest.MonkeyPatch, answers: dict[str, httpx.Response
 
     transport = httpx.MockTransport(handler)
     monkeypatch.setattr(
-        cli, "ChatCompletionsClient", functools.partial(ChatCompletionsClient, transport=transport)
+        _agent,
+        "ChatCompletionsClient",
+        functools.partial(ChatCompletionsClient, transport=transport),
     )
     return paths
 
@@ -462,7 +466,7 @@ def test_tasks_never_cuts_family_names_and_shows_each_description(
     for name, description in families.items():
         family = toy_env.families["set-target"]
         wide.add_family(dataclasses.replace(family, name=name, description=description))
-    monkeypatch.setattr(cli, "load_environment", lambda name: wide)
+    monkeypatch.setattr(_common, "load_environment", lambda name: wide)
     result = runner.invoke(app, ["tasks", "wide"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     out = result.output

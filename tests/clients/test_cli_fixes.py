@@ -10,11 +10,13 @@ from typer.testing import CliRunner
 
 from mcpgym_clients.adapters.base import ModelSettings, sdk_error
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
-from mcpgym_clients.adapters.openai import ChatCompletionsAdapter
+from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter
 from mcpgym_clients.agents.model import ModelAgent
 from mcpgym_clients.agents.vendors import parse_model_spec
-from mcpgym_clients.cli import _preflight, _redacted, app
+from mcpgym_clients.cli import app
 from mcpgym_clients.errors import ConfigurationError, ModelAPIError
+from mcpgym_clients.preflight import preflight
+from mcpgym_clients.redaction import redacted
 
 runner = CliRunner()
 
@@ -27,7 +29,7 @@ def flat(text: str) -> str:
 def test_url_credentials_and_queries_are_redacted_from_argv() -> None:
     argv = ["mcpgym", "eval", "--base-url", "https://me:SECRET1@h.example/v1?key=SECRET2"]
     argv += ["--base-url=http://h.example/v1?api_key=SECRET3", "--api-key", "SECRET4"]
-    out = " ".join(_redacted(argv))
+    out = " ".join(redacted(argv))
     assert "SECRET" not in out
     assert "https://***@h.example/v1?***" in out and "--api-key ***" in out
 
@@ -96,7 +98,7 @@ def test_an_unreachable_hosted_vendor_shows_the_cause_and_no_base_url_hint() -> 
     client = ChatCompletionsClient(base_url="https://api.openai.com/v1")
     agent = ModelAgent(Unreachable(client, ModelSettings("gpt-x")))
     with pytest.raises(ConfigurationError) as info:
-        anyio.run(_preflight, agent, "--api-key")
+        anyio.run(preflight, agent, "--api-key")
     text = str(info.value)
     assert "cause: OSError: [Errno -3] Temporary failure in name resolution" in text
     assert "--base-url" not in text and "network connection" in text

@@ -13,7 +13,7 @@ import pytest
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, serve_locally
 from mcpgym_clients.measure.compare import variant_differences
 from mcpgym_server import Environment
-from mcpgym_server.seeds import salted_seed
+from mcpgym_server.runtime import salted_seed
 
 pytestmark = pytest.mark.anyio
 

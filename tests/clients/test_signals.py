@@ -10,7 +10,7 @@ import sys
 import anyio
 import pytest
 
-from mcpgym_clients import cli
+from mcpgym_clients import stopping
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -27,7 +27,7 @@ class Clock:
         return self.now
 
 
-class WatchedStopper(cli._Stopper):
+class WatchedStopper(stopping.Stopper):
     """A stopper that says when the watcher has handled a signal."""
 
     def __init__(self, clock: Clock) -> None:
@@ -52,7 +52,7 @@ def hard_exit(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         codes.append(code)
         raise HardExit(code)
 
-    monkeypatch.setattr(cli.os, "_exit", fake_exit)
+    monkeypatch.setattr(stopping.os, "_exit", fake_exit)
     return codes
 
 
@@ -70,10 +70,10 @@ async def test_a_second_signal_within_a_second_is_the_same_request(
     stopper = WatchedStopper(clock)
     with anyio.fail_after(10):
         async with anyio.create_task_group() as tg:
-            await tg.start(cli._watch_signals, stopper)
+            await tg.start(stopping.watch_signals, stopper)
             await _signal(stopper)
             assert stopper.signum == signal.SIGINT
-            clock.now += cli.REPEAT_WINDOW / 2
+            clock.now += stopping.REPEAT_WINDOW / 2
             await _signal(stopper)  # e.g. uv run forwarding the same Ctrl-C
             tg.cancel_scope.cancel()
     assert hard_exit == []
@@ -86,9 +86,9 @@ async def test_a_second_signal_later_exits_at_once(hard_exit: list[int]) -> None
     stopper = WatchedStopper(clock)
     with anyio.fail_after(10), pytest.raises(ExceptionGroup) as raised:
         async with anyio.create_task_group() as tg:
-            await tg.start(cli._watch_signals, stopper)
+            await tg.start(stopping.watch_signals, stopper)
             await _signal(stopper)
-            clock.now += cli.REPEAT_WINDOW + 0.5
+            clock.now += stopping.REPEAT_WINDOW + 0.5
             await _signal(stopper)
     assert raised.group_contains(HardExit)
     assert hard_exit == [128 + signal.SIGINT]

@@ -24,7 +24,7 @@ from mcpgym_server import (
     ToolError,
     VariantSpec,
 )
-from mcpgym_server.lockfile import current_lock, write_lock
+from mcpgym_server.lock import current_lock, write_lock
 from tests.snapshot_pkg import install_snapshot_package
 
 PACKAGE = "mcpgym_clients_toyenv_data"

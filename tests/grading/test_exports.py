@@ -42,7 +42,7 @@ EXPECTED = {
     "fold",
     "grade_bundle",
     "stats",
-    "summarize",
+    "summarize_grades",
 }
 
 

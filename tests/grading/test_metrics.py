@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mcpgym_grading import Grade, GradeStats, stats, summarize
+from mcpgym_grading import Grade, GradeStats, stats, summarize_grades
 
 
 def grade(task: str, band: str, score: float | None, passed: bool, **kw: Any) -> Grade:
@@ -74,7 +74,7 @@ def test_summary_groups_by_task_then_band_difficulty() -> None:
         grade("address", "medium", 1.0, True),
         grade("refund", "easy", 0.0, False),
     ]
-    summary = summarize(grades)
+    summary = summarize_grades(grades)
     assert summary.overall.count == 4
     assert [(g.task, g.band, g.count, g.mean_score, g.pass_rate) for g in summary.groups] == [
         ("address", "medium", 1, 1.0, 1.0),

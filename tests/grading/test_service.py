@@ -24,7 +24,7 @@ from mcpgym_server import (
     UnknownEnvironmentError,
     compute_lock,
 )
-from mcpgym_server.bundle import FINAL_DB, STATE_DELTA
+from mcpgym_server.bundles import FINAL_DB, STATE_DELTA
 
 from .toyenv import make_env, reference_calls, run_episode
 

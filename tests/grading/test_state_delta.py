@@ -18,8 +18,7 @@ from mcpgym_grading._statediff import compare_tables, table_names
 from mcpgym_grading._statepages import base_index, open_state
 from mcpgym_helpdesk import environment
 from mcpgym_server import SUBMIT_TOOL, ToolCall, replay
-from mcpgym_server.bundle import EpisodeBundle
-from mcpgym_server.delta import PageDelta
+from mcpgym_server.bundles import EpisodeBundle, PageDelta
 
 BANDS = ("easy", "medium", "hard")
 MATRIX = [(f, b) for f in sorted(environment.families) for b in BANDS]

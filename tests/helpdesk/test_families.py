@@ -13,8 +13,7 @@ import pytest
 
 from mcpgym_grading import Grade, ReferenceCache, grade_bundle
 from mcpgym_helpdesk import environment
-from mcpgym_server import Generation, ToolCall, replay
-from mcpgym_server.tasks import TaskVariant, generation_seed
+from mcpgym_server import Generation, TaskVariant, ToolCall, generation_seed, replay
 
 FAMILIES = (
     "refund-damaged-item",

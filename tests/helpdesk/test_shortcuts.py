@@ -10,8 +10,7 @@ import pytest
 
 from mcpgym_grading import Grade, ReferenceCache, grade_bundle
 from mcpgym_helpdesk import environment
-from mcpgym_server import ToolCall, replay
-from mcpgym_server.tasks import TaskVariant
+from mcpgym_server import TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=256)
 SEEDS = range(3)

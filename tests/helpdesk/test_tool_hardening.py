@@ -10,9 +10,7 @@ import pytest
 
 from mcpgym_helpdesk import environment
 from mcpgym_helpdesk.tools._common import MAX_AMOUNT_CENTS, like_contains
-from mcpgym_server import ToolCall, replay
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server import Sandbox, ToolCall, ToolError, VirtualClock, replay
 
 
 @pytest.fixture

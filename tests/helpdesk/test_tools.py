@@ -10,8 +10,7 @@ import pytest
 
 from mcpgym_helpdesk import environment
 from mcpgym_helpdesk.env import SNAPSHOT_TIME
-from mcpgym_server.errors import InvalidArgumentsError, ToolError
-from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server import InvalidArgumentsError, Sandbox, ToolError, VirtualClock
 
 MANIFEST = json.loads(
     resources.files("mcpgym_helpdesk").joinpath("data/snapshot_manifest.json").read_text()

@@ -16,8 +16,8 @@ from mcp import Client
 from mcpgym_clients.local import LocalServers, serve_locally
 from mcpgym_grading.service import create_app as create_grading_app
 from mcpgym_server import BundleSignatureError, EpisodeManager, EpisodeStore
-from mcpgym_server.bundle import SIGNATURE, bundle_signature
-from mcpgym_server.serving import serve
+from mcpgym_server.bundles import SIGNATURE, bundle_signature
+from mcpgym_server.runtime import serve
 
 from .conftest import ToyFactory
 from .toyenv import secret

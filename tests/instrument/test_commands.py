@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mcpgym_clients import cli
-from mcpgym_clients.commands import instrument
+from mcpgym_clients import cli, evaluation
+from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
-from mcpgym_server.lockfile import read_lock
+from mcpgym_server.lock import read_lock
 
 from .conftest import ToyFactory
 from .toyenv import secret
@@ -27,7 +27,8 @@ def flat(text: str) -> str:
 
 def install(monkeypatch: pytest.MonkeyPatch, env: Environment) -> Environment:
     """Make every command find ``env`` as if it were installed."""
-    monkeypatch.setattr(cli, "load_environment", lambda name: env)
+    monkeypatch.setattr(_common, "load_environment", lambda name: env)  # serve, tasks
+    monkeypatch.setattr(evaluation, "load_environment", lambda name: env)  # eval, demo
     monkeypatch.setattr(instrument, "load_environment", lambda name: env)
     return env
 
@@ -177,7 +178,7 @@ def test_eval_refuses_an_environment_whose_code_changed(
     install(monkeypatch, toy())
     runner.invoke(cli.app, ["lock", "toyvault"])
     install(monkeypatch, toy(generator_version="2"))
-    monkeypatch.setattr(cli, "available_environments", lambda: ["toyvault"])
+    monkeypatch.setattr(evaluate, "available_environments", lambda: ["toyvault"])
     store = tmp_path / "runs" / "mcpgym.db"
     result = runner.invoke(cli.app, ["eval", "toyvault", "--agent", "null", "--store", str(store)])
     assert result.exit_code == 1
@@ -235,8 +236,9 @@ import sys
 from pathlib import Path
 
 from mcpgym_clients import cli
-from mcpgym_clients.commands import instrument
-from mcpgym_server.lockfile import current_lock, write_lock
+from mcpgym_clients import evaluation
+from mcpgym_clients.commands import _common, evaluate, instrument
+from mcpgym_server.lock import current_lock, write_lock
 from tests.instrument.toyenv import build_snapshot, make_env, new_package
 
 tmp = Path(sys.argv[1])
@@ -286,7 +288,7 @@ def test_ctrl_c_during_record_exits_at_once_and_saves_nothing(tmp_path: Path) ->
 def test_lock_repairs_a_hand_edited_or_broken_lock_file(
     locked: Environment, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mcpgym_server.lockfile import lock_path
+    from mcpgym_server.lock import lock_path
 
     assert runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY]).exit_code == 0
     path = lock_path(locked)
@@ -322,7 +324,7 @@ def test_validate_refuses_an_unwritable_report_path_before_running(
 def test_lock_keeps_sign_offs_from_a_lock_file_left_with_merge_conflicts(
     locked: Environment,
 ) -> None:
-    from mcpgym_server.lockfile import lock_path
+    from mcpgym_server.lock import lock_path
 
     assert runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY]).exit_code == 0
     path = lock_path(locked)

@@ -19,7 +19,7 @@ from mcpgym_clients.instrument.conditions import Condition, Job, check_lock, com
 from mcpgym_clients.instrument.validate import INFRA_RETRIES, ValidationReport, _run_job
 from mcpgym_clients.local import serve_locally
 from mcpgym_server import LockError
-from mcpgym_server.lockfile import LockFile, current_lock, lock_changes, lock_path, read_lock
+from mcpgym_server.lock import LockFile, current_lock, lock_changes, lock_path, read_lock
 
 from .conftest import ToyFactory
 from .test_validate import failures, prepare, validate
@@ -214,7 +214,7 @@ def test_a_description_only_change_is_named_as_such(toy: ToyFactory) -> None:
 
 
 def test_read_lock_round_trips_tool_parts(toy: ToyFactory) -> None:
-    from mcpgym_server.lockfile import write_lock
+    from mcpgym_server.lock import write_lock
 
     env = toy()
     write_lock(env, current_lock(env))

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from mcpgym_server import LockError, LockMissingError, StaleLockError, compute_lock
-from mcpgym_server.lockfile import (
+from mcpgym_server.lock import (
     ValidationStamp,
     current_lock,
     lock_path,

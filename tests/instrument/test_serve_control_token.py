@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mcpgym_clients import cli
-from mcpgym_server import Environment, serving
+from mcpgym_server import Environment, runtime
 
 from .test_commands import locked  # noqa: F401  (fixture: the toy environment, locked)
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("locked")
 def served(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The apps `mcpgym serve` would have run (uvicorn is not started)."""
     apps: list[Any] = []
-    monkeypatch.setattr(serving, "run_until_stopped", lambda app, **kw: apps.append(app))
+    monkeypatch.setattr(runtime, "run_until_stopped", lambda app, **kw: apps.append(app))
     return apps
 
 

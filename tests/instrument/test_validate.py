@@ -17,7 +17,7 @@ from mcpgym_clients.commands import instrument
 from mcpgym_clients.instrument import read_run, record_episode, run_path
 from mcpgym_clients.instrument.validate import ValidationReport, validate_environment
 from mcpgym_server import Environment
-from mcpgym_server.lockfile import current_lock, read_lock, sign, write_lock
+from mcpgym_server.lock import current_lock, read_lock, sign, write_lock
 
 from .conftest import ToyFactory
 from .toyenv import secret

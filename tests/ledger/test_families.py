@@ -10,8 +10,7 @@ import pytest
 
 from mcpgym_grading import Grade, ReferenceCache, grade_bundle
 from mcpgym_ledger import environment
-from mcpgym_server import Generation, ToolCall, replay
-from mcpgym_server.tasks import TaskVariant, generation_seed
+from mcpgym_server import Generation, TaskVariant, ToolCall, generation_seed, replay
 
 BANDS = ("easy", "medium", "hard", "expert")
 FAMILIES = tuple(sorted(environment.families))

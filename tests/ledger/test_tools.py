@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from mcpgym_ledger import environment
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox, VirtualClock
+from mcpgym_server import Sandbox, ToolError, VirtualClock
 
 
 @pytest.fixture

@@ -85,7 +85,10 @@ def test_compare_prints_the_table_and_writes_the_json(runs: dict[str, Any], tmp_
     out = tmp_path / "c.json"
     result = cli(runs, "compare", runs["null"], runs["reference"], "--json", str(out))
     assert result.exit_code == 0, result.output
-    assert f"+{PAIRS} / -0" in result.output and f"newly solved by B = reference ({PAIRS})" in result.output
+    assert (
+        f"+{PAIRS} / -0" in result.output
+        and f"newly solved by B = reference ({PAIRS})" in result.output
+    )
     assert "FORCED" not in result.output
     with RunStore(runs["db"]) as store:
         assert json.loads(out.read_text()) == compare_runs(store, runs["null"], runs["reference"])

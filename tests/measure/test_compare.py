@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import binomtest, chi2
 
 from mcpgym_clients import ConfigurationError, RunStore
-from mcpgym_clients.measure import LockMismatchError, compare_runs
+from mcpgym_clients.measure import IncomparableRunsError, compare_runs
 
 from .synthetic import rec, store_run
 
@@ -105,7 +105,7 @@ def test_different_locks_are_refused_naming_the_component(store: RunStore) -> No
     b = store_run(
         store, [rec("refund", "easy", 0, 0, 1.0, True)], lock="b" * 64, lock_components=other
     )
-    with pytest.raises(LockMismatchError) as info:
+    with pytest.raises(IncomparableRunsError) as info:
         compare_runs(store, a, b)
     assert isinstance(info.value, ConfigurationError)
     assert info.value.differences == [
@@ -120,7 +120,7 @@ def test_different_locks_are_refused_naming_the_component(store: RunStore) -> No
 def test_a_different_version_is_named_without_components(store: RunStore) -> None:
     a = store_run(store, [rec("refund", "easy", 0, 0, 0.0)])
     b_id = store.create_run(env="toy", env_version="1.1.0", lock="c" * 64, agent="openai")
-    with pytest.raises(LockMismatchError, match=r"version 1\.0\.0 vs 1\.1\.0; lock aaaa"):
+    with pytest.raises(IncomparableRunsError, match=r"version 1\.0\.0 vs 1\.1\.0; lock aaaa"):
         compare_runs(store, a, b_id)
 
 

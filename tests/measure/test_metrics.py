@@ -120,15 +120,15 @@ def test_an_unknown_run_is_a_configuration_error(store: RunStore) -> None:
 
 def test_the_eval_summary_shows_pass_at_k_as_show_does(store: RunStore) -> None:
     from mcpgym_clients.campaign import record_from_row
-    from mcpgym_clients.summary import summarize
+    from mcpgym_clients.summary import summarize_records
 
     run = store_run(store, EPISODES, epochs=3)
     m = run_metrics(store, run, resamples=100)
     records = [record_from_row(r) for r in store.episodes(run)]
-    overall = summarize(records, epochs=3)[-1].agent
+    overall = summarize_records(records, epochs=3)[-1].agent
     assert overall.epochs == 3  # the run's epochs, not the most scored of one variant
     assert overall.pass_at_k == pytest.approx(m["overall"]["pass_at_k"]["3"])
     assert overall.pass_hat_k == pytest.approx(m["overall"]["pass_hat_k"]["3"])
     assert overall.pass_k_variants == m["overall"]["pass_k_variants"] == 2
-    hard = summarize([r for r in records if r.band == "hard"], epochs=3)[-1].agent
+    hard = summarize_records([r for r in records if r.band == "hard"], epochs=3)[-1].agent
     assert (hard.epochs, hard.pass_at_k, hard.pass_k_variants) == (3, None, 0)

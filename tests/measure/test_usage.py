@@ -109,7 +109,9 @@ def test_show_runs_and_compare_give_tokens_cost_and_time(store: tuple[Path, str,
     assert c["usage"]["delta"]["mean_duration_s"] == pytest.approx(-1.0)
     assert c["label_b"] == "openai (new-model)" and c["label_a"] == "openai"
 
-    out = runner.invoke(app, ["show", b, "--store", str(db), "--json", str(db.with_suffix(".json"))])
+    out = runner.invoke(
+        app, ["show", b, "--store", str(db), "--json", str(db.with_suffix(".json"))]
+    )
     assert out.exit_code == 0, out.output
     assert "tokens, cost and time" in out.output and "$0.0120" in out.output
     assert json.loads(db.with_suffix(".json").read_text())["usage"]["overall"]["requests"] == 3

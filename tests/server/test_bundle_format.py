@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mcpgym_server import BundleError, Environment, EpisodeManager, EpisodeStore
-from mcpgym_server.bundle import FINAL_DB, STATE_DELTA, EpisodeBundle, EpisodeMeta, canonical_json
+from mcpgym_server._bundle import FINAL_DB, STATE_DELTA, EpisodeBundle, EpisodeMeta, canonical_json
 
 
 def _sealed(toy_env: Environment, store: EpisodeStore) -> str:
@@ -85,7 +85,7 @@ def test_format_1_bundles_are_still_read_and_their_signatures_verify(
 
 
 def test_a_damaged_page_delta_is_refused(toy_env: Environment) -> None:
-    from mcpgym_server.delta import PageDelta
+    from mcpgym_server._delta import PageDelta
 
     base = toy_env.snapshot.data
     final = base[:4096] + b"\x01" * 4096 + base[8192:] + b"\x02" * 4096

@@ -22,8 +22,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from mcpgym_server import Environment
-from mcpgym_server.http import create_app
-from mcpgym_server.serving import serve
+from mcpgym_server._http import create_app
+from mcpgym_server._serving import serve
 
 pytestmark = pytest.mark.anyio
 

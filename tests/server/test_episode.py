@@ -21,7 +21,7 @@ from mcpgym_server import (
     UnknownEpisodeError,
     replay,
 )
-from mcpgym_server.bundle import STATE_DELTA
+from mcpgym_server._bundle import STATE_DELTA
 
 
 @pytest.fixture

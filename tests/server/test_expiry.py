@@ -13,8 +13,8 @@ import anyio.to_thread
 import pytest
 
 from mcpgym_server import Environment, EpisodeManager, EpisodeSealedError, EpisodeStore
-from mcpgym_server.bundle import EpisodeBundle
-from mcpgym_server.capacity import EPISODE_OVERHEAD, MIN_OPEN, default_max_open
+from mcpgym_server._bundle import EpisodeBundle
+from mcpgym_server._capacity import EPISODE_OVERHEAD, MIN_OPEN, default_max_open
 
 pytestmark = pytest.mark.anyio
 

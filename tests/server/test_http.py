@@ -15,8 +15,8 @@ from mcp import Client, ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from mcpgym_server import Environment, EpisodeStore
-from mcpgym_server.http import EPISODE_ID_HEADER, create_app
-from mcpgym_server.serving import serve
+from mcpgym_server._http import EPISODE_ID_HEADER, create_app
+from mcpgym_server._serving import serve
 
 pytestmark = pytest.mark.anyio
 

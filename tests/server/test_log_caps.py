@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from mcpgym_server import Environment, EpisodeManager, EpisodeSealedError, EpisodeStore
-from mcpgym_server.http import create_app
-from mcpgym_server.logcap import LOG_BUDGET, LOG_VALUE_CAP
+from mcpgym_server._http import create_app
+from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
 
 MB = 1024 * 1024
 # Tools refuse strings over 20,000 characters; 19,000 four-byte characters are 76 KB of JSON.
@@ -62,7 +62,7 @@ def test_the_tool_and_the_agent_see_whole_values_only_the_log_is_capped(
 
 
 def _capped(value: object) -> object:
-    from mcpgym_server.bundle import CappedValue
+    from mcpgym_server._bundle import CappedValue
 
     whole = _compact(value)
     return CappedValue(bytes=len(whole), sha256=hashlib.sha256(whole).hexdigest())

@@ -15,7 +15,7 @@ from mcpgym_server import (
     UnknownBandError,
     UnknownTaskError,
 )
-from mcpgym_server.tools import build_tool_spec, parse_docstring
+from mcpgym_server._tools import build_tool_spec, parse_docstring
 
 
 def test_docstring_becomes_description_and_arg_descriptions() -> None:

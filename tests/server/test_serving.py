@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from mcpgym_server.serving import ServerStartError, serve
+from mcpgym_server._serving import ServerStartError, serve
 
 pytestmark = pytest.mark.anyio
 

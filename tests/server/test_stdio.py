@@ -19,7 +19,7 @@ SCRIPT = """
 import sys, anyio
 from pathlib import Path
 from tests.server.toyenv import make_toy_env
-from mcpgym_server.stdio import serve_stdio
+from mcpgym_server._stdio import serve_stdio
 env = make_toy_env(Path(sys.argv[1]))
 anyio.run(lambda: serve_stdio(env, task="set-target", band="medium", seed=2, store_dir=sys.argv[2]))
 """
@@ -51,7 +51,7 @@ async def test_stdio_episode_is_sealed_at_eof(tmp_path: Path, mode: str) -> None
 async def test_the_stdio_episode_id_is_announced_at_start(tmp_path: Path) -> None:
     import io
 
-    from mcpgym_server.stdio import serve_stdio
+    from mcpgym_server._stdio import serve_stdio
     from tests.server.toyenv import make_toy_env
 
     env = make_toy_env(tmp_path / "pkg")

@@ -8,7 +8,8 @@ Run one episode::
         record = await driver.run_episode(ReferenceAgent(), "refund-damaged-item", "easy", 7)
         record.score, record.grade
 
-Run a campaign into the run store: `select_variants` then `run_campaign`.
+Evaluate (servers, checks, campaign, baseline) with `evaluate` given `EvalOptions`, as
+``mcpgym eval`` does; or run a campaign yourself: `select_variants` then `run_campaign`.
 
 Bring your own loop: `FunctionAgent` (an async function) or an `Agent` subclass;
 `load_agent` loads either from ``package.module:attr`` or ``path/to/file.py:attr``.
@@ -34,6 +35,7 @@ from mcpgym_clients.errors import (
     ModelAPIError,
     ServerRequestError,
 )
+from mcpgym_clients.evaluation import EvalOptions, evaluate
 from mcpgym_clients.harness import FunctionAgent, GuardedAgent, HarnessContext
 from mcpgym_clients.local import LocalServers, serve_locally
 from mcpgym_clients.protocol import (
@@ -45,7 +47,7 @@ from mcpgym_clients.protocol import (
     ToolOutcome,
 )
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize
+from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize_records
 
 __all__ = [
     "Agent",
@@ -58,6 +60,7 @@ __all__ = [
     "EpisodeContext",
     "EpisodeDriver",
     "EpisodeRecord",
+    "EvalOptions",
     "Figures",
     "FunctionAgent",
     "GuardedAgent",
@@ -81,11 +84,12 @@ __all__ = [
     "ToolDef",
     "ToolOutcome",
     "VariantKey",
+    "evaluate",
     "load_agent",
     "parse_text_tool_calls",
     "render_summary",
     "run_campaign",
     "select_variants",
     "serve_locally",
-    "summarize",
+    "summarize_records",
 ]

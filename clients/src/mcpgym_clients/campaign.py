@@ -41,7 +41,7 @@ from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
 from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.summary import SummaryRow, summarize, unscored_reasons
+from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
     BANDS,
     Environment,
@@ -138,7 +138,7 @@ class CampaignResult:
     Attributes:
         run_id: the run's id in the store. baseline_run_id: the baseline run's id, if any.
         records, baseline: episode records (sorted by task, band, seed, epoch).
-        summary: `summarize` rows. planned, baseline_planned: episodes the campaign
+        summary: `summarize_records` rows. planned, baseline_planned: episodes the campaign
             planned for the run (variants x epochs) and for its baseline (variants).
     """
 
@@ -458,7 +458,7 @@ async def run_campaign(
         baseline_id,
         records,
         base,
-        summarize(records, base, epochs=epochs),
+        summarize_records(records, base, epochs=epochs),
         planned=len(planned[run_id]),
         baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
     )

@@ -65,7 +65,7 @@ from mcpgym_server import (
     compute_lock,
     load_environment,
 )
-from mcpgym_server.episode import MAX_ARGUMENT_DEPTH, is_plain_json
+from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
 
 UNSCORED_TERMINATIONS: frozenset[str] = frozenset({"infra_error", "model_error"})
 """Terminations excluded from model scores (the failure was not the model's answer)."""

@@ -8,7 +8,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
         │   ├── UsageError          a command-line value names nothing that exists (exit 2)
         │   │   └── UnknownNameError  an unknown task, band, agent or run; did-you-mean
         │   ├── HarnessLoadError    an ``--agent module:attr`` or ``file.py:attr`` did not load
-        │   ├── LockMismatchError   two runs to compare ran on different locks; `.differences`
+        │   ├── IncomparableRunsError   two runs to compare ran on different locks; `.differences`
         │   └── MissingExtraError   a vendor SDK is not installed; names the extra to install
         ├── InfraError              a server could not be reached or failed (transport error, 5xx);
         │                           `.service` names it; recorded as ``infra_error``, never a score
@@ -23,8 +23,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from mcpgym_server import did_you_mean
-from mcpgym_server.errors import MCPGymError
+from mcpgym_server import MCPGymError, did_you_mean
 
 
 class ClientError(MCPGymError):
@@ -72,7 +71,7 @@ class HarnessLoadError(ConfigurationError):
         super().__init__(message)
 
 
-class LockMismatchError(ConfigurationError):
+class IncomparableRunsError(ConfigurationError):
     """Two runs cannot be compared: they ran on different environment locks.
 
     Attributes:
@@ -189,3 +188,11 @@ class MissingExtraError(ConfigurationError):
             f"uv pip install 'mcpgym-clients[{extra}]' (in a clone of mcpgym, `uv sync` "
             "installs every vendor SDK)"
         )
+
+
+def message(exc: BaseException) -> str:
+    """A one-line description of ``exc`` (an OSError's reason and file name)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__

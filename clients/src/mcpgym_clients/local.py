@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgym_clients.errors import InfraError
-from mcpgym_server import Environment, load_environment
-from mcpgym_server.serving import ServerStartError, serve
+from mcpgym_server import Environment, ServerStartError, load_environment
+from mcpgym_server.runtime import serve
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class LocalServers:
         env_url: environment server base URL. grading_url: grading service base URL.
         grading_token: the grading bearer token. store_dir: the shared episode store.
         control_token: the environment server's control token (``Authorization: Bearer``
-            on ``POST /episodes``, ``/end`` and connect-to-start; see `mcpgym_server.http`).
+            on ``POST /episodes``, ``/end`` and connect-to-start; see `mcpgym_server._http`).
     """
 
     env_url: str
@@ -67,7 +67,7 @@ async def serve_locally(
             random one, so the grading service only grades what this server sealed).
         control_token: the environment server's control token (default: a random one;
             only the caller, never the agent, gets it through `LocalServers`).
-        seed_salt: the environment server's secret seed salt (`mcpgym_server.seeds`).
+        seed_salt: the environment server's secret seed salt (`mcpgym_server._seeds`).
 
     Yields:
         The servers' `LocalServers`; both stop when the context exits.
@@ -76,7 +76,7 @@ async def serve_locally(
         InfraError: a server could not start.
     """
     from mcpgym_grading.service import create_app as create_grading_app
-    from mcpgym_server.http import create_app as create_env_app
+    from mcpgym_server.runtime import create_app as create_env_app
 
     store = Path(store_dir)
     token = token or secrets.token_urlsafe(24)

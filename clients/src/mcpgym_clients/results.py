@@ -19,7 +19,7 @@ import math
 from typing import Any, get_args
 
 from mcpgym_clients.protocol import AgentResult, Termination
-from mcpgym_server.tools import MAX_STRING_LENGTH
+from mcpgym_server.runtime import MAX_STRING_LENGTH
 
 TERMINATIONS: frozenset[str] = frozenset(get_args(Termination))
 """Every valid `Termination`."""

@@ -81,7 +81,7 @@ class SummaryRow:
     baseline: Figures | None
 
 
-def summarize(
+def summarize_records(
     records: Sequence[EpisodeRecord],
     baseline: Sequence[EpisodeRecord] | None = None,
     *,
@@ -134,10 +134,10 @@ def _pct(value: float | None) -> str:
 
 
 def render_summary(rows: Sequence[SummaryRow], *, agent: str, title: str | None = None) -> Table:
-    """A rich table of `summarize` rows (baseline columns when there is a baseline).
+    """A rich table of `summarize_records` rows (baseline columns when there is a baseline).
 
     Args:
-        rows: from `summarize`. agent: the agent's name (the title when ``title`` is None).
+        rows: from `summarize_records`. agent: the agent's name (the title when ``title`` is None).
         title: the table title.
     """
     with_base = any(r.baseline is not None for r in rows)

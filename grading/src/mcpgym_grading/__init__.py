@@ -4,7 +4,7 @@ Environment authors write a `Rubric` of checks (`SqlCheck`, `StateMatchesReferen
 `NoCollateralChanges`, `ToolCalled`, `ToolNotCalled`, `CalledBefore`, `AnswerMatch`)
 with `Param` references to variant parameters. Harnesses grade a sealed bundle with
 `grade_bundle` in process, or over HTTP with the service from `create_app`, and
-summarise grades with `summarize`. `fold` and `TextView` are the one canonical text form
+summarise grades with `summarize_grades`. `fold` and `TextView` are the one canonical text form
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
 The author kit (`mcpgym_grading.kit`) builds the
 check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
@@ -31,7 +31,7 @@ from mcpgym_grading.kit import (
     rows_written_sum,
     sql_in_list,
 )
-from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize
+from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize_grades
 from mcpgym_grading.rubric import (
     AnswerMatch,
     CalledBefore,
@@ -82,5 +82,5 @@ __all__ = [
     "rows_written_sum",
     "sql_in_list",
     "stats",
-    "summarize",
+    "summarize_grades",
 ]

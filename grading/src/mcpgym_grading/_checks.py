@@ -36,10 +36,8 @@ from mcpgym_grading.rubric import (
     ToolCalled,
     ToolNotCalled,
 )
-from mcpgym_server.bundle import EpisodeBundle, to_jsonable
-from mcpgym_server.environment import Environment
-from mcpgym_server.errors import InvalidArgumentsError
-from mcpgym_server.tasks import TaskVariant
+from mcpgym_server import Environment, InvalidArgumentsError, TaskVariant
+from mcpgym_server.bundles import EpisodeBundle, to_jsonable
 
 MAX_FOUND_ROWS = 50
 """SQL results longer than this are truncated in a check's ``detail``."""
@@ -59,7 +57,7 @@ class Call(NamedTuple):
     """A successful tool call: step, tool name and the arguments the tool received.
 
     ``capped``: the log kept only the head of the arguments (they were over the server's
-    log value cap, see `mcpgym_server.logcap`): ``arguments`` is that text, and the
+    log value cap, see `mcpgym_server._logcap`): ``arguments`` is that text, and the
     arguments are unknown. Such a call never matches expected arguments, and counts as a
     possible match where a check forbids a call.
     """

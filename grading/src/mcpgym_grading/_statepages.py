@@ -1,7 +1,7 @@
 """Which tables a page delta leaves untouched: state checks read only the tables that changed.
 
 An episode's final database and a variant's reference end state are both page deltas
-against the locked snapshot (`mcpgym_server.delta`). A table whose b-tree pages (as
+against the locked snapshot (`mcpgym_server._delta`). A table whose b-tree pages (as
 SQLite's ``dbstat`` lists them in the snapshot: interior, leaf and overflow pages) are
 all unchanged in a database, and whose schema row (type, name, table, root page, SQL) is
 the snapshot's, holds exactly the snapshot's rows there: the b-tree read from its root
@@ -31,8 +31,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpgym_server.delta import PageDelta, page_size_of
-from mcpgym_server.snapshot import Snapshot
+from mcpgym_server import Snapshot
+from mcpgym_server.bundles import PageDelta, page_size_of
 
 SchemaRow = tuple[str, str, str, int, str | None]
 """``(type, name, tbl_name, rootpage, sql)`` of one ``sqlite_schema`` row."""
@@ -256,8 +256,8 @@ def _tree(db: StateConnection, name: str) -> tuple[set[int], set[int]]:
 
 def _rowids_of(db: StateConnection, pageno: int, page_size: int) -> list[int] | None:
     assert db.delta is not None and db.index is not None
-    memo = db.memo if pageno in db.delta.changed_pages else db.index.rowids
-    key = ("rowids", pageno) if memo is db.memo else pageno
+    memo: dict[Any, Any] = db.memo if pageno in db.delta.changed_pages else db.index.rowids
+    key: Any = ("rowids", pageno) if memo is db.memo else pageno
     if key not in memo:
         memo[key] = leaf_rowids(db.data, pageno, page_size)
     return memo[key]

@@ -210,7 +210,7 @@ class TextView:
 
     @classmethod
     def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
-        """The view of ``parts`` (a text, or texts joined by ``"\\n"``)."""
+        r"""The view of ``parts`` (a text, or texts joined by ``"\n"``)."""
         text = parts if isinstance(parts, str) else "\n".join(parts)
         pieces = _pieces(text, signed)
         lists = (

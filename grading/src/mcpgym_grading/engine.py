@@ -26,13 +26,10 @@ from mcpgym_grading._values import lookup_param, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
 from mcpgym_grading.rubric import Check, Rubric
-from mcpgym_server.bundle import EpisodeBundle
-from mcpgym_server.delta import PageDelta
-from mcpgym_server.environment import Environment
-from mcpgym_server.episode import replay
-from mcpgym_server.errors import EnvironmentDefinitionError, MCPGymError
+from mcpgym_server import Environment, EnvironmentDefinitionError, MCPGymError, TaskVariant
+from mcpgym_server.bundles import EpisodeBundle, PageDelta
 from mcpgym_server.lock import compute_lock
-from mcpgym_server.tasks import TaskVariant
+from mcpgym_server.runtime import replay
 
 SCORE_TOLERANCE = 1e-9
 """``score >= threshold - SCORE_TOLERANCE`` passes (weights are floats)."""

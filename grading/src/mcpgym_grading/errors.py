@@ -15,7 +15,7 @@ a reference solution that fails) is not raised: it makes the grade's status
 
 from __future__ import annotations
 
-from mcpgym_server.errors import MCPGymError
+from mcpgym_server import MCPGymError
 
 
 class GradingError(MCPGymError):

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcpgym_server.bundle import TerminationReason
+from mcpgym_server.bundles import TerminationReason
 
 GradeStatus = Literal["graded", "error"]
 """``graded``: every applicable check was evaluated. ``error``: at least one could not be."""

@@ -96,7 +96,7 @@ def by_task_band(grades: Iterable[Grade]) -> dict[tuple[str, str], list[Grade]]:
     return {k: groups[k] for k in keys}
 
 
-def summarize(grades: Iterable[Grade]) -> Summary:
+def summarize_grades(grades: Iterable[Grade]) -> Summary:
     """Overall `GradeStats` plus one `GroupStats` per (task, band)."""
     items = list(grades)
     return Summary(

@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from mcpgym_server.tasks import BANDS
+from mcpgym_server import BANDS
 
 DEFAULT_REL_TOL = 1e-9
 """`SqlCheck`'s default relative tolerance for floats: binary rounding, nothing more."""

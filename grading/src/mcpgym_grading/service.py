@@ -30,7 +30,7 @@ Errors are ``{"error": "<what went wrong and what to do>", ...}``:
 ===== ==========================================================================
 
 With a bundle key (``bundle_key``, shared with the environment server) every bundle's
-HMAC-SHA256 signature is checked before grading (`mcpgym_server.bundle`) against the
+HMAC-SHA256 signature is checked before grading (`mcpgym_server._bundle`) against the
 episode id asked for, so the signature binds the bundle to its episode, environment and
 lock, and grades say ``"signature": "verified"``; without one grades say
 ``"signature": "unchecked"``.
@@ -62,18 +62,18 @@ from starlette.routing import Route
 from mcpgym_grading.engine import ReferenceCache, grade_bundle
 from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
 from mcpgym_grading.grade import Grade
-from mcpgym_server.bundle import EpisodeStore, check_bundle_episode
-from mcpgym_server.environment import Environment
-from mcpgym_server.errors import (
+from mcpgym_server import (
     BundleError,
     BundleSignatureError,
+    Environment,
     EnvironmentDefinitionError,
     UnknownBandError,
     UnknownEnvironmentError,
     UnknownEpisodeError,
     UnknownTaskError,
+    load_environment,
 )
-from mcpgym_server.registry import load_environment
+from mcpgym_server.bundles import EpisodeStore, check_bundle_episode
 
 logger = logging.getLogger("mcpgym.grading")
 

@@ -1,24 +1,20 @@
 """mcpgym-server: the environment SDK and the runtime that serves it over MCP.
 
-Environment authors use `Environment`, `Sandbox`, `ToolError`, `TaskFamily`,
-`VariantSpec`, `ToolCall`, `Snapshot`, `Resource`. Trainers and tests use the
-in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`. The lock file
-(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`. Generators
-use the author kit (`mcpgym_server.authoring`): `Scenario`, `fetch_rows`, `fetch_one`,
-`max_id`, `pick`, `pick_where`, `reference_call`, `format_cents`.
+This package is the SDK face. Environment authors use `Environment`, `Sandbox`,
+`ToolError`, `TaskFamily`, `VariantSpec`, `ToolCall`, `Snapshot`, `Resource`. Trainers and
+tests use the in-process runtime: `EpisodeManager`, `EpisodeStore`, `replay`. The lock file
+(``mcpgym.lock``) is read and checked with `read_lock` and `verify_lock`.
+
+The other public faces, each with its own ``__all__``: `mcpgym_server.authoring` (the
+author kit for generators: `Scenario`, `fetch_rows`, `fetch_one`, `max_id`, `pick`,
+`pick_where`, `reference_call`, `format_cents`), `mcpgym_server.runtime` (serving over
+HTTP and stdio, episodes, limits), `mcpgym_server.lock` (computing, reading, writing and
+signing locks) and `mcpgym_server.bundles` (sealed bundles, as graders read them). Every
+other module is private (``_x``); ``tests/test_import_structure.py`` fails on an import
+of one from outside this package.
 """
 
-from mcpgym_server.authoring import (
-    Scenario,
-    fetch_one,
-    fetch_rows,
-    format_cents,
-    max_id,
-    pick,
-    pick_where,
-    reference_call,
-)
-from mcpgym_server.bundle import (
+from mcpgym_server._bundle import (
     CappedValue,
     EpisodeBundle,
     EpisodeMeta,
@@ -28,9 +24,9 @@ from mcpgym_server.bundle import (
     StepStatus,
     TerminationReason,
 )
-from mcpgym_server.environment import SUBMIT_TOOL, Environment, Resource
-from mcpgym_server.episode import Episode, EpisodeManager, new_episode_id, replay
-from mcpgym_server.errors import (
+from mcpgym_server._environment import SUBMIT_TOOL, Environment, Resource
+from mcpgym_server._episode import Episode, EpisodeManager, new_episode_id, replay
+from mcpgym_server._errors import (
     BundleError,
     BundleSignatureError,
     CapacityError,
@@ -51,12 +47,12 @@ from mcpgym_server.errors import (
     UnknownTaskError,
     did_you_mean,
 )
-from mcpgym_server.lock import compute_lock, lock_components
-from mcpgym_server.lockfile import LockFile, read_lock, verify_lock
-from mcpgym_server.registry import available_environments, load_environment
-from mcpgym_server.sandbox import Sandbox, VirtualClock
-from mcpgym_server.snapshot import Snapshot
-from mcpgym_server.tasks import (
+from mcpgym_server._lock import compute_lock, lock_components
+from mcpgym_server._lockfile import LockFile, read_lock, verify_lock
+from mcpgym_server._registry import available_environments, load_environment
+from mcpgym_server._sandbox import Sandbox, VirtualClock
+from mcpgym_server._snapshot import Snapshot
+from mcpgym_server._tasks import (
     BANDS,
     Band,
     Generation,
@@ -64,6 +60,17 @@ from mcpgym_server.tasks import (
     TaskVariant,
     ToolCall,
     VariantSpec,
+    generation_seed,
+)
+from mcpgym_server.authoring import (
+    Scenario,
+    fetch_one,
+    fetch_rows,
+    format_cents,
+    max_id,
+    pick,
+    pick_where,
+    reference_call,
 )
 
 __all__ = [
@@ -109,6 +116,7 @@ __all__ = [
     "UnknownEpisodeError",
     "UnknownTaskError",
     "did_you_mean",
+    "generation_seed",
     "VariantSpec",
     "VirtualClock",
     "available_environments",

@@ -25,7 +25,18 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
-from mcpgym_server.tasks import Generation, SetupStep, ToolCall
+from mcpgym_server._tasks import Generation, SetupStep, ToolCall
+
+__all__ = [
+    "Scenario",
+    "fetch_one",
+    "fetch_rows",
+    "format_cents",
+    "max_id",
+    "pick",
+    "pick_where",
+    "reference_call",
+]
 
 R = TypeVar("R")
 

@@ -10,12 +10,13 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from mcpgym_clients import cli
+from mcpgym_clients import evaluation, redaction
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
 from mcpgym_clients.agents.model import ModelAgent
 from mcpgym_clients.agents.vendors import VENDORS, build_adapter, parse_model_spec
 from mcpgym_clients.cli import app
+from mcpgym_clients.commands import _agent, evaluate
 from mcpgym_clients.errors import ConfigurationError, MissingExtraError
 from mcpgym_server import Environment
 
@@ -44,7 +45,7 @@ def build(model: str, **kw: object) -> object:
         "max_output_tokens": None,
     }
     args.update(kw)
-    return cli._build_agent("openai", **args)  # type: ignore[arg-type]
+    return _agent.build_agent("openai", **args)  # type: ignore[arg-type]
 
 
 def test_vendor_prefixes_split_and_other_colons_stay_in_the_model_name() -> None:
@@ -141,10 +142,10 @@ def test_a_wrong_path_is_caught_before_any_episode(
         paths.append(f"{request.method} {request.url.path}")
         return httpx.Response(404, text="404 page not found")
 
-    monkeypatch.setattr(cli, "load_environment", lambda name: toy_env)
-    monkeypatch.setattr(cli, "available_environments", lambda: ["toy"])
+    monkeypatch.setattr(evaluation, "load_environment", lambda name: toy_env)
+    monkeypatch.setattr(evaluate, "available_environments", lambda: ["toy"])
     monkeypatch.setattr(
-        cli,
+        _agent,
         "ChatCompletionsClient",
         functools.partial(ChatCompletionsClient, transport=httpx.MockTransport(handler)),
     )
@@ -163,7 +164,7 @@ def test_a_wrong_path_is_caught_before_any_episode(
 
 def test_keys_never_reach_the_run_store() -> None:
     argv = ["mcpgym", "eval", "helpdesk", "--api-key", "sk-secret", "--grading-token=tok"]
-    assert cli._redacted(argv) == [
+    assert redaction.redacted(argv) == [
         "mcpgym", "eval", "helpdesk", "--api-key", "***", "--grading-token=***",
     ]  # fmt: skip
     agent = build("openai-compatible:m", base_url="http://user:pw@10.0.0.5:8000/v1?key=k")

@@ -16,7 +16,7 @@ import pytest
 from mcpgym_clients import EpisodeDriver, LocalServers, RunStore, VariantKey, run_campaign
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
-from mcpgym_clients.adapters.openai import ChatCompletionsAdapter
+from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.model import UNPARSED_TOOL_CALL, ModelAgent
 from mcpgym_clients.errors import ConfigurationError

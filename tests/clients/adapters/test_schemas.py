@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from mcpgym_clients.adapters.anthropic import AnthropicAdapter
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.gemini import GeminiAdapter
-from mcpgym_clients.adapters.openai import OpenAIChatAdapter
+from mcpgym_clients.adapters.openai_chat import OpenAIChatAdapter
 from mcpgym_clients.adapters.openai_responses import OpenAIResponsesAdapter
 from mcpgym_clients.adapters.schemas import (
     gemini_parameters,
@@ -26,7 +26,7 @@ from mcpgym_clients.adapters.schemas import (
 )
 from mcpgym_clients.protocol import ToolDef
 from mcpgym_server import Environment, load_environment
-from mcpgym_server.mcp_bridge import tool_definitions
+from mcpgym_server.runtime import tool_definitions
 
 from ...grading.toyenv import make_env as grading_toy
 from ...server.toyenv import make_toy_env as server_toy

@@ -10,7 +10,7 @@ import httpx2
 import pytest
 
 from mcpgym_clients.adapters.base import ModelSettings
-from mcpgym_clients.adapters.openai import chat_turn
+from mcpgym_clients.adapters.openai_chat import chat_turn
 from mcpgym_clients.agents.vendors import VENDORS, build_adapter
 from mcpgym_clients.errors import ModelAPIError
 

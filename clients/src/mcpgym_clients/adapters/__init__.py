@@ -1,7 +1,7 @@
 """Vendor adapters: wire formats of model APIs, kept apart from the agent loop.
 
 `ModelAdapter` is the interface the loop (`mcpgym_clients.agents.ModelAgent`) drives; one
-module per vendor API implements it (``openai``, ``openai_responses``, ``anthropic``,
+module per vendor API implements it (``openai_chat``, ``openai_responses``, ``anthropic``,
 ``gemini``; ``chat_completions`` is the plain-httpx client of ``openai-compatible``).
 `schemas` adapts MCP tool schemas per vendor; `retry` holds the retry policy and the
 episode time budget.

@@ -60,6 +60,8 @@ class ModelTurn:
         refusal: the refusal text, if the model declined.
         feedback: for a turn the vendor flagged as unusable but retryable (Gemini
             ``MALFORMED_FUNCTION_CALL``): a message telling the model, sent as a user turn.
+        tokens: token ids and log-probs of the turn when asked for and returned
+            (`mcpgym_clients.adapters.tokens.turn_tokens`), else ``None``.
     """
 
     text: str | None
@@ -72,6 +74,7 @@ class ModelTurn:
     raw: Any = None
     refusal: str | None = None
     feedback: str | None = None
+    tokens: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

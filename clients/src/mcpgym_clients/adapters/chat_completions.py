@@ -231,6 +231,8 @@ class AssistantTurn:
         finish_reason: e.g. ``stop``, ``tool_calls``, ``length``; ``None`` if absent.
         usage: the response's ``usage`` object (may be empty).
         response_id: the response ``id`` (``chatcmpl-...``), if any.
+        refusal: the message's ``refusal`` text, if any.
+        raw: the message object exactly as received.
     """
 
     message: dict[str, Any]
@@ -239,6 +241,8 @@ class AssistantTurn:
     finish_reason: str | None
     usage: dict[str, Any]
     response_id: str | None
+    refusal: str | None = None
+    raw: dict[str, Any] | None = None
 
 
 def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
@@ -286,6 +290,8 @@ def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
         finish_reason=choice.get("finish_reason"),
         usage=usage if isinstance(usage, dict) else {},
         response_id=data.get("id") if isinstance(data.get("id"), str) else None,
+        refusal=msg.get("refusal") if isinstance(msg.get("refusal"), str) else None,
+        raw=msg,
     )
 
 

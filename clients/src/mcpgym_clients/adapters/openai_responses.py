@@ -23,7 +23,7 @@ from mcpgym_clients.adapters.base import (
     has_text,
     text_of,
 )
-from mcpgym_clients.adapters.openai import openai_error, sdk_check
+from mcpgym_clients.adapters.openai_chat import openai_error, sdk_check
 from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
 from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
 from mcpgym_clients.errors import ModelAPIError

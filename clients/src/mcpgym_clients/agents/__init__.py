@@ -5,7 +5,7 @@ is resolved by `vendors`."""
 
 from mcpgym_clients.agents.model import DEFAULT_SYSTEM_PROMPT, ModelAgent
 from mcpgym_clients.agents.null import NullAgent
-from mcpgym_clients.agents.openai import OpenAIAgent
+from mcpgym_clients.agents.openai_agent import OpenAIAgent
 from mcpgym_clients.agents.random import RandomAgent
 from mcpgym_clients.agents.reference import ReferenceAgent
 from mcpgym_clients.agents.vendors import VENDORS, Vendor, build_adapter, parse_model_spec

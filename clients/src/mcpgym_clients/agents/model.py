@@ -247,6 +247,8 @@ class _Episode:
                 note["mcpgym_response_id"] = turn.response_id
             if turn.raw is not None:
                 note["mcpgym_raw"] = turn.raw
+            if turn.tokens is not None:
+                note["mcpgym_tokens"] = turn.tokens
             if turn.feedback and not turn.calls:
                 self._record_assistant(turn, note)
                 self.history += self.adapter.user_entries(turn.feedback)

@@ -155,7 +155,7 @@ def build_adapter(
     """
     kw = {"api_key": api_key, "base_url": base_url, "transport": transport, "timeout": timeout}
     if vendor.name in ("openai", "openai-responses"):
-        from mcpgym_clients.adapters.openai import OpenAIChatAdapter, openai_sdk_client
+        from mcpgym_clients.adapters.openai_chat import OpenAIChatAdapter, openai_sdk_client
 
         sdk = openai_sdk_client(**kw)
         if vendor.name == "openai":

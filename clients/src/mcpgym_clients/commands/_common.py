@@ -17,8 +17,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from mcpgym_clients.errors import ConfigurationError
-from mcpgym_server import MCPGymError, NotFoundError, UnknownEpisodeError
+from mcpgym_clients.errors import ConfigurationError, message
+from mcpgym_server import MCPGymError, NotFoundError, UnknownEpisodeError, load_environment
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -66,14 +66,6 @@ def _user_error(exc: BaseException) -> BaseException | None:
     return None
 
 
-def message(exc: BaseException) -> str:
-    """A one-line description of ``exc`` (an OSError's reason and file name)."""
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f": {exc.filename}" if exc.filename else ""
-        return f"{exc.strerror}{where}"
-    return str(exc) or type(exc).__name__
-
-
 @contextlib.contextmanager
 def reported() -> Iterator[None]:
     """Turn user errors (mcpgym errors, OS and SQLite errors, even inside exception
@@ -94,3 +86,9 @@ def exit_code(exc: BaseException) -> int:
     if isinstance(exc, NotFoundError) and not isinstance(exc, UnknownEpisodeError):
         return 2
     return int(getattr(exc, "exit_code", 1))
+
+
+def environment_named(name: str) -> Any:
+    """The installed environment ``name``; an unknown name is a one-line usage error."""
+    with reported():
+        return load_environment(name)

@@ -30,8 +30,9 @@ from rich.console import Console
 
 from mcpgym_clients.commands._common import fail, reported, say
 from mcpgym_clients.errors import ConfigurationError, ServerRequestError
+from mcpgym_clients.server_logs import server_logs
 from mcpgym_server import Environment, LockError, LockMissingError, load_environment
-from mcpgym_server.lockfile import lock_path, read_lock, relock, salvage_lock, sign, write_lock
+from mcpgym_server.lock import lock_path, read_lock, relock, salvage_lock, sign, write_lock
 
 
 def _environment(name: str) -> Environment:
@@ -170,6 +171,8 @@ def record(
             raise
         finally:
             signal.signal(signal.SIGINT, previous)
+        if interrupted.is_set():  # the KeyboardInterrupt landed where Python swallows it
+            raise fail("interrupted: nothing saved", 130)  # (a __del__): still nothing saved
         score = run.grade.get("score")
         into_shipped = path.resolve().is_relative_to(shipped)
         if score != 1.0 and into_shipped and not allow_failing:
@@ -266,7 +269,7 @@ def validate(
 
     from mcpgym_clients.instrument.report import render_report
     from mcpgym_clients.instrument.validate import validate_environment, weaker_than_stamp
-    from mcpgym_server.lockfile import ValidationStamp, read_lock, write_lock
+    from mcpgym_server.lock import ValidationStamp, read_lock, write_lock
 
     environment = _environment(env)
     console = Console()
@@ -282,12 +285,10 @@ def validate(
         elif done == total or done % 200 == 0:
             err.print(f"validate {env}: {done}/{total} episodes", highlight=False)
 
-    from mcpgym_clients.cli import _server_logs
-
     with (
         reported(),
         tempfile.TemporaryDirectory(prefix="mcpgym-validate-") as tmp,
-        _server_logs(server_log),
+        server_logs(server_log),
     ):
         report = anyio.run(
             lambda: validate_environment(

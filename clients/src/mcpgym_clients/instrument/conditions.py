@@ -15,7 +15,7 @@ from mcpgym_clients.driver import EpisodeRecord
 from mcpgym_clients.instrument.runs import RecordedRun, variant_digest
 from mcpgym_clients.protocol import Agent
 from mcpgym_server import Environment, EpisodeStore, LockError
-from mcpgym_server.lockfile import current_lock, read_lock, verify_lock
+from mcpgym_server.lock import current_lock, read_lock, verify_lock
 
 CONTROL_KINDS = ("null", "random", "mutant", "adversarial")
 """The jobs that are control runs (condition 4 counts the checks they fail)."""

@@ -308,7 +308,7 @@ def check_signer(by: str | None) -> str | None:
     Raises:
         ConfigurationError: it is not.
     """
-    from mcpgym_server.lockfile import SIGNER
+    from mcpgym_server.lock import SIGNER
 
     if by is None:
         return None

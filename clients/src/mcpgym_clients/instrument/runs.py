@@ -38,7 +38,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcpgym_server import Environment, LockError, TaskVariant
-from mcpgym_server.lockfile import lock_path
+from mcpgym_server.lock import lock_path
 
 RUNS_DIR = "reference_runs"
 """Folder of recorded runs inside the environment's package."""

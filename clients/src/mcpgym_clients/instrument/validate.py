@@ -5,7 +5,7 @@ Everything goes through the environment server and the grading service on loopba
 (`serve_locally`) with the `EpisodeDriver`, as an agent and a harness would. The gate
 checks the issue's six conditions (1 to 6) plus condition 0 (the lock matches the code):
 
-0. the lock file matches the code (``mcpgym.lock``, see `mcpgym_server.lockfile`);
+0. the lock file matches the code (``mcpgym.lock``, see `mcpgym_server._lockfile`);
 1. every recorded run (``reference_runs/``) was recorded on the current lock, for the
    variant the generator still makes, and replays call by call to the recorded results
    (or errors), the same number of calls, its final-state digest and a score of 1.0;
@@ -161,7 +161,7 @@ DEFAULT_MUTANT_SEEDS = 2
 
 def weaker_than_stamp(stamp: Any, *, seeds: int, mutant_seeds: int) -> str | None:
     """Why a validation with ``seeds`` / ``mutant_seeds`` is weaker than ``stamp`` (a
-    `mcpgym_server.lockfile.ValidationStamp` of the same lock digest), or ``None`` when it
+    `mcpgym_server._lockfile.ValidationStamp` of the same lock digest), or ``None`` when it
     is at least as strong (as many seeds and mutant seeds), so it may replace the stamp."""
     old_mutants = int(stamp.summary.get("mutant_seeds", DEFAULT_MUTANT_SEEDS))
     reasons = []

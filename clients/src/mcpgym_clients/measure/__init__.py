@@ -11,8 +11,8 @@
 The statistics themselves (with their sources) are in `mcpgym_clients.measure.stats`.
 """
 
-from mcpgym_clients.errors import LockMismatchError
+from mcpgym_clients.errors import IncomparableRunsError
 from mcpgym_clients.measure.compare import compare_runs
 from mcpgym_clients.measure.metrics import run_metrics
 
-__all__ = ["LockMismatchError", "compare_runs", "run_metrics"]
+__all__ = ["IncomparableRunsError", "compare_runs", "run_metrics"]

@@ -15,7 +15,7 @@ when both episodes were scored. For the pairs, overall and per band and family:
 - newly solved and regressed pairs, each with the checks whose result changed.
 
 Runs on different locks, or whose seeds served different variants (different seed salts),
-are refused (`LockMismatchError`, naming what differs) unless ``force`` is given; the
+are refused (`IncomparableRunsError`, naming what differs) unless ``force`` is given; the
 result then says ``"forced": true``.
 """
 
@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from mcpgym_clients.errors import LockMismatchError
+from mcpgym_clients.errors import IncomparableRunsError
 from mcpgym_clients.measure.metrics import band_order, exclusion_reason, latest_per_slot
 from mcpgym_clients.measure.stats import cluster_bootstrap_ci, mcnemar_test
 from mcpgym_clients.measure.usage import usage_delta, usage_figures
@@ -93,7 +93,7 @@ def variant_differences(
     rows_a: Iterable[Mapping[str, Any]], rows_b: Iterable[Mapping[str, Any]]
 ) -> list[str]:
     """Seeds that served different variants in the two runs (servers with different seed
-    salts, `mcpgym_server.seeds`): one item naming how many and the first, or none."""
+    salts, `mcpgym_server._seeds`): one item naming how many and the first, or none."""
     ids_a = {_slot(r)[:3]: r.get("variant_id") for r in rows_a if r.get("variant_id")}
     differ = sorted(
         (slot, ids_a[slot], r.get("variant_id"))
@@ -285,14 +285,14 @@ def compare_runs(
         (tokens, cost, episode time) and D their difference B - A (`usage_delta`).
 
     Raises:
-        LockMismatchError: the runs ran on different locks and ``force`` is false.
+        IncomparableRunsError: the runs ran on different locks and ``force`` is false.
         ConfigurationError: no such run.
     """
     a, b = store.run(run_a), store.run(run_b)
     rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
     differences = lock_differences(a, b) + variant_differences(rows_a, rows_b)
     if differences and not force:
-        raise LockMismatchError(run_a, run_b, differences)
+        raise IncomparableRunsError(run_a, run_b, differences)
     rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
     body = compare_rows(
         rows_a,

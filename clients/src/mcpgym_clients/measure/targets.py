@@ -26,7 +26,7 @@ from mcpgym_clients.measure.metrics import (
 from mcpgym_clients.runstore import RunStore
 from mcpgym_grading import grade_bundle
 from mcpgym_server import BANDS, Environment, compute_lock
-from mcpgym_server.episode import replay
+from mcpgym_server.runtime import replay
 
 CEILING = 0.9
 """Pass rate in a family's hardest band at or above which fresh, harder variants are listed."""

@@ -202,7 +202,7 @@ def scaffold(env: str, root: Path | None = None, *, by: str = TEMPLATE_SIGNER) -
         OSError: the files cannot be written.
     """
     from mcpgym_clients.scaffold.finish import finish
-    from mcpgym_server.lockfile import SIGNER
+    from mcpgym_server.lock import SIGNER
 
     names = names_for(env)
     if not SIGNER.match(by):

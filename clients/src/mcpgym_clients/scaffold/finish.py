@@ -100,7 +100,7 @@ async def _record_all(environment: Environment, family: str, seed: int, by: str)
 
 def main(argv: list[str]) -> None:
     """The child process: ``ROOT PACKAGE FAMILY SEED BY``; prints one line per step."""
-    from mcpgym_server.lockfile import relock, sign, write_lock
+    from mcpgym_server.lock import relock, sign, write_lock
 
     root, package, family, seed, by = argv
     environment: Environment = importlib.import_module(package).environment

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from mcpgym_server.environment import Environment
-from mcpgym_server.snapshot import Snapshot
+from mcpgym_server import Environment, Snapshot
 
 SNAPSHOT_SHA256 = "3b2def83bad70e7d80f673990a49876b049080ef300aeac988fb7b184f7d99a9"
 """sha256 of data/snapshot.db; printed by data/build_snapshot.py (update both together)."""

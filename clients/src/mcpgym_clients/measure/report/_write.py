@@ -39,7 +39,7 @@ def write_report(
         resamples, seed: bootstrap resamples and seed for the confidence intervals.
 
     Raises:
-        ConfigurationError: an unknown run id. LockMismatchError: ``vs`` is on another lock
+        ConfigurationError: an unknown run id. IncomparableRunsError: ``vs`` is on another lock
             and ``force`` is false. OSError: the file cannot be written.
     """
     from mcpgym_clients.measure.compare import compare_runs

@@ -47,7 +47,7 @@ from sim import (  # noqa: E402
 )
 
 from mcpgym_helpdesk import environment  # noqa: E402
-from mcpgym_server.sandbox import Sandbox  # noqa: E402
+from mcpgym_server import Sandbox  # noqa: E402
 
 SEED = 20260615
 ID_STARTS = {

@@ -34,11 +34,10 @@ from mcpgym_grading import (
 )
 from mcpgym_grading import reply_sent as _kit_reply_sent
 from mcpgym_server import Scenario as _KitScenario
-from mcpgym_server import fetch_one, fetch_rows, format_cents, reference_call
+from mcpgym_server import ToolCall, fetch_one, fetch_rows, format_cents, reference_call
 from mcpgym_server import max_id as max_id  # re-exported for the families
 from mcpgym_server import pick as pick
 from mcpgym_server import pick_where as pick_where
-from mcpgym_server.tasks import ToolCall
 
 SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
 """The store's "now": snapshot rows are older, rows written in an episode are newer."""

@@ -47,7 +47,7 @@ from mcpgym_helpdesk.families._common import (
     rows,
     ticket_state,
 )
-from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec
 
 NAME = "change-shipping-address"
 

@@ -56,7 +56,7 @@ from mcpgym_helpdesk.families._common import (
     rows,
     ticket_state,
 )
-from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec
 
 NAME = "order-status"
 

@@ -55,7 +55,7 @@ from mcpgym_helpdesk.families._common import (
     rows,
     ticket_state,
 )
-from mcpgym_server.tasks import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec
 
 NAME = "refund-damaged-item"
 

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 ACTOR = "agent"
 """audit_log.actor of every row written by a tool."""

@@ -10,7 +10,7 @@ from mcpgym_helpdesk.tools._common import (
     insert,
     money,
 )
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox
 
 
 def order_refund_state(sb: Sandbox, order_id: int) -> dict[str, int]:

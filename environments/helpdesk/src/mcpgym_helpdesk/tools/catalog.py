@@ -6,8 +6,7 @@ from typing import Any
 
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.tools._common import like_contains, with_money
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 MAX_QUERY_WORDS = 20
 """Most words `search_products` accepts: each word adds three LIKE terms to one SQL expression,

@@ -16,8 +16,7 @@ from mcpgym_helpdesk.tools._common import (
     transaction,
     with_money,
 )
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 

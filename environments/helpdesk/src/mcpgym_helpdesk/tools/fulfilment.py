@@ -13,8 +13,7 @@ from mcpgym_helpdesk.tools._common import (
     require_text,
     transaction,
 )
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 RETURN_CARRIER = "USPS"
 

@@ -21,8 +21,7 @@ from mcpgym_helpdesk.tools._payments import (
     order_refund_state,
     refund_payment,
 )
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 ORDER_STATUSES = ("pending", "paid", "shipped", "delivered", "cancelled", "returned")
 CHANGEABLE_STATUSES = ("pending", "paid")

@@ -6,8 +6,7 @@ from importlib import resources
 from typing import Any
 
 from mcpgym_helpdesk.env import environment
-from mcpgym_server.environment import Resource
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Resource, Sandbox
 
 POLICY_TEXT = resources.files("mcpgym_helpdesk").joinpath("data/policy.md").read_text("utf-8")
 """The policy document (markdown)."""

@@ -24,8 +24,7 @@ from mcpgym_helpdesk.tools._payments import (
     refund_to_store_credit,
     refundable_payments,
 )
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 
 @environment.tool(kind="write")

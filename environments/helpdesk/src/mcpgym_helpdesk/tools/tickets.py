@@ -13,8 +13,7 @@ from mcpgym_helpdesk.tools._common import (
     require_ticket,
     transaction,
 )
-from mcpgym_server.errors import ToolError
-from mcpgym_server.sandbox import Sandbox
+from mcpgym_server import Sandbox, ToolError
 
 TICKET_STATUSES = ("open", "pending", "escalated", "closed")
 Team = Literal["billing", "returns", "fraud", "management"]

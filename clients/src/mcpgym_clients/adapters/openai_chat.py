@@ -1,0 +1,327 @@
+"""Chat Completions adapters: ``openai-compatible:`` over plain httpx, ``openai:`` over the SDK.
+
+Wire format: platform.openai.com/docs/api-reference/chat. The history is the Chat
+Completions ``messages`` list itself. Every call of a turn is answered by its own
+``role: tool`` message carrying the call's ``tool_call_id``, in order, before the next
+request. An assistant message never carries empty text, nor ``content: null``: a call-only
+message has no ``content`` key at all, the one form every server accepts (OpenAI's schema
+makes content optional with ``tool_calls``; llama-cpp-python's chat templates answer HTTP
+500 to ``null``).
+
+``openai-compatible`` (vLLM, SGLang, Ollama, llama.cpp server, LiteLLM) needs no SDK:
+`ChatCompletionsClient` (streaming by default, so that an abandoned attempt stops on the
+server), non-strict tools (compatible servers differ in what they accept), ``max_tokens``,
+which defaults to `DEFAULT_MAX_OUTPUT_TOKENS` so that no response runs unbounded (a
+server whose context cannot hold prompt plus cap, and says so with figures, as vLLM does,
+is asked again once with the cap that fits). ``openai`` uses the official ``openai`` SDK
+(extra ``[openai]``) with its retries off, strict tools where the schema allows
+(`openai_parameters`) and ``max_completion_tokens`` (required by reasoning models).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_clients.adapters.base import (
+    FunctionCall,
+    ModelAdapter,
+    ModelSettings,
+    ModelTurn,
+    StopReason,
+    require,
+    sdk_error,
+    text_of,
+)
+from mcpgym_clients.adapters.chat_completions import (
+    DEFAULT_BASE_URL,
+    ChatCompletionsClient,
+    function_call_json,
+    parse_response,
+    tool_param,
+)
+from mcpgym_clients.adapters.outcomes import is_context_overflow, overflow_figures
+from mcpgym_clients.adapters.retry import RetryPolicy, with_retries
+from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
+from mcpgym_clients.adapters.tokens import TOKEN_REQUEST_FIELDS, turn_tokens
+from mcpgym_clients.errors import ModelAPIError
+from mcpgym_clients.protocol import ToolDef, ToolOutcome
+
+DEFAULT_MAX_OUTPUT_TOKENS = 2048
+"""``max_tokens`` per response sent by ``openai-compatible`` when ``--max-output-tokens`` is
+not given: ample for tool calls and answers, and a bound on a runaway generation (a
+reasoning model may need more: raise it; a cut-off reply ends the episode ``max_tokens``)."""
+
+_FINISH: dict[str, StopReason] = {
+    "stop": "end",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "length": "max_tokens",
+    "content_filter": "content_filter",
+}
+
+
+def chat_turn(data: dict[str, Any]) -> ModelTurn:
+    """A `ModelTurn` from a Chat Completions response object.
+
+    Raises:
+        ModelAPIError: no choices, or a malformed message or tool call.
+    """
+    reply = parse_response(data, turn=0)  # the one parse of a Chat Completions reply
+    refusal = reply.refusal
+    stop = _FINISH.get(reply.finish_reason or "", "other")
+    if refusal:
+        stop = "refusal"
+    elif reply.tool_calls and stop in ("end", "other"):
+        stop = "tool_calls"  # some servers say "stop" for a turn with calls
+    raw_usage = reply.usage
+    usage: dict[str, float] = {}
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        if isinstance(raw_usage.get(key), int):
+            usage[key] = raw_usage[key]
+    cached = (raw_usage.get("prompt_tokens_details") or {}).get("cached_tokens")
+    if isinstance(cached, int):
+        usage["cached_tokens"] = cached
+    reasoning = (raw_usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
+    if isinstance(reasoning, int):
+        usage["reasoning_tokens"] = reasoning
+    if isinstance(raw_usage.get("cost"), int | float):  # OpenRouter, LiteLLM proxies
+        usage["cost_usd"] = float(raw_usage["cost"])
+    calls = [FunctionCall(c.id if c.id else "", c.name, c.arguments) for c in reply.tool_calls]
+    return ModelTurn(
+        text=reply.content or None,
+        calls=calls,
+        stop=stop,
+        raw_stop=reply.finish_reason,
+        usage=usage,
+        response_id=reply.response_id,
+        raw=reply.raw,
+        refusal=refusal,
+    )
+
+
+class ChatCompletionsAdapter(ModelAdapter):
+    """``openai-compatible``: any Chat Completions endpoint over plain httpx.
+
+    Args:
+        client: the `ChatCompletionsClient` (base URL, key, transport, retries).
+        settings: model and sampling (``max_tokens`` is sent as ``max_tokens``).
+        return_tokens: also ask for token ids and log-probs (vLLM's ``return_token_ids``,
+            ``logprobs``) and keep them on each turn (`ModelTurn.tokens`), for training.
+    """
+
+    vendor = "openai-compatible"
+    default_max_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS
+    """``max_tokens`` sent when the settings give none (``None``: send none)."""
+
+    def __init__(
+        self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
+    ) -> None:
+        super().__init__(settings, retry=client.retry, base_url=client.base_url)
+        self.client = client
+        self.return_tokens = return_tokens
+
+    def recorded_settings(self) -> dict[str, Any]:
+        """The base settings, with the ``max_tokens`` actually sent and whether it streams."""
+        out = super().recorded_settings()
+        if out["max_tokens"] is None:
+            out["max_tokens"] = self.default_max_tokens
+        if hasattr(self, "client"):
+            out["stream"] = self.client.stream
+        return out
+
+    def declare_tools(self, tools: list[ToolDef]) -> list[Any]:
+        """Non-strict function tools (``parameters`` = the MCP input schema)."""
+        return [tool_param(t) for t in tools]
+
+    def start(self, system: str, instruction: str) -> list[Any]:
+        """System and user messages."""
+        return [{"role": "system", "content": system}, {"role": "user", "content": instruction}]
+
+    def _body(self, history: list[Any], tools: list[Any]) -> dict[str, Any]:
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model, "messages": history, "tools": tools}
+        if s.temperature is not None:
+            body["temperature"] = s.temperature
+        if s.seed is not None:
+            body["seed"] = s.seed
+        max_tokens = s.max_tokens if s.max_tokens is not None else self.default_max_tokens
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
+        if getattr(self, "return_tokens", False):
+            body.update(TOKEN_REQUEST_FIELDS)
+        return body
+
+    async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
+        """POST the conversation; parse ``choices[0]``. The request body is `_body`
+        (the place to add request fields); the reply's full message stays in
+        `ModelTurn.raw`."""
+        body = self._body(history, tools)
+        try:
+            data = await self.client.create(body)
+        except ModelAPIError as exc:
+            fitting = self._fitting_cap(exc, body)
+            if fitting is None:
+                raise
+            body["max_tokens"] = fitting
+            data = await self.client.create(body)
+        turn = chat_turn(data)
+        if getattr(self, "return_tokens", False):
+            turn.tokens = turn_tokens(data)
+        return turn
+
+    def _fitting_cap(self, exc: ModelAPIError, body: dict[str, Any]) -> int | None:
+        """The default cap that fits when the server refused prompt + default cap (it
+        stated both figures and the prompt alone fits), else ``None``."""
+        if self.settings.max_tokens is not None or "max_tokens" not in body:
+            return None
+        if not is_context_overflow(exc):
+            return None
+        fig = overflow_figures(exc)
+        if not fig.cap_too_large:
+            return None
+        assert fig.context is not None and fig.prompt_tokens is not None
+        room = fig.context - fig.prompt_tokens
+        return room if 0 < room < body["max_tokens"] else None
+
+    def assistant_entries(self, turn: ModelTurn) -> list[Any]:
+        """The assistant message; a call-only one has no ``content`` key (never ``null``,
+        never whitespace-only text: see the module docstring)."""
+        text = turn.text if turn.text and turn.text.strip() else None
+        message: dict[str, Any] = {"role": "assistant"}
+        if text is not None or not turn.calls:
+            message["content"] = text or ""
+        if turn.calls:
+            message["tool_calls"] = [function_call_json(c) for c in turn.calls]
+        return [message]
+
+    def result_entries(self, results: list[tuple[FunctionCall, ToolOutcome]]) -> list[Any]:
+        """One ``role: tool`` message per call, in order (errors start with ``Error``)."""
+        return [
+            {"role": "tool", "tool_call_id": call.id, "content": text_of(outcome)}
+            for call, outcome in results
+        ]
+
+    def user_entries(self, text: str) -> list[Any]:
+        """A user message."""
+        return [{"role": "user", "content": text}]
+
+    async def check(self) -> None:
+        """``GET /models`` (and a probe of the endpoint when that answers 404)."""
+        await self.client.check()
+
+    async def aclose(self) -> None:
+        """Close the httpx client."""
+        await self.client.aclose()
+
+
+def openai_sdk_client(
+    *,
+    api_key: str | None,
+    base_url: str | None,
+    transport: Any = None,
+    timeout: float = 120.0,
+) -> Any:
+    """An ``openai.AsyncOpenAI`` with SDK retries off and an optional injected transport.
+
+    Raises:
+        MissingExtraError: the ``openai`` package is not installed.
+    """
+    openai = require("openai", "openai")
+    import httpx2
+
+    http = httpx2.AsyncClient(transport=transport, timeout=timeout)
+    return openai.AsyncOpenAI(
+        api_key=api_key or "unset",
+        base_url=base_url or DEFAULT_BASE_URL,
+        max_retries=0,
+        http_client=http,
+    )
+
+
+class OpenAIChatAdapter(ChatCompletionsAdapter):
+    """``openai``: Chat Completions through the ``openai`` SDK, strict tools where possible.
+
+    Args:
+        sdk: an ``openai.AsyncOpenAI`` (see `openai_sdk_client`).
+        settings: model and sampling. retry: the `RetryPolicy`.
+    """
+
+    vendor = "openai"
+    default_max_tokens = None  # OpenAI's own limits apply (reasoning models need room)
+
+    def __init__(self, sdk: Any, settings: ModelSettings, *, retry: RetryPolicy | None = None):
+        ModelAdapter.__init__(self, settings, retry=retry, base_url=str(sdk.base_url).rstrip("/"))
+        self.sdk = sdk
+
+    def declare_tools(self, tools: list[ToolDef]) -> list[Any]:
+        """Function tools, ``strict: true`` when `openai_parameters` could make them strict."""
+        out = []
+        for t in tools:
+            params, strict = openai_parameters(t.input_schema)
+            fn: dict[str, Any] = {"name": t.name, "description": t.description}
+            fn["parameters"] = params
+            if strict:
+                fn["strict"] = True
+            out.append({"type": "function", "function": fn})
+        return out
+
+    def prepare_arguments(self, tool: ToolDef | None, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Drop the ``null`` strict mode makes the model send for omitted arguments."""
+        return arguments if tool is None else strip_added_nulls(tool.input_schema, arguments)
+
+    async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
+        """``chat.completions.create`` with our retries."""
+        body = self._body(history, tools)
+        if "max_tokens" in body:
+            body["max_completion_tokens"] = body.pop("max_tokens")
+
+        async def attempt() -> dict[str, Any]:
+            try:
+                resp = await self.sdk.chat.completions.create(**body)
+            except Exception as exc:  # vendor boundary: every SDK error is mapped
+                raise openai_error(exc, self.base_url) from exc
+            return resp.to_dict()
+
+        return chat_turn(await with_retries(self.retry, attempt))
+
+    async def check(self) -> None:
+        """``GET /models``; a 404 there is checked with an empty ``POST /chat/completions``."""
+        await sdk_check(self.sdk, self.base_url, "/chat/completions")
+
+    async def aclose(self) -> None:
+        """Close the SDK client."""
+        await self.sdk.close()
+
+
+def openai_error(exc: Exception, where: str) -> ModelAPIError:
+    """An ``openai`` SDK exception as `ModelAPIError` (see `sdk_error`)."""
+    if isinstance(exc, ModelAPIError):
+        return exc
+    return sdk_error(exc, where=f"model API at {where}")
+
+
+async def sdk_check(sdk: Any, base_url: str, endpoint: str) -> None:
+    """Preflight through an OpenAI-shaped SDK: list models; on 404 probe ``endpoint``.
+
+    Raises:
+        ModelAPIError: unreachable, key refused (401/403), or no API at ``base_url`` (404).
+    """
+    try:
+        await sdk.models.list()
+        return
+    except Exception as exc:  # vendor boundary
+        err = openai_error(exc, base_url)
+    if err.status != 404:
+        if err.status in (401, 403) or err.status is None:
+            raise err
+        return
+    try:
+        await sdk.post(endpoint, body={}, cast_to=object)
+    except Exception as exc:  # vendor boundary
+        probe = openai_error(exc, base_url)
+        if probe.status == 404:
+            raise ModelAPIError(
+                f"no API at {base_url}: GET /models and POST {endpoint} both answered 404 "
+                "(check --base-url)",
+                status=404,
+            ) from None

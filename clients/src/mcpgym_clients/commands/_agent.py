@@ -1,0 +1,152 @@
+"""The agent that ``--agent``/``--model`` and their options name (``mcpgym eval``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+import typer
+
+from mcpgym_clients.adapters.base import ModelSettings
+from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
+from mcpgym_clients.adapters.retry import RetryPolicy
+from mcpgym_clients.agent_spec import is_agent_spec, load_agent
+from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
+from mcpgym_clients.agents.model import ModelAgent
+from mcpgym_clients.agents.vendors import (
+    VENDORS,
+    build_adapter,
+    build_model_agent,
+    parse_model_spec,
+)
+from mcpgym_clients.commands._common import parsed, reported
+from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.protocol import Agent
+from mcpgym_server import did_you_mean
+
+
+def build_agent(
+    name: str,
+    *,
+    model: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    api_key_env: str | None,
+    parse_text_tool_calls: bool | None,
+    max_turns: int,
+    temperature: float | None,
+    model_seed: int | None,
+    max_output_tokens: int | None,
+    token_budget: int | None = None,
+    time_limit: float | None = None,
+    request_timeout: float = 120.0,
+    max_turns_given: bool = False,
+) -> Agent:
+    """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`)."""
+    if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
+        if model:
+            raise typer.BadParameter(
+                "--model is for the built-in model agents; a harness given to --agent "
+                "chooses its own model (set Agent.model or FunctionAgent(model=...))",
+                param_hint="'--model'",
+            )
+        for flag, given in (("--max-turns", max_turns_given), ("--max-tokens", token_budget)):
+            if given:
+                raise typer.BadParameter(
+                    f"{flag} is for the built-in model agents; mcpgym cannot enforce it on a "
+                    "harness given to --agent (limit turns or tokens in your loop; "
+                    "--time-limit and --timeout do apply)",
+                    param_hint=f"'{flag}'",
+                )
+        return parsed(load_agent, name, "--agent")
+    if name in ("reference", "null", "random") and model:
+        raise typer.BadParameter(
+            f"--model is for model agents; the {name} agent takes no model "
+            "(drop --agent to run the model with the openai agent)",
+            param_hint="'--model'",
+        )
+    if name == "reference":
+        return ReferenceAgent()
+    if name == "null":
+        return NullAgent()
+    if name == "random":
+        from mcpgym_clients.agents import RandomAgent
+
+        return RandomAgent()
+    if name != "openai":
+        raise typer.BadParameter(
+            f"unknown agent {name!r}{did_you_mean(name, AGENT_NAMES)}; "
+            f"valid agents: {', '.join(AGENT_NAMES)}",
+            param_hint="'--agent'",
+        )
+    if not model:
+        raise typer.BadParameter("--agent openai needs --model", param_hint="'--model'")
+    vendor, model_id = parsed(parse_model_spec, model, "--model")
+    spec = vendor or VENDORS["openai-compatible"]
+    key_names = key_vars(model, api_key_env)
+    key = api_key or next((os.environ[v] for v in key_names if os.environ.get(v)), None)
+    env_base = os.environ.get(spec.base_url_var) if spec.base_url_var else None
+    url = base_url or env_base
+    if not key and (url is None or url.rstrip("/") == spec.default_base_url):
+        raise typer.BadParameter(
+            f"no API key{f' for {vendor.name}' if vendor else ''}: set "
+            f"{' or '.join(key_names)} or pass --api-key "
+            "(local servers given with --base-url need none)",
+            param_hint="'--api-key'",
+        )
+    settings = ModelSettings(model_id, temperature, model_seed, max_output_tokens)
+    retry = RetryPolicy(request_timeout=request_timeout)
+    loop: dict[str, Any] = {
+        "max_turns": max_turns,
+        "token_budget": token_budget,
+        "time_limit": time_limit,
+    }
+    if vendor is None or vendor.name == "openai-compatible":
+        client = ChatCompletionsClient(
+            base_url=url or DEFAULT_BASE_URL, api_key=key, timeout=request_timeout
+        )
+        agent: Agent = OpenAIAgent(
+            client=client,
+            model=model_id,
+            temperature=temperature,
+            seed=model_seed,
+            max_tokens=max_output_tokens,
+            # the openai-compatible vendor reads text tool calls unless told not to
+            parse_text_tool_calls=(
+                parse_text_tool_calls if parse_text_tool_calls is not None else vendor is not None
+            ),
+            **loop,
+        )
+        if vendor is not None:
+            agent.name = vendor.name  # type: ignore[misc]
+        return agent
+    with reported():
+        adapter = build_adapter(
+            vendor, settings, api_key=key, base_url=url, retry=retry, timeout=request_timeout
+        )
+    return build_model_agent(adapter, parse_text_tool_calls=bool(parse_text_tool_calls), **loop)
+
+
+def hard_cap(timeout: float | None, time_limit: float | None, agent: Agent) -> float:
+    """The driver's hard cap per episode (``--timeout``): never unlimited.
+
+    Default 600 s. With ``--time-limit``: a model agent gets the limit plus 600 s (its own
+    limit excludes retry waits, the cap does not); any other agent (a harness, which
+    cannot exclude them) gets the limit itself as its cap.
+    """
+    if timeout is not None:
+        return timeout
+    if time_limit is None:
+        return 600.0
+    return time_limit + 600.0 if isinstance(agent, ModelAgent) else time_limit
+
+
+def key_vars(model: str | None, api_key_env: str | None) -> tuple[str, ...]:
+    """The environment variables the key of ``--model`` is read from."""
+    if api_key_env:
+        return (api_key_env,)
+    vendor = None
+    with contextlib.suppress(ConfigurationError):
+        vendor = parse_model_spec(model or "")[0]
+    return (vendor or VENDORS["openai-compatible"]).key_vars

@@ -1,0 +1,338 @@
+"""``mcpgym eval ENV`` and ``mcpgym demo``: run an agent on task variants and grade them.
+
+Both run `mcpgym_clients.evaluation.evaluate` (servers, checks, campaign, baseline) and
+print its summary. Exit status: 0 on success; 1 for an error the user can fix and when no
+episode of the agent's run was scored; `EXIT_INCOMPLETE` when episodes are missing;
+128 + the signal number (130 for Ctrl-C) when interrupted, after the servers stop.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import typer
+from rich.console import Console
+
+from mcpgym_clients.agents import ReferenceAgent
+from mcpgym_clients.campaign import EXIT_INCOMPLETE, CampaignStatus
+from mcpgym_clients.commands._agent import build_agent, hard_cap, key_vars
+from mcpgym_clients.commands._common import fail, parsed, reported, say
+from mcpgym_clients.commands._options import SEED_SALT
+from mcpgym_clients.evaluation import EvalOptions, evaluate_until_stopped
+from mcpgym_clients.measure.render import print_table
+from mcpgym_clients.redaction import redacted
+from mcpgym_clients.runstore import DEFAULT_STORE
+from mcpgym_clients.selection import parse_names, parse_seeds
+from mcpgym_clients.stopping import Stopper
+from mcpgym_clients.summary import render_summary, unscored_reasons
+from mcpgym_server import UnknownEnvironmentError, available_environments
+
+
+def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
+    err = Console(stderr=True)
+    if status.run_id is None:
+        say(err, "interrupted before any episode ran")
+    else:
+        runs = f"run {status.run_id}"
+        if status.baseline_run_id:
+            runs += f", baseline run {status.baseline_run_id}"
+        say(
+            err,
+            f"interrupted: {status.stored} of {status.total} episodes completed "
+            f"are in {opts.store} ({runs}; left unfinished)",
+        )
+    return typer.Exit(128 + signum)
+
+
+def run_eval(opts: EvalOptions) -> None:
+    """Run `evaluate_until_stopped` on ``opts`` and print its summary (``eval``, ``demo``).
+
+    Raises:
+        typer.Exit: 1 when no episode of the agent's run was scored, `EXIT_INCOMPLETE`
+            when episodes are missing, 128 + the signal number when interrupted.
+    """
+    console = Console()
+    err = Console(stderr=True)
+    status = CampaignStatus()
+    stopper = Stopper()
+    try:
+        with reported():
+            outcome = anyio.run(
+                evaluate_until_stopped, opts, err, status, stopper, backend="asyncio"
+            )
+    except KeyboardInterrupt:  # Ctrl-C outside the signal watcher (start-up, Windows)
+        raise _interrupted(opts, status, signal.SIGINT) from None
+    if outcome is None:
+        raise _interrupted(opts, status, stopper.signum or signal.SIGINT)
+    result, bundles = outcome
+    print_table(
+        console,
+        render_summary(
+            result.summary,
+            agent=opts.agent.name,
+            title=f"{opts.env}: {opts.agent.name}"
+            + (f" ({opts.agent.model})" if opts.agent.model else ""),
+        ),
+    )
+    where = f"run {result.run_id}"
+    if result.baseline_run_id:
+        where += f" (baseline run {result.baseline_run_id})"
+    everything = result.records + (result.baseline or [])
+    reasons = unscored_reasons(everything)
+    if reasons:
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
+        console.print(f"[yellow]not scored:[/] {detail}", highlight=False, soft_wrap=True)
+        messages = dict.fromkeys(
+            r.error or (r.grade or {}).get("error") or "" for r in everything if not r.scored
+        )
+        for line in [m for m in messages if m][:3]:
+            say(console, f"  {line}")
+    say(console, f"results: {where} in {opts.store}")
+    if bundles:
+        say(console, f"episode bundles: {bundles}")
+        say(console, f"server log: {Path(bundles).parent / 'servers.log'}")
+    if result.records and not any(r.scored for r in result.records):
+        why = ", ".join(f"{k} {v}" for k, v in sorted(unscored_reasons(result.records).items()))
+        raise fail(
+            f"no episode of the {opts.agent.name} run was scored ({why}); "
+            "the messages above say why"
+        )
+    incomplete = result.incomplete()
+    if incomplete is not None:
+        say(err, incomplete)
+        raise typer.Exit(EXIT_INCOMPLETE)
+
+
+def eval_(
+    env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpdesk`.")],
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            help="reference, null, openai, or a harness module:attr / file.py:attr "
+            "(default: openai with --model)"
+        ),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="VENDOR:MODEL (openai, openai-responses, anthropic, gemini, "
+            "openai-compatible) or a bare name."
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="API root (default: the vendor's)."),
+    ] = None,
+    api_key: Annotated[
+        str | None, typer.Option(help="API key (default: from the vendor's variable).")
+    ] = None,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option(help="Variable holding the API key (default: by vendor)."),
+    ] = None,
+    parse_text_tool_calls: Annotated[
+        bool | None,
+        typer.Option(
+            "--parse-text-tool-calls",
+            help="Run tool calls written as text (default: on for openai-compatible; "
+            "--no-parse-text-tool-calls: off).",
+            show_default=False,
+        ),
+    ] = None,
+    no_parse_text_tool_calls: Annotated[
+        bool,
+        typer.Option("--no-parse-text-tool-calls", hidden=True),
+    ] = False,
+    max_turns: Annotated[
+        int | None,
+        typer.Option(help="Model requests per episode (default 30).", min=1, metavar="N"),
+    ] = None,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Total tokens per episode (a hard cap).", min=1, metavar="N")
+    ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            help="Wall seconds per episode, failed requests and retry waits not "
+            "counted (harnesses: the hard cap).",
+            min=1.0,
+            metavar="SECONDS",
+        ),
+    ] = None,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds per model request attempt (then retried; infra_error).",
+            min=1.0,
+            metavar="SECONDS",
+        ),
+    ] = 120.0,
+    max_output_tokens: Annotated[
+        int | None, typer.Option(help="Max tokens per model response.", min=1)
+    ] = None,
+    temperature: Annotated[
+        float | None, typer.Option(help="Sampling temperature.", min=0.0, max=2.0)
+    ] = None,
+    model_seed: Annotated[
+        int | None,
+        typer.Option(help="Sampling seed (not sent to openai-responses, anthropic)."),
+    ] = None,
+    tasks: Annotated[
+        str, typer.Option("--tasks", "--task", help="Task families: a,b or all.")
+    ] = "all",
+    bands: Annotated[str, typer.Option(help="Bands: easy,medium or all.")] = "all",
+    seeds: Annotated[str, typer.Option(help="Seeds: 0-4 or 0,1,2.")] = "0",
+    epochs: Annotated[int, typer.Option(help="Attempts per variant.", min=1)] = 1,
+    concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 4,
+    env_url: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_ENV_URL", help="Environment server URL.")
+    ] = None,
+    grading_url: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_GRADING_URL", help="Grading service URL.")
+    ] = None,
+    grading_token: Annotated[
+        str | None, typer.Option(envvar="MCPGYM_GRADING_TOKEN", help="Grading bearer token.")
+    ] = None,
+    control_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="MCPGYM_CONTROL_TOKEN",
+            help="Control token of the --env-url server (local servers get a random one).",
+        ),
+    ] = None,
+    seed_salt: Annotated[
+        str | None,
+        typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT + " For local servers (see serve)."),
+    ] = None,
+    store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
+    episodes: Annotated[
+        Path | None,
+        typer.Option(help="Episode store for local servers (default: next to --store)."),
+    ] = None,
+    no_baseline: Annotated[
+        bool, typer.Option("--no-baseline", help="Do not run the null agent beside.")
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Hard cap, seconds per episode (default 600; with --time-limit: "
+            "limit + 600, or the limit for harnesses).",
+            min=1.0,
+            metavar="SECONDS",
+            max=86400.0,
+            show_default=False,
+        ),
+    ] = None,
+    new_run: Annotated[
+        bool,
+        typer.Option(
+            "--new-run", help="Start a new run instead of resuming an unfinished identical one."
+        ),
+    ] = False,
+    infra_retries: Annotated[
+        int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
+    ] = 2,
+) -> None:
+    """Run an agent on task variants and grade every episode.
+
+    Without --env-url, both servers are started in process on loopback. Running the
+    same command again resumes its unfinished run, skipping the stored episodes.
+    """
+    task_list = parsed(parse_names, tasks, "--tasks")
+    # Band names are checked against what the environment offers, once it is known.
+    band_list = parsed(parse_names, bands, "--bands")
+    seed_list = parsed(parse_seeds, seeds, "--seeds")
+    if env_url is not None and (grading_url is None or not grading_token):
+        raise typer.BadParameter(
+            "with --env-url, also give --grading-url and --grading-token",
+            param_hint="'--grading-url'",
+        )
+    if env_url is None and grading_url is not None:
+        raise typer.BadParameter(
+            "--grading-url needs --env-url (without both, servers start locally)",
+            param_hint="'--env-url'",
+        )
+    if env_url is None and env not in available_environments():
+        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
+    the_agent = build_agent(
+        agent or ("openai" if model else "reference"),
+        model=model,
+        base_url=base_url,
+        api_key=api_key,
+        api_key_env=api_key_env,
+        parse_text_tool_calls=False if no_parse_text_tool_calls else parse_text_tool_calls,
+        max_turns=max_turns or 30,
+        max_turns_given=max_turns is not None,
+        request_timeout=request_timeout,
+        temperature=temperature,
+        model_seed=model_seed,
+        max_output_tokens=max_output_tokens,
+        token_budget=max_tokens,
+        time_limit=time_limit,
+    )
+    run_eval(
+        EvalOptions(
+            env=env,
+            agent=the_agent,
+            tasks=task_list,
+            bands=band_list,
+            seeds=seed_list,
+            epochs=epochs,
+            concurrency=concurrency,
+            env_url=env_url,
+            grading_url=grading_url,
+            grading_token=grading_token,
+            store=store,
+            episodes=episodes or store.parent / "episodes",
+            baseline=not no_baseline,
+            timeout=hard_cap(timeout, time_limit, the_agent),
+            argv=redacted(sys.argv),
+            key_hint="--api-key"
+            if api_key
+            else f"{' or '.join(key_vars(model, api_key_env))} (or pass --api-key)",
+            new_run=new_run,
+            infra_retries=infra_retries,
+            control_token=control_token if env_url is not None else None,
+            seed_salt=seed_salt or None,
+        )
+    )
+
+
+def demo(
+    env: Annotated[str, typer.Option(help="Environment to demonstrate.")] = "helpdesk",
+    store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
+    seeds: Annotated[int, typer.Option(help="Seeds per family and band.", min=1)] = 3,
+    concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 2,
+) -> None:
+    """Run `reference` and `null` over real loopback HTTP on every family and band."""
+    if env not in available_environments():
+        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
+    run_eval(
+        EvalOptions(
+            env=env,
+            agent=ReferenceAgent(),
+            tasks=None,
+            bands=None,
+            seeds=list(range(seeds)),
+            epochs=1,
+            concurrency=concurrency,
+            env_url=None,
+            grading_url=None,
+            grading_token=None,
+            store=store,
+            episodes=store.parent / "episodes",
+            baseline=True,
+            timeout=120.0,
+            argv=redacted(sys.argv),
+        )
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``eval`` and ``demo`` commands to the ``mcpgym`` app."""
+    app.command("eval")(eval_)
+    app.command()(demo)

@@ -1,0 +1,238 @@
+"""One entry point for an evaluation: servers, checks, the campaign and its baseline.
+
+`evaluate` is what ``mcpgym eval`` and ``mcpgym demo`` run, and what trainers and tests
+can call: given an `EvalOptions`, it checks everything the user can get wrong (selection,
+run store, model endpoint) before starting anything, starts the environment server and
+grading service on loopback unless URLs are given, runs the campaign (and the null
+baseline) and returns its result. `evaluate_until_stopped` adds the signal watcher of the
+command line.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from rich.console import Console
+
+from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign, select_variants
+from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
+from mcpgym_clients.errors import ConfigurationError, message
+from mcpgym_clients.local import serve_locally
+from mcpgym_clients.preflight import preflight
+from mcpgym_clients.protocol import Agent
+from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
+from mcpgym_clients.server_logs import server_logs
+from mcpgym_clients.stopping import STOP_SIGNALS, Stopper, watch_signals
+from mcpgym_server import load_environment, verify_lock
+
+
+@dataclass
+class EvalOptions:
+    """What to evaluate, where, and how.
+
+    Attributes:
+        env: Environment name.
+        agent: The agent to run (closed when the evaluation ends).
+        tasks: Task families (``None``: all).
+        bands: Bands (``None``: all).
+        seeds: Variant seeds.
+        epochs: Attempts per variant.
+        concurrency: Episodes in flight.
+        env_url: Environment server URL; ``None`` starts both servers locally.
+        grading_url: Grading service URL (with ``env_url``).
+        grading_token: Grading bearer token (with ``env_url``).
+        store: Run store (SQLite file).
+        episodes: Episode store of local servers (directory).
+        baseline: Whether to run the null agent beside.
+        timeout: Hard cap per episode, seconds (``None``: none).
+        argv: The command line stored with the run (secrets redacted).
+        key_hint: Where the API key comes from, named in a 401/403 message.
+        new_run: Start a new run instead of resuming an identical unfinished one.
+        infra_retries: Fresh episodes to try after an ``infra_error``.
+        control_token: Control token of the ``env_url`` server.
+        seed_salt: Seed salt of local servers.
+    """
+
+    env: str
+    agent: Agent
+    tasks: list[str] | None
+    bands: list[str] | None
+    seeds: list[int]
+    epochs: int
+    concurrency: int
+    env_url: str | None
+    grading_url: str | None
+    grading_token: str | None
+    store: Path
+    episodes: Path
+    baseline: bool
+    timeout: float | None
+    argv: list[str]
+    key_hint: str = "--api-key"
+    new_run: bool = False
+    infra_retries: int = 2
+    control_token: str | None = None
+    seed_salt: str | None = None
+
+
+def _served_info(env: Any) -> ServerInfo:
+    """What the environment server will say about ``env`` (for checks before it starts)."""
+    return ServerInfo(
+        env=env.name,
+        version=env.version,
+        lock="",
+        tasks=tuple(TaskInfo(f.name, f.description, tuple(f.bands)) for f in env.families.values()),
+    )
+
+
+def open_store(path: Path) -> RunStore:
+    """Open (create) the run store at ``path``.
+
+    Raises:
+        ConfigurationError: ``path`` is a directory or cannot be opened (the message
+            names ``--store``).
+    """
+    if path.is_dir():
+        raise ConfigurationError(
+            f"--store {path} is a directory; give the database file, "
+            f"e.g. --store {path / DEFAULT_STORE.name}"
+        )
+    try:
+        return RunStore(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise ConfigurationError(
+            f"--store {path}: cannot open the run store: {message(exc)}"
+        ) from None
+
+
+async def evaluate(
+    opts: EvalOptions, console: Console, status: CampaignStatus, stopper: Stopper | None = None
+) -> tuple[CampaignResult, str | None] | None:
+    """Start local servers if needed, run the campaign; return it and the bundle directory.
+
+    Everything the user can get wrong (selection, run store, model endpoint) is checked
+    before the servers start.
+
+    Args:
+        opts: What to evaluate.
+        console: Where progress goes (the command line gives stderr).
+        status: Filled in as the campaign runs (run ids, episodes stored).
+        stopper: Cancels the campaign on request (default: a fresh one, never stopped).
+
+    Returns:
+        The campaign result and the local episode store (``None`` with ``env_url``), or
+        ``None`` when ``stopper`` stopped it.
+
+    Raises:
+        ConfigurationError: A bad selection, run store, model endpoint or server.
+        LockError: A local environment's code no longer matches its lock.
+    """
+    stopper = stopper or Stopper()
+    async with AsyncExitStack() as stack:
+        stack.push_async_callback(opts.agent.aclose)
+        local_env = None
+        bundles: str | None = None
+        env_url, grading_url, token = opts.env_url, opts.grading_url, opts.grading_token
+        control = opts.control_token
+        if env_url is None:
+            local_env = load_environment(opts.env)
+            verify_lock(local_env)  # eval/demo serve only locked environments
+            select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
+        store = open_store(opts.store)
+        stack.callback(store.close)
+        with stopper.cancellable():
+            await preflight(opts.agent, opts.key_hint)
+        if stopper.requested:
+            return None
+        if local_env is not None:
+            try:
+                opts.episodes.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ConfigurationError(
+                    f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
+                ) from None
+            stack.enter_context(server_logs(opts.episodes.parent / "servers.log"))
+            servers = await stack.enter_async_context(
+                serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
+            )
+            env_url, grading_url, token, control = (
+                servers.env_url,
+                servers.grading_url,
+                servers.grading_token,
+                servers.control_token,
+            )
+            bundles = str(servers.store_dir)
+            console.print(
+                f"serving {opts.env} at {env_url}, grading at {grading_url}",
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+            )
+        assert env_url is not None and grading_url is not None and token is not None
+        driver = await stack.enter_async_context(
+            EpisodeDriver(
+                env_url,
+                grading_url,
+                token,
+                control_token=control,
+                episode_timeout=opts.timeout,
+                environment=local_env,
+            )
+        )
+        result: CampaignResult | None = None
+        with stopper.cancellable():
+            info = await driver.server_info()
+            if info.env != opts.env:
+                raise ConfigurationError(
+                    f"the server at {env_url} serves `{info.env}`, not `{opts.env}`"
+                )
+            await driver.check_control()
+            await driver.check_grading()
+            variants = select_variants(info, opts.tasks, opts.bands, opts.seeds)
+            result = await run_campaign(
+                driver,
+                opts.agent,
+                variants,
+                store,
+                epochs=opts.epochs,
+                concurrency=opts.concurrency,
+                baseline=opts.baseline,
+                argv=opts.argv,
+                console=console,
+                status=status,
+                resume=not opts.new_run,
+                infra_retries=opts.infra_retries,
+                environment=local_env,
+            )
+        return None if result is None else (result, bundles)
+
+
+async def evaluate_until_stopped(
+    opts: EvalOptions, console: Console, status: CampaignStatus, stopper: Stopper
+) -> tuple[CampaignResult, str | None] | None:
+    """Run `evaluate` until it ends or a stop signal (`STOP_SIGNALS`) stops it.
+
+    Returns:
+        What `evaluate` returns; ``None`` when a signal stopped it (``stopper.signum``
+        says which). A campaign that finished before the signal took effect is returned.
+    """
+    result: tuple[CampaignResult, str | None] | None = None
+    async with anyio.create_task_group() as tg:
+        if STOP_SIGNALS:
+            await tg.start(watch_signals, stopper)
+        try:
+            result = await evaluate(opts, console, status, stopper)
+        except Exception:
+            if not stopper.requested:
+                raise
+            # raised while stopping after a signal: the interruption is what to report
+            logging.getLogger("mcpgym").debug("error while stopping", exc_info=True)
+        finally:
+            tg.cancel_scope.cancel()
+    return result

@@ -1,0 +1,93 @@
+"""Stopping a campaign cleanly on a signal: the `Stopper` and the signal watcher."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+import anyio
+from anyio.abc import TaskStatus
+
+REPEAT_WINDOW = 1.0
+"""Seconds after a stop signal during which another is taken as the same request."""
+
+STOP_SIGNALS: tuple[signal.Signals, ...] = (
+    () if sys.platform == "win32" else (signal.SIGINT, signal.SIGTERM)
+)
+"""Signals that stop a campaign cleanly (on Windows, Ctrl-C arrives as KeyboardInterrupt)."""
+
+
+class Stopper:
+    """Cancels the cancellable phases of a campaign when the user asks it to stop.
+
+    Starting and stopping the local servers is never cancelled: the servers then shut
+    down in order (a cancelled uvicorn leaves its lifespan task to die noisily).
+
+    Args:
+        clock: Seconds, monotonic (tests pass a fake one).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.signum: int | None = None
+        self._scopes: list[anyio.CancelScope] = []
+        self._clock = clock
+        self._first: float | None = None
+
+    @property
+    def requested(self) -> bool:
+        """Whether a stop was requested."""
+        return self.signum is not None
+
+    def stop(self, signum: int) -> None:
+        """Record the stop request ``signum`` and cancel every cancellable phase."""
+        self.signum = signum
+        self._first = self._clock()
+        for scope in self._scopes:
+            scope.cancel()
+
+    def again(self, signum: int) -> bool:
+        """A stop signal after the first: whether to exit at once without cleaning up.
+
+        ``False`` within `REPEAT_WINDOW` seconds of the first signal: one Ctrl-C or
+        cancel can arrive twice (``uv run`` without a terminal forwards SIGINT on top
+        of the one the process group got), which is not the user asking twice.
+        """
+        return self._first is None or self._clock() - self._first >= REPEAT_WINDOW
+
+    @contextlib.contextmanager
+    def cancellable(self) -> Iterator[None]:
+        """A phase that a stop request cancels (at once if one came already)."""
+        with anyio.CancelScope() as scope:
+            if self.requested:
+                scope.cancel()
+            self._scopes.append(scope)
+            try:
+                yield
+            finally:
+                self._scopes.remove(scope)
+
+
+async def watch_signals(
+    stopper: Stopper, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+) -> None:
+    """Stop the campaign on the first stop signal; exit at once on a second one.
+
+    A second signal counts only if it comes `REPEAT_WINDOW` seconds or more after the
+    first (one sooner is the same request, delivered twice); the process then exits with
+    ``128 + signum`` without cleaning up.
+    """
+    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+        task_status.started()
+        async for signum in signals:
+            if stopper.requested:
+                if not stopper.again(signum):
+                    continue
+                # the user does not want to wait for the clean-up
+                sys.stderr.write("interrupted again: exiting without cleaning up\n")
+                sys.stderr.flush()
+                os._exit(128 + signum)
+            stopper.stop(signum)

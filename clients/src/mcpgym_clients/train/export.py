@@ -1,0 +1,166 @@
+"""Rollouts as JSON lines for a trainer (``mcpgym export RUN --format rollouts``).
+
+One line per episode, an `ExportedRollout` (documented field by field in docs/training.md).
+The token view (``token_ids``, ``loss_mask``, ``log_probs``) is built from the per-turn
+token records the ``openai-compatible`` adapter stores (`TurnTokens`): each turn adds the
+prompt tokens not yet in the sequence (``loss_mask`` 0: the system prompt, the task, tool
+results) and then its generated tokens (``loss_mask`` 1, with their log-probs). It is
+``null`` when some turn has no token ids, or when a turn's prompt does not extend the
+sequence so far (a chat template that rewrites earlier turns): never a guessed sequence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+FORMAT = "mcpgym.rollout/1"
+"""The value of every line's ``format`` field."""
+
+
+class ExportedRollout(BaseModel):
+    """One exported rollout (see docs/training.md for each field)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["mcpgym.rollout/1"] = FORMAT
+    run_id: str | None
+    variant_id: str | None
+    task: str
+    band: str
+    seed: int
+    epoch: int
+    episode_id: str | None
+    lock: str | None
+    termination: str
+    episode_termination: str | None
+    scored: bool
+    reward: float | None
+    passed: bool | None
+    checks: dict[str, float]
+    messages: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    token_ids: list[int] | None
+    loss_mask: list[int] | None
+    log_probs: list[float | None] | None
+
+
+def _clean(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A message without mcpgym's annotation keys (``mcpgym_*``)."""
+    return {k: v for k, v in message.items() if not k.startswith("mcpgym_")}
+
+
+def turn_records(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The token record of each assistant turn that has one, with its message index."""
+    out = []
+    for i, m in enumerate(messages):
+        tokens = m.get("mcpgym_tokens") if m.get("role") == "assistant" else None
+        if isinstance(tokens, Mapping):
+            out.append({"message_index": i, **{k: tokens.get(k) for k in _TOKEN_KEYS}})
+    return out
+
+
+_TOKEN_KEYS = ("prompt_token_ids", "generation_token_ids", "generation_log_probs")
+
+
+def token_view(
+    turns: Sequence[Mapping[str, Any]],
+) -> tuple[list[int] | None, list[int] | None, list[float | None] | None]:
+    """``(token_ids, loss_mask, log_probs)`` of the whole episode (see the module docstring)."""
+    if not turns:
+        return None, None, None
+    ids: list[int] = []
+    mask: list[int] = []
+    logps: list[float | None] = []
+    for t in turns:
+        prompt, gen = t.get("prompt_token_ids"), t.get("generation_token_ids")
+        if prompt is None or gen is None or prompt[: len(ids)] != ids:
+            return None, None, None
+        new = prompt[len(ids) :]
+        ids += new
+        mask += [0] * len(new)
+        logps += [None] * len(new)
+        gen_logps = t.get("generation_log_probs")
+        ids += gen
+        mask += [1] * len(gen)
+        if gen_logps is not None and len(gen_logps) == len(gen):
+            logps += list(gen_logps)
+        else:
+            logps += [None] * len(gen)
+    return ids, mask, logps
+
+
+def export_rollout(
+    episode: Mapping[str, Any], *, lock: str | None, run_id: str | None
+) -> ExportedRollout:
+    """One `ExportedRollout` from an episode (a run-store row or an `EpisodeRecord` as a dict).
+
+    Args:
+        episode: needs ``task``, ``band``, ``seed``, ``termination``, ``transcript``,
+            ``grade``; reads ``variant_id``, ``epoch``, ``episode_id``, ``scored``,
+            ``score``, ``passed``, ``episode_termination`` when present.
+        lock: the lock digest of the run. run_id: the run's id.
+    """
+    grade = episode.get("grade") or None
+    scored = bool(episode.get("scored"))
+    messages = list(episode.get("transcript") or [])
+    turns = turn_records(messages)
+    ids, mask, logps = token_view(turns)
+    checks: dict[str, float] = {}
+    if scored and isinstance(grade, Mapping):
+        for c in grade.get("checks", []):
+            if c.get("applicable") and c.get("passed") is not None:
+                checks[str(c["name"])] = 1.0 if c["passed"] else 0.0
+    score = episode.get("score")
+    passed = episode.get("passed")
+    return ExportedRollout(
+        run_id=run_id,
+        variant_id=episode.get("variant_id"),
+        task=episode["task"],
+        band=episode["band"],
+        seed=int(episode["seed"]),
+        epoch=int(episode.get("epoch") or 0),
+        episode_id=episode.get("episode_id"),
+        lock=(grade or {}).get("lock") or lock,
+        termination=episode["termination"],
+        episode_termination=episode.get("episode_termination"),
+        scored=scored,
+        reward=float(score) if scored and score is not None else None,
+        passed=bool(passed) if scored and passed is not None else None,
+        checks=checks,
+        messages=[_clean(m) for m in messages],
+        turns=turns,
+        token_ids=ids,
+        loss_mask=mask,
+        log_probs=logps,
+    )
+
+
+def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
+    """Write JSON lines to ``path`` (``None``: standard output); return how many."""
+    import sys
+
+    n = 0
+    out = sys.stdout if path is None else path.open("w", encoding="utf-8")
+    try:
+        for line in lines:
+            out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
+            n += 1
+    finally:
+        if path is not None:
+            out.close()
+    return n
+
+
+def read_rollouts(path: Path) -> list[ExportedRollout]:
+    """Read an export back (each line validated).
+
+    Raises:
+        pydantic.ValidationError: a line is not an `ExportedRollout`.
+    """
+    with path.open(encoding="utf-8") as f:
+        return [ExportedRollout.model_validate_json(line) for line in f if line.strip()]

@@ -1,0 +1,396 @@
+"""Rollouts as a library: run a policy on training rows and get rewards from the grader.
+
+::
+
+    rows = training_rows("helpdesk", bands=["easy"], seeds=range(200))
+    async with Rollouts.in_process("helpdesk") as ro:       # or Rollouts.over_http(...)
+        group = await ro.rollout_group(rows[0], OpenAIPolicy(url, "qwen"), n=8)
+        group.rewards            # scored rollouts only; group.dropped counts the others
+
+Every rollout is one `EpisodeDriver.run_episode`, the path ``mcpgym eval`` takes, so the
+reward is the grade ``mcpgym eval`` would give. A rollout that could not be scored
+(``infra_error``, ``model_error``, a grade whose status is ``error``) has no reward: it is
+dropped from `RolloutGroup.rewards` and counted in `RolloutGroup.dropped`, never given 0.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Self
+
+import anyio
+
+from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord
+from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.local import serve_locally
+from mcpgym_clients.protocol import Agent, Termination
+from mcpgym_clients.train._backends import in_process_driver
+from mcpgym_clients.train.export import ExportedRollout, export_rollout
+from mcpgym_clients.train.policies import Policy, as_agent
+from mcpgym_clients.train.rows import TrainingRow
+from mcpgym_server import Environment, load_environment
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One tool call of a rollout as the model saw it.
+
+    Attributes:
+        name: the tool. arguments: the arguments object (``None`` when the model's text
+            was not valid JSON). is_error: the result was an error. content: its text.
+    """
+
+    name: str
+    arguments: dict[str, Any] | None
+    is_error: bool
+    content: str
+
+
+@dataclass(frozen=True)
+class TurnTokens:
+    """The tokens of one model turn, where the server returned them.
+
+    Attributes:
+        message_index: index of the assistant message in `Rollout.messages`.
+        prompt_token_ids: the whole prompt of that request, as the server tokenized it.
+        generation_token_ids: the tokens the model generated.
+        generation_log_probs: one log-probability per generated token.
+    """
+
+    message_index: int
+    prompt_token_ids: list[int] | None
+    generation_token_ids: list[int] | None
+    generation_log_probs: list[float] | None
+
+
+@dataclass
+class Rollout:
+    """One episode of one variant under a policy, with its grade.
+
+    Attributes:
+        row: the variant. record: the driver's full `EpisodeRecord`.
+        messages: the conversation (Chat Completions shape, ``mcpgym_*`` notes kept).
+        tool_calls: the calls made, in order.
+    """
+
+    row: TrainingRow
+    record: EpisodeRecord
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: list[ToolCallRecord] = field(default_factory=list)
+
+    @classmethod
+    def from_record(cls, row: TrainingRow, record: EpisodeRecord) -> Rollout:
+        """Build a rollout from the driver's record of its episode."""
+        messages = list(record.transcript)
+        return cls(row, record, messages, _tool_calls(messages))
+
+    @property
+    def episode_id(self) -> str | None:
+        """The server's episode id (``None`` if it never answered)."""
+        return self.record.episode_id
+
+    @property
+    def lock(self) -> str | None:
+        """The lock digest of the environment the episode ran on."""
+        return self.record.lock
+
+    @property
+    def termination(self) -> Termination:
+        """Why the agent stopped."""
+        return self.record.termination
+
+    @property
+    def episode_termination(self) -> str | None:
+        """The server's seal reason (``submitted``, ``ended``, ``timeout``...)."""
+        return self.record.episode_termination
+
+    @property
+    def grade(self) -> dict[str, Any] | None:
+        """The Grade JSON, or ``None`` when not graded."""
+        return self.record.grade
+
+    @property
+    def error(self) -> str | None:
+        """What went wrong, for unscored terminations."""
+        return self.record.error
+
+    @property
+    def duration_s(self) -> float:
+        """Wall seconds from episode start to grade."""
+        return self.record.duration_s
+
+    @property
+    def scored(self) -> bool:
+        """Whether this rollout has a reward (graded; no infra or model error)."""
+        return self.record.scored
+
+    @property
+    def score(self) -> float | None:
+        """The grade's weighted score in [0, 1] when `scored`, else ``None``."""
+        return self.record.score
+
+    @property
+    def passed(self) -> bool | None:
+        """Whether the grade passed when `scored`, else ``None``."""
+        return self.record.passed
+
+    @property
+    def checks(self) -> dict[str, bool | None]:
+        """Per-check outcome: ``True``/``False``; ``None`` for a check not applicable to
+        this variant. Empty when the rollout is not `scored`."""
+        if not self.scored or self.grade is None:
+            return {}
+        return {
+            c["name"]: (bool(c["passed"]) if c.get("applicable") else None)
+            for c in self.grade.get("checks", [])
+        }
+
+    def reward(self) -> float | None:
+        """The reward: the grade's score, or ``None`` when not `scored` (never 0 for it)."""
+        return self.score
+
+    def check_rewards(self) -> dict[str, float]:
+        """One reward per applicable check: 1.0 passed, 0.0 failed (empty when unscored)."""
+        return {k: float(v) for k, v in self.checks.items() if v is not None}
+
+    def export(self, run_id: str | None = None) -> ExportedRollout:
+        """This rollout as an export line (the shape of ``mcpgym export --format rollouts``)."""
+        episode = dataclasses.asdict(self.record)
+        episode.update(scored=self.scored, score=self.score, passed=self.passed)
+        return export_rollout(episode, lock=self.lock, run_id=run_id)
+
+    @property
+    def turns(self) -> list[TurnTokens]:
+        """Token ids and log-probs per model turn, for the turns the server returned them."""
+        out = []
+        for i, m in enumerate(self.messages):
+            tokens = m.get("mcpgym_tokens") if m.get("role") == "assistant" else None
+            if isinstance(tokens, Mapping):
+                out.append(
+                    TurnTokens(
+                        i,
+                        tokens.get("prompt_token_ids"),
+                        tokens.get("generation_token_ids"),
+                        tokens.get("generation_log_probs"),
+                    )
+                )
+        return out
+
+
+def _tool_calls(messages: list[dict[str, Any]]) -> list[ToolCallRecord]:
+    results = {m.get("tool_call_id"): m for m in messages if m.get("role") == "tool"}
+    out = []
+    for m in messages:
+        for call in m.get("tool_calls") or [] if m.get("role") == "assistant" else []:
+            fn = call.get("function") or {}
+            raw = fn.get("arguments")
+            try:
+                args = json.loads(raw) if isinstance(raw, str) else raw
+            except json.JSONDecodeError:
+                args = None
+            result = results.get(call.get("id"), {})
+            out.append(
+                ToolCallRecord(
+                    str(fn.get("name")),
+                    args if isinstance(args, dict) else None,
+                    bool(result.get("mcpgym_is_error", False)),
+                    str(result.get("content") or ""),
+                )
+            )
+    return out
+
+
+@dataclass
+class RolloutGroup:
+    """G rollouts of one variant (what GRPO compares).
+
+    Attributes:
+        row: the variant. rollouts: every rollout, in order, scored or not.
+    """
+
+    row: TrainingRow
+    rollouts: list[Rollout]
+
+    @property
+    def scored(self) -> list[Rollout]:
+        """The rollouts that have a reward."""
+        return [r for r in self.rollouts if r.scored]
+
+    @property
+    def rewards(self) -> list[float]:
+        """The rewards of the scored rollouts (unscored ones are dropped, not 0)."""
+        return [r.score for r in self.rollouts if r.score is not None]
+
+    @property
+    def dropped(self) -> int:
+        """How many rollouts were dropped because they could not be scored."""
+        return len(self.rollouts) - len(self.scored)
+
+    def check_rewards(self) -> dict[str, list[float]]:
+        """Per check, the rewards of the scored rollouts where the check applied."""
+        out: dict[str, list[float]] = {}
+        for r in self.scored:
+            for name, value in r.check_rewards().items():
+                out.setdefault(name, []).append(value)
+        return out
+
+
+class Rollouts:
+    """Runs rollouts through an `EpisodeDriver` (see the module docstring).
+
+    Make one with `in_process` (the servers in this event loop, no sockets: fastest) or
+    `over_http` (running servers: scale out), or wrap a driver you built.
+
+    Args:
+        driver: the episode driver. environment: the local environment (for rows).
+        concurrency: most rollouts running at once in `rollout_group` / `rollout_many`.
+    """
+
+    def __init__(
+        self, driver: EpisodeDriver, environment: Environment | None = None, concurrency: int = 8
+    ) -> None:
+        self.driver = driver
+        self.environment = environment
+        self.env_app: Any = None
+        """The in-process environment server's ASGI app (`in_process` only)."""
+        self._limit = anyio.CapacityLimiter(max(1, concurrency))
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def in_process(
+        cls,
+        env: Environment | str,
+        *,
+        store_dir: str | Path | None = None,
+        concurrency: int = 8,
+        episode_timeout: float | None = 600.0,
+    ) -> AsyncIterator[Self]:
+        """Serve ``env`` and its grader in this event loop and run rollouts against them.
+
+        Args:
+            env: the environment or its installed name. store_dir: the episode store
+                (default: a temporary directory). concurrency: see the class.
+            episode_timeout: the hard cap per episode, seconds.
+        """
+        environment = load_environment(env) if isinstance(env, str) else env
+        async with in_process_driver(
+            environment, store_dir=store_dir, episode_timeout=episode_timeout
+        ) as (driver, env_app):
+            ro = cls(driver, environment, concurrency)
+            ro.env_app = env_app
+            yield ro
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def over_http(
+        cls,
+        env_url: str,
+        grading_url: str,
+        grading_token: str,
+        control_token: str | None = None,
+        *,
+        concurrency: int = 8,
+        episode_timeout: float | None = 600.0,
+    ) -> AsyncIterator[Self]:
+        """Run rollouts against running servers (``mcpgym serve`` and the grading service).
+
+        Args:
+            env_url, grading_url, grading_token: the servers and the grading token.
+            control_token: the environment server's control token, if it has one.
+
+        Raises:
+            InfraError: the environment server cannot be reached.
+        """
+        async with EpisodeDriver(
+            env_url,
+            grading_url,
+            grading_token,
+            control_token=control_token,
+            episode_timeout=episode_timeout,
+        ) as driver:
+            await driver.server_info()
+            yield cls(driver, None, concurrency)
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def served(
+        cls, env: Environment | str, store_dir: str | Path, *, concurrency: int = 8
+    ) -> AsyncIterator[Self]:
+        """Start the servers on loopback (`serve_locally`) and roll out over HTTP."""
+        environment = load_environment(env) if isinstance(env, str) else env
+        async with serve_locally(environment, store_dir) as s:
+            async with EpisodeDriver(
+                s.env_url,
+                s.grading_url,
+                s.grading_token,
+                control_token=s.control_token,
+                environment=environment,
+            ) as driver:
+                yield cls(driver, environment, concurrency)
+
+    async def rollout(self, row: TrainingRow, policy: Policy | Agent, *, epoch: int = 0) -> Rollout:
+        """One rollout of ``row`` under ``policy``.
+
+        Raises:
+            ServerRequestError: the server refused the variant (unknown task or band).
+            ConfigurationError: ``policy`` is not usable (see `as_agent`).
+        """
+        agent = as_agent(policy)
+        try:
+            async with self._limit:
+                record = await self.driver.run_episode(
+                    agent, row.task, row.band, row.seed, epoch=epoch
+                )
+        finally:
+            if agent is not policy:
+                await agent.aclose()
+        return Rollout.from_record(row, record)
+
+    async def rollout_group(
+        self, row: TrainingRow, policy: Policy | Agent, n: int = 8
+    ) -> RolloutGroup:
+        """``n`` rollouts of one variant, run concurrently (up to ``concurrency``).
+
+        Raises:
+            ConfigurationError: ``n`` < 1.
+        """
+        if n < 1:
+            raise ConfigurationError(f"a group needs at least one rollout, got n={n}")
+        agent = as_agent(policy)
+        out: list[Rollout | None] = [None] * n
+
+        async def one(i: int) -> None:
+            out[i] = await self.rollout(row, agent, epoch=i)
+
+        try:
+            async with anyio.create_task_group() as tg:
+                for i in range(n):
+                    tg.start_soon(one, i)
+        finally:
+            if agent is not policy:
+                await agent.aclose()
+        return RolloutGroup(row, [r for r in out if r is not None])
+
+    async def rollout_groups(
+        self, rows: list[TrainingRow], policy: Policy | Agent, n: int = 8
+    ) -> list[RolloutGroup]:
+        """One group per row, all run concurrently (up to ``concurrency`` rollouts)."""
+        agent = as_agent(policy)
+        out: list[RolloutGroup | None] = [None] * len(rows)
+
+        async def one(i: int) -> None:
+            out[i] = await self.rollout_group(rows[i], agent, n)
+
+        try:
+            async with anyio.create_task_group() as tg:
+                for i in range(len(rows)):
+                    tg.start_soon(one, i)
+        finally:
+            if agent is not policy:
+                await agent.aclose()
+        return [g for g in out if g is not None]

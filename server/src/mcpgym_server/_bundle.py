@@ -1,0 +1,547 @@
+"""Episode bundles: the immutable record a sealed episode leaves in the episode store.
+
+On disk, one directory per episode inside the store directory::
+
+    <store>/<episode_id>/meta.json        EpisodeMeta as JSON
+    <store>/<episode_id>/log.jsonl        one LogEntry per line, in call order
+    <store>/<episode_id>/state.delta.gz   the final database as a page delta against the
+                                          snapshot (`mcpgym_server._delta`), gzipped
+    <store>/<episode_id>/signature        HMAC-SHA256 of the bundle (when the server has a key)
+
+Bundle format 2 (``meta.bundle_format``, written since the page delta) stores only the
+pages that differ from the locked snapshot, plus the final database's size
+(``meta.final_size``) and sha256 (``meta.final_sha256``); ``meta.base_sha256`` names the
+snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebuilds the
+final database from the snapshot it already holds and checks it byte for byte against
+``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
+silent grade. A helpdesk bundle is ~5-15 KB instead of ~300 KB (docs/scaling.md).
+Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
+``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
+To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
+process that has loaded the environment, then ``.open_final_db()``.
+
+Signing: an environment server given a *bundle key* (a secret shared with the grading
+service) writes ``signature``: hex HMAC-SHA256 (RFC 2104, `hmac` stdlib) keyed by the bundle
+key over canonical JSON of `signed_payload`: ``{"v": 2, "episode_id", "env", "env_version",
+"lock", "final_sha256", "meta": <meta.json as JSON>, "log_sha256": <sha256 of log.jsonl>}``.
+The episode id, environment and lock are named at the top so that what is signed is
+*this bundle for this episode*: ``final_sha256`` (and, in format 2, ``meta.delta_sha256``)
+pin the final database. A grading service with the same key refuses a bundle whose
+signature is missing or does not verify (`EpisodeStore.verify_signature`), so a bundle
+edited after sealing (say, an ``--unlocked`` one re-labelled as locked) is never graded;
+and it verifies against the episode id it was *asked* to grade, so a passing bundle copied
+over a failing episode's folder is refused (reason ``mismatch``) instead of graded as that
+episode.
+
+A bundle is written into a temporary sibling directory and renamed into place,
+so readers see either nothing or the whole bundle.
+
+A writer killed while sealing (``kill -9``) leaves its ``.tmp-*`` directory behind;
+`EpisodeStore.sweep_debris`, run when an episode manager starts on the store, removes
+those whose writer is gone.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import hmac
+import json
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcpgym_server._bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
+from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
+from mcpgym_server._errors import BundleError, BundleSignatureError, UnknownEpisodeError
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = [  # the bundle API; EpisodeBundle and delta_meta live in bundle_state
+    "BUNDLE_FORMAT",
+    "DELTA_GZIP_LEVEL",
+    "FINAL_DB",
+    "SIGNATURE",
+    "STATE_DELTA",
+    "EpisodeBundle",
+    "EpisodeMeta",
+    "EpisodeStore",
+    "LogEntry",
+    "MemoryEpisodeStore",
+    "StepStatus",
+    "TerminationReason",
+    "bundle_signature",
+    "canonical_json",
+    "delta_meta",
+    "serialize_db",
+    "to_jsonable",
+]
+
+_EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+FINAL_DB = "final.db.gz"
+"""File name of the whole final database inside a format-1 bundle directory."""
+
+DELTA_GZIP_LEVEL = 1
+"""gzip level of ``state.delta.gz`` (a helpdesk delta: ~76 KB of pages, ~6 KB gzipped)."""
+
+SIGNATURE = "signature"
+"""File name of the bundle's HMAC-SHA256 signature (hex) inside a bundle directory."""
+
+
+SIGNATURE_VERSION = 2
+"""Version of the signed payload (1: meta and log only, before bundles bound their episode)."""
+
+
+def signed_payload(meta: EpisodeMeta, log_text: bytes, *, episode_id: str) -> dict[str, Any]:
+    """What a bundle signature covers (see the module docstring).
+
+    Args:
+        meta: the bundle's metadata. log_text: log.jsonl's bytes.
+        episode_id: the episode the bundle is *for*: the sealing episode when signing, the
+            episode asked for (the folder's name) when verifying.
+    """
+    return {
+        "v": SIGNATURE_VERSION,
+        "episode_id": episode_id,
+        "env": meta.env,
+        "env_version": meta.env_version,
+        "lock": meta.lock,
+        "final_sha256": meta.final_sha256,
+        "meta": _signed_meta(meta),
+        "log_sha256": hashlib.sha256(log_text).hexdigest(),
+    }
+
+
+def bundle_signature(
+    key: str, meta: EpisodeMeta, log_text: bytes, *, episode_id: str | None = None
+) -> str:
+    """Hex HMAC-SHA256 (RFC 2104) keyed by ``key`` (UTF-8) over canonical JSON of
+    `signed_payload` (``log_text``: log.jsonl's bytes; ``episode_id``: default
+    ``meta.episode_id``)."""
+    payload = signed_payload(meta, log_text, episode_id=episode_id or meta.episode_id)
+    return hmac.new(key.encode(), canonical_json(payload).encode(), hashlib.sha256).hexdigest()
+
+
+def _v1_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
+    """The signature of a format-1 bundle sealed before `SIGNATURE_VERSION` 2."""
+    body = canonical_json(
+        {"meta": _signed_meta(meta), "log_sha256": hashlib.sha256(log_text).hexdigest()}
+    )
+    return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+
+
+_FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
+
+
+def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
+    """meta.json as signed: a format-1 meta without the format-2 fields, so bundles signed
+    before page deltas still verify."""
+    data = meta.model_dump(mode="json")
+    if meta.bundle_format == 1:
+        for key in _FORMAT_2_FIELDS:
+            data.pop(key, None)
+    return data
+
+
+StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
+"""Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
+
+TerminationReason = Literal[
+    "submitted",
+    "ended",
+    "timeout",
+    "session_closed",
+    "eof",
+    "shutdown",
+    "max_steps",
+    "log_budget",
+]
+"""Why an episode was sealed (``log_budget``: its tool-call log outgrew its byte budget,
+see `mcpgym_server._logcap`; ``shutdown``: the server was stopped by a signal)."""
+
+
+def _is_none(value: Any) -> bool:
+    # Fields added to the format are left out while unset, so bundles written before they
+    # existed keep the same bytes, digests and signatures.
+    return value is None
+
+
+class CappedValue(BaseModel):
+    """What the log records of a value too large to keep whole (see `mcpgym_server._logcap`).
+
+    Attributes:
+        bytes: length of the whole value as compact UTF-8 JSON.
+        sha256: hex sha256 of that JSON (a harness can check its own call against it).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    bytes: int
+    sha256: str
+
+
+class LogEntry(BaseModel):
+    """One tool call in the tool-call log (written by the framework, never by tools).
+
+    Attributes:
+        step: 1-based call index. tool: tool name. arguments: raw arguments as received.
+        status: see `StepStatus`. result: the JSON result when ``status == "ok"``.
+        error: the message shown to the agent (for internal errors: the generic text).
+        internal_detail: exception type and message for internal errors (never shown to the agent).
+        clock: virtual time at the call (ISO 8601). duration_ms: wall time spent (volatile).
+        arguments_capped, result_capped: set when the value was larger than the log's
+            value cap: ``arguments`` / ``result`` then hold only the head of its JSON text
+            (a string), never the value itself.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    step: int
+    tool: str
+    arguments: Any
+    status: StepStatus
+    result: Any = None
+    error: str | None = None
+    internal_detail: str | None = None
+    clock: str
+    duration_ms: float = 0.0
+    arguments_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
+    result_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
+
+
+class EpisodeMeta(BaseModel):
+    """Metadata of a sealed episode.
+
+    Attributes:
+        episode_id, env, env_version, task (family), band, seed, variant_id: identity.
+        lock: the environment lock digest the episode ran on; unlocked: served with ``--unlocked``.
+        opened_at, sealed_at: wall-clock ISO timestamps (informational, volatile).
+        termination: why it was sealed. answer: the text passed to ``submit``, if any.
+        steps: number of tool calls. internal_errors: how many of them were internal errors.
+        final_sha256: sha256 of the (uncompressed) final database.
+        clock_end: virtual time at sealing.
+        bundle_format: 1 (whole database in ``final.db.gz``) or 2 (page delta).
+        base_sha256, final_size, delta_sha256 (format 2): the snapshot the delta is against,
+            the final database's size in bytes, and the sha256 of the uncompressed delta.
+        answer_capped: set when the answer was larger than the log's value cap: ``answer``
+            then holds only its head (graders must not match it as the answer).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    episode_id: str
+    env: str
+    env_version: str
+    task: str
+    band: str
+    seed: int
+    variant_id: str
+    lock: str
+    unlocked: bool = False
+    opened_at: str
+    sealed_at: str
+    termination: TerminationReason
+    answer: str | None = None
+    steps: int
+    internal_errors: int
+    final_sha256: str
+    clock_end: str
+    bundle_format: int = 1
+    base_sha256: str | None = None
+    final_size: int | None = None
+    delta_sha256: str | None = None
+    answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+
+
+def serialize_db(db: sqlite3.Connection) -> bytes:
+    """The bytes of a SQLite database file holding ``db``'s content.
+
+    Uses ``Connection.serialize``; the result is deterministic for a given
+    sequence of statements, which makes final-state digests comparable.
+    """
+    return db.serialize()
+
+
+class EpisodeStore:
+    """A directory of sealed episode bundles.
+
+    Args:
+        root: the store directory.
+        create: create ``root`` if missing (the environment server does); readers
+            such as the grading service pass ``False`` so a mistyped path fails.
+        sign_key: the bundle key: `write` signs every bundle with it (see the module
+            docstring); ``None`` writes unsigned bundles.
+
+    Raises:
+        BundleError: ``create`` is false and ``root`` is not a directory.
+    """
+
+    def __init__(
+        self, root: str | os.PathLike[str], *, create: bool = True, sign_key: str | None = None
+    ) -> None:
+        self.root = Path(root)
+        self.sign_key = sign_key or None
+        if create:
+            self.root.mkdir(parents=True, exist_ok=True)
+        elif not self.root.is_dir():
+            raise BundleError(
+                f"episode store {self.root} does not exist; pass the directory the "
+                "environment server writes bundles to (its --store)"
+            )
+
+    def path(self, episode_id: str) -> Path:
+        """Directory of one bundle (it may not exist).
+
+        Raises:
+            UnknownEpisodeError: ``episode_id`` is not of the episode-id form
+                (``[A-Za-z0-9_-]``, at most 64 characters), so no bundle can have it.
+        """
+        if not _EPISODE_ID.fullmatch(episode_id):
+            raise UnknownEpisodeError(episode_id)
+        return self.root / episode_id
+
+    def exists(self, episode_id: str) -> bool:
+        """Whether a sealed bundle for ``episode_id`` is in the store."""
+        try:
+            return (self.path(episode_id) / "meta.json").is_file()
+        except UnknownEpisodeError:
+            return False
+
+    def write(self, bundle: EpisodeBundle) -> Path:
+        """Write a bundle atomically; return its directory.
+
+        Raises:
+            BundleError: a bundle with this episode id already exists.
+        """
+        dest = self.path(bundle.meta.episode_id)
+        if dest.exists():
+            raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
+        prefix = f".tmp-{bundle.meta.episode_id}{writer_prefix()}"
+        tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.root))
+        try:
+            if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
+                raw = bundle.delta_data()
+                assert raw is not None
+                data = gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
+                (tmp / STATE_DELTA).write_bytes(data)
+            else:
+                (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
+            log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
+            (tmp / "log.jsonl").write_bytes(log_text)
+            if self.sign_key is not None:
+                signature = bundle_signature(self.sign_key, bundle.meta, log_text)
+                (tmp / SIGNATURE).write_text(signature + "\n", encoding="utf-8")
+            (tmp / "meta.json").write_text(bundle.meta.model_dump_json(indent=2), encoding="utf-8")
+            os.replace(tmp, dest)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return dest
+
+    def sweep_debris(self, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
+        """Remove the temporary directories of sealings that never finished.
+
+        Those of live writers are kept, so servers may share a store; see
+        `mcpgym_server._debris` for how a dead writer is told apart.
+
+        Returns:
+            The names removed (an unreadable store directory: none).
+        """
+        return sweep_debris(self.root, max_age_s)
+
+    def read_meta(self, episode_id: str) -> EpisodeMeta:
+        """Only the metadata of a sealed bundle (no database is decompressed).
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id. BundleError: meta.json is malformed.
+        """
+        d = self.path(episode_id)
+        try:
+            text = (d / "meta.json").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise UnknownEpisodeError(episode_id) from None
+        try:
+            return EpisodeMeta.model_validate_json(text)
+        except ValueError as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+
+    def read(self, episode_id: str) -> EpisodeBundle:
+        """Read a sealed bundle.
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id.
+            BundleError: the bundle is incomplete or does not parse.
+        """
+        d = self.path(episode_id)
+        if not (d / "meta.json").is_file():
+            raise UnknownEpisodeError(episode_id)
+        try:
+            meta = EpisodeMeta.model_validate_json((d / "meta.json").read_text(encoding="utf-8"))
+            log = tuple(
+                LogEntry.model_validate_json(line)
+                for line in (d / "log.jsonl").read_text(encoding="utf-8").splitlines()
+                if line.strip()
+            )
+            if meta.bundle_format == BUNDLE_FORMAT:
+                raw = gzip.decompress((d / STATE_DELTA).read_bytes())
+            elif meta.bundle_format == 1:
+                raw = gzip.decompress((d / FINAL_DB).read_bytes())
+            else:
+                raise BundleError(
+                    f"bundle {episode_id} in {self.root} has bundle format "
+                    f"{meta.bundle_format}; this mcpgym reads formats 1 and {BUNDLE_FORMAT} "
+                    "(upgrade mcpgym to read it)"
+                )
+        except (OSError, ValueError, EOFError, zlib.error) as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+        if meta.bundle_format == 1:
+            if hashlib.sha256(raw).hexdigest() != meta.final_sha256:
+                raise BundleError(
+                    f"bundle {episode_id}: {FINAL_DB} does not match final_sha256 in meta"
+                )
+            return EpisodeBundle(meta=meta, log=log, final_db=raw)
+        if hashlib.sha256(raw).hexdigest() != meta.delta_sha256:
+            raise BundleError(
+                f"bundle {episode_id}: {STATE_DELTA} does not match delta_sha256 in meta"
+            )
+        return EpisodeBundle(meta=meta, log=log, delta_data=raw)
+
+    def verify_signature(self, episode_id: str, key: str) -> None:
+        """Check that the bundle in ``episode_id``'s folder was signed with the bundle
+        ``key`` for that episode.
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id. BundleSignatureError: it was sealed
+                for another episode (reason ``mismatch``: a bundle folder copied or moved),
+                it is unsigned, or its signature does not verify (meta.json, log.jsonl or the
+                final database changed since it was sealed, or another key signed it).
+            BundleError: it is malformed.
+        """
+        d = self.path(episode_id)
+        meta = self.read_meta(episode_id)
+        check_bundle_episode(meta, episode_id, where=str(d))
+        try:
+            given = (d / SIGNATURE).read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            raise BundleSignatureError(
+                f"bundle {episode_id} is unsigned: the environment server that wrote it had "
+                "no bundle key (give both servers the same --bundle-key / MCPGYM_BUNDLE_KEY)",
+                "unsigned",
+            ) from None
+        try:
+            log_text = (d / "log.jsonl").read_bytes()
+        except OSError as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+        expected = bundle_signature(key, meta, log_text, episode_id=episode_id)
+        if meta.bundle_format == 1 and not hmac.compare_digest(given, expected):
+            # sealed before signatures named their episode: the v1 payload (meta and log);
+            # `check_bundle_episode` above already refused a folder holding another episode
+            expected = _v1_signature(key, meta, log_text)
+        if not hmac.compare_digest(given, expected):
+            raise BundleSignatureError(
+                f"bundle {episode_id}: its signature does not verify for episode {episode_id}: "
+                "meta.json or log.jsonl was changed after sealing, the bundle was sealed for "
+                "another episode, or another bundle key signed it",
+                "invalid",
+            )
+
+
+def check_bundle_episode(meta: EpisodeMeta, episode_id: str, *, where: str = "") -> None:
+    """Refuse a bundle whose metadata names another episode than the one asked for.
+
+    A passing bundle folder copied over a failing episode's folder keeps its own
+    ``meta.episode_id``; grading it as the folder's episode would score the wrong attempt.
+
+    Raises:
+        BundleSignatureError: ``meta.episode_id != episode_id`` (reason ``mismatch``).
+    """
+    if meta.episode_id != episode_id:
+        place = f" ({where})" if where else ""
+        raise BundleSignatureError(
+            f"the bundle stored for episode {episode_id}{place} was sealed for episode "
+            f"{meta.episode_id}: a bundle folder was copied or moved; it is not graded as "
+            f"{episode_id}. Grade {meta.episode_id} by its own id, or rerun {episode_id}",
+            "mismatch",
+        )
+
+
+class MemoryEpisodeStore(EpisodeStore):
+    """An episode store that keeps bundles in memory (replays, tests, trainers).
+
+    Same interface as `EpisodeStore`; nothing touches the disk.
+    """
+
+    def __init__(self) -> None:  # noqa: D107 - no directory
+        self.root = Path("<memory>")
+        self._bundles: dict[str, EpisodeBundle] = {}
+
+    def sweep_debris(self, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
+        """Nothing to sweep in memory: returns ``[]``."""
+        return []
+
+    def exists(self, episode_id: str) -> bool:
+        """Whether a bundle for ``episode_id`` is held."""
+        return episode_id in self._bundles
+
+    def write(self, bundle: EpisodeBundle) -> Path:
+        """Keep a bundle. Raises `BundleError` if one with that id is already held."""
+        if bundle.meta.episode_id in self._bundles:
+            raise BundleError(f"bundle {bundle.meta.episode_id} already exists in memory")
+        self._bundles[bundle.meta.episode_id] = bundle
+        return self.root / bundle.meta.episode_id
+
+    def read_meta(self, episode_id: str) -> EpisodeMeta:
+        """The metadata of the bundle of ``episode_id`` (see `read`)."""
+        return self.read(episode_id).meta
+
+    def read(self, episode_id: str) -> EpisodeBundle:
+        """The bundle of ``episode_id``. Raises `UnknownEpisodeError` if none is held."""
+        try:
+            return self._bundles[episode_id]
+        except KeyError:
+            raise UnknownEpisodeError(episode_id) from None
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert a tool result to plain JSON types (pydantic models, Rows, tuples, sets).
+
+    Exact built-in types are dispatched first: this runs on every tool call.
+
+    Raises:
+        TypeError: the value contains something JSON cannot represent.
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {
+            (k if type(k) is str else str(k)): (v if type(v) in _SCALARS else to_jsonable(v))
+            for k, v in value.items()
+        }
+    if kind is list or kind is tuple:
+        return [v if type(v) in _SCALARS else to_jsonable(v) for v in value]
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, sqlite3.Row):
+        return {k: to_jsonable(value[k]) for k in value.keys()}  # noqa: SIM118
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    raise TypeError(f"tool result of type {type(value).__name__} is not JSON-serialisable")
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted-key, compact JSON used for digests."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

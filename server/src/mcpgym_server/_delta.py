@@ -1,0 +1,188 @@
+"""Page deltas: a database file described by the pages that differ from a base snapshot.
+
+The snapshot is immutable and named by its sha256 in the lock, so an episode's final
+database is fully described by the pages that differ from it. A `PageDelta` holds those
+pages (1-based page numbers and their bytes) and the final file's size; `PageDelta.apply`
+rebuilds the final file byte for byte from the base.
+
+Pages are fixed-size chunks of the *base's* page size (header bytes 16-17), whatever the
+final file's own page size: the delta is exact for any pair of files. A final file that
+grows carries its new pages; one that shrinks records its smaller size (the pages past it
+count as changed, see `PageDelta.changed_pages`).
+
+Encoding (`PageDelta.encode_against`, stored gzipped in bundles as ``state.delta.gz``)::
+
+    b"MCPGYMPD"           8 bytes, magic and format version 1
+    page_size             u32 big-endian (the base's page size)
+    size                  u64 big-endian (the final file's size in bytes)
+    base_pages            u32 big-endian (the base's number of pages)
+    n                     u32 big-endian (number of pages stored)
+    page numbers          n x u32 big-endian, ascending, 1-based
+    page bytes            concatenated; each page_size bytes except the file's last page,
+                          which is cut at ``size``. A page the base also has (same length)
+                          is stored XOR the base's page: mostly zero bytes, so the gzipped
+                          delta of a helpdesk episode is ~6 KB instead of ~20 KB
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from functools import cached_property
+
+from mcpgym_server._errors import BundleError
+
+MAGIC = b"MCPGYMPD"
+"""First bytes of an encoded page delta (format version 1)."""
+
+_HEADER = struct.Struct(">IQII")
+
+
+def page_size_of(data: bytes | bytearray | memoryview) -> int:
+    """The page size of a SQLite database file (header bytes 16-17; 1 means 65536).
+
+    Files shorter than a header (an empty database) count as 4096-byte pages.
+    """
+    if len(data) < 100:
+        return 4096
+    raw = int.from_bytes(data[16:18], "big")
+    return 65536 if raw == 1 else raw
+
+
+@dataclass(frozen=True)
+class PageDelta:
+    """The pages of a file that differ from a base file.
+
+    Attributes:
+        page_size: chunk size in bytes (the base's page size).
+        size: size of the final file in bytes.
+        pages: ``((page number, bytes), ...)``, ascending 1-based page numbers.
+        base_pages: number of pages of the base (to tell new pages from truncated ones).
+    """
+
+    page_size: int
+    size: int
+    pages: tuple[tuple[int, bytes], ...]
+    base_pages: int
+
+    @classmethod
+    def between(cls, base: bytes, final: bytes) -> PageDelta:
+        """The delta that turns ``base`` into ``final`` (compares 64 pages at a time, then
+        page by page inside a block that differs; ~0.1 ms per MB)."""
+        p = page_size_of(base)
+        n_final = -(-len(final) // p)
+        n_base = -(-len(base) // p)
+        pages: list[tuple[int, bytes]] = []
+        block = 64 * p
+        for start in range(0, n_final * p, block):
+            end = min(start + block, len(final))
+            if end <= len(base) and final[start:end] == base[start:end]:
+                continue  # bytes slices compare with memcmp (memoryviews do not)
+            for off in range(start, end, p):
+                chunk = final[off : off + p]
+                if off >= len(base) or chunk != base[off : off + p]:
+                    pages.append((off // p + 1, chunk))
+        return cls(page_size=p, size=len(final), pages=tuple(pages), base_pages=n_base)
+
+    @cached_property
+    def changed_pages(self) -> frozenset[int]:
+        """1-based numbers of the base's pages that differ in the final file: the pages
+        stored plus those cut off when the file shrank (new pages past the base included)."""
+        n_final = -(-self.size // self.page_size)
+        cut = range(n_final + 1, self.base_pages + 1)
+        return frozenset(n for n, _ in self.pages) | frozenset(cut)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of page data held."""
+        return sum(len(b) for _, b in self.pages)
+
+    def apply(self, base: bytes) -> bytes:
+        """The final file: ``base`` with the stored pages written over it, cut or grown to
+        `size`.
+
+        Raises:
+            BundleError: ``base`` does not have the page size the delta was made against.
+        """
+        if page_size_of(base) != self.page_size:
+            raise BundleError(
+                f"page delta made against {self.page_size}-byte pages cannot apply to a "
+                f"base with {page_size_of(base)}-byte pages (another snapshot?)"
+            )
+        p = self.page_size
+        mb = memoryview(base)
+        parts: list[bytes | memoryview] = []
+        pos = 0  # bytes of the final file laid out so far
+        for n, chunk in self.pages:
+            off = (n - 1) * p
+            if off > pos:
+                parts.append(mb[pos : min(off, len(base))])
+                if off > len(base):
+                    parts.append(bytes(off - max(pos, len(base))))
+            parts.append(chunk)
+            pos = off + len(chunk)
+        if pos < self.size:
+            parts.append(mb[pos : min(self.size, len(base))])
+            if self.size > len(base):
+                parts.append(bytes(self.size - max(pos, len(base))))
+        return b"".join(parts)  # one copy of the file
+
+    @property
+    def encoded(self) -> bytes | None:
+        """The `encode_against` output, once computed (or decoded from)."""
+        return self.__dict__.get("_encoded")
+
+    def encode_against(self, base: bytes) -> bytes:
+        """The binary form (see the module docstring), pages XOR ``base``; cached per delta."""
+        cached = self.__dict__.get("_encoded")
+        if cached is not None:
+            return cached
+        numbers = struct.pack(f">{len(self.pages)}I", *(n for n, _ in self.pages))
+        header = MAGIC + _HEADER.pack(self.page_size, self.size, self.base_pages, len(self.pages))
+        p = self.page_size
+        out = [header, numbers]
+        for n, chunk in self.pages:
+            off = (n - 1) * p
+            old = base[off : off + len(chunk)]
+            out.append(_xor(chunk, old) if len(old) == len(chunk) else chunk)
+        data = b"".join(out)
+        self.__dict__["_encoded"] = data
+        return data
+
+    @classmethod
+    def decode(cls, data: bytes, base: bytes) -> PageDelta:
+        """Parse `encode_against` output made against ``base``.
+
+        Raises:
+            BundleError: not a page delta, or truncated or inconsistent.
+        """
+        head = len(MAGIC) + _HEADER.size
+        if data[: len(MAGIC)] != MAGIC or len(data) < head:
+            raise BundleError("not an mcpgym page delta (bad magic or too short)")
+        page_size, size, base_pages, n = _HEADER.unpack_from(data, len(MAGIC))
+        if page_size < 512 or page_size & (page_size - 1) or len(data) < head + 4 * n:
+            raise BundleError(f"page delta header is inconsistent (page size {page_size})")
+        numbers = struct.unpack_from(f">{n}I", data, head)
+        n_final = -(-size // page_size)
+        pages: list[tuple[int, bytes]] = []
+        off = head + 4 * n
+        last = 0
+        for number in numbers:
+            if not last < number <= n_final:
+                raise BundleError(f"page delta lists page {number} out of order or past the end")
+            start = (number - 1) * page_size
+            length = min(page_size, size - start)
+            chunk = data[off : off + length]
+            old = base[start : start + length]
+            pages.append((number, _xor(chunk, old) if len(old) == len(chunk) else chunk))
+            off += length
+            last = number
+        if off != len(data):
+            raise BundleError(f"page delta has {len(data) - off} bytes left over or missing")
+        delta = cls(page_size=page_size, size=size, pages=tuple(pages), base_pages=base_pages)
+        delta.__dict__["_encoded"] = data
+        return delta
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")

@@ -1,0 +1,448 @@
+"""Episodes in process: open a sandbox for a task variant, call tools, seal a bundle.
+
+This is the runtime every transport sits on. Trainers and tests that do not want
+HTTP use it directly::
+
+    manager = EpisodeManager(env, EpisodeStore("episodes/"))
+    ep = manager.open("refund-damaged-item", band="easy", seed=7)
+    entry = manager.call(ep.id, "get_order", {"order_id": 100234})
+    meta = manager.seal(ep.id, "ended")
+    bundle = manager.store.read(ep.id)
+
+All methods are synchronous and must be called from one thread (the event loop
+of the server): tool code runs inline against an in-memory database, which takes
+microseconds, so there is no thread hop on the hot path. The exceptions are
+`EpisodeManager.seal_async` and `EpisodeManager.reap_idle_async`, which a server awaits
+on that loop: they detach the episode on the loop (a copy of its database, ~0.05 ms) and
+do the rest of sealing (page delta, digests, compression, signing, writing) in a worker
+thread, at most ``seal_workers`` at a time, so the loop keeps serving other episodes.
+
+Memory: an open episode holds its private database (the snapshot's size plus what it
+writes) and a page cache capped at `SANDBOX_CACHE_KIB`, so reads never grow it;
+`default_max_open` sizes ``max_open`` from the memory the process is given.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcpgym_server._bundle import (
+    EpisodeBundle,
+    EpisodeMeta,
+    EpisodeStore,
+    LogEntry,
+    MemoryEpisodeStore,
+    TerminationReason,
+    to_jsonable,
+)
+from mcpgym_server._capacity import default_max_open
+from mcpgym_server._environment import SUBMIT_TOOL, Environment
+from mcpgym_server._errors import (
+    CapacityError,
+    EpisodeSealedError,
+    InvalidArgumentsError,
+    ToolError,
+    UnknownEpisodeError,
+)
+from mcpgym_server._lock import compute_lock
+from mcpgym_server._logcap import (
+    LOG_BUDGET,
+    LOG_VALUE_CAP,
+    check_limits,
+    log_form,
+)
+from mcpgym_server._sandbox import Sandbox, VirtualClock
+from mcpgym_server._sealing import SealingMixin, _Sealing, wall_iso
+from mcpgym_server._tasks import TaskVariant, ToolCall
+
+logger = logging.getLogger("mcpgym.episode")
+
+INTERNAL_ERROR_MESSAGE = (
+    "internal error in tool `{tool}`: the environment failed, not your call. "
+    "The step was recorded; you may retry or continue."
+)
+
+
+SANDBOX_CACHE_KIB = 64
+"""SQLite page cache per sandbox connection, in KiB (``PRAGMA cache_size``). The database
+itself is in memory, so a bigger cache only duplicates pages: SQLite's default (2 MB)
+let an episode that reads every table grow from ~1.3 MB to ~2.1 MB."""
+
+
+def new_episode_id() -> str:
+    """An unguessable episode id: ``ep_`` + 32 hex characters (128 random bits)."""
+    return "ep_" + secrets.token_hex(16)
+
+
+MAX_ARGUMENT_DEPTH = 32
+"""Deepest nesting of lists and objects accepted in tool arguments."""
+
+
+def _depth_ok(value: Any, limit: int) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend((v, depth + 1) for v in item)
+    return True
+
+
+def _plain_json_bytes(value: Any) -> bytes | None:
+    # The compact UTF-8 JSON of a plain value (the form the log caps measure), else None.
+    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+        return None
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return None
+
+
+def is_plain_json(value: Any) -> bool:
+    """Whether ``value`` is plain, valid-UTF-8 JSON, nested at most `MAX_ARGUMENT_DEPTH` deep.
+
+    Only such values go into the tool-call log, so every sealed bundle can be read back.
+    """
+    return _plain_json_bytes(value) is not None
+
+
+@dataclass
+class Episode:
+    """One open episode: a variant, its sandbox and its tool-call log.
+
+    Attributes:
+        id: the episode id. variant: the task variant. sandbox: the private state.
+        log: the tool-call log so far (framework-owned; tools never see it).
+        opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
+        log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server._logcap`).
+    """
+
+    id: str
+    variant: TaskVariant
+    sandbox: Sandbox
+    opened_at: str
+    last_activity: float
+    log: list[LogEntry] = field(default_factory=list)
+    internal_errors: int = 0
+    log_bytes: int = 0
+
+
+class EpisodeManager(SealingMixin):
+    """Opens, runs and seals episodes of one environment.
+
+    Args:
+        env: the environment.
+        store: where sealed bundles go.
+        idle_ttl: seconds without a tool call after which `reap_idle` seals an
+            episode with termination ``timeout``.
+        unlocked: mark every bundle as served unlocked (development mode).
+        remember_sealed: how many sealed ids to remember for clear
+            "episode has ended" errors (the store is consulted beyond that).
+        max_open: most episodes open at once (each holds its database in memory,
+            about 1.3 MB for helpdesk); `open` raises `CapacityError` beyond it. ``None``
+            (default): `default_max_open` of the snapshot and the memory available.
+        max_steps: most tool calls per episode; the call after the last one seals the
+            episode with termination ``max_steps`` (bounds the log and the bundle).
+        seal_workers: most bundles `seal_async` writes at once (worker threads).
+        log_value_cap: bytes of compact JSON kept in the log of each call's arguments and
+            of its result (and of the answer); larger ones keep their head, length and
+            sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server._logcap`).
+        log_budget: bytes one episode's log may hold; the call that passes it seals the
+            episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
+
+    Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
+
+    Raises:
+        ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
+    """
+
+    def __init__(
+        self,
+        env: Environment,
+        store: EpisodeStore,
+        *,
+        idle_ttl: float = 600.0,
+        unlocked: bool = False,
+        remember_sealed: int = 100_000,
+        max_open: int | None = None,
+        max_steps: int = 1_000,
+        seal_workers: int = 2,
+        log_value_cap: int = LOG_VALUE_CAP,
+        log_budget: int = LOG_BUDGET,
+    ) -> None:
+        check_limits(log_value_cap, log_budget)
+        self.env = env
+        self.store = store
+        self.idle_ttl = idle_ttl
+        self.unlocked = unlocked
+        self.lock = compute_lock(env)
+        self._open: dict[str, Episode] = {}
+        self._sealed: OrderedDict[str, TerminationReason] = OrderedDict()
+        self._sealing: dict[str, _Sealing] = {}
+        self._remember_sealed = remember_sealed
+        _ = env.snapshot.data  # read and check the snapshot once, up front
+        self.max_open = default_max_open(len(env.snapshot.data)) if max_open is None else max_open
+        self.max_steps = max_steps
+        self.seal_workers = seal_workers
+        self._seal_slots = None
+        self.log_value_cap = log_value_cap
+        self.log_budget = log_budget
+        swept = store.sweep_debris()  # sealings a killed writer never finished
+        if swept:
+            logger.warning("removed %d unfinished bundle(s) from %s", len(swept), store.root)
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def open(self, task: str, band: str, seed: int, *, episode_id: str | None = None) -> Episode:
+        """Open a fresh episode of ``task@band#seed``.
+
+        The sandbox is a new in-memory copy of the snapshot bytes plus the
+        variant's setup statements; nothing is shared with any other episode.
+
+        Raises:
+            UnknownTaskError, UnknownBandError: naming the valid choices.
+            ValueError: negative seed, or ``episode_id`` already in use.
+            CapacityError: ``max_open`` episodes are already open.
+        """
+        if len(self._open) >= self.max_open:
+            raise CapacityError(self.max_open)
+        variant = self.env.variant(task, band, seed)
+        eid = episode_id or new_episode_id()
+        if eid in self._open or eid in self._sealed:
+            raise ValueError(f"episode id {eid!r} is already in use")
+        db = self.env.snapshot.open_copy()
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
+        for sql, params in variant.setup:
+            db.execute(sql, params)
+        sandbox = Sandbox(
+            db=db,
+            clock=VirtualClock(self.env.clock_start, self.env.clock_step),
+            seed=seed,
+            episode_id=eid,
+        )
+        ep = Episode(
+            id=eid,
+            variant=variant,
+            sandbox=sandbox,
+            opened_at=wall_iso(),
+            last_activity=time.monotonic(),
+        )
+        self._open[eid] = ep
+        return ep
+
+    def get(self, episode_id: str) -> Episode:
+        """The open episode with this id.
+
+        Raises:
+            EpisodeSealedError: it has been sealed.
+            UnknownEpisodeError: no such episode.
+        """
+        ep = self._open.get(episode_id)
+        if ep is not None:
+            return ep
+        reason = self._sealed.get(episode_id)
+        if reason is None and episode_id in self._sealing:
+            reason = self._sealing[episode_id].reason
+        if reason is None and self.store.exists(episode_id):
+            reason = self.store.read_meta(episode_id).termination
+        if reason is not None:
+            raise EpisodeSealedError(episode_id, reason)
+        raise UnknownEpisodeError(episode_id)
+
+    def is_open(self, episode_id: str) -> bool:
+        """Whether ``episode_id`` names an open (not yet sealed) episode."""
+        return episode_id in self._open
+
+    @property
+    def open_episodes(self) -> list[str]:
+        """Ids of the episodes currently open."""
+        return list(self._open)
+
+    def call(self, episode_id: str, tool: str, arguments: Any) -> LogEntry:
+        """Run one tool call in an episode and append it to the tool-call log.
+
+        The call runs inside a SQLite savepoint: if the tool fails, none of its
+        writes remain. The virtual clock advances by one step first.
+
+        Returns:
+            The `LogEntry` as the agent sees it (``status`` says how it went; ``error``
+            is the message for the agent), with whole arguments and result: the log
+            keeps values over ``log_value_cap`` capped. Calling ``submit`` seals the
+            episode; so does a call that takes the log past ``log_budget``
+            (termination ``log_budget``; the call itself is answered and logged).
+
+        Raises:
+            EpisodeSealedError, UnknownEpisodeError: the episode is not open (or has
+                just been sealed because it reached ``max_steps``).
+        """
+        ep = self.get(episode_id)
+        if len(ep.log) >= self.max_steps:
+            self.seal(ep.id, "max_steps")
+            raise EpisodeSealedError(ep.id, "max_steps")
+        sb = ep.sandbox
+        sb.clock.tick()
+        t0 = time.perf_counter()
+        entry = LogEntry(
+            step=len(ep.log) + 1,
+            tool=tool,
+            arguments=arguments,
+            status="ok",
+            clock=sb.clock.iso(),
+        )
+        if not (isinstance(tool, str) and is_plain_json(tool)):
+            tool = entry.tool = ascii(tool)[:200]
+        spec = self.env.tools.get(tool)
+        arguments_json = _plain_json_bytes(arguments)
+        if arguments_json is None:
+            entry.arguments = ascii(arguments)[:1000]
+            entry.status = "invalid_arguments"
+            entry.error = (
+                f"arguments for tool `{tool}` must be JSON in valid Unicode, "
+                f"nested at most {MAX_ARGUMENT_DEPTH} deep"
+            )
+        elif spec is None:
+            entry.status = "unknown_tool"
+            entry.error = (
+                f"unknown tool `{tool}`; available tools: {', '.join(sorted(self.env.tools))}"
+            )
+        else:
+            try:
+                kwargs = spec.validate(arguments)
+            except InvalidArgumentsError as exc:
+                entry.status = "invalid_arguments"
+                entry.error = str(exc)
+            else:
+                if spec.framework and tool == SUBMIT_TOOL:
+                    entry.result = {"status": "ended", "episode_id": ep.id}
+                else:
+                    self._run_tool(ep, spec.fn, kwargs, entry)
+        entry.duration_ms = (time.perf_counter() - t0) * 1000.0
+        logged, size = log_form(entry, arguments_json, self.log_value_cap)
+        ep.log.append(logged)
+        ep.log_bytes += size
+        ep.last_activity = time.monotonic()
+        if entry.status == "ok" and tool == SUBMIT_TOOL:
+            self.seal(ep.id, "submitted", answer=(arguments or {}).get("answer"))
+        elif ep.log_bytes > self.log_budget:
+            logger.warning(
+                "episode %s: its tool-call log holds %d bytes, past its budget of %d; sealed",
+                ep.id,
+                ep.log_bytes,
+                self.log_budget,
+            )
+            self.seal(ep.id, "log_budget")
+        return entry
+
+    def _run_tool(self, ep: Episode, fn: Any, kwargs: dict[str, Any], entry: LogEntry) -> None:
+        db = ep.sandbox.db
+        db.execute("SAVEPOINT mcpgym_step")
+        try:
+            entry.result = to_jsonable(fn(ep.sandbox, **kwargs))
+        except ToolError as exc:
+            db.execute("ROLLBACK TO mcpgym_step")
+            entry.status = "tool_error"
+            entry.error = str(exc)
+        except Exception as exc:  # environment bug: keep it apart from agent mistakes
+            db.execute("ROLLBACK TO mcpgym_step")
+            logger.exception("internal error in tool %s (episode %s)", entry.tool, ep.id)
+            ep.internal_errors += 1
+            entry.status = "internal_error"
+            entry.error = INTERNAL_ERROR_MESSAGE.format(tool=entry.tool)
+            entry.internal_detail = f"{type(exc).__name__}: {exc}"
+            entry.result = None
+        finally:
+            db.execute("RELEASE mcpgym_step")
+
+    def seal(
+        self, episode_id: str, reason: TerminationReason, *, answer: str | None = None
+    ) -> EpisodeMeta:
+        """Seal an episode: write its bundle to the store and close the sandbox.
+
+        Sealing an already-sealed episode returns its stored metadata unchanged (one being
+        sealed by `seal_async` is waited for). If writing the bundle fails the episode
+        stays open and the error is raised.
+
+        Raises:
+            UnknownEpisodeError: no such episode.
+        """
+        pending = self._sealing.get(episode_id)
+        if pending is not None:
+            pending.finished.wait()
+            if pending.meta is None:
+                assert pending.error is not None
+                raise pending.error
+            return pending.meta
+        if episode_id not in self._open:
+            if episode_id in self._sealed or self.store.exists(episode_id):
+                return self.store.read_meta(episode_id)
+            raise UnknownEpisodeError(episode_id)
+        job = self._detach(episode_id, reason, answer)
+        self._finish(job)
+        self._settle(job)
+        if job.meta is None:
+            assert job.error is not None
+            raise job.error
+        return job.meta
+
+    def reap_idle(self, now: float | None = None) -> list[str]:
+        """Seal every episode idle for longer than ``idle_ttl`` (reason ``timeout``).
+
+        Args:
+            now: a `time.monotonic` value (default: now).
+
+        Returns:
+            The ids sealed.
+        """
+        now = time.monotonic() if now is None else now
+        stale = self._idle(now)
+        for eid in stale:
+            self.seal(eid, "timeout")
+        return stale
+
+    def close_all(self, reason: TerminationReason = "shutdown") -> list[str]:
+        """Seal every open episode (server shutdown), and wait (up to 10 s each) for the
+        bundles being written in worker threads. Returns the ids sealed here."""
+        ids = list(self._open)
+        for eid in ids:
+            self.seal(eid, reason)
+        for job in list(self._sealing.values()):
+            job.finished.wait(timeout=10.0)
+        return ids
+
+
+def replay(
+    env: Environment,
+    task: str,
+    band: str,
+    seed: int,
+    calls: list[ToolCall] | tuple[ToolCall, ...],
+    *,
+    answer: str | None = None,
+) -> EpisodeBundle:
+    """Replay a list of tool calls on a fresh episode in memory and return its bundle.
+
+    Used by the grader to build the reference end state and by tests. The episode
+    is sealed with ``submitted`` (and ``answer``) unless a call already submitted it.
+
+    Raises:
+        UnknownTaskError, UnknownBandError: as `EpisodeManager.open`.
+    """
+    manager = EpisodeManager(env, MemoryEpisodeStore())
+    ep = manager.open(task, band, seed, episode_id="replay")
+    for call in calls:
+        if not manager.is_open(ep.id):
+            break
+        manager.call(ep.id, call.name, dict(call.arguments))
+    if manager.is_open(ep.id):
+        manager.call(ep.id, SUBMIT_TOOL, {} if answer is None else {"answer": answer})
+    return manager.store.read(ep.id)

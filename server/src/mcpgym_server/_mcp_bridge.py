@@ -1,0 +1,193 @@
+"""The MCP face of an `EpisodeManager`: one low-level MCP `Server` for every episode.
+
+Each request is routed to its episode by a resolver (the episode URL on HTTP,
+the MCP session on the connect-to-start endpoint, the process on stdio), then
+handed to `EpisodeManager.call`. The bridge owns the two error channels:
+
+- ``ok`` steps become a text result holding the JSON (plus ``structuredContent``);
+- tool errors, invalid arguments, unknown tools and internal errors become
+  ``isError`` results whose text is the message recorded in the log (internal
+  errors only show the generic text).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.connection import Connection
+from mcp.shared.exceptions import MCPError
+
+from mcpgym_server._bundle import LogEntry
+from mcpgym_server._environment import Environment
+from mcpgym_server._episode import EpisodeManager
+from mcpgym_server._errors import EpisodeSealedError, UnknownEpisodeError
+from mcpgym_server._mcp_tools import tool_definitions
+from mcpgym_server._tasks import TaskVariant
+
+logger = logging.getLogger("mcpgym.mcp")
+
+EPISODE_RESOURCE_URI = "mcpgym://episode"
+"""Resource describing the current episode (id and instruction; never the seed or variant id,
+from which the public generator would give away the reference solution)."""
+
+EpisodeResolver = Callable[[ServerRequestContext[Any, Any]], str | None]
+"""Maps a request context to the id of its episode, or ``None`` when it has none."""
+
+NO_EPISODE_MESSAGE = (
+    "this MCP connection has no episode. Episodes are bound to an MCP session on the "
+    "connect-to-start endpoint, and 2026-07-28 clients have no sessions: create an episode "
+    "with `POST /episodes` and connect to the `mcp_url` it returns."
+)
+
+
+def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
+    """The `Connection` behind a request (per session in the handshake era).
+
+    mcp 2.3 has no public accessor; this is the one place that uses the private
+    attribute (pinned ``mcp==2.3.*``; covered by the connect-to-start tests).
+    """
+    return ctx.session._connection  # noqa: SLF001
+
+
+def episode_instructions(env: Environment, variant: TaskVariant) -> str:
+    """Server instructions for one episode: environment instructions plus the task."""
+    parts = [env.instructions.strip()] if env.instructions.strip() else []
+    parts.append(f"Your task:\n{variant.instruction.strip()}")
+    parts.append("When you are done, call the `submit` tool (optionally with a final answer).")
+    return "\n\n".join(parts)
+
+
+def step_to_result(entry: LogEntry) -> types.CallToolResult:
+    """Turn a logged step into the `CallToolResult` the agent receives."""
+    if entry.status == "ok":
+        result = entry.result
+        structured = result if isinstance(result, dict) else {"result": result}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+            structured_content=structured,
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=entry.error or entry.status)],
+        is_error=True,
+    )
+
+
+def _error_result(message: str) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=message)], is_error=True
+    )
+
+
+def build_mcp_server(
+    manager: EpisodeManager,
+    resolve: EpisodeResolver,
+    *,
+    middleware: list[Any] | None = None,
+) -> Server[Any]:
+    """Build the low-level MCP server that serves ``manager``'s episodes.
+
+    Args:
+        manager: the episode runtime.
+        resolve: finds the episode of a request (see `EpisodeResolver`).
+        middleware: extra server middleware, outermost first (connect-to-start uses
+            one to open an episode per MCP session).
+
+    Returns:
+        An `mcp.server.Server`; serve it with the streamable-HTTP session manager
+        or `Server.run` on stdio.
+    """
+    env = manager.env
+    tools = tool_definitions(env)
+
+    def episode_variant(ctx: ServerRequestContext[Any, Any]) -> TaskVariant | None:
+        eid = resolve(ctx)
+        if eid is None:
+            return None
+        try:
+            return manager.get(eid).variant
+        except (EpisodeSealedError, UnknownEpisodeError):
+            return None
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        eid = resolve(ctx)
+        if eid is None:
+            return _error_result(NO_EPISODE_MESSAGE)
+        try:
+            entry = manager.call(eid, params.name, params.arguments)
+        except (EpisodeSealedError, UnknownEpisodeError) as exc:
+            return _error_result(str(exc))
+        return step_to_result(entry)
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        listed = [
+            types.Resource(
+                uri=EPISODE_RESOURCE_URI,
+                name="episode",
+                description="This episode: its id and instruction.",
+                mime_type="application/json",
+            )
+        ]
+        listed += [
+            types.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
+            for r in env.resources.values()
+        ]
+        return types.ListResourcesResult(resources=listed)
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri == EPISODE_RESOURCE_URI:
+            eid = resolve(ctx)
+            variant = episode_variant(ctx)
+            if eid is None or variant is None:
+                raise MCPError(code=types.INVALID_PARAMS, message=NO_EPISODE_MESSAGE)
+            body = {"episode_id": eid, "instruction": variant.instruction}
+            text = json.dumps(body)
+            mime = "application/json"
+        elif uri in env.resources:
+            text, mime = env.resources[uri].text, env.resources[uri].mime_type
+        else:
+            known = [EPISODE_RESOURCE_URI, *env.resources]
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"unknown resource {uri!r}; available: {', '.join(known)}",
+            )
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)]
+        )
+
+    async def instructions_middleware(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        result = await call_next(ctx)
+        if ctx.method == "initialize" and isinstance(result, dict):
+            variant = episode_variant(ctx)
+            if variant is not None:
+                result["instructions"] = episode_instructions(env, variant)
+        return result
+
+    server: Server[Any] = Server(
+        f"mcpgym-{env.name}",
+        version=env.version,
+        instructions=env.instructions or None,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+    )
+    # Outermost first: caller middleware (opens episodes) wraps the instructions rewrite.
+    server.middleware.extend([*(middleware or []), instructions_middleware])
+    return server

@@ -1,0 +1,88 @@
+"""Snapshots: the saved starting state of an environment, a SQLite file identified by its sha256."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import weakref
+from functools import cached_property
+from importlib import resources
+
+from mcpgym_server._errors import SnapshotError
+
+_LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
+
+
+def loaded_snapshot(sha256: str) -> Snapshot | None:
+    """A snapshot whose bytes this process has read and whose sha256 is ``sha256``, if any.
+
+    Page-delta bundles (`mcpgym_server._bundle`) rebuild their final database from it.
+    """
+    for snapshot in list(_LOADED.get(sha256, ())):
+        return snapshot
+    return None
+
+
+class Snapshot:
+    """An immutable SQLite snapshot shipped as package data.
+
+    The bytes are read once (through `importlib.resources`, so it works from a
+    wheel) and checked against the declared sha256. Every episode starts from a
+    copy of these bytes; the bytes themselves are never written.
+
+    Args:
+        package: the package that ships the file, e.g. ``"mcpgym_helpdesk"``.
+        resource: path of the file inside the package, e.g. ``"data/snapshot.db"``.
+        sha256: the expected hex digest; ``None`` skips the check (development only).
+
+    Raises (on first access of `data`):
+        SnapshotError: the file is missing or its digest differs.
+    """
+
+    def __init__(self, package: str, resource: str, sha256: str | None) -> None:
+        self.package = package
+        self.resource = resource
+        self.declared_sha256 = sha256
+
+    @cached_property
+    def data(self) -> bytes:
+        """The snapshot file's bytes (checked)."""
+        try:
+            data = resources.files(self.package).joinpath(self.resource).read_bytes()
+        except (FileNotFoundError, ModuleNotFoundError) as exc:
+            raise SnapshotError(
+                f"snapshot {self.package}:{self.resource} not found ({exc}); "
+                "rebuild it with the environment's snapshot build script"
+            ) from None
+        actual = hashlib.sha256(data).hexdigest()
+        if self.declared_sha256 is not None and actual != self.declared_sha256:
+            raise SnapshotError(
+                f"snapshot {self.package}:{self.resource} has sha256 {actual}, "
+                f"but the environment declares {self.declared_sha256}; the file was changed "
+                "or rebuilt without updating the declared digest"
+            )
+        self.__dict__["sha256"] = actual
+        _LOADED.setdefault(actual, weakref.WeakSet()).add(self)
+        return data
+
+    @cached_property
+    def sha256(self) -> str:
+        """Hex sha256 of the snapshot bytes."""
+        return hashlib.sha256(self.data).hexdigest()
+
+    def open_copy(self, *, readonly: bool = False) -> sqlite3.Connection:
+        """A new private in-memory database holding a copy of the snapshot.
+
+        Args:
+            readonly: open the copy read-only (used for task generation).
+
+        Returns:
+            A `sqlite3.Connection` with `sqlite3.Row` rows, usable from any thread
+            (the caller serialises access).
+        """
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db.deserialize(self.data)
+        if readonly:
+            db.execute("PRAGMA query_only = ON")
+        db.row_factory = sqlite3.Row
+        return db

@@ -1,0 +1,45 @@
+"""The bundle face: sealed episode bundles and their store, as graders read them.
+
+A bundle is what an episode leaves when it is sealed: its metadata, tool-call log, final
+database (or page delta against the snapshot) and signature. The modules behind these
+names (``mcpgym_server._bundle``, ``_delta``) are private.
+"""
+
+from mcpgym_server._bundle import (
+    FINAL_DB,
+    SIGNATURE,
+    STATE_DELTA,
+    CappedValue,
+    EpisodeBundle,
+    EpisodeMeta,
+    EpisodeStore,
+    LogEntry,
+    MemoryEpisodeStore,
+    StepStatus,
+    TerminationReason,
+    bundle_signature,
+    canonical_json,
+    check_bundle_episode,
+    to_jsonable,
+)
+from mcpgym_server._delta import PageDelta, page_size_of
+
+__all__ = [
+    "FINAL_DB",
+    "SIGNATURE",
+    "STATE_DELTA",
+    "CappedValue",
+    "EpisodeBundle",
+    "EpisodeMeta",
+    "EpisodeStore",
+    "LogEntry",
+    "MemoryEpisodeStore",
+    "PageDelta",
+    "StepStatus",
+    "TerminationReason",
+    "bundle_signature",
+    "canonical_json",
+    "check_bundle_episode",
+    "page_size_of",
+    "to_jsonable",
+]

@@ -1,0 +1,97 @@
+"""The runtime face: serving environments (HTTP, stdio), episodes in process, their limits.
+
+Trainers, benchmarks and the ``mcpgym`` command line use these names; the modules behind
+them (``mcpgym_server._episode``, ``_http``, ``_serving``...) are private. Names are
+imported on first use, so that importing this face stays cheap (the HTTP stack, uvicorn
+and the MCP server are loaded only by what serves).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcpgym_server._capacity import EPISODE_OVERHEAD, MIN_OPEN, default_max_open, memory_limit
+    from mcpgym_server._episode import (
+        MAX_ARGUMENT_DEPTH,
+        SANDBOX_CACHE_KIB,
+        Episode,
+        EpisodeManager,
+        is_plain_json,
+        new_episode_id,
+        replay,
+    )
+    from mcpgym_server._http import EPISODE_ID_HEADER, create_app
+    from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
+    from mcpgym_server._mcp_tools import tool_definitions
+    from mcpgym_server._seeds import salted_seed
+    from mcpgym_server._serving import bind_socket, run_until_stopped, serve
+    from mcpgym_server._stdio import serve_stdio
+    from mcpgym_server._tools import MAX_STRING_LENGTH
+
+_WHERE = {
+    "EPISODE_OVERHEAD": "_capacity",
+    "MIN_OPEN": "_capacity",
+    "default_max_open": "_capacity",
+    "memory_limit": "_capacity",
+    "MAX_ARGUMENT_DEPTH": "_episode",
+    "SANDBOX_CACHE_KIB": "_episode",
+    "Episode": "_episode",
+    "EpisodeManager": "_episode",
+    "is_plain_json": "_episode",
+    "new_episode_id": "_episode",
+    "replay": "_episode",
+    "EPISODE_ID_HEADER": "_http",
+    "create_app": "_http",
+    "LOG_BUDGET": "_logcap",
+    "LOG_VALUE_CAP": "_logcap",
+    "log_form": "_logcap",
+    "tool_definitions": "_mcp_tools",
+    "salted_seed": "_seeds",
+    "bind_socket": "_serving",
+    "run_until_stopped": "_serving",
+    "serve": "_serving",
+    "serve_stdio": "_stdio",
+    "MAX_STRING_LENGTH": "_tools",
+}
+
+__all__ = [
+    "EPISODE_ID_HEADER",
+    "EPISODE_OVERHEAD",
+    "LOG_BUDGET",
+    "LOG_VALUE_CAP",
+    "MAX_ARGUMENT_DEPTH",
+    "MAX_STRING_LENGTH",
+    "MIN_OPEN",
+    "SANDBOX_CACHE_KIB",
+    "Episode",
+    "EpisodeManager",
+    "bind_socket",
+    "create_app",
+    "default_max_open",
+    "is_plain_json",
+    "log_form",
+    "memory_limit",
+    "new_episode_id",
+    "replay",
+    "run_until_stopped",
+    "salted_seed",
+    "serve",
+    "serve_stdio",
+    "tool_definitions",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``name`` from its private module on first use."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"mcpgym_server.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -1,0 +1,108 @@
+"""``mcpgym export RUN --format rollouts``: JSON lines a trainer reads, round-tripped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from mcpgym_clients import InfraError, NullAgent, ReferenceAgent, RunStore
+from mcpgym_clients.cli import app
+from mcpgym_clients.train import OpenAIPolicy, Rollouts, TrainingRow
+from mcpgym_clients.train.export import ExportedRollout, read_rollouts, token_view
+from mcpgym_server import Environment, compute_lock
+from tests.clients.toyenv import target_value
+
+from .test_rollouts import vllm_answer
+
+runner = CliRunner()
+
+
+async def _failing(task: Any) -> str:
+    raise InfraError("env", "the server went away")
+
+
+@pytest.mark.anyio
+async def test_export_writes_each_scored_rollout_and_reads_back(
+    toy_env: Environment, toy_row: TrainingRow, tmp_path: Path
+) -> None:
+    value = target_value("easy", 0)
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "put", "arguments": json.dumps({"key": "target", "value": value})}}
+    answers = [
+        vllm_answer({"role": "assistant", "tool_calls": [call]}, [1, 2], [3, 4]),
+        vllm_answer({"role": "assistant", "content": "done"}, [1, 2, 3, 4, 5, 6], [7]),
+    ]
+    policy = OpenAIPolicy(
+        "http://vllm.test/v1", "tiny", parse_text_tool_calls=False,
+        transport=httpx.MockTransport(lambda r: httpx.Response(200, json=answers.pop(0))),
+    )
+    async with Rollouts.in_process(toy_env) as ro:
+        rollouts = [
+            await ro.rollout(toy_row, policy, epoch=0),
+            await ro.rollout(toy_row, ReferenceAgent(), epoch=1),
+            await ro.rollout(toy_row, NullAgent(), epoch=2),
+            await ro.rollout(toy_row, _failing, epoch=3),  # epochs: the store keeps one per epoch
+        ]
+    assert [r.scored for r in rollouts] == [True, True, True, False]
+    store_path = tmp_path / "runs.db"
+    lock = compute_lock(toy_env)
+    with RunStore(store_path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock=lock, agent="mixed")
+        for r in rollouts:
+            store.add_episode(run_id, r.record)
+    out = tmp_path / "rollouts.jsonl"
+
+    args = ["export", run_id[:8], "--out", str(out), "--store", str(store_path)]
+    result = runner.invoke(app, args)
+
+    assert result.exit_code == 0, result.output
+    assert "wrote 3 rollouts" in result.output and "1 unscored dropped" in result.output
+    lines = read_rollouts(out)
+    assert [x.reward for x in lines] == [1.0, 1.0, 0.0]  # the infra error is not a 0
+    first = lines[0]
+    assert first == rollouts[0].export(run_id)  # the library and the command agree
+    assert first.lock == lock and first.variant_id == toy_row.variant_id
+    assert first.checks == {"target-set": 1.0} and lines[2].checks == {"target-set": 0.0}
+    # the model's tokens (mask 1) and the rest (mask 0), with the model's log-probs
+    assert first.token_ids == [1, 2, 3, 4, 5, 6, 7]
+    assert first.loss_mask == [0, 0, 1, 1, 0, 0, 1]
+    assert first.log_probs == [None, None, -0.5, -0.5, None, None, -0.5]
+    assert all(not k.startswith("mcpgym_") for m in first.messages for k in m)
+    assert lines[1].token_ids is None  # the reference agent generates no tokens
+    raw = json.loads(out.read_text().splitlines()[0])
+    assert ExportedRollout.model_validate(raw).model_dump(mode="json") == raw
+
+
+def test_export_includes_unscored_rollouts_with_no_reward_when_asked(
+    tmp_path: Path,
+) -> None:
+    from mcpgym_clients.driver import EpisodeRecord
+
+    store_path = tmp_path / "runs.db"
+    with RunStore(store_path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="x")
+        store.add_episode(run_id, EpisodeRecord("x", "set-target", "easy", 3, error="down"))
+    out = tmp_path / "all.jsonl"
+    args = ["export", "latest", "--out", str(out), "--store", str(store_path)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert out.read_text() == ""
+    assert runner.invoke(app, [*args, "--include-unscored"]).exit_code == 0
+    (line,) = read_rollouts(out)
+    assert line.termination == "infra_error" and line.reward is None and not line.scored
+    bad = runner.invoke(app, [*args, "--format", "parquet"])
+    assert bad.exit_code == 1 and "known formats are rollouts" in bad.output
+
+
+def test_a_turn_whose_prompt_rewrites_the_past_gives_no_token_view() -> None:
+    turns = [
+        {"prompt_token_ids": [1, 2], "generation_token_ids": [3], "generation_log_probs": [-1.0]},
+        {"prompt_token_ids": [1, 9, 3], "generation_token_ids": [5], "generation_log_probs": None},
+    ]
+    assert token_view(turns) == (None, None, None)
+    turns[1]["prompt_token_ids"] = [1, 2, 3, 4]  # extends the sequence: a token view
+    assert token_view(turns) == ([1, 2, 3, 4, 5], [0, 0, 1, 0, 1], [None, None, -1.0, None, None])

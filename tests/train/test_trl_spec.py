@@ -1,0 +1,77 @@
+"""`TRLSpec` without a trainer: what TRL's GRPOTrainer would call, called by hand."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from mcpgym_clients import InfraError
+from mcpgym_clients.train.trl import TRLSpec
+from mcpgym_server import Environment
+from tests.clients.toyenv import target_value
+
+
+@pytest.fixture
+def spec(toy_env: Environment) -> Iterator[TRLSpec]:
+    s = TRLSpec(toy_env, bands=["easy"], seeds=range(8), per_check=True)
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def test_rollouts_are_episodes_and_rewards_are_grades(spec: TRLSpec) -> None:
+    rows = spec.dataset_rows()
+    assert rows[0]["prompt"][0]["role"] == "system" and "A key-value store." in spec.system_prompt
+    assert rows[0]["prompt"][1] == {"role": "user", "content": rows[0]["instruction"]}
+    right, wrong = spec.environment_factory(), spec.environment_factory()
+    assert right.reset(**rows[0]) is None and wrong.reset(**rows[1]) is None
+    value = target_value("easy", rows[0]["seed"])
+    assert json.loads(right.put(key="target", value=value)) == {"key": "target", "value": value}
+    assert right.put(key="target", value="reject").startswith("Error")  # the MCP error text
+    assert right.get().startswith("Error")  # a missing argument: the server's validation
+    assert json.loads(right.submit(answer="done"))["status"] == "ended"
+    assert "has ended" in right.get(key="target")  # after submit, as over MCP
+    wrong.put(key="target", value="nope")
+    score, check = spec.reward_funcs
+    assert score.__name__ == "mcpgym_reward" and check.__name__ == "check_target_set"
+    assert score(environments=[right, wrong]) == [1.0, 0.0]
+    assert check(environments=[right, wrong]) == [1.0, 0.0]
+    assert right.rollout is not None and right.rollout.episode_termination == "submitted"
+    assert spec.stats == {"rollouts": 2, "scored": 2, "dropped": 0}
+    right.reset(**rows[2])  # reused, as TRL's pool does: a fresh episode
+    assert right.get(key="target").startswith("Error")  # a new sandbox, nothing set yet
+    assert score(environments=[right]) == [0.0]
+
+
+def test_an_unscored_rollout_gets_no_reward_from_any_function(spec: TRLSpec) -> None:
+    env = spec.environment_factory()
+    env.reset(**spec.dataset_rows()[0])
+    assert env._episode is not None and env._episode.context is not None
+
+    async def broken(name: str, arguments: object) -> object:
+        raise InfraError("mcp", "stream reset")
+
+    object.__setattr__(env._episode.context, "call_tool", broken)
+    assert env.put(key="target", value="1").startswith("Error")
+    logged: list[tuple[str, float]] = []
+    score, check = spec.reward_funcs
+    assert score(environments=[env], log_metric=lambda k, v: logged.append((k, v))) == [None]
+    assert check(environments=[env]) == [None]
+    assert logged == [("mcpgym/dropped", 1.0)]
+    assert spec.stats == {"rollouts": 1, "scored": 0, "dropped": 1}
+
+
+def test_closing_with_an_episode_still_open_ends_it(toy_env: Environment) -> None:
+    import threading
+
+    spec = TRLSpec(toy_env, bands=["easy"], seeds=range(8))
+    env = spec.environment_factory()
+    env.reset(**spec.dataset_rows()[0])  # a rollout TRL never scored (training stopped)
+    closer = threading.Thread(target=spec.close)
+    closer.start()
+    closer.join(timeout=30)
+    assert not closer.is_alive(), "close() hung on the open episode"
+    assert env._episode is not None and env._episode.rollout is not None  # ended and graded
