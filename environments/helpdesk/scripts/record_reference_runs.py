@@ -2,7 +2,9 @@
 ``mcpgym record`` (one run per family and band, seed 100; validate's generator checks use
 seeds 0..N-1).
 
-    uv run python environments/helpdesk/scripts/record_reference_runs.py
+    uv run python environments/helpdesk/scripts/record_reference_runs.py [BAND ...]
+
+With bands named (``expert``), only the runs of those bands are recorded.
 
 These runs are therefore the generator's reference solutions worked through the real
 record path (server, MCP client, grading service), not independent expert sessions: they
@@ -23,10 +25,14 @@ BY = "mcpgym maintainers <maintainers@mcpgym.dev>"
 
 
 def main() -> None:
-    """Record one run per family and band of helpdesk."""
+    """Record one run per family and band of helpdesk (only the bands named on the command
+    line, when some are)."""
+    only = set(sys.argv[1:])
     env = load_environment("helpdesk")
     for fam in env.families.values():
         for band in fam.bands:
+            if only and band not in only:
+                continue
             v = env.variant(fam.name, band, SEED)
             lines = [f"{c.name} {json.dumps(dict(c.arguments))}" for c in v.reference]
             if not any(c.name == SUBMIT_TOOL for c in v.reference):

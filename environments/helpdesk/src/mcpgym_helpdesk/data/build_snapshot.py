@@ -157,15 +157,31 @@ class Builder(History):
             f"{rng.randint(10, 9899)} {rng.choice(S.STREET_NAMES)} {rng.choice(S.STREET_SUFFIXES)}"
         )
 
-    def add_address(self, cust_id: int, label: str, name: str, city: tuple, zip_: str,
-                    default: bool, created: datetime) -> int:
+    def add_address(
+        self,
+        cust_id: int,
+        label: str,
+        name: str,
+        city: tuple,
+        zip_: str,
+        default: bool,
+        created: datetime,
+    ) -> int:
         line2 = self.rng.choice(S.LINE2) if self.rng.random() < 0.25 else None
         return self.insert(
             "addresses",
             {
-                "customer_id": cust_id, "label": label, "name": name, "line1": self.street(),
-                "line2": line2, "city": city[0], "state": city[1], "zip": zip_,
-                "country": "US", "is_default": int(default), "created_at": fmt(created),
+                "customer_id": cust_id,
+                "label": label,
+                "name": name,
+                "line1": self.street(),
+                "line2": line2,
+                "city": city[0],
+                "state": city[1],
+                "zip": zip_,
+                "country": "US",
+                "is_default": int(default),
+                "created_at": fmt(created),
             },
         )
 
@@ -182,8 +198,12 @@ class Builder(History):
         cid = self.insert(
             "customers",
             {
-                "first_name": first, "last_name": last, "email": email,
-                "phone": self.unique_phone(city[3]), "date_of_birth": dob, "zip": zip_,
+                "first_name": first,
+                "last_name": last,
+                "email": email,
+                "phone": self.unique_phone(city[3]),
+                "date_of_birth": dob,
+                "zip": zip_,
                 "created_at": fmt(created),
             },
         )
@@ -192,20 +212,51 @@ class Builder(History):
         ids = [self.add_address(cid, "home", name, city, zip_, not work_default, created)]
         if rng.random() < 0.4 or work_default:
             work_city = city if rng.random() < 0.7 else rng.choice(S.CITIES)
-            ids.append(self.add_address(cid, "work", name, work_city, rng.choice(work_city[2]),
-                                        work_default, created + days(rng.uniform(0, 200))))
+            ids.append(
+                self.add_address(
+                    cid,
+                    "work",
+                    name,
+                    work_city,
+                    rng.choice(work_city[2]),
+                    work_default,
+                    created + days(rng.uniform(0, 200)),
+                )
+            )
         if rng.random() < 0.15:
             other = rng.choice(S.CITIES)
             recipient = f"{rng.choice(S.FIRST_NAMES)} {last}"
-            ids.append(self.add_address(cid, "other", recipient, other, rng.choice(other[2]),
-                                        False, created + days(rng.uniform(0, 300))))
+            ids.append(
+                self.add_address(
+                    cid,
+                    "other",
+                    recipient,
+                    other,
+                    rng.choice(other[2]),
+                    False,
+                    created + days(rng.uniform(0, 300)),
+                )
+            )
         brands = ["Visa"] * 5 + ["Mastercard"] * 3 + ["Amex"] * 1 + ["Discover"] * 1
-        cards = [(rng.choice(brands), f"{rng.randint(0, 9999):04d}")
-                 for _ in range(1 if rng.random() < 0.75 else 2)]
+        cards = [
+            (rng.choice(brands), f"{rng.randint(0, 9999):04d}")
+            for _ in range(1 if rng.random() < 0.75 else 2)
+        ]
         if work_default:
             ids = [ids[1], ids[0], *ids[2:]]
-        return Customer(cid, first, last, email, zip_, dob, f"{city[0]}, {city[1]}", created,
-                        cards, ids, rng.choice([1, 1, 1, 2, 2, 3, 4]))
+        return Customer(
+            cid,
+            first,
+            last,
+            email,
+            zip_,
+            dob,
+            f"{city[0]}, {city[1]}",
+            created,
+            cards,
+            ids,
+            rng.choice([1, 1, 1, 2, 2, 3, 4]),
+        )
 
     def make_customers(self) -> None:
         rng = self.rng
@@ -227,29 +278,51 @@ class Builder(History):
             self.insert(
                 "products",
                 {
-                    "id": pid, "sku": sku, "name": name, "category": cat, "description": desc,
-                    "price_cents": price, "final_sale": final, "active": 1,
+                    "id": pid,
+                    "sku": sku,
+                    "name": name,
+                    "category": cat,
+                    "description": desc,
+                    "price_cents": price,
+                    "final_sale": final,
+                    "active": 1,
                 },
             )
-            product = {"id": pid, "name": name, "category": cat, "price": price,
-                       "final_sale": bool(final), "sizes": sizes, "colours": colours}
+            product = {
+                "id": pid,
+                "name": name,
+                "category": cat,
+                "price": price,
+                "final_sale": bool(final),
+                "sizes": sizes,
+                "colours": colours,
+            }
             self.products.append(product)
             self.variants[pid] = []
             for colour in colours:
                 ccode = "".join(w[0] for w in colour.split()) if " " in colour else colour[:3]
                 for size in sizes:
-                    scode = "OS" if size == "One Size" else size.replace("US ", "").replace(
-                        "/", "")
+                    scode = "OS" if size == "One Size" else size.replace("US ", "").replace("/", "")
                     vid = self.insert(
                         "product_variants",
                         {
-                            "product_id": pid, "sku": f"{sku}-{scode}-{ccode.upper()}",
-                            "size": size, "colour": colour, "price_cents": price,
+                            "product_id": pid,
+                            "sku": f"{sku}-{scode}-{ccode.upper()}",
+                            "size": size,
+                            "colour": colour,
+                            "price_cents": price,
                             "stock": 1000,
                         },
                     )
-                    self.variants[pid].append({"id": vid, "size": size, "colour": colour,
-                                               "price": price, "product": product})
+                    self.variants[pid].append(
+                        {
+                            "id": vid,
+                            "size": size,
+                            "colour": colour,
+                            "price": price,
+                            "product": product,
+                        }
+                    )
 
     # -- phase A: plans ----------------------------------------------------------------
 
@@ -264,22 +337,31 @@ class Builder(History):
         shipped = delivered - days(transit)
         placed = shipped - hours(rng.uniform(8, 40))
         est = (shipped + days(rng.choice([3, 4, 5]))).date()
-        return OrderPlan(self.pick_customer(placed), "delivered", placed, shipped=shipped,
-                         est=est, delivered=delivered, **kw)
+        return OrderPlan(
+            self.pick_customer(placed),
+            "delivered",
+            placed,
+            shipped=shipped,
+            est=est,
+            delivered=delivered,
+            **kw,
+        )
 
     def plan_shipped(self, lo: float, hi: float, **kw: Any) -> OrderPlan:
         rng = self.rng
         shipped = NOW - days(rng.uniform(lo, hi))
         placed = shipped - hours(rng.uniform(8, 40))
         est = (shipped + days(rng.choice([3, 4, 5]))).date()
-        return OrderPlan(self.pick_customer(placed), "shipped", placed, shipped=shipped, est=est,
-                         **kw)
+        return OrderPlan(
+            self.pick_customer(placed), "shipped", placed, shipped=shipped, est=est, **kw
+        )
 
     def plan_unshipped(self, status: str, min_age_h: float = 0.5, **kw: Any) -> OrderPlan:
         lo, hi = (max(0.5, min_age_h), 20) if status == "pending" else (max(2, min_age_h), 44)
         placed = NOW - hours(self.rng.uniform(lo, hi))
-        return OrderPlan(self.pick_customer(placed), status, placed,
-                         captured=status == "paid", **kw)
+        return OrderPlan(
+            self.pick_customer(placed), status, placed, captured=status == "paid", **kw
+        )
 
     def make_plans(self) -> list[OrderPlan]:
         rng = self.rng
@@ -299,9 +381,13 @@ class Builder(History):
             plans.append(p)
         for _ in range(30):
             placed = NOW - days(rng.uniform(1, 190))
-            p = OrderPlan(self.pick_customer(placed), "cancelled", placed,
-                          captured=rng.random() < 0.6,
-                          cancelled=placed + hours(rng.uniform(0.5, 20)))
+            p = OrderPlan(
+                self.pick_customer(placed),
+                "cancelled",
+                placed,
+                captured=rng.random() < 0.6,
+                cancelled=placed + hours(rng.uniform(0.5, 20)),
+            )
             p.cancel_by_customer = p.captured or rng.random() < 0.5
             plans.append(p)
         for _ in range(32):
@@ -312,12 +398,20 @@ class Builder(History):
             p.events.append(("receive", ret + days(rng.uniform(4, 10))))
             plans.append(p)
         # duplicate charges: 4 unnoticed, 2 already refunded (open-ticket ones come below)
-        recent = [p for p in plans if p.status in ("paid", "shipped", "delivered")
-                  and p.placed > NOW - days(60) and not p.events]
+        recent = [
+            p
+            for p in plans
+            if p.status in ("paid", "shipped", "delivered")
+            and p.placed > NOW - days(60)
+            and not p.events
+        ]
         for p in rng.sample(recent, 6)[:4]:
             p.dup = True
-        old = [p for p in plans if p.status == "delivered" and not p.events and not p.dup
-               and p.placed > NOW - days(120)]
+        old = [
+            p
+            for p in plans
+            if p.status == "delivered" and not p.events and not p.dup and p.placed > NOW - days(120)
+        ]
         for p in rng.sample(old, 2):
             p.dup = True
             p.events.append(("dup_refund", p.placed + days(rng.uniform(2, 9))))
@@ -421,8 +515,11 @@ class Builder(History):
             return 1 if pr["price"] > 30000 else 2 if pr["price"] > 10000 else 3
 
         def sized(pr: dict[str, Any]) -> bool:
-            return (pr["category"] in SIZED_CATEGORIES and len(pr["sizes"]) >= 3
-                    and not pr["final_sale"])
+            return (
+                pr["category"] in SIZED_CATEGORIES
+                and len(pr["sizes"]) >= 3
+                and not pr["final_sale"]
+            )
 
         first_filter: dict[str | None, Callable[[dict[str, Any]], bool]] = {
             "sized": sized,
@@ -468,55 +565,121 @@ class Builder(History):
         oid = self.insert(
             "orders",
             {
-                "customer_id": c.id, "status": "pending", "placed_at": fmt(t),
-                "shipping_name": a["name"], "shipping_line1": a["line1"],
-                "shipping_line2": a["line2"], "shipping_city": a["city"],
-                "shipping_state": a["state"], "shipping_zip": a["zip"],
-                "shipping_country": "US", "subtotal_cents": subtotal, "shipping_cents": shipping,
-                "tax_cents": tax, "total_cents": total, "updated_at": fmt(t),
+                "customer_id": c.id,
+                "status": "pending",
+                "placed_at": fmt(t),
+                "shipping_name": a["name"],
+                "shipping_line1": a["line1"],
+                "shipping_line2": a["line2"],
+                "shipping_city": a["city"],
+                "shipping_state": a["state"],
+                "shipping_zip": a["zip"],
+                "shipping_country": "US",
+                "subtotal_cents": subtotal,
+                "shipping_cents": shipping,
+                "tax_cents": tax,
+                "total_cents": total,
+                "updated_at": fmt(t),
             },
         )
         p.order_id = oid
         for v, q in items:
-            p.item_ids.append(self.insert(
-                "order_items",
-                {"order_id": oid, "variant_id": v["id"], "quantity": q,
-                 "unit_price_cents": v["price"], "status": "ok"},
-            ))
+            p.item_ids.append(
+                self.insert(
+                    "order_items",
+                    {
+                        "order_id": oid,
+                        "variant_id": v["id"],
+                        "quantity": q,
+                        "unit_price_cents": v["price"],
+                        "status": "ok",
+                    },
+                )
+            )
         self.audit(t, "customer", "order.place", "order", oid, total_cents=total)
         # payments
         status = "captured" if p.captured else "authorized"
         card = rng.choice(c.cards)
         remaining = total
-        balance = self.one("SELECT COALESCE(SUM(amount_cents), 0) FROM store_credit_ledger "
-                           "WHERE customer_id = ?", (c.id,))[0]
+        balance = self.one(
+            "SELECT COALESCE(SUM(amount_cents), 0) FROM store_credit_ledger WHERE customer_id = ?",
+            (c.id,),
+        )[0]
         if balance > 0 and p.captured and not p.dup and rng.random() < 0.7:
             used = min(balance, total)
-            pay = self.insert("payments", {
-                "order_id": oid, "method": "store_credit", "amount_cents": used,
-                "refunded_cents": 0, "status": "captured", "created_at": fmt(t)})
-            self.insert("store_credit_ledger", {
-                "customer_id": c.id, "amount_cents": -used,
-                "reason": f"applied to order {oid}", "order_id": oid, "created_at": fmt(t)})
-            self.audit(t, "system", "payment.capture", "payment", pay, amount_cents=used,
-                       order_id=oid)
+            pay = self.insert(
+                "payments",
+                {
+                    "order_id": oid,
+                    "method": "store_credit",
+                    "amount_cents": used,
+                    "refunded_cents": 0,
+                    "status": "captured",
+                    "created_at": fmt(t),
+                },
+            )
+            self.insert(
+                "store_credit_ledger",
+                {
+                    "customer_id": c.id,
+                    "amount_cents": -used,
+                    "reason": f"applied to order {oid}",
+                    "order_id": oid,
+                    "created_at": fmt(t),
+                },
+            )
+            self.audit(
+                t, "system", "payment.capture", "payment", pay, amount_cents=used, order_id=oid
+            )
             remaining -= used
         if remaining > 0:
             pt = t + timedelta(seconds=rng.randint(2, 20))
-            pay = self.insert("payments", {
-                "order_id": oid, "method": "card", "card_brand": card[0], "card_last4": card[1],
-                "amount_cents": remaining, "refunded_cents": 0, "status": status,
-                "created_at": fmt(pt)})
-            self.audit(pt, "system", f"payment.{'capture' if p.captured else 'authorize'}",
-                       "payment", pay, amount_cents=remaining, order_id=oid)
+            pay = self.insert(
+                "payments",
+                {
+                    "order_id": oid,
+                    "method": "card",
+                    "card_brand": card[0],
+                    "card_last4": card[1],
+                    "amount_cents": remaining,
+                    "refunded_cents": 0,
+                    "status": status,
+                    "created_at": fmt(pt),
+                },
+            )
+            self.audit(
+                pt,
+                "system",
+                f"payment.{'capture' if p.captured else 'authorize'}",
+                "payment",
+                pay,
+                amount_cents=remaining,
+                order_id=oid,
+            )
             if p.dup:
                 dt = pt + timedelta(seconds=rng.randint(20, 240))
-                dup = self.insert("payments", {
-                    "order_id": oid, "method": "card", "card_brand": card[0],
-                    "card_last4": card[1], "amount_cents": remaining, "refunded_cents": 0,
-                    "status": "captured", "created_at": fmt(dt)})
-                self.audit(dt, "system", "payment.capture", "payment", dup,
-                           amount_cents=remaining, order_id=oid)
+                dup = self.insert(
+                    "payments",
+                    {
+                        "order_id": oid,
+                        "method": "card",
+                        "card_brand": card[0],
+                        "card_last4": card[1],
+                        "amount_cents": remaining,
+                        "refunded_cents": 0,
+                        "status": "captured",
+                        "created_at": fmt(dt),
+                    },
+                )
+                self.audit(
+                    dt,
+                    "system",
+                    "payment.capture",
+                    "payment",
+                    dup,
+                    amount_cents=remaining,
+                    order_id=oid,
+                )
         if p.captured:
             self.db.execute("UPDATE orders SET status = 'paid' WHERE id = ?", (oid,))
         if p.shipped:
@@ -532,8 +695,11 @@ class Builder(History):
             if kind == "receive":
                 self.at(et, self.ev_receive, p)
                 continue
-            after = {"address_change": p.placed, "dup_refund": p.placed,
-                     "where_info": p.shipped}.get(kind, p.delivered)
+            after = {
+                "address_change": p.placed,
+                "dup_refund": p.placed,
+                "where_info": p.shipped,
+            }.get(kind, p.delivered)
             assert after is not None
             self.at(self.ticket_time(after, et), getattr(self, f"ev_{kind}"), p, et)
         if p.scenario:
@@ -561,26 +727,46 @@ class Builder(History):
         carrier = rng.choices(["UPS", "FedEx", "USPS", "DHL"], weights=[40, 25, 30, 5])[0]
         service = rng.choice(S.CARRIER_SERVICES[carrier])
         est = est or (t + days(rng.choice([3, 4, 5]))).date()
-        sid = self.insert("shipments", {
-            "order_id": oid, "carrier": carrier, "service": service,
-            "tracking_number": self.tracking(carrier, service), "status": "in_transit",
-            "shipped_at": fmt(t), "estimated_delivery": est.isoformat()})
-        self.db.execute("UPDATE orders SET status = 'shipped', shipped_at = ?, updated_at = ? "
-                        "WHERE id = ?", (fmt(t), fmt(t), oid))
+        sid = self.insert(
+            "shipments",
+            {
+                "order_id": oid,
+                "carrier": carrier,
+                "service": service,
+                "tracking_number": self.tracking(carrier, service),
+                "status": "in_transit",
+                "shipped_at": fmt(t),
+                "estimated_delivery": est.isoformat(),
+            },
+        )
+        self.db.execute(
+            "UPDATE orders SET status = 'shipped', shipped_at = ?, updated_at = ? WHERE id = ?",
+            (fmt(t), fmt(t), oid),
+        )
         self.audit(t, "system", "shipment.create", "shipment", sid, carrier=carrier, order_id=oid)
         if exception and t + days(2) < NOW:
             self.at(t + days(2), self.ship_exception, sid)
 
     def ship_exception(self, t: datetime, sid: int) -> None:
         self.db.execute("UPDATE shipments SET status = 'exception' WHERE id = ?", (sid,))
-        self.audit(t, "system", "shipment.exception", "shipment", sid,
-                   note="carrier reported a delivery exception: address could not be accessed")
+        self.audit(
+            t,
+            "system",
+            "shipment.exception",
+            "shipment",
+            sid,
+            note="carrier reported a delivery exception: address could not be accessed",
+        )
 
     def deliver(self, t: datetime, oid: int) -> None:
-        self.db.execute("UPDATE shipments SET status = 'delivered', delivered_at = ? "
-                        "WHERE order_id = ?", (fmt(t), oid))
-        self.db.execute("UPDATE orders SET status = 'delivered', delivered_at = ?, "
-                        "updated_at = ? WHERE id = ?", (fmt(t), fmt(t), oid))
+        self.db.execute(
+            "UPDATE shipments SET status = 'delivered', delivered_at = ? WHERE order_id = ?",
+            (fmt(t), oid),
+        )
+        self.db.execute(
+            "UPDATE orders SET status = 'delivered', delivered_at = ?, updated_at = ? WHERE id = ?",
+            (fmt(t), fmt(t), oid),
+        )
         self.audit(t, "system", "order.deliver", "order", oid)
 
     # -- finishing -----------------------------------------------------------------------
@@ -591,8 +777,9 @@ class Builder(History):
             for v in self.variants[pid]:
                 stock = 0 if rng.random() < 0.12 else rng.randint(1, 40)
                 stock = self.forced_stock.get(v["id"], stock)
-                self.db.execute("UPDATE product_variants SET stock = ? WHERE id = ?",
-                                (stock, v["id"]))
+                self.db.execute(
+                    "UPDATE product_variants SET stock = ? WHERE id = ?", (stock, v["id"])
+                )
 
 
 def build(out: Path) -> str:
@@ -602,9 +789,13 @@ def build(out: Path) -> str:
     mem.executescript((HERE / "schema.sql").read_text("utf-8"))
     for table, start in ID_STARTS.items():
         mem.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (table, start - 1))
-    for key, value in [("snapshot_time", SNAPSHOT_TIME), ("store_name", "Ridgeline Outfitters"),
-                       ("schema_version", "1"), ("build_seed", str(SEED)),
-                       ("currency", "USD")]:
+    for key, value in [
+        ("snapshot_time", SNAPSHOT_TIME),
+        ("store_name", "Ridgeline Outfitters"),
+        ("schema_version", "1"),
+        ("build_seed", str(SEED)),
+        ("currency", "USD"),
+    ]:
         mem.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
     b = Builder(mem)
     b.manifest = []  # type: ignore[attr-defined]
@@ -630,7 +821,8 @@ def build(out: Path) -> str:
     out.write_bytes(data)
     manifest = {"open_tickets": b.manifest}  # type: ignore[attr-defined]
     out.with_name(out.stem + "_manifest.json").write_text(
-        json.dumps(manifest, indent=1, sort_keys=True) + "\n", "utf-8")
+        json.dumps(manifest, indent=1, sort_keys=True) + "\n", "utf-8"
+    )
     return hashlib.sha256(data).hexdigest()
 
 

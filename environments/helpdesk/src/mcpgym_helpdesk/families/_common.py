@@ -1,5 +1,13 @@
-"""Shared pieces of the helpdesk task families: snapshot queries, the scenario builder (new
-ticket rows and state adjustments applied at reset), message wording and standard rubric checks.
+"""Shared pieces of the helpdesk task families, built on the author kit.
+
+The generic parts come from the kit: row queries, seeded picks, id allocation and setup
+statements (`mcpgym_server.authoring`: `fetch_rows`, `fetch_one`, `pick`, `pick_where`,
+`Scenario`, `reference_call`) and the recurring checks (`mcpgym_grading.kit`: `reply_sent`,
+`record_state`, `rows_untouched`, `nothing_else_changed`, `rows_written_sum`). What is here is
+particular to the store: its clock and policy figures, the SQL conditions that make a scenario
+unambiguous, the ticket builder, customer wording, and the helpdesk check bundles
+(`ticket_state`, `reply_mentions_money`, `money_moved_only_as_allowed`, ...). The short names
+the families use (`rows`, `one`, `call`, `money`, `no_collateral`) are thin wrappers.
 
 Generators only read the snapshot through `Generation.db` and only draw from `Generation.rng`;
 every query here orders its rows by id so that choices are stable.
@@ -9,12 +17,27 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, NoCollateralChanges, Param, SqlCheck
-from mcpgym_server import Generation, ToolCall
+from mcpgym_grading import (
+    AnswerMatch,
+    NoCollateralChanges,
+    Param,
+    SqlCheck,
+    nothing_else_changed,
+    record_state,
+    rows_untouched,
+    rows_written_sum,
+    sql_in_list,
+)
+from mcpgym_grading import reply_sent as _kit_reply_sent
+from mcpgym_server import Scenario as _KitScenario
+from mcpgym_server import ToolCall, fetch_one, fetch_rows, format_cents, reference_call
+from mcpgym_server import max_id as max_id  # re-exported for the families
+from mcpgym_server import pick as pick
+from mcpgym_server import pick_where as pick_where
 
 SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
 """The store's "now": snapshot rows are older, rows written in an episode are newer."""
@@ -38,7 +61,7 @@ TODAY_DATE = "2026-06-15"
 """The store's date (``estimated_delivery`` is a date): a parcel not delivered by the end of
 an earlier day is late."""
 
-BANDS: tuple[Any, ...] = ("easy", "medium", "hard")
+BANDS: tuple[Any, ...] = ("easy", "medium", "hard", "expert")
 
 VOLATILE_COLUMNS: dict[str, tuple[str, ...]] = {
     "tickets": ("updated_at", "closed_at"),
@@ -69,8 +92,8 @@ AGENT_REPLIES_SQL = (
 
 
 def money(cents: int) -> str:
-    """``12345 -> "$123.45"``."""
-    return f"${cents // 100:,}.{cents % 100:02d}"
+    """``12345 -> "$123.45"`` (the kit's `format_cents`)."""
+    return format_cents(cents)
 
 
 def day(ts: str | None) -> str:
@@ -102,32 +125,15 @@ def item_label(item: Mapping[str, Any]) -> str:
 def rows(
     db: sqlite3.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
 ) -> list[dict[str, Any]]:
-    """Run a read query on the snapshot; rows as plain dicts."""
-    cur = db.execute(sql, params)
-    cols = [c[0] for c in cur.description or ()]
-    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+    """Run a read query on the snapshot; rows as plain dicts (the kit's `fetch_rows`)."""
+    return fetch_rows(db, sql, params)
 
 
 def one(
     db: sqlite3.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
 ) -> dict[str, Any]:
-    found = rows(db, sql, params)
-    if not found:
-        raise LookupError(f"snapshot query returned no row: {sql} {params}")
-    return found[0]
-
-
-def max_id(db: sqlite3.Connection, table: str) -> int:
-    """The highest id ``table`` has used: its max(id), or its AUTOINCREMENT counter if higher."""
-    top = int(db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0])
-    has_seq = db.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
-    ).fetchone()
-    if has_seq:
-        seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
-        if seq is not None:
-            top = max(top, int(seq[0]))
-    return top
+    """The first row of a read query (the kit's `fetch_one`; LookupError when none)."""
+    return fetch_one(db, sql, params)
 
 
 CLEAN_ORDER = """
@@ -203,67 +209,12 @@ def product_unique_for_customer(
     )
 
 
-def pick(rng: random.Random, candidates: Sequence[Any], what: str) -> Any:
-    """``rng.choice`` with a clear error when the snapshot offers no candidate."""
-    if not candidates:
-        raise LookupError(f"the snapshot has no candidate for {what}")
-    return candidates[rng.randrange(len(candidates))]
-
-
-def pick_where(
-    rng: random.Random, candidates: Sequence[Any], ok: Callable[[Any], Any], what: str
-) -> Any:
-    """Draw candidates in a seeded random order; return the first one ``ok`` accepts (a truthy
-    result is returned in place of the candidate when it is not ``True``)."""
-    order = list(range(len(candidates)))
-    rng.shuffle(order)
-    for i in order:
-        got = ok(candidates[i])
-        if got:
-            return candidates[i] if got is True else got
-    raise LookupError(f"the snapshot has no candidate for {what}")
-
-
 # -- scenario builder ------------------------------------------------------------------------
 
 
-class Scenario:
-    """Collects the setup statements of a variant and allocates ids for the rows it inserts.
-
-    Ids follow the schema's rule (max(id) + 1 in the snapshot, then consecutive).
-    """
-
-    def __init__(self, g: Generation) -> None:
-        self.g = g
-        self.db = g.db
-        self.rng = g.rng
-        self.setup: list[tuple[str, list[Any]]] = []
-        self._next: dict[str, int] = {}
-
-    def next_id(self, table: str) -> int:
-        if table not in self._next:
-            self._next[table] = max_id(self.db, table) + 1
-        value = self._next[table]
-        self._next[table] += 1
-        return value
-
-    def peek_id(self, table: str) -> int:
-        """The id the next row inserted into ``table`` will get (by setup or by a tool)."""
-        return self._next.get(table, max_id(self.db, table) + 1)
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        self.setup.append((sql, list(params)))
-
-    def insert(self, table: str, values: Mapping[str, Any]) -> int:
-        """Add an INSERT of one row with an explicit id; return the id."""
-        row_id = self.next_id(table)
-        cols = ["id", *values]
-        marks = ", ".join("?" for _ in cols)
-        self.execute(
-            f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})",
-            [row_id, *values.values()],
-        )
-        return row_id
+class Scenario(_KitScenario):
+    """The kit's `Scenario` (setup statements, ids allocated as the tools will) plus the
+    helpdesk's ticket builder: `ticket_time` and `ticket`."""
 
     def ticket_time(self, after: Iterable[str | None] = ()) -> datetime:
         """When the customer wrote: a minute between 2026-06-14 07:00 UTC and 08:55 on the
@@ -345,14 +296,14 @@ def message(rng: random.Random, cust: Mapping[str, Any], *paragraphs: str) -> st
 
 
 def call(name: str, **arguments: Any) -> ToolCall:
-    return ToolCall(name=name, arguments=arguments)
+    """One reference call (the kit's `reference_call`)."""
+    return reference_call(name, **arguments)
 
 
 # -- rubric checks ------------------------------------------------------------------------
 
 
-def _in_list(codes: Iterable[str]) -> str:
-    return "(" + ", ".join(f"'{c}'" for c in codes) + ")"
+_in_list = sql_in_list
 
 
 GOODWILL_GIVEN_SQL = (
@@ -397,26 +348,29 @@ def ticket_state(
             f"({cond} OR (resolution_code IN {_in_list(goodwill_codes)} AND {GOODWILL_GIVEN_SQL}))"
         )
         text += " (" + " or ".join(goodwill_codes) + " after goodwill credit)"
-    return SqlCheck(
+    return record_state(
+        "tickets",
+        f"status = '{status}' AND {cond}",
         name=name,
         description=description or f"the ticket is {status} with {text}",
-        sql=f"SELECT status = '{status}' AND {cond} FROM tickets WHERE id = :ticket_id",
-        expected=1,
+        key_param="ticket_id",
         weight=weight,
         required=required,
         bands=bands,
     )
 
 
-def reply_sent(*, weight: float = 1.0, required: bool = True) -> SqlCheck:
-    return SqlCheck(
-        name="reply-sent",
+def reply_sent(
+    *, weight: float = 1.0, required: bool = True, bands: tuple[str, ...] | None = None
+) -> SqlCheck:
+    """The agent replied to the customer on the variant's ticket (the kit's `reply_sent`)."""
+    return _kit_reply_sent(
+        "ticket_messages",
+        "ticket_id = :ticket_id AND author = 'agent'",
         description="the agent replied to the customer on the ticket (policy 9.2)",
-        sql="SELECT COUNT(*) > 0 FROM ticket_messages WHERE ticket_id = :ticket_id "
-        "AND author = 'agent'",
-        expected=1,
         weight=weight,
         required=required,
+        bands=bands,
     )
 
 
@@ -585,14 +539,15 @@ def reply_names_carrier(
 
 
 def other_tickets_untouched(*, weight: float = 1.0) -> SqlCheck:
-    return SqlCheck(
+    """No other ticket changed in the episode (the kit's `rows_untouched`)."""
+    return rows_untouched(
+        "tickets",
+        "id <> :ticket_id",
+        changed_column="updated_at",
+        since=SNAPSHOT_TIME,
         name="other-tickets-untouched",
         description="no other ticket was replied to, noted, escalated or closed (policy 9.6)",
-        sql="SELECT COUNT(*) FROM tickets WHERE id <> :ticket_id "
-        f"AND updated_at > '{SNAPSHOT_TIME}'",
-        expected=0,
         weight=weight,
-        required=True,
     )
 
 
@@ -604,15 +559,16 @@ def no_collateral(
     ignore_columns: Mapping[str, tuple[str, ...]] | None = None,
     description: str = "",
 ) -> NoCollateralChanges:
-    return NoCollateralChanges(
+    """Every table but `ALWAYS_EXCEPT` and ``extra_except`` equals the reference end state
+    (the kit's `nothing_else_changed`)."""
+    return nothing_else_changed(
+        *extra_except,
+        always_except=ALWAYS_EXCEPT,
         name=name,
-        description=description
-        or "every other table equals the reference end state (nothing else was changed)",
-        except_tables=tuple(dict.fromkeys((*ALWAYS_EXCEPT, *extra_except))),
-        ignore_columns=dict(ignore_columns or {}),
+        description=description,
         weight=weight,
-        required=True,
         bands=bands,
+        ignore_columns=ignore_columns,
     )
 
 
@@ -710,11 +666,9 @@ def money_moved_only_as_allowed(
 
 
 def new_rows_sum(table: str, where: str) -> str:
-    """SQL summing ``amount_cents`` of rows of ``table`` written during the episode."""
-    return (
-        f"SELECT COALESCE(SUM(amount_cents), 0) FROM {table} WHERE {where} "
-        f"AND created_at > '{SNAPSHOT_TIME}'"
-    )
+    """SQL summing ``amount_cents`` of rows of ``table`` written during the episode (the
+    kit's `rows_written_sum`)."""
+    return rows_written_sum(table, where, SNAPSHOT_TIME)
 
 
 DAMAGE: dict[str, tuple[str, ...]] = {

@@ -11,6 +11,10 @@ Bands:
         return option, and close the ticket (request_declined or information_provided). If the
         parcel is past its estimated delivery date, goodwill store credit as policy 8.2 allows
         it (at most $20.00, once, for this order) is fine, closed as `store_credit_issued`.
+    expert: two orders in one ticket, named by product and date only: the customer wants to
+        cancel both, but one has already shipped. Cancel the unshipped one (as in medium);
+        decline the shipped one as in hard (no refund, give its tracking number); close
+        `cancelled`.
 
 In every band no money moves anywhere else (`no-other-money-moved`).
 """
@@ -62,6 +66,19 @@ REASONS = (
 )
 
 
+def _shipments(g: Generation, order_id: int) -> list[dict[str, Any]]:
+    return rows(g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order_id,))
+
+
+def _unique_items(g: Generation, order: dict[str, Any]) -> list[dict[str, Any]]:
+    """Items of the order whose product the customer bought in no other order."""
+    return [
+        it
+        for it in order_items(g.db, order["id"])
+        if product_unique_for_customer(g.db, order["customer_id"], order["id"], it["product_name"])
+    ]
+
+
 def generate(g: Generation) -> VariantSpec:
     """Generate a `cancel-order` variant for ``(g.seed, g.band)``; see the module docstring.
 
@@ -92,7 +109,26 @@ def generate(g: Generation) -> VariantSpec:
             ):
                 return None
             return {"order": order, "item": items[0], "shipment": ships[0]}
-        if band == "medium":
+        shipped = None
+        if band == "expert":
+            found = []
+            for o in rows(
+                g.db,
+                f"SELECT o.* FROM orders o WHERE o.customer_id = ? AND o.status = 'shipped' "
+                f"AND {CLEAN_ORDER} ORDER BY o.id",
+                (order["customer_id"],),
+            ):
+                ships = _shipments(g, o["id"])
+                if (
+                    len(ships) == 1
+                    and ships[0]["status"] in ("label_created", "in_transit", "out_for_delivery")
+                    and _unique_items(g, o)
+                ):
+                    found.append((o, ships[0]))
+            if not found:
+                return None
+            shipped = found[rng.randrange(len(found))]
+        if band in ("medium", "expert"):
             if len(customer_orders(g.db, order["customer_id"])) < 2:
                 return None
             items = [
@@ -104,10 +140,19 @@ def generate(g: Generation) -> VariantSpec:
             ]
             if not items:
                 return None
-        return {"order": order, "item": items[rng.randrange(len(items))], "shipment": None}
+        return {
+            "order": order,
+            "item": items[rng.randrange(len(items))],
+            "shipment": None,
+            "shipped": shipped,
+        }
 
     pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
     order, item, shipment = pick["order"], pick["item"], pick["shipment"]
+    shipped_order, shipped_item = None, None
+    if band == "expert":
+        shipped_order, shipment = pick["shipped"]
+        shipped_item = _unique_items(g, shipped_order)[0]
     cust = customer(g.db, order["customer_id"])
     said, reason = REASONS[rng.randrange(len(REASONS))]
     payments = rows(g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],))
@@ -117,7 +162,15 @@ def generate(g: Generation) -> VariantSpec:
         p["amount_cents"] - p["refunded_cents"] for p in refundable if p["method"] == "store_credit"
     )
 
-    if band == "medium":
+    if band == "expert":
+        assert shipped_order is not None and shipped_item is not None
+        subject = "Please cancel two orders"
+        body = (
+            f"Please cancel both of my recent orders, {said}: the {item_label(item)} I ordered "
+            f"on {day(order['placed_at'])}, and the {item_label(shipped_item)} from "
+            f"{day(shipped_order['placed_at'])}. Refund everything to my card, please."
+        )
+    elif band == "medium":
         subject = "Please cancel my order"
         body = (
             f"I placed an order on {day(order['placed_at'])} for a {item_label(item)}. Please "
@@ -134,18 +187,23 @@ def generate(g: Generation) -> VariantSpec:
         )
     ticket_id = sc.ticket(
         customer_id=cust["id"],
-        order_id=None if band == "medium" else order["id"],
+        order_id=None if band in ("medium", "expert") else order["id"],
         subject=subject,
         messages=[message(rng, cust, body)],
         channel=rng.choice(["email", "web", "chat"]),
-        after=[order["updated_at"]],
+        after=[order["updated_at"], shipped_order["updated_at"] if shipped_order else None],
     )
 
     reference = [call("get_ticket", ticket_id=ticket_id)]
-    if band == "medium":
+    if band in ("medium", "expert"):
         reference.append(
             call("find_orders", customer_id=cust["id"], product_name=item["product_name"])
         )
+    if shipped_order is not None and shipped_item is not None:
+        reference += [
+            call("find_orders", customer_id=cust["id"], product_name=shipped_item["product_name"]),
+            call("get_order", order_id=shipped_order["id"]),
+        ]
     reference.append(call("get_order", order_id=order["id"]))
     if band == "hard":
         assert shipment is not None
@@ -168,6 +226,13 @@ def generate(g: Generation) -> VariantSpec:
             else "Your card was not charged yet; the authorisation has been released."
         )
         reply = f"Hi {cust['first_name']},\n\nOrder #{order['id']} is cancelled. {money_text}"
+        if shipped_order is not None and shipment is not None:
+            reply += (
+                f"\n\nOrder #{shipped_order['id']} has already shipped, so I can't cancel or "
+                f"refund it. It is on its way with {shipment['carrier']} "
+                f"({shipment['service']}), tracking number {shipment['tracking_number']}. Once "
+                "it is delivered you can return it within 30 days for a refund."
+            )
         reference += [
             call("cancel_order", order_id=order["id"], reason=f"customer request: {reason}"),
             call("reply_to_customer", ticket_id=ticket_id, body=reply),
@@ -181,6 +246,7 @@ def generate(g: Generation) -> VariantSpec:
         "refund_cents": refund_cents if band != "hard" else 0,
         "credit_back_cents": credit_back if band != "hard" else 0,
         "tracking_number": shipment["tracking_number"] if shipment else None,
+        "shipped_order_id": shipped_order["id"] if shipped_order else None,
     }
     return VariantSpec(
         instruction=instruction(ticket_id),
@@ -201,7 +267,7 @@ RUBRIC = Rubric(
             expected="cancelled",
             weight=3,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         SqlCheck(
             name="cancellation-refunds",
@@ -211,7 +277,7 @@ RUBRIC = Rubric(
             expected=Param("refund_cents"),
             weight=2,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         ToolNotCalled(
             name="no-manual-refund",
@@ -234,7 +300,7 @@ RUBRIC = Rubric(
             expected=0,
             weight=1,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         # No check that the shipped order is still `shipped`: `cancel_order` refuses shipped
         # orders, so no run can fail it (`mcpgym validate` named it vacuous; removed).
@@ -273,7 +339,7 @@ RUBRIC = Rubric(
             name="reply-mentions-order",
             description="the reply names the cancelled order's number (policy 9.2)",
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         reply_mentions_money(
             "refund_cents",
@@ -281,11 +347,31 @@ RUBRIC = Rubric(
             description="the reply states the amount the cancellation refunded (policy 9.2: "
             "the amount and where it goes); not applicable when nothing was captured",
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
             when="refund_cents",
             allow=("credit_back_cents",),
         ),
-        ticket_state("closed", ("cancelled",), bands=("easy", "medium")),
+        ticket_state("closed", ("cancelled",), bands=("easy", "medium", "expert")),
+        SqlCheck(
+            name="shipped-second-order-not-refunded",
+            description="nothing was refunded on the second order, which has shipped and "
+            "cannot be cancelled (policy 3.3)",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds "
+            "WHERE order_id = :shipped_order_id",
+            expected=0,
+            weight=2,
+            required=True,
+            bands=("expert",),
+        ),
+        reply_mentions_token(
+            "tracking_number",
+            name="reply-gives-shipped-tracking",
+            description="the reply gives the tracking number of the shipped order it could "
+            "not cancel (policy 3.3)",
+            weight=2,
+            required=True,
+            bands=("expert",),
+        ),
         ticket_state(
             "closed",
             ("request_declined", "information_provided"),
@@ -303,10 +389,11 @@ FAMILY = environment.add_family(
     TaskFamily(
         name=NAME,
         description="Cancel an unshipped order (medium: find it first; hard: it has shipped, "
-        "so explain and give the tracking number instead).",
+        "so explain and give the tracking number instead; expert: two orders, cancel the "
+        "unshipped one and decline the shipped one).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -12,6 +12,11 @@ Bands:
         NOT be changed; reply that the details did not match (without revealing what is on
         file: neither the email nor the billing ZIP on file) and close the ticket as
         request_declined.
+    expert: identity needs the second factor because the first conflicts: the customer gives
+        the email on file, the ZIP of the NEW address as "my ZIP" (not the billing ZIP) and
+        the date of birth on file. Email + ZIP fails; email + date of birth (details the
+        customer gave) verifies, so the address is changed. Verifications must be by date of
+        birth only, and no reply reveals the billing ZIP on file.
 """
 
 from __future__ import annotations
@@ -225,11 +230,13 @@ def generate(g: Generation) -> VariantSpec:
     if band == "medium" and cust["id"] not in twins:
         twin_id = _add_twin(sc, cust)
     new = _new_address(g, order, cust["zip"])
-    use_dob = band != "hard" and rng.random() < 0.4
+    use_dob = band in ("easy", "medium") and rng.random() < 0.4
     mismatch = None
     given_email, given_zip, given_dob = cust["email"], cust["zip"], None
     if use_dob:
         given_zip, given_dob = "", cust["date_of_birth"]
+    if band == "expert":
+        given_zip, given_dob = new["zip"], cust["date_of_birth"]
     if band == "hard":
         mismatch = rng.choice(["zip", "email"])
         if mismatch == "zip":
@@ -251,6 +258,11 @@ def generate(g: Generation) -> VariantSpec:
         if given_dob
         else f"For verification: my email is {given_email} and my ZIP code is {given_zip}."
     )
+    if band == "expert":
+        identity = (
+            f"For verification: my email is {given_email}, my ZIP code is {given_zip} and my "
+            f"date of birth is {given_dob}."
+        )
     if band == "medium":
         ask = (
             f"This is {cust['first_name']} {cust['last_name']}. I placed an order on "
@@ -299,6 +311,8 @@ def generate(g: Generation) -> VariantSpec:
         ]
     else:
         verify: dict[str, Any] = {"customer_id": cust["id"], "email": given_email, "zip": given_zip}
+        if band == "expert":
+            verify["zip"] = ""
         if given_dob:
             verify["date_of_birth"] = given_dob
         update: dict[str, Any] = {
@@ -363,7 +377,7 @@ RUBRIC = Rubric(
             expected=Param("new_address"),
             weight=3,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         SqlCheck(
             name="identity-verified-before-change",
@@ -374,7 +388,7 @@ RUBRIC = Rubric(
             expected=1,
             weight=2,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         CalledBefore(
             name="verify-before-update",
@@ -386,7 +400,7 @@ RUBRIC = Rubric(
             then_arguments={"order_id": Param("order_id")},
             weight=1,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         ToolCalled(
             name="verified-with-given-zip",
@@ -417,6 +431,22 @@ RUBRIC = Rubric(
             weight=1,
             required=True,
             when="verify_by_dob",
+            bands=("easy", "medium"),
+        ),
+        ToolCalled(
+            name="verified-with-given-email-and-dob",
+            description="the verification that succeeded used the email and date of birth the "
+            "customer gave (the ZIP they gave is not the billing ZIP, so the date of birth is "
+            "the factor that verifies; policy 2.1)",
+            tool="verify_identity",
+            arguments={
+                "customer_id": Param("customer_id"),
+                "email": Param("given_email"),
+                "date_of_birth": Param("given_dob"),
+            },
+            weight=1,
+            required=True,
+            bands=("expert",),
         ),
         SqlCheck(
             name="verified-only-as-given",
@@ -429,7 +459,7 @@ RUBRIC = Rubric(
             expected=0,
             weight=1,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         SqlCheck(
             name="address-unchanged",
@@ -490,7 +520,7 @@ RUBRIC = Rubric(
             forbidden_sql="SELECT zip FROM customers WHERE id = :customer_id "
             "AND zip <> COALESCE(:given_zip, '')",
         ),
-        ticket_state("closed", ("address_updated",), bands=("easy", "medium")),
+        ticket_state("closed", ("address_updated",), bands=("easy", "medium", "expert")),
         ticket_state(
             "closed", ("request_declined",), name="ticket-resolution-declined", bands=("hard",)
         ),
@@ -505,7 +535,9 @@ RUBRIC = Rubric(
             weight=1,
             bands=("hard",),
         ),
-        no_collateral(ignore_columns={"orders": SHIPPING_COLUMNS}, bands=("easy", "medium")),
+        no_collateral(
+            ignore_columns={"orders": SHIPPING_COLUMNS}, bands=("easy", "medium", "expert")
+        ),
         no_collateral(
             "escalations",
             name="no-collateral-changes-declined",
@@ -519,10 +551,11 @@ FAMILY = environment.add_family(
     TaskFamily(
         name=NAME,
         description="Verify the customer's identity, then change an order's shipping address "
-        "(medium: same-name customers, find the order; hard: verification fails, decline).",
+        "(medium: same-name customers, find the order; hard: verification fails, decline; "
+        "expert: the ZIP given conflicts, the date of birth verifies).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -9,6 +9,10 @@ Bands:
         5.2: do not substitute; start a return for the item and refund its price as store
         credit (issue_refund method="store_credit" with the order_item_id); close
         `store_credit_issued`.
+    expert: no order number (find the order as in medium); the wanted size is out of stock in
+        the item's colour (setup sets that variant's stock to 0), and the customer names a
+        second colour they would accept instead, which is in stock in that size: exchange
+        for the second colour (the same product, policy 5.1), not a return, not store credit.
 """
 
 from __future__ import annotations
@@ -64,6 +68,16 @@ def _wanted_variants(g: Generation, item: dict[str, Any]) -> list[dict[str, Any]
     return [same_colour[j] for j in (i - 1, i + 1) if 0 <= j < len(same_colour)]
 
 
+def _other_colours(g: Generation, wanted: dict[str, Any]) -> list[dict[str, Any]]:
+    """Variants of the same product and size as ``wanted`` in another colour, in stock."""
+    return rows(
+        g.db,
+        "SELECT * FROM product_variants WHERE product_id = ? AND size = ? AND colour <> ? "
+        "AND stock >= 1 ORDER BY id",
+        (wanted["product_id"], wanted["size"], wanted["colour"]),
+    )
+
+
 def generate(g: Generation) -> VariantSpec:
     """Generate a `exchange-size` variant for ``(g.seed, g.band)``; see the module docstring.
 
@@ -80,23 +94,27 @@ def generate(g: Generation) -> VariantSpec:
     )
 
     def usable(order: dict[str, Any]) -> Any:
-        if band == "medium" and len(customer_orders(g.db, order["customer_id"])) < 2:
+        if band in ("medium", "expert") and len(customer_orders(g.db, order["customer_id"])) < 2:
             return None
         options = []
         for it in order_items(g.db, order["id"]):
             if it["quantity"] != 1 or it["final_sale"] or it["size"] == "One Size":
                 continue
-            if band == "medium" and not product_unique_for_customer(
+            if band in ("medium", "expert") and not product_unique_for_customer(
                 g.db, order["customer_id"], order["id"], it["product_name"]
             ):
                 continue
             for v in _wanted_variants(g, it):
-                if band == "hard" or v["stock"] >= 1:
-                    options.append((it, v))
+                if band == "expert":
+                    alts = _other_colours(g, v)
+                    if alts:
+                        options.append((it, v, alts[rng.randrange(len(alts))]))
+                elif band == "hard" or v["stock"] >= 1:
+                    options.append((it, v, None))
         if not options:
             return None
-        it, v = options[rng.randrange(len(options))]
-        return {"order": order, "item": it, "wanted": v}
+        it, v, alt = options[rng.randrange(len(options))]
+        return {"order": order, "item": it, "wanted": v, "alt": alt}
 
     pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
     order, item, wanted = pick["order"], pick["item"], pick["wanted"]
@@ -108,7 +126,18 @@ def generate(g: Generation) -> VariantSpec:
             (item["product_id"], wanted["size"]),
         )
     fit = "too small" if wanted["id"] > item["variant_id"] else "too big"
-    if band == "medium":
+    alt = pick["alt"]
+    if band == "expert":
+        sc.update("product_variants", wanted["id"], {"stock": 0})
+        subject = f"Different size for my {item['product_name']}"
+        body = (
+            f"The {item_label(item)} I got on {day(order['delivered_at'])} is {fit}. Could I "
+            f"exchange it for a {wanted['size']} in {item['colour']}? If {item['colour']} isn't "
+            f"available in {wanted['size']}, {alt['colour']} would be fine too; I don't want "
+            "my money back or credit, I just want one that fits."
+        )
+        wanted = alt
+    elif band == "medium":
         subject = f"Different size for my {item['product_name']}"
         body = (
             f"The {item_label(item)} I got on {day(order['delivered_at'])} is {fit}. Could I "
@@ -126,7 +155,7 @@ def generate(g: Generation) -> VariantSpec:
         )
     ticket_id = sc.ticket(
         customer_id=cust["id"],
-        order_id=None if band == "medium" else order["id"],
+        order_id=None if band in ("medium", "expert") else order["id"],
         subject=subject,
         messages=[message(rng, cust, body)],
         channel=rng.choice(["email", "web", "chat"]),
@@ -137,7 +166,7 @@ def generate(g: Generation) -> VariantSpec:
     next_return = int(g.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM returns").fetchone()[0])
     return_tracking = f"92055{order['id']:07d}{next_return:010d}"
     reference = [call("get_ticket", ticket_id=ticket_id)]
-    if band == "medium":
+    if band in ("medium", "expert"):
         reference.append(
             call("find_orders", customer_id=cust["id"], product_name=item["product_name"])
         )
@@ -237,7 +266,7 @@ RUBRIC = Rubric(
             ],
             weight=4,
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
         reply_mentions_token(
             "replacement_order_id",
@@ -245,10 +274,10 @@ RUBRIC = Rubric(
             description="the reply gives the number of the no-charge replacement order "
             "(policy 9.2)",
             required=True,
-            bands=("easy", "medium"),
+            bands=("easy", "medium", "expert"),
         ),
-        ticket_state("closed", ("exchanged",), bands=("easy", "medium")),
-        no_collateral("exchanges", bands=("easy", "medium")),
+        ticket_state("closed", ("exchanged",), bands=("easy", "medium", "expert")),
+        no_collateral("exchanges", bands=("easy", "medium", "expert")),
         SqlCheck(
             name="no-exchange-or-substitute",
             description="no exchange or replacement was created (the size is out of stock; "
@@ -326,10 +355,11 @@ FAMILY = environment.add_family(
     TaskFamily(
         name=NAME,
         description="Exchange an item for another size (medium: find the order; hard: the size "
-        "is out of stock, so return it for store credit).",
+        "is out of stock, so return it for store credit; expert: out of stock in the colour, "
+        "exchange for the second colour the customer accepts).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

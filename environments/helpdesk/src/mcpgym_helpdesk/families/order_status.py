@@ -7,6 +7,10 @@ Bands:
         other orders with their own tracking numbers; find the right one.
     hard: as medium, but the order shipped in two parcels (setup adds the second shipment):
         both tracking numbers must be given.
+    expert: as hard (two parcels), but in a long history (at least four orders, others
+        shipped with their own tracking numbers) the customer names neither the order nor a
+        product: only the card charge (amount, card, day). The order is found through its
+        payment, which no other order of the customer matches.
 
 In every band, tracking numbers of the customer's other orders are distractors: a reply that
 gives any of them fails (policy 9.2: answer about the order asked about).
@@ -30,12 +34,14 @@ from mcpgym_helpdesk.families._common import (
     VOLATILE_COLUMNS,
     Scenario,
     call,
+    card_phrase,
     customer,
     day,
     instruction,
     iso,
     item_label,
     message,
+    money,
     money_moved_only_as_allowed,
     no_collateral,
     order_items,
@@ -99,6 +105,24 @@ def _other_tracking(g: Generation, customer_id: int, order_id: int) -> list[dict
     )
 
 
+def _payment_identifies(g: Generation, order: dict[str, Any]) -> bool:
+    """Whether the order's one captured card payment tells it apart in a long history: the
+    customer has at least four orders, and no other order has a payment of that amount."""
+    pays = rows(g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],))
+    if len(pays) != 1 or pays[0]["method"] != "card" or pays[0]["status"] != "captured":
+        return False
+    n = rows(
+        g.db, "SELECT COUNT(*) AS n FROM orders WHERE customer_id = ?", (order["customer_id"],)
+    )[0]["n"]
+    clash = rows(
+        g.db,
+        "SELECT COUNT(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id "
+        "WHERE o.customer_id = ? AND o.id <> ? AND p.amount_cents = ?",
+        (order["customer_id"], order["id"], pays[0]["amount_cents"]),
+    )[0]["n"]
+    return n >= 4 and clash == 0
+
+
 def generate(g: Generation) -> VariantSpec:
     """Generate a `order-status` variant for ``(g.seed, g.band)``; see the module docstring.
 
@@ -129,7 +153,9 @@ def generate(g: Generation) -> VariantSpec:
                     g.db, order["customer_id"], order["id"], it["product_name"]
                 )
             ]
-        if band == "hard" and len(order_items(g.db, order["id"])) < 2:
+        if band in ("hard", "expert") and len(order_items(g.db, order["id"])) < 2:
+            return None
+        if band == "expert" and not _payment_identifies(g, order):
             return None
         if not items:
             return None
@@ -149,7 +175,7 @@ def generate(g: Generation) -> VariantSpec:
     )
     cust = customer(g.db, order["customer_id"])
     shipments = [first]
-    if band == "hard":
+    if band in ("hard", "expert"):
         carrier = rng.choice(sorted(SERVICES))
         service = rng.choice(SERVICES[carrier])
         shipped = parse_ts(first["shipped_at"]) + timedelta(hours=rng.randint(5, 20))
@@ -177,6 +203,15 @@ def generate(g: Generation) -> VariantSpec:
                 f"When will order #{order['id']} arrive? I need it for a trip next week.",
             ]
         )
+    elif band == "expert":
+        pay = rows(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))[0]
+        subject = "Where is my order?"
+        body = (
+            f"I've ordered from you a lot, so I'm not sure which order this is, but there's a "
+            f"charge of {money(pay['amount_cents'])} on my {card_phrase(pay)} from "
+            f"{day(pay['created_at'])} and nothing has arrived for it yet. Where is it? Please "
+            "send me the tracking for that one."
+        )
     else:
         subject = "Where is my order?"
         body = (
@@ -198,6 +233,8 @@ def generate(g: Generation) -> VariantSpec:
     if band != "easy":
         reference.append(call("find_orders", customer_id=cust["id"], status="shipped"))
     reference.append(call("get_order", order_id=order["id"]))
+    if band == "expert":
+        reference.insert(-1, call("get_customer", customer_id=cust["id"]))
     if len(shipments) == 1:
         s = shipments[0]
         where = (
@@ -254,7 +291,7 @@ RUBRIC = Rubric(
             description="a reply also gives the second parcel's tracking number",
             weight=4,
             required=True,
-            bands=("hard",),
+            bands=("hard", "expert"),
         ),
         reply_names_carrier(),
         reply_omits(
@@ -277,10 +314,11 @@ FAMILY = environment.add_family(
     TaskFamily(
         name=NAME,
         description="Tell the customer where their order is: carrier and tracking number "
-        "(medium: find the order; hard: it shipped in two parcels).",
+        "(medium: find the order; hard: it shipped in two parcels; expert: two parcels, "
+        "found only through the card charge in a long history).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -7,10 +7,15 @@ Bands:
     hard: the ticket also asks for a refund the policy forbids: a final-sale item that is not
         damaged, or an item delivered outside the 30-day window. Refund the damaged item only
         and decline the other in the reply.
+    expert: as hard, and the damaged item already had part of its price refunded earlier (a
+        price adjustment, on the item and the card payment), while the customer asks for the
+        full price: only what is still refundable on the item may be refunded (policy 7.2,
+        7.5), and the reply states that amount.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck
@@ -23,6 +28,7 @@ from mcpgym_helpdesk.families._common import (
     ONE_CARD_PAYMENT,
     OUT_OF_WINDOW_BEFORE,
     REFUND_LIMIT_CENTS,
+    SNAPSHOT_TIME,
     VOLATILE_COLUMNS,
     Scenario,
     call,
@@ -32,6 +38,7 @@ from mcpgym_helpdesk.families._common import (
     damage,
     day,
     instruction,
+    iso,
     item_label,
     message,
     money,
@@ -40,6 +47,7 @@ from mcpgym_helpdesk.families._common import (
     one,
     order_items,
     other_tickets_untouched,
+    parse_ts,
     pick_where,
     product_unique_for_customer,
     reply_mentions_money,
@@ -112,7 +120,7 @@ def generate(g: Generation) -> VariantSpec:
             return None
         item = items[rng.randrange(len(items))]
         extra = None
-        if band == "hard":
+        if band in ("hard", "expert"):
             forbidden = _forbidden_items(g, order, item["id"])
             if not forbidden:
                 return None
@@ -126,6 +134,29 @@ def generate(g: Generation) -> VariantSpec:
     what = damage(rng, item["category"])
     price = item["line_total_cents"]
     label = item_label(item)
+    prior = 0
+    adjusted_at = None
+    if band == "expert":
+        # an earlier price adjustment refunded part of the item (10-40%, whole dollars)
+        prior = max(100, (price * rng.randint(10, 40) // 100) // 100 * 100)
+        adjusted = parse_ts(order["delivered_at"]) + timedelta(hours=rng.randint(20, 90))
+        adjusted_at = min(iso(adjusted), "2026-06-13T12:00:00Z")
+        sc.insert(
+            "refunds",
+            {
+                "order_id": order["id"],
+                "payment_id": payment["id"],
+                "order_item_id": item["id"],
+                "amount_cents": prior,
+                "method": "original_payment",
+                "reason": "price adjustment: price dropped after purchase",
+                "created_at": adjusted_at,
+            },
+        )
+        sc.update(
+            "payments", payment["id"], {"refunded_cents": prior, "status": "partially_refunded"}
+        )
+    refund = price - prior
 
     if band == "medium":
         subject = f"{item['product_name']} arrived damaged"
@@ -144,6 +175,11 @@ def generate(g: Generation) -> VariantSpec:
             ]
         )
     paragraphs = [opening]
+    if band == "expert":
+        paragraphs.append(
+            f"I know you gave me {money(prior)} back on it on {day(adjusted_at)} when the price "
+            f"dropped, but it's broken, so I want the full {money(price)} I paid refunded now."
+        )
     if extra is not None:
         if extra["why"] == "final_sale":
             paragraphs.append(
@@ -163,7 +199,7 @@ def generate(g: Generation) -> VariantSpec:
         subject=subject,
         messages=[message(rng, cust, *paragraphs)],
         channel=rng.choice(["email", "web"]),
-        after=[order["updated_at"], extra["order"]["updated_at"] if extra else None],
+        after=[order["updated_at"], extra["order"]["updated_at"] if extra else None, adjusted_at],
     )
 
     reference = [call("get_ticket", ticket_id=ticket_id)]
@@ -178,7 +214,7 @@ def generate(g: Generation) -> VariantSpec:
         call(
             "issue_refund",
             order_id=order["id"],
-            amount_cents=price,
+            amount_cents=refund,
             method="original_payment",
             reason=f"damaged on arrival: {what}",
             order_item_id=item["id"],
@@ -186,10 +222,15 @@ def generate(g: Generation) -> VariantSpec:
     )
     reply = (
         f"Hi {cust['first_name']},\n\nI'm sorry the {item['product_name']} arrived damaged. I've "
-        f"refunded {money(price)} to your {card_phrase(payment)} for order "
+        f"refunded {money(refund)} to your {card_phrase(payment)} for order "
         f"#{order['id']}; it should show within 5-10 business days. There's no need to send the "
         "item back."
     )
+    if prior:
+        reply += (
+            f" That is what was still refundable on it: {money(prior)} of its price was already "
+            "refunded to you as a price adjustment, and an item can't be refunded twice."
+        )
     if extra is not None:
         if extra["why"] == "final_sale":
             reply += (
@@ -211,7 +252,8 @@ def generate(g: Generation) -> VariantSpec:
         "customer_id": cust["id"],
         "order_id": order["id"],
         "order_item_id": item["id"],
-        "refund_cents": price,
+        "refund_cents": refund,
+        "prior_refund_cents": prior or None,
         "declined_item_id": extra["id"] if extra else None,
         "declined_order_id": extra["order"]["id"] if extra else None,
         "declined_reason": extra["why"] if extra else None,
@@ -233,7 +275,8 @@ RUBRIC = Rubric(
             description="the damaged item's price was refunded to the original payment, "
             "against that order item",
             sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds "
-            "WHERE order_item_id = :order_item_id AND method = 'original_payment'",
+            "WHERE order_item_id = :order_item_id AND method = 'original_payment' "
+            f"AND created_at > '{SNAPSHOT_TIME}'",
             expected=Param("refund_cents"),
             weight=3,
             required=True,
@@ -241,7 +284,8 @@ RUBRIC = Rubric(
         SqlCheck(
             name="order-refund-total",
             description="nothing else on the order was refunded (no shipping, tax or other items)",
-            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :order_id",
+            sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :order_id "
+            f"AND created_at > '{SNAPSHOT_TIME}'",
             expected=Param("refund_cents"),
             weight=2,
             required=True,
@@ -256,12 +300,13 @@ RUBRIC = Rubric(
             expected=0,
             weight=2,
             required=True,
-            bands=("hard",),
+            bands=("hard", "expert"),
         ),
         reply_sent(),
         reply_mentions_money(
             "refund_cents",
             description="a reply states the amount refunded for the damaged item (policy 9.2)",
+            allow=("prior_refund_cents",),
             required=True,
         ),
         ticket_state("closed", ("refunded",)),
@@ -275,10 +320,11 @@ FAMILY = environment.add_family(
     TaskFamily(
         name=NAME,
         description="Refund an item that arrived damaged to the original payment "
-        "(medium: find the order; hard: also decline a refund the policy forbids).",
+        "(medium: find the order; hard: also decline a refund the policy forbids; expert: "
+        "as hard, with part of the item already refunded).",
         bands=BANDS,
         generator=generate,
-        generator_version="1",
+        generator_version="2",
         rubric=RUBRIC,
     )
 )
