@@ -164,3 +164,15 @@ def test_a_finished_run_with_infra_errors_is_still_resumable() -> None:
         # the variant set decides, not the order the command line gave it in
         reordered = {"variants": sel["variants"][::-1], "epochs": 1}
         assert find(settings={}, selection=reordered, **kw) == run_id
+
+
+def test_a_run_is_named_by_its_short_tail_too(tmp_path: Path) -> None:
+    from mcpgym_clients.runstore import short_id
+
+    with RunStore(tmp_path / "s.db") as store:
+        run = store.create_run(env="toy", env_version="1", lock="a" * 64, agent="null")
+        short = short_id(run)
+        assert run.endswith("-" + short) and len(short) == 6
+        assert store.resolve(short) == run
+        with pytest.raises(ConfigurationError, match="unknown run 'ffffffffff'"):
+            store.resolve("ffffffffff")

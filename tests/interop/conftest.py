@@ -77,3 +77,13 @@ def npm_example(example: Path, entry: str) -> Path:
         staging.rename(folder)
     shutil.copy2(example / entry, folder / entry)  # always the current script
     return folder
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here starts real tools (node and npm, `mcpgym new`, wheel builds): `slow`,
+    deselected by the default `uv run pytest`; `.ci/run` runs them with `-m slow`."""
+    here = __file__.rsplit("/", 1)[0]
+    for item in items:
+        if str(item.path).startswith(here):
+            item.add_marker(pytest.mark.slow)

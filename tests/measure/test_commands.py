@@ -375,7 +375,8 @@ def test_runs_labels_stored_and_scored_episodes_as_show_does(tmp_path: Path) -> 
     assert listed.exit_code == 0, listed.output
     header = next(ln for ln in listed.output.splitlines() if "agent" in ln).split()
     row = next(ln for ln in listed.output.splitlines() if ln.strip().startswith(run)).split()
-    assert header[2:6] == ["episodes", "scored", "mean", "pass"]
-    assert row[2:6] == ["3", "2", "0.750", "50%"]
+    assert header[:7] == ["run", "short", "agent", "episodes", "scored", "mean", "pass"]
+    assert row[1] == run.rsplit("-", 1)[1]  # the short name `show` and `compare` accept
+    assert row[3:7] == ["3", "2", "0.750", "50%"]
     shown = runner.invoke(app, ["show", run, "--store", str(db)], env={"COLUMNS": "80"})
     assert "scored" in shown.output and "infra_error 1" in shown.output

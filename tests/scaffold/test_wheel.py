@@ -36,7 +36,7 @@ VALIDATE_SEEDS = 5
 """Seeds per band for `mcpgym validate` here, twice (the default 20 passes too: 189 episodes
 in about 8 s on 2 busy cores, against 54 with 5)."""
 
-pytestmark = pytest.mark.wheel
+pytestmark = [pytest.mark.wheel, pytest.mark.slow]  # a fresh venv and a wheel build
 
 
 @dataclass(frozen=True)

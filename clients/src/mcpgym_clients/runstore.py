@@ -26,6 +26,7 @@ by a lock.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import sqlite3
 import threading
@@ -69,6 +70,14 @@ def _selection_key(selection: Mapping[str, Any]) -> str:
 def new_run_id() -> str:
     """A sortable, unique run id: ``YYYYMMDD-HHMMSS-`` + 6 hex characters (UTC)."""
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+def short_id(run_id: str) -> str:
+    """The part of a run id a person types: its random tail (``72e82e`` of
+    ``20261130-122905-72e82e``); `RunStore.resolve` accepts it. Ids of another shape are
+    returned whole."""
+    tail = run_id.rsplit("-", 1)[-1]
+    return tail if tail != run_id and re.fullmatch(r"[0-9a-f]{4,}", tail) else run_id
 
 
 class RunStore:
@@ -422,7 +431,9 @@ class RunStore:
         return rows
 
     def resolve(self, ref: str) -> str:
-        """A run id from a full id, a unique prefix of one, or ``latest`` (newest non-baseline run).
+        """A run id from a full id, a unique prefix of one, its short name (the random
+        part after the last dash, e.g. ``72e82e`` of ``20261130-122905-72e82e``, as `short_id`
+        gives it), or ``latest`` (newest non-baseline run).
 
         Raises:
             ConfigurationError: no run matches, or the prefix is ambiguous.
@@ -445,6 +456,9 @@ class RunStore:
         ids = [str(r["id"]) for r in rows]
         if ref in ids:
             return ref
+        if not ids and re.fullmatch(r"[0-9a-f]{4,}", ref):  # a short name: the id's last part
+            rows = self._query("SELECT id FROM runs WHERE id LIKE ? ORDER BY id", [f"%-{ref}"], ())
+            ids = [str(r["id"]) for r in rows]
         if not ids:
             raise UsageError(f"unknown run {ref!r}; `mcpgym runs` lists the runs")
         if len(ids) > 1:

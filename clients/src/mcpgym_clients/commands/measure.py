@@ -76,6 +76,8 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
     ``episodes`` counts every stored episode (infrastructure errors included), ``scored``
     those counted in mean and pass (as ``mcpgym show`` does).
     """
+    from mcpgym_clients.runstore import short_id
+
     console = Console()
     with reported(), open_existing(store) as s:
         rows = s.runs()
@@ -84,6 +86,7 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
         title = f"runs in {store}, newest first" + (f" ({next(iter(envs))})" if one_env else "")
         table = Table(title=title, box=box.SIMPLE_HEAD)
         table.add_column("run", no_wrap=True)
+        table.add_column("short", no_wrap=True)  # what `show`, `compare`... accept too
         table.add_column("agent", overflow="fold")
         if not one_env:
             table.add_column("env, lock", overflow="fold")
@@ -108,6 +111,7 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
             env = [] if one_env else [f"{run['env']} {run['env_version']} {str(run['lock'])[:8]}"]
             table.add_row(
                 run["id"],
+                short_id(run["id"]),
                 f"  {agent} baseline" if run["baseline_of"] else agent,
                 *env,
                 str(head.get("episodes", 0)),
