@@ -290,7 +290,8 @@ class History:
                 ],
                 lambda r: (
                     f"The {it['name']} in {new['size']} is out of stock, so I've started "
-                    f"a return (USPS label tracking {r[0]['returns'][0]['return_tracking_number']}) "
+                    "a return (USPS label tracking "
+                    f"{r[0]['returns'][0]['return_tracking_number']}) "
                     f"and added {money(line)} in store credit to your account."
                 ),
                 "store_credit_issued",
