@@ -76,3 +76,20 @@ def test_a_bad_selection_fails_before_anything_is_created(
     with pytest.raises(ConfigurationError, match="nope"):
         anyio.run(evaluate, opts, Console(quiet=True), CampaignStatus())
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.slow
+def test_demo_runs_every_installed_environment(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mcpgym_clients.cli import app
+    from mcpgym_clients.runstore import RunStore
+    from mcpgym_server import available_environments
+
+    store = tmp_path / "runs" / "mcpgym.db"
+    result = CliRunner().invoke(app, ["demo", "--seeds", "1", "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    with RunStore(store) as runs:
+        done = {(r["env"], r["agent"]) for r in runs.runs() if r["finished_at"]}
+    for env in available_environments():
+        assert {(env, "reference"), (env, "null")} <= done

@@ -344,37 +344,46 @@ def eval_(
 
 
 def demo(
-    env: Annotated[str, typer.Option(help="Environment to demonstrate.")] = "helpdesk",
+    env: Annotated[
+        list[str] | None,
+        typer.Option(help="Environment to demonstrate (repeatable; default: every one installed)."),
+    ] = None,
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
     seeds: Annotated[int, typer.Option(help="Seeds per family and band.", min=1)] = 3,
     concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 2,
 ) -> None:
-    """Run `reference` and `null` over real loopback HTTP on every family and band."""
+    """Run `reference` and `null` over real loopback HTTP on every family and band.
+
+    Without --env, every installed environment is demonstrated, one after the other.
+    """
     from mcpgym_clients.agents import ReferenceAgent
     from mcpgym_clients.evaluation import EvalOptions
     from mcpgym_clients.redaction import redacted
 
-    if env not in available_environments():
-        raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
-    run_eval(
-        EvalOptions(
-            env=env,
-            agent=ReferenceAgent(),
-            tasks=None,
-            bands=None,
-            seeds=list(range(seeds)),
-            epochs=1,
-            concurrency=concurrency,
-            env_url=None,
-            grading_url=None,
-            grading_token=None,
-            store=store,
-            episodes=store.parent / "episodes",
-            baseline=True,
-            timeout=120.0,
-            argv=redacted(sys.argv),
+    installed = available_environments()
+    for name in env or ():
+        if name not in installed:
+            raise fail(str(UnknownEnvironmentError(name, installed)), 2)
+    for name in env or installed:
+        run_eval(
+            EvalOptions(
+                env=name,
+                agent=ReferenceAgent(),
+                tasks=None,
+                bands=None,
+                seeds=list(range(seeds)),
+                epochs=1,
+                concurrency=concurrency,
+                env_url=None,
+                grading_url=None,
+                grading_token=None,
+                store=store,
+                episodes=store.parent / "episodes",
+                baseline=True,
+                timeout=120.0,
+                argv=redacted(sys.argv),
+            )
         )
-    )
 
 
 def register(app: typer.Typer) -> None:
