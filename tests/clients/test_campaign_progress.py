@@ -188,7 +188,7 @@ async def test_a_large_campaign_off_a_terminal_stops_after_its_measured_start(
             assert store.run(run_id)["finished_at"] is None  # resumable
             message = str(stopped.value)
             assert "not on a terminal to confirm" in message and "--yes" in message
-            assert f"run {run_id} keeps its 8 episodes" in message
+            assert f"run {run_id} keeps its 8 measured episodes" in message
             # confirmed (--yes): the same campaign resumes the run and runs the rest
             planner = Planner(Console(file=out, width=400), yes=True, clock=clock)
             with anyio.fail_after(30):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,3 +44,14 @@ def test_flags_show_no_placeholder_and_numbers_say_n() -> None:
     assert re.search(r"--no-baseline\s+Do not run", line), line
     (line,) = [ln for ln in out.splitlines() if "--epochs" in ln]
     assert re.search(r"--epochs\s+N\b", line), line
+
+
+def test_what_the_user_typed_is_shown_as_typed_in_errors(tmp_path: Path) -> None:
+    from mcpgym_clients.runstore import RunStore
+
+    with RunStore(tmp_path / "s.db"):
+        pass
+    ours = runner.invoke(app, ["show", ":smile:", "--store", str(tmp_path / "s.db")])
+    clicks = runner.invoke(app, ["eval", "helpdesk", "--model", "openai-compat:m"])
+    assert ":smile:" in ours.output and "😄" not in ours.output
+    assert "openai-compat:m" in clicks.output and "Ⓜ" not in clicks.output

@@ -120,3 +120,13 @@ def test_show_runs_and_compare_give_tokens_cost_and_time(store: tuple[Path, str,
     compared = runner.invoke(app, ["compare", a, b, "--store", str(db)])
     assert compared.exit_code == 0, compared.output
     assert "B - A" in compared.output and "-1,800" in compared.output
+
+
+def test_show_says_when_a_run_is_unfinished(tmp_path: Path) -> None:
+    db = tmp_path / "open.db"
+    with RunStore(db) as s:
+        run = s.create_run(env="toy", env_version="1.0.0", lock="a" * 64, agent="reference")
+        s.add_episode(run, _with_usage(10, None, 1.0))
+    out = runner.invoke(app, ["show", run, "--store", str(db)])
+    assert out.exit_code == 0, out.output
+    assert f"note: run {run} is unfinished (1 episodes stored" in " ".join(out.output.split())

@@ -280,7 +280,8 @@ class Planner:
             f"stopped after the measured start ({how}): about "
             f"{duration(estimate.total_seconds)} and {size(estimate.total_bytes)} for "
             f"{estimate.total:,} episodes is {above}; run the same command with --yes to "
-            f"go on (run {run_id} keeps its {estimate.measured} episodes and is resumed), "
+            f"go on (run {run_id} keeps its {estimate.measured} measured episodes, agent and "
+            "baseline, and is resumed), "
             "or select fewer --seeds, --tasks or --bands"
         )
 

@@ -25,13 +25,13 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr and return the ``typer.Exit(code)`` to raise."""
     err = Console(stderr=True)
     err.print("[bold red]error:[/]", end=" ", highlight=False)
-    err.print(message, soft_wrap=True, highlight=False, markup=False)
+    err.print(message, soft_wrap=True, highlight=False, markup=False, emoji=False)
     return typer.Exit(code)
 
 
 def say(console: Console, text: str) -> None:
     """Print ``text`` as one plain line (never wrapped, so paths stay whole)."""
-    console.print(text, soft_wrap=True, highlight=False, markup=False)
+    console.print(text, soft_wrap=True, highlight=False, markup=False, emoji=False)
 
 
 def parsed(fn: Any, value: str, flag: str) -> Any:

@@ -99,7 +99,13 @@ class HelpGroup(TyperGroup):
             where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
             err = Console(stderr=True)
             err.print("[bold red]error:[/]", end=" ", highlight=False)
-            err.print(exc.format_message() + where, soft_wrap=True, highlight=False, markup=False)
+            err.print(
+                exc.format_message() + where,
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+                emoji=False,  # what the user typed is shown as typed (`:m:` stays `:m:`)
+            )
             sys.exit(2)
         except typer.Abort:
             Console(stderr=True).print("Aborted.", highlight=False)

@@ -126,7 +126,7 @@ def eval_(
     agent: Annotated[
         str | None,
         typer.Option(
-            help="reference, null, openai, or a harness module:attr / file.py:attr "
+            help="reference, null, random, openai, or a harness module:attr / file.py:attr "
             "(default: openai with --model)"
         ),
     ] = None,

@@ -176,6 +176,14 @@ def show(
             + ", ".join(f"{k} {v}" for k, v in ex.items() if v)
             + " (not scored as failures)",
         )
+    if not m["run"].get("finished_at"):
+        stored = m["usage"]["overall"]["episodes"]
+        say(
+            console,
+            f"note: run {m['run']['id']} is unfinished ({stored} episodes stored, not every "
+            "planned one): these figures cover only what ran; run its `mcpgym eval` command "
+            "again to resume it",
+        )
 
 
 def compare(
