@@ -1,6 +1,6 @@
 """One Ctrl-C stops a large campaign at once, in every phase, as one request.
 
-A real ``mcpgym eval`` process with a plan of 168,042 episodes (``--seeds 0-4000``) gets
+A real ``mcpgym eval`` process with a plan of over 200,000 episodes (``--seeds 0-4000``) gets
 SIGINT while it plans (right after its servers are up) and while it runs episodes; it
 exits within a couple of seconds with status 130, says nothing of a second Ctrl-C, and
 leaves its run unfinished (resumable). The SIGINT is sent twice, 50 ms apart, as
@@ -20,10 +20,15 @@ from pathlib import Path
 import pytest
 
 from mcpgym_clients import RunStore
+from mcpgym_server import load_environment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 MCPGYM = Path(sys.executable).with_name("mcpgym")
+_HELPDESK = load_environment("helpdesk")
+AGENT_EPISODES = 4001 * sum(len(f.bands) for f in _HELPDESK.families.values())
+"""The agent's episodes of ``--seeds 0-4000`` over every helpdesk family and band (as many
+again for the null baseline)."""
 STOP_WITHIN = 5.0
 """Seconds from SIGINT to exit allowed (about 1.5 s at load 6 on 2 cores; the servers
 stop in order first). The old code took 10-18 s here."""
@@ -75,7 +80,7 @@ def _interrupt(proc: subprocess.Popen[str]) -> float:
 
 @pytest.mark.parametrize("phase", ["planning", "running"])
 def test_one_ctrl_c_stops_a_large_campaign_at_once(phase: str, tmp_path: Path) -> None:
-    marker = "serving helpdesk at" if phase == "planning" else "reference 3/84021"
+    marker = "serving helpdesk at" if phase == "planning" else f"reference 3/{AGENT_EPISODES}"
     proc, lines = _eval_until(tmp_path, marker)
     took = _interrupt(proc)
     text = "".join(lines)
@@ -90,4 +95,4 @@ def test_one_ctrl_c_stops_a_large_campaign_at_once(phase: str, tmp_path: Path) -
             if phase == "running":
                 stored = sum(len(store.episodes(r["id"])) for r in runs)
                 assert stored >= 3
-                assert f"{stored} of 168042 episodes completed" in text
+                assert f"{stored} of {2 * AGENT_EPISODES} episodes completed" in text
