@@ -35,6 +35,13 @@ LOOK_ALIKES = {
     "zero-width spaces": "\u200b".join(OTHER),
     "spaced digits": " ".join(OTHER),
     "glued after a date": f"2026-06-13\n\n{split4(OTHER, chr(0x2014))}",
+    "variation selectors (beyond U+FFFF)": "\U000e0100".join(OTHER),
+    "musical format controls": "\U0001d173".join(OTHER),
+    "Hangul filler": OTHER[:3] + "\u3164" + OTHER[3:],
+    "braille blank": OTHER[:3] + "\u2800" + OTHER[3:],
+    "Arabic-Indic digits": "".join(chr(0x0660 + int(c)) if c.isdigit() else c for c in OTHER),
+    "Devanagari digits, mixed": OTHER[:4]
+    + "".join(chr(0x0966 + int(c)) if c.isdigit() else c for c in OTHER[4:]),
 }
 
 
@@ -106,6 +113,14 @@ def test_a_shotgun_reply_fails_in_every_form(form: str) -> None:
     assert grade_check(check, replies(f"Tracking {RIGHT}")).passed is True
     shotgun = grade_check(check, replies(f"Tracking {RIGHT}, or {LOOK_ALIKES[form]}"))
     assert shotgun.passed is False and shotgun.detail["forbidden_found"] == [OTHER]
+
+
+@pytest.mark.parametrize("glued", ["-", "\n-", "\u2014", "\u2212"])
+def test_a_sign_glued_to_a_forbidden_value_still_leaks_it(glued: str) -> None:
+    check = sql_answer(RIGHT, forbidden=[OTHER])
+    assert grade_check(check, replies(f"Tracking {RIGHT}")).passed is True
+    leaked = grade_check(check, replies(f"Tracking {RIGHT}. {glued}{OTHER}"))
+    assert leaked.passed is False and leaked.detail["forbidden_found"] == [OTHER]
 
 
 def test_a_shotgun_spread_over_replies_fails() -> None:

@@ -441,13 +441,17 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
                 f"normalize `{check.normalize}` needs a text or number `expected`, got {expected!r}"
             )
         view = TextView.of(parts, signed=check.signed) if check.normalize == "token" else None
+        # a forbidden value is leaked whatever sign is glued to it ("-764342929901" names
+        # the tracking number 764342929901): forbidden values are looked for unsigned
+        unsigned = TextView.of(parts, signed=False) if view is not None and view.signed else view
         have = normalise_text(text)
 
-        def occurs(value: Any, mode: str) -> bool:
+        def occurs(value: Any, mode: str, *, forbidden: bool = False) -> bool:
             if view is None:
                 want = normalise_text(str(value))
                 return want in have if mode == "contains" else want == have
-            return view.contains(str(value)) if mode == "contains" else view.equals(str(value))
+            seen = unsigned if forbidden and unsigned is not None else view
+            return seen.contains(str(value)) if mode == "contains" else seen.equals(str(value))
 
         try:
             matched = True if expected is None else occurs(expected, check.mode)
@@ -457,7 +461,7 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         leaked = []
         for value in banned:  # looked for as `contains` would, whatever the mode
             try:
-                if occurs(value, "contains"):
+                if occurs(value, "contains", forbidden=True):
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state

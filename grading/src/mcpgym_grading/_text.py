@@ -6,9 +6,10 @@ not, reads the text through `fold` and `TextView`, so a value written in another
 split by spaces, "at" and "dot" spelled out) is found by both or by neither:
 
 - `fold`: NFKC, then every space or line separator of any kind becomes one space, every
-  dash (Unicode category Pd, the minus sign) a hyphen-minus, invisible format characters
-  (zero-width space, soft hyphen, bidi controls, tag characters) and leftover combining
-  marks are dropped; then casefolded.
+  dash (Unicode category Pd, the minus sign) a hyphen-minus, every decimal digit of any
+  script its ASCII digit, invisible format characters (zero-width space, soft hyphen, bidi
+  controls, tag characters, variation selectors, on every plane), blank letters (Hangul
+  fillers, the braille blank) and leftover combining marks are dropped; then casefolded.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
   groups joined; spelled-out separator words dropped), searched as whole-token runs.
 - `money_amounts`: amounts marked as money, in integer cents, read from the folded text.
@@ -29,9 +30,16 @@ SPELLED_SEPARATORS = frozenset({"at", "dot", "period", "underscore", "dash", "hy
 (``jane dot doe at example dot org``); the third token stream of `TextView` drops them."""
 
 
+BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5"
+"""Characters that render as nothing or a blank but are not format characters (Hangul
+fillers, the braille blank, Khmer inherent vowels): dropped like invisible marks."""
+
+
 def _fold_table() -> dict[int, str | None]:
     table: dict[int, str | None] = {}
-    codes = [*range(0x10000), *range(0xE0000, 0xE0080)]
+    # the basic and supplementary multilingual planes and the special-purpose plane (tags,
+    # variation selectors): every format character and combining mark of Unicode is there
+    codes = [*range(0x20000), *range(0xE0000, 0xE1000)]
     for code in codes:
         c = chr(code)
         cat = unicodedata.category(c)
@@ -41,8 +49,10 @@ def _fold_table() -> dict[int, str | None]:
         elif cat == "Pd" or c in "\u2212\u2043\u02d7\u2796":
             if c != "-":
                 table[code] = "-"
-        elif cat in ("Cf", "Mn", "Me"):
+        elif cat in ("Cf", "Mn", "Me") or c in BLANK_LETTERS:
             table[code] = None
+        elif cat == "Nd" and not c.isascii():
+            table[code] = str(unicodedata.decimal(c))  # ٤ (Arabic-Indic), ४, ๔ -> 4
     return table
 
 

@@ -17,7 +17,9 @@ environment's own data, in any environment:
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
 - ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` written in a
   look-alike form (`FORMS`: digit groups split by an em dash, a figure dash, an em space or
-  an ideographic space; fullwidth characters; "at" and "dot" spelled out; digits split by
+  an ideographic space; fullwidth characters; "at" and "dot" spelled out; invisible
+  characters between them (a variation selector, a Hangul filler); Arabic-Indic digits; a
+  minus sign glued in front; digits split by
   spaces; the list spread over several calls of the same tool, each value cut between two
   of them). The same content: every check must grade it as it grades the plain form.
 
@@ -64,6 +66,19 @@ def _spelled(value: str) -> str | None:
     return value.replace(".", " dot ").replace("@", " at ")
 
 
+def _blank_letter(value: str) -> str | None:
+    """The value with a Hangul filler (U+3164, renders blank) in its middle."""
+    half = len(value) // 2
+    return value[:half] + "\u3164" + value[half:] if len(value) >= 2 else None
+
+
+def _other_digits(value: str) -> str | None:
+    """The value's ASCII digits as Arabic-Indic digits (U+0660..U+0669)."""
+    if not any(c.isdigit() for c in value):
+        return None
+    return "".join(chr(0x0660 + int(c)) if "0" <= c <= "9" else c for c in value)
+
+
 def _spaced(value: str) -> str | None:
     return " ".join(value) if value.isdigit() and len(value) >= 3 else None
 
@@ -76,11 +91,15 @@ FORMS: dict[str, Callable[[str], str | None]] = {
     "fullwidth": lambda v: fullwidth(v) if fullwidth(v) != v else None,
     "spelled": _spelled,
     "spaced": _spaced,
+    "invisible": lambda v: "\U000e0100".join(v) if len(v) >= 2 else None,
+    "blank-letter": lambda v: _blank_letter(v),
+    "other-digits": lambda v: _other_digits(v),
+    "minus": lambda v: "-" + v if v[:1].isdigit() else None,
 }
 """Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
 values spread over several calls, each cut between two) is built apart."""
 
-MONEY_FORMS = ("fullwidth",)
+MONEY_FORMS = ("fullwidth", "invisible", "other-digits")
 """The forms amounts are written in (a dash inside ``$45.00`` makes it no amount at all)."""
 
 
