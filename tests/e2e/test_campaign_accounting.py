@@ -35,6 +35,7 @@ MCPGYM = str(Path(sys.executable).with_name("mcpgym"))  # the console script of 
 TOKEN = "accounting-test-token"
 CONTROL = "accounting-control-token"
 TASKS = "order-status,cancel-order,change-shipping-address"
+BANDS = "easy,medium,hard"
 PLANNED = 3 * 3 * 4  # families x bands x seeds (0-3)
 
 
@@ -103,7 +104,7 @@ async def test_a_server_killed_mid_campaign_leaves_one_row_per_planned_episode(
     env_port, grading_port = free_port(), free_port()
     env_url, grading_url = f"http://127.0.0.1:{env_port}", f"http://127.0.0.1:{grading_port}"
     command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", TASKS]
-    command += ["--bands", "all", "--seeds", "0-3", "--concurrency", str(concurrency)]
+    command += ["--bands", BANDS, "--seeds", "0-3", "--concurrency", str(concurrency)]
     command += ["--no-baseline", "--env-url", env_url, "--grading-url", grading_url]
     command += ["--grading-token", TOKEN, "--control-token", CONTROL, "--store", str(db)]
     env = {**os.environ, "COLUMNS": "200"}
@@ -172,7 +173,7 @@ async def test_a_server_restarted_under_live_episodes_costs_retries_not_the_camp
     env_port, grading_port = free_port(), free_port()
     env_url, grading_url = f"http://127.0.0.1:{env_port}", f"http://127.0.0.1:{grading_port}"
     command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", TASKS]
-    command += ["--bands", "all", "--seeds", "0-3", "--concurrency", "8", "--no-baseline"]
+    command += ["--bands", BANDS, "--seeds", "0-3", "--concurrency", "8", "--no-baseline"]
     command += [
         "--env-url",
         env_url,
