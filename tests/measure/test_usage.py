@@ -130,3 +130,19 @@ def test_show_says_when_a_run_is_unfinished(tmp_path: Path) -> None:
     out = runner.invoke(app, ["show", run, "--store", str(db)])
     assert out.exit_code == 0, out.output
     assert f"note: run {run} is unfinished (1 episodes stored" in " ".join(out.output.split())
+
+
+def test_differences_carry_their_sign() -> None:
+    assert (format_count(1200, signed=True), format_count(-12_345, signed=True)) == (
+        "+1,200",
+        "-12.3k",
+    )
+    assert (format_cost(0.01, signed=True), format_cost(-0.01, signed=True)) == (
+        "+$0.0100",
+        "-$0.0100",
+    )
+    assert (format_seconds(1.0, signed=True), format_seconds(-130, signed=True)) == (
+        "+1.00s",
+        "-2m10s",
+    )
+    assert format_count(None, signed=True) == "-" and format_count(5) == "5"

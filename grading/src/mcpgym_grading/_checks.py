@@ -443,14 +443,19 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         view = TextView.of(parts, signed=check.signed) if check.normalize == "token" else None
         # a forbidden value is leaked whatever sign is glued to it ("-764342929901" names
         # the tracking number 764342929901): forbidden values are looked for unsigned
-        unsigned = TextView.of(parts, signed=False) if view is not None and view.signed else view
+        # (built only when the check has forbidden values: grading is on the hot path)
+        unsigned = (
+            TextView.of(parts, signed=False)
+            if forbidden and view is not None and view.signed
+            else view
+        )
         have = normalise_text(text)
 
-        def occurs(value: Any, mode: str, *, forbidden: bool = False) -> bool:
+        def occurs(value: Any, mode: str, *, as_leak: bool = False) -> bool:
             if view is None:
                 want = normalise_text(str(value))
                 return want in have if mode == "contains" else want == have
-            seen = unsigned if forbidden and unsigned is not None else view
+            seen = unsigned if as_leak and unsigned is not None else view
             return seen.contains(str(value)) if mode == "contains" else seen.equals(str(value))
 
         try:
@@ -461,7 +466,7 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         leaked = []
         for value in banned:  # looked for as `contains` would, whatever the mode
             try:
-                if occurs(value, "contains", forbidden=True):
+                if occurs(value, "contains", as_leak=True):
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state

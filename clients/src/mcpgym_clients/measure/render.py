@@ -328,13 +328,13 @@ def usage_comparison_table(c: Mapping[str, Any]) -> Table:
             name,
             format_count(u["a"].get(key)),
             format_count(u["b"].get(key)),
-            _signed(format_count(u["delta"].get(key)), u["delta"].get(key)),
+            format_count(u["delta"].get(key), signed=True),
         )
     table.add_row(
         "cost",
         format_cost(u["a"].get("cost_usd")),
         format_cost(u["b"].get("cost_usd")),
-        _signed(format_cost(u["delta"].get("cost_usd")), u["delta"].get("cost_usd")),
+        format_cost(u["delta"].get("cost_usd"), signed=True),
     )
     da, db = u["a"].get("duration_s"), u["b"].get("duration_s")
     dd = u["delta"].get("mean_duration_s")
@@ -342,10 +342,7 @@ def usage_comparison_table(c: Mapping[str, Any]) -> Table:
         "episode time (mean)",
         format_seconds(da["mean"] if da else None),
         format_seconds(db["mean"] if db else None),
-        "-" if dd is None else ("+" if dd >= 0 else "-") + format_seconds(abs(dd)),
+        format_seconds(dd, signed=True),
     )
     return table
 
-
-def _signed(text: str, value: float | None) -> str:
-    return text if value is None or value < 0 else "+" + text

@@ -108,11 +108,12 @@ def usage_delta(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def format_count(value: float | None) -> str:
-    """A token count for a table: ``-`` when unknown, ``12.3k``/``4.56M`` when large."""
+def format_count(value: float | None, *, signed: bool = False) -> str:
+    """A token count for a table: ``-`` when unknown, ``12.3k``/``4.56M`` when large;
+    ``signed``: a ``+`` in front of a difference that is not negative."""
     if value is None:
         return "-"
-    sign = "-" if value < 0 else ""
+    sign = "-" if value < 0 else ("+" if signed else "")
     v = abs(value)
     if v >= 1_000_000:
         return f"{sign}{v / 1_000_000:.2f}M"
@@ -121,20 +122,26 @@ def format_count(value: float | None) -> str:
     return f"{sign}{v:,.0f}"
 
 
-def format_cost(value: float | None) -> str:
-    """A cost in US dollars for a table: ``-`` when no episode reported one."""
+def format_cost(value: float | None, *, signed: bool = False) -> str:
+    """A cost in US dollars for a table: ``-`` when no episode reported one; ``signed``:
+    ``+$0.0100`` / ``-$0.0100`` for a difference."""
     if value is None:
         return "-"
-    return f"${value:,.4f}" if abs(value) < 1 else f"${value:,.2f}"
+    sign = "-" if value < 0 else ("+" if signed else "")
+    v = abs(value)
+    return f"{sign}${v:,.4f}" if v < 1 else f"{sign}${v:,.2f}"
 
 
-def format_seconds(value: float | None) -> str:
-    """Seconds for a table (``0.42s``, ``12.3s``, ``4m05s``)."""
+def format_seconds(value: float | None, *, signed: bool = False) -> str:
+    """Seconds for a table (``0.42s``, ``12.3s``, ``4m05s``); ``signed``: ``+1.00s`` /
+    ``-1.00s`` for a difference."""
     if value is None:
         return "-"
-    if value < 10:
-        return f"{value:.2f}s"
-    if value < 120:
-        return f"{value:.1f}s"
-    minutes, seconds = divmod(int(round(value)), 60)
-    return f"{minutes}m{seconds:02d}s"
+    sign = "-" if value < 0 else ("+" if signed else "")
+    v = abs(value)
+    if v < 10:
+        return f"{sign}{v:.2f}s"
+    if v < 120:
+        return f"{sign}{v:.1f}s"
+    minutes, seconds = divmod(int(round(v)), 60)
+    return f"{sign}{minutes}m{seconds:02d}s"

@@ -46,23 +46,16 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _with_sign(text: str, value: Any, signed: bool) -> str:
-    return "+" + text if signed and value is not None and value >= 0 else text
-
-
 def _count(value: Any, signed: bool = False) -> str:
-    return "–" if value is None else _with_sign(format_count(value), value, signed)
+    return "–" if value is None else format_count(value, signed=signed)
 
 
 def _cost(value: Any, signed: bool = False) -> str:
-    return "–" if value is None else _with_sign(format_cost(value), value, signed)
+    return "–" if value is None else format_cost(value, signed=signed)
 
 
 def _secs(value: Any, signed: bool = False) -> str:
-    if value is None:
-        return "–"
-    text = format_seconds(abs(value)) if signed else format_seconds(value)
-    return ("+" if value >= 0 else "-") + text if signed else text
+    return "–" if value is None else format_seconds(value, signed=signed)
 
 
 def _num(value: Any, digits: int = 3) -> str:
