@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
+from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._statediff import compare_tables, table_names
-from mcpgym_grading._text import TextView, money_amounts, normalise_text, value_within
+from mcpgym_grading._text import TextView, normalise_text, value_within
 from mcpgym_grading._values import (
     bind_sql,
     jsonable,
@@ -387,18 +388,63 @@ def _cents(value: Any, what: str) -> int:
     return int(value)
 
 
-def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
-    values = _flat(resolve(check.forbidden, ctx.params))
-    if check.forbidden_sql:
-        _, rows = _run_sql(ctx, check.forbidden_sql)
+def _listed(value: Any, sql: str | None, ctx: CheckContext, what: str) -> list[Any]:
+    values = _flat(resolve(value, ctx.params))
+    if sql:
+        _, rows = _run_sql(ctx, sql)
         values += [v for row in rows for v in row if v is not None]
     out: list[Any] = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, str | int | float):
-            raise CheckEvaluationError(f"a forbidden value must be a text or number, got {v!r}")
+            raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
         if v not in out:
             out.append(v)
     return out
+
+
+def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
+    return _listed(check.forbidden, check.forbidden_sql, ctx, "a forbidden")
+
+
+def _money_outcome(
+    check: AnswerMatch, ctx: CheckContext, text: str, expected: Any, forbidden: list[Any]
+) -> tuple[bool, list[Any], list[Any], dict[str, Any]]:
+    """matched, banned, leaked and the detail of a money check (see `AnswerMatch`)."""
+    cents = None if expected is None else _cents(expected, "`expected`")
+    mentions = money_mentions(text)
+    dollars = [m.cents for m in mentions if m.currency == USD]
+    detail: dict[str, Any] = {
+        "found": [
+            m.whole_cents if m.whole_cents is not None else float(m.cents)
+            for m in mentions
+            if m.currency == USD
+        ]
+    }
+    foreign = [f"{m.text} ({m.currency})" for m in mentions if m.currency != USD]
+    if foreign:
+        detail["other_currencies"] = foreign[:MAX_FOUND_ROWS]
+    if cents is None:
+        matched = True
+    elif check.mode == "contains":
+        matched = cents in dollars
+    elif check.mode == "equals":
+        matched = bool(mentions) and not foreign and all(a == cents for a in dollars)
+    else:  # states: the expected amount, and nothing but it and the allowed ones
+        allowed = {
+            _cents(v, "allowed values")
+            for v in _listed(check.allowed, check.allowed_sql, ctx, "an allowed")
+        }
+        others = [m for m in mentions if m.currency != USD or m.cents not in allowed | {cents}]
+        matched = cents in dollars and not others
+        if others:
+            detail["not_allowed"] = [f"{m.text} ({m.currency})" for m in others][:MAX_FOUND_ROWS]
+        detail["allowed"] = sorted(allowed)
+    banned = [c for c in (_cents(v, "forbidden values") for v in forbidden) if c != cents]
+    # a forbidden amount is stated in whatever currency it is written (`€45` names 4500)
+    stated = {m.cents for m in mentions}
+    leaked: list[Any] = [c for c in banned if c in stated]
+    detail["text"] = _truncate_text(text)
+    return matched, banned, leaked, detail
 
 
 def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
@@ -421,18 +467,8 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
     forbidden = _forbidden(check, ctx)
     detail: dict[str, Any] = {"expected": expected}
     if check.normalize == "money":
-        cents = None if expected is None else _cents(expected, "`expected`")
-        amounts = money_amounts(text)
-        if cents is None:
-            matched = True
-        elif check.mode == "contains":
-            matched = cents in amounts
-        else:
-            matched = bool(amounts) and all(a == cents for a in amounts)
-        banned = [c for c in (_cents(v, "forbidden values") for v in forbidden) if c != cents]
-        leaked: list[Any] = [c for c in banned if c in amounts]
-        detail["found"] = amounts
-        detail["text"] = _truncate_text(text)
+        matched, banned, leaked, more = _money_outcome(check, ctx, text, expected, forbidden)
+        detail.update(more)
     else:
         if isinstance(expected, bool) or not (
             expected is None or isinstance(expected, str | int | float)

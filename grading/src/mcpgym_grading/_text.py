@@ -12,7 +12,7 @@ split by spaces, "at" and "dot" spelled out) is found by both or by neither:
   fillers, the braille blank) and leftover combining marks are dropped; then casefolded.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
   groups joined; spelled-out separator words dropped), searched as whole-token runs.
-- `money_amounts`: amounts marked as money, in integer cents, read from the folded text.
+- `money_amounts`: amounts marked as money, in integer cents (`mcpgym_grading._money`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-MAX_AMOUNT_DIGITS = 15
-"""Longer digit runs are not read as money amounts (no real amount has them)."""
 
 SPELLED_SEPARATORS = frozenset({"at", "dot", "period", "underscore", "dash", "hyphen"})
 """Words that stand for a separator in a value written out to dodge a filter
@@ -272,26 +269,8 @@ def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
         return False
 
 
-_NUMBER = r"(?P<{g}>\d{{1,3}}(?:,\d{{3}})+(?:\.\d{{1,2}})?|\d+(?:\.\d{{1,2}})?)(?!\d|[.,]\d)"
-_MONEY = re.compile(
-    r"(?:(?:US\$|\$|\bUSD)\s?-?\s?" + _NUMBER.format(g="pre") + r")"
-    r"|(?:(?<![\w.,$])" + _NUMBER.format(g="post") + r"\s?(?:USD\b|(?:US\s)?dollars?\b|\$))",
-    re.IGNORECASE,
-)
-
-
 def money_amounts(text: str) -> list[int]:
-    """Money amounts in the folded ``text`` as integer cents, in order of appearance.
+    """The US-dollar amounts ``text`` states, in integer cents (`mcpgym_grading._money`)."""
+    from mcpgym_grading._money import money_amounts as amounts
 
-    Recognised: ``$1,234.50``, ``$12``, ``US$ 5``, ``USD 12.00``, ``1234.50 USD``,
-    ``12 dollars``, ``249.00 US dollars``, ``249.00$``, ``249 $``, also in fullwidth or
-    with any kind of space. A sign is ignored (``-$5`` is 500). Bare numbers are not amounts.
-    """
-    amounts: list[int] = []
-    for m in _MONEY.finditer(fold(text)):
-        raw = (m.group("pre") or m.group("post")).replace(",", "")
-        whole, _, frac = raw.partition(".")
-        if len(whole) > MAX_AMOUNT_DIGITS:
-            continue  # not a plausible amount (and int() refuses >4300 digits)
-        amounts.append(int(whole) * 100 + int(frac.ljust(2, "0") or "0"))
-    return amounts
+    return amounts(text)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from mcpgym_grading.errors import CheckEvaluationError
-from mcpgym_grading.rubric import Param
+from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
 
 
 def _mapping(value: Any) -> Mapping[Any, Any] | None:
@@ -163,14 +163,23 @@ def sort_key(value: Any) -> str:
     return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), default=str)
 
 
-def values_close(a: Any, b: Any, *, rel_tol: float, abs_tol: float) -> bool:
+def values_close(a: Any, b: Any, *, rel_tol: float = DEFAULT_REL_TOL, abs_tol: float = 0.0) -> bool:
     """`values_equal`, except that two numbers of which one is a float compare equal within
-    ``rel_tol`` / ``abs_tol`` (`math.isclose`); lists and dicts element by element."""
+    ``rel_tol`` / ``abs_tol`` (`math.isclose`); lists and dicts element by element.
+
+    A tolerance no wider than the default (``abs_tol`` 0 and ``rel_tol`` at most
+    `DEFAULT_REL_TOL`) absorbs binary rounding only: it never makes two *integral* values
+    equal, however large (``1e9`` and ``1e9 + 1.0``, cents or counts stored as REAL, stay
+    different), and ``0.1 + 0.2`` still equals ``0.3``. A wider tolerance set by the author
+    applies to every pair of numbers of which one is a float."""
     a, b = jsonable(a), jsonable(b)
     if _is_number(a) and _is_number(b):
-        if isinstance(a, float) or isinstance(b, float):
-            return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
-        return a == b
+        if not (isinstance(a, float) or isinstance(b, float)):
+            return a == b
+        rounding_only = abs_tol == 0 and rel_tol <= DEFAULT_REL_TOL
+        if rounding_only and float(a).is_integer() and float(b).is_integer():
+            return a == b
+        return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
     if (xs := _sequence(a)) is not None and (ys := _sequence(b)) is not None:
         return len(xs) == len(ys) and all(
             values_close(x, y, rel_tol=rel_tol, abs_tol=abs_tol)
@@ -184,7 +193,12 @@ def values_close(a: Any, b: Any, *, rel_tol: float, abs_tol: float) -> bool:
 
 
 def rows_close(
-    got: list[Any], want: list[Any], *, ordered: bool, rel_tol: float, abs_tol: float
+    got: list[Any],
+    want: list[Any],
+    *,
+    ordered: bool,
+    rel_tol: float = DEFAULT_REL_TOL,
+    abs_tol: float = 0.0,
 ) -> bool:
     """Whether two lists of rows are equal under `values_close`: in order when ``ordered``,
     else as multisets (each expected row matched to a distinct found row)."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
 from mcpgym_grading._statepages import base_index, open_state
+from mcpgym_grading._text import normalise_text
 from mcpgym_grading._values import lookup_param, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
@@ -310,6 +311,7 @@ def grade_bundle(
         return opened[0]
 
     final_db = open_state(final_data, final_delta, snapshot, index)
+    final_db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     try:
         ctx = CheckContext(
             bundle=bundle,
@@ -325,6 +327,18 @@ def grade_bundle(
         for db in opened:
             db.close()
     return _score(bundle, variant, rubric, lock, results)
+
+
+SQL_FOLD = "mcpgym_fold"
+"""The SQL function a check's query may call on the final database: ``mcpgym_fold(text)``
+is the text in the canonical form every answer check reads (`mcpgym_grading.fold`, runs of
+spaces collapsed), so a SQL text match (``GLOB``, ``LIKE``) sees fullwidth letters, any
+space or dash and invisible characters as an `AnswerMatch` does. Non-text values pass
+through unchanged."""
+
+
+def _sql_fold(value: object) -> object:
+    return normalise_text(value) if isinstance(value, str) else value
 
 
 def _score(

@@ -8,7 +8,8 @@ digest as one that spells the same checks out.
 - `reply_sent`: a message the agent wrote exists (rows of ``table`` where ``where``);
 - `reply_says`: the agent's text (``text_sql``) states a value (``Param``), as money,
   whole tokens or text, and none of the other candidates (``forbidden`` /
-  ``forbidden_sql``: a text listing every candidate states none of them);
+  ``forbidden_sql``: a text listing every candidate states none of them; money: no amount
+  but the ``allowed`` ones beside it);
 - `disclosure_forbidden`: the agent's text does not state a value it must keep to itself;
 - `record_state`: one record ended in a state (a SQL condition on its row);
 - `rows_untouched`: no other row of a table changed during the episode (a timestamp
@@ -29,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from mcpgym_grading._text import money_amounts
+from mcpgym_grading._money import money_amounts
 from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck, Value
 
 Normalize = Literal["text", "token", "money"]
@@ -101,9 +102,11 @@ def reply_says(
     required: bool = False,
     bands: tuple[str, ...] | None = None,
     when: str | None = None,
-    mode: Literal["contains", "equals"] = "contains",
+    mode: Literal["contains", "equals", "states"] | None = None,
     forbidden: Value = None,
     forbidden_sql: str | None = None,
+    allowed: Value = None,
+    allowed_sql: str | None = None,
 ) -> AnswerMatch:
     """The texts ``text_sql`` selects (the agent's replies or notes) state ``:param``, and
     none of the other candidates.
@@ -118,7 +121,16 @@ def reply_says(
     ``forbidden_sql`` (every non-null value the query selects on the final database, e.g.
     every other amount of the customer's documents); the expected value itself is never
     forbidden. Leave both out only where the text has no candidates to list.
+
+    Money is read as *stated* by default (``mode="states"``): the text states the amount and
+    no other amount, in any form or currency, but the ``allowed`` ones (cents, `Param`
+    references; ``allowed_sql``: the values a query selects, e.g. ``SELECT value FROM
+    json_each(:note_amounts)`` for a param made by `amounts_stated`), so the right amount
+    beside a near miss (``$45.00 or $45.01``) or beside an amount that is no candidate states
+    nothing. Other kinds default to ``"contains"``.
     """
+    if mode is None:
+        mode = "states" if normalize == "money" else "contains"
     return AnswerMatch(
         name=name,
         description=description or f"the agent's text states {param}",
@@ -133,6 +145,8 @@ def reply_says(
         when=when,
         forbidden=forbidden,
         forbidden_sql=forbidden_sql,
+        allowed=allowed,
+        allowed_sql=allowed_sql,
     )
 
 

@@ -31,12 +31,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from mcpgym_server import BANDS
 
-DEFAULT_REL_TOL = 1e-9
-"""`SqlCheck`'s default relative tolerance for floats: binary rounding, nothing more."""
+DEFAULT_REL_TOL = 1e-12
+"""`SqlCheck`'s default relative tolerance for floats: binary rounding, nothing more (a
+float sum of thousands of values stays within it; an off-by-one at 1e9 does not, and
+integral values never compare close under it, see `mcpgym_grading._values.values_close`)."""
 
 _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
     "sql": {"rel_tol": DEFAULT_REL_TOL, "abs_tol": 0.0},
-    "answer_match": {"signed": True, "forbidden": None, "forbidden_sql": None},
+    "answer_match": {
+        "signed": True,
+        "forbidden": None,
+        "forbidden_sql": None,
+        "allowed": None,
+        "allowed_sql": None,
+    },
 }
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
@@ -100,10 +108,14 @@ class SqlCheck(_CheckBase):
     When either side of a comparison is a float, the two compare equal within
     ``rel_tol`` (relative) or ``abs_tol`` (absolute), as `math.isclose`: the
     defaults absorb binary rounding only (``0.1 + 0.2`` equals ``0.3``, ``0.31``
-    does not); ``rel_tol=0`` and ``abs_tol=0`` compare floats exactly. Integers
-    always compare exactly. Named parameters (``:order_id``) are bound from the
-    variant params. A query that fails, or whose column count does not fit
-    ``expected``, is an evaluation error.
+    does not) and never make two integral values equal, however large (``1e9`` and
+    ``1e9 + 1.0``: an amount or count stored as REAL is off by one, not rounded); a wider
+    ``rel_tol`` or any ``abs_tol`` applies to every pair; ``rel_tol=0`` and ``abs_tol=0``
+    compare floats exactly. Integers always compare exactly. Named parameters
+    (``:order_id``) are bound from the variant params. A query that fails, or whose column count does not fit
+    ``expected``, is an evaluation error. The query may call ``mcpgym_fold(text)``: the
+    text in the canonical form of every answer check (fullwidth, any space or dash,
+    invisible characters folded), so a text match in SQL reads what `AnswerMatch` reads.
     """
 
     kind: Literal["sql"] = "sql"
@@ -200,12 +212,21 @@ class AnswerMatch(_CheckBase):
     alphanumeric tokens only, so ``10`` never matches inside ``$100``; digit groups split
     by spaces or a dash of any kind are joined, ``9405 5932`` is ``94055932``; and
     spelled-out separators such as ``at`` and ``dot`` also count as separators), or
-    ``"money"`` (amounts marked as money, ``$1,234.50``, ``$12``, ``1234.50 USD``,
-    ``USD 12``, ``12 dollars``, parsed to cents and compared to an expected integer
-    number of cents; the sign is ignored; bare numbers are not amounts).
+    ``"money"`` (every money mention of the text, in any form, parsed to a currency and
+    cents, `mcpgym_grading._money`: ``$1,234.50``, ``1234.50 USD``, ``12 dollars 50``,
+    ``4500 cents``, ``forty-five dollars``, ``$45k``, ``45,00 $``, ``$45⁰⁰``; ``€45`` or
+    ``45 CAD`` are mentions in another currency, never the expected US-dollar amount; the
+    sign is ignored; bare numbers are not amounts), compared to an expected integer number
+    of cents.
     ``mode``: ``"contains"`` (text: substring; token: contiguous token sequence;
-    money: any amount equals) or ``"equals"`` (the whole normalised text or token
-    list equals; money: at least one amount and every amount equals).
+    money: any amount equals), ``"equals"`` (the whole normalised text or token
+    list equals; money: at least one amount and every amount equals) or ``"states"``
+    (money only: the text states the expected amount and no other amount, in any currency,
+    except the ``allowed`` ones: "contains is not states", so the right amount beside a
+    near miss, ``$45.00 or $45.01``, or beside any amount not allowed, states nothing).
+    ``allowed`` / ``allowed_sql`` (``"states"`` only; values or `Param` references, a list
+    is several; the query's non-null values; integer cents): the other amounts the text may
+    state (the policy figures, the other amounts the reference's own text states).
     ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
     ``5`` differ (default); ``False`` ignores signs.
 
@@ -227,11 +248,13 @@ class AnswerMatch(_CheckBase):
     sql: str | None = None
     expected: Value = None
     normalize: Literal["text", "token", "money"] = "token"
-    mode: Literal["contains", "equals"] = "contains"
+    mode: Literal["contains", "equals", "states"] = "contains"
     negate: bool = False
     signed: bool = True
     forbidden: Value = None
     forbidden_sql: str | None = None
+    allowed: Value = None
+    allowed_sql: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerMatch:
@@ -242,6 +265,15 @@ class AnswerMatch(_CheckBase):
             raise ValueError(
                 f"check {self.name!r}: give `expected`, or the values the text must not state "
                 "(`forbidden`, `forbidden_sql`)"
+            )
+        if self.mode == "states" and (self.normalize != "money" or self.expected is None):
+            raise ValueError(
+                f"check {self.name!r}: mode 'states' is for a money check with `expected` "
+                "(the text states that amount and no other but the `allowed` ones)"
+            )
+        if (self.allowed is not None or self.allowed_sql) and self.mode != "states":
+            raise ValueError(
+                f"check {self.name!r}: `allowed` / `allowed_sql` are for mode 'states' only"
             )
         if self.negate and (has_forbidden or self.expected is None):
             raise ValueError(

@@ -407,18 +407,22 @@ def reply_mentions_money(
     allow: tuple[str, ...] = (),
     **kw: Any,
 ) -> AnswerMatch:
-    """A reply states the amount ``param`` and no other candidate amount of the customer's
-    orders (`other_amounts_sql`; ``allow``: params of amounts the reply may also state)."""
+    """A reply states the amount ``param`` and no other amount (``mode="states"``): none of
+    the customer's orders (`other_amounts_sql`), nor a near miss or an amount in another
+    form or currency; only the policy figures (`REFUND_LIMIT_CENTS`, `GOODWILL_CAP_CENTS`)
+    and the params ``allow`` (amounts the reply may also state) may stand beside it."""
     return AnswerMatch(
         name=name,
         description=kw.pop("description", f"a reply to the customer states the amount ({param})")
-        + "; no other amount of the customer's orders is stated beside it (a list of "
-        "candidate amounts states none of them)",
+        + "; no other amount is stated beside it (a list of candidate amounts, or the amount "
+        "beside a near miss, states none of them)",
         source="sql",
         sql=AGENT_REPLIES_SQL,
         expected=Param(param),
         normalize="money",
+        mode="states",
         forbidden_sql=other_amounts_sql(*allow),
+        allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, *(Param(p) for p in allow)],
         weight=weight,
         **kw,
     )
@@ -482,12 +486,17 @@ CARRIER_NAMES: dict[str, tuple[str, ...]] = {
 Postal Service" and "United States Postal Service" both contain "postal service", "U.S.P.S."
 is "usps", "Fed-Ex" is "fed ex"."""
 
+AMBIGUOUS_CARRIER_NAMES = frozenset({"us mail"})
+"""Names that also occur in plain speech ("let us mail you a label"): they count for the
+right carrier, but do not make a reply name another carrier."""
+
 
 def _words_sql(expr: str) -> str:
-    """SQL turning a text into ``' word word ... '`` for `word_glob`: lower case, dots dropped
-    (``U.S.`` is ``us``, ``U.S.P.S.`` is ``usps``), runs of up to 5 spaces collapsed, padded
-    with spaces."""
-    out = f"REPLACE(LOWER({expr}), '.', '')"
+    """SQL turning a text into ``' word word ... '`` for `word_glob`: the canonical form of
+    every answer check (``mcpgym_fold``: fullwidth letters, any space or dash, invisible
+    characters folded; lower case), dots dropped (``U.S.`` is ``us``, ``U.S.P.S.`` is
+    ``usps``), runs of up to 5 spaces collapsed, padded with spaces."""
+    out = f"REPLACE(LOWER(mcpgym_fold({expr})), '.', '')"
     for _ in range(2):
         out = f"REPLACE({out}, '  ', ' ')"
     return f"(' ' || {out} || ' ')"
@@ -501,9 +510,14 @@ def word_glob(words: str) -> str:
     return f"*{sep}" + sep.join(words.split()) + f"{sep}*"
 
 
+def _names_sql(names: Sequence[str]) -> str:
+    return "(" + " OR ".join(f"m.t GLOB '{word_glob(w)}'" for w in names) + ")"
+
+
 def reply_names_carrier(
     param: str = "carrier",
     *,
+    order_param: str = "order_id",
     name: str = "reply-gives-carrier",
     weight: float = 1.0,
     required: bool = True,
@@ -511,25 +525,34 @@ def reply_names_carrier(
     description: str = "",
 ) -> SqlCheck:
     """A reply to the customer names the carrier ``:param``, by its code or a common name
-    (`CARRIER_NAMES`: "U.S. Postal Service", "Federal Express", "Fed Ex", ...)."""
+    (`CARRIER_NAMES`: "U.S. Postal Service", "Federal Express", "Fed Ex", ...), and no reply
+    names a carrier that carries none of the order ``:order_param``'s shipments: a reply
+    listing every carrier ("UPS, FedEx, USPS or DHL") names none of them. Both sides read the
+    replies in the same folded form (`_words_sql`)."""
     cases = " ".join(
-        "WHEN '{}' THEN ({})".format(
-            carrier, " OR ".join(f"m.t GLOB '{word_glob(w)}'" for w in words)
-        )
-        for carrier, words in CARRIER_NAMES.items()
+        f"WHEN '{carrier}' THEN {_names_sql(words)}" for carrier, words in CARRIER_NAMES.items()
     )
     sep = "[^a-z0-9]"
+    others = " OR ".join(
+        f"('{carrier}' NOT IN (SELECT carrier FROM own) AND "
+        f"{_names_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES])})"
+        for carrier, words in CARRIER_NAMES.items()
+    )
     sql = (
-        f"SELECT COUNT(*) > 0 FROM (SELECT {_words_sql('body')} AS t FROM ticket_messages "
-        "WHERE ticket_id = :ticket_id AND author = 'agent') m "
-        f"WHERE CASE :{param} {cases} "
-        f"ELSE m.t GLOB '*{sep}' || LOWER(:{param}) || '{sep}*' END"
+        f"WITH m AS (SELECT {_words_sql('body')} AS t FROM ticket_messages "
+        "WHERE ticket_id = :ticket_id AND author = 'agent'), "
+        f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
+        f"SELECT EXISTS (SELECT 1 FROM m WHERE CASE :{param} {cases} "
+        f"ELSE m.t GLOB '*{sep}' || LOWER(:{param}) || '{sep}*' END) "
+        f"AND NOT EXISTS (SELECT 1 FROM m WHERE {others})"
     )
     return SqlCheck(
         name=name,
         description=description
         or "a reply names the carrier (policy 9.2: give the carrier and the tracking number); "
-        'common names count: "U.S. Postal Service", "Federal Express", "Fed Ex"',
+        'common names count: "U.S. Postal Service", "Federal Express", "Fed Ex"; a reply '
+        "naming a carrier that carries none of the order's parcels (a list of every carrier) "
+        "names none",
         sql=sql,
         expected=1,
         weight=weight,

@@ -26,6 +26,7 @@ from mcpgym_helpdesk.families._common import (
     BANDS,
     CLEAN_ORDER,
     CUSTOMER_SANE,
+    GOODWILL_CAP_CENTS,
     ONE_CARD_PAYMENT,
     REFUND_LIMIT_CENTS,
     VOLATILE_COLUMNS,
@@ -270,6 +271,11 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+OTHER_TEAMS = ("fraud", "management", "returns team", "returns department")
+"""How a reply names a team other than billing (escalate_ticket's teams: billing, returns,
+fraud, management); "returns" alone is no team (a reply may speak of returns)."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -316,7 +322,9 @@ RUBRIC = Rubric(
             sql="SELECT reason FROM escalations WHERE ticket_id = :ticket_id ORDER BY id",
             expected=Param("escalate_cents"),
             normalize="money",
+            mode="states",
             forbidden_sql=other_amounts_sql("refund_cents"),
+            allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, Param("refund_cents")],
             weight=1,
         ),
         ticket_state(
@@ -353,11 +361,14 @@ RUBRIC = Rubric(
             name="reply-mentions-billing",
             description="a reply tells the customer the request went to the billing team, who "
             "will follow up (policy 7.1): a reply that does not mention billing cannot be "
-            "telling the customer the truth about an escalated request",
+            "telling the customer the truth about an escalated request, nor can one that "
+            "names another team",
             source="sql",
             sql=AGENT_REPLIES_SQL,
             expected="billing",
             normalize="token",
+            # the other teams (escalate_ticket's `team`): a reply naming every team names none
+            forbidden=list(OTHER_TEAMS),
             weight=1,
             required=True,
         ),

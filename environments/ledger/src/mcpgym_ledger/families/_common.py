@@ -163,7 +163,9 @@ def note_says_money(
     and no other candidate amount of the party ``:party``'s documents beside it
     (`party_amounts_sql`; ``allowed``: the param, a `stated_cents` JSON list, of the amounts
     the note may also state). "Contains is not states": a note listing every candidate
-    amount states none of them. The notes are read as one text (`notes_text_sql`)."""
+    amount states none of them, and a note stating any amount but those (a near miss, an
+    amount in another form or currency) does not state the amount (``mode="states"``). The
+    notes are read as one text (`notes_text_sql`)."""
     description = kw.pop("description", f"a note on the {entity} states the amount ({cents_param})")
     return reply_says(
         notes_text_sql(entity, param),
@@ -173,6 +175,7 @@ def note_says_money(
         description=description + "; no other amount of the party's documents is stated "
         "beside it (a list of candidate amounts states none of them)",
         forbidden_sql=party_amounts_sql(party, allowed),
+        allowed_sql=f"SELECT value FROM json_each(:{allowed})",
         **kw,
     )
 

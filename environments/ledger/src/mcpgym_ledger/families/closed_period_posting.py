@@ -181,11 +181,29 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+
+
+def _names_month(month: int) -> str:
+    """SQL: the folded note ``b`` names month ``month`` of 2026 (its name or ``2026-MM``)."""
+    return f"(b LIKE '%{MONTHS[month - 1]}%' OR b LIKE '%2026-{month:02d}%')"
+
+
 NOTES_ON = (
-    "SELECT COUNT(*) > 0 FROM notes WHERE entity_id = :note_entity_id "
-    "AND entity IN ('journal_entry', 'invoice') "
-    "AND (lower(body) LIKE '%april%' OR body LIKE '%2026-04%')"
+    "SELECT EXISTS (SELECT 1 FROM n WHERE " + _names_month(4) + ") "
+    "AND NOT EXISTS (SELECT 1 FROM n WHERE "
+    + " OR ".join(_names_month(m) for m in range(1, 13) if m not in (4, 5))
+    + ")"
 )
+NOTES_ON = (
+    "WITH n AS (SELECT mcpgym_fold(body) AS b FROM notes WHERE entity_id = :note_entity_id "
+    "AND entity IN ('journal_entry', 'invoice')) " + NOTES_ON
+)
+"""The note names April (the period the posting belongs to, policy 2.2) and no other month
+but May (the period it was posted in): a note naming every month names none. The notes are
+read folded (``mcpgym_fold``), as every answer check reads a text."""
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -229,7 +247,8 @@ RUBRIC = Rubric(
         note_left("invoice", "note_entity_id", name="invoice-note-left", bands=("hard",)),
         SqlCheck(
             name="note-names-the-period",
-            description="the note says the posting belongs to April (policy 2.2)",
+            description="the note says the posting belongs to April (policy 2.2), and names "
+            "no other month but May, where it was posted (a list of months names none)",
             sql=NOTES_ON,
             expected=1,
             weight=0.5,
