@@ -112,10 +112,11 @@ class SqlCheck(_CheckBase):
     ``1e9 + 1.0``: an amount or count stored as REAL is off by one, not rounded); a wider
     ``rel_tol`` or any ``abs_tol`` applies to every pair; ``rel_tol=0`` and ``abs_tol=0``
     compare floats exactly. Integers always compare exactly. Named parameters
-    (``:order_id``) are bound from the variant params. A query that fails, or whose column count does not fit
-    ``expected``, is an evaluation error. The query may call ``mcpgym_fold(text)``: the
-    text in the canonical form of every answer check (fullwidth, any space or dash,
-    invisible characters folded), so a text match in SQL reads what `AnswerMatch` reads.
+    (``:order_id``) are bound from the variant params. A query that fails, or whose
+    column count does not fit ``expected``, is an evaluation error. The query may call
+    ``mcpgym_fold(text)``: the text in the canonical form of every answer check (fullwidth,
+    any space or dash, invisible characters folded), so a text match in SQL reads what
+    `AnswerMatch` reads.
     """
 
     kind: Literal["sql"] = "sql"
