@@ -11,7 +11,16 @@ environment's own data, in any environment:
   returned whose names end the same way: ``tracking_number``, ``order_id``...). A shotgun
   answer: the right value among all the others.
 - ``amounts-i``: the same with every candidate amount (``*_cents`` values written ``$X.YY``)
-  when an answer check reads an amount: a reply stating several amounts.
+  when an answer check reads an amount: a reply stating several amounts; its forms
+  (`MONEY_FORMS`) write them as cents, in words, in euros, ``12 dollars 50``, with
+  superscript cents, a decimal comma, a ``k``...: an amount in another form is still stated.
+- ``near-i``: field ``i`` also states a near miss of each expected amount (one cent more,
+  and double): "contains is not states", the right amount beside another is not stated.
+- ``omit-i:K`` / ``choices-i:K``: a categorical answer (a variant param or a reference
+  argument whose value is one of a few: an enum of the tool's schema, or a snapshot column
+  with at most `MAX_CATEGORIES` distinct values, such as a carrier or a team) that field
+  ``i`` states: the field with that value taken out (tells which checks read it), and the
+  field also listing every other value of the category (a shotgun of alternatives).
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
@@ -28,6 +37,8 @@ environment's own data, in any environment:
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +52,12 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
+from mcpgym_clients.instrument.lookalikes import (
+    FORMS,
+    MONEY_FORMS,
+    TEXT_FORMS,
+    digit_groups,
+)
 from mcpgym_grading import AnswerMatch, Param
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
 
@@ -48,59 +65,9 @@ MIN_TEXT = 20
 """Free-text arguments at least this long are answer fields (as for ``blank-text``)."""
 
 
-def _groups(value: str, sep: str) -> str | None:
-    chunks = [value[i : i + 4] for i in range(0, len(value), 4)]
-    if len(chunks) < 2 or not all(any(c.isdigit() for c in ch) for ch in chunks):
-        return None  # only digit groups are read as one value (letters split stay apart)
-    return sep.join(chunks)
-
-
-def fullwidth(text: str) -> str:
-    """ASCII letters, digits and punctuation as their fullwidth forms (U+FF01..U+FF5E)."""
-    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
-
-
-def _spelled(value: str) -> str | None:
-    if "@" not in value and "." not in value:
-        return None
-    return value.replace(".", " dot ").replace("@", " at ")
-
-
-def _blank_letter(value: str) -> str | None:
-    """The value with a Hangul filler (U+3164, renders blank) in its middle."""
-    half = len(value) // 2
-    return value[:half] + "\u3164" + value[half:] if len(value) >= 2 else None
-
-
-def _other_digits(value: str) -> str | None:
-    """The value's ASCII digits as Arabic-Indic digits (U+0660..U+0669)."""
-    if not any(c.isdigit() for c in value):
-        return None
-    return "".join(chr(0x0660 + int(c)) if "0" <= c <= "9" else c for c in value)
-
-
-def _spaced(value: str) -> str | None:
-    return " ".join(value) if value.isdigit() and len(value) >= 3 else None
-
-
-FORMS: dict[str, Callable[[str], str | None]] = {
-    "em-dash": lambda v: _groups(v, "\u2014"),
-    "figure-dash": lambda v: _groups(v, "\u2012"),
-    "em-space": lambda v: _groups(v, "\u2003"),
-    "ideographic-space": lambda v: _groups(v, "\u3000"),
-    "fullwidth": lambda v: fullwidth(v) if fullwidth(v) != v else None,
-    "spelled": _spelled,
-    "spaced": _spaced,
-    "invisible": lambda v: "\U000e0100".join(v) if len(v) >= 2 else None,
-    "blank-letter": lambda v: _blank_letter(v),
-    "other-digits": lambda v: _other_digits(v),
-    "minus": lambda v: "-" + v if v[:1].isdigit() else None,
-}
-"""Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
-values spread over several calls, each cut between two) is built apart."""
-
-MONEY_FORMS = ("fullwidth", "invisible", "other-digits")
-"""The forms amounts are written in (a dash inside ``$45.00`` makes it no amount at all)."""
+MAX_CATEGORIES = 30
+"""A snapshot column with at most this many distinct texts holds a category (a carrier, a
+team, a status): each of its values is a categorical answer, the others its alternatives."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +97,90 @@ def _applies(check: AnswerMatch, variant: TaskVariant) -> bool:
     if check.bands is not None and variant.band not in check.bands:
         return False
     return not check.when or bool(variant.params.get(check.when))
+
+
+def money_expected(env: Environment, variant: TaskVariant) -> list[int]:
+    """The amounts (integer cents) the variant's applicable money answer checks expect."""
+    rubric = env.families[variant.family].rubric
+    out: list[int] = []
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, AnswerMatch) or not _applies(check, variant):
+            continue
+        if check.normalize != "money" or not isinstance(check.expected, Param):
+            continue
+        value = variant.params.get(check.expected.name)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            out.append(value)
+    return sorted(set(out))
+
+
+_DOMAINS: dict[tuple[str, str | None], dict[str, list[str]]] = {}
+
+
+def _snapshot_domains(env: Environment) -> dict[str, list[str]]:
+    """``{value: [every value of its column]}`` over the snapshot's text columns with at
+    most `MAX_CATEGORIES` distinct values (cached per environment and snapshot)."""
+    key = (env.name, env.snapshot.sha256)
+    if key in _DOMAINS:
+        return _DOMAINS[key]
+    out: dict[str, list[str]] = {}
+    db = sqlite3.connect(":memory:")
+    try:
+        db.deserialize(env.snapshot.data)
+        tables = [
+            r[0]
+            for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        for table in tables:
+            for col in [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]:
+                values = [
+                    r[0]
+                    for r in db.execute(
+                        f'SELECT DISTINCT "{col}" FROM "{table}" WHERE typeof("{col}") = '
+                        f"'text' LIMIT {MAX_CATEGORIES + 1}"
+                    )
+                ]
+                if 2 <= len(values) <= MAX_CATEGORIES:
+                    for v in values:
+                        out.setdefault(v, [])
+                        out[v] += [x for x in values if x not in out[v]]
+    finally:
+        db.close()
+    _DOMAINS[key] = out
+    return out
+
+
+def categories(
+    env: Environment, variant: TaskVariant, body: Sequence[Call]
+) -> dict[str, list[str]]:
+    """``{value: [its alternatives]}``: the categorical values of the variant (a str param
+    found in a small snapshot column, `_snapshot_domains`; a reference argument with an enum
+    schema) and the other values of their category."""
+    out: dict[str, list[str]] = {}
+    domains = _snapshot_domains(env)
+    for value in variant.params.values():
+        if isinstance(value, str) and len(value) >= 2 and value in domains:
+            out[value] = [v for v in domains[value] if v != value and len(v) >= 2]
+    for name, args in body:
+        spec = env.tools.get(name)
+        if spec is None:
+            continue
+        props = spec.input_schema.get("properties", {})
+        for arg, prop in props.items():
+            value = args.get(arg)
+            enums = [o["enum"] for o in prop.get("anyOf", [prop]) if "enum" in o]
+            if isinstance(value, str) and enums and value in enums[0]:
+                out.setdefault(value, [])
+                out[value] += [
+                    v for v in enums[0] if isinstance(v, str) and v != value and v not in out[value]
+                ]
+    return {k: v for k, v in out.items() if v}
+
+
+def _says(text: str, value: str) -> bool:
+    return re.search(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", text, re.I) is not None
 
 
 def answer_kinds(env: Environment, variant: TaskVariant) -> tuple[set[str], set[str], list[Any]]:
@@ -209,7 +260,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         ]
         stuff = [v for v in stuff if v.casefold() not in text.casefold()]
         if stuff:
-            plans.append(("stuff", stuff, tuple(FORMS)))
+            plans.append(("stuff", stuff, TEXT_FORMS))
         cents = [
             v
             for v in _of_kinds(money_kinds, params, looked_up)
@@ -218,6 +269,23 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         amounts = [a for a in (_money(v) for v in sorted(set(cents))) if a not in text]
         if amounts:
             plans.append(("amounts", amounts, MONEY_FORMS))
+        near = [
+            _money(c)
+            for e in money_expected(env, variant)
+            if _money(e) in text
+            for c in (e + 1, 2 * e)
+            if _money(c) not in text
+        ]
+        if near:
+            out.append(
+                Adversary(f"near-{group}", calls_of(near), group, "near", values=tuple(near))
+            )
+        for value, others in categories(env, variant, body).items():
+            if not _says(text, value):
+                continue
+            key = f"{group}:{value}"
+            out.append(Adversary(f"omit-{key}", calls_of([], omit=value), key, "omit"))
+            out += _with_forms(key, "choices", others, TEXT_FORMS, calls_of, split=False)
         leak = [
             str(v)
             for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up)]
@@ -225,7 +293,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         ]
         leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]
         if leak:
-            plans.append(("leak", leak, tuple(FORMS)))
+            plans.append(("leak", leak, TEXT_FORMS))
         for role, values, forms in plans:
             out += _with_forms(group, role, values, forms, calls_of, split=group != "submit")
     return out
@@ -270,8 +338,12 @@ def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., l
         key=lambda k: len(str(args[k])),
     )
 
-    def calls_of(values: list[str], *, replace: bool = False, split: bool = False) -> list[Call]:
-        if replace:
+    def calls_of(
+        values: list[str], *, replace: bool = False, split: bool = False, omit: str = ""
+    ) -> list[Call]:
+        if omit:
+            changed = [(name, {**args, key: _without(str(args[key]), omit)})]
+        elif replace:
             changed = [
                 (
                     name,
@@ -290,7 +362,7 @@ def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., l
             # (digit groups only: a cut word or amount is no longer the same value)
             texts = [f"{args[key]}\n\n"]
             for v in values:
-                h = 4 * (len(v) // 8) if _groups(v, " ") is not None else 0
+                h = 4 * (len(v) // 8) if digit_groups(v, " ") is not None else 0
                 if h:
                     texts[-1] += v[:h]
                     texts.append(v[h:] + ", ")
@@ -304,8 +376,17 @@ def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., l
     return calls_of
 
 
+def _without(text: str, value: str) -> str:
+    """``text`` with every whole-word ``value`` (any case) taken out."""
+    return re.sub(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", "(not said)", text, flags=re.I)
+
+
 def _submit_builder(body: Sequence[Call], answer: str) -> Callable[..., list[Call]]:
-    def calls_of(values: list[str], *, replace: bool = False, split: bool = False) -> list[Call]:
+    def calls_of(
+        values: list[str], *, replace: bool = False, split: bool = False, omit: str = ""
+    ) -> list[Call]:
+        if omit:
+            return [*body, (SUBMIT_TOOL, {"answer": _without(answer, omit)})]
         text = BLAND_TEXT if replace else f"{answer}\n\n{', '.join(values)}."
         return [*body, (SUBMIT_TOOL, {"answer": text})]
 
@@ -333,6 +414,10 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
     - a shotgun passes: an answer check reads field ``i`` (it fails when the field says
       nothing) and ``stuff-i`` / ``amounts-i`` is graded passed, where ``blank-i`` is not or
       ``stuff-i`` scores 1.0 (listing every candidate is a shortcut to the pass or the points);
+    - a near miss passes: a money answer check that reads field ``i`` passes ``near-i`` (the
+      right amount beside one cent more, or double);
+    - a shotgun of alternatives passes: a check that fails on ``omit-i:K`` (it reads the
+      categorical value ``K``) passes ``choices-i:K`` (every alternative named beside it);
     - a look-alike evades: a check that fails on a plain mutant passes on the same values in
       a look-alike form (a form whose extra calls the environment refused is left out).
 
@@ -378,6 +463,44 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                         f"{len(adv.values)} {what} (`{label}`) is graded passed at "
                         f"{grade.get('score'):.3f}; check(s) {names} "
                         "read it: name the other candidates as `forbidden` values"
+                    )
+            elif adv.role == "near":
+                blank = found.get(f"blank-{adv.group}")
+                if blank is None:
+                    continue
+                mine = _results(job)
+                fooled = sorted(
+                    n
+                    for n, c in _results(blank).items()
+                    if answer_checks.get(n) == "money"
+                    and not c["passed"]
+                    and mine.get(n, {}).get("passed")
+                )
+                if fooled:
+                    lines.append(
+                        f"{where}: check(s) {', '.join(f'`{n}`' for n in fooled)} read an "
+                        f"amount in field {adv.group} and pass when it also states a near miss "
+                        f"({', '.join(adv.values)}; `{label}`): the right amount beside another "
+                        'is not stated; use `mode="states"` (with `allowed` amounts)'
+                    )
+            elif adv.role == "choices" and "@" not in label:
+                omit = found.get("omit-" + adv.group)
+                if omit is None:
+                    continue
+                mine = _results(job)
+                fooled = sorted(
+                    n
+                    for n, c in _results(omit).items()
+                    if not c["passed"] and mine.get(n, {}).get("passed")
+                )
+                if fooled:
+                    value = adv.group.split(":", 1)[1]
+                    lines.append(
+                        f"{where}: check(s) {', '.join(f'`{n}`' for n in fooled)} read "
+                        f"`{value}` in field {adv.group.split(':', 1)[0]} (they fail without "
+                        f"it) and pass when the field also names every alternative "
+                        f"({', '.join(adv.values)}; `{label}`): a shotgun of alternatives "
+                        "passes; name the alternatives as forbidden values"
                     )
             elif adv.base:
                 plain = found.get(adv.base)
