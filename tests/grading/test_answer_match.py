@@ -147,3 +147,99 @@ def test_sql_source_joins_non_null_values_with_newlines() -> None:
 )
 def test_unusable_expectations_are_evaluation_errors(check: AnswerMatch, error: str) -> None:
     assert grade_check(check, [], answer="x").error == error
+
+
+# ---- "contains is not states": every money mention is an amount (issue 9, section 4) ----
+
+RIGHT_CENTS = 4500
+
+
+def states(text: str, **kw: Any) -> bool | None:
+    check = AnswerMatch(name="a", expected=RIGHT_CENTS, normalize="money", mode="states", **kw)
+    return grade_check(check, [], answer=text).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We refunded $45.00.",
+        "We refunded 4500 cents.",
+        "We refunded forty-five dollars.",
+        "We refunded forty-five dollars and zero cents.",
+        "We refunded 45 dollars 00.",
+        "We refunded $45⁰⁰.",
+        "We refunded 45,00 $.",
+        "We refunded 45 USD, that is US$45.",
+        "We refunded $0.045k.",
+    ],
+)
+def test_the_right_amount_in_any_form_is_stated(text: str) -> None:
+    assert states(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We refunded €45.00.",
+        "We refunded EUR 45.",
+        "We refunded 45 euros.",
+        "We refunded CA$45.00.",
+        "We refunded £45.",
+    ],
+)
+def test_the_right_number_in_another_currency_is_not_the_amount(text: str) -> None:
+    assert states(text) is False
+    contains = AnswerMatch(name="a", expected=RIGHT_CENTS, normalize="money")
+    assert grade_check(contains, [], answer=text).passed is False
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "$45.01",  # a near miss
+        "$90.00",  # double
+        "4501 cents",
+        "forty-five dollars and one cent",
+        "€50.00",
+        "EUR 50",
+        "50 USD",
+        "$45k",
+        "12 dollars 50",
+        "$45⁰¹",
+        "45,01 $",
+        "90.00",  # a bare amount listed after a marked one
+    ],
+)
+def test_the_right_amount_beside_any_other_states_nothing(extra: str) -> None:
+    assert states(f"We refunded $45.00 (or {extra}).") is False
+
+
+def test_allowed_amounts_may_stand_beside_the_right_one() -> None:
+    text = "We refunded $45.00; refunds above $250.00 go to billing."
+    assert states(text) is False
+    assert states(text, allowed=[25000]) is True
+    assert states(text, allowed_sql="SELECT 25000") is True
+    assert states("We refunded $250.00.", allowed=[25000]) is False  # allowed is not expected
+
+
+def test_a_forbidden_amount_is_found_in_every_form_and_currency() -> None:
+    check = AnswerMatch(name="a", expected=RIGHT_CENTS, normalize="money", forbidden=[9000])
+    for form in ("9000 cents", "ninety dollars", "€90.00", "90,00 $", "$90⁰⁰", "$0.09k"):
+        result = grade_check(check, [], answer=f"We refunded $45.00 or {form}.")
+        assert result.passed is False, form
+        assert result.detail["forbidden_found"] == [9000], form
+
+
+def test_states_is_for_money_and_allowed_for_states() -> None:
+    with pytest.raises(ValueError, match="mode 'states' is for a money check"):
+        AnswerMatch(name="a", expected="x", mode="states")
+    with pytest.raises(ValueError, match="for mode 'states' only"):
+        AnswerMatch(name="a", expected=1, normalize="money", allowed=[2])
+
+
+def test_states_detail_names_what_was_not_allowed() -> None:
+    check = AnswerMatch(name="a", expected=RIGHT_CENTS, normalize="money", mode="states")
+    result = grade_check(check, [], answer="$45.00 or €45.00 or $45.01")
+    assert result.detail["found"] == [4500, 4501]
+    assert result.detail["other_currencies"] == ["€45.00 (EUR)"]
+    assert result.detail["not_allowed"] == ["€45.00 (EUR)", "$45.01 (USD)"]

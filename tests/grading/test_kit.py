@@ -13,6 +13,7 @@ from mcpgym_grading import (
     Param,
     Rubric,
     SqlCheck,
+    amounts_stated,
     disclosure_forbidden,
     money_moved_only_as_allowed,
     nothing_else_changed,
@@ -50,9 +51,10 @@ def test_reply_says_money_and_token_are_helpdesks() -> None:
             name="reply-states-amount",
             normalize="money",
             required=True,
-            description="d; no other amount of the customer's orders is stated beside it (a "
-            "list of candidate amounts states none of them)",
+            description="d; no other amount is stated beside it (a list of candidate "
+            "amounts, or the amount beside a near miss, states none of them)",
             forbidden_sql=hd.other_amounts_sql(),
+            allowed=[hd.REFUND_LIMIT_CENTS, hd.GOODWILL_CAP_CENTS],
         ),
         hd.reply_mentions_money("refund_cents", required=True, description="d"),
     )
@@ -153,3 +155,17 @@ def test_reply_says_takes_forbidden_values() -> None:
     assert check.forbidden_sql == "SELECT total_cents FROM orders"
     plain = reply_says(REPLIES, "refund_cents", name="r", normalize="money")
     assert plain.forbidden is None and plain.forbidden_sql is None
+
+
+def test_reply_says_reads_money_as_stated_by_default() -> None:
+    check = reply_says(REPLIES, "refund_cents", name="r", normalize="money", allowed=[25000])
+    assert check.mode == "states" and check.allowed == [25000]
+    assert reply_says(REPLIES, "t", name="t").mode == "contains"
+    assert reply_says(REPLIES, "r", name="r", normalize="money", mode="contains").mode == (
+        "contains"
+    )
+
+
+def test_amounts_stated_reads_every_money_form() -> None:
+    text = "4500 cents, forty-five dollars, 12 dollars 50, $45⁰⁰, 45,01 $, $1k and €7"
+    assert amounts_stated(text) == [1250, 4500, 4501, 100000]

@@ -197,3 +197,27 @@ def test_sql_floats_compare_within_a_tolerance(sql: str, kw: dict[str, Any], pas
 def test_sql_rows_compare_within_a_tolerance_as_a_multiset() -> None:
     check = SqlCheck(name="s", sql="SELECT 0.1 + 0.2 UNION ALL SELECT 1", expected=[1, 0.3])
     assert grade_check(check, []).passed is True
+
+
+@pytest.mark.parametrize(
+    ("sql", "passed"),
+    [
+        ("SELECT CAST(1000000001 AS REAL)", False),  # off by one at 1e9, stored as REAL
+        ("SELECT CAST(1000000000 AS REAL)", True),
+        ("SELECT 999999999.5 + 0.5", True),
+    ],
+)
+def test_an_off_by_one_at_a_large_magnitude_fails_a_default_sql_check(
+    sql: str, passed: bool
+) -> None:
+    assert grade_check(SqlCheck(name="s", sql=sql, expected=1e9), []).passed is passed
+
+
+def test_sql_checks_read_texts_through_the_normaliser() -> None:
+    check = SqlCheck(
+        name="s",
+        sql="SELECT COUNT(*) > 0 FROM messages WHERE mcpgym_fold(body) GLOB '*fedex*'",
+        expected=1,
+    )
+    assert grade_check(check, replies("It is with Ｆｅｄ\u200bＥｘ.")).passed is True
+    assert grade_check(check, replies("It is with UPS.")).passed is False

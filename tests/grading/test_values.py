@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from mcpgym_grading import CheckEvaluationError, Param
-from mcpgym_grading._values import bind_sql, normalise, resolve, sql_param_names, values_equal
+from mcpgym_grading._values import (
+    bind_sql,
+    normalise,
+    resolve,
+    sql_param_names,
+    values_close,
+    values_equal,
+)
 
 PARAMS = {"order_id": 101, "amount": 2500, "name": "Ada", "ids": [1, 2], "flag": True}
 
@@ -56,3 +63,23 @@ def test_numbers_compare_numerically_strings_and_booleans_exactly() -> None:
     assert not values_equal(True, 1)
     assert not values_equal("Ada", "ada")
     assert normalise(b"\x01") == normalise("x'01'")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "kw", "close"),
+    [
+        (1e9, 1e9 + 1.0, {}, False),  # an off-by-one at a large magnitude is no rounding
+        (1e15, 1e15 + 1.0, {}, False),
+        (4500.0, 4501, {}, False),
+        (1e9 + 0.5, 1e9 + 1.5, {}, False),
+        (0.1 + 0.2, 0.3, {}, True),
+        (sum([0.1] * 1000), 100.0, {}, True),  # accumulated binary rounding
+        (4500.0, 4500, {}, True),
+        (1e9, 1e9 + 1.0, {"abs_tol": 1.0}, True),  # a tolerance the author asked for
+        (100.0, 101.0, {"rel_tol": 0.05}, True),
+    ],
+)
+def test_the_default_float_tolerance_absorbs_rounding_only(
+    a: float, b: float, kw: dict[str, float], close: bool
+) -> None:
+    assert values_close(a, b, **kw) is close

@@ -140,3 +140,89 @@ def test_a_reply_stating_every_candidate_amount_fails(family: str, band: str) ->
         g = grade(variant, with_reply(variant, f"\n\nThe amount is one of {listed}."))
         assert not g.passed, seed
     assert tried
+
+
+# ---- a shotgun of alternatives for a categorical answer; a near miss (issue 9, section 4) ----
+
+
+def without_carriers(variant: TaskVariant, extra: str) -> list[ToolCall]:
+    out = []
+    for c in variant.reference:
+        if c.name == "reply_to_customer":
+            body = c.arguments["body"]
+            for name in ("UPS", "FedEx", "USPS", "DHL"):
+                body = body.replace(name, "the carrier")
+            c = ToolCall(c.name, {**c.arguments, "body": body + extra})
+        out.append(c)
+    return out
+
+
+def carrier_check(g: Grade) -> bool:
+    return next(c for c in g.checks if c.name == "reply-gives-carrier").passed
+
+
+@pytest.mark.parametrize("band", ["easy", "hard"])
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "It is with UPS, FedEx, USPS or DHL.",
+        "It is with United Parcel Service, Federal Express, the Postal Service or DHL.",
+        "It is with ＵＰＳ, ＦｅｄＥｘ, ＵＳＰＳ or ＤＨＬ.",
+    ],
+)
+def test_a_reply_naming_every_carrier_names_none(band: str, listing: str) -> None:
+    for seed in SEEDS:
+        variant = environment.variant("order-status", band, seed)
+        assert carrier_check(grade(variant, variant.reference)), seed
+        g = grade(variant, without_carriers(variant, f"\n{listing}"))
+        assert not carrier_check(g) and not g.passed, (seed, listing)
+        # the right carrier plus one fullwidth alternative is refused too
+        right = variant.params["carrier"]
+        other = next(c for c in ("UPS", "FedEx", "USPS", "DHL") if c != right)
+        if band == "easy":
+            wide = "".join(chr(ord(ch) + 0xFEE0) for ch in other)
+            assert not carrier_check(grade(variant, with_reply(variant, f" (or {wide})")))
+
+
+def test_a_reply_naming_every_team_does_not_say_billing() -> None:
+    variant = environment.variant("refund-above-limit", "easy", 0)
+    g = grade(variant, with_reply(variant, "\nBilling, fraud or management will follow up."))
+    assert not next(c for c in g.checks if c.name == "reply-mentions-billing").passed
+    assert not g.passed
+
+
+@pytest.mark.parametrize(
+    ("family", "band", "param"),
+    [
+        ("refund-damaged-item", "easy", "refund_cents"),
+        ("refund-damaged-item", "hard", "refund_cents"),
+        ("duplicate-charge", "medium", "duplicate_cents"),
+        ("refund-above-limit", "hard", "refund_cents"),
+    ],
+)
+@pytest.mark.parametrize("near", [lambda c: c + 1, lambda c: 2 * c])
+def test_the_right_amount_beside_a_near_miss_is_not_stated(
+    family: str, band: str, param: str, near: Callable[[int], int]
+) -> None:
+    for seed in SEEDS:
+        variant = environment.variant(family, band, seed)
+        cents = near(variant.params[param])
+        g = grade(variant, with_reply(variant, f"\n(or ${cents // 100:,}.{cents % 100:02d})"))
+        assert not g.passed and g.score < 1.0, seed
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda c: f"{c} cents",
+        lambda c: f"\u20ac{c // 100}.{c % 100:02d}",
+        lambda c: f"{c // 100},{c % 100:02d} $",
+        lambda c: f"{c // 100} dollars {c % 100:02d}",
+    ],
+)
+def test_a_candidate_amount_in_another_form_is_still_stated(form: Callable[[int], str]) -> None:
+    variant = environment.variant("refund-damaged-item", "easy", 0)
+    others = final_values(variant, CUSTOMER_AMOUNTS)
+    other = next(int(a) for a in others if int(a) != variant.params["refund_cents"])
+    g = grade(variant, with_reply(variant, f"\n(or {form(other)})"))
+    assert not next(c for c in g.checks if c.name == "reply-states-amount").passed

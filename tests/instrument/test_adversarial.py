@@ -15,7 +15,12 @@ from typing import Any
 
 import pytest
 
-from mcpgym_clients.instrument.adversarial import FORMS, adversaries, shortcut_failures
+from mcpgym_clients.instrument.adversarial import (
+    MONEY_FORMS,
+    TEXT_FORMS,
+    adversaries,
+    shortcut_failures,
+)
 from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, grade_bundle
 from mcpgym_server import (
     Environment,
@@ -125,7 +130,7 @@ def test_the_mutants_stuff_the_answer_with_the_variants_other_candidates() -> No
         for a in adversaries(make_env(GIVES), make_env(GIVES).variant("where", "easy", 0))
     }
     assert OTHER in advs["stuff-1"].values and RIGHT not in advs["stuff-1"].values
-    assert {f"stuff-1~{f}" for f in FORMS if f != "spelled"} <= set(advs)
+    assert {f"stuff-1~{f}" for f in TEXT_FORMS if f != "spelled"} <= set(advs)
     split = [c for c in advs["stuff-1~split"].calls if c[0] == "send_message"]
     assert len(split) == 2 and all(OTHER not in c[1]["body"] for c in split)  # cut in two
 
@@ -145,3 +150,110 @@ def test_a_check_a_look_alike_form_evades_is_reported() -> None:
 
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:
     assert findings(make_env(SOUND)) == []
+
+
+# ---- amounts in other forms, near misses, shotguns of alternatives (issue 9, section 4) ----
+
+
+def _generate_status(gen: Generation) -> VariantSpec:
+    body = "Hello, order 104 is shipped; we refunded $45.00 for the damaged part."
+    return VariantSpec(
+        instruction="Tell the customer of order 104 its status and the refund.",
+        params={"order_id": 104, "status": "shipped", "amount_cents": 4500, "other_cents": 9000},
+        reference=[ToolCall("send_message", {"order_id": 104, "body": body})],
+    )
+
+
+def make_status_env(*checks: Any) -> Environment:
+    env = make_env(GIVES)
+    env.families.pop("where")
+    env.add_family(
+        TaskFamily(
+            "where", "Status and refund.", ("easy",), _generate_status, "1", Rubric(checks=checks)
+        )
+    )
+    return env
+
+
+STATES_STATUS = SqlCheck(
+    name="says-status",
+    sql="SELECT COUNT(*) > 0 FROM messages WHERE order_id = :order_id AND body LIKE '%' || "
+    ":status || '%'",
+    expected=1,
+    required=True,
+)
+SOUND_STATUS = AnswerMatch(
+    name="says-status",
+    source="sql",
+    sql=REPLIES,
+    expected=Param("status"),
+    forbidden=["delivered"],
+    required=True,
+)
+MONEY_CONTAINS = AnswerMatch(
+    name="says-amount",
+    source="sql",
+    sql=REPLIES,
+    expected=Param("amount_cents"),
+    normalize="money",
+    forbidden=[Param("other_cents")],
+    required=True,
+)
+MONEY_STATES = MONEY_CONTAINS.model_copy(update={"mode": "states"})
+SQL_NO_OTHER_AMOUNT = SqlCheck(
+    name="omits-other-amount",
+    sql="SELECT COUNT(*) FROM messages WHERE INSTR(body, '$90.00')",
+    expected=0,
+    required=True,
+)
+
+
+def status_findings(env: Environment) -> list[str]:
+    variant = env.variant("where", "easy", 0)
+    jobs = []
+    for adv in adversaries(env, variant):
+        bundle = replay(env, "where", "easy", 0, [ToolCall(n, a) for n, a in adv.calls])
+        grade = grade_bundle(bundle, env, check_lock=False)
+        record = SimpleNamespace(
+            grade=grade.model_dump(mode="json"),
+            transcript=[{"mcpgym_is_error": e.status != "ok"} for e in bundle.log],
+        )
+        jobs.append(
+            SimpleNamespace(task="where", band="easy", seed=0, adversary=adv, record=record)
+        )
+    return shortcut_failures(env, jobs)[0]
+
+
+def test_amounts_are_also_written_in_other_forms_and_beside_a_near_miss() -> None:
+    env = make_status_env(MONEY_STATES, SOUND_STATUS)
+    advs = {a.label: a for a in adversaries(env, env.variant("where", "easy", 0))}
+    assert advs["amounts-1"].values == ("$90.00",)
+    body = {f: advs[f"amounts-1~{f}"].calls[0][1]["body"] for f in MONEY_FORMS}
+    assert body["cents"].endswith("9000 cents.") and body["euro"].endswith("\u20ac90.00.")
+    assert "ninety dollars and zero cents" in body["words"]
+    assert advs["near-1"].values == ("$45.01",)  # $90.00 is a candidate: in amounts-1
+    assert advs["omit-1:shipped"].calls[0][1]["body"].count("shipped") == 0
+    assert advs["choices-1:shipped"].values == ("delivered",)
+
+
+def test_a_money_check_that_misses_other_forms_is_reported() -> None:
+    lines = status_findings(make_status_env(MONEY_STATES, SQL_NO_OTHER_AMOUNT, SOUND_STATUS))
+    forms = {line.split("(`amounts-1~")[1].split("`")[0] for line in lines if "amounts-1~" in line}
+    assert {"cents", "words", "euro", "decimal-comma", "superscript-cents"} <= forms, lines
+
+
+def test_an_amount_check_a_near_miss_passes_is_reported() -> None:
+    lines = status_findings(make_status_env(MONEY_CONTAINS, SOUND_STATUS))
+    assert any("near miss" in line and "`says-amount`" in line for line in lines), lines
+
+
+def test_a_shotgun_of_alternatives_that_passes_is_reported() -> None:
+    lines = status_findings(make_status_env(MONEY_STATES, STATES_STATUS))
+    assert any(
+        "shotgun of alternatives" in line and "`says-status`" in line and "delivered" in line
+        for line in lines
+    ), lines
+
+
+def test_a_sound_rubric_has_no_money_or_alternative_finding() -> None:
+    assert status_findings(make_status_env(MONEY_STATES, SOUND_STATUS)) == []

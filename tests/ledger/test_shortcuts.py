@@ -110,3 +110,39 @@ def test_a_note_stating_only_what_the_reference_states_passes() -> None:
     extra = "Allocated " + " and ".join(money(c) for c in allocated) + "."
     got = results(grade_calls(v, _with_note(v, extra)))
     assert got["note-states-amount"]
+
+
+@pytest.mark.parametrize("band", ["easy", "hard", "expert"])
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "It belongs to January, February, March, April or June.",
+        "Periods 2026-01, 2026-02, 2026-03.",
+        "It may belong to ｊａｎｕａｒｙ.",
+    ],
+)
+def test_a_note_naming_every_period_names_none(band: str, listing: str) -> None:
+    """`note-names-the-period` is a text match with alternatives (the other months): a note
+    naming them all beside April does not say which period the posting belongs to."""
+    v = environment.variant("closed-period-posting", band, 0)
+    assert results(grade_calls(v, [(c.name, dict(c.arguments)) for c in v.reference]))[
+        "note-names-the-period"
+    ]
+    assert not results(grade_calls(v, _with_note(v, listing)))["note-names-the-period"]
+
+
+@pytest.mark.parametrize(("family", "band", "seed"), CASES[::3], ids=IDS[::3])
+def test_a_note_stating_the_amount_beside_a_near_miss_states_none(
+    family: str, band: str, seed: int
+) -> None:
+    v = environment.variant(family, band, seed)
+    rubric = environment.families[family].rubric
+    applicable = results(grade_calls(v, [(c.name, dict(c.arguments)) for c in v.reference]))
+    for name in [n for n in NOTE_CHECKS[family] if n in applicable]:
+        check = next(c for c in rubric.checks if c.name == name)
+        right = v.params[check.expected.name]  # type: ignore[union-attr]
+        calls = [(c.name, dict(c.arguments)) for c in v.reference]
+        for i, (tool, args) in enumerate(calls):  # the note that states the amount
+            if tool == "add_note" and money(right) in args["body"]:
+                calls[i] = (tool, {**args, "body": f"{args['body']} (or {money(right + 1)})"})
+        assert not results(grade_calls(v, calls))[name], name

@@ -278,7 +278,7 @@ _MONEY = re.compile(
     + r")"
 )
 _LIST_NEXT = re.compile(
-    r"\)?\s*(?:,|;|/|or|and|to|-)\s*(?P<num>\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})"
+    r"[\s()]*(?:,|;|/|\bor\b|\band\b|\bto\b|-)[\s(]*(?P<num>\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})"
     + _END
     + r"(?![\w%])"
 )

@@ -61,6 +61,16 @@ from mcpgym_clients.instrument.lookalikes import (
 from mcpgym_grading import AnswerMatch, Param
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
 
+__all__ = [
+    "FORMS",
+    "MONEY_FORMS",
+    "TEXT_FORMS",
+    "Adversary",
+    "adversaries",
+    "categories",
+    "shortcut_failures",
+]
+
 MIN_TEXT = 20
 """Free-text arguments at least this long are answer fields (as for ``blank-text``)."""
 
@@ -274,7 +284,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             for e in money_expected(env, variant)
             if _money(e) in text
             for c in (e + 1, 2 * e)
-            if _money(c) not in text
+            if _money(c) not in text and c not in cents  # candidates are `amounts-i`'s
         ]
         if near:
             out.append(
