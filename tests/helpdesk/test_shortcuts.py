@@ -158,7 +158,7 @@ def without_carriers(variant: TaskVariant, extra: str) -> list[ToolCall]:
 
 
 def carrier_check(g: Grade) -> bool:
-    return next(c for c in g.checks if c.name == "reply-gives-carrier").passed
+    return next(c for c in g.checks if c.name == "reply-gives-carrier").passed is True
 
 
 @pytest.mark.parametrize("band", ["easy", "hard"])
@@ -173,7 +173,7 @@ def carrier_check(g: Grade) -> bool:
 def test_a_reply_naming_every_carrier_names_none(band: str, listing: str) -> None:
     for seed in SEEDS:
         variant = environment.variant("order-status", band, seed)
-        assert carrier_check(grade(variant, variant.reference)), seed
+        assert carrier_check(grade(variant, list(variant.reference))), seed
         g = grade(variant, without_carriers(variant, f"\n{listing}"))
         assert not carrier_check(g) and not g.passed, (seed, listing)
         # the right carrier plus one fullwidth alternative is refused too
@@ -208,7 +208,7 @@ def test_the_right_amount_beside_a_near_miss_is_not_stated(
         variant = environment.variant(family, band, seed)
         cents = near(variant.params[param])
         g = grade(variant, with_reply(variant, f"\n(or ${cents // 100:,}.{cents % 100:02d})"))
-        assert not g.passed and g.score < 1.0, seed
+        assert not g.passed and (g.score or 0.0) < 1.0, seed
 
 
 @pytest.mark.parametrize(

@@ -165,8 +165,13 @@ def _generate_status(gen: Generation) -> VariantSpec:
 
 
 def make_status_env(*checks: Any) -> Environment:
-    env = make_env(GIVES)
-    env.families.pop("where")
+    env = Environment(
+        name="toytrack",
+        version="1.0.0",
+        snapshot=Snapshot(PACKAGE, "toy.db", sha256=None),
+        clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
+    )
+    env.tool(kind="write", name="send_message")(_send_message)
     env.add_family(
         TaskFamily(
             "where", "Status and refund.", ("easy",), _generate_status, "1", Rubric(checks=checks)

@@ -8,10 +8,12 @@ notes, and grade them in process.
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from mcpgym_clients.instrument.adversarial import adversaries
-from mcpgym_grading import Grade, ReferenceCache, grade_bundle
+from mcpgym_grading import Grade, ReferenceCache, Rubric, grade_bundle
 from mcpgym_ledger import environment
 from mcpgym_ledger.families._common import money
 from mcpgym_server import SUBMIT_TOOL, TaskVariant, ToolCall, replay
@@ -136,7 +138,7 @@ def test_a_note_stating_the_amount_beside_a_near_miss_states_none(
     family: str, band: str, seed: int
 ) -> None:
     v = environment.variant(family, band, seed)
-    rubric = environment.families[family].rubric
+    rubric = cast(Rubric, environment.families[family].rubric)
     applicable = results(grade_calls(v, [(c.name, dict(c.arguments)) for c in v.reference]))
     for name in [n for n in NOTE_CHECKS[family] if n in applicable]:
         check = next(c for c in rubric.checks if c.name == name)

@@ -337,7 +337,7 @@ space or dash and invisible characters as an `AnswerMatch` does. Non-text values
 through unchanged."""
 
 
-def _sql_fold(value: object) -> object:
+def _sql_fold(value: str | bytes | int | float | None) -> str | bytes | int | float | None:
     return normalise_text(value) if isinstance(value, str) else value
 
 
