@@ -176,12 +176,11 @@ def test_a_reply_naming_every_carrier_names_none(band: str, listing: str) -> Non
         assert carrier_check(grade(variant, list(variant.reference))), seed
         g = grade(variant, without_carriers(variant, f"\n{listing}"))
         assert not carrier_check(g) and not g.passed, (seed, listing)
-        # the right carrier plus one fullwidth alternative is refused too
-        right = variant.params["carrier"]
-        other = next(c for c in ("UPS", "FedEx", "USPS", "DHL") if c != right)
-        if band == "easy":
-            wide = "".join(chr(ord(ch) + 0xFEE0) for ch in other)
-            assert not carrier_check(grade(variant, with_reply(variant, f" (or {wide})")))
+        # the reply as it was, plus one alternative in fullwidth, is refused too
+        own = final_values(variant, "SELECT carrier FROM shipments WHERE order_id = :order_id")
+        other = next(c for c in ("UPS", "FedEx", "USPS", "DHL") if c not in own)
+        wide = fullwidth(other)
+        assert not carrier_check(grade(variant, with_reply(variant, f" (or {wide})"))), seed
 
 
 def test_a_reply_naming_every_team_does_not_say_billing() -> None:
@@ -223,6 +222,9 @@ def test_the_right_amount_beside_a_near_miss_is_not_stated(
 def test_a_candidate_amount_in_another_form_is_still_stated(form: Callable[[int], str]) -> None:
     variant = environment.variant("refund-damaged-item", "easy", 0)
     others = final_values(variant, CUSTOMER_AMOUNTS)
-    other = next(int(a) for a in others if int(a) != variant.params["refund_cents"])
+    # an amount with cents: `X dollars YY` must not be read as X dollars
+    other = next(
+        int(a) for a in others if int(a) != variant.params["refund_cents"] and int(a) % 100
+    )
     g = grade(variant, with_reply(variant, f"\n(or {form(other)})"))
     assert not next(c for c in g.checks if c.name == "reply-states-amount").passed
