@@ -148,3 +148,14 @@ def test_a_note_stating_the_amount_beside_a_near_miss_states_none(
             if tool == "add_note" and money(right) in args["body"]:
                 calls[i] = (tool, {**args, "body": f"{args['body']} (or {money(right + 1)})"})
         assert not results(grade_calls(v, calls))[name], name
+
+
+@pytest.mark.parametrize(
+    "listing",
+    ["Periods 2026\u201401 and 2026\u300003.", "Period 2 0 2 6 - 0 1.", "Period 2026 \u2012 12."],
+)
+def test_a_period_split_by_any_space_or_dash_is_still_named(listing: str) -> None:
+    v = environment.variant("closed-period-posting", "easy", 0)
+    assert not results(grade_calls(v, _with_note(v, listing)))["note-names-the-period"]
+    # an invoice number is no period
+    assert results(grade_calls(v, _with_note(v, "See INV-2026-0151.")))["note-names-the-period"]

@@ -187,23 +187,27 @@ MONTHS = (
 
 
 def _names_month(month: int) -> str:
-    """SQL: the folded note ``b`` names month ``month`` of 2026 (its name or ``2026-MM``)."""
-    return f"(b LIKE '%{MONTHS[month - 1]}%' OR b LIKE '%2026-{month:02d}%')"
+    """SQL: the note names month ``month`` of 2026: its name in the folded text ``b``, or
+    ``2026-MM`` in ``d`` (the folded text without spaces and dashes, padded: ``2026 — 04``
+    and ``2 0 2 6 - 0 4`` are ``202604``) not glued to other digits (``INV-2026-0151`` is
+    no period)."""
+    return f"(b LIKE '%{MONTHS[month - 1]}%' OR d GLOB '*[^0-9]2026{month:02d}[^0-9]*')"
 
 
 NOTES_ON = (
+    "WITH f AS (SELECT mcpgym_fold(body) AS b FROM notes WHERE entity_id = :note_entity_id "
+    "AND entity IN ('journal_entry', 'invoice')), "
+    "n AS (SELECT b, ' ' || REPLACE(REPLACE(b, ' ', ''), '-', '') || ' ' AS d FROM f) "
     "SELECT EXISTS (SELECT 1 FROM n WHERE " + _names_month(4) + ") "
     "AND NOT EXISTS (SELECT 1 FROM n WHERE "
     + " OR ".join(_names_month(m) for m in range(1, 13) if m not in (4, 5))
     + ")"
 )
-NOTES_ON = (
-    "WITH n AS (SELECT mcpgym_fold(body) AS b FROM notes WHERE entity_id = :note_entity_id "
-    "AND entity IN ('journal_entry', 'invoice')) " + NOTES_ON
-)
 """The note names April (the period the posting belongs to, policy 2.2) and no other month
 but May (the period it was posted in): a note naming every month names none. The notes are
-read folded (``mcpgym_fold``), as every answer check reads a text."""
+read folded (``mcpgym_fold``), as every answer check reads a text, with digit groups joined
+whatever spaces or dashes split them."""
+
 
 RUBRIC = Rubric(
     threshold=0.85,
