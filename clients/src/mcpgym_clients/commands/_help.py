@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import UsageError
 
 _BY_TYPE: dict[type, str] = {int: "N", float: "X", Path: "PATH", str: "TEXT"}
 
@@ -69,7 +72,7 @@ def tidy_help(command: Any) -> Any:
     return command
 
 
-_UsageError = typer.BadParameter.__mro__[1]
+_UsageError = cast("type[UsageError]", typer.BadParameter.__mro__[1])
 """click's ``UsageError`` (Typer ships its own copy of click and exports only
 ``BadParameter``, its subclass)."""
 
