@@ -13,7 +13,7 @@ the OS.
 
 Extra MCP sessions on one episode URL are capped (`mcpgym_server._session_caps`: 8 per
 episode by default, at most ``max_open`` times that on the server), so a flooding agent adds
-at most 7 * ~37 KiB = 0.26 MB per open episode, which the other half of the memory absorbs.
+at most 7 * ~38 KiB = 0.27 MB per open episode, which the other half of the memory absorbs.
 """
 
 from __future__ import annotations

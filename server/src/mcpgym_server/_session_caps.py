@@ -1,6 +1,6 @@
 """How many MCP sessions one episode, and the whole server, may hold live at once.
 
-An MCP session costs the server memory until it ends (about 37 KiB for a 2025-era
+An MCP session costs the server memory until it ends (about 38 KiB for a 2025-era
 session, measured on helpdesk: `bench/session_flood.py`), and a 2025-era session ends
 only on an HTTP ``DELETE``, the idle timeout (``idle_ttl``) or shutdown. Without a cap an
 agent holding one episode URL could open sessions until the server runs out of memory,
@@ -19,7 +19,7 @@ starving every other episode. So:
   connect-to-start sessions too (each is its own episode there); past it: HTTP 503.
   Worst case this adds ``max_open * (per_episode - 1)`` sessions beyond the one an
   episode's measured footprint already includes (`mcpgym_server._capacity`): at the
-  default cap of 8 about 7 * 37 KiB = 0.26 MB per episode, inside the half of the memory
+  default cap of 8 about 7 * 38 KiB = 0.27 MB per episode, inside the half of the memory
   that ``--max-open`` leaves outside the episodes.
 
 A slot is reserved when the opening request arrives (before the SDK creates anything) and
@@ -38,7 +38,7 @@ DEFAULT_SESSIONS_PER_EPISODE = 8
 """Default cap on live MCP sessions (and 2026-era requests in flight) per episode."""
 
 SESSION_BYTES = 40 * 1024
-"""Bytes a live 2025-era MCP session holds on the server (measured ~37 KiB, rounded up)."""
+"""Bytes a live 2025-era MCP session holds on the server (measured ~38 KiB, rounded up)."""
 
 SESSION_CAP_ERROR = -32001
 """JSON-RPC error code (server-defined range) of a refusal at a session cap."""
