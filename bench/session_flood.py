@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from typing import Any
 
 import httpx
 
@@ -70,7 +71,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def flood(env: str, cap: int, sessions: int) -> dict[str, object]:
+def flood(env: str, cap: int, sessions: int) -> dict[str, Any]:
     port = _free_port()
     with tempfile.TemporaryDirectory() as store:
         child = subprocess.Popen(
@@ -108,20 +109,20 @@ def main() -> None:
         return
     from mcpgym_server.runtime import DEFAULT_SESSIONS_PER_EPISODE
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description="One episode URL flooded with MCP sessions.")
     parser.add_argument("--sessions", type=int, default=2000)
     parser.add_argument("--env", default="helpdesk")
     args = parser.parse_args()
-    got = {}
+    got: dict[str, dict[str, Any]] = {}
     for name, cap in (("uncapped", 1_000_000), ("capped", DEFAULT_SESSIONS_PER_EPISODE)):
         got[name] = r = flood(args.env, cap, args.sessions)
-        per = r["rss_kib"] / max(int(r["accepted"]) - 1, 1)  # type: ignore[operator]
+        per = r["rss_kib"] / max(r["accepted"] - 1, 1)
         print(
             f"{name:9} cap {cap:>9}: accepted {r['accepted']}/{args.sessions}, refused "
             f"{r['refused']}, RSS +{r['rss_kib'] / 1024:.1f} MiB ({per:.1f} KiB/session), "
             f"another episode's initialize: HTTP {r['other']}"
         )
-    ratio = max(got["capped"]["rss_kib"], 1) / max(got["uncapped"]["rss_kib"], 1)  # type: ignore[operator]
+    ratio = max(got["capped"]["rss_kib"], 0) / max(got["uncapped"]["rss_kib"], 1)
     print(f"memory held by the flood, capped / uncapped: {ratio:.3f}")
 
 

@@ -208,3 +208,19 @@ def _messages(exc: BaseException) -> str:
     if isinstance(exc, BaseExceptionGroup):
         return " | ".join(_messages(e) for e in exc.exceptions)
     return str(exc)
+
+
+async def test_mcpgym_serve_takes_the_cap_from_its_option(tmp_path: Path) -> None:
+    from .test_shutdown import CONTROL as SERVE_CONTROL
+    from .test_shutdown import READY, _free_port, _Log, _process
+
+    port, log = _free_port(), _Log()
+    args = ["serve", "helpdesk", "--port", str(port), "--store", str(tmp_path / "episodes")]
+    with anyio.fail_after(60):
+        async with _process([*args, "--max-sessions-per-episode", "2"], log):
+            await log.wait_for(READY)
+            base = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(base_url=base, headers=SERVE_CONTROL) as http:
+                ep = (await http.post("/episodes", json={"task": "order-status"})).json()
+                codes = [(await initialize(http, ep["mcp_url"])).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
