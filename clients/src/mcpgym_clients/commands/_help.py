@@ -81,11 +81,11 @@ _UsageError = cast("type[UsageError]", typer.BadParameter.__mro__[1])
 ``BadParameter``, its subclass)."""
 
 
-def _console_broken_pipe(console: Console) -> None:
+def _console_broken_pipe(self: Console) -> None:
     """`rich.console.Console.on_broken_pipe` of the ``mcpgym`` process: the console goes
     quiet and the error is passed on to `quiet_when_output_closed`, which decides (Rich's
     default exits with status 1 on any broken pipe)."""
-    console.quiet = True
+    self.quiet = True
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
