@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from mcpgym_grading._money import money_amounts
 from mcpgym_grading._text import (
     contains_tokens,
     grouped_tokens,
-    money_amounts,
     normalise_text,
     tokens,
 )

@@ -12,7 +12,7 @@ split by spaces, "at" and "dot" spelled out) is found by both or by neither:
   fillers, the braille blank) and leftover combining marks are dropped; then casefolded.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
   groups joined; spelled-out separator words dropped), searched as whole-token runs.
-- `money_amounts`: amounts marked as money, in integer cents (`mcpgym_grading._money`).
+Money amounts are read by `mcpgym_grading._money`, on this folded text.
 """
 
 from __future__ import annotations
@@ -267,10 +267,3 @@ def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
         return TextView.of(outer, signed=signed).contains(inner)
     except ValueError:
         return False
-
-
-def money_amounts(text: str) -> list[int]:
-    """The US-dollar amounts ``text`` states, in integer cents (`mcpgym_grading._money`)."""
-    from mcpgym_grading._money import money_amounts as amounts
-
-    return amounts(text)
