@@ -21,7 +21,13 @@ from collections import OrderedDict
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
-from mcpgym_grading._statepages import base_index, open_state
+from mcpgym_grading._statepages import (
+    BaseIndex,
+    StateConnection,
+    adopt_state,
+    base_index,
+    open_state,
+)
 from mcpgym_grading._values import lookup_param, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
@@ -87,22 +93,86 @@ class ReferenceCache:
     once per variant and kept as its page delta against the snapshot (~80 KB for helpdesk
     instead of the 1 MB file). Thread-safe.
 
+    Besides the deltas it keeps a few reference end states *open* (read-only connections,
+    schema parsed), lent to one grade at a time (`checkout` / `checkin`), so that grading
+    the next episode of a variant neither rebuilds nor re-parses its reference database.
+
     Args:
-        maxsize: how many reference states to keep.
+        maxsize: how many reference states to keep (as page deltas).
+        max_open_bytes: most bytes of open reference databases kept between grades (each
+            holds its whole database in memory); ``0`` keeps none open.
     """
 
-    def __init__(self, maxsize: int = 256) -> None:
+    def __init__(self, maxsize: int = 256, max_open_bytes: int = 64 * 1024 * 1024) -> None:
         self.maxsize = maxsize
+        self.max_open_bytes = max_open_bytes
         self._items: OrderedDict[tuple[str, str], PageDelta | str] = OrderedDict()
+        self._idle: OrderedDict[tuple[str, str, str], list[StateConnection]] = OrderedDict()
+        self._idle_bytes = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._items)
 
     def clear(self) -> None:
-        """Forget every cached reference state."""
+        """Forget every cached reference state (and close the open ones not lent out)."""
         with self._lock:
             self._items.clear()
+            idle = [db for dbs in self._idle.values() for db in dbs]
+            self._idle.clear()
+            self._idle_bytes = 0
+        for db in idle:
+            db.close()
+
+    def checkout(
+        self, env: Environment, variant: TaskVariant, lock: str, index: BaseIndex | None
+    ) -> StateConnection:
+        """An open, read-only reference end state of ``variant`` (a `StateConnection` that
+        knows its unchanged tables when ``index`` is given), for this caller alone until
+        it is given back with `checkin` (or closed).
+
+        Raises:
+            CheckEvaluationError: as `get_delta`.
+        """
+        snapshot = env.snapshot
+        key = (lock, variant.id, snapshot.sha256 if index is not None else "")
+        with self._lock:
+            dbs = self._idle.get(key)
+            if dbs:
+                db = dbs.pop()
+                self._idle_bytes -= db.nbytes
+                if not dbs:
+                    del self._idle[key]
+                return db
+        delta = self.get_delta(env, variant, lock)
+        data = delta.apply(snapshot.data)
+        db = open_state(data, delta, snapshot, index)
+        db.nbytes = len(data)
+        db.pool_key = key
+        return db
+
+    def checkin(self, db: StateConnection) -> None:
+        """Give back a connection from `checkout`: kept open for the next grade of its
+        variant while ``max_open_bytes`` allows (least recently used ones are closed)."""
+        key = getattr(db, "pool_key", None)
+        size = getattr(db, "nbytes", 0)
+        if key is None or size > self.max_open_bytes:
+            db.close()
+            return
+        closing: list[StateConnection] = []
+        with self._lock:
+            self._idle.setdefault(key, []).append(db)
+            self._idle.move_to_end(key)
+            self._idle_bytes += size
+            while self._idle_bytes > self.max_open_bytes and self._idle:
+                old_key, old = next(iter(self._idle.items()))
+                victim = old.pop(0)
+                self._idle_bytes -= getattr(victim, "nbytes", 0)
+                if not old:
+                    del self._idle[old_key]
+                closing.append(victim)
+        for victim in closing:
+            victim.close()
 
     def get(self, env: Environment, variant: TaskVariant, lock: str) -> bytes:
         """The reference end database (SQLite file bytes) of ``variant``.
@@ -225,6 +295,24 @@ def _evaluate(check: Check, ctx: CheckContext) -> CheckResult:
     )
 
 
+_DIGESTS: dict[int, tuple[Rubric, str]] = {}
+_DIGESTS_GUARD = threading.Lock()
+
+
+def rubric_digest(rubric: Rubric) -> str:
+    """`Rubric.digest` of ``rubric``, computed once per rubric object (rubrics are frozen)."""
+    with _DIGESTS_GUARD:
+        cached = _DIGESTS.get(id(rubric))
+    if cached is not None and cached[0] is rubric:
+        return cached[1]
+    digest = rubric.digest()
+    with _DIGESTS_GUARD:
+        if len(_DIGESTS) > 1024:
+            _DIGESTS.clear()
+        _DIGESTS[id(rubric)] = (rubric, digest)
+    return digest
+
+
 def _rubric_of(env: Environment, task: str) -> Rubric:
     rubric = env.family(task).rubric
     if not isinstance(rubric, Rubric):
@@ -242,6 +330,7 @@ def grade_bundle(
     check_lock: bool = True,
     reference_cache: ReferenceCache | None = None,
     skip_unchanged_tables: bool = True,
+    final_db: sqlite3.Connection | None = None,
 ) -> Grade:
     """Grade a sealed episode bundle with the rubric of its task family.
 
@@ -264,6 +353,11 @@ def grade_bundle(
         skip_unchanged_tables: state checks skip the tables whose pages neither the episode
             nor the reference changed (default). ``False`` reads every table: the path
             before page deltas, kept for benchmarks and for tests that the grades agree.
+        final_db: an open connection already holding the bundle's final database: the
+            sealed sandbox of an in-process episode (`EpisodeManager.take_final_db`, made
+            with ``connection_factory=StateConnection``), which saves rebuilding and
+            opening it. The bundle must hold its final bytes (an in-memory bundle does).
+            It is made query-only with tuple rows and left open (the caller closes it).
 
     Returns:
         The `Grade`.
@@ -301,15 +395,25 @@ def grade_bundle(
     else:
         final_data, final_delta = bundle.final_db, None
     index = base_index(snapshot) if skip_unchanged_tables else None
-    opened: list[sqlite3.Connection] = []
+    opened: list[StateConnection] = []
 
     def reference_db() -> sqlite3.Connection:
         if not opened:
-            delta = cache.get_delta(env, variant, lock)
-            opened.append(open_state(delta.apply(snapshot.data), delta, snapshot, index))
+            if index is None:  # the path before page deltas: a fresh copy, every table read
+                delta = cache.get_delta(env, variant, lock)
+                opened.append(open_state(delta.apply(snapshot.data), delta, snapshot, None))
+            else:
+                opened.append(cache.checkout(env, variant, lock, index))
         return opened[0]
 
-    final_db = open_state(final_data, final_delta, snapshot, index)
+    own_final = final_db is None
+    if final_db is None:
+        final_db = open_state(final_data, final_delta, snapshot, index)
+    elif isinstance(final_db, StateConnection):
+        adopt_state(final_db, final_data, final_delta, snapshot, index)
+    else:
+        final_db.row_factory = None
+        final_db.execute("PRAGMA query_only = ON")
     try:
         ctx = CheckContext(
             bundle=bundle,
@@ -321,9 +425,13 @@ def grade_bundle(
         )
         results = tuple(_evaluate(check, ctx) for check in rubric.checks)
     finally:
-        final_db.close()
+        if own_final:
+            final_db.close()
         for db in opened:
-            db.close()
+            if index is None:
+                db.close()
+            else:
+                cache.checkin(db)
     return _score(bundle, variant, rubric, lock, results)
 
 
@@ -359,7 +467,7 @@ def _score(
         seed=meta.seed,
         variant_id=variant.id,
         lock=lock,
-        rubric_digest=rubric.digest(),
+        rubric_digest=rubric_digest(rubric),
         status="error" if errors else "graded",
         error="; ".join(errors) if errors else None,
         score=score,

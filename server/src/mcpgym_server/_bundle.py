@@ -507,6 +507,14 @@ class MemoryEpisodeStore(EpisodeStore):
         except KeyError:
             raise UnknownEpisodeError(episode_id) from None
 
+    def take(self, episode_id: str) -> EpisodeBundle:
+        """Remove and return the bundle of ``episode_id`` (a trainer that graded it keeps no
+        copy). Raises `UnknownEpisodeError` if none is held."""
+        try:
+            return self._bundles.pop(episode_id)
+        except KeyError:
+            raise UnknownEpisodeError(episode_id) from None
+
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 

@@ -70,17 +70,27 @@ class Snapshot:
         """Hex sha256 of the snapshot bytes."""
         return hashlib.sha256(self.data).hexdigest()
 
-    def open_copy(self, *, readonly: bool = False) -> sqlite3.Connection:
+    def open_copy(
+        self, *, readonly: bool = False, factory: type[sqlite3.Connection] | None = None
+    ) -> sqlite3.Connection:
         """A new private in-memory database holding a copy of the snapshot.
 
         Args:
             readonly: open the copy read-only (used for task generation).
+            factory: the `sqlite3.Connection` subclass to make (default: the plain class);
+                in-process trainers pass the grader's state connection class so that the
+                sealed sandbox can be graded without another copy.
 
         Returns:
             A `sqlite3.Connection` with `sqlite3.Row` rows, usable from any thread
             (the caller serialises access).
         """
-        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(
+            ":memory:",
+            check_same_thread=False,
+            isolation_level=None,
+            factory=factory or sqlite3.Connection,
+        )
         db.deserialize(self.data)
         if readonly:
             db.execute("PRAGMA query_only = ON")
