@@ -7,16 +7,20 @@ Usage::
 The reference policy (it replays each variant's reference solution, so every rollout
 scores 1.0 and the cost is mcpgym's own: episode, MCP calls, sealing, grading) runs
 ``--variants`` training rows (``easy``, one per task family in turn) in groups of
-``--group``, three ways, interleaved round by round (the order rotating) in this
+``--group``, four ways, interleaved round by round (the order rotating) in this
 one process:
 
+- ``direct``: `Rollouts.direct` (no HTTP, no MCP: tool calls straight to the sandbox,
+  bundles in memory, the sealed sandbox graded in place);
 - ``in process``: `Rollouts.in_process` (servers in this event loop, ASGI, no sockets);
 - ``over HTTP``: `Rollouts.served` (both servers on loopback, uvicorn);
 - ``mcpgym eval``: `run_campaign` over the same loopback servers, the same variants with
   ``epochs = --group`` (no baseline run), into a throw-away run store.
 
 Each way runs the same number of rollouts with up to ``--group`` in flight. Prints
-rollouts/s (the median over rounds) and the ratios to ``mcpgym eval``.
+rollouts/s (the median over rounds), the CPU time of this process per rollout, and the
+ratios to ``in process`` (the trainer path before `Rollouts.direct`) and ``mcpgym eval``.
+``--ways`` picks some of them (``direct,in process``: the two trainer paths only).
 """
 
 from __future__ import annotations
@@ -48,15 +52,20 @@ def pick_rows(env_name: str, n: int) -> list[TrainingRow]:
     return out
 
 
-async def via_library(ro: Rollouts, rows: list[TrainingRow], group: int) -> float:
-    t = time.perf_counter()
+async def via_library(
+    ro: Rollouts, rows: list[TrainingRow], group: int
+) -> tuple[float, float]:
+    t, c = time.perf_counter(), time.process_time()
     groups = await ro.rollout_groups(rows, ReferenceAgent(), n=group)
-    elapsed = time.perf_counter() - t
+    elapsed, cpu = time.perf_counter() - t, time.process_time() - c
     assert all(g.rewards == [1.0] * group for g in groups), "a reference rollout failed"
-    return len(rows) * group / elapsed
+    n = len(rows) * group
+    return n / elapsed, cpu * 1000 / n
 
 
-async def via_eval(env_name: str, rows: list[TrainingRow], group: int, tmp: Path) -> float:
+async def via_eval(
+    env_name: str, rows: list[TrainingRow], group: int, tmp: Path
+) -> tuple[float, float]:
     env = load_environment(env_name)
     variants = [VariantKey(r.task, r.band, r.seed) for r in rows]
     async with serve_locally(env, tmp / "eval-episodes") as s:
@@ -69,45 +78,67 @@ async def via_eval(env_name: str, rows: list[TrainingRow], group: int, tmp: Path
         ) as d:
             await d.server_info()
             with RunStore(tmp / f"runs-{time.monotonic_ns()}.db") as store:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 await run_campaign(
                     d, ReferenceAgent(), variants, store, epochs=group, concurrency=group,
                     baseline=False, show_progress=False, resume=False, environment=env,
                 )
-                elapsed = time.perf_counter() - t
-    return len(rows) * group / elapsed
+                elapsed, cpu = time.perf_counter() - t, time.process_time() - c
+    n = len(rows) * group
+    return n / elapsed, cpu * 1000 / n
 
 
 async def main(args: argparse.Namespace) -> None:
     rows = pick_rows(args.env, args.variants)
     n = len(rows) * args.group
-    results: dict[str, list[float]] = {"in process": [], "over HTTP": [], "mcpgym eval": []}
+    names = [w.strip() for w in args.ways.split(",")]
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         async with Rollouts.in_process(args.env, concurrency=args.group) as warm:
-            await via_library(warm, rows[:1], 2)  # imports, first variant generation
-        async def in_process(i: int) -> float:
+            await via_library(warm, rows, 2)  # imports, variant generation, reference states
+        async with Rollouts.direct(args.env, concurrency=args.group) as warm:
+            await via_library(warm, rows, 2)
+
+        async def direct(i: int) -> tuple[float, float]:
+            async with Rollouts.direct(args.env, concurrency=args.group) as ro:
+                await via_library(ro, rows, 1)  # this session's reference end states
+                return await via_library(ro, rows, args.group)
+
+        async def in_process(i: int) -> tuple[float, float]:
             async with Rollouts.in_process(args.env, concurrency=args.group) as ro:
                 return await via_library(ro, rows, args.group)
 
-        async def over_http(i: int) -> float:
+        async def over_http(i: int) -> tuple[float, float]:
             async with Rollouts.served(args.env, tmp / f"http-{i}", concurrency=args.group) as ro:
                 return await via_library(ro, rows, args.group)
 
-        async def eval_(i: int) -> float:
+        async def eval_(i: int) -> tuple[float, float]:
             return await via_eval(args.env, rows, args.group, tmp)
 
-        ways = [("in process", in_process), ("over HTTP", over_http), ("mcpgym eval", eval_)]
+        every = {
+            "direct": direct,
+            "in process": in_process,
+            "over HTTP": over_http,
+            "mcpgym eval": eval_,
+        }
+        ways = [(name, every[name]) for name in names]
         for i in range(args.rounds):
-            for name, way in ways[i % 3 :] + ways[: i % 3]:  # rotate the order each round
+            k = i % len(ways)
+            for name, way in ways[k:] + ways[:k]:  # rotate the order each round
                 results[name].append(await way(i))
-    base = statistics.median(results["mcpgym eval"])
+    med = {name: statistics.median(x for x, _ in xs) for name, xs in results.items()}
     print(f"{args.env}: {len(rows)} variants x groups of {args.group} = {n} rollouts per way, "
           f"{args.rounds} rounds (median)")
     for name, xs in results.items():
-        med = statistics.median(xs)
-        print(f"  {name:12s} {med:7.1f} rollouts/s   ratio to mcpgym eval {med / base:5.2f}"
-              f"   (rounds: {', '.join(f'{x:.1f}' for x in xs)})")
+        cpu = statistics.median(c for _, c in xs)
+        ratios = "   ".join(
+            f"ratio to {base} {med[name] / med[base]:5.2f}"
+            for base in ("in process", "mcpgym eval")
+            if base in med
+        )
+        print(f"  {name:12s} {med[name]:7.1f} rollouts/s  {cpu:6.2f} ms CPU each   {ratios}"
+              f"   (rounds: {', '.join(f'{x:.1f}' for x, _ in xs)})")
 
 
 if __name__ == "__main__":
@@ -116,4 +147,5 @@ if __name__ == "__main__":
     p.add_argument("--variants", type=int, default=4)
     p.add_argument("--group", type=int, default=8)
     p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--ways", default="direct,in process,over HTTP,mcpgym eval")
     anyio.run(main, p.parse_args())

@@ -44,6 +44,7 @@ from mcpgym_server import (
     SUBMIT_TOOL,
     CapacityError,
     Environment,
+    EpisodeBundle,
     EpisodeSealedError,
     LogEntry,
     MCPGymError,
@@ -85,6 +86,8 @@ class DirectEpisodes:
             model request).
         reference_cache: where reference end states are kept (default: a new one).
         max_open: most episodes open at once (default: from the memory available).
+        keep_bundles: keep each graded episode's bundle in `bundles` (by episode id; they
+            are dropped once graded otherwise).
     """
 
     def __init__(
@@ -94,8 +97,10 @@ class DirectEpisodes:
         episode_timeout: float | None = 600.0,
         reference_cache: ReferenceCache | None = None,
         max_open: int | None = None,
+        keep_bundles: bool = False,
     ) -> None:
         self.env = env
+        self.bundles: dict[str, EpisodeBundle] | None = {} if keep_bundles else None
         self.episode_timeout = episode_timeout
         self.store = MemoryEpisodeStore()
         self.manager = EpisodeManager(
@@ -233,6 +238,8 @@ class DirectEpisodes:
         db = manager.take_final_db(eid)
         try:
             bundle = self.store.take(eid)
+            if self.bundles is not None:
+                self.bundles[eid] = bundle
             grade = grade_bundle(
                 bundle, self.env, reference_cache=self.reference_cache, final_db=db
             )
