@@ -139,7 +139,13 @@ def _v1_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
     return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
 
 
-_FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
+_FORMAT_2_FIELDS = (
+    "bundle_format",
+    "base_sha256",
+    "final_size",
+    "delta_sha256",
+    "final_pages_sha256",
+)
 
 
 def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
@@ -232,6 +238,10 @@ class EpisodeMeta(BaseModel):
             the final database's size in bytes, and the sha256 of the uncompressed delta.
         answer_capped: set when the answer was larger than the log's value cap: ``answer``
             then holds only its head (graders must not match it as the answer).
+        final_pages_sha256 (format 2, since page-wise digests): the final database's
+            page-wise digest (`mcpgym_server._delta.PageDigests`): a grader that rebuilds the
+            final state from the snapshot checks it against this, at the cost of the pages
+            the episode changed; ``final_sha256`` stays the whole file's sha256.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -257,6 +267,7 @@ class EpisodeMeta(BaseModel):
     final_size: int | None = None
     delta_sha256: str | None = None
     answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    final_pages_sha256: str | None = Field(None, exclude_if=_is_none)
 
 
 def serialize_db(db: sqlite3.Connection) -> bytes:

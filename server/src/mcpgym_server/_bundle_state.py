@@ -167,11 +167,17 @@ class EpisodeBundle:
 def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
     """The format-2 fields of `EpisodeMeta` for a final database and its delta against
     ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``
-    (of `PageDelta.encode_against`), ``bundle_format``."""
+    (of `PageDelta.encode_against`), ``final_pages_sha256`` (`PageDigests`: the final
+    database's page-wise digest, derived from the snapshot's and the changed pages),
+    ``bundle_format``."""
+    p = delta.page_size
     return {
         "bundle_format": BUNDLE_FORMAT,
         "final_sha256": hashlib.sha256(final).hexdigest(),
         "final_size": len(final),
         "base_sha256": snapshot.sha256,
         "delta_sha256": hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest(),
+        "final_pages_sha256": snapshot.page_digests.with_delta(
+            delta, lambda n: final[(n - 1) * p : n * p]
+        ),
     }

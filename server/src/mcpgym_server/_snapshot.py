@@ -8,6 +8,7 @@ import weakref
 from functools import cached_property
 from importlib import resources
 
+from mcpgym_server._delta import PageDigests
 from mcpgym_server._errors import SnapshotError
 
 _LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
@@ -64,6 +65,13 @@ class Snapshot:
         self.__dict__["sha256"] = actual
         _LOADED.setdefault(actual, weakref.WeakSet()).add(self)
         return data
+
+    @cached_property
+    def page_digests(self) -> PageDigests:
+        """The page-wise digests of the snapshot (`PageDigests`; computed once, ~1 ms per
+        MB): sealing and grading derive a final database's ``final_pages_sha256`` from them
+        and the pages its delta changes."""
+        return PageDigests.of(self.data)
 
     @cached_property
     def sha256(self) -> str:

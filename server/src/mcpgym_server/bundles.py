@@ -22,7 +22,7 @@ from mcpgym_server._bundle import (
     check_bundle_episode,
     to_jsonable,
 )
-from mcpgym_server._delta import PageDelta, page_size_of
+from mcpgym_server._delta import PageDelta, PageDigests, page_size_of
 
 __all__ = [
     "FINAL_DB",
@@ -35,6 +35,7 @@ __all__ = [
     "LogEntry",
     "MemoryEpisodeStore",
     "PageDelta",
+    "PageDigests",
     "StepStatus",
     "TerminationReason",
     "bundle_signature",
