@@ -26,6 +26,7 @@ covered by `PageDelta.changed_pages` (truncated pages count as changed).
 
 from __future__ import annotations
 
+import mmap
 import sqlite3
 import threading
 import weakref
@@ -50,7 +51,7 @@ class StateConnection(sqlite3.Connection):
 
     base_sha256: str | None = None
     same_as_base: frozenset[str] = frozenset()
-    data: bytes = b""
+    data: bytes | mmap.mmap = b""
     delta: PageDelta | None = None
     index: BaseIndex | None = None
     page_size: int = 0
@@ -59,6 +60,26 @@ class StateConnection(sqlite3.Connection):
     """Size of the database held (reference connections lent by a `ReferenceCache`)."""
     pool_key: tuple[str, str, str] | None = None
     """The `ReferenceCache` entry this connection belongs to, if any."""
+    mapping: Any = None
+    """The copy-on-write mapping SQLite reads in place (`mcpgym_grading._cow`), if any:
+    released once the connection is closed."""
+
+    def close(self) -> None:
+        """Close the database, then release its mapping (never the other way round)."""
+        super().close()
+        mapping = self.__dict__.pop("mapping", None)
+        if mapping is not None:
+            self.__dict__.pop("data", None)
+            mm, buf = mapping
+            del mapping, buf  # the ctypes view holds an export of the mapping
+            try:
+                mm.close()
+            except BufferError:  # still exported somewhere: the GC unmaps it later
+                pass
+
+    def __del__(self) -> None:
+        if self.__dict__.get("mapping") is not None:
+            self.close()
 
 
 @dataclass(frozen=True)
@@ -180,7 +201,7 @@ def open_state(
 
 def adopt_state(
     db: StateConnection,
-    data: bytes,
+    data: bytes | mmap.mmap,
     delta: PageDelta | None,
     snapshot: Snapshot,
     index: BaseIndex | None,

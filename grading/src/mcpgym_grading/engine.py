@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
+from mcpgym_grading._cow import open_cow
 from mcpgym_grading._statepages import (
     BaseIndex,
     StateConnection,
@@ -32,8 +33,15 @@ from mcpgym_grading._values import lookup_param, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
 from mcpgym_grading.rubric import Check, Rubric
-from mcpgym_server import Environment, EnvironmentDefinitionError, MCPGymError, TaskVariant
-from mcpgym_server.bundles import EpisodeBundle, PageDelta
+from mcpgym_server import (
+    BundleError,
+    Environment,
+    EnvironmentDefinitionError,
+    MCPGymError,
+    Snapshot,
+    TaskVariant,
+)
+from mcpgym_server.bundles import STATE_DELTA, EpisodeBundle, PageDelta
 from mcpgym_server.lock import compute_lock
 from mcpgym_server.runtime import replay
 
@@ -145,9 +153,14 @@ class ReferenceCache:
                     del self._idle[key]
                 return db
         delta = self.get_delta(env, variant, lock)
-        data = delta.apply(snapshot.data)
-        db = open_state(data, delta, snapshot, index)
-        db.nbytes = len(data)
+        db = open_cow(snapshot, delta)
+        if db is not None:  # shares the snapshot's pages: holds what the delta wrote
+            adopt_state(db, db.data, delta, snapshot, index)
+            db.nbytes = delta.nbytes
+        else:
+            data = delta.apply(snapshot.data)
+            db = open_state(data, delta, snapshot, index)
+            db.nbytes = len(data)
         db.pool_key = key
         return db
 
@@ -390,11 +403,16 @@ def grade_bundle(
         )
     cache = DEFAULT_REFERENCE_CACHE if reference_cache is None else reference_cache
     snapshot = env.snapshot
-    if skip_unchanged_tables or bundle.has_delta:
+    index = base_index(snapshot) if skip_unchanged_tables else None
+    mapped = None if final_db is not None or not skip_unchanged_tables else _open_mapped(
+        bundle, snapshot, index
+    )
+    if mapped is not None:
+        final_data, final_delta = mapped.data, mapped.delta
+    elif skip_unchanged_tables or bundle.has_delta:
         final_data, final_delta = bundle.final_state(snapshot)
     else:
         final_data, final_delta = bundle.final_db, None
-    index = base_index(snapshot) if skip_unchanged_tables else None
     opened: list[StateConnection] = []
 
     def reference_db() -> sqlite3.Connection:
@@ -407,7 +425,9 @@ def grade_bundle(
         return opened[0]
 
     own_final = final_db is None
-    if final_db is None:
+    if mapped is not None:
+        final_db = mapped
+    elif final_db is None:
         final_db = open_state(final_data, final_delta, snapshot, index)
     elif isinstance(final_db, StateConnection):
         adopt_state(final_db, final_data, final_delta, snapshot, index)
@@ -433,6 +453,39 @@ def grade_bundle(
             else:
                 cache.checkin(db)
     return _score(bundle, variant, rubric, lock, results)
+
+
+def _open_mapped(
+    bundle: EpisodeBundle, snapshot: Snapshot, index: BaseIndex | None
+) -> StateConnection | None:
+    """The final database of a page-delta bundle opened in place on the snapshot
+    (`open_cow`), checked against the bundle's ``final_pages_sha256`` by hashing the pages
+    the delta wrote as SQLite will read them; ``None`` when the bundle holds its final bytes,
+    has no page-wise digest (sealed before it: rebuilt and checked whole) or cannot be mapped.
+
+    Raises:
+        BundleError: the rebuilt database does not match ``final_pages_sha256``.
+    """
+    meta = bundle.meta
+    if bundle.holds_final or not meta.final_pages_sha256:
+        return None
+    delta = bundle.delta_against(snapshot)
+    if delta is None:
+        return None
+    db = open_cow(snapshot, delta)
+    if db is None:
+        return None
+    data, p = db.data, delta.page_size
+    found = snapshot.page_digests.with_delta(delta, lambda n: data[(n - 1) * p : n * p])
+    if found != meta.final_pages_sha256:
+        db.close()
+        raise BundleError(
+            f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
+            f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_pages_sha256 "
+            f"{meta.final_pages_sha256[:12]} in meta; the bundle or the snapshot is damaged"
+        )
+    adopt_state(db, data, delta, snapshot, index)
+    return db
 
 
 def _score(

@@ -95,6 +95,26 @@ class EpisodeBundle:
         return self._delta.encode_against(snapshot.data)
 
     @property
+    def holds_final(self) -> bool:
+        """Whether the final database's bytes are held (sealed in this process, read from a
+        format-1 bundle, or already rebuilt)."""
+        return self._final is not None
+
+    def delta_against(self, snapshot: Snapshot) -> PageDelta | None:
+        """The page delta against ``snapshot``, decoded (no final database is rebuilt), or
+        ``None`` when the bundle holds no delta or holds it against another snapshot.
+
+        Raises:
+            BundleError: the stored delta does not decode.
+        """
+        if not self.has_delta or self.meta.base_sha256 != snapshot.sha256:
+            return None
+        if self._delta is None:
+            assert self._delta_data is not None
+            self._delta = PageDelta.decode(self._delta_data, snapshot.data)
+        return self._delta
+
+    @property
     def has_delta(self) -> bool:
         """Whether the final state is held as a page delta (bundle format 2)."""
         return self._delta is not None or self._delta_data is not None
