@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from mcpgym_server._delta import PageDelta
@@ -184,6 +186,29 @@ class EpisodeBundle:
         return db
 
 
+_FINAL_SHA256: OrderedDict[tuple[str, str], str] = OrderedDict()
+_FINAL_SHA256_LOCK = threading.Lock()
+_FINAL_SHA256_MAX = 4096
+
+
+def _final_sha256(final: bytes, base_sha256: str, delta_sha256: str) -> str:
+    """sha256 of the final database, remembered by the delta it is made of: the snapshot and
+    the encoded delta determine the file byte for byte, so episodes that end in the same
+    state (a group of rollouts of one variant often does) hash the file once."""
+    key = (base_sha256, delta_sha256)
+    with _FINAL_SHA256_LOCK:
+        found = _FINAL_SHA256.get(key)
+        if found is not None:
+            _FINAL_SHA256.move_to_end(key)
+            return found
+    digest = hashlib.sha256(final).hexdigest()
+    with _FINAL_SHA256_LOCK:
+        _FINAL_SHA256[key] = digest
+        while len(_FINAL_SHA256) > _FINAL_SHA256_MAX:
+            _FINAL_SHA256.popitem(last=False)
+    return digest
+
+
 def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
     """The format-2 fields of `EpisodeMeta` for a final database and its delta against
     ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``
@@ -191,12 +216,13 @@ def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, 
     database's page-wise digest, derived from the snapshot's and the changed pages),
     ``bundle_format``."""
     p = delta.page_size
+    delta_sha256 = hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest()
     return {
         "bundle_format": BUNDLE_FORMAT,
-        "final_sha256": hashlib.sha256(final).hexdigest(),
+        "final_sha256": _final_sha256(final, snapshot.sha256, delta_sha256),
         "final_size": len(final),
         "base_sha256": snapshot.sha256,
-        "delta_sha256": hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest(),
+        "delta_sha256": delta_sha256,
         "final_pages_sha256": snapshot.page_digests.with_delta(
             delta, lambda n: final[(n - 1) * p : n * p]
         ),
