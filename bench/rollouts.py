@@ -21,6 +21,11 @@ Each way runs the same number of rollouts with up to ``--group`` in flight. Prin
 rollouts/s (the median over rounds), the CPU time of this process per rollout, and the
 ratios to ``in process`` (the trainer path before `Rollouts.direct`) and ``mcpgym eval``.
 ``--ways`` picks some of them (``direct,in process``: the two trainer paths only).
+
+``--floor`` also prints what bounds the direct path: the same episodes run synchronously
+(no event loop) with the CPU time of each part measured: opening (the snapshot's copy
+and the variant's setup SQL), the tool calls, sealing (the sandbox's copy, the page delta,
+the final database's sha256 and the rest of the bundle) and grading, each per episode.
 """
 
 from __future__ import annotations
@@ -88,8 +93,84 @@ async def via_eval(
     return n / elapsed, cpu * 1000 / n
 
 
+def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
+    """Print the CPU per part of a direct rollout (see the module docstring)."""
+    import hashlib
+
+    from mcpgym_grading import ReferenceCache, grade_bundle
+    from mcpgym_grading._statepages import StateConnection
+    from mcpgym_server import MemoryEpisodeStore
+    from mcpgym_server import _bundle_state as bundle_state
+    from mcpgym_server.bundles import PageDelta
+    from mcpgym_server.runtime import EpisodeManager
+
+    env = load_environment(env_name)
+    store = MemoryEpisodeStore()
+    manager = EpisodeManager(
+        env, store, connection_factory=StateConnection, keep_final_db=True, max_open=16
+    )
+    cache = ReferenceCache()
+    parts = dict.fromkeys(
+        ("open: copy", "open: setup", "calls", "seal: copy", "seal: delta", "seal: sha256",
+         "seal: rest", "grade"), 0.0)
+    clock = time.thread_time
+
+    def one(row: TrainingRow, record: bool) -> None:
+        v = env.variant(row.task, row.band, row.seed)
+        bundle_state._FINAL_SHA256.clear()  # noqa: SLF001 - every final state hashed here
+        t0 = clock()
+        ep = manager.open(row.task, row.band, row.seed)
+        t1 = clock()
+        for c in v.reference:
+            manager.call(ep.id, c.name, dict(c.arguments))
+        t2 = clock()
+        manager.call(ep.id, "submit", {} if v.answer is None else {"answer": v.answer})
+        t3 = clock()
+        db = manager.take_final_db(ep.id)
+        bundle = store.take(ep.id)
+        grade = grade_bundle(bundle, env, reference_cache=cache, final_db=db)
+        t4 = clock()
+        assert grade.score == 1.0 and db is not None
+        # the parts of opening and sealing, measured apart on the same databases
+        c0 = clock()
+        copy = env.snapshot.open_copy()
+        c1 = clock()
+        final = db.serialize()
+        c2 = clock()
+        PageDelta.between(env.snapshot.data, final)
+        c3 = clock()
+        hashlib.sha256(final).hexdigest()
+        c4 = clock()
+        copy.close()
+        db.close()
+        if record:
+            parts["open: copy"] += c1 - c0
+            parts["open: setup"] += (t1 - t0) - (c1 - c0)
+            parts["calls"] += t2 - t1
+            parts["seal: copy"] += c2 - c1
+            parts["seal: delta"] += c3 - c2
+            parts["seal: sha256"] += c4 - c3
+            parts["seal: rest"] += (t3 - t2) - (c4 - c1)  # the submit call, meta, log
+            parts["grade"] += t4 - t3
+
+    for row in rows:
+        one(row, False)  # variants, reference end states, the snapshot's page digests
+    for _ in range(repeats):
+        for row in rows:
+            one(row, True)
+    n = repeats * len(rows)
+    total = sum(parts.values()) * 1000 / n
+    print(f"floor of a direct rollout ({n} episodes, thread CPU ms each; sha256 of a "
+          "final database that differs from every earlier one, no memo):")
+    for name, t in parts.items():
+        print(f"  {name:14s} {t * 1000 / n:6.3f} ms")
+    print(f"  {'sum':14s} {total:6.3f} ms  -> at most {1000 / total:.0f} rollouts/s on one core")
+
+
 async def main(args: argparse.Namespace) -> None:
     rows = pick_rows(args.env, args.variants)
+    if args.floor:
+        floor(args.env, rows, max(2, args.rounds))
     n = len(rows) * args.group
     names = [w.strip() for w in args.ways.split(",")]
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
@@ -148,4 +229,5 @@ if __name__ == "__main__":
     p.add_argument("--group", type=int, default=8)
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--ways", default="direct,in process,over HTTP,mcpgym eval")
+    p.add_argument("--floor", action="store_true", help="also print the direct path's parts")
     anyio.run(main, p.parse_args())
