@@ -97,11 +97,9 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     """Print the CPU per part of a direct rollout (see the module docstring)."""
     import hashlib
 
-    from mcpgym_grading import ReferenceCache, grade_bundle
-    from mcpgym_grading._statepages import StateConnection
+    from mcpgym_grading import ReferenceCache, StateConnection, grade_bundle
     from mcpgym_server import MemoryEpisodeStore
-    from mcpgym_server import _bundle_state as bundle_state
-    from mcpgym_server.bundles import PageDelta
+    from mcpgym_server.bundles import PageDelta, forget_final_sha256
     from mcpgym_server.runtime import EpisodeManager
 
     env = load_environment(env_name)
@@ -117,7 +115,7 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
 
     def one(row: TrainingRow, record: bool) -> None:
         v = env.variant(row.task, row.band, row.seed)
-        bundle_state._FINAL_SHA256.clear()  # noqa: SLF001 - every final state hashed here
+        forget_final_sha256()  # every final state is hashed here
         t0 = clock()
         ep = manager.open(row.task, row.band, row.seed)
         t1 = clock()

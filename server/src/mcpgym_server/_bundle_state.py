@@ -209,6 +209,12 @@ def _final_sha256(final: bytes, base_sha256: str, delta_sha256: str) -> str:
     return digest
 
 
+def forget_final_sha256() -> None:
+    """Forget the remembered ``final_sha256`` values (benchmarks that time the hash)."""
+    with _FINAL_SHA256_LOCK:
+        _FINAL_SHA256.clear()
+
+
 def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
     """The format-2 fields of `EpisodeMeta` for a final database and its delta against
     ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``

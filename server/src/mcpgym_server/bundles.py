@@ -22,6 +22,7 @@ from mcpgym_server._bundle import (
     check_bundle_episode,
     to_jsonable,
 )
+from mcpgym_server._bundle_state import forget_final_sha256
 from mcpgym_server._delta import PageDelta, PageDigests, page_size_of
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "bundle_signature",
     "canonical_json",
     "check_bundle_episode",
+    "forget_final_sha256",
     "page_size_of",
     "to_jsonable",
 ]

@@ -38,8 +38,7 @@ from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestE
 from mcpgym_clients.harness import failure_result
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolDef, ToolOutcome
 from mcpgym_clients.results import checked_result
-from mcpgym_grading import ReferenceCache, grade_bundle
-from mcpgym_grading._statepages import StateConnection
+from mcpgym_grading import ReferenceCache, StateConnection, grade_bundle
 from mcpgym_server import (
     SUBMIT_TOOL,
     CapacityError,
