@@ -240,7 +240,7 @@ def _schema_row(db: sqlite3.Connection, name: str) -> SchemaRow | None:
     return (str(row[0]), str(row[1]), str(row[2]), int(row[3] or 0), row[4])
 
 
-def _varint(buf: bytes, off: int) -> tuple[int, int]:
+def _varint(buf: bytes | mmap.mmap, off: int) -> tuple[int, int]:
     value = 0
     for i in range(8):
         byte = buf[off + i]
@@ -250,7 +250,7 @@ def _varint(buf: bytes, off: int) -> tuple[int, int]:
     return (value << 8) | buf[off + 8], off + 9
 
 
-def leaf_rowids(data: bytes, pageno: int, page_size: int) -> list[int] | None:
+def leaf_rowids(data: bytes | mmap.mmap, pageno: int, page_size: int) -> list[int] | None:
     """The rowids of the cells of table-leaf page ``pageno`` of a database file, or ``None``
     when the page is not a table leaf (a WITHOUT ROWID table's pages are index pages)."""
     start = (pageno - 1) * page_size

@@ -27,6 +27,7 @@ Encoding (`PageDelta.encode_against`, stored gzipped in bundles as ``state.delta
 from __future__ import annotations
 
 import hashlib
+import mmap
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ MAGIC = b"MCPGYMPD"
 _HEADER = struct.Struct(">IQII")
 
 
-def page_size_of(data: bytes | bytearray | memoryview) -> int:
+def page_size_of(data: bytes | bytearray | memoryview | mmap.mmap) -> int:
     """The page size of a SQLite database file (header bytes 16-17; 1 means 65536).
 
     Files shorter than a header (an empty database) count as 4096-byte pages.

@@ -26,7 +26,7 @@ import json
 import math
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.lowlevel
@@ -266,9 +266,8 @@ class DirectEpisodes:
                 raise
             except Exception as exc:  # the agent's failure is its episode's only
                 progress = ctx.progress
-                result = failure_result(
-                    exc, progress.transcript, progress.usage, f"agent `{agent.name}`"
-                )
+                usage = cast("dict[str, int]", progress.usage)
+                result = failure_result(exc, progress.transcript, usage, f"agent `{agent.name}`")
         rec.timings["agent"] = (time.perf_counter() - t) * 1000
         if result is not None:
             return checked_result(result, f"agent `{agent.name}`")
