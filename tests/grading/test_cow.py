@@ -103,3 +103,23 @@ def test_grades_in_place_equal_grades_of_the_copying_and_the_old_paths(
     copied = [grade_bundle(store.read(e), env, reference_cache=ReferenceCache()) for e in ids]
     assert mapped == copied == old
     assert {g.score for g in mapped} != {1.0}  # some fail: the checks were really read
+
+
+def test_reference_states_are_lent_reused_and_bounded() -> None:
+    from mcpgym_grading._statepages import base_index
+    from mcpgym_server import compute_lock
+
+    env = load_environment("helpdesk")
+    lock, index = compute_lock(env), base_index(env.snapshot)
+    one, two = (env.variant(t, "easy", 0) for t in sorted(env.families)[:2])
+    cache = ReferenceCache(max_open=1)
+    a = cache.checkout(env, one, lock, index)
+    cache.checkin(a)
+    assert cache.checkout(env, one, lock, index) is a  # the same open state, lent again
+    b = cache.checkout(env, two, lock, index)
+    assert b is not a and b.mapping is not None  # mapped on the snapshot, not copied
+    cache.checkin(a)
+    cache.checkin(b)  # past max_open: the least recently given back is closed
+    with pytest.raises(Exception, match="closed"):
+        a.execute("SELECT 1")
+    assert cache.checkout(env, two, lock, index) is b

@@ -18,6 +18,9 @@ from mcpgym_server import Environment, MCPGymError, TaskVariant
 from mcpgym_server.bundles import PageDelta
 from mcpgym_server.runtime import replay
 
+_CACHE_BYTES = 64 * 1024
+"""SQLite page cache of an open reference database (the database is in memory already)."""
+
 _ENV_CALLS = threading.RLock()
 """Serialises calls into an environment (variant generation shares one snapshot connection)."""
 
@@ -36,13 +39,19 @@ class ReferenceCache:
 
     Args:
         maxsize: how many reference states to keep (as page deltas).
-        max_open_bytes: most bytes of open reference databases kept between grades (each
-            holds its whole database in memory); ``0`` keeps none open.
+        max_open_bytes: most bytes of open reference databases kept between grades (what
+            each holds: its changed pages when mapped on the snapshot, else its whole
+            database, plus its page cache); ``0`` keeps none open.
+        max_open: most open reference databases kept between grades.
     """
 
-    def __init__(self, maxsize: int = 256, max_open_bytes: int = 64 * 1024 * 1024) -> None:
+    def __init__(
+        self, maxsize: int = 256, max_open_bytes: int = 64 * 1024 * 1024, max_open: int = 64
+    ) -> None:
         self.maxsize = maxsize
         self.max_open_bytes = max_open_bytes
+        self.max_open = max_open
+        self._idle_count = 0
         self._items: OrderedDict[tuple[str, str], PageDelta | str] = OrderedDict()
         self._idle: OrderedDict[tuple[str, str, str], list[StateConnection]] = OrderedDict()
         self._idle_bytes = 0
@@ -58,6 +67,7 @@ class ReferenceCache:
             idle = [db for dbs in self._idle.values() for db in dbs]
             self._idle.clear()
             self._idle_bytes = 0
+            self._idle_count = 0
         for db in idle:
             db.close()
 
@@ -78,6 +88,7 @@ class ReferenceCache:
             if dbs:
                 db = dbs.pop()
                 self._idle_bytes -= db.nbytes
+                self._idle_count -= 1
                 if not dbs:
                     del self._idle[key]
                 return db
@@ -85,11 +96,12 @@ class ReferenceCache:
         db = open_cow(snapshot, delta)
         if db is not None:  # shares the snapshot's pages: holds what the delta wrote
             adopt_state(db, db.data, delta, snapshot, index)
-            db.nbytes = delta.nbytes
+            db.nbytes = delta.nbytes + _CACHE_BYTES
         else:
             data = delta.apply(snapshot.data)
             db = open_state(data, delta, snapshot, index)
-            db.nbytes = len(data)
+            db.nbytes = len(data) + _CACHE_BYTES
+        db.execute(f"PRAGMA cache_size = -{_CACHE_BYTES // 1024}")
         db.pool_key = key
         return db
 
@@ -98,7 +110,7 @@ class ReferenceCache:
         variant while ``max_open_bytes`` allows (least recently used ones are closed)."""
         key = getattr(db, "pool_key", None)
         size = getattr(db, "nbytes", 0)
-        if key is None or size > self.max_open_bytes:
+        if key is None or size > self.max_open_bytes or self.max_open < 1:
             db.close()
             return
         closing: list[StateConnection] = []
@@ -106,10 +118,14 @@ class ReferenceCache:
             self._idle.setdefault(key, []).append(db)
             self._idle.move_to_end(key)
             self._idle_bytes += size
-            while self._idle_bytes > self.max_open_bytes and self._idle:
+            self._idle_count += 1
+            while (
+                self._idle_bytes > self.max_open_bytes or self._idle_count > self.max_open
+            ) and self._idle:
                 old_key, old = next(iter(self._idle.items()))
                 victim = old.pop(0)
                 self._idle_bytes -= getattr(victim, "nbytes", 0)
+                self._idle_count -= 1
                 if not old:
                     del self._idle[old_key]
                 closing.append(victim)
