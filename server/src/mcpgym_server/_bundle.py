@@ -15,9 +15,10 @@ snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebui
 final database from the snapshot it already holds and checks it byte for byte against
 ``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
 silent grade. ``meta.final_pages_sha256`` (bundles sealed since page-wise digests) is a
-second digest of the same file, a hash tree over its pages (`mcpgym_server._delta.PageDigests`):
-the grader opens the final state in place on the snapshot and checks it against this one,
-at the cost of the changed pages. A helpdesk bundle is ~5-15 KB instead of ~300 KB (docs/scaling.md).
+second digest of the same file, a hash tree over its pages (`_delta.PageDigests`): the
+grader opens the final state in place on the snapshot and checks it against this one, at
+the cost of the changed pages. A helpdesk bundle is ~5-15 KB instead of ~300 KB
+(docs/scaling.md).
 Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
 ``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
 To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
