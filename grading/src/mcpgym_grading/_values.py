@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import math
 import re
+import sqlite3
 from collections.abc import Mapping
 from typing import Any, cast
 
+from mcpgym_grading._text import normalise_text
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
 
@@ -118,6 +120,23 @@ def bind_sql(sql: str, params: Mapping[str, Any]) -> dict[str, Any]:
             )
         bound[name] = value
     return bound
+
+
+SQL_FOLD = "mcpgym_fold"
+"""The SQL function a check's query may call on the final database: ``mcpgym_fold(text)``
+is the text in the canonical form every answer check reads (`mcpgym_grading.fold`, runs of
+spaces collapsed), so a SQL text match (``GLOB``, ``LIKE``) sees fullwidth letters, any
+space or dash and invisible characters as an `AnswerMatch` does. Non-text values pass
+through unchanged."""
+
+
+def _sql_fold(value: str | bytes | int | float | None) -> str | bytes | int | float | None:
+    return normalise_text(value) if isinstance(value, str) else value
+
+
+def register_sql_functions(db: sqlite3.Connection) -> None:
+    """Make the grading SQL functions (`SQL_FOLD`) callable in ``db``'s queries."""
+    db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:
