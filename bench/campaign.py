@@ -54,6 +54,7 @@ import httpx2
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
 from mcpgym_clients.campaign import VariantKey
+from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_server import Environment, load_environment
 
 Counts = collections.Counter[str]
@@ -148,6 +149,15 @@ class _Spawned:
     pids: list[int]
 
 
+def _children_pids() -> list[int]:
+    """The pids of this process's children (the servers of `serve_in_processes`)."""
+    me = os.getpid()
+    out = []
+    for task in Path(f"/proc/{me}/task").iterdir():
+        out += [int(p) for p in (task / "children").read_text().split()]
+    return out
+
+
 def _cpu_s(pids: list[int]) -> float:
     """User + system CPU seconds of processes (Linux ``/proc``)."""
     total = 0
@@ -212,22 +222,29 @@ async def one_campaign(
     concurrency: int,
     before: bool,
     tmp: Path,
-    processes: bool = False,
+    servers_mode: str = "in-process",
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
     reference end states cached); each one's episodes/s, CPU ms per episode, requests."""
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
     counts: Counts = collections.Counter()
     store_dir = Path(tempfile.mkdtemp(dir=tmp))
+    started = time.perf_counter()
     servers_cm: Any
-    if processes:
+    if servers_mode == "processes":
         servers_cm = _spawn(env, store_dir / "episodes", before)
+        servers = await servers_cm.__aenter__()
+    elif servers_mode == "children":
+        servers_cm = serve_in_processes(
+            env.name, store_dir / "episodes", log_path=store_dir / "servers.log"
+        )
         servers = await servers_cm.__aenter__()
     else:
         with _before_server(before):
             servers_cm = serve_locally(env, store_dir / "episodes")
             servers = await servers_cm.__aenter__()
-    pids = getattr(servers, "pids", [])
+    start_s = time.perf_counter() - started
+    pids = getattr(servers, "pids", None) or _children_pids()
     out: list[dict[str, Any]] = []
     try:
         async with _driver(servers, env, before, counts) as driver:
@@ -259,6 +276,7 @@ async def one_campaign(
                         "client_cpu_ms": cpu * 1000 / n,
                         "requests": collections.Counter(counts),
                         "n": n,
+                        "start_s": start_s,
                     }
                 )
     finally:
@@ -361,6 +379,20 @@ def _seeds(text: str) -> list[int]:
     return out
 
 
+WAYS: dict[str, tuple[bool, str]] = {
+    "in-process": (False, "in-process"),
+    "children": (False, "children"),
+    "processes": (False, "processes"),
+    "before": (True, "in-process"),
+}
+"""Each way: (the code path before the schema lookup and discover reuse, where the
+servers run). ``in-process``: `serve_locally`, as ``mcpgym eval`` served before it
+started child processes; ``children``: `serve_in_processes`, what ``mcpgym eval`` and
+``mcpgym demo`` do now; ``processes``: the bench's own server processes
+(bench/_servers.py); ``before``: in process, without the tool-schema lookup and with a
+``server/discover`` probe per episode."""
+
+
 async def main() -> None:
     """Run the rounds and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -368,18 +400,19 @@ async def main() -> None:
     ap.add_argument("--concurrency", type=int, default=8)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--floor-requests", type=int, default=2000)
-    ap.add_argument("--ways", default="before,after", help="e.g. `after` alone, to profile it")
+    ap.add_argument(
+        "--ways",
+        default="in-process,children",
+        help=f"comma-separated, the first is the baseline; of: {', '.join(WAYS)}",
+    )
     ap.add_argument(
         "--trainer-rows", type=int, default=8, help="rows x 8 rollouts for the trainer path"
     )
-    ap.add_argument(
-        "--servers",
-        choices=("in-process", "processes"),
-        default="in-process",
-        help="in-process: as `mcpgym eval` serves them (one process, one GIL); processes: "
-        "the environment server and the grading service in a process each",
-    )
     args = ap.parse_args()
+    ways = args.ways.split(",")
+    unknown = [w for w in ways if w not in WAYS]
+    if unknown:
+        ap.error(f"unknown way {unknown[0]!r}; ways: {', '.join(WAYS)}")
     env = load_environment("helpdesk")
     variants = [
         VariantKey(f, b, s)
@@ -390,23 +423,19 @@ async def main() -> None:
     shm = "/dev/shm" if sys.platform == "linux" else None
     with tempfile.TemporaryDirectory(dir=shm) as tmp_name:
         tmp = Path(tmp_name)
-        runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
-        for r in range(args.rounds):
-            order = ("before", "after") if r % 2 == 0 else ("after", "before")
-            for way in (w for w in order if w in args.ways.split(",")):
+        runs: dict[str, list[list[dict[str, Any]]]] = {w: [] for w in ways}
+        for r in range(args.rounds):  # interleaved, the order rotating
+            for way in ways[r % len(ways) :] + ways[: r % len(ways)]:
+                before, servers_mode = WAYS[way]
                 res = await one_campaign(
-                    env,
-                    variants,
-                    args.concurrency,
-                    way == "before",
-                    tmp,
-                    processes=args.servers == "processes",
+                    env, variants, args.concurrency, before, tmp, servers_mode=servers_mode
                 )
                 runs[way].append(res)
                 for phase, x in zip(PHASES, res, strict=True):
                     print(
                         f"round {r} {way} {phase}: {x['eps']:.1f} episodes/s, "
-                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)"
+                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)",
+                        flush=True,
                     )
         train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
         for r in range(args.rounds if args.trainer_rows else 0):
@@ -415,46 +444,60 @@ async def main() -> None:
         fl = await floor(env, args.floor_requests, args.concurrency, tmp)
         ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
     med = statistics.median
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"\n{len(variants)} episodes a campaign, concurrency {args.concurrency}, "
-        f"servers {args.servers}, medians of {args.rounds} rounds"
+        f"medians of {args.rounds} rounds, load average {load:.1f} at the end"
     )
-    print("| way | campaign | episodes/s | CPU ms/episode (all) | of it here | requests/episode |")
-    print("|---|---|---|---|---|---|")
-    runs = {way: rs for way, rs in runs.items() if rs}
+    print(
+        "| way | campaign | episodes/s | servers start s | CPU ms/episode (all) "
+        "| of it here | requests/episode |"
+    )
+    print("|---|---|---|---|---|---|---|")
     per_ep: dict[str, float] = {}
     for i, phase in enumerate(PHASES):
         for way, rs in runs.items():
             xs = [r[i] for r in rs]
             reqs = xs[-1]["requests"]
             per_ep[way] = sum(reqs.values()) / xs[-1]["n"]
+            start = f"{med(x['start_s'] for x in xs):.2f}" if i == 0 else ""
             print(
-                f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} "
+                f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} | {start} "
                 f"| {med(x['cpu_ms'] for x in xs):.1f} "
                 f"| {med(x['client_cpu_ms'] for x in xs):.1f} | {per_ep[way]:.2f} |"
             )
-    if len(runs) == 2:
+    base = ways[0]
+    for way in ways[1:]:
         for i, phase in enumerate(PHASES):
-            after = [r[i] for r in runs["after"]]
-            before = [r[i] for r in runs["before"]]
-            ratio = med(x["eps"] for x in after) / med(x["eps"] for x in before)
-            cpu = med(x["cpu_ms"] for x in after) / med(x["cpu_ms"] for x in before)
-            print(f"after/before, {phase}: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f}")
+            new = [r[i] for r in runs[way]]
+            old = [r[i] for r in runs[base]]
+            ratio = med(x["eps"] for x in new) / med(x["eps"] for x in old)
+            cpu = med(x["cpu_ms"] for x in new) / med(x["cpu_ms"] for x in old)
+            here = med(x["client_cpu_ms"] for x in new) / med(x["client_cpu_ms"] for x in old)
+            print(
+                f"{way}/{base}, {phase}: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f} "
+                f"(in the campaign's process x{here:.2f})"
+            )
     for way, rs in runs.items():
         reqs = rs[-1][0]["requests"]
         shown = ", ".join(f"{k} {v / rs[-1][0]['n']:.2f}" for k, v in sorted(reqs.items()))
         print(f"requests per episode, {way}, cold: {shown}")
-    reqs = per_ep[list(runs)[-1]]
+    reqs = per_ep[ways[-1]]
     print(
         f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
         f"({fl['http_wall_ms']:.2f} ms wall at concurrency {args.concurrency}); "
         f"MCP tools/call {fl['mcp_cpu_ms']:.2f} ms CPU "
         f"({fl['mcp_wall_ms']:.2f} ms wall, one at a time)"
     )
+    mcp = reqs - 2  # POST /episodes and POST /grades are plain HTTP, the rest MCP
+    http_floor = reqs * fl["http_cpu_ms"]
+    mcp_floor = 2 * fl["http_cpu_ms"] + mcp * fl["mcp_cpu_ms"]
     print(
-        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = "
-        f"{reqs * fl['http_cpu_ms']:.1f} ms CPU: at most {1000 / (reqs * fl['http_cpu_ms']):.0f} "
-        "episodes/s on one core for bare HTTP round trips"
+        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = {http_floor:.1f} ms "
+        f"CPU: at most {1000 / http_floor:.0f} episodes/s on one core, {2000 / http_floor:.0f} "
+        f"on two, for bare HTTP round trips; as MCP calls ({mcp:.2f} of them at "
+        f"{fl['mcp_cpu_ms']:.2f} ms): {mcp_floor:.1f} ms, at most {1000 / mcp_floor:.0f} "
+        f"episodes/s on one core, {2000 / mcp_floor:.0f} on two"
     )
     for way, xs in train.items():
         if xs:

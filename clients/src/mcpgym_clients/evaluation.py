@@ -15,12 +15,13 @@ import sqlite3
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from rich.console import Console
 
 from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign, select_variants
+from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
 from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
 from mcpgym_clients.errors import ConfigurationError, message
 from mcpgym_clients.local import serve_locally
@@ -64,6 +65,10 @@ class EvalOptions:
         ray_actors: Environment actors on Ray.
         yes: Run a campaign above the confirmation threshold without asking
             (`mcpgym_clients.plan`).
+        servers: Where local servers run: ``auto`` (child processes when the
+            environment is installed by name and more than one core is available,
+            `mcpgym_clients.child_servers`; else in this process), ``processes`` or
+            ``in-process``.
     """
 
     env: str
@@ -90,6 +95,7 @@ class EvalOptions:
     ray_address: str | None = None
     ray_actors: int = 2
     yes: bool = False
+    servers: Literal["auto", "processes", "in-process"] = "auto"
 
 
 def _served_info(env: Any) -> ServerInfo:
@@ -191,10 +197,20 @@ async def evaluate(
                 raise ConfigurationError(
                     f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
                 ) from None
-            stack.enter_context(server_logs(opts.episodes.parent / "servers.log"))
-            servers = await stack.enter_async_context(
-                serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
-            )
+            log = opts.episodes.parent / "servers.log"
+            if opts.servers == "processes" or (
+                opts.servers == "auto" and use_child_processes(local_env)
+            ):  # the servers on cores of their own
+                servers = await stack.enter_async_context(
+                    serve_in_processes(
+                        local_env.name, opts.episodes, log_path=log, seed_salt=opts.seed_salt
+                    )
+                )
+            else:
+                stack.enter_context(server_logs(log))
+                servers = await stack.enter_async_context(
+                    serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
+                )
             env_url, grading_url, token, control = (
                 servers.env_url,
                 servers.grading_url,
