@@ -9,9 +9,11 @@ word. Environments built in the test process (not installed by name) stay in pro
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -21,7 +23,7 @@ from mcpgym_clients import EpisodeDriver, ReferenceAgent
 from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
 from mcpgym_server import Environment, load_environment
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc, pidfd")
 
 
 def _children(pid: int) -> list[int]:
@@ -32,19 +34,26 @@ def _children(pid: int) -> list[int]:
     ]
 
 
-def _alive(pid: int) -> bool:
-    """Running (a zombie nobody reaped is not running)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
+def _argv(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode()
 
 
-async def _gone(pids: list[int]) -> None:
-    """Return once none of ``pids`` runs (bounded by the caller's ``fail_after``)."""
-    while any(_alive(p) for p in pids):
-        await anyio.sleep(0.05)
+def _exited(pids: list[int], timeout: float = 30.0) -> bool:
+    """Whether every process of ``pids`` exits within ``timeout`` seconds (a pidfd turns
+    readable when its process terminates, reaped or not)."""
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # already gone and reaped
+        try:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        finally:
+            os.close(fd)
+        if not ready:
+            return False
+    return True
 
 
 @pytest.mark.anyio
@@ -57,7 +66,7 @@ async def test_child_servers_serve_and_grade_an_episode_and_stop_on_exit(tmp_pat
             kids = _children(os.getpid())
             assert len(kids) == 2
             for pid in kids:  # secrets travel on stdin, never on the command line
-                argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+                argv = _argv(pid)
                 assert servers.grading_token not in argv
                 assert servers.control_token not in argv
             async with EpisodeDriver(
@@ -71,9 +80,10 @@ async def test_child_servers_serve_and_grade_an_episode_and_stop_on_exit(tmp_pat
         assert rec.termination == "completed", rec.error
         assert rec.score == 1.0
         assert (tmp_path / "episodes").is_dir()
-        await _gone(kids)  # closing the context stopped both
+        assert await anyio.to_thread.run_sync(_exited, kids)  # closing the context stopped both
 
 
+@pytest.mark.slow
 def test_children_stop_when_the_campaign_process_is_killed(tmp_path: Path) -> None:
     script = (
         "import anyio, os, sys\n"
@@ -90,15 +100,10 @@ def test_children_stop_when_the_campaign_process_is_killed(tmp_path: Path) -> No
         assert proc.stdout is not None
         assert proc.stdout.readline().startswith("http://127.0.0.1:")
         kids = _children(proc.pid)
-        assert len(kids) == 2 and all(_alive(p) for p in kids)
+        assert len(kids) == 2 and not _exited(kids, timeout=0)
         proc.send_signal(signal.SIGKILL)  # no clean-up at all: the stdin pipes just close
         proc.wait(30)
-
-        async def wait() -> None:
-            with anyio.fail_after(30):
-                await _gone(kids)
-
-        anyio.run(wait)
+        assert _exited(kids), "a child server outlived the campaign process killed with -9"
     finally:
         proc.kill()
         proc.wait()
