@@ -55,6 +55,7 @@ import mcpgym_server._http as server_http  # patched for *before* (tests/test_im
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
 from mcpgym_clients.campaign import VariantKey
 from mcpgym_clients.child_servers import serve_in_processes
+from mcpgym_clients.mcp_connection import McpConnections
 from mcpgym_server import Environment, load_environment
 
 Counts = collections.Counter[str]
@@ -82,12 +83,12 @@ def _before_driver(before: bool) -> Any:
     if not before:
         yield
         return
-    original = EpisodeDriver._remember_discover  # noqa: SLF001
-    EpisodeDriver._remember_discover = lambda self, client: None  # type: ignore[method-assign]  # noqa: SLF001
+    original = McpConnections.remember_discover
+    McpConnections.remember_discover = lambda self, client: None  # type: ignore[method-assign]
     try:
         yield
     finally:
-        EpisodeDriver._remember_discover = original  # type: ignore[method-assign]  # noqa: SLF001
+        McpConnections.remember_discover = original  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager
@@ -110,13 +111,6 @@ def _before_server(before: bool) -> Any:
         server_http.build_mcp_server = original  # type: ignore[assignment]
 
 
-class _ProbingDriver(EpisodeDriver):
-    """The driver before this change: a ``server/discover`` probe for every episode."""
-
-    def _remember_discover(self, client: Any) -> None:
-        return None
-
-
 @contextlib.asynccontextmanager
 async def _driver(
     servers: Any, env: Environment, before: bool, counts: Counts
@@ -125,8 +119,7 @@ async def _driver(
         counts[_kind(request.method, str(request.url), request.content)] += 1
 
     mcp_http = httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]})
-    cls = _ProbingDriver if before else EpisodeDriver
-    driver = cls(
+    driver = EpisodeDriver(
         servers.env_url,
         servers.grading_url,
         servers.grading_token,
@@ -134,6 +127,8 @@ async def _driver(
         environment=env,
         mcp_http=mcp_http,
     )
+    if before:  # a ``server/discover`` probe for every episode
+        driver._mcp.remember_discover = lambda client: None  # type: ignore[method-assign]  # noqa: SLF001
     for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
         http.event_hooks["request"].append(count)
     async with mcp_http, driver:
@@ -311,7 +306,7 @@ async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[s
             meta = await driver._request(  # noqa: SLF001
                 "env", "POST", "/episodes", {"task": "order-status", "band": "easy", "seed": 0}
             )
-            async with driver._connect(meta["mcp_url"]) as client:  # noqa: SLF001
+            async with driver._mcp.connect(meta["mcp_url"]) as client:  # noqa: SLF001
                 await client.list_tools()
                 call = env.variant("order-status", "easy", 0).reference[0]
                 await client.call_tool(call.name, dict(call.arguments))

@@ -22,12 +22,13 @@ from rich.console import Console
 
 from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign, select_variants
 from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
-from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
+from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, message
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.plan import campaign_planner
 from mcpgym_clients.preflight import preflight
 from mcpgym_clients.protocol import Agent
+from mcpgym_clients.records import ServerInfo, TaskInfo
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.server_logs import server_logs
 from mcpgym_clients.stopping import STOP_SIGNALS, Stopper, watch_signals

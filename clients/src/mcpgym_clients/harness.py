@@ -111,7 +111,7 @@ def contained(exc: BaseException) -> bool:
 
 
 def failure_result(
-    exc: BaseException, transcript: list[dict[str, Any]], usage: Mapping[str, int], who: str
+    exc: BaseException, transcript: list[dict[str, Any]], usage: Mapping[str, float], who: str
 ) -> AgentResult:
     """The `AgentResult` for an exception that escaped an agent's loop.
 

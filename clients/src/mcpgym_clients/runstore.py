@@ -43,7 +43,7 @@ from sqlite_utils import Database
 from mcpgym_clients.errors import ConfigurationError, UsageError
 
 if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a store
-    from mcpgym_clients.driver import EpisodeRecord
+    from mcpgym_clients.records import EpisodeRecord
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
