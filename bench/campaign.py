@@ -2,31 +2,35 @@
 
 Usage::
 
-    uv run python bench/campaign.py [--seeds 0-4] [--concurrency 8] [--rounds 2]
-        [--servers in-process|processes] [--ways before,after]
+    uv run python bench/campaign.py [--seeds 0-4] [--concurrency 16] [--rounds 2]
+        [--ways before,children] [--trainer-rows 8] [--dir DIR]
 
-What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does,
-in this one process: the environment server and the grading service on 127.0.0.1
-(`serve_locally`, uvicorn), an `EpisodeDriver`, `run_campaign` into a run store in a
-temporary folder (``--servers processes``: the two servers in a process each instead).
-Each round runs the campaign twice on fresh servers: *cold* (variants generated, reference
-end states built, as one ``mcpgym eval`` does) and *warm* (the same again). Two ways,
-interleaved round by round:
+What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does:
+the environment server and the grading service on 127.0.0.1, an `EpisodeDriver`,
+`run_campaign` into a run store in a temporary folder (on disk, as ``runs/``). Each round
+runs the campaign twice on fresh servers: *cold* (variants generated, reference end
+states built, as one ``mcpgym eval`` does) and *warm* (the same again). The ways
+(`WAYS`), interleaved round by round, the order rotating, the first the baseline:
 
-- ``before``: the code path before this change, kept callable here: the MCP server
-  without its tool-schema lookup (the SDK then runs and serializes a whole ``tools/list``
-  per ``tools/call`` to check ``Mcp-Param-*`` headers), and a ``server/discover`` probe
-  per episode;
-- ``after``: today's code.
+- ``before``: ``mcpgym eval`` before it served in child processes, kept callable here:
+  both servers in this process (`serve_locally`, one interpreter lock), generators'
+  snapshot queries run every time (no `FrozenSnapshot` memo), every run-store commit
+  fsynced (``synchronous = FULL``);
+- ``children``: today's ``mcpgym eval``: the servers in child processes
+  (`serve_in_processes`);
+- ``in-process``: today's code with the servers in this process;
+- ``processes``: the bench's own server processes (bench/_servers.py).
 
-Prints per way and campaign: episodes/s (start to end of `run_campaign`), CPU
-milliseconds per episode of every process involved (in process: servers, grading and
-client in one, under one GIL) and of this one, and HTTP requests per episode by kind.
-Then the floor those requests set: the CPU and wall time of a minimal loopback round
-trip (``GET /healthz`` on the same uvicorn server, httpx client) times the requests per
-episode, and of a minimal MCP tool call; then the trainer path (`mcpgym_clients.train`'s
-`Rollouts.in_process`: ASGI, no sockets; before and after, interleaved) and the same work
-with no HTTP or MCP at all (`EpisodeManager` + `grade_bundle`).
+Prints per way and campaign: episodes/s (start to end of `run_campaign`), the servers'
+start-up time, CPU milliseconds per episode of every process involved, of this one and
+of the busiest one, the bound they set on two free cores (min(2000 / all, 1000 /
+busiest) episodes/s), and HTTP requests per episode by kind; each way's ratios against
+the baseline. Then the floor those requests set: the CPU and wall time of a minimal
+loopback round trip (``GET /healthz`` on the same uvicorn server, httpx client) and of a
+minimal MCP tool call, times the requests per episode; then the trainer path
+(`mcpgym_clients.train`'s `Rollouts.in_process`: ASGI, no sockets; before and after the
+schema lookup and discover reuse, interleaved) and the same work with no HTTP or MCP at
+all (`EpisodeManager` + `grade_bundle`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from mcpgym_clients.campaign import VariantKey
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.mcp_connection import McpConnections
 from mcpgym_server import Environment, load_environment
+from mcpgym_server._snapshot import FrozenSnapshot
 
 Counts = collections.Counter[str]
 PHASES = ("cold", "warm")
@@ -89,6 +94,26 @@ def _before_driver(before: bool) -> Any:
         yield
     finally:
         McpConnections.remember_discover = original  # type: ignore[method-assign]
+
+
+def _unremembered(self: FrozenSnapshot, sql: str, params: Any = ()) -> Any:
+    """`FrozenSnapshot.rows` before it remembered query results: the query runs each time."""
+    cur = self.execute(sql, params)
+    return [c[0] for c in cur.description or ()], cur.fetchall()
+
+
+@contextlib.contextmanager
+def _before_queries(before: bool) -> Any:
+    """While active, generators' snapshot queries in this process are not remembered."""
+    if not before:
+        yield
+        return
+    remembered = FrozenSnapshot.rows
+    FrozenSnapshot.rows = _unremembered  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        FrozenSnapshot.rows = remembered  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager
@@ -221,13 +246,26 @@ async def one_campaign(
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
     reference end states cached); each one's episodes/s, CPU ms per episode, requests."""
+    with _before_queries(before):
+        return await _one_campaign(env, variants, concurrency, before, tmp, servers_mode)
+
+
+async def _one_campaign(
+    env: Environment,
+    variants: list[VariantKey],
+    concurrency: int,
+    before: bool,
+    tmp: Path,
+    servers_mode: str,
+) -> list[dict[str, Any]]:
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
+    env._generation_db._memo.clear()  # type: ignore[attr-defined]  # noqa: SLF001 - and queried
     counts: Counts = collections.Counter()
     store_dir = Path(tempfile.mkdtemp(dir=tmp))
     started = time.perf_counter()
     servers_cm: Any
     if servers_mode == "processes":
-        servers_cm = _spawn(env, store_dir / "episodes", before)
+        servers_cm = _spawn(env, store_dir / "episodes", False)
         servers = await servers_cm.__aenter__()
     elif servers_mode == "children":
         servers_cm = serve_in_processes(
@@ -235,20 +273,21 @@ async def one_campaign(
         )
         servers = await servers_cm.__aenter__()
     else:
-        with _before_server(before):
-            servers_cm = serve_locally(env, store_dir / "episodes")
-            servers = await servers_cm.__aenter__()
+        servers_cm = serve_locally(env, store_dir / "episodes")
+        servers = await servers_cm.__aenter__()
     start_s = time.perf_counter() - started
     pids = getattr(servers, "pids", None) or _children_pids()
     out: list[dict[str, Any]] = []
     try:
-        async with _driver(servers, env, before, counts) as driver:
+        async with _driver(servers, env, False, counts) as driver:
             await driver.server_info()
             for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
                 counts.clear()
                 with RunStore(store_dir / f"runs-{i}.db") as store:
+                    if before:  # the run store before: every episode's commit fsynced
+                        store.db.execute("PRAGMA synchronous = FULL")
                     t0, c0 = time.perf_counter(), time.process_time()
-                    s0 = _cpu_s(pids)
+                    s0 = [_cpu_s([p]) for p in pids]
                     result = await run_campaign(
                         driver,
                         ReferenceAgent(),
@@ -260,7 +299,8 @@ async def one_campaign(
                         resume=False,
                     )
                     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-                    server_cpu = _cpu_s(pids) - s0
+                    each = [_cpu_s([p]) - c for p, c in zip(pids, s0, strict=True)]
+                    server_cpu = sum(each)
                 assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
                 n = len(result.records)
                 counts.pop("GET /tasks", None)
@@ -268,6 +308,7 @@ async def one_campaign(
                     {
                         "eps": n / wall,
                         "cpu_ms": (cpu + server_cpu) * 1000 / n,
+                        "busiest_ms": max([cpu, *each]) * 1000 / n,
                         "client_cpu_ms": cpu * 1000 / n,
                         "requests": collections.Counter(counts),
                         "n": n,
@@ -355,7 +396,7 @@ async def trainer(env: Environment, rows: int, group: int, before: bool) -> dict
     from mcpgym_clients.train import Rollouts, training_rows
 
     picked = training_rows(env.name, bands=["easy"], seeds=range(rows))[:rows]
-    with _before_server(before), _before_driver(before):
+    with _before_server(before), _before_driver(before), _before_queries(before):
         async with Rollouts.in_process(env, concurrency=group) as ro:
             await ro.rollout_groups(picked, ReferenceAgent(), n=group)
             t0, c0 = time.perf_counter(), time.process_time()
@@ -380,28 +421,34 @@ WAYS: dict[str, tuple[bool, str]] = {
     "processes": (False, "processes"),
     "before": (True, "in-process"),
 }
-"""Each way: (the code path before the schema lookup and discover reuse, where the
-servers run). ``in-process``: `serve_locally`, as ``mcpgym eval`` served before it
-started child processes; ``children``: `serve_in_processes`, what ``mcpgym eval`` and
-``mcpgym demo`` do now; ``processes``: the bench's own server processes
-(bench/_servers.py); ``before``: in process, without the tool-schema lookup and with a
-``server/discover`` probe per episode."""
+"""Each way: (the code path before child servers, where the servers run). ``before``:
+``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
+generators' snapshot queries run every time, every run-store commit fsynced;
+``in-process``: today's code with the servers in process; ``children``:
+`serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``processes``:
+the bench's own server processes (bench/_servers.py)."""
 
 
 async def main() -> None:
     """Run the rounds and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="0-4")
-    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--concurrency", type=int, default=16, help="as `mcpgym eval` runs reference")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--floor-requests", type=int, default=2000)
     ap.add_argument(
         "--ways",
-        default="in-process,children",
+        default="before,children",
         help=f"comma-separated, the first is the baseline; of: {', '.join(WAYS)}",
     )
     ap.add_argument(
         "--trainer-rows", type=int, default=8, help="rows x 8 rollouts for the trainer path"
+    )
+    ap.add_argument(
+        "--dir",
+        default=None,
+        help="where run stores and bundles go (default: the system's temporary directory, "
+        "on disk as `mcpgym eval`'s runs/; /dev/shm leaves fsync out)",
     )
     args = ap.parse_args()
     ways = args.ways.split(",")
@@ -415,8 +462,7 @@ async def main() -> None:
         for b in env.family(f).bands
         for s in _seeds(args.seeds)
     ]
-    shm = "/dev/shm" if sys.platform == "linux" else None
-    with tempfile.TemporaryDirectory(dir=shm) as tmp_name:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
         tmp = Path(tmp_name)
         runs: dict[str, list[list[dict[str, Any]]]] = {w: [] for w in ways}
         for r in range(args.rounds):  # interleaved, the order rotating
@@ -446,9 +492,9 @@ async def main() -> None:
     )
     print(
         "| way | campaign | episodes/s | servers start s | CPU ms/episode (all) "
-        "| of it here | requests/episode |"
+        "| of it here | busiest process | bound on 2 free cores | requests/episode |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     per_ep: dict[str, float] = {}
     for i, phase in enumerate(PHASES):
         for way, rs in runs.items():
@@ -459,7 +505,10 @@ async def main() -> None:
             print(
                 f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} | {start} "
                 f"| {med(x['cpu_ms'] for x in xs):.1f} "
-                f"| {med(x['client_cpu_ms'] for x in xs):.1f} | {per_ep[way]:.2f} |"
+                f"| {med(x['client_cpu_ms'] for x in xs):.1f} "
+                f"| {med(x['busiest_ms'] for x in xs):.1f} "
+                f"| {med(min(2000 / x['cpu_ms'], 1000 / x['busiest_ms']) for x in xs):.0f} "
+                f"| {per_ep[way]:.2f} |"
             )
     base = ways[0]
     for way in ways[1:]:
