@@ -114,3 +114,21 @@ def test_an_environment_not_installed_by_name_is_served_in_process(toy_env: Envi
     helpdesk = load_environment("helpdesk")
     cores = len(os.sched_getaffinity(0))
     assert use_child_processes(helpdesk) is (cores > 1)
+
+
+@pytest.mark.anyio
+async def test_the_driver_drops_idle_connections_before_the_servers_close_them() -> None:
+    """A pooled connection reused just as uvicorn closes it (keep-alive timeout) fails
+    the request with ``ReadError`` (seen on ``POST /grades``): the clients must give up
+    idle connections first."""
+    import uvicorn
+
+    server_keep_alive = uvicorn.Config(app=None).timeout_keep_alive
+    async with EpisodeDriver("http://127.0.0.1:1", "http://127.0.0.1:2", "t") as driver:
+        pools = [
+            driver._env_http._transport._pool,  # noqa: SLF001
+            driver._grading_http._transport._pool,  # noqa: SLF001
+            driver._mcp._http._transport._pool,  # noqa: SLF001
+        ]
+        for pool in pools:
+            assert pool._keepalive_expiry < server_keep_alive  # noqa: SLF001

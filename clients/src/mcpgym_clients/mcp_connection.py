@@ -21,7 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import DiscoverResult
 
 from mcpgym_clients.errors import InfraError
-from mcpgym_clients.services import describe_error
+from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
 
 
 def _cancelled_here() -> bool:
@@ -55,6 +55,9 @@ class McpConnections:
         self._http = http or httpx2.AsyncClient(
             timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
             trust_env=trust_env,
+            limits=httpx2.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
         )
 
     async def aclose(self) -> None:

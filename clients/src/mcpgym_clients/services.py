@@ -19,6 +19,12 @@ import httpx
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.records import ServerInfo, TaskInfo
 
+KEEPALIVE_EXPIRY = 2.0
+"""Seconds an idle pooled connection is reused; below the servers' keep-alive timeout
+(uvicorn's 5 s), so that a request never goes out on a connection the server is closing
+at that moment (httpx's default, 5 s, raced it: a ``ReadError`` on ``POST /grades`` now
+and then, recorded as ``infra_error``)."""
+
 
 def is_loopback(url: str) -> bool:
     """Whether ``url`` points at this machine (then proxy settings must not apply)."""
@@ -70,6 +76,9 @@ class ServiceClients:
             transport=env_transport,
             headers={"authorization": f"Bearer {control_token}"} if control_token else None,
             trust_env=not is_loopback(self.env_url),
+            limits=httpx.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
         )
         self._grading_http = httpx.AsyncClient(
             base_url=self.grading_url,
@@ -77,6 +86,9 @@ class ServiceClients:
             transport=grading_transport,
             headers={"authorization": f"Bearer {grading_token}"},
             trust_env=not is_loopback(self.grading_url),
+            limits=httpx.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
         )
 
     async def __aenter__(self) -> Self:
