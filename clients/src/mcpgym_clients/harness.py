@@ -136,7 +136,7 @@ def failure_result(
 
 
 def as_result(
-    value: object, transcript: list[dict[str, Any]], usage: Mapping[str, int], who: str
+    value: object, transcript: list[dict[str, Any]], usage: Mapping[str, float], who: str
 ) -> AgentResult:
     """Normalise what a loop returned into an `AgentResult`.
 
