@@ -125,7 +125,8 @@ def test_the_mutants_stuff_the_answer_with_the_variants_other_candidates() -> No
         for a in adversaries(make_env(GIVES), make_env(GIVES).variant("where", "easy", 0))
     }
     assert OTHER in advs["stuff-1"].values and RIGHT not in advs["stuff-1"].values
-    assert {f"stuff-1~{f}" for f in FORMS if f != "spelled"} <= set(advs)
+    email_only = {"spelled", "at-glued", "at-bracketed", "at-dropped"}
+    assert {f"stuff-1~{f}" for f in FORMS if f not in email_only} <= set(advs)
     split = [c for c in advs["stuff-1~split"].calls if c[0] == "send_message"]
     assert len(split) == 2 and all(OTHER not in c[1]["body"] for c in split)  # cut in two
 

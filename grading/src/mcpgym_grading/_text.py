@@ -6,7 +6,7 @@ not, reads the text through `fold` and `TextView`, so a value written in another
 split by spaces, "at" and "dot" spelled out) is found by both or by neither:
 
 - `fold`: NFKC, character references and escapes decoded (``&#57;``, ``&commat;``, ``%40``,
-  ``\\u0039``) and bidi controls resolved to display order (`mcpgym_grading._decode`),
+  ``\u0039``) and bidi controls resolved to display order (`mcpgym_grading._decode`),
   then every space or line separator of any kind becomes one space, every
   dash (Unicode category Pd, the minus sign) a hyphen-minus, every decimal digit of any
   script its ASCII digit, invisible format characters (zero-width space, soft hyphen, bidi
