@@ -141,7 +141,22 @@ def test_a_check_a_look_alike_form_evades_is_reported() -> None:
     evaded = [line for line in lines if "`omits-other`" in line]
     forms = {line.split("(`stuff-1~")[1].split("`")[0] for line in evaded if "(`stuff-1~" in line}
     assert {"em-dash", "figure-dash", "em-space", "ideographic-space", "split"} <= forms, lines
+    new_kinds = {"punctuation", "wide-gaps", "brackets", "digit-words", "entities", "reversed"}
+    assert new_kinds <= forms, lines
     assert not any("a shotgun passes" in line for line in lines)
+
+
+def test_an_email_is_written_in_every_at_form() -> None:
+    from mcpgym_clients.instrument.forms import FORMS as ALL
+
+    email = "jane.doe@example.com"
+    shown = {f: ALL[f](email) for f in ("at-glued", "at-bracketed", "at-dropped", "entities")}
+    assert shown["at-glued"] == "jane.doeATexample.com"
+    assert shown["at-bracketed"] == "jane.doe(at)example(dot)com"
+    assert shown["at-dropped"] == "jane.doeexample.com"
+    assert shown["entities"].startswith("&#106;") and "&commat;" in shown["entities"]
+    assert ALL["reversed"]("94105") == "\u202e50149\u202c"
+    assert ALL["digit-words"]("1Z9") == "one Z nine"
 
 
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:

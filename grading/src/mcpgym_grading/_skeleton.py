@@ -230,57 +230,62 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
     v = needle.chars
     if not v:
         return False
-    toks = [i for i, a in enumerate(atoms) if a.kind != SEP]
     if whole:
+        toks = [i for i, a in enumerate(atoms) if a.kind != SEP]
         if not toks:
             return False
-        starts = [toks[0]]
+        starts: Sequence[int] = toks[:1]
         last = toks[-1]
     else:
-        starts = [i for i, a in enumerate(atoms) if a.kind == TOK]
+        starts = range(len(atoms))
         last = -1
+    run = _Run(atoms, needle, signed, last)
+    first = v[0]
     for start in starts:
         atom = atoms[start]
-        if signed and atom.neg != needle.neg:
+        if atom.kind != TOK or (signed and atom.neg != needle.neg):
             continue
         for ci, text in enumerate(atom.texts):
-            if text[:1] == v[0] and _run(atoms, start, ci, needle, signed, last):
+            if text[0] == first and run.consume(start, ci, 0, 0):
                 return True
     return False
 
 
-def _run(
-    atoms: Sequence[Atom], start: int, ci: int, needle: Needle, signed: bool, last: int
-) -> bool:
-    v, breaks, n = needle.chars, needle.breaks, len(needle.chars)
-    stack = [(start, ci, 0, 0)]
-    seen: set[tuple[int, int, int, int]] = set()
-    while stack:
-        state = stack.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        a, c, off, i = state
-        text = atoms[a].texts[c]
-        if off < len(text):
-            if i < n and i in breaks:  # a separator word glued in where the value has one
-                stack.extend(
-                    (a, c, off + len(w), i) for w in GLUED_WORDS if text.startswith(w, off)
-                )
-            if i < n and text[off] == v[i]:
-                stack.append((a, c, off + 1, i + 1))
-            continue
+class _Run:
+    """The search of one needle from one atom on (depth: the atoms it spans)."""
+
+    def __init__(self, atoms: Sequence[Atom], needle: Needle, signed: bool, last: int) -> None:
+        self.atoms, self.v, self.signed, self.last = atoms, needle.chars, signed, last
+        self.breaks = needle.breaks
+        n = len(needle.chars)
+        nxt = [n] * (n + 1)  # the first break after each position (or the end)
+        for i in range(n - 1, -1, -1):
+            nxt[i] = i + 1 if i + 1 in needle.breaks else nxt[i + 1]
+        self.next_break = nxt
+
+    def consume(self, a: int, c: int, off: int, i: int) -> bool:
+        v, n = self.v, len(self.v)
+        text = self.atoms[a].texts[c]
+        while off < len(text):
+            if i == n:
+                return False  # the value ends inside an atom
+            if i in self.breaks:  # a separator word glued in where the value has one
+                for w in GLUED_WORDS:
+                    if text.startswith(w, off) and self.consume(a, c, off + len(w), i):
+                        return True
+            k = min(len(text) - off, self.next_break[i] - i)
+            if text[off : off + k] != v[i : i + k]:
+                return False
+            off, i = off + k, i + k
         if i == n:
-            if last < 0 or a == last:
-                return True
-            continue
-        b = a + 1
-        while b < len(atoms):
+            return self.last < 0 or a == self.last
+        atoms = self.atoms
+        for b in range(a + 1, len(atoms)):
             nxt = atoms[b]
-            if nxt.kind == MONEY or (signed and nxt.neg):
-                break
-            stack.extend((b, cj, 0, i) for cj in range(len(nxt.texts)))
+            if nxt.kind == MONEY or (self.signed and nxt.neg):
+                return False
+            if any(self.consume(b, cj, 0, i) for cj in range(len(nxt.texts))):
+                return True
             if nxt.kind != SEP:
-                break
-            b += 1
-    return False
+                return False
+        return False

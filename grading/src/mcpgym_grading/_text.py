@@ -188,7 +188,10 @@ def _find_groups(toks: tuple[str, ...], joins: tuple[bool, ...], groups: Sequenc
     made of one token or of consecutive tokens that may join (any run of them: a digit
     group glued to the number before it is still found)."""
     n = len(toks)
+    head = groups[0] if groups else None
     for start in range(n):
+        if head is not None and not head.startswith(toks[start]):
+            continue  # the first group starts with the first token (or is it)
         k = start
         for g in groups:
             acc = ""
