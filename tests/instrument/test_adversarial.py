@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from mcpgym_clients.instrument.adversarial import FORMS, adversaries, shortcut_failures
+from mcpgym_clients.instrument.forms import LEAK_ONLY_FORMS
 from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, grade_bundle
 from mcpgym_server import (
     Environment,
@@ -126,7 +127,9 @@ def test_the_mutants_stuff_the_answer_with_the_variants_other_candidates() -> No
     }
     assert OTHER in advs["stuff-1"].values and RIGHT not in advs["stuff-1"].values
     email_only = {"spelled", "at-glued", "at-bracketed", "at-dropped"}
-    assert {f"stuff-1~{f}" for f in FORMS if f not in email_only} <= set(advs)
+    assert {f"stuff-1~{f}" for f in FORMS if f not in {*email_only, *LEAK_ONLY_FORMS}} <= set(advs)
+    assert {f"leak-1~{f}" for f in FORMS if f not in email_only} <= set(advs)
+    assert OTHER in advs["leak-1"].values
     split = [c for c in advs["stuff-1~split"].calls if c[0] == "send_message"]
     assert len(split) == 2 and all(OTHER not in c[1]["body"] for c in split)  # cut in two
 
@@ -141,8 +144,9 @@ def test_a_check_a_look_alike_form_evades_is_reported() -> None:
     evaded = [line for line in lines if "`omits-other`" in line]
     forms = {line.split("(`stuff-1~")[1].split("`")[0] for line in evaded if "(`stuff-1~" in line}
     assert {"em-dash", "figure-dash", "em-space", "ideographic-space", "split"} <= forms, lines
+    leaked = {line.split("(`leak-1~")[1].split("`")[0] for line in evaded if "(`leak-1~" in line}
     new_kinds = {"punctuation", "wide-gaps", "brackets", "digit-words", "entities", "reversed"}
-    assert new_kinds <= forms, lines
+    assert new_kinds <= leaked, lines
     assert not any("a shotgun passes" in line for line in lines)
 
 

@@ -15,7 +15,8 @@ environment's own data, in any environment:
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
-- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` written in a
+- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
+  `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
   look-alike form (`FORMS`: digit groups split by an em dash, a figure dash, an em space or
   an ideographic space; fullwidth characters; "at" and "dot" spelled out; invisible
   characters between them (a variation selector, a Hangul filler); Arabic-Indic digits; a
@@ -45,7 +46,7 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
-from mcpgym_clients.instrument.forms import FORMS, MONEY_FORMS, groups
+from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_grading import AnswerMatch, Param
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
 
@@ -159,7 +160,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         ]
         stuff = [v for v in stuff if v.casefold() not in text.casefold()]
         if stuff:
-            plans.append(("stuff", stuff, tuple(FORMS)))
+            plans.append(("stuff", stuff, tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)))
         cents = [
             v
             for v in _of_kinds(money_kinds, params, looked_up)

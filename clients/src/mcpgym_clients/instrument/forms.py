@@ -153,5 +153,20 @@ FORMS: dict[str, Callable[[str], str | None]] = {
 """Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
 values spread over several calls, each cut between two) is built apart."""
 
+LEAK_ONLY_FORMS = (
+    "punctuation",
+    "wide-gaps",
+    "brackets",
+    "digit-words",
+    "entities",
+    "reversed",
+    "at-glued",
+    "at-bracketed",
+    "at-dropped",
+)
+"""Forms written in the ``leak`` mutants only: their values include the ``stuff`` ones (every
+variant value and what was looked up of the same kinds), so a check a stuffed value evades
+in such a form is found there, at half the episodes."""
+
 MONEY_FORMS = ("fullwidth", "invisible", "other-digits", "entities", "reversed")
 """The forms amounts are written in (a dash inside ``$45.00`` makes it no amount at all)."""
