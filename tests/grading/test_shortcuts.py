@@ -129,6 +129,7 @@ def test_whole_tokens_still_rule() -> None:
         ("balance -5", "5", False, True),
         ("tracking 1Z-999-AA1", "1Z-999-AA1", True, True),
         ("on 2026-06-15", "2026-06-15", True, True),
+        ("tracking 9405---5932", "94055932", True, True),  # a dash run is no sign
     ],
 )
 def test_a_number_keeps_its_sign_unless_told_not_to(

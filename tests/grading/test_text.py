@@ -162,3 +162,11 @@ def test_money_amounts_are_read_as_amounts_before_digits_are_joined() -> None:
         "$288.01 28801": True,
     }
     assert {text: TextView.of(text).contains("28801") for text in found} == found
+
+
+def test_a_long_value_is_looked_for_without_running_out_of_stack() -> None:
+    value = "9" * 5000
+    view = TextView.of("x " + ".".join(value) + " y")
+    assert view.contains(value) is False  # past the skeleton's bound: only the other views
+    assert TextView.of(value).contains(value)
+    assert TextView.of(".".join("1234567890" * 10)).contains("1234567890" * 10)

@@ -80,6 +80,10 @@ _SPELLING = {
 
 TOK, SEP, MONEY = 0, 1, 2
 
+MAX_CHARS = 200
+"""Values with more letters and digits than this are not looked for in the skeleton (the
+other views of `TextView` still find them); the search's depth is bounded by it."""
+
 
 @dataclass(frozen=True, slots=True)
 class Atom:
@@ -159,7 +163,13 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
                 raw.append(None)
                 in_money = mi
             continue
-        neg = s > 0 and folded[s - 1] == "-" and (s < 2 or not folded[s - 2].isalnum())
+        # a minus sign: one "-" glued to a number, not after a letter, digit or dash
+        # (``9405---5932`` is digit groups split by a run of dashes)
+        neg = (
+            s > 0
+            and folded[s - 1] == "-"
+            and (s < 2 or not (folded[s - 2].isalnum() or folded[s - 2] == "-"))
+        )
         raw.append((m.group(0), neg and folded[s].isdigit()))
     toks = [r[0] if r is not None else "" for r in raw]
     flags = _number_flags(toks)
@@ -228,7 +238,7 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
     join the one before it. ``whole``: the match must span every atom (but separator words
     at either end). Linear in the atoms for a value of a few dozen characters."""
     v = needle.chars
-    if not v:
+    if not v or len(v) > MAX_CHARS:
         return False
     if whole:
         toks = [i for i, a in enumerate(atoms) if a.kind != SEP]
