@@ -170,3 +170,15 @@ def test_a_long_value_is_looked_for_without_running_out_of_stack() -> None:
     assert view.contains(value) is False  # past the skeleton's bound: only the other views
     assert TextView.of(value).contains(value)
     assert TextView.of(".".join("1234567890" * 10)).contains("1234567890" * 10)
+
+
+def test_the_skeleton_reads_letters_drawn_like_others_as_those() -> None:
+    found = {
+        ("j\u0430ne@ex\u0430mple.com", "jane@example.com"): True,  # Cyrillic a
+        ("\u0399\u039d\u03a4\u0395L", "intel"): True,  # Greek capitals
+        ("zip 94lO5", "94105"): True,  # l and O glued to digits
+        ("ninefouroneohfive", "94105"): True,  # spelled digits glued together
+        ("twentyeighteightohone", "28801"): True,
+        ("hello 5", "0"): False,  # not glued to a digit: a word
+    }
+    assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found

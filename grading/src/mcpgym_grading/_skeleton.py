@@ -9,8 +9,11 @@ sequence of *atoms*:
 - a letter run or a digit run of the text (a token ``zip94105`` is the atoms ``zip`` and
   ``94105``: a digit run is a value's boundary even with letters glued to it);
 - a spelled number, read as its digits (``nine`` is ``9``; ``twenty-eight`` is ``28``;
-  ``eight hundred one`` is ``801``; ``oh`` next to a number is ``0``), or a letter of the
-  spelling alphabet (``zulu``, ``zee`` is ``z``), each also as its own word;
+  ``eight hundred one`` is ``801``; ``oh`` next to a number is ``0``; spelled digits glued
+  together, ``ninefourone``), or a letter of the spelling alphabet (``zulu``, ``zee`` is
+  ``z``), each also as its own word; ``o``, ``l`` and ``i`` glued to digits are also read
+  as ``0``, ``1``, ``1`` (``94lO5``); Cyrillic and Greek letters drawn like Latin ones are
+  read as those (`CONFUSABLES`), in the value too;
 - a separator word (`SEPARATOR_WORDS`: ``at``, ``dot``...), which a value may skip;
 - a money amount (``$288.01``, as `mcpgym_grading._text.money_amounts` reads it): opaque.
   A run of atoms never crosses it, so the ZIP ``28801`` is not inside ``$288.01``.
@@ -77,6 +80,17 @@ _SPELLING = {
     ).split()
 } | {"zee": "z", "zed": "z"}
 """The spelling alphabet, and the names of Z: read as one letter (each also as its word)."""
+
+CONFUSABLES = str.maketrans(
+    # Cyrillic and Greek letters drawn like Latin ones (after casefolding: ``В`` is ``в``)
+    "аеорсухіјѕԁԛԝһӏвнмткɑαβεηικμνορτυχζ",
+    "aeopcyxijsdqwhlbhmtkaabehikmnoptuxz",
+)
+"""Letters of other scripts that a reader takes for Latin ones (``jаne`` with a Cyrillic
+``а``): read as those in the skeleton, the value's and the text's alike."""
+
+DIGIT_LIKE = str.maketrans("oli", "011")
+"""Letters that stand for digits when glued to digits (``94lO5``): also read as those."""
 
 TOK, SEP, MONEY = 0, 1, 2
 
@@ -148,9 +162,36 @@ def _number_flags(toks: Sequence[str]) -> list[bool]:
     return flags
 
 
+_DIGIT_WORDS = (*_UNITS, *_TEENS, *_TENS, "oh")
+
+
+def _glued_number(tok: str) -> str | None:
+    """The digits of a token made only of spelled digits glued together
+    (``ninefouroneohfive``: ``94105``), or None."""
+    if len(tok) < 6 or not (tok.startswith(_DIGIT_WORDS) and tok.endswith(_DIGIT_WORDS)):
+        return None
+    ends: dict[int, list[str]] = {0: []}  # how the first i letters split into words
+    for i in range(len(tok)):
+        if i not in ends:
+            continue
+        for w in _DIGIT_WORDS:
+            if tok.startswith(w, i) and i + len(w) not in ends:
+                ends[i + len(w)] = [*ends[i], w]
+    words = ends.get(len(tok))
+    if not words or len(words) < 2:
+        return None
+    words = ["zero" if w == "oh" else w for w in words]
+    out, j = "", 0
+    while j < len(words):
+        value, j = _cardinal(words, j)
+        out += str(value)
+    return out
+
+
 def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ...]:
     """The atoms of the folded text; ``money_spans`` (sorted ``(start, end)`` character
     spans of money amounts) become one opaque atom each. Linear time."""
+    folded = folded.translate(CONFUSABLES)  # one character for one: the spans stay
     raw: list[tuple[str, bool] | None] = []  # a token and its sign; None: a money amount
     mi = 0
     in_money = -1
@@ -202,9 +243,18 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
             atoms.append(Atom(SEP, (tok,)))
         elif tok in _SPELLING:
             atoms.append(Atom(TOK, (tok, _SPELLING[tok])))
+        elif (digits := _glued_number(tok)) is not None:
+            atoms.append(Atom(TOK, (tok, digits)))
         else:
-            for p, part in enumerate(_PART.findall(tok)):
-                atoms.append(Atom(TOK, (part,), neg and p == 0))
+            parts = _PART.findall(tok)
+            for p, part in enumerate(parts):
+                texts: tuple[str, ...] = (part,)
+                glued = (p > 0 and parts[p - 1].isdigit()) or (
+                    p + 1 < len(parts) and parts[p + 1].isdigit()
+                )
+                if glued and not part.isdigit() and not part.strip("oli"):
+                    texts = (part, part.translate(DIGIT_LIKE))
+                atoms.append(Atom(TOK, texts, neg and p == 0))
         k += 1
     return tuple(atoms)
 
@@ -224,7 +274,7 @@ class Needle:
         with breaks before ``d``, ``e`` and ``o``)."""
         chars = ""
         breaks: set[int] = set()
-        for m in _TOKEN.finditer(folded):
+        for m in _TOKEN.finditer(folded.translate(CONFUSABLES)):
             if chars:
                 breaks.add(len(chars))
             chars += m.group(0)
