@@ -146,6 +146,7 @@ def test_a_check_a_look_alike_form_evades_is_reported() -> None:
     assert {"em-dash", "figure-dash", "em-space", "ideographic-space", "split"} <= forms, lines
     leaked = {line.split("(`leak-1~")[1].split("`")[0] for line in evaded if "(`leak-1~" in line}
     new_kinds = {"punctuation", "wide-gaps", "brackets", "digit-words", "entities", "reversed"}
+    new_kinds |= {"homoglyphs"}
     assert new_kinds <= leaked, lines
     assert not any("a shotgun passes" in line for line in lines)
 
@@ -161,6 +162,7 @@ def test_an_email_is_written_in_every_at_form() -> None:
     assert shown["entities"].startswith("&#106;") and "&commat;" in shown["entities"]
     assert ALL["reversed"]("94105") == "\u202e50149\u202c"
     assert ALL["digit-words"]("1Z9") == "one Z nine"
+    assert ALL["homoglyphs"]("jane10") == "j\u0430n\u0435lO"
 
 
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:

@@ -5,8 +5,9 @@ order) while the stored string differs: digit groups split by a dash or space of
 kind, fullwidth characters, "at" and "dot" spelled out, invisible or blank characters,
 other scripts' digits, a glued minus sign, punctuation or long blanks between characters,
 brackets and quotes around groups, digits as words, HTML character references, the value
-stored reversed in a right-to-left override, an email's ``@`` glued, bracketed or left
-out. `mcpgym_clients.instrument.adversarial` writes the values of its mutants in each.
+stored reversed in a right-to-left override, Cyrillic letters and ``O`` / ``l`` for
+digits drawn alike, an email's ``@`` glued, bracketed or left out.
+`mcpgym_clients.instrument.adversarial` writes the values of its mutants in each.
 """
 
 from __future__ import annotations
@@ -121,6 +122,17 @@ def reversed_rlo(value: str) -> str:
     return "\u202e" + value[::-1] + "\u202c"
 
 
+_HOMOGLYPHS = str.maketrans("aeopcxyiAEOPCXHKMT01", "аеорсхуіАЕОРСХНКМТOl")
+
+
+def homoglyphs(value: str) -> str | None:
+    """The value with Latin letters swapped for the Cyrillic ones drawn alike (``а``, ``е``,
+    ``о``...) and the digits ``0`` and ``1`` for the letters ``O`` and ``l``; ``None``
+    where nothing changes."""
+    out = value.translate(_HOMOGLYPHS)
+    return out if out != value else None
+
+
 def _email(value: str, at: str, dot: str | None = None) -> str | None:
     if "@" not in value:
         return None
@@ -146,6 +158,7 @@ FORMS: dict[str, Callable[[str], str | None]] = {
     "digit-words": _digit_words,
     "entities": html_entities,
     "reversed": reversed_rlo,
+    "homoglyphs": homoglyphs,
     "at-glued": lambda v: _email(v, "AT"),
     "at-bracketed": lambda v: _email(v, "(at)", "(dot)"),
     "at-dropped": lambda v: _email(v, ""),
@@ -160,6 +173,7 @@ LEAK_ONLY_FORMS = (
     "digit-words",
     "entities",
     "reversed",
+    "homoglyphs",
     "at-glued",
     "at-bracketed",
     "at-dropped",
