@@ -22,9 +22,11 @@ from mcpgym_server._bundle import (
     check_bundle_episode,
     to_jsonable,
 )
+from mcpgym_server._bundle_files import BundleFiles
 from mcpgym_server._delta import PageDelta, page_size_of
 
 __all__ = [
+    "BundleFiles",
     "FINAL_DB",
     "SIGNATURE",
     "STATE_DELTA",

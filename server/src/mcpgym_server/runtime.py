@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from mcpgym_server._mcp_tools import tool_definitions
     from mcpgym_server._seeds import salted_seed
     from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
+    from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SESSION_BYTES
     from mcpgym_server._stdio import serve_stdio
     from mcpgym_server._tools import MAX_STRING_LENGTH
 
@@ -49,6 +50,8 @@ _WHERE = {
     "log_form": "_logcap",
     "tool_definitions": "_mcp_tools",
     "salted_seed": "_seeds",
+    "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
+    "SESSION_BYTES": "_session_caps",
     "bind_socket": "_serving",
     "listening_socket": "_serving",
     "run_until_stopped": "_serving",
@@ -58,6 +61,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "DEFAULT_SESSIONS_PER_EPISODE",
     "EPISODE_ID_HEADER",
     "EPISODE_OVERHEAD",
     "LOG_BUDGET",
@@ -66,6 +70,7 @@ __all__ = [
     "MAX_STRING_LENGTH",
     "MIN_OPEN",
     "SANDBOX_CACHE_KIB",
+    "SESSION_BYTES",
     "Episode",
     "EpisodeManager",
     "bind_socket",
