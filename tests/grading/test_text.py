@@ -176,7 +176,8 @@ def test_the_skeleton_reads_letters_drawn_like_others_as_those() -> None:
     found = {
         ("j\u0430ne@ex\u0430mple.com", "jane@example.com"): True,  # Cyrillic a
         ("\u0399\u039d\u03a4\u0395L", "intel"): True,  # Greek capitals
-        ("zip 94lO5", "94105"): True,  # l and O glued to digits
+        ("zip 94lO5", "94105"): True,  # l and O where the value has 1 and 0
+        ("lZR4E9l7O", "1ZR4E9170"): True,
         ("ninefouroneohfive", "94105"): True,  # spelled digits glued together
         ("twentyeighteightohone", "28801"): True,
         ("hello 5", "0"): False,  # not glued to a digit: a word

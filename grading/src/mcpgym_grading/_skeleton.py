@@ -11,8 +11,7 @@ sequence of *atoms*:
 - a spelled number, read as its digits (``nine`` is ``9``; ``twenty-eight`` is ``28``;
   ``eight hundred one`` is ``801``; ``oh`` next to a number is ``0``; spelled digits glued
   together, ``ninefourone``), or a letter of the spelling alphabet (``zulu``, ``zee`` is
-  ``z``), each also as its own word; ``o``, ``l`` and ``i`` glued to digits are also read
-  as ``0``, ``1``, ``1`` (``94lO5``); Cyrillic and Greek letters drawn like Latin ones are
+  ``z``), each also as its own word; Cyrillic and Greek letters drawn like Latin ones are
   read as those (`CONFUSABLES`), in the value too;
 - a separator word (`SEPARATOR_WORDS`: ``at``, ``dot``...), which a value may skip;
 - a money amount (``$288.01``, as `mcpgym_grading._text.money_amounts` reads it): opaque.
@@ -23,7 +22,9 @@ atoms, from the start of one atom to the end of one: whatever is *between* two a
 (spaces and line breaks of any length, ``.`` ``/`` ``,`` ``_`` ``·`` ``:``, quotes,
 brackets) is no boundary, but a word is (unless it is a separator word). Where the value
 itself has a separator (the ``@`` and ``.`` of an email), a separator word may also be
-glued in (``janeATexample``) or the separator may be left out (``janeexample``).
+glued in (``janeATexample``) or the separator may be left out (``janeexample``). Where the
+value has a ``0`` or a ``1``, the text may have a letter drawn like it (`DIGIT_LIKE`:
+``94lO5``, ``lZ999``).
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ CONFUSABLES = str.maketrans(
 """Letters of other scripts that a reader takes for Latin ones (``jаne`` with a Cyrillic
 ``а``): read as those in the skeleton, the value's and the text's alike."""
 
-DIGIT_LIKE = str.maketrans("oli", "011")
-"""Letters that stand for digits when glued to digits (``94lO5``): also read as those."""
+DIGIT_LIKE = {"0": "o", "1": "li"}
+"""Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
+text may have one of them (``94lO5``, ``lZ999``)."""
 
 TOK, SEP, MONEY = 0, 1, 2
 
@@ -246,15 +248,8 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
         elif (digits := _glued_number(tok)) is not None:
             atoms.append(Atom(TOK, (tok, digits)))
         else:
-            parts = _PART.findall(tok)
-            for p, part in enumerate(parts):
-                texts: tuple[str, ...] = (part,)
-                glued = (p > 0 and parts[p - 1].isdigit()) or (
-                    p + 1 < len(parts) and parts[p + 1].isdigit()
-                )
-                if glued and not part.isdigit() and not part.strip("oli"):
-                    texts = (part, part.translate(DIGIT_LIKE))
-                atoms.append(Atom(TOK, texts, neg and p == 0))
+            for p, part in enumerate(_PART.findall(tok)):
+                atoms.append(Atom(TOK, (part,), neg and p == 0))
         k += 1
     return tuple(atoms)
 
@@ -306,9 +301,20 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
         if atom.kind != TOK or (signed and atom.neg != needle.neg):
             continue
         for ci, text in enumerate(atom.texts):
-            if text[0] == first and run.consume(start, ci, 0, 0):
+            if _alike(text[0], first) and run.consume(start, ci, 0, 0):
                 return True
     return False
+
+
+def _alike(seen: str, wanted: str) -> bool:
+    return seen == wanted or seen in DIGIT_LIKE.get(wanted, "")
+
+
+def _same(text: str, off: int, v: str, i: int, k: int) -> bool:
+    """Whether ``text[off:off+k]`` reads as ``v[i:i+k]`` (`DIGIT_LIKE` letters too)."""
+    if text[off : off + k] == v[i : i + k]:
+        return True
+    return len(text) - off >= k and all(_alike(text[off + j], v[i + j]) for j in range(k))
 
 
 class _Run:
@@ -334,7 +340,7 @@ class _Run:
                     if text.startswith(w, off) and self.consume(a, c, off + len(w), i):
                         return True
             k = min(len(text) - off, self.next_break[i] - i)
-            if text[off : off + k] != v[i : i + k]:
+            if not _same(text, off, v, i, k):
                 return False
             off, i = off + k, i + k
         if i == n:
