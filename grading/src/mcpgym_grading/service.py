@@ -65,7 +65,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from mcpgym_grading._grade_cache import open_grade, seal_grade
-from mcpgym_grading.engine import ReferenceCache, grade_bundle
+from mcpgym_grading._reference import ReferenceCache
+from mcpgym_grading.engine import grade_bundle
 from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
 from mcpgym_grading.grade import Grade
 from mcpgym_server import (

@@ -14,7 +14,11 @@ pages that differ from the locked snapshot, plus the final database's size
 snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebuilds the
 final database from the snapshot it already holds and checks it byte for byte against
 ``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
-silent grade. A helpdesk bundle is ~5-15 KB instead of ~300 KB (docs/scaling.md).
+silent grade. ``meta.final_pages_sha256`` (bundles sealed since page-wise digests) is a
+second digest of the same file, a hash tree over its pages (`_delta.PageDigests`): the
+grader opens the final state in place on the snapshot and checks it against this one, at
+the cost of the changed pages. A helpdesk bundle is ~5-15 KB instead of ~300 KB
+(docs/scaling.md).
 Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
 ``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
 To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
@@ -140,7 +144,13 @@ def _v1_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
     return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
 
 
-_FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
+_FORMAT_2_FIELDS = (
+    "bundle_format",
+    "base_sha256",
+    "final_size",
+    "delta_sha256",
+    "final_pages_sha256",
+)
 
 
 def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
@@ -233,6 +243,10 @@ class EpisodeMeta(BaseModel):
             the final database's size in bytes, and the sha256 of the uncompressed delta.
         answer_capped: set when the answer was larger than the log's value cap: ``answer``
             then holds only its head (graders must not match it as the answer).
+        final_pages_sha256 (format 2, since page-wise digests): the final database's
+            page-wise digest (`mcpgym_server._delta.PageDigests`): a grader that rebuilds the
+            final state from the snapshot checks it against this, at the cost of the pages
+            the episode changed; ``final_sha256`` stays the whole file's sha256.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -258,6 +272,7 @@ class EpisodeMeta(BaseModel):
     final_size: int | None = None
     delta_sha256: str | None = None
     answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    final_pages_sha256: str | None = Field(None, exclude_if=_is_none)
 
 
 def serialize_db(db: sqlite3.Connection) -> bytes:
@@ -555,6 +570,14 @@ class MemoryEpisodeStore(EpisodeStore):
         """The bundle of ``episode_id``. Raises `UnknownEpisodeError` if none is held."""
         try:
             return self._bundles[episode_id]
+        except KeyError:
+            raise UnknownEpisodeError(episode_id) from None
+
+    def take(self, episode_id: str) -> EpisodeBundle:
+        """Remove and return the bundle of ``episode_id`` (a trainer that graded it keeps no
+        copy). Raises `UnknownEpisodeError` if none is held."""
+        try:
+            return self._bundles.pop(episode_id)
         except KeyError:
             raise UnknownEpisodeError(episode_id) from None
 

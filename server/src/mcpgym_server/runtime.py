@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
     from mcpgym_server._http import EPISODE_ID_HEADER, create_app
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
+    from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
     from mcpgym_server._seeds import salted_seed
     from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
@@ -48,6 +49,7 @@ _WHERE = {
     "LOG_BUDGET": "_logcap",
     "LOG_VALUE_CAP": "_logcap",
     "log_form": "_logcap",
+    "episode_instructions": "_mcp_bridge",
     "tool_definitions": "_mcp_tools",
     "salted_seed": "_seeds",
     "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
@@ -76,6 +78,7 @@ __all__ = [
     "bind_socket",
     "create_app",
     "default_max_open",
+    "episode_instructions",
     "is_plain_json",
     "listening_socket",
     "log_form",
