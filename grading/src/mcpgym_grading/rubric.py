@@ -229,7 +229,8 @@ class AnswerMatch(_CheckBase):
     is several; the query's non-null values; integer cents): the other amounts the text may
     state (the policy figures, the other amounts the reference's own text states).
     ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
-    ``5`` differ (default); ``False`` ignores signs.
+    ``5`` differ (default); ``False`` ignores signs. Forbidden values, and ``expected``
+    of a negated check, are found whatever sign is glued to them (a leak either way).
 
     ``forbidden`` (values, `Param` references allowed; a list is several values) and
     ``forbidden_sql`` (every non-null value the query selects on the final database) are

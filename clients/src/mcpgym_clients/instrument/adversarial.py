@@ -24,13 +24,19 @@ environment's own data, in any environment:
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
-- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` written in a
+- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
+  `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
   look-alike form (`FORMS`: digit groups split by an em dash, a figure dash, an em space or
   an ideographic space; fullwidth characters; "at" and "dot" spelled out; invisible
   characters between them (a variation selector, a Hangul filler); Arabic-Indic digits; a
-  minus sign glued in front; digits split by
-  spaces; the list spread over several calls of the same tool, each value cut between two
-  of them). The same content: every check must grade it as it grades the plain form.
+  minus sign glued in front; digits split by spaces; characters split by punctuation
+  (``. / , _ · :``), by long blanks (4+ spaces, line breaks, tabs) or wrapped in brackets
+  and quotes by groups; digits written as words; every character an HTML reference; the
+  value stored reversed inside a right-to-left override; Cyrillic letters and ``O`` /
+  ``l`` for digits drawn alike; an email's ``@`` as a glued
+  ``AT``, as ``(at)`` / ``(dot)``, or left out; the list spread over several calls of the
+  same tool, each value cut between two of them). The same content: every check must
+  grade it as it grades the plain form.
 
 `shortcut_failures` turns their grades into the gate's findings (condition 7).
 """
@@ -52,12 +58,7 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
-from mcpgym_clients.instrument.lookalikes import (
-    FORMS,
-    MONEY_FORMS,
-    TEXT_FORMS,
-    digit_groups,
-)
+from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_grading import AnswerMatch, Param
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
 
@@ -74,6 +75,9 @@ __all__ = [
 MIN_TEXT = 20
 """Free-text arguments at least this long are answer fields (as for ``blank-text``)."""
 
+
+TEXT_FORMS = tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)
+"""The forms of the ``stuff`` and ``choices`` mutants (the ``leak`` ones take every form)."""
 
 MAX_CATEGORIES = 30
 """A snapshot column with at most this many distinct texts holds a category (a carrier, a
@@ -303,7 +307,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         ]
         leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]
         if leak:
-            plans.append(("leak", leak, TEXT_FORMS))
+            plans.append(("leak", leak, tuple(FORMS)))
         for role, values, forms in plans:
             out += _with_forms(group, role, values, forms, calls_of, split=group != "submit")
     return out
@@ -372,7 +376,7 @@ def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., l
             # (digit groups only: a cut word or amount is no longer the same value)
             texts = [f"{args[key]}\n\n"]
             for v in values:
-                h = 4 * (len(v) // 8) if digit_groups(v, " ") is not None else 0
+                h = 4 * (len(v) // 8) if groups(v, " ") is not None else 0
                 if h:
                     texts[-1] += v[:h]
                     texts.append(v[h:] + ", ")
