@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, record_state
+from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._common import (
     BANDS,
@@ -186,27 +186,17 @@ MONTHS = (
 ).split()
 
 
-def _names_month(month: int) -> str:
-    """SQL: the note names month ``month`` of 2026: its name in the folded text ``b``, or
-    ``2026-MM`` in ``d`` (the folded text without spaces and dashes, padded: ``2026 — 04``
-    and ``2 0 2 6 - 0 4`` are ``202604``) not glued to other digits (``INV-2026-0151`` is
-    no period)."""
-    return f"(b LIKE '%{MONTHS[month - 1]}%' OR d GLOB '*[^0-9]2026{month:02d}[^0-9]*')"
-
-
-NOTES_ON = (
-    "WITH f AS (SELECT mcpgym_fold(body) AS b FROM notes WHERE entity_id = :note_entity_id "
-    "AND entity IN ('journal_entry', 'invoice')), "
-    "n AS (SELECT b, ' ' || REPLACE(REPLACE(b, ' ', ''), '-', '') || ' ' AS d FROM f) "
-    "SELECT EXISTS (SELECT 1 FROM n WHERE " + _names_month(4) + ") "
-    "AND NOT EXISTS (SELECT 1 FROM n WHERE "
-    + " OR ".join(_names_month(m) for m in range(1, 13) if m not in (4, 5))
-    + ")"
+NOTES_TEXT = (
+    "SELECT body FROM notes WHERE entity_id = :note_entity_id "
+    "AND entity IN ('journal_entry', 'invoice') ORDER BY id"
 )
-"""The note names April (the period the posting belongs to, policy 2.2) and no other month
-but May (the period it was posted in): a note naming every month names none. The notes are
-read folded (``mcpgym_fold``), as every answer check reads a text, with digit groups joined
-whatever spaces or dashes split them."""
+"""The notes left on the posting (journal entry, or invoice in the hard band)."""
+
+OTHER_PERIODS = tuple(
+    name for m in range(1, 13) if m not in (4, 5) for name in (MONTHS[m - 1], f"2026-{m:02d}")
+)
+"""How a note names a period other than April (where the posting belongs) and May (where it
+was posted): the month's name or ``2026-MM``."""
 
 
 RUBRIC = Rubric(
@@ -249,12 +239,16 @@ RUBRIC = Rubric(
         ),
         note_left("journal_entry", "note_entity_id", bands=("easy", "medium", "expert")),
         note_left("invoice", "note_entity_id", name="invoice-note-left", bands=("hard",)),
-        SqlCheck(
+        AnswerMatch(
             name="note-names-the-period",
             description="the note says the posting belongs to April (policy 2.2), and names "
-            "no other month but May, where it was posted (a list of months names none)",
-            sql=NOTES_ON,
-            expected=1,
+            "no other month but May, where it was posted (a list of months names none), in "
+            "any form (read as every answer check reads a text)",
+            source="sql",
+            sql=NOTES_TEXT,
+            expected="april",
+            normalize="token",
+            forbidden=list(OTHER_PERIODS),
             weight=0.5,
         ),
         nothing_else_changed(
