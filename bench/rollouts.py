@@ -7,11 +7,13 @@ Usage::
 The reference policy (it replays each variant's reference solution, so every rollout
 scores 1.0 and the cost is mcpgym's own: episode, MCP calls, sealing, grading) runs
 ``--variants`` training rows (``easy``, one per task family in turn) in groups of
-``--group``, four ways, interleaved round by round (the order rotating) in this
+``--group``, five ways, interleaved round by round (the order rotating) in this
 one process:
 
 - ``direct``: `Rollouts.direct` (no HTTP, no MCP: tool calls straight to the sandbox,
   bundles in memory, the sealed sandbox graded in place);
+- ``direct xN``: `Rollouts.direct(workers=N)` (``--workers``, default 2): the same in N
+  worker processes, one core each (CPU is this process's only: the workers' is not in it);
 - ``in process``: `Rollouts.in_process` (servers in this event loop, ASGI, no sockets);
 - ``over HTTP``: `Rollouts.served` (both servers on loopback, uvicorn);
 - ``mcpgym eval``: `run_campaign` over the same loopback servers, the same variants with
@@ -184,6 +186,13 @@ async def main(args: argparse.Namespace) -> None:
                 await via_library(ro, rows, 1)  # this session's reference end states
                 return await via_library(ro, rows, args.group)
 
+        async def direct_workers(i: int) -> tuple[float, float]:
+            async with Rollouts.direct(
+                args.env, concurrency=args.group, workers=args.workers
+            ) as ro:
+                await via_library(ro, rows, 1)  # the workers' start, reference end states
+                return await via_library(ro, rows, args.group)
+
         async def in_process(i: int) -> tuple[float, float]:
             async with Rollouts.in_process(args.env, concurrency=args.group) as ro:
                 return await via_library(ro, rows, args.group)
@@ -197,6 +206,7 @@ async def main(args: argparse.Namespace) -> None:
 
         every = {
             "direct": direct,
+            "direct xN": direct_workers,
             "in process": in_process,
             "over HTTP": over_http,
             "mcpgym eval": eval_,
@@ -226,6 +236,7 @@ if __name__ == "__main__":
     p.add_argument("--variants", type=int, default=4)
     p.add_argument("--group", type=int, default=8)
     p.add_argument("--rounds", type=int, default=2)
-    p.add_argument("--ways", default="direct,in process,over HTTP,mcpgym eval")
+    p.add_argument("--ways", default="direct,direct xN,in process,over HTTP,mcpgym eval")
+    p.add_argument("--workers", type=int, default=2, help="processes for `direct xN`")
     p.add_argument("--floor", action="store_true", help="also print the direct path's parts")
     anyio.run(main, p.parse_args())
