@@ -140,3 +140,26 @@ async def test_unknown_task_is_refused_like_the_server_does() -> None:
             )
             await ro.rollout(row, ReferenceAgent())
     assert err.value.status == 404 and "no-such-task" in str(err.value)
+
+
+async def test_dropped_bundles_are_not_hashed_whole_and_grade_the_same() -> None:
+    """Without ``keep_bundles`` nobody reads a bundle's ``final_sha256``, so the direct path
+    leaves it uncomputed (`EpisodeManager(hash_final=False)`): the grades do not change."""
+    env = load_environment("helpdesk")
+    rows = matrix()
+    kept, dropped = DirectEpisodes(env, keep_bundles=True), DirectEpisodes(env)
+    assert kept.manager.hash_final and not dropped.manager.hash_final
+    try:
+        for agent in (AGENTS["reference"], AGENTS["random"]):
+            a = [await Rollouts(kept, env).rollout(row, agent) for row in rows]
+            b = [await Rollouts(dropped, env).rollout(row, agent) for row in rows]
+            assert [grade_form(x.grade) for x in a] == [grade_form(x.grade) for x in b]
+        assert kept.bundles is not None
+        assert all(len(x.meta.final_sha256) == 64 for x in kept.bundles.values())
+        eid = dropped.manager.open(rows[0].task, rows[0].band, rows[0].seed).id
+        dropped.manager.seal(eid, "ended")
+        assert dropped.store.take(eid).meta.final_sha256 == ""
+        dropped.manager.forget_final_db(eid)
+    finally:
+        kept.close()
+        dropped.close()

@@ -215,17 +215,22 @@ def forget_final_sha256() -> None:
         _FINAL_SHA256.clear()
 
 
-def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
+def delta_meta(
+    final: bytes, delta: PageDelta, snapshot: Snapshot, *, whole_sha256: bool = True
+) -> dict[str, Any]:
     """The format-2 fields of `EpisodeMeta` for a final database and its delta against
     ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``
     (of `PageDelta.encode_against`), ``final_pages_sha256`` (`PageDigests`: the final
     database's page-wise digest, derived from the snapshot's and the changed pages),
-    ``bundle_format``."""
+    ``bundle_format``. ``whole_sha256=False`` leaves ``final_sha256`` empty (see
+    ``EpisodeManager(hash_final=False)``)."""
     p = delta.page_size
     delta_sha256 = hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest()
     return {
         "bundle_format": BUNDLE_FORMAT,
-        "final_sha256": _final_sha256(final, snapshot.sha256, delta_sha256),
+        "final_sha256": (
+            _final_sha256(final, snapshot.sha256, delta_sha256) if whole_sha256 else ""
+        ),
         "final_size": len(final),
         "base_sha256": snapshot.sha256,
         "delta_sha256": delta_sha256,
