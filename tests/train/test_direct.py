@@ -163,3 +163,24 @@ async def test_dropped_bundles_are_not_hashed_whole_and_grade_the_same() -> None
     finally:
         kept.close()
         dropped.close()
+
+
+async def test_an_agent_that_only_calls_tools_still_meets_the_hard_cap() -> None:
+    """Tool calls yield to the event loop only every few milliseconds (`YIELD_EVERY_S`),
+    never less: a CPU-bound agent calling tools without end is still cancelled on time."""
+    import anyio
+
+    async def busy(task: HarnessContext) -> str:
+        for _ in range(40_000):  # seconds of calls (refused once max_steps seals it)
+            await task.call_tool("find_customers", {"query": "a"})
+        return "done"
+
+    env = load_environment("helpdesk")
+    direct = DirectEpisodes(env, episode_timeout=0.2)
+    direct.manager.max_steps = 20_000  # ~2 s of calls: ends a loop that never yields
+    try:
+        with anyio.fail_after(30):
+            r = await Rollouts(direct, env).rollout(matrix()[0], FunctionAgent(busy))
+    finally:
+        direct.close()
+    assert r.termination == "timeout" and r.record.steps > 1
