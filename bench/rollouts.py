@@ -193,7 +193,9 @@ async def main(args: argparse.Namespace) -> None:
             async with Rollouts.direct(
                 args.env, concurrency=args.group, workers=args.workers
             ) as ro:
-                await via_library(ro, rows, 1)  # the workers' start, reference end states
+                # the workers' start, and each worker's reference end states (a worker
+                # computes those of the variants it meets: a whole untimed round)
+                await via_library(ro, rows, args.group)
                 return await via_library(ro, rows, args.group)
 
         async def in_process(i: int) -> tuple[float, float]:

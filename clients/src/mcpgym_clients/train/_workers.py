@@ -47,21 +47,23 @@ def _start_worker(env_name: str, episode_timeout: float | None) -> None:
 
 
 def _run_in_worker(
-    agent: Agent, task: str, band: str, seed: int, epoch: int
+    agent: Agent, task: str, band: str, seed: int, epochs: list[int]
 ) -> tuple[str, Any]:
-    """Run one episode in this worker: ``("ok", record)`` or ``(kind, details)`` for the
-    errors `DirectEpisodes.run_episode` raises (sent as plain data: they do not all
-    unpickle)."""
+    """Run episodes of one variant in this worker, one after the other (one per epoch):
+    ``("ok", [record, ...])`` or ``(kind, details)`` for the errors
+    `DirectEpisodes.run_episode` raises (sent as plain data: they do not all unpickle)."""
     episodes, portal, _ = _worker
+
+    async def run() -> list[EpisodeRecord]:
+        return [await episodes.run_episode(agent, task, band, seed, epoch=e) for e in epochs]
+
     try:
-        rec = portal.call(
-            lambda: episodes.run_episode(agent, task, band, seed, epoch=epoch)
-        )
+        records = portal.call(run)
     except ServerRequestError as exc:
         return "request", (exc.service, exc.status, exc.payload)
     except ConfigurationError as exc:
         return "configuration", str(exc)
-    return "ok", rec
+    return "ok", records
 
 
 class WorkerEpisodes:
@@ -117,6 +119,22 @@ class WorkerEpisodes:
                 the agent cannot be pickled to a worker.
             InfraError: a worker died or its environment locked to another digest.
         """
+        (rec,) = await self.run_episodes(agent, task, band, seed, [epoch])
+        return rec
+
+    async def run_episodes(
+        self, agent: Agent, task: str, band: str, seed: int, epochs: list[int]
+    ) -> list[EpisodeRecord]:
+        """Run one episode of ``task@band#seed`` per epoch in ``epochs`` in one worker,
+        one after the other (one round trip to the worker for them all: `Rollouts`'s
+        groups are sent in ``workers`` parts).
+
+        Returns:
+            The records, in the order of ``epochs``.
+
+        Raises:
+            As `run_episode`.
+        """
         try:
             pickle.dumps(agent)
         except Exception as exc:
@@ -124,7 +142,7 @@ class WorkerEpisodes:
                 f"agent `{agent.name}` cannot run in a worker process: it does not pickle "
                 f"({type(exc).__name__}: {exc}); use Rollouts.direct without workers"
             ) from None
-        future = self._pool.submit(_run_in_worker, agent, task, band, seed, epoch)
+        future = self._pool.submit(_run_in_worker, agent, task, band, seed, list(epochs))
         try:
             kind, value = await anyio.to_thread.run_sync(future.result, abandon_on_cancel=True)
         except concurrent.futures.process.BrokenProcessPool as exc:
@@ -135,14 +153,15 @@ class WorkerEpisodes:
             raise ServerRequestError(*value)
         if kind == "configuration":
             raise ConfigurationError(value)
-        rec: EpisodeRecord = value
-        if rec.lock is not None and rec.lock != self.lock:
-            raise InfraError(
-                "env",
-                f"a rollout worker's environment locks to {rec.lock}, this one to "
-                f"{self.lock}: reinstall so both are the same",
-            )
-        return rec
+        records: list[EpisodeRecord] = value
+        for rec in records:
+            if rec.lock is not None and rec.lock != self.lock:
+                raise InfraError(
+                    "env",
+                    f"a rollout worker's environment locks to {rec.lock}, this one to "
+                    f"{self.lock}: reinstall so both are the same",
+                )
+        return records
 
     def close(self) -> None:
         """Stop the workers (waits for the episodes they are running)."""

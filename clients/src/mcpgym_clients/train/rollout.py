@@ -410,14 +410,27 @@ class Rollouts:
             raise ConfigurationError(f"a group needs at least one rollout, got n={n}")
         agent = as_agent(policy)
         out: list[Rollout | None] = [None] * n
+        driver = self.driver
 
         async def one(i: int) -> None:
             out[i] = await self.rollout(row, agent, epoch=i)
 
+        async def part(epochs: list[int]) -> None:  # in one worker process, in one go
+            assert isinstance(driver, WorkerEpisodes)
+            async with self._limit:
+                records = await driver.run_episodes(agent, row.task, row.band, row.seed, epochs)
+            for i, record in zip(epochs, records, strict=True):
+                out[i] = Rollout.from_record(row, record)
+
         try:
             async with anyio.create_task_group() as tg:
-                for i in range(n):
-                    tg.start_soon(one, i)
+                if isinstance(driver, WorkerEpisodes):
+                    k = min(driver.workers, n)
+                    for j in range(k):
+                        tg.start_soon(part, list(range(j, n, k)))
+                else:
+                    for i in range(n):
+                        tg.start_soon(one, i)
         finally:
             if agent is not policy:
                 await agent.aclose()
