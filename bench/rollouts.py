@@ -27,8 +27,9 @@ ratios to ``in process`` (the trainer path before `Rollouts.direct`) and ``mcpgy
 ``--floor`` also prints what bounds the direct path: the same episodes run synchronously
 (no event loop) with the CPU time of each part measured: opening (the snapshot's copy
 and the variant's setup SQL), the tool calls, sealing (the sandbox's copy, the page delta
-and the rest of the bundle) and grading, each per episode; and apart, the final file's
-sha256 the MCP path computes and the direct path skips (``hash_final=False``).
+and the rest of the bundle) and grading, each per episode; and apart, the final state's
+digests (its sha256, the delta's, the page-wise one) that the MCP path computes and the
+direct path skips (``hash_final=False``).
 """
 
 from __future__ import annotations
@@ -98,11 +99,10 @@ async def via_eval(
 
 def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     """Print the CPU per part of a direct rollout (see the module docstring)."""
-    import hashlib
-
     from mcpgym_grading import ReferenceCache, StateConnection, grade_bundle
     from mcpgym_server import MemoryEpisodeStore
-    from mcpgym_server.bundles import PageDelta
+    from mcpgym_server._bundle_state import delta_meta
+    from mcpgym_server.bundles import PageDelta, forget_final_sha256
     from mcpgym_server.runtime import EpisodeManager
 
     env = load_environment(env_name)
@@ -113,7 +113,7 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     )
     cache = ReferenceCache()
     parts = dict.fromkeys(
-        ("open: copy", "open: setup", "calls", "seal: copy", "seal: delta", "seal: sha256",
+        ("open: copy", "open: setup", "calls", "seal: copy", "seal: delta", "seal: digests",
          "seal: rest", "grade"), 0.0)
     clock = time.thread_time
 
@@ -138,9 +138,10 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
         c1 = clock()
         final = db.serialize()
         c2 = clock()
-        PageDelta.between(env.snapshot.data, final)
+        delta = PageDelta.between(env.snapshot.data, final)
         c3 = clock()
-        hashlib.sha256(final).hexdigest()
+        forget_final_sha256()  # as for a final state not seen before
+        delta_meta(final, delta, env.snapshot)  # the digests the MCP path computes
         c4 = clock()
         copy.close()
         db.close()
@@ -150,7 +151,7 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
             parts["calls"] += t2 - t1
             parts["seal: copy"] += c2 - c1
             parts["seal: delta"] += c3 - c2
-            parts["seal: sha256"] += c4 - c3
+            parts["seal: digests"] += c4 - c3
             parts["seal: rest"] += (t3 - t2) - (c3 - c1)  # the submit call, meta, log
             parts["grade"] += t4 - t3
 
@@ -160,14 +161,15 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
         for row in rows:
             one(row, True)
     n = repeats * len(rows)
-    sha = parts.pop("seal: sha256")
+    sha = parts.pop("seal: digests")
     total = sum(parts.values()) * 1000 / n
     print(f"floor of a direct rollout ({n} episodes, thread CPU ms each):")
     for name, t in parts.items():
         print(f"  {name:14s} {t * 1000 / n:6.3f} ms")
     print(f"  {'sum':14s} {total:6.3f} ms  -> at most {1000 / total:.0f} rollouts/s on one core")
-    print(f"  (not in the sum: the final file's sha256, {sha * 1000 / n:.3f} ms, which the "
-          "direct path skips: nobody reads a dropped bundle's final_sha256)")
+    print(f"  (not in the sum: the final state's digests, {sha * 1000 / n:.3f} ms: the whole "
+          "file's sha256, the delta's, the page digests; the MCP path computes them, the "
+          "direct path skips them: nobody reads a dropped bundle's)")
 
 
 async def main(args: argparse.Namespace) -> None:

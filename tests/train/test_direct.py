@@ -142,9 +142,10 @@ async def test_unknown_task_is_refused_like_the_server_does() -> None:
     assert err.value.status == 404 and "no-such-task" in str(err.value)
 
 
-async def test_dropped_bundles_are_not_hashed_whole_and_grade_the_same() -> None:
-    """Without ``keep_bundles`` nobody reads a bundle's ``final_sha256``, so the direct path
-    leaves it uncomputed (`EpisodeManager(hash_final=False)`): the grades do not change."""
+async def test_dropped_bundles_are_not_hashed_and_grade_the_same() -> None:
+    """Without ``keep_bundles`` nobody reads a bundle's digests of its final state, so the
+    direct path leaves them uncomputed (`EpisodeManager(hash_final=False)`): the grades do
+    not change."""
     env = load_environment("helpdesk")
     rows = matrix()
     kept, dropped = DirectEpisodes(env, keep_bundles=True), DirectEpisodes(env)
@@ -158,7 +159,8 @@ async def test_dropped_bundles_are_not_hashed_whole_and_grade_the_same() -> None
         assert all(len(x.meta.final_sha256) == 64 for x in kept.bundles.values())
         eid = dropped.manager.open(rows[0].task, rows[0].band, rows[0].seed).id
         dropped.manager.seal(eid, "ended")
-        assert dropped.store.take(eid).meta.final_sha256 == ""
+        meta = dropped.store.take(eid).meta
+        assert meta.final_sha256 == meta.delta_sha256 == meta.final_pages_sha256 == ""
         dropped.manager.forget_final_db(eid)
     finally:
         kept.close()

@@ -166,10 +166,12 @@ class EpisodeManager(SealingMixin):
             longer reachable by tool calls) for `take_final_db` instead of closing it: an
             in-process grader then reads the final state without another copy. The caller
             must take (and close) every one; `forget_final_db` drops one not wanted.
-        hash_final: compute each bundle's ``final_sha256`` (the whole final file's sha256,
-            ~0.5 ms per MB). ``False`` leaves it empty (``""``): only for a caller that
-            grades the kept sandbox in place and drops the bundle unread (`DirectEpisodes`);
-            such a bundle does not verify, so it must never be written to disk or sent.
+        hash_final: compute each bundle's digests of its final state (``final_sha256``,
+            the whole file's sha256, ~0.5 ms per MB; ``delta_sha256``;
+            ``final_pages_sha256``). ``False`` leaves them empty (``""``): only for a caller
+            that grades the kept sandbox in place and drops the bundle unread
+            (`DirectEpisodes`); such a bundle does not verify, so it must never be written
+            to disk or sent.
 
     Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
 

@@ -166,7 +166,7 @@ class SealingMixin:
                 steps=len(ep.log),
                 internal_errors=ep.internal_errors,
                 clock_end=job.clock_end,
-                **delta_meta(job.final, delta, snapshot, whole_sha256=self.hash_final),
+                **delta_meta(job.final, delta, snapshot, digests=self.hash_final),
             )
             self.store.write(EpisodeBundle(meta, tuple(ep.log), job.final, delta=delta))
             job.meta = meta

@@ -112,7 +112,7 @@ class DirectEpisodes:
             max_open=max_open,
             connection_factory=StateConnection,
             keep_final_db=True,
-            hash_final=keep_bundles,  # nobody reads a dropped bundle's whole-file sha256
+            hash_final=keep_bundles,  # nobody reads a dropped bundle's digests
         )
         self.lock = self.manager.lock
         self.reference_cache = reference_cache or ReferenceCache()
