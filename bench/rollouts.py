@@ -101,8 +101,7 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     """Print the CPU per part of a direct rollout (see the module docstring)."""
     from mcpgym_grading import ReferenceCache, StateConnection, grade_bundle
     from mcpgym_server import MemoryEpisodeStore
-    from mcpgym_server._bundle_state import delta_meta
-    from mcpgym_server.bundles import PageDelta, forget_final_sha256
+    from mcpgym_server.bundles import PageDelta, delta_meta, forget_final_sha256
     from mcpgym_server.runtime import EpisodeManager
 
     env = load_environment(env_name)
