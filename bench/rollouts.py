@@ -237,7 +237,7 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "rollouts").splitlines()[0])
     p.add_argument("--env", default="helpdesk")
     p.add_argument("--variants", type=int, default=4)
     p.add_argument("--group", type=int, default=8)
