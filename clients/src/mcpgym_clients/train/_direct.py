@@ -33,10 +33,11 @@ import anyio.lowlevel
 
 from mcpgym_clients.adapters.retry import watched
 from mcpgym_clients.containment import run_isolated
-from mcpgym_clients.driver import EpisodeRecord, _harness_failure, _now_iso
+from mcpgym_clients.driver import _harness_failure, _now_iso
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.harness import failure_result
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolDef, ToolOutcome
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.results import checked_result
 from mcpgym_grading import ReferenceCache, StateConnection, grade_bundle
 from mcpgym_server import (

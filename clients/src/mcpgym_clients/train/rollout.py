@@ -27,10 +27,11 @@ from typing import Any, Self
 
 import anyio
 
-from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord
+from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent, Termination
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.train._backends import in_process_driver
 from mcpgym_clients.train._direct import DirectEpisodes
 from mcpgym_clients.train._workers import WorkerEpisodes
