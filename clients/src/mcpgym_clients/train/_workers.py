@@ -27,9 +27,9 @@ import anyio
 import anyio.from_thread
 import anyio.to_thread
 
-from mcpgym_clients.driver import EpisodeRecord
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.protocol import Agent
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_server import Environment, load_environment
 
 _worker: Any = None  # (DirectEpisodes, portal, portal's context manager) in a worker
