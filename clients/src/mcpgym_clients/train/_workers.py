@@ -146,7 +146,12 @@ class WorkerEpisodes:
         try:
             kind, value = await anyio.to_thread.run_sync(future.result, abandon_on_cancel=True)
         except concurrent.futures.process.BrokenProcessPool as exc:
-            raise InfraError("env", f"a rollout worker process died: {exc}") from None
+            raise InfraError(
+                "env",
+                f"a rollout worker process died: {exc} (if at the first rollout: the script "
+                "that starts the workers needs the `if __name__ == \"__main__\":` guard, "
+                "as workers start with forkserver, which imports the main module)",
+            ) from None
         finally:
             future.cancel()
         if kind == "request":
