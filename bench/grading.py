@@ -13,9 +13,15 @@ run on two episode managers side by side in the same process:
   sealing gzips the whole database (format 1, ``bench/_servers.legacy_sealing``); grading
   reads it back (gunzip + sha256), recomputes the lock per bundle (`compute_lock`) and
   compares every table (``grade_bundle(..., skip_unchanged_tables=False)``);
-- ``after``: page-delta bundles (format 2); grading rebuilds the final database from the
-  snapshot (checked against ``final_sha256``), the lock is computed once per environment,
-  and only changed tables and leaf pages are read.
+- ``rebuilt``: grading the same page-delta bundles as ``after``, the way it was before the
+  final state was opened in place: the final database rebuilt as bytes from the snapshot,
+  its whole-file sha256 checked against ``final_sha256``, copied into SQLite
+  (``deserialize``), and the reference end state rebuilt and copied per grade;
+- ``after``: page-delta bundles (format 2); grading opens the final state in place on the
+  snapshot (copy-on-write mapping, `mcpgym_grading._cow`) and checks the pages the delta
+  wrote against ``final_pages_sha256``; reference end states are opened the same way and
+  kept open between grades; the lock is computed once per environment, and only changed
+  tables and leaf pages are read.
 
 Both managers write to ``--store-dir`` (default: a folder in /dev/shm when it exists, so
 that the figures are the CPU cost, not this machine's file creation). Prints medians per
@@ -114,7 +120,13 @@ def child(scale: int, seeds: int, store_root: Path) -> dict[str, object]:
             kb[key].append(_dir_kb(stores[key].path(ep.id)))
             pair[key] = ep.id
         ids.append(pair)
-    caches = {"before": ReferenceCache(), "after": ReferenceCache()}
+    from mcpgym_grading import _cow
+
+    caches = {
+        "before": ReferenceCache(),
+        "rebuilt": ReferenceCache(max_open_bytes=0),
+        "after": ReferenceCache(),
+    }
 
     def grade(key: str, eid: str) -> object:
         if key == "before":
@@ -123,24 +135,34 @@ def child(scale: int, seeds: int, store_root: Path) -> dict[str, object]:
             return grade_bundle(
                 bundle, env, reference_cache=caches[key], skip_unchanged_tables=False
             )
+        if key == "rebuilt":
+            _cow._usable = False  # noqa: SLF001 - the path before in-place opening
+            try:
+                return grade_bundle(stores["after"].read(eid), env, reference_cache=caches[key])
+            finally:
+                _cow._usable = None  # noqa: SLF001
         return grade_bundle(stores[key].read(eid), env, reference_cache=caches[key])
 
-    for pair in ids:  # warm the reference caches (built once per variant in both paths)
-        for key, eid in pair.items():
-            grade(key, eid)
-    ms: dict[str, list[float]] = {"before": [], "after": []}
-    ms_wall: dict[str, list[float]] = {"before": [], "after": []}
+    ways = ("before", "rebuilt", "after")
+    for pair in ids:  # warm the reference caches (built once per variant in every path)
+        pair["rebuilt"] = pair["after"]
+        for key in ways:
+            grade(key, pair[key])
+    ms: dict[str, list[float]] = {k: [] for k in ways}
+    ms_wall: dict[str, list[float]] = {k: [] for k in ways}
     for i, pair in enumerate(ids):
         grades = {}
-        for key in ("before", "after") if i % 2 else ("after", "before"):
+        for key in ways[i % 3 :] + ways[: i % 3]:  # the order rotating
             t0, c0 = time.perf_counter(), time.thread_time()
             grades[key] = grade(key, pair[key])
             ms[key].append((time.thread_time() - c0) * 1000)
             ms_wall[key].append((time.perf_counter() - t0) * 1000)
         a = grades["before"].model_dump()  # type: ignore[attr-defined]
-        b = grades["after"].model_dump()  # type: ignore[attr-defined]
-        a.pop("episode_id"), b.pop("episode_id")
-        assert a == b, (pair, a, b)
+        a.pop("episode_id")
+        for key in ("rebuilt", "after"):
+            b = grades[key].model_dump()  # type: ignore[attr-defined]
+            b.pop("episode_id")
+            assert a == b, (pair, a, b)
     med = statistics.median
     return {
         "scale": scale,
@@ -182,6 +204,7 @@ def main() -> None:
             shutil.rmtree(root, ignore_errors=True)
     print(f"store: {root}; medians per bundle of the thread's CPU time (wall time below);")
     print("before = the whole-file path, measured in the same run, interleaved")
+    print("read+grade: rebuilt = page-delta bundles rebuilt, re-hashed and copied per grade")
     head = (
         "scale",
         "snapshot",
@@ -210,12 +233,14 @@ def main() -> None:
             f"{r['kb_before']:>10.1f}{r['kb_after']:>8.1f}{r['kb_after'] / r['kb_before']:>7.3f} "
             f"{r['grade_before']:>14.2f}{r['grade_after']:>8.2f}"
             f"{r['grade_after'] / r['grade_before']:>7.3f}"
+            f"   rebuilt {r['grade_rebuilt']:.2f} (after/rebuilt "
+            f"{r['grade_after'] / r['grade_rebuilt']:.3f})"
         )
     for r in rows:
         print(
             f"wall ms at {r['scale']}x: seal {r['seal_wall_before']:.2f} -> "
             f"{r['seal_wall_after']:.2f}, read+grade {r['grade_wall_before']:.2f} -> "
-            f"{r['grade_wall_after']:.2f}"
+            f"{r['grade_wall_after']:.2f} (rebuilt {r['grade_wall_rebuilt']:.2f})"
         )
     one = next((r for r in rows if r["scale"] == 1), None)
     if one is not None:

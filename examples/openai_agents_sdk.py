@@ -135,7 +135,7 @@ async def run_episode(
 
 async def main() -> None:
     """Command line: one episode with a real model, graded when a grading URL is given."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--env-url", default="http://127.0.0.1:8000")
     parser.add_argument("--task", default="order-status")
     parser.add_argument("--band", default="easy")

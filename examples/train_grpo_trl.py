@@ -24,7 +24,7 @@ import argparse
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     p.add_argument("--env", default="helpdesk")
     p.add_argument("--bands", nargs="+", default=["easy"])
     p.add_argument("--seeds", type=int, default=500, help="seeds 0..N-1 (train split only)")
@@ -39,7 +39,8 @@ def main() -> None:
     p.add_argument("--max-steps", type=int, default=200)
     args = p.parse_args()
 
-    from trl import GRPOConfig, GRPOTrainer
+    # optional (the `train` extra): not installed where CI type-checks
+    from trl import GRPOConfig, GRPOTrainer  # pyright: ignore[reportMissingImports]
 
     from mcpgym_clients.train.trl import TRLSpec
 

@@ -34,6 +34,7 @@ EXPECTED = {
     "ReferenceCache",
     "Rubric",
     "SqlCheck",
+    "StateConnection",
     "StateMatchesReference",
     "Summary",
     "TextView",

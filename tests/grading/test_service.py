@@ -282,18 +282,46 @@ async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("field", "drop", "message"),
+    [
+        # a bundle with a page-wise digest: the rebuilt state is checked page-wise (cheap)
+        ("final_pages_sha256", None, "does not match final_pages_sha256 000000000000 in meta"),
+        # one sealed before page-wise digests: rebuilt whole and checked against its sha256
+        ("final_sha256", "final_pages_sha256", "does not match final_sha256 000000000000 in meta"),
+    ],
+)
 async def test_a_rebuilt_database_that_differs_from_final_sha256_is_500_never_a_grade(
-    setup: Setup,
+    setup: Setup, field: str, drop: str | None, message: str
 ) -> None:
     meta_path = setup.store_dir / setup.episode_id / "meta.json"
     meta = json.loads(meta_path.read_text())
-    assert meta["bundle_format"] == 2
-    meta["final_sha256"] = "0" * 64
+    assert meta["bundle_format"] == 2 and meta["final_pages_sha256"]
+    meta[field] = "0" * 64
+    if drop is not None:
+        del meta[drop]
     meta_path.write_text(json.dumps(meta))
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
     assert response.status_code == 500
-    assert "does not match final_sha256 000000000000 in meta (format 2)" in response.json()["error"]
+    assert message in response.json()["error"]
+
+
+def test_final_sha256_stays_checkable_on_a_bundle_with_page_digests(setup: Setup) -> None:
+    import hashlib
+
+    from mcpgym_server import BundleError
+
+    store = EpisodeStore(setup.store_dir)
+    bundle = store.read(setup.episode_id)
+    final = bundle.final_db  # rebuilt whole and checked against final_sha256
+    assert hashlib.sha256(final).hexdigest() == bundle.meta.final_sha256
+    meta_path = setup.store_dir / setup.episode_id / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["final_sha256"] = "0" * 64
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(BundleError, match="does not match final_sha256"):
+        _ = store.read(setup.episode_id).final_db
 
 
 async def test_a_format_1_bundle_is_still_graded(setup: Setup) -> None:
@@ -302,7 +330,7 @@ async def test_a_format_1_bundle_is_still_graded(setup: Setup) -> None:
     (d / FINAL_DB).write_bytes(gzip.compress(bundle.final_state(setup.env.snapshot)[0]))
     (d / STATE_DELTA).unlink()
     meta = json.loads((d / "meta.json").read_text())
-    for k in ("bundle_format", "base_sha256", "final_size", "delta_sha256"):
+    for k in ("bundle_format", "base_sha256", "final_size", "delta_sha256", "final_pages_sha256"):
         del meta[k]
     (d / "meta.json").write_text(json.dumps(meta))
     async with client_for(setup.app()) as client:

@@ -109,6 +109,17 @@ def test_variants_are_deterministic_and_lookups_name_choices(toy_env: Environmen
         toy_env.variant("set-target", "easy", -1)
 
 
+def test_an_unknown_band_lists_the_bands_easiest_first_not_alphabetically() -> None:
+    from mcpgym_server import load_environment
+
+    env = load_environment("helpdesk")
+    family = next(f for f in env.families.values() if len(f.bands) == 4)
+    with pytest.raises(UnknownBandError) as raised:
+        env.variant(family.name, "legendary", 0)
+    assert str(raised.value).endswith("valid bands: easy, medium, hard, expert")
+    assert raised.value.choices == ["easy", "medium", "hard", "expert"]
+
+
 def test_submit_is_a_framework_tool(toy_env: Environment) -> None:
     assert toy_env.tools["submit"].framework
     assert set(toy_env.tools) == {"put", "get", "dump", "submit"}

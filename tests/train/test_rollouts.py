@@ -31,12 +31,15 @@ async def session(kind: str, env: Environment, tmp: Path) -> AsyncIterator[Rollo
     if kind == "in_process":
         async with Rollouts.in_process(env) as ro:
             yield ro
+    elif kind == "direct":
+        async with Rollouts.direct(env) as ro:
+            yield ro
     else:
         async with Rollouts.served(env, tmp / "store") as ro:
             yield ro
 
 
-BACKENDS = ["in_process", "http"]
+BACKENDS = ["in_process", "http", "direct"]
 
 
 @pytest.mark.parametrize("kind", BACKENDS)

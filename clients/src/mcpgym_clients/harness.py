@@ -111,7 +111,7 @@ def contained(exc: BaseException) -> bool:
 
 
 def failure_result(
-    exc: BaseException, transcript: list[dict[str, Any]], usage: Mapping[str, int], who: str
+    exc: BaseException, transcript: list[dict[str, Any]], usage: Mapping[str, float], who: str
 ) -> AgentResult:
     """The `AgentResult` for an exception that escaped an agent's loop.
 
@@ -136,7 +136,7 @@ def failure_result(
 
 
 def as_result(
-    value: object, transcript: list[dict[str, Any]], usage: Mapping[str, int], who: str
+    value: object, transcript: list[dict[str, Any]], usage: Mapping[str, float], who: str
 ) -> AgentResult:
     """Normalise what a loop returned into an `AgentResult`.
 

@@ -16,7 +16,7 @@ Agents are a lab's code (``--agent module:attr``): their `AgentResult` may hold 
 from __future__ import annotations
 
 import math
-from typing import Any, get_args
+from typing import Any, cast, get_args
 
 from mcpgym_clients.protocol import AgentResult, Termination
 from mcpgym_server.runtime import MAX_STRING_LENGTH
@@ -186,4 +186,7 @@ def _checked(value: object, who: str) -> AgentResult:
                 "mcpgym_harness": True,
             }
         )
-    return AgentResult(termination, transcript, usage, answer=answer, error=error)
+    # `termination` was checked against TERMINATIONS above
+    return AgentResult(
+        cast(Termination, termination), transcript, usage, answer=answer, error=error
+    )

@@ -34,11 +34,12 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from sqlite_utils import Database
 
 from mcpgym_clients.errors import ConfigurationError, UsageError
+from mcpgym_clients.measure.usage import USAGE_KEYS
 
 if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a store
     from mcpgym_clients.driver import EpisodeRecord
@@ -309,7 +310,7 @@ class RunStore:
                 [run_id, rec.task, rec.band, rec.seed, rec.epoch],
             )
             table = self.db.table("episodes").insert(row)
-            return int(table.last_pk)
+            return int(cast(int, table.last_pk))  # an insert always sets the row id
 
     # -- reading -----------------------------------------------------------------------
 
@@ -376,9 +377,13 @@ class RunStore:
 
     def headlines(self) -> dict[str, dict[str, Any]]:
         """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate", "total_tokens",
-        "cost_usd"}`` (SQL aggregates; the means are over scored episodes, ``None`` when
-        none; tokens and cost summed over every episode that reported them, ``None`` when
-        none did)."""
+        "cost_usd", "usage_reported"}`` (SQL aggregates; the means are over scored
+        episodes, ``None`` when none; tokens and cost summed over every episode that
+        reported them, ``None`` when none did; ``usage_reported``: the episodes with any
+        numeric usage count, as `mcpgym_clients.measure.usage.usage_figures` counts them)."""
+        reported = " OR ".join(
+            f"json_type(usage, '$.{key}') IN ('integer', 'real')" for key in USAGE_KEYS
+        )
         rows = self._query(
             "SELECT run_id, count(*) AS episodes, sum(scored) AS scored, "
             "avg(CASE WHEN scored = 1 THEN score END) AS mean_score, "
@@ -386,7 +391,9 @@ class RunStore:
             "sum(coalesce(json_extract(usage, '$.total_tokens'), "
             "json_extract(usage, '$.prompt_tokens') + json_extract(usage, '$.completion_tokens')"
             ")) AS total_tokens, "
-            "sum(json_extract(usage, '$.cost_usd')) AS cost_usd "
+            "sum(json_extract(usage, '$.cost_usd')) AS cost_usd, "
+            f"coalesce(sum(CASE WHEN json_valid(usage) AND ({reported}) THEN 1 END), 0) "
+            "AS usage_reported "
             "FROM episodes GROUP BY run_id",
             [],
             (),

@@ -152,7 +152,7 @@ def probe_amounts(env: Environment, seeds: int) -> None:
     for fam in env.families.values():
         money_checks = [
             c
-            for c in fam.rubric.checks
+            for c in getattr(fam.rubric, "checks", ())
             if isinstance(c, AnswerMatch)
             and c.normalize == "money"
             and "ticket_messages" in (c.sql or "")
@@ -221,7 +221,7 @@ def probe_look_alikes(env: Environment, seeds: int) -> None:
 
 def main() -> None:
     """Run every probe and print the tallies."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--seeds", type=int, default=6, help="seeds per band (default 6)")
     args = parser.parse_args()
     env = load_environment("helpdesk")

@@ -12,8 +12,10 @@ check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
 `amounts_stated`.
 """
 
+from mcpgym_grading._reference import ReferenceCache
+from mcpgym_grading._statepages import StateConnection
 from mcpgym_grading._text import TextView, fold
-from mcpgym_grading.engine import ReferenceCache, grade_bundle
+from mcpgym_grading.engine import grade_bundle
 from mcpgym_grading.errors import (
     BundleMismatchError,
     CheckEvaluationError,
@@ -66,6 +68,7 @@ __all__ = [
     "ReferenceCache",
     "Rubric",
     "SqlCheck",
+    "StateConnection",
     "StateMatchesReference",
     "Summary",
     "TextView",

@@ -36,12 +36,21 @@ def _quote(name: str) -> str:
 
 
 def table_names(db: sqlite3.Connection) -> set[str]:
-    """Names of the ordinary tables of ``db`` (no views, no ``sqlite_*`` internals)."""
+    """Names of the ordinary tables of ``db`` (no views, no ``sqlite_*`` internals).
+
+    A read-only `StateConnection` remembers them (in its ``memo``, per database).
+    """
+    memo = db.memo if isinstance(db, StateConnection) and hasattr(db, "memo") else None
+    if memo is not None and "table_names" in memo:
+        return set(memo["table_names"])
     rows = db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
         "ESCAPE '\\'"
     ).fetchall()
-    return {r[0] for r in rows}
+    names = {r[0] for r in rows}
+    if memo is not None:
+        memo["table_names"] = frozenset(names)
+    return names
 
 
 def known_equal(final_db: sqlite3.Connection, reference_db: sqlite3.Connection) -> frozenset[str]:
@@ -54,8 +63,20 @@ def known_equal(final_db: sqlite3.Connection, reference_db: sqlite3.Connection) 
     return final_db.same_as_base & reference_db.same_as_base
 
 
+def _table_info(db: sqlite3.Connection, name: str) -> list[tuple[Any, ...]]:
+    """``PRAGMA table_info`` of a table (remembered by a read-only `StateConnection`)."""
+    memo = db.memo if isinstance(db, StateConnection) and hasattr(db, "memo") else None
+    key = ("table_info", name)
+    if memo is not None and key in memo:
+        return memo[key]
+    info = [tuple(r) for r in db.execute(f"PRAGMA table_info({_quote(name)})").fetchall()]
+    if memo is not None:
+        memo[key] = info
+    return info
+
+
 def _columns(db: sqlite3.Connection, name: str) -> list[str]:
-    return [str(r[1]) for r in db.execute(f"PRAGMA table_info({_quote(name)})").fetchall()]
+    return [str(r[1]) for r in _table_info(db, name)]
 
 
 _ROWID_NAMES = ("rowid", "_rowid_", "oid")
@@ -75,7 +96,7 @@ def read_table(
     """
     if name not in (table_names(db) if names is None else names):
         return None
-    info = db.execute(f"PRAGMA table_info({_quote(name)})").fetchall()
+    info = _table_info(db, name)
     columns = tuple(str(r[1]) for r in info)
     pk = tuple(str(r[1]) for r in sorted((r for r in info if r[5] > 0), key=lambda r: r[5]))
     sql = f"SELECT * FROM {_quote(name)}"
@@ -95,7 +116,8 @@ def _prunable_rowids(
     if rowids is None:
         return None
     for db in (final_db, reference_db):
-        if all(a in _columns(db, name) for a in _ROWID_NAMES):
+        columns = _columns(db, name)
+        if all(a in columns for a in _ROWID_NAMES):
             return None  # every rowid alias is shadowed by a column
     return rowids
 
@@ -273,6 +295,17 @@ def compare_tables(
                 if name in f_names and name in r_names
                 else None
             )
+            if rowids is not None and not rowids:
+                columns = _columns(final_db, name)
+                if columns == _columns(reference_db, name):
+                    # every row is on a leaf page the same on both sides: nothing to read
+                    unknown = [c for c in ignored if c not in columns]
+                    if unknown:
+                        raise CheckEvaluationError(
+                            f"ignored column(s) {', '.join(f'`{c}`' for c in unknown)} do not "
+                            f"exist in table `{name}`; its columns: {', '.join(sorted(columns))}"
+                        )
+                    continue
             final = read_table(final_db, name, f_names, rowids)
             reference = read_table(reference_db, name, r_names, rowids)
             all_cols = set(final.columns if final else ())

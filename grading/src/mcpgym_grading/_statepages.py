@@ -9,10 +9,12 @@ page is the same bytes. When that holds in both the final and the reference data
 table is equal on both sides and `compare_tables` skips reading it.
 
 Inside a table that changed, rows are pruned by leaf page (rowid tables): a leaf page that
-is in the table's b-tree on both sides (``dbstat`` of each database) and unchanged on both
-holds the same rows on both, so only the rows of the other leaf pages (their rowids read
-from the page cells) are fetched and compared. A changed overflow page, a WITHOUT ROWID
-table or a table missing on one side falls back to reading the whole table.
+is in the table's b-tree on both sides (``dbstat`` of each database) and holds the same
+bytes on both (unchanged from the snapshot on both, or changed alike: an episode that did
+what the reference did leaves the same pages) holds the same rows on both, so only the rows
+of the other leaf pages (their rowids read from the page cells) are fetched and compared.
+An overflow page that differs between the sides, a WITHOUT ROWID table or a table missing
+on one side falls back to reading the whole table.
 
 Handled conservatively (every table is then compared, as before): another page size than
 the snapshot's, a missing ``dbstat`` (SQLite built without it), a schema row that moved or
@@ -24,6 +26,7 @@ covered by `PageDelta.changed_pages` (truncated pages count as changed).
 
 from __future__ import annotations
 
+import mmap
 import sqlite3
 import threading
 import weakref
@@ -48,11 +51,35 @@ class StateConnection(sqlite3.Connection):
 
     base_sha256: str | None = None
     same_as_base: frozenset[str] = frozenset()
-    data: bytes = b""
+    data: bytes | mmap.mmap = b""
     delta: PageDelta | None = None
     index: BaseIndex | None = None
     page_size: int = 0
     memo: dict[Any, Any]
+    nbytes: int = 0
+    """Size of the database held (reference connections lent by a `ReferenceCache`)."""
+    pool_key: tuple[str, str, str] | None = None
+    """The `ReferenceCache` entry this connection belongs to, if any."""
+    mapping: Any = None
+    """The copy-on-write mapping SQLite reads in place (`mcpgym_grading._cow`), if any:
+    released once the connection is closed."""
+
+    def close(self) -> None:
+        """Close the database, then release its mapping (never the other way round)."""
+        super().close()
+        mapping = self.__dict__.pop("mapping", None)
+        if mapping is not None:
+            self.__dict__.pop("data", None)
+            mm, buf = mapping
+            del mapping, buf  # the ctypes view holds an export of the mapping
+            try:
+                mm.close()
+            except BufferError:  # still exported somewhere: the GC unmaps it later
+                pass
+
+    def __del__(self) -> None:
+        if self.__dict__.get("mapping") is not None:
+            self.close()
 
 
 @dataclass(frozen=True)
@@ -169,6 +196,24 @@ def open_state(
         ":memory:", check_same_thread=False, isolation_level=None, factory=StateConnection
     )
     db.deserialize(data)
+    return adopt_state(db, data, delta, snapshot, index)
+
+
+def adopt_state(
+    db: StateConnection,
+    data: bytes | mmap.mmap,
+    delta: PageDelta | None,
+    snapshot: Snapshot,
+    index: BaseIndex | None,
+) -> StateConnection:
+    """Make ``db`` (a `StateConnection` already holding the database ``data``: opened by
+    `open_state`, or an in-process sandbox sealed into a bundle whose final bytes are
+    ``data``) read-only with tuple rows, and tell it its unchanged tables (as `open_state`).
+
+    Returns:
+        ``db``.
+    """
+    db.row_factory = None
     db.execute("PRAGMA query_only = ON")
     db.memo = {}
     db.page_size = page_size_of(data)  # PRAGMA page_size is stale until page 1 is read
@@ -195,7 +240,7 @@ def _schema_row(db: sqlite3.Connection, name: str) -> SchemaRow | None:
     return (str(row[0]), str(row[1]), str(row[2]), int(row[3] or 0), row[4])
 
 
-def _varint(buf: bytes, off: int) -> tuple[int, int]:
+def _varint(buf: bytes | mmap.mmap, off: int) -> tuple[int, int]:
     value = 0
     for i in range(8):
         byte = buf[off + i]
@@ -205,7 +250,7 @@ def _varint(buf: bytes, off: int) -> tuple[int, int]:
     return (value << 8) | buf[off + 8], off + 9
 
 
-def leaf_rowids(data: bytes, pageno: int, page_size: int) -> list[int] | None:
+def leaf_rowids(data: bytes | mmap.mmap, pageno: int, page_size: int) -> list[int] | None:
     """The rowids of the cells of table-leaf page ``pageno`` of a database file, or ``None``
     when the page is not a table leaf (a WITHOUT ROWID table's pages are index pages)."""
     start = (pageno - 1) * page_size
@@ -263,11 +308,39 @@ def _rowids_of(db: StateConnection, pageno: int, page_size: int) -> list[int] | 
     return memo[key]
 
 
+def _page(db: StateConnection, pageno: int, page_size: int) -> bytes:
+    start = (pageno - 1) * page_size
+    return bytes(db.data[start : start + page_size])
+
+
+def differing_pages(final_db: StateConnection, reference_db: StateConnection) -> frozenset[int]:
+    """The pages whose bytes differ between the two databases (both page deltas against one
+    snapshot, `StateConnection` with ``delta`` and ``data``): among the pages either delta
+    changed, those that are not the same bytes on both sides (a page past one file's end
+    differs). Every other page is the snapshot's on both sides or was changed alike."""
+    f, r = final_db, reference_db
+    assert f.delta is not None and r.delta is not None
+    key = ("differs", id(r.delta))
+    hit = f.memo.get(key)
+    if hit is not None and hit[0] is r.delta:
+        return hit[1]
+    size = f.delta.page_size
+    out = frozenset(
+        n
+        for n in f.delta.changed_pages | r.delta.changed_pages
+        if _page(f, n, size) != _page(r, n, size)
+    )
+    f.memo[key] = (r.delta, out)
+    return out
+
+
 def suspect_rowids(
     final_db: sqlite3.Connection, reference_db: sqlite3.Connection, name: str
 ) -> set[int] | None:
     """The rowids of table ``name`` whose rows may differ between the two databases; every
-    other row is on a leaf page both hold unchanged from the snapshot (module docstring).
+    other row is on a leaf page that is in the table's b-tree on both sides and holds the
+    same bytes on both (unchanged from the snapshot, or changed alike: `differing_pages`),
+    its overflow pages too (module docstring).
 
     Returns ``None`` when rows cannot be pruned (not two `StateConnection` over one
     snapshot, the table missing on a side, a WITHOUT ROWID table, a changed overflow page).
@@ -287,10 +360,10 @@ def suspect_rowids(
         return None
     if not f_leaves or not r_leaves:
         return None
-    changed = f.delta.changed_pages | r.delta.changed_pages
-    if not changed.isdisjoint(f_over | r_over):
+    differ = differing_pages(f, r)
+    if not differ.isdisjoint(f_over | r_over):
         return None
-    safe = (f_leaves & r_leaves) - changed
+    safe = (f_leaves & r_leaves) - differ
     out: set[int] = set()
     for db, leaves in ((f, f_leaves), (r, r_leaves)):
         for pageno in leaves - safe:

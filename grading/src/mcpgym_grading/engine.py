@@ -17,25 +17,35 @@ import logging
 import sqlite3
 import threading
 import weakref
-from collections import OrderedDict
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
-from mcpgym_grading._statepages import base_index, open_state
+from mcpgym_grading._cow import open_cow
+from mcpgym_grading._reference import _ENV_CALLS, DEFAULT_REFERENCE_CACHE, ReferenceCache
+from mcpgym_grading._statepages import (
+    BaseIndex,
+    StateConnection,
+    adopt_state,
+    base_index,
+    open_state,
+)
 from mcpgym_grading._values import lookup_param, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
 from mcpgym_grading.rubric import Check, Rubric
-from mcpgym_server import Environment, EnvironmentDefinitionError, MCPGymError, TaskVariant
-from mcpgym_server.bundles import EpisodeBundle, PageDelta
+from mcpgym_server import (
+    BundleError,
+    Environment,
+    EnvironmentDefinitionError,
+    Snapshot,
+    TaskVariant,
+)
+from mcpgym_server.bundles import STATE_DELTA, EpisodeBundle, PageDelta
 from mcpgym_server.lock import compute_lock
-from mcpgym_server.runtime import replay
 
 SCORE_TOLERANCE = 1e-9
 """``score >= threshold - SCORE_TOLERANCE`` passes (weights are floats)."""
 
-_ENV_CALLS = threading.RLock()
-"""Serialises calls into an environment (variant generation shares one snapshot connection)."""
 
 logger = logging.getLogger("mcpgym.grading")
 
@@ -77,96 +87,6 @@ def environment_lock(env: Environment) -> str:
     with _LOCKS_GUARD:
         _LOCKS[env] = (token, lock)
     return lock
-
-
-class ReferenceCache:
-    """An LRU of reference end states, keyed by ``(lock, variant id)``.
-
-    The reference end state is the variant's reference solution replayed on a fresh
-    sandbox (`mcpgym_server.replay`). It is deterministic for a lock, so it is built
-    once per variant and kept as its page delta against the snapshot (~80 KB for helpdesk
-    instead of the 1 MB file). Thread-safe.
-
-    Args:
-        maxsize: how many reference states to keep.
-    """
-
-    def __init__(self, maxsize: int = 256) -> None:
-        self.maxsize = maxsize
-        self._items: OrderedDict[tuple[str, str], PageDelta | str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def clear(self) -> None:
-        """Forget every cached reference state."""
-        with self._lock:
-            self._items.clear()
-
-    def get(self, env: Environment, variant: TaskVariant, lock: str) -> bytes:
-        """The reference end database (SQLite file bytes) of ``variant``.
-
-        Raises:
-            CheckEvaluationError: as `get_delta`.
-        """
-        return self.get_delta(env, variant, lock).apply(env.snapshot.data)
-
-    def get_delta(self, env: Environment, variant: TaskVariant, lock: str) -> PageDelta:
-        """The reference end state of ``variant`` as a page delta against the snapshot.
-
-        Raises:
-            CheckEvaluationError: the reference solution does not run cleanly (a call
-                failed or the runtime refused it); such a reference cannot grade anything.
-        """
-        key = (lock, variant.id)
-        with self._lock:
-            item = self._items.get(key)
-            if item is not None:
-                self._items.move_to_end(key)
-        if item is None:
-            item = _build_reference(env, variant)
-            with self._lock:
-                self._items[key] = item
-                self._items.move_to_end(key)
-                while len(self._items) > self.maxsize:
-                    self._items.popitem(last=False)
-        if isinstance(item, str):
-            raise CheckEvaluationError(item)
-        return item
-
-
-def _build_reference(env: Environment, variant: TaskVariant) -> PageDelta | str:
-    """Replay the reference solution; its page delta, or an error message."""
-    try:
-        with _ENV_CALLS:
-            bundle = replay(
-                env,
-                variant.family,
-                variant.band,
-                variant.seed,
-                variant.reference,
-                answer=variant.answer,
-            )
-    except MCPGymError as exc:
-        return f"the reference solution of {variant.id} cannot be replayed: {exc}"
-    for entry in bundle.log:
-        if entry.status != "ok":
-            why = entry.internal_detail or entry.error or entry.status
-            return (
-                f"the reference solution of {variant.id} fails at step {entry.step} "
-                f"(tool `{entry.tool}`, {entry.status}): {why}"
-            )
-    if len(bundle.log) < len(variant.reference):
-        return (
-            f"the reference solution of {variant.id} ended the episode after "
-            f"{len(bundle.log)} of {len(variant.reference)} calls"
-        )
-    return bundle.final_state(env.snapshot)[1]
-
-
-DEFAULT_REFERENCE_CACHE = ReferenceCache()
-"""The reference cache `grade_bundle` uses unless given another."""
 
 
 def _base(check: Check) -> dict[str, Any]:
@@ -225,6 +145,24 @@ def _evaluate(check: Check, ctx: CheckContext) -> CheckResult:
     )
 
 
+_DIGESTS: dict[int, tuple[Rubric, str]] = {}
+_DIGESTS_GUARD = threading.Lock()
+
+
+def rubric_digest(rubric: Rubric) -> str:
+    """`Rubric.digest` of ``rubric``, computed once per rubric object (rubrics are frozen)."""
+    with _DIGESTS_GUARD:
+        cached = _DIGESTS.get(id(rubric))
+    if cached is not None and cached[0] is rubric:
+        return cached[1]
+    digest = rubric.digest()
+    with _DIGESTS_GUARD:
+        if len(_DIGESTS) > 1024:
+            _DIGESTS.clear()
+        _DIGESTS[id(rubric)] = (rubric, digest)
+    return digest
+
+
 def _rubric_of(env: Environment, task: str) -> Rubric:
     rubric = env.family(task).rubric
     if not isinstance(rubric, Rubric):
@@ -242,6 +180,7 @@ def grade_bundle(
     check_lock: bool = True,
     reference_cache: ReferenceCache | None = None,
     skip_unchanged_tables: bool = True,
+    final_db: sqlite3.Connection | None = None,
 ) -> Grade:
     """Grade a sealed episode bundle with the rubric of its task family.
 
@@ -264,6 +203,11 @@ def grade_bundle(
         skip_unchanged_tables: state checks skip the tables whose pages neither the episode
             nor the reference changed (default). ``False`` reads every table: the path
             before page deltas, kept for benchmarks and for tests that the grades agree.
+        final_db: an open connection already holding the bundle's final database: the
+            sealed sandbox of an in-process episode (`EpisodeManager.take_final_db`, made
+            with ``connection_factory=StateConnection``), which saves rebuilding and
+            opening it. The bundle must hold its final bytes (an in-memory bundle does).
+            It is made query-only with tuple rows and left open (the caller closes it).
 
     Returns:
         The `Grade`.
@@ -296,20 +240,39 @@ def grade_bundle(
         )
     cache = DEFAULT_REFERENCE_CACHE if reference_cache is None else reference_cache
     snapshot = env.snapshot
-    if skip_unchanged_tables or bundle.has_delta:
+    index = base_index(snapshot) if skip_unchanged_tables else None
+    mapped = None if final_db is not None or not skip_unchanged_tables else _open_mapped(
+        bundle, snapshot, index
+    )
+    final_data: bytes = b""
+    final_delta: PageDelta | None = None
+    if mapped is not None:
+        pass  # opened in place: nothing rebuilt
+    elif skip_unchanged_tables or bundle.has_delta:
         final_data, final_delta = bundle.final_state(snapshot)
     else:
-        final_data, final_delta = bundle.final_db, None
-    index = base_index(snapshot) if skip_unchanged_tables else None
-    opened: list[sqlite3.Connection] = []
+        final_data = bundle.final_db
+    opened: list[StateConnection] = []
 
     def reference_db() -> sqlite3.Connection:
         if not opened:
-            delta = cache.get_delta(env, variant, lock)
-            opened.append(open_state(delta.apply(snapshot.data), delta, snapshot, index))
+            if index is None:  # the path before page deltas: a fresh copy, every table read
+                delta = cache.get_delta(env, variant, lock)
+                opened.append(open_state(delta.apply(snapshot.data), delta, snapshot, None))
+            else:
+                opened.append(cache.checkout(env, variant, lock, index))
         return opened[0]
 
-    final_db = open_state(final_data, final_delta, snapshot, index)
+    own_final = final_db is None
+    if mapped is not None:
+        final_db = mapped
+    elif final_db is None:
+        final_db = open_state(final_data, final_delta, snapshot, index)
+    elif isinstance(final_db, StateConnection):
+        adopt_state(final_db, final_data, final_delta, snapshot, index)
+    else:
+        final_db.row_factory = None
+        final_db.execute("PRAGMA query_only = ON")
     try:
         ctx = CheckContext(
             bundle=bundle,
@@ -321,10 +284,47 @@ def grade_bundle(
         )
         results = tuple(_evaluate(check, ctx) for check in rubric.checks)
     finally:
-        final_db.close()
+        if own_final:
+            final_db.close()
         for db in opened:
-            db.close()
+            if index is None:
+                db.close()
+            else:
+                cache.checkin(db)
     return _score(bundle, variant, rubric, lock, results)
+
+
+def _open_mapped(
+    bundle: EpisodeBundle, snapshot: Snapshot, index: BaseIndex | None
+) -> StateConnection | None:
+    """The final database of a page-delta bundle opened in place on the snapshot
+    (`open_cow`), checked against the bundle's ``final_pages_sha256`` by hashing the pages
+    the delta wrote as SQLite will read them; ``None`` when the bundle holds its final bytes,
+    has no page-wise digest (sealed before it: rebuilt and checked whole) or cannot be mapped.
+
+    Raises:
+        BundleError: the rebuilt database does not match ``final_pages_sha256``.
+    """
+    meta = bundle.meta
+    if bundle.holds_final or not meta.final_pages_sha256:
+        return None
+    delta = bundle.delta_against(snapshot)
+    if delta is None:
+        return None
+    db = open_cow(snapshot, delta)
+    if db is None:
+        return None
+    data, p = db.data, delta.page_size
+    found = snapshot.page_digests.with_delta(delta, lambda n: data[(n - 1) * p : n * p])
+    if found != meta.final_pages_sha256:
+        db.close()
+        raise BundleError(
+            f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
+            f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_pages_sha256 "
+            f"{meta.final_pages_sha256[:12]} in meta; the bundle or the snapshot is damaged"
+        )
+    adopt_state(db, data, delta, snapshot, index)
+    return db
 
 
 def _score(
@@ -359,7 +359,7 @@ def _score(
         seed=meta.seed,
         variant_id=variant.id,
         lock=lock,
-        rubric_digest=rubric.digest(),
+        rubric_digest=rubric_digest(rubric),
         status="error" if errors else "graded",
         error="; ".join(errors) if errors else None,
         score=score,

@@ -35,9 +35,14 @@ episode id asked for, so the signature binds the bundle to its episode, environm
 lock, and grades say ``"signature": "verified"``; without one grades say
 ``"signature": "unchecked"``.
 
+Each bundle file is read once: the signature is verified over those bytes and the grade
+made from the same bytes (`EpisodeStore.read_verified`), never from a second read.
+
 Bundles are immutable and grading is deterministic, so a grade is computed once
 per episode and kept in memory (and in ``grades_dir`` as ``<episode_id>.json``
-when given, which survives restarts).
+when given, which survives restarts). A grade file is served only while it is bound to
+the bundle in the store and its MAC verifies (`mcpgym_grading._grade_cache`); a planted or
+edited one is ignored and the bundle graded again.
 """
 
 from __future__ import annotations
@@ -59,7 +64,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from mcpgym_grading.engine import ReferenceCache, grade_bundle
+from mcpgym_grading._grade_cache import open_grade, seal_grade
+from mcpgym_grading._reference import ReferenceCache
+from mcpgym_grading.engine import grade_bundle
 from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
 from mcpgym_grading.grade import Grade
 from mcpgym_server import (
@@ -73,7 +80,7 @@ from mcpgym_server import (
     UnknownTaskError,
     load_environment,
 )
-from mcpgym_server.bundles import EpisodeStore, check_bundle_episode
+from mcpgym_server.bundles import EpisodeStore
 
 logger = logging.getLogger("mcpgym.grading")
 
@@ -106,6 +113,8 @@ class _GradingService:
         self.store = store
         self.bundle_key = bundle_key or None
         self.token = token.encode()
+        # cached grades are MAC'd with a secret no agent holds (see _grade_cache)
+        self.cache_key = self.bundle_key.encode() if self.bundle_key else self.token
         self.env_loader = env_loader
         self.grades_dir = grades_dir
         self.reference_cache = reference_cache
@@ -128,27 +137,47 @@ class _GradingService:
     # -- grades ----------------------------------------------------------------------------
 
     def cached(self, episode_id: str) -> Grade | None:
+        """The grade made earlier: in memory, or in ``grades_dir`` if still bound to the
+        bundle in the store (`mcpgym_grading._grade_cache`); ``None`` otherwise."""
         grade = self.grades.get(episode_id)
         if grade is None and self.grades_dir is not None and _safe_id(episode_id):
             path = self.grades_dir / f"{episode_id}.json"
             if path.is_file():
-                grade = Grade.model_validate_json(path.read_text(encoding="utf-8"))
-                self.grades[episode_id] = grade
+                grade = self.from_disk(episode_id, path)
+                if grade is not None:
+                    self.grades[episode_id] = grade
+        return grade
+
+    def from_disk(self, episode_id: str, path: Path) -> Grade | None:
+        try:
+            text = path.read_text(encoding="utf-8")
+            digest = self.store.files(episode_id).sha256()
+        except (OSError, UnicodeDecodeError, BundleError, UnknownEpisodeError) as exc:
+            logger.warning("not serving the cached grade %s: %s", path, exc)
+            return None
+        grade, why = open_grade(
+            text, episode_id=episode_id, bundle_sha256=digest, key=self.cache_key
+        )
+        if grade is None:
+            logger.warning("not serving the cached grade %s (%s): grading again", path, why)
         return grade
 
     def compute(self, episode_id: str) -> Grade:
-        """Read the bundle, load its environment and grade it (runs in a worker thread)."""
-        if self.bundle_key is not None:
-            self.store.verify_signature(episode_id, self.bundle_key)
-        bundle = self.store.read(episode_id)
+        """Read the bundle, load its environment and grade it (runs in a worker thread).
+
+        Each bundle file is read once; the signature is verified over those bytes and
+        the grade made from them (`EpisodeStore.read_verified`), so files swapped on disk
+        meanwhile are never graded under a verified signature.
+        """
         # With or without a key: a bundle copied over another episode's folder is refused.
-        check_bundle_episode(bundle.meta, episode_id)
+        bundle, digest = self.store.read_verified(episode_id, self.bundle_key)
         env = self.env_loader(bundle.meta.env)
         grade = grade_bundle(bundle, env, reference_cache=self.reference_cache)
         if self.bundle_key is not None:
             grade = grade.model_copy(update={"signature": "verified"})
         if self.grades_dir is not None:
-            _write_atomic(self.grades_dir / f"{episode_id}.json", grade.model_dump_json(indent=2))
+            text = seal_grade(grade, bundle_sha256=digest, key=self.cache_key)
+            _write_atomic(self.grades_dir / f"{episode_id}.json", text)
         return grade
 
     async def grade(self, episode_id: str) -> Grade:
@@ -288,7 +317,8 @@ def create_app(
         env_loader: finds an installed environment by name (default: the
             ``mcpgym.environments`` entry points).
         grades_dir: optional directory where grades are also written as
-            ``<episode_id>.json`` (and read back after a restart).
+            ``<episode_id>.json`` (and read back after a restart, if still bound to their
+            bundle: see `mcpgym_grading._grade_cache`).
         reference_cache: cache of reference end states (default: process-wide).
         bundle_key: the environment server's bundle key: bundles must carry a signature
             that verifies with it (else 422); ``None`` grades unsigned bundles and says so.

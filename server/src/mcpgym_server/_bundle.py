@@ -14,7 +14,11 @@ pages that differ from the locked snapshot, plus the final database's size
 snapshot and ``meta.delta_sha256`` pins the (uncompressed) delta. A reader rebuilds the
 final database from the snapshot it already holds and checks it byte for byte against
 ``final_sha256`` (`EpisodeBundle.final_state`): a mismatch raises `BundleError`, never a
-silent grade. A helpdesk bundle is ~5-15 KB instead of ~300 KB (docs/scaling.md).
+silent grade. ``meta.final_pages_sha256`` (bundles sealed since page-wise digests) is a
+second digest of the same file, a hash tree over its pages (`_delta.PageDigests`): the
+grader opens the final state in place on the snapshot and checks it against this one, at
+the cost of the changed pages. A helpdesk bundle is ~5-15 KB instead of ~300 KB
+(docs/scaling.md).
 Format 1 bundles (no ``bundle_format`` in meta.json) hold the whole database gzipped in
 ``final.db.gz`` (``gunzip -k final.db.gz && sqlite3 final.db``); they are still read.
 To look at a format-2 final database: ``mcpgym_server.EpisodeStore(DIR).read(ID)`` in a
@@ -58,6 +62,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpgym_server._bundle_files import BundleFiles, read_bundle_files
 from mcpgym_server._bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
 from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
 from mcpgym_server._errors import BundleError, BundleSignatureError, UnknownEpisodeError
@@ -139,7 +144,13 @@ def _v1_signature(key: str, meta: EpisodeMeta, log_text: bytes) -> str:
     return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
 
 
-_FORMAT_2_FIELDS = ("bundle_format", "base_sha256", "final_size", "delta_sha256")
+_FORMAT_2_FIELDS = (
+    "bundle_format",
+    "base_sha256",
+    "final_size",
+    "delta_sha256",
+    "final_pages_sha256",
+)
 
 
 def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
@@ -232,6 +243,10 @@ class EpisodeMeta(BaseModel):
             the final database's size in bytes, and the sha256 of the uncompressed delta.
         answer_capped: set when the answer was larger than the log's value cap: ``answer``
             then holds only its head (graders must not match it as the answer).
+        final_pages_sha256 (format 2, since page-wise digests): the final database's
+            page-wise digest (`mcpgym_server._delta.PageDigests`): a grader that rebuilds the
+            final state from the snapshot checks it against this, at the cost of the pages
+            the episode changed; ``final_sha256`` stays the whole file's sha256.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -257,6 +272,7 @@ class EpisodeMeta(BaseModel):
     final_size: int | None = None
     delta_sha256: str | None = None
     answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
+    final_pages_sha256: str | None = Field(None, exclude_if=_is_none)
 
 
 def serialize_db(db: sqlite3.Connection) -> bytes:
@@ -372,33 +388,101 @@ class EpisodeStore:
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
 
     def read(self, episode_id: str) -> EpisodeBundle:
-        """Read a sealed bundle.
+        """Read a sealed bundle (each file once; see `read_verified` to also check it).
 
         Raises:
             UnknownEpisodeError: no bundle with that id.
             BundleError: the bundle is incomplete or does not parse.
         """
-        d = self.path(episode_id)
-        if not (d / "meta.json").is_file():
-            raise UnknownEpisodeError(episode_id)
+        return self._parse(episode_id, self.files(episode_id))
+
+    def read_verified(self, episode_id: str, key: str | None) -> tuple[EpisodeBundle, str]:
+        """Read a sealed bundle for grading: each file once, verified and parsed from those
+        same bytes (`mcpgym_server._bundle_files`), and refused if it was sealed for
+        another episode.
+
+        Args:
+            episode_id: the episode asked for (the folder's name).
+            key: the bundle key: the signature must verify with it (see
+                `verify_signature`); ``None`` checks no signature.
+
+        Returns:
+            The bundle and the hex sha256 of the bytes it was read from
+            (`BundleFiles.sha256`).
+
+        Raises:
+            UnknownEpisodeError, BundleSignatureError, BundleError: as `read` and
+                `verify_signature`.
+        """
+        files = self.files(episode_id)
+        meta = self._meta(episode_id, files)
+        check_bundle_episode(meta, episode_id, where=str(self.path(episode_id)))
+        if key is not None:
+            self._verify(episode_id, files, meta, key)
+        return self._parse(episode_id, files, meta), files.sha256()
+
+    def verify_signature(self, episode_id: str, key: str) -> None:
+        """Check that the bundle in ``episode_id``'s folder was signed with the bundle
+        ``key`` for that episode. To grade, use `read_verified`, which grades the very
+        bytes it verified.
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id. BundleSignatureError: it was sealed
+                for another episode (reason ``mismatch``: a bundle folder copied or moved),
+                it is unsigned, or its signature does not verify (meta.json, log.jsonl or the
+                final database changed since it was sealed, or another key signed it).
+            BundleError: it is malformed.
+        """
+        files = self.files(episode_id)
+        meta = self._meta(episode_id, files)
+        check_bundle_episode(meta, episode_id, where=str(self.path(episode_id)))
+        self._verify(episode_id, files, meta, key)
+
+    def files(self, episode_id: str) -> BundleFiles:
+        """The raw bytes of a sealed bundle's files, each read once (nothing is parsed or
+        verified; `BundleFiles.sha256` names them).
+
+        Raises:
+            UnknownEpisodeError: no bundle with that id. BundleError: a file is unreadable.
+        """
         try:
-            meta = EpisodeMeta.model_validate_json((d / "meta.json").read_text(encoding="utf-8"))
+            return read_bundle_files(self.path(episode_id))
+        except FileNotFoundError as exc:
+            if Path(exc.filename or "").name == "meta.json":
+                raise UnknownEpisodeError(episode_id) from None
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+        except OSError as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+
+    def _meta(self, episode_id: str, files: BundleFiles) -> EpisodeMeta:
+        try:
+            return EpisodeMeta.model_validate_json(files.meta.decode("utf-8"))
+        except ValueError as exc:
+            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+
+    def _parse(
+        self, episode_id: str, files: BundleFiles, meta: EpisodeMeta | None = None
+    ) -> EpisodeBundle:
+        meta = meta or self._meta(episode_id, files)
+        expected = {BUNDLE_FORMAT: STATE_DELTA, 1: FINAL_DB}.get(meta.bundle_format)
+        if expected is None:
+            raise BundleError(
+                f"bundle {episode_id} in {self.root} has bundle format "
+                f"{meta.bundle_format}; this mcpgym reads formats 1 and {BUNDLE_FORMAT} "
+                "(upgrade mcpgym to read it)"
+            )
+        try:
             log = tuple(
                 LogEntry.model_validate_json(line)
-                for line in (d / "log.jsonl").read_text(encoding="utf-8").splitlines()
+                for line in files.log.decode("utf-8").split("\n")
                 if line.strip()
             )
-            if meta.bundle_format == BUNDLE_FORMAT:
-                raw = gzip.decompress((d / STATE_DELTA).read_bytes())
-            elif meta.bundle_format == 1:
-                raw = gzip.decompress((d / FINAL_DB).read_bytes())
-            else:
+            if files.state_name != expected or files.state is None:
                 raise BundleError(
-                    f"bundle {episode_id} in {self.root} has bundle format "
-                    f"{meta.bundle_format}; this mcpgym reads formats 1 and {BUNDLE_FORMAT} "
-                    "(upgrade mcpgym to read it)"
+                    f"bundle {episode_id} in {self.root} is malformed: {expected} is missing"
                 )
-        except (OSError, ValueError, EOFError, zlib.error) as exc:
+            raw = gzip.decompress(files.state)
+        except (OSError, ValueError, EOFError, zlib.error) as exc:  # BadGzipFile: OSError
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
         if meta.bundle_format == 1:
             if hashlib.sha256(raw).hexdigest() != meta.final_sha256:
@@ -412,38 +496,20 @@ class EpisodeStore:
             )
         return EpisodeBundle(meta=meta, log=log, delta_data=raw)
 
-    def verify_signature(self, episode_id: str, key: str) -> None:
-        """Check that the bundle in ``episode_id``'s folder was signed with the bundle
-        ``key`` for that episode.
-
-        Raises:
-            UnknownEpisodeError: no bundle with that id. BundleSignatureError: it was sealed
-                for another episode (reason ``mismatch``: a bundle folder copied or moved),
-                it is unsigned, or its signature does not verify (meta.json, log.jsonl or the
-                final database changed since it was sealed, or another key signed it).
-            BundleError: it is malformed.
-        """
-        d = self.path(episode_id)
-        meta = self.read_meta(episode_id)
-        check_bundle_episode(meta, episode_id, where=str(d))
-        try:
-            given = (d / SIGNATURE).read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
+    def _verify(self, episode_id: str, files: BundleFiles, meta: EpisodeMeta, key: str) -> None:
+        if files.signature is None:
             raise BundleSignatureError(
                 f"bundle {episode_id} is unsigned: the environment server that wrote it had "
                 "no bundle key (give both servers the same --bundle-key / MCPGYM_BUNDLE_KEY)",
                 "unsigned",
-            ) from None
-        try:
-            log_text = (d / "log.jsonl").read_bytes()
-        except OSError as exc:
-            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
-        expected = bundle_signature(key, meta, log_text, episode_id=episode_id)
+            )
+        given = files.signature.decode("utf-8", errors="replace").strip()
+        expected = bundle_signature(key, meta, files.log, episode_id=episode_id)
         if meta.bundle_format == 1 and not hmac.compare_digest(given, expected):
             # sealed before signatures named their episode: the v1 payload (meta and log);
-            # `check_bundle_episode` above already refused a folder holding another episode
-            expected = _v1_signature(key, meta, log_text)
-        if not hmac.compare_digest(given, expected):
+            # `check_bundle_episode` already refused a folder holding another episode
+            expected = _v1_signature(key, meta, files.log)
+        if not hmac.compare_digest(given.encode(), expected.encode()):
             raise BundleSignatureError(
                 f"bundle {episode_id}: its signature does not verify for episode {episode_id}: "
                 "meta.json or log.jsonl was changed after sealing, the bundle was sealed for "
@@ -506,6 +572,30 @@ class MemoryEpisodeStore(EpisodeStore):
             return self._bundles[episode_id]
         except KeyError:
             raise UnknownEpisodeError(episode_id) from None
+
+    def take(self, episode_id: str) -> EpisodeBundle:
+        """Remove and return the bundle of ``episode_id`` (a trainer that graded it keeps no
+        copy). Raises `UnknownEpisodeError` if none is held."""
+        try:
+            return self._bundles.pop(episode_id)
+        except KeyError:
+            raise UnknownEpisodeError(episode_id) from None
+
+    def files(self, episode_id: str) -> BundleFiles:
+        """Bundles in memory have no files: raises `BundleError`."""
+        raise BundleError(f"bundle {episode_id} is held in memory; it has no files")
+
+    def read_verified(self, episode_id: str, key: str | None) -> tuple[EpisodeBundle, str]:
+        """The bundle of ``episode_id`` and a digest of its content (meta, log, final
+        state); bundles in memory are never signed, so a ``key`` raises
+        `BundleSignatureError` (``unsigned``)."""
+        bundle = self.read(episode_id)
+        check_bundle_episode(bundle.meta, episode_id, where="memory")
+        if key is not None:
+            raise BundleSignatureError(f"bundle {episode_id} (in memory) is unsigned", "unsigned")
+        log = "".join(entry.model_dump_json() + "\n" for entry in bundle.log)
+        content = canonical_json({"meta": bundle.meta.model_dump(mode="json"), "log": log})
+        return bundle, hashlib.sha256(content.encode()).hexdigest()
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from mcpgym_server._delta import PageDelta
@@ -95,6 +97,26 @@ class EpisodeBundle:
         return self._delta.encode_against(snapshot.data)
 
     @property
+    def holds_final(self) -> bool:
+        """Whether the final database's bytes are held (sealed in this process, read from a
+        format-1 bundle, or already rebuilt)."""
+        return self._final is not None
+
+    def delta_against(self, snapshot: Snapshot) -> PageDelta | None:
+        """The page delta against ``snapshot``, decoded (no final database is rebuilt), or
+        ``None`` when the bundle holds no delta or holds it against another snapshot.
+
+        Raises:
+            BundleError: the stored delta does not decode.
+        """
+        if not self.has_delta or self.meta.base_sha256 != snapshot.sha256:
+            return None
+        if self._delta is None:
+            assert self._delta_data is not None
+            self._delta = PageDelta.decode(self._delta_data, snapshot.data)
+        return self._delta
+
+    @property
     def has_delta(self) -> bool:
         """Whether the final state is held as a page delta (bundle format 2)."""
         return self._delta is not None or self._delta_data is not None
@@ -164,14 +186,50 @@ class EpisodeBundle:
         return db
 
 
+_FINAL_SHA256: OrderedDict[tuple[str, str], str] = OrderedDict()
+_FINAL_SHA256_LOCK = threading.Lock()
+_FINAL_SHA256_MAX = 4096
+
+
+def _final_sha256(final: bytes, base_sha256: str, delta_sha256: str) -> str:
+    """sha256 of the final database, remembered by the delta it is made of: the snapshot and
+    the encoded delta determine the file byte for byte, so episodes that end in the same
+    state (a group of rollouts of one variant often does) hash the file once."""
+    key = (base_sha256, delta_sha256)
+    with _FINAL_SHA256_LOCK:
+        found = _FINAL_SHA256.get(key)
+        if found is not None:
+            _FINAL_SHA256.move_to_end(key)
+            return found
+    digest = hashlib.sha256(final).hexdigest()
+    with _FINAL_SHA256_LOCK:
+        _FINAL_SHA256[key] = digest
+        while len(_FINAL_SHA256) > _FINAL_SHA256_MAX:
+            _FINAL_SHA256.popitem(last=False)
+    return digest
+
+
+def forget_final_sha256() -> None:
+    """Forget the remembered ``final_sha256`` values (benchmarks that time the hash)."""
+    with _FINAL_SHA256_LOCK:
+        _FINAL_SHA256.clear()
+
+
 def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
     """The format-2 fields of `EpisodeMeta` for a final database and its delta against
     ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``
-    (of `PageDelta.encode_against`), ``bundle_format``."""
+    (of `PageDelta.encode_against`), ``final_pages_sha256`` (`PageDigests`: the final
+    database's page-wise digest, derived from the snapshot's and the changed pages),
+    ``bundle_format``."""
+    p = delta.page_size
+    delta_sha256 = hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest()
     return {
         "bundle_format": BUNDLE_FORMAT,
-        "final_sha256": hashlib.sha256(final).hexdigest(),
+        "final_sha256": _final_sha256(final, snapshot.sha256, delta_sha256),
         "final_size": len(final),
         "base_sha256": snapshot.sha256,
-        "delta_sha256": hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest(),
+        "delta_sha256": delta_sha256,
+        "final_pages_sha256": snapshot.page_digests.with_delta(
+            delta, lambda n: final[(n - 1) * p : n * p]
+        ),
     }

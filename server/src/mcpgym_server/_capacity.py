@@ -10,6 +10,10 @@ The memory given is the cgroup limit (v2 ``memory.max``, v1 ``memory.limit_in_by
 when there is one, else the machine's physical memory; the default keeps open episodes
 within `MEMORY_SHARE` of it, leaving the rest to the process, bundles being written and
 the OS.
+
+Extra MCP sessions on one episode URL are capped (`mcpgym_server._session_caps`: 8 per
+episode by default, at most ``max_open`` times that on the server), so a flooding agent adds
+at most 7 * ~38 KiB = 0.27 MB per open episode, which the other half of the memory absorbs.
 """
 
 from __future__ import annotations

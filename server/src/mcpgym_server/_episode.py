@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -159,6 +160,12 @@ class EpisodeManager(SealingMixin):
             sha256 (default `LOG_VALUE_CAP`, 64 KiB; see `mcpgym_server._logcap`).
         log_budget: bytes one episode's log may hold; the call that passes it seals the
             episode with termination ``log_budget`` (default `LOG_BUDGET`, 16 MiB).
+        connection_factory: the `sqlite3.Connection` subclass of each sandbox database
+            (default: the plain class).
+        keep_final_db: sealing leaves the sealed sandbox's connection open (query-only, no
+            longer reachable by tool calls) for `take_final_db` instead of closing it: an
+            in-process grader then reads the final state without another copy. The caller
+            must take (and close) every one; `forget_final_db` drops one not wanted.
 
     Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
 
@@ -179,6 +186,8 @@ class EpisodeManager(SealingMixin):
         seal_workers: int = 2,
         log_value_cap: int = LOG_VALUE_CAP,
         log_budget: int = LOG_BUDGET,
+        connection_factory: type[sqlite3.Connection] | None = None,
+        keep_final_db: bool = False,
     ) -> None:
         check_limits(log_value_cap, log_budget)
         self.env = env
@@ -197,6 +206,9 @@ class EpisodeManager(SealingMixin):
         self._seal_slots = None
         self.log_value_cap = log_value_cap
         self.log_budget = log_budget
+        self.connection_factory = connection_factory
+        self.keep_final_db = keep_final_db
+        self._kept: dict[str, sqlite3.Connection] = {}
         swept = store.sweep_debris()  # sealings a killed writer never finished
         if swept:
             logger.warning("removed %d unfinished bundle(s) from %s", len(swept), store.root)
@@ -220,7 +232,7 @@ class EpisodeManager(SealingMixin):
         eid = episode_id or new_episode_id()
         if eid in self._open or eid in self._sealed:
             raise ValueError(f"episode id {eid!r} is already in use")
-        db = self.env.snapshot.open_copy()
+        db = self.env.snapshot.open_copy(factory=self.connection_factory)
         db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
         for sql, params in variant.setup:
             db.execute(sql, params)
@@ -393,6 +405,18 @@ class EpisodeManager(SealingMixin):
             assert job.error is not None
             raise job.error
         return job.meta
+
+    def take_final_db(self, episode_id: str) -> sqlite3.Connection | None:
+        """The sealed sandbox's connection kept by ``keep_final_db`` (query-only; the caller
+        closes it), or ``None`` (not kept, already taken, or not sealed yet). It holds the
+        bytes the bundle's ``final_sha256`` names: nothing writes to it after sealing."""
+        return self._kept.pop(episode_id, None)
+
+    def forget_final_db(self, episode_id: str) -> None:
+        """Close a kept sealed sandbox that will not be taken (no-op when none is kept)."""
+        db = self._kept.pop(episode_id, None)
+        if db is not None:
+            db.close()
 
     def reap_idle(self, now: float | None = None) -> list[str]:
         """Seal every episode idle for longer than ``idle_ttl`` (reason ``timeout``).

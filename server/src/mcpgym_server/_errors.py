@@ -67,13 +67,16 @@ class NotFoundError(MCPGymError):
     Attributes:
         kind: what was looked up, e.g. ``"task"``.
         name: the name that was asked for.
-        choices: the valid names, sorted (empty for episodes: ids are secret).
+        choices: the valid names, sorted (empty for episodes: ids are secret), or in
+            the order given with ``ordered`` (bands: easy, medium, hard, expert).
     """
 
-    def __init__(self, kind: str, name: str, choices: Sequence[str] = ()) -> None:
+    def __init__(
+        self, kind: str, name: str, choices: Sequence[str] = (), *, ordered: bool = False
+    ) -> None:
         self.kind = kind
         self.name = name.encode("utf-8", "backslashreplace").decode("utf-8")[:200]
-        self.choices = sorted(choices)
+        self.choices = list(choices) if ordered else sorted(choices)
         msg = f"unknown {kind} {self.name!r}{did_you_mean(self.name, self.choices)}"
         if self.choices:
             msg += f"; valid {kind}s: {', '.join(self.choices)}"
@@ -95,10 +98,14 @@ class UnknownTaskError(NotFoundError):
 
 
 class UnknownBandError(NotFoundError):
-    """The task family does not offer this difficulty band."""
+    """The task family does not offer this difficulty band.
+
+    The valid bands are listed in the order given (the family's declared order, easiest
+    first), not alphabetically.
+    """
 
     def __init__(self, name: str, choices: Sequence[str] = ()) -> None:
-        super().__init__("band", name, choices)
+        super().__init__("band", name, choices, ordered=True)
 
 
 class UnknownEpisodeError(NotFoundError):

@@ -34,7 +34,8 @@ Errors are JSON ``{"error": "...", ...}``: 404 for unknown tasks, bands and
 episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields. On the
 two MCP endpoints the same refusals are JSON-RPC errors (``{"jsonrpc", "id", "error":
 {"code", "message", "data"}}``, `mcpgym_server._mcp_refusals`), the one body MCP clients
-show.
+show. An episode holds at most ``max_sessions_per_episode`` live MCP sessions (a 429
+refusal past it, 503 past the server's total; `mcpgym_server._session_caps`).
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ from mcpgym_server._mcp_refusals import (
     refuse_sessionless,
 )
 from mcpgym_server._seeds import salted_seed
+from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SessionCaps
+from mcpgym_server._session_gate import serve_capped, serve_in_session, session_slot_middleware
 
 logger = logging.getLogger("mcpgym.http")
 
@@ -165,6 +168,8 @@ def create_app(
     seed_salt: str | None = None,
     log_value_cap: int = LOG_VALUE_CAP,
     log_budget: int = LOG_BUDGET,
+    max_sessions_per_episode: int = DEFAULT_SESSIONS_PER_EPISODE,
+    max_sessions: int | None = None,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -190,17 +195,24 @@ def create_app(
             (`mcpgym_server._seeds`); ``None``: requested seeds are generator seeds.
         log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager` and
             `mcpgym_server._logcap`): 64 KiB per argument set or result, 16 MiB per episode.
+        max_sessions_per_episode: most live MCP sessions per episode URL (2025-era sessions
+            plus 2026-era requests in flight); past it an opening request is a 429
+            JSON-RPC error (`mcpgym_server._session_caps`). Closed sessions free their slot.
+        max_sessions: most live MCP sessions on the server, connect-to-start included (503
+            past it); ``None``: the episode cap (``max_open_episodes`` or its memory-derived
+            default) times ``max_sessions_per_episode``.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager` and
-        ``app.state.mcp_server`` the low-level MCP `Server` (`build_mcp_server`). Its lifespan
+        ``app.state.mcp_server`` the low-level MCP `Server` (`build_mcp_server`),
+        ``app.state.session_caps`` the live-session counts (`SessionCaps`). Its lifespan
         shutdown seals every open episode (termination ``shutdown``) on every transport;
         ``app.state.seal_all()`` does the same for a host that may skip the lifespan
         shutdown (`mcpgym_server._serving.run_until_stopped` calls it after a forced stop).
 
     Raises:
         ValueError: ``control_token`` or ``seed_salt`` is an empty string; the log caps
-            are out of range (see `EpisodeManager`).
+            are out of range (see `EpisodeManager`); a session cap is below 1.
     """
     if control_token is not None and not control_token.strip():
         raise ValueError("the control token must not be empty (or pass None for an open server)")
@@ -225,6 +237,11 @@ def create_app(
         max_open=max_open_episodes,
         log_value_cap=log_value_cap,
         log_budget=log_budget,
+    )
+
+    caps = SessionCaps(
+        max_sessions_per_episode,
+        max_sessions if max_sessions is not None else manager.max_open * max_sessions_per_episode,
     )
 
     def resolve(ctx: ServerRequestContext[Any, Any]) -> str | None:
@@ -260,12 +277,18 @@ def create_app(
             result["instructions"] = episode_instructions(env, ep.variant)
         return result
 
-    mcp_server = build_mcp_server(manager, resolve, middleware=[episode_per_session])
+    mcp_server = build_mcp_server(
+        manager,
+        resolve,
+        middleware=[session_slot_middleware(connection_of), episode_per_session],
+    )
     hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*", *(allowed_hosts or [])]
     sessions = StreamableHTTPSessionManager(
         app=mcp_server,
         json_response=True,
         session_idle_timeout=idle_ttl,
+        # a backstop only: `caps` refuses first, with an explanation (the SDK's 503 has none)
+        max_sessions=caps.total + caps.per_episode,
         security_settings=TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
             allowed_hosts=hosts,
@@ -370,7 +393,8 @@ def create_app(
         except UnknownEpisodeError as exc:
             await refuse_not_found(scope, receive, send, exc)
             return
-        await sessions.handle_request({**scope, _SCOPE_EPISODE: eid}, receive, send)
+        scope = {**scope, _SCOPE_EPISODE: eid}
+        await serve_capped(caps, eid, scope, receive, send, sessions.handle_request)
 
     async def connect_to_start(scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
@@ -403,7 +427,7 @@ def create_app(
             return
         opening = scope["method"] == "POST" and MCP_SESSION_ID_HEADER not in headers
         if not opening:
-            await sessions.handle_request(scope, receive, send)
+            await serve_in_session(caps, scope, receive, send, sessions.handle_request)
             return
         eid = new_episode_id()
         seed = generator_seed(task, band, int(raw_seed))
@@ -420,7 +444,7 @@ def create_app(
                 }
             await send(message)
 
-        await sessions.handle_request(inner, receive, send_with_episode)
+        await serve_capped(caps, eid, inner, receive, send_with_episode, sessions.handle_request)
 
     def seal_all_for_shutdown() -> None:
         sealed = manager.close_all("shutdown")
@@ -469,6 +493,7 @@ def create_app(
     )
     app.state.manager = manager
     app.state.mcp_server = mcp_server
+    app.state.session_caps = caps
     app.state.seal_all = seal_all_for_shutdown
     return app
 

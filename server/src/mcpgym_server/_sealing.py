@@ -12,6 +12,7 @@ one sealing, and a failed write puts it back in the open set.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -72,6 +73,8 @@ class SealingMixin:
     _sealing: dict[str, _Sealing]
     _remember_sealed: int
     _seal_slots: anyio.Semaphore | None
+    keep_final_db: bool
+    _kept: dict[str, sqlite3.Connection]
 
     def seal(
         self, episode_id: str, reason: TerminationReason, *, answer: str | None = None
@@ -176,7 +179,12 @@ class SealingMixin:
         eid = job.ep.id
         self._sealing.pop(eid, None)
         if job.meta is not None:
-            job.ep.sandbox.db.close()
+            db = job.ep.sandbox.db
+            if self.keep_final_db:
+                db.execute("PRAGMA query_only = ON")
+                self._kept[eid] = db
+            else:
+                db.close()
             self._sealed[eid] = job.reason
             while len(self._sealed) > self._remember_sealed:
                 self._sealed.popitem(last=False)

@@ -8,6 +8,7 @@ import weakref
 from functools import cached_property
 from importlib import resources
 
+from mcpgym_server._delta import PageDigests
 from mcpgym_server._errors import SnapshotError
 
 _LOADED: dict[str, weakref.WeakSet[Snapshot]] = {}
@@ -66,21 +67,38 @@ class Snapshot:
         return data
 
     @cached_property
+    def page_digests(self) -> PageDigests:
+        """The page-wise digests of the snapshot (`PageDigests`; computed once, ~1 ms per
+        MB): sealing and grading derive a final database's ``final_pages_sha256`` from them
+        and the pages its delta changes."""
+        return PageDigests.of(self.data)
+
+    @cached_property
     def sha256(self) -> str:
         """Hex sha256 of the snapshot bytes."""
         return hashlib.sha256(self.data).hexdigest()
 
-    def open_copy(self, *, readonly: bool = False) -> sqlite3.Connection:
+    def open_copy(
+        self, *, readonly: bool = False, factory: type[sqlite3.Connection] | None = None
+    ) -> sqlite3.Connection:
         """A new private in-memory database holding a copy of the snapshot.
 
         Args:
             readonly: open the copy read-only (used for task generation).
+            factory: the `sqlite3.Connection` subclass to make (default: the plain class);
+                in-process trainers pass the grader's state connection class so that the
+                sealed sandbox can be graded without another copy.
 
         Returns:
             A `sqlite3.Connection` with `sqlite3.Row` rows, usable from any thread
             (the caller serialises access).
         """
-        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(
+            ":memory:",
+            check_same_thread=False,
+            isolation_level=None,
+            factory=factory or sqlite3.Connection,
+        )
         db.deserialize(self.data)
         if readonly:
             db.execute("PRAGMA query_only = ON")

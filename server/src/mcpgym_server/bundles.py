@@ -22,9 +22,12 @@ from mcpgym_server._bundle import (
     check_bundle_episode,
     to_jsonable,
 )
-from mcpgym_server._delta import PageDelta, page_size_of
+from mcpgym_server._bundle_files import BundleFiles
+from mcpgym_server._bundle_state import forget_final_sha256
+from mcpgym_server._delta import PageDelta, PageDigests, page_size_of
 
 __all__ = [
+    "BundleFiles",
     "FINAL_DB",
     "SIGNATURE",
     "STATE_DELTA",
@@ -35,11 +38,13 @@ __all__ = [
     "LogEntry",
     "MemoryEpisodeStore",
     "PageDelta",
+    "PageDigests",
     "StepStatus",
     "TerminationReason",
     "bundle_signature",
     "canonical_json",
     "check_bundle_episode",
+    "forget_final_sha256",
     "page_size_of",
     "to_jsonable",
 ]

@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     )
     from mcpgym_server._http import EPISODE_ID_HEADER, create_app
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
+    from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
     from mcpgym_server._seeds import salted_seed
     from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
+    from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SESSION_BYTES
     from mcpgym_server._stdio import serve_stdio
     from mcpgym_server._tools import MAX_STRING_LENGTH
 
@@ -47,8 +49,11 @@ _WHERE = {
     "LOG_BUDGET": "_logcap",
     "LOG_VALUE_CAP": "_logcap",
     "log_form": "_logcap",
+    "episode_instructions": "_mcp_bridge",
     "tool_definitions": "_mcp_tools",
     "salted_seed": "_seeds",
+    "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
+    "SESSION_BYTES": "_session_caps",
     "bind_socket": "_serving",
     "listening_socket": "_serving",
     "run_until_stopped": "_serving",
@@ -58,6 +63,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "DEFAULT_SESSIONS_PER_EPISODE",
     "EPISODE_ID_HEADER",
     "EPISODE_OVERHEAD",
     "LOG_BUDGET",
@@ -66,11 +72,13 @@ __all__ = [
     "MAX_STRING_LENGTH",
     "MIN_OPEN",
     "SANDBOX_CACHE_KIB",
+    "SESSION_BYTES",
     "Episode",
     "EpisodeManager",
     "bind_socket",
     "create_app",
     "default_max_open",
+    "episode_instructions",
     "is_plain_json",
     "listening_socket",
     "log_form",

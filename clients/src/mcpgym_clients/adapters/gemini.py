@@ -19,7 +19,7 @@ tries again).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcpgym_clients.adapters.base import (
     FunctionCall,
@@ -35,6 +35,9 @@ from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with
 from mcpgym_clients.adapters.schemas import gemini_parameters, gemini_restore
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
+
+if TYPE_CHECKING:
+    from google.genai.errors import APIError
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 
@@ -143,12 +146,14 @@ def gemini_sdk_client(
 def _mapped(exc: Exception, where: str) -> ModelAPIError:
     errors = require("google.genai.errors", "gemini")
     if isinstance(exc, errors.APIError):
-        headers = getattr(exc.response, "headers", None) or {}
+        # `errors` is imported lazily (the `gemini` extra), so the checker cannot narrow.
+        api = cast("APIError", exc)
+        headers = getattr(api.response, "headers", None) or {}
         return ModelAPIError(
-            f"model API at {where} answered {exc.code}: {exc.message}"[:600],
-            status=exc.code,
-            body=json.dumps(exc.details)[:2000] if exc.details else None,
-            retry_after=retry_after_seconds(headers) or _retry_info(exc.details),
+            f"model API at {where} answered {api.code}: {api.message}"[:600],
+            status=api.code,
+            body=json.dumps(api.details)[:2000] if api.details else None,
+            retry_after=retry_after_seconds(headers) or _retry_info(api.details),
         )
     import httpx
     import httpx2

@@ -42,8 +42,9 @@ def turn_tokens(data: Mapping[str, Any]) -> dict[str, Any] | None:
     content = (choice.get("logprobs") or {}).get("content")
     if isinstance(content, list):
         values = [c.get("logprob") for c in content if isinstance(c, dict)]
-        if values and all(isinstance(v, int | float) for v in values):
-            log_probs = [float(v) for v in values]
+        numbers = [float(v) for v in values if isinstance(v, int | float)]
+        if values and len(numbers) == len(values):
+            log_probs = numbers
     if prompt_ids is None and gen_ids is None and log_probs is None:
         return None
     return {

@@ -76,7 +76,8 @@ class _ServedApp:
 
 
 def _node() -> dict[str, Any]:
-    import ray
+    # optional (the `ray` extra): not installed where CI type-checks
+    import ray  # pyright: ignore[reportMissingImports]
 
     ctx = ray.get_runtime_context()
     return {"node_id": ctx.get_node_id(), "pid": os.getpid()}
@@ -85,7 +86,8 @@ def _node() -> dict[str, Any]:
 def _host(host: str | None) -> str:
     if host is not None:
         return host
-    import ray
+    # optional (the `ray` extra): not installed where CI type-checks
+    import ray  # pyright: ignore[reportMissingImports]
 
     return ray.util.get_node_ip_address()
 

@@ -3,13 +3,16 @@
 Every command reports a user error (an mcpgym error, an OS or SQLite error, even
 inside an exception group) as one ``error: ...`` line on stderr with exit status 1
 (2 for a usage error: a value on the command line that names nothing or is malformed),
-and keeps the traceback of a bug.
+and keeps the traceback of a bug. Output whose reader went away (``mcpgym runs | head
+-1``) is not an error: see `output_closed`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import select
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -66,14 +69,67 @@ def _user_error(exc: BaseException) -> BaseException | None:
     return None
 
 
+def _unread(fd: int) -> bool:
+    """Whether ``fd`` is a pipe or socket whose reader went away (poll reports an error or a
+    hang-up on it); without ``poll`` (Windows), assume so."""
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    try:
+        poller.register(fd, select.POLLOUT)
+        events = poller.poll(0)
+    except (OSError, ValueError):  # fd closed or not pollable
+        return False
+    return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events)
+
+
+def output_closed(exc: BaseException) -> bool:
+    """Whether ``exc`` means that whoever read the output went away (``mcpgym compare A B
+    | head -1``): a `BrokenPipeError` (alone, or all an exception group holds besides
+    cancellations) while stdout or stderr is a pipe nobody reads any more. A broken pipe
+    elsewhere (a socket, a child process) is not this and stays an error."""
+    leaves = [e for e in _leaves(exc) if not isinstance(e, asyncio.CancelledError)]
+    if not leaves or not all(isinstance(e, BrokenPipeError) for e in leaves):
+        return False
+    return _unread(1) or _unread(2)
+
+
+def silence_closed_output() -> None:
+    """Point stdout and stderr, where nobody reads them any more, at ``os.devnull``, so
+    that nothing else fails writing there (the interpreter's last flush included): the
+    recipe of the Python documentation (`signal`, "Note on SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            if _unread(fd):
+                os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+@contextlib.contextmanager
+def quiet_when_output_closed() -> Iterator[None]:
+    """Exit with status 0, silently, when the output's reader went away (`output_closed`):
+    what ``head`` and other readers that stop early expect of a command."""
+    try:
+        yield
+    except BaseException as exc:
+        if not output_closed(exc):
+            raise
+        silence_closed_output()
+        raise typer.Exit(0) from None
+
+
 @contextlib.contextmanager
 def reported() -> Iterator[None]:
     """Turn user errors (mcpgym errors, OS and SQLite errors, even inside exception
     groups) into a one-line message on stderr and exit status 1 (2 for a usage error,
-    see `exit_code`)."""
+    see `exit_code`). A closed output (`output_closed`) is passed on, not reported."""
     try:
         yield
     except BaseException as exc:
+        if output_closed(exc):
+            raise
         found = _user_error(exc)
         if found is None:
             raise

@@ -11,13 +11,20 @@ their click classes.
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
+
+from mcpgym_clients.commands._common import quiet_when_output_closed, silence_closed_output
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import UsageError
 
 _BY_TYPE: dict[type, str] = {int: "N", float: "X", Path: "PATH", str: "TEXT"}
 
@@ -69,9 +76,17 @@ def tidy_help(command: Any) -> Any:
     return command
 
 
-_UsageError = typer.BadParameter.__mro__[1]
+_UsageError = cast("type[UsageError]", typer.BadParameter.__mro__[1])
 """click's ``UsageError`` (Typer ships its own copy of click and exports only
 ``BadParameter``, its subclass)."""
+
+
+def _console_broken_pipe(self: Console) -> None:
+    """`rich.console.Console.on_broken_pipe` of the ``mcpgym`` process: the console goes
+    quiet and the error is passed on to `quiet_when_output_closed`, which decides (Rich's
+    default exits with status 1 on any broken pipe)."""
+    self.quiet = True
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 class HelpGroup(TyperGroup):
@@ -81,13 +96,28 @@ class HelpGroup(TyperGroup):
     command did (an unknown environment, task or band), is printed the same way: one
     ``error: ...`` line on stderr (click's own name the flag and end ``(see `mcpgym CMD
     --help`)``), exit status 2.
+
+    Output piped into a reader that stops early (``mcpgym compare A B | head -1``, ``mcpgym
+    --help | head``) ends the command quietly with status 0, for every command
+    (`quiet_when_output_closed`), instead of click's silent status 1.
     """
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        """Parse the top-level arguments (where ``mcpgym --help`` is printed)."""
+        with quiet_when_output_closed():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the subcommand (its help, its output) under `quiet_when_output_closed`."""
+        with quiet_when_output_closed():
+            return super().invoke(ctx)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line (click's ``main``) with the behaviour described above."""
         tidy_help(self)
         if kwargs.get("standalone_mode", True) is False:
             return super().main(*args, **kwargs)
+        Console.on_broken_pipe = _console_broken_pipe  # Rich's hook for this (see above)
         try:
             # not standalone, click returns the exit status of `typer.Exit` (or the
             # command's own value, None for every mcpgym command) instead of exiting
@@ -110,4 +140,8 @@ class HelpGroup(TyperGroup):
         except typer.Abort:
             Console(stderr=True).print("Aborted.", highlight=False)
             sys.exit(1)
+        try:
+            sys.stdout.flush()  # what is still buffered, while a closed pipe can be told
+        except BrokenPipeError:
+            silence_closed_output()
         sys.exit(status if isinstance(status, int) else 0)

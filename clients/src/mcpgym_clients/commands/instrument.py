@@ -21,7 +21,7 @@ import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 import anyio.to_thread
@@ -33,6 +33,9 @@ from mcpgym_clients.errors import ConfigurationError, ServerRequestError
 from mcpgym_clients.server_logs import server_logs
 from mcpgym_server import Environment, LockError, LockMissingError, load_environment
 from mcpgym_server.lock import lock_path, read_lock, relock, salvage_lock, sign, write_lock
+
+if TYPE_CHECKING:
+    import asyncio
 
 
 def _environment(name: str) -> Environment:
@@ -204,9 +207,9 @@ class _StdinLines:
 
     def __init__(self, console: Console) -> None:
         self.console = console
-        self._queue: Any = None
+        self._queue: asyncio.Queue[str] | None = None
 
-    def _start(self) -> None:
+    def _start(self) -> asyncio.Queue[str]:
         import asyncio
         import threading
 
@@ -223,13 +226,13 @@ class _StdinLines:
 
         threading.Thread(target=read, name="mcpgym-record-stdin", daemon=True).start()
         self._queue = queue
+        return queue
 
     async def __call__(self) -> str | None:
-        if self._queue is None:
-            self._start()
+        queue = self._queue if self._queue is not None else self._start()
         if sys.stdin.isatty():
             self.console.print("record> ", end="", markup=False, highlight=False)
-        line = await self._queue.get()
+        line = await queue.get()
         return line if line else None
 
 

@@ -2,7 +2,7 @@
 
 Commands::
 
-    mcpgym runs [--store DB]
+    mcpgym runs [--json PATH] [--store DB]
     mcpgym show RUN [--episodes] [--json PATH] [--store DB]
     mcpgym compare RUN_A RUN_B [--json PATH] [--force] [--store DB]
     mcpgym targets RUN [--out FILE.jsonl] [--json PATH] [--fresh N] [--store DB]
@@ -36,7 +36,7 @@ from mcpgym_clients.measure.render import (
     usage_comparison_table,
     usage_table,
 )
-from mcpgym_clients.measure.usage import format_cost, format_count
+from mcpgym_clients.measure.usage import format_cost, format_count, usage_lines
 
 if TYPE_CHECKING:  # the run store (sqlite_utils, numpy) is imported by the commands
     from mcpgym_clients.runstore import RunStore
@@ -70,11 +70,14 @@ def _write_json(path: Path, data: Any) -> None:
         raise ConfigurationError(f"--json {path}: cannot write: {exc.strerror}") from None
 
 
-def runs(store: StoreOption = DEFAULT_STORE) -> None:
+def runs(json_path: JsonOption = None, store: StoreOption = DEFAULT_STORE) -> None:
     """List the runs in the store with their headline figures.
 
     ``episodes`` counts every stored episode (infrastructure errors included), ``scored``
-    those counted in mean and pass (as ``mcpgym show`` does).
+    those counted in mean and pass (as ``mcpgym show`` does). ``--json`` writes
+    ``{"store", "runs": [{"run", "short_id", "state", "episodes", "scored", "mean_score",
+    "pass_rate", "usage": {"episodes", "reported", "total_tokens", "cost_usd"}}]}`` in the
+    table's order (``run`` as in ``mcpgym show --json``, with ``baseline_of``).
     """
     from mcpgym_clients.runstore import short_id
 
@@ -104,6 +107,8 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
             if not run["baseline_of"] or run["baseline_of"] not in {r["id"] for r in rows}:
                 ordered += [run, *baselines.get(run["id"], [])]
         heads = s.headlines()
+        if json_path is not None:
+            _write_json(json_path, _runs_json(store, ordered, heads))
         for run in ordered:
             head = heads.get(run["id"], {})
             mean, rate = head.get("mean_score"), head.get("pass_rate")
@@ -126,6 +131,43 @@ def runs(store: StoreOption = DEFAULT_STORE) -> None:
                 or bool(run["baseline_of"]),
             )
     print_table(console, table)
+    if rows:
+        total = {
+            "episodes": sum(h.get("episodes", 0) for h in heads.values()),
+            "reported": sum(h.get("usage_reported", 0) for h in heads.values()),
+        }
+        for line in usage_lines({"": total}):
+            say(console, line)
+
+
+def _runs_json(
+    store: Path, ordered: list[dict[str, Any]], heads: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    from mcpgym_clients.measure.metrics import RUN_FIELDS
+    from mcpgym_clients.runstore import short_id
+
+    out = []
+    for run in ordered:
+        head = heads.get(run["id"], {})
+        episodes = int(head.get("episodes", 0))
+        out.append(
+            {
+                "run": {k: run.get(k) for k in (*RUN_FIELDS, "baseline_of")},
+                "short_id": short_id(run["id"]),
+                "state": "done" if run["finished_at"] else "open",
+                "episodes": episodes,
+                "scored": int(head.get("scored") or 0),
+                "mean_score": head.get("mean_score"),
+                "pass_rate": head.get("pass_rate"),
+                "usage": {
+                    "episodes": episodes,
+                    "reported": int(head.get("usage_reported") or 0),
+                    "total_tokens": head.get("total_tokens"),
+                    "cost_usd": head.get("cost_usd"),
+                },
+            }
+        )
+    return {"store": str(store), "runs": out}
 
 
 def show(
@@ -159,6 +201,8 @@ def show(
     print_table(console, metrics_table(m))
     if m["usage"]["overall"]["episodes"]:
         print_table(console, usage_table(m["usage"]))
+        for line in usage_lines({"": m["usage"]["overall"]}):
+            say(console, line)
     flagged = m.get("flagged") or {}
     if any(flagged.values()):
         say(
@@ -220,6 +264,9 @@ def compare(
         items += [f"  {d}" for d in c["lock_differences"]]
     items.append(comparison_table(c))
     items.append(usage_comparison_table(c))
+    items += usage_lines(
+        {f"A ({c['label_a']})": c["usage"]["a"], f"B ({c['label_b']})": c["usage"]["b"]}
+    )
     u = c["unpaired"]
     if any(u.values()):
         items.append(

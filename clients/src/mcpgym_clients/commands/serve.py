@@ -20,7 +20,7 @@ from mcpgym_clients.commands._options import (
     LOG_VALUE_CAP_HELP,
     SEED_SALT,
 )
-from mcpgym_server.runtime import LOG_BUDGET, LOG_VALUE_CAP
+from mcpgym_server.runtime import DEFAULT_SESSIONS_PER_EPISODE, LOG_BUDGET, LOG_VALUE_CAP
 
 
 def serve(
@@ -75,6 +75,15 @@ def serve(
     ] = None,
     log_value_cap: Annotated[int, typer.Option(help=LOG_VALUE_CAP_HELP, min=1024)] = LOG_VALUE_CAP,
     log_budget: Annotated[int, typer.Option(help=LOG_BUDGET_HELP, min=1024)] = LOG_BUDGET,
+    max_sessions_per_episode: Annotated[
+        int,
+        typer.Option(
+            help="Most live MCP sessions one episode URL may hold (2026-era requests in "
+            "flight count); past it a new one is refused (429). The server holds at most "
+            "--max-open times this many.",
+            min=1,
+        ),
+    ] = DEFAULT_SESSIONS_PER_EPISODE,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     if control_token and no_control_token:
@@ -135,6 +144,7 @@ def serve(
             seed_salt=seed_salt or None,
             log_value_cap=log_value_cap,
             log_budget=log_budget,
+            max_sessions_per_episode=max_sessions_per_episode,
         )
     with reported():
         run_until_stopped(

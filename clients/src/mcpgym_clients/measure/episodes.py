@@ -2,7 +2,7 @@
 
 Each row gives the variant, epoch, outcome (score or why it is unscored), wall time,
 model turns, tool calls, model-request retries, attempts (fresh episodes after
-``infra_error``) and tokens, in the order the episodes were stored.
+``infra_error``) and tokens, ordered by task, band (easiest first), seed and epoch.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
+from mcpgym_clients.measure.metrics import band_order
 from mcpgym_clients.measure.usage import format_count, format_seconds
 
 
@@ -26,9 +27,15 @@ def _tokens(usage: Mapping[str, Any]) -> float | None:
 def episode_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The listing of stored episode rows (`RunStore.episodes`) as plain dicts:
     ``variant, epoch, outcome, score, seconds, turns, tool_calls, retries, attempts,
-    tokens`` (``tokens``/``turns`` ``None`` when not reported)."""
+    tokens`` (``tokens``/``turns`` ``None`` when not reported), ordered by task, band
+    (easiest first), seed and epoch, whatever order the episodes were stored in (a
+    campaign stores them as they finish)."""
+
+    def key(r: Mapping[str, Any]) -> tuple[str, tuple[int, str], int, int]:
+        return (str(r["task"]), band_order(str(r["band"])), int(r["seed"]), int(r["epoch"]))
+
     out = []
-    for r in rows:
+    for r in sorted(rows, key=key):
         usage = r.get("usage") or {}
         out.append(
             {

@@ -197,8 +197,8 @@ def metrics_of_rows(
         family, band = name.rsplit("@", 1)
         return (family, band_order(band))
 
-    excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
-    flagged = dict.fromkeys(EPISODE_FLAGS, 0)
+    excluded: dict[str, int] = dict.fromkeys(EXCLUSION_REASONS, 0)
+    flagged: dict[str, int] = dict.fromkeys(EPISODE_FLAGS, 0)
     for row in rows:
         reason = exclusion_reason(row)
         if reason is not None:

@@ -4,16 +4,29 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
-from rich.console import Console, RenderableType
+from rich.console import Console, JustifyMethod, OverflowMethod, RenderableType
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from mcpgym_clients.measure.usage import format_cost, format_count, format_seconds
+from mcpgym_clients.measure.usage import (
+    REPORTED_HEADING,
+    format_cost,
+    format_count,
+    format_seconds,
+)
 
-NUMERIC = {"justify": "right", "overflow": "fold"}
+
+class ColumnOptions(TypedDict):
+    """Keyword options of `rich.table.Table.add_column` shared by several columns."""
+
+    justify: JustifyMethod
+    overflow: OverflowMethod
+
+
+NUMERIC: ColumnOptions = {"justify": "right", "overflow": "fold"}
 """Column options of numeric columns: a number that does not fit is folded onto the
 next line, never cut with an ellipsis."""
 
@@ -286,12 +299,12 @@ def usage_table(u: Mapping[str, Any], *, title: str = "tokens, cost and time") -
 
     Columns: episodes, those reporting usage, requests, prompt / completion / cached /
     reasoning tokens, cost (US dollars, where the API reports it) and episode wall time
-    (mean and max). ``-`` is unknown (not reported), never zero.
+    (mean and max). ``-`` is unknown; print `usage_lines` under it to say so.
     """
     table = Table(title=title, title_justify="left")
     table.add_column("group", overflow="fold", min_width=8)
     table.add_column("episodes", **NUMERIC)
-    table.add_column("reported", **NUMERIC)
+    table.add_column(REPORTED_HEADING, **NUMERIC)
     for name, _ in _USAGE_COLUMNS:
         table.add_column(name, **NUMERIC)
     table.add_column("cost", **NUMERIC)

@@ -27,6 +27,63 @@ USAGE_KEYS = (
 )
 """The usage counts summed per group, in display order (``cost_usd`` in US dollars)."""
 
+# The wording of unknown usage, shared by `mcpgym runs`, `show`, `compare` and the report:
+# change it here, nowhere else.
+NOT_REPORTED = "not reported"
+"""What an unknown usage figure is: the model API did not report it (never zero)."""
+
+REPORTED_HEADING = "usage reported"
+"""Heading of the count of episodes whose model API reported any usage."""
+
+
+def usage_legend(mark: str = "-") -> str:
+    """What ``mark`` (the unknown figure) means in a usage table, in the shared wording."""
+    return f"{mark} = {NOT_REPORTED} by the model API (unknown, never counted as zero)"
+
+
+def usage_notice(
+    episodes: int, reported: int, *, mark: str = "-", legend: bool = True
+) -> str | None:
+    """The one line shown under usage figures when some episodes reported no usage.
+
+    Args:
+        episodes: stored episodes counted. reported: those whose model API reported any
+            usage (``usage_figures``'s ``reported``). mark: how the table shows unknown.
+        legend: end with the `usage_legend` (leave it to the page when it shows it).
+
+    Returns:
+        ``None`` when every episode reported usage (or there are none), else e.g.
+        ``"usage not reported for 2 of 6 episodes: the sums cover the other 4; - =
+        not reported by the model API (unknown, never counted as zero)"``.
+    """
+    if episodes <= 0 or reported >= episodes:
+        return None
+    missing = episodes - reported
+    if reported == 0:
+        head = f"usage {NOT_REPORTED} for any of the {episodes} episodes"
+    else:
+        head = (
+            f"usage {NOT_REPORTED} for {missing} of {episodes} episodes: "
+            f"the sums cover the other {reported}"
+        )
+    return f"{head}; {usage_legend(mark)}" if legend else head
+
+
+def usage_lines(sides: Mapping[str, Mapping[str, Any]], *, mark: str = "-") -> list[str]:
+    """The lines printed under a usage table: a `usage_notice` for each side (named by its
+    key, unnamed when the key is ``""``) whose episodes did not all report usage, or the
+    `usage_legend` alone when they all did.
+
+    Args:
+        sides: label -> `usage_figures` result (``episodes`` and ``reported`` read).
+    """
+    lines = []
+    for label, u in sides.items():
+        notice = usage_notice(int(u.get("episodes") or 0), int(u.get("reported") or 0), mark=mark)
+        if notice is not None:
+            lines.append(f"{label}: {notice}" if label else notice)
+    return lines or [usage_legend(mark)]
+
 
 def usage_figures(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Summed usage and episode time of episode rows.

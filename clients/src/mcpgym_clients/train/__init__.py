@@ -1,7 +1,8 @@
 """Train on mcpgym environments: rollouts as a library, TRL and NeMo Gym integrations.
 
 - `training_rows` / `TrainingRow`: the variants of a split (``train`` or ``held_out``).
-- `Rollouts`: `Rollouts.in_process` (no sockets) or `Rollouts.over_http`; `rollout` and
+- `Rollouts`: `Rollouts.direct` (no HTTP, no MCP: fastest), `Rollouts.in_process` (no
+  sockets) or `Rollouts.over_http`; `rollout` and
   `rollout_group` return `Rollout` / `RolloutGroup` with messages, tool calls, the grade,
   the reward and per-turn token ids and log-probs.
 - Policies: `OpenAIPolicy` (a Chat Completions endpoint), `ChatPolicy` (your function),

@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 
 from mcpgym_clients.adapters.base import text_of
+from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.train._steered import SteeredEpisode
 from mcpgym_clients.train.rollout import Rollout, Rollouts
 from mcpgym_clients.train.rows import TrainingRow, split_of
@@ -99,7 +100,10 @@ def create_app(
         )
         async with session as ro, anyio.create_task_group() as tg:
             state.rollouts, state.tg = ro, tg
-            state.lock = (await ro.driver.server_info()).lock
+            driver = ro.driver
+            # Both sessions above drive MCP episodes (never `Rollouts.direct`).
+            assert isinstance(driver, EpisodeDriver)
+            state.lock = (await driver.server_info()).lock
             if ro.env_app is not None:
                 mount.app = ro.env_app
             try:

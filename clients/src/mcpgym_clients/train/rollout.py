@@ -3,12 +3,14 @@
 ::
 
     rows = training_rows("helpdesk", bands=["easy"], seeds=range(200))
-    async with Rollouts.in_process("helpdesk") as ro:       # or Rollouts.over_http(...)
+    async with Rollouts.direct("helpdesk") as ro:    # or .in_process(...), .over_http(...)
         group = await ro.rollout_group(rows[0], OpenAIPolicy(url, "qwen"), n=8)
         group.rewards            # scored rollouts only; group.dropped counts the others
 
 Every rollout is one `EpisodeDriver.run_episode`, the path ``mcpgym eval`` takes, so the
-reward is the grade ``mcpgym eval`` would give. A rollout that could not be scored
+reward is the grade ``mcpgym eval`` would give; `Rollouts.direct` runs the same episode
+code without HTTP and MCP (`mcpgym_clients.train._direct`): the same bundle and grade for
+the same calls, several times faster. A rollout that could not be scored
 (``infra_error``, ``model_error``, a grade whose status is ``error``) has no reward: it is
 dropped from `RolloutGroup.rewards` and counted in `RolloutGroup.dropped`, never given 0.
 """
@@ -30,6 +32,7 @@ from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent, Termination
 from mcpgym_clients.train._backends import in_process_driver
+from mcpgym_clients.train._direct import DirectEpisodes
 from mcpgym_clients.train.export import ExportedRollout, export_rollout
 from mcpgym_clients.train.policies import Policy, as_agent
 from mcpgym_clients.train.rows import TrainingRow
@@ -243,22 +246,51 @@ class RolloutGroup:
 class Rollouts:
     """Runs rollouts through an `EpisodeDriver` (see the module docstring).
 
-    Make one with `in_process` (the servers in this event loop, no sockets: fastest) or
+    Make one with `direct` (no HTTP, no MCP: fastest), `in_process` (the servers in this
+    event loop over ASGI, no sockets: what an outside MCP client can also reach) or
     `over_http` (running servers: scale out), or wrap a driver you built.
 
     Args:
-        driver: the episode driver. environment: the local environment (for rows).
+        driver: the episode driver (an `EpisodeDriver`, or `DirectEpisodes`).
+            environment: the local environment (for rows).
         concurrency: most rollouts running at once in `rollout_group` / `rollout_many`.
     """
 
     def __init__(
-        self, driver: EpisodeDriver, environment: Environment | None = None, concurrency: int = 8
+        self,
+        driver: EpisodeDriver | DirectEpisodes,
+        environment: Environment | None = None,
+        concurrency: int = 8,
     ) -> None:
         self.driver = driver
         self.environment = environment
         self.env_app: Any = None
         """The in-process environment server's ASGI app (`in_process` only)."""
         self._limit = anyio.CapacityLimiter(max(1, concurrency))
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def direct(
+        cls,
+        env: Environment | str,
+        *,
+        concurrency: int = 8,
+        episode_timeout: float | None = 600.0,
+    ) -> AsyncIterator[Self]:
+        """Run rollouts in this process without HTTP or MCP (`DirectEpisodes`): the agent's
+        tool calls go to `EpisodeManager.call`, bundles stay in memory, the sealed sandbox
+        is graded in place. Same bundles and grades as `in_process` for the same calls.
+
+        Args:
+            env: the environment or its installed name. concurrency: see the class.
+            episode_timeout: the hard cap per episode, seconds.
+        """
+        environment = load_environment(env) if isinstance(env, str) else env
+        episodes = DirectEpisodes(environment, episode_timeout=episode_timeout)
+        try:
+            yield cls(episodes, environment, concurrency)
+        finally:
+            episodes.close()
 
     @classmethod
     @contextlib.asynccontextmanager

@@ -90,7 +90,7 @@ def _row(row: dict[str, Any]) -> TrainingRow:
             f"reset() needs the row's {missing}: use TRLSpec.train_dataset, or rows with "
             "task, band and seed columns"
         )
-    values = {k: row.get(k) for k in ROW_FIELDS}
+    values: dict[str, Any] = {k: row.get(k) for k in ROW_FIELDS}
     values["seed"] = int(row["seed"])
     values["variant_id"] = values["variant_id"] or f"?/{row['task']}@{row['band']}#{row['seed']}"
     values["env"] = values["env"] or ""
@@ -207,7 +207,7 @@ class TRLSpec:
         if self.per_check:
             names: dict[str, None] = {}
             for fam in self.environment.families.values():
-                for check in fam.rubric.checks:
+                for check in getattr(fam.rubric, "checks", ()):
                     names.setdefault(check.name, None)
             funcs += [self._check_func(n) for n in names]
         return funcs

@@ -21,7 +21,14 @@ import jinja2
 from mcpgym_clients.measure.metrics import band_order
 from mcpgym_clients.measure.report._charts import BarChart, Series, bar_chart
 from mcpgym_clients.measure.report._views import episode_view, failure_heatmap, heat_colour
-from mcpgym_clients.measure.usage import format_cost, format_count, format_seconds
+from mcpgym_clients.measure.usage import (
+    REPORTED_HEADING,
+    format_cost,
+    format_count,
+    format_seconds,
+    usage_legend,
+    usage_notice,
+)
 
 _TEMPLATES = files("mcpgym_clients.measure.report") / "templates"
 
@@ -43,6 +50,10 @@ def _environment() -> jinja2.Environment:
     env.filters["count"] = _count
     env.filters["cost"] = _cost
     env.filters["secs"] = _secs
+    # the wording of unknown usage, shared with the terminal commands
+    env.globals["usage_reported_heading"] = REPORTED_HEADING
+    env.globals["usage_legend"] = usage_legend("–")
+    env.globals["usage_notice"] = lambda u: usage_notice(u["episodes"], u["reported"], legend=False)
     return env
 
 

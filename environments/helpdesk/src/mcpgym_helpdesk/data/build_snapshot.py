@@ -103,7 +103,9 @@ class Builder(History):
         )
         return int(cur.lastrowid or 0)
 
-    def audit(self, t: datetime, actor: str, action: str, entity: str, eid: int, **detail: Any):
+    def audit(
+        self, t: datetime, actor: str, action: str, entity: str, eid: int, **detail: Any
+    ) -> None:
         self.insert(
             "audit_log",
             {
@@ -798,7 +800,7 @@ def build(out: Path) -> str:
     ]:
         mem.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
     b = Builder(mem)
-    b.manifest = []  # type: ignore[attr-defined]
+    b.manifest = []
     b.make_products()
     b.make_customers()
     for p in b.make_plans():
@@ -819,7 +821,7 @@ def build(out: Path) -> str:
         disk.close()
         data = path.read_bytes()
     out.write_bytes(data)
-    manifest = {"open_tickets": b.manifest}  # type: ignore[attr-defined]
+    manifest = {"open_tickets": b.manifest}
     out.with_name(out.stem + "_manifest.json").write_text(
         json.dumps(manifest, indent=1, sort_keys=True) + "\n", "utf-8"
     )
@@ -828,7 +830,7 @@ def build(out: Path) -> str:
 
 def main() -> None:
     """Command line: build and print the sha256."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=HERE / "snapshot.db")
     args = parser.parse_args()
     print(build(args.out))

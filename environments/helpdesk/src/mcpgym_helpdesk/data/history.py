@@ -4,16 +4,44 @@ goes through the environment's own tools (`Builder.tool`)."""
 
 from __future__ import annotations
 
+import random
+import sqlite3
 from collections.abc import Callable
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import seed_data as S
-from sim import NOW, Customer, OrderPlan, article, days, fmt, hours, money
+from sim import NOW, Customer, FixedClock, OrderPlan, article, days, fmt, hours, money
 
 
 class History:
     """Ticket and support-event methods of the snapshot builder (see `build_snapshot.Builder`)."""
+
+    # State and plumbing that `build_snapshot.Builder` provides (declared here for the
+    # type checker; the mixin is never used on its own).
+    db: sqlite3.Connection
+    rng: random.Random
+    clock: FixedClock
+    products: list[dict[str, Any]]
+    variants: dict[int, list[dict[str, Any]]]
+    forced_stock: dict[int, int]
+    manifest: list[dict[str, Any]]
+    """The open tickets' scenarios, written next to the snapshot (set by `build_snapshot.build`)."""
+
+    if TYPE_CHECKING:
+
+        def at(self, t: datetime, fn: Callable[..., None], *args: Any) -> None: ...
+        def insert(self, table: str, values: dict[str, Any]) -> int: ...
+        def audit(
+            self, t: datetime, actor: str, action: str, entity: str, eid: int, **detail: Any
+        ) -> None: ...
+        def tool(self, actor: str, name: str, **arguments: Any) -> Any: ...
+        def one(self, sql: str, params: Any = ()) -> Any: ...
+        def street(self) -> str: ...
+        def ship(
+            self, t: datetime, oid: int, est: date | None, exception: bool = False
+        ) -> None: ...
+        def deliver(self, t: datetime, oid: int) -> None: ...
 
     # -- tickets -----------------------------------------------------------------------
 
@@ -595,7 +623,7 @@ class History:
             subject = f"Where is my order #{oid}?"
             body = (
                 f"I ordered on {o['placed_at'][:10]} and order #{oid} still hasn't arrived."
-                + (f" It was supposed to be here by {p.est.isoformat()}." if late else "")
+                + (f" It was supposed to be here by {p.est.isoformat()}." if late and p.est else "")
                 + " Can you tell me where it is?"
             )
             priority = "high" if late else "normal"

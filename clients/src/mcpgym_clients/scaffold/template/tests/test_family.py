@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mcpgym_grading import grade_bundle
-from mcpgym_server import Generation, ToolCall, VariantSpec, replay
+from mcpgym_server import Band, Generation, ToolCall, VariantSpec, replay
 
 from mcpgym_yourenv import environment
 from mcpgym_yourenv.env import SNAPSHOT_SHA256
@@ -30,20 +30,20 @@ def test_the_snapshot_rebuilds_to_the_declared_digest(tmp_path: Path) -> None:
     assert hashlib.sha256(out.read_bytes()).hexdigest() == SNAPSHOT_SHA256
 
 
-def generate(band: str, seed: int) -> VariantSpec:
+def generate(band: Band, seed: int) -> VariantSpec:
     """Call the generator directly (no cache), as `Environment.variant` does."""
     db = environment.snapshot.open_copy(readonly=True)
     return FAMILY.generator(Generation(seed=seed, band=band, rng=random.Random(seed), db=db))
 
 
 @pytest.mark.parametrize("band", FAMILY.bands)
-def test_generation_is_deterministic_and_varies_with_the_seed(band: str) -> None:
+def test_generation_is_deterministic_and_varies_with_the_seed(band: Band) -> None:
     assert generate(band, 3) == generate(band, 3)
     assert len({generate(band, seed).instruction for seed in SEEDS}) > 1
 
 
 @pytest.mark.parametrize("band", FAMILY.bands)
-def test_the_reference_solution_scores_1(band: str) -> None:
+def test_the_reference_solution_scores_1(band: Band) -> None:
     for seed in SEEDS:
         v = environment.variant("recount-item", band, seed)
         bundle = replay(environment, v.family, band, seed, v.reference, answer=v.answer)
@@ -52,7 +52,7 @@ def test_the_reference_solution_scores_1(band: str) -> None:
 
 
 @pytest.mark.parametrize("band", FAMILY.bands)
-def test_doing_nothing_or_the_wrong_thing_fails(band: str) -> None:
+def test_doing_nothing_or_the_wrong_thing_fails(band: Band) -> None:
     for seed in SEEDS:
         v = environment.variant("recount-item", band, seed)
         nothing = grade_bundle(replay(environment, v.family, band, seed, []), environment)

@@ -58,7 +58,7 @@ def build(schema_sql: str, seed_rows: dict[str, list[dict[str, object]]]) -> byt
 
 def main(argv: list[str] | None = None) -> str:
     """Build, write and report the snapshot; return its sha256 (hex)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=None, help="where to write (default: here)")
     parser.add_argument("--no-update", action="store_true", help="leave env.py as it is")
     args = parser.parse_args(argv)

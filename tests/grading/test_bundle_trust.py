@@ -1,0 +1,180 @@
+"""The grading service grades only bytes it verified, and serves only grades bound to them.
+
+Issue 9, section 5:
+
+- a writer who swaps a bundle's files after the service has verified them is graded on
+  the verified bytes (each file is read once), or refused: never on the swapped content;
+- a grade file planted or edited in ``grades_dir`` is never served as the grade: cached
+  grades are bound (MAC, bundle digest) to the bundle they graded, else it is graded again.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcpgym_grading import create_app
+from mcpgym_grading._grade_cache import CACHE_FORMAT
+from mcpgym_server import EpisodeStore
+
+from .test_service import AUTH, TOKEN, client_for
+from .toyenv import make_env, reference_calls, run_episode
+
+pytestmark = pytest.mark.anyio
+
+KEY = "bundle-key-for-tests"
+
+
+class Store:
+    """A signed store with a passing (reference) and a failing (no work) episode."""
+
+    def __init__(self, root: Path, *, key: str | None = KEY) -> None:
+        self.env = make_env()
+        self.key = key
+        self.dir = root / "episodes"
+        store = EpisodeStore(self.dir, sign_key=key)
+        answer = self.env.variant("refund", "easy", 0).answer
+        self.passing = run_episode(
+            self.env, reference_calls(self.env), answer=answer, store=store
+        ).meta.episode_id
+        self.failing = run_episode(self.env, [], store=store).meta.episode_id
+        # the failing episode's files, relabelled as the passing episode's
+        self.forged = root / "forged"
+        shutil.copytree(self.dir / self.failing, self.forged)
+        meta = json.loads((self.forged / "meta.json").read_text())
+        meta["episode_id"] = self.passing
+        (self.forged / "meta.json").write_text(json.dumps(meta))
+
+    def app(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("env_loader", lambda name: self.env)
+        kwargs.setdefault("bundle_key", self.key)
+        return create_app(self.dir, TOKEN, **kwargs)
+
+    def swap_in_forged(self) -> None:
+        folder = self.dir / self.passing
+        for path in folder.iterdir():
+            path.unlink()
+        for path in self.forged.iterdir():
+            (folder / path.name).write_bytes(_READ_BYTES(path))
+
+
+_READ_BYTES = Path.read_bytes
+_READ_TEXT = Path.read_text
+
+
+def swap_when(
+    monkeypatch: pytest.MonkeyPatch, store: Store, ready: Callable[[set[str]], bool]
+) -> list[str]:
+    """Swap the forged files into the passing episode's folder once the files read from
+    it so far satisfy ``ready``; returns the names read, in order."""
+    folder = store.dir / store.passing
+    read: list[str] = []
+    swapped: list[bool] = []
+
+    def noted(path: Path) -> None:
+        if path.parent == folder:
+            read.append(path.name)
+            if not swapped and ready(set(read)):
+                swapped.append(True)
+                store.swap_in_forged()
+
+    def read_bytes(self: Path) -> bytes:
+        data = _READ_BYTES(self)
+        noted(self)
+        return data
+
+    def read_text(self: Path, *args: Any, **kwargs: Any) -> str:
+        data = _READ_TEXT(self, *args, **kwargs)
+        noted(self)
+        return data
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(Path, "read_text", read_text)
+    return read
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path)
+
+
+async def test_files_swapped_after_verification_are_not_graded(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with client_for(store.app()) as client:
+        truth = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert truth.json()["passed"] is True
+
+    # the writer waits until the verifier has read the signature and the log, then swaps
+    read = swap_when(monkeypatch, store, lambda names: {"signature", "log.jsonl"} <= names)
+    async with client_for(store.app()) as client:
+        response = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert response.status_code == 200, response.text
+    graded = response.json()
+    assert (graded["passed"], graded["signature"]) == (True, "verified"), graded["checks"]
+    assert graded == truth.json()  # the verified bytes, not the forged ones
+    assert read.count("meta.json") == read.count("log.jsonl") == 1, read
+
+
+async def test_files_swapped_while_being_read_are_refused(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    swap_when(monkeypatch, store, lambda names: "meta.json" in names)
+    async with client_for(store.app()) as client:
+        response = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert response.status_code == 422, response.text
+    assert response.json()["signature"] == "invalid"
+
+
+async def test_a_planted_grade_file_is_not_served(store: Store, tmp_path: Path) -> None:
+    grades = tmp_path / "grades"
+    async with client_for(store.app(grades_dir=grades)) as client:
+        good = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    # planted: the passing grade, relabelled for the failing episode, bare and in an
+    # envelope whose MAC was made without the key
+    planted = {**good.json(), "episode_id": store.failing}
+    stored = json.loads((grades / f"{store.passing}.json").read_text())
+    forms = [
+        planted,
+        {**stored, "episode_id": store.failing, "grade": planted},
+    ]
+    for form in forms:
+        (grades / f"{store.failing}.json").write_text(json.dumps(form))
+        async with client_for(store.app(grades_dir=grades)) as client:
+            get = await client.get(f"/grades/{store.failing}", headers=AUTH)
+            post = await client.post("/grades", json={"episode_id": store.failing}, headers=AUTH)
+        assert get.status_code == 404, get.text
+        assert post.status_code == 200 and post.json()["passed"] is False
+        assert post.json()["episode_id"] == store.failing
+
+
+async def test_an_edited_cached_grade_is_graded_again(store: Store, tmp_path: Path) -> None:
+    grades = tmp_path / "grades"
+    async with client_for(store.app(grades_dir=grades)) as client:
+        bad = await client.post("/grades", json={"episode_id": store.failing}, headers=AUTH)
+    path = grades / f"{store.failing}.json"
+    envelope = json.loads(path.read_text())
+    assert envelope["format"] == CACHE_FORMAT and envelope["grade"] == bad.json()
+    envelope["grade"] = {**envelope["grade"], "passed": True, "score": 1.0}
+    path.write_text(json.dumps(envelope))
+    async with client_for(store.app(grades_dir=grades)) as client:
+        again = await client.post("/grades", json={"episode_id": store.failing}, headers=AUTH)
+    assert again.json() == bad.json()
+    assert json.loads(path.read_text())["grade"] == bad.json()  # rewritten
+
+
+async def test_a_cached_grade_of_another_bundle_is_not_served(tmp_path: Path) -> None:
+    store = Store(tmp_path, key=None)  # no bundle key: the MAC is keyed by the token
+    grades = tmp_path / "grades"
+    async with client_for(store.app(grades_dir=grades)) as client:
+        good = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert good.json()["passed"] is True
+    store.swap_in_forged()  # the store now holds another bundle under that id
+    async with client_for(store.app(grades_dir=grades)) as client:
+        again = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert again.status_code == 200 and again.json()["passed"] is False

@@ -1,0 +1,126 @@
+"""What `mcpgym runs`, `show --episodes`, `compare` and the report list and say: episodes
+in variant order, `runs --json`, and one wording for usage the model API did not report."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mcpgym_clients.cli import app
+from mcpgym_clients.measure.usage import usage_legend, usage_notice
+from mcpgym_clients.runstore import RunStore
+
+from .synthetic import rec, store_run
+
+runner = CliRunner()
+# stored as a campaign finishes them: not in task, band, seed, epoch order
+STORED = [
+    ("refund", "hard", 1, 0),
+    ("refund", "easy", 2, 0),
+    ("cancel", "medium", 0, 1),
+    ("refund", "easy", 10, 0),
+    ("cancel", "medium", 0, 0),
+    ("refund", "expert", 0, 0),
+    ("refund", "easy", 1, 0),
+]
+
+
+def _used(r: Any, prompt: int) -> Any:
+    usage = {"requests": 1, "prompt_tokens": prompt, "completion_tokens": 5}
+    return dataclasses.replace(r, usage=usage, duration_s=1.0)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> tuple[Path, str, str]:
+    """Run A: only two of its seven episodes reported usage; run B (its successor, model
+    m2): all did."""
+    db = tmp_path / "l.db"
+    records = [rec(t, b, s, e, 1.0, True) for t, b, s, e in STORED]
+    with RunStore(db) as s:
+        a = store_run(
+            s, [_used(r, 100) if i in (1, 3) else r for i, r in enumerate(records)], epochs=2
+        )
+        b = store_run(s, [_used(r, 10) for r in records], epochs=2, model="m2")
+    return db, a, b
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_show_episodes_lists_them_by_task_band_seed_and_epoch(
+    store: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    db, a, _ = store
+    out = tmp_path / "e.json"
+    result = runner.invoke(
+        app, ["show", a, "--episodes", "--json", str(out), "--store", str(db)],
+        env={"COLUMNS": "160"},
+    )
+    assert result.exit_code == 0, result.output
+    expected = [
+        ("cancel@medium#0", 0),
+        ("cancel@medium#0", 1),
+        ("refund@easy#1", 0),
+        ("refund@easy#2", 0),
+        ("refund@easy#10", 0),  # seeds as numbers, not as text
+        ("refund@hard#1", 0),  # bands easiest first, not alphabetically
+        ("refund@expert#0", 0),
+    ]
+    listing = json.loads(out.read_text())["episodes"]
+    assert [(e["variant"], e["epoch"]) for e in listing] == expected
+    printed = [line.split()[0] for line in result.output.splitlines() if "@" in line]
+    assert printed[: len(expected)] == [v for v, _ in expected]
+
+
+def test_runs_json_lists_each_run_with_its_figures_in_the_table_order(
+    store: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    db, a, b = store
+    out = tmp_path / "runs.json"
+    result = runner.invoke(app, ["runs", "--json", str(out), "--store", str(db)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["store"] == str(db)
+    assert [r["run"]["id"] for r in data["runs"]] == [b, a]  # newest first, as printed
+    newest, oldest = data["runs"]
+    assert newest["run"]["model"] == "m2" and newest["run"]["baseline_of"] is None
+    assert newest["short_id"] in result.output and newest["state"] == "done"
+    assert (newest["episodes"], newest["scored"], newest["pass_rate"]) == (7, 7, 1.0)
+    assert newest["usage"] == {"episodes": 7, "reported": 7, "total_tokens": 105, "cost_usd": None}
+    assert oldest["usage"]["reported"] == 2 and oldest["usage"]["total_tokens"] == 210
+
+
+def test_usage_that_was_not_reported_is_worded_one_way_everywhere(
+    store: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    db, a, b = store
+    notice = usage_notice(7, 2)
+    assert notice == (
+        "usage not reported for 5 of 7 episodes: the sums cover the other 2; "
+        "- = not reported by the model API (unknown, never counted as zero)"
+    )
+    assert usage_notice(7, 7) is None and usage_notice(0, 0) is None
+    assert usage_notice(3, 0, legend=False) == "usage not reported for any of the 3 episodes"
+
+    shown = runner.invoke(app, ["show", a, "--store", str(db)], env={"COLUMNS": "200"})
+    assert notice in _flat(shown.output) and "usage reported" in shown.output
+    shown_b = runner.invoke(app, ["show", b, "--store", str(db)], env={"COLUMNS": "200"})
+    assert usage_legend() in _flat(shown_b.output) and "usage not reported" not in shown_b.output
+    listed = runner.invoke(app, ["runs", "--store", str(db)], env={"COLUMNS": "200"})
+    assert usage_notice(14, 9) in _flat(listed.output)
+    compared = runner.invoke(app, ["compare", a, b, "--store", str(db)], env={"COLUMNS": "200"})
+    assert f"A (openai): {notice}" in _flat(compared.output)
+    assert "B (openai (m2)): usage not reported" not in compared.output
+
+    page = tmp_path / "r.html"
+    args = ["report", a, "--vs", b, "--store", str(db), "--out", str(page)]
+    assert runner.invoke(app, args).exit_code == 0
+    html = _flat(page.read_text())
+    assert usage_legend("–") in html and "<th>usage reported</th>" in html
+    assert usage_notice(7, 2, legend=False) in html
