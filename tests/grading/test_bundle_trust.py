@@ -23,7 +23,7 @@ from mcpgym_grading._grade_cache import CACHE_FORMAT
 from mcpgym_server import EpisodeStore
 
 from .test_service import AUTH, TOKEN, client_for
-from .toyenv import make_env, reference_calls, run_episode
+from .episodes import make_env, reference_calls, run_episode
 
 pytestmark = pytest.mark.anyio
 
