@@ -2,31 +2,35 @@
 
 Usage::
 
-    uv run python bench/campaign.py [--seeds 0-4] [--concurrency 8] [--rounds 2]
-        [--servers in-process|processes] [--ways before,after]
+    uv run python bench/campaign.py [--seeds 0-4] [--concurrency 16] [--rounds 2]
+        [--ways before,children] [--trainer-rows 8] [--dir DIR]
 
-What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does,
-in this one process: the environment server and the grading service on 127.0.0.1
-(`serve_locally`, uvicorn), an `EpisodeDriver`, `run_campaign` into a run store in a
-temporary folder (``--servers processes``: the two servers in a process each instead).
-Each round runs the campaign twice on fresh servers: *cold* (variants generated, reference
-end states built, as one ``mcpgym eval`` does) and *warm* (the same again). Two ways,
-interleaved round by round:
+What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does:
+the environment server and the grading service on 127.0.0.1, an `EpisodeDriver`,
+`run_campaign` into a run store in a temporary folder (on disk, as ``runs/``). Each round
+runs the campaign twice on fresh servers: *cold* (variants generated, reference end
+states built, as one ``mcpgym eval`` does) and *warm* (the same again). The ways
+(`WAYS`), interleaved round by round, the order rotating, the first the baseline:
 
-- ``before``: the code path before this change, kept callable here: the MCP server
-  without its tool-schema lookup (the SDK then runs and serializes a whole ``tools/list``
-  per ``tools/call`` to check ``Mcp-Param-*`` headers), and a ``server/discover`` probe
-  per episode;
-- ``after``: today's code.
+- ``before``: ``mcpgym eval`` before it served in child processes, kept callable here:
+  both servers in this process (`serve_locally`, one interpreter lock), generators'
+  snapshot queries run every time (no `FrozenSnapshot` memo), every run-store commit
+  fsynced (``synchronous = FULL``);
+- ``children``: today's ``mcpgym eval``: the servers in child processes
+  (`serve_in_processes`);
+- ``in-process``: today's code with the servers in this process;
+- ``processes``: the bench's own server processes (bench/_servers.py).
 
-Prints per way and campaign: episodes/s (start to end of `run_campaign`), CPU
-milliseconds per episode of every process involved (in process: servers, grading and
-client in one, under one GIL) and of this one, and HTTP requests per episode by kind.
-Then the floor those requests set: the CPU and wall time of a minimal loopback round
-trip (``GET /healthz`` on the same uvicorn server, httpx client) times the requests per
-episode, and of a minimal MCP tool call; then the trainer path (`mcpgym_clients.train`'s
-`Rollouts.in_process`: ASGI, no sockets; before and after, interleaved) and the same work
-with no HTTP or MCP at all (`EpisodeManager` + `grade_bundle`).
+Prints per way and campaign: episodes/s (start to end of `run_campaign`), the servers'
+start-up time, CPU milliseconds per episode of every process involved, of this one and
+of the busiest one, the bound they set on two free cores (min(2000 / all, 1000 /
+busiest) episodes/s), and HTTP requests per episode by kind; each way's ratios against
+the baseline. Then the floor those requests set: the CPU and wall time of a minimal
+loopback round trip (``GET /healthz`` on the same uvicorn server, httpx client) and of a
+minimal MCP tool call, times the requests per episode; then the trainer path
+(`mcpgym_clients.train`'s `Rollouts.in_process`: ASGI, no sockets; before and after the
+schema lookup and discover reuse, interleaved) and the same work with no HTTP or MCP at
+all (`EpisodeManager` + `grade_bundle`).
 """
 
 from __future__ import annotations
@@ -54,7 +58,10 @@ import httpx2
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
 from mcpgym_clients.campaign import VariantKey
+from mcpgym_clients.child_servers import serve_in_processes
+from mcpgym_clients.mcp_connection import McpConnections
 from mcpgym_server import Environment, load_environment
+from mcpgym_server._snapshot import FrozenSnapshot
 
 Counts = collections.Counter[str]
 PHASES = ("cold", "warm")
@@ -81,12 +88,32 @@ def _before_driver(before: bool) -> Any:
     if not before:
         yield
         return
-    original = EpisodeDriver._remember_discover  # noqa: SLF001
-    EpisodeDriver._remember_discover = lambda self, client: None  # type: ignore[method-assign]  # noqa: SLF001
+    original = McpConnections.remember_discover
+    McpConnections.remember_discover = lambda self, client: None  # type: ignore[method-assign]
     try:
         yield
     finally:
-        EpisodeDriver._remember_discover = original  # type: ignore[method-assign]  # noqa: SLF001
+        McpConnections.remember_discover = original  # type: ignore[method-assign]
+
+
+def _unremembered(self: FrozenSnapshot, sql: str, params: Any = ()) -> Any:
+    """`FrozenSnapshot.rows` before it remembered query results: the query runs each time."""
+    cur = self.execute(sql, params)
+    return [c[0] for c in cur.description or ()], cur.fetchall()
+
+
+@contextlib.contextmanager
+def _before_queries(before: bool) -> Any:
+    """While active, generators' snapshot queries in this process are not remembered."""
+    if not before:
+        yield
+        return
+    remembered = FrozenSnapshot.rows
+    FrozenSnapshot.rows = _unremembered  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        FrozenSnapshot.rows = remembered  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager
@@ -109,13 +136,6 @@ def _before_server(before: bool) -> Any:
         server_http.build_mcp_server = original  # type: ignore[assignment]
 
 
-class _ProbingDriver(EpisodeDriver):
-    """The driver before this change: a ``server/discover`` probe for every episode."""
-
-    def _remember_discover(self, client: Any) -> None:
-        return None
-
-
 @contextlib.asynccontextmanager
 async def _driver(
     servers: Any, env: Environment, before: bool, counts: Counts
@@ -124,8 +144,7 @@ async def _driver(
         counts[_kind(request.method, str(request.url), request.content)] += 1
 
     mcp_http = httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]})
-    cls = _ProbingDriver if before else EpisodeDriver
-    driver = cls(
+    driver = EpisodeDriver(
         servers.env_url,
         servers.grading_url,
         servers.grading_token,
@@ -133,6 +152,8 @@ async def _driver(
         environment=env,
         mcp_http=mcp_http,
     )
+    if before:  # a ``server/discover`` probe for every episode
+        driver._mcp.remember_discover = lambda client: None  # type: ignore[method-assign]  # noqa: SLF001
     for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
         http.event_hooks["request"].append(count)
     async with mcp_http, driver:
@@ -146,6 +167,15 @@ class _Spawned:
     grading_token: str
     control_token: str
     pids: list[int]
+
+
+def _children_pids() -> list[int]:
+    """The pids of this process's children (the servers of `serve_in_processes`)."""
+    me = os.getpid()
+    out = []
+    for task in Path(f"/proc/{me}/task").iterdir():
+        out += [int(p) for p in (task / "children").read_text().split()]
+    return out
 
 
 def _cpu_s(pids: list[int]) -> float:
@@ -212,31 +242,52 @@ async def one_campaign(
     concurrency: int,
     before: bool,
     tmp: Path,
-    processes: bool = False,
+    servers_mode: str = "in-process",
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
     reference end states cached); each one's episodes/s, CPU ms per episode, requests."""
+    with _before_queries(before):
+        return await _one_campaign(env, variants, concurrency, before, tmp, servers_mode)
+
+
+async def _one_campaign(
+    env: Environment,
+    variants: list[VariantKey],
+    concurrency: int,
+    before: bool,
+    tmp: Path,
+    servers_mode: str,
+) -> list[dict[str, Any]]:
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
+    env._generation_db._memo.clear()  # type: ignore[attr-defined]  # noqa: SLF001 - and queried
     counts: Counts = collections.Counter()
     store_dir = Path(tempfile.mkdtemp(dir=tmp))
+    started = time.perf_counter()
     servers_cm: Any
-    if processes:
-        servers_cm = _spawn(env, store_dir / "episodes", before)
+    if servers_mode == "processes":
+        servers_cm = _spawn(env, store_dir / "episodes", False)
+        servers = await servers_cm.__aenter__()
+    elif servers_mode == "children":
+        servers_cm = serve_in_processes(
+            env.name, store_dir / "episodes", log_path=store_dir / "servers.log"
+        )
         servers = await servers_cm.__aenter__()
     else:
-        with _before_server(before):
-            servers_cm = serve_locally(env, store_dir / "episodes")
-            servers = await servers_cm.__aenter__()
-    pids = getattr(servers, "pids", [])
+        servers_cm = serve_locally(env, store_dir / "episodes")
+        servers = await servers_cm.__aenter__()
+    start_s = time.perf_counter() - started
+    pids = getattr(servers, "pids", None) or _children_pids()
     out: list[dict[str, Any]] = []
     try:
-        async with _driver(servers, env, before, counts) as driver:
+        async with _driver(servers, env, False, counts) as driver:
             await driver.server_info()
             for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
                 counts.clear()
                 with RunStore(store_dir / f"runs-{i}.db") as store:
+                    if before:  # the run store before: every episode's commit fsynced
+                        store.db.execute("PRAGMA synchronous = FULL")
                     t0, c0 = time.perf_counter(), time.process_time()
-                    s0 = _cpu_s(pids)
+                    s0 = [_cpu_s([p]) for p in pids]
                     result = await run_campaign(
                         driver,
                         ReferenceAgent(),
@@ -248,7 +299,8 @@ async def one_campaign(
                         resume=False,
                     )
                     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-                    server_cpu = _cpu_s(pids) - s0
+                    each = [_cpu_s([p]) - c for p, c in zip(pids, s0, strict=True)]
+                    server_cpu = sum(each)
                 assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
                 n = len(result.records)
                 counts.pop("GET /tasks", None)
@@ -256,9 +308,11 @@ async def one_campaign(
                     {
                         "eps": n / wall,
                         "cpu_ms": (cpu + server_cpu) * 1000 / n,
+                        "busiest_ms": max([cpu, *each]) * 1000 / n,
                         "client_cpu_ms": cpu * 1000 / n,
                         "requests": collections.Counter(counts),
                         "n": n,
+                        "start_s": start_s,
                     }
                 )
     finally:
@@ -293,7 +347,7 @@ async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[s
             meta = await driver._request(  # noqa: SLF001
                 "env", "POST", "/episodes", {"task": "order-status", "band": "easy", "seed": 0}
             )
-            async with driver._connect(meta["mcp_url"]) as client:  # noqa: SLF001
+            async with driver._mcp.connect(meta["mcp_url"]) as client:  # noqa: SLF001
                 await client.list_tools()
                 call = env.variant("order-status", "easy", 0).reference[0]
                 await client.call_tool(call.name, dict(call.arguments))
@@ -342,7 +396,7 @@ async def trainer(env: Environment, rows: int, group: int, before: bool) -> dict
     from mcpgym_clients.train import Rollouts, training_rows
 
     picked = training_rows(env.name, bands=["easy"], seeds=range(rows))[:rows]
-    with _before_server(before), _before_driver(before):
+    with _before_server(before), _before_driver(before), _before_queries(before):
         async with Rollouts.in_process(env, concurrency=group) as ro:
             await ro.rollout_groups(picked, ReferenceAgent(), n=group)
             t0, c0 = time.perf_counter(), time.process_time()
@@ -361,25 +415,46 @@ def _seeds(text: str) -> list[int]:
     return out
 
 
+WAYS: dict[str, tuple[bool, str]] = {
+    "in-process": (False, "in-process"),
+    "children": (False, "children"),
+    "processes": (False, "processes"),
+    "before": (True, "in-process"),
+}
+"""Each way: (the code path before child servers, where the servers run). ``before``:
+``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
+generators' snapshot queries run every time, every run-store commit fsynced;
+``in-process``: today's code with the servers in process; ``children``:
+`serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``processes``:
+the bench's own server processes (bench/_servers.py)."""
+
+
 async def main() -> None:
     """Run the rounds and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="0-4")
-    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--concurrency", type=int, default=16, help="as `mcpgym eval` runs reference")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--floor-requests", type=int, default=2000)
-    ap.add_argument("--ways", default="before,after", help="e.g. `after` alone, to profile it")
+    ap.add_argument(
+        "--ways",
+        default="before,children",
+        help=f"comma-separated, the first is the baseline; of: {', '.join(WAYS)}",
+    )
     ap.add_argument(
         "--trainer-rows", type=int, default=8, help="rows x 8 rollouts for the trainer path"
     )
     ap.add_argument(
-        "--servers",
-        choices=("in-process", "processes"),
-        default="in-process",
-        help="in-process: as `mcpgym eval` serves them (one process, one GIL); processes: "
-        "the environment server and the grading service in a process each",
+        "--dir",
+        default=None,
+        help="where run stores and bundles go (default: the system's temporary directory, "
+        "on disk as `mcpgym eval`'s runs/; /dev/shm leaves fsync out)",
     )
     args = ap.parse_args()
+    ways = args.ways.split(",")
+    unknown = [w for w in ways if w not in WAYS]
+    if unknown:
+        ap.error(f"unknown way {unknown[0]!r}; ways: {', '.join(WAYS)}")
     env = load_environment("helpdesk")
     variants = [
         VariantKey(f, b, s)
@@ -387,26 +462,21 @@ async def main() -> None:
         for b in env.family(f).bands
         for s in _seeds(args.seeds)
     ]
-    shm = "/dev/shm" if sys.platform == "linux" else None
-    with tempfile.TemporaryDirectory(dir=shm) as tmp_name:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
         tmp = Path(tmp_name)
-        runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
-        for r in range(args.rounds):
-            order = ("before", "after") if r % 2 == 0 else ("after", "before")
-            for way in (w for w in order if w in args.ways.split(",")):
+        runs: dict[str, list[list[dict[str, Any]]]] = {w: [] for w in ways}
+        for r in range(args.rounds):  # interleaved, the order rotating
+            for way in ways[r % len(ways) :] + ways[: r % len(ways)]:
+                before, servers_mode = WAYS[way]
                 res = await one_campaign(
-                    env,
-                    variants,
-                    args.concurrency,
-                    way == "before",
-                    tmp,
-                    processes=args.servers == "processes",
+                    env, variants, args.concurrency, before, tmp, servers_mode=servers_mode
                 )
                 runs[way].append(res)
                 for phase, x in zip(PHASES, res, strict=True):
                     print(
                         f"round {r} {way} {phase}: {x['eps']:.1f} episodes/s, "
-                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)"
+                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)",
+                        flush=True,
                     )
         train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
         for r in range(args.rounds if args.trainer_rows else 0):
@@ -415,46 +485,63 @@ async def main() -> None:
         fl = await floor(env, args.floor_requests, args.concurrency, tmp)
         ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
     med = statistics.median
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"\n{len(variants)} episodes a campaign, concurrency {args.concurrency}, "
-        f"servers {args.servers}, medians of {args.rounds} rounds"
+        f"medians of {args.rounds} rounds, load average {load:.1f} at the end"
     )
-    print("| way | campaign | episodes/s | CPU ms/episode (all) | of it here | requests/episode |")
-    print("|---|---|---|---|---|---|")
-    runs = {way: rs for way, rs in runs.items() if rs}
+    print(
+        "| way | campaign | episodes/s | servers start s | CPU ms/episode (all) "
+        "| of it here | busiest process | bound on 2 free cores | requests/episode |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     per_ep: dict[str, float] = {}
     for i, phase in enumerate(PHASES):
         for way, rs in runs.items():
             xs = [r[i] for r in rs]
             reqs = xs[-1]["requests"]
             per_ep[way] = sum(reqs.values()) / xs[-1]["n"]
+            start = f"{med(x['start_s'] for x in xs):.2f}" if i == 0 else ""
             print(
-                f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} "
+                f"| {way} | {phase} | {med(x['eps'] for x in xs):.1f} | {start} "
                 f"| {med(x['cpu_ms'] for x in xs):.1f} "
-                f"| {med(x['client_cpu_ms'] for x in xs):.1f} | {per_ep[way]:.2f} |"
+                f"| {med(x['client_cpu_ms'] for x in xs):.1f} "
+                f"| {med(x['busiest_ms'] for x in xs):.1f} "
+                f"| {med(min(2000 / x['cpu_ms'], 1000 / x['busiest_ms']) for x in xs):.0f} "
+                f"| {per_ep[way]:.2f} |"
             )
-    if len(runs) == 2:
+    base = ways[0]
+    for way in ways[1:]:
         for i, phase in enumerate(PHASES):
-            after = [r[i] for r in runs["after"]]
-            before = [r[i] for r in runs["before"]]
-            ratio = med(x["eps"] for x in after) / med(x["eps"] for x in before)
-            cpu = med(x["cpu_ms"] for x in after) / med(x["cpu_ms"] for x in before)
-            print(f"after/before, {phase}: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f}")
+            new = [r[i] for r in runs[way]]
+            old = [r[i] for r in runs[base]]
+            ratio = med(x["eps"] for x in new) / med(x["eps"] for x in old)
+            cpu = med(x["cpu_ms"] for x in new) / med(x["cpu_ms"] for x in old)
+            here = med(x["client_cpu_ms"] for x in new) / med(x["client_cpu_ms"] for x in old)
+            print(
+                f"{way}/{base}, {phase}: episodes/s x{ratio:.2f}, CPU per episode x{cpu:.2f} "
+                f"(in the campaign's process x{here:.2f})"
+            )
     for way, rs in runs.items():
         reqs = rs[-1][0]["requests"]
         shown = ", ".join(f"{k} {v / rs[-1][0]['n']:.2f}" for k, v in sorted(reqs.items()))
         print(f"requests per episode, {way}, cold: {shown}")
-    reqs = per_ep[list(runs)[-1]]
+    reqs = per_ep[ways[-1]]
     print(
         f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
         f"({fl['http_wall_ms']:.2f} ms wall at concurrency {args.concurrency}); "
         f"MCP tools/call {fl['mcp_cpu_ms']:.2f} ms CPU "
         f"({fl['mcp_wall_ms']:.2f} ms wall, one at a time)"
     )
+    mcp = reqs - 2  # POST /episodes and POST /grades are plain HTTP, the rest MCP
+    http_floor = reqs * fl["http_cpu_ms"]
+    mcp_floor = 2 * fl["http_cpu_ms"] + mcp * fl["mcp_cpu_ms"]
     print(
-        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = "
-        f"{reqs * fl['http_cpu_ms']:.1f} ms CPU: at most {1000 / (reqs * fl['http_cpu_ms']):.0f} "
-        "episodes/s on one core for bare HTTP round trips"
+        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = {http_floor:.1f} ms "
+        f"CPU: at most {1000 / http_floor:.0f} episodes/s on one core, {2000 / http_floor:.0f} "
+        f"on two, for bare HTTP round trips; as MCP calls ({mcp:.2f} of them at "
+        f"{fl['mcp_cpu_ms']:.2f} ms): {mcp_floor:.1f} ms, at most {1000 / mcp_floor:.0f} "
+        f"episodes/s on one core, {2000 / mcp_floor:.0f} on two"
     )
     for way, xs in train.items():
         if xs:

@@ -192,7 +192,7 @@ async def test_leaving_an_mcp_connection_on_an_error_keeps_the_task_usable(
                 "env", "POST", "/episodes", {"task": "set-target", "band": "easy", "seed": 0}
             )
             with pytest.raises(ValueError, match="boom"):
-                async with d._connect(meta["mcp_url"]):
+                async with d._mcp.connect(meta["mcp_url"]):
                     raise ValueError("boom")
             ended = await d._request("env", "POST", f"/episodes/{meta['episode_id']}/end", {})
     assert ended["termination"] == "ended"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from mcpgym_grading._decode import visual_order
 from mcpgym_grading._text import (
+    TextView,
     contains_tokens,
+    fold,
     grouped_tokens,
     money_amounts,
     normalise_text,
@@ -93,3 +96,90 @@ def test_digit_groups_may_be_split_by_any_space_or_one_dash(text: str) -> None:
 
 def test_amounts_with_the_currency_after_the_number() -> None:
     assert money_amounts("249.00$, 249 $ and 249.00 US dollars") == [24900, 24900, 24900]
+
+
+# --- what a reader sees: references, escapes, bidi overrides (issue 9 section 4) -------
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("&#57;&#52;&#x31;&#X30;&#53;", "94105"),
+        ("jane&commat;example&period;com", "jane@example.com"),
+        ("jane&amp;#64;example.com", "jane@example.com"),  # nested: decoded twice
+        ("＆＃５７；4105", "94105"),  # a reference in fullwidth is one too
+        ("jane%40example.com", "jane@example.com"),
+        ("\\u0039\\x34105", "94105"),
+        ("50% off, 100%", "50% off, 100%"),  # a percent sign that codes nothing stays
+    ],
+)
+def test_fold_decodes_character_references_and_escapes(text: str, folded: str) -> None:
+    assert fold(text) == folded
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("zip \u202e50149\u202c ok", "zip 94105 ok"),  # RLO ... PDF
+        ("\u202emoc.elpmaxe@enaj", "jane@example.com"),  # RLO to the end of the line
+        ("\u202e50149\nnext", "94105\nnext"),  # a line break ends it
+        ("\u202eba\u202dcd\u202cfe\u202c", "efcdab"),  # LRO inside RLO: its run reads forward
+        # an isolate or an embedding does not reverse latin letters; an override does
+        ("\u2067abc\u2069 \u202babc\u202c \u202e21\u202c", "abc abc 12"),
+    ],
+)
+def test_fold_puts_bidi_overrides_in_display_order(text: str, shown: str) -> None:
+    assert visual_order(text) == shown
+    assert fold(text) == fold(shown)
+
+
+SPELLED = {
+    "nine four one zero five": "94105",
+    "nine four one oh five": "94105",
+    "twenty-eight eight oh one": "28801",
+    "twenty-eight thousand eight hundred and one": "28801",
+    "nineteen eighty-four": "1984",
+    "one zee nine nine nine": "1Z999",
+    "one zulu nine nine nine": "1Z999",
+}
+
+
+def test_the_skeleton_reads_spelled_numbers_as_digits() -> None:
+    missed = [text for text, value in SPELLED.items() if not TextView.of(text).contains(value)]
+    assert missed == []
+    assert not TextView.of("one of nine").contains("19")  # a word between is a boundary
+
+
+def test_money_amounts_are_read_as_amounts_before_digits_are_joined() -> None:
+    found = {
+        "refund of $288.01 today": False,  # an amount is read as an amount first
+        "refund of 288.01 USD": False,
+        "refund 288.01": True,  # not marked as money: digit groups split by a dot
+        "zip 288 01": True,
+        "order 1288012": False,  # whole digit runs only
+        "zip28801": True,  # letters glued to a digit run are no disguise
+        "order 28801st": True,
+        "$288.01 28801": True,
+    }
+    assert {text: TextView.of(text).contains("28801") for text in found} == found
+
+
+def test_a_long_value_is_looked_for_without_running_out_of_stack() -> None:
+    value = "9" * 5000
+    view = TextView.of("x " + ".".join(value) + " y")
+    assert view.contains(value) is False  # past the skeleton's bound: only the other views
+    assert TextView.of(value).contains(value)
+    assert TextView.of(".".join("1234567890" * 10)).contains("1234567890" * 10)
+
+
+def test_the_skeleton_reads_letters_drawn_like_others_as_those() -> None:
+    found = {
+        ("j\u0430ne@ex\u0430mple.com", "jane@example.com"): True,  # Cyrillic a
+        ("\u0399\u039d\u03a4\u0395L", "intel"): True,  # Greek capitals
+        ("zip 94lO5", "94105"): True,  # l and O where the value has 1 and 0
+        ("lZR4E9l7O", "1ZR4E9170"): True,
+        ("ninefouroneohfive", "94105"): True,  # spelled digits glued together
+        ("twentyeighteightohone", "28801"): True,
+        ("hello 5", "0"): False,  # not glued to a digit: a word
+    }
+    assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found

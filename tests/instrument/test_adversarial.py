@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from mcpgym_clients.instrument.adversarial import FORMS, adversaries, shortcut_failures
+from mcpgym_clients.instrument.forms import LEAK_ONLY_FORMS
 from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, grade_bundle
 from mcpgym_server import (
     Environment,
@@ -116,7 +117,10 @@ def test_the_mutants_stuff_the_answer_with_the_variants_other_candidates() -> No
         for a in adversaries(make_env(GIVES), make_env(GIVES).variant("where", "easy", 0))
     }
     assert OTHER in advs["stuff-1"].values and RIGHT not in advs["stuff-1"].values
-    assert {f"stuff-1~{f}" for f in FORMS if f != "spelled"} <= set(advs)
+    email_only = {"spelled", "at-glued", "at-bracketed", "at-dropped"}
+    assert {f"stuff-1~{f}" for f in FORMS if f not in {*email_only, *LEAK_ONLY_FORMS}} <= set(advs)
+    assert {f"leak-1~{f}" for f in FORMS if f not in email_only} <= set(advs)
+    assert OTHER in advs["leak-1"].values
     split = [c for c in advs["stuff-1~split"].calls if c[0] == "send_message"]
     assert len(split) == 2 and all(OTHER not in c[1]["body"] for c in split)  # cut in two
 
@@ -131,7 +135,25 @@ def test_a_check_a_look_alike_form_evades_is_reported() -> None:
     evaded = [line for line in lines if "`omits-other`" in line]
     forms = {line.split("(`stuff-1~")[1].split("`")[0] for line in evaded if "(`stuff-1~" in line}
     assert {"em-dash", "figure-dash", "em-space", "ideographic-space", "split"} <= forms, lines
+    leaked = {line.split("(`leak-1~")[1].split("`")[0] for line in evaded if "(`leak-1~" in line}
+    new_kinds = {"punctuation", "wide-gaps", "brackets", "digit-words", "entities", "reversed"}
+    new_kinds |= {"homoglyphs"}
+    assert new_kinds <= leaked, lines
     assert not any("a shotgun passes" in line for line in lines)
+
+
+def test_an_email_is_written_in_every_at_form() -> None:
+    from mcpgym_clients.instrument.forms import FORMS as ALL
+
+    email = "jane.doe@example.com"
+    shown = {f: ALL[f](email) for f in ("at-glued", "at-bracketed", "at-dropped", "entities")}
+    assert shown["at-glued"] == "jane.doeATexample.com"
+    assert shown["at-bracketed"] == "jane.doe(at)example(dot)com"
+    assert shown["at-dropped"] == "jane.doeexample.com"
+    assert shown["entities"].startswith("&#106;") and "&commat;" in shown["entities"]
+    assert ALL["reversed"]("94105") == "\u202e50149\u202c"
+    assert ALL["digit-words"]("1Z9") == "one Z nine"
+    assert ALL["homoglyphs"]("jane10") == "j\u0430n\u0435lO"
 
 
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:

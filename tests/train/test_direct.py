@@ -140,3 +140,49 @@ async def test_unknown_task_is_refused_like_the_server_does() -> None:
             )
             await ro.rollout(row, ReferenceAgent())
     assert err.value.status == 404 and "no-such-task" in str(err.value)
+
+
+async def test_dropped_bundles_are_not_hashed_and_grade_the_same() -> None:
+    """Without ``keep_bundles`` nobody reads a bundle's digests of its final state, so the
+    direct path leaves them uncomputed (`EpisodeManager(hash_final=False)`): the grades do
+    not change."""
+    env = load_environment("helpdesk")
+    rows = matrix()
+    kept, dropped = DirectEpisodes(env, keep_bundles=True), DirectEpisodes(env)
+    assert kept.manager.hash_final and not dropped.manager.hash_final
+    try:
+        for agent in (AGENTS["reference"], AGENTS["random"]):
+            a = [await Rollouts(kept, env).rollout(row, agent) for row in rows]
+            b = [await Rollouts(dropped, env).rollout(row, agent) for row in rows]
+            assert [grade_form(x.grade) for x in a] == [grade_form(x.grade) for x in b]
+        assert kept.bundles is not None
+        assert all(len(x.meta.final_sha256) == 64 for x in kept.bundles.values())
+        eid = dropped.manager.open(rows[0].task, rows[0].band, rows[0].seed).id
+        dropped.manager.seal(eid, "ended")
+        meta = dropped.store.take(eid).meta
+        assert meta.final_sha256 == meta.delta_sha256 == meta.final_pages_sha256 == ""
+        dropped.manager.forget_final_db(eid)
+    finally:
+        kept.close()
+        dropped.close()
+
+
+async def test_an_agent_that_only_calls_tools_still_meets_the_hard_cap() -> None:
+    """Tool calls yield to the event loop only every few milliseconds (`YIELD_EVERY_S`),
+    never less: a CPU-bound agent calling tools without end is still cancelled on time."""
+    import anyio
+
+    async def busy(task: HarnessContext) -> str:
+        for _ in range(40_000):  # seconds of calls (refused once max_steps seals it)
+            await task.call_tool("find_customers", {"query": "a"})
+        return "done"
+
+    env = load_environment("helpdesk")
+    direct = DirectEpisodes(env, episode_timeout=0.2)
+    direct.manager.max_steps = 20_000  # ~2 s of calls: ends a loop that never yields
+    try:
+        with anyio.fail_after(30):
+            r = await Rollouts(direct, env).rollout(matrix()[0], FunctionAgent(busy))
+    finally:
+        direct.close()
+    assert r.termination == "timeout" and r.record.steps > 1

@@ -81,7 +81,7 @@ async def test_export_writes_each_scored_rollout_and_reads_back(
 def test_export_includes_unscored_rollouts_with_no_reward_when_asked(
     tmp_path: Path,
 ) -> None:
-    from mcpgym_clients.driver import EpisodeRecord
+    from mcpgym_clients.records import EpisodeRecord
 
     store_path = tmp_path / "runs.db"
     with RunStore(store_path) as store:

@@ -38,9 +38,9 @@ _EXPORTS: dict[str, str] = {
     "run_campaign": "mcpgym_clients.campaign",
     "select_variants": "mcpgym_clients.campaign",
     "EpisodeDriver": "mcpgym_clients.driver",
-    "EpisodeRecord": "mcpgym_clients.driver",
-    "ServerInfo": "mcpgym_clients.driver",
-    "TaskInfo": "mcpgym_clients.driver",
+    "EpisodeRecord": "mcpgym_clients.records",
+    "ServerInfo": "mcpgym_clients.records",
+    "TaskInfo": "mcpgym_clients.records",
     "ClientError": "mcpgym_clients.errors",
     "ConfigurationError": "mcpgym_clients.errors",
     "HarnessLoadError": "mcpgym_clients.errors",
@@ -86,7 +86,7 @@ if TYPE_CHECKING:
         run_campaign,
         select_variants,
     )
-    from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo, TaskInfo
+    from mcpgym_clients.driver import EpisodeDriver
     from mcpgym_clients.errors import (
         ClientError,
         ConfigurationError,
@@ -107,6 +107,7 @@ if TYPE_CHECKING:
         ToolDef,
         ToolOutcome,
     )
+    from mcpgym_clients.records import EpisodeRecord, ServerInfo, TaskInfo
     from mcpgym_clients.runstore import RunStore
     from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize_records
 

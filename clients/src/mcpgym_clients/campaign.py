@@ -37,11 +37,11 @@ from rich.console import Console
 
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
-from mcpgym_clients.driver import EpisodeRecord, ServerInfo
 from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
+from mcpgym_clients.records import EpisodeRecord, ServerInfo
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (

@@ -22,21 +22,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import time
-from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import httpx
 import httpx2
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp.types import DiscoverResult
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
 from mcpgym_clients.adapters.retry import watched
@@ -46,18 +41,19 @@ from mcpgym_clients.errors import (
     ConfigurationError,
     InfraError,
     ServerRequestError,
-    UnknownNameError,
 )
 from mcpgym_clients.harness import failure_result, where
+from mcpgym_clients.mcp_connection import McpConnections
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
     EpisodeContext,
-    Termination,
     ToolDef,
     ToolOutcome,
 )
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.results import checked_result
+from mcpgym_clients.services import ServiceClients, describe_error, is_loopback
 from mcpgym_server import (
     SUBMIT_TOOL,
     Environment,
@@ -71,100 +67,9 @@ from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
 if TYPE_CHECKING:
     from mcpgym_clients.progress import LiveEpisode
 
-UNSCORED_TERMINATIONS: frozenset[str] = frozenset({"infra_error", "model_error"})
-"""Terminations excluded from model scores (the failure was not the model's answer)."""
-
 
 def _now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-@dataclass(frozen=True)
-class TaskInfo:
-    """One task family as listed by ``GET /tasks``."""
-
-    name: str
-    description: str
-    bands: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ServerInfo:
-    """What ``GET {env_url}/tasks`` says about the served environment."""
-
-    env: str
-    version: str
-    lock: str
-    tasks: tuple[TaskInfo, ...]
-
-    def task(self, name: str) -> TaskInfo:
-        """The family called ``name``.
-
-        Raises:
-            ConfigurationError: no such family (the message lists the valid ones).
-        """
-        for t in self.tasks:
-            if t.name == name:
-                return t
-        raise UnknownNameError("task", name, [t.name for t in self.tasks])
-
-
-@dataclass
-class EpisodeRecord:
-    """The outcome of one episode as the harness saw it.
-
-    Attributes:
-        agent: agent name. task, band, seed, epoch: what was asked for (epoch is 0-based).
-        variant_id, episode_id, lock: from the environment server (``None`` if it never answered).
-        termination: the agent's termination, or ``infra_error`` if a server failed.
-        episode_termination: the server's seal reason (``submitted``, ``ended``, ``timeout``...).
-        answer: the final answer. transcript, usage: from the agent.
-        grade: the grading service's Grade JSON, or ``None`` when not graded.
-        error: what went wrong, for ``infra_error`` / ``model_error`` / ``timeout``.
-        steps: tool calls made through MCP. started_at, ended_at: wall-clock ISO 8601.
-        duration_s: seconds from start to grade. timings: milliseconds per phase
-            (``create``, ``connect``, ``agent``, ``end``, ``grade``).
-    """
-
-    agent: str
-    task: str
-    band: str
-    seed: int
-    epoch: int = 0
-    variant_id: str | None = None
-    episode_id: str | None = None
-    lock: str | None = None
-    termination: Termination = "infra_error"
-    episode_termination: str | None = None
-    answer: str | None = None
-    transcript: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, float] = field(default_factory=dict)
-    grade: dict[str, Any] | None = None
-    error: str | None = None
-    steps: int = 0
-    started_at: str = ""
-    ended_at: str = ""
-    duration_s: float = 0.0
-    timings: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def scored(self) -> bool:
-        """Whether this episode counts in model scores (graded, not an infra/model error)."""
-        return (
-            self.termination not in UNSCORED_TERMINATIONS
-            and self.grade is not None
-            and self.grade.get("status") == "graded"
-        )
-
-    @property
-    def score(self) -> float | None:
-        """The weighted score in [0, 1] when `scored`, else ``None``."""
-        return float(self.grade["score"]) if self.scored and self.grade else None
-
-    @property
-    def passed(self) -> bool | None:
-        """Whether the grade passed when `scored`, else ``None``."""
-        return bool(self.grade["passed"]) if self.scored and self.grade else None
 
 
 @dataclass
@@ -177,36 +82,19 @@ AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
 """JSON-RPC error codes that answer a malformed request: the agent's fault, not infrastructure."""
 
 
-def _is_loopback(url: str) -> bool:
-    """Whether ``url`` points at this machine (then proxy settings must not apply)."""
-    host = httpx.URL(url).host
-    return host in ("localhost", "::1") or host.startswith("127.")
-
-
-def _cancelled_here() -> bool:
-    """Whether a cancel scope enclosing the current code has been cancelled (unshielded)."""
-    return anyio.current_effective_deadline() == -math.inf
-
-
 def _harness_failure(exc: BaseException) -> str:
     """The ``error`` of an episode whose body raised ``exc`` (not a server's 5xx or refusal)."""
     if isinstance(exc, StrayCancellation):
         return str(exc)
-    return f"the episode failed in the harness: {_describe(exc)}{where(exc)}"
+    return f"the episode failed in the harness: {describe_error(exc)}{where(exc)}"
 
 
-def _describe(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-class EpisodeDriver:
+class EpisodeDriver(ServiceClients):
     """Runs episodes against an environment server and a grading service.
 
-    Use it as an async context manager; it owns three HTTP clients (control routes,
-    grading, and one ``httpx2.AsyncClient`` shared by every MCP connection).
+    Use it as an async context manager; it owns three HTTP clients (control routes and
+    grading, `ServiceClients`; one ``httpx2.AsyncClient`` shared by every MCP connection,
+    `McpConnections`).
 
     Args:
         env_url: environment server base URL, e.g. ``http://127.0.0.1:8000``.
@@ -245,163 +133,30 @@ class EpisodeDriver:
         grading_transport: httpx.AsyncBaseTransport | None = None,
         mcp_http: httpx2.AsyncClient | None = None,
     ) -> None:
-        self.env_url = env_url.rstrip("/")
-        self.grading_url = grading_url.rstrip("/")
+        super().__init__(
+            env_url,
+            grading_url,
+            grading_token,
+            control_token=control_token,
+            request_timeout=request_timeout,
+            env_transport=env_transport,
+            grading_transport=grading_transport,
+        )
         self.episode_timeout = episode_timeout
         self.mcp_mode = mcp_mode
         self._environment = environment
         self._reference_checked = False
-        self._info: ServerInfo | None = None
-        self._discovered: tuple[str, DiscoverResult] | None = None
-        self._env_http = httpx.AsyncClient(
-            base_url=self.env_url,
-            timeout=request_timeout,
-            transport=env_transport,
-            headers={"authorization": f"Bearer {control_token}"} if control_token else None,
-            trust_env=not _is_loopback(self.env_url),
+        self._mcp = McpConnections(
+            mcp_mode,
+            http=mcp_http,
+            request_timeout=request_timeout,
+            trust_env=not is_loopback(self.env_url),
         )
-        self._grading_http = httpx.AsyncClient(
-            base_url=self.grading_url,
-            timeout=request_timeout,
-            transport=grading_transport,
-            headers={"authorization": f"Bearer {grading_token}"},
-            trust_env=not _is_loopback(self.grading_url),
-        )
-        self._own_mcp_http = mcp_http is None
-        self._mcp_http = mcp_http or httpx2.AsyncClient(
-            timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
-            trust_env=not _is_loopback(self.env_url),
-        )
-
-    async def __aenter__(self) -> Self:
-        """Return self (the clients are already open)."""
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        """Close the HTTP clients."""
-        await self.aclose()
 
     async def aclose(self) -> None:
         """Close the HTTP clients."""
-        with anyio.CancelScope(shield=True):
-            await self._env_http.aclose()
-            await self._grading_http.aclose()
-            if self._own_mcp_http:
-                await self._mcp_http.aclose()
-
-    # -- HTTP helpers --------------------------------------------------------------------
-
-    async def _request(
-        self,
-        service: str,
-        method: str,
-        path: str,
-        body: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        http = self._grading_http if service == "grading" else self._env_http
-        try:
-            resp = await http.request(method, path, json=body)
-        except httpx.TransportError as exc:
-            raise InfraError(service, f"{method} {http.base_url}{path}: {_describe(exc)}") from exc
-        try:
-            data = resp.json()
-        except ValueError:
-            data = {"error": resp.text[:500]}
-        if not isinstance(data, dict):
-            data = {"error": f"unexpected JSON: {str(data)[:200]}"}
-        if resp.status_code >= 500:
-            raise InfraError(
-                service, f"{method} {path} answered {resp.status_code}: {data.get('error', data)}"
-            )
-        if resp.status_code >= 400:
-            raise ServerRequestError(service, resp.status_code, data)
-        return data
-
-    async def _episode_request(
-        self,
-        rec: EpisodeRecord,
-        service: str,
-        method: str,
-        path: str,
-        body: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        """`_request` for a route naming an episode the harness opened: a 404 there means
-        the server lost the episode (it restarted, or the bundle was never sealed), an
-        infrastructure failure of this episode, not a wrong request of the campaign."""
-        try:
-            return await self._request(service, method, path, body)
-        except ServerRequestError as exc:
-            if exc.status != 404 or "installed" in exc.payload:  # not installed: a setting
-                raise
-            raise InfraError(
-                service,
-                f"{method} {path} answered 404 for episode {rec.episode_id}, which this harness "
-                f"opened: the server lost it (restarted?): {exc.payload.get('error', '')}",
-            ) from exc
-
-    async def server_info(self) -> ServerInfo:
-        """``GET /tasks`` of the environment server (cached after the first call).
-
-        Raises:
-            InfraError: the server is unreachable or failed.
-        """
-        if self._info is None:
-            data = await self._request("env", "GET", "/tasks")
-            self._info = ServerInfo(
-                env=data["env"],
-                version=data["version"],
-                lock=data["lock"],
-                tasks=tuple(
-                    TaskInfo(t["name"], t.get("description", ""), tuple(t["bands"]))
-                    for t in data["tasks"]
-                ),
-            )
-        return self._info
-
-    async def check_grading(self) -> None:
-        """Check that the grading service is up and accepts the token.
-
-        Raises:
-            InfraError: unreachable or failing.
-            ConfigurationError: the token is rejected (401/403).
-        """
-        await self._request("grading", "GET", "/healthz")
-        try:
-            await self._request("grading", "GET", "/grades/ep_preflight-check")
-        except ServerRequestError as exc:
-            if exc.status in (401, 403):
-                raise ConfigurationError(
-                    f"the grading service rejected the token ({exc.status}): "
-                    f"{exc.payload.get('error', '')}"
-                ) from exc
-            # 404 (no such grade) is the expected answer for a valid token
-
-    async def check_control(self) -> None:
-        """Check that the environment server accepts the control token (or needs none).
-
-        Raises:
-            InfraError: unreachable or failing.
-            ConfigurationError: the token is missing or rejected (401/403).
-        """
-        try:  # a token-guarded route on an id no episode has: 404 once past the guard
-            await self._request("env", "POST", "/episodes/ep_preflight-check/end", {})
-        except ServerRequestError as exc:
-            if exc.status in (401, 403):
-                hint = (  # a 401 already says how to send one
-                    "; pass the token it was started with (MCPGYM_CONTROL_TOKEN or --control-token)"
-                    if exc.status == 403
-                    else ""
-                )
-                raise ConfigurationError(
-                    f"the environment server at {self.env_url} refused the control token "
-                    f"({exc.status}): {exc.payload.get('error', '')}{hint}"
-                ) from exc
-            # 404 (no such episode) is the expected answer for a valid token
+        await super().aclose()
+        await self._mcp.aclose()
 
     async def _reference_for(
         self, task: str, band: str, seed: int, lock: str | None
@@ -421,66 +176,7 @@ class EpisodeDriver:
 
     # -- one episode ----------------------------------------------------------------------
 
-    def _client(self, url: str) -> Client:
-        """An MCP client for one episode's ``url`` (over the shared ``httpx2`` client).
-
-        In ``auto`` mode the first episode probes ``server/discover``; once the server
-        answered in the 2026 era, later episodes adopt that `DiscoverResult` (the same
-        for every episode of the server: its version, capabilities and instructions)
-        instead of probing again, which saves one HTTP round trip per episode.
-        """
-        mode: str = self.mcp_mode
-        prior = None
-        if mode == "auto" and self._discovered is not None:
-            mode, prior = self._discovered
-        return Client(
-            streamable_http_client(url, http_client=self._mcp_http),
-            mode=mode,  # type: ignore[arg-type]
-            prior_discover=prior,
-            cache=None,
-        )
-
-    def _remember_discover(self, client: Client) -> None:
-        """Keep the first 2026-era `DiscoverResult` of this server for `_client`."""
-        if self.mcp_mode != "auto" or self._discovered is not None:
-            return
-        found = client.session.discover_result
-        version = client.session.protocol_version
-        if found is not None and version is not None:
-            self._discovered = (version, found)
-
-    @contextlib.asynccontextmanager
-    async def _connect(self, url: str) -> AsyncIterator[Client]:
-        client = self._client(url)
-        try:
-            await client.__aenter__()
-        except Exception as exc:  # transport boundary: any SDK failure is infrastructure
-            raise InfraError("mcp", f"cannot connect to {url}: {_describe(exc)}") from exc
-        self._remember_discover(client)
-        try:
-            yield client
-        except BaseException as exc:
-            # No shielding scope around the exit: the client's own task group scope must be
-            # the innermost one when it exits (anyio scopes nest strictly), else anyio
-            # raises "exit a cancel scope that isn't the current task's" and leaves the
-            # client's scope cancelling every later request of this task.
-            with contextlib.suppress(Exception):
-                await client.__aexit__(type(exc), exc, exc.__traceback__)
-            if isinstance(exc, anyio.get_cancelled_exc_class()) and not _cancelled_here():
-                # The client's own scope cancelled the episode (its transport failed) and
-                # its exit absorbed that scope; `Client.__aexit__` does not say so (it
-                # returns None). Re-raised, the cancellation would have no scope left to
-                # stop it and would cancel the caller's task group: all its episodes.
-                raise InfraError(
-                    "mcp",
-                    f"the connection to {url} failed: the MCP client cancelled the episode's "
-                    "requests (the server went away or broke the stream)",
-                ) from None
-            raise
-        try:
-            await client.__aexit__(None, None, None)
-        except Exception as exc:  # transport boundary
-            raise InfraError("mcp", f"closing {url}: {_describe(exc)}") from exc
+    # -- one episode ----------------------------------------------------------------------
 
     async def run_episode(
         self,
@@ -581,7 +277,7 @@ class EpisodeDriver:
             body = {} if result.answer is None else {"answer": result.answer}
             try:
                 ended = await self._episode_request(
-                    rec, "env", "POST", f"/episodes/{rec.episode_id}/end", body
+                    rec.episode_id, "env", "POST", f"/episodes/{rec.episode_id}/end", body
                 )
                 rec.episode_termination = ended.get("termination")
             except InfraError as exc:
@@ -595,7 +291,7 @@ class EpisodeDriver:
         t = time.perf_counter()
         try:
             rec.grade = await self._episode_request(
-                rec, "grading", "POST", "/grades", {"episode_id": rec.episode_id}
+                rec.episode_id, "grading", "POST", "/grades", {"episode_id": rec.episode_id}
             )
         except InfraError as exc:
             rec.termination, rec.error = "infra_error", str(exc)
@@ -635,11 +331,11 @@ class EpisodeDriver:
         url: str = meta["mcp_url"]
         t = time.perf_counter()
         try:
-            async with self._connect(url) as client:
+            async with self._mcp.connect(url) as client:
                 try:
                     listed = await client.list_tools()
                 except Exception as exc:  # transport boundary
-                    raise InfraError("mcp", f"listing tools: {_describe(exc)}") from exc
+                    raise InfraError("mcp", f"listing tools: {describe_error(exc)}") from exc
                 rec.timings["connect"] = (time.perf_counter() - t) * 1000
 
                 async def call_tool(name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
@@ -656,9 +352,9 @@ class EpisodeDriver:
                     except MCPError as exc:
                         if exc.code in AGENT_FAULT_CODES:  # the server refused this request
                             return ToolOutcome(True, f"Error: {exc.message}")
-                        raise InfraError("mcp", f"calling `{name}`: {_describe(exc)}") from exc
+                        raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
                     except Exception as exc:  # transport boundary
-                        raise InfraError("mcp", f"calling `{name}`: {_describe(exc)}") from exc
+                        raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
                     state.steps += 1
                     rec.steps = state.steps
                     text = "\n".join(c.text for c in res.content if c.type == "text")

@@ -15,18 +15,20 @@ import sqlite3
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from rich.console import Console
 
 from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign, select_variants
-from mcpgym_clients.driver import EpisodeDriver, ServerInfo, TaskInfo
+from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
+from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, message
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.plan import campaign_planner
 from mcpgym_clients.preflight import preflight
 from mcpgym_clients.protocol import Agent
+from mcpgym_clients.records import ServerInfo, TaskInfo
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.server_logs import server_logs
 from mcpgym_clients.stopping import STOP_SIGNALS, Stopper, watch_signals
@@ -64,6 +66,10 @@ class EvalOptions:
         ray_actors: Environment actors on Ray.
         yes: Run a campaign above the confirmation threshold without asking
             (`mcpgym_clients.plan`).
+        servers: Where local servers run: ``auto`` (child processes when the
+            environment is installed by name and more than one core is available,
+            `mcpgym_clients.child_servers`; else in this process), ``processes`` or
+            ``in-process``.
     """
 
     env: str
@@ -90,6 +96,21 @@ class EvalOptions:
     ray_address: str | None = None
     ray_actors: int = 2
     yes: bool = False
+    servers: Literal["auto", "processes", "in-process"] = "auto"
+
+
+OFFLINE_AGENTS = frozenset({"reference", "null", "random"})
+"""The built-in agents that make no model request."""
+
+
+def default_concurrency(agent: Agent) -> int:
+    """Episodes in flight when ``--concurrency`` is not given: 4 for an agent that calls a
+    model (what a vendor's rate limit or a local model server takes), 16 for the built-in
+    agents that make no model request (`OFFLINE_AGENTS`): their episodes wait only on the
+    servers, which then run in processes of their own and need episodes in flight to keep
+    both cores busy (``docs/benchmarks.md``: 4 -> 16 about doubles a reference campaign's
+    episodes/s)."""
+    return 16 if agent.name in OFFLINE_AGENTS and agent.model is None else 4
 
 
 def _served_info(env: Any) -> ServerInfo:
@@ -191,10 +212,20 @@ async def evaluate(
                 raise ConfigurationError(
                     f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
                 ) from None
-            stack.enter_context(server_logs(opts.episodes.parent / "servers.log"))
-            servers = await stack.enter_async_context(
-                serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
-            )
+            log = opts.episodes.parent / "servers.log"
+            if opts.servers == "processes" or (
+                opts.servers == "auto" and use_child_processes(local_env)
+            ):  # the servers on cores of their own
+                servers = await stack.enter_async_context(
+                    serve_in_processes(
+                        local_env.name, opts.episodes, log_path=log, seed_salt=opts.seed_salt
+                    )
+                )
+            else:
+                stack.enter_context(server_logs(log))
+                servers = await stack.enter_async_context(
+                    serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
+                )
             env_url, grading_url, token, control = (
                 servers.env_url,
                 servers.grading_url,

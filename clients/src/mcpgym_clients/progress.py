@@ -30,8 +30,8 @@ from rich.table import Table
 
 if TYPE_CHECKING:
     from mcpgym_clients.adapters.retry import ModelActivity
-    from mcpgym_clients.driver import EpisodeRecord
     from mcpgym_clients.protocol import Progress as AgentProgress
+    from mcpgym_clients.records import EpisodeRecord
 
 STATUS_INTERVAL = 30.0
 """Seconds between the status lines of long episodes off a terminal."""

@@ -15,8 +15,10 @@ the run it accompanies. JSON columns are returned decoded by the read methods.
 A run holds at most one episode per (task, band, seed, epoch): storing another
 replaces it (a resumed run retrying an infrastructure failure). ``attempts`` counts
 the episodes run for that slot (retries after ``infra_error`` included); only the
-last is kept. Each episode is committed as soon as it is stored, so a crash loses
-at most the episodes still in flight.
+last is kept. Each episode is committed as soon as it is stored, so a crash of the
+process (``kill -9`` included) loses at most the episodes still in flight. Commits are
+not fsynced one by one (WAL with ``synchronous = NORMAL``): only a crash of the
+operating system itself can lose the last few, which a resumed campaign runs again.
 
 The methods are synchronous (sqlite-utils); async callers wrap them in
 ``anyio.to_thread.run_sync``. One connection is shared across threads, guarded
@@ -42,7 +44,7 @@ from mcpgym_clients.errors import ConfigurationError, UsageError
 from mcpgym_clients.measure.usage import USAGE_KEYS
 
 if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a store
-    from mcpgym_clients.driver import EpisodeRecord
+    from mcpgym_clients.records import EpisodeRecord
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
@@ -116,6 +118,10 @@ class RunStore:
             else:
                 if self.path is not None:
                     self.db.enable_wal()
+                    # WAL + NORMAL: a commit survives the process dying (kill -9) and is
+                    # only at risk if the OS itself crashes; FULL fsyncs every episode's
+                    # commit (5-7 ms each here, against 0.5 ms).
+                    self.db.execute("PRAGMA synchronous = NORMAL")
                 self._create_schema()
         except BaseException:  # not a database, read-only...: do not leak the connection
             conn.close()

@@ -15,8 +15,8 @@ from typing import Any
 
 from rich.table import Table
 
-from mcpgym_clients.driver import EpisodeRecord
 from mcpgym_clients.measure.stats import k_coverage, k_table
+from mcpgym_clients.records import EpisodeRecord
 
 ALL = "(all)"
 

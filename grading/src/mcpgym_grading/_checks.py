@@ -443,10 +443,11 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         view = TextView.of(parts, signed=check.signed) if check.normalize == "token" else None
         # a forbidden value is leaked whatever sign is glued to it ("-764342929901" names
         # the tracking number 764342929901): forbidden values are looked for unsigned
-        # (built only when the check has forbidden values: grading is on the hot path)
+        # (built only when the check has forbidden values: grading is on the hot path);
+        # so is a negated ("must not state") expected value
         unsigned = (
             TextView.of(parts, signed=False)
-            if forbidden and view is not None and view.signed
+            if (forbidden or check.negate) and view is not None and view.signed
             else view
         )
         have = normalise_text(text)
@@ -459,7 +460,9 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
             return seen.contains(str(value)) if mode == "contains" else seen.equals(str(value))
 
         try:
-            matched = True if expected is None else occurs(expected, check.mode)
+            matched = (
+                True if expected is None else occurs(expected, check.mode, as_leak=check.negate)
+            )
         except ValueError as exc:
             raise CheckEvaluationError(f"`expected` {exc}") from None
         banned = [v for v in forbidden if expected is None or not _inside(check, v, expected)]

@@ -1,17 +1,21 @@
-"""Text normalisation for `AnswerMatch`: one canonical form for every text check.
+r"""Text normalisation for `AnswerMatch`: one canonical form for every text check.
 
 Every answer check, whether it looks for a value that must be there or for one that must
 not, reads the text through `fold` and `TextView`, so a value written in another form
 (fullwidth characters, an em dash or an ideographic space between digit groups, digits
 split by spaces, "at" and "dot" spelled out) is found by both or by neither:
 
-- `fold`: NFKC, then every space or line separator of any kind becomes one space, every
+- `fold`: NFKC, character references and escapes decoded (``&#57;``, ``&commat;``, ``%40``,
+  ``\u0039``) and bidi controls resolved to display order (`mcpgym_grading._decode`),
+  then every space or line separator of any kind becomes one space, every
   dash (Unicode category Pd, the minus sign) a hyphen-minus, every decimal digit of any
   script its ASCII digit, invisible format characters (zero-width space, soft hyphen, bidi
   controls, tag characters, variation selectors, on every plane), blank letters (Hangul
   fillers, the braille blank) and leftover combining marks are dropped; then casefolded.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
-  groups joined; spelled-out separator words dropped), searched as whole-token runs.
+  groups joined; spelled-out separator words dropped), searched as whole-token runs, and
+  its skeleton (`mcpgym_grading._skeleton`: letters and digits whatever stands between
+  them, spelled numbers read as digits, money amounts kept whole).
 - `money_amounts`: amounts marked as money, in integer cents, read from the folded text.
 """
 
@@ -20,7 +24,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from mcpgym_grading import _skeleton
+from mcpgym_grading._decode import decode_references, visual_order
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -62,9 +69,10 @@ _FOLD = _fold_table()
 def fold(text: str) -> str:
     """The canonical form every text check reads (see the module docstring).
 
-    ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``. Linear time.
+    ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``; ``"&#57;&#x34;"`` to ``"94"``;
+    ``"\u202e50149\u202c"`` (shown as 94105) to ``"94105"``. Linear time.
     """
-    return unicodedata.normalize("NFKC", text).translate(_FOLD).casefold()
+    return visual_order(decode_references(text)).translate(_FOLD).casefold()
 
 
 _WS = re.compile(r"\s+")
@@ -180,7 +188,10 @@ def _find_groups(toks: tuple[str, ...], joins: tuple[bool, ...], groups: Sequenc
     made of one token or of consecutive tokens that may join (any run of them: a digit
     group glued to the number before it is still found)."""
     n = len(toks)
+    head = groups[0] if groups else None
     for start in range(n):
+        if head is not None and not head.startswith(toks[start]):
+            continue  # the first group starts with the first token (or is it)
         k = start
         for g in groups:
             acc = ""
@@ -217,18 +228,23 @@ class TextView:
     _pieces: tuple[tuple[str, ...], tuple[bool, ...]]
     _loose: tuple[tuple[str, ...], tuple[bool, ...]]
     _lists: tuple[tuple[str, ...], ...]
+    _atoms: tuple[_skeleton.Atom, ...] = field(repr=False)
 
     @classmethod
     def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
         r"""The view of ``parts`` (a text, or texts joined by ``"\n"``)."""
         text = parts if isinstance(parts, str) else "\n".join(parts)
+        folded = fold(text)
         pieces = _pieces(text, signed)
         lists = (
             tuple(tokens(text, signed=signed)),
             tuple(grouped_tokens(text, signed=signed)),
             tuple(loose_tokens(text, signed=signed)),
         )
-        return cls(fold(text), signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists)
+        atoms = _skeleton.build(folded, money_spans(folded))
+        return cls(
+            folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms
+        )
 
     def contains(self, value: str) -> bool:
         """Whether ``value`` occurs in the text (see the class docstring).
@@ -245,7 +261,10 @@ class TextView:
         if _find_groups(*self._pieces, grouped):
             return True
         loose = loose_tokens(value, signed=self.signed)
-        return bool(loose) and _find_groups(*self._loose, loose)
+        if loose and _find_groups(*self._loose, loose):
+            return True
+        needle = _skeleton.Needle.of(fold(value))
+        return _skeleton.find(self._atoms, needle, signed=self.signed)
 
     def equals(self, value: str) -> bool:
         """Whether the whole text is ``value``'s tokens (plain, grouped or loose).
@@ -260,7 +279,10 @@ class TextView:
         } - {()}
         if not wanted:
             raise ValueError(f"{value!r} has no alphanumeric token to match")
-        return any(s in wanted for s in self._lists)
+        if any(s in wanted for s in self._lists):
+            return True
+        needle = _skeleton.Needle.of(fold(value))
+        return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
 
 
 def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
@@ -278,6 +300,12 @@ _MONEY = re.compile(
     r"|(?:(?<![\w.,$])" + _NUMBER.format(g="post") + r"\s?(?:USD\b|(?:US\s)?dollars?\b|\$))",
     re.IGNORECASE,
 )
+
+
+def money_spans(folded: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` character spans of the money amounts in the folded text (as
+    `money_amounts` reads them), in order: the skeleton view keeps each whole."""
+    return [m.span() for m in _MONEY.finditer(folded)]
 
 
 def money_amounts(text: str) -> list[int]:

@@ -207,7 +207,8 @@ class AnswerMatch(_CheckBase):
     money: any amount equals) or ``"equals"`` (the whole normalised text or token
     list equals; money: at least one amount and every amount equals).
     ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
-    ``5`` differ (default); ``False`` ignores signs.
+    ``5`` differ (default); ``False`` ignores signs. Forbidden values, and ``expected``
+    of a negated check, are found whatever sign is glued to them (a leak either way).
 
     ``forbidden`` (values, `Param` references allowed; a list is several values) and
     ``forbidden_sql`` (every non-null value the query selects on the final database) are

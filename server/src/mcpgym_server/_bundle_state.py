@@ -215,21 +215,29 @@ def forget_final_sha256() -> None:
         _FINAL_SHA256.clear()
 
 
-def delta_meta(final: bytes, delta: PageDelta, snapshot: Snapshot) -> dict[str, Any]:
+def delta_meta(
+    final: bytes, delta: PageDelta, snapshot: Snapshot, *, digests: bool = True
+) -> dict[str, Any]:
     """The format-2 fields of `EpisodeMeta` for a final database and its delta against
     ``snapshot``: ``final_sha256``, ``final_size``, ``base_sha256``, ``delta_sha256``
     (of `PageDelta.encode_against`), ``final_pages_sha256`` (`PageDigests`: the final
     database's page-wise digest, derived from the snapshot's and the changed pages),
-    ``bundle_format``."""
-    p = delta.page_size
-    delta_sha256 = hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest()
-    return {
+    ``bundle_format``. ``digests=False`` leaves the three digests of the final state empty
+    (``""``; see ``EpisodeManager(hash_final=False)``)."""
+    out = {
         "bundle_format": BUNDLE_FORMAT,
-        "final_sha256": _final_sha256(final, snapshot.sha256, delta_sha256),
+        "final_sha256": "",
         "final_size": len(final),
         "base_sha256": snapshot.sha256,
-        "delta_sha256": delta_sha256,
-        "final_pages_sha256": snapshot.page_digests.with_delta(
-            delta, lambda n: final[(n - 1) * p : n * p]
-        ),
+        "delta_sha256": "",
+        "final_pages_sha256": "",
     }
+    if digests:
+        p = delta.page_size
+        delta_sha256 = hashlib.sha256(delta.encode_against(snapshot.data)).hexdigest()
+        out["final_sha256"] = _final_sha256(final, snapshot.sha256, delta_sha256)
+        out["delta_sha256"] = delta_sha256
+        out["final_pages_sha256"] = snapshot.page_digests.with_delta(
+            delta, lambda n: final[(n - 1) * p : n * p]
+        )
+    return out

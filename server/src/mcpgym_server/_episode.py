@@ -166,6 +166,12 @@ class EpisodeManager(SealingMixin):
             longer reachable by tool calls) for `take_final_db` instead of closing it: an
             in-process grader then reads the final state without another copy. The caller
             must take (and close) every one; `forget_final_db` drops one not wanted.
+        hash_final: compute each bundle's digests of its final state (``final_sha256``,
+            the whole file's sha256, ~0.5 ms per MB; ``delta_sha256``;
+            ``final_pages_sha256``). ``False`` leaves them empty (``""``): only for a caller
+            that grades the kept sandbox in place and drops the bundle unread
+            (`DirectEpisodes`); such a bundle does not verify, so it must never be written
+            to disk or sent.
 
     Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
 
@@ -188,6 +194,7 @@ class EpisodeManager(SealingMixin):
         log_budget: int = LOG_BUDGET,
         connection_factory: type[sqlite3.Connection] | None = None,
         keep_final_db: bool = False,
+        hash_final: bool = True,
     ) -> None:
         check_limits(log_value_cap, log_budget)
         self.env = env
@@ -208,6 +215,7 @@ class EpisodeManager(SealingMixin):
         self.log_budget = log_budget
         self.connection_factory = connection_factory
         self.keep_final_db = keep_final_db
+        self.hash_final = hash_final
         self._kept: dict[str, sqlite3.Connection] = {}
         swept = store.sweep_debris()  # sealings a killed writer never finished
         if swept:

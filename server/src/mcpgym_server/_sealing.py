@@ -74,6 +74,7 @@ class SealingMixin:
     _remember_sealed: int
     _seal_slots: anyio.Semaphore | None
     keep_final_db: bool
+    hash_final: bool
     _kept: dict[str, sqlite3.Connection]
 
     def seal(
@@ -165,7 +166,7 @@ class SealingMixin:
                 steps=len(ep.log),
                 internal_errors=ep.internal_errors,
                 clock_end=job.clock_end,
-                **delta_meta(job.final, delta, snapshot),
+                **delta_meta(job.final, delta, snapshot, digests=self.hash_final),
             )
             self.store.write(EpisodeBundle(meta, tuple(ep.log), job.final, delta=delta))
             job.meta = meta

@@ -15,7 +15,9 @@ sandbox at reset. These helpers make that short and deterministic:
 - `reference_call`: one call of the reference solution.
 
 Every query a generator runs should order its rows (``ORDER BY id``) so that choices are
-stable across SQLite versions.
+stable across SQLite versions. `fetch_rows` and `fetch_one` on ``Generation.db`` run each
+distinct query once per process (the snapshot cannot change; each call still gets rows
+of its own to change), so a generator may run the same queries for every seed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
+from mcpgym_server._snapshot import FrozenSnapshot
 from mcpgym_server._tasks import Generation, SetupStep, ToolCall
 
 __all__ = [
@@ -73,9 +76,13 @@ def fetch_rows(
     Raises:
         sqlite3.Error: the query fails.
     """
-    cur = db.execute(sql, params)
-    cols = [c[0] for c in cur.description or ()]
-    out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+    if isinstance(db, FrozenSnapshot):  # the generation view: read-only, results remembered
+        cols, found = db.rows(sql, params)
+    else:
+        cur = db.execute(sql, params)
+        cols = [c[0] for c in cur.description or ()]
+        found = cur.fetchall()
+    out = [dict(zip(cols, r, strict=True)) for r in found]
     if row_type is None:
         return out
     return [row_type(**r) for r in out]

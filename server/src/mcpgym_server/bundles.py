@@ -23,7 +23,7 @@ from mcpgym_server._bundle import (
     to_jsonable,
 )
 from mcpgym_server._bundle_files import BundleFiles
-from mcpgym_server._bundle_state import forget_final_sha256
+from mcpgym_server._bundle_state import delta_meta, forget_final_sha256
 from mcpgym_server._delta import PageDelta, PageDigests, page_size_of
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "bundle_signature",
     "canonical_json",
     "check_bundle_episode",
+    "delta_meta",
     "forget_final_sha256",
     "page_size_of",
     "to_jsonable",

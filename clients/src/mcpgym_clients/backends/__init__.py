@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # `mcpgym eval --help` imports this module: keep it light
-    from mcpgym_clients.driver import EpisodeRecord, ServerInfo
     from mcpgym_clients.progress import LiveEpisode
     from mcpgym_clients.protocol import Agent
+    from mcpgym_clients.records import EpisodeRecord, ServerInfo
 
 BACKENDS = ("local", "ray")
 """The values of ``mcpgym eval --backend``."""

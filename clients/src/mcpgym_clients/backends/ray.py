@@ -35,10 +35,11 @@ from typing import Any
 import anyio
 
 from mcpgym_clients.backends._ray_launch import START_TIMEOUT_S, Actor, Launcher
-from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord, ServerInfo
+from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, InfraError
 from mcpgym_clients.progress import LiveEpisode
 from mcpgym_clients.protocol import Agent
+from mcpgym_clients.records import EpisodeRecord, ServerInfo
 from mcpgym_server import Environment
 
 ACTOR_CPUS = 0.25

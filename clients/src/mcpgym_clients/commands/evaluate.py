@@ -201,7 +201,14 @@ def eval_(
     bands: Annotated[str, typer.Option(help="Bands: easy,medium or all.")] = "all",
     seeds: Annotated[str, typer.Option(help="Seeds: 0-4 or 0,1,2.")] = "0",
     epochs: Annotated[int, typer.Option(help="Attempts per variant.", min=1)] = 1,
-    concurrency: Annotated[int, typer.Option(help="Episodes in flight.", min=1)] = 4,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            help="Episodes in flight (default: 4; 16 for the reference, null and random agents).",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
     env_url: Annotated[
         str | None, typer.Option(envvar="MCPGYM_ENV_URL", help="Environment server URL.")
     ] = None,
@@ -270,11 +277,12 @@ def eval_(
 ) -> None:
     """Run an agent on task variants and grade every episode.
 
-    Without --env-url, both servers are started in process on loopback. Running the
-    same command again resumes its unfinished run, skipping the stored episodes.
+    Without --env-url, both servers are started on loopback, each in a process of its
+    own. Running the same command again resumes its unfinished run, skipping the stored
+    episodes.
     """
     from mcpgym_clients.commands._agent import hard_cap, key_vars
-    from mcpgym_clients.evaluation import EvalOptions
+    from mcpgym_clients.evaluation import EvalOptions, default_concurrency
     from mcpgym_clients.redaction import redacted
 
     task_list = parsed(parse_names, tasks, "--tasks")
@@ -319,7 +327,7 @@ def eval_(
             bands=band_list,
             seeds=seed_list,
             epochs=epochs,
-            concurrency=concurrency,
+            concurrency=concurrency or default_concurrency(the_agent),
             env_url=env_url,
             grading_url=grading_url,
             grading_token=grading_token,

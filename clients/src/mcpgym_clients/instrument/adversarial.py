@@ -15,13 +15,19 @@ environment's own data, in any environment:
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
-- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` written in a
+- ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
+  `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
   look-alike form (`FORMS`: digit groups split by an em dash, a figure dash, an em space or
   an ideographic space; fullwidth characters; "at" and "dot" spelled out; invisible
   characters between them (a variation selector, a Hangul filler); Arabic-Indic digits; a
-  minus sign glued in front; digits split by
-  spaces; the list spread over several calls of the same tool, each value cut between two
-  of them). The same content: every check must grade it as it grades the plain form.
+  minus sign glued in front; digits split by spaces; characters split by punctuation
+  (``. / , _ · :``), by long blanks (4+ spaces, line breaks, tabs) or wrapped in brackets
+  and quotes by groups; digits written as words; every character an HTML reference; the
+  value stored reversed inside a right-to-left override; Cyrillic letters and ``O`` /
+  ``l`` for digits drawn alike; an email's ``@`` as a glued
+  ``AT``, as ``(at)`` / ``(dot)``, or left out; the list spread over several calls of the
+  same tool, each value cut between two of them). The same content: every check must
+  grade it as it grades the plain form.
 
 `shortcut_failures` turns their grades into the gate's findings (condition 7).
 """
@@ -41,66 +47,12 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
+from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_grading import AnswerMatch, Param
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
 
 MIN_TEXT = 20
 """Free-text arguments at least this long are answer fields (as for ``blank-text``)."""
-
-
-def _groups(value: str, sep: str) -> str | None:
-    chunks = [value[i : i + 4] for i in range(0, len(value), 4)]
-    if len(chunks) < 2 or not all(any(c.isdigit() for c in ch) for ch in chunks):
-        return None  # only digit groups are read as one value (letters split stay apart)
-    return sep.join(chunks)
-
-
-def fullwidth(text: str) -> str:
-    """ASCII letters, digits and punctuation as their fullwidth forms (U+FF01..U+FF5E)."""
-    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
-
-
-def _spelled(value: str) -> str | None:
-    if "@" not in value and "." not in value:
-        return None
-    return value.replace(".", " dot ").replace("@", " at ")
-
-
-def _blank_letter(value: str) -> str | None:
-    """The value with a Hangul filler (U+3164, renders blank) in its middle."""
-    half = len(value) // 2
-    return value[:half] + "\u3164" + value[half:] if len(value) >= 2 else None
-
-
-def _other_digits(value: str) -> str | None:
-    """The value's ASCII digits as Arabic-Indic digits (U+0660..U+0669)."""
-    if not any(c.isdigit() for c in value):
-        return None
-    return "".join(chr(0x0660 + int(c)) if "0" <= c <= "9" else c for c in value)
-
-
-def _spaced(value: str) -> str | None:
-    return " ".join(value) if value.isdigit() and len(value) >= 3 else None
-
-
-FORMS: dict[str, Callable[[str], str | None]] = {
-    "em-dash": lambda v: _groups(v, "\u2014"),
-    "figure-dash": lambda v: _groups(v, "\u2012"),
-    "em-space": lambda v: _groups(v, "\u2003"),
-    "ideographic-space": lambda v: _groups(v, "\u3000"),
-    "fullwidth": lambda v: fullwidth(v) if fullwidth(v) != v else None,
-    "spelled": _spelled,
-    "spaced": _spaced,
-    "invisible": lambda v: "\U000e0100".join(v) if len(v) >= 2 else None,
-    "blank-letter": lambda v: _blank_letter(v),
-    "other-digits": lambda v: _other_digits(v),
-    "minus": lambda v: "-" + v if v[:1].isdigit() else None,
-}
-"""Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
-values spread over several calls, each cut between two) is built apart."""
-
-MONEY_FORMS = ("fullwidth", "invisible", "other-digits")
-"""The forms amounts are written in (a dash inside ``$45.00`` makes it no amount at all)."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +161,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         ]
         stuff = [v for v in stuff if v.casefold() not in text.casefold()]
         if stuff:
-            plans.append(("stuff", stuff, tuple(FORMS)))
+            plans.append(("stuff", stuff, tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)))
         cents = [
             v
             for v in _of_kinds(money_kinds, params, looked_up)
@@ -290,7 +242,7 @@ def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., l
             # (digit groups only: a cut word or amount is no longer the same value)
             texts = [f"{args[key]}\n\n"]
             for v in values:
-                h = 4 * (len(v) // 8) if _groups(v, " ") is not None else 0
+                h = 4 * (len(v) // 8) if groups(v, " ") is not None else 0
                 if h:
                     texts[-1] += v[:h]
                     texts.append(v[h:] + ", ")

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpgym_clients.driver import EpisodeRecord
 from mcpgym_clients.instrument.runs import RecordedRun, variant_digest
 from mcpgym_clients.protocol import Agent
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_server import Environment, EpisodeStore, LockError
 from mcpgym_server.lock import current_lock, read_lock, verify_lock
 

@@ -173,9 +173,10 @@ def ceiling_variants(
         fresh: new seeds per band. threshold: the ceiling pass rate.
 
     Returns:
-        One dict per family run: ``{"family", "hardest_band", "pass_rate", "episodes",
-        "at_ceiling", "fresh": [{"variant_id", "family", "band", "seed", "instruction",
-        "reference_score", "validated"}], "unsupported": [band], "notes": [str]}``.
+        One dict per family run, in the run's planned order: ``{"family",
+        "hardest_band", "pass_rate", "episodes", "at_ceiling", "fresh": [{"variant_id",
+        "family", "band", "seed", "instruction", "reference_score", "validated"}],
+        "unsupported": [band], "notes": [str]}``.
 
     Raises:
         ConfigurationError: no such run.
@@ -192,8 +193,11 @@ def ceiling_variants(
     per_family: dict[str, list[Mapping[str, Any]]] = {}
     for row in latest_per_slot(store.episodes(run_id)):
         per_family.setdefault(str(row["task"]), []).append(row)
+    # Families in the order the campaign planned them (its episodes finish in any order).
+    planned = [str(v).partition("@")[0] for v in (run.get("selection") or {}).get("variants", [])]
+    rank = {f: i for i, f in enumerate(dict.fromkeys(planned))}
     result = []
-    for family, rows in per_family.items():
+    for family, rows in sorted(per_family.items(), key=lambda kv: rank.get(kv[0], len(rank))):
         hardest = max((str(r["band"]) for r in rows), key=band_order)
         scored = [r for r in rows if r["band"] == hardest and exclusion_reason(r) is None]
         rate = sum(1 for r in scored if r["passed"]) / len(scored) if scored else None

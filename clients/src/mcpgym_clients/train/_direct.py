@@ -33,10 +33,11 @@ import anyio.lowlevel
 
 from mcpgym_clients.adapters.retry import watched
 from mcpgym_clients.containment import run_isolated
-from mcpgym_clients.driver import EpisodeRecord, _harness_failure, _now_iso
+from mcpgym_clients.driver import _harness_failure, _now_iso
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.harness import failure_result
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolDef, ToolOutcome
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.results import checked_result
 from mcpgym_grading import ReferenceCache, StateConnection, grade_bundle
 from mcpgym_server import (
@@ -58,6 +59,9 @@ from mcpgym_server.runtime import (
     is_plain_json,
     tool_definitions,
 )
+
+YIELD_EVERY_S = 0.005
+"""Longest the tool calls of direct rollouts hold the event loop without yielding, seconds."""
 
 
 def outcome_of(entry: LogEntry) -> ToolOutcome:
@@ -109,9 +113,11 @@ class DirectEpisodes:
             max_open=max_open,
             connection_factory=StateConnection,
             keep_final_db=True,
+            hash_final=keep_bundles,  # nobody reads a dropped bundle's digests
         )
         self.lock = self.manager.lock
         self.reference_cache = reference_cache or ReferenceCache()
+        self._last_yield = 0.0
         self.tools = [
             ToolDef(t.name, t.description or "", t.input_schema) for t in tool_definitions(env)
         ]
@@ -146,6 +152,18 @@ class DirectEpisodes:
             rec.ended_at = _now_iso()
             rec.duration_s = time.perf_counter() - t0
         return rec
+
+    async def _pause(self) -> None:
+        """Between two tool calls: let the event loop run (the other rollouts, timeouts) if
+        it has not for `YIELD_EVERY_S`, else only see whether this episode was cancelled.
+        Yielding at every call interleaves the rollouts call by call, each on its own
+        1 MB sandbox: measured ~20% more CPU per rollout than running each for a while."""
+        now = time.perf_counter()
+        if now - self._last_yield >= YIELD_EVERY_S:
+            self._last_yield = now
+            await anyio.lowlevel.checkpoint()
+        else:
+            await anyio.lowlevel.checkpoint_if_cancelled()
 
     def close(self) -> None:
         """Seal what is still open (``shutdown``) and drop every bundle and sandbox held."""
@@ -195,7 +213,7 @@ class DirectEpisodes:
                     f"arguments must be JSON in valid Unicode, nested at most "
                     f"{MAX_ARGUMENT_DEPTH} deep",
                 )
-            await anyio.lowlevel.checkpoint()  # let the other rollouts run between calls
+            await self._pause()
             try:
                 outcome = outcome_of(manager.call(eid, name, dict(arguments)))
             except (EpisodeSealedError, UnknownEpisodeError) as exc:

@@ -27,12 +27,14 @@ from typing import Any, Self
 
 import anyio
 
-from mcpgym_clients.driver import EpisodeDriver, EpisodeRecord
+from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent, Termination
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.train._backends import in_process_driver
 from mcpgym_clients.train._direct import DirectEpisodes
+from mcpgym_clients.train._workers import WorkerEpisodes
 from mcpgym_clients.train.export import ExportedRollout, export_rollout
 from mcpgym_clients.train.policies import Policy, as_agent
 from mcpgym_clients.train.rows import TrainingRow
@@ -251,14 +253,15 @@ class Rollouts:
     `over_http` (running servers: scale out), or wrap a driver you built.
 
     Args:
-        driver: the episode driver (an `EpisodeDriver`, or `DirectEpisodes`).
+        driver: the episode driver (an `EpisodeDriver`, `DirectEpisodes` or
+            `WorkerEpisodes`).
             environment: the local environment (for rows).
         concurrency: most rollouts running at once in `rollout_group` / `rollout_many`.
     """
 
     def __init__(
         self,
-        driver: EpisodeDriver | DirectEpisodes,
+        driver: EpisodeDriver | DirectEpisodes | WorkerEpisodes,
         environment: Environment | None = None,
         concurrency: int = 8,
     ) -> None:
@@ -276,17 +279,30 @@ class Rollouts:
         *,
         concurrency: int = 8,
         episode_timeout: float | None = 600.0,
+        workers: int | None = None,
     ) -> AsyncIterator[Self]:
-        """Run rollouts in this process without HTTP or MCP (`DirectEpisodes`): the agent's
-        tool calls go to `EpisodeManager.call`, bundles stay in memory, the sealed sandbox
-        is graded in place. Same bundles and grades as `in_process` for the same calls.
+        """Run rollouts without HTTP or MCP (`DirectEpisodes`): the agent's tool calls go
+        to `EpisodeManager.call`, bundles stay in memory, the sealed sandbox is graded in
+        place. Same bundles and grades as `in_process` for the same calls.
 
         Args:
             env: the environment or its installed name. concurrency: see the class.
             episode_timeout: the hard cap per episode, seconds.
+            workers: run the episodes in this many worker processes (`WorkerEpisodes`: one
+                core each; the policy must pickle, and each worker runs one episode at a
+                time); ``None`` (default): in this process, on this event loop.
+
+        Raises:
+            ConfigurationError: ``workers`` < 1, or ``env`` is not the installed one.
         """
         environment = load_environment(env) if isinstance(env, str) else env
-        episodes = DirectEpisodes(environment, episode_timeout=episode_timeout)
+        episodes: DirectEpisodes | WorkerEpisodes
+        if workers is None:
+            episodes = DirectEpisodes(environment, episode_timeout=episode_timeout)
+        else:
+            episodes = WorkerEpisodes(
+                environment, workers=workers, episode_timeout=episode_timeout
+            )
         try:
             yield cls(episodes, environment, concurrency)
         finally:
@@ -395,14 +411,27 @@ class Rollouts:
             raise ConfigurationError(f"a group needs at least one rollout, got n={n}")
         agent = as_agent(policy)
         out: list[Rollout | None] = [None] * n
+        driver = self.driver
 
         async def one(i: int) -> None:
             out[i] = await self.rollout(row, agent, epoch=i)
 
+        async def part(epochs: list[int]) -> None:  # in one worker process, in one go
+            assert isinstance(driver, WorkerEpisodes)
+            async with self._limit:
+                records = await driver.run_episodes(agent, row.task, row.band, row.seed, epochs)
+            for i, record in zip(epochs, records, strict=True):
+                out[i] = Rollout.from_record(row, record)
+
         try:
             async with anyio.create_task_group() as tg:
-                for i in range(n):
-                    tg.start_soon(one, i)
+                if isinstance(driver, WorkerEpisodes):
+                    k = min(driver.workers, n)
+                    for j in range(k):
+                        tg.start_soon(part, list(range(j, n, k)))
+                else:
+                    for i in range(n):
+                        tg.start_soon(one, i)
         finally:
             if agent is not policy:
                 await agent.aclose()

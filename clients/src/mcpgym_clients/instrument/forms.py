@@ -1,0 +1,186 @@
+"""Look-alike forms of a value for the ship gate's adversarial mutants (`FORMS`).
+
+Each form writes a value so that a reader still sees it (or its letters and digits in
+order) while the stored string differs: digit groups split by a dash or space of another
+kind, fullwidth characters, "at" and "dot" spelled out, invisible or blank characters,
+other scripts' digits, a glued minus sign, punctuation or long blanks between characters,
+brackets and quotes around groups, digits as words, HTML character references, the value
+stored reversed in a right-to-left override, Cyrillic letters and ``O`` / ``l`` for
+digits drawn alike, an email's ``@`` glued, bracketed or left out.
+`mcpgym_clients.instrument.adversarial` writes the values of its mutants in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def groups(value: str, sep: str) -> str | None:
+    """The value in groups of four joined by ``sep``; ``None`` unless every group has a
+    digit (only digit groups are read as one value: letters split stay apart)."""
+    chunks = [value[i : i + 4] for i in range(0, len(value), 4)]
+    if len(chunks) < 2 or not all(any(c.isdigit() for c in ch) for ch in chunks):
+        return None
+    return sep.join(chunks)
+
+
+def fullwidth(text: str) -> str:
+    """ASCII letters, digits and punctuation as their fullwidth forms (U+FF01..U+FF5E)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def _spelled(value: str) -> str | None:
+    if "@" not in value and "." not in value:
+        return None
+    return value.replace(".", " dot ").replace("@", " at ")
+
+
+def _blank_letter(value: str) -> str | None:
+    """The value with a Hangul filler (U+3164, renders blank) in its middle."""
+    half = len(value) // 2
+    return value[:half] + "\u3164" + value[half:] if len(value) >= 2 else None
+
+
+def _other_digits(value: str) -> str | None:
+    """The value's ASCII digits as Arabic-Indic digits (U+0660..U+0669)."""
+    if not any(c.isdigit() for c in value):
+        return None
+    return "".join(chr(0x0660 + int(c)) if "0" <= c <= "9" else c for c in value)
+
+
+def _spaced(value: str) -> str | None:
+    return " ".join(value) if value.isdigit() and len(value) >= 3 else None
+
+
+SEPARATORS = (".", "/", ",", "_", "\u00b7", ":")
+"""Punctuation between the characters of a value (``94.10/5``), in turn."""
+
+GAPS = ("    ", "\n", "\n\n\n", "\t \t", "      ")
+"""Long blanks between the groups of a value: runs of spaces, line breaks, tabs, in turn."""
+
+BRACKETS = (("(", ")"), ('"', '"'), ("'", "'"), ("[", "]"))
+"""What the groups of a value are wrapped in (``(941) "05"``), in turn."""
+
+DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _chunked(value: str, size: int) -> list[str]:
+    return [value[i : i + size] for i in range(0, len(value), size)]
+
+
+def _punctuated(value: str) -> str | None:
+    """The value's characters two by two, with `SEPARATORS` between them in turn."""
+    chunks = _chunked(value, 2)
+    if len(value) < 3:
+        return None
+    return (
+        "".join(c + SEPARATORS[k % len(SEPARATORS)] for k, c in enumerate(chunks[:-1]))
+        + (chunks[-1])
+    )
+
+
+def _gapped(value: str) -> str | None:
+    """The value's characters three by three, with `GAPS` between them in turn."""
+    chunks = _chunked(value, 3)
+    if len(chunks) < 2:
+        return None
+    return "".join(c + GAPS[k % len(GAPS)] for k, c in enumerate(chunks[:-1])) + chunks[-1]
+
+
+def _bracketed(value: str) -> str | None:
+    """The value's characters three by three, each group wrapped in `BRACKETS` in turn."""
+    chunks = _chunked(value, 3)
+    if len(chunks) < 2:
+        return None
+    return " ".join(
+        f"{BRACKETS[k % len(BRACKETS)][0]}{c}{BRACKETS[k % len(BRACKETS)][1]}"
+        for k, c in enumerate(chunks)
+    )
+
+
+def _digit_words(value: str) -> str | None:
+    """The value with each ASCII digit written as its word (``1Z9`` -> ``one Z nine``)."""
+    if not any("0" <= c <= "9" for c in value):
+        return None
+    return " ".join(DIGIT_WORDS[int(c)] if "0" <= c <= "9" else c for c in value)
+
+
+_NAMED = {"@": "&commat;", ".": "&period;", "&": "&amp;", "-": "&hyphen;", "$": "&dollar;"}
+
+
+def html_entities(value: str) -> str:
+    """Every character as an HTML character reference: digits in hex (``&#x39;``), letters
+    in decimal (``&#106;``), ``@`` ``.`` ``&`` ``-`` ``$`` by name (``&commat;``)."""
+    return "".join(
+        f"&#x{ord(c):x};" if c.isdigit() else _NAMED.get(c) or f"&#{ord(c)};" for c in value
+    )
+
+
+def reversed_rlo(value: str) -> str:
+    """The value stored reversed inside a right-to-left override (U+202E ... U+202C): it is
+    displayed as the value."""
+    return "\u202e" + value[::-1] + "\u202c"
+
+
+_HOMOGLYPHS = str.maketrans("aeopcxyiAEOPCXHKMT01", "аеорсхуіАЕОРСХНКМТOl")
+
+
+def homoglyphs(value: str) -> str | None:
+    """The value with Latin letters swapped for the Cyrillic ones drawn alike (``а``, ``е``,
+    ``о``...) and the digits ``0`` and ``1`` for the letters ``O`` and ``l``; ``None``
+    where nothing changes."""
+    out = value.translate(_HOMOGLYPHS)
+    return out if out != value else None
+
+
+def _email(value: str, at: str, dot: str | None = None) -> str | None:
+    if "@" not in value:
+        return None
+    local, _, domain = value.partition("@")
+    return local + at + (domain if dot is None else domain.replace(".", dot))
+
+
+FORMS: dict[str, Callable[[str], str | None]] = {
+    "em-dash": lambda v: groups(v, "\u2014"),
+    "figure-dash": lambda v: groups(v, "\u2012"),
+    "em-space": lambda v: groups(v, "\u2003"),
+    "ideographic-space": lambda v: groups(v, "\u3000"),
+    "fullwidth": lambda v: fullwidth(v) if fullwidth(v) != v else None,
+    "spelled": _spelled,
+    "spaced": _spaced,
+    "invisible": lambda v: "\U000e0100".join(v) if len(v) >= 2 else None,
+    "blank-letter": lambda v: _blank_letter(v),
+    "other-digits": lambda v: _other_digits(v),
+    "minus": lambda v: "-" + v if v[:1].isdigit() else None,
+    "punctuation": _punctuated,
+    "wide-gaps": _gapped,
+    "brackets": _bracketed,
+    "digit-words": _digit_words,
+    "entities": html_entities,
+    "reversed": reversed_rlo,
+    "homoglyphs": homoglyphs,
+    "at-glued": lambda v: _email(v, "AT"),
+    "at-bracketed": lambda v: _email(v, "(at)", "(dot)"),
+    "at-dropped": lambda v: _email(v, ""),
+}
+"""Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
+values spread over several calls, each cut between two) is built apart."""
+
+LEAK_ONLY_FORMS = (
+    "punctuation",
+    "wide-gaps",
+    "brackets",
+    "digit-words",
+    "entities",
+    "reversed",
+    "homoglyphs",
+    "at-glued",
+    "at-bracketed",
+    "at-dropped",
+)
+"""Forms written in the ``leak`` mutants only: their values include the ``stuff`` ones (every
+variant value and what was looked up of the same kinds), so a check a stuffed value evades
+in such a form is found there, at half the episodes."""
+
+MONEY_FORMS = ("fullwidth", "invisible", "other-digits", "entities", "reversed")
+"""The forms amounts are written in (a dash inside ``$45.00`` makes it no amount at all)."""

@@ -1,0 +1,134 @@
+"""The MCP connections of the harness: one `mcp.Client` per episode over one shared HTTP client.
+
+`McpConnections.connect` opens an episode's MCP session over a shared
+``httpx2.AsyncClient`` and turns every failure of the SDK's transport into `InfraError`
+(connect, close, and a broken stream that cancelled the episode's requests). In
+``auto`` mode the first session probes ``server/discover``; later ones adopt its
+answer (the same for every episode of a server), which saves a round trip each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import AsyncIterator
+from typing import Literal
+
+import anyio
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import DiscoverResult
+
+from mcpgym_clients.errors import InfraError
+from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
+
+
+def _cancelled_here() -> bool:
+    """Whether a cancel scope enclosing the current code has been cancelled (unshielded)."""
+    return anyio.current_effective_deadline() == -math.inf
+
+
+class McpConnections:
+    """Opens episodes' MCP sessions over one ``httpx2.AsyncClient``.
+
+    Args:
+        mode: `mcp.Client` protocol mode: ``"auto"`` (2026-07-28 against mcpgym servers)
+            or ``"legacy"`` (the 2025 handshake).
+        http: the shared client (default: a new one, closed by `aclose`; a given one
+            is left open).
+        request_timeout: seconds per request of a new client (reads: at least 300).
+        trust_env: whether a new client honours proxy settings (not on loopback).
+    """
+
+    def __init__(
+        self,
+        mode: Literal["auto", "legacy"] = "auto",
+        *,
+        http: httpx2.AsyncClient | None = None,
+        request_timeout: float = 60.0,
+        trust_env: bool = True,
+    ) -> None:
+        self.mode = mode
+        self._discovered: tuple[str, DiscoverResult] | None = None
+        self._own_http = http is None
+        self._http = http or httpx2.AsyncClient(
+            timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
+            trust_env=trust_env,
+            limits=httpx2.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
+        )
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP client if this object created it."""
+        if self._own_http:
+            with anyio.CancelScope(shield=True):
+                await self._http.aclose()
+
+    def client(self, url: str) -> Client:
+        """An MCP client for one episode's ``url`` (over the shared ``httpx2`` client).
+
+        In ``auto`` mode the first episode probes ``server/discover``; once the server
+        answered in the 2026 era, later episodes adopt that `DiscoverResult` (the same
+        for every episode of the server: its version, capabilities and instructions)
+        instead of probing again, which saves one HTTP round trip per episode.
+        """
+        mode: str = self.mode
+        prior = None
+        if mode == "auto" and self._discovered is not None:
+            mode, prior = self._discovered
+        return Client(
+            streamable_http_client(url, http_client=self._http),
+            mode=mode,  # type: ignore[arg-type]
+            prior_discover=prior,
+            cache=None,
+        )
+
+    def remember_discover(self, client: Client) -> None:
+        """Keep the first 2026-era `DiscoverResult` of this server for `client`."""
+        if self.mode != "auto" or self._discovered is not None:
+            return
+        found = client.session.discover_result
+        version = client.session.protocol_version
+        if found is not None and version is not None:
+            self._discovered = (version, found)
+
+    @contextlib.asynccontextmanager
+    async def connect(self, url: str) -> AsyncIterator[Client]:
+        """An open MCP session on ``url``, closed when the block ends.
+
+        Raises:
+            InfraError: the session cannot be opened or closed, or its transport broke
+                and cancelled the block's requests.
+        """
+        client = self.client(url)
+        try:
+            await client.__aenter__()
+        except Exception as exc:  # transport boundary: any SDK failure is infrastructure
+            raise InfraError("mcp", f"cannot connect to {url}: {describe_error(exc)}") from exc
+        self.remember_discover(client)
+        try:
+            yield client
+        except BaseException as exc:
+            # No shielding scope around the exit: the client's own task group scope must be
+            # the innermost one when it exits (anyio scopes nest strictly), else anyio
+            # raises "exit a cancel scope that isn't the current task's" and leaves the
+            # client's scope cancelling every later request of this task.
+            with contextlib.suppress(Exception):
+                await client.__aexit__(type(exc), exc, exc.__traceback__)
+            if isinstance(exc, anyio.get_cancelled_exc_class()) and not _cancelled_here():
+                # The client's own scope cancelled the episode (its transport failed) and
+                # its exit absorbed that scope; `Client.__aexit__` does not say so (it
+                # returns None). Re-raised, the cancellation would have no scope left to
+                # stop it and would cancel the caller's task group: all its episodes.
+                raise InfraError(
+                    "mcp",
+                    f"the connection to {url} failed: the MCP client cancelled the episode's "
+                    "requests (the server went away or broke the stream)",
+                ) from None
+            raise
+        try:
+            await client.__aexit__(None, None, None)
+        except Exception as exc:  # transport boundary
+            raise InfraError("mcp", f"closing {url}: {describe_error(exc)}") from exc

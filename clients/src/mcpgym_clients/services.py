@@ -1,0 +1,226 @@
+"""The harness's HTTP clients of the environment server's control routes and the grading service.
+
+`ServiceClients` owns two ``httpx.AsyncClient`` objects (the control token and the grading
+token each go only to their own service) and turns their answers into the harness's
+errors: unreachable or 5xx is `InfraError`, any other 4xx is `ServerRequestError` (the
+request itself was wrong), and a 404 for an episode the harness opened is `InfraError`
+(the server lost it). `mcpgym_clients.driver.EpisodeDriver` is one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, Self
+
+import anyio
+import httpx
+
+from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
+from mcpgym_clients.records import ServerInfo, TaskInfo
+
+KEEPALIVE_EXPIRY = 2.0
+"""Seconds an idle pooled connection is reused; below the servers' keep-alive timeout
+(uvicorn's 5 s), so that a request never goes out on a connection the server is closing
+at that moment (httpx's default, 5 s, raced it: a ``ReadError`` on ``POST /grades`` now
+and then, recorded as ``infra_error``)."""
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` points at this machine (then proxy settings must not apply)."""
+    host = httpx.URL(url).host
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def describe_error(exc: BaseException) -> str:
+    """``"TypeName: message"`` of ``exc`` (of the first leaf of an exception group)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class ServiceClients:
+    """HTTP clients of one environment server (control routes) and one grading service.
+
+    Use it as an async context manager (or call `aclose`).
+
+    Args:
+        env_url: environment server base URL, e.g. ``http://127.0.0.1:8000``.
+        grading_url: grading service base URL.
+        grading_token: bearer token for the grading service.
+        control_token: the environment server's control token, sent on its control
+            routes only; ``None`` for a server started with ``--no-control-token``.
+        request_timeout: seconds for each request.
+        env_transport, grading_transport: ``httpx`` transports to use instead of the
+            network (tests).
+    """
+
+    def __init__(
+        self,
+        env_url: str,
+        grading_url: str,
+        grading_token: str,
+        *,
+        control_token: str | None = None,
+        request_timeout: float = 60.0,
+        env_transport: httpx.AsyncBaseTransport | None = None,
+        grading_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.env_url = env_url.rstrip("/")
+        self.grading_url = grading_url.rstrip("/")
+        self._info: ServerInfo | None = None
+        self._env_http = httpx.AsyncClient(
+            base_url=self.env_url,
+            timeout=request_timeout,
+            transport=env_transport,
+            headers={"authorization": f"Bearer {control_token}"} if control_token else None,
+            trust_env=not is_loopback(self.env_url),
+            limits=httpx.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
+        )
+        self._grading_http = httpx.AsyncClient(
+            base_url=self.grading_url,
+            timeout=request_timeout,
+            transport=grading_transport,
+            headers={"authorization": f"Bearer {grading_token}"},
+            trust_env=not is_loopback(self.grading_url),
+            limits=httpx.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
+        )
+
+    async def __aenter__(self) -> Self:
+        """Return self (the clients are already open)."""
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the HTTP clients."""
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients."""
+        with anyio.CancelScope(shield=True):
+            await self._env_http.aclose()
+            await self._grading_http.aclose()
+
+    async def _request(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """One request to ``service`` (``"env"`` or ``"grading"``); its JSON object.
+
+        Raises:
+            InfraError: unreachable, or a 5xx answer.
+            ServerRequestError: any other 4xx answer.
+        """
+        http = self._grading_http if service == "grading" else self._env_http
+        try:
+            resp = await http.request(method, path, json=body)
+        except httpx.TransportError as exc:
+            raise InfraError(
+                service, f"{method} {http.base_url}{path}: {describe_error(exc)}"
+            ) from exc
+        try:
+            data = resp.json()
+        except ValueError:
+            data = {"error": resp.text[:500]}
+        if not isinstance(data, dict):
+            data = {"error": f"unexpected JSON: {str(data)[:200]}"}
+        if resp.status_code >= 500:
+            raise InfraError(
+                service, f"{method} {path} answered {resp.status_code}: {data.get('error', data)}"
+            )
+        if resp.status_code >= 400:
+            raise ServerRequestError(service, resp.status_code, data)
+        return data
+
+    async def _episode_request(
+        self,
+        episode_id: str | None,
+        service: str,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """`_request` for a route naming an episode the harness opened: a 404 there means
+        the server lost the episode (it restarted, or the bundle was never sealed), an
+        infrastructure failure of this episode, not a wrong request of the campaign."""
+        try:
+            return await self._request(service, method, path, body)
+        except ServerRequestError as exc:
+            if exc.status != 404 or "installed" in exc.payload:  # not installed: a setting
+                raise
+            raise InfraError(
+                service,
+                f"{method} {path} answered 404 for episode {episode_id}, which this harness "
+                f"opened: the server lost it (restarted?): {exc.payload.get('error', '')}",
+            ) from exc
+
+    async def server_info(self) -> ServerInfo:
+        """``GET /tasks`` of the environment server (cached after the first call).
+
+        Raises:
+            InfraError: the server is unreachable or failed.
+        """
+        if self._info is None:
+            data = await self._request("env", "GET", "/tasks")
+            self._info = ServerInfo(
+                env=data["env"],
+                version=data["version"],
+                lock=data["lock"],
+                tasks=tuple(
+                    TaskInfo(t["name"], t.get("description", ""), tuple(t["bands"]))
+                    for t in data["tasks"]
+                ),
+            )
+        return self._info
+
+    async def check_grading(self) -> None:
+        """Check that the grading service is up and accepts the token.
+
+        Raises:
+            InfraError: unreachable or failing.
+            ConfigurationError: the token is rejected (401/403).
+        """
+        await self._request("grading", "GET", "/healthz")
+        try:
+            await self._request("grading", "GET", "/grades/ep_preflight-check")
+        except ServerRequestError as exc:
+            if exc.status in (401, 403):
+                raise ConfigurationError(
+                    f"the grading service rejected the token ({exc.status}): "
+                    f"{exc.payload.get('error', '')}"
+                ) from exc
+            # 404 (no such grade) is the expected answer for a valid token
+
+    async def check_control(self) -> None:
+        """Check that the environment server accepts the control token (or needs none).
+
+        Raises:
+            InfraError: unreachable or failing.
+            ConfigurationError: the token is missing or rejected (401/403).
+        """
+        try:  # a token-guarded route on an id no episode has: 404 once past the guard
+            await self._request("env", "POST", "/episodes/ep_preflight-check/end", {})
+        except ServerRequestError as exc:
+            if exc.status in (401, 403):
+                hint = (  # a 401 already says how to send one
+                    "; pass the token it was started with (MCPGYM_CONTROL_TOKEN or --control-token)"
+                    if exc.status == 403
+                    else ""
+                )
+                raise ConfigurationError(
+                    f"the environment server at {self.env_url} refused the control token "
+                    f"({exc.status}): {exc.payload.get('error', '')}{hint}"
+                ) from exc
+            # 404 (no such episode) is the expected answer for a valid token

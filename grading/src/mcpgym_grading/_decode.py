@@ -1,0 +1,133 @@
+r"""What a reader sees of a text, before `mcpgym_grading._text.fold` folds it.
+
+Two ways to write a value so that the stored string is not the value a reader sees:
+
+- `decode_references`: character references and escapes (``&#57;``, ``&#x39;``,
+  ``&commat;``, ``&amp;#57;``, ``%40``, ``\u0039``), decoded as a browser or a JSON
+  reader would show them, nested ones too (a few rounds), after NFKC (so a reference
+  written in fullwidth characters is one too);
+- `visual_order`: the explicit bidi controls (U+202A..U+202E, U+2066..U+2069) resolved
+  and each line put in display order, so ``U+202E 50149 U+202C`` (stored reversed, shown
+  as ``94105``) reads ``94105``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+ROUNDS = 3
+"""Nested references (``&amp;#57;``) are decoded this many times at most."""
+
+_PERCENT = re.compile(r"%(3[0-9]|4[0-9a-fA-F]|5[0-9aAfF]|6[1-9a-fA-F]|7[0-9aA]|2[dDeEbB])")
+"""``%XX`` for a letter, a digit, ``@``, ``.``, ``-``, ``+`` or ``_`` (``%40`` is ``@``): the
+characters a value is made of; other percent signs (``50%``) stay."""
+
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})")
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = int(m.group(1) or m.group(2) or m.group(3), 16)
+    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else m.group(0)
+
+
+def decode_references(text: str) -> str:
+    r"""``text`` in NFKC with HTML character references, ``%XX`` of value characters and
+    ``\uXXXX`` / ``\xXX`` escapes decoded (`ROUNDS` times at most)."""
+    out = unicodedata.normalize("NFKC", text)
+    for _ in range(ROUNDS):
+        decoded = out
+        if "&" in decoded:
+            decoded = html.unescape(decoded)
+        if "%" in decoded:
+            decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), decoded)
+        if "\\" in decoded:
+            decoded = _ESCAPE.sub(_escape, decoded)
+        if decoded == out:
+            break
+        out = unicodedata.normalize("NFKC", decoded)
+    return out
+
+
+_RTL_START = frozenset("\u202b\u202e\u2067")  # RLE, RLO, RLI: without them no reordering
+_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_LINE = re.compile(r"(\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029])")
+
+
+def visual_order(text: str) -> str:
+    """``text`` with each line in display order (explicit embeddings, overrides and
+    isolates resolved as the Unicode bidi algorithm does for a left-to-right paragraph;
+    letters of right-to-left scripts count as right-to-left, everything else inside an
+    embedding as left-to-right). The bidi controls themselves are dropped. A text without
+    RLE, RLO or RLI is returned as it is."""
+    if not _RTL_START.intersection(text):
+        return text
+    parts = _LINE.split(text)
+    return "".join(p if k % 2 else _line_order(p) for k, p in enumerate(parts))
+
+
+def _line_order(line: str) -> str:
+    # (level, override: "L", "R" or "", isolate)
+    stack: list[tuple[int, str, bool]] = [(0, "", False)]
+    chars: list[str] = []
+    levels: list[int] = []
+    for c in line:
+        level, override, _ = stack[-1]
+        if c in "\u202b\u202e\u2067":  # RLE, RLO, RLI: the next odd level
+            if c == "\u2067":
+                chars.append(c)
+                levels.append(level)
+            stack.append(
+                (
+                    level + 1 if level % 2 == 0 else level + 2,
+                    "R" if c == "\u202e" else "",
+                    c == "\u2067",
+                )
+            )
+        elif c in "\u202a\u202d\u2066\u2068":  # LRE, LRO, LRI, FSI: the next even level
+            if c in "\u2066\u2068":
+                chars.append(c)
+                levels.append(level)
+            stack.append(
+                (
+                    level + 2 if level % 2 == 0 else level + 1,
+                    "L" if c == "\u202d" else "",
+                    c in "\u2066\u2068",
+                )
+            )
+        elif c == "\u202c":  # PDF: ends the innermost embedding or override (not an isolate)
+            if len(stack) > 1 and not stack[-1][2]:
+                stack.pop()
+        elif c == "\u2069":  # PDI: ends the innermost isolate and what it holds
+            while len(stack) > 1 and not stack[-1][2]:
+                stack.pop()
+            if len(stack) > 1:
+                stack.pop()
+            chars.append(c)
+            levels.append(stack[-1][0])
+        else:
+            if override == "R":
+                lv = level if level % 2 else level + 1
+            elif override == "L":
+                lv = level if level % 2 == 0 else level + 1
+            elif unicodedata.bidirectional(c) in ("R", "AL"):
+                lv = level if level % 2 else level + 1
+            else:
+                lv = level if level % 2 == 0 else level + 1
+            chars.append(c)
+            levels.append(lv)
+    top = max(levels, default=0)
+    for lv in range(top, 0, -1):  # L2: reverse every run at this level or higher
+        k = 0
+        while k < len(chars):
+            if levels[k] >= lv:
+                end = k
+                while end < len(chars) and levels[end] >= lv:
+                    end += 1
+                chars[k:end] = chars[k:end][::-1]
+                levels[k:end] = levels[k:end][::-1]
+                k = end
+            else:
+                k += 1
+    return "".join(c for c in chars if c not in _CONTROLS)
