@@ -30,6 +30,7 @@ value has a ``0`` or a ``1``, the text may have a letter drawn like it (`DIGIT_L
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,13 +83,42 @@ _SPELLING = {
 } | {"zee": "z", "zed": "z"}
 """The spelling alphabet, and the names of Z: read as one letter (each also as its word)."""
 
-CONFUSABLES = str.maketrans(
+_HAND_CONFUSABLES = {
     # Cyrillic and Greek letters drawn like Latin ones (after casefolding: ``В`` is ``в``)
-    "аеорсухіјѕԁԛԝһӏвнмткɑαβεηικμνορτυχζ",
-    "aeopcyxijsdqwhlbhmtkaabehikmnoptuxz",
+    **dict(
+        zip("аеорсухіјѕԁԛԝһӏвнмткɑαβεηικμορτυχζ", "aeopcyxijsdqwhlbhmtkaabehikmoptuxz", strict=True)
+    ),
+    # Armenian, and Latin letters NFKC keeps (dotless ``ı``, script ``ɡ``...)
+    **dict(zip("օոսհզցıȷɡɩʋ", "onuhqgijgiv", strict=True)),
+    # Cherokee (casefolded to its capitals): ``Ꭼ`` is ``E``, ``ꮮ`` is ``Ꮮ``, ``L``
+    **dict(zip("ᎠᎡᎢᎩᎪᎫᎬᎳᎷᎻᎽᏀᏃᏆᏒᏔᏕᏙᏚᏞᏟᏢᏦᏳᏴ", "drtyajewmhygzlrwsvslcpkgb", strict=True)),
+}
+_LATIN_LIKE = re.compile(
+    r"LATIN (?:SMALL |CAPITAL )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .+)?"
 )
-"""Letters of other scripts that a reader takes for Latin ones (``jаne`` with a Cyrillic
-``а``): read as those in the skeleton, the value's and the text's alike."""
+
+
+def _confusables() -> dict[int, str]:
+    table = {ord(k): v for k, v in _HAND_CONFUSABLES.items()}
+    for code in range(0x80, 0x20000):
+        c = chr(code)
+        m = _LATIN_LIKE.fullmatch(unicodedata.name(c, ""))
+        if m and c.casefold() == c and len(c.casefold()) == 1:
+            table.setdefault(code, m.group(1).lower())  # ᴀ ɴ ꜱ (small capitals), ł, ø
+    return table
+
+
+CONFUSABLES = _confusables()
+"""Letters that a reader takes for Latin ones (``jаne`` with a Cyrillic ``а``, ``jᴀne``
+with a small capital): read as those in the skeleton, the value's and the text's alike.
+Derived from the Unicode names where they say it (every Latin small capital, dotless and
+script letter, and letter with a stroke or hook: ``LATIN LETTER SMALL CAPITAL N`` is
+``n``), a hand list for other scripts (Cyrillic, Greek, Armenian, Cherokee)."""
+
+LETTER_LIKE = {"n": "ν", "v": "ν"}
+"""Letters that may read as either of two Latin ones: the Greek ``ν`` (``Ν`` casefolded)
+is drawn like ``v`` and, as a capital, like ``N``; where the value has that letter, the
+text may have it."""
 
 DIGIT_LIKE = {"0": "o", "1": "li"}
 """Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
@@ -307,7 +337,9 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
 
 
 def _alike(seen: str, wanted: str) -> bool:
-    return seen == wanted or seen in DIGIT_LIKE.get(wanted, "")
+    return (
+        seen == wanted or seen in DIGIT_LIKE.get(wanted, "") or seen in LETTER_LIKE.get(wanted, "")
+    )
 
 
 def _same(text: str, off: int, v: str, i: int, k: int) -> bool:
