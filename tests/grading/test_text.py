@@ -215,3 +215,19 @@ def test_the_skeleton_reads_small_capitals_and_other_scripts_look_alikes() -> No
         ("jane.doe@example.org", "jane.dxe@example.org"): False,
     }
     assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found
+
+
+def test_markup_a_reader_does_not_see_is_no_boundary() -> None:
+    found = {
+        "94<span>105</span>": True,
+        "9<b>4</b>1<i>0</i>5": True,
+        "94<!-- -->105": True,
+        "[941](x)05": True,  # a markdown link: its text is shown
+        "$94\\,105$": True,  # LaTeX thin space in math
+        "94\\;105": True,
+        "9**4**105": True,
+        "94 <b>zip</b> 105": False,  # the words a tag holds stay
+    }
+    assert {t: TextView.of(t).contains("94105") for t in found} == found
+    assert fold("<jane@example.org> a < b") == "<jane@example.org> a < b"
+    assert fold("jane_doe __init__") == "jane_doe __init__"

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mcpgym_grading import _skeleton
-from mcpgym_grading._decode import decode_references, visual_order
+from mcpgym_grading._decode import decode_references, strip_markup, visual_order
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -77,7 +77,7 @@ def fold(text: str) -> str:
     ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``; ``"&#57;&#x34;"`` to ``"94"``;
     ``"\u202e50149\u202c"`` (shown as 94105) to ``"94105"``. Linear time.
     """
-    return visual_order(decode_references(text)).translate(_FOLD).casefold()
+    return visual_order(strip_markup(decode_references(text))).translate(_FOLD).casefold()
 
 
 _WS = re.compile(r"\s+")
