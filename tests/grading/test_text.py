@@ -231,3 +231,20 @@ def test_markup_a_reader_does_not_see_is_no_boundary() -> None:
     assert {t: TextView.of(t).contains("94105") for t in found} == found
     assert fold("<jane@example.org> a < b") == "<jane@example.org> a < b"
     assert fold("jane_doe __init__") == "jane_doe __init__"
+
+
+def test_the_skeleton_reads_more_ways_of_spelling_digits() -> None:
+    found = {
+        ("nine, four, one, zero and five", "94105"): True,  # "and" before the last
+        ("nine four one zero, and five", "94105"): True,
+        ("nine four one double zero", "94100"): True,
+        ("nine four one double oh", "94100"): True,
+        ("triple five one two", "55512"): True,
+        ("niner four one zero fife", "94105"): True,  # radio forms
+        ("niner fower wun zero fife", "94105"): True,
+        ("x-ray one", "x1"): True,  # the spelling alphabet's X with its hyphen
+        ("x ray one", "x1"): True,
+        ("double trouble", "00"): False,
+        ("nine four one, and then five", "94105"): False,
+    }
+    assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found
