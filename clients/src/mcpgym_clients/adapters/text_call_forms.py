@@ -252,8 +252,9 @@ _LOOKS = re.compile(
 
 def looks_like_marker_or_pythonic(text: str, names: Collection[str]) -> bool:
     """Whether ``text`` holds a call marker of these forms, or *starts* with what looks like
-    a pythonic call of a tool (``[get_order(`` or ``get_order(k=``)."""
+    a pythonic call of a tool (``[get_order(`` or ``get_order(k=``); a sentence that mentions
+    ``get_order(order_id=7)`` further in is no call."""
     if _LOOKS.search(text):
         return True
-    m = re.match(r"\s*\[?\s*([\w.\-]+)\s*\(\s*(?:\)|\w+\s*=)", text)
-    return bool(m and m.group(1) in names)
+    m = re.match(r"\s*\[\s*([\w.\-]+)\s*\(|\s*([\w.\-]+)\s*\(\s*(?:\)|\w+\s*=)", text)
+    return bool(m and (m.group(1) or m.group(2)) in names)
