@@ -356,6 +356,7 @@ def test_several_mistral_and_python_tag_calls() -> None:
         pytest.param("[get(**{'key': 'a'})]", id="double-star arguments"),
         pytest.param("```python\nget(key='a')\n```", id="python fence is code shown"),
         pytest.param(">>>all\nThe value is 1.", id="functionary prose channel"),
+        pytest.param('>>> json\n{"a": 1}', id="a REPL line quoted in an answer"),
         pytest.param("Use functools.reduce([1, 2]) here.", id="functools in prose"),
     ],
 )
@@ -392,6 +393,7 @@ def test_a_marker_call_of_no_tool_or_broken_json_is_reported_not_run(text: str) 
         ("You can call get(key='a') yourself.", False),
         ("Call get(key) to read it.", False),
         (">>>all\nThe value is 1.", False),
+        (">>> print\n{'a': 1}", False),
     ],
 )
 def test_what_still_looks_like_a_marker_or_pythonic_call(text: str, looks: bool) -> None:

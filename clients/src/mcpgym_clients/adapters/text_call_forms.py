@@ -8,8 +8,9 @@ episode is reported as an error, never run):
 - ``mistral``: ``[TOOL_CALLS][{"name": ..., "arguments": {...}}]`` and the v11 form
   ``[TOOL_CALLS]get_order[ARGS]{"order_id": 7}``.
 - ``granite``: ``<|tool_call|>[{...}]``. ``phi``: ``functools[{...}]``.
-- ``functionary``: ``>>>get_order\n{"order_id": 7}`` at the start of a line
-  (``>>>all`` is the model's prose channel and is left as text).
+- ``functionary``: ``>>>get_order\n{"order_id": 7}`` at the start of a line, for a tool
+  of the episode only (``>>>all`` is the model's prose channel, and ``>>> x`` a REPL line
+  quoted in an answer: both are left as text, with no error).
 - ``deepseek``: ``<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_order\n```json\n{...}\n```
   <｜tool▁call▁end｜>`` (V3/R1) and ``<｜tool▁call▁begin｜>get_order<｜tool▁sep｜>{...}
   <｜tool▁call▁end｜>`` (V3.1), inside ``<｜tool▁calls▁begin｜>...<｜tool▁calls▁end｜>``.
@@ -152,7 +153,7 @@ _MARKERS = (
     (re.compile(r"\bfunctools(?=\[)"), "phi"),
 )
 _MISTRAL_V11 = re.compile(r"\[TOOL_CALLS\]\s*([\w.\-]+)\s*\[ARGS\]")
-_FUNCTIONARY = re.compile(r"^>>>\s*([\w.\-]+)[ \t]*\n", re.MULTILINE)
+_FUNCTIONARY = re.compile(r"^>>>[ \t]*([\w.\-]+)[ \t]*\n", re.MULTILINE)
 _DEEPSEEK = re.compile(
     r"<｜tool▁call▁begin｜>\s*(?:function\s*<｜tool▁sep｜>\s*([\w.\-]+)\s*"
     r"(?:```(?:json)?\s*(.*?)\s*```)|([\w.\-]+)\s*<｜tool▁sep｜>\s*(.*?))\s*<｜tool▁call▁end｜>",
@@ -182,7 +183,7 @@ def marker_forms(text: str, names: Collection[str]) -> list[FormMatch]:
     named += [
         (m, "functionary", f"the >>>{m.group(1)} call")
         for m in _FUNCTIONARY.finditer(text)
-        if m.group(1) != "all"
+        if m.group(1) in names  # ">>>" also opens REPL lines and ">>>all" prose: no error
     ]
     for m, source, what in named:
         args, end = _one_object(text, m.end())
@@ -244,10 +245,9 @@ def pythonic_forms(text: str, names: Collection[str]) -> list[FormMatch]:
 
 
 _LOOKS = re.compile(
-    r"\[TOOL_CALLS\]|<\|tool_call\|>|\bfunctools\[|<｜tool▁calls?▁begin｜>|```tool_code|"
-    r"^>>>\s*(?!all\b)[\w.\-]+[ \t]*$",
-    re.MULTILINE,
+    r"\[TOOL_CALLS\]|<\|tool_call\|>|\bfunctools\[|<｜tool▁calls?▁begin｜>|```tool_code"
 )
+_FUNCTIONARY_LINE = re.compile(r"^>>>[ \t]*([\w.\-]+)[ \t]*$", re.MULTILINE)
 
 
 def looks_like_marker_or_pythonic(text: str, names: Collection[str]) -> bool:
@@ -255,6 +255,8 @@ def looks_like_marker_or_pythonic(text: str, names: Collection[str]) -> bool:
     a pythonic call of a tool (``[get_order(`` or ``get_order(k=``); a sentence that mentions
     ``get_order(order_id=7)`` further in is no call."""
     if _LOOKS.search(text):
+        return True
+    if any(m.group(1) in names for m in _FUNCTIONARY_LINE.finditer(text)):
         return True
     m = re.match(r"\s*\[\s*([\w.\-]+)\s*\(|\s*([\w.\-]+)\s*\(\s*(?:\)|\w+\s*=)", text)
     return bool(m and (m.group(1) or m.group(2)) in names)
