@@ -32,9 +32,24 @@ import ast
 import json
 import re
 from collections.abc import Collection
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 Call = tuple[str, dict[str, Any]]
+
+TextCallSource = Literal[
+    "hermes",
+    "xml_function",
+    "fenced_json",
+    "bare_json",
+    "python_tag",
+    "mistral",
+    "granite",
+    "phi",
+    "functionary",
+    "deepseek",
+    "pythonic",
+]
+"""Which written form a parsed call came from (re-exported by `text_tool_calls`)."""
 
 
 class FormMatch(NamedTuple):
@@ -42,7 +57,7 @@ class FormMatch(NamedTuple):
 
     start: int
     end: int
-    source: str
+    source: TextCallSource
     calls: list[Call]
     error: str | None = None
 
@@ -86,14 +101,11 @@ def _gate(calls: list[Call], tool_names: Collection[str], what: str) -> str | No
     return None
 
 
-_SEPARATORS = re.compile(r"[\s;,]*")
-
-
 def _json_values(text: str, pos: int) -> tuple[list[Any], int]:
     """JSON values from ``pos`` on, separated by whitespace, ``;`` or ``,``."""
     decoder, values = json.JSONDecoder(), []
     while True:
-        nxt = _SEPARATORS.match(text, pos).end()  # type: ignore[union-attr]
+        nxt = len(text) - len(text[pos:].lstrip(" \t\r\n;,"))
         if nxt >= len(text) or text[nxt] not in "{[":
             return values, pos
         try:
@@ -113,7 +125,9 @@ def _one_object(text: str, pos: int) -> tuple[dict[str, Any] | None, int]:
     return (value, end) if isinstance(value, dict) else (None, pos)
 
 
-def _json_form(text: str, marker: re.Match[str], source: str, names: Collection[str]) -> FormMatch:
+def _json_form(
+    text: str, marker: re.Match[str], source: TextCallSource, names: Collection[str]
+) -> FormMatch:
     what = f"the {marker.group(0).strip()} call"
     values, end = _json_values(text, marker.end())
     items = [i for v in values for i in (v if isinstance(v, list) else [v])]
@@ -140,13 +154,15 @@ def _pythonic(body: str, names: Collection[str]) -> list[Call] | None:
         if node.func.id not in names or node.args or any(k.arg is None for k in node.keywords):
             return None
         try:
-            calls.append((node.func.id, {k.arg: ast.literal_eval(k.value) for k in node.keywords}))
+            calls.append(
+                (node.func.id, {str(k.arg): ast.literal_eval(k.value) for k in node.keywords})
+            )
         except (ValueError, TypeError, SyntaxError):
             return None
     return calls or None
 
 
-_MARKERS = (
+_MARKERS: tuple[tuple[re.Pattern[str], TextCallSource], ...] = (
     (re.compile(r"<\|python_tag\|>"), "python_tag"),
     (re.compile(r"\[TOOL_CALLS\](?=\s*\[)"), "mistral"),
     (re.compile(r"<\|tool_call\|>"), "granite"),
@@ -176,15 +192,12 @@ def marker_forms(text: str, names: Collection[str]) -> list[FormMatch]:
                 found.append(FormMatch(m.start(), len(text), "python_tag", calls))
             else:
                 found.append(_json_form(text, m, source, names))
-    named = [
-        (m, "mistral", f"the [TOOL_CALLS]{m.group(1)}[ARGS] call")
-        for m in _MISTRAL_V11.finditer(text)
-    ]
-    named += [
-        (m, "functionary", f"the >>>{m.group(1)} call")
-        for m in _FUNCTIONARY.finditer(text)
-        if m.group(1) in names  # ">>>" also opens REPL lines and ">>>all" prose: no error
-    ]
+    named: list[tuple[re.Match[str], TextCallSource, str]] = []
+    for m in _MISTRAL_V11.finditer(text):
+        named.append((m, "mistral", f"the [TOOL_CALLS]{m.group(1)}[ARGS] call"))
+    for m in _FUNCTIONARY.finditer(text):
+        if m.group(1) in names:  # ">>>" also opens REPL lines and ">>>all" prose: no error
+            named.append((m, "functionary", f"the >>>{m.group(1)} call"))
     for m, source, what in named:
         args, end = _one_object(text, m.end())
         if args is None:

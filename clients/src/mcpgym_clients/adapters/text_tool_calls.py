@@ -16,6 +16,13 @@ that real chat templates produce are recognised:
   ``{"name": ..., "arguments": {...}}`` (or a list of such objects).
 - Bare JSON (``bare_json``): such an object on lines of its own, without a fence (not
   one quoted inline in a sentence).
+- The marker forms of Llama 3.1 (``<|python_tag|>``), Mistral (``[TOOL_CALLS]``, also
+  ``name[ARGS]{...}``), Granite (``<|tool_call|>``), Phi (``functools[...]``),
+  Functionary (``>>>name``) and DeepSeek (``<｜tool▁call▁begin｜>...``), and the pythonic
+  calls of Llama 3.2/4 and Gemma (``[get_order(order_id=7)]``, ```` ```tool_code ````),
+  read in `mcpgym_clients.adapters.text_call_forms` (which says when pythonic text counts
+  as a call and when it is prose). Any JSON call object may be OpenAI's nested
+  ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
 
 Every JSON body may have its braces doubled, as the model copied them from a template
 that escapes them (``{{"name": ..., "arguments": {...}}}``).
@@ -37,9 +44,10 @@ import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from mcpgym_clients.adapters.text_call_forms import (
+    TextCallSource,
     call_from_obj,
     looks_like_marker_or_pythonic,
     marker_forms,
@@ -62,21 +70,6 @@ _PARAMETER = re.compile(
 )
 _INNER_FENCE = re.compile(r"^```(?:json|JSON)?\s*(.*?)\s*```$", re.DOTALL)
 _CALL_TAG = re.compile(rf"<\s*(?:{_TAGS})\s*>|<function[=\s>]|<\|python_tag\|>", re.IGNORECASE)
-
-TextCallSource = Literal[
-    "hermes",
-    "xml_function",
-    "fenced_json",
-    "bare_json",
-    "python_tag",
-    "mistral",
-    "granite",
-    "phi",
-    "functionary",
-    "deepseek",
-    "pythonic",
-]
-"""Which written form a parsed call came from."""
 
 
 @dataclass(frozen=True)
@@ -247,8 +240,9 @@ def _doubled_end(text: str, start: int) -> int | None:
 def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> TextParse:
     """Find tool calls written in message text.
 
-    Tagged blocks and XML-style functions are looked for first; fenced JSON blocks only
-    when there is none, and bare JSON only when there is no fenced call either.
+    Tagged blocks, XML-style functions and marker forms are looked for first; fenced JSON
+    blocks only when there is none, bare JSON only when there is no fenced call either,
+    and pythonic calls last.
 
     Args:
         text: the assistant message content (``None`` is treated as empty).
@@ -288,7 +282,7 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             errors.append(form.error)
             continue
         found += [
-            (form.start, ParsedToolCall(n, a, form.source, text[form.start : form.end]))  # type: ignore[arg-type]
+            (form.start, ParsedToolCall(n, a, form.source, text[form.start : form.end]))
             for n, a in form.calls
         ]
         spans.append((form.start, form.end))
@@ -326,8 +320,11 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
 
 def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
     """Whether a message from which no call was parsed still looks like a tool call: it
-    holds a call tag (``<tool_call>``, ``<tools>``, ``<function=...>``, ``<|python_tag|>``)
-    or a JSON-looking ``"name": "<one of the tools>"`` (doubled braces included).
+    holds a call tag (``<tool_call>``, ``<tools>``, ``<function=...>``, ``<|python_tag|>``),
+    a marker of `text_call_forms` (``[TOOL_CALLS]``, ``<|tool_call|>``, ``functools[``, a
+    DeepSeek tool token, ``>>>tool``, ```` ```tool_code ````), starts like a pythonic call of
+    a tool (``[get_order(``), or has a JSON-looking ``"name": "<one of the tools>"``
+    (doubled braces included).
 
     A final answer that merely mentions a tool (``I used get_order``) does not qualify.
     """
