@@ -275,6 +275,7 @@ def test_a_candidate_amount_in_another_form_is_still_stated(form: Callable[[int]
     assert not next(c for c in g.checks if c.name == "reply-states-amount").passed
 
 
+BANDS = ("easy", "medium", "hard", "expert")
 OTHER_ORDERS = "SELECT id FROM orders WHERE customer_id = :customer_id AND id <> :order_id"
 CUSTOMER_TRACKING = (
     "SELECT s.tracking_number FROM shipments s JOIN orders o ON o.id = s.order_id "
@@ -289,6 +290,7 @@ ID_CHECKS = [
     ("exchange-size", "easy", "reply-gives-replacement-order", OTHER_ORDERS),
     ("exchange-size", "medium", "reply-gives-replacement-order", OTHER_ORDERS),
     ("exchange-size", "expert", "reply-gives-replacement-order", OTHER_ORDERS),
+    *(("change-shipping-address", b, "reply-mentions-order", OTHER_ORDERS) for b in BANDS),
 ]
 
 

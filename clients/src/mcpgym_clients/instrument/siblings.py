@@ -93,9 +93,11 @@ def siblings(
         skipped: ``orders.id`` holds an order number, ``tickets.order_id`` refers to it).
     """
     skip = {str(x) for x in exclude} | {str(value)}
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        return []
     probes: list[object] = [value]
-    if isinstance(value, str) and value.isdigit():
-        probes.append(int(value))
+    if isinstance(value, str) and value.isdigit() and int(value) < 2**63:
+        probes.append(int(value))  # a number stored as text, or an id given as text
     out: list[str] = []
     level2: list[str] = []
     for table in _tables(db):
