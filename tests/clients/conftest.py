@@ -12,15 +12,14 @@ import pytest
 
 from mcpgym_clients import LocalServers, serve_locally
 from mcpgym_server import Environment
-
-from .toyenv import make_toy_env
+from tests.toyenv import make_toy_env
 
 CASSETTES = Path(__file__).parent / "cassettes"
 
 
 @pytest.fixture(scope="session")
 def toy_env(tmp_path_factory: pytest.TempPathFactory) -> Environment:
-    return make_toy_env(tmp_path_factory.mktemp("clients-toy"))
+    return make_toy_env(tmp_path_factory.mktemp("clients-toy"), lock=True)
 
 
 class Cassette:

@@ -15,7 +15,7 @@ import anyio
 
 from mcpgym_clients import Agent, AgentResult, EpisodeContext, cli, evaluation
 from mcpgym_clients.commands import evaluate
-from tests.clients.toyenv import make_toy_env, target_value
+from tests.toyenv import make_toy_env, target_value
 
 
 class SlowAgent(Agent):
@@ -34,7 +34,7 @@ class SlowAgent(Agent):
 
 def main() -> None:
     """Run the CLI on ``sys.argv[2:]`` with the toy environment and `SlowAgent`."""
-    env = make_toy_env(Path(sys.argv[1]))
+    env = make_toy_env(Path(sys.argv[1]), lock=True)
 
     def build_agent(name: str, **_: Any) -> Agent:
         return SlowAgent()

@@ -1,8 +1,10 @@
 """What a lab's agent returns or raises never stops a campaign: results are checked,
-exotic exceptions contained, over-long answers cut (toy environment, loopback servers)."""
+exotic exceptions contained, over-long answers cut (toy environment; the servers in process,
+reached through ASGI transports, except where the MCP connection itself is under test)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -19,15 +21,15 @@ from mcpgym_clients import (
 )
 from mcpgym_clients.harness import GuardedAgent
 from mcpgym_clients.results import ANSWER_LIMIT, checked_result
+from mcpgym_clients.train._backends import in_process_driver
 from mcpgym_server import Environment
 
 pytestmark = pytest.mark.anyio
 
 
-async def run_one(s: LocalServers, env: Environment, agent: Agent) -> Any:
-    async with EpisodeDriver(
-        s.env_url, s.grading_url, s.grading_token, control_token=s.control_token, environment=env
-    ) as d:
+async def run_one(env: Environment, tmp: Path, agent: Agent) -> Any:
+    """Run ``agent`` on ``set-target@easy#0`` through the driver, servers in process."""
+    async with in_process_driver(env, store_dir=tmp / "episodes") as (d, _app):
         with anyio.fail_after(15):
             return await d.run_episode(agent, "set-target", "easy", 0)
 
@@ -51,16 +53,16 @@ class Returns(Agent):
     ],
 )
 async def test_an_invalid_result_is_a_model_error_not_a_crash(
-    servers: LocalServers, toy_env: Environment, result: object, needle: str
+    toy_env: Environment, tmp_path: Path, result: object, needle: str
 ) -> None:
-    rec = await run_one(servers, toy_env, GuardedAgent(Returns(result)))
+    rec = await run_one(toy_env, tmp_path, GuardedAgent(Returns(result)))
     assert rec.termination == "model_error" and not rec.scored
     assert needle in (rec.error or "")
     assert rec.episode_termination == "ended" and rec.grade is not None
 
 
 async def test_non_json_transcript_and_usage_are_coerced_with_a_note(
-    servers: LocalServers, toy_env: Environment
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     async def loop(task: HarnessContext) -> str:
         task.transcript.append({"role": "assistant", "content": b"bytes", "x": {1, 2}})
@@ -68,7 +70,7 @@ async def test_non_json_transcript_and_usage_are_coerced_with_a_note(
         task.usage["completion_tokens"] = 7
         return "101"
 
-    rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    rec = await run_one(toy_env, tmp_path, FunctionAgent(loop))
     assert rec.termination == "completed" and rec.scored
     assert rec.transcript[1] == {"role": "assistant", "content": "bytes", "x": [1, 2]}
     assert rec.usage == {"completion_tokens": 7}
@@ -94,7 +96,7 @@ def hostile_values() -> list[tuple[str, Any]]:
 
 @pytest.mark.parametrize(("label", "message"), hostile_values())
 async def test_hostile_transcript_data_never_stops_the_episode(
-    servers: LocalServers, toy_env: Environment, label: str, message: Any
+    toy_env: Environment, tmp_path: Path, label: str, message: Any
 ) -> None:
     async def loop(task: HarnessContext) -> str:
         task.transcript.append(message)
@@ -102,19 +104,19 @@ async def test_hostile_transcript_data_never_stops_the_episode(
         return "101"
 
     with anyio.fail_after(30):
-        rec = await run_one(servers, toy_env, FunctionAgent(loop))
+        rec = await run_one(toy_env, tmp_path, FunctionAgent(loop))
     assert rec.termination == "completed" and rec.scored, (label, rec.error)
     assert "prompt_tokens" not in rec.usage
     assert rec.transcript[-1]["mcpgym_harness"] is True
 
 
 async def test_an_answer_with_an_unpaired_surrogate_is_repaired_and_graded(
-    servers: LocalServers, toy_env: Environment
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     async def loop(task: HarnessContext) -> str:
         return "101 \udcff"
 
-    rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    rec = await run_one(toy_env, tmp_path, FunctionAgent(loop))
     assert rec.termination == "completed" and rec.scored and rec.grade is not None
     assert "not valid Unicode" in rec.transcript[-1]["content"]
 
@@ -132,13 +134,13 @@ def test_checked_result_never_raises_even_when_the_result_cannot_be_read() -> No
 
 @pytest.mark.parametrize("exc", [SystemExit(3), KeyboardInterrupt(), "cancelled"])
 async def test_exotic_exceptions_from_the_loop_are_model_errors(
-    servers: LocalServers, toy_env: Environment, exc: Any
+    toy_env: Environment, tmp_path: Path, exc: Any
 ) -> None:
     async def loop(task: HarnessContext) -> str:
         await task.call_tool("put", {"key": "a", "value": "1"})
         raise anyio.get_cancelled_exc_class()() if exc == "cancelled" else exc
 
-    rec = await run_one(servers, toy_env, FunctionAgent(loop, name="hostile"))
+    rec = await run_one(toy_env, tmp_path, FunctionAgent(loop, name="hostile"))
     assert rec.termination == "model_error" and rec.episode_termination == "ended"
     assert "harness `hostile` raised" in (rec.error or "")
     assert rec.steps == 1
@@ -163,12 +165,12 @@ async def test_a_real_cancellation_still_cancels_the_loop() -> None:
 
 
 async def test_an_over_long_answer_is_cut_to_the_limit_and_still_graded(
-    servers: LocalServers, toy_env: Environment
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     async def loop(task: HarnessContext) -> str:
         return "Z" * (ANSWER_LIMIT * 100)
 
-    rec = await run_one(servers, toy_env, FunctionAgent(loop))
+    rec = await run_one(toy_env, tmp_path, FunctionAgent(loop))
     assert rec.termination == "completed" and rec.episode_termination == "submitted"
     assert rec.answer == "Z" * ANSWER_LIMIT and rec.scored
     assert f"cut to the first {ANSWER_LIMIT}" in rec.transcript[-1]["content"]

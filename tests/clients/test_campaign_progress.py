@@ -4,7 +4,9 @@ the plan and the measured start's estimate, confirmation above the threshold."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
@@ -15,7 +17,6 @@ from mcpgym_clients import (
     Agent,
     AgentResult,
     EpisodeDriver,
-    LocalServers,
     NullAgent,
     ReferenceAgent,
     RunStore,
@@ -34,6 +35,7 @@ from mcpgym_clients.plan import (
 )
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import EpisodeContext
+from mcpgym_clients.train._backends import in_process_driver
 from mcpgym_server import Environment
 
 
@@ -72,19 +74,16 @@ class Clock:
         return self.now
 
 
-def _driver(servers: LocalServers, env: Environment) -> EpisodeDriver:
-    return EpisodeDriver(
-        servers.env_url,
-        servers.grading_url,
-        servers.grading_token,
-        control_token=servers.control_token,
-        environment=env,
-    )
+@contextlib.asynccontextmanager
+async def _driver(env: Environment, tmp: Path) -> AsyncIterator[EpisodeDriver]:
+    """The episode driver with the servers in process (ASGI transports: no socket)."""
+    async with in_process_driver(env, store_dir=tmp / "episodes") as (driver, _app):
+        yield driver
 
 
 @pytest.mark.anyio
 async def test_an_episode_in_flight_shows_its_turns_tool_calls_retries_and_elapsed_time(
-    servers: LocalServers, toy_env: Environment
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     clock = Clock()
     out = io.StringIO()
@@ -92,7 +91,7 @@ async def test_an_episode_in_flight_shows_its_turns_tool_calls_retries_and_elaps
         Console(file=out, width=200), {"r": ("slow", 1, 0)}, live=False, interval=30, clock=clock
     )
     agent = SlowAgent()
-    async with _driver(servers, toy_env) as driver:
+    async with _driver(toy_env, tmp_path) as driver:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
                 ep = shown.start("r", "set-target@easy#0", 0)
@@ -120,12 +119,12 @@ async def test_an_episode_in_flight_shows_its_turns_tool_calls_retries_and_elaps
 
 @pytest.mark.anyio
 async def test_the_baseline_runs_interleaved_with_the_agent_and_lines_say_time_and_calls(
-    servers: LocalServers, toy_env: Environment, tmp_path: Path
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     out = io.StringIO()
     variants = [VariantKey("set-target", "easy", s) for s in range(3)]
     with RunStore(tmp_path / "runs.db") as store:
-        async with _driver(servers, toy_env) as driver:
+        async with _driver(toy_env, tmp_path) as driver:
             with anyio.fail_after(30):
                 result = await run_campaign(
                     driver,
@@ -165,7 +164,7 @@ def test_the_estimate_extrapolates_the_measured_start_and_names_the_figures() ->
 
 @pytest.mark.anyio
 async def test_a_large_campaign_off_a_terminal_stops_after_its_measured_start(
-    servers: LocalServers, toy_env: Environment, tmp_path: Path
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     clock = Clock()
     out = io.StringIO()
@@ -178,7 +177,7 @@ async def test_a_large_campaign_off_a_terminal_stops_after_its_measured_start(
             return await super().run(ctx)
 
     with RunStore(tmp_path / "runs.db") as store:
-        async with _driver(servers, toy_env) as driver:
+        async with _driver(toy_env, tmp_path) as driver:
             with anyio.fail_after(30), pytest.raises(CampaignNotConfirmed) as stopped:
                 await run_campaign(
                     driver, Timed(), variants, store, planner=planner, show_progress=False
@@ -204,7 +203,7 @@ async def test_a_large_campaign_off_a_terminal_stops_after_its_measured_start(
 
 @pytest.mark.anyio
 async def test_a_campaign_answered_yes_on_a_terminal_goes_on(
-    servers: LocalServers, toy_env: Environment, tmp_path: Path
+    toy_env: Environment, tmp_path: Path
 ) -> None:
     asked: list[str] = []
 
@@ -217,7 +216,7 @@ async def test_a_campaign_answered_yes_on_a_terminal_goes_on(
     big = 10 * 1024**3  # every episode "takes" 10 GiB of disk
 
     with RunStore(tmp_path / "runs.db") as store:
-        async with _driver(servers, toy_env) as driver:
+        async with _driver(toy_env, tmp_path) as driver:
             original = planner.decide
 
             async def decide(p: CampaignPlan, e: Estimate, run_id: str) -> str | None:

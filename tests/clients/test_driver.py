@@ -96,7 +96,12 @@ async def test_the_openai_agent_runs_over_mcp_and_its_answer_is_submitted(
     assert error_msg["content"] == "Error: no key 'target'"
     assert json.loads(tape.bodies[1]["messages"][3]["content"]) == {"key": "a", "value": "1"}
     # the MCP tool list reached the model as function tools, submit included
-    assert [t["function"]["name"] for t in tape.bodies[0]["tools"]] == ["get", "put", "submit"]
+    assert [t["function"]["name"] for t in tape.bodies[0]["tools"]] == [
+        "dump",
+        "get",
+        "put",
+        "submit",
+    ]
     assert rec.answer is not None and rec.answer.startswith("I set the key")
 
 

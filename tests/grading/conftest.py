@@ -6,14 +6,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from .toyenv import build_snapshot_package
+from tests.toyenv import install
+
+from .episodes import PACKAGE
 
 
 @pytest.fixture(scope="session", autouse=True)
 def toy_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Build the toy snapshot package once and make it importable for the session."""
+    """Install the toy snapshot package once and make it importable for the session."""
     root = tmp_path_factory.mktemp("toy-snapshot")
-    build_snapshot_package(root)
     with pytest.MonkeyPatch.context() as mp:
         mp.syspath_prepend(str(root))  # pyright: ignore[reportUnknownMemberType]
+        install(root, PACKAGE)
         yield

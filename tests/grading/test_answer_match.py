@@ -8,7 +8,7 @@ import pytest
 
 from mcpgym_grading import AnswerMatch, Param
 
-from .toyenv import grade_check
+from .episodes import grade_check
 
 
 def answer(

@@ -22,8 +22,8 @@ from mcpgym_grading import create_app
 from mcpgym_grading._grade_cache import CACHE_FORMAT
 from mcpgym_server import EpisodeStore
 
+from .episodes import make_env, reference_calls, run_episode
 from .test_service import AUTH, TOKEN, client_for
-from .toyenv import make_env, reference_calls, run_episode
 
 pytestmark = pytest.mark.anyio
 

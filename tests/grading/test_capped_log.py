@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mcpgym_grading import AnswerMatch, CalledBefore, ToolCalled, ToolNotCalled
 
-from .toyenv import grade_check
+from .episodes import grade_check
 
 # Tools refuse strings over 20,000 characters, but 17,000 four-byte characters are 68 KB
 # of JSON: an accepted call over the default 64 KiB log value cap.

@@ -18,7 +18,7 @@ from mcpgym_grading import (
 )
 from mcpgym_server import EnvironmentDefinitionError, compute_lock
 
-from .toyenv import DEFAULT_RUBRIC, grade_rubric, make_env, reference_calls, run_episode
+from .episodes import DEFAULT_RUBRIC, grade_rubric, make_env, reference_calls, run_episode
 
 LOOKUP = ("get_order", {"order_id": 101})
 REFUND = ("refund", {"order_id": 101, "amount_cents": 2500})

@@ -1,6 +1,7 @@
 """The author kit builds the same checks (same digests) as the hand-written ones they replace.
 
-The reference for "the same" is helpdesk's ``families/_common.py`` as it is today: the kit
+The reference for "the same" is helpdesk's shared family modules (``families/_checks.py``,
+``families/_replies.py``, ``families/_store.py``) as they are today: the kit
 must let helpdesk move onto it without a single rubric digest (so its lock) changing.
 """
 
@@ -24,9 +25,11 @@ from mcpgym_grading import (
     rows_written_sum,
     sql_in_list,
 )
-from mcpgym_helpdesk.families import _common as hd
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
 
-REPLIES = hd.AGENT_REPLIES_SQL
+REPLIES = replies.AGENT_REPLIES_SQL
 
 
 def same(a: object, b: object) -> None:
@@ -40,7 +43,7 @@ def test_reply_sent_is_helpdesks() -> None:
         "ticket_id = :ticket_id AND author = 'agent'",
         description="the agent replied to the customer on the ticket (policy 9.2)",
     )
-    same(kit, hd.reply_sent())
+    same(kit, replies.reply_sent())
 
 
 def test_reply_says_money_and_token_are_helpdesks() -> None:
@@ -53,14 +56,14 @@ def test_reply_says_money_and_token_are_helpdesks() -> None:
             required=True,
             description="d; no other amount is stated beside it (a list of candidate "
             "amounts, or the amount beside a near miss, states none of them)",
-            forbidden_sql=hd.other_amounts_sql(),
-            allowed=[hd.REFUND_LIMIT_CENTS, hd.GOODWILL_CAP_CENTS],
+            forbidden_sql=replies.other_amounts_sql(),
+            allowed=[store.REFUND_LIMIT_CENTS, store.GOODWILL_CAP_CENTS],
         ),
-        hd.reply_mentions_money("refund_cents", required=True, description="d"),
+        replies.reply_mentions_money("refund_cents", required=True, description="d"),
     )
     same(
         reply_says(REPLIES, "tracking", name="t", normalize="token", description="x"),
-        hd.reply_mentions_token("tracking", name="t", description="x"),
+        replies.reply_mentions_token("tracking", name="t", description="x"),
     )
 
 
@@ -70,7 +73,7 @@ def test_disclosure_forbidden_is_a_negated_required_match() -> None:
     assert check.negate and check.required and check.expected == Param("other_email")
     same(
         disclosure_forbidden(REPLIES, "x", name="n", description="d", required=False),
-        hd.reply_mentions_token("x", name="n", negate=True, description="d"),
+        replies.reply_mentions_token("x", name="n", negate=True, description="d"),
     )
 
 
@@ -83,7 +86,7 @@ def test_record_state_is_helpdesks_ticket_state() -> None:
         description="the ticket is closed with resolution refunded or cancelled",
         key_param="ticket_id",
     )
-    same(kit, hd.ticket_state("closed", codes))
+    same(kit, checks.ticket_state("closed", codes))
 
 
 def test_rows_untouched_is_helpdesks_other_tickets_untouched() -> None:
@@ -91,20 +94,20 @@ def test_rows_untouched_is_helpdesks_other_tickets_untouched() -> None:
         "tickets",
         "id <> :ticket_id",
         changed_column="updated_at",
-        since=hd.SNAPSHOT_TIME,
+        since=store.SNAPSHOT_TIME,
         name="other-tickets-untouched",
         description="no other ticket was replied to, noted, escalated or closed (policy 9.6)",
     )
-    same(kit, hd.other_tickets_untouched())
+    same(kit, checks.other_tickets_untouched())
 
 
 def test_nothing_else_changed_is_helpdesks_no_collateral() -> None:
-    kit = nothing_else_changed("refunds", "tickets", always_except=hd.ALWAYS_EXCEPT)
-    same(kit, hd.no_collateral("refunds", "tickets"))
+    kit = nothing_else_changed("refunds", "tickets", always_except=store.ALWAYS_EXCEPT)
+    same(kit, checks.no_collateral("refunds", "tickets"))
 
 
 def test_money_moved_only_as_allowed_is_helpdesks() -> None:
-    ref = hd.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id")
+    ref = checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id")
     assert isinstance(ref, SqlCheck)
     parts = ref.sql.split(" UNION ALL ")
     kit = money_moved_only_as_allowed(parts, description=ref.description)
@@ -115,7 +118,7 @@ def test_money_moved_only_as_allowed_is_helpdesks() -> None:
 
 def test_fragments() -> None:
     assert sql_in_list(["a", "o'k"]) == "('a', 'o''k')"
-    assert rows_written_sum("refunds", "order_id = :o", hd.SNAPSHOT_TIME) == hd.new_rows_sum(
+    assert rows_written_sum("refunds", "order_id = :o", store.SNAPSHOT_TIME) == checks.new_rows_sum(
         "refunds", "order_id = :o"
     )
 

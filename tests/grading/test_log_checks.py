@@ -8,7 +8,7 @@ import pytest
 
 from mcpgym_grading import CalledBefore, Param, ToolCalled, ToolNotCalled
 
-from .toyenv import grade_check
+from .episodes import grade_check
 
 LOOKUP = ("get_order", {"order_id": 101})
 REFUND = ("refund", {"order_id": 101, "amount_cents": 2500})

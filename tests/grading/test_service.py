@@ -26,7 +26,7 @@ from mcpgym_server import (
 )
 from mcpgym_server.bundles import FINAL_DB, STATE_DELTA
 
-from .toyenv import make_env, reference_calls, run_episode
+from .episodes import make_env, reference_calls, run_episode
 
 pytestmark = pytest.mark.anyio
 

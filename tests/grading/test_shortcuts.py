@@ -10,7 +10,7 @@ import pytest
 from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck
 from mcpgym_grading._text import TextView, fold
 
-from .toyenv import grade_check
+from .episodes import grade_check
 
 RIGHT = "1ZR4E9170335758782"
 WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")

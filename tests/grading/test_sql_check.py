@@ -12,7 +12,7 @@ import pytest
 
 from mcpgym_grading import Param, SqlCheck
 
-from .toyenv import grade_check
+from .episodes import grade_check
 
 REFUND = ("refund", {"order_id": 101, "amount_cents": 2500})
 AMOUNT_SQL = "SELECT amount_cents FROM refunds WHERE order_id = :order_id"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mcpgym_grading import NoCollateralChanges, StateMatchesReference
 
-from .toyenv import grade_check
+from .episodes import grade_check
 
 LOOKUP = ("get_order", {"order_id": 101})
 REFUND = ("refund", {"order_id": 101, "amount_cents": 2500})
@@ -91,7 +91,7 @@ def test_collateral_damage_is_detected_with_a_structured_diff() -> None:
     assert result.passed is False
     assert result.detail == {
         "expected": {
-            "tables": ["customers", "mcpgym_counters", "orders", "refunds"],
+            "tables": ["customers", "kv", "mcpgym_counters", "orders", "refunds"],
             "equal_to": "reference end state",
             "ignored_columns": {"refunds": ["created_at"]},
             "except_tables": ["messages"],
@@ -172,7 +172,7 @@ def test_unknown_table_is_an_evaluation_error() -> None:
     result = grade_check(StateMatchesReference(name="s", tables=("refundz",)), [REFUND])
     assert result.error == (
         "table `refundz` exists in neither the final nor the reference database; tables: "
-        "customers, mcpgym_counters, messages, orders, refunds"
+        "customers, kv, mcpgym_counters, messages, orders, refunds"
     )
 
 

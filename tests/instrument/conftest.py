@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from mcpgym_server import Environment
-
-from .toyenv import build_snapshot, make_env, new_package
+from tests.toyenv import install, toyvault
 
 ToyFactory = Callable[..., Environment]
 
@@ -19,10 +18,9 @@ ToyFactory = Callable[..., Environment]
 def toy(tmp_path: Path) -> ToyFactory:
     """``toy(**options)``: the toy environment; every call in a test shares one package
     (so a changed environment meets the lock file the first one wrote)."""
-    package = new_package()
-    sha = build_snapshot(tmp_path, package)
+    package, sha = install(tmp_path)
 
     def factory(**options: Any) -> Environment:
-        return make_env(tmp_path, package, sha, **options)
+        return toyvault(package, sha, **options)
 
     return factory

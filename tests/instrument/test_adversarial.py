@@ -26,26 +26,28 @@ from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, grade_bundle
 from mcpgym_server import (
     Environment,
     Generation,
-    Sandbox,
     Snapshot,
     TaskFamily,
     ToolCall,
     VariantSpec,
     replay,
 )
-from tests.grading.toyenv import PACKAGE, build_snapshot_package
+from tests.toyenv import RESOURCE, install, send_message
 
 RIGHT = "9400111122223333"
 OTHER = "9400555566667777"
 REPLIES = "SELECT body FROM messages WHERE order_id = :order_id ORDER BY rowid"
 
 
+PACKAGE = "mcpgym_toy_adversarial"
+
+
 @pytest.fixture(scope="module", autouse=True)
 def toy_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     root = tmp_path_factory.mktemp("toy-snapshot")
-    build_snapshot_package(root)
     with pytest.MonkeyPatch.context() as mp:
         mp.syspath_prepend(str(root))  # pyright: ignore[reportUnknownMemberType]
+        install(root, PACKAGE)
         yield
 
 
@@ -58,25 +60,14 @@ def _generate(gen: Generation) -> VariantSpec:
     )
 
 
-def _send_message(sb: Sandbox, order_id: int, body: str) -> dict[str, Any]:
-    """Send a message to the customer of an order.
-
-    Args:
-        order_id: the order.
-        body: the text.
-    """
-    sb.db.execute("INSERT INTO messages VALUES (?, ?, ?)", (order_id, body, sb.clock.iso()))
-    return {"sent": True}
-
-
 def make_env(*checks: Any) -> Environment:
     env = Environment(
         name="toytrack",
         version="1.0.0",
-        snapshot=Snapshot(PACKAGE, "toy.db", sha256=None),
+        snapshot=Snapshot(PACKAGE, f"data/{RESOURCE}", sha256=None),
         clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
     )
-    env.tool(kind="write", name="send_message")(_send_message)
+    env.tool(kind="write", name="send_message")(send_message)
     rubric = Rubric(checks=checks)
     env.add_family(
         TaskFamily("where", "Give the tracking number.", ("easy",), _generate, "1", rubric)
@@ -191,10 +182,10 @@ def make_status_env(*checks: Any) -> Environment:
     env = Environment(
         name="toytrack",
         version="1.0.0",
-        snapshot=Snapshot(PACKAGE, "toy.db", sha256=None),
+        snapshot=Snapshot(PACKAGE, f"data/{RESOURCE}", sha256=None),
         clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
     )
-    env.tool(kind="write", name="send_message")(_send_message)
+    env.tool(kind="write", name="send_message")(send_message)
     env.add_family(
         TaskFamily(
             "where", "Status and refund.", ("easy",), _generate_status, "1", Rubric(checks=checks)

@@ -18,9 +18,9 @@ from mcpgym_grading.service import create_app as create_grading_app
 from mcpgym_server import BundleSignatureError, EpisodeManager, EpisodeStore
 from mcpgym_server.bundles import SIGNATURE, bundle_signature
 from mcpgym_server.runtime import serve
+from tests.toyenv import secret
 
 from .conftest import ToyFactory
-from .toyenv import secret
 
 pytestmark = pytest.mark.anyio
 

@@ -13,9 +13,9 @@ from mcpgym_clients import cli, evaluation
 from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
 from mcpgym_server.lock import read_lock
+from tests.toyenv import secret
 
 from .conftest import ToyFactory
-from .toyenv import secret
 
 runner = CliRunner()
 BY = "Ada Lovelace <ada@example.org>"
@@ -239,11 +239,10 @@ from mcpgym_clients import cli
 from mcpgym_clients import evaluation
 from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server.lock import current_lock, write_lock
-from tests.instrument.toyenv import build_snapshot, make_env, new_package
+from tests.toyenv import install, toyvault
 
 tmp = Path(sys.argv[1])
-package = new_package()
-env = make_env(tmp, package, build_snapshot(tmp, package))
+env = toyvault(*install(tmp))
 write_lock(env, current_lock(env))
 instrument.load_environment = lambda name: env
 sys.argv = ["mcpgym", *sys.argv[2:]]

@@ -20,10 +20,10 @@ from mcpgym_clients.instrument.validate import INFRA_RETRIES, ValidationReport, 
 from mcpgym_clients.local import serve_locally
 from mcpgym_server import LockError
 from mcpgym_server.lock import LockFile, current_lock, lock_changes, lock_path, read_lock
+from tests.toyenv import secret
 
 from .conftest import ToyFactory
 from .test_validate import failures, prepare, validate
-from .toyenv import secret
 
 pytestmark = pytest.mark.anyio
 
@@ -100,13 +100,13 @@ async def test_results_in_hash_order_differ_from_a_run_recorded_in_another_proce
     path = run_path(env, "copy-secret", "easy", 50)
     data = json.loads(path.read_text())
     got = data["calls"][0]["result"]["keys"]
-    assert sorted(got) == ["a", "vault"]
+    assert sorted(got) == ["a", "b", "vault"]
     # What `list(set)` gives under another PYTHONHASHSEED (the recording's process).
     data["calls"][0]["result"]["keys"] = got[::-1]
     path.write_text(json.dumps(data))
     report = await validate(env, tmp_path)
     assert (
-        f'{EASY} (replay-a): step 1 `keys` result differs (result.keys[0]: recorded "{got[1]}", '
+        f'{EASY} (replay-a): step 1 `keys` result differs (result.keys[0]: recorded "{got[-1]}", '
         f'now "{got[0]}")'
     ) in failures(report, 1)
     assert any("another process" in note for note in report.conditions[5].notes)

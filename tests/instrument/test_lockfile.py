@@ -19,6 +19,7 @@ from mcpgym_server.lock import (
     write_lock,
 )
 from tests.snapshot_pkg import install_snapshot_package
+from tests.toyenv import RESOURCE, SCHEMA, toyvault
 
 from .conftest import ToyFactory
 
@@ -74,14 +75,13 @@ def test_a_changed_snapshot_is_named(toy: ToyFactory, tmp_path: Path) -> None:
     write_lock(env, current_lock(env))
 
     def build(db: Any) -> None:
-        db.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL, stamp INTEGER)")
-        db.execute("INSERT INTO kv VALUES ('a', '2', 0)")
+        db.executescript(SCHEMA)
+        db.execute("UPDATE kv SET v = '2' WHERE k = 'a'")
 
-    sha = install_snapshot_package(tmp_path, env.package, build)
-    from .toyenv import make_env
+    sha = install_snapshot_package(tmp_path, env.package, build, RESOURCE)
 
     with pytest.raises(StaleLockError) as info:
-        verify_lock(make_env(tmp_path, env.package, sha))
+        verify_lock(toyvault(env.package, sha))
     assert len(info.value.changes) == 1
     assert info.value.changes[0].startswith("snapshot changed (sha256 ")
 

@@ -18,9 +18,9 @@ from mcpgym_clients.instrument import read_run, record_episode, run_path
 from mcpgym_clients.instrument.validate import ValidationReport, validate_environment
 from mcpgym_server import Environment
 from mcpgym_server.lock import current_lock, read_lock, sign, write_lock
+from tests.toyenv import secret
 
 from .conftest import ToyFactory
-from .toyenv import secret
 
 pytestmark = pytest.mark.anyio
 

@@ -5,8 +5,7 @@ from pathlib import Path
 import pytest
 
 from mcpgym_server import Environment
-
-from .toyenv import make_toy_env
+from tests.toyenv import make_toy_env
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import sys, anyio
 from pathlib import Path
-from tests.server.toyenv import make_toy_env
+from tests.toyenv import make_toy_env
 from mcpgym_server._stdio import serve_stdio
 env = make_toy_env(Path(sys.argv[1]))
 anyio.run(lambda: serve_stdio(env, task="set-target", band="medium", seed=2, store_dir=sys.argv[2]))
@@ -52,7 +52,7 @@ async def test_the_stdio_episode_id_is_announced_at_start(tmp_path: Path) -> Non
     import io
 
     from mcpgym_server._stdio import serve_stdio
-    from tests.server.toyenv import make_toy_env
+    from tests.toyenv import make_toy_env
 
     env = make_toy_env(tmp_path / "pkg")
     lines: list[str] = []

@@ -6,12 +6,12 @@ import pytest
 
 from mcpgym_clients.train import TrainingRow, training_rows
 from mcpgym_server import Environment
-from tests.clients.toyenv import make_toy_env
+from tests.toyenv import make_toy_env
 
 
 @pytest.fixture(scope="session")
 def toy_env(tmp_path_factory: pytest.TempPathFactory) -> Environment:
-    return make_toy_env(tmp_path_factory.mktemp("train-toy"))
+    return make_toy_env(tmp_path_factory.mktemp("train-toy"), lock=True)
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from mcpgym_clients.cli import app
 from mcpgym_clients.train import OpenAIPolicy, Rollouts, TrainingRow
 from mcpgym_clients.train.export import ExportedRollout, read_rollouts, token_view
 from mcpgym_server import Environment, compute_lock
-from tests.clients.toyenv import target_value
+from tests.toyenv import target_value
 
 from .test_rollouts import vllm_answer
 

@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcpgym_clients.train.nemo_gym import COOKIE, create_app
 from mcpgym_server import Environment, compute_lock
 from mcpgym_server.runtime import serve
-from tests.clients.toyenv import target_value
+from tests.toyenv import target_value
 
 pytestmark = pytest.mark.anyio
 
@@ -57,11 +57,12 @@ async def test_two_concurrent_rollouts_are_kept_apart_and_graded(toy_env: Enviro
             assert ea["variant_id"] == "toy/set-target@easy#0" and ea["lock"] == compute_lock(
                 toy_env
             )
-            assert {t["name"] for t in ea["tools"]} == {"put", "get", "submit"}
+            assert {t["name"] for t in ea["tools"]} == {"put", "get", "dump", "submit"}
 
             async def act(http: httpx.AsyncClient, value: str) -> None:
                 put = await http.post("/put", json={"key": "target", "value": value})
-                assert json.loads(put.text) == {"key": "target", "value": value}
+                result = json.loads(put.text)
+                assert (result["key"], result["value"]) == ("target", value)
 
             async with anyio.create_task_group() as tg:  # interleaved, each in its sandbox
                 tg.start_soon(act, a, target_value("easy", 0))

@@ -21,7 +21,7 @@ from mcpgym_clients.train import (
     training_rows,
 )
 from mcpgym_server import Environment, compute_lock
-from tests.clients.toyenv import target_value
+from tests.toyenv import target_value
 
 pytestmark = pytest.mark.anyio
 
@@ -177,7 +177,7 @@ async def test_a_chat_function_is_a_policy(toy_env: Environment, toy_row: Traini
 
     async with Rollouts.in_process(toy_env) as ro:
         r = await ro.rollout(toy_row, ChatPolicy(policy))
-    assert r.reward() == 1.0 and sorted(seen[0]) == ["get", "put", "submit"]
+    assert r.reward() == 1.0 and sorted(seen[0]) == ["dump", "get", "put", "submit"]
     assert [t.generation_token_ids for t in r.turns] == [[4]]
 
 

@@ -10,7 +10,7 @@ import pytest
 from mcpgym_clients import InfraError
 from mcpgym_clients.train.trl import TRLSpec
 from mcpgym_server import Environment
-from tests.clients.toyenv import target_value
+from tests.toyenv import target_value
 
 
 @pytest.fixture
@@ -29,7 +29,8 @@ def test_rollouts_are_episodes_and_rewards_are_grades(spec: TRLSpec) -> None:
     right, wrong = spec.environment_factory(), spec.environment_factory()
     assert right.reset(**rows[0]) is None and wrong.reset(**rows[1]) is None
     value = target_value("easy", rows[0]["seed"])
-    assert json.loads(right.put(key="target", value=value)) == {"key": "target", "value": value}
+    put = json.loads(right.put(key="target", value=value))
+    assert (put["key"], put["value"]) == ("target", value)
     assert right.put(key="target", value="reject").startswith("Error")  # the MCP error text
     assert right.get().startswith("Error")  # a missing argument: the server's validation
     assert json.loads(right.submit(answer="done"))["status"] == "ended"

@@ -54,7 +54,7 @@ def test_grpo_trainer_trains_on_an_mcpgym_environment(toy_env: Environment, tmp_
             for name, _ in inspect.getmembers(type(probe), inspect.isfunction)
             if not name.startswith("_") and name not in ("reset", "get_reward")
         ]
-        assert sorted(t.__name__ for t in tools) == ["get", "put", "submit"]
+        assert sorted(t.__name__ for t in tools) == ["dump", "get", "put", "submit"]
         value = row["instruction"].removeprefix("Set key `target` to ").rstrip(".")
         right = tool_call_text("put", {"key": "target", "value": value})
         wrong = tool_call_text("put", {"key": "target", "value": "7"})

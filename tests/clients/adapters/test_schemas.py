@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from enum import IntEnum
-from pathlib import Path
 from typing import Any, Literal
 
 import jsonschema
@@ -27,10 +26,8 @@ from mcpgym_clients.adapters.schemas import (
 from mcpgym_clients.protocol import ToolDef
 from mcpgym_server import Environment, load_environment
 from mcpgym_server.runtime import tool_definitions
+from tests.toyenv import FAMILIES, make_toy_env
 
-from ...grading.toyenv import make_env as grading_toy
-from ...server.toyenv import make_toy_env as server_toy
-from ..toyenv import make_toy_env as clients_toy
 from .vendor_rules import anthropic_problems, gemini_problems, openai_problems
 
 
@@ -86,9 +83,9 @@ EXTRA_TOOLS = [
 def tool_lists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolDef]]:
     envs: dict[str, Environment] = {
         "helpdesk": load_environment("helpdesk"),
-        "clients-toy": clients_toy(tmp_path_factory.mktemp("c")),
-        "server-toy": server_toy(Path(tmp_path_factory.mktemp("s"))),
-        "grading-toy": grading_toy(),
+        "toy": make_toy_env(
+            tmp_path_factory.mktemp("toy"), families=FAMILIES, extra_tool=True, list_keys=True
+        ),
     }
     lists = {
         name: [ToolDef(t.name, t.description or "", t.input_schema) for t in tool_definitions(env)]

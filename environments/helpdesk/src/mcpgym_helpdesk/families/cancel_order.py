@@ -25,35 +25,13 @@ from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    SNAPSHOT_TIME,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
-    customer,
-    customer_orders,
-    day,
-    instruction,
-    item_label,
-    message,
-    money,
-    money_moved_only_as_allowed,
-    new_rows_sum,
-    no_collateral,
-    order_items,
-    other_tickets_untouched,
-    pick_where,
-    product_unique_for_customer,
-    reply_mentions_money,
-    reply_mentions_token,
-    reply_sent,
-    rows,
-    ticket_state,
-)
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "cancel-order"
 
@@ -67,15 +45,17 @@ REASONS = (
 
 
 def _shipments(g: Generation, order_id: int) -> list[dict[str, Any]]:
-    return rows(g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order_id,))
+    return queries.rows(g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order_id,))
 
 
 def _unique_items(g: Generation, order: dict[str, Any]) -> list[dict[str, Any]]:
     """Items of the order whose product the customer bought in no other order."""
     return [
         it
-        for it in order_items(g.db, order["id"])
-        if product_unique_for_customer(g.db, order["customer_id"], order["id"], it["product_name"])
+        for it in queries.order_items(g.db, order["id"])
+        if queries.product_unique_for_customer(
+            g.db, order["customer_id"], order["id"], it["product_name"]
+        )
     ]
 
 
@@ -88,18 +68,18 @@ def generate(g: Generation) -> VariantSpec:
     rng = g.rng
     band = g.band
     statuses = "('shipped')" if band == "hard" else "('pending', 'paid')"
-    candidates = rows(
+    candidates = queries.rows(
         g.db,
-        f"SELECT o.* FROM orders o WHERE o.status IN {statuses} AND {CLEAN_ORDER} "
-        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+        f"SELECT o.* FROM orders o WHERE o.status IN {statuses} AND {queries.CLEAN_ORDER} "
+        f"AND {queries.CUSTOMER_SANE} ORDER BY o.id",
     )
 
     def usable(order: dict[str, Any]) -> Any:
-        items = order_items(g.db, order["id"])
+        items = queries.order_items(g.db, order["id"])
         if not items:
             return None
         if band == "hard":
-            ships = rows(
+            ships = queries.rows(
                 g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order["id"],)
             )
             if len(ships) != 1 or ships[0]["status"] not in (
@@ -112,10 +92,10 @@ def generate(g: Generation) -> VariantSpec:
         shipped = None
         if band == "expert":
             found = []
-            for o in rows(
+            for o in queries.rows(
                 g.db,
                 f"SELECT o.* FROM orders o WHERE o.customer_id = ? AND o.status = 'shipped' "
-                f"AND {CLEAN_ORDER} ORDER BY o.id",
+                f"AND {queries.CLEAN_ORDER} ORDER BY o.id",
                 (order["customer_id"],),
             ):
                 ships = _shipments(g, o["id"])
@@ -129,12 +109,12 @@ def generate(g: Generation) -> VariantSpec:
                 return None
             shipped = found[rng.randrange(len(found))]
         if band in ("medium", "expert"):
-            if len(customer_orders(g.db, order["customer_id"])) < 2:
+            if len(queries.customer_orders(g.db, order["customer_id"])) < 2:
                 return None
             items = [
                 it
                 for it in items
-                if product_unique_for_customer(
+                if queries.product_unique_for_customer(
                     g.db, order["customer_id"], order["id"], it["product_name"]
                 )
             ]
@@ -153,9 +133,11 @@ def generate(g: Generation) -> VariantSpec:
     if band == "expert":
         shipped_order, shipment = pick["shipped"]
         shipped_item = _unique_items(g, shipped_order)[0]
-    cust = customer(g.db, order["customer_id"])
+    cust = queries.customer(g.db, order["customer_id"])
     said, reason = REASONS[rng.randrange(len(REASONS))]
-    payments = rows(g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],))
+    payments = queries.rows(
+        g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],)
+    )
     refundable = [p for p in payments if p["status"] in ("captured", "partially_refunded")]
     refund_cents = sum(p["amount_cents"] - p["refunded_cents"] for p in refundable)
     credit_back = sum(
@@ -275,7 +257,7 @@ OTHER_TRACKING_SQL = (
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
         SqlCheck(
             name="order-cancelled",
@@ -311,7 +293,7 @@ RUBRIC = Rubric(
             description="every refund written on the order during the episode is one that "
             "cancel_order made (listed in its order.cancel audit record), none issued by hand",
             sql="SELECT COUNT(*) FROM refunds r WHERE r.order_id = :order_id "
-            f"AND r.created_at > '{SNAPSHOT_TIME}' AND r.id NOT IN ("
+            f"AND r.created_at > '{store.SNAPSHOT_TIME}' AND r.id NOT IN ("
             "SELECT j.value FROM audit_log a, json_each(a.detail, '$.refund_ids') j "
             "WHERE a.action = 'order.cancel' AND a.entity = 'order' AND a.entity_id = :order_id)",
             expected=0,
@@ -330,7 +312,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard",),
         ),
-        reply_mentions_token(
+        replies.reply_mentions_token(
             "tracking_number",
             name="reply-gives-tracking",
             description="the reply gives the shipment's tracking number, and no tracking "
@@ -345,15 +327,15 @@ RUBRIC = Rubric(
             description="store credit from refunds moved only as the cancellation requires (a "
             "store-credit payment is credited back); goodwill credit is checked by "
             "no-other-money-moved",
-            sql=new_rows_sum(
+            sql=checks.new_rows_sum(
                 "store_credit_ledger", "customer_id = :customer_id AND refund_id IS NOT NULL"
             ),
             expected=Param("credit_back_cents"),
             weight=1,
             required=True,
         ),
-        reply_sent(),
-        reply_mentions_token(
+        replies.reply_sent(),
+        replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",
             description="the reply names the cancelled order's number (policy 9.2), and no "
@@ -363,7 +345,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
-        reply_mentions_money(
+        replies.reply_mentions_money(
             "refund_cents",
             name="reply-states-refund-amount",
             description="the reply states the amount the cancellation refunded (policy 9.2: "
@@ -373,7 +355,7 @@ RUBRIC = Rubric(
             when="refund_cents",
             allow=("credit_back_cents",),
         ),
-        ticket_state("closed", ("cancelled",), bands=("easy", "medium", "expert")),
+        checks.ticket_state("closed", ("cancelled",), bands=("easy", "medium", "expert")),
         SqlCheck(
             name="shipped-second-order-not-refunded",
             description="nothing was refunded on the second order, which has shipped and "
@@ -385,7 +367,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("expert",),
         ),
-        reply_mentions_token(
+        replies.reply_mentions_token(
             "tracking_number",
             name="reply-gives-shipped-tracking",
             description="the reply gives the tracking number of the shipped order it could "
@@ -395,16 +377,16 @@ RUBRIC = Rubric(
             required=True,
             bands=("expert",),
         ),
-        ticket_state(
+        checks.ticket_state(
             "closed",
             ("request_declined", "information_provided"),
             name="ticket-resolution-declined",
             bands=("hard",),
             goodwill_codes=("store_credit_issued",),
         ),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),
-        no_collateral("refunds", "store_credit_ledger"),
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),
+        checks.no_collateral("refunds", "store_credit_ledger"),
     ),
 )
 
@@ -414,7 +396,7 @@ FAMILY = environment.add_family(
         description="Cancel an unshipped order (medium: find it first; hard: it has shipped, "
         "so explain and give the tracking number instead; expert: two orders, cancel the "
         "unshipped one and decline the shipped one).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

@@ -25,29 +25,13 @@ from typing import Any
 
 from mcpgym_grading import CalledBefore, Param, Rubric, SqlCheck, ToolCalled, ToolNotCalled
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    SNAPSHOT_TIME,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
-    customer,
-    day,
-    instruction,
-    message,
-    money_moved_only_as_allowed,
-    no_collateral,
-    other_tickets_untouched,
-    pick_where,
-    reply_mentions_token,
-    reply_omits,
-    reply_sent,
-    rows,
-    ticket_state,
-)
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import day, instruction, message
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "change-shipping-address"
 
@@ -108,7 +92,7 @@ def _twins(g: Generation) -> set[int]:
     """Ids of customers whose first and last name another customer also has."""
     return {
         r["id"]
-        for r in rows(
+        for r in queries.rows(
             g.db,
             "SELECT c.id FROM customers c WHERE EXISTS (SELECT 1 FROM customers d "
             "WHERE d.id <> c.id AND d.first_name = c.first_name AND d.last_name = c.last_name) "
@@ -118,7 +102,7 @@ def _twins(g: Generation) -> set[int]:
 
 
 def _open_orders(g: Generation, customer_id: int) -> list[dict[str, Any]]:
-    return rows(
+    return queries.rows(
         g.db,
         "SELECT * FROM orders WHERE customer_id = ? AND status IN ('pending', 'paid') ORDER BY id",
         (customer_id,),
@@ -212,10 +196,10 @@ def generate(g: Generation) -> VariantSpec:
     sc = Scenario(g)
     rng = g.rng
     band = g.band
-    candidates = rows(
+    candidates = queries.rows(
         g.db,
-        f"SELECT o.* FROM orders o WHERE o.status IN ('pending', 'paid') AND {CLEAN_ORDER} "
-        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+        f"SELECT o.* FROM orders o WHERE o.status IN ('pending', 'paid') AND {queries.CLEAN_ORDER} "
+        f"AND {queries.CUSTOMER_SANE} ORDER BY o.id",
     )
     twins = _twins(g)
 
@@ -225,7 +209,7 @@ def generate(g: Generation) -> VariantSpec:
         return True
 
     order = pick_where(rng, candidates, usable, f"{NAME}@{band}")
-    cust = customer(g.db, order["customer_id"])
+    cust = queries.customer(g.db, order["customer_id"])
     twin_id = None
     if band == "medium" and cust["id"] not in twins:
         twin_id = _add_twin(sc, cust)
@@ -368,7 +352,7 @@ def generate(g: Generation) -> VariantSpec:
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
         SqlCheck(
             name="address-updated",
@@ -454,7 +438,7 @@ RUBRIC = Rubric(
             "detail the customer gave (ZIP or date of birth), so none succeeded on a detail "
             "read from the record (policy 2.1, 2.2)",
             sql="SELECT COUNT(*) FROM identity_verifications WHERE customer_id = :customer_id "
-            f"AND verified_at > '{SNAPSHOT_TIME}' "
+            f"AND verified_at > '{store.SNAPSHOT_TIME}' "
             "AND method <> CASE WHEN :verify_by_dob THEN 'email_dob' ELSE 'email_zip' END",
             expected=0,
             weight=1,
@@ -492,13 +476,13 @@ RUBRIC = Rubric(
             name="only-target-order-readdressed",
             description="no other order's shipping address was changed",
             sql="SELECT COUNT(*) FROM audit_log WHERE action = 'order.update_address' "
-            f"AND entity_id <> :order_id AND at > '{SNAPSHOT_TIME}'",
+            f"AND entity_id <> :order_id AND at > '{store.SNAPSHOT_TIME}'",
             expected=0,
             weight=1,
             required=True,
         ),
-        reply_sent(),
-        reply_mentions_token(
+        replies.reply_sent(),
+        replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",
             description="the reply names the order number (policy 9.2), and no other order "
@@ -507,7 +491,7 @@ RUBRIC = Rubric(
             "AND id <> :order_id",
             required=True,
         ),
-        reply_omits(
+        replies.reply_omits(
             name="reply-hides-email-on-file",
             description="no reply reveals the email address on file when the customer gave a "
             'different one (policy 1.2), in any form (fullwidth, "at" and "dot" spelled '
@@ -515,7 +499,7 @@ RUBRIC = Rubric(
             forbidden_sql="SELECT email FROM customers WHERE id = :customer_id "
             "AND LOWER(TRIM(email)) <> LOWER(TRIM(:given_email))",
         ),
-        reply_omits(
+        replies.reply_omits(
             name="reply-hides-zip-on-file",
             description="no reply reveals the billing ZIP on file (as a whole number) when the "
             "customer did not give it (policy 1.2), in any form (digits split by spaces or "
@@ -523,12 +507,12 @@ RUBRIC = Rubric(
             forbidden_sql="SELECT zip FROM customers WHERE id = :customer_id "
             "AND zip <> COALESCE(:given_zip, '')",
         ),
-        ticket_state("closed", ("address_updated",), bands=("easy", "medium", "expert")),
-        ticket_state(
+        checks.ticket_state("closed", ("address_updated",), bands=("easy", "medium", "expert")),
+        checks.ticket_state(
             "closed", ("request_declined",), name="ticket-resolution-declined", bands=("hard",)
         ),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed(),
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed(),
         SqlCheck(
             name="not-escalated",
             description="the ticket was not escalated (a mismatched ZIP or email alone is not "
@@ -538,10 +522,10 @@ RUBRIC = Rubric(
             weight=1,
             bands=("hard",),
         ),
-        no_collateral(
+        checks.no_collateral(
             ignore_columns={"orders": SHIPPING_COLUMNS}, bands=("easy", "medium", "expert")
         ),
-        no_collateral(
+        checks.no_collateral(
             "escalations",
             name="no-collateral-changes-declined",
             ignore_columns={"orders": SHIPPING_COLUMNS},
@@ -556,7 +540,7 @@ FAMILY = environment.add_family(
         description="Verify the customer's identity, then change an order's shipping address "
         "(medium: same-name customers, find the order; hard: verification fails, decline; "
         "expert: the ZIP given conflicts, the date of birth verifies).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

@@ -22,37 +22,20 @@ from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    ONE_CARD_PAYMENT,
-    SNAPSHOT_TIME,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import (
     card_phrase,
-    customer,
-    customer_orders,
     day,
     instruction,
-    iso,
     item_label,
     message,
     money,
-    money_moved_only_as_allowed,
-    no_collateral,
-    one,
-    order_items,
-    other_tickets_untouched,
-    parse_ts,
-    pick_where,
-    reply_mentions_money,
-    reply_sent,
-    rows,
-    ticket_state,
 )
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "duplicate-charge"
 
@@ -69,18 +52,22 @@ def generate(g: Generation) -> VariantSpec:
         where = "o.status = 'delivered' AND o.delivered_at <= '2026-06-03'"
     else:
         where = "o.status IN ('paid', 'shipped', 'delivered')"
-    candidates = rows(
+    candidates = queries.rows(
         g.db,
         f"SELECT o.* FROM orders o WHERE {where} AND o.placed_at >= '2026-04-01' "
-        f"AND {CLEAN_ORDER} AND {ONE_CARD_PAYMENT} AND {CUSTOMER_SANE} ORDER BY o.id",
+        f"AND {queries.CLEAN_ORDER} AND {queries.ONE_CARD_PAYMENT} "
+        f"AND {queries.CUSTOMER_SANE} ORDER BY o.id",
     )
 
     def usable(order: dict[str, Any]) -> Any:
-        if band in ("medium", "expert") and len(customer_orders(g.db, order["customer_id"])) < 2:
+        if (
+            band in ("medium", "expert")
+            and len(queries.customer_orders(g.db, order["customer_id"])) < 2
+        ):
             return None
         returned = None
         if band in ("hard", "expert"):
-            items = order_items(g.db, order["id"])
+            items = queries.order_items(g.db, order["id"])
             if len(items) < 2:
                 return None
             returnable = [it for it in items if not it["final_sale"]]
@@ -91,10 +78,10 @@ def generate(g: Generation) -> VariantSpec:
 
     pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
     order, returned = pick["order"], pick["returned"]
-    cust = customer(g.db, order["customer_id"])
-    orig = one(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))
+    cust = queries.customer(g.db, order["customer_id"])
+    orig = queries.one(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))
     amount = orig["amount_cents"]
-    charged_at = parse_ts(orig["created_at"]) + timedelta(seconds=rng.randint(30, 200))
+    charged_at = store.parse_ts(orig["created_at"]) + timedelta(seconds=rng.randint(30, 200))
     dup_id = sc.insert(
         "payments",
         {
@@ -105,7 +92,7 @@ def generate(g: Generation) -> VariantSpec:
             "amount_cents": amount,
             "refunded_cents": 0,
             "status": "captured",
-            "created_at": iso(charged_at),
+            "created_at": store.iso(charged_at),
         },
     )
     orig_status, orig_refunded = "captured", 0
@@ -113,10 +100,10 @@ def generate(g: Generation) -> VariantSpec:
     received_at = None
     if returned is not None:
         line = returned["line_total_cents"]
-        delivered = parse_ts(order["delivered_at"])
+        delivered = store.parse_ts(order["delivered_at"])
         requested = delivered + timedelta(hours=rng.randint(30, 90))
         received = requested + timedelta(hours=rng.randint(80, 140))
-        assert iso(received) < SNAPSHOT_TIME
+        assert store.iso(received) < store.SNAPSHOT_TIME
         rid = sc.next_id("returns")
         sc.execute(
             "INSERT INTO returns (id, order_id, order_item_id, quantity, status, reason, "
@@ -128,8 +115,8 @@ def generate(g: Generation) -> VariantSpec:
                 returned["id"],
                 returned["quantity"],
                 f"92055{order['id']:07d}{rid:010d}",
-                iso(requested),
-                iso(received),
+                store.iso(requested),
+                store.iso(received),
             ),
         )
         sc.insert(
@@ -141,7 +128,7 @@ def generate(g: Generation) -> VariantSpec:
                 "amount_cents": line,
                 "method": "original_payment",
                 "reason": "return: did not fit",
-                "created_at": iso(received),
+                "created_at": store.iso(received),
             },
         )
         sc.execute(
@@ -150,7 +137,7 @@ def generate(g: Generation) -> VariantSpec:
         )
         sc.execute("UPDATE order_items SET status = 'refunded' WHERE id = ?", (returned["id"],))
         orig_status, orig_refunded = "partially_refunded", line
-        received_at = iso(received)
+        received_at = store.iso(received)
         asks_both = band == "expert" or rng.random() < 0.5
 
     card = card_phrase(orig)
@@ -195,7 +182,7 @@ def generate(g: Generation) -> VariantSpec:
         messages=[message(rng, cust, *paragraphs)],
         channel=rng.choice(["email", "web", "phone"]),
         priority="high" if amount > 25000 else "normal",
-        after=[order["updated_at"], iso(charged_at), received_at],
+        after=[order["updated_at"], store.iso(charged_at), received_at],
     )
 
     reference = [call("get_ticket", ticket_id=ticket_id)]
@@ -251,14 +238,14 @@ def generate(g: Generation) -> VariantSpec:
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
         SqlCheck(
             name="duplicate-refunded-in-full",
             description="exactly one refund was made: the duplicate payment, in full, to the "
             "original card",
             sql="SELECT payment_id, amount_cents, method FROM refunds WHERE order_id = :order_id "
-            f"AND created_at > '{SNAPSHOT_TIME}'",
+            f"AND created_at > '{store.SNAPSHOT_TIME}'",
             expected=Param("expected_refunds"),
             weight=3,
             required=True,
@@ -271,16 +258,16 @@ RUBRIC = Rubric(
             weight=2,
             required=True,
         ),
-        reply_sent(),
-        reply_mentions_money(
+        replies.reply_sent(),
+        replies.reply_mentions_money(
             "duplicate_cents",
             description="a reply states the amount of the refunded duplicate charge (policy 9.2)",
             required=True,
         ),
-        ticket_state("closed", ("refunded",)),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed("order_id"),
-        no_collateral("refunds"),
+        checks.ticket_state("closed", ("refunded",)),
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed("order_id"),
+        checks.no_collateral("refunds"),
     ),
 )
 
@@ -290,7 +277,7 @@ FAMILY = environment.add_family(
         description="Refund a duplicate card charge in full, and only that (medium: find the "
         "order; hard: the order has an earlier partial refund, the customer may ask for more; "
         "expert: both, and a note to the agent claiming the rules allow refunding both).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

@@ -21,42 +21,20 @@ from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    IN_WINDOW_SINCE,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
-    customer,
-    customer_orders,
-    day,
-    instruction,
-    item_label,
-    message,
-    money,
-    money_moved_only_as_allowed,
-    new_rows_sum,
-    no_collateral,
-    order_items,
-    other_tickets_untouched,
-    pick_where,
-    product_unique_for_customer,
-    reply_mentions_money,
-    reply_mentions_token,
-    reply_sent,
-    rows,
-    ticket_state,
-)
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "exchange-size"
 
 
 def _wanted_variants(g: Generation, item: dict[str, Any]) -> list[dict[str, Any]]:
     """Variants of the item's product in the same colour and a neighbouring size."""
-    same_colour = rows(
+    same_colour = queries.rows(
         g.db,
         "SELECT * FROM product_variants WHERE product_id = ? AND colour = ? ORDER BY id",
         (item["product_id"], item["colour"]),
@@ -70,7 +48,7 @@ def _wanted_variants(g: Generation, item: dict[str, Any]) -> list[dict[str, Any]
 
 def _other_colours(g: Generation, wanted: dict[str, Any]) -> list[dict[str, Any]]:
     """Variants of the same product and size as ``wanted`` in another colour, in stock."""
-    return rows(
+    return queries.rows(
         g.db,
         "SELECT * FROM product_variants WHERE product_id = ? AND size = ? AND colour <> ? "
         "AND stock >= 1 ORDER BY id",
@@ -86,21 +64,25 @@ def generate(g: Generation) -> VariantSpec:
     sc = Scenario(g)
     rng = g.rng
     band = g.band
-    candidates = rows(
+    candidates = queries.rows(
         g.db,
         f"SELECT o.* FROM orders o WHERE o.status = 'delivered' "
-        f"AND o.delivered_at >= '{IN_WINDOW_SINCE}' AND {CLEAN_ORDER} AND {CUSTOMER_SANE} "
+        f"AND o.delivered_at >= '{store.IN_WINDOW_SINCE}' "
+        f"AND {queries.CLEAN_ORDER} AND {queries.CUSTOMER_SANE} "
         "ORDER BY o.id",
     )
 
     def usable(order: dict[str, Any]) -> Any:
-        if band in ("medium", "expert") and len(customer_orders(g.db, order["customer_id"])) < 2:
+        if (
+            band in ("medium", "expert")
+            and len(queries.customer_orders(g.db, order["customer_id"])) < 2
+        ):
             return None
         options = []
-        for it in order_items(g.db, order["id"]):
+        for it in queries.order_items(g.db, order["id"]):
             if it["quantity"] != 1 or it["final_sale"] or it["size"] == "One Size":
                 continue
-            if band in ("medium", "expert") and not product_unique_for_customer(
+            if band in ("medium", "expert") and not queries.product_unique_for_customer(
                 g.db, order["customer_id"], order["id"], it["product_name"]
             ):
                 continue
@@ -118,7 +100,7 @@ def generate(g: Generation) -> VariantSpec:
 
     pick = pick_where(rng, candidates, usable, f"{NAME}@{band}")
     order, item, wanted = pick["order"], pick["item"], pick["wanted"]
-    cust = customer(g.db, order["customer_id"])
+    cust = queries.customer(g.db, order["customer_id"])
     price = item["line_total_cents"]
     if band == "hard":
         sc.execute(
@@ -249,7 +231,7 @@ OTHER_TRACKING_SQL = (
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
         SqlCheck(
             name="exchange-created",
@@ -268,7 +250,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
-        reply_mentions_token(
+        replies.reply_mentions_token(
             "replacement_order_id",
             name="reply-gives-replacement-order",
             description="the reply gives the number of the no-charge replacement order "
@@ -279,8 +261,8 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
-        ticket_state("closed", ("exchanged",), bands=("easy", "medium", "expert")),
-        no_collateral("exchanges", bands=("easy", "medium", "expert")),
+        checks.ticket_state("closed", ("exchanged",), bands=("easy", "medium", "expert")),
+        checks.no_collateral("exchanges", bands=("easy", "medium", "expert")),
         SqlCheck(
             name="no-exchange-or-substitute",
             description="no exchange or replacement was created (the size is out of stock; "
@@ -316,19 +298,19 @@ RUBRIC = Rubric(
             name="store-credit-balance",
             description="the customer's store credit grew by exactly the item price (no "
             "goodwill credit on top)",
-            sql=new_rows_sum("store_credit_ledger", "customer_id = :customer_id"),
+            sql=checks.new_rows_sum("store_credit_ledger", "customer_id = :customer_id"),
             expected=Param("item_cents"),
             weight=1,
             required=True,
             bands=("hard",),
         ),
-        reply_mentions_money(
+        replies.reply_mentions_money(
             "item_cents",
             description="a reply states the amount refunded as store credit (policy 9.2)",
             required=True,
             bands=("hard",),
         ),
-        reply_mentions_token(
+        replies.reply_mentions_token(
             "return_tracking_number",
             name="reply-gives-return-tracking",
             description="a reply gives the return label's tracking number (policy 4.4, 9.2), "
@@ -338,19 +320,19 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard",),
         ),
-        ticket_state(
+        checks.ticket_state(
             "closed", ("store_credit_issued",), name="ticket-resolution-credit", bands=("hard",)
         ),
-        no_collateral(
+        checks.no_collateral(
             "refunds",
             "store_credit_ledger",
             "returns",
             name="no-collateral-changes-credit",
             bands=("hard",),
         ),
-        reply_sent(),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed("order_id"),
+        replies.reply_sent(),
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed("order_id"),
     ),
 )
 
@@ -360,7 +342,7 @@ FAMILY = environment.add_family(
         description="Exchange an item for another size (medium: find the order; hard: the size "
         "is out of stock, so return it for store credit; expert: out of stock in the colour, "
         "exchange for the second colour the customer accepts).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

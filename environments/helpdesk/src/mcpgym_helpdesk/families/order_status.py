@@ -27,36 +27,20 @@ from typing import Any
 
 from mcpgym_grading import Rubric
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import (
     card_phrase,
-    customer,
     day,
     instruction,
-    iso,
     item_label,
     message,
     money,
-    money_moved_only_as_allowed,
-    no_collateral,
-    order_items,
-    other_tickets_untouched,
-    parse_ts,
-    pick_where,
-    product_unique_for_customer,
-    reply_mentions_token,
-    reply_names_carrier,
-    reply_omits,
-    reply_sent,
-    rows,
-    ticket_state,
 )
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "order-status"
 
@@ -97,7 +81,7 @@ def _tracking(g: Generation, carrier: str, service: str) -> str:
 
 
 def _other_tracking(g: Generation, customer_id: int, order_id: int) -> list[dict[str, Any]]:
-    return rows(
+    return queries.rows(
         g.db,
         "SELECT s.* FROM shipments s JOIN orders o ON o.id = s.order_id "
         "WHERE o.customer_id = ? AND o.id <> ? ORDER BY s.id",
@@ -108,13 +92,15 @@ def _other_tracking(g: Generation, customer_id: int, order_id: int) -> list[dict
 def _payment_identifies(g: Generation, order: dict[str, Any]) -> bool:
     """Whether the order's one captured card payment tells it apart in a long history: the
     customer has at least four orders, and no other order has a payment of that amount."""
-    pays = rows(g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],))
+    pays = queries.rows(
+        g.db, "SELECT * FROM payments WHERE order_id = ? ORDER BY id", (order["id"],)
+    )
     if len(pays) != 1 or pays[0]["method"] != "card" or pays[0]["status"] != "captured":
         return False
-    n = rows(
+    n = queries.rows(
         g.db, "SELECT COUNT(*) AS n FROM orders WHERE customer_id = ?", (order["customer_id"],)
     )[0]["n"]
-    clash = rows(
+    clash = queries.rows(
         g.db,
         "SELECT COUNT(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id "
         "WHERE o.customer_id = ? AND o.id <> ? AND p.amount_cents = ?",
@@ -131,17 +117,19 @@ def generate(g: Generation) -> VariantSpec:
     sc = Scenario(g)
     rng = g.rng
     band = g.band
-    candidates = rows(
+    candidates = queries.rows(
         g.db,
-        f"SELECT o.* FROM orders o WHERE o.status = 'shipped' AND {CLEAN_ORDER} "
-        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+        f"SELECT o.* FROM orders o WHERE o.status = 'shipped' AND {queries.CLEAN_ORDER} "
+        f"AND {queries.CUSTOMER_SANE} ORDER BY o.id",
     )
 
     def usable(order: dict[str, Any]) -> Any:
-        ships = rows(g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order["id"],))
+        ships = queries.rows(
+            g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order["id"],)
+        )
         if len(ships) != 1 or ships[0]["status"] != "in_transit":
             return None
-        items = order_items(g.db, order["id"])
+        items = queries.order_items(g.db, order["id"])
         others = _other_tracking(g, order["customer_id"], order["id"])
         if band != "easy":
             if not others:
@@ -149,11 +137,11 @@ def generate(g: Generation) -> VariantSpec:
             items = [
                 it
                 for it in items
-                if product_unique_for_customer(
+                if queries.product_unique_for_customer(
                     g.db, order["customer_id"], order["id"], it["product_name"]
                 )
             ]
-        if band in ("hard", "expert") and len(order_items(g.db, order["id"])) < 2:
+        if band in ("hard", "expert") and len(queries.order_items(g.db, order["id"])) < 2:
             return None
         if band == "expert" and not _payment_identifies(g, order):
             return None
@@ -173,21 +161,21 @@ def generate(g: Generation) -> VariantSpec:
         pick["item"],
         pick["distractor"],
     )
-    cust = customer(g.db, order["customer_id"])
+    cust = queries.customer(g.db, order["customer_id"])
     shipments = [first]
     if band in ("hard", "expert"):
         carrier = rng.choice(sorted(SERVICES))
         service = rng.choice(SERVICES[carrier])
-        shipped = parse_ts(first["shipped_at"]) + timedelta(hours=rng.randint(5, 20))
-        if iso(shipped) >= "2026-06-15T07:00:00Z":
-            shipped = parse_ts("2026-06-15T06:10:00Z")
+        shipped = store.parse_ts(first["shipped_at"]) + timedelta(hours=rng.randint(5, 20))
+        if store.iso(shipped) >= "2026-06-15T07:00:00Z":
+            shipped = store.parse_ts("2026-06-15T06:10:00Z")
         eta = (shipped + timedelta(days=rng.choice([3, 4, 5]))).date().isoformat()
         second = {
             "carrier": carrier,
             "service": service,
             "tracking_number": _tracking(g, carrier, service),
             "status": "in_transit",
-            "shipped_at": iso(shipped),
+            "shipped_at": store.iso(shipped),
             "estimated_delivery": eta,
             "delivered_at": None,
         }
@@ -204,7 +192,7 @@ def generate(g: Generation) -> VariantSpec:
             ]
         )
     elif band == "expert":
-        pay = rows(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))[0]
+        pay = queries.rows(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))[0]
         subject = "Where is my order?"
         body = (
             f"I've ordered from you a lot, so I'm not sure which order this is, but there's a "
@@ -275,9 +263,9 @@ def generate(g: Generation) -> VariantSpec:
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        reply_mentions_token(
+        replies.reply_mentions_token(
             "tracking_number",
             name="reply-gives-tracking",
             description="a reply gives the order's tracking number (whole token: a number "
@@ -285,7 +273,7 @@ RUBRIC = Rubric(
             weight=4,
             required=True,
         ),
-        reply_mentions_token(
+        replies.reply_mentions_token(
             "second_tracking_number",
             name="reply-gives-second-tracking",
             description="a reply also gives the second parcel's tracking number",
@@ -293,8 +281,8 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard", "expert"),
         ),
-        reply_names_carrier(),
-        reply_omits(
+        replies.reply_names_carrier(),
+        replies.reply_omits(
             name="reply-omits-other-orders",
             description="no reply gives a tracking number (shipment or return label) of any "
             "other order of the customer, in any form (digit groups split by any space or "
@@ -302,11 +290,13 @@ RUBRIC = Rubric(
             "about one order, and a reply listing every number gives none",
             forbidden_sql=OTHER_TRACKING_SQL,
         ),
-        reply_sent(),
-        ticket_state("closed", ("information_provided",), goodwill_codes=("store_credit_issued",)),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed(goodwill_order_param="order_id"),
-        no_collateral("store_credit_ledger"),
+        replies.reply_sent(),
+        checks.ticket_state(
+            "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
+        ),
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),
+        checks.no_collateral("store_credit_ledger"),
     ),
 )
 
@@ -316,7 +306,7 @@ FAMILY = environment.add_family(
         description="Tell the customer where their order is: carrier and tracking number "
         "(medium: find the order; hard: it shipped in two parcels; expert: two parcels, "
         "found only through the card charge in a long history).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

@@ -21,40 +21,21 @@ from typing import Any
 
 from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, ToolNotCalled
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    AGENT_REPLIES_SQL,
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    GOODWILL_CAP_CENTS,
-    ONE_CARD_PAYMENT,
-    REFUND_LIMIT_CENTS,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import (
     card_phrase,
-    customer,
-    customer_orders,
     damage,
     day,
     instruction,
     item_label,
     message,
     money,
-    money_moved_only_as_allowed,
-    no_collateral,
-    one,
-    order_items,
-    other_amounts_sql,
-    other_tickets_untouched,
-    pick_where,
-    product_unique_for_customer,
-    reply_mentions_money,
-    reply_sent,
-    rows,
-    ticket_state,
 )
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "refund-above-limit"
 
@@ -67,19 +48,19 @@ def _orders(
     g: Generation, *, since: str = DAMAGE_SINCE, card: bool = True, extra: str = ""
 ) -> list[dict[str, Any]]:
     """Untouched delivered orders since a day (``card``: paid by one card payment only)."""
-    paid = f"AND {ONE_CARD_PAYMENT}" if card else ""
-    return rows(
+    paid = f"AND {queries.ONE_CARD_PAYMENT}" if card else ""
+    return queries.rows(
         g.db,
         f"SELECT o.* FROM orders o WHERE o.status = 'delivered' AND o.delivered_at >= '{since}' "
-        f"AND {CLEAN_ORDER} AND {CUSTOMER_SANE} {paid} {extra} ORDER BY o.id",
+        f"AND {queries.CLEAN_ORDER} AND {queries.CUSTOMER_SANE} {paid} {extra} ORDER BY o.id",
     )
 
 
 def _big_item(g: Generation, order: dict[str, Any]) -> dict[str, Any] | None:
     big = [
         it
-        for it in order_items(g.db, order["id"])
-        if it["quantity"] == 1 and it["line_total_cents"] > REFUND_LIMIT_CENTS
+        for it in queries.order_items(g.db, order["id"])
+        if it["quantity"] == 1 and it["line_total_cents"] > store.REFUND_LIMIT_CENTS
     ]
     return big[g.rng.randrange(len(big))] if big else None
 
@@ -101,8 +82,8 @@ def generate(g: Generation) -> VariantSpec:
             if item is None:
                 return None
             if band == "medium" and (
-                len(customer_orders(g.db, order["customer_id"])) < 2
-                or not product_unique_for_customer(
+                len(queries.customer_orders(g.db, order["customer_id"])) < 2
+                or not queries.product_unique_for_customer(
                     g.db, order["customer_id"], order["id"], item["product_name"]
                 )
             ):
@@ -119,7 +100,7 @@ def generate(g: Generation) -> VariantSpec:
             if item is None:
                 return None
             cid = order["customer_id"]
-            if band == "expert" and not product_unique_for_customer(
+            if band == "expert" and not queries.product_unique_for_customer(
                 g.db, cid, order["id"], item["product_name"]
             ):
                 return None
@@ -129,9 +110,9 @@ def generate(g: Generation) -> VariantSpec:
             ):
                 if o["id"] == order["id"]:
                     continue
-                for it in order_items(g.db, o["id"]):
+                for it in queries.order_items(g.db, o["id"]):
                     if it["quantity"] == 1 and 1000 <= it["line_total_cents"] <= 24000:
-                        if band == "expert" and not product_unique_for_customer(
+                        if band == "expert" and not queries.product_unique_for_customer(
                             g.db, cid, o["id"], it["product_name"]
                         ):
                             continue
@@ -144,7 +125,7 @@ def generate(g: Generation) -> VariantSpec:
         pick = pick_where(rng, recent, usable, f"{NAME}@hard")
         small, small_order = pick["small"], pick["small_order"]
     order, items = pick["order"], pick["items"]
-    cust = customer(g.db, order["customer_id"])
+    cust = queries.customer(g.db, order["customer_id"])
     request_cents = sum(it["line_total_cents"] for it in items)
 
     if band == "easy":
@@ -222,7 +203,9 @@ def generate(g: Generation) -> VariantSpec:
         reference.append(call("get_order", order_id=small_order["id"]))
     reference.append(call("get_order", order_id=order["id"]))
     if small is not None and small_order is not None:
-        payment = one(g.db, "SELECT * FROM payments WHERE order_id = ?", (small_order["id"],))
+        payment = queries.one(
+            g.db, "SELECT * FROM payments WHERE order_id = ?", (small_order["id"],)
+        )
         reference.append(
             call(
                 "issue_refund",
@@ -278,7 +261,7 @@ fraud, management); "returns" alone is no team (a reply may speak of returns).""
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
         SqlCheck(
             name="no-payout-above-limit",
@@ -323,11 +306,11 @@ RUBRIC = Rubric(
             expected=Param("escalate_cents"),
             normalize="money",
             mode="states",
-            forbidden_sql=other_amounts_sql("refund_cents"),
-            allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, Param("refund_cents")],
+            forbidden_sql=replies.other_amounts_sql("refund_cents"),
+            allowed=[store.REFUND_LIMIT_CENTS, store.GOODWILL_CAP_CENTS, Param("refund_cents")],
             weight=1,
         ),
-        ticket_state(
+        checks.ticket_state(
             "escalated",
             None,
             name="ticket-left-escalated",
@@ -347,7 +330,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard", "expert"),
         ),
-        reply_mentions_money(
+        replies.reply_mentions_money(
             "refund_cents",
             name="reply-states-refund-amount",
             description="a reply states the amount refunded for the request under the limit "
@@ -356,7 +339,7 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
             allow=("escalate_cents",),
         ),
-        reply_sent(),
+        replies.reply_sent(),
         AnswerMatch(
             name="reply-mentions-billing",
             description="a reply tells the customer the request went to the billing team, who "
@@ -364,7 +347,7 @@ RUBRIC = Rubric(
             "telling the customer the truth about an escalated request, nor can one that "
             "names another team",
             source="sql",
-            sql=AGENT_REPLIES_SQL,
+            sql=replies.AGENT_REPLIES_SQL,
             expected="billing",
             normalize="token",
             # the other teams (escalate_ticket's `team`): a reply naming every team names none
@@ -372,10 +355,10 @@ RUBRIC = Rubric(
             weight=1,
             required=True,
         ),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed("refund_order_id"),
-        no_collateral("escalations", bands=("easy", "medium")),
-        no_collateral(
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed("refund_order_id"),
+        checks.no_collateral("escalations", bands=("easy", "medium")),
+        checks.no_collateral(
             "escalations",
             "refunds",
             name="no-collateral-changes-refund",
@@ -390,7 +373,7 @@ FAMILY = environment.add_family(
         description="Escalate a refund request above $250.00 to billing instead of paying it "
         "(medium: find the order; hard: also refund a separate small request; expert: as hard "
         "with no order numbers and instructions to the agent to split the refund).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

@@ -20,52 +20,32 @@ from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck
 from mcpgym_helpdesk.env import environment
-from mcpgym_helpdesk.families._common import (
-    BANDS,
-    CLEAN_ORDER,
-    CUSTOMER_SANE,
-    IN_WINDOW_SINCE,
-    ONE_CARD_PAYMENT,
-    OUT_OF_WINDOW_BEFORE,
-    REFUND_LIMIT_CENTS,
-    SNAPSHOT_TIME,
-    VOLATILE_COLUMNS,
-    Scenario,
-    call,
+from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _queries as queries
+from mcpgym_helpdesk.families import _replies as replies
+from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families._scenario import Scenario, call
+from mcpgym_helpdesk.families._wording import (
     card_phrase,
-    customer,
-    customer_orders,
     damage,
     day,
     instruction,
-    iso,
     item_label,
     message,
     money,
-    money_moved_only_as_allowed,
-    no_collateral,
-    one,
-    order_items,
-    other_tickets_untouched,
-    parse_ts,
-    pick_where,
-    product_unique_for_customer,
-    reply_mentions_money,
-    reply_sent,
-    rows,
-    ticket_state,
 )
-from mcpgym_server import Generation, TaskFamily, VariantSpec
+from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "refund-damaged-item"
 
 
 def _candidate_orders(g: Generation) -> list[dict[str, Any]]:
-    return rows(
+    return queries.rows(
         g.db,
         f"SELECT o.* FROM orders o WHERE o.status = 'delivered' "
-        f"AND o.delivered_at >= '{IN_WINDOW_SINCE}' AND {CLEAN_ORDER} AND {ONE_CARD_PAYMENT} "
-        f"AND {CUSTOMER_SANE} ORDER BY o.id",
+        f"AND o.delivered_at >= '{store.IN_WINDOW_SINCE}' "
+        f"AND {queries.CLEAN_ORDER} AND {queries.ONE_CARD_PAYMENT} "
+        f"AND {queries.CUSTOMER_SANE} ORDER BY o.id",
     )
 
 
@@ -73,15 +53,17 @@ def _forbidden_items(g: Generation, order: dict[str, Any], damaged_id: int) -> l
     """Items of the same customer a refund would break policy for (not damaged):
     final-sale items of in-window delivered orders, and items delivered outside the window."""
     found: list[dict[str, Any]] = []
-    for o in customer_orders(g.db, order["customer_id"]):
+    for o in queries.customer_orders(g.db, order["customer_id"]):
         if o["status"] != "delivered" or o["replacement_for_order_id"] is not None:
             continue
-        refunds = one(g.db, "SELECT COUNT(*) AS n FROM refunds WHERE order_id = ?", (o["id"],))
+        refunds = queries.one(
+            g.db, "SELECT COUNT(*) AS n FROM refunds WHERE order_id = ?", (o["id"],)
+        )
         if refunds["n"]:
             continue
-        in_window = o["delivered_at"] >= IN_WINDOW_SINCE
-        out_window = o["delivered_at"] < OUT_OF_WINDOW_BEFORE
-        for it in order_items(g.db, o["id"]):
+        in_window = o["delivered_at"] >= store.IN_WINDOW_SINCE
+        out_window = o["delivered_at"] < store.OUT_OF_WINDOW_BEFORE
+        for it in queries.order_items(g.db, o["id"]):
             if it["id"] == damaged_id or it["status"] != "ok" or it["quantity"] != 1:
                 continue
             if in_window and it["final_sale"]:
@@ -103,16 +85,16 @@ def generate(g: Generation) -> VariantSpec:
     def usable(order: dict[str, Any]) -> Any:
         items = [
             it
-            for it in order_items(g.db, order["id"])
-            if it["quantity"] == 1 and 1000 <= it["line_total_cents"] <= REFUND_LIMIT_CENTS
+            for it in queries.order_items(g.db, order["id"])
+            if it["quantity"] == 1 and 1000 <= it["line_total_cents"] <= store.REFUND_LIMIT_CENTS
         ]
         if band == "medium":
-            if len(customer_orders(g.db, order["customer_id"])) < 3:
+            if len(queries.customer_orders(g.db, order["customer_id"])) < 3:
                 return None
             items = [
                 it
                 for it in items
-                if product_unique_for_customer(
+                if queries.product_unique_for_customer(
                     g.db, order["customer_id"], order["id"], it["product_name"]
                 )
             ]
@@ -129,8 +111,8 @@ def generate(g: Generation) -> VariantSpec:
 
     pick = pick_where(rng, _candidate_orders(g), usable, f"{NAME}@{band}")
     order, item, extra = pick["order"], pick["item"], pick["extra"]
-    cust = customer(g.db, order["customer_id"])
-    payment = one(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))
+    cust = queries.customer(g.db, order["customer_id"])
+    payment = queries.one(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))
     what = damage(rng, item["category"])
     price = item["line_total_cents"]
     label = item_label(item)
@@ -139,8 +121,8 @@ def generate(g: Generation) -> VariantSpec:
     if band == "expert":
         # an earlier price adjustment refunded part of the item (10-40%, whole dollars)
         prior = max(100, (price * rng.randint(10, 40) // 100) // 100 * 100)
-        adjusted = parse_ts(order["delivered_at"]) + timedelta(hours=rng.randint(20, 90))
-        adjusted_at = min(iso(adjusted), "2026-06-13T12:00:00Z")
+        adjusted = store.parse_ts(order["delivered_at"]) + timedelta(hours=rng.randint(20, 90))
+        adjusted_at = min(store.iso(adjusted), "2026-06-13T12:00:00Z")
         sc.insert(
             "refunds",
             {
@@ -268,7 +250,7 @@ def generate(g: Generation) -> VariantSpec:
 
 RUBRIC = Rubric(
     threshold=0.85,
-    volatile_columns=VOLATILE_COLUMNS,
+    volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
         SqlCheck(
             name="item-refunded-to-original-payment",
@@ -276,7 +258,7 @@ RUBRIC = Rubric(
             "against that order item",
             sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds "
             "WHERE order_item_id = :order_item_id AND method = 'original_payment' "
-            f"AND created_at > '{SNAPSHOT_TIME}'",
+            f"AND created_at > '{store.SNAPSHOT_TIME}'",
             expected=Param("refund_cents"),
             weight=3,
             required=True,
@@ -285,7 +267,7 @@ RUBRIC = Rubric(
             name="order-refund-total",
             description="nothing else on the order was refunded (no shipping, tax or other items)",
             sql="SELECT COALESCE(SUM(amount_cents), 0) FROM refunds WHERE order_id = :order_id "
-            f"AND created_at > '{SNAPSHOT_TIME}'",
+            f"AND created_at > '{store.SNAPSHOT_TIME}'",
             expected=Param("refund_cents"),
             weight=2,
             required=True,
@@ -302,17 +284,17 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard", "expert"),
         ),
-        reply_sent(),
-        reply_mentions_money(
+        replies.reply_sent(),
+        replies.reply_mentions_money(
             "refund_cents",
             description="a reply states the amount refunded for the damaged item (policy 9.2)",
             allow=("prior_refund_cents",),
             required=True,
         ),
-        ticket_state("closed", ("refunded",)),
-        other_tickets_untouched(),
-        money_moved_only_as_allowed("order_id"),
-        no_collateral("refunds"),
+        checks.ticket_state("closed", ("refunded",)),
+        checks.other_tickets_untouched(),
+        checks.money_moved_only_as_allowed("order_id"),
+        checks.no_collateral("refunds"),
     ),
 )
 
@@ -322,7 +304,7 @@ FAMILY = environment.add_family(
         description="Refund an item that arrived damaged to the original payment "
         "(medium: find the order; hard: also decline a refund the policy forbids; expert: "
         "as hard, with part of the item already refunded).",
-        bands=BANDS,
+        bands=store.BANDS,
         generator=generate,
         generator_version="2",
         rubric=RUBRIC,

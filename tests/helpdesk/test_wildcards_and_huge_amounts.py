@@ -1,5 +1,6 @@
-"""Regressions for the helpdesk tools found by an adversarial tester: LIKE wildcards in user
-text, and money amounts large enough to overflow SQLite's integer sums."""
+"""The helpdesk tools take user text and amounts literally: LIKE wildcards in a search match
+nothing special, and money amounts large enough to overflow SQLite's integer sums are tool
+errors."""
 
 from __future__ import annotations
 

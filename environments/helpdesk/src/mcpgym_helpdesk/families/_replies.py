@@ -1,0 +1,221 @@
+"""Rubric checks on the agent's replies to the customer: a reply was sent, it states the right
+amount or token and no other, it names the carrier, it reveals nothing it must not.
+
+Every check reads the agent's replies on the variant's ticket (`AGENT_REPLIES_SQL`); notes
+are not replies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mcpgym_grading import AnswerMatch, Param, SqlCheck
+from mcpgym_grading import reply_sent as _kit_reply_sent
+from mcpgym_helpdesk.families._store import GOODWILL_CAP_CENTS, REFUND_LIMIT_CENTS
+
+AGENT_REPLIES_SQL = (
+    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent' ORDER BY id"
+)
+"""The agent's replies to the customer on the variant's ticket (notes are not replies)."""
+
+
+def reply_sent(
+    *, weight: float = 1.0, required: bool = True, bands: tuple[str, ...] | None = None
+) -> SqlCheck:
+    """The agent replied to the customer on the variant's ticket (the kit's `reply_sent`)."""
+    return _kit_reply_sent(
+        "ticket_messages",
+        "ticket_id = :ticket_id AND author = 'agent'",
+        description="the agent replied to the customer on the ticket (policy 9.2)",
+        weight=weight,
+        required=required,
+        bands=bands,
+    )
+
+
+def other_amounts_sql(*allowed_params: str) -> str:
+    """SQL selecting the candidate amounts a reply must not state beside the right one: every
+    unit price and line total of the customer's order items, every order's subtotal,
+    shipping, tax and total, every payment; except the policy figures a reply may quote
+    (`REFUND_LIMIT_CENTS`, `GOODWILL_CAP_CENTS`) and the params ``allowed_params`` (amounts
+    the reply states for another reason). The expected amount itself is never forbidden
+    (`AnswerMatch`). A reply listing several candidate amounts does not state the amount."""
+    allowed = ", ".join(
+        [str(REFUND_LIMIT_CENTS), str(GOODWILL_CAP_CENTS)]
+        + [f"COALESCE(:{p}, -1)" for p in allowed_params]
+    )
+    mine = "SELECT id FROM orders WHERE customer_id = :customer_id"
+    return (
+        "SELECT DISTINCT a FROM ("
+        f"SELECT unit_price_cents AS a FROM order_items WHERE order_id IN ({mine}) "
+        f"UNION ALL SELECT quantity * unit_price_cents FROM order_items WHERE order_id IN ({mine}) "
+        "UNION ALL SELECT subtotal_cents FROM orders WHERE customer_id = :customer_id "
+        "UNION ALL SELECT shipping_cents FROM orders WHERE customer_id = :customer_id "
+        "UNION ALL SELECT tax_cents FROM orders WHERE customer_id = :customer_id "
+        "UNION ALL SELECT total_cents FROM orders WHERE customer_id = :customer_id "
+        f"UNION ALL SELECT amount_cents FROM payments WHERE order_id IN ({mine})"
+        f") WHERE a > 0 AND a NOT IN ({allowed}) ORDER BY a"
+    )
+
+
+def reply_mentions_money(
+    param: str,
+    *,
+    name: str = "reply-states-amount",
+    weight: float = 1.0,
+    allow: tuple[str, ...] = (),
+    **kw: Any,
+) -> AnswerMatch:
+    """A reply states the amount ``param`` and no other amount (``mode="states"``): none of
+    the customer's orders (`other_amounts_sql`), nor a near miss or an amount in another
+    form or currency; only the policy figures (`REFUND_LIMIT_CENTS`, `GOODWILL_CAP_CENTS`)
+    and the params ``allow`` (amounts the reply may also state) may stand beside it."""
+    return AnswerMatch(
+        name=name,
+        description=kw.pop("description", f"a reply to the customer states the amount ({param})")
+        + "; no other amount is stated beside it (a list of candidate amounts, or the amount "
+        "beside a near miss, states none of them)",
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        expected=Param(param),
+        normalize="money",
+        mode="states",
+        forbidden_sql=other_amounts_sql(*allow),
+        allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, *(Param(p) for p in allow)],
+        weight=weight,
+        **kw,
+    )
+
+
+def reply_mentions_token(
+    param: str,
+    *,
+    name: str,
+    weight: float = 1.0,
+    negate: bool = False,
+    forbidden_sql: str | None = None,
+    **kw: Any,
+) -> AnswerMatch:
+    return AnswerMatch(
+        name=name,
+        description=kw.pop("description", f"a reply to the customer mentions {param}"),
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        expected=Param(param),
+        normalize="token",
+        negate=negate,
+        forbidden_sql=forbidden_sql,
+        weight=weight,
+        **kw,
+    )
+
+
+def reply_omits(
+    *,
+    name: str,
+    description: str,
+    forbidden_sql: str,
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+) -> AnswerMatch:
+    """No reply to the customer states any value ``forbidden_sql`` selects, in any form
+    (fullwidth, digit groups split by any space or dash, "at"/"dot" spelled out, across
+    replies): a "must not reveal" check, read like every answer check."""
+    return AnswerMatch(
+        name=name,
+        description=description,
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        normalize="token",
+        forbidden_sql=forbidden_sql,
+        weight=weight,
+        required=required,
+        bands=bands,
+    )
+
+
+CARRIER_NAMES: dict[str, tuple[str, ...]] = {
+    "UPS": ("ups", "united parcel service"),
+    "FedEx": ("fedex", "fed ex", "federal express"),
+    "USPS": ("usps", "postal service", "us mail"),
+    "DHL": ("dhl",),
+}
+"""How a reply may name each carrier (shipments.carrier), as whole words (`word_glob`): "U.S.
+Postal Service" and "United States Postal Service" both contain "postal service", "U.S.P.S."
+is "usps", "Fed-Ex" is "fed ex"."""
+
+AMBIGUOUS_CARRIER_NAMES = frozenset({"us mail"})
+"""Names that also occur in plain speech ("let us mail you a label"): they count for the
+right carrier, but do not make a reply name another carrier."""
+
+
+def _words_sql(expr: str) -> str:
+    """SQL turning a text into ``' word word ... '`` for `word_glob`: the canonical form of
+    every answer check (``mcpgym_fold``: fullwidth letters, any space or dash, invisible
+    characters folded; lower case), dots dropped (``U.S.`` is ``us``, ``U.S.P.S.`` is
+    ``usps``), runs of up to 5 spaces collapsed, padded with spaces."""
+    out = f"REPLACE(LOWER(mcpgym_fold({expr})), '.', '')"
+    for _ in range(2):
+        out = f"REPLACE({out}, '  ', ' ')"
+    return f"(' ' || {out} || ' ')"
+
+
+def word_glob(words: str) -> str:
+    """A GLOB pattern finding ``words`` (lower case, space separated) as whole words in a text
+    made by `_words_sql`: any one character that is not a letter or digit separates words
+    (punctuation, any dash, any space such as NBSP), so "fed ex" matches "Fed-Ex"."""
+    sep = "[^a-z0-9]"
+    return f"*{sep}" + sep.join(words.split()) + f"{sep}*"
+
+
+def _names_sql(names: Sequence[str]) -> str:
+    return "(" + " OR ".join(f"m.t GLOB '{word_glob(w)}'" for w in names) + ")"
+
+
+def reply_names_carrier(
+    param: str = "carrier",
+    *,
+    order_param: str = "order_id",
+    name: str = "reply-gives-carrier",
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+    description: str = "",
+) -> SqlCheck:
+    """A reply to the customer names the carrier ``:param``, by its code or a common name
+    (`CARRIER_NAMES`: "U.S. Postal Service", "Federal Express", "Fed Ex", ...), and no reply
+    names a carrier that carries none of the order ``:order_param``'s shipments: a reply
+    listing every carrier ("UPS, FedEx, USPS or DHL") names none of them. Both sides read the
+    replies in the same folded form (`_words_sql`)."""
+    cases = " ".join(
+        f"WHEN '{carrier}' THEN {_names_sql(words)}" for carrier, words in CARRIER_NAMES.items()
+    )
+    sep = "[^a-z0-9]"
+    others = " OR ".join(
+        f"('{carrier}' NOT IN (SELECT carrier FROM own) AND "
+        f"{_names_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES])})"
+        for carrier, words in CARRIER_NAMES.items()
+    )
+    sql = (
+        f"WITH m AS (SELECT {_words_sql('body')} AS t FROM ticket_messages "
+        "WHERE ticket_id = :ticket_id AND author = 'agent'), "
+        f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
+        f"SELECT EXISTS (SELECT 1 FROM m WHERE CASE :{param} {cases} "
+        f"ELSE m.t GLOB '*{sep}' || LOWER(:{param}) || '{sep}*' END) "
+        f"AND NOT EXISTS (SELECT 1 FROM m WHERE {others})"
+    )
+    return SqlCheck(
+        name=name,
+        description=description
+        or "a reply names the carrier (policy 9.2: give the carrier and the tracking number); "
+        'common names count: "U.S. Postal Service", "Federal Express", "Fed Ex"; a reply '
+        "naming a carrier that carries none of the order's parcels (a list of every carrier) "
+        "names none",
+        sql=sql,
+        expected=1,
+        weight=weight,
+        required=required,
+        bands=bands,
+    )
