@@ -311,10 +311,10 @@ def make_order_env(check: AnswerMatch) -> Environment:
     env = Environment(
         name="toyorder",
         version="1.0.0",
-        snapshot=Snapshot(PACKAGE, "toy.db", sha256=None),
+        snapshot=Snapshot(PACKAGE, f"data/{RESOURCE}", sha256=None),
         clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
     )
-    env.tool(kind="write", name="send_message")(_send_message)
+    env.tool(kind="write", name="send_message")(send_message)
     env.add_family(
         TaskFamily(
             "where",
