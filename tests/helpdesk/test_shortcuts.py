@@ -305,3 +305,42 @@ def test_a_candidate_amount_in_another_form_is_still_stated(form: Callable[[int]
     )
     g = grade(variant, with_reply(variant, f"\n(or {form(other)})"))
     assert not next(c for c in g.checks if c.name == "reply-states-amount").passed
+
+
+BANDS = ("easy", "medium", "hard", "expert")
+OTHER_ORDERS = "SELECT id FROM orders WHERE customer_id = :customer_id AND id <> :order_id"
+CUSTOMER_TRACKING = (
+    "SELECT s.tracking_number FROM shipments s JOIN orders o ON o.id = s.order_id "
+    "WHERE o.customer_id = :customer_id"
+)
+ID_CHECKS = [
+    ("cancel-order", "easy", "reply-mentions-order", OTHER_ORDERS),
+    ("cancel-order", "medium", "reply-mentions-order", OTHER_ORDERS),
+    ("cancel-order", "expert", "reply-mentions-order", OTHER_ORDERS),
+    ("cancel-order", "hard", "reply-gives-tracking", CUSTOMER_TRACKING),
+    ("cancel-order", "expert", "reply-gives-shipped-tracking", CUSTOMER_TRACKING),
+    ("exchange-size", "easy", "reply-gives-replacement-order", OTHER_ORDERS),
+    ("exchange-size", "medium", "reply-gives-replacement-order", OTHER_ORDERS),
+    ("exchange-size", "expert", "reply-gives-replacement-order", OTHER_ORDERS),
+    *(("change-shipping-address", b, "reply-mentions-order", OTHER_ORDERS) for b in BANDS),
+]
+
+
+@pytest.mark.parametrize(("family", "band", "check", "sql"), ID_CHECKS)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_reply_listing_every_id_of_the_customer_gives_none(
+    family: str, band: str, check: str, sql: str, seed: int
+) -> None:
+    """Issue 9 section 4: the reference's reply plus every order number (or tracking number)
+    of the customer fails the id check (before: passed at 1.0); the reference passes it."""
+    variant = environment.variant(family, band, seed)
+    said = {str(c.arguments.get("body", "")) for c in variant.reference}
+    others = [v for v in final_values(variant, sql) if not any(v in s for s in said)]
+    ref = grade(variant, list(variant.reference))
+    assert ref.passed and ref.score == 1.0
+    if not others:
+        pytest.skip("the customer has no other id of this kind")
+    extra = "\n\nFor reference, your other numbers: " + ", ".join(others)
+    g = grade(variant, with_reply(variant, extra))
+    failed = [c.name for c in g.checks if c.passed is False]
+    assert check in failed and not g.passed, failed

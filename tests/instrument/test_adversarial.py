@@ -279,3 +279,67 @@ def test_a_shotgun_of_alternatives_that_passes_is_reported() -> None:
 
 def test_a_sound_rubric_has_no_money_or_alternative_finding() -> None:
     assert status_findings(make_status_env(MONEY_STATES, SOUND_STATUS)) == []
+
+
+# -- ids of the same kind from the snapshot (issue 9 section 4: the customer's other orders) --
+
+
+def _generate_order(gen: Generation) -> VariantSpec:
+    body = "Hello Ada, your order number is 101; it was delivered last week."
+    return VariantSpec(
+        instruction="Tell customer 1 the number of their delivered order.",
+        params={"customer_id": 1, "order_id": 101},
+        reference=[ToolCall("send_message", {"order_id": 101, "body": body})],
+    )
+
+
+GIVES_ORDER = AnswerMatch(
+    name="gives-order",
+    source="sql",
+    sql=REPLIES,
+    expected=Param("order_id"),
+    required=True,
+)
+SOUND_ORDER = AnswerMatch(
+    name="gives-order",
+    source="sql",
+    sql=REPLIES,
+    expected=Param("order_id"),
+    forbidden_sql="SELECT id FROM orders WHERE customer_id = :customer_id AND id <> :order_id",
+    required=True,
+)
+
+
+def make_order_env(check: AnswerMatch) -> Environment:
+    env = Environment(
+        name="toyorder",
+        version="1.0.0",
+        snapshot=Snapshot(PACKAGE, f"data/{RESOURCE}", sha256=None),
+        clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
+    )
+    env.tool(kind="write", name="send_message")(send_message)
+    env.add_family(
+        TaskFamily(
+            "where",
+            "Give the order number.",
+            ("easy",),
+            _generate_order,
+            "1",
+            Rubric(checks=(check,)),
+        )
+    )
+    return env
+
+
+def test_the_shotgun_lists_the_customers_other_orders_from_the_snapshot() -> None:
+    env = make_order_env(GIVES_ORDER)
+    advs = {a.label: a for a in adversaries(env, env.variant("where", "easy", 0))}
+    # order 104 is customer 1's other order: no param and no read names it
+    assert "104" in advs["stuff-1"].values and "101" not in advs["stuff-1"].values
+    assert "102" not in advs["stuff-1"].values  # another customer's order is no candidate
+
+
+def test_a_reply_listing_every_order_of_the_customer_is_reported() -> None:
+    lines = findings(make_order_env(GIVES_ORDER))
+    assert any("a shotgun passes" in line and "`gives-order`" in line for line in lines), lines
+    assert not any("a shotgun passes" in line for line in findings(make_order_env(SOUND_ORDER)))

@@ -176,3 +176,39 @@ def test_a_month_abbreviated_or_in_small_capitals_is_still_named(listing: str) -
     # the right month's abbreviation, and words holding an abbreviation, are no other month
     fine = "Apr, May: separately marked, decided."
     assert results(grade_calls(v, _with_note(v, fine)))["note-names-the-period"]
+
+
+def _with_reason(v: TaskVariant, extra: str) -> list[tuple[str, dict]]:
+    out = []
+    for c in v.reference:
+        args = dict(c.arguments)
+        if c.name == "ignore_bank_line":
+            args["reason"] = f"{args['reason']} {extra}"
+        out.append((c.name, args))
+    return out
+
+
+@pytest.mark.parametrize("band", ["hard", "expert"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_duplicate_reason_naming_every_line_names_none(band: str, seed: int) -> None:
+    """The duplicate's reason listing every bank line the agent was shown (the task's lines,
+    the feed's other unmatched ones) does not name the line it repeats (before: passed)."""
+    v = environment.variant("reconcile-bank-lines", band, seed)
+    shown = [
+        int(r)
+        for r in cast(str, v.params["line_states_json"]).strip("[]").split(", ")
+        if int(r) != v.params["duplicate_line_id"]
+    ]
+    bundle = replay(environment, v.family, v.band, v.seed, list(v.reference))
+    db = bundle.open_final_db()
+    try:
+        unmatched = [
+            r[0] for r in db.execute("SELECT id FROM bank_lines WHERE status = 'unmatched'")
+        ]
+    finally:
+        db.close()
+    for listing in (shown, unmatched):
+        extra = "(or one of lines " + ", ".join(map(str, sorted(set(listing)))) + ")"
+        got = results(grade_calls(v, _with_reason(v, extra)))
+        assert got["duplicate-reason-names-line"] is False, (listing, got)
+    assert results(grade_calls(v, _with_reason(v, "")))["duplicate-reason-names-line"]

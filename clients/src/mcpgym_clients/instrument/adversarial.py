@@ -8,8 +8,10 @@ environment's own data, in any environment:
   call, or the answer given to ``submit``) also lists every *candidate value* of the variant:
   for each answer check of the rubric (`mcpgym_grading.AnswerMatch` whose ``expected`` is a
   `Param`), every value of the same kind (the variant params and what the reference's reads
-  returned whose names end the same way: ``tracking_number``, ``order_id``...). A shotgun
-  answer: the right value among all the others.
+  returned whose names end the same way: ``tracking_number``, ``order_id``...), and the ids
+  of the same kind the database holds beside the expected one (`siblings`: the customer's
+  other orders, the other parcels' tracking numbers). A shotgun answer: the right value
+  among all the others.
 - ``amounts-i``: the same with every candidate amount (``*_cents`` values written ``$X.YY``)
   when an answer check reads an amount: a reply stating several amounts; its forms
   (`MONEY_FORMS`) write them as cents, in words, in euros, ``12 dollars 50``, with
@@ -59,8 +61,9 @@ from mcpgym_clients.instrument.controls import (
     reference_calls,
 )
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
+from mcpgym_clients.instrument.siblings import siblings
 from mcpgym_grading import AnswerMatch, Param
-from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant
+from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant, ToolCall, replay
 
 __all__ = [
     "FORMS",
@@ -230,6 +233,36 @@ def _of_kinds(
     return found
 
 
+def _kin(env: Environment, variant: TaskVariant, bundle: Any, exclude: set[str]) -> list[str]:
+    """Ids of the same kind as each expected token answer, drawn from the reference's final
+    database (`siblings`: the customer's other orders, the other parcels' tracking numbers)
+    and not used by the reference: the candidates a shotgun answer lists beside the right
+    one, which the reference's reads seldom return."""
+    rubric = env.families[variant.family].rubric
+    checks = [
+        c
+        for c in getattr(rubric, "checks", ())
+        if isinstance(c, AnswerMatch)
+        and _applies(c, variant)
+        and c.normalize == "token"
+        and isinstance(c.expected, Param)
+        and not c.negate
+    ]
+    if not checks:
+        return []
+    out: list[str] = []
+    db = bundle.open_final_db()
+    try:
+        for check in checks:
+            assert isinstance(check.expected, Param)
+            value = variant.params.get(check.expected.name)
+            if isinstance(value, str | int) and not isinstance(value, bool):
+                out += siblings(db, value, check.expected.name, exclude=exclude)
+    finally:
+        db.close()
+    return list(dict.fromkeys(out))
+
+
 def _fields(body: Sequence[Call], env: Environment, answer: str | None) -> list[tuple[str, int]]:
     """``(group, index)`` of each answer field: a write call with free text, and submit."""
     out: list[tuple[str, int]] = []
@@ -249,12 +282,17 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
     base = reference_calls(variant)
     body, submit = base[:-1], base[-1]
     answer = submit[1].get("answer") if isinstance(submit[1].get("answer"), str) else None
-    looked_up = _looked_up(env, variant, base)
+    replayed = replay(
+        env, variant.family, variant.band, variant.seed, [ToolCall(n, a) for n, a in base]
+    )
+    looked_up = _looked_up(env, variant, base, replayed)
     token_kinds, money_kinds, expected = answer_kinds(env, variant)
     want = {str(v) for v in expected if v is not None}
     params = variant.params
     leak_kinds = {_suffix(k) for k in params}
     used = {json_key(v) for _, args in body for v in args.values()}
+    said = {str(v) for _, args in body for v in _flat_values(args) if isinstance(v, str | int)}
+    kin = _kin(env, variant, replayed, want | said)
     out: list[Adversary] = []
     for group, i in _fields(body, env, answer):
         if group == "submit":
@@ -272,7 +310,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             for v in _of_kinds(token_kinds, params, looked_up)
             if len(str(v)) >= 3 and str(v) not in want and json_key(v) not in used
         ]
-        stuff = [v for v in stuff if v.casefold() not in text.casefold()]
+        stuff = [v for v in dict.fromkeys([*stuff, *kin]) if v.casefold() not in text.casefold()]
         if stuff:
             plans.append(("stuff", stuff, TEXT_FORMS))
         cents = [

@@ -202,11 +202,15 @@ def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call
     return out
 
 
-def _looked_up(env: Environment, variant: TaskVariant, calls: list[Call]) -> dict[str, list[Any]]:
-    """``{key: [values]}`` of the scalars the reference's successful reads returned."""
-    bundle = replay(
-        env, variant.family, variant.band, variant.seed, [ToolCall(n, a) for n, a in calls]
-    )
+def _looked_up(
+    env: Environment, variant: TaskVariant, calls: list[Call], bundle: Any = None
+) -> dict[str, list[Any]]:
+    """``{key: [values]}`` of the scalars the reference's successful reads returned
+    (``bundle``: the replay of ``calls`` when the caller has it already)."""
+    if bundle is None:
+        bundle = replay(
+            env, variant.family, variant.band, variant.seed, [ToolCall(n, a) for n, a in calls]
+        )
     found: dict[str, list[Any]] = {}
 
     def walk(value: Any) -> None:

@@ -238,6 +238,23 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+OTHER_ORDERS_SQL = (
+    "SELECT id FROM orders WHERE customer_id = :customer_id "
+    "AND id NOT IN (:order_id, COALESCE(:shipped_order_id, -1))"
+)
+"""The customer's orders the ticket is not about (the cancelled one, and in expert the
+shipped one the reply declines): a reply naming them beside the right one names none."""
+
+OTHER_TRACKING_SQL = (
+    "SELECT s.tracking_number FROM shipments s JOIN orders o ON o.id = s.order_id "
+    "WHERE o.customer_id = :customer_id "
+    "AND s.order_id NOT IN (:order_id, COALESCE(:shipped_order_id, -1)) "
+    "AND LENGTH(s.tracking_number) >= 8 "
+    "UNION SELECT r.return_tracking_number FROM returns r JOIN orders o ON o.id = r.order_id "
+    "WHERE o.customer_id = :customer_id AND LENGTH(r.return_tracking_number) >= 8"
+)
+"""Every tracking number of the customer's other orders' parcels and of their return labels."""
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
@@ -298,7 +315,9 @@ RUBRIC = Rubric(
         replies.reply_mentions_token(
             "tracking_number",
             name="reply-gives-tracking",
-            description="the reply gives the shipment's tracking number",
+            description="the reply gives the shipment's tracking number, and no tracking "
+            "number of the customer's other orders: a reply listing every number gives none",
+            forbidden_sql=OTHER_TRACKING_SQL,
             weight=2,
             required=True,
             bands=("hard",),
@@ -319,7 +338,10 @@ RUBRIC = Rubric(
         replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",
-            description="the reply names the cancelled order's number (policy 9.2)",
+            description="the reply names the cancelled order's number (policy 9.2), and no "
+            "other order number of the customer's (but, in expert, the shipped order it "
+            "declines): a reply listing every order number names none",
+            forbidden_sql=OTHER_ORDERS_SQL,
             required=True,
             bands=("easy", "medium", "expert"),
         ),
@@ -349,7 +371,8 @@ RUBRIC = Rubric(
             "tracking_number",
             name="reply-gives-shipped-tracking",
             description="the reply gives the tracking number of the shipped order it could "
-            "not cancel (policy 3.3)",
+            "not cancel (policy 3.3), and no tracking number of the customer's other orders",
+            forbidden_sql=OTHER_TRACKING_SQL,
             weight=2,
             required=True,
             bands=("expert",),

@@ -485,7 +485,10 @@ RUBRIC = Rubric(
         replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",
-            description="the reply names the order number (policy 9.2)",
+            description="the reply names the order number (policy 9.2), and no other order "
+            "number of the customer's: a reply listing every order number names none",
+            forbidden_sql="SELECT id FROM orders WHERE customer_id = :customer_id "
+            "AND id <> :order_id",
             required=True,
         ),
         replies.reply_omits(

@@ -254,7 +254,10 @@ RUBRIC = Rubric(
             "replacement_order_id",
             name="reply-gives-replacement-order",
             description="the reply gives the number of the no-charge replacement order "
-            "(policy 9.2)",
+            "(policy 9.2), and no other order number of the customer's but the exchanged "
+            "order's: a reply listing every order number gives none",
+            forbidden_sql="SELECT id FROM orders WHERE customer_id = :customer_id "
+            "AND id NOT IN (:order_id, :replacement_order_id)",
             required=True,
             bands=("easy", "medium", "expert"),
         ),

@@ -186,6 +186,14 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+OTHER_LINES_SQL = (
+    "SELECT id FROM bank_lines WHERE (status = 'unmatched' "
+    "OR id IN (SELECT value FROM json_each(:line_states_json))) "
+    "AND id NOT IN (COALESCE(:deposit_line_id, -1), COALESCE(:duplicate_line_id, -1))"
+)
+"""The bank lines a duplicate's reason could name but the one it repeats (and itself): the
+task's other lines and every line still unmatched."""
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -246,7 +254,10 @@ RUBRIC = Rubric(
             "SELECT note FROM bank_lines WHERE id = :duplicate_line_id",
             "deposit_line_id",
             name="duplicate-reason-names-line",
-            description="the duplicate's reason names the line it repeats",
+            description="the duplicate's reason names the line it repeats, and no other "
+            "line the agent was shown (the task's other lines, the feed's unmatched ones): "
+            "a reason listing every line names none",
+            forbidden_sql=OTHER_LINES_SQL,
             weight=0.5,
             bands=("hard", "expert"),
         ),
