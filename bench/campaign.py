@@ -57,9 +57,9 @@ import httpx2
 
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
-from mcpgym_clients.campaign import VariantKey
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.mcp_connection import McpConnections
+from mcpgym_clients.selection import VariantKey
 from mcpgym_server import Environment, load_environment
 from mcpgym_server._snapshot import FrozenSnapshot
 

@@ -54,8 +54,8 @@ async def main(seeds: int, actors: list[int], concurrency: int) -> None:
 
     from mcpgym_clients import serve_locally
     from mcpgym_clients.backends.ray import ray_backend
-    from mcpgym_clients.campaign import VariantKey
     from mcpgym_clients.driver import EpisodeDriver
+    from mcpgym_clients.selection import VariantKey
     from mcpgym_server import load_environment
 
     env = load_environment("helpdesk")

@@ -43,7 +43,7 @@ from pathlib import Path
 import anyio
 
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
-from mcpgym_clients.campaign import VariantKey
+from mcpgym_clients.selection import VariantKey
 from mcpgym_clients.train import Rollouts, TrainingRow, training_rows
 from mcpgym_server import load_environment
 

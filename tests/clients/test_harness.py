@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mcpgym_clients import EpisodeContext, HarnessLoadError, InfraError, ToolOutcome, load_agent
-from mcpgym_clients.campaign import record_from_row
 from mcpgym_clients.cli import app
 from mcpgym_clients.harness import FunctionAgent, GuardedAgent, failure_result
+from mcpgym_clients.records import record_from_row
 from mcpgym_clients.runstore import RunStore
 
 REPO = Path(__file__).resolve().parents[2]

@@ -20,12 +20,13 @@ import pytest
 from mcpgym_clients import serve_locally
 from mcpgym_clients.agents import ReferenceAgent
 from mcpgym_clients.backends import backend_problem
-from mcpgym_clients.campaign import VariantKey, run_campaign
+from mcpgym_clients.campaign import run_campaign
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.protocol import AgentResult, EpisodeContext
 from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.runstore import RunStore
+from mcpgym_clients.selection import VariantKey
 from mcpgym_server import load_environment
 
 VARIANTS = [

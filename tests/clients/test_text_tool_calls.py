@@ -230,3 +230,171 @@ def test_xml_parameters_keep_json_values_typed() -> None:
 )
 def test_what_still_looks_like_a_call(text: str, looks: bool) -> None:
     assert looks_like_tool_call(text, TOOLS) is looks
+
+
+# -- marker and pythonic forms (issue 9 section 8, second round) ------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "rest"),
+    [
+        pytest.param(
+            '<|python_tag|>{"name": "get", "parameters": {"key": "a"}}',
+            "python_tag",
+            "",
+            id="llama 3.1 python_tag",
+        ),
+        pytest.param("[get(key='a')]", "pythonic", "", id="llama 3.2 pythonic list"),
+        pytest.param("get(key='a')", "pythonic", "", id="a single pythonic call"),
+        pytest.param(
+            '[TOOL_CALLS][{"name": "get", "arguments": {"key": "a"}}]',
+            "mistral",
+            "",
+            id="mistral TOOL_CALLS list",
+        ),
+        pytest.param('[TOOL_CALLS]get[ARGS]{"key": "a"}', "mistral", "", id="mistral v11 ARGS"),
+        pytest.param(
+            '<|tool_call|>[{"name": "get", "arguments": {"key": "a"}}]',
+            "granite",
+            "",
+            id="granite tool_call token",
+        ),
+        pytest.param(
+            'functools[{"name": "get", "arguments": {"key": "a"}}]', "phi", "", id="phi functools"
+        ),
+        pytest.param(
+            '>>>all\nLooking it up.\n>>>get\n{"key": "a"}',
+            "functionary",
+            ">>>all\nLooking it up.",
+            id="functionary",
+        ),
+        pytest.param(
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get\n```json\n"
+            '{"key": "a"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+            "deepseek",
+            "",
+            id="deepseek v3",
+        ),
+        pytest.param(
+            '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get<｜tool▁sep｜>{"key": "a"}'
+            "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "deepseek",
+            "",
+            id="deepseek v3.1",
+        ),
+        pytest.param(
+            "Let me check.\n```tool_code\nget(key='a')\n```",
+            "pythonic",
+            "Let me check.",
+            id="gemma tool_code fence",
+        ),
+        pytest.param(
+            '{"type": "function", "function": '
+            '{"name": "get", "arguments": "{\\"key\\": \\"a\\"}"}}',
+            "bare_json",
+            "",
+            id="openai nested, arguments as a string",
+        ),
+        pytest.param(
+            '<tool_call>{"type": "function", "function": '
+            '{"name": "get", "arguments": {"key": "a"}}}</tool_call>',
+            "hermes",
+            "",
+            id="openai nested in a tag, arguments as an object",
+        ),
+        pytest.param(
+            '<TOOL_CALL>{"name": "get", "arguments": {"key": "a"}}</TOOL_CALL>',
+            "hermes",
+            "",
+            id="upper-case tag",
+        ),
+        pytest.param(
+            '< tool_call >{"name": "get", "arguments": {"key": "a"}}</ tool_call >',
+            "hermes",
+            "",
+            id="tag with spaces",
+        ),
+    ],
+)
+def test_marker_and_pythonic_forms_are_calls(text: str, source: str, rest: str) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments, c.source) for c in parsed.calls] == [
+        ("get", {"key": "a"}, source)
+    ]
+    assert parsed.errors == []
+    assert parsed.text == rest
+
+
+def test_a_pythonic_list_holds_several_calls_with_literals() -> None:
+    text = "[get(key='a'), put(key=\"b\", value=2.5), submit(ok=True, note=None, tags=['x'])]"
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [
+        ("get", {"key": "a"}),
+        ("put", {"key": "b", "value": 2.5}),
+        ("submit", {"ok": True, "note": None, "tags": ["x"]}),
+    ]
+
+
+def test_several_mistral_and_python_tag_calls() -> None:
+    v11 = '[TOOL_CALLS]get[ARGS]{"key": "a"}[TOOL_CALLS]put[ARGS]{"key": "b", "value": "1"}'
+    assert [c.name for c in parse_text_tool_calls(v11, TOOLS).calls] == ["get", "put"]
+    tag = (
+        '<|python_tag|>{"name": "get", "parameters": {"key": "a"}}; '
+        '{"name": "put", "parameters": {"key": "b", "value": "1"}}'
+    )
+    assert [c.name for c in parse_text_tool_calls(tag, TOOLS).calls] == ["get", "put"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("You can call get(key='a') yourself to check.", id="pythonic in prose"),
+        pytest.param("Call get(key) to read it.", id="positional mention in prose"),
+        pytest.param("[get('a')]", id="positional arguments"),
+        pytest.param("[get(key=open('/etc/passwd'))]", id="non-literal argument"),
+        pytest.param("[drop_tables(all=True)]", id="names no tool"),
+        pytest.param("[get(**{'key': 'a'})]", id="double-star arguments"),
+        pytest.param("```python\nget(key='a')\n```", id="python fence is code shown"),
+        pytest.param(">>>all\nThe value is 1.", id="functionary prose channel"),
+        pytest.param('>>> json\n{"a": 1}', id="a REPL line quoted in an answer"),
+        pytest.param("Use functools.reduce([1, 2]) here.", id="functools in prose"),
+    ],
+)
+def test_prose_mentioning_a_function_is_not_run(text: str) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert parsed.calls == []
+    assert parsed.errors == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[TOOL_CALLS][{"name": "drop", "arguments": {}}]',
+        '<|python_tag|>{"name": "drop", "parameters": {}}',
+        '[TOOL_CALLS]get[ARGS]{"key": ',
+    ],
+)
+def test_a_marker_call_of_no_tool_or_broken_json_is_reported_not_run(text: str) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert parsed.calls == []
+    assert len(parsed.errors) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "looks"),
+    [
+        ("[TOOL_CALLS]get[ARGS]{broken", True),
+        ("<|tool_call|>[{oops", True),
+        ("functools[{oops", True),
+        (">>>get\nnot json", True),
+        ("<｜tool▁calls▁begin｜>garbled", True),
+        ("```tool_code\nget('a')\n```", True),
+        ("[get('a')]", True),  # positional: not run, but flagged
+        ("You can call get(key='a') yourself.", False),
+        ("Call get(key) to read it.", False),
+        (">>>all\nThe value is 1.", False),
+        (">>> print\n{'a': 1}", False),
+    ],
+)
+def test_what_still_looks_like_a_marker_or_pythonic_call(text: str, looks: bool) -> None:
+    assert looks_like_tool_call(text, TOOLS) is looks

@@ -183,3 +183,68 @@ def test_the_skeleton_reads_letters_drawn_like_others_as_those() -> None:
         ("hello 5", "0"): False,  # not glued to a digit: a word
     }
     assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found
+
+
+def test_digits_nfkc_keeps_are_read_as_their_digits() -> None:
+    # dingbat, double-circled and sans-serif circled digits have a digit value but no
+    # NFKC decomposition; a number past 9 (❿) has no digit value and stays
+    for text in (
+        "zip \u277e\u2779\u2776\u24ff\u277a",
+        "zip \u2788\u2783\u2780\u24ea\u2784",
+        "zip \u24fd\u24f8\u24f50\u24f9",
+        "zip \u2792\u278d\u278a\u24ff\u278e",
+    ):
+        assert TextView.of(text).contains("94105"), text
+    assert fold("\u277e\u24fd\u2788") == "999"
+    assert fold("\u277f") == "\u277f"  # dingbat ten: no digit value, left as it is
+
+
+def test_the_skeleton_reads_small_capitals_and_other_scripts_look_alikes() -> None:
+    found = {
+        ("j\u1d00ne.doe@example.org", "jane.doe@example.org"): True,  # small capital A
+        ("ja\u0274e.doe@example.org", "jane.doe@example.org"): True,  # small capital N
+        ("\u1d07x\u1d00\u1d0dp\u029f\u1d07", "example"): True,
+        ("\u0280\ua731\u1d22", "rsz"): True,
+        ("jane.d\u0585e@example.\u0585rg", "jane.doe@example.org"): True,  # Armenian o
+        ("al\u0131ce@x.\u0131o", "alice@x.io"): True,  # dotless i
+        ("\u0261re\u0261@x.com", "greg@x.com"): True,  # script g
+        ("jane.doe@\u13acXAMPLE.org", "jane.doe@example.org"): True,  # Cherokee E
+        ("jane.doe@examp\uabaee.org", "jane.doe@example.org"): True,  # Cherokee small L
+        ("\u03bdictor@x.com", "victor@x.com"): True,  # Greek nu drawn like v
+        ("\u039d\u0399NE", "nine"): True,  # and its capital like N
+        ("jane.doe@example.org", "jane.dxe@example.org"): False,
+    }
+    assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found
+
+
+def test_markup_a_reader_does_not_see_is_no_boundary() -> None:
+    found = {
+        "94<span>105</span>": True,
+        "9<b>4</b>1<i>0</i>5": True,
+        "94<!-- -->105": True,
+        "[941](x)05": True,  # a markdown link: its text is shown
+        "$94\\,105$": True,  # LaTeX thin space in math
+        "94\\;105": True,
+        "9**4**105": True,
+        "94 <b>zip</b> 105": False,  # the words a tag holds stay
+    }
+    assert {t: TextView.of(t).contains("94105") for t in found} == found
+    assert fold("<jane@example.org> a < b") == "<jane@example.org> a < b"
+    assert fold("jane_doe __init__") == "jane_doe __init__"
+
+
+def test_the_skeleton_reads_more_ways_of_spelling_digits() -> None:
+    found = {
+        ("nine, four, one, zero and five", "94105"): True,  # "and" before the last
+        ("nine four one zero, and five", "94105"): True,
+        ("nine four one double zero", "94100"): True,
+        ("nine four one double oh", "94100"): True,
+        ("triple five one two", "55512"): True,
+        ("niner four one zero fife", "94105"): True,  # radio forms
+        ("niner fower wun zero fife", "94105"): True,
+        ("x-ray one", "x1"): True,  # the spelling alphabet's X with its hyphen
+        ("x ray one", "x1"): True,
+        ("double trouble", "00"): False,
+        ("nine four one, and then five", "94105"): False,
+    }
+    assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found

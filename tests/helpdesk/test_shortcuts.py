@@ -228,6 +228,38 @@ def test_a_reply_naming_every_carrier_names_none(band: str, listing: str) -> Non
         assert not carrier_check(grade(variant, with_reply(variant, f" (or {wide})"))), seed
 
 
+CYRILLIC = str.maketrans({"P": "\u0420", "H": "\u041d", "E": "\u0415", "e": "\u0435"})
+SMALL_CAPS = str.maketrans("upsfedxhl", "\u1d1c\u1d18\ua731\ua730\u1d07\u1d05x\u029c\u029f")
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda c: " ".join(c),  # D H L
+        lambda c: "-".join(c),  # F-e-d-E-x
+        lambda c: "_".join(c),
+        lambda c: "/".join(c),
+        lambda c: c.translate(CYRILLIC),  # UРS
+        lambda c: c.lower().translate(SMALL_CAPS),  # ᴅʜʟ
+    ],
+    ids=["spaced", "hyphenated", "underscored", "slashes", "cyrillic", "small-caps"],
+)
+def test_another_carrier_in_a_look_alike_form_is_named(form: Callable[[str], str]) -> None:
+    for band in ("easy", "hard"):
+        variant = environment.variant("order-status", band, 0)
+        own = final_values(variant, "SELECT carrier FROM shipments WHERE order_id = :order_id")
+        others = ", ".join(form(c) for c in ("UPS", "FedEx", "USPS", "DHL") if c not in own)
+        g = grade(variant, with_reply(variant, f"\nIf not, it is with {others}."))
+        assert not carrier_check(g) and not g.passed, (band, others)
+
+
+def test_the_right_carrier_in_a_look_alike_form_still_counts() -> None:
+    variant = environment.variant("order-status", "easy", 0)
+    own = final_values(variant, "SELECT carrier FROM shipments WHERE order_id = :order_id")
+    spaced = " ".join(own[0])
+    assert carrier_check(grade(variant, without_carriers(variant, f"\nIt is with {spaced}.")))
+
+
 def test_a_reply_naming_every_team_does_not_say_billing() -> None:
     variant = environment.variant("refund-above-limit", "easy", 0)
     g = grade(variant, with_reply(variant, "\nBilling, fraud or management will follow up."))

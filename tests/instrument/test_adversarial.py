@@ -123,7 +123,7 @@ def test_the_mutants_stuff_the_answer_with_the_variants_other_candidates() -> No
     }
     assert OTHER in advs["stuff-1"].values and RIGHT not in advs["stuff-1"].values
     email_only = {"spelled", "at-glued", "at-bracketed", "at-dropped"}
-    not_here = {*email_only, *MONEY_ONLY_FORMS}  # no email, no amount among the values
+    not_here = {*email_only, *MONEY_ONLY_FORMS, "small-caps"}  # no email, amount or letter
     assert {f"stuff-1~{f}" for f in FORMS if f not in {*not_here, *LEAK_ONLY_FORMS}} <= set(advs)
     assert {f"leak-1~{f}" for f in FORMS if f not in not_here} <= set(advs)
     assert OTHER in advs["leak-1"].values
@@ -143,7 +143,7 @@ def test_a_check_a_look_alike_form_evades_is_reported() -> None:
     assert {"em-dash", "figure-dash", "em-space", "ideographic-space", "split"} <= forms, lines
     leaked = {line.split("(`leak-1~")[1].split("`")[0] for line in evaded if "(`leak-1~" in line}
     new_kinds = {"punctuation", "wide-gaps", "brackets", "digit-words", "entities", "reversed"}
-    new_kinds |= {"homoglyphs"}
+    new_kinds |= {"homoglyphs", "dingbat-digits", "markup-split"}  # (small-caps: no letter)
     assert new_kinds <= leaked, lines
     assert not any("a shotgun passes" in line for line in lines)
 
@@ -160,6 +160,9 @@ def test_an_email_is_written_in_every_at_form() -> None:
     assert ALL["reversed"]("94105") == "\u202e50149\u202c"
     assert ALL["digit-words"]("1Z9") == "one Z nine"
     assert ALL["homoglyphs"]("jane10") == "j\u0430n\u0435lO"
+    assert ALL["dingbat-digits"]("94105") == "\u277e\u2779\u2776\u24ff\u277a"
+    assert ALL["small-caps"]("Jane1") == "\u1d0a\u1d00\u0274\u1d071"
+    assert ALL["markup-split"]("94105") == "94<b>105</b>"
 
 
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:

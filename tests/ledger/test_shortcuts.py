@@ -159,3 +159,20 @@ def test_a_period_split_by_any_space_or_dash_is_still_named(listing: str) -> Non
     assert not results(grade_calls(v, _with_note(v, listing)))["note-names-the-period"]
     # an invoice number is no period
     assert results(grade_calls(v, _with_note(v, "See INV-2026-0151.")))["note-names-the-period"]
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "It belongs to Apr (or Jan, Feb, Mar, Jun).",
+        "Maybe Sept.",
+        "Or Oct, Nov or Dec.",
+        "Or \u1d0a\u1d1c\u0274\u1d07.",  # small capitals
+    ],
+)
+def test_a_month_abbreviated_or_in_small_capitals_is_still_named(listing: str) -> None:
+    v = environment.variant("closed-period-posting", "medium", 0)
+    assert not results(grade_calls(v, _with_note(v, listing)))["note-names-the-period"]
+    # the right month's abbreviation, and words holding an abbreviation, are no other month
+    fine = "Apr, May: separately marked, decided."
+    assert results(grade_calls(v, _with_note(v, fine)))["note-names-the-period"]

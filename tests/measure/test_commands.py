@@ -13,9 +13,9 @@ from scipy.stats import binomtest
 from typer.testing import CliRunner
 
 from mcpgym_clients import RunStore
-from mcpgym_clients.campaign import record_from_row
 from mcpgym_clients.cli import app
 from mcpgym_clients.measure import compare_runs, run_metrics
+from mcpgym_clients.records import record_from_row
 
 runner = CliRunner()
 SELECTION = ["--tasks", "order-status,cancel-order", "--bands", "easy,hard", "--seeds", "0-1"]

@@ -119,7 +119,7 @@ def test_an_unknown_run_is_a_configuration_error(store: RunStore) -> None:
 
 
 def test_the_eval_summary_shows_pass_at_k_as_show_does(store: RunStore) -> None:
-    from mcpgym_clients.campaign import record_from_row
+    from mcpgym_clients.records import record_from_row
     from mcpgym_clients.summary import summarize_records
 
     run = store_run(store, EPISODES, epochs=3)

@@ -34,9 +34,9 @@ _EXPORTS: dict[str, str] = {
     "ReferenceAgent": "mcpgym_clients.agents",
     "CampaignResult": "mcpgym_clients.campaign",
     "CampaignStatus": "mcpgym_clients.campaign",
-    "VariantKey": "mcpgym_clients.campaign",
+    "VariantKey": "mcpgym_clients.selection",
     "run_campaign": "mcpgym_clients.campaign",
-    "select_variants": "mcpgym_clients.campaign",
+    "select_variants": "mcpgym_clients.selection",
     "EpisodeDriver": "mcpgym_clients.driver",
     "EpisodeRecord": "mcpgym_clients.records",
     "ServerInfo": "mcpgym_clients.records",
@@ -79,13 +79,7 @@ if TYPE_CHECKING:
         RandomAgent,
         ReferenceAgent,
     )
-    from mcpgym_clients.campaign import (
-        CampaignResult,
-        CampaignStatus,
-        VariantKey,
-        run_campaign,
-        select_variants,
-    )
+    from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign
     from mcpgym_clients.driver import EpisodeDriver
     from mcpgym_clients.errors import (
         ClientError,
@@ -109,6 +103,7 @@ if TYPE_CHECKING:
     )
     from mcpgym_clients.records import EpisodeRecord, ServerInfo, TaskInfo
     from mcpgym_clients.runstore import RunStore
+    from mcpgym_clients.selection import VariantKey, select_variants
     from mcpgym_clients.summary import Figures, SummaryRow, render_summary, summarize_records
 
 

@@ -28,7 +28,7 @@ says how many planned episodes are still unscored, and why.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,19 +37,18 @@ from rich.console import Console
 
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
-from mcpgym_clients.errors import ClientError, ConfigurationError, UsageError
+from mcpgym_clients.errors import ClientError, ConfigurationError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
-from mcpgym_clients.records import EpisodeRecord, ServerInfo
+from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.runstore import RunStore
+from mcpgym_clients.selection import VariantKey
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
-    BANDS,
     Environment,
     MCPGymError,
     compute_lock,
-    did_you_mean,
     load_environment,
 )
 from mcpgym_server import lock_components as _lock_components
@@ -57,62 +56,6 @@ from mcpgym_server import lock_components as _lock_components
 EXIT_INCOMPLETE = 3
 """``mcpgym eval``'s exit status when the campaign ran to its end but planned episodes
 remain unscored (`CampaignResult.incomplete`); running the command again retries them."""
-
-
-@dataclass(frozen=True, order=True)
-class VariantKey:
-    """One task variant to run: family, band and seed."""
-
-    task: str
-    band: str
-    seed: int
-
-
-def select_variants(
-    info: ServerInfo,
-    tasks: Sequence[str] | None,
-    bands: Sequence[str] | None,
-    seeds: Sequence[int],
-) -> list[VariantKey]:
-    """The variants of a selection, families in server order, then bands, then seeds.
-
-    Args:
-        info: the served environment. tasks: family names (``None``: all).
-        bands: band names (``None``: every band each family offers); a family is run
-            only in the named bands it offers. seeds: variant seeds.
-
-    Raises:
-        ConfigurationError: an unknown family, a band no selected family offers, no
-            seeds, or an empty selection.
-    """
-    if not seeds:
-        raise ConfigurationError("no seeds selected")
-    families = [info.task(t) for t in tasks] if tasks is not None else list(info.tasks)
-    if bands is not None:
-        offered = _ordered_bands(b for f in families for b in f.bands)
-        missing = [b for b in bands if b not in offered]
-        if missing:
-            scope = info.env if tasks is None else f"the selected tasks ({', '.join(tasks)})"
-            raise UsageError(
-                f"band {missing[0]!r} is not offered by {scope}"
-                f"{did_you_mean(missing[0], offered)}; offered bands: {', '.join(offered)}"
-            )
-    keys = [
-        VariantKey(f.name, band, seed)
-        for f in families
-        for band in f.bands
-        if bands is None or band in bands
-        for seed in seeds
-    ]
-    if not keys:
-        raise ConfigurationError("the selection contains no task variants")
-    return keys
-
-
-def _ordered_bands(bands: Iterable[str]) -> list[str]:
-    """Distinct band names, easiest first (names outside `BANDS` last, in given order)."""
-    distinct = list(dict.fromkeys(bands))
-    return [b for b in BANDS if b in distinct] + [b for b in distinct if b not in BANDS]
 
 
 @dataclass
@@ -195,32 +138,6 @@ def _known_components(info: ServerInfo, environment: Environment | None) -> dict
     except MCPGymError:  # not installed here: the run just records no components
         pass
     return None
-
-
-def record_from_row(row: dict[str, Any]) -> EpisodeRecord:
-    """Rebuild the `EpisodeRecord` of a stored episode row (``RunStore.episodes``)."""
-    return EpisodeRecord(
-        agent=row["agent"],
-        task=row["task"],
-        band=row["band"],
-        seed=row["seed"],
-        epoch=row["epoch"],
-        variant_id=row["variant_id"],
-        episode_id=row["episode_id"],
-        lock=(row["grade"] or {}).get("lock"),
-        termination=row["termination"],
-        episode_termination=row["episode_termination"],
-        answer=row["answer"],
-        transcript=row["transcript"] or [],
-        usage=row["usage"] or {},
-        grade=row["grade"],
-        error=row["error"],
-        steps=row["steps"] or 0,
-        started_at=row["started_at"] or "",
-        ended_at=row["ended_at"] or "",
-        duration_s=row["duration_s"] or 0.0,
-        timings=row["timings"] or {},
-    )
 
 
 Slot = tuple[str, str, int, int]

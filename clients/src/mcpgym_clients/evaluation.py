@@ -20,7 +20,7 @@ from typing import Any, Literal
 import anyio
 from rich.console import Console
 
-from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign, select_variants
+from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign
 from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, message
@@ -30,6 +30,7 @@ from mcpgym_clients.preflight import preflight
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import ServerInfo, TaskInfo
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
+from mcpgym_clients.selection import select_variants
 from mcpgym_clients.server_logs import server_logs
 from mcpgym_clients.stopping import STOP_SIGNALS, Stopper, watch_signals
 from mcpgym_server import load_environment, verify_lock

@@ -104,3 +104,29 @@ class EpisodeRecord:
     def passed(self) -> bool | None:
         """Whether the grade passed when `scored`, else ``None``."""
         return bool(self.grade["passed"]) if self.scored and self.grade else None
+
+
+def record_from_row(row: dict[str, Any]) -> EpisodeRecord:
+    """Rebuild the `EpisodeRecord` of a stored episode row (``RunStore.episodes``)."""
+    return EpisodeRecord(
+        agent=row["agent"],
+        task=row["task"],
+        band=row["band"],
+        seed=row["seed"],
+        epoch=row["epoch"],
+        variant_id=row["variant_id"],
+        episode_id=row["episode_id"],
+        lock=(row["grade"] or {}).get("lock"),
+        termination=row["termination"],
+        episode_termination=row["episode_termination"],
+        answer=row["answer"],
+        transcript=row["transcript"] or [],
+        usage=row["usage"] or {},
+        grade=row["grade"],
+        error=row["error"],
+        steps=row["steps"] or 0,
+        started_at=row["started_at"] or "",
+        ended_at=row["ended_at"] or "",
+        duration_s=row["duration_s"] or 0.0,
+        timings=row["timings"] or {},
+    )

@@ -1,8 +1,14 @@
-"""Parsing of command-line selections: ``--seeds 0-4``, ``--tasks a,b``, ``--bands all``."""
+"""Selections: parsing ``--seeds 0-4``, ``--tasks a,b``, ``--bands all``, and the task variants
+they name (`VariantKey`, `select_variants`)."""
 
 from __future__ import annotations
 
-from mcpgym_clients.errors import ConfigurationError
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from mcpgym_clients.errors import ConfigurationError, UsageError
+from mcpgym_clients.records import ServerInfo
+from mcpgym_server import BANDS, did_you_mean
 
 MAX_SEEDS = 100_000
 """Most seeds one selection may name."""
@@ -62,3 +68,59 @@ def parse_names(text: str) -> list[str] | None:
     if not names:
         raise ConfigurationError("empty list; give comma-separated names or `all`")
     return list(dict.fromkeys(names))
+
+
+@dataclass(frozen=True, order=True)
+class VariantKey:
+    """One task variant to run: family, band and seed."""
+
+    task: str
+    band: str
+    seed: int
+
+
+def select_variants(
+    info: ServerInfo,
+    tasks: Sequence[str] | None,
+    bands: Sequence[str] | None,
+    seeds: Sequence[int],
+) -> list[VariantKey]:
+    """The variants of a selection, families in server order, then bands, then seeds.
+
+    Args:
+        info: the served environment. tasks: family names (``None``: all).
+        bands: band names (``None``: every band each family offers); a family is run
+            only in the named bands it offers. seeds: variant seeds.
+
+    Raises:
+        ConfigurationError: an unknown family, a band no selected family offers, no
+            seeds, or an empty selection.
+    """
+    if not seeds:
+        raise ConfigurationError("no seeds selected")
+    families = [info.task(t) for t in tasks] if tasks is not None else list(info.tasks)
+    if bands is not None:
+        offered = _ordered_bands(b for f in families for b in f.bands)
+        missing = [b for b in bands if b not in offered]
+        if missing:
+            scope = info.env if tasks is None else f"the selected tasks ({', '.join(tasks)})"
+            raise UsageError(
+                f"band {missing[0]!r} is not offered by {scope}"
+                f"{did_you_mean(missing[0], offered)}; offered bands: {', '.join(offered)}"
+            )
+    keys = [
+        VariantKey(f.name, band, seed)
+        for f in families
+        for band in f.bands
+        if bands is None or band in bands
+        for seed in seeds
+    ]
+    if not keys:
+        raise ConfigurationError("the selection contains no task variants")
+    return keys
+
+
+def _ordered_bands(bands: Iterable[str]) -> list[str]:
+    """Distinct band names, easiest first (names outside `BANDS` last, in given order)."""
+    distinct = list(dict.fromkeys(bands))
+    return [b for b in BANDS if b in distinct] + [b for b in distinct if b not in BANDS]

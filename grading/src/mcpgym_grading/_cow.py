@@ -130,9 +130,7 @@ def open_cow(snapshot: Snapshot, delta: PageDelta) -> StateConnection | None:
     if base is None or delta.size > base[1]:
         return None
     fd, _ = base
-    mm = mmap.mmap(
-        fd, delta.size, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE
-    )
+    mm = mmap.mmap(fd, delta.size, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
     p = delta.page_size
     for n, chunk in delta.pages:
         off = (n - 1) * p

@@ -6,6 +6,10 @@ Two ways to write a value so that the stored string is not the value a reader se
   ``&commat;``, ``&amp;#57;``, ``%40``, ``\u0039``), decoded as a browser or a JSON
   reader would show them, nested ones too (a few rounds), after NFKC (so a reference
   written in fullwidth characters is one too);
+- `strip_markup`: markup a renderer does not show (HTML and XML tags and comments,
+  markdown link targets and emphasis markers inside a word, LaTeX spacing commands and the
+  ``$`` of the math that holds them), so ``94<span>105</span>``, ``[941](x)05`` and
+  ``$94\\,105$`` read ``94105``;
 - `visual_order`: the explicit bidi controls (U+202A..U+202E, U+2066..U+2069) resolved
   and each line put in display order, so ``U+202E 50149 U+202C`` (stored reversed, shown
   as ``94105``) reads ``94105``.
@@ -48,6 +52,37 @@ def decode_references(text: str) -> str:
             break
         out = unicodedata.normalize("NFKC", decoded)
     return out
+
+
+_TAG = re.compile(r"<!--.{0,400}?-->|</?[A-Za-z][\w:.-]{0,40}(?:\s[^<>]{0,400})?/?>", re.DOTALL)
+"""An HTML or XML tag or comment (``<b>``, ``</span>``, ``<br/>``, ``<!-- -->``); ``a < b``,
+``<jane@example.org>`` and ``<https://x>`` are no tags. Bounded, so a stray ``<`` costs a
+bounded scan."""
+
+_MD_LINK = re.compile(r'!?\[([^\[\]\n]{0,400})\]\([^()\s]{0,400}(?:\s+"[^"\n]{0,400}")?\)')
+"""A markdown link or image, ``[text](target "title")``: its text is what is shown."""
+
+_MD_EMPHASIS = re.compile(r"(?<=[^\W_])(?:\*{1,3}|_{2,3}|~~|`+)(?=[^\W_])")
+"""Emphasis or code markers between two letters or digits (``9**4**105``, ``9`4`1``)."""
+
+_TEX_SPACE = r"\\(?:[,;:! >]|quad\b|qquad\b|thinspace\b|medspace\b|enspace\b|hspace\{[^{}]*\})"
+_TEX_MATH = re.compile(r"\$([^$\n]{0,200}?" + _TEX_SPACE + r"[^$\n]{0,200}?)\$")
+_TEX_SPACES = re.compile(_TEX_SPACE + r"|(?<=\d)~(?=\d)")
+
+
+def strip_markup(text: str) -> str:
+    r"""``text`` with the markup a renderer does not show dropped: HTML/XML tags and
+    comments, a markdown link's target (its text stays), emphasis markers between letters
+    or digits, LaTeX spacing commands (``\,``, ``\;``, ``\quad``, ``~`` between digits) and
+    the ``$`` around math that holds one. Linear time."""
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "](" in text:
+        text = _MD_LINK.sub(r"\1", text)
+    if "\\" in text:
+        text = _TEX_MATH.sub(lambda m: _TEX_SPACES.sub("", m.group(1)), text)
+        text = _TEX_SPACES.sub("", text)
+    return _MD_EMPHASIS.sub("", text)
 
 
 _RTL_START = frozenset("\u202b\u202e\u2067")  # RLE, RLO, RLI: without them no reordering

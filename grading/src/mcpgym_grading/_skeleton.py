@@ -30,6 +30,7 @@ value has a ``0`` or a ``1``, the text may have a letter drawn like it (`DIGIT_L
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,7 +59,10 @@ GLUED_WORDS = ("at", "dot")
 
 _UNITS = {
     w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())
-} | {"nought": 0, "naught": 0, "nil": 0}
+} | {"nought": 0, "naught": 0, "nil": 0, "niner": 9, "fife": 5, "fower": 4, "wun": 1}
+"""Digit words, with the radio forms (``niner``, ``fife``, ``fower``, ``wun``)."""
+_REPEAT = {"double": 2, "triple": 3, "treble": 3}
+"""``double zero`` is ``00``, ``triple five`` ``555``."""
 _TEENS = {
     w: 10 + i
     for i, w in enumerate(
@@ -71,6 +75,8 @@ _TENS = {
 }
 _SCALES = {"thousand": 1000, "million": 1_000_000}
 _NUMBER_WORDS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES, "hundred"})
+_XRAY = re.compile(r"(?<![^\W_])x[- ]ray(?![^\W_])")
+"""``x-ray`` and ``x ray``, the spelling alphabet's X written as two words."""
 
 _SPELLING = {
     w: w[0]
@@ -82,13 +88,42 @@ _SPELLING = {
 } | {"zee": "z", "zed": "z"}
 """The spelling alphabet, and the names of Z: read as one letter (each also as its word)."""
 
-CONFUSABLES = str.maketrans(
+_HAND_CONFUSABLES = {
     # Cyrillic and Greek letters drawn like Latin ones (after casefolding: ``В`` is ``в``)
-    "аеорсухіјѕԁԛԝһӏвнмткɑαβεηικμνορτυχζ",
-    "aeopcyxijsdqwhlbhmtkaabehikmnoptuxz",
+    **dict(
+        zip("аеорсухіјѕԁԛԝһӏвнмткɑαβεηικμορτυχζ", "aeopcyxijsdqwhlbhmtkaabehikmoptuxz", strict=True)
+    ),
+    # Armenian, and Latin letters NFKC keeps (dotless ``ı``, script ``ɡ``...)
+    **dict(zip("օոսհզցıȷɡɩʋ", "onuhqgijgiv", strict=True)),
+    # Cherokee (casefolded to its capitals): ``Ꭼ`` is ``E``, ``ꮮ`` is ``Ꮮ``, ``L``
+    **dict(zip("ᎠᎡᎢᎩᎪᎫᎬᎳᎷᎻᎽᏀᏃᏆᏒᏔᏕᏙᏚᏞᏟᏢᏦᏳᏴ", "drtyajewmhygzlrwsvslcpkgb", strict=True)),
+}
+_LATIN_LIKE = re.compile(
+    r"LATIN (?:SMALL |CAPITAL )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .+)?"
 )
-"""Letters of other scripts that a reader takes for Latin ones (``jаne`` with a Cyrillic
-``а``): read as those in the skeleton, the value's and the text's alike."""
+
+
+def _confusables() -> dict[int, str]:
+    table = {ord(k): v for k, v in _HAND_CONFUSABLES.items()}
+    for code in range(0x80, 0x20000):
+        c = chr(code)
+        m = _LATIN_LIKE.fullmatch(unicodedata.name(c, ""))
+        if m and c.casefold() == c and len(c.casefold()) == 1:
+            table.setdefault(code, m.group(1).lower())  # ᴀ ɴ ꜱ (small capitals), ł, ø
+    return table
+
+
+CONFUSABLES = _confusables()
+"""Letters that a reader takes for Latin ones (``jаne`` with a Cyrillic ``а``, ``jᴀne``
+with a small capital): read as those in the skeleton, the value's and the text's alike.
+Derived from the Unicode names where they say it (every Latin small capital, dotless and
+script letter, and letter with a stroke or hook: ``LATIN LETTER SMALL CAPITAL N`` is
+``n``), a hand list for other scripts (Cyrillic, Greek, Armenian, Cherokee)."""
+
+LETTER_LIKE = {"n": "ν", "v": "ν"}
+"""Letters that may read as either of two Latin ones: the Greek ``ν`` (``Ν`` casefolded)
+is drawn like ``v`` and, as a capital, like ``N``; where the value has that letter, the
+text may have it."""
 
 DIGIT_LIKE = {"0": "o", "1": "li"}
 """Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
@@ -151,16 +186,20 @@ def _cardinal(words: Sequence[str], i: int) -> tuple[int, int]:
 
 
 def _number_flags(toks: Sequence[str]) -> list[bool]:
-    """Which tokens are read as spelled numbers: number words, ``and`` between them, and
-    ``oh`` beside a number word or digits."""
+    """Which tokens are read as spelled numbers: number words, ``and`` between them,
+    ``double`` or ``triple`` before a digit word, and ``oh`` beside a number word or digits."""
     n = len(toks)
     flags = [t in _NUMBER_WORDS for t in toks]
     for k, t in enumerate(toks):
         if t == "oh":
             near = [toks[x] for x in (k - 1, k + 1) if 0 <= x < n]
-            flags[k] = any(x in _NUMBER_WORDS or x == "oh" or _is_digits(x) for x in near)
+            flags[k] = any(
+                x in _NUMBER_WORDS or x in _REPEAT or x == "oh" or _is_digits(x) for x in near
+            )
         elif t == "and":
             flags[k] = 0 < k < n - 1 and flags[k - 1] and toks[k + 1] in _NUMBER_WORDS
+        elif t in _REPEAT:
+            flags[k] = k < n - 1 and (toks[k + 1] in _UNITS or toks[k + 1] == "oh")
     return flags
 
 
@@ -194,6 +233,8 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
     """The atoms of the folded text; ``money_spans`` (sorted ``(start, end)`` character
     spans of money amounts) become one opaque atom each. Linear time."""
     folded = folded.translate(CONFUSABLES)  # one character for one: the spans stay
+    if "ray" in folded:  # x-ray: one word, padded so the spans stay
+        folded = _XRAY.sub(lambda m: "xray" + " " * (len(m.group(0)) - 4), folded)
     raw: list[tuple[str, bool] | None] = []  # a token and its sign; None: a money amount
     mi = 0
     in_money = -1
@@ -232,9 +273,16 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
             words = ["zero" if t == "oh" else t for t in toks[k:end]]
             j = 0
             while j < len(words):
+                if words[j] in _REPEAT and j + 1 < len(words) and words[j + 1] in _UNITS:
+                    digit = str(_UNITS[words[j + 1]]) * _REPEAT[words[j]]
+                    atoms.append(Atom(TOK, (toks[k + j] + toks[k + j + 1], digit)))
+                    j += 2
+                    continue
                 value, nxt = _cardinal(words, j)
                 if nxt == j:  # a stray scale word or "and": a word like any other
-                    atoms.append(Atom(TOK, (toks[k + j],)))
+                    # ("and" before the last of a list of digits is a separator)
+                    kind = SEP if words[j] == "and" else TOK
+                    atoms.append(Atom(kind, (toks[k + j],)))
                     j += 1
                     continue
                 atoms.append(Atom(TOK, ("".join(toks[k + j : k + nxt]), str(value))))
@@ -307,7 +355,9 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
 
 
 def _alike(seen: str, wanted: str) -> bool:
-    return seen == wanted or seen in DIGIT_LIKE.get(wanted, "")
+    return (
+        seen == wanted or seen in DIGIT_LIKE.get(wanted, "") or seen in LETTER_LIKE.get(wanted, "")
+    )
 
 
 def _same(text: str, off: int, v: str, i: int, k: int) -> bool:

@@ -6,12 +6,14 @@ not, reads the text through `fold` and `TextView`, so a value written in another
 split by spaces, "at" and "dot" spelled out) is found by both or by neither:
 
 - `fold`: NFKC, character references and escapes decoded (``&#57;``, ``&commat;``, ``%40``,
-  ``\u0039``) and bidi controls resolved to display order (`mcpgym_grading._decode`),
-  then every space or line separator of any kind becomes one space, every
-  dash (Unicode category Pd, the minus sign) a hyphen-minus, every decimal digit of any
-  script its ASCII digit, invisible format characters (zero-width space, soft hyphen, bidi
-  controls, tag characters, variation selectors, on every plane), blank letters (Hangul
-  fillers, the braille blank) and leftover combining marks are dropped; then casefolded.
+  ``\u0039``), markup a reader does not see dropped (HTML tags, markdown link targets and
+  emphasis, LaTeX spacing) and bidi controls resolved to display order
+  (`mcpgym_grading._decode`), then every space or line separator of any kind becomes one
+  space, every dash (Unicode category Pd, the minus sign) a hyphen-minus, every decimal
+  digit of any script and every character with a digit value (``❾``, ``⓽``, ``➈``) its
+  ASCII digit, invisible format characters (zero-width space, soft hyphen, bidi controls,
+  tag characters, variation selectors, on every plane), blank letters (Hangul fillers, the
+  braille blank) and leftover combining marks are dropped; then casefolded.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
   groups joined; spelled-out separator words dropped), searched as whole-token runs, and
   its skeleton (`mcpgym_grading._skeleton`: letters and digits whatever stands between
@@ -27,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mcpgym_grading import _skeleton
-from mcpgym_grading._decode import decode_references, visual_order
+from mcpgym_grading._decode import decode_references, strip_markup, visual_order
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -60,6 +62,9 @@ def _fold_table() -> dict[int, str | None]:
             table[code] = None
         elif cat == "Nd" and not c.isascii():
             table[code] = str(unicodedata.decimal(c))  # ٤ (Arabic-Indic), ४, ๔ -> 4
+        elif not c.isascii() and unicodedata.digit(c, None) is not None:
+            # a digit NFKC leaves as it is (❾ dingbat, ⓽ double circled, ➈, 🯹): its digit
+            table[code] = str(unicodedata.digit(c))
     return table
 
 
@@ -72,7 +77,7 @@ def fold(text: str) -> str:
     ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``; ``"&#57;&#x34;"`` to ``"94"``;
     ``"\u202e50149\u202c"`` (shown as 94105) to ``"94105"``. Linear time.
     """
-    return visual_order(decode_references(text)).translate(_FOLD).casefold()
+    return visual_order(strip_markup(decode_references(text))).translate(_FOLD).casefold()
 
 
 _WS = re.compile(r"\s+")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -9,7 +10,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any, cast
 
-from mcpgym_grading._text import normalise_text
+from mcpgym_grading._text import TextView, normalise_text
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
 
@@ -134,9 +135,33 @@ def _sql_fold(value: str | bytes | int | float | None) -> str | bytes | int | fl
     return normalise_text(value) if isinstance(value, str) else value
 
 
+SQL_MENTIONS = "mcpgym_mentions"
+"""The SQL function ``mcpgym_mentions(text, value)``: 1 where ``text`` holds ``value`` as
+every answer check finds a value (`TextView.contains`: folded, digit groups joined, the
+skeleton's look-alikes, spelled letters and markup), else 0; NULL where either is NULL or
+``value`` has no letter or digit. A check that names values in SQL reads the text as the
+answer checks do, so ``D H L``, ``U/P/S`` or ``UРS`` (Cyrillic Р) is ``DHL``, ``UPS``."""
+
+
+@functools.lru_cache(maxsize=64)
+def _view(text: str) -> TextView:
+    return TextView.of(text)
+
+
+def _sql_mentions(text: object, value: object) -> int | None:
+    if not isinstance(text, str) or not isinstance(value, str):
+        return None
+    try:
+        return int(_view(text).contains(value))
+    except ValueError:
+        return None
+
+
 def register_sql_functions(db: sqlite3.Connection) -> None:
-    """Make the grading SQL functions (`SQL_FOLD`) callable in ``db``'s queries."""
+    """Make the grading SQL functions (`SQL_FOLD`, `SQL_MENTIONS`) callable in ``db``'s
+    queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
+    db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:

@@ -241,8 +241,10 @@ def grade_bundle(
     cache = DEFAULT_REFERENCE_CACHE if reference_cache is None else reference_cache
     snapshot = env.snapshot
     index = base_index(snapshot) if skip_unchanged_tables else None
-    mapped = None if final_db is not None or not skip_unchanged_tables else _open_mapped(
-        bundle, snapshot, index
+    mapped = (
+        None
+        if final_db is not None or not skip_unchanged_tables
+        else _open_mapped(bundle, snapshot, index)
     )
     final_data: bytes = b""
     final_delta: PageDelta | None = None

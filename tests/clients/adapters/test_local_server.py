@@ -177,6 +177,45 @@ async def test_a_call_recovered_after_the_reminder_runs() -> None:
     assert (result.termination, result.answer, result.error) == ("completed", "a holds 1", None)
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        pytest.param('[TOOL_CALLS]get[ARGS]{"key": "a"}', id="mistral v11"),
+        pytest.param("[get(key='a')]", id="llama 3.2 pythonic"),
+        pytest.param(
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get\n```json\n"
+            '{"key": "a"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+            id="deepseek",
+        ),
+    ],
+)
+async def test_a_template_call_form_runs_through_the_loop(written: str) -> None:
+    server = FakeLlamaServer([Reply(written), Reply("a holds 1")])
+    async with server.running():
+        agent = local_agent(server.base_url)
+        episode = FakeEpisode()
+        with anyio.fail_after(20):
+            result = await agent.run(episode.context())
+        await agent.aclose()
+    assert episode.calls == [("get", {"key": "a"})]
+    assert (result.termination, result.answer, result.error) == ("completed", "a holds 1", None)
+
+
+async def test_a_pythonic_call_that_cannot_be_read_is_told_once_then_flagged() -> None:
+    positional = "[get('a')]"  # pythonic, but positional: not run
+    server = FakeLlamaServer([Reply(positional), Reply(positional)])
+    async with server.running():
+        agent = local_agent(server.base_url)
+        episode = FakeEpisode()
+        with anyio.fail_after(20):
+            result = await agent.run(episode.context())
+        await agent.aclose()
+    assert episode.calls == []
+    assert "looks like a tool call" in server.served[1].body["messages"][-1]["content"]
+    assert result.error is not None and result.error.startswith(UNPARSED_TOOL_CALL)
+    assert result.transcript[-1]["mcpgym_unparsed_tool_call"] is True
+
+
 # -- through a campaign (the toy environment on loopback) -------------------------------
 
 

@@ -1,11 +1,16 @@
 """Reading model API failures: context overflows and their figures, and server errors
 that are the request's fault rather than an outage.
 
-- `is_context_overflow`: a 400/413 answer saying the prompt does not fit the model's
-  context window, in the words of OpenAI, vLLM, llama-cpp-python (``context_length_exceeded``,
-  "maximum context length is N tokens"), the llama.cpp server (``exceed_context_size_error``,
-  "exceeds the available context size"), SGLang ("longer than the model's context length"),
-  Anthropic ("prompt is too long") and Gemini ("input token count ... exceeds").
+- `is_context_overflow`: a 400/413 (422 for TGI) answer saying the prompt does not fit the
+  model's context window, in the words of OpenAI, vLLM, llama-cpp-python
+  (``context_length_exceeded``, "maximum context length is N tokens"), vLLM 0.10+ ("The
+  decoder prompt (length N) is longer than the maximum model length of M"), the llama.cpp
+  server (``exceed_context_size_error``, "exceeds the available context size"), SGLang
+  ("longer than the model's context length"), TGI and the services built on it
+  ("`inputs` tokens + `max_new_tokens` must be <= M", "`inputs` must have less than M
+  tokens"), Ollama ("prompt too long"), LM Studio ("the model is loaded with context
+  length of only M tokens"), MLX-LM ("Prompt length N exceeds the maximum context
+  length M"), Anthropic ("prompt is too long") and Gemini ("input token count ... exceeds").
 - `overflow_figures`: the token counts such an answer states (prompt, completion asked
   for, context window), where it states them.
 - `RepeatedServerErrors`: a 5xx answer that every attempt of a request got alike, and
@@ -25,16 +30,19 @@ from mcpgym_clients.errors import ModelAPIError
 _OVERFLOW = re.compile(
     r"context_length_exceeded|context window|maximum context length|prompt is too long|"
     r"input token count .*exceeds|too many (input )?tokens|exceed_context_size_error|"
-    r"exceeds the available context size|longer than the model's context length",
+    r"exceeds the available context size|longer than the model's context length|"
+    r"longer than the maximum model length|prompt too long|"
+    r"`?inputs`? tokens \+ `?max_new_tokens`? must be <=|`?inputs`? must have less than|"
+    r"loaded with context length of only|context the overflows",
     re.IGNORECASE,
 )
 
 
 def is_context_overflow(exc: ModelAPIError) -> bool:
-    """Whether a 400/413 answer says the prompt is over the model's context window
+    """Whether a 400/413/422 answer says the prompt is over the model's context window
     (see the module docstring): the model's own outcome, ``max_tokens``, not a broken call,
     except on an episode's first request (`mcpgym_clients.agents.model`)."""
-    if exc.status not in (400, 413):
+    if exc.status not in (400, 413, 422):
         return False
     return bool(_OVERFLOW.search(f"{exc} {exc.body or ''}"))
 
@@ -104,6 +112,44 @@ _FIGURES = (
     re.compile(
         r"input \((?P<prompt>\d+) tokens\) is longer than the model's context length "
         r"\((?P<ctx>\d+) tokens\)",
+        re.IGNORECASE,
+    ),
+    # vLLM 0.10+: "The decoder prompt (length 4745) is longer than the maximum model length
+    # of 4096"
+    re.compile(
+        r"prompt \(length (?P<prompt>\d+)\) is longer than the maximum model length of "
+        r"(?P<ctx>\d+)",
+        re.IGNORECASE,
+    ),
+    # TGI: "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4745 `inputs` tokens
+    # and 512 `max_new_tokens`" (the "Given" part is absent on some services built on it)
+    re.compile(
+        r"max_new_tokens`? must be <= (?P<ctx>\d+)\.?(?: Given: (?P<prompt>\d+) `?inputs`? "
+        r"tokens and (?P<completion>\d+) `?max_new_tokens)?",
+        re.IGNORECASE,
+    ),
+    # TGI: "`inputs` must have less than 4096 tokens. Given: 4745"
+    re.compile(
+        r"inputs`? must have less than (?P<ctx>\d+) tokens\.?(?: Given: (?P<prompt>\d+))?",
+        re.IGNORECASE,
+    ),
+    # LM Studio: "Trying to keep the first 4745 tokens when context the overflows. However,
+    # the model is loaded with context length of only 4096 tokens"
+    re.compile(
+        r"keep the first (?P<prompt>\d+) tokens.*?loaded with context length of only "
+        r"(?P<ctx>\d+)",
+        re.IGNORECASE | re.DOTALL,
+    ),
+    # MLX-LM: "Prompt length 4745 exceeds the maximum context length 4096"
+    re.compile(
+        r"prompt length (?P<prompt>\d+) exceeds the maximum context length (?P<ctx>\d+)",
+        re.IGNORECASE,
+    ),
+    # Mistral API: "Prompt contains 4745 tokens and 512 draft tokens, too large for model
+    # with 4096 maximum context length"
+    re.compile(
+        r"prompt contains (?P<prompt>\d+) tokens and (?P<completion>\d+) draft tokens, too "
+        r"large for model with (?P<ctx>\d+) maximum context length",
         re.IGNORECASE,
     ),
     # Anthropic: "prompt is too long: 212345 tokens > 200000 maximum"

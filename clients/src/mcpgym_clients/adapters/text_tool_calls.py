@@ -16,6 +16,13 @@ that real chat templates produce are recognised:
   ``{"name": ..., "arguments": {...}}`` (or a list of such objects).
 - Bare JSON (``bare_json``): such an object on lines of its own, without a fence (not
   one quoted inline in a sentence).
+- The marker forms of Llama 3.1 (``<|python_tag|>``), Mistral (``[TOOL_CALLS]``, also
+  ``name[ARGS]{...}``), Granite (``<|tool_call|>``), Phi (``functools[...]``),
+  Functionary (``>>>name``) and DeepSeek (``<｜tool▁call▁begin｜>...``), and the pythonic
+  calls of Llama 3.2/4 and Gemma (``[get_order(order_id=7)]``, ```` ```tool_code ````),
+  read in `mcpgym_clients.adapters.text_call_forms` (which says when pythonic text counts
+  as a call and when it is prose). Any JSON call object may be OpenAI's nested
+  ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
 
 Every JSON body may have its braces doubled, as the model copied them from a template
 that escapes them (``{{"name": ..., "arguments": {...}}}``).
@@ -37,10 +44,20 @@ import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
+
+from mcpgym_clients.adapters.text_call_forms import (
+    TextCallSource,
+    call_from_obj,
+    looks_like_marker_or_pythonic,
+    marker_forms,
+    pythonic_forms,
+)
 
 _TAGS = "tool_call|tools|function_call|toolcall|tool_calls"
-_TAGGED = re.compile(rf"<({_TAGS})>\s*(.*?)\s*(?:</\1>|\Z)", re.DOTALL)
+_TAGGED = re.compile(
+    rf"<\s*({_TAGS})\s*>\s*(.*?)\s*(?:<\s*/\s*\1\s*>|\Z)", re.DOTALL | re.IGNORECASE
+)
 _FENCED = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
 _FUNCTION = re.compile(
     r"<function(?:=\s*([\w.\-]+)|\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?)\s*>(.*?)(?:</function>|\Z)",
@@ -52,10 +69,7 @@ _PARAMETER = re.compile(
     re.DOTALL,
 )
 _INNER_FENCE = re.compile(r"^```(?:json|JSON)?\s*(.*?)\s*```$", re.DOTALL)
-_CALL_TAG = re.compile(rf"<(?:{_TAGS})>|<function[=\s>]|<\|python_tag\|>", re.IGNORECASE)
-
-TextCallSource = Literal["hermes", "xml_function", "fenced_json", "bare_json"]
-"""Which written form a parsed call came from."""
+_CALL_TAG = re.compile(rf"<\s*(?:{_TAGS})\s*>|<function[=\s>]|<\|python_tag\|>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -112,28 +126,6 @@ def _load_json(body: str) -> Any:
     raise first
 
 
-def _call_from_obj(obj: Any, *, strict_keys: bool) -> tuple[str, dict[str, Any]] | None:
-    if not isinstance(obj, dict):
-        return None
-    name = obj.get("name")
-    args_key = "arguments" if "arguments" in obj else "parameters"
-    args: Any = obj.get(args_key, {})
-    if strict_keys:
-        extra = set(obj) - {"name", args_key}
-        if obj.get("type") == "function":
-            extra.discard("type")
-        if extra or args_key not in obj:
-            return None
-    if isinstance(args, str):
-        try:
-            args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError:
-            return None
-    if not isinstance(name, str) or not name or not isinstance(args, dict):
-        return None
-    return name, args
-
-
 def _parse_tagged(body: str, tag: str) -> list[tuple[str, dict[str, Any]]] | str:
     fenced = _INNER_FENCE.match(body)
     if fenced:
@@ -145,7 +137,7 @@ def _parse_tagged(body: str, tag: str) -> list[tuple[str, dict[str, Any]]] | str
     items = obj if isinstance(obj, list) and obj else [obj]
     calls = []
     for item in items:
-        call = _call_from_obj(item, strict_keys=False)
+        call = call_from_obj(item, strict_keys=False)
         if call is None:
             return f'a <{tag}> block must hold {{"name": "<tool>", "arguments": {{...}}}}'
         calls.append(call)
@@ -185,7 +177,7 @@ def _untagged(body: str, tool_names: Collection[str]) -> list[tuple[str, dict[st
     items = obj if isinstance(obj, list) else [obj]
     calls: list[tuple[str, dict[str, Any]]] = []
     for item in items:
-        call = _call_from_obj(item, strict_keys=True)
+        call = call_from_obj(item, strict_keys=True)
         if call is None or call[0] not in tool_names:
             return []  # all or nothing: a list with a non-call is ordinary JSON
         calls.append(call)
@@ -248,8 +240,9 @@ def _doubled_end(text: str, start: int) -> int | None:
 def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> TextParse:
     """Find tool calls written in message text.
 
-    Tagged blocks and XML-style functions are looked for first; fenced JSON blocks only
-    when there is none, and bare JSON only when there is no fenced call either.
+    Tagged blocks, XML-style functions and marker forms are looked for first; fenced JSON
+    blocks only when there is none, bare JSON only when there is no fenced call either,
+    and pythonic calls last.
 
     Args:
         text: the assistant message content (``None`` is treated as empty).
@@ -282,6 +275,17 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             continue
         found.append((m.start(), ParsedToolCall(result[0], result[1], "xml_function", m.group(0))))
         spans.append(m.span())
+    for form in marker_forms(text, tool_names):
+        if any(s <= form.start < e for s, e in spans):
+            continue
+        if form.error:
+            errors.append(form.error)
+            continue
+        found += [
+            (form.start, ParsedToolCall(n, a, form.source, text[form.start : form.end]))
+            for n, a in form.calls
+        ]
+        spans.append((form.start, form.end))
     if not found and not errors:
         for m in _FENCED.finditer(text):
             calls = _untagged(m.group(1).strip(), tool_names)
@@ -299,6 +303,11 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             found += [(start, ParsedToolCall(n, a, "bare_json", raw)) for n, a in calls]
             if calls:
                 spans.append((start, end))
+    if not found and not errors:
+        for form in pythonic_forms(text, tool_names):
+            raw = text[form.start : form.end]
+            found += [(form.start, ParsedToolCall(n, a, "pythonic", raw)) for n, a in form.calls]
+            spans.append((form.start, form.end))
     found.sort(key=lambda item: item[0])
     spans.sort()
     rest, last = [], 0
@@ -311,14 +320,17 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
 
 def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
     """Whether a message from which no call was parsed still looks like a tool call: it
-    holds a call tag (``<tool_call>``, ``<tools>``, ``<function=...>``, ``<|python_tag|>``)
-    or a JSON-looking ``"name": "<one of the tools>"`` (doubled braces included).
+    holds a call tag (``<tool_call>``, ``<tools>``, ``<function=...>``, ``<|python_tag|>``),
+    a marker of `text_call_forms` (``[TOOL_CALLS]``, ``<|tool_call|>``, ``functools[``, a
+    DeepSeek tool token, ``>>>tool``, ```` ```tool_code ````), starts like a pythonic call of
+    a tool (``[get_order(``), or has a JSON-looking ``"name": "<one of the tools>"``
+    (doubled braces included).
 
     A final answer that merely mentions a tool (``I used get_order``) does not qualify.
     """
     if not text:
         return False
-    if _CALL_TAG.search(text):
+    if _CALL_TAG.search(text) or looks_like_marker_or_pythonic(text, tool_names):
         return True
     for m in re.finditer(r"[\"']name[\"']\s*:\s*[\"']([\w.\-]+)[\"']", text):
         if m.group(1) in tool_names:

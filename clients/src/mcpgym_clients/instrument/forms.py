@@ -16,6 +16,7 @@ them: ``5.39, 7.95.``), ``USD: X.YY``, ``X.YY US$``, the ``💲`` sign, ``%24X.Y
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -138,6 +139,45 @@ def homoglyphs(value: str) -> str | None:
     return out if out != value else None
 
 
+_DINGBATS = str.maketrans(
+    "0123456789", "\u24ff\u2776\u2777\u2778\u2779\u277a\u277b\u277c\u277d\u277e"
+)
+
+
+def dingbat_digits(value: str) -> str | None:
+    """The value's digits as dingbat negative circled digits (``❾❹❶⓿❺``: a digit value but
+    no NFKC decomposition); ``None`` without a digit."""
+    out = value.translate(_DINGBATS)
+    return out if out != value else None
+
+
+def _small_capitals() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        try:
+            cap = unicodedata.lookup(f"LATIN LETTER SMALL CAPITAL {letter.upper()}")
+        except KeyError:
+            continue  # no small capital X
+        table[ord(letter)] = table[ord(letter.upper())] = cap
+    return table
+
+
+_SMALL_CAPS = _small_capitals()
+
+
+def small_capitals(value: str) -> str | None:
+    """The value's Latin letters as small capitals (``ᴊᴀɴᴇ``); ``None`` without a letter."""
+    out = value.translate(_SMALL_CAPS)
+    return out if out != value else None
+
+
+def markup_split(value: str) -> str | None:
+    """The value cut in two by an HTML tag around its second half (``94<b>105</b>``), as a
+    rendered reply shows it whole; ``None`` for a value under 2 characters."""
+    half = len(value) // 2
+    return f"{value[:half]}<b>{value[half:]}</b>" if len(value) >= 2 else None
+
+
 def _email(value: str, at: str, dot: str | None = None) -> str | None:
     if "@" not in value:
         return None
@@ -235,6 +275,9 @@ FORMS: dict[str, Callable[[str], str | None]] = {
     "entities": html_entities,
     "reversed": reversed_rlo,
     "homoglyphs": homoglyphs,
+    "dingbat-digits": dingbat_digits,
+    "small-caps": small_capitals,
+    "markup-split": markup_split,
     "at-glued": lambda v: _email(v, "AT"),
     "at-bracketed": lambda v: _email(v, "(at)", "(dot)"),
     "at-dropped": lambda v: _email(v, ""),
@@ -251,6 +294,9 @@ LEAK_ONLY_FORMS = (
     "entities",
     "reversed",
     "homoglyphs",
+    "dingbat-digits",
+    "small-caps",
+    "markup-split",
     "at-glued",
     "at-bracketed",
     "at-dropped",

@@ -174,6 +174,13 @@ def _names_sql(names: Sequence[str]) -> str:
     return "(" + " OR ".join(f"m.t GLOB '{word_glob(w)}'" for w in names) + ")"
 
 
+def _mentions_sql(names: Sequence[str]) -> str:
+    """SQL: a reply (``m.b``) holds one of ``names`` as every answer check finds a value
+    (``mcpgym_mentions``: ``D H L``, ``U/P/S``, ``F-e-d-E-x``, Cyrillic or small-capital
+    look-alikes are the name)."""
+    return "(" + " OR ".join(f"mcpgym_mentions(m.b, '{w}') = 1" for w in names) + ")"
+
+
 def reply_names_carrier(
     param: str = "carrier",
     *,
@@ -188,18 +195,21 @@ def reply_names_carrier(
     (`CARRIER_NAMES`: "U.S. Postal Service", "Federal Express", "Fed Ex", ...), and no reply
     names a carrier that carries none of the order ``:order_param``'s shipments: a reply
     listing every carrier ("UPS, FedEx, USPS or DHL") names none of them. Both sides read the
-    replies in the same folded form (`_words_sql`)."""
+    replies as every answer check does (``mcpgym_mentions``: spaced, split or look-alike
+    letters are the name); the right carrier's name also counts as whole words of the
+    folded text (`_words_sql`)."""
     cases = " ".join(
-        f"WHEN '{carrier}' THEN {_names_sql(words)}" for carrier, words in CARRIER_NAMES.items()
+        f"WHEN '{carrier}' THEN ({_names_sql(words)} OR {_mentions_sql(words)})"
+        for carrier, words in CARRIER_NAMES.items()
     )
     sep = "[^a-z0-9]"
     others = " OR ".join(
         f"('{carrier}' NOT IN (SELECT carrier FROM own) AND "
-        f"{_names_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES])})"
+        f"{_mentions_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES])})"
         for carrier, words in CARRIER_NAMES.items()
     )
     sql = (
-        f"WITH m AS (SELECT {_words_sql('body')} AS t FROM ticket_messages "
+        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t FROM ticket_messages "
         "WHERE ticket_id = :ticket_id AND author = 'agent'), "
         f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
         f"SELECT EXISTS (SELECT 1 FROM m WHERE CASE :{param} {cases} "

@@ -192,11 +192,22 @@ NOTES_TEXT = (
 )
 """The notes left on the posting (journal entry, or invoice in the hard band)."""
 
+MONTH_ABBREVIATIONS = {9: ("sep", "sept")}
+"""Abbreviations of a month beside its first three letters (``Sept``)."""
+
 OTHER_PERIODS = tuple(
-    name for m in range(1, 13) if m not in (4, 5) for name in (MONTHS[m - 1], f"2026-{m:02d}")
+    name
+    for m in range(1, 13)
+    if m not in (4, 5)
+    for name in (
+        MONTHS[m - 1],
+        *MONTH_ABBREVIATIONS.get(m, (MONTHS[m - 1][:3],)),
+        f"2026-{m:02d}",
+    )
 )
 """How a note names a period other than April (where the posting belongs) and May (where it
-was posted): the month's name or ``2026-MM``."""
+was posted): the month's name, its abbreviation as a whole word (``Jun``, ``Sept``) or
+``2026-MM``."""
 
 
 RUBRIC = Rubric(
