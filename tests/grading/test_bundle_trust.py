@@ -22,7 +22,7 @@ from mcpgym_grading import create_app
 from mcpgym_grading._grade_cache import CACHE_FORMAT
 from mcpgym_server import EpisodeStore
 
-from .episodes import make_env, reference_calls, run_episode
+from .episodes import DEFAULT_RUBRIC, make_env, reference_calls, run_episode
 from .test_service import AUTH, TOKEN, client_for
 
 pytestmark = pytest.mark.anyio
@@ -178,3 +178,20 @@ async def test_a_cached_grade_of_another_bundle_is_not_served(tmp_path: Path) ->
     async with client_for(store.app(grades_dir=grades)) as client:
         again = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
     assert again.status_code == 200 and again.json()["passed"] is False
+
+
+async def test_a_cached_grade_of_another_lock_is_not_served(store: Store, tmp_path: Path) -> None:
+    grades = tmp_path / "grades"
+    async with client_for(store.app(grades_dir=grades)) as client:
+        good = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert good.status_code == 200 and good.json()["passed"] is True
+    # the rubric is fixed (another lock): the grade of the old one is stale
+    fixed = make_env(DEFAULT_RUBRIC.model_copy(update={"checks": DEFAULT_RUBRIC.checks[:1]}))
+    async with client_for(store.app(grades_dir=grades, env_loader=lambda name: fixed)) as client:
+        again = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert again.status_code == 409, again.text
+    assert again.json()["bundle_lock"] == good.json()["lock"] != again.json()["installed_lock"]
+    # the same environment again: the cached grade is served
+    async with client_for(store.app(grades_dir=grades)) as client:
+        back = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert back.status_code == 200 and back.json() == good.json()

@@ -259,15 +259,22 @@ async def test_an_environment_not_installed_is_404_listing_the_installed_ones(
     }
 
 
-async def test_grades_dir_keeps_grades_across_restarts(setup: Setup, tmp_path: Path) -> None:
+async def test_grades_dir_keeps_grades_across_restarts(
+    setup: Setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     grades_dir = tmp_path / "grades"
     async with client_for(setup.app(grades_dir=grades_dir)) as client:
         post = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
     assert (grades_dir / f"{setup.episode_id}.json").is_file()
+
+    def no_grading(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a kept grade was graded again")
+
+    monkeypatch.setattr("mcpgym_grading.service.grade_bundle", no_grading)
     async with client_for(setup.app(grades_dir=grades_dir)) as client:
         get = await client.get(f"/grades/{setup.episode_id}", headers=AUTH)
     assert (get.status_code, get.json()) == (200, post.json())
-    assert setup.loads == ["toy"]
+    assert setup.loads == ["toy", "toy"]  # the second for the installed lock only
 
 
 async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:

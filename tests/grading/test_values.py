@@ -75,6 +75,14 @@ def test_numbers_compare_numerically_strings_and_booleans_exactly() -> None:
         (0.1 + 0.2, 0.3, {}, True),
         (sum([0.1] * 1000), 100.0, {}, True),  # accumulated binary rounding
         (4500.0, 4500, {}, True),
+        (1e12 + 0.5, 1e12 + 1.0, {}, False),  # a half at a large magnitude is no rounding
+        (1e15 + 0.5, 1e15, {}, False),
+        (-(1e15 + 0.5), -1e15, {}, False),
+        (1e15 + 0.125, 1e15, {}, True),  # one unit in the last place
+        (2.5e-13, 2.5e-13 * (1 + 1e-15), {}, True),
+        (1e-13, 2e-13, {}, False),
+        (1e15 + 0.5, 1e15, {"rel_tol": 1e-11}, True),  # as the author set it: math.isclose
+        (1e15 + 0.5, 1e15, {"abs_tol": 1.0}, True),
         (1e9, 1e9 + 1.0, {"abs_tol": 1.0}, True),  # a tolerance the author asked for
         (100.0, 101.0, {"rel_tol": 0.05}, True),
     ],

@@ -411,7 +411,7 @@ def _money_outcome(
 ) -> tuple[bool, list[Any], list[Any], dict[str, Any]]:
     """matched, banned, leaked and the detail of a money check (see `AnswerMatch`)."""
     cents = None if expected is None else _cents(expected, "`expected`")
-    mentions = money_mentions(text)
+    mentions = money_mentions(text, bare=True)
     dollars = [m.cents for m in mentions if m.currency == USD]
     detail: dict[str, Any] = {
         "found": [

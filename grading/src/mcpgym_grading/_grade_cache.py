@@ -12,8 +12,11 @@ signature), ``lock`` the lock of the grade, and ``mac`` an HMAC-SHA256 over cano
 of everything else, keyed by the bundle key when the service has one, else by its bearer
 token (secrets an agent never holds). A grade is served from disk only when the MAC
 verifies, the envelope names the episode asked for, its grade names the same episode and
-lock, and the bundle in the store still has that digest; on any mismatch (a bare grade
-file from before this format included) the bundle is graded again and the file rewritten.
+lock, that lock is the installed environment's (a rubric fixed since, hence a new lock,
+makes every grade of the old one stale: the bundle is graded again, and refused with 409
+as a lock mismatch), and the bundle in the store still has that digest; on any mismatch
+(a bare grade file from before this format included) the bundle is graded again and the
+file rewritten.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -54,13 +58,21 @@ def seal_grade(grade: Grade, *, bundle_sha256: str, key: bytes) -> str:
 
 
 def open_grade(
-    text: str, *, episode_id: str, bundle_sha256: str, key: bytes
+    text: str,
+    *,
+    episode_id: str,
+    bundle_sha256: str,
+    key: bytes,
+    installed_lock: Callable[[str], str],
 ) -> tuple[Grade | None, str]:
-    """The cached grade in ``text`` if it is bound to this bundle, else why not.
+    """The cached grade in ``text`` if it is bound to this bundle and lock, else why not.
 
     Args:
         text: the grade file's content. episode_id: the episode asked for.
         bundle_sha256: the digest of the bundle now in the store. key: as `seal_grade`.
+        installed_lock: the lock of the installed environment of a name (called with the
+            grade's ``env`` once the file verifies); any exception it raises (an unknown
+            environment) makes the grade not served.
 
     Returns:
         ``(grade, "")`` when it may be served, else ``(None, reason)``.
@@ -84,4 +96,10 @@ def open_grade(
         return None, f"its grade does not parse ({exc.error_count()} errors)"
     if grade.episode_id != episode_id or grade.lock != envelope.get("lock"):
         return None, "its grade names another episode or lock"
+    try:
+        lock = installed_lock(grade.env)
+    except Exception as exc:  # the environment is not installed: grading says why
+        return None, f"the lock of environment {grade.env!r} is unknown ({exc})"
+    if lock != grade.lock:
+        return None, f"it was graded under lock {grade.lock}, the installed lock is {lock}"
     return grade, ""

@@ -6,33 +6,39 @@ amount written in another form is neither taken for the right one nor slipped pa
 that forbids it. A mention is a number marked as money:
 
 - a currency sign or code before or after it: ``$45``, ``US$ 45``, ``USD 45``, ``45 USD``,
-  ``45$``, ``usd45``, ``&#36;45`` (HTML entities are decoded); any other currency sign or
+  ``45$``, ``45 US$``, ``usd45``, ``USD: 45``, ``💲45``, ``%2445``, ``&#36;45`` (HTML
+  entities are decoded); any other currency sign or
   code (``€45``, ``£45``, ``EUR 45``, ``45 CAD``, ``CA$45``, ``45 euros``) is a mention in
   *that* currency, never a dollar amount;
-- a unit word after it: ``45 dollars``, ``45 US dollars``, ``45 bucks``, ``45.00-dollar``,
+- a unit word after it: ``45 dollars``, ``45 US dollars``, ``45 bucks``, ``45 dol.``,
+  ``45 smackers``, ``45.00-dollar``,
   ``4500 cents``, ``50¢``; ``12 dollars 50`` and ``12 dollars and 50 cents`` are 1250;
 - numbers written in words: ``forty-five dollars and fifty cents`` (4550), ``a hundred
   bucks``;
-- a scale: ``$45k`` (4500000), ``$1.2m``, ``$3 million``;
-- a bare number with two decimals right after a mention, in a list (``$45.00 or 90.00``,
-  ``$45.00, 90.00``): the same currency.
+- a scale: ``$45k`` (4500000), ``$1.2m``, ``$3 million``, ``$3 bn`` (a scale letter is
+  glued to its number: ``$45 k?`` and ``$45 b/c`` are 4500);
+- the numbers of a list with a mention at either end (``$45.00 or 90.00``, ``$45.00, 90.00``,
+  ``5.39, 7.95 or 45.00 dollars``): the same currency; a whole number only in a list with an
+  ``or`` (``$45, 90 or 12``; not ``$45, 2 items``), never one with a unit of its own.
 
 Numbers: ``1,234.50``, ``1.234,50``, ``1 234.50`` (groups of three), ``45,00`` (a comma
 followed by one or two digits is a decimal comma), ``45.000`` (45; ``12.505`` is 1250.5
 cents, an amount no integer number of cents equals), superscript cents (``$45⁰⁰`` is 4500),
-any script's digits and the Arabic decimal separator. A sign or parentheses are ignored
-(``-$5`` and ``$(5)`` are 500). Bare numbers are not money (``order 100234``, ``25.00``).
+any script's digits (dingbat digits ``❺`` too) and the Arabic decimal separator; a vulgar
+fraction is its decimals (``$45½`` is 4550). A sign or parentheses are ignored
+(``-$5`` and ``$(5)`` are 500). Bare numbers are not money (``order 100234``, ``25.00``),
+except for a money check: ``money_mentions(text, bare=True)`` also reads every bare
+two-decimal number (``It could also be 5.39.``) as US dollars.
 """
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
-from mcpgym_grading._text import fold
+from mcpgym_grading._money_prepare import prepare
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -66,6 +72,11 @@ _WORD_UNITS: dict[str, str] = {
     "dollars": USD,
     "buck": USD,
     "bucks": USD,
+    "dol": USD,
+    "dols": USD,
+    "smacker": USD,
+    "smackers": USD,
+    "clams": USD,
     "euro": "EUR",
     "euros": "EUR",
     "quid": "GBP",
@@ -129,20 +140,9 @@ _SCALES = {
     "mm": 1_000_000,
     "mn": 1_000_000,
     "million": 1_000_000,
-    "b": 1_000_000_000,
     "bn": 1_000_000_000,
     "billion": 1_000_000_000,
 }
-
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_WORD_VALUE = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-_WORD_SCALE = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9}
-
-_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 
 
 @dataclass(frozen=True)
@@ -159,61 +159,6 @@ class Mention:
     def whole_cents(self) -> int | None:
         """The amount as integer cents, or None when it is not a whole number of cents."""
         return int(self.cents) if self.cents.denominator == 1 else None
-
-
-# ---- preparation: the text as the parser reads it -----------------------------------
-
-_SUPER_AFTER_DIGIT = re.compile(r"(?<=\d)[" + _SUPERSCRIPTS + r"]{1,2}(?![" + _SUPERSCRIPTS + "])")
-_WORD_RUN = re.compile(
-    r"\b(?:a|" + "|".join(_UNITS + _TENS + list(_WORD_SCALE)) + r")"
-    r"(?:(?:[ -]+|[ -]+and[ -]+)(?:" + "|".join(_UNITS + _TENS + list(_WORD_SCALE)) + r"))*\b"
-)
-
-
-def _words_value(run: str) -> int | None:
-    """The value of a run of number words (``forty-five``, ``one hundred and twenty``), or
-    None when it is no number (``a`` alone, ``a`` not before a scale word)."""
-    words = [w for w in re.split(r"[ -]+", run) if w and w != "and"]
-    if not words or (words[0] == "a" and (len(words) < 2 or words[1] not in _WORD_SCALE)):
-        return None
-    if words[0] in _WORD_SCALE:
-        return None  # "$3 million": a scale after digits is read with them
-    total = current = 0
-    seen = False
-    for w in words:
-        if w == "a":
-            current = 1
-        elif w in _WORD_VALUE:
-            current += _WORD_VALUE[w]
-        elif w == "hundred":
-            current = max(current, 1) * 100
-        else:
-            total += max(current, 1) * _WORD_SCALE[w]
-            current = 0
-        seen = True
-    return total + current if seen else None
-
-
-def _digits_for_words(text: str) -> str:
-    def sub(m: re.Match[str]) -> str:
-        value = _words_value(m.group(0))
-        return m.group(0) if value is None else str(value)
-
-    return _WORD_RUN.sub(sub, text)
-
-
-def prepare(text: str) -> str:
-    """The text the money parser reads: HTML entities decoded, superscript digits after a
-    number read as its cents (``45⁰⁰`` is ``45.00``), `fold`-ed (NFKC, every space, dash and
-    digit script the same), Arabic decimal and thousands separators as ``.`` and ``,``,
-    number words as digits (``forty-five`` is ``45``)."""
-    text = html.unescape(html.unescape(text))
-    text = _SUPER_AFTER_DIGIT.sub(
-        lambda m: "." + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)).ljust(2, "0"),
-        text,
-    )
-    text = fold(text).replace("\u066b", ".").replace("\u066c", ",")
-    return _digits_for_words(text)
 
 
 # ---- the scanner ---------------------------------------------------------------------
@@ -234,7 +179,9 @@ _NUMBER = (
     r"|\d+(?: ?\.\d+|,\d+)?"  # 45.00, 45 .00 (a line break before the point), 45,00, 45
 )
 _END = r"(?!\d|[.,]\d)"
-_SCALE = r"(?:\s?(?P<{g}>k|mm|mn|m|bn|b|thousand|million|billion)\b)?"
+_SCALE = (  # a scale letter glued to the number ("$45k", not "$45 k?" nor "$45 b/c")
+    r"(?:(?P<{g}>k|mm|mn|m|bn)(?![\w/])|\s?(?P<{g}w>mm|mn|bn|thousand|million|billion)\b)?"
+)
 _CODE = r"(?:" + "|".join(_CODES) + r")"
 _QUAL = "|".join(_DOLLAR_QUALIFIERS)
 _PREFIX = (
@@ -242,7 +189,7 @@ _PREFIX = (
     r"|[" + _SIGN_CHARS + r"]|\b" + _CODE + r"(?![a-z])|\b(?:dollars?|bucks?|euros?)\b)"
 )
 _UNIT = (
-    r"(?P<post>\$|¢|[" + _SIGN_CHARS + r"]"
+    r"(?P<post>(?P<pdq>us|" + "|".join(_FOREIGN_DOLLAR_PREFIXES) + r")?\$|¢|[" + _SIGN_CHARS + r"]"
     r"|(?:(?P<qual>us|u s|american|"
     + _QUAL
     + r")\s)?(?P<unitword>"
@@ -259,7 +206,7 @@ _MONEY = re.compile(
     # a marker before the number: $45, USD 45, €45, US$ 45, $ (45), -$45, usd45
     r"(?:"
     + _PREFIX
-    + r"[\s(\-]*(?P<n1>"
+    + r"[\s(\-:]*(?P<n1>"
     + _NUMBER
     + r")"
     + _END
@@ -277,11 +224,38 @@ _MONEY = re.compile(
     + _TAIL
     + r")"
 )
-_LIST_NEXT = re.compile(
-    r"[\s()]*(?:,|;|/|\bor\b|\band\b|\bto\b|-)[\s(]*(?P<num>\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})"
-    + _END
-    + r"(?![\w%])"
+_NOT_MONEY_AFTER = (  # a number of something else: 12.50 kg, 15.00%, 12.50 pm, 2 items
+    r"(?!\s?(?:%|°|(?:percent|kg|g|lbs?|oz|km|mi|miles?|cm|mm|ft|h|hrs?|hours?|min|minutes?"
+    r"|days?|weeks?|months?|years?|items?|units?|pcs|x|am|pm|gb|mb|kb)\b))"
 )
+_LISTED = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{2})?|\d+(?:\.\d{2})?)" + _END + r"(?![\w%])"
+_SEP = r"(?P<sep>,|;|/|\bor\b|\band\b|\bto\b|-)"
+_LIST_NEXT = re.compile(r"[\s()]*" + _SEP + r"[\s(]*" + _LISTED + _NOT_MONEY_AFTER)
+_LIST_PREV = re.compile(r"(?<![\w.,])" + _LISTED + r"[\s()]*" + _SEP + r"[\s(]*\Z")
+_LIST_WINDOW = 200
+"""How far before a mention its list is looked for (characters)."""
+_BARE = re.compile(
+    r"(?:(?<=[.,]\d\d-)|(?<!\d-))(?<![\w.,/:#])"
+    r"(?P<num>(?:0|[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*)[.,]\d\d)"
+    r"(?![\w%]|[.,/:]\d|-(?!\d+[.,]\d\d(?![\d.,]))\d)" + _NOT_MONEY_AFTER
+)
+"""A bare two-decimal number (``5.39``, ``1,234.50``, ``7,95``), not part of a longer dotted,
+dashed or slashed number (``1.2.3``, ``06.15.2026``), of an identifier, or a count of
+something else (``12.50 kg``, ``15.00%``); a leading zero only as ``0.YY``."""
+
+
+def _listed(chain: list[tuple[str, str, tuple[int, int]]]) -> list[tuple[str, tuple[int, int]]]:
+    """The numbers of a list chained to a mention (nearest first, each ``(separator,
+    number, span)``) that are amounts: a two-decimal number always, a whole number only in a
+    list with an ``or`` (``$45, 90 or 12``; not ``$45, 2 items``); up to the first that is
+    not."""
+    any_or = any(sep == "or" for sep, _, _ in chain)
+    out: list[tuple[str, tuple[int, int]]] = []
+    for _, num, span in chain:
+        if "." not in num and not any_or:
+            break
+        out.append((num, span))
+    return out
 
 
 def _number(raw: str) -> Fraction | None:
@@ -324,8 +298,9 @@ def _currency(m: re.Match[str]) -> tuple[str, bool]:
             return _SIGNS.get(pre, pre), False
         return pre.upper(), False
     post = m.group("post")
-    if post in ("$",):
-        return USD, False
+    if post.endswith("$"):
+        pdq = m.group("pdq")
+        return (USD if pdq in (None, "us") else _FOREIGN_DOLLAR_PREFIXES[pdq]), False
     if post == "¢" or post.startswith("cent"):
         return USD, True
     if len(post) == 1:
@@ -339,21 +314,27 @@ def _currency(m: re.Match[str]) -> tuple[str, bool]:
     return post.upper(), False
 
 
-def money_mentions(text: str) -> list[Mention]:
-    """Every money mention of ``text``, in order (see the module docstring). Linear time."""
+def money_mentions(text: str, *, bare: bool = False) -> list[Mention]:
+    """Every money mention of ``text``, in order (see the module docstring). Linear time.
+
+    With ``bare`` (a money check reads a reply so), every bare two-decimal number that is
+    no part of a mention (``It could also be 5.39 or 7.95.``) is a mention in US dollars too,
+    unless it is part of a longer dotted or dashed number (``1.2.3``, a date), of an
+    identifier or a count of something else (``12.50 kg``, ``15.00%``, ``12.50 pm``)."""
     prepared = prepare(text)
-    out: list[Mention] = []
+    out: list[tuple[int, Mention]] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     while True:
         m = _MONEY.search(prepared, pos)
         if m is None:
-            return out
-        pos = m.end()
+            break
+        floor, pos = pos, m.end()
         raw = m.group("n1") or m.group("num")
         value = _number(raw)
         if value is None:
             continue
-        scale = m.group("s1") or m.group("scale")
+        scale = m.group("s1") or m.group("s1w") or m.group("scale") or m.group("scalew")
         if scale:
             value *= _SCALES[scale]
         currency, in_cents = _currency(m)
@@ -361,14 +342,45 @@ def money_mentions(text: str) -> list[Mention]:
         tail = None if m.group("pre") is not None else (m.group("tail") or m.group("tail2"))
         if tail is not None and not in_cents:
             cents += int(tail)  # 12 dollars 50, 12 dollars and 50 cents
-        out.append(Mention(currency, cents, m.group(0).strip()))
-        # bare two-decimal numbers listed right after it: the same currency
-        while (n := _LIST_NEXT.match(prepared, pos)) is not None:
-            more = _number(n.group("num"))
-            if more is None:
-                break
-            out.append(Mention(currency, more * 100, n.group("num")))
-            pos = n.end()
+        unit = 1 if in_cents else 100
+        if m.group("pre") is None:  # "5.39, 7.95 or 45.00 dollars": the list before it
+            back: list[tuple[str, str, tuple[int, int]]] = []
+            start = m.start()
+            lo = max(floor, start - _LIST_WINDOW)
+            while (p := _LIST_PREV.search(prepared, lo, start)) is not None:
+                back.append((p.group("sep"), p.group("num"), p.span("num")))
+                start = p.start()
+            for num, span in reversed(_listed(back)):
+                if (value := _number(num)) is not None:
+                    out.append((span[0], Mention(currency, value * unit, num)))
+                    spans.append(span)
+        out.append((m.start(), Mention(currency, cents, m.group(0).strip())))
+        spans.append(m.span())
+        # numbers listed right after it: the same currency
+        chain: list[tuple[str, str, tuple[int, int]]] = []
+        at = pos
+        while (n := _LIST_NEXT.match(prepared, at)) is not None:
+            if _MONEY.match(prepared, n.start("num")) is not None:
+                break  # a mention of its own: "$45 or 9000 cents", "$45.00 or 90.00 euros"
+            chain.append((n.group("sep"), n.group("num"), n.span("num")))
+            at = n.end()
+        for num, span in _listed(chain):
+            if (value := _number(num)) is not None:
+                out.append((span[0], Mention(currency, value * unit, num)))
+                spans.append(span)
+                pos = span[1]
+    if bare:
+        covered = sorted(spans)
+        i = 0
+        for b in _BARE.finditer(prepared):
+            while i < len(covered) and covered[i][1] <= b.start():
+                i += 1
+            if i < len(covered) and covered[i][0] < b.end():
+                continue  # part of a mention
+            if (value := _number(b.group("num"))) is not None:
+                out.append((b.start(), Mention(USD, value * 100, b.group("num"))))
+    out.sort(key=lambda pair: pair[0])
+    return [mention for _, mention in out]
 
 
 def money_amounts(text: str) -> list[int]:

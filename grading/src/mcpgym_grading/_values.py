@@ -207,15 +207,30 @@ def sort_key(value: Any) -> str:
     return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), default=str)
 
 
+ROUNDING_ULPS = 2
+"""Two floats this many units in the last place (of the larger) apart are equal under the
+default tolerance, whatever their magnitude."""
+
+ROUNDING_CAP = 1e-6
+"""Under the default tolerance, two floats further apart than `ROUNDING_ULPS` are equal only
+within `DEFAULT_REL_TOL` *and* less than this apart: accumulated rounding (a sum of a
+thousand ``0.1``), never a half at 1e12."""
+
+
 def values_close(a: Any, b: Any, *, rel_tol: float = DEFAULT_REL_TOL, abs_tol: float = 0.0) -> bool:
     """`values_equal`, except that two numbers of which one is a float compare equal within
     ``rel_tol`` / ``abs_tol`` (`math.isclose`); lists and dicts element by element.
 
-    A tolerance no wider than the default (``abs_tol`` 0 and ``rel_tol`` at most
-    `DEFAULT_REL_TOL`) absorbs binary rounding only: it never makes two *integral* values
-    equal, however large (``1e9`` and ``1e9 + 1.0``, cents or counts stored as REAL, stay
-    different), and ``0.1 + 0.2`` still equals ``0.3``. A wider tolerance set by the author
-    applies to every pair of numbers of which one is a float."""
+    The default tolerance (``rel_tol`` `DEFAULT_REL_TOL`, ``abs_tol`` 0: what a check has
+    when its author set none) absorbs binary rounding only: two floats are equal when they
+    differ by at most `ROUNDING_ULPS` units in the last place of the larger, or by less than
+    both `DEFAULT_REL_TOL` of it and `ROUNDING_CAP` (``0.1 + 0.2`` equals ``0.3``, a sum of a
+    thousand ``0.1`` equals ``100.0``; ``1e12 + 0.5`` and ``1e12 + 1.0``, or ``1e15 + 0.5``
+    and ``1e15``, are different), and two *integral* values only when equal, however large
+    (``1e9`` and ``1e9 + 1.0``, cents or counts stored as REAL, stay different). A tolerance
+    the author set applies as `math.isclose` to every pair of numbers of which one is a
+    float (a ``rel_tol`` below the default and no ``abs_tol`` keeps integral values exact;
+    a ``rel_tol`` set to the default itself is the default)."""
     a, b = jsonable(a), jsonable(b)
     if _is_number(a) and _is_number(b):
         if not (isinstance(a, float) or isinstance(b, float)):
@@ -223,6 +238,14 @@ def values_close(a: Any, b: Any, *, rel_tol: float = DEFAULT_REL_TOL, abs_tol: f
         rounding_only = abs_tol == 0 and rel_tol <= DEFAULT_REL_TOL
         if rounding_only and float(a).is_integer() and float(b).is_integer():
             return a == b
+        if abs_tol == 0 and rel_tol == DEFAULT_REL_TOL:
+            x, y = float(a), float(b)
+            if math.isinf(x) or math.isinf(y) or math.isnan(x) or math.isnan(y):
+                return x == y
+            diff, top = abs(x - y), max(abs(x), abs(y))
+            return diff <= ROUNDING_ULPS * math.ulp(top) or (
+                diff <= DEFAULT_REL_TOL * top and diff < ROUNDING_CAP
+            )
         return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
     if (xs := _sequence(a)) is not None and (ys := _sequence(b)) is not None:
         return len(xs) == len(ys) and all(

@@ -66,7 +66,7 @@ from starlette.routing import Route
 
 from mcpgym_grading._grade_cache import open_grade, seal_grade
 from mcpgym_grading._reference import ReferenceCache
-from mcpgym_grading.engine import grade_bundle
+from mcpgym_grading.engine import environment_lock, grade_bundle
 from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
 from mcpgym_grading.grade import Grade
 from mcpgym_server import (
@@ -156,7 +156,11 @@ class _GradingService:
             logger.warning("not serving the cached grade %s: %s", path, exc)
             return None
         grade, why = open_grade(
-            text, episode_id=episode_id, bundle_sha256=digest, key=self.cache_key
+            text,
+            episode_id=episode_id,
+            bundle_sha256=digest,
+            key=self.cache_key,
+            installed_lock=lambda name: environment_lock(self.env_loader(name)),
         )
         if grade is None:
             logger.warning("not serving the cached grade %s (%s): grading again", path, why)

@@ -8,7 +8,8 @@ brackets and quotes around groups, digits as words, HTML character references, t
 stored reversed in a right-to-left override, Cyrillic letters and ``O`` / ``l`` for
 digits drawn alike, an email's ``@`` glued, bracketed or left out; and, for an amount
 ``$X.YY`` only (`MONEY_ONLY_FORMS`): in cents, in words, in euros, ``X.YY USD``,
-``X dollars YY``, superscript cents, a decimal comma, a ``k``.
+``X dollars YY``, superscript cents, a decimal comma, a ``k``, a bare ``X.YY`` (a list of
+them: ``5.39, 7.95.``), ``USD: X.YY``, ``X.YY US$``, the ``💲`` sign, ``%24X.YY``.
 `mcpgym_clients.instrument.adversarial` writes the values of its mutants in each.
 """
 
@@ -245,6 +246,11 @@ MONEY_ONLY_FORMS: dict[str, Callable[[str], str | None]] = {
     ),
     "decimal-comma": _money_form(lambda c: f"{c // 100},{c % 100:02d} $"),
     "kilo": _money_form(_kilo),
+    "bare": _money_form(lambda c: f"{c // 100}.{c % 100:02d}"),
+    "code-colon": _money_form(lambda c: f"USD: {c // 100}.{c % 100:02d}"),
+    "sign-after": _money_form(lambda c: f"{c // 100}.{c % 100:02d} US$"),
+    "dollar-emoji": _money_form(lambda c: f"\U0001f4b2{c // 100}.{c % 100:02d}"),
+    "url-escaped": _money_form(lambda c: f"%24{c // 100}.{c % 100:02d}"),
 }
 """Other ways to write an amount ``$X.YY`` (``None`` for a value that is no amount): the
 money parser must read each as a stated amount, in cents or in its own currency."""

@@ -1,0 +1,110 @@
+"""Money parsing, part one: the text as the money parser (`mcpgym_grading._money`) reads it.
+
+HTML entities decoded, look-alike dollar signs as ``$``, vulgar fractions as decimals,
+superscript cents, `fold`, dingbat digits, Arabic separators, number words as digits.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from fractions import Fraction
+
+from mcpgym_grading._text import fold
+
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD_VALUE = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+_WORD_SCALE = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9}
+
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+
+
+# ---- preparation: the text as the parser reads it -----------------------------------
+
+_SUPER_AFTER_DIGIT = re.compile(r"(?<=\d)[" + _SUPERSCRIPTS + r"]{1,2}(?![" + _SUPERSCRIPTS + "])")
+_WORD_RUN = re.compile(
+    r"\b(?:a|" + "|".join(_UNITS + _TENS + list(_WORD_SCALE)) + r")"
+    r"(?:(?:[ -]+|[ -]+and[ -]+)(?:" + "|".join(_UNITS + _TENS + list(_WORD_SCALE)) + r"))*\b"
+)
+
+
+def _words_value(run: str) -> int | None:
+    """The value of a run of number words (``forty-five``, ``one hundred and twenty``), or
+    None when it is no number (``a`` alone, ``a`` not before a scale word)."""
+    words = [w for w in re.split(r"[ -]+", run) if w and w != "and"]
+    if not words or (words[0] == "a" and (len(words) < 2 or words[1] not in _WORD_SCALE)):
+        return None
+    if words[0] in _WORD_SCALE:
+        return None  # "$3 million": a scale after digits is read with them
+    total = current = 0
+    seen = False
+    for w in words:
+        if w == "a":
+            current = 1
+        elif w in _WORD_VALUE:
+            current += _WORD_VALUE[w]
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        else:
+            total += max(current, 1) * _WORD_SCALE[w]
+            current = 0
+        seen = True
+    return total + current if seen else None
+
+
+def _digits_for_words(text: str) -> str:
+    def sub(m: re.Match[str]) -> str:
+        value = _words_value(m.group(0))
+        return m.group(0) if value is None else str(value)
+
+    return _WORD_RUN.sub(sub, text)
+
+
+def _vulgar_table() -> dict[str, str]:
+    # every vulgar fraction character (category No with a numeric value below 1) as its
+    # decimals: "½" is ".5" (after a digit) — NFKC would make "45½" the digits "451⁄2"
+    out: dict[str, str] = {}
+    for c in map(chr, range(0x10000)):
+        if unicodedata.category(c) == "No" and unicodedata.decomposition(c).startswith(
+            "<fraction>"
+        ):
+            value = Fraction(unicodedata.numeric(c)).limit_denominator(1000)
+            if 0 < value < 1:
+                out[c] = f"{float(value):.3f}"[1:].rstrip("0")
+    return out
+
+
+_VULGAR = _vulgar_table()
+_VULGAR_RE = re.compile(r"(?P<d>\d)?(?P<f>[" + "".join(_VULGAR) + r"])")
+_OTHER_DIGITS = {
+    ord(c): str(unicodedata.digit(c))
+    for c in map(chr, range(0x110000))
+    if unicodedata.category(c) == "No"
+    and unicodedata.digit(c, None) is not None
+    and not unicodedata.decomposition(c)
+}
+"""Digits NFKC keeps as symbols (dingbat digits ``❺``, ``⓿``): read as the digits they show."""
+_DOLLAR_LOOKALIKES = re.compile(r"\U0001f4b2|%24", re.IGNORECASE)  # 💲, a URL-escaped $
+
+
+def prepare(text: str) -> str:
+    """The text the money parser reads: HTML entities decoded, the heavy dollar sign ``💲``
+    and ``%24`` as ``$``, a vulgar fraction as its decimals (``45½`` is ``45.5``, never the
+    digits ``451``), superscript digits after a number read as its cents (``45⁰⁰`` is
+    ``45.00``), `fold`-ed (NFKC, every space, dash and digit script the same), dingbat
+    digits (``❺``) as digits, Arabic decimal and thousands separators as ``.`` and ``,``,
+    number words as digits (``forty-five`` is ``45``)."""
+    text = html.unescape(html.unescape(text))
+    text = _DOLLAR_LOOKALIKES.sub("$", text)
+    text = _VULGAR_RE.sub(lambda m: (m.group("d") or "0") + _VULGAR[m.group("f")], text)
+    text = _SUPER_AFTER_DIGIT.sub(
+        lambda m: "." + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)).ljust(2, "0"),
+        text,
+    )
+    text = fold(text).translate(_OTHER_DIGITS).replace("\u066b", ".").replace("\u066c", ",")
+    return _digits_for_words(text)
