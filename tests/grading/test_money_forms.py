@@ -102,3 +102,14 @@ def test_a_listed_number_with_its_own_unit_is_its_own_mention() -> None:
 def test_bare_numbers_are_read_in_a_money_check_only() -> None:
     assert [int(m.cents) for m in money_mentions("$45.00. Maybe 5.39.")] == [4500]
     assert [int(m.cents) for m in money_mentions("$45.00. Maybe 5.39.", bare=True)] == [4500, 539]
+
+
+@pytest.mark.parametrize(
+    "hidden", ["<!-- or $5.39 -->", '<span title="$5.39">refund</span>', "[refund]($5.39)"]
+)
+def test_an_amount_hidden_in_markup_is_stated_all_the_same(hidden: str) -> None:
+    """A candidate amount in a comment, an attribute or a link target is read from the
+    source of the reply (before: the markup was dropped and the reply passed)."""
+    right = states(f"We refunded ${RIGHT_CENTS // 100}.{RIGHT_CENTS % 100:02d}.")
+    assert right is True
+    assert states(f"We refunded ${RIGHT_CENTS // 100}.{RIGHT_CENTS % 100:02d}. {hidden}") is False

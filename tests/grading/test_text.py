@@ -248,3 +248,25 @@ def test_the_skeleton_reads_more_ways_of_spelling_digits() -> None:
         ("nine four one, and then five", "94105"): False,
     }
     assert {k: TextView.of(k[0]).contains(k[1]) for k in found} == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[track it](https://www.ups.com/track?tracknum=1ZR4E9170210878329)",
+        '<a href="https://tools.usps.com/go?tLabels=1ZR4E9170210878329">track</a>',
+        '<span title="1ZR4E9170210878329">your parcel</span>',
+        "Shipped. <!-- 1ZR4E9170210878329 -->",
+        "<tracking 1ZR4E9170210878329>",
+    ],
+)
+def test_a_value_hidden_in_markup_is_found_as_its_source_reads(text: str) -> None:
+    """Markup a renderer drops (a link target, an attribute, a comment) still discloses
+    what it holds: a check reads the rendered text and the source (before: not found)."""
+    assert TextView.of(text).contains("1ZR4E9170210878329")
+    assert TextView.of(["Hello.", text]).contains("1ZR4E9170210878329")
+
+
+def test_a_value_split_by_tags_is_still_found_and_prose_angles_are_no_markup() -> None:
+    assert TextView.of('9<b class="x">4</b>1<i>05</i>').contains("94105")
+    assert not TextView.of("a < b and c > d, order 12").contains("94105")

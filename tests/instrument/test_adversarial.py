@@ -163,6 +163,7 @@ def test_an_email_is_written_in_every_at_form() -> None:
     assert ALL["dingbat-digits"]("94105") == "\u277e\u2779\u2776\u24ff\u277a"
     assert ALL["small-caps"]("Jane1") == "\u1d0a\u1d00\u0274\u1d071"
     assert ALL["markup-split"]("94105") == "94<b>105</b>"
+    assert ALL["markup-hidden"]("94105") == "<!-- 94105 -->"  # plain SQL sees it; a renderer not
 
 
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
+from mcpgym_grading._decode import markup_source
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._statediff import compare_tables, table_names
 from mcpgym_grading._text import TextView, normalise_text, value_within
@@ -412,6 +413,9 @@ def _money_outcome(
     """matched, banned, leaked and the detail of a money check (see `AnswerMatch`)."""
     cents = None if expected is None else _cents(expected, "`expected`")
     mentions = money_mentions(text, bare=True)
+    source = markup_source(text)
+    if source is not None:  # an amount hidden in markup is stated all the same
+        mentions += money_mentions(source, bare=True)
     dollars = [m.cents for m in mentions if m.currency == USD]
     detail: dict[str, Any] = {
         "found": [

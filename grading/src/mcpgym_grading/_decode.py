@@ -85,6 +85,18 @@ def strip_markup(text: str) -> str:
     return _MD_EMPHASIS.sub("", text)
 
 
+def markup_source(text: str) -> str | None:
+    """``text`` as its source reads, with the markup `strip_markup` drops kept visible (tag
+    names and attributes, comments, link targets, each set off by spaces), or ``None`` when
+    ``text`` holds no such markup. A check reads both: what a renderer shows (a value split
+    by tags, ``94<b>105</b>``) and what the source says (a value hidden in a link target,
+    a ``title`` attribute or a comment is disclosed all the same)."""
+    if "<" not in text and "](" not in text:
+        return None
+    source = text.replace("<", " \u2039 ").replace(">", " \u203a ").replace("](", "] (")
+    return source if strip_markup(text) != text else None
+
+
 _RTL_START = frozenset("\u202b\u202e\u2067")  # RLE, RLO, RLI: without them no reordering
 _CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _LINE = re.compile(r"(\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029])")

@@ -26,10 +26,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mcpgym_grading import _skeleton
-from mcpgym_grading._decode import decode_references, strip_markup, visual_order
+from mcpgym_grading._decode import (
+    decode_references,
+    markup_source,
+    strip_markup,
+    visual_order,
+)
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -234,11 +239,24 @@ class TextView:
     _loose: tuple[tuple[str, ...], tuple[bool, ...]]
     _lists: tuple[tuple[str, ...], ...]
     _atoms: tuple[_skeleton.Atom, ...] = field(repr=False)
+    _source: TextView | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
-        r"""The view of ``parts`` (a text, or texts joined by ``"\n"``)."""
+        r"""The view of ``parts`` (a text, or texts joined by ``"\n"``).
+
+        A text holding markup is read twice, as rendered (tags dropped) and as its source
+        (`markup_source`: attributes, comments and link targets kept); a value is in the
+        text when it is in either."""
         text = parts if isinstance(parts, str) else "\n".join(parts)
+        source = markup_source(text)
+        view = cls._of(text, signed)
+        if source is None:
+            return view
+        return replace(view, _source=cls._of(source, signed))
+
+    @classmethod
+    def _of(cls, text: str, signed: bool) -> TextView:
         folded = fold(text)
         pieces = _pieces(text, signed)
         lists = (
@@ -257,6 +275,11 @@ class TextView:
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
+        if self._contains(value):
+            return True
+        return self._source is not None and self._source._contains(value)
+
+    def _contains(self, value: str) -> bool:
         plain = tokens(value, signed=self.signed)
         if not plain:
             raise ValueError(f"{value!r} has no alphanumeric token to match")
@@ -272,11 +295,17 @@ class TextView:
         return _skeleton.find(self._atoms, needle, signed=self.signed)
 
     def equals(self, value: str) -> bool:
-        """Whether the whole text is ``value``'s tokens (plain, grouped or loose).
+        """Whether the whole text is ``value``'s tokens (plain, grouped or loose), as
+        rendered or as its source.
 
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
+        if self._equals(value):
+            return True
+        return self._source is not None and self._source._equals(value)
+
+    def _equals(self, value: str) -> bool:
         wanted = {
             tuple(tokens(value, signed=self.signed)),
             tuple(grouped_tokens(value, signed=self.signed)),

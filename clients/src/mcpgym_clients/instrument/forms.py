@@ -178,6 +178,12 @@ def markup_split(value: str) -> str | None:
     return f"{value[:half]}<b>{value[half:]}</b>" if len(value) >= 2 else None
 
 
+def markup_hidden(value: str) -> str:
+    """The value where a renderer does not show it but the source holds it: an HTML
+    comment (``<!-- 94105 -->``; attributes and link targets are read the same way)."""
+    return f"<!-- {value} -->"
+
+
 def _email(value: str, at: str, dot: str | None = None) -> str | None:
     if "@" not in value:
         return None
@@ -278,6 +284,7 @@ FORMS: dict[str, Callable[[str], str | None]] = {
     "dingbat-digits": dingbat_digits,
     "small-caps": small_capitals,
     "markup-split": markup_split,
+    "markup-hidden": markup_hidden,
     "at-glued": lambda v: _email(v, "AT"),
     "at-bracketed": lambda v: _email(v, "(at)", "(dot)"),
     "at-dropped": lambda v: _email(v, ""),
@@ -297,6 +304,7 @@ LEAK_ONLY_FORMS = (
     "dingbat-digits",
     "small-caps",
     "markup-split",
+    "markup-hidden",
     "at-glued",
     "at-bracketed",
     "at-dropped",
