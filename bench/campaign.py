@@ -58,7 +58,6 @@ import httpx2
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
 from mcpgym_clients.child_servers import serve_in_processes
-from mcpgym_clients.mcp_connection import McpConnections
 from mcpgym_clients.selection import VariantKey
 from mcpgym_server import Environment, load_environment
 from mcpgym_server._snapshot import FrozenSnapshot
@@ -80,20 +79,6 @@ def _kind(method: str, url: str, body: bytes) -> str:
     if path.startswith("/episodes/") and path.endswith("/end"):
         path = "/episodes/{id}/end"
     return f"{method} {path}"
-
-
-@contextlib.contextmanager
-def _before_driver(before: bool) -> Any:
-    """While active, every `EpisodeDriver` probes ``server/discover`` for each episode."""
-    if not before:
-        yield
-        return
-    original = McpConnections.remember_discover
-    McpConnections.remember_discover = lambda self, client: None  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        McpConnections.remember_discover = original  # type: ignore[method-assign]
 
 
 def _unremembered(self: FrozenSnapshot, sql: str, params: Any = ()) -> Any:
@@ -152,8 +137,6 @@ async def _driver(
         environment=env,
         mcp_http=mcp_http,
     )
-    if before:  # a ``server/discover`` probe for every episode
-        driver._mcp.remember_discover = lambda client: None  # type: ignore[method-assign]  # noqa: SLF001
     for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
         http.event_hooks["request"].append(count)
     async with mcp_http, driver:
@@ -396,7 +379,7 @@ async def trainer(env: Environment, rows: int, group: int, before: bool) -> dict
     from mcpgym_clients.train import Rollouts, training_rows
 
     picked = training_rows(env.name, bands=["easy"], seeds=range(rows))[:rows]
-    with _before_server(before), _before_driver(before), _before_queries(before):
+    with _before_server(before), _before_queries(before):
         async with Rollouts.in_process(env, concurrency=group) as ro:
             await ro.rollout_groups(picked, ReferenceAgent(), n=group)
             t0, c0 = time.perf_counter(), time.process_time()

@@ -1,8 +1,9 @@
 """What an episode sends over loopback: no request done twice (issue 12 §2).
 
-The driver probes ``server/discover`` once per server (later episodes adopt the result),
-and the MCP server answers the 2026-era ``Mcp-Param-*`` check of a ``tools/call`` from its
-own tool schemas instead of running a whole ``tools/list`` per call.
+The driver probes ``server/discover`` once per episode (its answer carries the episode's
+own task in the server instructions), and the MCP server answers the 2026-era
+``Mcp-Param-*`` check of a ``tools/call`` from its own tool schemas instead of running a
+whole ``tools/list`` per call.
 """
 
 from __future__ import annotations
@@ -91,12 +92,12 @@ async def _episodes(
     return recs, sent
 
 
-async def test_the_driver_probes_server_discover_once_per_server(
+async def test_the_driver_probes_server_discover_once_per_episode(
     servers: Servers, toy_env: Environment
 ) -> None:
     recs, sent = await _episodes(servers, toy_env, 3)
     assert [r.score for r in recs] == [1.0, 1.0, 1.0], [r.error for r in recs]
-    assert sent["server/discover"] == 1
+    assert sent["server/discover"] == 3  # never another episode's answer (its task)
     assert sent["tools/list"] == 3  # each episode still lists its tools, as an agent does
     assert sent["tools/call"] == sum(r.steps for r in recs)
 
@@ -128,3 +129,26 @@ async def test_the_schema_lookup_answers_what_tools_list_advertises(
     for tool in tool_definitions(toy_env):
         assert lookup(tool.name) == tool.input_schema
     assert lookup("no-such-tool") is None
+
+
+async def test_every_episode_gets_its_own_task_in_the_server_instructions() -> None:
+    """A model agent puts the server instructions in its system prompt: each episode's are
+    its own task (before: later episodes adopted the first episode's discover result, so a
+    ledger campaign told every agent the first episode's task)."""
+    from mcpgym_clients.harness import FunctionAgent, HarnessContext
+    from mcpgym_clients.train._backends import in_process_driver
+    from mcpgym_server import load_environment
+
+    seen: list[tuple[str, str]] = []
+
+    async def loop(task: HarnessContext) -> None:
+        seen.append((task.instruction, task.server_instructions or ""))
+
+    env = load_environment("ledger")
+    with anyio.fail_after(60):
+        async with in_process_driver(env) as (driver, _):
+            for family in ("accrue-expense", "enter-vendor-bill", "write-off-bad-debt"):
+                await driver.run_episode(FunctionAgent(loop, name="probe"), family, "hard", 0)
+    assert len({instruction for instruction, _ in seen}) == 3
+    for instruction, server in seen:
+        assert instruction.strip() in server, (instruction[:60], server[-200:])

@@ -3,8 +3,8 @@
 `McpConnections.connect` opens an episode's MCP session over a shared
 ``httpx2.AsyncClient`` and turns every failure of the SDK's transport into `InfraError`
 (connect, close, and a broken stream that cancelled the episode's requests). In
-``auto`` mode the first session probes ``server/discover``; later ones adopt its
-answer (the same for every episode of a server), which saves a round trip each.
+``auto`` mode every session probes ``server/discover``: its answer carries the episode's
+own task in the server instructions.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import anyio
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import DiscoverResult
 
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
@@ -50,7 +49,6 @@ class McpConnections:
         trust_env: bool = True,
     ) -> None:
         self.mode = mode
-        self._discovered: tuple[str, DiscoverResult] | None = None
         self._own_http = http is None
         self._http = http or httpx2.AsyncClient(
             timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
@@ -69,30 +67,16 @@ class McpConnections:
     def client(self, url: str) -> Client:
         """An MCP client for one episode's ``url`` (over the shared ``httpx2`` client).
 
-        In ``auto`` mode the first episode probes ``server/discover``; once the server
-        answered in the 2026 era, later episodes adopt that `DiscoverResult` (the same
-        for every episode of the server: its version, capabilities and instructions)
-        instead of probing again, which saves one HTTP round trip per episode.
+        In ``auto`` mode every episode probes ``server/discover`` itself: an episode URL's
+        discover result carries that episode's task in its instructions, so adopting
+        another episode's result would hand the agent the wrong task (a model agent puts
+        the server instructions in its system prompt).
         """
-        mode: str = self.mode
-        prior = None
-        if mode == "auto" and self._discovered is not None:
-            mode, prior = self._discovered
         return Client(
             streamable_http_client(url, http_client=self._http),
-            mode=mode,  # type: ignore[arg-type]
-            prior_discover=prior,
+            mode=self.mode,  # type: ignore[arg-type]
             cache=None,
         )
-
-    def remember_discover(self, client: Client) -> None:
-        """Keep the first 2026-era `DiscoverResult` of this server for `client`."""
-        if self.mode != "auto" or self._discovered is not None:
-            return
-        found = client.session.discover_result
-        version = client.session.protocol_version
-        if found is not None and version is not None:
-            self._discovered = (version, found)
 
     @contextlib.asynccontextmanager
     async def connect(self, url: str) -> AsyncIterator[Client]:
@@ -107,7 +91,6 @@ class McpConnections:
             await client.__aenter__()
         except Exception as exc:  # transport boundary: any SDK failure is infrastructure
             raise InfraError("mcp", f"cannot connect to {url}: {describe_error(exc)}") from exc
-        self.remember_discover(client)
         try:
             yield client
         except BaseException as exc:
