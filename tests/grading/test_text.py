@@ -270,3 +270,9 @@ def test_a_value_hidden_in_markup_is_found_as_its_source_reads(text: str) -> Non
 def test_a_value_split_by_tags_is_still_found_and_prose_angles_are_no_markup() -> None:
     assert TextView.of('9<b class="x">4</b>1<i>05</i>').contains("94105")
     assert not TextView.of("a < b and c > d, order 12").contains("94105")
+
+
+def test_an_equal_answer_holds_nothing_hidden_beside_it() -> None:
+    assert TextView.of("<b>12</b>").equals("12")
+    assert not TextView.of("<!-- 7 --> 12").equals("12")
+    assert not TextView.of('<span title="7">12</span>').equals("12")

@@ -93,8 +93,14 @@ def markup_source(text: str) -> str | None:
     a ``title`` attribute or a comment is disclosed all the same)."""
     if "<" not in text and "](" not in text:
         return None
-    source = text.replace("<", " \u2039 ").replace(">", " \u203a ").replace("](", "] (")
-    return source if strip_markup(text) != text else None
+    if strip_markup(text) == text:
+        return None
+    bare = _BARE_TAG.sub("", text)  # tags that hold nothing but their name show nothing
+    return bare.replace("<", " \u2039 ").replace(">", " \u203a ").replace("](", "] (")
+
+
+_BARE_TAG = re.compile(r"</?[A-Za-z][\w:.-]{0,40}\s*/?>")
+"""A tag with no attributes (``<b>``, ``</span>``, ``<br/>``): it hides nothing."""
 
 
 _RTL_START = frozenset("\u202b\u202e\u2067")  # RLE, RLO, RLI: without them no reordering

@@ -295,15 +295,16 @@ class TextView:
         return _skeleton.find(self._atoms, needle, signed=self.signed)
 
     def equals(self, value: str) -> bool:
-        """Whether the whole text is ``value``'s tokens (plain, grouped or loose), as
-        rendered or as its source.
+        """Whether the whole text is ``value``'s tokens (plain, grouped or loose), both as
+        rendered and as its source (a value beside another hidden in a comment or an
+        attribute is not the whole text).
 
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
-        if self._equals(value):
-            return True
-        return self._source is not None and self._source._equals(value)
+        if not self._equals(value):
+            return False
+        return self._source is None or self._source._equals(value)
 
     def _equals(self, value: str) -> bool:
         wanted = {
