@@ -38,14 +38,12 @@ lock, and grades say ``"signature": "verified"``; without one grades say
 Each bundle file is read once: the signature is verified over those bytes and the grade
 made from the same bytes (`EpisodeStore.read_verified`), never from a second read.
 
-Bundles are immutable and grading is deterministic, so a grade is computed once
-per episode and kept in memory (and in ``grades_dir`` as ``<episode_id>.json``
-when given, which survives restarts). A kept grade, in memory or on disk, is served only
-while its lock is the installed environment's: an environment changed under a running
-service makes the bundle graded again (409 when its lock no longer matches). A grade file
-is served only while it is bound to the bundle in the store and its MAC verifies
-(`mcpgym_grading._grade_cache`); a planted or edited one is ignored and the bundle graded
-again.
+Bundles are immutable and grading is deterministic, so a grade is computed once per episode
+and kept in memory (and in ``grades_dir`` as ``<episode_id>.json`` when given, which survives
+restarts), served only while its lock is the installed environment's (an environment changed
+under a running service: graded again, 409). A grade file is served only while it is bound to
+the bundle in the store and its MAC verifies (`mcpgym_grading._grade_cache`); a planted or
+edited one is ignored and the bundle graded again.
 """
 
 from __future__ import annotations
@@ -145,9 +143,8 @@ class _GradingService:
 
     def cached(self, episode_id: str) -> Grade | None:
         """The grade made earlier: in memory, or in ``grades_dir`` if still bound to the
-        bundle in the store (`mcpgym_grading._grade_cache`); either only while its lock is
-        the installed environment's (`mcpgym_grading._grade_cache.stale`); ``None``
-        otherwise."""
+        bundle in the store; either only under the installed lock
+        (`mcpgym_grading._grade_cache.stale`); ``None`` otherwise."""
         grade = self.grades.get(episode_id)
         if grade is not None and (why := stale(grade, self.installed_lock)):
             # the environment changed under the running service: grade again (409)
