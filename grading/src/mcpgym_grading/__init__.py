@@ -13,6 +13,7 @@ check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
 """
 
 from mcpgym_grading._reference import ReferenceCache
+from mcpgym_grading._roles import AmountRole
 from mcpgym_grading._statepages import StateConnection
 from mcpgym_grading._text import TextView, fold
 from mcpgym_grading.engine import grade_bundle
@@ -51,6 +52,7 @@ from mcpgym_grading.rubric import (
 from mcpgym_grading.service import create_app
 
 __all__ = [
+    "AmountRole",
     "AnswerMatch",
     "BundleMismatchError",
     "CalledBefore",

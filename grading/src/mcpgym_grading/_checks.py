@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, cast
 
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._money import USD, money_mentions
+from mcpgym_grading._roles import resolve_roles, role_outcome
 from mcpgym_grading._statediff import compare_tables, table_names
 from mcpgym_grading._text import TextView, normalise_text, value_within
 from mcpgym_grading._values import (
@@ -440,6 +441,11 @@ def _money_outcome(
         }
         others = [m for m in mentions if m.currency != USD or m.cents not in allowed | {cents}]
         matched = cents in dollars and not others
+        if check.roles:  # amounts bound to their role, clause by clause (`_roles`)
+            in_role, _, role_detail = role_outcome(
+                text, cents, resolve_roles(check.roles, ctx.params, resolve)
+            )
+            matched, detail = matched and in_role, detail | role_detail
         if others:
             detail["not_allowed"] = [f"{m.text} ({m.currency})" for m in others][:MAX_FOUND_ROWS]
         detail["allowed"] = sorted(allowed)

@@ -29,6 +29,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from mcpgym_grading._roles import AmountRole
 from mcpgym_server import BANDS
 
 DEFAULT_REL_TOL = 1e-12
@@ -44,6 +45,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "forbidden_sql": None,
         "allowed": None,
         "allowed_sql": None,
+        "roles": None,
     },
 }
 """Options added after rubrics were signed: left out of the canonical JSON while at their
@@ -228,6 +230,9 @@ class AnswerMatch(_CheckBase):
     ``allowed`` / ``allowed_sql`` (``"states"`` only; values or `Param` references, a list
     is several; the query's non-null values; integer cents): the other amounts the text may
     state (the policy figures, the other amounts the reference's own text states).
+    ``roles`` (``"states"`` only; `AmountRole` items): amounts bound to the words of
+    their role, read clause by clause (`mcpgym_grading._roles`): a reply that swaps two
+    allowed amounts' roles ("refunded $349.00 ... $89.00 is above the limit") states nothing.
     ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
     ``5`` differ (default); ``False`` ignores signs. Forbidden values, and ``expected``
     of a negated check, are found whatever sign is glued to them (a leak either way).
@@ -257,6 +262,7 @@ class AnswerMatch(_CheckBase):
     forbidden_sql: str | None = None
     allowed: Value = None
     allowed_sql: str | None = None
+    roles: tuple[AmountRole, ...] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerMatch:
@@ -277,6 +283,8 @@ class AnswerMatch(_CheckBase):
             raise ValueError(
                 f"check {self.name!r}: `allowed` / `allowed_sql` are for mode 'states' only"
             )
+        if self.roles is not None and self.mode != "states":
+            raise ValueError(f"check {self.name!r}: `roles` are for mode 'states' only")
         if self.negate and (has_forbidden or self.expected is None):
             raise ValueError(
                 f"check {self.name!r}: `negate` inverts `expected` only; write values the text "

@@ -1,0 +1,194 @@
+"""Amounts bound to their role in a text: `AnswerMatch(roles=...)` (``mode="states"``).
+
+A reply may rightly state two amounts of a case that play different parts: the amount
+refunded and the amount passed to billing, the duplicate charge refunded and the earlier
+refund that stands. Allowing both amounts anywhere lets a reply that swaps them ("I've
+refunded $349.00 ... your request of $89.00 is above the limit") pass, while every figure the
+customer reads is wrong. A role binds an amount to the words that say what it is (its
+``cues``), and each mention of that amount is read in its clause:
+
+- The text is cut into clauses at sentence ends (``.``, ``!``, ``?``; a dot between digits is
+  none), ``;``, line breaks, and before ``but``, ``while``, ``whereas`` and ``, and`` / ``, so``.
+- A mention's role is the role of the cue nearest to it in its clause (the gap in characters
+  between the two; a cue inside the mention does not count). No cue in the clause: the
+  mention is *unbound*. Two roles' cues equally near: it is *unbound* too.
+- The expected amount, when it has a role: stated only when at least one mention is bound to
+  its role, and no mention of it is bound to another role (unbound mentions are tolerated).
+- Any other amount with a role (an allowed one): every mention must be bound to its own
+  role; unbound or bound to another role, it is *misplaced* and the check fails, as an
+  amount that is not allowed fails it.
+
+A cue is lower-case words matched whole in the text as the money parser reads it (folded,
+number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
+are the author's statement of what the role is; keep them to words that say that role and
+no other (``refunded``, not ``refund``, which a refund *request* also is).
+
+This is a heuristic over surface words, not parsing: it refuses the natural swap and keeps
+the natural honest wordings; a reply that says "I have not refunded the $349.00" binds the
+amount to the refund cue and is refused (write the negation as a cue of the other role when
+a family needs it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from mcpgym_grading._money import USD, money_mentions
+from mcpgym_grading._money_prepare import prepare
+from mcpgym_grading.errors import CheckEvaluationError
+
+
+class AmountRole(BaseModel):
+    """One amount and the words of its role (see the module docstring).
+
+    ``amount``: integer cents or a `Param` reference (resolved per variant; a null or
+    non-positive amount binds nothing). ``cues``: lower-case words or phrases, a trailing
+    ``*`` makes the last word a prefix; at least one.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    amount: Any
+    cues: tuple[str, ...]
+
+    @field_validator("cues")
+    @classmethod
+    def _cues_given(cls, cues: tuple[str, ...]) -> tuple[str, ...]:
+        if not cues or any(not c.strip() or c != c.lower() for c in cues):
+            raise ValueError(
+                f"role cues must be non-empty lower-case words, got {cues!r} "
+                "(write e.g. ('refunded', 'credited'))"
+            )
+        return cues
+
+
+_CLAUSE_END = re.compile(
+    r"(?<!\d)[.]|[.](?!\d)|[!?;\n\r]+|(?=\s(?:but|while|whereas)\s)|,(?=\s+(?:and|so)\s)",
+    re.IGNORECASE,
+)
+
+
+def clauses(text: str) -> list[str]:
+    """``text`` cut into clauses (see the module docstring), empty ones dropped."""
+    return [c for c in _CLAUSE_END.split(text) if c.strip()]
+
+
+def _cue_pattern(cue: str) -> re.Pattern[str]:
+    prefix = cue.endswith("*")
+    words = cue.rstrip("*").split()
+    body = r"\s+".join(re.escape(w) for w in words)
+    tail = "" if prefix else r"(?![^\W_])"
+    return re.compile(r"(?<![^\W_])" + body + tail)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One US-dollar mention of a role-bound amount: its text, amount, and the index of the
+    role its clause binds it to (None: unbound)."""
+
+    text: str
+    cents: Fraction
+    role: int | None
+
+
+def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
+    """Every US-dollar mention in ``text`` of an amount in ``roles`` (``(cents, cues)``
+    pairs), in order, with the index of the role its nearest cue names (see the module
+    docstring). Linear in the text for a fixed set of cues."""
+    amounts = {cents for cents, _ in roles}
+    patterns = [[_cue_pattern(c) for c in cues] for _, cues in roles]
+    out: list[Bound] = []
+    for clause in clauses(text):
+        mentions = [
+            m for m in money_mentions(clause, bare=True) if m.currency == USD and m.cents in amounts
+        ]
+        if not mentions:
+            continue
+        prepared = prepare(clause)
+        cues = [
+            (i, hit.start(), hit.end())
+            for i, pats in enumerate(patterns)
+            for pat in pats
+            for hit in pat.finditer(prepared)
+        ]
+        at = 0
+        for m in mentions:
+            start = prepared.find(m.text, at)
+            if start < 0:  # not found verbatim (a listed number): the clause's start
+                start, end = at, at
+            else:
+                end = start + len(m.text)
+                at = end
+            best: dict[int, int] = {}
+            for i, cs, ce in cues:
+                if cs >= start and ce <= end:
+                    continue  # a cue inside the mention itself
+                gap = cs - end if cs >= end else start - ce if ce <= start else 0
+                best[i] = min(gap, best.get(i, gap))
+            role = None
+            if best:
+                near = min(best.values())
+                nearest = [i for i, g in best.items() if g == near]
+                role = nearest[0] if len(nearest) == 1 else None
+            out.append(Bound(m.text, m.cents, role))
+    return out
+
+
+def role_outcome(
+    text: str, expected: int, roles: Sequence[tuple[int, Sequence[str]]]
+) -> tuple[bool, list[str], dict[str, Any]]:
+    """Whether the role-bound amounts of ``text`` stand in their roles.
+
+    ``roles``: ``(cents, cues)`` pairs, resolved; an amount listed twice keeps its first
+    role. Returns ``(expected_in_role, misplaced, detail)``: ``expected_in_role`` is True
+    when ``expected`` has no role, or one of its mentions is bound to its role and none to
+    another; ``misplaced`` lists the mentions that stand outside their role (an expected
+    amount bound to another role; another role-bound amount unbound or bound elsewhere).
+    """
+    roles = [(c, cues) for c, cues in roles if c > 0]
+    index: dict[int, int] = {}
+    for i, (cents, _) in enumerate(roles):
+        index.setdefault(cents, i)
+    bound = bind(text, roles)
+    misplaced: list[str] = []
+    in_role = expected not in index
+    for b in bound:
+        own = index[int(b.cents)]
+        if b.role == own:
+            in_role = in_role or int(b.cents) == expected
+        elif int(b.cents) == expected and b.role is None:
+            continue  # the expected amount unbound: neither stated in its role nor wrong
+        else:
+            misplaced.append(b.text)
+    detail: dict[str, Any] = {"roles": {str(c): list(cues) for c, cues in roles}}
+    if misplaced:
+        detail["misplaced"] = misplaced
+    return in_role and not misplaced, misplaced, detail
+
+
+def resolve_roles(
+    roles: Sequence[AmountRole], params: Mapping[str, Any], resolve: Any
+) -> list[tuple[int, tuple[str, ...]]]:
+    """``roles`` with each amount resolved to integer cents by ``resolve(value, params)``
+    (the grader's `Param` resolution); null amounts are left out.
+
+    Raises:
+        CheckEvaluationError: an amount is not integer cents."""
+    out: list[tuple[int, tuple[str, ...]]] = []
+    for r in roles:
+        v = resolve(r.amount, params)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise CheckEvaluationError(
+                f"a role amount must be integer cents (write `AmountRole(amount=4500, ...)` or "
+                f"a `Param` of cents), got {v!r}"
+            )
+        out.append((v, r.cues))
+    return out
