@@ -10,10 +10,13 @@ customer reads is wrong. A role binds an amount to the words that say what it is
 - The text is cut into clauses at sentence ends (``.``, ``!``, ``?``; a dot between digits is
   none), ``;``, line breaks, and before ``but``, ``while``, ``whereas`` and ``, and`` / ``, so``.
 - A mention's role is the role of the cue nearest to it in its clause (the gap in characters
-  between the two; a cue inside the mention does not count). No cue in the clause: the
-  mention is *unbound*. Two roles' cues equally near: it is *unbound* too.
-- The expected amount, when it has a role: stated only when at least one mention is bound to
-  its role, and no mention of it is bound to another role (unbound mentions are tolerated).
+  between the two; a cue inside the mention does not count; at equal gaps the longer cue,
+  ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
+  Two roles' cues equally near and equally long: it is *unbound* too.
+- The expected amount, when it has a role: no mention of it may be bound to another role
+  (unbound mentions are tolerated); and when the text also mentions another role-bound
+  amount, at least one of its mentions must be bound to its own role (alone, it cannot be
+  confused with another).
 - Any other amount with a role (an allowed one): every mention must be bound to its own
   role; unbound or bound to another role, it is *misplaced* and the check fails, as an
   amount that is not allowed fails it.
@@ -125,12 +128,13 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
             else:
                 end = start + len(m.text)
                 at = end
-            best: dict[int, int] = {}
+            best: dict[int, tuple[int, int]] = {}
             for i, cs, ce in cues:
                 if cs >= start and ce <= end:
                     continue  # a cue inside the mention itself
                 gap = cs - end if cs >= end else start - ce if ce <= start else 0
-                best[i] = min(gap, best.get(i, gap))
+                key = (gap, cs - ce)  # nearest first; at equal gaps the longer cue
+                best[i] = min(key, best.get(i, key))
             role = None
             if best:
                 near = min(best.values())
@@ -146,9 +150,9 @@ def role_outcome(
     """Whether the role-bound amounts of ``text`` stand in their roles.
 
     ``roles``: ``(cents, cues)`` pairs, resolved; an amount listed twice keeps its first
-    role. Returns ``(expected_in_role, misplaced, detail)``: ``expected_in_role`` is True
-    when ``expected`` has no role, or one of its mentions is bound to its role and none to
-    another; ``misplaced`` lists the mentions that stand outside their role (an expected
+    role. Returns ``(ok, misplaced, detail)``: ``ok`` is True when nothing is misplaced and
+    ``expected`` has no role, is the only role-bound amount mentioned, or has a mention bound
+    to its role; ``misplaced`` lists the mentions that stand outside their role (an expected
     amount bound to another role; another role-bound amount unbound or bound elsewhere).
     """
     roles = [(c, cues) for c, cues in roles if c > 0]
@@ -157,7 +161,9 @@ def role_outcome(
         index.setdefault(cents, i)
     bound = bind(text, roles)
     misplaced: list[str] = []
-    in_role = expected not in index
+    # the expected amount needs its role only beside another role-bound amount: alone, it
+    # cannot be confused with one
+    in_role = expected not in index or all(int(b.cents) == expected for b in bound)
     for b in bound:
         own = index[int(b.cents)]
         if b.role == own:

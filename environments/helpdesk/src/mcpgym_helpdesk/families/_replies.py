@@ -7,10 +7,10 @@ are not replies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, Param, SqlCheck
+from mcpgym_grading import AmountRole, AnswerMatch, Param, SqlCheck
 from mcpgym_grading import reply_sent as _kit_reply_sent
 from mcpgym_helpdesk.families._store import GOODWILL_CAP_CENTS, REFUND_LIMIT_CENTS
 
@@ -32,6 +32,73 @@ def reply_sent(
         required=required,
         bands=bands,
     )
+
+
+REFUNDED_CUES = (
+    "refunded",
+    "credited",
+    "reimbursed",
+    "issued",
+    "processed",
+    "on its way",
+    "back to your",
+    "back on your",
+    "paid back",
+)
+"""The words that say an amount was refunded (an `AmountRole`'s cues, `mcpgym_grading._roles`):
+done-words only; "refund" alone is no cue, a refund request is one too."""
+
+ESCALATED_CUES = (
+    "billing",
+    "limit",
+    "above",
+    "over my",
+    "more than",
+    "exceed*",
+    "escalat*",
+    "passed",
+    "forwarded",
+    "referred",
+    "handed",
+    "approv*",
+    "review*",
+    "supervisor",
+    "manager",
+    "team",
+    "follow up",
+    "cannot",
+    "unable",
+    "not able",
+)
+"""The words that say an amount was passed on rather than paid: above the limit, escalated,
+for billing to review (an `AmountRole`'s cues)."""
+
+
+DUPLICATE_CUES = (*REFUNDED_CUES, "duplicate", "twice", "double*", "second charge", "extra charge")
+"""The words that say an amount is the duplicate charge refunded (duplicate-charge)."""
+
+PRIOR_CUES = (
+    "refunded earlier",
+    "refunded before",
+    "already refunded",
+    "previously refunded",
+    "price adjustment",
+    "adjustment",
+    "earlier",
+    "already",
+    "previous*",
+    "prior",
+    "before",
+    "returned",
+    "sent back",
+    "not affected",
+    "unaffected",
+    "stays",
+    "stands",
+)
+"""The words that say an amount is a refund made before this ticket (duplicate-charge hard:
+the refund for a returned item, which the customer mentions; refund-damaged-item expert: the
+earlier price adjustment). Phrases with "refunded" win over `REFUNDED_CUES` at equal gaps."""
 
 
 def other_amounts_sql(*allowed_params: str) -> str:
@@ -65,12 +132,18 @@ def reply_mentions_money(
     name: str = "reply-states-amount",
     weight: float = 1.0,
     allow: tuple[str, ...] = (),
+    roles: Mapping[str, tuple[str, ...]] | None = None,
     **kw: Any,
 ) -> AnswerMatch:
     """A reply states the amount ``param`` and no other amount (``mode="states"``): none of
     the customer's orders (`other_amounts_sql`), nor a near miss or an amount in another
     form or currency; only the policy figures (`REFUND_LIMIT_CENTS`, `GOODWILL_CAP_CENTS`)
-    and the params ``allow`` (amounts the reply may also state) may stand beside it."""
+    and the params ``allow`` (amounts the reply may also state) may stand beside it.
+
+    ``roles`` (param name -> cue words, e.g. ``{"refund_cents": REFUNDED_CUES}``): amounts
+    bound to their role in the reply (`mcpgym_grading.AmountRole`): an allowed amount with a
+    role stands only in a clause whose nearest cue is its own, so two amounts stated in
+    each other's roles state nothing."""
     return AnswerMatch(
         name=name,
         description=kw.pop("description", f"a reply to the customer states the amount ({param})")
@@ -83,6 +156,9 @@ def reply_mentions_money(
         mode="states",
         forbidden_sql=other_amounts_sql(*allow),
         allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, *(Param(p) for p in allow)],
+        roles=None
+        if roles is None
+        else tuple(AmountRole(amount=Param(p), cues=cues) for p, cues in roles.items()),
         weight=weight,
         **kw,
     )

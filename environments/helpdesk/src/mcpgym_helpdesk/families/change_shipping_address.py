@@ -516,10 +516,12 @@ RUBRIC = Rubric(
         SqlCheck(
             name="not-escalated",
             description="the ticket was not escalated (a mismatched ZIP or email alone is not "
-            "a fraud case; the customer is asked to re-check)",
+            "a fraud case; the customer is asked to re-check); required: escalating it "
+            "hands the customer's request to a team instead of asking, the task done wrongly",
             sql="SELECT COUNT(*) FROM escalations WHERE ticket_id = :ticket_id",
             expected=0,
             weight=1,
+            required=True,
             bands=("hard",),
         ),
         checks.no_collateral(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, ToolNotCalled
+from mcpgym_grading import AmountRole, AnswerMatch, Param, Rubric, SqlCheck, ToolNotCalled
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -283,20 +283,24 @@ RUBRIC = Rubric(
         ),
         SqlCheck(
             name="escalated-to-billing",
-            description="the ticket was escalated to the billing team",
-            sql="SELECT COUNT(*) > 0 FROM escalations WHERE ticket_id = :ticket_id "
-            "AND team = 'billing' AND status = 'open'",
+            description="the ticket was escalated exactly once, to the billing team, and the "
+            "escalation is open: an escalation to every team (billing among them) or a second "
+            "escalation is not the one the policy names (7.1)",
+            sql="SELECT COUNT(*) = 1 AND COALESCE(SUM(team = 'billing' AND status = 'open'), 0) "
+            "= 1 FROM escalations WHERE ticket_id = :ticket_id",
             expected=1,
             weight=3,
             required=True,
         ),
         SqlCheck(
             name="no-other-team",
-            description="no escalation to another team",
+            description="no escalation to another team (required: escalating to teams the "
+            "policy does not name is a shotgun, not a hedge)",
             sql="SELECT COUNT(*) FROM escalations WHERE ticket_id = :ticket_id "
             "AND team <> 'billing'",
             expected=0,
             weight=1,
+            required=True,
         ),
         AnswerMatch(
             name="escalation-states-amount",
@@ -308,7 +312,13 @@ RUBRIC = Rubric(
             mode="states",
             forbidden_sql=replies.other_amounts_sql("refund_cents"),
             allowed=[store.REFUND_LIMIT_CENTS, store.GOODWILL_CAP_CENTS, Param("refund_cents")],
+            # the small refund may be named beside it, only as refunded ("the $89.00 was
+            # refunded separately"), never as the amount requested (a swap or a list)
+            roles=(AmountRole(amount=Param("refund_cents"), cues=replies.REFUNDED_CUES),),
             weight=1,
+            # required: billing acts on the reason; a reason with the wrong amount or none
+            # sends the wrong request on, the task done wrongly
+            required=True,
         ),
         checks.ticket_state(
             "escalated",
@@ -338,6 +348,9 @@ RUBRIC = Rubric(
             required=True,
             bands=("hard", "expert"),
             allow=("escalate_cents",),
+            # each amount in its role: the refunded one beside a refund word, the escalated
+            # one beside a limit/billing word; a reply swapping them states neither
+            roles={"refund_cents": replies.REFUNDED_CUES, "escalate_cents": replies.ESCALATED_CUES},
         ),
         replies.reply_sent(),
         AnswerMatch(

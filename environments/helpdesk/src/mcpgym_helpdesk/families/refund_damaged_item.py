@@ -287,8 +287,14 @@ RUBRIC = Rubric(
         replies.reply_sent(),
         replies.reply_mentions_money(
             "refund_cents",
-            description="a reply states the amount refunded for the damaged item (policy 9.2)",
+            description="a reply states the amount refunded for the damaged item (policy 9.2); "
+            "the earlier price adjustment (expert) may be named beside it, as the earlier one: "
+            "each amount stands in its role",
             allow=("prior_refund_cents",),
+            # the two refunds in their roles: a reply swapping them states neither; the order
+            # total stays refused (refunding the whole order is the wrong answer this family
+            # tempts, and "your order total of $X" sits beside refund words in both)
+            roles={"refund_cents": replies.REFUNDED_CUES, "prior_refund_cents": replies.PRIOR_CUES},
             required=True,
         ),
         checks.ticket_state("closed", ("refunded",)),
