@@ -1,0 +1,105 @@
+"""AnswerMatch(roles=...): an amount stands in its role, clause by clause (`_roles`), so a
+text that states two allowed amounts in each other's roles states nothing (issue 9, section 4:
+the swapped-amounts reply of refund-above-limit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from mcpgym_grading import AmountRole, AnswerMatch, Param, Rubric
+from mcpgym_grading._roles import clauses, role_outcome
+
+from .episodes import grade_check
+
+REFUNDED = ("refunded", "credited", "on its way")
+PASSED_ON = ("billing", "limit", "above", "escalat*", "approv*")
+ROLES = (
+    AmountRole(amount=8900, cues=REFUNDED),
+    AmountRole(amount=34900, cues=PASSED_ON),
+)
+
+
+def states(text: str, roles: Any = ROLES) -> bool | None:
+    check = AnswerMatch(
+        name="a",
+        expected=8900,
+        normalize="money",
+        mode="states",
+        allowed=[34900, 25000],
+        roles=roles,
+    )
+    return grade_check(check, [], answer=text).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've refunded $89.00 to your card. Your request of $349.00 is above my limit.",
+        "I refunded $89.00 for the cook set, and passed your $349.00 request to billing.",
+        "$89.00 is on its way to your card; the $349.00 needs approval from billing.",
+        "The $349.00 is above my $250.00 limit, so billing will follow up. I've refunded $89.00.",
+        "I've refunded $89.00.",  # alone, the expected amount cannot be confused
+        "I've refunded $89.00. Summary: $89.00.",  # an unbound mention of it is tolerated
+    ],
+)
+def test_each_amount_in_its_role_passes(text: str) -> None:
+    assert states(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've refunded $349.00 to your card. Your request of $89.00 is above my limit.",
+        "I've refunded $89.00 and $349.00 to your card.",
+        "I've refunded $89.00. The tent: $349.00.",  # an allowed amount with a role, unbound
+        "Refunded: $89.00. Above the limit: $89.00 and $349.00.",
+        "I've refunded $89.00; $349.00 refunded too.",
+    ],
+)
+def test_an_amount_out_of_its_role_fails(text: str) -> None:
+    assert states(text) is False
+
+
+def test_without_roles_the_swap_passes_as_before() -> None:
+    swapped = "I've refunded $349.00 to your card. Your request of $89.00 is above my limit."
+    assert states(swapped, roles=None) is True
+
+
+def test_clauses_do_not_cut_amounts() -> None:
+    assert clauses("Refunded $1,234.50. Next; and\nmore, so on but not 3.5") == [
+        "Refunded $1,234.50",
+        " Next",
+        " and",
+        "more",
+        " so on",
+        " but not 3.5",
+    ]
+
+
+def test_the_longer_cue_wins_at_equal_gaps() -> None:
+    roles = [(8900, ("refunded",)), (3000, ("refunded earlier",))]
+    ok, misplaced, _ = role_outcome(
+        "I've refunded $89.00. $30.00 was refunded earlier.", 8900, roles
+    )
+    assert ok and not misplaced
+
+
+def test_roles_are_for_states_mode_and_lower_case_cues() -> None:
+    with pytest.raises(ValidationError, match="states"):
+        AnswerMatch(name="a", expected=1, normalize="money", roles=ROLES)
+    with pytest.raises(ValidationError, match="lower-case"):
+        AmountRole(amount=1, cues=("Refunded",))
+
+
+def test_a_rubric_without_roles_keeps_its_digest() -> None:
+    plain = AnswerMatch(name="a", expected=1, normalize="money", mode="states")
+    assert '"roles"' not in Rubric(checks=(plain,)).canonical_json()
+    bound = plain.model_copy(update={"roles": ROLES})
+    assert Rubric(checks=(bound,)).digest() != Rubric(checks=(plain,)).digest()
+    param = AmountRole(amount=Param("small"), cues=REFUNDED)
+    assert (
+        '"param"' in Rubric(checks=(plain.model_copy(update={"roles": (param,)}),)).canonical_json()
+    )
