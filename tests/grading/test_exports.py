@@ -17,6 +17,7 @@ EXPECTED = {
     "rows_untouched",
     "rows_written_sum",
     "sql_in_list",
+    "AmountRole",
     "AnswerMatch",
     "BundleMismatchError",
     "CalledBefore",
