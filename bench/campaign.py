@@ -121,6 +121,26 @@ def _before_server(before: bool) -> Any:
         server_http.build_mcp_server = original  # type: ignore[assignment]
 
 
+@contextlib.contextmanager
+def _h11_children(active: bool) -> Any:
+    """While active, child processes started here serve HTTP with h11 (bench/_h11)."""
+    if not active:
+        yield
+        return
+    saved = {k: os.environ.get(k) for k in ("MCPGYM_BENCH_HTTP", "PYTHONPATH")}
+    hook = str(Path(__file__).resolve().parent / "_h11")
+    os.environ["MCPGYM_BENCH_HTTP"] = "h11"
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (hook, saved["PYTHONPATH"]) if p)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 @contextlib.asynccontextmanager
 async def _driver(
     servers: Any, env: Environment, before: bool, counts: Counts
@@ -298,11 +318,12 @@ async def _one_campaign(
     if servers_mode == "processes":
         servers_cm = _spawn(env, store_dir / "episodes", False)
         servers = await servers_cm.__aenter__()
-    elif servers_mode == "children":
+    elif servers_mode in ("children", "children-h11"):
         servers_cm = serve_in_processes(
             env.name, store_dir / "episodes", log_path=store_dir / "servers.log"
         )
-        servers = await servers_cm.__aenter__()
+        with _h11_children(servers_mode == "children-h11"):
+            servers = await servers_cm.__aenter__()
     else:
         servers_cm = serve_locally(env, store_dir / "episodes")
         servers = await servers_cm.__aenter__()
@@ -453,6 +474,7 @@ def _seeds(text: str) -> list[int]:
 WAYS: dict[str, tuple[bool, str]] = {
     "in-process": (False, "in-process"),
     "children": (False, "children"),
+    "children-h11": (False, "children-h11"),
     "processes": (False, "processes"),
     "before": (True, "in-process"),
 }
@@ -460,7 +482,8 @@ WAYS: dict[str, tuple[bool, str]] = {
 ``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
 generators' snapshot queries run every time, every run-store commit fsynced;
 ``in-process``: today's code with the servers in process; ``children``:
-`serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``processes``:
+`serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``children-h11``:
+the same with the servers' HTTP parsed by h11 (before httptools; bench/_h11); ``processes``:
 the bench's own server processes (bench/_servers.py)."""
 
 
