@@ -267,9 +267,8 @@ def _no_such_episode(episode_id: str) -> JSONResponse:
 
 
 def grade_response(grade: Grade) -> Response:
-    """A grade as its JSON response: `Grade.model_dump_json`, the bytes `JSONResponse` makes
-    of ``grade.model_dump(mode="json")`` (compact, UTF-8; a test checks they are the same)
-    in one pass instead of a dump to Python objects and a `json.dumps` of them."""
+    """A grade's JSON response in one pass: the bytes `JSONResponse` made of
+    ``grade.model_dump(mode="json")`` (tested), without the detour through Python objects."""
     return Response(grade.model_dump_json(), media_type="application/json")
 
 
