@@ -112,6 +112,12 @@ def test_numerals_of_other_scripts_are_no_look_alikes() -> None:
     assert fold("\u2295 \u229e") == "\u2295 \u229e"  # circled / squared plus: no letters
 
 
+def test_digits_drawn_like_letters_stand_for_them_in_a_value() -> None:
+    for text in ("jane.d0e@example.org", "jane.doe@examp1e.org", "jane.d0e@examp1e.0rg"):
+        assert TextView.of(f"Email: {text}").contains(EMAIL), text
+    assert not TextView.of("Email: jane.d2e@example.org").contains(EMAIL)
+
+
 # the prose-break rule
 
 

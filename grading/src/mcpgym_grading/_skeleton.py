@@ -122,10 +122,11 @@ Derived from the Unicode names where they say it (every Latin small capital, dot
 script letter, and letter with a stroke or hook: ``LATIN LETTER SMALL CAPITAL N`` is
 ``n``), a hand list for other scripts (Cyrillic, Greek, Armenian, Cherokee)."""
 
-LETTER_LIKE = {"n": "ν", "v": "ν"}
-"""Letters that may read as either of two Latin ones: the Greek ``ν`` (``Ν`` casefolded)
-is drawn like ``v`` and, as a capital, like ``N``; where the value has that letter, the
-text may have it."""
+LETTER_LIKE = {"n": "ν", "v": "ν", "o": "0", "l": "1", "i": "1"}
+"""Characters that may read as a Latin letter: the Greek ``ν`` (``Ν`` casefolded) is
+drawn like ``v`` and, as a capital, like ``N``; the digits ``0`` and ``1`` like ``o`` and
+``l`` / ``I`` (the reverse of `DIGIT_LIKE`: ``jane.d0e``, ``examp1e``). Where the value has
+that letter, the text may have one of them."""
 
 DIGIT_LIKE = {"0": "o", "1": "li"}
 """Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
