@@ -16,6 +16,7 @@ EMAIL = "jane.doe@example.org"
 ZIP = "94105"
 TRACKING = "9400119033031441400692"
 ORDER = "100441"
+PHONE = "415-555-0134"
 
 _LATIN = re.compile(r"(?:(?P<pre>[A-Z -]+) )?(?:LATIN (?:CAPITAL |SMALL )?LETTER) (?P<x>[A-Z])")
 _MATH = re.compile(r"MATHEMATICAL [A-Z -]+ (?:CAPITAL|SMALL) (?P<x>[A-Z])")
@@ -167,6 +168,9 @@ def _split(value: str, n: int, sep: str) -> str:
         (EMAIL, ", ".join(EMAIL)),
         (EMAIL, ", ".join(EMAIL[:-1]) + " and " + EMAIL[-1]),
         (EMAIL, "jane, doe@example.org"),
+        (PHONE, "415, 555, 0134"),  # a longer remainder after two equal groups
+        (PHONE, "415, 555-0134"),
+        (PHONE, "four one five, triple five, oh one three four"),
     ],
 )
 def test_a_value_split_at_commas_into_regular_pieces_is_found(value: str, text: str) -> None:

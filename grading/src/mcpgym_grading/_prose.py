@@ -12,8 +12,11 @@ cut up on purpose are:
   5``; ``j, a, n, e``; ``nine, four, one``: a spelled digit is one digit);
 - **equal digit groups**: every piece on both sides is a digit run of one length
   (``9405, 5932, 3632, 1234``; ``9405 5932, 3632 1234``);
-- **a shorter remainder** at either end of at least two equal digit groups (``9400,
-  1190, 3303, 1441, 4006, 92``; ``9400 1190, 3303 1441, 4006 92``; ``9, 4055, 9323``).
+- **a remainder** (one digit run of another length) at either end of at least two equal
+  digit groups (``9400, 1190, 3303, 1441, 4006, 92``; ``9400 1190, 3303 1441, 4006 92``;
+  ``9, 4055, 9323``; a phone number ``415, 555, 0134``).
+
+A repeated spelled digit (``triple five``) is spaced-out characters too.
 
 A *piece* is a letter or digit run; the pieces *on a side* of a break are those between it
 and the nearest word (a letter run of two or more letters), money amount or other break:
@@ -104,15 +107,15 @@ def _equal(lhs: list[str], rhs: list[str]) -> bool:
 
 def _remainder(groups: list[str], rest: list[str], chain: int, *, at_end: bool) -> bool:
     """Whether ``rest`` is digit groups of the length of the equal digit groups ``groups``
-    but for one shorter run at the far end (``at_end``: its last; else its first), with at
-    least two groups of that length in the chain they belong to."""
+    but for one run of another length at the far end (``at_end``: its last; else its
+    first), with at least two groups of that length in the chain they belong to."""
     if not groups or not rest or not all(p.isdigit() for p in groups + rest):
         return False
     k = len(groups[0])
     short, full = (rest[-1], rest[:-1]) if at_end else (rest[0], rest[1:])
     return (
         k >= 2
-        and len(short) < k
+        and len(short) != k
         and all(len(g) == k for g in groups + full)
         and chain + len(full) >= 2
     )

@@ -316,9 +316,19 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
     atom_brk = atom_brk[: len(atoms)] + [False] * (len(atoms) - len(atom_brk))
     if not any(atom_brk):
         return tuple(atoms)
-    readings = [None if a.kind == MONEY else "" if a.kind == SEP else a.texts[-1] for a in atoms]
+    readings = [_piece(a) for a in atoms]
     stop = _prose.stops(readings, atom_brk)
     return tuple(replace(a, stop=True) if s else a for a, s in zip(atoms, stop, strict=True))
+
+
+def _piece(atom: Atom) -> str | None:
+    """An atom as `mcpgym_grading._prose.stops` reads it: ``None`` for money, ``""`` for a
+    separator word, else its reading (one digit for ``triple five``: spelled digits)."""
+    if atom.kind != TOK:
+        return None if atom.kind == MONEY else ""
+    if atom.texts[0].startswith(tuple(_REPEAT)):
+        return atom.texts[-1][:1]
+    return atom.texts[-1]
 
 
 def _list_and(toks: Sequence[str], brk: Sequence[bool], k: int) -> bool:
