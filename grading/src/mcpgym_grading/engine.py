@@ -99,8 +99,7 @@ def _base(check: Check) -> dict[str, Any]:
     }
 
 
-_EVALUATORS = {**EVALUATORS, MentionMatch: eval_mention_match}
-"""Every check kind's evaluator (`MentionMatch`'s reads its text with `_checks`' helpers)."""
+EVALUATORS[MentionMatch] = eval_mention_match  # it reads its text with `_checks`' helpers
 
 
 def _expected_preview(check: Check, params: Any) -> Any:
@@ -137,7 +136,7 @@ def _evaluate(check: Check, ctx: CheckContext) -> CheckResult:
     try:
         if check.when is not None and not lookup_param(ctx.params, check.when):
             return _skipped(check, f"variant param `{check.when}` is false")
-        outcome = _EVALUATORS[type(check)](check, ctx)
+        outcome = EVALUATORS[type(check)](check, ctx)
     except CheckEvaluationError as exc:
         return _errored(check, ctx, str(exc))
     except sqlite3.Error as exc:
