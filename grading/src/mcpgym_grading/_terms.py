@@ -173,8 +173,11 @@ def _read(
     words = _split_glued(s, units, single)
     plain = [w for w in words if w[0] != "and"]
     neutral = NEUTRAL | {w.casefold() for w in lex.neutral}
-    for i in range(len(plain)):  # names, longest first
-        for phrase, item in sorted(phrases.items(), key=lambda p: -len(p[0])):
+    ordered = sorted(phrases.items(), key=lambda p: -len(p[0]))  # longest names first
+    for i in range(len(plain)):
+        for phrase, item in ordered:
+            if phrase[0] != plain[i][0]:
+                continue
             n = len(phrase)
             if tuple(w[0] for w in plain[i : i + n]) == phrase:
                 yield Mention(s[plain[i][1] : plain[i + n - 1][2]], (frozenset({item}),))
