@@ -14,9 +14,8 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
   Two roles' cues equally near and equally long: it is *unbound* too.
 - The expected amount, when it has a role: no mention of it may be bound to another role
-  (unbound mentions are tolerated); and when the text also mentions another role-bound
-  amount, at least one of its mentions must be bound to its own role (alone, it cannot be
-  confused with another).
+  (unbound mentions are tolerated: the check asks that it is stated, not in which words,
+  so no particular word of the answer becomes required).
 - Any other amount with a role (an allowed one): every mention must be bound to its own
   role; unbound or bound to another role, it is *misplaced* and the check fails, as an
   amount that is not allowed fails it.
@@ -150,32 +149,25 @@ def role_outcome(
     """Whether the role-bound amounts of ``text`` stand in their roles.
 
     ``roles``: ``(cents, cues)`` pairs, resolved; an amount listed twice keeps its first
-    role. Returns ``(ok, misplaced, detail)``: ``ok`` is True when nothing is misplaced and
-    ``expected`` has no role, is the only role-bound amount mentioned, or has a mention bound
-    to its role; ``misplaced`` lists the mentions that stand outside their role (an expected
-    amount bound to another role; another role-bound amount unbound or bound elsewhere).
+    role. Returns ``(ok, misplaced, detail)``: ``ok`` is True when nothing is misplaced;
+    ``misplaced`` lists the mentions that stand outside their role (the expected amount
+    bound to another role; another role-bound amount unbound or bound elsewhere).
     """
     roles = [(c, cues) for c, cues in roles if c > 0]
     index: dict[int, int] = {}
     for i, (cents, _) in enumerate(roles):
         index.setdefault(cents, i)
-    bound = bind(text, roles)
     misplaced: list[str] = []
-    # the expected amount needs its role only beside another role-bound amount: alone, it
-    # cannot be confused with one
-    in_role = expected not in index or all(int(b.cents) == expected for b in bound)
-    for b in bound:
-        own = index[int(b.cents)]
-        if b.role == own:
-            in_role = in_role or int(b.cents) == expected
-        elif int(b.cents) == expected and b.role is None:
-            continue  # the expected amount unbound: neither stated in its role nor wrong
-        else:
-            misplaced.append(b.text)
+    for b in bind(text, roles):
+        if b.role == index[int(b.cents)]:
+            continue
+        if int(b.cents) == expected and b.role is None:
+            continue  # the expected amount unbound: not in a wrong role
+        misplaced.append(b.text)
     detail: dict[str, Any] = {"roles": {str(c): list(cues) for c, cues in roles}}
     if misplaced:
         detail["misplaced"] = misplaced
-    return in_role and not misplaced, misplaced, detail
+    return not misplaced, misplaced, detail
 
 
 def resolve_roles(
