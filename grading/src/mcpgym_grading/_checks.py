@@ -427,6 +427,8 @@ def _money_outcome(
     # with no amount: it is left out (`Mention.waived`)
     mentions = [m for m in mentions if not m.waived]
     dollars = [m.cents for m in mentions if m.currency == USD]
+    # a bare whole number ("Total: 90") competes with the expected amount, never states it
+    stating = [m.cents for m in mentions if m.currency == USD and not m.whole_bare]
     detail: dict[str, Any] = {
         "found": [
             m.whole_cents if m.whole_cents is not None else float(m.cents)
@@ -440,12 +442,12 @@ def _money_outcome(
     if cents is None:
         matched = True
     elif check.mode == "contains":
-        matched = cents in dollars
+        matched = cents in stating
     elif check.mode == "equals":
-        matched = bool(mentions) and not foreign and all(a == cents for a in dollars)
+        matched = bool(stating) and not foreign and all(a == cents for a in dollars)
     else:  # states: the expected amount, and nothing but it and the allowed ones
         others = [m for m in mentions if m.currency != USD or m.cents not in allowed | {cents}]
-        matched = cents in dollars and not others
+        matched = cents in stating and not others
         if others:
             detail["not_allowed"] = [f"{m.text} ({m.currency})" for m in others][:MAX_FOUND_ROWS]
         detail["allowed"] = sorted(allowed)

@@ -160,6 +160,7 @@ class Mention:
     cents: Fraction
     text: str
     waived: bool = False
+    whole_bare: bool = False
 
     @property
     def whole_cents(self) -> int | None:
@@ -371,7 +372,8 @@ def money_mentions(
                 pos = span[1]
     if bare:
         for start, end, cents in bare_amounts(prepared, spans, candidates):
-            out.append((start, Mention(USD, cents, prepared[start:end])))
+            whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
+            out.append((start, Mention(USD, cents, prepared[start:end], whole_bare=whole)))
     zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
     for k in waived_zeros(prepared, [at for at, _ in out], zero):
         out[k] = (out[k][0], replace(out[k][1], waived=True))

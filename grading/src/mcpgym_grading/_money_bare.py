@@ -60,14 +60,15 @@ or glued number, nor a count of something else."""
 _WORD_AFTER = re.compile(r"[\s\-]*(?!(?:or|and|to|vs|nor)\b)[a-z]")
 """What follows a whole number that counts or names something (``4 dome``, ``3-pack``)."""
 _LABEL_BEFORE = re.compile(
-    r"(?:\b(?:" + "|".join(LABELS) + r")\w*[\"']?(?:[ \t]+[a-z]+){0,2}[ \t]*[:=|]"
-    r"|\b(?:" + "|".join(LABELS) + r")\w*[\"']?[ \t]*(?:[:=|]|\b(?:of|is|was|are|were|be|"
+    r"(?:(?<![a-z0-9])(?:" + "|".join(LABELS) + r")\w*[\"']?(?:[ \t]+[a-z]+){0,2}[ \t]*[:=|]"
+    r"|(?<![a-z0-9])(?:"
+    + "|".join(LABELS)
+    + r")\w*[\"']?[ \t]*(?:[:=|]|\b(?:of|is|was|are|were|be|"
     r"will be|would be|comes to|came to|at)\b)?)[ \t]*[\[({\"']*[ \t]*\Z"
 )
-_FILLER = r"(?:\s+(?:maybe|perhaps|possibly|even|also|alternatively|else|either|just))*"
 _LINK = re.compile(
-    r"\A[\s()\[\]{}\"']*(?:,|;|/|\||\bor\b|\band\b|\bto\b|\bnor\b|\bvs\b\.?|->|→|~|-|\u2013"
-    r"|\u2014)?" + _FILLER + r"[\s()\[\]{}\"']*\Z"
+    r"\A(?:[\s()\[\]{}\"']|,|;|/|\||\bor\b|\band\b|\bto\b|\bnor\b|\bvs\b\.?|->|→|~|-|\u2013"
+    r"|\u2014|\b(?:maybe|perhaps|possibly|even|also|alternatively|else|either|just)\b)*\Z"
 )
 """The text between two items of one series (nothing but separators, brackets, hedges)."""
 _ITEM = re.compile(r"[ \t]*(?:[-*•+·]|\d{1,2}[.)])[ \t]+")
