@@ -29,6 +29,7 @@ counts something (``12.50 kg``, ``2 items``; a whole number followed by any word
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 from fractions import Fraction
 
@@ -71,6 +72,7 @@ _LINK = re.compile(
     r"|\u2014|\b(?:maybe|perhaps|possibly|even|also|alternatively|else|either|just)\b)*\Z"
 )
 """The text between two items of one series (nothing but separators, brackets, hedges)."""
+_ROW = re.compile(r"[ \t]*\|")
 _ITEM = re.compile(r"[ \t]*(?:[-*•+·]|\d{1,2}[.)])[ \t]+")
 _NAMED = re.compile(r"\b([a-z]+)[ \t]*[:#]?[ \t]*\Z")
 """The word right before a number (``size 10.50``, ``pickup 10.30``)."""
@@ -91,8 +93,10 @@ def _value(raw: str, decimals: bool) -> Fraction:
     return Fraction(int(whole.replace(",", "") or "0")) + (Fraction(int(frac), 100) if frac else 0)
 
 
-def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(a < end and start < b for a, b in spans)
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` overlaps one of ``spans`` (sorted, not overlapping)."""
+    k = bisect_left(spans, (start, start))
+    return (k < len(spans) and spans[k][0] < end) or (k > 0 and spans[k - 1][1] > start)
 
 
 def bare_amounts(
@@ -103,6 +107,7 @@ def bare_amounts(
     (they are amounts, and no bare number is inside one); ``candidates``: the amounts the
     check knows, in integer cents."""
     cands = set(candidates)
+    spans = sorted(marked)
     tokens: list[Token] = []
     lines, at = [], 0
     for line in text.split("\n"):
@@ -114,7 +119,7 @@ def bare_amounts(
             markers.append((a, m.end()))
     for t in _TOKEN.finditer(text):
         s, e = t.span("num")
-        if _inside(marked, s, e) or _inside(markers, s, e):
+        if _overlaps(spans, s, e) or _overlaps(markers, s, e):
             continue
         whole = t.group("dec") is None
         if whole and (len(t.group("num")) > 5 or _WORD_AFTER.match(text, e)):
@@ -125,7 +130,7 @@ def bare_amounts(
         for s, _, c, _ in tokens
     ]
     _series(text, tokens, marked, amount)
-    _Reader(text, tokens, marked, amount).blocks(lines)
+    _Reader(text, tokens, spans, amount).blocks(lines)
     _series(text, tokens, marked, amount)
     return [(s, e, c) for (s, e, c, _), yes in zip(tokens, amount, strict=True) if yes]
 
@@ -151,11 +156,13 @@ def _series(
     items = sorted(
         [(s, e, i) for i, (s, e, _, _) in enumerate(tokens)] + [(s, e, -1) for s, e in marked]
     )
+    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    rows = [_ROW.match(text, at) is not None for at in line_starts]
     groups: list[list[int]] = []
     for k, (s, _, i) in enumerate(items):
         prev = items[k - 1] if k else None
         between = text[prev[1] : s] if prev is not None else ""
-        table_row = text[text.rfind("\n", 0, s) + 1 :].lstrip().startswith("|")
+        table_row = rows[bisect_right(line_starts, s) - 1]
         linked = (
             prev is not None
             and "\n" not in between
@@ -180,12 +187,16 @@ class _Reader:
         self, text: str, tokens: list[Token], marked: list[tuple[int, int]], amount: list[bool]
     ) -> None:
         self.text, self.tokens, self.marked, self.amount = text, tokens, marked, amount
+        self.starts = [t[0] for t in tokens]
 
     def inside(self, a: int, b: int) -> list[int]:
-        return [i for i, (s, e, _, _) in enumerate(self.tokens) if a <= s and e <= b]
+        """The tokens within ``text[a:b]`` (tokens are in text order)."""
+        lo = bisect_left(self.starts, a)
+        hi = bisect_left(self.starts, b)
+        return [i for i in range(lo, hi) if self.tokens[i][1] <= b]
 
     def has_amount(self, a: int, b: int) -> bool:
-        return _inside(self.marked, a, b) or any(self.amount[i] for i in self.inside(a, b))
+        return _overlaps(self.marked, a, b) or any(self.amount[i] for i in self.inside(a, b))
 
     def names_money(self, a: int, b: int, *, hedges: bool) -> bool:
         words = set(_WORDS.findall(self.text[a:b]))
@@ -249,7 +260,8 @@ class _Reader:
                 self.table(block)
             else:
                 intro = next(
-                    (ln for ln in reversed(lines[:k]) if text[ln[0] : ln[1]].strip()), None
+                    (lines[j] for j in range(k - 1, -1, -1) if text[slice(*lines[j])].strip()),
+                    None,
                 )
                 items = [(m.end(), lb) for la, lb in block if (m := _ITEM.match(text, la, lb))]
                 if any(self.has_amount(*it) for it in items) or (
@@ -278,7 +290,7 @@ def waived_zeros(text: str, starts: list[int], zeros: list[int]) -> list[int]:
     bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(text)), len(text) + 1]
 
     def clause(at: int) -> int:
-        return next(k for k, b in enumerate(bounds) if b > at)
+        return bisect_right(bounds, at)
 
     count: dict[int, int] = {}
     for at in starts:
