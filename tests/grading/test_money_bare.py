@@ -65,6 +65,11 @@ def states(text: str, **kw: Any) -> bool | None:
         "We refunded $45.00 -> 12.",
         "We refunded $45.00 (or maybe 12).",
         "We refunded $45.00 vs 12.50.",
+        # after a hedge word
+        "We refunded $45. Alternatively 7 or 11.",
+        "We refunded $45. Other options: 7; 11",
+        "We refunded $45.\nOther options:\n- seven\n- eleven",
+        "We refunded $45.00. Perhaps 12?",
     ],
 )
 def test_bare_candidate_amounts_are_read(text: str) -> None:
@@ -93,6 +98,11 @@ def test_bare_candidate_amounts_are_read(text: str) -> None:
         "We refunded $45.00.\n1. Keep the item.\n2. No return needed.",
         "We refunded $45.00 on order #100473, card ending 7333, ticket T-1042.",
         "We refunded $45.00 on 06/15/2026 by 5:30 pm.",
+        "We refunded $45.00, 3 to 5 business days.",
+        "We refunded $45.00 (item 2 of 3).",
+        "We refunded $45.00; see also section 4.12.",
+        "We refunded $45.00. Reference: 100473. Ticket 4521 is closed.",
+        "Hi Olivia,\n\nWe refunded $45.00.\n\n- Order: #100473\n- Card: ending 7333\n- Items: 1",
     ],
 )
 def test_honest_replies_state_the_amount(text: str) -> None:

@@ -241,6 +241,8 @@ _LIST_NEXT = re.compile(r"[\s()]*" + _SEP + r"[\s(]*" + _LISTED + _NOT_MONEY_AFT
 _LIST_PREV = re.compile(r"(?<![\w.,])" + _LISTED + r"[\s()]*" + _SEP + r"[\s(]*\Z")
 _LIST_WINDOW = 200
 """How far before a mention its list is looked for (characters)."""
+
+
 def _listed(chain: list[tuple[str, str, tuple[int, int]]]) -> list[tuple[str, tuple[int, int]]]:
     """The numbers of a list chained to a mention (nearest first, each ``(separator,
     number, span)``) that are amounts: a two-decimal number always, a whole number only in a

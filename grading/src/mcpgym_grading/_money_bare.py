@@ -58,14 +58,19 @@ _TOKEN = re.compile(
 )
 """A bare number: whole or with two decimals, not part of a longer dotted, dashed, slashed
 or glued number, nor a count of something else."""
-_WORD_AFTER = re.compile(r"[\s\-]*(?!(?:or|and|to|vs|nor)\b)[a-z]")
-"""What follows a whole number that counts or names something (``4 dome``, ``3-pack``)."""
+_WORD_AFTER = re.compile(
+    r"(?:\s*(?:to|or|and|-|\u2013)\s*\d+)*[\s\-]*(?!(?:or|and|to|vs|nor)\b)[a-z]"
+)
+"""What follows a whole number that counts or names something (``4 dome``, ``3-pack``,
+``3 to 5 business days``)."""
 _LABEL_BEFORE = re.compile(
     r"(?:(?<![a-z0-9])(?:" + "|".join(LABELS) + r")\w*[\"']?(?:[ \t]+[a-z]+){0,2}[ \t]*[:=|]"
     r"|(?<![a-z0-9])(?:"
     + "|".join(LABELS)
     + r")\w*[\"']?[ \t]*(?:[:=|]|\b(?:of|is|was|are|were|be|"
-    r"will be|would be|comes to|came to|at)\b)?)[ \t]*[\[({\"']*[ \t]*\Z"
+    r"will be|would be|comes to|came to|at)\b)?"
+    r"|(?<![a-z0-9])(?:" + "|".join(HEDGES) + r")[ \t]*[:=]?"
+    r")[ \t]*[\[({\"']*[ \t]*\Z"
 )
 _LINK = re.compile(
     r"\A(?:[\s()\[\]{}\"']|,|;|/|\||\bor\b|\band\b|\bto\b|\bnor\b|\bvs\b\.?|->|→|~|-|\u2013"
