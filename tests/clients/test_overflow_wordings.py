@@ -76,6 +76,19 @@ def _error(status: int, body: str) -> ModelAPIError:
             OverflowFigures(4745, 512, 4096),
             id="Mistral API",
         ),
+        pytest.param(
+            500,
+            '{"error":{"message":"Requested tokens (4745) exceed context window of 4096",'
+            '"type":"internal_server_error","param":null,"code":null}}',
+            OverflowFigures(4745, None, 4096),
+            id="llama-cpp-python raw ValueError (500)",
+        ),
+        pytest.param(
+            400,
+            '{"detail":"Requested tokens (4745) exceed context window of 4096"}',
+            OverflowFigures(4745, None, 4096),
+            id="llama-cpp-python raw ValueError (400)",
+        ),
     ],
 )
 def test_server_overflow_wordings_are_read_with_their_figures(
@@ -92,6 +105,8 @@ def test_server_overflow_wordings_are_read_with_their_figures(
         (422, '{"error":"Input validation error: `temperature` must be strictly positive"}'),
         (400, '{"error":"invalid tool schema: parameters must be an object"}'),
         (500, '{"error":"prompt too long; exceeded max context length by 649 tokens"}'),
+        (500, '{"error":{"message":"llama_decode returned -1 (context window full?)"}}'),
+        (503, '{"error":{"message":"Requested tokens exceed context window"}}'),
     ],
 )
 def test_other_answers_are_not_overflows(status: int, body: str) -> None:

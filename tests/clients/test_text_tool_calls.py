@@ -112,7 +112,10 @@ def test_a_bare_fence_holding_a_list_of_calls_gives_every_call() -> None:
             '```json\n{"name": "get", "arguments": [1]}\n```', id="arguments not an object"
         ),
         pytest.param('```json\n{"name": "get", "arguments": {\n```', id="broken json"),
-        pytest.param("```python\nput(key='a', value='1')\n```", id="python code"),
+        pytest.param(
+            "To store it yourself:\n```python\nput(key='a', value='1')\n```",
+            id="python code shown beside prose",
+        ),
         pytest.param(
             "I will use the <tool_call> tag next time.</tool_call>", id="tag mentioned in prose"
         ),
@@ -354,7 +357,9 @@ def test_several_mistral_and_python_tag_calls() -> None:
         pytest.param("[get(key=open('/etc/passwd'))]", id="non-literal argument"),
         pytest.param("[drop_tables(all=True)]", id="names no tool"),
         pytest.param("[get(**{'key': 'a'})]", id="double-star arguments"),
-        pytest.param("```python\nget(key='a')\n```", id="python fence is code shown"),
+        pytest.param(
+            "```python\nget(key='a')\n```\nThat reads the key.", id="python fence beside prose"
+        ),
         pytest.param(">>>all\nThe value is 1.", id="functionary prose channel"),
         pytest.param('>>> json\n{"a": 1}', id="a REPL line quoted in an answer"),
         pytest.param("Use functools.reduce([1, 2]) here.", id="functools in prose"),
@@ -397,4 +402,177 @@ def test_a_marker_call_of_no_tool_or_broken_json_is_reported_not_run(text: str) 
     ],
 )
 def test_what_still_looks_like_a_marker_or_pythonic_call(text: str, looks: bool) -> None:
+    assert looks_like_tool_call(text, TOOLS) is looks
+
+
+# -- key-name variants, lenient JSON, python fences (issue 9 section 8, third round) ----
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        pytest.param('{"tool": "get", "arguments": {"key": "a"}}', id="tool + arguments"),
+        pytest.param('{"tool": "get", "tool_input": {"key": "a"}}', id="tool + tool_input"),
+        pytest.param('{"tool": "get", "parameters": {"key": "a"}}', id="tool + parameters"),
+        pytest.param('{"function": "get", "args": {"key": "a"}}', id="function + args"),
+        pytest.param('{"tool_name": "get", "input": {"key": "a"}}', id="tool_name + input"),
+        pytest.param('{"name": "get", "args": {"key": "a"}}', id="name + args"),
+        pytest.param(
+            '{"action": "get", "action_input": {"key": "a"}}', id="langchain action + input"
+        ),
+        pytest.param(
+            '{"type": "tool_use", "name": "get", "input": {"key": "a"}}', id="tool_use block"
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    ("wrap", "source"),
+    [
+        ("{}", "bare_json"),
+        ("```json\n{}\n```", "fenced_json"),
+        ("<tool_call>{}</tool_call>", "hermes"),
+        ("[TOOL_CALLS][{}]", "mistral"),
+    ],
+)
+def test_call_objects_under_other_key_names_are_calls(obj: str, wrap: str, source: str) -> None:
+    text = wrap.replace("{}", obj)
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments, c.source) for c in parsed.calls] == [
+        ("get", {"key": "a"}, source)
+    ]
+    assert parsed.errors == [] and parsed.text == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        pytest.param(
+            "<tool_call>{'name': 'get', 'arguments': {'key': 'a'}}</tool_call>",
+            "hermes",
+            id="single quotes in a tag",
+        ),
+        pytest.param(
+            '<tool_call>{"name": "get", "arguments": {"key": "a",}}</tool_call>',
+            "hermes",
+            id="trailing comma in a tag",
+        ),
+        pytest.param(
+            "```json\n{'name': 'get', 'arguments': {'key': 'a'},}\n```",
+            "fenced_json",
+            id="single quotes and trailing comma in a fence",
+        ),
+        pytest.param(
+            "Looking it up.\n{'name': 'get', 'arguments': {'key': 'a'}}",
+            "bare_json",
+            id="single quotes on a line of its own",
+        ),
+        pytest.param(
+            "[TOOL_CALLS][{'name': 'get', 'arguments': {'key': 'a'}},]",
+            "mistral",
+            id="single quotes after a marker",
+        ),
+        pytest.param(
+            "<|python_tag|>{'name': 'get', 'parameters': {'key': 'a'}}",
+            "python_tag",
+            id="single quotes after python_tag",
+        ),
+    ],
+)
+def test_single_quotes_and_trailing_commas_are_read(text: str, source: str) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments, c.source) for c in parsed.calls] == [
+        ("get", {"key": "a"}, source)
+    ]
+    assert parsed.errors == []
+
+
+def test_lenient_json_keeps_literal_types() -> None:
+    text = "<tool_call>{'name': 'put', 'arguments': {'n': -3, 'ok': true, 'x': None, 'l': [1, 2,]}}"
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert parsed.calls[0].arguments == {"n": -3, "ok": True, "x": None, "l": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Your order:\n{'id': 7, 'status': 'shipped'}", id="python dict answer"),
+        pytest.param("{'name': 'Alice', 'arguments': {'age': 3}}", id="lenient, names no tool"),
+        pytest.param('{"tool": "hammer", "input": {"size": 3}}', id="tool key naming no tool"),
+        pytest.param(
+            '{"name": "get", "tool": "put", "arguments": {}}', id="two name keys, untagged"
+        ),
+        pytest.param(
+            '{"tool": "get", "arguments": {}, "args": {}}', id="two argument keys, untagged"
+        ),
+        pytest.param('{"action": "Final Answer", "action_input": "42"}', id="langchain final"),
+        pytest.param('{"tool": "get"}', id="no arguments key, untagged"),
+        pytest.param(
+            "{'name': 'get', 'arguments': {'key': open('/etc/passwd')}}",
+            id="lenient, not a literal",
+        ),
+        pytest.param("Note {it's fine} here.", id="braces and an apostrophe in prose"),
+        pytest.param('Your order: {"id": 7, "status": "shipped"}', id="inline json answer"),
+        pytest.param("I used get earlier and the key holds 1.", id="mentions a tool"),
+    ],
+)
+def test_lenient_reading_never_makes_an_answer_a_call(text: str) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert parsed.calls == [] and parsed.errors == []
+    assert parsed.text == text.strip()
+
+
+def test_a_tagged_lenient_body_that_is_not_a_literal_is_reported_not_run() -> None:
+    text = "<tool_call>{'name': 'get', 'arguments': {'key': __import__('os')}}</tool_call>"
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert parsed.calls == [] and len(parsed.errors) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        pytest.param("```python\nget(key='a')\n```", [("get", {"key": "a"})], id="python"),
+        pytest.param("\n```py\nget(key='a')\n```\n", [("get", {"key": "a"})], id="py"),
+        pytest.param(
+            "```python\n[get(key='a'), put(key='b', value=1)]\n```",
+            [("get", {"key": "a"}), ("put", {"key": "b", "value": 1})],
+            id="a list of calls",
+        ),
+    ],
+)
+def test_a_python_fence_that_is_the_whole_message_is_a_call(
+    text: str, calls: list[tuple[str, dict]]
+) -> None:
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in parsed.calls] == calls
+    assert {c.source for c in parsed.calls} == {"pythonic"} and parsed.text == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nimport os\nget(key='a')\n```",
+        "```python\ndrop_tables(all=True)\n```",
+        "```python\nget(key=open('/etc/passwd'))\n```",
+        "```python\nget('a')\n```",
+        "Here is how:\n```python\nget(key='a')\n```",
+    ],
+)
+def test_other_python_fences_are_not_run(text: str) -> None:
+    assert parse_text_tool_calls(text, TOOLS).calls == []
+
+
+@pytest.mark.parametrize(
+    ("text", "looks"),
+    [
+        ('{"tool": "get", "arguments": {"key": ', True),
+        ("{'function': 'get', 'args': {oops", True),
+        ("```python\nget('a')\n```", True),  # positional: not run, but flagged
+        ("```python\nget(key=os.environ)\n```", True),
+        ('{"tool": "hammer", "input": {}}', False),
+        ("Here is how:\n```python\nget('a')\n```", False),
+    ],
+)
+def test_what_still_looks_like_a_call_under_other_keys_or_in_a_fence(
+    text: str, looks: bool
+) -> None:
     assert looks_like_tool_call(text, TOOLS) is looks

@@ -139,7 +139,23 @@ async def test_wrong_token_is_refused_with_403(setup: Setup) -> None:
     assert response.json() == {"error": "the bearer token is not valid for this grading service"}
 
 
-async def test_post_grades_the_bundle_and_get_returns_it(setup: Setup) -> None:
+def count_gradings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Episode ids graded by the service from now on (`grade_bundle` calls)."""
+    graded: list[str] = []
+    real = grade_bundle
+
+    def counting(bundle: Any, *args: Any, **kwargs: Any) -> Grade:
+        graded.append(bundle.meta.episode_id)
+        return real(bundle, *args, **kwargs)
+
+    monkeypatch.setattr("mcpgym_grading.service.grade_bundle", counting)
+    return graded
+
+
+async def test_post_grades_the_bundle_and_get_returns_it(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graded = count_gradings(monkeypatch)
     async with client_for(setup.app()) as client:
         before = await client.get(f"/grades/{setup.episode_id}", headers=AUTH)
         post = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
@@ -155,10 +171,15 @@ async def test_post_grades_the_bundle_and_get_returns_it(setup: Setup) -> None:
     assert grade == setup.expected
     assert (grade.score, grade.passed) == (1.0, True)
     assert again.json() == get.json() == post.json()
-    assert setup.loads == ["toy"]  # graded once, then served from memory
+    # graded once, then served from memory (each hit loads the environment for its lock)
+    assert graded == [setup.episode_id]
+    assert setup.loads == ["toy"] * 3
 
 
-async def test_concurrent_requests_grade_once(setup: Setup) -> None:
+async def test_concurrent_requests_grade_once(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graded = count_gradings(monkeypatch)
     results: list[httpx.Response] = []
     async with client_for(setup.app()) as client:
 
@@ -170,7 +191,7 @@ async def test_concurrent_requests_grade_once(setup: Setup) -> None:
             for _ in range(4):
                 tg.start_soon(post)
     assert [r.status_code for r in results] == [200] * 4
-    assert setup.loads == ["toy"]
+    assert graded == [setup.episode_id]
 
 
 async def test_unknown_episode_is_404_saying_how_to_seal_it(setup: Setup) -> None:

@@ -16,7 +16,7 @@ lock, that lock is the installed environment's (a rubric fixed since, hence a ne
 makes every grade of the old one stale: the bundle is graded again, and refused with 409
 as a lock mismatch), and the bundle in the store still has that digest; on any mismatch
 (a bare grade file from before this format included) the bundle is graded again and the
-file rewritten.
+file rewritten. The lock rule (`stale`) applies to the grades kept in memory as well.
 """
 
 from __future__ import annotations
@@ -96,10 +96,23 @@ def open_grade(
         return None, f"its grade does not parse ({exc.error_count()} errors)"
     if grade.episode_id != episode_id or grade.lock != envelope.get("lock"):
         return None, "its grade names another episode or lock"
+    why = stale(grade, installed_lock)
+    return (None, why) if why else (grade, "")
+
+
+def stale(grade: Grade, installed_lock: Callable[[str], str]) -> str:
+    """Why ``grade`` may no longer be served (``""``: it may): its lock is not the
+    installed environment's (a rubric fixed since makes every grade of the old lock
+    stale), or that environment is not installed. The one rule for grades kept in memory
+    and on disk (`mcpgym_grading.service`).
+
+    Args:
+        grade: a grade made earlier. installed_lock: as `open_grade`.
+    """
     try:
         lock = installed_lock(grade.env)
     except Exception as exc:  # the environment is not installed: grading says why
-        return None, f"the lock of environment {grade.env!r} is unknown ({exc})"
+        return f"the lock of environment {grade.env!r} is unknown ({exc})"
     if lock != grade.lock:
-        return None, f"it was graded under lock {grade.lock}, the installed lock is {lock}"
-    return grade, ""
+        return f"it was graded under lock {grade.lock}, the installed lock is {lock}"
+    return ""

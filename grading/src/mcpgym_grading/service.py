@@ -38,9 +38,10 @@ lock, and grades say ``"signature": "verified"``; without one grades say
 Each bundle file is read once: the signature is verified over those bytes and the grade
 made from the same bytes (`EpisodeStore.read_verified`), never from a second read.
 
-Bundles are immutable and grading is deterministic, so a grade is computed once
-per episode and kept in memory (and in ``grades_dir`` as ``<episode_id>.json``
-when given, which survives restarts). A grade file is served only while it is bound to
+Bundles are immutable and grading is deterministic, so a grade is computed once per episode
+and kept in memory (and in ``grades_dir`` as ``<episode_id>.json`` when given, which survives
+restarts), served only while its lock is the installed environment's (an environment changed
+under a running service: graded again, 409). A grade file is served only while it is bound to
 the bundle in the store and its MAC verifies (`mcpgym_grading._grade_cache`); a planted or
 edited one is ignored and the bundle graded again.
 """
@@ -64,7 +65,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from mcpgym_grading._grade_cache import open_grade, seal_grade
+from mcpgym_grading._grade_cache import open_grade, seal_grade, stale
 from mcpgym_grading._reference import ReferenceCache
 from mcpgym_grading.engine import environment_lock, grade_bundle
 from mcpgym_grading.errors import BundleMismatchError, LockMismatchError
@@ -136,10 +137,20 @@ class _GradingService:
 
     # -- grades ----------------------------------------------------------------------------
 
+    def installed_lock(self, name: str) -> str:
+        """The lock of the environment ``name`` as installed now (raises as `env_loader`)."""
+        return environment_lock(self.env_loader(name))
+
     def cached(self, episode_id: str) -> Grade | None:
         """The grade made earlier: in memory, or in ``grades_dir`` if still bound to the
-        bundle in the store (`mcpgym_grading._grade_cache`); ``None`` otherwise."""
+        bundle in the store; either only under the installed lock
+        (`mcpgym_grading._grade_cache.stale`); ``None`` otherwise."""
         grade = self.grades.get(episode_id)
+        if grade is not None and (why := stale(grade, self.installed_lock)):
+            # the environment changed under the running service: grade again (409)
+            logger.warning("not serving the grade of %s kept in memory: %s", episode_id, why)
+            self.grades.pop(episode_id, None)
+            grade = None
         if grade is None and self.grades_dir is not None and _safe_id(episode_id):
             path = self.grades_dir / f"{episode_id}.json"
             if path.is_file():
@@ -160,7 +171,7 @@ class _GradingService:
             episode_id=episode_id,
             bundle_sha256=digest,
             key=self.cache_key,
-            installed_lock=lambda name: environment_lock(self.env_loader(name)),
+            installed_lock=self.installed_lock,
         )
         if grade is None:
             logger.warning("not serving the cached grade %s (%s): grading again", path, why)

@@ -235,3 +235,56 @@ async def test_a_bad_request_that_is_not_an_overflow_stays_model_error() -> None
         result = await agent.run(FakeEpisode().context())
     await agent.aclose()
     assert result.termination == "model_error"
+
+
+RAW_LLAMA_CPP_OVERFLOW = {
+    # llama-cpp-python's server when it cannot re-read the request as its own type: the
+    # library's ValueError, raw, as a 500 (llama_cpp/server/errors.py)
+    "error": {
+        "message": "Requested tokens (4745) exceed context window of 4096",
+        "type": "internal_server_error",
+        "param": None,
+        "code": None,
+    }
+}
+
+
+async def test_a_500_context_overflow_on_the_first_request_stops_the_campaign_unretried() -> None:
+    """llama-cpp-python's raw 500 overflow is the configuration's fault: the campaign stops
+    with the figures, and the request is not retried as an outage."""
+    tape = Tape.of([{"status": 500, "headers": {}, "response": RAW_LLAMA_CPP_OVERFLOW}] * 4)
+    waits = Waits()
+    agent = make_agent("openai-compatible", tape, waits=waits)
+    with anyio.fail_after(10), pytest.raises(ConfigurationError) as caught:
+        await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    text = str(caught.value)
+    assert "context window is too small" in text
+    assert "4,745 prompt tokens vs a context window of 4,096" in text
+    assert len(tape.requests) == 1 and waits.asked == []
+
+
+async def test_a_500_context_overflow_after_the_first_turn_is_max_tokens_unretried() -> None:
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "get", "arguments": '{"key": "a"}'},
+    }
+    turn = {
+        "choices": [
+            {
+                "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+            }
+        ]
+    }
+    overflow = {"status": 500, "headers": {}, "response": RAW_LLAMA_CPP_OVERFLOW}
+    tape = Tape.of([{"response": turn}, overflow, overflow, overflow, overflow])
+    waits = Waits()
+    agent = make_agent("openai-compatible", tape, waits=waits)
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    await agent.aclose()
+    assert result.termination == "max_tokens"
+    assert result.error is not None and result.error.startswith("context window exceeded")
+    assert len(tape.requests) == 2 and waits.asked == []

@@ -11,6 +11,12 @@ that are the request's fault rather than an outage.
   tokens"), Ollama ("prompt too long"), LM Studio ("the model is loaded with context
   length of only M tokens"), MLX-LM ("Prompt length N exceeds the maximum context
   length M"), Anthropic ("prompt is too long") and Gemini ("input token count ... exceeds").
+  One 5xx form counts too: llama-cpp-python's own ``ValueError`` ("Requested tokens (N)
+  exceed context window of M", raised by ``Llama.create_completion``), which its server
+  turns into the 400 above only when it can re-read the request as its own request type,
+  and otherwise answers raw as a 500 ``internal_server_error`` (as do servers embedding
+  the library). Only that exact wording counts on a 5xx: any other 5xx is an outage or a
+  request the server cannot process (`RepeatedServerErrors`), never an overflow.
 - `overflow_figures`: the token counts such an answer states (prompt, completion asked
   for, context window), where it states them.
 - `RepeatedServerErrors`: a 5xx answer that every attempt of a request got alike, and
@@ -37,14 +43,25 @@ _OVERFLOW = re.compile(
     re.IGNORECASE,
 )
 
+# llama-cpp-python's raw ValueError (llama_cpp/llama.py), the one overflow read on a 5xx
+_RAW_LLAMA_CPP = re.compile(
+    r"Requested tokens \((?P<prompt>\d+)\) exceed context window of (?P<ctx>\d+)"
+)
+
 
 def is_context_overflow(exc: ModelAPIError) -> bool:
-    """Whether a 400/413/422 answer says the prompt is over the model's context window
-    (see the module docstring): the model's own outcome, ``max_tokens``, not a broken call,
-    except on an episode's first request (`mcpgym_clients.agents.model`)."""
+    """Whether an answer says the prompt is over the model's context window (see the
+    module docstring): a 400/413/422 in any known wording, or a 5xx carrying
+    llama-cpp-python's raw ``ValueError``. It is the model's own outcome, ``max_tokens``,
+    not a broken call, except on an episode's first request
+    (`mcpgym_clients.agents.model`); it is never retried (`mcpgym_clients.adapters.retry`).
+    """
+    text = f"{exc} {exc.body or ''}"
+    if exc.status is not None and 500 <= exc.status < 600:
+        return bool(_RAW_LLAMA_CPP.search(text))
     if exc.status not in (400, 413, 422):
         return False
-    return bool(_OVERFLOW.search(f"{exc} {exc.body or ''}"))
+    return bool(_OVERFLOW.search(text))
 
 
 @dataclass(frozen=True)
@@ -152,6 +169,9 @@ _FIGURES = (
         r"large for model with (?P<ctx>\d+) maximum context length",
         re.IGNORECASE,
     ),
+    # llama-cpp-python's raw ValueError (a 500): "Requested tokens (4745) exceed context
+    # window of 4096" (the prompt alone; the library checks it before the response cap)
+    _RAW_LLAMA_CPP,
     # Anthropic: "prompt is too long: 212345 tokens > 200000 maximum"
     re.compile(r"prompt is too long: (?P<prompt>\d+) tokens > (?P<ctx>\d+)", re.IGNORECASE),
     # Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed

@@ -8,7 +8,10 @@ with jitter ("Exponential Backoff And Jitter", AWS Architecture Blog, 2015), a s
 
 Each attempt has its own time limit (`RetryPolicy.request_timeout`, ``--request-timeout``):
 an attempt that gets no answer in time fails as a transient error and is retried like a
-429; if every attempt fails, the episode ends as ``infra_error`` (unscored).
+429; if every attempt fails, the episode ends as ``infra_error`` (unscored). A context
+overflow is never retried, whatever its status (llama-cpp-python can answer one as a 500:
+`mcpgym_clients.adapters.outcomes.is_context_overflow`): the same prompt cannot fit on a
+second try, and it is the request's outcome, not an outage.
 
 Time lost to a failed attempt and to the wait after it is not the model's: `TimeBudget`
 (the episode's wall-time limit, ``--time-limit``) is paused while a request is in flight
@@ -32,6 +35,7 @@ from typing import TypeVar
 
 import anyio
 
+from mcpgym_clients.adapters.outcomes import is_context_overflow
 from mcpgym_clients.errors import ModelAPIError
 
 T = TypeVar("T")
@@ -243,6 +247,8 @@ async def _retrying(
             )
         except ModelAPIError as exc:
             seen.add((exc.status, exc.reason))
+            if exc.transient and is_context_overflow(exc):
+                exc.transient = False  # the request's, not the service's (see above)
             if not exc.transient or n >= policy.max_retries:
                 exc.attempts, exc.identical = n + 1, len(seen) == 1
                 if n:

@@ -20,7 +20,9 @@ episode is reported as an error, never run):
   prose that merely mentions a function from being run, the pythonic form counts only
   when the call list is *the whole message* (surrounding whitespace aside) or the body
   of a ```` ```tool_code ```` fence (Gemma), which is an explicit call wherever it
-  stands; a ```` ```python ```` fence is code shown to the user and is never run.
+  stands. A ```` ```python ```` (or ```` ```py ````) fence holding only such calls counts
+  when the fence is the whole message, as small models write their calls without a
+  tool-call parser; a python fence beside prose is code shown to the user, never run.
 
 `call_from_obj` reads one JSON call object, including the OpenAI nested form
 ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
@@ -33,6 +35,8 @@ import json
 import re
 from collections.abc import Collection
 from typing import Any, Literal, NamedTuple
+
+from mcpgym_clients.adapters.lenient_json import loads_lenient, raw_decode_lenient
 
 Call = tuple[str, dict[str, Any]]
 
@@ -62,34 +66,47 @@ class FormMatch(NamedTuple):
     error: str | None = None
 
 
+NAME_KEYS = ("name", "tool", "tool_name", "function", "action")
+"""Keys that name the tool in a JSON call object, as templates and models write them
+(``action`` is LangChain's structured-chat form)."""
+ARGS_KEYS = ("arguments", "args", "parameters", "input", "tool_input", "action_input")
+"""Keys that hold its arguments."""
+
+
 def call_from_obj(obj: Any, *, strict_keys: bool) -> Call | None:
-    """``(name, arguments)`` from ``{"name": ..., "arguments"|"parameters": {...}}`` or the
+    """``(name, arguments)`` from a JSON call object: ``{"name": ..., "arguments": {...}}``
+    with the name under any of `NAME_KEYS` and the arguments under any of `ARGS_KEYS`
+    (``{"tool": ..., "tool_input": ...}``, ``{"function": ..., "args": ...}``), or the
     OpenAI nested ``{"type": "function", "function": {...}}``; arguments may be a JSON
-    string. With ``strict_keys`` no other key is allowed (gates untagged JSON). ``None``
+    string. With ``strict_keys`` (untagged JSON) the object must have exactly one name key
+    and one arguments key and nothing else but ``type: function``/``tool_use``. ``None``
     when ``obj`` is no call."""
     if not isinstance(obj, dict):
         return None
-    if isinstance(obj.get("function"), dict) and "name" not in obj:
+    if isinstance(obj.get("function"), dict) and not any(k in obj for k in NAME_KEYS[:3]):
         if strict_keys and (
             set(obj) - {"type", "function", "id"} or obj.get("type", "function") != "function"
         ):
             return None
         obj = obj["function"]
-    name = obj.get("name")
-    args_key = "arguments" if "arguments" in obj else "parameters"
-    args: Any = obj.get(args_key, {})
+    name_keys = [k for k in NAME_KEYS if isinstance(obj.get(k), str)]
+    args_keys = [k for k in ARGS_KEYS if k in obj]
+    if not name_keys:
+        return None
+    name = obj[name_keys[0]]
+    args: Any = obj[args_keys[0]] if args_keys else {}
     if strict_keys:
-        extra = set(obj) - {"name", args_key}
-        if obj.get("type") == "function":
+        extra = set(obj) - {name_keys[0], *args_keys}
+        if obj.get("type") in ("function", "tool_use"):
             extra.discard("type")
-        if extra or args_key not in obj:
+        if extra or len(name_keys) != 1 or len(args_keys) != 1:
             return None
     if isinstance(args, str):
         try:
-            args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError:
+            args = loads_lenient(args) if args.strip() else {}
+        except ValueError:
             return None
-    if not isinstance(name, str) or not name or not isinstance(args, dict):
+    if not name or not isinstance(args, dict):
         return None
     return name, args
 
@@ -102,15 +119,16 @@ def _gate(calls: list[Call], tool_names: Collection[str], what: str) -> str | No
 
 
 def _json_values(text: str, pos: int) -> tuple[list[Any], int]:
-    """JSON values from ``pos`` on, separated by whitespace, ``;`` or ``,``."""
-    decoder, values = json.JSONDecoder(), []
+    """JSON values from ``pos`` on, separated by whitespace, ``;`` or ``,`` (read
+    leniently: `mcpgym_clients.adapters.lenient_json`)."""
+    values: list[Any] = []
     while True:
         nxt = len(text) - len(text[pos:].lstrip(" \t\r\n;,"))
         if nxt >= len(text) or text[nxt] not in "{[":
             return values, pos
         try:
-            value, pos = decoder.raw_decode(text, nxt)
-        except json.JSONDecodeError:
+            value, pos = raw_decode_lenient(text, nxt)
+        except ValueError:
             return values, pos
         values.append(value)
 
@@ -119,8 +137,8 @@ def _one_object(text: str, pos: int) -> tuple[dict[str, Any] | None, int]:
     """The JSON object starting at ``pos`` (whitespace skipped) and its end."""
     start = len(text) - len(text[pos:].lstrip())
     try:
-        value, end = json.JSONDecoder().raw_decode(text, start)
-    except json.JSONDecodeError:
+        value, end = raw_decode_lenient(text, start)
+    except ValueError:
         return None, pos
     return (value, end) if isinstance(value, dict) else (None, pos)
 
@@ -177,6 +195,7 @@ _DEEPSEEK = re.compile(
 )
 _DEEPSEEK_WRAP = re.compile(r"<｜tool▁calls▁(?:begin|end)｜>")
 _TOOL_CODE = re.compile(r"```tool_code[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
+_PYTHON_FENCE_ALONE = re.compile(r"\A\s*```(?:python|py)[ \t]*\n(.*?)\n?[ \t]*```\s*\Z", re.DOTALL)
 
 
 def marker_forms(text: str, names: Collection[str]) -> list[FormMatch]:
@@ -245,7 +264,8 @@ def marker_forms(text: str, names: Collection[str]) -> list[FormMatch]:
 
 def pythonic_forms(text: str, names: Collection[str]) -> list[FormMatch]:
     """Pythonic call lists: ```` ```tool_code ```` fences anywhere, else the whole message
-    (a ```` ```python ```` fence is code shown to the user, never a call)."""
+    or a ```` ```python ```` fence that is the whole message (one beside prose is code
+    shown to the user, never a call)."""
     found = []
     for m in _TOOL_CODE.finditer(text):
         calls = _pythonic(m.group(1), names)
@@ -253,7 +273,8 @@ def pythonic_forms(text: str, names: Collection[str]) -> list[FormMatch]:
             found.append(FormMatch(m.start(), m.end(), "pythonic", calls))
     if found:
         return found
-    calls = _pythonic(text, names)
+    fence = _PYTHON_FENCE_ALONE.match(text)
+    calls = _pythonic(fence.group(1) if fence else text, names)
     return [FormMatch(0, len(text), "pythonic", calls)] if calls else []
 
 
@@ -265,11 +286,16 @@ _FUNCTIONARY_LINE = re.compile(r"^>>>[ \t]*([\w.\-]+)[ \t]*$", re.MULTILINE)
 
 def looks_like_marker_or_pythonic(text: str, names: Collection[str]) -> bool:
     """Whether ``text`` holds a call marker of these forms, or *starts* with what looks like
-    a pythonic call of a tool (``[get_order(`` or ``get_order(k=``); a sentence that mentions
+    a pythonic call of a tool (``[get_order(`` or ``get_order(k=``; in a python fence that
+    is the whole message, any ``get_order(``); a sentence that mentions
     ``get_order(order_id=7)`` further in is no call."""
     if _LOOKS.search(text):
         return True
     if any(m.group(1) in names for m in _FUNCTIONARY_LINE.finditer(text)):
         return True
+    fence = _PYTHON_FENCE_ALONE.match(text)
+    if fence:  # a fence that is the whole message: any call of a tool opening it
+        m = re.match(r"\s*\[?\s*([\w.\-]+)\s*\(", fence.group(1))
+        return bool(m and m.group(1) in names)
     m = re.match(r"\s*\[\s*([\w.\-]+)\s*\(|\s*([\w.\-]+)\s*\(\s*(?:\)|\w+\s*=)", text)
     return bool(m and (m.group(1) or m.group(2)) in names)

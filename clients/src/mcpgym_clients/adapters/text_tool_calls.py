@@ -46,7 +46,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from mcpgym_clients.adapters.lenient_json import balanced_end, loads_lenient
 from mcpgym_clients.adapters.text_call_forms import (
+    NAME_KEYS,
     TextCallSource,
     call_from_obj,
     looks_like_marker_or_pythonic,
@@ -69,6 +71,7 @@ _PARAMETER = re.compile(
     re.DOTALL,
 )
 _INNER_FENCE = re.compile(r"^```(?:json|JSON)?\s*(.*?)\s*```$", re.DOTALL)
+_NAMED = re.compile(rf"[\"'](?:{'|'.join(NAME_KEYS)})[\"']\s*:\s*[\"']([\w.\-]+)[\"']")
 _CALL_TAG = re.compile(rf"<\s*(?:{_TAGS})\s*>|<function[=\s>]|<\|python_tag\|>", re.IGNORECASE)
 
 
@@ -111,17 +114,24 @@ def _undoubled(body: str) -> list[str]:
 
 
 def _load_json(body: str) -> Any:
-    """Decode ``body`` (braces possibly doubled).
+    """Decode ``body`` (braces possibly doubled), as JSON or else leniently (single
+    quotes, trailing commas: `mcpgym_clients.adapters.lenient_json`).
 
     Raises:
-        json.JSONDecodeError: no form of it is JSON (the error of the plain form).
+        json.JSONDecodeError: no form of it reads (the JSON error of the plain form).
     """
     first: json.JSONDecodeError | None = None
-    for form in _undoubled(body.strip()):
+    forms = _undoubled(body.strip())
+    for form in forms:
         try:
             return json.loads(form)
         except json.JSONDecodeError as exc:
             first = first or exc
+    for form in forms:
+        try:
+            return loads_lenient(form)
+        except ValueError:
+            continue
     assert first is not None
     raise first
 
@@ -186,7 +196,7 @@ def _untagged(body: str, tool_names: Collection[str]) -> list[tuple[str, dict[st
 
 def _bare_objects(text: str) -> list[tuple[int, int]]:
     """Spans of the top-level JSON values (objects and lists) in ``text`` that decode,
-    doubled braces included, scanning left to right."""
+    doubled braces and lenient forms included, scanning left to right."""
     spans: list[tuple[int, int]] = []
     decoder = json.JSONDecoder()
     i = 0
@@ -200,12 +210,26 @@ def _bare_objects(text: str) -> list[tuple[int, int]]:
         except json.JSONDecodeError:
             if text.startswith("{{", i):
                 end = _doubled_end(text, i)
+            else:
+                end = _lenient_end(text, i)
         if end is None:
             i += 1
             continue
         spans.append((i, end))
         i = end
     return spans
+
+
+def _lenient_end(text: str, start: int) -> int | None:
+    """The end of the JSON-like value at ``start`` that reads leniently, if one does."""
+    end = balanced_end(text, start)
+    if end is None:
+        return None
+    try:
+        loads_lenient(text[start:end])
+    except ValueError:
+        return None
+    return end
 
 
 def _own_lines(text: str, start: int, end: int) -> bool:
@@ -332,7 +356,7 @@ def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
         return False
     if _CALL_TAG.search(text) or looks_like_marker_or_pythonic(text, tool_names):
         return True
-    for m in re.finditer(r"[\"']name[\"']\s*:\s*[\"']([\w.\-]+)[\"']", text):
+    for m in _NAMED.finditer(text):
         if m.group(1) in tool_names:
             return True
     return False
