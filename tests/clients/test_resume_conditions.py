@@ -229,3 +229,33 @@ def test_every_input_that_differs_is_named(changes: dict[str, Any], named: list[
         conditions=want["conditions"],
     )
     assert found == named
+
+
+def test_the_store_matches_runs_on_their_conditions_and_old_stores_gain_the_column(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)  # a store from before runs recorded their conditions
+    conn.execute(
+        "CREATE TABLE runs (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, finished_at TEXT, "
+        "env TEXT NOT NULL, env_version TEXT, lock TEXT, agent TEXT NOT NULL, model TEXT, "
+        "settings TEXT, selection TEXT, argv TEXT, baseline_of TEXT)"
+    )
+    conn.execute(
+        "INSERT INTO runs (id, created_at, env, lock, agent, settings, selection, argv) "
+        "VALUES ('old', '2026-01-01', 'toy', 'l', 'null', '{}', '{}', '[]')"
+    )
+    conn.commit()
+    conn.close()
+    salted = {"server": {"seed_salt": salt_fingerprint(SALT_A)}, "episode_timeout": 600.0}
+    unsalted = {"server": {"seed_salt": None}, "episode_timeout": 600.0}
+    with RunStore(path) as store:
+        assert store.run("old")["conditions"] is None
+        kw: dict[str, Any] = {"env": "toy", "lock": "l", "agent": "null", "model": None}
+        sel = {"variants": ["set-target@easy#0"], "epochs": 1}
+        a = store.create_run(env_version="1", selection=sel, conditions=salted, **kw)
+        assert store.run(a)["conditions"] == salted
+        find = store.find_resumable
+        assert find(settings={}, selection=sel, conditions=salted, **kw) == a
+        assert find(settings={}, selection=sel, conditions=unsalted, **kw) is None
+        assert find(settings={}, selection={}, **kw) == "old"  # recorded without: only None

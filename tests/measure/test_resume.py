@@ -118,10 +118,9 @@ def test_new_run_starts_afresh_instead_of_resuming(tmp_path: Path) -> None:
     fresh = CliRunner().invoke(app, [*args, "--new-run"])
     assert fresh.exit_code == 0, fresh.output
     assert "resuming" not in fresh.output
-    resumed = CliRunner().invoke(app, args)
-    assert resumed.exit_code == 0, resumed.output
-    assert f"resuming run {unfinished}: 0 of 1 episodes done" in resumed.output
     with RunStore(db) as runs:
-        assert len(runs.runs()) == 2
-        assert runs.run(unfinished)["finished_at"] is not None
-        assert len(runs.episodes(unfinished)) == 1
+        (new,) = [r for r in runs.runs() if r["id"] != unfinished]
+        assert new["finished_at"] is not None and len(runs.episodes(new["id"])) == 1
+        assert runs.run(unfinished)["finished_at"] is None  # left as it was: still resumable
+        keys = ("env", "lock", "agent", "model", "settings", "selection", "conditions")
+        assert runs.find_resumable(**{k: new[k] for k in keys}) == unfinished
