@@ -98,7 +98,7 @@ async def test_a_server_restarted_with_another_salt_starts_a_new_run_never_a_mix
 
     second, out = await campaign(toy_env, episodes, db, salt=SALT_B)  # the server came back
     assert second != first, "a run holding variants of two salts"
-    assert f"not resuming run {first}" in out and "seed salt (--seed-salt" in out
+    assert f"starting a new run: run {first} " in out and "seed salt (--seed-salt" in out
     assert SALT_A not in out and SALT_B not in out
     assert variant_ids(db, first) == {
         0: f"toy/set-target@easy#{salted_seed(SALT_A, 'set-target', 'easy', 0)}"
@@ -132,7 +132,8 @@ async def test_an_unsalted_rerun_of_a_salted_run_and_another_hard_cap_start_new_
     crash_after_first_episode(db, unsalted)
     capped, out = await campaign(toy_env, episodes, db, salt=None, cap=30.0)
     assert capped not in (first, unsalted), "a run mixing two hard caps per episode"
-    assert f"not resuming run {unsalted}" in out and "hard cap per episode (--timeout)" in out
+    assert f"starting a new run: run {unsalted} " in out
+    assert "hard cap per episode (--timeout)" in out
 
 
 async def test_a_run_recorded_without_its_conditions_is_not_resumed(

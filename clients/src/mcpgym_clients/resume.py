@@ -149,8 +149,8 @@ def not_resumed(
             return None
         argv = " ".join(row.get("argv") or []) or "(not recorded)"
         return (
-            f"not resuming run {row['id']} (same agent and variants, unfinished or with "
-            f"unscored episodes): it differs in {'; '.join(diffs)}. Starting a new run; to "
-            f"resume that one, run it with the settings it was started with: {argv}"
+            f"starting a new run: run {row['id']} (same agent and variants, unfinished or "
+            f"with unscored episodes) differs in {'; '.join(diffs)}; to resume it, run it "
+            f"with the settings it was started with: {argv}"
         )
     return None
