@@ -397,11 +397,12 @@ class RunStore:
             The run id, or ``None``.
         """
         want = (lock, model, _canonical(dict(settings)), _canonical(_plain(conditions)))
+        wanted_selection = _selection_key(selection)
         for row in self.runs_with_work_left(env=env, agent=agent):
             got = (row["lock"], row["model"], _canonical(row["settings"] or {}))
             if (*got, _canonical(row["conditions"])) == want and _selection_key(
                 row["selection"] or {}
-            ) == _selection_key(selection):
+            ) == wanted_selection:
                 return str(row["id"])
         return None
 
