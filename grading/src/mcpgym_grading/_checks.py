@@ -428,7 +428,8 @@ def _money_outcome(
     mentions = [m for m in mentions if not m.waived]
     dollars = [m.cents for m in mentions if m.currency == USD]
     # a bare whole number ("Total: 90") competes with the expected amount, never states it
-    stating = [m.cents for m in mentions if m.currency == USD and not m.whole_bare]
+    # nor does an amount glued to letters ("$45.00ish")
+    stating = [m.cents for m in mentions if m.currency == USD and not (m.whole_bare or m.glued)]
     detail: dict[str, Any] = {
         "found": [
             m.whole_cents if m.whole_cents is not None else float(m.cents)

@@ -161,6 +161,10 @@ class Mention:
     text: str
     waived: bool = False
     whole_bare: bool = False
+    glued: bool = False
+    """Written glued to letters or an underscore (``$266.13ish``, ``$90_max``, ``is$266``):
+    an amount all the same, so it competes with the expected one, but a hedged or mangled
+    form never states it."""
 
     @property
     def whole_cents(self) -> int | None:
@@ -239,6 +243,9 @@ _LISTED = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{2})?|\d+(?:\.\d{2})?)" + _END + r"
 _SEP = r"(?P<sep>,|;|/|\bor\b|\band\b|\bto\b|-)"
 _LIST_NEXT = re.compile(r"[\s()]*" + _SEP + r"[\s(]*" + _LISTED + _NOT_MONEY_AFTER)
 _LIST_PREV = re.compile(r"(?<![\w.,])" + _LISTED + r"[\s()]*" + _SEP + r"[\s(]*\Z")
+_GLUED = re.compile(  # a sign with letters glued on either side: "$266.13ish", "is$266"
+    r"(?P<sign>[$" + _SIGN_CHARS + r"])[\s(]*(?P<n>" + _NUMBER + r")" + _END
+)
 _LIST_WINDOW = 200
 """How far before a mention its list is looked for (characters)."""
 
@@ -372,6 +379,15 @@ def money_mentions(
                 out.append((span[0], Mention(currency, value * unit, num)))
                 spans.append(span)
                 pos = span[1]
+    for g in _GLUED.finditer(prepared):  # what no form above read: a sign glued to letters
+        if any(a < g.end() and g.start() < b for a, b in spans):
+            continue
+        if (value := _number(g.group("n"))) is None:
+            continue
+        sign = g.group("sign")
+        currency = USD if sign == "$" else _SIGNS.get(sign, sign)
+        out.append((g.start(), Mention(currency, value * 100, g.group(0), glued=True)))
+        spans.append(g.span())
     if bare:
         for start, end, cents in bare_amounts(prepared, spans, candidates):
             whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
@@ -388,5 +404,7 @@ def money_amounts(text: str) -> list[int]:
     in dollars that are a whole number of cents): ``"$1,234.50 and 12 dollars"`` ->
     ``[123450, 1200]``. Mentions in another currency are left out."""
     return [
-        c for m in money_mentions(text) if m.currency == USD and (c := m.whole_cents) is not None
+        c
+        for m in money_mentions(text)
+        if m.currency == USD and not m.glued and (c := m.whole_cents) is not None
     ]
