@@ -364,6 +364,13 @@ RUBRIC = Rubric(
             roles={"refund_cents": replies.REFUNDED_CUES, "escalate_cents": replies.ESCALATED_CUES},
         ),
         replies.reply_sent(),
+        replies.reply_states_no_other_amount(
+            "escalate_cents",
+            "refund_cents",
+            description="no reply states an amount of the customer's orders but the amount "
+            "requested and the one refunded (policy 9.2: a reply says what was done; a wrong "
+            "amount, or a list of candidate amounts, misinforms the customer)",
+        ),
         MentionMatch(
             name="reply-mentions-billing",
             description="a reply tells the customer the request went to the billing team, who "
