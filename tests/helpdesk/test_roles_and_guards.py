@@ -186,7 +186,12 @@ def test_the_whole_order_total_stays_refused() -> None:
 # ---- guards whose failure means the task was done wrongly are required -------------------
 
 REQUIRED_GUARDS = {
-    "refund-above-limit": ("escalated-to-billing", "no-other-team", "escalation-states-amount"),
+    "refund-above-limit": (
+        "escalated-to-billing",
+        "no-other-team",
+        "escalation-states-amount",
+        "reply-states-no-other-amount",
+    ),
     "change-shipping-address": ("not-escalated",),
 }
 

@@ -370,6 +370,8 @@ RUBRIC = Rubric(
             description="no reply states an amount of the customer's orders but the amount "
             "requested and the one refunded (policy 9.2: a reply says what was done; a wrong "
             "amount, or a list of candidate amounts, misinforms the customer)",
+            # required: a reply telling the customer a wrong amount is the task done wrongly
+            required=True,
         ),
         MentionMatch(
             name="reply-mentions-billing",
