@@ -28,6 +28,7 @@ from mcpgym_ledger.families._common import (
     movements,
     note_left,
     nothing_else_changed,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
 
@@ -198,6 +199,7 @@ RUBRIC = Rubric(
             "none is dated in a closed period (policy 2.1) and no posted entry was edited (6.1)"
         ),
         note_left("journal_entry", "accrual_entry_id"),
+        tax_id_not_copied(),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "
             "closed (2.3), no bill entered or paid"

@@ -30,6 +30,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -240,9 +241,7 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("payment", "payment_id"),
-        note_says_money(
-            "payment", "payment_id", "amount_cents", party="customer_id", required=False
-        ),
+        note_says_money("payment", "payment_id", "amount_cents", party="customer_id"),
         note_says_money(
             "payment",
             "payment_id",
@@ -250,9 +249,9 @@ RUBRIC = Rubric(
             party="customer_id",
             name="note-states-credit",
             description="the note states the amount held as customer credit",
-            required=False,
             bands=("expert",),
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
             ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},
             description="every other table equals the reference end state, the payment, its "

@@ -31,6 +31,7 @@ from mcpgym_ledger.families._common import (
     movements,
     note_left,
     nothing_else_changed,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
 
@@ -253,6 +254,7 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("journal_entry", "wrong_entry_id"),
+        tax_id_not_copied(),
         nothing_else_changed(),
     ),
 )

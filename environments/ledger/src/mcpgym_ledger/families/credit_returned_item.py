@@ -34,6 +34,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -209,8 +210,8 @@ RUBRIC = Rubric(
             "first_credit_cents",
             party="customer_id",
             forbidden=[Param("credit_cents")],  # hard: the total over both invoices
-            required=False,
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
             ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},
         ),

@@ -37,6 +37,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -232,7 +233,6 @@ RUBRIC = Rubric(
             "write_off_cents",
             party="customer_id",
             allowed="write_off_note_amounts",
-            required=False,
             bands=("easy", "medium", "expert"),
         ),
         note_says_money(
@@ -242,13 +242,14 @@ RUBRIC = Rubric(
             party="customer_id",
             allowed="escalate_note_amounts",
             name="note-states-escalated-amount",
-            required=False,
             bands=("hard", "expert"),
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
-            "escalations",
             description="every other table equals the reference end state (the customer's "
-            "other invoices included): nothing else was written off, paid or changed",
+            "other invoices included): nothing else was written off, paid or changed; "
+            "nothing escalated but what the reference escalates, once, with its amount; "
+            "the journal holds the same postings (`JOURNAL_SQL`)",
         ),
     ),
 )
