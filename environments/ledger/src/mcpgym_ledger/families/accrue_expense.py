@@ -9,6 +9,11 @@ Bands:
     hard: two expenses, one of them worked out from hours and an hourly rate.
     expert: three expenses listed, but one of them has been billed since (its bill is in the
         books): accrue only the two that are still unbilled.
+
+The same work (the journal, `JOURNAL_SQL`): the accrual's lines dated 2026-05-31 and their
+reversal dated 2026-06-01, nothing else. The accrual may be one entry or one per expense, and
+the reversal posted with `reverse_journal_entry` or by hand with the lines swapped; a wrong
+entry posted and reversed before the right one is two entries the books should not hold.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ Bands:
         customer credit on 2300 (policy 4.2), not applied to other invoices; say so in the note.
 
 In every band the payment is recorded with its bank line (policy 4.4), so the line is matched.
+
+The same work (the journal, `JOURNAL_SQL`): only the payment's own entry, dated on the
+payment date; no entry by hand, nothing reversed. Nothing is escalated.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ Bands:
         reverse the whole entry today and post it again complete, the wrong line corrected.
     expert: a correction left half done: the entry was reversed and re-posted, but to another
         wrong account; reverse the wrong re-post (not the original again) and post it right.
+
+The same work (the journal, `JOURNAL_SQL`): the reversal of the wrong entry (with the
+reversal tool: `wrong-entry-reversed`) and the corrected lines, both dated today; the
+corrected lines may be posted as one entry or several. No other entry of the books is
+reversed, and nothing is posted and taken back.
 """
 
 from __future__ import annotations

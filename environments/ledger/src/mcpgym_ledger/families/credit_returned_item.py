@@ -10,6 +10,9 @@ Bands:
     hard: two products returned, sold on two different invoices: one credit note on each.
     expert: the customer says how many they returned in all, but an earlier credit note on
         the same invoice already covered some of them: credit only the rest.
+
+The same work (the journal, `JOURNAL_SQL`): only the credit notes' own entries, dated today;
+no entry by hand, nothing reversed.
 """
 
 from __future__ import annotations

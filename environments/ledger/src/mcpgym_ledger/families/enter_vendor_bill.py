@@ -10,6 +10,10 @@ Bands:
         reference: do not enter it again, note on the existing bill, policy 3.4); the other
         is dated in April, a closed period: enter it as printed and post it on 2026-05-01
         (policy 2.2).
+
+The same work: the journal holds only the bill's entry when it is posted (`JOURNAL_SQL`;
+none in hard); the only escalation is hard's, of the new bill, once, with no amount or its
+total. Policy 10.2: no party's tax id is copied into anything written (`tax_id_not_copied`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ Bands:
         reference): mark the duplicate ignored (5.1), record one payment only.
     expert: as hard, and a payment to a vendor that is already in the books came through
         unmatched: match the line to that payment's entry; paying the bill again is wrong.
+
+The same work (the journal, `JOURNAL_SQL`): the fee's entry on the line's date and the
+deposit's payment entry; the vendor payment is matched, not paid again. The two identical
+deposit lines of hard and expert may swap roles (`SWAPPED`): either one recorded, the other
+ignored, never both or neither.
 """
 
 from __future__ import annotations

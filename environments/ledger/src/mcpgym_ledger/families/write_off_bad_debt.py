@@ -12,6 +12,10 @@ Bands:
     expert: the customer ceased trading: one old invoice was part paid, so what is open on it
         is under the limit although its total is not (write off the open part only); another
         old invoice is open above the limit (escalate it with the amount).
+
+The same work: the journal holds only the write-off's entry (`JOURNAL_SQL`); the only
+escalation is of the invoice above the limit (hard, expert), once, with its open amount;
+nothing else is escalated, written off, paid or reversed.
 """
 
 from __future__ import annotations
