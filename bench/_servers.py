@@ -17,8 +17,23 @@ import sys
 import anyio
 
 
+def _force_http() -> None:
+    """``MCPGYM_BENCH_HTTP=h11|httptools``: serve with that uvicorn HTTP implementation
+    (default: uvicorn's ``auto``, httptools when installed), for A/B runs."""
+    import functools
+    import os
+
+    import uvicorn
+
+    http = os.environ.get("MCPGYM_BENCH_HTTP")
+    if http:
+        uvicorn.Config.__init__ = functools.partialmethod(uvicorn.Config.__init__, http=http)  # type: ignore[method-assign]
+
+
 async def _run(app: object, port: int) -> None:
     from mcpgym_server.runtime import serve
+
+    _force_http()
 
     async with serve(app, port=port):
         print("ready", flush=True)

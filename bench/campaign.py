@@ -121,6 +121,26 @@ def _before_server(before: bool) -> Any:
         server_http.build_mcp_server = original  # type: ignore[assignment]
 
 
+@contextlib.contextmanager
+def _h11_children(active: bool) -> Any:
+    """While active, child processes started here serve HTTP with h11 (bench/_h11)."""
+    if not active:
+        yield
+        return
+    saved = {k: os.environ.get(k) for k in ("MCPGYM_BENCH_HTTP", "PYTHONPATH")}
+    hook = str(Path(__file__).resolve().parent / "_h11")
+    os.environ["MCPGYM_BENCH_HTTP"] = "h11"
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (hook, saved["PYTHONPATH"]) if p)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 @contextlib.asynccontextmanager
 async def _driver(
     servers: Any, env: Environment, before: bool, counts: Counts
@@ -153,12 +173,56 @@ class _Spawned:
 
 
 def _children_pids() -> list[int]:
-    """The pids of this process's children (the servers of `serve_in_processes`)."""
+    """The pids of this process's children (the servers of `serve_in_processes`), oldest
+    first: the environment server, then the grading service (started in that order)."""
     me = os.getpid()
     out = []
     for task in Path(f"/proc/{me}/task").iterdir():
         out += [int(p) for p in (task / "children").read_text().split()]
-    return out
+
+    def started(pid: int) -> int:  # field 22 of /proc/PID/stat: start time in clock ticks
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+
+    return sorted(out, key=lambda pid: (started(pid), pid))
+
+
+SERVER_ROLES = ("env server", "grading")
+"""What each server process is, in the order of `_children_pids` and `_Spawned.pids`."""
+
+
+@contextlib.contextmanager
+def _py_spy(pids: list[int], out_dir: str | None, tag: str) -> Any:
+    """While active, ``py-spy record`` samples each server process (``--py-spy DIR``):
+    ``DIR/TAG-ROLE.raw``, read with ``bench/_shares.py``. No-op without a folder."""
+    if not out_dir:
+        yield
+        return
+    spy = Path(sys.executable).with_name("py-spy")
+    procs = [
+        subprocess.Popen(
+            [
+                str(spy),
+                "record",
+                "--pid",
+                str(pid),
+                "-r",
+                "200",
+                "-f",
+                "raw",
+                "-o",
+                str(Path(out_dir) / f"{tag}-{role.replace(' ', '-')}.raw"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for pid, role in zip(pids, SERVER_ROLES, strict=False)
+    ]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.send_signal(2)  # SIGINT: py-spy writes its profile and exits
+            proc.wait(30)
 
 
 def _cpu_s(pids: list[int]) -> float:
@@ -226,11 +290,14 @@ async def one_campaign(
     before: bool,
     tmp: Path,
     servers_mode: str = "in-process",
+    spy: tuple[str | None, str] = (None, ""),
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
-    reference end states cached); each one's episodes/s, CPU ms per episode, requests."""
+    reference end states cached); each one's episodes/s, CPU ms per episode (all
+    processes, this one, and each server process's under ``per_process``), requests.
+    ``spy``: (folder, tag) to sample the server processes with py-spy (none by default)."""
     with _before_queries(before):
-        return await _one_campaign(env, variants, concurrency, before, tmp, servers_mode)
+        return await _one_campaign(env, variants, concurrency, before, tmp, servers_mode, spy)
 
 
 async def _one_campaign(
@@ -240,6 +307,7 @@ async def _one_campaign(
     before: bool,
     tmp: Path,
     servers_mode: str,
+    spy: tuple[str | None, str],
 ) -> list[dict[str, Any]]:
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
     env._generation_db._memo.clear()  # type: ignore[attr-defined]  # noqa: SLF001 - and queried
@@ -250,11 +318,12 @@ async def _one_campaign(
     if servers_mode == "processes":
         servers_cm = _spawn(env, store_dir / "episodes", False)
         servers = await servers_cm.__aenter__()
-    elif servers_mode == "children":
+    elif servers_mode in ("children", "children-h11"):
         servers_cm = serve_in_processes(
             env.name, store_dir / "episodes", log_path=store_dir / "servers.log"
         )
-        servers = await servers_cm.__aenter__()
+        with _h11_children(servers_mode == "children-h11"):
+            servers = await servers_cm.__aenter__()
     else:
         servers_cm = serve_locally(env, store_dir / "episodes")
         servers = await servers_cm.__aenter__()
@@ -271,18 +340,19 @@ async def _one_campaign(
                         store.db.execute("PRAGMA synchronous = FULL")
                     t0, c0 = time.perf_counter(), time.process_time()
                     s0 = [_cpu_s([p]) for p in pids]
-                    result = await run_campaign(
-                        driver,
-                        ReferenceAgent(),
-                        variants,
-                        store,
-                        concurrency=concurrency,
-                        baseline=False,
-                        show_progress=False,
-                        resume=False,
-                    )
-                    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-                    each = [_cpu_s([p]) - c for p, c in zip(pids, s0, strict=True)]
+                    with _py_spy(pids, spy[0], f"{spy[1]}-{PHASES[i]}"):
+                        result = await run_campaign(
+                            driver,
+                            ReferenceAgent(),
+                            variants,
+                            store,
+                            concurrency=concurrency,
+                            baseline=False,
+                            show_progress=False,
+                            resume=False,
+                        )
+                        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                        each = [_cpu_s([p]) - c for p, c in zip(pids, s0, strict=True)]
                     server_cpu = sum(each)
                 assert all(r.score == 1.0 for r in result.records), "a reference episode failed"
                 n = len(result.records)
@@ -293,6 +363,9 @@ async def _one_campaign(
                         "cpu_ms": (cpu + server_cpu) * 1000 / n,
                         "busiest_ms": max([cpu, *each]) * 1000 / n,
                         "client_cpu_ms": cpu * 1000 / n,
+                        "per_process": {
+                            role: c * 1000 / n for role, c in zip(SERVER_ROLES, each, strict=False)
+                        },
                         "requests": collections.Counter(counts),
                         "n": n,
                         "start_s": start_s,
@@ -401,6 +474,7 @@ def _seeds(text: str) -> list[int]:
 WAYS: dict[str, tuple[bool, str]] = {
     "in-process": (False, "in-process"),
     "children": (False, "children"),
+    "children-h11": (False, "children-h11"),
     "processes": (False, "processes"),
     "before": (True, "in-process"),
 }
@@ -408,7 +482,8 @@ WAYS: dict[str, tuple[bool, str]] = {
 ``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
 generators' snapshot queries run every time, every run-store commit fsynced;
 ``in-process``: today's code with the servers in process; ``children``:
-`serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``processes``:
+`serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``children-h11``:
+the same with the servers' HTTP parsed by h11 (before httptools; bench/_h11); ``processes``:
 the bench's own server processes (bench/_servers.py)."""
 
 
@@ -433,6 +508,13 @@ async def main() -> None:
         help="where run stores and bundles go (default: the system's temporary directory, "
         "on disk as `mcpgym eval`'s runs/; /dev/shm leaves fsync out)",
     )
+    ap.add_argument(
+        "--py-spy",
+        default=None,
+        metavar="DIR",
+        help="sample each server process with py-spy (in this venv) during the campaigns: "
+        "DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
+    )
     args = ap.parse_args()
     ways = args.ways.split(",")
     unknown = [w for w in ways if w not in WAYS]
@@ -452,13 +534,21 @@ async def main() -> None:
             for way in ways[r % len(ways) :] + ways[: r % len(ways)]:
                 before, servers_mode = WAYS[way]
                 res = await one_campaign(
-                    env, variants, args.concurrency, before, tmp, servers_mode=servers_mode
+                    env,
+                    variants,
+                    args.concurrency,
+                    before,
+                    tmp,
+                    servers_mode=servers_mode,
+                    spy=(args.py_spy, f"{way}-r{r}"),
                 )
                 runs[way].append(res)
                 for phase, x in zip(PHASES, res, strict=True):
+                    split = "".join(f", {v:.1f} {k}" for k, v in x["per_process"].items())
                     print(
                         f"round {r} {way} {phase}: {x['eps']:.1f} episodes/s, "
-                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process)",
+                        f"{x['cpu_ms']:.1f} ms CPU ({x['client_cpu_ms']:.1f} in this process"
+                        f"{split})",
                         flush=True,
                     )
         train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
@@ -493,6 +583,18 @@ async def main() -> None:
                 f"| {med(min(2000 / x['cpu_ms'], 1000 / x['busiest_ms']) for x in xs):.0f} "
                 f"| {per_ep[way]:.2f} |"
             )
+    for i, phase in enumerate(PHASES):
+        for way, rs in runs.items():
+            xs = [r[i] for r in rs]
+            roles = xs[-1]["per_process"]
+            if roles:
+                shown = ", ".join(
+                    f"{role} {med(x['per_process'][role] for x in xs):.1f}" for role in roles
+                )
+                print(
+                    f"CPU ms per episode by process, {way}, {phase}: campaign "
+                    f"{med(x['client_cpu_ms'] for x in xs):.1f}, {shown}"
+                )
     base = ways[0]
     for way in ways[1:]:
         for i, phase in enumerate(PHASES):

@@ -61,9 +61,7 @@ def pick_rows(env_name: str, n: int) -> list[TrainingRow]:
     return out
 
 
-async def via_library(
-    ro: Rollouts, rows: list[TrainingRow], group: int
-) -> tuple[float, float]:
+async def via_library(ro: Rollouts, rows: list[TrainingRow], group: int) -> tuple[float, float]:
     t, c = time.perf_counter(), time.process_time()
     groups = await ro.rollout_groups(rows, ReferenceAgent(), n=group)
     elapsed, cpu = time.perf_counter() - t, time.process_time() - c
@@ -89,8 +87,16 @@ async def via_eval(
             with RunStore(tmp / f"runs-{time.monotonic_ns()}.db") as store:
                 t, c = time.perf_counter(), time.process_time()
                 await run_campaign(
-                    d, ReferenceAgent(), variants, store, epochs=group, concurrency=group,
-                    baseline=False, show_progress=False, resume=False, environment=env,
+                    d,
+                    ReferenceAgent(),
+                    variants,
+                    store,
+                    epochs=group,
+                    concurrency=group,
+                    baseline=False,
+                    show_progress=False,
+                    resume=False,
+                    environment=env,
                 )
                 elapsed, cpu = time.perf_counter() - t, time.process_time() - c
     n = len(rows) * group
@@ -107,13 +113,27 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     env = load_environment(env_name)
     store = MemoryEpisodeStore()
     manager = EpisodeManager(
-        env, store, connection_factory=StateConnection, keep_final_db=True, max_open=16,
+        env,
+        store,
+        connection_factory=StateConnection,
+        keep_final_db=True,
+        max_open=16,
         hash_final=False,  # as `DirectEpisodes` (its bundles are dropped once graded)
     )
     cache = ReferenceCache()
     parts = dict.fromkeys(
-        ("open: copy", "open: setup", "calls", "seal: copy", "seal: delta", "seal: digests",
-         "seal: rest", "grade"), 0.0)
+        (
+            "open: copy",
+            "open: setup",
+            "calls",
+            "seal: copy",
+            "seal: delta",
+            "seal: digests",
+            "seal: rest",
+            "grade",
+        ),
+        0.0,
+    )
     clock = time.thread_time
 
     def one(row: TrainingRow, record: bool) -> None:
@@ -166,9 +186,11 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     for name, t in parts.items():
         print(f"  {name:14s} {t * 1000 / n:6.3f} ms")
     print(f"  {'sum':14s} {total:6.3f} ms  -> at most {1000 / total:.0f} rollouts/s on one core")
-    print(f"  (not in the sum: the final state's digests, {sha * 1000 / n:.3f} ms: the whole "
-          "file's sha256, the delta's, the page digests; the MCP path computes them, the "
-          "direct path skips them: nobody reads a dropped bundle's)")
+    print(
+        f"  (not in the sum: the final state's digests, {sha * 1000 / n:.3f} ms: the whole "
+        "file's sha256, the delta's, the page digests; the MCP path computes them, the "
+        "direct path skips them: nobody reads a dropped bundle's)"
+    )
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -223,8 +245,10 @@ async def main(args: argparse.Namespace) -> None:
             for name, way in ways[k:] + ways[:k]:  # rotate the order each round
                 results[name].append(await way(i))
     med = {name: statistics.median(x for x, _ in xs) for name, xs in results.items()}
-    print(f"{args.env}: {len(rows)} variants x groups of {args.group} = {n} rollouts per way, "
-          f"{args.rounds} rounds (median)")
+    print(
+        f"{args.env}: {len(rows)} variants x groups of {args.group} = {n} rollouts per way, "
+        f"{args.rounds} rounds (median)"
+    )
     for name, xs in results.items():
         cpu = statistics.median(c for _, c in xs)
         ratios = "   ".join(
@@ -232,8 +256,10 @@ async def main(args: argparse.Namespace) -> None:
             for base in ("in process", "mcpgym eval")
             if base in med
         )
-        print(f"  {name:12s} {med[name]:7.1f} rollouts/s  {cpu:6.2f} ms CPU each   {ratios}"
-              f"   (rounds: {', '.join(f'{x:.1f}' for x, _ in xs)})")
+        print(
+            f"  {name:12s} {med[name]:7.1f} rollouts/s  {cpu:6.2f} ms CPU each   {ratios}"
+            f"   (rounds: {', '.join(f'{x:.1f}' for x, _ in xs)})"
+        )
 
 
 if __name__ == "__main__":

@@ -393,3 +393,25 @@ async def test_an_unexpected_failure_is_a_json_500(setup: Setup) -> None:
 def test_an_empty_token_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="non-empty bearer token"):
         create_app(tmp_path, "")
+
+
+async def test_a_grade_is_sent_as_the_bytes_jsonresponse_made_of_it(setup: Setup) -> None:
+    """The grade's JSON is written in one pass (`grade_response`) with the bytes the
+    service sent before (`JSONResponse` of ``model_dump(mode="json")``), non-ASCII text,
+    floats and nested details included."""
+    from starlette.responses import JSONResponse
+
+    from mcpgym_grading.service import grade_response
+
+    tricky = setup.expected.model_copy(update={"error": "réponse — 1e-7 ✓", "threshold": 0.1 + 0.2})
+    for grade in (setup.expected, tricky):
+        before = JSONResponse(grade.model_dump(mode="json"))
+        after = grade_response(grade)
+        assert after.body == before.body
+        assert after.headers["content-type"] == before.headers["content-type"]
+    async with client_for(setup.app()) as client:
+        posted = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+        got = await client.get(f"/grades/{setup.episode_id}", headers=AUTH)
+    want = JSONResponse(setup.expected.model_dump(mode="json")).body
+    assert posted.content == got.content == want
+    assert posted.headers["content-type"] == "application/json"
