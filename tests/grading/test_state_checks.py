@@ -195,3 +195,40 @@ def test_ignore_columns_naming_an_unknown_table_is_an_evaluation_error() -> None
 def test_empty_table_list_is_an_evaluation_error() -> None:
     result = grade_check(StateMatchesReference(name="s", tables=()), [REFUND])
     assert result.error == "`tables` is empty; name the tables to compare"
+
+
+REFUNDED = {"refunded": "SELECT order_id, SUM(amount_cents) FROM refunds GROUP BY order_id"}
+
+
+def test_same_rows_compares_an_excepted_table_in_the_form_that_matters() -> None:
+    """`same_rows`: the refunds table is excepted (ids, times and the split may differ) but
+    what was refunded per order must equal the reference's (issue 9 §4: a ledger journal
+    churned and reversed nets to nothing row by row yet is collateral)."""
+    check = NoCollateralChanges(
+        name="collateral",
+        except_tables=("refunds", "orders", "mcpgym_counters"),
+        same_rows=REFUNDED,
+    )
+    assert grade_check(check, [LOOKUP, REFUND, LOOKUP], volatile_columns=VOLATILE).passed
+    result = grade_check(check, [LOOKUP], volatile_columns=VOLATILE)
+    assert result.passed is False
+    assert result.detail["found"]["differing_queries"] == ["refunded"]
+    diff = result.detail["query_diff"]["refunded"]
+    assert (diff["added"], diff["removed"]) == (0, 1)
+    assert result.detail["diff"] == {}  # every table compared is equal: only the query differs
+
+
+def test_a_failing_same_rows_query_is_an_evaluation_error() -> None:
+    check = NoCollateralChanges(name="c", same_rows={"bad": "SELECT nope FROM refunds"})
+    error = grade_check(check, [REFUND]).error
+    assert error is not None and "same_rows query `bad`" in error
+
+
+def test_same_rows_left_empty_keeps_the_rubric_digest() -> None:
+    """Rubrics signed before `same_rows` existed keep their digest (and sign-off)."""
+    from mcpgym_grading import Rubric
+
+    rubric = Rubric(checks=(NoCollateralChanges(name="c"),))
+    assert "same_rows" not in rubric.canonical_json()
+    with_rows = Rubric(checks=(NoCollateralChanges(name="c", same_rows=REFUNDED),))
+    assert with_rows.digest() != rubric.digest()

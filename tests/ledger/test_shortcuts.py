@@ -192,7 +192,8 @@ def _with_reason(v: TaskVariant, extra: str) -> list[tuple[str, dict]]:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_duplicate_reason_naming_every_line_names_none(band: str, seed: int) -> None:
     """The duplicate's reason listing every bank line the agent was shown (the task's lines,
-    the feed's other unmatched ones) does not name the line it repeats (before: passed)."""
+    the feed's other unmatched ones) beside the line it repeats names none: the required
+    shotgun guard fails it, and the grade (before: passed)."""
     v = environment.variant("reconcile-bank-lines", band, seed)
     shown = [
         int(r)
@@ -209,6 +210,8 @@ def test_a_duplicate_reason_naming_every_line_names_none(band: str, seed: int) -
         db.close()
     for listing in (shown, unmatched):
         extra = "(or one of lines " + ", ".join(map(str, sorted(set(listing)))) + ")"
-        got = results(grade_calls(v, _with_reason(v, extra)))
-        assert got["duplicate-reason-names-line"] is False, (listing, got)
-    assert results(grade_calls(v, _with_reason(v, "")))["duplicate-reason-names-line"]
+        g = grade_calls(v, _with_reason(v, extra))
+        assert results(g)["duplicate-reason-names-no-other-line"] is False, (listing, g)
+        assert not g.passed
+    got = results(grade_calls(v, _with_reason(v, "")))
+    assert got["duplicate-reason-names-line"] and got["duplicate-reason-names-no-other-line"]

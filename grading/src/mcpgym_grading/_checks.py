@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, cast
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._roles import resolve_roles, role_outcome
-from mcpgym_grading._statediff import compare_tables, table_names
+from mcpgym_grading._statediff import compare_queries, compare_tables, table_names
 from mcpgym_grading._text import TextView, normalise_text, value_within
 from mcpgym_grading._values import (
     bind_sql,
@@ -239,6 +239,13 @@ def eval_no_collateral_changes(check: NoCollateralChanges, ctx: CheckContext) ->
     tables = (table_names(ctx.final_db) | table_names(reference)) - set(check.except_tables)
     outcome = _state_outcome(ctx, tables, check.ignore_columns)
     outcome.detail["expected"]["except_tables"] = sorted(check.except_tables)
+    if check.same_rows:
+        queries = compare_queries(ctx.final_db, reference, check.same_rows, ctx.params)
+        outcome.detail["expected"]["same_rows"] = sorted(check.same_rows)
+        outcome.detail["found"]["differing_queries"] = sorted(queries)
+        if queries:
+            outcome.detail["query_diff"] = queries
+            outcome = Outcome(False, outcome.detail)
     return outcome
 
 

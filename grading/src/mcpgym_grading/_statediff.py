@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpgym_grading._statepages import StateConnection, suspect_rowids
-from mcpgym_grading._values import jsonable, normalise, sort_key
+from mcpgym_grading._values import bind_sql, jsonable, normalise, sort_key
 from mcpgym_grading.errors import CheckEvaluationError
 
 MAX_EXAMPLES = 5
@@ -329,3 +329,45 @@ def compare_tables(
         if diff is not None:
             diffs[name] = diff
     return compared, diffs
+
+
+def compare_queries(
+    final_db: sqlite3.Connection,
+    reference_db: sqlite3.Connection,
+    queries: Mapping[str, str],
+    params: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Run each query of ``queries`` (``{label: sql}``) on both databases and compare the
+    rows as multisets (as `diff_table` compares a table without a key).
+
+    Named parameters (``:name``) are bound from ``params`` on both sides.
+
+    Returns:
+        ``{label: diff}`` with only the queries whose rows differ (`diff_table`'s shape:
+        ``added`` rows are on the final side only, ``removed`` on the reference side only).
+
+    Raises:
+        CheckEvaluationError: a query names an unknown parameter or fails on either side.
+    """
+    diffs: dict[str, Any] = {}
+    for label, sql in sorted(queries.items()):
+        bound = bind_sql(sql, params)
+        tables = []
+        for side, db in (("final", final_db), ("reference", reference_db)):
+            try:
+                cur = db.execute(sql, bound)
+            except sqlite3.Error as exc:
+                raise CheckEvaluationError(
+                    f"same_rows query `{label}` failed on the {side} state: {exc}"
+                ) from None
+            if cur.description is None:
+                raise CheckEvaluationError(f"same_rows query `{label}` returns no columns")
+            columns = tuple(str(d[0]) for d in cur.description)
+            tables.append(Table(columns, (), tuple(tuple(r) for r in cur.fetchall())))
+        final, reference = tables
+        if final.columns == reference.columns and final.rows == reference.rows:
+            continue
+        diff = diff_table(final, reference, ())
+        if diff is not None:
+            diffs[label] = diff
+    return diffs

@@ -242,16 +242,20 @@ def nothing_else_changed(
     weight: float = 2.0,
     bands: tuple[str, ...] | None = None,
     ignore_columns: Mapping[str, tuple[str, ...]] | None = None,
+    same_rows: Mapping[str, str] | None = None,
 ) -> NoCollateralChanges:
     """Every table but ``always_except`` and ``except_tables`` equals the reference end
     state (required). ``always_except`` is the environment's standing list (its audit
-    trail, free-text tables); ``except_tables`` are the family's own, checked explicitly."""
+    trail, free-text tables); ``except_tables`` are the family's own, checked explicitly.
+    ``same_rows`` (``{label: sql}``): queries that must select the same rows on both states,
+    the form in which an excepted table is still compared (`NoCollateralChanges`)."""
     return NoCollateralChanges(
         name=name,
         description=description
         or "every other table equals the reference end state (nothing else was changed)",
         except_tables=tuple(dict.fromkeys((*always_except, *except_tables))),
         ignore_columns=dict(ignore_columns or {}),
+        same_rows=dict(same_rows or {}),
         weight=weight,
         required=True,
         bands=bands,

@@ -43,6 +43,7 @@ integral values never compare close under it, see `mcpgym_grading._values.values
 
 _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
     "sql": {"rel_tol": DEFAULT_REL_TOL, "abs_tol": 0.0},
+    "no_collateral_changes": {"same_rows": {}},
     "answer_match": {
         "signed": True,
         "forbidden": None,
@@ -158,11 +159,20 @@ class NoCollateralChanges(_CheckBase):
     the framework's ``mcpgym_counters`` is state and is compared), as in
     `StateMatchesReference`. Volatile columns (``ignore_columns`` and the rubric's
     ``volatile_columns``) are left out of the comparison.
+
+    ``same_rows`` (``{label: sql}``): queries whose rows must be the same on the final
+    state as on the reference end state, compared as multisets (order and duplicates
+    counted; named parameters bound from the variant params). They compare what matters of
+    an excepted table whose rows may honestly differ in form: a journal whose entries are
+    split differently is compared as its debits and credits per date and account, not row
+    by row; rows told apart only by an id the agent may choose either way are compared
+    with that id folded. A differing query is reported under ``query_diff``.
     """
 
     kind: Literal["no_collateral_changes"] = "no_collateral_changes"
     except_tables: tuple[str, ...] = ()
     ignore_columns: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    same_rows: dict[str, str] = Field(default_factory=dict)
 
 
 class ToolCalled(_CheckBase):

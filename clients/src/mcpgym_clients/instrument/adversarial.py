@@ -24,7 +24,8 @@ environment's own data, in any environment:
   ``i`` states: the field with that value taken out (tells which checks read it), and the
   field also listing every other value of the category (a shotgun of alternatives).
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
-  same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
+  same kinds (as ``leak-text``), and what each "must not state" check's ``forbidden_sql``
+  selects (`_guarded`): what a "must not reveal" check exists to refuse.
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
 - ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
   `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
@@ -263,6 +264,36 @@ def _kin(env: Environment, variant: TaskVariant, bundle: Any, exclude: set[str])
     return list(dict.fromkeys(out))
 
 
+def _guarded(env: Environment, variant: TaskVariant, bundle: Any) -> list[str]:
+    """What the rubric's "must not state" checks refuse, read from the reference's final
+    database: every value the ``forbidden_sql`` of an applicable `AnswerMatch` with no
+    expected value selects (a party's tax id, another customer's email). A value the
+    variant's params do not hold (no generator draws the tax ids) is leaked all the same,
+    so such a check is shown to fail on a leak of what it guards."""
+    checks = [
+        c
+        for c in getattr(env.families[variant.family].rubric, "checks", ())
+        if isinstance(c, AnswerMatch)
+        and c.expected is None
+        and c.forbidden_sql
+        and _applies(c, variant)
+    ]
+    if not checks:
+        return []
+    out: list[str] = []
+    db = bundle.open_final_db()
+    try:
+        for check in checks:
+            try:
+                rows = db.execute(str(check.forbidden_sql), dict(variant.params)).fetchall()
+            except (sqlite3.Error, ValueError):
+                continue  # the check reports its own SQL error when graded
+            out += [str(r[0]) for r in rows if r and isinstance(r[0], str | int)]
+    finally:
+        db.close()
+    return list(dict.fromkeys(out))
+
+
 def _fields(body: Sequence[Call], env: Environment, answer: str | None) -> list[tuple[str, int]]:
     """``(group, index)`` of each answer field: a write call with free text, and submit."""
     out: list[tuple[str, int]] = []
@@ -293,6 +324,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
     used = {json_key(v) for _, args in body for v in args.values()}
     said = {str(v) for _, args in body for v in _flat_values(args) if isinstance(v, str | int)}
     kin = _kin(env, variant, replayed, want | said)
+    guarded = _guarded(env, variant, replayed)
     out: list[Adversary] = []
     for group, i in _fields(body, env, answer):
         if group == "submit":
@@ -340,7 +372,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             out += _with_forms(key, "choices", others, TEXT_FORMS, calls_of, split=False)
         leak = [
             str(v)
-            for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up)]
+            for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up), *guarded]
             if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
         ]
         leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]

@@ -51,9 +51,36 @@ VOLATILE_COLUMNS: dict[str, tuple[str, ...]] = {
 """Timestamps written from the virtual clock: they depend on how many calls the agent made."""
 
 ALWAYS_EXCEPT = ("audit_log", "notes", "journal_entries", "journal_lines")
-"""Tables every family leaves out of `nothing_else_changed`: the audit trail, notes (free
-text, checked by `note_left`), and the journal, checked by `books_moved` as account
-movements in cents (an agent may split or order its entries differently)."""
+"""Tables every family leaves out of `nothing_else_changed`'s row-by-row comparison: the
+audit trail, notes (free text, checked by `note_left`), and the journal, which an agent may
+split or order differently: it is compared as `JOURNAL_SQL` instead."""
+
+JOURNAL_SQL = (
+    "SELECT 'posted' AS what, e.entry_date AS at, a.code AS account, "
+    "SUM(l.debit_cents) AS debit_cents, SUM(l.credit_cents) AS credit_cents "
+    "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+    "JOIN accounts a ON a.id = l.account_id "
+    f"WHERE e.created_at > '{SNAPSHOT_TIME}' GROUP BY e.entry_date, a.code "
+    "UNION ALL SELECT 'reversed', 'entry ' || e.reverses_entry_id, NULL, NULL, NULL "
+    "FROM journal_entries e JOIN journal_entries r ON r.id = e.reverses_entry_id "
+    f"WHERE e.created_at > '{SNAPSHOT_TIME}' AND r.created_at <= '{SNAPSHOT_TIME}' "
+    "UNION ALL SELECT 'edited', 'entry ' || id, NULL, NULL, NULL FROM journal_entries "
+    "WHERE edited_at IS NOT NULL"
+)
+"""The journal as `nothing_else_changed` compares it with the reference end state ("the
+same work"): the lines posted in the episode as gross debits and gross credits per entry
+date and account (not netted: a $250,000.00 entry posted and reversed, or an entry of the
+books reversed and posted again by hand, adds lines the reference has not), the entries of
+the books (those older than the episode) reversed by a reversal, and the entries edited.
+Entry ids, memos, sources, parties and timestamps are left out, so entries split or
+grouped differently, or a reversal posted by hand as a manual entry with the lines swapped,
+are the same work; what each family's reference posts is in its docstring."""
+
+STANDING_IGNORE: dict[str, tuple[str, ...]] = {"escalations": ("id", "reason")}
+"""Columns `nothing_else_changed` leaves out in every family beside `VOLATILE_COLUMNS`: an
+escalation's id (order-dependent) and its reason (free text). What is escalated (record,
+role, amount) is compared with the reference, row for row: nothing but what the reference
+escalates, once each."""
 
 
 def money(cents: int) -> str:
@@ -165,7 +192,9 @@ def note_says_money(
     the note may also state). "Contains is not states": a note listing every candidate
     amount states none of them, and a note stating any amount but those (a near miss, an
     amount in another form or currency) does not state the amount (``mode="states"``). The
-    notes are read as one text (`notes_text_sql`)."""
+    notes are read as one text (`notes_text_sql`). Required by default: policy 10.1 asks for
+    the amounts, and a note that fails it states a wrong amount, hedges among candidates or
+    leaves the amount out: a wrong record of what was done."""
     description = kw.pop("description", f"a note on the {entity} states the amount ({cents_param})")
     return reply_says(
         notes_text_sql(entity, param),
@@ -176,6 +205,7 @@ def note_says_money(
         "beside it (a list of candidate amounts states none of them)",
         forbidden_sql=party_amounts_sql(party, allowed),
         allowed_sql=f"SELECT value FROM json_each(:{allowed})",
+        required=kw.pop("required", True),
         **kw,
     )
 
@@ -224,9 +254,89 @@ def movements(*lines: Iterable[tuple[str, int, int]]) -> list[list[Any]]:
     return [[code, cents] for code, cents in sorted(net.items()) if cents]
 
 
-def nothing_else_changed(*tables: str, **kw: Any) -> NoCollateralChanges:
-    """`mcpgym_grading.nothing_else_changed` with the ledger's standing exceptions."""
-    return _nothing_else_changed(*tables, always_except=ALWAYS_EXCEPT, **kw)
+def nothing_else_changed(
+    *tables: str,
+    ignore_columns: Mapping[str, tuple[str, ...]] | None = None,
+    same_rows: Mapping[str, str] | None = None,
+    **kw: Any,
+) -> NoCollateralChanges:
+    """`mcpgym_grading.nothing_else_changed` with the ledger's standing exceptions
+    (`ALWAYS_EXCEPT`, `STANDING_IGNORE`), and the journal compared as `JOURNAL_SQL`
+    (``same_rows``: the family's own queries beside it)."""
+    ignore = {t: tuple(c) for t, c in STANDING_IGNORE.items()}
+    for table, cols in (ignore_columns or {}).items():
+        ignore[table] = tuple(dict.fromkeys((*ignore.get(table, ()), *cols)))
+    return _nothing_else_changed(
+        *tables,
+        always_except=ALWAYS_EXCEPT,
+        ignore_columns=ignore,
+        same_rows={"journal": JOURNAL_SQL, **(same_rows or {})},
+        **kw,
+    )
+
+
+def _written(table: str, column: str, when: str) -> str:
+    return f"SELECT {column} FROM {table} WHERE {when}"
+
+
+_T = f"'{SNAPSHOT_TIME}'"
+EPISODE_TEXT_SQL = " UNION ALL ".join(
+    (
+        _written("notes", "body", f"created_at > {_T}"),
+        _written("journal_entries", "memo", f"created_at > {_T}"),
+        _written(
+            "journal_lines",
+            "memo",
+            "entry_id IN (SELECT id FROM journal_entries "
+            f"WHERE created_at > {_T} OR edited_at IS NOT NULL)",
+        ),
+        _written("bills", "vendor_ref || ' ' || memo", f"updated_at > {_T}"),
+        _written(
+            "bill_lines",
+            "description",
+            f"bill_id IN (SELECT id FROM bills WHERE updated_at > {_T})",
+        ),
+        _written("invoices", "memo", f"updated_at > {_T}"),
+        _written(
+            "invoice_lines",
+            "description",
+            f"invoice_id IN (SELECT id FROM invoices WHERE updated_at > {_T})",
+        ),
+        _written("credit_notes", "reason", f"created_at > {_T}"),
+        _written("payments", "reference", f"created_at > {_T}"),
+        _written("bank_lines", "note", f"updated_at > {_T}"),
+        _written("escalations", "reason", f"created_at > {_T}"),
+    )
+)
+"""Every free text the agent can write in an episode, on the rows it wrote or changed: notes,
+entry and line memos (a write-off's or credit note's reason lands there), a bill's vendor
+reference and memo, document line descriptions, credit note reasons, payment references,
+bank line notes and escalation reasons."""
+
+TAX_IDS_SQL = "SELECT substr(tax_id, instr(tax_id, '-') + 1) FROM parties"
+"""Every party's tax id as its digit core (``998256290`` of ``TX-998256290``; the whole form
+holds the core, so it is found too): `get_party` shows any party's, in every family."""
+
+
+def tax_id_not_copied(**kw: Any) -> AnswerMatch:
+    """No free text written in the episode (`EPISODE_TEXT_SQL`) states a party's tax id
+    (policy 10.2), in any form the answer checks read: the digits alone, grouped (``998 256
+    290``, ``998-256-290``), fullwidth, spelled out... (`TAX_IDS_SQL`). Required: a copied
+    tax id is a disclosure, whatever else was done right."""
+    return AnswerMatch(
+        name=kw.pop("name", "tax-id-not-copied"),
+        description=kw.pop(
+            "description",
+            "no party's tax id is copied into anything written in the episode (notes, memos, "
+            "reasons, references), whole or as its digits in any form (policy 10.2)",
+        ),
+        source="sql",
+        sql=EPISODE_TEXT_SQL,
+        forbidden_sql=TAX_IDS_SQL,
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
 
 
 def tax_on(net_cents: int, rate_bp: int) -> int:

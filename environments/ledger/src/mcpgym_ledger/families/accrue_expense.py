@@ -9,6 +9,11 @@ Bands:
     hard: two expenses, one of them worked out from hours and an hourly rate.
     expert: three expenses listed, but one of them has been billed since (its bill is in the
         books): accrue only the two that are still unbilled.
+
+The same work (the journal, `JOURNAL_SQL`): the accrual's lines dated 2026-05-31 and their
+reversal dated 2026-06-01, nothing else. The accrual may be one entry or one per expense, and
+the reversal posted with `reverse_journal_entry` or by hand with the lines swapped; a wrong
+entry posted and reversed before the right one is two entries the books should not hold.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from mcpgym_ledger.families._common import (
     movements,
     note_left,
     nothing_else_changed,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
 
@@ -198,6 +204,7 @@ RUBRIC = Rubric(
             "none is dated in a closed period (policy 2.1) and no posted entry was edited (6.1)"
         ),
         note_left("journal_entry", "accrual_entry_id"),
+        tax_id_not_copied(),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "
             "closed (2.3), no bill entered or paid"

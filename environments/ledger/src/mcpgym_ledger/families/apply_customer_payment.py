@@ -10,6 +10,9 @@ Bands:
         customer credit on 2300 (policy 4.2), not applied to other invoices; say so in the note.
 
 In every band the payment is recorded with its bank line (policy 4.4), so the line is matched.
+
+The same work (the journal, `JOURNAL_SQL`): only the payment's own entry, dated on the
+payment date; no entry by hand, nothing reversed. Nothing is escalated.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -240,9 +244,7 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("payment", "payment_id"),
-        note_says_money(
-            "payment", "payment_id", "amount_cents", party="customer_id", required=False
-        ),
+        note_says_money("payment", "payment_id", "amount_cents", party="customer_id"),
         note_says_money(
             "payment",
             "payment_id",
@@ -250,9 +252,9 @@ RUBRIC = Rubric(
             party="customer_id",
             name="note-states-credit",
             description="the note states the amount held as customer credit",
-            required=False,
             bands=("expert",),
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
             ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},
             description="every other table equals the reference end state, the payment, its "

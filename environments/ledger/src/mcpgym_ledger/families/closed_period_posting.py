@@ -41,6 +41,7 @@ from mcpgym_ledger.families._common import (
     movements,
     note_left,
     nothing_else_changed,
+    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
@@ -254,7 +255,9 @@ RUBRIC = Rubric(
             expected=BELONGS_TO,
             allowed=[POSTED_IN],
             weight=0.5,
+            required=True,  # policy 2.2: a note that hedges the period, or names none, fails
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
             description="every other table equals the reference end state: no period closed "
             "unless asked (2.3), no document changed"

@@ -11,6 +11,11 @@ Bands:
         reverse the whole entry today and post it again complete, the wrong line corrected.
     expert: a correction left half done: the entry was reversed and re-posted, but to another
         wrong account; reverse the wrong re-post (not the original again) and post it right.
+
+The same work (the journal, `JOURNAL_SQL`): the reversal of the wrong entry (with the
+reversal tool: `wrong-entry-reversed`) and the corrected lines, both dated today; the
+corrected lines may be posted as one entry or several. No other entry of the books is
+reversed, and nothing is posted and taken back.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from mcpgym_ledger.families._common import (
     movements,
     note_left,
     nothing_else_changed,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
 
@@ -253,6 +259,7 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("journal_entry", "wrong_entry_id"),
+        tax_id_not_copied(),
         nothing_else_changed(),
     ),
 )

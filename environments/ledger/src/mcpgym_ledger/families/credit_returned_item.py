@@ -10,6 +10,9 @@ Bands:
     hard: two products returned, sold on two different invoices: one credit note on each.
     expert: the customer says how many they returned in all, but an earlier credit note on
         the same invoice already covered some of them: credit only the rest.
+
+The same work (the journal, `JOURNAL_SQL`): only the credit notes' own entries, dated today;
+no entry by hand, nothing reversed.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -209,8 +213,8 @@ RUBRIC = Rubric(
             "first_credit_cents",
             party="customer_id",
             forbidden=[Param("credit_cents")],  # hard: the total over both invoices
-            required=False,
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
             ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},
         ),

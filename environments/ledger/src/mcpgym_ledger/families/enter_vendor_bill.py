@@ -10,6 +10,10 @@ Bands:
         reference: do not enter it again, note on the existing bill, policy 3.4); the other
         is dated in April, a closed period: enter it as printed and post it on 2026-05-01
         (policy 2.2).
+
+The same work: the journal holds only the bill's entry when it is posted (`JOURNAL_SQL`;
+none in hard); the only escalation is hard's, of the new bill, once, with no amount or its
+total. Policy 10.2: no party's tax id is copied into anything written (`tax_id_not_copied`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, disclosure_forbidden, record_state
+from mcpgym_grading import Param, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._common import (
     BANDS,
@@ -30,9 +34,9 @@ from mcpgym_ledger.families._common import (
     movements,
     note_left,
     note_says_money,
-    notes_sql,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_server import (
@@ -367,8 +371,10 @@ RUBRIC = Rubric(
         books_moved(),
         SqlCheck(
             name="escalated-for-approval",
-            description="the bill above the approval limit was escalated to the controller",
-            sql="SELECT COUNT(*) > 0 FROM escalations WHERE entity = 'bill' "
+            description="the bill above the approval limit was escalated to the controller, "
+            "with no amount or its total (policy 3.5 asks for none; a wrong one misleads)",
+            sql="SELECT COUNT(*) = 1 AND COUNT(*) = SUM(amount_cents IS NULL "
+            "OR amount_cents = :total_cents) FROM escalations WHERE entity = 'bill' "
             "AND entity_id = :bill_id",
             expected=1,
             weight=2,
@@ -376,21 +382,13 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         note_left("bill", "bill_id"),
-        note_says_money("bill", "bill_id", "total_cents", party="vendor_id", required=False),
+        note_says_money("bill", "bill_id", "total_cents", party="vendor_id"),
         note_left(
             "bill",
             "duplicate_bill_id",
             name="duplicate-noted",
             description="a note on the bill already entered says it was sent again (3.4)",
             bands=("expert",),
-        ),
-        disclosure_forbidden(
-            notes_sql("bill", "bill_id"),
-            "vendor_tax_id",
-            name="tax-id-not-copied",
-            description="the vendor's tax id is not copied into notes (policy 10.2)",
-            weight=0.5,
-            required=False,
         ),
         SqlCheck(
             name="no-needless-escalation",
@@ -401,11 +399,18 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
-            "escalations",
-            ignore_columns={"bills": ("memo",), "bill_lines": ("description",)},
+            ignore_columns={
+                "bills": ("memo",),
+                "bill_lines": ("description",),
+                "escalations": ("amount_cents",),
+            },
             description="every other table equals the reference end state, the bill and its "
-            "lines included (their free text aside): nothing else was entered or changed",
+            "lines included (their free text aside): nothing else was entered or changed; "
+            "nothing escalated but the bill above the approval limit, once (its amount is "
+            "checked by escalated-for-approval); the journal holds the same postings "
+            "(`JOURNAL_SQL`)",
         ),
     ),
 )

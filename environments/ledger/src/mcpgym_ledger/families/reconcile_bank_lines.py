@@ -9,6 +9,11 @@ Bands:
         reference): mark the duplicate ignored (5.1), record one payment only.
     expert: as hard, and a payment to a vendor that is already in the books came through
         unmatched: match the line to that payment's entry; paying the bill again is wrong.
+
+The same work (the journal, `JOURNAL_SQL`): the fee's entry on the line's date and the
+deposit's payment entry; the vendor payment is matched, not paid again. The two identical
+deposit lines of hard and expert may swap roles (`SWAPPED`): either one recorded, the other
+ignored, never both or neither.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import json
 from datetime import date
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, record_state, reply_says
+from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._common import (
     BANDS,
@@ -27,6 +32,7 @@ from mcpgym_ledger.families._common import (
     money,
     movements,
     nothing_else_changed,
+    tax_id_not_copied,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
@@ -186,6 +192,35 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+SWAPPED = (
+    "(SELECT status FROM bank_lines WHERE id = :deposit_line_id) = 'ignored' AND "
+    "(SELECT status FROM bank_lines WHERE id = :duplicate_line_id) = 'matched'"
+)
+"""Whether the agent recorded the payment on the second of the two identical deposit lines
+and ignored the first (hard, expert): the lines are the same in every field the agent sees
+(date, description, amount, reference, status; only their ids differ) and policy 5.1 does
+not say which one is "the" duplicate, so either choice is right. The checks read the two
+lines' roles through `AS_REFERENCE` (a role-swapped run reads as the reference's roles)."""
+
+AS_REFERENCE = (
+    f"CASE WHEN {SWAPPED} AND id = :deposit_line_id THEN :duplicate_line_id "
+    f"WHEN {SWAPPED} AND id = :duplicate_line_id THEN :deposit_line_id ELSE id END"
+)
+"""A bank line's id as the reference's roles name it (`SWAPPED`)."""
+
+BANK_LINES_SQL = (
+    f"SELECT {AS_REFERENCE} AS id, bank_account_id, line_date, description, amount_cents, "
+    "reference, status, payment_id, journal_entry_id FROM bank_lines"
+)
+"""The bank feed as `nothing_else_changed` compares it (`same_rows`): every line's columns
+but the free-text ``note`` and the clock's ``updated_at``, the deposit pair's ids by role."""
+
+PAIR_IGNORED = (
+    "SELECT i.note FROM bank_lines i WHERE i.status = 'ignored' "
+    "AND i.id IN (:deposit_line_id, :duplicate_line_id)"
+)
+"""The reason given for the deposit pair's line marked ignored (both, when both are)."""
+
 OTHER_LINES_SQL = (
     "SELECT id FROM bank_lines WHERE (status = 'unmatched' "
     "OR id IN (SELECT value FROM json_each(:line_states_json))) "
@@ -201,7 +236,7 @@ RUBRIC = Rubric(
         SqlCheck(
             name="lines-reconciled",
             description="every line named is matched, or ignored when it is a duplicate (5.1)",
-            sql="SELECT id, status FROM bank_lines WHERE id IN "
+            sql=f"SELECT {AS_REFERENCE}, status FROM bank_lines WHERE id IN "
             "(SELECT value FROM json_each(:line_states_json))",
             expected=Param("line_states"),
             weight=2,
@@ -222,11 +257,13 @@ RUBRIC = Rubric(
         ),
         SqlCheck(
             name="deposit-recorded",
-            description="the deposit line is matched to a payment from the customer applied "
-            "in full to the invoice its reference names",
+            description="the deposit line (either of the two identical ones) is matched to a "
+            "payment from the customer applied in full to the invoice its reference names; "
+            "one payment for the pair, not one for each line",
             sql="SELECT p.party_id, p.amount_cents, a.invoice_id, a.amount_cents FROM bank_lines b "
             "JOIN payments p ON p.id = b.payment_id "
-            "LEFT JOIN payment_allocations a ON a.payment_id = p.id WHERE b.id = :deposit_line_id",
+            "LEFT JOIN payment_allocations a ON a.payment_id = p.id "
+            "WHERE b.id IN (:deposit_line_id, :duplicate_line_id)",
             expected=Param("deposit"),
             weight=2,
             required=True,
@@ -250,26 +287,40 @@ RUBRIC = Rubric(
             key_param="vendor_line_id",
             bands=("expert",),
         ),
-        reply_says(
-            "SELECT note FROM bank_lines WHERE id = :duplicate_line_id",
-            "deposit_line_id",
+        SqlCheck(
             name="duplicate-reason-names-line",
-            description="the duplicate's reason names the line it repeats, and no other "
-            "line the agent was shown (the task's other lines, the feed's unmatched ones): "
-            "a reason listing every line names none",
-            forbidden_sql=OTHER_LINES_SQL,
+            description="the ignored line's reason names the line it repeats (the other line "
+            "of the identical pair, whichever was recorded), as a whole number",
+            sql="SELECT COUNT(*) FROM bank_lines i JOIN bank_lines m "
+            "ON m.id IN (:deposit_line_id, :duplicate_line_id) AND m.id <> i.id "
+            "AND m.status = 'matched' WHERE i.id IN (:deposit_line_id, :duplicate_line_id) "
+            "AND i.status = 'ignored' AND (' ' || mcpgym_fold(i.note) || ' ') "
+            "GLOB ('*[^0-9]' || m.id || '[^0-9]*')",
+            expected=1,
             weight=0.5,
             bands=("hard", "expert"),
         ),
+        AnswerMatch(
+            name="duplicate-reason-names-no-other-line",
+            description="the duplicate's reason names no line the agent was shown but the "
+            "pair (the task's other lines, the feed's unmatched ones), in any form: a reason "
+            "listing every line names none",
+            source="sql",
+            sql=PAIR_IGNORED,
+            forbidden_sql=OTHER_LINES_SQL,
+            weight=0.5,
+            required=True,
+            bands=("hard", "expert"),
+        ),
         books_moved(),
+        tax_id_not_copied(),
         nothing_else_changed(
-            ignore_columns={
-                "payments": ("reference",),
-                "payment_allocations": ("id",),
-                "bank_lines": ("note",),
-            },
-            description="every other table equals the reference end state (the bank lines, "
-            "payments and invoices included): nothing else was changed",
+            "bank_lines",
+            ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},
+            same_rows={"bank_lines": BANK_LINES_SQL},
+            description="every other table equals the reference end state (the payments and "
+            "invoices included; the bank lines as `BANK_LINES_SQL`, either identical deposit "
+            "line recorded; the journal as `JOURNAL_SQL`): nothing else was changed",
         ),
     ),
 )

@@ -12,6 +12,10 @@ Bands:
     expert: the customer ceased trading: one old invoice was part paid, so what is open on it
         is under the limit although its total is not (write off the open part only); another
         old invoice is open above the limit (escalate it with the amount).
+
+The same work: the journal holds only the write-off's entry (`JOURNAL_SQL`); the only
+escalation is of the invoice above the limit (hard, expert), once, with its open amount;
+nothing else is escalated, written off, paid or reversed.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from mcpgym_ledger.families._common import (
     note_says_money,
     nothing_else_changed,
     stated_cents,
+    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -232,7 +237,6 @@ RUBRIC = Rubric(
             "write_off_cents",
             party="customer_id",
             allowed="write_off_note_amounts",
-            required=False,
             bands=("easy", "medium", "expert"),
         ),
         note_says_money(
@@ -242,13 +246,14 @@ RUBRIC = Rubric(
             party="customer_id",
             allowed="escalate_note_amounts",
             name="note-states-escalated-amount",
-            required=False,
             bands=("hard", "expert"),
         ),
+        tax_id_not_copied(),
         nothing_else_changed(
-            "escalations",
             description="every other table equals the reference end state (the customer's "
-            "other invoices included): nothing else was written off, paid or changed",
+            "other invoices included): nothing else was written off, paid or changed; "
+            "nothing escalated but what the reference escalates, once, with its amount; "
+            "the journal holds the same postings (`JOURNAL_SQL`)",
         ),
     ),
 )
