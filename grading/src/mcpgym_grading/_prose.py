@@ -55,7 +55,7 @@ def stops(readings: Sequence[str | None], breaks: Sequence[bool]) -> list[bool]:
     starts = [0] + [i for i in range(1, n) if breaks[i]]
     segs = [range(s, e) for s, e in zip(starts, [*starts[1:], n], strict=True)]
     leading = [_side(readings, seg) for seg in segs]
-    trailing = [_side(readings, reversed(seg))[::-1] for seg in segs]
+    trailing = [_side(readings, seg[::-1])[::-1] for seg in segs]
     whole = [_whole(readings, seg) for seg in segs]
     m = len(segs)
     eq = [False] * m  # eq[j]: the break before segment j joins equal pieces
