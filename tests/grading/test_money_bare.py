@@ -149,3 +149,16 @@ def test_a_waived_fee_is_marked() -> None:
     assert [(int(m.cents), m.waived) for m in found] == [(4500, False), (0, True)]
     found = money_mentions("Refund $45.00 or $0.00", bare=True)
     assert [(int(m.cents), m.waived) for m in found] == [(4500, False), (0, False)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Refunded $45.00. The quilt was delivered on January 29, outside the window.",
+        "Refunded $45.00. It arrived Dec. 29.",
+        "Refunded $45.00; your other order shipped on May 9.",
+    ],
+)
+def test_a_day_after_a_month_name_is_a_date_not_a_candidate(text: str) -> None:
+    # validate: refund-damaged-item@expert#7 failed its reference on "January 29" ($29.00)
+    assert states(text, forbidden=[*CANDIDATES, 2900, 900]) is True

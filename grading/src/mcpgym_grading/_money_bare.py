@@ -19,11 +19,11 @@ amount. A bare number (``90``, ``7.95``) is one, in US dollars, when:
     amount or a money header.
 
 Anything else bare is not an amount: ``section 4.12``, ``at 10.30``, ``size 10.50``; a bare
-number is never one when it is part of a date, a time, a version, a phone number, a range
-or an identifier (``06/15/2026``, ``5:30``, ``1.2.3``, ``5-10``, ``T-1042``, ``#100473``),
-counts something (``12.50 kg``, ``2 items``; a whole number followed by any word:
-``4 Dome Tent``, ``3-Pack``) or is a list marker; a whole number has at most five digits
-(order numbers are not amounts).
+number is never one when it is part of a date (``January 29``), a time, a version, a
+phone number, a range or an identifier (``06/15/2026``, ``5:30``, ``1.2.3``, ``5-10``,
+``T-1042``, ``#100473``), counts something (``12.50 kg``, ``2 items``; a whole number
+followed by any word: ``4 Dome Tent``, ``3-Pack``) or is a list marker; a whole number has
+at most five digits (order numbers are not amounts).
 """
 
 from __future__ import annotations
@@ -77,6 +77,11 @@ _LINK = re.compile(
     r"|\u2014|\b(?:maybe|perhaps|possibly|even|also|alternatively|else|either|just)\b)*\Z"
 )
 """The text between two items of one series (nothing but separators, brackets, hedges)."""
+_MONTH_BEFORE = re.compile(
+    r"\b(?:january|jan|february|feb|march|mar|april|apr|may|june|jun|july|jul|august|aug"
+    r"|september|sept|sep|october|oct|november|nov|december|dec)\.?[ \t]+(?:the[ \t]+)?\Z"
+)
+"""A month name right before a day number: ``delivered on January 29`` is a date."""
 _ROW = re.compile(r"[ \t]*\|")
 _ITEM = re.compile(r"[ \t]*(?:[-*•+·]|\d{1,2}[.)])[ \t]+")
 _NAMED = re.compile(r"\b([a-z]+)[ \t]*[:#]?[ \t]*\Z")
@@ -129,6 +134,12 @@ def bare_amounts(
         whole = t.group("dec") is None
         if whole and (len(t.group("num")) > 5 or _WORD_AFTER.match(text, e)):
             continue
+        if (
+            whole
+            and int(t.group("num").replace(",", "")) <= 31
+            and _MONTH_BEFORE.search(text, max(0, s - 16), s)
+        ):
+            continue  # a day of a month: "delivered on January 29"
         tokens.append((s, e, _value(t.group("num"), not whole) * 100, whole))
     amount = [
         c in cands or _LABEL_BEFORE.search(text[max(0, s - 60) : s].rsplit("\n", 1)[-1]) is not None

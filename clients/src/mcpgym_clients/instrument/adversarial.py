@@ -83,6 +83,12 @@ MIN_TEXT = 20
 TEXT_FORMS = tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)
 """The forms of the ``stuff`` and ``choices`` mutants (the ``leak`` ones take every form)."""
 
+GUARDED_PER_CHECK = 3
+"""How many of the values a "must not state" check guards the leak mutant adds (`_guarded`):
+enough to show the check refuses them, few enough that every look-alike form of the whole
+leak still fits the environment's free-text fields (ledger's 36 tax ids, each written as
+HTML references, would not)."""
+
 MAX_CATEGORIES = 30
 """A snapshot column with at most this many distinct texts holds a category (a carrier, a
 team, a status): each of its values is a categorical answer, the others its alternatives."""
@@ -288,7 +294,8 @@ def _guarded(env: Environment, variant: TaskVariant, bundle: Any) -> list[str]:
                 rows = db.execute(str(check.forbidden_sql), dict(variant.params)).fetchall()
             except (sqlite3.Error, ValueError):
                 continue  # the check reports its own SQL error when graded
-            out += [str(r[0]) for r in rows if r and isinstance(r[0], str | int)]
+            values = [str(r[0]) for r in rows if r and isinstance(r[0], str | int)]
+            out += values[:GUARDED_PER_CHECK]
     finally:
         db.close()
     return list(dict.fromkeys(out))
@@ -591,10 +598,16 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 if plain is None or _refused_calls(job) > _refused_calls(plain):
                     continue
                 mine = _results(job)
+                # a leak writes raw values (cents as integers, ids): to a money check they are
+                # bare numbers, whose reading is not meant to survive a form (``141, 26647``
+                # vs ``141,26647``); amounts' look-alikes are the ``amounts`` mutants' forms
+                raw = adv.base.startswith("leak")
                 evaded = sorted(
                     n
                     for n, c in _results(plain).items()
-                    if not c["passed"] and mine.get(n, {}).get("passed")
+                    if not c["passed"]
+                    and mine.get(n, {}).get("passed")
+                    and not (raw and answer_checks.get(n) == "money")
                 )
                 if evaded:
                     lines.append(
