@@ -1,10 +1,10 @@
-"""The gate's leak mutant also leaks what a "must not state" check guards (issue 9 §4).
+"""The gate's guard mutant leaks what a "must not state" check guards (issue 9 §4).
 
 Ledger's `tax-id-not-copied` (policy 10.2) refuses any party's tax id in what the agent
 writes, read by its ``forbidden_sql``; no generator draws the tax ids, so the leak mutant,
 which leaked only variant values and what the reference looked up, never wrote one and the
-gate called the check vacuous. The leak now holds the first values such a check selects, so
-the check is shown to fail on a leak of what it guards.
+gate called the check vacuous. The ``guard`` mutant leaks the first values such a check
+selects, so the check is shown to fail on a leak of what it guards.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_the_leak_holds_every_guarded_tax_id_and_the_guard_refuses_it() -> None:
     finally:
         db.close()
     assert tax_ids
-    leak = next(a for a in adversaries(env, variant) if a.role == "leak" and not a.base)
+    leak = next(a for a in adversaries(env, variant) if a.role == "guard" and not a.base)
     leaked = tax_ids & set(leak.values)
     assert len(leaked) == GUARDED_PER_CHECK  # a few: every form of the whole leak must fit
     calls = [ToolCall(name, args) for name, args in leak.calls]

@@ -24,8 +24,9 @@ environment's own data, in any environment:
   ``i`` states: the field with that value taken out (tells which checks read it), and the
   field also listing every other value of the category (a shotgun of alternatives).
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
-  same kinds (as ``leak-text``), and what each "must not state" check's ``forbidden_sql``
-  selects (`_guarded`): what a "must not reveal" check exists to refuse.
+  same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
+- ``guard-i``: field ``i`` also lists the first values each "must not state" check's
+  ``forbidden_sql`` selects (`_guarded`: values no param holds, such as ledger's tax ids).
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
 - ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
   `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
@@ -85,9 +86,8 @@ TEXT_FORMS = tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)
 
 GUARDED_PER_CHECK = 3
 """How many of the values a "must not state" check guards the leak mutant adds (`_guarded`):
-enough to show the check refuses them, few enough that every look-alike form of the whole
-leak still fits the environment's free-text fields (ledger's 36 tax ids, each written as
-HTML references, would not)."""
+enough to show the check refuses them, few enough that every look-alike form of them
+fits the environment's free-text fields (ledger keeps 300 characters of a memo)."""
 
 MAX_CATEGORIES = 30
 """A snapshot column with at most this many distinct texts holds a category (a carrier, a
@@ -379,12 +379,17 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             out += _with_forms(key, "choices", others, TEXT_FORMS, calls_of, split=False)
         leak = [
             str(v)
-            for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up), *guarded]
+            for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up)]
             if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
         ]
         leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]
         if leak:
             plans.append(("leak", leak, tuple(FORMS)))
+        # what the must-not-state checks guard, as a leak of its own: short enough that every
+        # form of it fits a field an app cuts (ledger keeps 300 characters of a memo)
+        guard = [v for v in guarded if v.casefold() not in text.casefold() and v not in leak]
+        if guard:
+            plans.append(("guard", guard, tuple(FORMS)))
         for role, values, forms in plans:
             out += _with_forms(group, role, values, forms, calls_of, split=group != "submit")
     return out
@@ -601,7 +606,7 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 # a leak writes raw values (cents as integers, ids): to a money check they are
                 # bare numbers, whose reading is not meant to survive a form (``141, 26647``
                 # vs ``141,26647``); amounts' look-alikes are the ``amounts`` mutants' forms
-                raw = adv.base.startswith("leak")
+                raw = adv.base.startswith(("leak", "guard"))
                 evaded = sorted(
                     n
                     for n, c in _results(plain).items()
