@@ -21,9 +21,12 @@ amount. A bare number (``90``, ``7.95``) is one, in US dollars, when:
 Anything else bare is not an amount: ``section 4.12``, ``at 10.30``, ``size 10.50``; a bare
 number is never one when it is part of a date (``January 29``), a time, a version, a
 phone number, a range or an identifier (``06/15/2026``, ``5:30``, ``1.2.3``, ``5-10``,
-``T-1042``, ``#100473``), counts something (``12.50 kg``, ``2 items``; a whole number
-followed by any word: ``4 Dome Tent``, ``3-Pack``) or is a list marker; a whole number has
-at most five digits (order numbers are not amounts).
+``T-1042``, ``#100473``, a run of three or more space-separated digit groups of ten digits
+or more: ``9205 5010 0428 0000 0400 74``), counts something (``12.50 kg``, ``2 items``, a
+quantity before ``×``: ``1 × $45.00``; a whole number followed by a word: ``4 Dome Tent``,
+``3-Pack``, but a candidate value followed by a qualifier is read: ``74 total``, ``74 tops``,
+`QUALIFIERS`) or is a list marker; a whole number has at most five digits (order numbers
+are not amounts).
 """
 
 from __future__ import annotations
