@@ -21,9 +21,12 @@ amount. A bare number (``90``, ``7.95``) is one, in US dollars, when:
 Anything else bare is not an amount: ``section 4.12``, ``at 10.30``, ``size 10.50``; a bare
 number is never one when it is part of a date (``January 29``), a time, a version, a
 phone number, a range or an identifier (``06/15/2026``, ``5:30``, ``1.2.3``, ``5-10``,
-``T-1042``, ``#100473``), counts something (``12.50 kg``, ``2 items``; a whole number
-followed by any word: ``4 Dome Tent``, ``3-Pack``) or is a list marker; a whole number has
-at most five digits (order numbers are not amounts).
+``T-1042``, ``#100473``, a run of three or more space-separated digit groups of ten digits
+or more: ``9205 5010 0428 0000 0400 74``), counts something (``12.50 kg``, ``2 items``, a
+quantity before ``×``: ``1 × $45.00``; a whole number followed by a word: ``4 Dome Tent``,
+``3-Pack``, but a candidate value followed by a qualifier is read: ``74 total``, ``74 tops``,
+`QUALIFIERS`) or is a list marker; a whole number has at most five digits (order numbers
+are not amounts).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ HEDGES = (
 
 _NOT_AFTER = (
     r"(?!\s?(?:%|°|(?:percent|kg|g|lbs?|oz|km|mi|miles?|cm|mm|ft|h|hrs?|hours?|min|minutes?"
-    r"|days?|weeks?|months?|years?|items?|units?|pcs|x|am|pm|gb|mb|kb|stars?)\b))"
+    r"|days?|weeks?|months?|years?|items?|units?|pcs|x|am|pm|gb|mb|kb|stars?)\b|\u00d7))"
 )
 _TOKEN = re.compile(
     r"(?:(?<=[.,]\d\d-)|(?<!\d-))(?<![a-z]-)(?<![\w.,/:#@$])"
@@ -63,6 +66,19 @@ _WORD_AFTER = re.compile(
 )
 """What follows a whole number that counts or names something (``4 dome``, ``3-pack``,
 ``3 to 5 business days``)."""
+QUALIFIERS = (
+    "total totals tops max maximum minimum otherwise instead ish flat even exactly only "
+    "just overall altogether approx approximately roughly then if "
+    "unless is was were would will should could might may must maybe perhaps possibly "
+    "probably either also too though anyway"
+).split()
+"""Words that may follow an amount without naming what a number counts (``74 total``,
+``74 tops``, ``74 otherwise``, ``74 is right``, ``74-ish``): a candidate value followed by
+one is still read."""
+_QUALIFIER_AFTER = re.compile(r"[\s\-]*(?:" + "|".join(QUALIFIERS) + r")\b")
+_DIGIT_RUN = re.compile(r"(?<![\w.,/:#@$-])\d+(?: \d+){2,}(?![\w%]|[.,/:-]\d)")
+"""Three or more digit groups separated by single spaces (``9205 5010 0428 0000 0400 74``):
+one identifier (a tracking, card or account number) when it holds ten digits or more."""
 _LABEL_BEFORE = re.compile(
     r"(?:(?<![a-z0-9])(?:" + "|".join(LABELS) + r")\w*[\"']?(?:[ \t]+[a-z]+){0,2}[ \t]*[:=|]"
     r"|(?<![a-z0-9])(?:"
@@ -127,12 +143,16 @@ def bare_amounts(
     for a, b in lines:
         if (m := _ITEM.match(text, a, b)) is not None:
             markers.append((a, m.end()))
+    idents = [
+        r.span() for r in _DIGIT_RUN.finditer(text) if sum(c.isdigit() for c in r.group()) >= 10
+    ]
     for t in _TOKEN.finditer(text):
         s, e = t.span("num")
-        if _overlaps(spans, s, e) or _overlaps(markers, s, e):
+        if _overlaps(spans, s, e) or _overlaps(markers, s, e) or _overlaps(idents, s, e):
             continue
         whole = t.group("dec") is None
-        if whole and (len(t.group("num")) > 5 or _WORD_AFTER.match(text, e)):
+        cents = _value(t.group("num"), not whole) * 100
+        if whole and (len(t.group("num")) > 5 or _counts(text, e, cents in cands)):
             continue
         if (
             whole
@@ -140,7 +160,7 @@ def bare_amounts(
             and _MONTH_BEFORE.search(text, max(0, s - 16), s)
         ):
             continue  # a day of a month: "delivered on January 29"
-        tokens.append((s, e, _value(t.group("num"), not whole) * 100, whole))
+        tokens.append((s, e, cents, whole))
     amount = [
         c in cands or _LABEL_BEFORE.search(text[max(0, s - 60) : s].rsplit("\n", 1)[-1]) is not None
         for s, _, c, _ in tokens
@@ -149,6 +169,15 @@ def bare_amounts(
     _Reader(text, tokens, spans, amount).blocks(lines)
     _series(text, tokens, marked, amount)
     return [(s, e, c) for (s, e, c, _), yes in zip(tokens, amount, strict=True) if yes]
+
+
+def _counts(text: str, end: int, candidate: bool) -> bool:
+    """Whether the whole number ending at ``end`` counts or names something: a word
+    follows it (`_WORD_AFTER`: ``4 Dome Tent``), unless it is a candidate value and the
+    word a qualifier (``74 total``, ``74 tops``, ``74 is right``: `QUALIFIERS`)."""
+    if _WORD_AFTER.match(text, end) is None:
+        return False
+    return not (candidate and _QUALIFIER_AFTER.match(text, end) is not None)
 
 
 def _named_otherwise(text: str, start: int) -> bool:
@@ -293,6 +322,11 @@ _FEE = re.compile(
     r"\b(?:fees?|charges?|charged|surcharges?|restocking|shipping|postage|handling|penalty"
     r"|penalties|deductible|free)\b"
 )
+_LEFT = re.compile(r"\b(?:nothing|none|no)\b.*\b(?:left|leftover|remaining|remains|unapplied)\b")
+"""A zero stated as what is left over (``Nothing left unapplied ($0.00 on account).``)."""
+_HEDGE = re.compile(
+    r"\b(?:" + "|".join(HEDGES) + r"|otherwise|else|alternatively|if|unless|instead)\b"
+)
 
 
 def waived_zeros(text: str, starts: list[int], zeros: list[int]) -> list[int]:
@@ -300,7 +334,10 @@ def waived_zeros(text: str, starts: list[int], zeros: list[int]) -> list[int]:
     mention of the prepared ``text``) are waived fees: alone in their clause (up to ``.``
     ``;`` ``!`` ``?`` or a line break) with a fee word (``There is no restocking fee
     ($0.00).``, ``return shipping $0.00``); not ``$45.00 or $0.00`` (no fee word) nor
-    ``$45.00, no fee ($0.00)`` (another amount in the clause)."""
+    ``$45.00, no fee ($0.00)`` (another amount in the clause). A zero stated as nothing
+    left over is waived the same way (``Nothing left unapplied ($0.00 on account).``:
+    a no-word and a leftover word, `_LEFT`), but not beside a hedge (``maybe nothing is
+    left ($0.00)``)."""
     if not zeros:
         return []
     bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(text)), len(text) + 1]
@@ -314,6 +351,11 @@ def waived_zeros(text: str, starts: list[int], zeros: list[int]) -> list[int]:
     out = []
     for k in zeros:
         c = clause(starts[k])
-        if count[c] == 1 and _FEE.search(text, bounds[c - 1], bounds[c]) is not None:
+        if count[c] != 1:
+            continue
+        words = text[bounds[c - 1] : bounds[c]]
+        if _FEE.search(words) is not None or (
+            _LEFT.search(words) is not None and _HEDGE.search(words) is None
+        ):
             out.append(k)
     return out
