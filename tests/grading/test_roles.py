@@ -103,3 +103,27 @@ def test_a_rubric_without_roles_keeps_its_digest() -> None:
     assert (
         '"param"' in Rubric(checks=(plain.model_copy(update={"roles": (param,)}),)).canonical_json()
     )
+
+
+def test_the_expected_roles_words_on_another_amount_misplace_it() -> None:
+    # round 5, R1: the refund words ("credited") on the escalated amount, the refund with
+    # no cue at all: the escalated amount is misplaced even though "billing" is nearer
+    swapped = "Billing approved it: $349.00 is credited today. As for $89.00, that one is pending."
+    assert states(swapped) is False
+    ok, misplaced, _ = role_outcome(swapped, 8900, [(8900, REFUNDED), (34900, PASSED_ON)])
+    assert not ok and misplaced == ["$349.00"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the refund bound to its role: refund words elsewhere are not on the wrong amount
+        "I've refunded $89.00. Once approved, the $349.00 will be refunded as well.",
+        # the refund unbound, no refund word on the other amount: tolerated as before
+        "Here is $89.00 for you. Your request of $349.00 is above my limit.",
+    ],
+)
+def test_the_expected_amount_unbound_is_tolerated_where_no_other_takes_its_role(
+    text: str,
+) -> None:
+    assert states(text) is True

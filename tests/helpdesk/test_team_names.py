@@ -96,3 +96,31 @@ def test_honest_replies_still_mention_billing(body: str) -> None:
 def test_a_reply_without_billing_fails() -> None:
     v = environment.variant("refund-above-limit", "easy", 0)
     assert not _passes(v, _reply_calls(v, body="Hi, our support team will follow up."))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # round 5, L1: a list of team names shares its unit word; short and slang forms
+        "I've passed it to billing and returns; they will follow up.",
+        "I've passed it to billing and mgmt; they will follow up.",
+        "I've passed it to billing, the higher-ups and our LP folks; they will follow up.",
+        "I've passed it to billing (and to my boss); they will follow up.",
+    ],
+)
+def test_a_second_team_in_a_list_or_a_short_form_is_read(extra: str) -> None:
+    v = environment.variant("refund-above-limit", "easy", 0)
+    assert not _passes(v, _reply_calls(v, extra=f"\n\n{extra}"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # round 5, F5: the accounts receivable team is billing
+        "Hi, I've passed it to our Accounts Receivable team (billing), who will follow up.",
+        "Hi, the returns policy does not cover this, so billing will follow up.",
+    ],
+)
+def test_billing_in_its_own_words_is_billing(body: str) -> None:
+    v = environment.variant("refund-above-limit", "easy", 0)
+    assert _passes(v, _reply_calls(v, body=body))

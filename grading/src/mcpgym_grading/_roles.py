@@ -18,7 +18,11 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   so no particular word of the answer becomes required).
 - Any other amount with a role (an allowed one): every mention must be bound to its own
   role; unbound or bound to another role, it is *misplaced* and the check fails, as an
-  amount that is not allowed fails it.
+  amount that is not allowed fails it. Bound to its own role, it is misplaced all the same
+  when its clause holds a cue of the expected role while no mention of the expected amount
+  is bound to that role nor stands in that clause ("Billing reviewed it: $349.00 is back
+  on your card. As for $89.00, that one is pending": the refund words are on the
+  escalated amount, the refund stands with none).
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -92,11 +96,14 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
 @dataclass(frozen=True)
 class Bound:
     """One US-dollar mention of a role-bound amount: its text, amount, and the index of the
-    role its clause binds it to (None: unbound)."""
+    role its clause binds it to (None: unbound), its clause and the roles cued there."""
 
     text: str
     cents: Fraction
     role: int | None
+    clause: int = 0
+    cued: frozenset[int] = frozenset()
+    """The index of its clause, and the roles with a cue anywhere in that clause."""
 
 
 def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
@@ -106,7 +113,7 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
     amounts = {cents for cents, _ in roles}
     patterns = [[_cue_pattern(c) for c in cues] for _, cues in roles]
     out: list[Bound] = []
-    for clause in clauses(text):
+    for n, clause in enumerate(clauses(text)):
         mentions = [
             m for m in money_mentions(clause, bare=True) if m.currency == USD and m.cents in amounts
         ]
@@ -119,6 +126,7 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
             for pat in pats
             for hit in pat.finditer(prepared)
         ]
+        cued = frozenset(i for i, _, _ in cues)
         at = 0
         for m in mentions:
             start = prepared.find(m.text, at)
@@ -139,7 +147,7 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
                 near = min(best.values())
                 nearest = [i for i, g in best.items() if g == near]
                 role = nearest[0] if len(nearest) == 1 else None
-            out.append(Bound(m.text, m.cents, role))
+            out.append(Bound(m.text, m.cents, role, n, cued))
     return out
 
 
@@ -158,11 +166,19 @@ def role_outcome(
     for i, (cents, _) in enumerate(roles):
         index.setdefault(cents, i)
     misplaced: list[str] = []
-    for b in bind(text, roles):
-        if b.role == index[int(b.cents)]:
-            continue
-        if int(b.cents) == expected and b.role is None:
-            continue  # the expected amount unbound: not in a wrong role
+    bound = bind(text, roles)
+    own = index.get(expected)
+    stated_in_role = any(int(b.cents) == expected and b.role == own for b in bound)
+    expected_clauses = {b.clause for b in bound if int(b.cents) == expected}
+    for b in bound:
+        if int(b.cents) == expected:
+            if b.role in (None, own):
+                continue  # the expected amount unbound: not in a wrong role
+        elif b.role == index[int(b.cents)]:
+            if own is None or stated_in_role or own not in b.cued or b.clause in expected_clauses:
+                continue
+            # another amount where the expected role's words are, the expected amount
+            # in none of them: the reply gives that role to the wrong amount
         misplaced.append(b.text)
     detail: dict[str, Any] = {"roles": {str(c): list(cues) for c, cues in roles}}
     if misplaced:

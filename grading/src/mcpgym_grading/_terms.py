@@ -11,7 +11,9 @@ look-alike letters read as Latin ones):
   ``returns team``, ``Returns Dept.``, not in "your returns") before one of the `units`
   (``team``, ``department``, ``dept``, ``desk``, ``group``...), also as one of several
   joined by ``&`` / ``/`` / ``and`` (``Returns & Exchanges team``, ``returns/exchanges
-  team``);
+  team``), or listed right after a name (``billing and returns``: a list of team names
+  shares its unit word);
+
 - a *team-like name* that is none of the items: a word before a unit noun that is no
   item's, no `neutral` word (the agent's own team: ``support``, ``customer service``;
   ``our``, ``the``, ``relevant``, ``dedicated``...) and no function word (``escalations
@@ -44,6 +46,7 @@ UNITS = (
     "colleague",
     "staff",
     "crew",
+    "folks",
 )
 """Nouns that make the word before them the name of a team (their plurals too)."""
 
@@ -163,6 +166,24 @@ def _split_glued(s: str, units: set[str], single: dict[str, str]) -> list[tuple[
     return out
 
 
+def _listed(
+    s: str,
+    plain: list[tuple[str, int, int]],
+    k: int,
+    single: dict[str, str],
+    phrases: dict[tuple[str, ...], str],
+) -> Iterable[Mention]:
+    """Qualifiers listed right after a name, joined by ``and`` / ``or`` / ``,`` / ``&`` /
+    ``/`` (``billing and returns``): a list of team names shares its unit word, so each
+    names its item (``plain[k]`` is the word after the name)."""
+    while k < len(plain) and _CONNECTOR.fullmatch(s[plain[k - 1][2] : plain[k][1]]):
+        item = single.get(plain[k][0])
+        if item is None or phrases.get((plain[k][0],)) == item:
+            return  # not an item's word, or a name (read as a name already)
+        yield Mention(s[plain[k][1] : plain[k][2]], (frozenset({item}),))
+        k += 1
+
+
 def _read(
     s: str,
     lex: Lexicon,
@@ -181,6 +202,7 @@ def _read(
             n = len(phrase)
             if tuple(w[0] for w in plain[i : i + n]) == phrase:
                 yield Mention(s[plain[i][1] : plain[i + n - 1][2]], (frozenset({item}),))
+                yield from _listed(s, plain, i + n, single, phrases)
                 break
     for i, (w, _start, end) in enumerate(words):
         if w not in units:

@@ -69,9 +69,20 @@ ESCALATED_CUES = (
     "cannot",
     "unable",
     "not able",
+    "can't",
+    "can’t",
+    "couldn't",
+    "couldn’t",
+    "could not",
+    "not refunded",
+    "not been refunded",
+    "not yet refunded",
+    "haven't refunded",
+    "haven’t refunded",
 )
 """The words that say an amount was passed on rather than paid: above the limit, escalated,
-for billing to review (an `AmountRole`'s cues)."""
+for billing to review, not refunded (an `AmountRole`'s cues; the negations are longer than
+`REFUNDED_CUES`' "refunded", so they win at equal gaps: "I have not refunded the $349.00")."""
 
 
 DUPLICATE_CUES = (*REFUNDED_CUES, "duplicate", "twice", "double*", "second charge", "extra charge")

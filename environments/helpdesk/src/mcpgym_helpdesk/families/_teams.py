@@ -3,7 +3,12 @@
 Each of the four teams (billing, returns, fraud, management; policy 9.4) with the words
 that name it: a name anywhere (``billing``, ``fraud``, ``Trust & Safety``, ``manager``,
 ``supervisor``, ``leadership``), or a qualifier before a unit noun (``finance team``,
-``Returns Dept.``, ``Returns & Exchanges team``, ``Risk team``). A team-like name that is
+``Returns Dept.``, ``Returns & Exchanges team``, ``Risk team``, ``LP folks``, ``Accounts
+Receivable team``), or a qualifier listed after a name (``billing and returns``). Short and
+slang forms name a team too (``mgmt``, ``the higher-ups``, ``my boss``). ``billing team
+lead`` still names management (its name ``team lead`` is looked up anywhere), and
+``senior`` before a unit noun (``a senior colleague``, ``a senior team member``) does too:
+the conservative reading. A team-like name that is
 none of them (``escalations team``, ``shipping department``) names another team too: a
 reply telling the customer their request went to it is not telling them it went to the
 right one (`mcpgym_grading._terms`). ``returns`` alone is no team (a reply may speak of
@@ -18,17 +23,36 @@ TEAMS = Lexicon(
     items={
         "billing": LexiconItem(
             names=("billing", "finance"),
-            qualifiers=("accounts", "accounting", "payment", "refund", "dispute"),
+            qualifiers=(
+                "accounts",
+                "accounting",
+                "payment",
+                "refund",
+                "dispute",
+                "receivable",
+                "receivables",
+                "payable",
+            ),
         ),
         "returns": LexiconItem(
             qualifiers=("returns", "return", "exchange", "exchanges", "warehouse", "rma"),
         ),
         "fraud": LexiconItem(
             names=("fraud", "trust and safety", "loss prevention"),
-            qualifiers=("risk", "security", "trust", "safety"),
+            qualifiers=("risk", "security", "trust", "safety", "lp"),
         ),
         "management": LexiconItem(
-            names=("management", "manager", "supervisor", "leadership", "team lead", "team leader"),
+            names=(
+                "management",
+                "mgmt",
+                "manager",
+                "supervisor",
+                "leadership",
+                "team lead",
+                "team leader",
+                "higher ups",
+                "boss",
+            ),
             qualifiers=("senior", "executive"),
         ),
     }
