@@ -422,6 +422,7 @@ class _Run:
     def __init__(self, atoms: Sequence[Atom], needle: Needle, signed: bool, last: int) -> None:
         self.atoms, self.v, self.signed, self.last = atoms, needle.chars, signed, last
         self.breaks, self.proses = needle.breaks, needle.proses
+        self.long = len(needle.chars) >= _prose.LONG_VALUE  # crosses every prose break
         n = len(needle.chars)
         nxt = [n] * (n + 1)  # the first break after each position (or the end)
         for i in range(n - 1, -1, -1):
@@ -449,7 +450,7 @@ class _Run:
             nxt = atoms[b]
             if nxt.kind == MONEY or (self.signed and nxt.neg):
                 return False
-            if nxt.stop and i not in self.proses:
+            if nxt.stop and i not in self.proses and not self.long:
                 return False  # a comma between whole values (`mcpgym_grading._prose`)
             if any(self.consume(b, cj, 0, i) for cj in range(len(nxt.texts))):
                 return True
