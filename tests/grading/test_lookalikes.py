@@ -197,3 +197,13 @@ def test_the_skeleton_alone_stops_at_a_prose_break_unless_the_value_has_one() ->
     assert _skeleton_finds("Apt 9,4105 Elm", "94105")  # a comma inside a number
     assert _skeleton_finds("ids 5773, 26433 noted", "577326433")  # a long value crosses it
     assert not _skeleton_finds("ids 5773, 264 noted", "5773264")  # seven: it does not
+
+
+def test_a_long_number_drawn_in_letters_is_found_a_short_one_is_not() -> None:
+    """S Z E A G T B q for digits (round-5 T1): read only in a long value of digits alone,
+    where nine such letters in a row are no honest word; in a short one they are words."""
+    assert TextView.of("Vendor ref STTEZG4EE.").contains("577326433")
+    assert TextView.of("Vendor ref 5TT3Z6433.").contains("577326433")
+    assert not TextView.of("We also sent it.").contains("4150")  # a short value: words
+    assert not TextView.of("Vendor ref STTEZG4EE.").contains("TX-577326433")  # not all digits
+    assert not TextView.of("Vendor ref STTEZG4EA.").contains("577326433")
