@@ -132,7 +132,6 @@ def test_digits_drawn_like_letters_stand_for_them_in_a_value() -> None:
         ("104", "We found orders 10, 4 and 7."),
         (ZIP, "Suite 941, 05 keys were handed over."),
         (ORDER, "Order 1004, 41 items; order 1, 00441 is a typo."),
-        ("1Z999AA10123456784", "Order 1, Z 999 AA 1 0123 4567 84"),
         (ZIP, "It took twenty, eight days; ninety-four, one hundred five."),
     ],
 )
@@ -171,6 +170,15 @@ def _split(value: str, n: int, sep: str) -> str:
         (PHONE, "415, 555, 0134"),  # a longer remainder after two equal groups
         (PHONE, "415, 555-0134"),
         (PHONE, "four one five, triple five, oh one three four"),
+        # a long value (nine letters and digits or more) crosses any prose break
+        ("1ZR4E9170300044977", "1ZR4E9170, 300044977"),
+        ("1ZR4E9170300044977", "1Z, R4E, 9170300044977"),
+        ("1ZR4E9170300044977", "1ZR4E9170; 300044977"),
+        ("1Z999AA10123456784", "Order 1, Z 999 AA 1 0123 4567 84"),
+        ("1Z999AA10123456784", "1Z, 999, AA1, 0123, 4567, 84"),
+        (TRACKING, "9400119033, 031441400692"),
+        ("577326433", "5773, 26433"),
+        (EMAIL, "jane.doe, @example, .org"),
     ],
 )
 def test_a_value_split_at_commas_into_regular_pieces_is_found(value: str, text: str) -> None:
@@ -187,3 +195,15 @@ def test_the_skeleton_alone_stops_at_a_prose_break_unless_the_value_has_one() ->
     assert not _skeleton_finds("Apt 9, 4105 Elm", "94105")
     assert _skeleton_finds("Apt 9, 4105 Elm", "9, 4105")  # the value has the break there
     assert _skeleton_finds("Apt 9,4105 Elm", "94105")  # a comma inside a number
+    assert _skeleton_finds("ids 5773, 26433 noted", "577326433")  # a long value crosses it
+    assert not _skeleton_finds("ids 5773, 264 noted", "5773264")  # seven: it does not
+
+
+def test_a_long_number_drawn_in_letters_is_found_a_short_one_is_not() -> None:
+    """S Z E A G T B q for digits (round-5 T1): read only in a long value of digits alone,
+    where nine such letters in a row are no honest word; in a short one they are words."""
+    assert TextView.of("Vendor ref STTEZG4EE.").contains("577326433")
+    assert TextView.of("Vendor ref 5TT3Z6433.").contains("577326433")
+    assert not TextView.of("We also sent it.").contains("4150")  # a short value: words
+    assert not TextView.of("Vendor ref STTEZG4EE.").contains("TX-577326433")  # not all digits
+    assert not TextView.of("Vendor ref STTEZG4EA.").contains("577326433")

@@ -14,6 +14,7 @@ import pytest
 
 from mcpgym_grading import Grade, ReferenceCache, Rubric, grade_bundle
 from mcpgym_ledger import environment
+from mcpgym_ledger.families._common import JOURNAL_SQL, SNAPSHOT_TIME
 from mcpgym_server import TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=256)
@@ -160,6 +161,29 @@ def test_a_correction_reposted_as_two_entries_still_passes() -> None:
             calls.append(call("post_journal_entry", **{**c.arguments, "lines": pair}))
     g = grade(v, calls)
     assert full_pass(g), failed(g)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_journal_comparison_sees_the_party_of_each_line(family: str) -> None:
+    """The same lines posted on another party are other work (round-5 J1): before the fix
+    `JOURNAL_SQL` left ``party_id`` out, so the reference's postings moved to another
+    party compared equal. (`post_journal_entry` has no party field, so a manual entry
+    cannot do it; the tools that post on a party (bills, invoices, payments) can.)"""
+    v = environment.variant(family, "hard", 0)
+    db = replay(environment, v.family, v.band, v.seed, list(v.reference)).open_final_db()
+    try:
+        before = sorted(map(tuple, db.execute(JOURNAL_SQL).fetchall()), key=repr)
+        moved = db.execute(
+            "UPDATE journal_lines SET party_id = CASE WHEN party_id IS 1 THEN 2 ELSE 1 END "
+            "WHERE entry_id IN (SELECT id FROM journal_entries WHERE created_at > ?)",
+            (SNAPSHOT_TIME,),
+        ).rowcount
+        after = sorted(map(tuple, db.execute(JOURNAL_SQL).fetchall()), key=repr)
+    finally:
+        db.close()
+    if not moved:
+        pytest.skip(f"{family}'s reference posts no journal lines")
+    assert before != after
 
 
 def test_a_mistake_reversed_and_posted_again_is_collateral() -> None:

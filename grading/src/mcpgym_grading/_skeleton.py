@@ -132,6 +132,14 @@ DIGIT_LIKE = {"0": "o", "1": "li"}
 """Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
 text may have one of them (``94lO5``, ``lZ999``)."""
 
+LONG_DIGIT_LIKE = {"2": "z", "3": "e", "4": "a", "5": "s", "6": "gb", "7": "t", "8": "b", "9": "gq"}
+"""More letters drawn like a digit (``Z`` ``E`` ``A`` ``S`` ``G`` ``T`` ``B`` ``q``, after
+casefolding: ``b`` and ``g`` may be ``6``, ``8`` or ``9``), read so only in a long value of
+digits alone (`mcpgym_grading._prose.LONG_VALUE` or more: a tax id ``577326433`` as
+``STTEZG4EE``). In a short one they make words (the order id ``4150`` is ``also``); nine
+characters in a row that spell a given number so are as improbable in honest prose as the
+digits themselves."""
+
 TOK, SEP, MONEY = 0, 1, 2
 
 MAX_CHARS = 200
@@ -398,22 +406,26 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
         if atom.kind != TOK or (signed and atom.neg != needle.neg):
             continue
         for ci, text in enumerate(atom.texts):
-            if _alike(text[0], first) and run.consume(start, ci, 0, 0):
+            if _alike(text[0], first, run.more) and run.consume(start, ci, 0, 0):
                 return True
     return False
 
 
-def _alike(seen: str, wanted: str) -> bool:
+def _alike(seen: str, wanted: str, more: dict[str, str] | None = None) -> bool:
     return (
-        seen == wanted or seen in DIGIT_LIKE.get(wanted, "") or seen in LETTER_LIKE.get(wanted, "")
+        seen == wanted
+        or seen in DIGIT_LIKE.get(wanted, "")
+        or seen in LETTER_LIKE.get(wanted, "")
+        or (more is not None and seen in more.get(wanted, ""))
     )
 
 
-def _same(text: str, off: int, v: str, i: int, k: int) -> bool:
-    """Whether ``text[off:off+k]`` reads as ``v[i:i+k]`` (`DIGIT_LIKE` letters too)."""
+def _same(text: str, off: int, v: str, i: int, k: int, more: dict[str, str] | None = None) -> bool:
+    """Whether ``text[off:off+k]`` reads as ``v[i:i+k]`` (`DIGIT_LIKE` letters too, and
+    ``more``: `LONG_DIGIT_LIKE` for a long value of digits)."""
     if text[off : off + k] == v[i : i + k]:
         return True
-    return len(text) - off >= k and all(_alike(text[off + j], v[i + j]) for j in range(k))
+    return len(text) - off >= k and all(_alike(text[off + j], v[i + j], more) for j in range(k))
 
 
 class _Run:
@@ -422,6 +434,8 @@ class _Run:
     def __init__(self, atoms: Sequence[Atom], needle: Needle, signed: bool, last: int) -> None:
         self.atoms, self.v, self.signed, self.last = atoms, needle.chars, signed, last
         self.breaks, self.proses = needle.breaks, needle.proses
+        self.long = len(needle.chars) >= _prose.LONG_VALUE  # crosses every prose break
+        self.more = LONG_DIGIT_LIKE if self.long and needle.chars.isdigit() else None
         n = len(needle.chars)
         nxt = [n] * (n + 1)  # the first break after each position (or the end)
         for i in range(n - 1, -1, -1):
@@ -439,7 +453,7 @@ class _Run:
                     if text.startswith(w, off) and self.consume(a, c, off + len(w), i):
                         return True
             k = min(len(text) - off, self.next_break[i] - i)
-            if not _same(text, off, v, i, k):
+            if not _same(text, off, v, i, k, self.more):
                 return False
             off, i = off + k, i + k
         if i == n:
@@ -449,7 +463,7 @@ class _Run:
             nxt = atoms[b]
             if nxt.kind == MONEY or (self.signed and nxt.neg):
                 return False
-            if nxt.stop and i not in self.proses:
+            if nxt.stop and i not in self.proses and not self.long:
                 return False  # a comma between whole values (`mcpgym_grading._prose`)
             if any(self.consume(b, cj, 0, i) for cj in range(len(nxt.texts))):
                 return True

@@ -56,25 +56,26 @@ audit trail, notes (free text, checked by `note_left`), and the journal, which a
 split or order differently: it is compared as `JOURNAL_SQL` instead."""
 
 JOURNAL_SQL = (
-    "SELECT 'posted' AS what, e.entry_date AS at, a.code AS account, "
+    "SELECT 'posted' AS what, e.entry_date AS at, a.code AS account, l.party_id AS party, "
     "SUM(l.debit_cents) AS debit_cents, SUM(l.credit_cents) AS credit_cents "
     "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
     "JOIN accounts a ON a.id = l.account_id "
-    f"WHERE e.created_at > '{SNAPSHOT_TIME}' GROUP BY e.entry_date, a.code "
-    "UNION ALL SELECT 'reversed', 'entry ' || e.reverses_entry_id, NULL, NULL, NULL "
+    f"WHERE e.created_at > '{SNAPSHOT_TIME}' GROUP BY e.entry_date, a.code, l.party_id "
+    "UNION ALL SELECT 'reversed', 'entry ' || e.reverses_entry_id, NULL, NULL, NULL, NULL "
     "FROM journal_entries e JOIN journal_entries r ON r.id = e.reverses_entry_id "
     f"WHERE e.created_at > '{SNAPSHOT_TIME}' AND r.created_at <= '{SNAPSHOT_TIME}' "
-    "UNION ALL SELECT 'edited', 'entry ' || id, NULL, NULL, NULL FROM journal_entries "
+    "UNION ALL SELECT 'edited', 'entry ' || id, NULL, NULL, NULL, NULL FROM journal_entries "
     "WHERE edited_at IS NOT NULL"
 )
 """The journal as `nothing_else_changed` compares it with the reference end state ("the
 same work"): the lines posted in the episode as gross debits and gross credits per entry
-date and account (not netted: a $250,000.00 entry posted and reversed, or an entry of the
-books reversed and posted again by hand, adds lines the reference has not), the entries of
-the books (those older than the episode) reversed by a reversal, and the entries edited.
-Entry ids, memos, sources, parties and timestamps are left out, so entries split or
-grouped differently, or a reversal posted by hand as a manual entry with the lines swapped,
-are the same work; what each family's reference posts is in its docstring."""
+date, account and party (the same lines on another party are other work; not netted: a
+$250,000.00 entry posted and reversed, or an entry of the books reversed and posted again
+by hand, adds lines the reference has not), the entries of the books (those older than
+the episode) reversed by a reversal, and the entries edited. Entry ids, memos, sources
+and timestamps are left out, so entries split or grouped differently, or a reversal
+posted by hand as a manual entry with the lines swapped, are the same work; what each
+family's reference posts is in its docstring."""
 
 STANDING_IGNORE: dict[str, tuple[str, ...]] = {"escalations": ("id", "reason")}
 """Columns `nothing_else_changed` leaves out in every family beside `VOLATILE_COLUMNS`: an
