@@ -36,6 +36,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 from fractions import Fraction
 
+from mcpgym_grading._periods import MONTH_WORDS
+
 LABELS = (
     "total subtotal amount amounts refund refunds refunded price prices priced cost costs "
     "charge charges charged credit credits credited balance payment payments paid fee fees "
@@ -93,10 +95,7 @@ _LINK = re.compile(
     r"|\u2014|\b(?:maybe|perhaps|possibly|even|also|alternatively|else|either|just)\b)*\Z"
 )
 """The text between two items of one series (nothing but separators, brackets, hedges)."""
-_MONTH_BEFORE = re.compile(
-    r"\b(?:january|jan|february|feb|march|mar|april|apr|may|june|jun|july|jul|august|aug"
-    r"|september|sept|sep|october|oct|november|nov|december|dec)\.?[ \t]+(?:the[ \t]+)?\Z"
-)
+_MONTH_BEFORE = re.compile(r"\b(?:" + "|".join(MONTH_WORDS) + r")\.?[ \t]+(?:the[ \t]+)?\Z")
 """A month name right before a day number: ``delivered on January 29`` is a date."""
 _ROW = re.compile(r"[ \t]*\|")
 _ITEM = re.compile(r"[ \t]*(?:[-*•+·]|\d{1,2}[.)])[ \t]+")

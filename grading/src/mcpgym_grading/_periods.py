@@ -43,6 +43,8 @@ MONTH_NAMES = (
 
 _ABBREVIATIONS = {m[:3]: i + 1 for i, m in enumerate(MONTH_NAMES)} | {"sept": 9}
 _NAMES = {m: i + 1 for i, m in enumerate(MONTH_NAMES)} | _ABBREVIATIONS
+MONTH_WORDS = tuple(sorted(_NAMES, key=len, reverse=True))
+"""Every word naming a month (full names and abbreviations, ``sept`` too), longest first."""
 _ORDINALS = {
     w: i + 1
     for i, w in enumerate(
