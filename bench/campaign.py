@@ -190,6 +190,17 @@ SERVER_ROLES = ("env server", "grading")
 """What each server process is, in the order of `_children_pids` and `_Spawned.pids`."""
 
 
+def start_py_spy(pid: int, out: Path, rate: int = 200) -> subprocess.Popen[bytes]:
+    """``py-spy record`` of process ``pid`` at ``rate`` samples/s into ``out`` (raw format,
+    read with ``bench/_shares.py``); stop it with SIGINT to have the profile written."""
+    spy = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen(
+        [str(spy), "record", "--pid", str(pid), "-r", str(rate), "-f", "raw", "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 @contextlib.contextmanager
 def _py_spy(pids: list[int], out_dir: str | None, tag: str) -> Any:
     """While active, ``py-spy record`` samples each server process (``--py-spy DIR``):
@@ -197,24 +208,8 @@ def _py_spy(pids: list[int], out_dir: str | None, tag: str) -> Any:
     if not out_dir:
         yield
         return
-    spy = Path(sys.executable).with_name("py-spy")
     procs = [
-        subprocess.Popen(
-            [
-                str(spy),
-                "record",
-                "--pid",
-                str(pid),
-                "-r",
-                "200",
-                "-f",
-                "raw",
-                "-o",
-                str(Path(out_dir) / f"{tag}-{role.replace(' ', '-')}.raw"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        start_py_spy(pid, Path(out_dir) / f"{tag}-{role.replace(' ', '-')}.raw")
         for pid, role in zip(pids, SERVER_ROLES, strict=False)
     ]
     try:

@@ -50,7 +50,7 @@ from mcp.client.streamable_http import streamable_http_client
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from campaign import _seeds  # noqa: E402  (bench helpers)
+from campaign import _seeds, start_py_spy  # noqa: E402  (bench helpers)
 
 
 def _cpu_s(pids: list[int]) -> float:
@@ -241,24 +241,8 @@ def _start_spies(pids: dict[str, int], out_dir: str | None) -> list[subprocess.P
     """``py-spy record`` of each server process into ``out_dir/ROLE.raw`` (none without)."""
     if not out_dir:
         return []
-    spy = Path(sys.executable).with_name("py-spy")
     return [
-        subprocess.Popen(
-            [
-                str(spy),
-                "record",
-                "--pid",
-                str(pid),
-                "-r",
-                "250",
-                "-f",
-                "raw",
-                "-o",
-                str(Path(out_dir) / f"{role.replace(' ', '-')}.raw"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        start_py_spy(pid, Path(out_dir) / f"{role.replace(' ', '-')}.raw", rate=250)
         for role, pid in pids.items()
     ]
 
