@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpgym_grading import _period_context as w
 from mcpgym_grading._mentions import Mention, reading_texts
+
+_Found = w.Found
 
 MONTH_NAMES = (
     "january february march april may june july august september october november december"
@@ -69,7 +71,8 @@ _YEAR_AFTER = re.compile(
     r"\.?\s*(?:(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*)?(?:of\s+)?,?\s*"
     rf"(?:(?P<y4>{_Y4})(?!\d)|['\u2019](?P<y2>\d\d)(?!\d))"
 )
-_NAME = re.compile(_L + "(" + "|".join(sorted(_NAMES, key=len, reverse=True)) + ")" + _R)
+_ALL_NAMES = _NAMES | w.FOREIGN_MONTHS | w.GUARDED_MONTHS | dict.fromkeys(w.MAY_LIKE, 5)
+_NAME = re.compile(_L + "(" + "|".join(sorted(_ALL_NAMES, key=len, reverse=True)) + ")" + _R)
 
 
 def _fy(tag: str) -> str:
@@ -145,16 +148,29 @@ class PeriodReader(BaseModel):
     Attributes:
         year: the year of a month or fiscal period written without one (``None``: the
             expected period's year).
+        document_dates: ``"named"`` (default): every month the text names counts.
+            ``"ignored"``: a month bound to a document date that is no posting (``due in
+            June``, ``payable by``, ``due date:``, ``invoice date``, ``issue date``,
+            ``issued on``) is no period named, unless a hedge (``or``, ``maybe``,
+            ``possibly``, ``/``...) stands in its clause before those words (``posted to
+            April, or maybe due in March`` names March).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     kind: Literal["periods"] = "periods"
     year: int | None = Field(default=None, ge=1900, le=2099)
+    document_dates: Literal["named", "ignored"] = "named"
 
     def mentions(self, text: str, *, year: int) -> list[Mention]:
-        """Every period ``text`` names (`period_mentions`), months without a year in
+        """Every period ``text`` names (`read_periods`), months without a year in
         ``self.year`` or else ``year``."""
-        return period_mentions(text, year=self.year if self.year is not None else year)
+        return self.read(text, year=year)[0]
+
+    def read(self, text: str, *, year: int) -> tuple[list[Mention], list[str] | None]:
+        """`read_periods` with this reader's options: the mentions, and the texts as read
+        with the months left out blanked (``None`` when none was)."""
+        y = self.year if self.year is not None else year
+        return read_periods(text, year=y, document_dates=self.document_dates)
 
     def forms(self, item: str) -> tuple[str, ...]:
         """How a month is most often written (its name, abbreviation, ``YYYY-MM``): also
@@ -181,16 +197,6 @@ def period_item(value: str) -> tuple[int, int]:
     if m is None:
         raise ValueError(f"a period is written YYYY-MM (2026-04), got {value!r}")
     return int(m.group(1)), int(m.group(2))
-
-
-@dataclass
-class _Found:
-    start: int
-    end: int
-    readings: tuple[tuple[tuple[int, int], ...], ...]  # each reading: its (year, month)s
-    exact: bool
-    month: bool = False  # one month by name or number (a range's end, maybe)
-    order: str = ""  # a date's order when only one fits: "dm" or "md"
 
 
 def _year(y4: str | None, y2: str | None, default: int) -> int:
@@ -277,6 +283,7 @@ def _ranged(kind: str, g: dict[str, str | None], year: int) -> _Found | None:
     return _Found(0, 0, (_months(y, 1, 12),), False)
 
 
+_DATE_GOES_ON = re.compile(r"[-/.]\d")
 _GLUED_AFTER = re.compile(r"[\s.,'\u2019-]*\d")
 _GLUED_BEFORE = re.compile(r"\d[\s,.-]*$")
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s(]*$")
@@ -296,14 +303,25 @@ def _names(s: str, year: int, taken: list[tuple[int, int]]) -> Iterable[_Found]:
             continue
         word = m.group(1)
         after = _YEAR_AFTER.match(s, m.end())
+        if after is not None and (after.group("y4") or after.group("y2")):
+            # a year that starts a date (``set 2026-05-01``) is no year of this word
+            if _DATE_GOES_ON.match(s, after.end()):
+                after = None
         if word == "may" and not _may_is_month(s, m.start(), m.end()):
+            continue
+        if word in w.MAY_LIKE and not _may_is_month(s, m.start(), m.end()):
+            if not w.guarded_is_month(s, m.start(), m.end(), False):
+                continue
+        if word in w.GUARDED_MONTHS and not w.guarded_is_month(
+            s, m.start(), m.end(), after is not None
+        ):
             continue
         y = year
         end = m.end()
         if after is not None:
             y = _year(after.group("y4"), after.group("y2"), year)
             end = after.end()
-        yield _Found(m.start(), end, (((y, _NAMES[word]),),), True, month=True)
+        yield _Found(m.start(), end, (((y, _ALL_NAMES[word]),),), True, month=True)
 
 
 def period_mentions(text: str, *, year: int) -> list[Mention]:
@@ -316,39 +334,78 @@ def period_mentions(text: str, *, year: int) -> list[Mention]:
     Returns:
         One `Mention` per period, its readings the ``YYYY-MM`` items it names (several
         for a range: a quarter names its three months); exact for a single month written
-        as a month (not a date in it, nor a range holding it).
+        as a month (not a date in it, nor a range holding it). A hedged alternative that
+        looks like a period but is read as none (``or maybe 13.``) is a mention of
+        `UNREAD`.
+    """
+    return read_periods(text, year=year)[0]
+
+
+UNREAD = "unread period"
+"""The item of a hedged alternative that looks like a period but reads as none."""
+
+
+def read_periods(
+    text: str, *, year: int, document_dates: Literal["named", "ignored"] = "named"
+) -> tuple[list[Mention], list[str] | None]:
+    """`period_mentions`, and with ``document_dates="ignored"`` without the months bound
+    to a document date that is no posting (``due in June``; `_period_context.role_bound`).
+
+    Returns:
+        The mentions, and the texts as read with those months blanked out (for the
+        look-up of look-alikes, which must not find them either), or ``None`` when no
+        month was left out.
     """
     out: list[Mention] = []
+    cleared: list[str] = []
+    dropped = False
     for s in reading_texts(text):
-        found: list[_Found] = []
-        taken: list[tuple[int, int]] = []
-        for kind, rx in _PATTERNS:
-            for m in rx.finditer(s):
-                if any(a < m.end() and m.start() < b for a, b in taken):
-                    continue
-                g = m.groupdict()
-                f = (
-                    _numeric(kind, g, year)
-                    if kind in ("ymd", "dmy", "md", "ym", "my", "m")
-                    else _ranged(kind, g, year)
-                )
-                if f is None or not f.readings or not f.readings[0]:
-                    continue
-                f.start, f.end = m.start(), m.end()
-                found.append(f)
-                taken.append((m.start(), m.end()))
-        found += list(_names(s, year, taken))
-        found.sort(key=lambda f: f.start)
-        _order_dates(found)
-        for f in _merge_ranges(s, found):
-            out.append(
-                Mention(
-                    s[f.start : f.end],
-                    tuple(frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings),
-                    f.exact,
-                )
+        found = _found(s, year)
+        if document_dates == "ignored":
+            bound = w.role_bound(s, found)
+            if bound:
+                dropped = True
+                found = [f for f in found if f not in bound]
+                chars = list(s)
+                for f in bound:
+                    chars[f.start : f.end] = " " * (f.end - f.start)
+                s = "".join(chars)
+        cleared.append(s)
+        for f in found:
+            items = (frozenset({UNREAD}),) if f.unread else tuple(
+                frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings
             )
-    return out
+            out.append(Mention(s[f.start : f.end], items, f.exact))
+    return out, (cleared if dropped else None)
+
+
+def _found(s: str, year: int) -> list[_Found]:
+    """Every period of the folded text ``s``, in order (relative months resolved, ranges
+    merged, hedged unread alternatives added)."""
+    found: list[_Found] = []
+    taken: list[tuple[int, int]] = []
+    for kind, rx in _PATTERNS:
+        for m in rx.finditer(s):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            g = m.groupdict()
+            f = (
+                _numeric(kind, g, year)
+                if kind in ("ymd", "dmy", "md", "ym", "my", "m")
+                else _ranged(kind, g, year)
+            )
+            if f is None or not f.readings or not f.readings[0]:
+                continue
+            f.start, f.end = m.start(), m.end()
+            found.append(f)
+            taken.append((m.start(), m.end()))
+    found += list(_names(s, year, taken))
+    found.sort(key=lambda f: f.start)
+    _order_dates(found)
+    found = _merge_ranges(s, w.resolve_relative(s, found))
+    found += w.hedged_unread(s, found)
+    found.sort(key=lambda f: f.start)
+    return found
 
 
 def _order_dates(found: list[_Found]) -> None:
