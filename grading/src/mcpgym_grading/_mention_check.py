@@ -40,8 +40,9 @@ def _items(value: Any, what: str) -> list[str]:
 
 
 def _holds(m: Mention, item: str, ranged: frozenset[str], check: MentionMatch) -> bool:
-    """Whether ``m`` is a range that holds ``item`` and only `range_allowed` items."""
-    if check.range_allowed is None or m.exact:
+    """Whether ``m`` is a range, not hedged, that holds ``item`` and only `range_allowed`
+    items."""
+    if check.range_allowed is None or m.exact or m.hedged:
         return False
     return any(len(r) > 1 and item in r and r <= ranged for r in m.readings)
 

@@ -71,11 +71,12 @@ ANCHORED = re.compile(
 the month's mention)."""
 
 UNANCHORED = re.compile(
-    r"(?<![^\W\d_])(?:the\s+(?P<dir>previous|prior|preceding|next|following|subsequent)\s+month"
+    r"(?<![^\W\d_])(?:the\s+(?P<dir>previous|prior|preceding|next|following|subsequent)"
+    r"\s+(?:month|period)"
     r"|(?:a|one)\s+month\s+(?P<dir2>earlier|later|before|after|prior))(?![^\W\d_])"
 )
 """A month relative to the month the text named last (``Asked for April; posted in the
-following month``). ``next month`` / ``last month`` (relative to today) are not read."""
+following month``; ``the prior period``). ``next month`` / ``last month`` (relative to today) are not read."""
 
 _STEPS = {"one": 1, "two": 2, "three": 3, "a": 1}
 _BACK = {"before", "preceding", "prior", "previous", "prior to", "ahead of", "earlier",
@@ -89,7 +90,7 @@ def step(direction: str, count: str | None) -> int:
 
 
 HEDGE = re.compile(
-    r"(?<![^\W\d_])(?:or|maybe|perhaps|possibly|probably|alternatively|otherwise|either|"
+    r"(?<![^\W\d_])(?:or|maybe|perhaps|possibly|probably|alternatively|otherwise|"
     r"might|could|else|unless)(?![^\W\d_])|[/?]"
 )
 """Words that make what follows an alternative (``or maybe due in March``)."""
@@ -100,7 +101,7 @@ HEDGE_LEAD = (
 )
 HEDGED_FRAGMENT = re.compile(
     HEDGE_LEAD + r"[\s,:]*(?:it\s+(?:is|was|goes\s+to|belongs\s+to)\s+|in\s+|to\s+)?"
-    r"(?P<frag>(?:[^.;:!?()\[\]\n]|\.(?=\d)){1,28}?)\s*(?=[.;:!?)\]\n]|\Z)"
+    r"(?P<frag>(?:[^.;:!?()\[\]\n]|\.(?=\d)){1,28}?)\s*(?=[;:!?)\]\n]|\.(?!\d)|\Z)"
 )
 """A short clause-final alternative after a hedge (``, or maybe 13.``)."""
 
@@ -163,7 +164,8 @@ def _shift(ym: tuple[int, int], n: int) -> tuple[int, int]:
 
 
 _HEDGED_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:or|either|maybe|perhaps|possibly|alternatively|otherwise)[\s,]*\Z"
+    r"(?<![^\W\d_])(?:or|either|maybe|perhaps|possibly|alternatively|otherwise"
+    r"|ou|o|oder|eller|peut-etre|vielleicht|quizas|quiza|forse|talvez|misschien)[\s,]*\Z"
 )
 _CLAUSE_AFTER = re.compile(r"\s*(?:[.;:!?)\]\n,]|\Z)")
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)\s+\Z")
@@ -228,19 +230,37 @@ def hedged_unread(s: str, found: list[Found]) -> list[Found]:
     return out
 
 
+def is_hedged(s: str, start: int, end: int, prev_end: int) -> bool:
+    """Whether a hedge (`HEDGE`) stands in the clause of ``s[start:end]``: before it, back
+    to the clause's start or ``prev_end`` (the mention before), or after it to the clause's
+    end (``, or maybe due in March``, ``due in March, perhaps``, ``(or Q2)``)."""
+    ends = [c.end() for c in CLAUSE_END.finditer(s, prev_end, start)]
+    lo = max([prev_end, *ends])
+    stop = CLAUSE_END.search(s, end)
+    hi = stop.start() if stop is not None else len(s)
+    return HEDGE.search(s, lo, start) is not None or HEDGE.search(s, end, hi) is not None
+
+
+def hedges(s: str, found: list[Found]) -> list[bool]:
+    """For each of ``found`` (in order), whether it is hedged (`is_hedged`)."""
+    out: list[bool] = []
+    prev_end = 0
+    for f in found:
+        out.append(is_hedged(s, f.start, f.end, prev_end))
+        prev_end = f.end
+    return out
+
+
 def role_bound(s: str, found: list[Found]) -> list[Found]:
     """The mentions of ``found`` bound to a document date that is no posting (`ROLE_BEFORE`:
-    ``due in June``) with no hedge (`HEDGE`) between the clause's start, or the mention
-    before, and the role's words (``posted to April, or maybe due in March`` is hedged)."""
+    ``due in June``) and not hedged (`is_hedged`, from the role's words: ``posted to April,
+    or maybe due in March`` and ``due in March, perhaps`` are hedged)."""
     out: list[Found] = []
     prev_end = 0
     for f in found:
         m = None if f.unread else ROLE_BEFORE.search(s, max(prev_end, f.start - 48), f.start)
-        if m is not None:
-            ends = [c.end() for c in CLAUSE_END.finditer(s, prev_end, m.start())]
-            lo = max([prev_end, *ends])
-            if HEDGE.search(s, lo, m.start()) is None:
-                out.append(f)
+        if m is not None and not is_hedged(s, m.start(), f.end, prev_end):
+            out.append(f)
         prev_end = f.end
     return out
 
@@ -250,6 +270,8 @@ __all__ = [
     "Found",
     "guarded_is_month",
     "hedged_unread",
+    "hedges",
+    "is_hedged",
     "resolve_relative",
     "role_bound",
     "CLAUSE_END",

@@ -68,7 +68,7 @@ _Y4 = r"(?:19|20)\d\d"
 _MM = r"0?[1-9]|1[0-2]"
 _DD = r"0?[1-9]|[12]\d|3[01]"
 _YEAR_AFTER = re.compile(
-    r"\.?\s*(?:(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*)?(?:of\s+)?,?\s*"
+    r"\.?\s*(?:(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*)?(?:(?:of|de|del)\s+)?,?\s*"
     rf"(?:(?P<y4>{_Y4})(?!\d)|['\u2019](?P<y2>\d\d)(?!\d))"
 )
 _ALL_NAMES = _NAMES | w.FOREIGN_MONTHS | w.GUARDED_MONTHS | dict.fromkeys(w.MAY_LIKE, 5)
@@ -99,6 +99,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("my", rf"{_B0}(?P<m>{_MM})(?:[-/.]|\s?/\s?)(?P<y>{_Y4}){_B1}"),
         ("my", rf"{_B0}(?P<m>0[1-9]|1[0-2])/(?P<y>\d\d){_B1}"),
         ("m", rf"{_L}m(?P<m>{_MM}){_B1}"),
+        # CJK: 2026年3月, 3月, 2026년 3월 (the month sign reads the number before it)
+        ("ym", rf"{_B0}(?P<y>{_Y4})\s?[年년]\s?(?P<m>{_MM})\s?[月월]"),
+        ("m", rf"{_B0}(?P<m>{_MM})\s?[月월]"),
         # fiscal periods, quarters, halves, years (a fiscal year beside them is their year)
         (
             "p",
@@ -371,11 +374,11 @@ def read_periods(
                     chars[f.start : f.end] = " " * (f.end - f.start)
                 s = "".join(chars)
         cleared.append(s)
-        for f in found:
+        for f, hedged in zip(found, w.hedges(s, found), strict=True):
             items = (frozenset({UNREAD}),) if f.unread else tuple(
                 frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings
             )
-            out.append(Mention(s[f.start : f.end], items, f.exact))
+            out.append(Mention(s[f.start : f.end], items, f.exact, hedged=hedged))
     return out, (cleared if dropped else None)
 
 

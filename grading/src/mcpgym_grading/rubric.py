@@ -339,7 +339,8 @@ class MentionMatch(_CheckBase):
     beside ``expected`` and ``allowed`` when it covers ``expected``: such a range says what
     holds the item, not another item (``April ... in the Q2 figures``), and as the check
     still needs ``expected`` named exactly, it cannot pass a shotgun. A range covering an
-    item outside them (``H1`` holds closed January) competes still.
+    item outside them (``H1`` holds closed January), or hedged (``April (or Q2)``, ``Q2
+    maybe``: a hedge in its clause, `Mention.hedged`), competes still.
     """
 
     kind: Literal["mention_match"] = "mention_match"
@@ -416,6 +417,9 @@ class Rubric(BaseModel):
             for key, default in _DIGEST_DEFAULTS.get(check["kind"], {}).items():
                 if key in check and check[key] == default:
                     del check[key]
+            reader = check.get("reader")
+            if isinstance(reader, dict) and reader.get("document_dates") == "named":
+                del reader["document_dates"]  # PeriodReader's option added after sign-offs
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:
