@@ -108,7 +108,8 @@ def test_a_relative_month_with_nothing_to_count_from_is_not_read(text: str) -> N
 
 
 @pytest.mark.parametrize(
-    "text", ["Belongs to April. Or maybe 13.", "April, or maybe last month.", "April, possibly P13."]
+    "text",
+    ["Belongs to April. Or maybe 13.", "April, or maybe last month.", "April, possibly P13."],
 )
 def test_a_hedged_alternative_that_looks_like_a_period_is_one(text: str) -> None:
     assert [UNREAD] in months(text)

@@ -1,4 +1,4 @@
-"""The period reader's words: month names in other languages, relative months, hedges, roles.
+"""The period reader's context: words of other languages, relative months, hedges, roles.
 
 Every word is written as the mention readers read it (`mcpgym_grading._mentions`: folded,
 so accents are gone: ``février`` is ``fevrier``, ``März`` is ``marz``).
@@ -16,6 +16,10 @@ so accents are gone: ``février`` is ``fevrier``, ``März`` is ``marz``).
   reads but that looks like a period (`looks_like_a_period`).
 - `ROLE_BEFORE`, `HEDGE`: a month bound to a document date that is no posting (``due in
   June``, ``invoice date``), and the words that make it an alternative after all.
+
+The passes over what `mcpgym_grading._periods` found (`Found`, positions in the folded
+text) live here too: `order_dates`, `merge_ranges`, `resolve_relative`, `hedged_unread`,
+`hedges`, `role_bound`.
 """
 
 from __future__ import annotations
@@ -76,11 +80,20 @@ UNANCHORED = re.compile(
     r"|(?:a|one)\s+month\s+(?P<dir2>earlier|later|before|after|prior))(?![^\W\d_])"
 )
 """A month relative to the month the text named last (``Asked for April; posted in the
-following month``; ``the prior period``). ``next month`` / ``last month`` (relative to today) are not read."""
+following month``; ``the prior period``). ``next month`` / ``last month`` (relative to
+today) are not read."""
 
 _STEPS = {"one": 1, "two": 2, "three": 3, "a": 1}
-_BACK = {"before", "preceding", "prior", "previous", "prior to", "ahead of", "earlier",
-         "earlier than"}
+_BACK = {
+    "before",
+    "preceding",
+    "prior",
+    "previous",
+    "prior to",
+    "ahead of",
+    "earlier",
+    "earlier than",
+}
 
 
 def step(direction: str, count: str | None) -> int:
@@ -135,7 +148,6 @@ ROLE_BEFORE = re.compile(
 
 CLAUSE_END = re.compile(r"[.;:!?\n](?=\s|\Z)|\n")
 """Where a clause ends (the hedge of a role-bound month is looked for back to it)."""
-
 
 
 @dataclass
@@ -265,9 +277,58 @@ def role_bound(s: str, found: list[Found]) -> list[Found]:
     return out
 
 
+RANGE = re.compile(r"\s*(?:-|to|through|thru|till|until)\s*")
+"""What stands between the two ends of a range of months (``X to Y``, ``X-Y``)."""
+
+
+def months(y: int, first: int, last: int) -> tuple[tuple[int, int], ...]:
+    """The months from ``first`` to ``last`` (into the next year when ``last < first``)."""
+    out = [(y, first)]
+    m = first
+    while m != last and len(out) < 12:
+        m, y = (1, y + 1) if m == 12 else (m + 1, y)
+        out.append((y, m))
+    return tuple(out)
+
+
+def order_dates(found: list[Found]) -> None:
+    """Read each date both orders fit in the order the text's other dates use."""
+    orders = {f.order for f in found} - {""}
+    if len(orders) != 1:
+        return
+    dm = orders.pop() == "dm"
+    for f in found:
+        if len(f.readings) == 2 and not f.exact:
+            f.readings = (f.readings[0],) if dm else (f.readings[1],)
+
+
+def merge_ranges(s: str, found: list[Found]) -> list[Found]:
+    """``X to Y`` between two single months: one mention of every month from X to Y."""
+    out: list[Found] = []
+    for f in found:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.month
+            and f.month
+            and len(prev.readings) == 1 == len(f.readings)
+            and RANGE.fullmatch(s[prev.end : f.start])
+        ):
+            (a,), (b,) = prev.readings[0][-1:], f.readings[0][:1]
+            span = months(a[0], a[1], b[1]) if a[0] == b[0] and a[1] <= b[1] else (a, b)
+            out[-1] = Found(prev.start, f.end, ((*prev.readings[0], *span),), False, month=True)
+            continue
+        out.append(f)
+    return out
+
+
 __all__ = [
     "ANCHORED",
+    "RANGE",
     "Found",
+    "merge_ranges",
+    "months",
+    "order_dates",
     "guarded_is_month",
     "hedged_unread",
     "hedges",

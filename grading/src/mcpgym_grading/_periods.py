@@ -20,10 +20,15 @@ calendar years (fiscal period ``P4`` is April). `period_mentions` reads, in the 
   quarter``), halves (``H1``, ``first half``), a whole year (``FY2026``, ``fiscal year``,
   ``every month``, ``all periods``, ``the whole year``), and ``X to Y`` / ``X-Y`` between
   two months (``January to April``, ``Jan-Dec``, ``P1-P4``): each names every month it
-  covers.
+  covers;
+- month names of the common European languages, CJK month signs (``3月``), months
+  relative to another (``the month before April``), and hedged alternatives that look
+  like a period but read as none (`UNREAD`): see `mcpgym_grading._period_context`.
 
-Not read: relative periods (``last month``), vague ones (``mid-year``), holidays, a bare
-year (``in 2026``), a month number with no marker (``4/5``: a ratio as often as a date).
+Each mention says whether it is hedged (`Mention.hedged`). Not read: ``next month`` /
+``last month`` outside a hedge (relative to today), vague periods (``mid-year``),
+holidays, a bare year (``in 2026``), a month number with no marker (``4/5``: a ratio as
+often as a date).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from mcpgym_grading import _period_context as w
 from mcpgym_grading._mentions import Mention, reading_texts
 
 _Found = w.Found
+_months = w.months
 
 MONTH_NAMES = (
     "january february march april may june july august september october november december"
@@ -141,7 +147,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
-_RANGE = re.compile(r"\s*(?:-|to|through|thru|till|until)\s*")
+_RANGE = w.RANGE
 _LIST_ITEM = re.compile(rf"(?:p\s*)?({_MM})(?!\d)")
 
 
@@ -215,16 +221,6 @@ def _year_of(digits: str | None, default: int) -> int:
     if not digits:
         return default
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
-
-
-def _months(y: int, first: int, last: int) -> tuple[tuple[int, int], ...]:
-    """The months from ``first`` to ``last`` (into the next year when ``last < first``)."""
-    out = [(y, first)]
-    m = first
-    while m != last and len(out) < 12:
-        m, y = (1, y + 1) if m == 12 else (m + 1, y)
-        out.append((y, m))
-    return tuple(out)
 
 
 def _tagged_year(g: dict[str, str | None], tag: str, default: int) -> int:
@@ -375,8 +371,10 @@ def read_periods(
                 s = "".join(chars)
         cleared.append(s)
         for f, hedged in zip(found, w.hedges(s, found), strict=True):
-            items = (frozenset({UNREAD}),) if f.unread else tuple(
-                frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings
+            items = (
+                (frozenset({UNREAD}),)
+                if f.unread
+                else tuple(frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings)
             )
             out.append(Mention(s[f.start : f.end], items, f.exact, hedged=hedged))
     return out, (cleared if dropped else None)
@@ -404,39 +402,8 @@ def _found(s: str, year: int) -> list[_Found]:
             taken.append((m.start(), m.end()))
     found += list(_names(s, year, taken))
     found.sort(key=lambda f: f.start)
-    _order_dates(found)
-    found = _merge_ranges(s, w.resolve_relative(s, found))
+    w.order_dates(found)
+    found = w.merge_ranges(s, w.resolve_relative(s, found))
     found += w.hedged_unread(s, found)
     found.sort(key=lambda f: f.start)
     return found
-
-
-def _order_dates(found: list[_Found]) -> None:
-    """Read each date both orders fit in the order the text's other dates use."""
-    orders = {f.order for f in found} - {""}
-    if len(orders) != 1:
-        return
-    dm = orders.pop() == "dm"
-    for f in found:
-        if len(f.readings) == 2 and not f.exact:
-            f.readings = (f.readings[0],) if dm else (f.readings[1],)
-
-
-def _merge_ranges(s: str, found: list[_Found]) -> list[_Found]:
-    """``X to Y`` between two single months: one mention of every month from X to Y."""
-    out: list[_Found] = []
-    for f in found:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and prev.month
-            and f.month
-            and len(prev.readings) == 1 == len(f.readings)
-            and _RANGE.fullmatch(s[prev.end : f.start])
-        ):
-            (a,), (b,) = prev.readings[0][-1:], f.readings[0][:1]
-            span = _months(a[0], a[1], b[1]) if a[0] == b[0] and a[1] <= b[1] else (a, b)
-            out[-1] = _Found(prev.start, f.end, ((*prev.readings[0], *span),), False, month=True)
-            continue
-        out.append(f)
-    return out
