@@ -116,7 +116,13 @@ def test_a_relative_month_with_nothing_to_count_from_is_not_read(text: str) -> N
 
 @pytest.mark.parametrize(
     "text",
-    ["Belongs to April. Or maybe 13.", "April, or maybe last month.", "April, possibly P13."],
+    [
+        "Belongs to April. Or maybe 13.",
+        "April, or maybe last month.",
+        "April, possibly P13.",
+        "April. Or the month before.",
+        "April, possibly the previous quarter.",
+    ],
 )
 def test_a_hedged_alternative_that_looks_like_a_period_is_one(text: str) -> None:
     assert [UNREAD] in months(text)
@@ -126,6 +132,7 @@ def test_a_hedged_alternative_that_looks_like_a_period_is_one(text: str) -> None
     "text",
     [
         "Policy 2.2, possibly 2.3.",
+        "Lines 1 or 2.",
         "Checked, possibly 2 lines need review.",
         "Belongs to April, or maybe not.",
         "Posted in May, maybe later reviewed by the controller.",

@@ -46,6 +46,9 @@ SHOTGUNS = [
     " Or maybe 13.",
     " Or maybe last month.",
     " Or maybe 3月.",
+    " Or the month before.",
+    " Possibly the previous quarter.",
+    " It belongs to the period due in March.",
     " Or maybe it is due in March.",
     " It is due in March, perhaps.",
     " (or Q2 2026)",
@@ -67,6 +70,8 @@ HONEST = [
     " It will appear in the Q2 2026 figures either way.",
     " Payment due 2026-06-15.",
     " Payable by 30 June 2026.",
+    " It will be reviewed next month; set aside for the controller, 3 out of 4 lines checked.",
+    " April, the previous period, stays closed; policy 2.2, possibly 2.3 as well.",
 ]
 
 

@@ -110,13 +110,14 @@ HEDGE = re.compile(
 
 HEDGE_LEAD = (
     r"(?<![^\W\d_])(?:or\s+(?:maybe|perhaps|possibly|else|even|rather)|maybe|perhaps|"
-    r"possibly|alternatively|otherwise|failing\s+that)(?![^\W\d_])"
+    r"possibly|alternatively|otherwise|failing\s+that|(?P<plain>or))(?![^\W\d_])"
 )
 HEDGED_FRAGMENT = re.compile(
     HEDGE_LEAD + r"[\s,:]*(?:it\s+(?:is|was|goes\s+to|belongs\s+to)\s+|in\s+|to\s+)?"
     r"(?P<frag>(?:[^.;:!?()\[\]\n]|\.(?=\d)){1,28}?)\s*(?=[;:!?)\]\n]|\.(?!\d)|\Z)"
 )
-"""A short clause-final alternative after a hedge (``, or maybe 13.``)."""
+"""A short clause-final alternative after a hedge (``, or maybe 13.``; after a plain ``or``
+only with a period unit word: ``or the month before.``, not ``1 or 2.``)."""
 
 _PERIODISH = re.compile(
     r"(?:the|a|of|in|to|one|that|this|next|last|prior|previous|following|earlier|later|"
@@ -135,7 +136,10 @@ def looks_like_a_period(fragment: str) -> bool:
         return False
     if not all(_PERIODISH.fullmatch(w.strip(".,")) for w in words):
         return False
-    return any(re.search(r"\d|month|period|quarter|half|year", w) for w in words)
+    return any(re.search(r"\d", w) or _UNIT.search(w) for w in words)
+
+
+_UNIT = re.compile(r"month|period|quarter|half|year")
 
 
 ROLE_BEFORE = re.compile(
@@ -249,7 +253,10 @@ def hedged_unread(s: str, found: list[Found]) -> list[Found]:
         a, b = m.span("frag")
         if any(g.start < b and a < g.end for g in found):
             continue
-        if looks_like_a_period(m.group("frag")):
+        frag = m.group("frag")
+        if m.group("plain") and _UNIT.search(frag) is None:
+            continue
+        if looks_like_a_period(frag):
             out.append(Found(a, b, ((),), False, unread=True))
     return out
 
