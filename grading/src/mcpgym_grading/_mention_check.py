@@ -18,6 +18,7 @@ from mcpgym_grading._checks import (
 )
 from mcpgym_grading._mentions import Mention
 from mcpgym_grading._periods import PeriodReader, period_item
+from mcpgym_grading._terms import Lexicon
 from mcpgym_grading._text import TextView
 from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
@@ -91,7 +92,10 @@ def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
         m for m in mentions if not m.within(ok) and not _holds(m, item, ranged, check)
     ]
     # look-alikes of the other items' most common forms, read as every value check reads
-    # (in the text as read, when the reader left some mentions out: not those either)
+    # (in the text as read, when the reader left some mentions out: not those either;
+    # a lexicon's governed ranks left out: "team lead" in "billing team lead" is billing's)
+    if isinstance(reader, Lexicon):
+        cleared = reader.lookup_texts(text)
     view = TextView.of(cleared if cleared is not None else parts, signed=False)
     for other in reader.universe(item):
         if other in ok:
