@@ -25,6 +25,7 @@ split by spaces, "at" and "dot" spelled out) is found by both or by neither:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -254,6 +255,12 @@ class TextView:
         (`markup_source`: attributes, comments and link targets kept); a value is in the
         text when it is in either."""
         text = parts if isinstance(parts, str) else "\n".join(parts)
+        if len(text) <= VIEW_CACHE_MAX_CHARS:
+            return _cached_view(text, signed)
+        return cls._build(text, signed)
+
+    @classmethod
+    def _build(cls, text: str, signed: bool) -> TextView:
         source = markup_source(text)
         view = cls._of(text, signed)
         if source is None:
@@ -323,6 +330,19 @@ class TextView:
             return True
         needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
+
+
+VIEW_CACHE_MAX_CHARS = 8192
+"""Texts up to this length have their `TextView` remembered (`_cached_view`)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_view(text: str, signed: bool) -> TextView:
+    """`TextView.of` of a short text, remembered: a view depends only on the text and
+    ``signed`` and is immutable, and one grade reads the same texts through several checks
+    (the submitted answer by each answer check, the expected value once per forbidden value
+    in `value_within`), as do the grades of one variant's episodes."""
+    return TextView._build(text, signed)  # noqa: SLF001
 
 
 def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
