@@ -292,18 +292,15 @@ class TextView:
         return self._source is not None and self._source._contains(value)
 
     def _contains(self, value: str) -> bool:
-        plain = tokens(value, signed=self.signed)
+        plain, grouped, loose, needle = _value_forms(value, self.signed)
         if not plain:
             raise ValueError(f"{value!r} has no alphanumeric token to match")
         if _joined(plain) in self._plain:
             return True
-        grouped = grouped_tokens(value, signed=self.signed)
         if _find_groups(*self._pieces, grouped):
             return True
-        loose = loose_tokens(value, signed=self.signed)
         if loose and _find_groups(*self._loose, loose):
             return True
-        needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed)
 
     def equals(self, value: str) -> bool:
@@ -330,6 +327,20 @@ class TextView:
             return True
         needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def _value_forms(
+    value: str, signed: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], _skeleton.Needle]:
+    """A value as `TextView.contains` looks for it: its plain, grouped and loose tokens and
+    its skeleton needle (remembered: a check's values are looked for in every text)."""
+    return (
+        tuple(tokens(value, signed=signed)),
+        tuple(grouped_tokens(value, signed=signed)),
+        tuple(loose_tokens(value, signed=signed)),
+        _skeleton.Needle.of(fold(value)),
+    )
 
 
 VIEW_CACHE_MAX_CHARS = 8192
