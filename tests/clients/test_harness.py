@@ -296,6 +296,7 @@ def test_spellings_of_one_harness_and_selection_resume_one_run_and_an_edit_start
     harness.write_text(harness.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     out = run(str(harness) + ":agent", *selection)
     assert "resuming" not in out
+    assert f"starting a new run: run {first['id']} " in out and "harness_digest" in out
     with RunStore(store) as runs:
         later = [r for r in runs.runs() if r["id"] != first["id"]]
         assert len(later) == 1 and later[0]["settings"]["harness_digest"] == digest(harness)

@@ -13,6 +13,8 @@ from mcpgym_grading._money import money_mentions
 from .episodes import grade_check
 
 RIGHT_CENTS = 4500
+CANDIDATES = [539, 795, 9000, 1200]
+"""The other amounts of the customer's orders (what a rubric's `forbidden_sql` selects)."""
 
 
 def states(text: str, **kw: Any) -> bool | None:
@@ -40,7 +42,9 @@ def states(text: str, **kw: Any) -> bool | None:
     ],
 )
 def test_every_candidate_amount_is_read(text: str) -> None:
-    assert states(text) is False
+    """The candidate amounts the check knows (its `forbidden` ones, as a rubric names them)
+    are read in every form, bare ones too."""
+    assert states(text, forbidden=CANDIDATES) is False
 
 
 @pytest.mark.parametrize(
@@ -100,8 +104,12 @@ def test_a_listed_number_with_its_own_unit_is_its_own_mention() -> None:
 
 
 def test_bare_numbers_are_read_in_a_money_check_only() -> None:
+    """A bare number is read only by a money check (``bare``), and there only when its
+    value is a candidate or its context makes it an amount."""
     assert [int(m.cents) for m in money_mentions("$45.00. Maybe 5.39.")] == [4500]
-    assert [int(m.cents) for m in money_mentions("$45.00. Maybe 5.39.", bare=True)] == [4500, 539]
+    assert [int(m.cents) for m in money_mentions("$45.00. See 5.39.", bare=True)] == [4500]
+    found = money_mentions("$45.00. See 5.39.", bare=True, candidates=[539])
+    assert [int(m.cents) for m in found] == [4500, 539]
 
 
 @pytest.mark.parametrize(

@@ -187,7 +187,7 @@ def test_the_skeleton_reads_letters_drawn_like_others_as_those() -> None:
 
 def test_digits_nfkc_keeps_are_read_as_their_digits() -> None:
     # dingbat, double-circled and sans-serif circled digits have a digit value but no
-    # NFKC decomposition; a number past 9 (❿) has no digit value and stays
+    # NFKC decomposition; a number past 9 (❿) is read as its number (test_lookalikes.py)
     for text in (
         "zip \u277e\u2779\u2776\u24ff\u277a",
         "zip \u2788\u2783\u2780\u24ea\u2784",
@@ -196,7 +196,7 @@ def test_digits_nfkc_keeps_are_read_as_their_digits() -> None:
     ):
         assert TextView.of(text).contains("94105"), text
     assert fold("\u277e\u24fd\u2788") == "999"
-    assert fold("\u277f") == "\u277f"  # dingbat ten: no digit value, left as it is
+    assert fold("\u277f") == "10"  # dingbat ten: no digit value, its numeric value
 
 
 def test_the_skeleton_reads_small_capitals_and_other_scripts_look_alikes() -> None:

@@ -344,3 +344,37 @@ def test_a_reply_listing_every_id_of_the_customer_gives_none(
     g = grade(variant, with_reply(variant, extra))
     failed = [c.name for c in g.checks if c.passed is False]
     assert check in failed and not g.passed, failed
+
+
+# ---- an amount in a reply no exact-amount check reads (issue 9 section 4, round 3) ----
+
+ABOVE_LIMIT_GUARD = "reply-states-no-other-amount"
+
+
+@pytest.mark.parametrize("band", ["easy", "medium"])
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda c: f"\nThe amount may also be ${c // 100}.{c % 100:02d}.",
+        lambda c: f"\n<!-- ${c // 100}.{c % 100:02d} -->",
+        lambda c: f"\n[details](https://example.org/?amount=${c // 100}.{c % 100:02d})",
+        lambda c: f"\nOther options:\n- {c // 100}.{c % 100:02d}",
+    ],
+    ids=["plain", "comment", "link-target", "bare-list"],
+)
+def test_an_escalation_reply_stating_another_candidate_amount_fails(
+    band: str, form: Callable[[int], str]
+) -> None:
+    """refund-above-limit's reply to the customer was read by no money check below hard
+    (escalation-states-amount reads the escalation's reason): a candidate amount in it,
+    hidden in markup or not, passed. Now `reply-states-no-other-amount` reads it."""
+    variant = environment.variant("refund-above-limit", band, 0)
+    other = next(
+        int(a)
+        for a in final_values(variant, CUSTOMER_AMOUNTS)
+        if int(a) != variant.params["escalate_cents"]
+    )
+    right = grade(variant, list(variant.reference))
+    assert next(c for c in right.checks if c.name == ABOVE_LIMIT_GUARD).passed
+    g = grade(variant, with_reply(variant, form(other)))
+    assert not next(c for c in g.checks if c.name == ABOVE_LIMIT_GUARD).passed

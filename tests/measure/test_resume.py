@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from mcpgym_clients import RunStore
 from mcpgym_clients.cli import app
-from mcpgym_server import compute_lock, load_environment
+from mcpgym_server import load_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 MCPGYM = str(Path(sys.executable).with_name("mcpgym"))  # the console script of this venv
@@ -105,21 +105,22 @@ def test_new_run_starts_afresh_instead_of_resuming(tmp_path: Path) -> None:
     db = tmp_path / "mcpgym.db"
     args = ["eval", "helpdesk", "--tasks", "order-status", "--bands", "easy", "--seeds", "0"]
     args += ["--no-baseline", "--store", str(db)]
-    with RunStore(db) as runs:  # an unfinished run of the same selection, as a crash leaves it
-        unfinished = runs.create_run(
-            env="helpdesk",
-            env_version="1.0.0",
-            lock=compute_lock(load_environment("helpdesk")),
-            agent="reference",
-            selection={"variants": ["order-status@easy#0"], "epochs": 1, "concurrency": 9},
-        )
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    with RunStore(db) as runs:
+        (unfinished,) = [r["id"] for r in runs.runs()]
+    conn = sqlite3.connect(db)  # what a crash before its only episode was stored leaves
+    with conn:
+        conn.execute("DELETE FROM episodes")
+        conn.execute("UPDATE runs SET finished_at = NULL")  # concurrency does not matter:
+        conn.execute("UPDATE runs SET selection = json_set(selection, '$.concurrency', 9)")
+    conn.close()
     fresh = CliRunner().invoke(app, [*args, "--new-run"])
     assert fresh.exit_code == 0, fresh.output
     assert "resuming" not in fresh.output
-    resumed = CliRunner().invoke(app, args)
-    assert resumed.exit_code == 0, resumed.output
-    assert f"resuming run {unfinished}: 0 of 1 episodes done" in resumed.output
     with RunStore(db) as runs:
-        assert len(runs.runs()) == 2
-        assert runs.run(unfinished)["finished_at"] is not None
-        assert len(runs.episodes(unfinished)) == 1
+        (new,) = [r for r in runs.runs() if r["id"] != unfinished]
+        assert new["finished_at"] is not None and len(runs.episodes(new["id"])) == 1
+        assert runs.run(unfinished)["finished_at"] is None  # left as it was: still resumable
+        keys = ("env", "lock", "agent", "model", "settings", "selection", "conditions")
+        assert runs.find_resumable(**{k: new[k] for k in keys}) == unfinished

@@ -18,11 +18,13 @@ Every episode is stored (and committed) as it finishes. An episode that ends in
 still fails it is stored as ``infra_error``, excluded from scores. A run is
 *finished* (``finished_at``) only when every planned slot holds a row and none is
 ``infra_error``. Running the same campaign again (same environment, lock, agent,
-model settings and selection) resumes the newest such run that is unfinished or
-holds unscored episodes (its own or its baseline's): the scored episodes are
-skipped and the missing and unscored ones run again, so an interrupted or crashed
-campaign loses at most the episodes that were in flight. `CampaignResult.incomplete`
-says how many planned episodes are still unscored, and why.
+model settings, selection and conditions: the server's seed salt fingerprint and caps,
+the hard cap per episode; `mcpgym_clients.resume`) resumes the newest such run that is
+unfinished or holds unscored episodes (its own or its baseline's): the scored episodes
+are skipped and the missing and unscored ones run again, so an interrupted or crashed
+campaign loses at most the episodes that were in flight. A campaign whose inputs differ
+from such a run in anything starts a new run and says which inputs differed.
+`CampaignResult.incomplete` says how many planned episodes are still unscored, and why.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, Sta
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
+from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.selection import VariantKey
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
@@ -209,9 +212,12 @@ async def run_campaign(
         status: a `CampaignStatus` to keep up to date (run ids, episodes stored), so
             that a caller who cancels the campaign can say what was kept.
         resume: continue the newest run of the same environment, lock, agent, model,
-            settings, variant set and epochs that is unfinished or holds unscored
-            episodes (`RunStore.find_resumable`), running its missing and unscored
-            slots (and say so on ``console``); ``False`` always starts a new run.
+            settings, variant set, epochs and conditions (`campaign_conditions`: the
+            server's seed salt fingerprint and caps, ``driver.episode_timeout``) that is
+            unfinished or holds unscored episodes (`RunStore.find_resumable`), running
+            its missing and unscored slots (and say so on ``console``; a run of the same
+            agent and variants that differs is named with what differs, and a new run is
+            started); ``False`` always starts a new run.
         infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0).
         environment: the installed environment, to record the lock's components with
             the run (default: loaded by name; none recorded if its lock differs).
@@ -240,6 +246,7 @@ async def run_campaign(
         "concurrency": concurrency,
     }
     components = await anyio.to_thread.run_sync(_known_components, info, environment)
+    conditions = campaign_conditions(info, getattr(driver, "episode_timeout", UNREPORTED))
 
     def new_run(a: Agent, baseline_of: str | None) -> str:
         return store.create_run(
@@ -253,21 +260,29 @@ async def run_campaign(
             argv=argv,
             baseline_of=baseline_of,
             lock_components=components,
+            conditions=conditions,
         )
 
-    def find() -> str | None:
-        return store.find_resumable(
-            env=info.env,
-            lock=info.lock,
-            agent=agent.name,
-            model=agent.model,
-            settings=agent.settings(),
-            selection=selection,
-        )
+    def find() -> tuple[str | None, str | None]:
+        """The run to resume, else the line saying why the nearest one is not resumed."""
+        inputs: dict[str, Any] = {
+            "lock": info.lock,
+            "model": agent.model,
+            "settings": agent.settings(),
+            "selection": selection,
+            "conditions": conditions,
+        }
+        found = store.find_resumable(env=info.env, agent=agent.name, **inputs)
+        if found is not None:
+            return found, None
+        left = store.runs_with_work_left(env=info.env, agent=agent.name)
+        return None, not_resumed(left, **inputs)
 
     status = status if status is not None else CampaignStatus()
     null: Agent | None = NullAgent() if baseline and agent.name != "null" else None
-    found = await anyio.to_thread.run_sync(find) if resume else None
+    found, why_not = await anyio.to_thread.run_sync(find) if resume else (None, None)
+    if why_not is not None and console is not None:
+        console.print(why_not, soft_wrap=True, highlight=False, markup=False)
     run_id = found or await anyio.to_thread.run_sync(new_run, agent, None)
     status.run_id, status.resumed = run_id, found is not None
     baseline_id: str | None = None

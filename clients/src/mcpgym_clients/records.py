@@ -29,12 +29,19 @@ class TaskInfo:
 
 @dataclass(frozen=True)
 class ServerInfo:
-    """What ``GET {env_url}/tasks`` says about the served environment."""
+    """What ``GET {env_url}/tasks`` says about the served environment.
+
+    ``episode_settings`` is what the server reports, to the holder of its control token,
+    about how it serves episodes besides the lock: its seed salt's fingerprint
+    (`mcpgym_server.runtime.salt_fingerprint`, ``None``: no salt), idle TTL and log caps;
+    ``None`` when the server reports none (an older server).
+    """
 
     env: str
     version: str
     lock: str
     tasks: tuple[TaskInfo, ...]
+    episode_settings: dict[str, Any] | None = None
 
     def task(self, name: str) -> TaskInfo:
         """The family called ``name``.

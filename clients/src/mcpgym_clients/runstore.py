@@ -4,14 +4,17 @@ Tables::
 
     runs      id, created_at, finished_at, env, env_version, lock, agent, model,
               settings (JSON), selection (JSON), argv (JSON), baseline_of,
-              lock_components (JSON, when known)
+              lock_components (JSON, when known), conditions (JSON)
     episodes  id, run_id, agent, variant_id, task, band, seed, epoch, episode_id,
               termination, episode_termination, scored, score, passed, grade (JSON),
               transcript (JSON), usage (JSON), answer, error, steps,
               started_at, ended_at, duration_s, timings (JSON), attempts
 
 ``baseline_of`` links a baseline run (the `null` agent on the same variants) to
-the run it accompanies. JSON columns are returned decoded by the read methods.
+the run it accompanies. ``conditions`` is what the run was served under besides its lock
+(the server's seed salt fingerprint and caps, the hard cap per episode:
+`mcpgym_clients.resume`); a run is resumed only under the same. JSON columns are
+returned decoded by the read methods.
 A run holds at most one episode per (task, band, seed, epoch): storing another
 replaces it (a resumed run retrying an infrastructure failure). ``attempts`` counts
 the episodes run for that slot (retries after ``infra_error`` included); only the
@@ -49,7 +52,7 @@ if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a s
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
 
-_RUN_JSON = ("settings", "selection", "argv", "lock_components")
+_RUN_JSON = ("settings", "selection", "argv", "lock_components", "conditions")
 _EPISODE_JSON = ("grade", "transcript", "usage", "timings")
 
 
@@ -59,6 +62,10 @@ def _now_iso() -> str:
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _plain(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if value is None else dict(value)
 
 
 def _selection_key(selection: Mapping[str, Any]) -> str:
@@ -210,6 +217,8 @@ class RunStore:
         # Columns added after the first release: older stores get them on open.
         if "lock_components" not in self.db.table("runs").columns_dict:
             self.db.table("runs").add_column("lock_components", str)
+        if "conditions" not in self.db.table("runs").columns_dict:
+            self.db.table("runs").add_column("conditions", str)
         if "attempts" not in self.db.table("episodes").columns_dict:
             self.db.table("episodes").add_column("attempts", int)
 
@@ -228,6 +237,7 @@ class RunStore:
         argv: Sequence[str] | None = None,
         baseline_of: str | None = None,
         lock_components: Mapping[str, Any] | None = None,
+        conditions: Mapping[str, Any] | None = None,
     ) -> str:
         """Record a new run and return its id (see `new_run_id`).
 
@@ -237,6 +247,8 @@ class RunStore:
             argv: the command line. baseline_of: the run this one is the baseline of.
             lock_components: what the lock digest covers (`mcpgym_server.lock_components`),
                 when known, so that two runs on different locks can say which part differs.
+            conditions: what the run is served under besides the lock
+                (`mcpgym_clients.resume.campaign_conditions`; JSON, no secret).
         """
         run_id = new_run_id()
         row = {
@@ -253,6 +265,7 @@ class RunStore:
             "argv": json.dumps(list(argv or [])),
             "baseline_of": baseline_of,
             "lock_components": None if lock_components is None else json.dumps(lock_components),
+            "conditions": None if conditions is None else json.dumps(dict(conditions)),
         }
         with self._lock:
             self.db.table("runs").insert(row)
@@ -344,6 +357,23 @@ class RunStore:
         )
         return rows[0]["id"] if rows else None
 
+    def runs_with_work_left(self, *, env: str, agent: str) -> list[dict[str, Any]]:
+        """The runs (not baselines) of ``env`` and ``agent`` with work left, newest first.
+
+        Work is left when the run is unfinished (interrupted, crashed, or episodes the
+        infrastructure lost) or when it, or its baseline run, holds unscored episodes
+        (``infra_error``, ``model_error``, a grade error: to retry).
+        """
+        return self._query(
+            "SELECT * FROM runs WHERE baseline_of IS NULL AND env = ? AND agent = ? "
+            "AND (finished_at IS NULL OR EXISTS (SELECT 1 FROM episodes e JOIN runs r "
+            "ON e.run_id = r.id WHERE (r.id = runs.id OR r.baseline_of = runs.id) "
+            "AND NOT e.scored)) "
+            "ORDER BY created_at DESC, id DESC",
+            [env, agent],
+            _RUN_JSON,
+        )
+
     def find_resumable(
         self,
         *,
@@ -353,31 +383,26 @@ class RunStore:
         model: str | None,
         settings: Mapping[str, Any],
         selection: Mapping[str, Any],
+        conditions: Mapping[str, Any] | None = None,
     ) -> str | None:
-        """The newest run (not a baseline) started with the same inputs that has work left.
+        """The newest run (not a baseline) started with the same inputs that has work left
+        (`runs_with_work_left`).
 
-        Work is left when the run is unfinished (interrupted, crashed, or episodes the
-        infrastructure lost) or when it, or its baseline run, holds unscored episodes
-        (``infra_error``, ``model_error``, a grade error: to retry). Runs match
-        on env, lock, agent, model, settings and the set of ``variants`` (in any order)
-        and ``epochs`` of the selection (not on concurrency, which does not change results).
+        Runs match on env, lock, agent, model, settings, conditions (what the run was
+        served under: `mcpgym_clients.resume.campaign_conditions`; a run recorded without
+        them matches only ``None``) and the set of ``variants`` (in any order) and
+        ``epochs`` of the selection (not on concurrency, which does not change results).
 
         Returns:
             The run id, or ``None``.
         """
-        rows = self._query(
-            "SELECT * FROM runs WHERE baseline_of IS NULL "
-            "AND env = ? AND lock = ? AND agent = ? AND model IS ? "
-            "AND (finished_at IS NULL OR EXISTS (SELECT 1 FROM episodes e JOIN runs r "
-            "ON e.run_id = r.id WHERE (r.id = runs.id OR r.baseline_of = runs.id) "
-            "AND NOT e.scored)) "
-            "ORDER BY created_at DESC, id DESC",
-            [env, lock, agent, model],
-            _RUN_JSON,
-        )
-        want = _canonical(settings), _selection_key(selection)
-        for row in rows:
-            if (_canonical(row["settings"] or {}), _selection_key(row["selection"] or {})) == want:
+        want = (lock, model, _canonical(dict(settings)), _canonical(_plain(conditions)))
+        wanted_selection = _selection_key(selection)
+        for row in self.runs_with_work_left(env=env, agent=agent):
+            got = (row["lock"], row["model"], _canonical(row["settings"] or {}))
+            if (*got, _canonical(row["conditions"])) == want and _selection_key(
+                row["selection"] or {}
+            ) == wanted_selection:
                 return str(row["id"])
         return None
 

@@ -167,7 +167,8 @@ class ServiceClients:
             ) from exc
 
     async def server_info(self) -> ServerInfo:
-        """``GET /tasks`` of the environment server (cached after the first call).
+        """``GET /tasks`` of the environment server (cached after the first call); with the
+        control token it carries the server's ``episode_settings`` (`ServerInfo`).
 
         Raises:
             InfraError: the server is unreachable or failed.
@@ -182,6 +183,7 @@ class ServiceClients:
                     TaskInfo(t["name"], t.get("description", ""), tuple(t["bands"]))
                     for t in data["tasks"]
                 ),
+                episode_settings=data.get("episode_settings"),
             )
         return self._info
 

@@ -1,8 +1,8 @@
 """mcpgym-grading: rubrics, the check engine over sealed episode bundles, the grading service.
 
 Environment authors write a `Rubric` of checks (`SqlCheck`, `StateMatchesReference`,
-`NoCollateralChanges`, `ToolCalled`, `ToolNotCalled`, `CalledBefore`, `AnswerMatch`)
-with `Param` references to variant parameters. Harnesses grade a sealed bundle with
+`NoCollateralChanges`, `ToolCalled`, `ToolNotCalled`, `CalledBefore`, `AnswerMatch`,
+`MentionMatch`) with `Param` references to variant parameters. Harnesses grade a sealed bundle with
 `grade_bundle` in process, or over HTTP with the service from `create_app`, and
 summarise grades with `summarize_grades`. `fold` and `TextView` are the one canonical text form
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
@@ -12,8 +12,10 @@ check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
 `amounts_stated`.
 """
 
+from mcpgym_grading._periods import PeriodReader
 from mcpgym_grading._reference import ReferenceCache
 from mcpgym_grading._statepages import StateConnection
+from mcpgym_grading._terms import Lexicon, LexiconItem
 from mcpgym_grading._text import TextView, fold
 from mcpgym_grading.engine import grade_bundle
 from mcpgym_grading.errors import (
@@ -40,6 +42,7 @@ from mcpgym_grading.rubric import (
     AnswerMatch,
     CalledBefore,
     Check,
+    MentionMatch,
     NoCollateralChanges,
     Param,
     Rubric,
@@ -62,9 +65,13 @@ __all__ = [
     "GradeStatus",
     "GradingError",
     "GroupStats",
+    "Lexicon",
+    "LexiconItem",
     "LockMismatchError",
+    "MentionMatch",
     "NoCollateralChanges",
     "Param",
+    "PeriodReader",
     "ReferenceCache",
     "Rubric",
     "SqlCheck",

@@ -412,11 +412,24 @@ def _money_outcome(
 ) -> tuple[bool, list[Any], list[Any], dict[str, Any]]:
     """matched, banned, leaked and the detail of a money check (see `AnswerMatch`)."""
     cents = None if expected is None else _cents(expected, "`expected`")
-    mentions = money_mentions(text, bare=True)
+    allowed = {
+        _cents(v, "allowed values")
+        for v in _listed(check.allowed, check.allowed_sql, ctx, "an allowed")
+    }
+    banned = [c for c in (_cents(v, "forbidden values") for v in forbidden) if c != cents]
+    # a bare number is an amount when its value is one the check knows, or by its context
+    known = {*allowed, *banned, *([] if cents is None else [cents])}
+    mentions = money_mentions(text, bare=True, candidates=known)
     source = markup_source(text)
     if source is not None:  # an amount hidden in markup is stated all the same
-        mentions += money_mentions(source, bare=True)
+        mentions += money_mentions(source, bare=True, candidates=known)
+    # a zero amount stated as a fee not charged ("no restocking fee ($0.00)") competes
+    # with no amount: it is left out (`Mention.waived`)
+    mentions = [m for m in mentions if not m.waived]
     dollars = [m.cents for m in mentions if m.currency == USD]
+    # a bare whole number ("Total: 90") competes with the expected amount, never states it
+    # nor does an amount glued to letters ("$45.00ish")
+    stating = [m.cents for m in mentions if m.currency == USD and not (m.whole_bare or m.glued)]
     detail: dict[str, Any] = {
         "found": [
             m.whole_cents if m.whole_cents is not None else float(m.cents)
@@ -430,20 +443,15 @@ def _money_outcome(
     if cents is None:
         matched = True
     elif check.mode == "contains":
-        matched = cents in dollars
+        matched = cents in stating
     elif check.mode == "equals":
-        matched = bool(mentions) and not foreign and all(a == cents for a in dollars)
+        matched = bool(stating) and not foreign and all(a == cents for a in dollars)
     else:  # states: the expected amount, and nothing but it and the allowed ones
-        allowed = {
-            _cents(v, "allowed values")
-            for v in _listed(check.allowed, check.allowed_sql, ctx, "an allowed")
-        }
         others = [m for m in mentions if m.currency != USD or m.cents not in allowed | {cents}]
-        matched = cents in dollars and not others
+        matched = cents in stating and not others
         if others:
             detail["not_allowed"] = [f"{m.text} ({m.currency})" for m in others][:MAX_FOUND_ROWS]
         detail["allowed"] = sorted(allowed)
-    banned = [c for c in (_cents(v, "forbidden values") for v in forbidden) if c != cents]
     # a forbidden amount is stated in whatever currency it is written (`€45` names 4500)
     stated = {m.cents for m in mentions}
     leaked: list[Any] = [c for c in banned if c in stated]

@@ -25,19 +25,22 @@ Numbers: ``1,234.50``, ``1.234,50``, ``1 234.50`` (groups of three), ``45,00`` (
 followed by one or two digits is a decimal comma), ``45.000`` (45; ``12.505`` is 1250.5
 cents, an amount no integer number of cents equals), superscript cents (``$45⁰⁰`` is 4500),
 any script's digits (dingbat digits ``❺`` too) and the Arabic decimal separator; a vulgar
-fraction is its decimals (``$45½`` is 4550). A sign or parentheses are ignored
-(``-$5`` and ``$(5)`` are 500). Bare numbers are not money (``order 100234``, ``25.00``),
-except for a money check: ``money_mentions(text, bare=True)`` also reads every bare
-two-decimal number (``It could also be 5.39.``) as US dollars.
+fraction is its decimals (``$45½`` is 4550); a check-writer's ``forty-five and 00/100
+dollars`` is 4500. A sign or parentheses are ignored (``-$5`` and ``$(5)`` are 500). Bare
+numbers are not money (``order 100234``, ``25.00``), except for a money check:
+``money_mentions(text, bare=True, candidates=...)`` also reads a bare number that is a
+candidate amount or stands in an amount context (`mcpgym_grading._money_bare`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from mcpgym_grading._money_bare import bare_amounts, waived_zeros
 from mcpgym_grading._money_prepare import prepare
 
 MAX_AMOUNT_DIGITS = 15
@@ -149,11 +152,19 @@ _SCALES = {
 class Mention:
     """One money mention: its currency (``"USD"``, ``"EUR"``...), its amount in cents (a
     `Fraction`: ``$12.505`` is 2501/2, which no integer equals) and the text it was read
-    from (normalised)."""
+    from (normalised). ``waived``: a zero amount stated as a fee that is not charged, alone
+    in its clause with a fee word (``There is no restocking fee ($0.00).``, ``return
+    shipping $0.00``): no competing amount (`mcpgym_grading._money_bare.waived_zeros`)."""
 
     currency: str
     cents: Fraction
     text: str
+    waived: bool = False
+    whole_bare: bool = False
+    glued: bool = False
+    """Written glued to letters or an underscore (``$266.13ish``, ``$90_max``, ``is$266``):
+    an amount all the same, so it competes with the expected one, but a hedged or mangled
+    form never states it."""
 
     @property
     def whole_cents(self) -> int | None:
@@ -176,7 +187,7 @@ _NUMBER = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,234.50
     r"|\d{1,3}(?:\.\d{3})+,\d{1,2}"  # 1.234,50
     r"|\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?"  # 1 234.50
-    r"|\d+(?: ?\.\d+|,\d+)?"  # 45.00, 45 .00 (a line break before the point), 45,00, 45
+    r"|\d+(?:[ \n]?\.\d+|,\d+)?"  # 45.00, 45 .00 (a line break before the point), 45,00, 45
 )
 _END = r"(?!\d|[.,]\d)"
 _SCALE = (  # a scale letter glued to the number ("$45k", not "$45 k?" nor "$45 b/c")
@@ -232,16 +243,11 @@ _LISTED = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{2})?|\d+(?:\.\d{2})?)" + _END + r"
 _SEP = r"(?P<sep>,|;|/|\bor\b|\band\b|\bto\b|-)"
 _LIST_NEXT = re.compile(r"[\s()]*" + _SEP + r"[\s(]*" + _LISTED + _NOT_MONEY_AFTER)
 _LIST_PREV = re.compile(r"(?<![\w.,])" + _LISTED + r"[\s()]*" + _SEP + r"[\s(]*\Z")
+_GLUED = re.compile(  # a sign with letters glued on either side: "$266.13ish", "is$266"
+    r"(?P<sign>[$" + _SIGN_CHARS + r"])[\s(]*(?P<n>" + _NUMBER + r")" + _END
+)
 _LIST_WINDOW = 200
 """How far before a mention its list is looked for (characters)."""
-_BARE = re.compile(
-    r"(?:(?<=[.,]\d\d-)|(?<!\d-))(?<![\w.,/:#])"
-    r"(?P<num>(?:0|[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*)[.,]\d\d)"
-    r"(?![\w%]|[.,/:]\d|-(?!\d+[.,]\d\d(?![\d.,]))\d)" + _NOT_MONEY_AFTER
-)
-"""A bare two-decimal number (``5.39``, ``1,234.50``, ``7,95``), not part of a longer dotted,
-dashed or slashed number (``1.2.3``, ``06.15.2026``), of an identifier, or a count of
-something else (``12.50 kg``, ``15.00%``); a leading zero only as ``0.YY``."""
 
 
 def _listed(chain: list[tuple[str, str, tuple[int, int]]]) -> list[tuple[str, tuple[int, int]]]:
@@ -314,13 +320,17 @@ def _currency(m: re.Match[str]) -> tuple[str, bool]:
     return post.upper(), False
 
 
-def money_mentions(text: str, *, bare: bool = False) -> list[Mention]:
-    """Every money mention of ``text``, in order (see the module docstring). Linear time.
+def money_mentions(
+    text: str, *, bare: bool = False, candidates: Collection[int] = ()
+) -> list[Mention]:
+    """Every money mention of ``text``, in order (see the module docstring).
 
-    With ``bare`` (a money check reads a reply so), every bare two-decimal number that is
-    no part of a mention (``It could also be 5.39 or 7.95.``) is a mention in US dollars too,
-    unless it is part of a longer dotted or dashed number (``1.2.3``, a date), of an
-    identifier or a count of something else (``12.50 kg``, ``15.00%``, ``12.50 pm``)."""
+    With ``bare`` (a money check reads a reply so), a bare number that is no part of a
+    mention is a mention in US dollars too when its value is one of ``candidates``
+    (integer cents: ``7.95`` for 795, ``90`` for 9000) or it stands in an amount context
+    (after a money label, in a series, list or table column with an amount):
+    `mcpgym_grading._money_bare`. A zero amount stated as a waived fee is marked
+    ``waived`` (`Mention`)."""
     prepared = prepare(text)
     out: list[tuple[int, Mention]] = []
     spans: list[tuple[int, int]] = []
@@ -369,16 +379,22 @@ def money_mentions(text: str, *, bare: bool = False) -> list[Mention]:
                 out.append((span[0], Mention(currency, value * unit, num)))
                 spans.append(span)
                 pos = span[1]
+    for g in _GLUED.finditer(prepared):  # what no form above read: a sign glued to letters
+        if any(a < g.end() and g.start() < b for a, b in spans):
+            continue
+        if (value := _number(g.group("n"))) is None:
+            continue
+        sign = g.group("sign")
+        currency = USD if sign == "$" else _SIGNS.get(sign, sign)
+        out.append((g.start(), Mention(currency, value * 100, g.group(0), glued=True)))
+        spans.append(g.span())
     if bare:
-        covered = sorted(spans)
-        i = 0
-        for b in _BARE.finditer(prepared):
-            while i < len(covered) and covered[i][1] <= b.start():
-                i += 1
-            if i < len(covered) and covered[i][0] < b.end():
-                continue  # part of a mention
-            if (value := _number(b.group("num"))) is not None:
-                out.append((b.start(), Mention(USD, value * 100, b.group("num"))))
+        for start, end, cents in bare_amounts(prepared, spans, candidates):
+            whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
+            out.append((start, Mention(USD, cents, prepared[start:end], whole_bare=whole)))
+    zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
+    for k in waived_zeros(prepared, [at for at, _ in out], zero):
+        out[k] = (out[k][0], replace(out[k][1], waived=True))
     out.sort(key=lambda pair: pair[0])
     return [mention for _, mention in out]
 
@@ -388,5 +404,7 @@ def money_amounts(text: str) -> list[int]:
     in dollars that are a whole number of cents): ``"$1,234.50 and 12 dollars"`` ->
     ``[123450, 1200]``. Mentions in another currency are left out."""
     return [
-        c for m in money_mentions(text) if m.currency == USD and (c := m.whole_cents) is not None
+        c
+        for m in money_mentions(text)
+        if m.currency == USD and not m.glued and (c := m.whole_cents) is not None
     ]

@@ -89,7 +89,13 @@ _OTHER_DIGITS = {
     and not unicodedata.decomposition(c)
 }
 """Digits NFKC keeps as symbols (dingbat digits ``❺``, ``⓿``): read as the digits they show."""
+_LINE_BREAK = "\ue000"
+"""A private-use character standing for a line break while `fold` runs."""
 _DOLLAR_LOOKALIKES = re.compile(r"\U0001f4b2|%24", re.IGNORECASE)  # 💲, a URL-escaped $
+
+
+_CHECK_CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(?:and|&)\s*(\d{2})\s*/\s*100\b")
+"""A check-writer's amount, ``45 and 00/100`` (``forty-five and 00/100 dollars``): 45.00."""
 
 
 def prepare(text: str) -> str:
@@ -98,7 +104,8 @@ def prepare(text: str) -> str:
     digits ``451``), superscript digits after a number read as its cents (``45⁰⁰`` is
     ``45.00``), `fold`-ed (NFKC, every space, dash and digit script the same), dingbat
     digits (``❺``) as digits, Arabic decimal and thousands separators as ``.`` and ``,``,
-    number words as digits (``forty-five`` is ``45``)."""
+    number words as digits (``forty-five`` is ``45``), a check-writer's ``45 and 00/100``
+    as ``45.00``."""
     text = html.unescape(html.unescape(text))
     text = _DOLLAR_LOOKALIKES.sub("$", text)
     text = _VULGAR_RE.sub(lambda m: (m.group("d") or "0") + _VULGAR[m.group("f")], text)
@@ -106,5 +113,8 @@ def prepare(text: str) -> str:
         lambda m: "." + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)).ljust(2, "0"),
         text,
     )
-    text = fold(text).translate(_OTHER_DIGITS).replace("\u066b", ".").replace("\u066c", ",")
-    return _digits_for_words(text)
+    # line breaks kept (a list item, a table row is a line): fold makes every space " "
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", _LINE_BREAK)
+    text = fold(text).replace(_LINE_BREAK, "\n").translate(_OTHER_DIGITS)
+    text = text.replace("\u066b", ".").replace("\u066c", ",")
+    return _CHECK_CENTS.sub(r"\1.\2", _digits_for_words(text))

@@ -32,7 +32,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from mcpgym_grading import _prose
 
 SEPARATOR_WORDS = frozenset(
     {
@@ -120,10 +122,11 @@ Derived from the Unicode names where they say it (every Latin small capital, dot
 script letter, and letter with a stroke or hook: ``LATIN LETTER SMALL CAPITAL N`` is
 ``n``), a hand list for other scripts (Cyrillic, Greek, Armenian, Cherokee)."""
 
-LETTER_LIKE = {"n": "ν", "v": "ν"}
-"""Letters that may read as either of two Latin ones: the Greek ``ν`` (``Ν`` casefolded)
-is drawn like ``v`` and, as a capital, like ``N``; where the value has that letter, the
-text may have it."""
+LETTER_LIKE = {"n": "ν", "v": "ν", "o": "0", "l": "1", "i": "1"}
+"""Characters that may read as a Latin letter: the Greek ``ν`` (``Ν`` casefolded) is
+drawn like ``v`` and, as a capital, like ``N``; the digits ``0`` and ``1`` like ``o`` and
+``l`` / ``I`` (the reverse of `DIGIT_LIKE`: ``jane.d0e``, ``examp1e``). Where the value has
+that letter, the text may have one of them."""
 
 DIGIT_LIKE = {"0": "o", "1": "li"}
 """Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
@@ -140,11 +143,13 @@ other views of `TextView` still find them); the search's depth is bounded by it.
 class Atom:
     """One atom of a skeleton: ``texts`` its readings (the first its own letters), ``kind``
     `TOK`, `SEP` (a separator word, may be skipped) or `MONEY` (opaque), ``neg`` whether a
-    minus sign stands before it (a number's sign)."""
+    minus sign stands before it (a number's sign), ``stop`` whether a prose break before it
+    ends a run (`mcpgym_grading._prose`)."""
 
     kind: int
     texts: tuple[str, ...]
     neg: bool = False
+    stop: bool = False
 
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -236,17 +241,23 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
     if "ray" in folded:  # x-ray: one word, padded so the spans stay
         folded = _XRAY.sub(lambda m: "xray" + " " * (len(m.group(0)) - 4), folded)
     raw: list[tuple[str, bool] | None] = []  # a token and its sign; None: a money amount
+    brk: list[bool] = []  # whether a prose break stands before each raw item
     mi = 0
     in_money = -1
+    prev_end = 0
     for m in _TOKEN.finditer(folded):
         s, e = m.span()
         while mi < len(money_spans) and money_spans[mi][1] <= s:
             mi += 1
         if mi < len(money_spans) and money_spans[mi][0] < e:
             if in_money != mi:
+                brk.append(bool(raw) and _prose.is_break(folded[prev_end : money_spans[mi][0]]))
                 raw.append(None)
                 in_money = mi
+            prev_end = max(e, money_spans[mi][1])
             continue
+        brk.append(bool(raw) and _prose.is_break(folded[prev_end:s]))
+        prev_end = e
         # a minus sign: one "-" glued to a number, not after a letter, digit or dash
         # (``9405---5932`` is digit groups split by a run of dashes)
         neg = (
@@ -258,8 +269,11 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
     toks = [r[0] if r is not None else "" for r in raw]
     flags = _number_flags(toks)
     atoms: list[Atom] = []
+    atom_brk: list[bool] = []  # whether a prose break stands before each atom
     k = 0
     while k < len(raw):
+        atom_brk.extend([False] * (len(atoms) - len(atom_brk)))
+        atom_brk.append(brk[k])  # the first atom of raw item k (if it makes one)
         item = raw[k]
         if item is None:
             atoms.append(Atom(MONEY, ()))
@@ -267,8 +281,8 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
             continue
         tok, neg = item
         if flags[k]:
-            end = k
-            while end < len(raw) and flags[end]:
+            end = k + 1  # a spelled number does not run across a prose break
+            while end < len(raw) and flags[end] and not brk[end]:
                 end += 1
             words = ["zero" if t == "oh" else t for t in toks[k:end]]
             j = 0
@@ -289,7 +303,7 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
                 j = nxt
             k = end
             continue
-        if tok in SEPARATOR_WORDS:
+        if tok in SEPARATOR_WORDS or _list_and(toks, brk, k):
             atoms.append(Atom(SEP, (tok,)))
         elif tok in _SPELLING:
             atoms.append(Atom(TOK, (tok, _SPELLING[tok])))
@@ -299,7 +313,35 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
             for p, part in enumerate(_PART.findall(tok)):
                 atoms.append(Atom(TOK, (part,), neg and p == 0))
         k += 1
-    return tuple(atoms)
+    atom_brk = atom_brk[: len(atoms)] + [False] * (len(atoms) - len(atom_brk))
+    if not any(atom_brk):
+        return tuple(atoms)
+    readings = [_piece(a) for a in atoms]
+    stop = _prose.stops(readings, atom_brk)
+    return tuple(replace(a, stop=True) if s else a for a, s in zip(atoms, stop, strict=True))
+
+
+def _piece(atom: Atom) -> str | None:
+    """An atom as `mcpgym_grading._prose.stops` reads it: ``None`` for money, ``""`` for a
+    separator word, else its reading (one digit for ``triple five``: spelled digits)."""
+    if atom.kind != TOK:
+        return None if atom.kind == MONEY else ""
+    if atom.texts[0].startswith(tuple(_REPEAT)):
+        return atom.texts[-1][:1]
+    return atom.texts[-1]
+
+
+def _list_and(toks: Sequence[str], brk: Sequence[bool], k: int) -> bool:
+    """Whether token ``k`` is the ``and`` before the last of a comma list of single
+    characters (``j, a, n, e and x``; ``9, 4, 1, 0, and 5``): a separator there."""
+    return (
+        toks[k] == "and"
+        and 0 < k < len(toks) - 1
+        and len(toks[k - 1]) == 1
+        and len(toks[k + 1]) == 1
+        and (brk[k - 1] or brk[k])
+        and not brk[k + 1]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,19 +352,26 @@ class Needle:
     chars: str
     breaks: frozenset[int]
     neg: bool
+    proses: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, folded: str) -> Needle:
         """The needle of a folded value (``jane.doe@example.org``: ``janedoeexampleorg``
-        with breaks before ``d``, ``e`` and ``o``)."""
+        with breaks before ``d``, ``e`` and ``o``); ``proses``: where the value itself has
+        a prose break (``Doe, Jane``: before ``j``), which the text may have there too."""
         chars = ""
         breaks: set[int] = set()
+        proses: set[int] = set()
+        end = 0
         for m in _TOKEN.finditer(folded.translate(CONFUSABLES)):
             if chars:
                 breaks.add(len(chars))
+                if _prose.is_break(folded[end : m.start()]):
+                    proses.add(len(chars))
             chars += m.group(0)
+            end = m.end()
         neg = bool(re.match(r"-\d", folded.lstrip()))
-        return cls(chars, frozenset(breaks), neg)
+        return cls(chars, frozenset(breaks), neg, frozenset(proses))
 
 
 def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = False) -> bool:
@@ -372,7 +421,7 @@ class _Run:
 
     def __init__(self, atoms: Sequence[Atom], needle: Needle, signed: bool, last: int) -> None:
         self.atoms, self.v, self.signed, self.last = atoms, needle.chars, signed, last
-        self.breaks = needle.breaks
+        self.breaks, self.proses = needle.breaks, needle.proses
         n = len(needle.chars)
         nxt = [n] * (n + 1)  # the first break after each position (or the end)
         for i in range(n - 1, -1, -1):
@@ -400,6 +449,8 @@ class _Run:
             nxt = atoms[b]
             if nxt.kind == MONEY or (self.signed and nxt.neg):
                 return False
+            if nxt.stop and i not in self.proses:
+                return False  # a comma between whole values (`mcpgym_grading._prose`)
             if any(self.consume(b, cj, 0, i) for cj in range(len(nxt.texts))):
                 return True
             if nxt.kind != SEP:

@@ -13,7 +13,9 @@ split by spaces, "at" and "dot" spelled out) is found by both or by neither:
   digit of any script and every character with a digit value (``❾``, ``⓽``, ``➈``) its
   ASCII digit, invisible format characters (zero-width space, soft hyphen, bidi controls,
   tag characters, variation selectors, on every plane), blank letters (Hangul fillers, the
-  braille blank) and leftover combining marks are dropped; then casefolded.
+  braille blank) and leftover combining marks are dropped; letters and digits drawn as
+  symbols that NFKC keeps (negative circled ``🅙`` and squared ``🅹``, regional indicators
+  ``🇯``, ``🆔``, ``❿``: `mcpgym_grading._lookalike`) are read as those; then casefolded.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
   groups joined; spelled-out separator words dropped), searched as whole-token runs, and
   its skeleton (`mcpgym_grading._skeleton`: letters and digits whatever stands between
@@ -35,6 +37,7 @@ from mcpgym_grading._decode import (
     strip_markup,
     visual_order,
 )
+from mcpgym_grading._lookalike import lookalike_table
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -70,6 +73,8 @@ def _fold_table() -> dict[int, str | None]:
         elif not c.isascii() and unicodedata.digit(c, None) is not None:
             # a digit NFKC leaves as it is (❾ dingbat, ⓽ double circled, ➈, 🯹): its digit
             table[code] = str(unicodedata.digit(c))
+    # letters and digits drawn as symbols NFKC keeps (🅙, 🅹, 🇯, 🆔, ❿): their letters
+    table.update(lookalike_table())
     return table
 
 

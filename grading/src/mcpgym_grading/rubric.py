@@ -19,6 +19,8 @@ Check kinds:
 - `AnswerMatch`: a text (the submitted answer, or a SQL-selected text such as the
   replies to the customer) contains / equals an expected value and none of the forbidden
   ones, all read in one canonical form (fullwidth, dashes, spaces, split digits folded).
+- `MentionMatch`: a text names the expected item of a closed vocabulary (a period, a
+  team) in any of its forms, and no other item.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from mcpgym_grading._periods import PeriodReader
+from mcpgym_grading._terms import Lexicon
 from mcpgym_server import BANDS
 
 DEFAULT_REL_TOL = 1e-12
@@ -285,6 +289,56 @@ class AnswerMatch(_CheckBase):
         return self
 
 
+class MentionMatch(_CheckBase):
+    """A text names the expected item of a closed vocabulary, and no item but the allowed.
+
+    Where `AnswerMatch` looks for values one by one, this reads every mention of the
+    vocabulary in the text with a *reader*, so an item written in any of its forms is
+    named, and a text naming several items (a shotgun of alternatives) names none:
+
+    - ``reader=PeriodReader()`` (`mcpgym_grading._periods`): periods of the books, items
+      ``YYYY-MM``: month names and abbreviations, numeric months and dates in either
+      order, fiscal periods (``P4``, ``FY26 P4``), quarters, halves, whole years and
+      ranges, each naming every month it covers (``Q2`` names April, May and June);
+    - ``reader=Lexicon(items=...)`` (`mcpgym_grading._terms`): the items of an app (its
+      teams), by their names and word forms, qualifiers before a unit noun (``returns
+      team``), glued and compound forms; a team-like name that is none of the items is a
+      mention of another item (``escalations team``), unless ``others="ignored"``.
+
+    The check passes when the text has an *exact* mention of ``expected`` (the item as
+    the vocabulary names it: a month, not a date in it nor a quarter holding it) and every
+    mention, of any precision, names only ``expected`` or the ``allowed`` items (a date
+    both orders could be is within them when either reading is). The most common forms of
+    every other item (`PeriodReader.forms`, a lexicon's names) are also looked up as every
+    answer check looks up a value (`TextView`), so a look-alike of one is refused as the
+    plain form is. A mention to deny an item ("not June") names it all the same.
+
+    ``source`` / ``sql``: as `AnswerMatch` (every non-null value the query selects, read as
+    one text). ``expected`` / ``allowed``: items or `Param` references (a list is several).
+    """
+
+    kind: Literal["mention_match"] = "mention_match"
+    source: Literal["submitted", "sql"] = "submitted"
+    sql: str | None = None
+    reader: Annotated[PeriodReader | Lexicon, Field(discriminator="kind")]
+    expected: Value
+    allowed: Value = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MentionMatch:
+        if self.source == "sql" and not self.sql:
+            raise ValueError(f"check {self.name!r}: source 'sql' needs `sql`")
+        if isinstance(self.reader, Lexicon):
+            allowed = self.allowed if isinstance(self.allowed, list | tuple) else [self.allowed]
+            for value in (self.expected, *allowed):
+                if isinstance(value, str) and value not in self.reader.items:
+                    raise ValueError(
+                        f"check {self.name!r}: {value!r} is no item of the lexicon "
+                        f"({sorted(self.reader.items)})"
+                    )
+        return self
+
+
 Check = Annotated[
     SqlCheck
     | StateMatchesReference
@@ -292,7 +346,8 @@ Check = Annotated[
     | ToolCalled
     | ToolNotCalled
     | CalledBefore
-    | AnswerMatch,
+    | AnswerMatch
+    | MentionMatch,
     Field(discriminator="kind"),
 ]
 

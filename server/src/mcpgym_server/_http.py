@@ -5,7 +5,8 @@ need the control token (``Authorization: Bearer <token>``) when the server has o
 
 =====================================  =========  ======================================
 ``GET  /healthz``                                 liveness, environment name, version, lock
-``GET  /tasks``                                   task families and bands (never solutions)
+``GET  /tasks``                        (control)  task families and bands (never solutions);
+                                                  with the token also ``episode_settings``
 ``POST /episodes``                     control    ``{"task", "band", "seed"}`` -> 201 episode
                                                   (``seed``: the generator seed served,
                                                   ``requested_seed``: the one asked for)
@@ -85,7 +86,7 @@ from mcpgym_server._mcp_refusals import (
     refuse_response,
     refuse_sessionless,
 )
-from mcpgym_server._seeds import salted_seed
+from mcpgym_server._seeds import salt_fingerprint, salted_seed
 from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SessionCaps
 from mcpgym_server._session_gate import serve_capped, serve_in_session, session_slot_middleware
 
@@ -303,14 +304,30 @@ def create_app(
             {"ok": True, "env": env.name, "version": env.version, "lock": manager.lock}
         )
 
+    # What decides how this server's episodes go besides the lock: the harness records it
+    # with a run and resumes the run only under the same (the salt as a keyed fingerprint).
+    episode_settings = {
+        "seed_salt": salt_fingerprint(seed_salt),
+        "idle_ttl": idle_ttl,
+        "log_value_cap": log_value_cap,
+        "log_budget": log_budget,
+        "max_sessions_per_episode": max_sessions_per_episode,
+    }
+
     async def list_tasks(request: Request) -> Response:
         tasks = [
             {"name": f.name, "description": f.description, "bands": list(f.bands)}
             for f in env.families.values()
         ]
-        return JSONResponse(
-            {"env": env.name, "version": env.version, "lock": manager.lock, "tasks": tasks}
-        )
+        body: dict[str, Any] = {
+            "env": env.name,
+            "version": env.version,
+            "lock": manager.lock,
+            "tasks": tasks,
+        }
+        if control_denied(request.headers, token) is None:  # the harness's, never an agent's
+            body["episode_settings"] = episode_settings
+        return JSONResponse(body)
 
     async def create_episode(request: Request) -> Response:
         if (denied := control_denied(request.headers, token)) is not None:

@@ -10,6 +10,10 @@ says nothing about the variant served; finding it by regenerating would take a s
 2**63 generator seeds. The mapping is deterministic, so one salt always serves the same
 variants (runs on the same lock and salt compare); bundles record the generator seed and
 variant id, so the grading service needs no salt (docs/security.md).
+
+`salt_fingerprint` names a salt without revealing it: the server reports it to the harness
+(``GET /tasks`` with the control token), which records it with the run so that a run is
+resumed only under the salt it was started with (docs/measurement.md, "Resume").
 """
 
 from __future__ import annotations
@@ -35,3 +39,30 @@ def salted_seed(salt: str, task: str, band: str, seed: int) -> int:
         raise ValueError("the seed salt must not be empty")
     digest = hmac.new(salt.encode(), f"{task}@{band}#{seed}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+
+
+_FINGERPRINT_LABEL = b"mcpgym seed-salt fingerprint v1"
+"""What `salt_fingerprint` authenticates: no `salted_seed` message (``task@band#seed``,
+which always holds ``@`` and ``#``) is this label, so a fingerprint is never a seed."""
+
+
+def salt_fingerprint(salt: str | None) -> str | None:
+    """A short keyed fingerprint of ``salt``: equal for equal salts, different otherwise.
+
+    It is HMAC-SHA256 keyed by the salt over a fixed label, so it reveals nothing about the
+    salt or the seeds it serves beyond what an offline guess of the salt could confirm;
+    the episode rows of a run store (requested seed and variant id) already allow as much.
+    Use a high-entropy salt (``secrets.token_urlsafe(32)``).
+
+    Returns:
+        ``"hmac-sha256:"`` plus 16 hex digits (64 bits); ``None`` for no salt.
+
+    Raises:
+        ValueError: ``salt`` is empty.
+    """
+    if salt is None:
+        return None
+    if not salt:
+        raise ValueError("the seed salt must not be empty")
+    digest = hmac.new(salt.encode(), _FINGERPRINT_LABEL, hashlib.sha256).hexdigest()
+    return "hmac-sha256:" + digest[:16]

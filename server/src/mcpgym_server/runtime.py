@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
-    from mcpgym_server._seeds import salted_seed
+    from mcpgym_server._seeds import salt_fingerprint, salted_seed
     from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
     from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SESSION_BYTES
     from mcpgym_server._stdio import serve_stdio
@@ -54,6 +54,7 @@ _WHERE = {
     "log_form": "_logcap",
     "episode_instructions": "_mcp_bridge",
     "tool_definitions": "_mcp_tools",
+    "salt_fingerprint": "_seeds",
     "salted_seed": "_seeds",
     "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
     "SESSION_BYTES": "_session_caps",
@@ -90,6 +91,7 @@ __all__ = [
     "replay",
     "run",
     "run_until_stopped",
+    "salt_fingerprint",
     "salted_seed",
     "serve",
     "serve_stdio",

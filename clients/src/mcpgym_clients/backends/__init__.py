@@ -24,7 +24,12 @@ BACKENDS = ("local", "ray")
 
 
 class EpisodeRunner(Protocol):
-    """What `run_campaign` drives (`EpisodeDriver` and `RayEpisodeRunner` are ones)."""
+    """What `run_campaign` drives (`EpisodeDriver` and `RayEpisodeRunner` are ones).
+
+    A runner should also have ``episode_timeout``, its hard cap per episode in seconds
+    (``None``: none): it is recorded with the run, so that a run is resumed only under the
+    same cap (`mcpgym_clients.resume`; a runner without it is recorded as ``"unreported"``).
+    """
 
     async def server_info(self) -> ServerInfo:
         """The served environment (``GET /tasks``); raises `InfraError` when unreachable."""

@@ -110,6 +110,11 @@ class RayEpisodeRunner:
         """The base URLs of the live environment actors."""
         return [s.env.url for s in self._slots if s.alive]
 
+    @property
+    def episode_timeout(self) -> float | None:
+        """The drivers' hard cap per episode, seconds (``None``: none)."""
+        return self._launcher.episode_timeout
+
     async def server_info(self) -> ServerInfo:
         """``GET /tasks`` of the first live environment actor (all serve the same lock)."""
         return await (await self._pick()).driver.server_info()

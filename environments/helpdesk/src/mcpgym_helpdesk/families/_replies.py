@@ -88,6 +88,30 @@ def reply_mentions_money(
     )
 
 
+def reply_states_no_other_amount(
+    *allow: str, name: str = "reply-states-no-other-amount", weight: float = 1.0, **kw: Any
+) -> AnswerMatch:
+    """No reply states a candidate amount (`other_amounts_sql`) but the params ``allow``:
+    for a family whose replies may state an amount but need not (an escalation's reply
+    may name the request or not), a reply stating a wrong amount, or every candidate, fails
+    all the same. An amount is read in any form (a bare candidate value too)."""
+    return AnswerMatch(
+        name=name,
+        description=kw.pop(
+            "description",
+            "no reply states an amount of the customer's orders other than "
+            + ", ".join(allow)
+            + " (a wrong amount, or a list of candidate amounts, misinforms the customer)",
+        ),
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        normalize="money",
+        forbidden_sql=other_amounts_sql(*allow),
+        weight=weight,
+        **kw,
+    )
+
+
 def reply_mentions_token(
     param: str,
     *,

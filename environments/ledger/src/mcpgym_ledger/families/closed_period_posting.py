@@ -11,6 +11,14 @@ Bands:
         issue date.
     expert: as medium, and the requester asks to close May once both are in: post first
         (April's entry on May 1), then close May.
+
+The note names the period (`note-names-the-period`, a `MentionMatch` with the period
+reader, `mcpgym_grading._periods`): it names April 2026 as a month (``April``, ``Apr``,
+``2026-04``, ``04/2026``, ``P4``...), and every period it names, in any form, is April or
+May 2026. Dates count as their month: the date asked for (in April) and the posting date
+(2026-05-01) are the reference's own and pass; a date in another month (an invoice's due
+date in June, say) names that month. A quarter, half or year names every month it covers
+(``Q2 2026`` names June); a month named to deny it ("not June") is named all the same.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, record_state
+from mcpgym_grading import MentionMatch, Param, PeriodReader, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._common import (
     BANDS,
@@ -181,33 +189,17 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
-MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-
-
 NOTES_TEXT = (
     "SELECT body FROM notes WHERE entity_id = :note_entity_id "
     "AND entity IN ('journal_entry', 'invoice') ORDER BY id"
 )
 """The notes left on the posting (journal entry, or invoice in the hard band)."""
 
-MONTH_ABBREVIATIONS = {9: ("sep", "sept")}
-"""Abbreviations of a month beside its first three letters (``Sept``)."""
+BELONGS_TO = "2026-04"
+"""The closed period every posting asked for a closed period belongs to (April 2026)."""
 
-OTHER_PERIODS = tuple(
-    name
-    for m in range(1, 13)
-    if m not in (4, 5)
-    for name in (
-        MONTHS[m - 1],
-        *MONTH_ABBREVIATIONS.get(m, (MONTHS[m - 1][:3],)),
-        f"2026-{m:02d}",
-    )
-)
-"""How a note names a period other than April (where the posting belongs) and May (where it
-was posted): the month's name, its abbreviation as a whole word (``Jun``, ``Sept``) or
-``2026-MM``."""
+POSTED_IN = "2026-05"
+"""The earliest open period, where it is posted (May 2026); the expert band also closes it."""
 
 
 RUBRIC = Rubric(
@@ -250,16 +242,17 @@ RUBRIC = Rubric(
         ),
         note_left("journal_entry", "note_entity_id", bands=("easy", "medium", "expert")),
         note_left("invoice", "note_entity_id", name="invoice-note-left", bands=("hard",)),
-        AnswerMatch(
+        MentionMatch(
             name="note-names-the-period",
             description="the note says the posting belongs to April (policy 2.2), and names "
-            "no other month but May, where it was posted (a list of months names none), in "
-            "any form (read as every answer check reads a text)",
+            "no period but April and May, where it was posted, in any form: month names, "
+            "numeric months and dates, fiscal periods, quarters, halves and years, each "
+            "naming every month it covers (a list of months, or Q2, names none)",
             source="sql",
             sql=NOTES_TEXT,
-            expected="april",
-            normalize="token",
-            forbidden=list(OTHER_PERIODS),
+            reader=PeriodReader(),
+            expected=BELONGS_TO,
+            allowed=[POSTED_IN],
             weight=0.5,
         ),
         nothing_else_changed(

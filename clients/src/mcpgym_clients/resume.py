@@ -1,0 +1,156 @@
+"""Which stored run a campaign resumes: only one whose every input is the campaign's.
+
+A run's episodes and their grades are decided by
+
+- the environment and its lock (code, rubrics, tools: what the grading service grades by);
+- the variant set and epochs (the selection, in any spelling; not the concurrency);
+- the agent, its model and settings (`Agent.settings`: vendor, sampling, base URL,
+  ``--max-turns``, ``--max-tokens``, ``--time-limit``, system prompt, a harness's path and
+  source digest);
+- the *conditions* it was served under (`campaign_conditions`): the environment server's
+  seed salt, as a keyed fingerprint (`mcpgym_server.runtime.salt_fingerprint`; the salt
+  itself is never recorded), its idle TTL, log caps and MCP session cap, which it reports to
+  the holder of its control token (``GET /tasks``), and the driver's hard cap per episode
+  (``--timeout``).
+
+Every one is recorded with the run and compared (`RunStore.find_resumable`): a campaign
+whose inputs differ in any of them starts a new run, so that one run never holds episodes
+served under two salts, two caps or two agents. `not_resumed` names what differed from the
+newest run of the same agent and variants that had work left, for the line
+`run_campaign` prints (``--new-run`` always starts a new run).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mcpgym_clients.records import ServerInfo
+from mcpgym_clients.runstore import _selection_key
+
+UNREPORTED = "unreported"
+"""``episode_timeout`` of an `EpisodeRunner` that does not say its hard cap."""
+
+SETTING_NAMES = {
+    "seed_salt": "seed salt (--seed-salt, compared by its fingerprint)",
+    "idle_ttl": "the server's idle TTL (--idle-ttl)",
+    "log_value_cap": "the server's log value cap (--log-value-cap)",
+    "log_budget": "the server's log budget (--log-budget)",
+    "max_sessions_per_episode": "MCP sessions per episode (--max-sessions-per-episode)",
+    "episode_timeout": "hard cap per episode (--timeout)",
+}
+"""How `not_resumed` names a differing condition."""
+
+AGENT_SETTING_FLAGS = {
+    "max_turns": "--max-turns",
+    "token_budget": "--max-tokens",
+    "time_limit": "--time-limit",
+    "temperature": "--temperature",
+    "seed": "--model-seed",
+    "max_tokens": "--max-output-tokens",
+    "base_url": "--base-url",
+    "parse_text_tool_calls": "--parse-text-tool-calls",
+    "harness": "--agent",
+    "harness_digest": "the harness source",
+}
+"""The option behind an agent setting, where there is one (named beside the setting)."""
+
+
+def campaign_conditions(info: ServerInfo, episode_timeout: float | str | None) -> dict[str, Any]:
+    """What a campaign's episodes are served under besides the lock, as recorded with a run.
+
+    Args:
+        info: the environment server's `ServerInfo` (its ``episode_settings``: ``None``
+            when the server reports none).
+        episode_timeout: the driver's hard cap per episode in seconds (``None``: none), or
+            `UNREPORTED`.
+
+    Returns:
+        ``{"server": info.episode_settings, "episode_timeout": episode_timeout}`` (JSON; no
+        secret: the salt appears only as its keyed fingerprint).
+    """
+    server = None if info.episode_settings is None else dict(info.episode_settings)
+    return {"server": server, "episode_timeout": episode_timeout}
+
+
+def _same(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _changed_keys(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The keys whose values differ, those `SETTING_NAMES` names first (in its order)."""
+    order = {k: i for i, k in enumerate(SETTING_NAMES)}
+    changed = [k for k in set(old) | set(new) if not _same(old.get(k), new.get(k))]
+    return sorted(changed, key=lambda k: (order.get(k, len(order)), k))
+
+
+def differences(
+    row: Mapping[str, Any],
+    *,
+    lock: str,
+    model: str | None,
+    settings: Mapping[str, Any],
+    conditions: Mapping[str, Any],
+) -> list[str]:
+    """What differs between a stored run (``row``, as `RunStore.runs` gives it) and a
+    campaign's inputs, in words (never a secret's value); empty when nothing does."""
+    diffs: list[str] = []
+    if row.get("lock") != lock:
+        diffs.append(f"environment lock ({str(row.get('lock'))[:12]} vs {lock[:12]})")
+    if row.get("model") != model:
+        diffs.append(f"model ({row.get('model')} vs {model})")
+    changed = _changed_keys(row.get("settings") or {}, settings)
+    if changed:
+        named = [
+            f"{k} ({AGENT_SETTING_FLAGS[k]})" if k in AGENT_SETTING_FLAGS else k for k in changed
+        ]
+        diffs.append("agent settings: " + ", ".join(named))
+    stored = row.get("conditions")
+    if stored is None:
+        diffs.append("its seed salt and episode caps, which it did not record (an older mcpgym)")
+        return diffs
+    old_server, new_server = stored.get("server"), conditions.get("server")
+    if old_server is None or new_server is None:
+        if not _same(old_server, new_server):
+            diffs.append(
+                "the environment server's settings (seed salt, idle TTL, log caps), which "
+                + ("that run's" if old_server is None else "this")
+                + " server did not report"
+            )
+    else:
+        diffs += [SETTING_NAMES.get(k, k) for k in _changed_keys(old_server, new_server)]
+    for key in _changed_keys(
+        {k: v for k, v in stored.items() if k != "server"},
+        {k: v for k, v in conditions.items() if k != "server"},
+    ):
+        diffs.append(SETTING_NAMES.get(key, key))
+    return diffs
+
+
+def not_resumed(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    lock: str,
+    model: str | None,
+    settings: Mapping[str, Any],
+    selection: Mapping[str, Any],
+    conditions: Mapping[str, Any],
+) -> str | None:
+    """The line saying why the newest run of the same agent and variant set that has work
+    left (``rows``: `RunStore.runs_with_work_left`) is not resumed, or ``None`` when there
+    is none (or it matches: then it is resumed)."""
+    key = _selection_key(selection)
+    for row in rows:
+        if _selection_key(row.get("selection") or {}) != key:
+            continue
+        diffs = differences(row, lock=lock, model=model, settings=settings, conditions=conditions)
+        if not diffs:
+            return None
+        argv = " ".join(row.get("argv") or []) or "(not recorded)"
+        return (
+            f"starting a new run: run {row['id']} (same agent and variants, unfinished or "
+            f"with unscored episodes) differs in {'; '.join(diffs)}; to resume it, run it "
+            f"with the settings it was started with: {argv}"
+        )
+    return None

@@ -1,0 +1,36 @@
+"""The teams of `escalate_ticket` as a text names them: a `Lexicon` for `MentionMatch`.
+
+Each of the four teams (billing, returns, fraud, management; policy 9.4) with the words
+that name it: a name anywhere (``billing``, ``fraud``, ``Trust & Safety``, ``manager``,
+``supervisor``, ``leadership``), or a qualifier before a unit noun (``finance team``,
+``Returns Dept.``, ``Returns & Exchanges team``, ``Risk team``). A team-like name that is
+none of them (``escalations team``, ``shipping department``) names another team too: a
+reply telling the customer their request went to it is not telling them it went to the
+right one (`mcpgym_grading._terms`). ``returns`` alone is no team (a reply may speak of
+returns), nor is ``fraudulent``; the agent's own team (``our support team``) is none.
+"""
+
+from __future__ import annotations
+
+from mcpgym_grading import Lexicon, LexiconItem
+
+TEAMS = Lexicon(
+    items={
+        "billing": LexiconItem(
+            names=("billing", "finance"),
+            qualifiers=("accounts", "accounting", "payment", "refund", "dispute"),
+        ),
+        "returns": LexiconItem(
+            qualifiers=("returns", "return", "exchange", "exchanges", "warehouse", "rma"),
+        ),
+        "fraud": LexiconItem(
+            names=("fraud", "trust and safety", "loss prevention"),
+            qualifiers=("risk", "security", "trust", "safety"),
+        ),
+        "management": LexiconItem(
+            names=("management", "manager", "supervisor", "leadership", "team lead", "team leader"),
+            qualifiers=("senior", "executive"),
+        ),
+    }
+)
+"""The teams of `escalate_ticket` (``team``: billing, returns, fraud or management)."""

@@ -1,0 +1,100 @@
+"""Evaluation of `MentionMatch`: the text names the expected item and no other.
+
+Reads the check's text (`mcpgym_grading._checks`' sources), every mention of the reader's
+vocabulary in it (`mcpgym_grading._periods`, `mcpgym_grading._terms`), and the most
+common forms of the other items through `TextView` (look-alikes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcpgym_grading._checks import (
+    MAX_FOUND_ROWS,
+    CheckContext,
+    Outcome,
+    _sql_texts,
+    _truncate_text,
+)
+from mcpgym_grading._mentions import Mention
+from mcpgym_grading._periods import PeriodReader, period_item
+from mcpgym_grading._text import TextView
+from mcpgym_grading._values import resolve
+from mcpgym_grading.errors import CheckEvaluationError
+from mcpgym_grading.rubric import MentionMatch
+
+
+def _items(value: Any, what: str) -> list[str]:
+    if value is None:
+        return []
+    values = value if isinstance(value, list | tuple) else [value]
+    out: list[str] = []
+    for v in values:
+        if isinstance(v, list | tuple):
+            out += _items(v, what)
+        elif isinstance(v, str):
+            out.append(v)
+        else:
+            raise CheckEvaluationError(f"{what} must be items (texts), got {v!r}")
+    return out
+
+
+def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
+    """See `MentionMatch` (a submitted answer the log capped never passes)."""
+    expected = _items(resolve(check.expected, ctx.params), "`expected`")
+    if len(expected) != 1:
+        raise CheckEvaluationError(f"`expected` must resolve to one item, got {expected!r}")
+    item = expected[0]
+    ok = frozenset({item, *_items(resolve(check.allowed, ctx.params), "`allowed`")})
+    reader = check.reader
+    if isinstance(reader, PeriodReader):
+        try:
+            year = period_item(item)[0]
+            for v in ok:
+                period_item(v)
+        except ValueError as exc:
+            raise CheckEvaluationError(str(exc)) from None
+    else:
+        unknown = sorted(i for i in ok if i not in reader.items)
+        if unknown:
+            raise CheckEvaluationError(f"{unknown} are no items of the lexicon")
+    if check.source == "submitted":
+        capped = ctx.bundle.meta.answer_capped
+        if capped is not None:
+            reason = (
+                f"the submitted answer ({capped.bytes} bytes) was over the server's log value "
+                "cap; only its head was kept, so it can neither match nor be cleared"
+            )
+            return Outcome(False, {"expected": item, "found": None, "reason": reason})
+        parts = [ctx.bundle.meta.answer or ""]
+    else:
+        if not check.sql:
+            raise CheckEvaluationError("source `sql` needs `sql`")
+        parts = _sql_texts(ctx, check.sql)
+    text = "\n".join(parts)
+    if isinstance(reader, PeriodReader):
+        mentions = reader.mentions(text, year=year)
+    else:
+        mentions = reader.mentions(text)
+    named = [m.text for m in mentions if m.names(item)]
+    others: list[Mention] = [m for m in mentions if not m.within(ok)]
+    # look-alikes of the other items' most common forms, read as every value check reads
+    view = TextView.of(parts, signed=False)
+    for other in reader.universe(item):
+        if other in ok:
+            continue
+        for form in reader.forms(other):
+            if view.contains(form):
+                others.append(Mention(form, (frozenset({other}),)))
+    passed = bool(named) and not others
+    detail: dict[str, Any] = {
+        "expected": item,
+        "allowed": sorted(ok - {item}),
+        "named": named[:MAX_FOUND_ROWS],
+        "others": [
+            {"text": m.text, "items": sorted(set().union(*m.readings))}
+            for m in others[:MAX_FOUND_ROWS]
+        ],
+        "found": _truncate_text(text),
+    }
+    return Outcome(passed, detail)

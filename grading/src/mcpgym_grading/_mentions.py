@@ -1,0 +1,66 @@
+"""What the mention readers share: the text as they read it, and a `Mention`.
+
+A *mention reader* finds every place a text names an item of a closed vocabulary (a
+period of the books, a team of the app) in any of its written forms, where a value check
+(`mcpgym_grading._text.TextView`) looks for one value at a time. `MentionMatch` checks
+read texts this way: the text names the expected item and no item but the allowed ones.
+
+The readers read the text as every answer check does (`fold`: NFKC, references decoded,
+markup a reader does not see dropped, display order, every space and dash alike,
+casefolded), with glued CamelCase words split first (``FraudTeam`` is ``fraud team``) and
+letters drawn like Latin ones read as those (`mcpgym_grading._skeleton.CONFUSABLES`:
+small capitals, Cyrillic ``а``). A text holding markup is read twice, as rendered and as
+its source (a period hidden in a comment is named all the same).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from mcpgym_grading._decode import markup_source
+from mcpgym_grading._skeleton import CONFUSABLES
+from mcpgym_grading._text import fold
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _read(text: str) -> str:
+    text = _CAMEL.sub(" ", unicodedata.normalize("NFKC", text))
+    return fold(text).translate(CONFUSABLES)
+
+
+def reading_texts(text: str) -> list[str]:
+    """``text`` as the mention readers read it (see the module docstring): one text, or
+    two when it holds markup (as rendered, then as its source)."""
+    out = [_read(text)]
+    source = markup_source(text)
+    if source is not None:
+        out.append(_read(source))
+    return out
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One place a text names items of a vocabulary.
+
+    Attributes:
+        text: the words as read (folded). readings: each way to read them, as the set of
+            items named (a date both ``6/4`` and ``4/6`` could be has two readings; most
+            mentions have one). exact: the words name one item as the vocabulary names it
+            (a month, not a date in it nor a quarter holding it; a team, not a team-like
+            name): only an exact mention says which item is meant.
+    """
+
+    text: str
+    readings: tuple[frozenset[str], ...]
+    exact: bool = True
+
+    def within(self, allowed: frozenset[str]) -> bool:
+        """Whether some reading names only ``allowed`` items."""
+        return any(r <= allowed for r in self.readings)
+
+    def names(self, item: str) -> bool:
+        """Whether this is an exact mention of ``item`` (and of nothing else)."""
+        return self.exact and any(r == {item} for r in self.readings)

@@ -1,0 +1,186 @@
+"""The mention readers (`PeriodReader`, `Lexicon`) and `MentionMatch` (issue 9, shotgun
+answers): every item a text names is read, in any written form, so a text naming an
+alternative beside the right item names none."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from mcpgym_grading import Lexicon, LexiconItem, MentionMatch, Param, PeriodReader, Rubric
+from mcpgym_grading._mention_check import eval_mention_match
+from mcpgym_grading._periods import period_mentions
+from mcpgym_grading.errors import CheckEvaluationError
+
+
+def months(text: str) -> list[list[str]]:
+    """The months each mention of ``text`` names (its first reading)."""
+    return [sorted(m.readings[0]) for m in period_mentions(text, year=2026)]
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [
+        ("06/2026", "2026-06"),
+        ("6/2026", "2026-06"),
+        ("06/26", "2026-06"),
+        ("06.2026", "2026-06"),
+        ("06-2026", "2026-06"),
+        ("30/06/2026", "2026-06"),
+        ("6/30/2026", "2026-06"),
+        ("2026-6", "2026-06"),
+        ("2026 M06", "2026-06"),
+        ("2026M06", "2026-06"),
+        ("202606", "2026-06"),
+        ("20260630", "2026-06"),
+        ("FY26 P6", "2026-06"),
+        ("P6 FY2026", "2026-06"),
+        ("period 6", "2026-06"),
+        ("fiscal period 06", "2026-06"),
+        ("P06", "2026-06"),
+        ("the sixth month", "2026-06"),
+        ("June '26", "2026-06"),
+        ("jun26", "2026-06"),
+        ("\u1d0a\u1d1c\u0274\u1d07", "2026-06"),  # small capitals
+        ("Dec 2025", "2025-12"),
+        ("2026\u201406", "2026-06"),  # em dash
+    ],
+)
+def test_a_month_in_any_written_form_is_read(text: str, month: str) -> None:
+    assert months(f"Posted (not {text}).") == [[month]]
+
+
+@pytest.mark.parametrize(
+    ("text", "covered"),
+    [
+        ("Q2 2026", [4, 5, 6]),
+        ("2026-Q2", [4, 5, 6]),
+        ("2Q26", [4, 5, 6]),
+        ("the second quarter", [4, 5, 6]),
+        ("H1 2026", [1, 2, 3, 4, 5, 6]),
+        ("first half of 2026", [1, 2, 3, 4, 5, 6]),
+        ("FY2026", list(range(1, 13))),
+        ("every month", list(range(1, 13))),
+        ("January to March", [1, 2, 3]),
+        ("Jan\u2013Mar 2026", [1, 2, 3]),
+        ("P1-P3", [1, 2, 3]),
+        ("months 1, 2 and 6", [1, 2, 6]),
+    ],
+)
+def test_a_range_names_every_month_it_covers(text: str, covered: list[int]) -> None:
+    found = period_mentions(f"It is in {text}.", year=2026)
+    assert len(found) == 1 and not found[0].exact
+    assert sorted(found[0].readings[0]) == [f"2026-{m:02d}" for m in covered]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See INV-2026-0151.",
+        "Policy 2.2 and 2.1 apply; $6.20 and $1,206.20 posted to 6300.",
+        "It may belong elsewhere.",
+        "Posted in 2026, the year of the audit.",
+        "Separately marked, decided.",
+    ],
+)
+def test_no_period_is_read_where_there_is_none(text: str) -> None:
+    assert period_mentions(text, year=2026) == []
+
+
+def test_a_date_both_orders_fit_is_read_as_the_text_orders_its_dates() -> None:
+    both = period_mentions("posted 05/06/2026", year=2026)[0]
+    assert {frozenset({"2026-06"}), frozenset({"2026-05"})} == set(both.readings)
+    us = period_mentions("asked 4/17/2026, posted 05/06/2026", year=2026)[1]
+    assert us.readings == (frozenset({"2026-05"}),)  # month-day, as 4/17/2026
+
+
+TEAMS = Lexicon(
+    items={
+        "billing": LexiconItem(names=("billing",), qualifiers=("finance",)),
+        "returns": LexiconItem(qualifiers=("returns", "exchanges")),
+        "fraud": LexiconItem(names=("fraud", "trust and safety"), qualifiers=("risk",)),
+        "management": LexiconItem(names=("manager", "supervisor")),
+    }
+)
+
+
+def team_items(text: str) -> list[str]:
+    return [i for m in TEAMS.mentions(text) for i in sorted(m.readings[0])]
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("FraudTeam", ["fraud"]),
+        ("fraudteam", ["fraud"]),
+        ("managers", ["management"]),
+        ("a supervisor", ["management"]),
+        ("Returns Dept.", ["returns"]),
+        ("Returns & Exchanges team", ["returns", "returns"]),
+        ("returns/exchanges team", ["returns", "returns"]),
+        ("Risk team", ["fraud"]),
+        ("Trust & Safety", ["fraud"]),
+        ("the escalations team", ["other: escalations"]),
+        ("our finance department", ["billing"]),
+    ],
+)
+def test_a_team_in_any_form_is_read(text: str, items: list[str]) -> None:
+    assert team_items(f"Passed to {text}.") == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our support team is sorry about your returns.",
+        "The customer service team and the relevant team will help.",
+        "This is not fraudulent.",
+        "I have notified the team.",
+    ],
+)
+def test_no_team_is_read_where_there_is_none(text: str) -> None:
+    assert team_items(text) == []
+
+
+def test_team_like_names_can_be_ignored() -> None:
+    lenient = TEAMS.model_copy(update={"others": "ignored"})
+    assert [m for m in lenient.mentions("the escalations team")] == []
+
+
+def _check(reader: Any, expected: Any, allowed: Any = None) -> MentionMatch:
+    return MentionMatch(name="c", reader=reader, expected=expected, allowed=allowed)
+
+
+def _passes(check: MentionMatch, text: str, params: dict[str, Any] | None = None) -> bool:
+    meta = SimpleNamespace(answer=text, answer_capped=None)
+    ctx: Any = SimpleNamespace(params=params or {}, bundle=SimpleNamespace(meta=meta))
+    return eval_mention_match(check, ctx).passed
+
+
+def test_mention_match_passes_the_item_and_refuses_any_other() -> None:
+    check = _check(PeriodReader(), Param("period"), ["2026-05"])
+    params = {"period": "2026-04"}
+    assert _passes(check, "Asked for 2026-04-17, posted 2026-05-01: belongs to April.", params)
+    assert not _passes(check, "Belongs to April (or Q2 2026).", params)
+    assert not _passes(check, "Belongs to April or J.u.n.e.", params)  # a look-alike
+    assert not _passes(check, "Posted on 2026-05-01.", params)  # April never named
+    billing = _check(TEAMS, "billing")
+    assert _passes(billing, "Our billing team will follow up.")
+    assert not _passes(billing, "Billing (or the escalations team) will follow up.")
+    assert not _passes(billing, "Billing or f r a u d will follow up.")  # a look-alike
+
+
+def test_mention_match_refuses_items_outside_its_vocabulary() -> None:
+    with pytest.raises(ValidationError, match="no item of the lexicon"):
+        _check(TEAMS, "shipping")
+    with pytest.raises(CheckEvaluationError, match="YYYY-MM"):
+        _passes(_check(PeriodReader(), "April"), "April")
+
+
+def test_a_rubric_with_mention_checks_has_a_stable_digest() -> None:
+    period = _check(PeriodReader(), "2026-04").model_copy(update={"name": "p"})
+    rubric = Rubric(checks=(_check(TEAMS, "billing"), period))
+    again = Rubric.model_validate_json(rubric.model_dump_json())
+    assert again.digest() == rubric.digest()
