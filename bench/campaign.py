@@ -641,4 +641,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    from mcpgym_server.runtime import run
+
+    run(main)
