@@ -39,6 +39,7 @@ import argparse
 import collections
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import secrets
@@ -60,6 +61,7 @@ from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.selection import VariantKey
 from mcpgym_server import Environment, load_environment
+from mcpgym_server._event_loop import UVLOOP_ENV
 from mcpgym_server._snapshot import FrozenSnapshot
 
 Counts = collections.Counter[str]
@@ -203,14 +205,16 @@ def start_py_spy(pid: int, out: Path, rate: int = 200) -> subprocess.Popen[bytes
 
 @contextlib.contextmanager
 def _py_spy(pids: list[int], out_dir: str | None, tag: str) -> Any:
-    """While active, ``py-spy record`` samples each server process (``--py-spy DIR``):
-    ``DIR/TAG-ROLE.raw``, read with ``bench/_shares.py``. No-op without a folder."""
+    """While active, ``py-spy record`` samples this process and each server process
+    (``--py-spy DIR``): ``DIR/TAG-ROLE.raw``, read with ``bench/_shares.py``. No-op without
+    a folder."""
     if not out_dir:
         yield
         return
+    roles = [(os.getpid(), "campaign"), *zip(pids, SERVER_ROLES, strict=False)]
     procs = [
         start_py_spy(pid, Path(out_dir) / f"{tag}-{role.replace(' ', '-')}.raw")
-        for pid, role in zip(pids, SERVER_ROLES, strict=False)
+        for pid, role in roles
     ]
     try:
         yield
@@ -472,6 +476,8 @@ WAYS: dict[str, tuple[bool, str]] = {
     "children-h11": (False, "children-h11"),
     "processes": (False, "processes"),
     "before": (True, "in-process"),
+    "children-asyncio": (False, "children"),
+    "children-uvloop": (False, "children"),
 }
 """Each way: (the code path before child servers, where the servers run). ``before``:
 ``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
@@ -479,10 +485,34 @@ generators' snapshot queries run every time, every run-store commit fsynced;
 ``in-process``: today's code with the servers in process; ``children``:
 `serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``children-h11``:
 the same with the servers' HTTP parsed by h11 (before httptools; bench/_h11); ``processes``:
-the bench's own server processes (bench/_servers.py)."""
+the bench's own server processes (bench/_servers.py); ``children-asyncio`` and
+``children-uvloop``: ``children`` with all three processes on the standard asyncio loop
+(``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`)."""
+
+LOOPS: dict[str, bool] = {"children-asyncio": False, "children-uvloop": True}
+"""Ways that pin the event loop of the campaign's process and of its child servers
+(``MCPGYM_UVLOOP``); every other way runs on what `uses_uvloop` says."""
 
 
-async def main() -> None:
+def _on_loop(way: str, func: Any, *args: Any) -> Any:
+    """Run ``func(*args)`` in an event loop of its own: the one `LOOPS` pins for ``way``
+    (its child processes inherit ``MCPGYM_UVLOOP``), else the default (`run`)."""
+    from mcpgym_server.runtime import run
+
+    if way not in LOOPS:
+        return run(func, *args)
+    saved = os.environ.get(UVLOOP_ENV)
+    os.environ[UVLOOP_ENV] = "1" if LOOPS[way] else "0"
+    try:
+        return anyio.run(func, *args, backend_options={"use_uvloop": LOOPS[way]})
+    finally:
+        if saved is None:
+            os.environ.pop(UVLOOP_ENV, None)
+        else:
+            os.environ[UVLOOP_ENV] = saved
+
+
+def main() -> None:
     """Run the rounds and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="0-4")
@@ -507,7 +537,7 @@ async def main() -> None:
         "--py-spy",
         default=None,
         metavar="DIR",
-        help="sample each server process with py-spy (in this venv) during the campaigns: "
+        help="sample this process and each server process with py-spy (in this venv) during the campaigns: "
         "DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
     )
     args = ap.parse_args()
@@ -528,14 +558,18 @@ async def main() -> None:
         for r in range(args.rounds):  # interleaved, the order rotating
             for way in ways[r % len(ways) :] + ways[: r % len(ways)]:
                 before, servers_mode = WAYS[way]
-                res = await one_campaign(
+                res = _on_loop(
+                    way,
+                    functools.partial(
+                        one_campaign,
+                        servers_mode=servers_mode,
+                        spy=(args.py_spy, f"{way}-r{r}"),
+                    ),
                     env,
                     variants,
                     args.concurrency,
                     before,
                     tmp,
-                    servers_mode=servers_mode,
-                    spy=(args.py_spy, f"{way}-r{r}"),
                 )
                 runs[way].append(res)
                 for phase, x in zip(PHASES, res, strict=True):
@@ -549,9 +583,11 @@ async def main() -> None:
         train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
         for r in range(args.rounds if args.trainer_rows else 0):
             for way in ("before", "after") if r % 2 == 0 else ("after", "before"):
-                train[way].append(await trainer(env, args.trainer_rows, 8, way == "before"))
-        fl = await floor(env, args.floor_requests, args.concurrency, tmp)
-        ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
+                train[way].append(
+                    _on_loop(way, trainer, env, args.trainer_rows, 8, way == "before")
+                )
+        fl = _on_loop("", floor, env, args.floor_requests, args.concurrency, tmp)
+        ip = in_process(env, variants, tmp)
     med = statistics.median
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -641,6 +677,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    from mcpgym_server.runtime import run
-
-    run(main)
+    main()
