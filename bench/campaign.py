@@ -58,6 +58,7 @@ import httpx2
 
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
+from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.selection import VariantKey
 from mcpgym_server import Environment, load_environment
@@ -145,12 +146,25 @@ def _h11_children(active: bool) -> Any:
 
 @contextlib.asynccontextmanager
 async def _driver(
-    servers: Any, env: Environment, before: bool, counts: Counts
+    servers: Any, env: Environment, plain_pools: bool, counts: Counts
 ) -> AsyncIterator[EpisodeDriver]:
     async def count(request: Any) -> None:
         counts[_kind(request.method, str(request.url), request.content)] += 1
 
-    mcp_http = httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]})
+    limits = {"max_connections": 100, "max_keepalive_connections": 20, "keepalive_expiry": 2.0}
+    plain: dict[str, Any] = {}
+    if plain_pools:  # the libraries' own pools: an idle check rebuilds the socket's
+        # attributes, with a getpeername (`mcpgym_clients._pooled`)
+        mcp_transport: Any = httpx2.AsyncHTTPTransport(limits=httpx2.Limits(**limits))
+        plain = {
+            f"{role}_transport": httpx.AsyncHTTPTransport(limits=httpx.Limits(**limits))
+            for role in ("env", "grading")
+        }
+    else:
+        mcp_transport = http2_transport(limits=httpx2.Limits(**limits), trust_env=False)
+    mcp_http = httpx2.AsyncClient(
+        trust_env=False, event_hooks={"request": [count]}, transport=mcp_transport
+    )
     driver = EpisodeDriver(
         servers.env_url,
         servers.grading_url,
@@ -158,6 +172,7 @@ async def _driver(
         control_token=servers.control_token,
         environment=env,
         mcp_http=mcp_http,
+        **plain,
     )
     for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
         http.event_hooks["request"].append(count)
@@ -290,13 +305,17 @@ async def one_campaign(
     tmp: Path,
     servers_mode: str = "in-process",
     spy: tuple[str | None, str] = (None, ""),
+    plain_pools: bool = False,
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
     reference end states cached); each one's episodes/s, CPU ms per episode (all
     processes, this one, and each server process's under ``per_process``), requests.
-    ``spy``: (folder, tag) to sample the server processes with py-spy (none by default)."""
+    ``spy``: (folder, tag) to sample the processes with py-spy (none by default);
+    ``plain_pools``: the HTTP clients' pools as the libraries make them."""
     with _before_queries(before):
-        return await _one_campaign(env, variants, concurrency, before, tmp, servers_mode, spy)
+        return await _one_campaign(
+            env, variants, concurrency, before, tmp, servers_mode, spy, plain_pools
+        )
 
 
 async def _one_campaign(
@@ -307,6 +326,7 @@ async def _one_campaign(
     tmp: Path,
     servers_mode: str,
     spy: tuple[str | None, str],
+    plain_pools: bool,
 ) -> list[dict[str, Any]]:
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
     env._generation_db._memo.clear()  # type: ignore[attr-defined]  # noqa: SLF001 - and queried
@@ -330,7 +350,7 @@ async def _one_campaign(
     pids = getattr(servers, "pids", None) or _children_pids()
     out: list[dict[str, Any]] = []
     try:
-        async with _driver(servers, env, False, counts) as driver:
+        async with _driver(servers, env, plain_pools, counts) as driver:
             await driver.server_info()
             for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
                 counts.clear()
@@ -478,6 +498,7 @@ WAYS: dict[str, tuple[bool, str]] = {
     "before": (True, "in-process"),
     "children-asyncio": (False, "children"),
     "children-uvloop": (False, "children"),
+    "children-plain-pools": (False, "children"),
 }
 """Each way: (the code path before child servers, where the servers run). ``before``:
 ``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
@@ -487,7 +508,8 @@ generators' snapshot queries run every time, every run-store commit fsynced;
 the same with the servers' HTTP parsed by h11 (before httptools; bench/_h11); ``processes``:
 the bench's own server processes (bench/_servers.py); ``children-asyncio`` and
 ``children-uvloop``: ``children`` with all three processes on the standard asyncio loop
-(``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`)."""
+(``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`); ``children-plain-pools``: ``children``
+with the driver's HTTP pools as the libraries make them (before `mcpgym_clients._pooled`)."""
 
 LOOPS: dict[str, bool] = {"children-asyncio": False, "children-uvloop": True}
 """Ways that pin the event loop of the campaign's process and of its child servers
@@ -537,8 +559,8 @@ def main() -> None:
         "--py-spy",
         default=None,
         metavar="DIR",
-        help="sample this process and each server process with py-spy (in this venv) during the campaigns: "
-        "DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
+        help="sample this process and each server process with py-spy (in this venv) during "
+        "the campaigns: DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
     )
     args = ap.parse_args()
     ways = args.ways.split(",")
@@ -564,6 +586,7 @@ def main() -> None:
                         one_campaign,
                         servers_mode=servers_mode,
                         spy=(args.py_spy, f"{way}-r{r}"),
+                        plain_pools=way == "children-plain-pools",
                     ),
                     env,
                     variants,
