@@ -19,7 +19,13 @@ states built, as one ``mcpgym eval`` does) and *warm* (the same again). The ways
 - ``children``: today's ``mcpgym eval``: the servers in child processes
   (`serve_in_processes`);
 - ``in-process``: today's code with the servers in this process;
-- ``processes``: the bench's own server processes (bench/_servers.py).
+- ``processes``: the bench's own server processes (bench/_servers.py);
+- ``children-asyncio`` / ``children-uvloop``: ``children`` with the campaign's process and
+  both children on the standard asyncio loop (``MCPGYM_UVLOOP=0``) or on uvloop (not a
+  dependency: ``uv pip install uvloop`` first); each campaign runs in an event loop of its
+  own, so both alternate in one run;
+- ``children-plain-pools``: ``children-asyncio`` with the driver's HTTP pools as the
+  libraries make them (before `mcpgym_clients._pooled`).
 
 Prints per way and campaign: episodes/s (start to end of `run_campaign`), the servers'
 start-up time, CPU milliseconds per episode of every process involved, of this one and
@@ -508,10 +514,15 @@ generators' snapshot queries run every time, every run-store commit fsynced;
 the same with the servers' HTTP parsed by h11 (before httptools; bench/_h11); ``processes``:
 the bench's own server processes (bench/_servers.py); ``children-asyncio`` and
 ``children-uvloop``: ``children`` with all three processes on the standard asyncio loop
-(``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`); ``children-plain-pools``: ``children``
-with the driver's HTTP pools as the libraries make them (before `mcpgym_clients._pooled`)."""
+(``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`); ``children-plain-pools``:
+``children-asyncio`` with the driver's HTTP pools as the libraries make them (before
+`mcpgym_clients._pooled`)."""
 
-LOOPS: dict[str, bool] = {"children-asyncio": False, "children-uvloop": True}
+LOOPS: dict[str, bool] = {
+    "children-asyncio": False,
+    "children-uvloop": True,
+    "children-plain-pools": False,
+}
 """Ways that pin the event loop of the campaign's process and of its child servers
 (``MCPGYM_UVLOOP``); every other way runs on what `uses_uvloop` says."""
 

@@ -1,11 +1,14 @@
-"""Running a coroutine function on the fastest event loop this machine has.
+"""The event loop of the servers and of the campaign: asyncio, uvloop on request.
 
-The servers and the campaign driver spend much of their CPU in the event loop itself
-(scheduling callbacks, socket readiness, transports: issue 12 §2, docs/benchmarks.md).
-``uvloop`` (libuv, the loop uvicorn's ``standard`` extra installs) does that work in C.
-`run` uses it where it is installed and not turned off, and the standard asyncio loop
-otherwise (Windows, where uvloop does not exist; ``MCPGYM_UVLOOP=0``), with the same
-behaviour: anyio drives both, and nothing here changes what a program does.
+The servers, the child servers of ``mcpgym eval`` and the campaign itself start their
+event loop through `run`. It is the standard asyncio loop unless ``MCPGYM_UVLOOP=1``
+asks for ``uvloop`` (libuv; the loop uvicorn's ``standard`` extra installs) and uvloop is
+installed. Measured on a reference campaign with both servers in child processes
+(docs/benchmarks.md, ``bench/campaign.py --ways children-asyncio,children-uvloop``),
+uvloop did not lower the CPU per episode of any of the three processes (the event loop
+itself is ~1% of their samples; the rest is Python code above it), so it is not a
+dependency and not the default. Child processes inherit the setting; anyio drives both
+loops, and nothing here changes what a program does.
 """
 
 from __future__ import annotations
@@ -21,13 +24,13 @@ T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
 UVLOOP_ENV = "MCPGYM_UVLOOP"
-"""Environment variable: ``0`` runs on the standard asyncio loop even where uvloop is
-installed (to compare, or to rule it out when debugging)."""
+"""Environment variable: ``1`` runs on uvloop where it is installed (to compare); unset,
+``0`` or anything else, the standard asyncio loop."""
 
 
 def uses_uvloop() -> bool:
-    """Whether `run` will use uvloop: it is importable and `UVLOOP_ENV` is not ``0``."""
-    if os.environ.get(UVLOOP_ENV, "").strip() == "0":
+    """Whether `run` will use uvloop: `UVLOOP_ENV` is ``1`` and uvloop is importable."""
+    if os.environ.get(UVLOOP_ENV, "").strip() != "1":
         return False
     return importlib.util.find_spec("uvloop") is not None
 
