@@ -18,6 +18,7 @@ from mcpgym_grading._checks import (
 )
 from mcpgym_grading._mentions import Mention
 from mcpgym_grading._periods import PeriodReader, period_item
+from mcpgym_grading._terms import Lexicon
 from mcpgym_grading._text import TextView
 from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
@@ -79,7 +80,9 @@ def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
     named = [m.text for m in mentions if m.names(item)]
     others: list[Mention] = [m for m in mentions if not m.within(ok)]
     # look-alikes of the other items' most common forms, read as every value check reads
-    view = TextView.of(parts, signed=False)
+    # (a lexicon's governed ranks left out: "team lead" in "billing team lead" is billing's)
+    looked = reader.lookup_texts(text) if isinstance(reader, Lexicon) else None
+    view = TextView.of(looked if looked is not None else parts, signed=False)
     for other in reader.universe(item):
         if other in ok:
             continue

@@ -26,7 +26,7 @@ environment's own data, in any environment:
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``guard-i``: field ``i`` also lists the first values each "must not state" check's
-  ``forbidden_sql`` selects (`_guarded`: values no param holds, such as ledger's tax ids).
+  ``forbidden_sql`` selects (`candidates.guarded_values`: values no param holds, such as ledger's tax ids).
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
 - ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
   `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
@@ -48,11 +48,20 @@ environment's own data, in any environment:
 from __future__ import annotations
 
 import re
-import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcpgym_clients.instrument.candidates import (
+    answer_kinds,
+    categories,
+    guarded_values,
+    kin_ids,
+    money_expected,
+    money_text,
+    of_kinds,
+    says,
+)
 from mcpgym_clients.instrument.controls import (
     BLAND_TEXT,
     Call,
@@ -63,8 +72,7 @@ from mcpgym_clients.instrument.controls import (
     reference_calls,
 )
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
-from mcpgym_clients.instrument.siblings import siblings
-from mcpgym_grading import AnswerMatch, Param
+from mcpgym_grading import AnswerMatch
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant, ToolCall, replay
 
 __all__ = [
@@ -84,15 +92,6 @@ MIN_TEXT = 20
 TEXT_FORMS = tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)
 """The forms of the ``stuff`` and ``choices`` mutants (the ``leak`` ones take every form)."""
 
-GUARDED_PER_CHECK = 3
-"""How many of the values a "must not state" check guards the leak mutant adds (`_guarded`):
-enough to show the check refuses them, few enough that every look-alike form of them
-fits the environment's free-text fields (ledger keeps 300 characters of a memo)."""
-
-MAX_CATEGORIES = 30
-"""A snapshot column with at most this many distinct texts holds a category (a carrier, a
-team, a status): each of its values is a categorical answer, the others its alternatives."""
-
 
 @dataclass(frozen=True)
 class Adversary:
@@ -111,194 +110,6 @@ class Adversary:
     role: str
     base: str = ""
     values: tuple[str, ...] = ()
-
-
-def _money(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
-def _applies(check: AnswerMatch, variant: TaskVariant) -> bool:
-    if check.bands is not None and variant.band not in check.bands:
-        return False
-    return not check.when or bool(variant.params.get(check.when))
-
-
-def money_expected(env: Environment, variant: TaskVariant) -> list[int]:
-    """The amounts (integer cents) the variant's applicable money answer checks expect."""
-    rubric = env.families[variant.family].rubric
-    out: list[int] = []
-    for check in getattr(rubric, "checks", ()):
-        if not isinstance(check, AnswerMatch) or not _applies(check, variant):
-            continue
-        if check.normalize != "money" or not isinstance(check.expected, Param):
-            continue
-        value = variant.params.get(check.expected.name)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            out.append(value)
-    return sorted(set(out))
-
-
-_DOMAINS: dict[tuple[str, str | None], dict[str, list[str]]] = {}
-
-
-def _snapshot_domains(env: Environment) -> dict[str, list[str]]:
-    """``{value: [every value of its column]}`` over the snapshot's text columns with at
-    most `MAX_CATEGORIES` distinct values (cached per environment and snapshot)."""
-    key = (env.name, env.snapshot.sha256)
-    if key in _DOMAINS:
-        return _DOMAINS[key]
-    out: dict[str, list[str]] = {}
-    db = sqlite3.connect(":memory:")
-    try:
-        db.deserialize(env.snapshot.data)
-        tables = [
-            r[0]
-            for r in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        for table in tables:
-            for col in [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]:
-                values = [
-                    r[0]
-                    for r in db.execute(
-                        f'SELECT DISTINCT "{col}" FROM "{table}" WHERE typeof("{col}") = '
-                        f"'text' LIMIT {MAX_CATEGORIES + 1}"
-                    )
-                ]
-                if 2 <= len(values) <= MAX_CATEGORIES:
-                    for v in values:
-                        out.setdefault(v, [])
-                        out[v] += [x for x in values if x not in out[v]]
-    finally:
-        db.close()
-    _DOMAINS[key] = out
-    return out
-
-
-def categories(
-    env: Environment, variant: TaskVariant, body: Sequence[Call]
-) -> dict[str, list[str]]:
-    """``{value: [its alternatives]}``: the categorical values of the variant (a str param
-    found in a small snapshot column, `_snapshot_domains`; a reference argument with an enum
-    schema) and the other values of their category."""
-    out: dict[str, list[str]] = {}
-    domains = _snapshot_domains(env)
-    for value in variant.params.values():
-        if isinstance(value, str) and len(value) >= 2 and value in domains:
-            out[value] = [v for v in domains[value] if v != value and len(v) >= 2]
-    for name, args in body:
-        spec = env.tools.get(name)
-        if spec is None:
-            continue
-        props = spec.input_schema.get("properties", {})
-        for arg, prop in props.items():
-            value = args.get(arg)
-            enums = [o["enum"] for o in prop.get("anyOf", [prop]) if "enum" in o]
-            if isinstance(value, str) and enums and value in enums[0]:
-                out.setdefault(value, [])
-                out[value] += [
-                    v for v in enums[0] if isinstance(v, str) and v != value and v not in out[value]
-                ]
-    return {k: v for k, v in out.items() if v}
-
-
-def _says(text: str, value: str) -> bool:
-    return re.search(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", text, re.I) is not None
-
-
-def answer_kinds(env: Environment, variant: TaskVariant) -> tuple[set[str], set[str], list[Any]]:
-    """The kinds (name endings) of the values the applicable answer checks expect: token
-    kinds, money kinds, and the expected values themselves."""
-    rubric = env.families[variant.family].rubric
-    tokens: set[str] = set()
-    money: set[str] = set()
-    expected: list[Any] = []
-    for check in getattr(rubric, "checks", ()):
-        if not isinstance(check, AnswerMatch) or not _applies(check, variant):
-            continue
-        if not isinstance(check.expected, Param) or check.normalize == "text":
-            continue
-        (money if check.normalize == "money" else tokens).add(_suffix(check.expected.name))
-        expected.append(variant.params.get(check.expected.name))
-    return tokens, money, expected
-
-
-def _of_kinds(
-    kinds: set[str], params: Mapping[str, Any], looked_up: Mapping[str, list[Any]]
-) -> list[Any]:
-    found: list[Any] = []
-    sources = [*params.items(), *((k, v) for k, vs in looked_up.items() for v in vs)]
-    for key, value in sources:
-        if _suffix(key) not in kinds and key not in kinds:
-            continue
-        for v in _flat_values(value):
-            if v is None or isinstance(v, bool) or not isinstance(v, str | int):
-                continue
-            if v not in found:
-                found.append(v)
-    return found
-
-
-def _kin(env: Environment, variant: TaskVariant, bundle: Any, exclude: set[str]) -> list[str]:
-    """Ids of the same kind as each expected token answer, drawn from the reference's final
-    database (`siblings`: the customer's other orders, the other parcels' tracking numbers)
-    and not used by the reference: the candidates a shotgun answer lists beside the right
-    one, which the reference's reads seldom return."""
-    rubric = env.families[variant.family].rubric
-    checks = [
-        c
-        for c in getattr(rubric, "checks", ())
-        if isinstance(c, AnswerMatch)
-        and _applies(c, variant)
-        and c.normalize == "token"
-        and isinstance(c.expected, Param)
-        and not c.negate
-    ]
-    if not checks:
-        return []
-    out: list[str] = []
-    db = bundle.open_final_db()
-    try:
-        for check in checks:
-            assert isinstance(check.expected, Param)
-            value = variant.params.get(check.expected.name)
-            if isinstance(value, str | int) and not isinstance(value, bool):
-                out += siblings(db, value, check.expected.name, exclude=exclude)
-    finally:
-        db.close()
-    return list(dict.fromkeys(out))
-
-
-def _guarded(env: Environment, variant: TaskVariant, bundle: Any) -> list[str]:
-    """What the rubric's "must not state" checks refuse, read from the reference's final
-    database: every value the ``forbidden_sql`` of an applicable `AnswerMatch` with no
-    expected value selects (a party's tax id, another customer's email). A value the
-    variant's params do not hold (no generator draws the tax ids) is leaked all the same,
-    so such a check is shown to fail on a leak of what it guards."""
-    checks = [
-        c
-        for c in getattr(env.families[variant.family].rubric, "checks", ())
-        if isinstance(c, AnswerMatch)
-        and c.expected is None
-        and c.forbidden_sql
-        and _applies(c, variant)
-    ]
-    if not checks:
-        return []
-    out: list[str] = []
-    db = bundle.open_final_db()
-    try:
-        for check in checks:
-            try:
-                rows = db.execute(str(check.forbidden_sql), dict(variant.params)).fetchall()
-            except (sqlite3.Error, ValueError):
-                continue  # the check reports its own SQL error when graded
-            values = [str(r[0]) for r in rows if r and isinstance(r[0], str | int)]
-            out += values[:GUARDED_PER_CHECK]
-    finally:
-        db.close()
-    return list(dict.fromkeys(out))
 
 
 def _fields(body: Sequence[Call], env: Environment, answer: str | None) -> list[tuple[str, int]]:
@@ -330,8 +141,8 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
     leak_kinds = {_suffix(k) for k in params}
     used = {json_key(v) for _, args in body for v in args.values()}
     said = {str(v) for _, args in body for v in _flat_values(args) if isinstance(v, str | int)}
-    kin = _kin(env, variant, replayed, want | said)
-    guarded = _guarded(env, variant, replayed)
+    kin = kin_ids(env, variant, replayed, want | said)
+    guarded = guarded_values(env, variant, replayed)
     out: list[Adversary] = []
     for group, i in _fields(body, env, answer):
         if group == "submit":
@@ -346,7 +157,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         plans: list[tuple[str, list[str], tuple[str, ...]]] = []
         stuff = [
             str(v)
-            for v in _of_kinds(token_kinds, params, looked_up)
+            for v in of_kinds(token_kinds, params, looked_up)
             if len(str(v)) >= 3 and str(v) not in want and json_key(v) not in used
         ]
         stuff = [v for v in dict.fromkeys([*stuff, *kin]) if v.casefold() not in text.casefold()]
@@ -354,32 +165,32 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             plans.append(("stuff", stuff, TEXT_FORMS))
         cents = [
             v
-            for v in _of_kinds(money_kinds, params, looked_up)
+            for v in of_kinds(money_kinds, params, looked_up)
             if isinstance(v, int) and v > 0 and str(v) not in want and json_key(v) not in used
         ]
-        amounts = [a for a in (_money(v) for v in sorted(set(cents))) if a not in text]
+        amounts = [a for a in (money_text(v) for v in sorted(set(cents))) if a not in text]
         if amounts:
             plans.append(("amounts", amounts, MONEY_FORMS))
         near = [
-            _money(c)
+            money_text(c)
             for e in money_expected(env, variant)
-            if _money(e) in text
+            if money_text(e) in text
             for c in (e + 1, 2 * e)
-            if _money(c) not in text and c not in cents  # candidates are `amounts-i`'s
+            if money_text(c) not in text and c not in cents  # candidates are `amounts-i`'s
         ]
         if near:
             out.append(
                 Adversary(f"near-{group}", calls_of(near), group, "near", values=tuple(near))
             )
         for value, others in categories(env, variant, body).items():
-            if not _says(text, value):
+            if not says(text, value):
                 continue
             key = f"{group}:{value}"
             out.append(Adversary(f"omit-{key}", calls_of([], omit=value), key, "omit"))
             out += _with_forms(key, "choices", others, TEXT_FORMS, calls_of, split=False)
         leak = [
             str(v)
-            for v in [*_flat_values(params), *_of_kinds(leak_kinds, {}, looked_up)]
+            for v in [*_flat_values(params), *of_kinds(leak_kinds, {}, looked_up)]
             if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
         ]
         leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]

@@ -1,0 +1,233 @@
+"""Candidate values of a variant for the adversarial mutants (`instrument.adversarial`).
+
+What a shotgun answer would list beside the right one, read from the environment's own
+data: the amounts the money checks expect, the categorical values (a carrier, a team) and
+their alternatives, the kinds of value each answer check reads, ids of the same kind in
+the reference's final database, and what the "must not state" checks guard.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mcpgym_clients.instrument.controls import Call, _flat_values, _suffix
+from mcpgym_clients.instrument.siblings import siblings
+from mcpgym_grading import AnswerMatch, Param
+from mcpgym_server import Environment, TaskVariant
+
+__all__ = [
+    "GUARDED_PER_CHECK",
+    "MAX_CATEGORIES",
+    "answer_kinds",
+    "categories",
+    "guarded_values",
+    "kin_ids",
+    "money_expected",
+    "money_text",
+    "of_kinds",
+    "says",
+]
+
+MAX_CATEGORIES = 30
+"""A snapshot column with at most this many distinct texts holds a category (a carrier, a
+team, a status): each of its values is a categorical answer, the others its alternatives."""
+
+GUARDED_PER_CHECK = 3
+"""How many of the values a "must not state" check guards the leak mutant adds (`_guarded`):
+enough to show the check refuses them, few enough that every look-alike form of them
+fits the environment's free-text fields (ledger keeps 300 characters of a memo)."""
+
+
+def money_text(cents: int) -> str:
+    """``$1,234.50`` for 123450 cents (the plain form the mutants add)."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def applies(check: AnswerMatch, variant: TaskVariant) -> bool:
+    if check.bands is not None and variant.band not in check.bands:
+        return False
+    return not check.when or bool(variant.params.get(check.when))
+
+
+def money_expected(env: Environment, variant: TaskVariant) -> list[int]:
+    """The amounts (integer cents) the variant's applicable money answer checks expect."""
+    rubric = env.families[variant.family].rubric
+    out: list[int] = []
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, AnswerMatch) or not applies(check, variant):
+            continue
+        if check.normalize != "money" or not isinstance(check.expected, Param):
+            continue
+        value = variant.params.get(check.expected.name)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            out.append(value)
+    return sorted(set(out))
+
+
+_DOMAINS: dict[tuple[str, str | None], dict[str, list[str]]] = {}
+
+
+def _snapshot_domains(env: Environment) -> dict[str, list[str]]:
+    """``{value: [every value of its column]}`` over the snapshot's text columns with at
+    most `MAX_CATEGORIES` distinct values (cached per environment and snapshot)."""
+    key = (env.name, env.snapshot.sha256)
+    if key in _DOMAINS:
+        return _DOMAINS[key]
+    out: dict[str, list[str]] = {}
+    db = sqlite3.connect(":memory:")
+    try:
+        db.deserialize(env.snapshot.data)
+        tables = [
+            r[0]
+            for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        for table in tables:
+            for col in [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]:
+                values = [
+                    r[0]
+                    for r in db.execute(
+                        f'SELECT DISTINCT "{col}" FROM "{table}" WHERE typeof("{col}") = '
+                        f"'text' LIMIT {MAX_CATEGORIES + 1}"
+                    )
+                ]
+                if 2 <= len(values) <= MAX_CATEGORIES:
+                    for v in values:
+                        out.setdefault(v, [])
+                        out[v] += [x for x in values if x not in out[v]]
+    finally:
+        db.close()
+    _DOMAINS[key] = out
+    return out
+
+
+def categories(
+    env: Environment, variant: TaskVariant, body: Sequence[Call]
+) -> dict[str, list[str]]:
+    """``{value: [its alternatives]}``: the categorical values of the variant (a str param
+    found in a small snapshot column, `_snapshot_domains`; a reference argument with an enum
+    schema) and the other values of their category."""
+    out: dict[str, list[str]] = {}
+    domains = _snapshot_domains(env)
+    for value in variant.params.values():
+        if isinstance(value, str) and len(value) >= 2 and value in domains:
+            out[value] = [v for v in domains[value] if v != value and len(v) >= 2]
+    for name, args in body:
+        spec = env.tools.get(name)
+        if spec is None:
+            continue
+        props = spec.input_schema.get("properties", {})
+        for arg, prop in props.items():
+            value = args.get(arg)
+            enums = [o["enum"] for o in prop.get("anyOf", [prop]) if "enum" in o]
+            if isinstance(value, str) and enums and value in enums[0]:
+                out.setdefault(value, [])
+                out[value] += [
+                    v for v in enums[0] if isinstance(v, str) and v != value and v not in out[value]
+                ]
+    return {k: v for k, v in out.items() if v}
+
+
+def says(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value`` as a whole word (case-insensitive)."""
+    return re.search(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", text, re.I) is not None
+
+
+def answer_kinds(env: Environment, variant: TaskVariant) -> tuple[set[str], set[str], list[Any]]:
+    """The kinds (name endings) of the values the applicable answer checks expect: token
+    kinds, money kinds, and the expected values themselves."""
+    rubric = env.families[variant.family].rubric
+    tokens: set[str] = set()
+    money: set[str] = set()
+    expected: list[Any] = []
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, AnswerMatch) or not applies(check, variant):
+            continue
+        if not isinstance(check.expected, Param) or check.normalize == "text":
+            continue
+        (money if check.normalize == "money" else tokens).add(_suffix(check.expected.name))
+        expected.append(variant.params.get(check.expected.name))
+    return tokens, money, expected
+
+
+def of_kinds(
+    kinds: set[str], params: Mapping[str, Any], looked_up: Mapping[str, list[Any]]
+) -> list[Any]:
+    """The distinct str/int values of ``params`` and ``looked_up`` (name -> values the
+    reference's reads returned) whose names end in one of ``kinds`` (or are one)."""
+    found: list[Any] = []
+    sources = [*params.items(), *((k, v) for k, vs in looked_up.items() for v in vs)]
+    for key, value in sources:
+        if _suffix(key) not in kinds and key not in kinds:
+            continue
+        for v in _flat_values(value):
+            if v is None or isinstance(v, bool) or not isinstance(v, str | int):
+                continue
+            if v not in found:
+                found.append(v)
+    return found
+
+
+def kin_ids(env: Environment, variant: TaskVariant, bundle: Any, exclude: set[str]) -> list[str]:
+    """Ids of the same kind as each expected token answer, drawn from the reference's final
+    database (`siblings`: the customer's other orders, the other parcels' tracking numbers)
+    and not used by the reference: the candidates a shotgun answer lists beside the right
+    one, which the reference's reads seldom return."""
+    rubric = env.families[variant.family].rubric
+    checks = [
+        c
+        for c in getattr(rubric, "checks", ())
+        if isinstance(c, AnswerMatch)
+        and applies(c, variant)
+        and c.normalize == "token"
+        and isinstance(c.expected, Param)
+        and not c.negate
+    ]
+    if not checks:
+        return []
+    out: list[str] = []
+    db = bundle.open_final_db()
+    try:
+        for check in checks:
+            assert isinstance(check.expected, Param)
+            value = variant.params.get(check.expected.name)
+            if isinstance(value, str | int) and not isinstance(value, bool):
+                out += siblings(db, value, check.expected.name, exclude=exclude)
+    finally:
+        db.close()
+    return list(dict.fromkeys(out))
+
+
+def guarded_values(env: Environment, variant: TaskVariant, bundle: Any) -> list[str]:
+    """What the rubric's "must not state" checks refuse, read from the reference's final
+    database: every value the ``forbidden_sql`` of an applicable `AnswerMatch` with no
+    expected value selects (a party's tax id, another customer's email). A value the
+    variant's params do not hold (no generator draws the tax ids) is leaked all the same,
+    so such a check is shown to fail on a leak of what it guards."""
+    checks = [
+        c
+        for c in getattr(env.families[variant.family].rubric, "checks", ())
+        if isinstance(c, AnswerMatch)
+        and c.expected is None
+        and c.forbidden_sql
+        and applies(c, variant)
+    ]
+    if not checks:
+        return []
+    out: list[str] = []
+    db = bundle.open_final_db()
+    try:
+        for check in checks:
+            try:
+                rows = db.execute(str(check.forbidden_sql), dict(variant.params)).fetchall()
+            except (sqlite3.Error, ValueError):
+                continue  # the check reports its own SQL error when graded
+            values = [str(r[0]) for r in rows if r and isinstance(r[0], str | int)]
+            out += values[:GUARDED_PER_CHECK]
+    finally:
+        db.close()
+    return list(dict.fromkeys(out))
