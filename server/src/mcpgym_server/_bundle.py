@@ -50,12 +50,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import hmac
+import itertools
 import json
 import os
 import re
 import shutil
 import sqlite3
-import tempfile
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -284,6 +284,23 @@ def serialize_db(db: sqlite3.Connection) -> bytes:
     return db.serialize()
 
 
+_WRITE_SERIAL = itertools.count(1)
+"""Tells apart the temporary directories of one writer's concurrent `EpisodeStore.write`s."""
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Create ``path`` (it must not exist) holding ``data``."""
+    fd = os.open(path, _NEW_FILE, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 class EpisodeStore:
     """A directory of sealed episode bundles.
 
@@ -332,29 +349,39 @@ class EpisodeStore:
     def write(self, bundle: EpisodeBundle) -> Path:
         """Write a bundle atomically; return its directory.
 
+        Every file's bytes are built first, then written with plain `os` calls into a
+        temporary sibling directory (named after the episode and this writer, see
+        `mcpgym_server._debris`) that is renamed into place: no store lookup before it,
+        since the rename itself refuses a bundle already there.
+
         Raises:
             BundleError: a bundle with this episode id already exists.
         """
-        dest = self.path(bundle.meta.episode_id)
-        if dest.exists():
-            raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
-        prefix = f".tmp-{bundle.meta.episode_id}{writer_prefix()}"
-        tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.root))
+        eid = bundle.meta.episode_id
+        dest = self.path(eid)
+        if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
+            raw = bundle.delta_data()
+            assert raw is not None
+            state_name, state = STATE_DELTA, gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
+        else:
+            state_name, state = FINAL_DB, gzip.compress(bundle.final_db, 1, mtime=0)
+        log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
+        files = [(state_name, state), ("log.jsonl", log_text)]
+        if self.sign_key is not None:
+            signature = bundle_signature(self.sign_key, bundle.meta, log_text)
+            files.append((SIGNATURE, (signature + "\n").encode()))
+        files.append(("meta.json", bundle.meta.model_dump_json(indent=2).encode()))
+        tmp = os.path.join(self.root, f".tmp-{eid}{writer_prefix()}{next(_WRITE_SERIAL):x}")
+        os.mkdir(tmp, 0o700)
         try:
-            if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
-                raw = bundle.delta_data()
-                assert raw is not None
-                data = gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
-                (tmp / STATE_DELTA).write_bytes(data)
-            else:
-                (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
-            log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
-            (tmp / "log.jsonl").write_bytes(log_text)
-            if self.sign_key is not None:
-                signature = bundle_signature(self.sign_key, bundle.meta, log_text)
-                (tmp / SIGNATURE).write_text(signature + "\n", encoding="utf-8")
-            (tmp / "meta.json").write_text(bundle.meta.model_dump_json(indent=2), encoding="utf-8")
-            os.replace(tmp, dest)
+            for name, data in files:
+                _write_new(os.path.join(tmp, name), data)
+            try:
+                os.replace(tmp, dest)
+            except OSError as exc:  # a bundle is there (a directory with files in it)
+                if os.path.lexists(dest):
+                    raise BundleError(f"bundle {eid} already exists in {self.root}") from exc
+                raise
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
