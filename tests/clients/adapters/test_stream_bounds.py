@@ -26,7 +26,7 @@ from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
 from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter
 from mcpgym_clients.adapters.retry import RetryPolicy
-from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES, assemble
+from mcpgym_clients.adapters.streaming import assemble
 from mcpgym_clients.agents.model import ModelAgent
 from mcpgym_clients.errors import ModelAPIError
 
@@ -188,6 +188,8 @@ async def test_a_response_over_the_byte_cap_is_refused_before_it_is_stored(strea
 
 
 def test_the_byte_cap_has_a_default() -> None:
+    from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES
+
     assert ChatCompletionsClient().max_response_bytes == DEFAULT_MAX_RESPONSE_BYTES == 8 * 2**20
 
 
@@ -225,3 +227,34 @@ async def test_an_sdk_vendor_response_over_the_cap_is_refused(vendor: str) -> No
     agent.adapter.max_response_bytes = 10_000
     result = await agent.run(FakeEpisode().context())
     assert (result.termination, result.answer) == ("completed", "short")
+
+
+def test_the_eval_flags_reach_every_vendor() -> None:
+    from mcpgym_clients.commands._agent import build_agent
+
+    common: dict[str, Any] = {
+        "base_url": "http://127.0.0.1:9/v1",
+        "api_key": "k",
+        "api_key_env": None,
+        "parse_text_tool_calls": None,
+        "max_turns": 3,
+        "temperature": None,
+        "model_seed": None,
+        "max_output_tokens": None,
+        "request_timeout": 4.0,
+    }
+    local = build_agent("openai", model="openai-compatible:q", **common)
+    assert local.client.response_timeout == 20.0  # type: ignore[attr-defined]
+    assert local.adapter.max_response_bytes == 8 * 2**20  # type: ignore[attr-defined]
+    local = build_agent(
+        "openai",
+        model="openai-compatible:q",
+        response_timeout=7.0,
+        max_response_bytes=1000,
+        **common,
+    )
+    assert local.client.response_timeout == 7.0  # type: ignore[attr-defined]
+    assert local.client.max_response_bytes == 1000  # type: ignore[attr-defined]
+    assert local.adapter.max_response_bytes == 1000  # type: ignore[attr-defined]
+    hosted = build_agent("openai", model="anthropic:c", max_response_bytes=1000, **common)
+    assert hosted.adapter.max_response_bytes == 1000  # type: ignore[attr-defined]

@@ -9,7 +9,17 @@ while the retry queues behind it on a one-request-at-a-time server.
 
 A stream that ends without a single event (`EmptyStream`: llama-cpp-python's answer to a
 prompt over its context window when streaming) is sent again once without streaming,
-which gets the server's real answer (its 400 with the figures).
+which gets the server's real answer (its 400 with the figures). A stream that ends after
+some chunks with neither a ``finish_reason`` nor ``[DONE]`` was cut off
+(`TruncatedStream`): transient, retried, then ``infra_error``; its fragment is never an
+answer.
+
+Every response is bounded (`StreamWatch`): no *event* for ``--request-timeout`` seconds
+(comment lines such as ``: keepalive`` are not events), or the whole response past
+``--response-timeout`` (default `RESPONSE_TIMEOUT_FACTOR` times the former), and the
+attempt is abandoned (transient); more than ``--max-response-bytes`` on the wire
+(`DEFAULT_MAX_RESPONSE_BYTES`) and it is refused (`ResponseTooLarge`, not transient:
+``model_error``) before anything of it is kept.
 
 `assemble` turns the chunks back into exactly what the non-streaming endpoint returns
 (``id``, ``model``, ``choices[0].message`` with ``content``, ``tool_calls`` merged by
