@@ -18,7 +18,12 @@ from rich.console import Console
 
 from mcpgym_clients.backends import backend_problem
 from mcpgym_clients.commands._common import fail, parsed, reported, say
-from mcpgym_clients.commands._options import DEFAULT_STORE, SEED_SALT
+from mcpgym_clients.commands._options import (
+    DEFAULT_STORE,
+    SEED_SALT,
+    MaxResponseBytes,
+    ResponseTimeout,
+)
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import UnknownEnvironmentError, available_environments
 
@@ -183,6 +188,8 @@ def eval_(
             metavar="SECONDS",
         ),
     ] = 120.0,
+    response_timeout: ResponseTimeout = None,
+    max_response_bytes: MaxResponseBytes = None,
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Max tokens per model response.", min=1)
     ] = None,
@@ -311,6 +318,8 @@ def eval_(
         max_turns=max_turns or 30,
         max_turns_given=max_turns is not None,
         request_timeout=request_timeout,
+        response_timeout=response_timeout,
+        max_response_bytes=max_response_bytes,
         temperature=temperature,
         model_seed=model_seed,
         max_output_tokens=max_output_tokens,
