@@ -84,6 +84,7 @@ class FakeLlamaServer:
     n_ctx: int = 4096
     served: list[Served] = field(default_factory=list)
     port: int = 0
+    models: list[str] = field(default_factory=lambda: ["qwen"])
 
     @property
     def base_url(self) -> str:
@@ -117,7 +118,9 @@ class FakeLlamaServer:
             except (anyio.EndOfStream, anyio.BrokenResourceError, ValueError):
                 return
             if method == "GET":
-                await _send_json(stream, 200, {"object": "list", "data": [{"id": "qwen"}]})
+                await _send_json(
+                    stream, 200, {"object": "list", "data": [{"id": m} for m in self.models]}
+                )
                 return
             async with self._slot:  # one generation at a time
                 await self._chat(stream, body)

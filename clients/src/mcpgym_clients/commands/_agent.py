@@ -6,10 +6,15 @@ import contextlib
 import os
 from typing import Any
 
+import httpx
 import typer
 
 from mcpgym_clients.adapters.base import ModelSettings
-from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
+from mcpgym_clients.adapters.chat_completions import (
+    CHECK_TIMEOUT,
+    DEFAULT_BASE_URL,
+    ChatCompletionsClient,
+)
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES
 from mcpgym_clients.agent_spec import is_agent_spec, load_agent
@@ -91,6 +96,15 @@ def build_agent(
         raise typer.BadParameter("--agent openai needs --model", param_hint="'--model'")
     vendor, model_id = parsed(parse_model_spec, model, "--model")
     spec = vendor or VENDORS["openai-compatible"]
+    if (
+        vendor is not None
+        and vendor.name == "openai-compatible"
+        and not (base_url or (spec.base_url_var and os.environ.get(spec.base_url_var)))
+    ):
+        raise typer.BadParameter(
+            "openai-compatible needs --base-url (e.g. http://127.0.0.1:11434/v1)",
+            param_hint="'--base-url'",
+        )
     key_names = key_vars(model, api_key_env)
     key = api_key or next((os.environ[v] for v in key_names if os.environ.get(v)), None)
     env_base = os.environ.get(spec.base_url_var) if spec.base_url_var else None
@@ -139,6 +153,86 @@ def build_agent(
     if max_response_bytes is not None:
         adapter.max_response_bytes = max_response_bytes
     return build_model_agent(adapter, parse_text_tool_calls=bool(parse_text_tool_calls), **loop)
+
+
+def choose_agent(
+    agent: str | None,
+    model: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    model_flags: dict[str, bool],
+    *,
+    transport: httpx.BaseTransport | None = None,
+) -> tuple[str, str | None]:
+    """The agent name and ``--model`` that ``mcpgym eval``'s flags mean: ``(agent, model)``.
+
+    No ``--agent``: ``openai`` with ``--model``; with ``--base-url`` alone, the
+    openai-compatible vendor running the one model that ``GET {base_url}/models`` lists
+    (`served_model`); with neither, the reference agent. ``model_flags`` maps each other
+    model-only flag (``--api-key``, ``--temperature``...) to whether it was given.
+
+    Raises:
+        typer.BadParameter: a model-only flag without a model agent; the server lists
+            no model or several, or cannot be reached.
+    """
+    if agent is None and model is None and base_url is not None:
+        return "openai", f"openai-compatible:{served_model(base_url, api_key, transport)}"
+    if model is None and (agent is None or agent in ("reference", "null", "random")):
+        given = ["--base-url"] if base_url is not None else []
+        given += [flag for flag, on in model_flags.items() if on]
+        if given:
+            who = agent or "reference (the default without --model)"
+            raise typer.BadParameter(
+                f"{given[0]} is for model agents and the {who} agent takes none: add "
+                "--model VENDOR:MODEL, or --base-url URL alone for a local server",
+                param_hint=f"'{given[0]}'",
+            )
+    return agent or ("openai" if model else "reference"), model
+
+
+def served_model(
+    base_url: str, api_key: str | None = None, transport: httpx.BaseTransport | None = None
+) -> str:
+    """The id of the one model an OpenAI-compatible server lists at ``GET {base_url}/models``.
+
+    Raises:
+        typer.BadParameter: the server cannot be reached ("cannot reach the model API"),
+            answers an error or no list, lists no model, or lists several (the message
+            names them and says ``--model openai-compatible:NAME``).
+    """
+    base = base_url.rstrip("/")
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    hint = "'--base-url'"
+    try:
+        with httpx.Client(transport=transport, timeout=CHECK_TIMEOUT) as http:
+            resp = http.get(f"{base}/models", headers=headers)
+    except (httpx.TransportError, httpx.InvalidURL) as exc:
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise typer.BadParameter(
+            f"cannot reach the model API at {base} ({detail})", param_hint=hint
+        ) from exc
+    try:
+        data = resp.json()
+        ids = [str(m["id"]) for m in data["data"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise typer.BadParameter(
+            f"GET {base}/models answered {resp.status_code} without a model list, so the "
+            "model to run is unknown: pass --model openai-compatible:NAME",
+            param_hint=hint,
+        ) from exc
+    if len(ids) == 1:
+        return ids[0]
+    if not ids:
+        raise typer.BadParameter(
+            f"the server at {base} lists no model: load one, or pass "
+            "--model openai-compatible:NAME",
+            param_hint=hint,
+        )
+    raise typer.BadParameter(
+        f"the server at {base} serves {len(ids)} models ({', '.join(ids)}): "
+        "pick one with --model openai-compatible:NAME",
+        param_hint="'--model'",
+    )
 
 
 def hard_cap(timeout: float | None, time_limit: float | None, agent: Agent) -> float:

@@ -130,7 +130,7 @@ def eval_(
         str | None,
         typer.Option(
             help="reference, null, random, openai, or a harness module:attr / file.py:attr "
-            "(default: openai with --model)"
+            "(default: openai with --model or --base-url, else reference)"
         ),
     ] = None,
     model: Annotated[
@@ -142,7 +142,10 @@ def eval_(
     ] = None,
     base_url: Annotated[
         str | None,
-        typer.Option(help="API root (default: the vendor's)."),
+        typer.Option(
+            help="API root (default: the vendor's). Alone: the local OpenAI-compatible "
+            "server's one model (GET URL/models)."
+        ),
     ] = None,
     api_key: Annotated[
         str | None, typer.Option(help="API key (default: from the vendor's variable).")
@@ -286,7 +289,7 @@ def eval_(
     own. Running the same command again resumes its unfinished run, skipping the stored
     episodes.
     """
-    from mcpgym_clients.commands._agent import hard_cap, key_vars
+    from mcpgym_clients.commands._agent import choose_agent, hard_cap, key_vars
     from mcpgym_clients.evaluation import EvalOptions, default_concurrency
     from mcpgym_clients.redaction import redacted
 
@@ -308,8 +311,27 @@ def eval_(
         raise typer.BadParameter(problem, param_hint="'--backend'")
     if env_url is None and env not in available_environments():
         raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
+    agent, model = choose_agent(
+        agent,
+        model,
+        base_url,
+        api_key,
+        {
+            "--api-key": api_key is not None,
+            "--api-key-env": api_key_env is not None,
+            "--parse-text-tool-calls": parse_text_tool_calls is not None,
+            "--no-parse-text-tool-calls": no_parse_text_tool_calls,
+            "--max-turns": max_turns is not None,
+            "--max-tokens": max_tokens is not None,
+            "--max-output-tokens": max_output_tokens is not None,
+            "--temperature": temperature is not None,
+            "--model-seed": model_seed is not None,
+            "--response-timeout": response_timeout is not None,
+            "--max-response-bytes": max_response_bytes is not None,
+        },
+    )
     the_agent = build_agent(
-        agent or ("openai" if model else "reference"),
+        agent,
         model=model,
         base_url=base_url,
         api_key=api_key,
