@@ -118,14 +118,16 @@ def test_charts_draw_one_bar_per_group_and_series_in_proportion_to_the_figures(
     assert families.count() == len(TASKS) * 2
     whiskers = chart.locator("path.whisker")
     assert whiskers.count() == len(BANDS) * 2
-    # the comparison: one delta bar per band and per family, drawn below the zero line
+    # the comparison (A = the --vs hostile run, B = the reference; delta = B - A > 0): one
+    # delta bar per band and per family, drawn above the zero line
     for anchor, n in (("#chart-delta-by_band", len(BANDS)), ("#chart-delta-by_family", len(TASKS))):
         deltas = page.locator(f"{anchor} rect.bar")
         assert deltas.count() == n
         axis = page.locator(f"{anchor} line.axis").bounding_box()
         for i in range(n):
             box = deltas.nth(i).bounding_box()
-            assert box["height"] > 0 and box["y"] == pytest.approx(axis["y"], abs=1.0)
+            assert box["height"] > 0
+            assert box["y"] + box["height"] == pytest.approx(axis["y"], abs=1.0)
 
 
 def test_every_in_page_link_has_a_target_and_nothing_is_external(page: Any) -> None:
@@ -155,12 +157,13 @@ def test_clicking_an_episode_link_opens_and_shows_its_transcript(page: Any) -> N
     assert details.locator(".msg pre").first.is_visible()
 
 
-def test_a_regressed_variant_links_to_the_second_runs_episode(page: Any) -> None:
-    rows = page.locator("#regressed + details table tbody tr")
+def test_a_newly_solved_variant_links_to_the_vs_runs_episode(page: Any) -> None:
+    # A = the --vs hostile run, B = the reference: what hostile failed, B newly solved
+    rows = page.locator("#newly-solved + details table tbody tr")
     assert (
         rows.count() == 8
     )  # the hostile agent fails every odd seed: 2 families x 2 bands x 2 epochs
-    link = rows.first.locator("td").nth(3).locator("a")
+    link = rows.first.locator("td").nth(2).locator("a")
     target = link.get_attribute("href")[1:]
     link.click()
     details = page.locator(f"details#{target}")

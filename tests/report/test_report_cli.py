@@ -54,9 +54,9 @@ def test_report_vs_writes_the_comparison_where_asked(campaign: Campaign, tmp_pat
         app,
         [
             "report",
-            campaign.hostile[:-2],  # a unique prefix will do
+            campaign.reference[:-2],  # a unique prefix will do
             "--vs",
-            campaign.reference,
+            campaign.hostile,  # the baseline: A
             "--store",
             str(campaign.store),
             "--out",
@@ -65,6 +65,7 @@ def test_report_vs_writes_the_comparison_where_asked(campaign: Campaign, tmp_pat
     )
     assert result.exit_code == 0, result.output
     html = out.read_text()
+    # `report NEW --vs BASELINE`: A is the baseline, B the run reported, delta = B - A
     assert f"(run {campaign.hostile}), B = <b>reference</b> (run {campaign.reference})" in html
     assert "Newly solved by B (reference): 8," in html and "Regressed in B (reference): 0," in html
     assert "FORCED" not in html
@@ -78,8 +79,8 @@ def test_report_vs_its_own_baseline_shows_each_episode_once(campaign: Campaign) 
     html = out.read_text()
     ids = re.findall(r'<details class="episode" id="(ep-\d+)"', html)
     assert len(ids) == len(set(ids)) == 16 + 8  # reference (2 epochs) and null (1 epoch)
-    # B is the null agent: its losses read as regressions of B, labelled by agent
-    assert "Regressed in B (null): 8, passed by A (reference)" in html
+    # A is the --vs run (the null baseline), B the reference: its wins are B's, by agent
+    assert "Newly solved by B (reference): 8, failed by A (null)" in html
 
 
 def test_an_unknown_run_is_a_one_line_error(campaign: Campaign) -> None:
@@ -115,7 +116,7 @@ def test_runs_on_different_locks_are_refused_unless_forced(store_copy: Path) -> 
     assert refused.exit_code == 1
     (line,) = refused.output.strip().splitlines()
     assert line.startswith("error: runs ") and "different locks" in line and "--force" in line
-    assert "lock " + run["lock"][:12] in line
+    assert f"(lock {'0' * 12} vs {run['lock'][:12]})" in line  # A = the --vs run
     forced = runner.invoke(app, [*args, "--force"])
     assert forced.exit_code == 0, forced.output
     html = Path(forced.output.strip()).read_text()

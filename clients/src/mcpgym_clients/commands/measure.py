@@ -231,8 +231,10 @@ def show(
 
 
 def compare(
-    run_a: Annotated[str, typer.Argument(help="Run A (the old release): id, prefix or `latest`.")],
-    run_b: Annotated[str, typer.Argument(help="Run B (the new release).")],
+    run_a: Annotated[
+        str, typer.Argument(help="Run A, the baseline (the old release): id, prefix or `latest`.")
+    ],
+    run_b: Annotated[str, typer.Argument(help="Run B, the new run: deltas are B − A.")],
     json_path: JsonOption = None,
     force: Annotated[
         bool, typer.Option("--force", help="Compare runs on different locks anyway.")

@@ -1,6 +1,8 @@
-"""``mcpgym report RUN [--vs RUN_B] [--out FILE] [--store DB] [--force]``: the HTML report.
+"""``mcpgym report RUN [--vs BASELINE] [--out FILE] [--store DB] [--force]``: the HTML report.
 
-``RUN`` and ``RUN_B`` are run ids, unique prefixes of one, or ``latest`` (as for ``show``).
+With ``--vs``, ``RUN`` is compared against ``BASELINE``: A = ``BASELINE``, B = ``RUN``, and
+deltas are B − A (a better ``RUN`` shows a positive delta), as ``mcpgym compare BASELINE RUN``.
+``RUN`` and ``BASELINE`` are run ids, unique prefixes of one, or ``latest`` (as for ``show``).
 Errors are one ``error: ...`` line with exit status 1.
 """
 
@@ -20,11 +22,17 @@ def report(
     run: Annotated[str, typer.Argument(help="Run id, unique prefix, or `latest`.")],
     vs: Annotated[
         str | None,
-        typer.Option("--vs", help="A second run to compare with (B; deltas are B − A)."),
+        typer.Option(
+            "--vs",
+            help="The run to compare against (the baseline, A): deltas are RUN − BASELINE.",
+            metavar="BASELINE",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="HTML file to write (default: reports/RUN[-vs-RUN_B].html by --store)."),
+        typer.Option(
+            help="HTML file to write (default: reports/RUN[-vs-BASELINE].html by --store)."
+        ),
     ] = None,
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
     force: Annotated[
@@ -35,7 +43,7 @@ def report(
     ] = 2000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.", min=0)] = 0,
 ) -> None:
-    """Write a self-contained HTML report of a run (compared with the --vs run); print its path."""
+    """Write a self-contained HTML report of a run (against the --vs baseline); print its path."""
     from mcpgym_clients.commands.measure import open_existing
     from mcpgym_clients.measure.report import write_report
 

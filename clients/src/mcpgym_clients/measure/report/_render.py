@@ -180,9 +180,10 @@ def render_report(
             "by_family_band", "baseline", "excluded"}``).
         episodes: the run's episode rows (`RunStore.episodes`: grade and transcript decoded).
         baseline_episodes: the episode rows of the run's null baseline, if any.
-        comparison: `compare_runs` of this run (A) and run B (``delta`` = B − A).
-        episodes_b: run B's episode rows (the newly solved / regressed lists link to them).
-        run_b: run B's runs row.
+        comparison: `compare_runs` of the ``--vs`` run (A, the baseline) and this run (B):
+            ``delta`` = B − A = this run − the ``--vs`` run.
+        episodes_b: the ``--vs`` run's episode rows (the flip lists link to them).
+        run_b: the ``--vs`` run's runs row.
         generated_at: timestamp shown in the footer (default: now, UTC).
 
     Returns:
@@ -195,11 +196,15 @@ def render_report(
     agent = str(run.get("agent") or "agent")
     base_run = ((metrics.get("baseline") or {}).get("run")) or {}
     sets = []
-    seen: set[Any] = set()  # run B may be the baseline: show each episode once
+    seen: set[Any] = set()  # the --vs run may be the baseline: show each episode once
     for label, title, rows in (
         ("run", f"Run {run.get('id')} ({agent})", episodes),
         ("baseline", f"Baseline {base_run.get('id')} ({base_run.get('agent')})", baseline_episodes),
-        ("B", f"Run B {(run_b or {}).get('id')} ({(run_b or {}).get('agent')})", episodes_b),
+        (
+            "B",
+            f"Run A (--vs) {(run_b or {}).get('id')} ({(run_b or {}).get('agent')})",
+            episodes_b,
+        ),
     ):
         rows = [e for e in rows if e["id"] not in seen]
         seen.update(e["id"] for e in rows)

@@ -150,7 +150,8 @@ def episode_view(row: Mapping[str, Any], *, run_label: str) -> dict[str, Any]:
 
     Args:
         row: the episode row (grade and transcript decoded).
-        run_label: which run it belongs to in this report (``"run"``, ``"baseline"``, ``"B"``).
+        run_label: which run it belongs to in this report (``"run"``, ``"baseline"``, or
+            ``"B"``: the --vs run).
     """
     grade = row.get("grade") or None
     checks = check_views(grade)

@@ -31,8 +31,10 @@ def write_report(
     """Write the HTML report of ``run_id`` (compared with run ``vs`` if given) and return its path.
 
     Args:
-        store: the run store holding the runs. run_id: the run reported (A in a comparison).
-        vs: a second run (B) to compare with: deltas are B − A.
+        store: the run store holding the runs. run_id: the run reported (the new run, B
+            in a comparison).
+        vs: the run to compare against (the baseline, A): deltas are ``run_id`` − ``vs``,
+            so a better new run shows a positive delta.
         out: the file to write (default `default_report_path`); parent folders are created
             and an existing file is replaced (atomically).
         force: compare runs on different locks anyway (the report says so).
@@ -51,7 +53,7 @@ def write_report(
     comparison = run_b = None
     episodes_b = []
     if vs is not None:
-        comparison = compare_runs(store, run_id, vs, force=force, resamples=resamples, seed=seed)
+        comparison = compare_runs(store, vs, run_id, force=force, resamples=resamples, seed=seed)
         run_b = store.run(vs)
         episodes_b = store.episodes(vs)
     html = render_report(
