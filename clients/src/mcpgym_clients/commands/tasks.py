@@ -1,4 +1,5 @@
-"""``mcpgym tasks ENV``: an environment's task families and bands."""
+"""``mcpgym tasks [ENV]``: an environment's task families and bands (no ENV: the installed
+environments)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,27 @@ from rich.table import Table
 from mcpgym_clients.commands._common import environment_named, reported
 
 
-def tasks(env: Annotated[str, typer.Argument(help="Environment name.")]) -> None:
+def tasks(
+    env: Annotated[
+        str | None, typer.Argument(help="Environment name (none: list the installed ones).")
+    ] = None,
+) -> None:
     """List an environment's task families and bands, with a sample instruction (one per
-    family, or one for all when they read alike)."""
-    from mcpgym_server import compute_lock
+    family, or one for all when they read alike). Without ENV, list the installed
+    environments."""
+    from mcpgym_server import available_environments, compute_lock
 
+    if env is None:
+        names = available_environments()
+        if not names:
+            raise typer.BadParameter(
+                "no environment is installed (install one, e.g. `uv pip install -e "
+                "environments/helpdesk`, or write one: `mcpgym new ENV`)",
+                param_hint="'ENV'",
+            )
+        typer.echo("installed environments: " + ", ".join(names))
+        typer.echo(f"`mcpgym tasks ENV` lists one's task families, e.g. `mcpgym tasks {names[0]}`")
+        return
     environment = environment_named(env)
     console = Console()
     families = list(environment.families.values())
