@@ -190,7 +190,13 @@ async def test_a_wrong_grading_token_fails_the_preflight(
     async with EpisodeDriver(
         servers.env_url, servers.grading_url, "wrong", control_token=servers.control_token
     ) as driver:
-        with anyio.fail_after(10), pytest.raises(ConfigurationError, match="rejected the token"):
+        with (
+            anyio.fail_after(10),
+            pytest.raises(
+                ConfigurationError,
+                match="rejected the grading token.*MCPGYM_GRADING_TOKEN or pass --grading-token",
+            ),
+        ):
             await driver.check_grading()
     async with driver_for(servers, toy_env) as driver:
         with anyio.fail_after(10):

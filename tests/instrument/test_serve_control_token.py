@@ -48,7 +48,7 @@ async def test_without_a_token_serve_makes_one_and_prints_it(
 ) -> None:
     result = _serve(tmp_path, env={"MCPGYM_CONTROL_TOKEN": ""})
     assert result.exit_code == 0, result.output
-    match = re.search(r"control token \(no MCPGYM_CONTROL_TOKEN given\): (\S+)", result.output)
+    match = re.search(r"export MCPGYM_CONTROL_TOKEN=(\S+)", result.output)
     assert match is not None, result.output
     (app,) = served
     assert await _create(app, {}) == 401

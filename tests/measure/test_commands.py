@@ -380,3 +380,19 @@ def test_runs_labels_stored_and_scored_episodes_as_show_does(tmp_path: Path) -> 
     assert row[3:7] == ["3", "2", "0.750", "50%"]
     shown = runner.invoke(app, ["show", run, "--store", str(db)], env={"COLUMNS": "80"})
     assert "scored" in shown.output and "infra_error 1" in shown.output
+
+
+def test_compare_of_two_environments_says_so_in_one_short_line(runs: dict[str, Any]) -> None:
+    with RunStore(runs["db"]) as store:
+        run = store.run(runs["null"])
+        other = store.create_run(env="ledger", env_version="1.0.0", lock="e" * 64, agent="null")
+    for args in (("compare", other, runs["null"]), ("report", runs["null"], "--vs", other)):
+        for force in ((), ("--force",)):
+            refused = cli(runs, *args, *force)
+            assert refused.exit_code == 1
+            (line,) = refused.output.strip().splitlines()
+            assert line == (  # A = other (the baseline), B = null, for both commands
+                f"error: runs {other} and {runs['null']} are on different environments (ledger vs "
+                f"{run['env']}): their episodes cannot be paired; compare two runs of one "
+                "environment"
+            )

@@ -79,8 +79,17 @@ class IncomparableRunsError(ConfigurationError):
             and the lock components when both runs recorded them).
     """
 
-    def __init__(self, run_a: str, run_b: str, differences: list[str]) -> None:
+    def __init__(
+        self, run_a: str, run_b: str, differences: list[str], envs: tuple[str, str] | None = None
+    ) -> None:
         self.differences = differences
+        if envs is not None:  # no variant pairs across environments: --force cannot help
+            super().__init__(
+                f"runs {run_a} and {run_b} are on different environments ({envs[0]} vs "
+                f"{envs[1]}): their episodes cannot be paired; compare two runs of one "
+                "environment"
+            )
+            return
         super().__init__(
             f"runs {run_a} and {run_b} ran on different locks ({'; '.join(differences)}); "
             "pass --force to compare them anyway"

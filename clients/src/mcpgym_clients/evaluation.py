@@ -23,7 +23,7 @@ from rich.console import Console
 from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign
 from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
 from mcpgym_clients.driver import EpisodeDriver
-from mcpgym_clients.errors import ConfigurationError, message
+from mcpgym_clients.errors import ConfigurationError, InfraError, message
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.plan import campaign_planner
 from mcpgym_clients.preflight import preflight
@@ -254,7 +254,16 @@ async def evaluate(
             )
         result: CampaignResult | None = None
         with stopper.cancellable():
-            info = await driver.server_info()
+            try:
+                info = await driver.server_info()
+            except InfraError as exc:
+                if opts.env_url is None:
+                    raise
+                raise InfraError(
+                    exc.service,
+                    str(exc).removeprefix(f"{exc.service} server: ")
+                    + f"; is `mcpgym serve` running at {opts.env_url}?",
+                ) from exc
             if info.env != opts.env:
                 raise ConfigurationError(
                     f"the server at {env_url} serves `{info.env}`, not `{opts.env}`"

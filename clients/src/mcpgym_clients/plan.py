@@ -102,9 +102,11 @@ class CampaignPlan:
         """The plan in one line."""
         who = self.agent + (f" ({self.model})" if self.model else "")
         epochs = "epoch" if self.epochs == 1 else "epochs"
+        variants = "variant" if self.variants == 1 else "variants"
+        n = self.agent_todo + self.agent_done
         line = (
-            f"plan: {self.env}, {self.variants:,} variants x {self.epochs} {epochs} = "
-            f"{self.agent_todo + self.agent_done:,} episodes of {who}"
+            f"plan: {self.env}, {self.variants:,} {variants} x {self.epochs} {epochs} = "
+            f"{n:,} episode{'' if n == 1 else 's'} of {who}"
         )
         if self.baseline:
             line += f" + {self.baseline_todo + self.baseline_done:,} null baseline (interleaved)"

@@ -79,6 +79,7 @@ class ServiceClients:
         self.env_url = env_url.rstrip("/")
         self.grading_url = grading_url.rstrip("/")
         self._info: ServerInfo | None = None
+        self._control_token_given = bool(control_token)
         self._env_http = httpx.AsyncClient(
             base_url=self.env_url,
             timeout=request_timeout,
@@ -203,8 +204,10 @@ class ServiceClients:
         except ServerRequestError as exc:
             if exc.status in (401, 403):
                 raise ConfigurationError(
-                    f"the grading service rejected the token ({exc.status}): "
-                    f"{exc.payload.get('error', '')}"
+                    f"the grading service at {self.grading_url} rejected the grading token "
+                    f"({exc.status}): {exc.payload.get('error', '')}; set "
+                    "MCPGYM_GRADING_TOKEN or pass --grading-token (the token "
+                    "`mcpgym grading serve` printed)"
                 ) from exc
             # 404 (no such grade) is the expected answer for a valid token
 
@@ -218,6 +221,12 @@ class ServiceClients:
         try:  # a token-guarded route on an id no episode has: 404 once past the guard
             await self._request("env", "POST", "/episodes/ep_preflight-check/end", {})
         except ServerRequestError as exc:
+            if exc.status == 401 and not self._control_token_given:
+                raise ConfigurationError(
+                    f"the environment server at {self.env_url} needs a control token and "
+                    "none was given: set MCPGYM_CONTROL_TOKEN to the token `mcpgym serve` "
+                    "printed (or pass --control-token)"
+                ) from exc
             if exc.status in (401, 403):
                 hint = (  # a 401 already says how to send one
                     "; pass the token it was started with (MCPGYM_CONTROL_TOKEN or --control-token)"

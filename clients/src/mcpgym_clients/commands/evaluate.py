@@ -297,10 +297,15 @@ def eval_(
     # Band names are checked against what the environment offers, once it is known.
     band_list = parsed(parse_names, bands, "--bands")
     seed_list = parsed(parse_seeds, seeds, "--seeds")
-    if env_url is not None and (grading_url is None or not grading_token):
+    if env_url is not None and grading_url is None:
         raise typer.BadParameter(
             "with --env-url, also give --grading-url and --grading-token",
             param_hint="'--grading-url'",
+        )
+    if env_url is not None and not grading_token:
+        raise typer.BadParameter(
+            "no grading token: set MCPGYM_GRADING_TOKEN or pass --grading-token",
+            param_hint="'--grading-token'",
         )
     if env_url is None and grading_url is not None:
         raise typer.BadParameter(

@@ -31,9 +31,24 @@ def grading_serve(
     from mcpgym_grading.service import create_app
     from mcpgym_server.runtime import run_until_stopped
 
+    err = Console(stderr=True)
     if not token:
         token = secrets.token_urlsafe(24)
-        Console(stderr=True).print(f"grading token (no --token given): {token}", highlight=False)
+        err.print(  # one line, whole, to paste into the eval shell
+            "# a new grading token (none given); for `mcpgym eval --grading-url`:\n"
+            f"export MCPGYM_GRADING_TOKEN={token}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+    if not bundle_key:
+        err.print(
+            "warning: no bundle key (MCPGYM_BUNDLE_KEY / --bundle-key): episode bundle "
+            "signatures are not checked",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     with reported():
         app_ = create_app(store, token, bundle_key=bundle_key)
         run_until_stopped(

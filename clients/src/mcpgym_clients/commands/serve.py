@@ -123,10 +123,12 @@ def serve(
 
     if not control_token and not no_control_token:
         control_token = secrets.token_urlsafe(32)
-        Console(stderr=True).print(
-            f"control token (no MCPGYM_CONTROL_TOKEN given): {control_token}",
+        Console(stderr=True).print(  # one line, whole, to paste into the eval shell
+            f"# a new control token (none given); for `mcpgym eval --env-url`:\n"
+            f"export MCPGYM_CONTROL_TOKEN={control_token}",
             highlight=False,
-            soft_wrap=True,  # one line, whole, to copy
+            markup=False,
+            soft_wrap=True,
         )
     with reported():
         hosts = list(allowed_host or [])

@@ -285,10 +285,14 @@ def compare_runs(
         (tokens, cost, episode time) and D their difference B - A (`usage_delta`).
 
     Raises:
-        IncomparableRunsError: the runs ran on different locks and ``force`` is false.
+        IncomparableRunsError: the runs ran on different locks and ``force`` is false, or
+            on different environments (``force`` or not: nothing pairs).
         ConfigurationError: no such run.
     """
     a, b = store.run(run_a), store.run(run_b)
+    if a.get("env") != b.get("env"):
+        envs = (str(a.get("env")), str(b.get("env")))
+        raise IncomparableRunsError(run_a, run_b, lock_differences(a, b), envs=envs)
     rows_a, rows_b = store.episodes(run_a), store.episodes(run_b)
     differences = lock_differences(a, b) + variant_differences(rows_a, rows_b)
     if differences and not force:
