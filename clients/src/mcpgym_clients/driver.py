@@ -79,7 +79,10 @@ class _Episode:
 
 
 AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
-"""JSON-RPC error codes that answer a malformed request: the agent's fault, not infrastructure."""
+"""JSON-RPC error codes that answer a malformed request: the agent's fault, not infrastructure
+(an mcpgym server refuses a tool call over its body limit with ``INVALID_PARAMS``, naming the
+limit and the size; a bare HTTP 413 of another server is the agent's fault too,
+`McpConnections.refusals`): the call is answered to the model as a tool error."""
 
 
 def _harness_failure(exc: BaseException) -> str:
@@ -348,10 +351,13 @@ class EpisodeDriver(ServiceClients):
                             f"{MAX_ARGUMENT_DEPTH} deep",
                         )
                     try:
-                        res = await client.call_tool(name, dict(arguments))
+                        with self._mcp.refusals() as too_large:
+                            res = await client.call_tool(name, dict(arguments))
                     except MCPError as exc:
                         if exc.code in AGENT_FAULT_CODES:  # the server refused this request
                             return ToolOutcome(True, f"Error: {exc.message}")
+                        if too_large:  # a bare 413: the model's arguments were too large
+                            return ToolOutcome(True, too_large[0].explain(name))
                         raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
                     except Exception as exc:  # transport boundary
                         raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
