@@ -121,3 +121,28 @@ async def test_a_bare_413_of_another_server_is_a_tool_error_not_infra_error(
     assert agent.refused is not None and agent.refused.is_error
     assert "HTTP 413: Request body too large" in agent.refused.text
     assert f"({len(HUGE) // 1000:,}" in agent.refused.text
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+async def test_an_oversized_body_is_refused_with_or_without_its_length(
+    servers: LocalServers, chunked: bool
+) -> None:
+    """Without ``Content-Length`` (chunked upload) the body is counted as it comes."""
+    async with httpx.AsyncClient(headers={"authorization": f"Bearer {servers.control_token}"}) as c:
+        opened = (await c.post(f"{servers.env_url}/episodes", json={"task": "set-target"})).json()
+    body = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"put","arguments":'
+    body += b'{"key":"target","value":"' + HUGE.encode() + b'"}}}'
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        for i in range(0, len(body), 65536):
+            yield body[i : i + 65536]
+
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    async with httpx.AsyncClient(timeout=30) as raw:
+        resp = await raw.post(
+            opened["mcp_url"], content=chunks() if chunked else body, headers=headers
+        )
+    assert resp.status_code == 413
+    error = resp.json()["error"]
+    assert error["code"] == INVALID_PARAMS
+    assert error["data"] == {"limit": MAX_MCP_BODY, "size": len(body)}
