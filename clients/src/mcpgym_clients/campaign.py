@@ -389,7 +389,9 @@ async def run_campaign(
             if not last:
                 shown.end(rid, ep, rec, stored=False)
                 # a server restarting under the episode: give it a moment to come back
-                await infra_backoff.sleep(infra_backoff.delay(attempts - 1, None))
+                wait = infra_backoff.delay(attempts - 1, None)
+                shown.retry_wait(rid, name, wait)
+                await infra_backoff.sleep(wait)
                 continue
             break
         with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished
