@@ -127,3 +127,116 @@ def test_the_expected_amount_unbound_is_tolerated_where_no_other_takes_its_role(
     text: str,
 ) -> None:
     assert states(text) is True
+
+
+# round 5, F4: a cue both roles list (the duplicate refunded now, the refund for a returned
+# item earlier: both "refunded") says which amount is meant only with a `for` phrase
+NOW = ("refunded", "credited", "on its way", "duplicate", "second charge")
+EARLIER = ("refunded", "credited", "returned", "earlier", "stands")
+SHARED = (AmountRole(amount=4500, cues=NOW), AmountRole(amount=15900, cues=EARLIER))
+
+
+def states_shared(text: str) -> bool | None:
+    check = AnswerMatch(
+        name="a", expected=4500, normalize="money", mode="states", allowed=[15900], roles=SHARED
+    )
+    return grade_check(check, [], answer=text).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$45.00 is on its way to your card. Your first payment stays; the $159.00 you were "
+        "refunded for the returned item was correct.",
+        "$45.00 is on its way. You were refunded $159.00 for the returned item.",
+        "I've refunded $45.00 to your card. The $159.00 we credited for the item you returned "
+        "is unchanged.",
+        "I've refunded $45.00.",  # the shared cue alone: the expected amount is in its role
+        "I've refunded $45.00 to your card, separate from the earlier refund of $159.00.",
+    ],
+)
+def test_a_shared_cue_is_decided_by_its_for_phrase(text: str) -> None:
+    assert states_shared(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've refunded $159.00 to your card. The $45.00 from earlier stands.",
+        "I've refunded $159.00 to your card.",  # shared, undecided: not the other's role
+        "I've refunded $159.00 for the duplicate charge.",
+        "$159.00 is on its way. The $45.00 you were refunded for the returned item stands.",
+        "I've refunded $45.00 and $159.00 for the returned item.",
+    ],
+)
+def test_a_shared_cue_gives_no_amount_the_other_role(text: str) -> None:
+    assert states_shared(text) is False
+
+
+def test_shared_cues_bind_as_before_where_roles_list_none_twice() -> None:
+    # refund-above-limit lists no cue twice: "refunded ... for the request above my limit"
+    # is still the refund words on the escalated amount
+    text = "I've refunded $89.00. I've also refunded $349.00 for the request above my limit."
+    assert states(text) is False
+
+
+# ---- a role whose cues bind only its own amount (`AmountRole.binds_others=False`) --------
+# issue 9 section 4, round 5 F1: a note may quote a policy limit as the limit ("above the
+# $5,000.00 approval limit"); the limit's nouns must not make the amount compared with it
+# the limit, and the limit's value outside its role still competes with the amount.
+
+TOTAL = ("total*", "above", "bill")
+LIMIT = ("limit", "approval limit", "threshold")
+LIMIT_ROLES = (
+    AmountRole(amount=666242, cues=TOTAL),
+    AmountRole(amount=500000, cues=LIMIT, binds_others=False),
+)
+
+
+def states_total(text: str, roles: Any = LIMIT_ROLES) -> bool | None:
+    check = AnswerMatch(
+        name="a", expected=666242, normalize="money", mode="states", allowed=[500000], roles=roles
+    )
+    return grade_check(check, [], answer=text).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bill entered as draft, $6,662.42 total; above the $5,000.00 limit.",
+        "$6,662.42 exceeds the $5,000 approval threshold.",
+        # no record word near the total, a limit noun nearest: not the limit all the same
+        "Not posted: over the approval limit ($6,662.42).",
+        "Limit: $5,000.00. Draft at $6,662.42.",
+    ],
+)
+def test_a_limit_in_its_role_does_not_compete_with_the_amount(text: str) -> None:
+    assert states_total(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bill entered as draft, total $5,000.00; $6,662.42 noted.",
+        "$6,662.42 or $5,000.00.",
+        "Amount: $5,000.00. Bill $6,662.42.",
+        "Total $6,662.42 or $5,000.00 (above the limit).",  # "above" nearer than "limit"
+    ],
+)
+def test_the_limit_value_out_of_its_role_still_fails(text: str) -> None:
+    assert states_total(text) is False
+
+
+def test_binding_others_is_what_made_the_amount_the_limit() -> None:
+    text = "Not posted: over the approval limit ($6,662.42)."
+    shared = (LIMIT_ROLES[0], LIMIT_ROLES[1].model_copy(update={"binds_others": True}))
+    assert states_total(text, roles=shared) is False
+    ok, misplaced, _ = role_outcome(text, 666242, [(666242, TOTAL), (500000, LIMIT, False)])
+    assert ok and not misplaced
+
+
+def test_binds_others_at_its_default_keeps_the_digest() -> None:
+    plain = AnswerMatch(name="a", expected=1, normalize="money", mode="states", roles=ROLES)
+    assert '"binds_others"' not in Rubric(checks=(plain,)).canonical_json()
+    own = plain.model_copy(update={"roles": LIMIT_ROLES})
+    assert '"binds_others":false' in Rubric(checks=(own,)).canonical_json()

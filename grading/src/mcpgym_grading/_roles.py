@@ -13,6 +13,15 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   between the two; a cue inside the mention does not count; at equal gaps the longer cue,
   ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
   Two roles' cues equally near and equally long: it is *unbound* too.
+- A *shared cue* is one several roles list (``refunded``, where the duplicate charge refunded
+  now and the refund for a returned item earlier are both refunds): it says the amount is
+  one of them, not which. Nearest to a mention, it is decided by a ``for`` phrase right
+  after it or after the mention (at most 4 words before ``for``, 4 words from ``for`` to
+  the cue) that holds a cue of one of those roles: "the $159.00 you were refunded for the
+  returned item", "you were refunded $159.00 for the returned item" (the ``for`` phrase
+  names what the refund was for). Undecided, the mention is bound to all of them: the
+  expected amount is then in its role, another amount is not (it must be bound to its own
+  role alone), and the clause counts as cued by each of them (below).
 - The expected amount, when it has a role: no mention of it may be bound to another role
   (unbound mentions are tolerated: the check asks that it is stated, not in which words,
   so no particular word of the answer becomes required).
@@ -23,6 +32,10 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   is bound to that role nor stands in that clause ("Billing reviewed it: $349.00 is back
   on your card. As for $89.00, that one is pending": the refund words are on the
   escalated amount, the refund stands with none).
+- A role with ``binds_others=False`` (a policy limit's: ``limit``, ``threshold``) binds
+  only its own amount: every other amount reads its clause as if that role's cues were not
+  there ("Not posted: above the approval limit ($6,662.42)" does not make the bill's total
+  the limit), while its own amount still needs one of them nearest.
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -55,13 +68,16 @@ class AmountRole(BaseModel):
 
     ``amount``: integer cents or a `Param` reference (resolved per variant; a null or
     non-positive amount binds nothing). ``cues``: lower-case words or phrases, a trailing
-    ``*`` makes the last word a prefix; at least one.
+    ``*`` makes the last word a prefix; at least one. ``binds_others``: False when the cues
+    bind only this amount (the nouns of a limit the text may quote beside the amount
+    compared with it); other amounts read their clause without them.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     amount: Any
     cues: tuple[str, ...]
+    binds_others: bool = True
 
     @field_validator("cues")
     @classmethod
@@ -104,14 +120,53 @@ class Bound:
     clause: int = 0
     cued: frozenset[int] = frozenset()
     """The index of its clause, and the roles with a cue anywhere in that clause."""
+    shared: frozenset[int] = frozenset()
+    """The roles of an undecided shared cue that binds it (``role`` is then None)."""
 
 
-def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
+_FOR = re.compile(r"\bfor\b")
+_WORDS = re.compile(r"\S+")
+_FOR_WORDS = 4
+"""At most this many words between a shared cue (or the mention) and ``for``, and between
+``for`` and the cue that decides it."""
+
+
+def _words(text: str) -> int:
+    return len(_WORDS.findall(text))
+
+
+def _decide(
+    prepared: str, after: int, single: list[tuple[int, int, int]], roles: frozenset[int]
+) -> int | None:
+    """The role of the first cue of one of ``roles`` in a ``for`` phrase starting at most
+    `_FOR_WORDS` words after ``after`` (``single``: ``(role, start, end)`` cue hits of one
+    role each), or None."""
+    for f in _FOR.finditer(prepared, after):
+        if _words(prepared[after : f.start()]) > _FOR_WORDS:
+            return None
+        for i, cs, _ce in sorted(single, key=lambda h: h[1]):
+            if cs >= f.end() and i in roles and _words(prepared[f.end() : cs]) <= _FOR_WORDS:
+                return i
+        return None
+    return None
+
+
+Roles = Sequence[tuple[int, Sequence[str]] | tuple[int, Sequence[str], bool]]
+"""Resolved roles: ``(cents, cues)`` or ``(cents, cues, binds_others)`` (default True)."""
+
+
+def bind(text: str, roles: Roles) -> list[Bound]:
     """Every US-dollar mention in ``text`` of an amount in ``roles`` (``(cents, cues)``
-    pairs), in order, with the index of the role its nearest cue names (see the module
-    docstring). Linear in the text for a fixed set of cues."""
-    amounts = {cents for cents, _ in roles}
-    patterns = [[_cue_pattern(c) for c in cues] for _, cues in roles]
+    pairs, or ``(cents, cues, binds_others)``), in order, with the index of the role its
+    nearest cue names (see the module docstring: a cue several roles list is shared).
+    Linear in the text for a fixed set of cues."""
+    amounts = {r[0] for r in roles}
+    own_only = {i: r[0] for i, r in enumerate(roles) if len(r) > 2 and not r[2]}
+    owners: dict[str, set[int]] = {}
+    for i, r in enumerate(roles):
+        for c in r[1]:
+            owners.setdefault(c, set()).add(i)
+    patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
     out: list[Bound] = []
     for n, clause in enumerate(clauses(text)):
         mentions = [
@@ -120,13 +175,19 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
         if not mentions:
             continue
         prepared = prepare(clause)
-        cues = [
-            (i, hit.start(), hit.end())
-            for i, pats in enumerate(patterns)
-            for pat in pats
-            for hit in pat.finditer(prepared)
+        hits = [
+            (ids, hit.start(), hit.end()) for ids, pat in patterns for hit in pat.finditer(prepared)
         ]
-        cued = frozenset(i for i, _, _ in cues)
+        single = [(next(iter(ids)), cs, ce) for ids, cs, ce in hits if len(ids) == 1]
+        # a shared cue decided by a for phrase right after it counts as that role's
+        decided = {
+            (cs, ce): _decide(prepared, ce, single, ids) for ids, cs, ce in hits if len(ids) > 1
+        }
+        cued_ids: set[int] = set()
+        for ids, cs, ce in hits:
+            d = None if len(ids) == 1 else decided[(cs, ce)]
+            cued_ids.update(ids if d is None else {d})
+        cued = frozenset(cued_ids)
         at = 0
         for m in mentions:
             start = prepared.find(m.text, at)
@@ -135,44 +196,59 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
             else:
                 end = start + len(m.text)
                 at = end
-            best: dict[int, tuple[int, int]] = {}
-            for i, cs, ce in cues:
+            near: tuple[int, int] | None = None
+            nearest: list[tuple[frozenset[int], int, int]] = []
+            for ids, cs, ce in hits:
                 if cs >= start and ce <= end:
                     continue  # a cue inside the mention itself
+                if own_only:  # a cue that binds only its own amount binds no other
+                    ids = frozenset(i for i in ids if own_only.get(i, m.cents) == m.cents)
+                    if not ids:
+                        continue
                 gap = cs - end if cs >= end else start - ce if ce <= start else 0
                 key = (gap, cs - ce)  # nearest first; at equal gaps the longer cue
-                best[i] = min(key, best.get(i, key))
-            role = None
-            if best:
-                near = min(best.values())
-                nearest = [i for i, g in best.items() if g == near]
-                role = nearest[0] if len(nearest) == 1 else None
-            out.append(Bound(m.text, m.cents, role, n, cued))
+                if near is None or key < near:
+                    near, nearest = key, [(ids, cs, ce)]
+                elif key == near:
+                    nearest.append((ids, cs, ce))
+            role, shared = None, frozenset[int]()
+            named = frozenset().union(*(ids for ids, _, _ in nearest)) if nearest else frozenset()
+            if len(named) == 1:
+                role = next(iter(named))
+            elif len(nearest) == 1:  # one shared cue: a for phrase after it or the mention
+                ids, cs, ce = nearest[0]
+                role = decided[(cs, ce)]
+                if role is None:
+                    role = _decide(prepared, max(ce, end), single, ids)
+                if role is None:
+                    shared = ids
+            out.append(Bound(m.text, m.cents, role, n, cued, shared))
     return out
 
 
-def role_outcome(
-    text: str, expected: int, roles: Sequence[tuple[int, Sequence[str]]]
-) -> tuple[bool, list[str], dict[str, Any]]:
+def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str], dict[str, Any]]:
     """Whether the role-bound amounts of ``text`` stand in their roles.
 
-    ``roles``: ``(cents, cues)`` pairs, resolved; an amount listed twice keeps its first
-    role. Returns ``(ok, misplaced, detail)``: ``ok`` is True when nothing is misplaced;
+    ``roles``: ``(cents, cues)`` pairs (or ``(cents, cues, binds_others)``), resolved; an
+    amount listed twice keeps its first role. Returns ``(ok, misplaced, detail)``: ``ok``
+    is True when nothing is misplaced;
     ``misplaced`` lists the mentions that stand outside their role (the expected amount
     bound to another role; another role-bound amount unbound or bound elsewhere).
     """
-    roles = [(c, cues) for c, cues in roles if c > 0]
+    roles = [r for r in roles if r[0] > 0]
     index: dict[int, int] = {}
-    for i, (cents, _) in enumerate(roles):
-        index.setdefault(cents, i)
+    for i, r in enumerate(roles):
+        index.setdefault(r[0], i)
     misplaced: list[str] = []
     bound = bind(text, roles)
     own = index.get(expected)
-    stated_in_role = any(int(b.cents) == expected and b.role == own for b in bound)
+    stated_in_role = any(
+        int(b.cents) == expected and (b.role == own or own in b.shared) for b in bound
+    )
     expected_clauses = {b.clause for b in bound if int(b.cents) == expected}
     for b in bound:
         if int(b.cents) == expected:
-            if b.role in (None, own):
+            if b.role in (None, own) and (not b.shared or own in b.shared):
                 continue  # the expected amount unbound: not in a wrong role
         elif b.role == index[int(b.cents)]:
             if own is None or stated_in_role or own not in b.cued or b.clause in expected_clauses:
@@ -180,7 +256,7 @@ def role_outcome(
             # another amount where the expected role's words are, the expected amount
             # in none of them: the reply gives that role to the wrong amount
         misplaced.append(b.text)
-    detail: dict[str, Any] = {"roles": {str(c): list(cues) for c, cues in roles}}
+    detail: dict[str, Any] = {"roles": {str(r[0]): list(r[1]) for r in roles}}
     if misplaced:
         detail["misplaced"] = misplaced
     return not misplaced, misplaced, detail
@@ -188,13 +264,14 @@ def role_outcome(
 
 def resolve_roles(
     roles: Sequence[AmountRole], params: Mapping[str, Any], resolve: Any
-) -> list[tuple[int, tuple[str, ...]]]:
+) -> list[tuple[int, tuple[str, ...], bool]]:
     """``roles`` with each amount resolved to integer cents by ``resolve(value, params)``
-    (the grader's `Param` resolution); null amounts are left out.
+    (the grader's `Param` resolution), as ``(cents, cues, binds_others)``; null amounts are
+    left out.
 
     Raises:
         CheckEvaluationError: an amount is not integer cents."""
-    out: list[tuple[int, tuple[str, ...]]] = []
+    out: list[tuple[int, tuple[str, ...], bool]] = []
     for r in roles:
         v = resolve(r.amount, params)
         if v is None:
@@ -204,5 +281,5 @@ def resolve_roles(
                 f"a role amount must be integer cents (write `AmountRole(amount=4500, ...)` or "
                 f"a `Param` of cents), got {v!r}"
             )
-        out.append((v, r.cues))
+        out.append((v, r.cues, r.binds_others))
     return out

@@ -13,13 +13,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import anyio
 import typer
 from rich.console import Console
 
 from mcpgym_clients.backends import backend_problem
 from mcpgym_clients.commands._common import fail, parsed, reported, say
-from mcpgym_clients.commands._options import DEFAULT_STORE, SEED_SALT
+from mcpgym_clients.commands._options import (
+    DEFAULT_STORE,
+    SEED_SALT,
+    MaxResponseBytes,
+    ResponseTimeout,
+)
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import UnknownEnvironmentError, available_environments
 
@@ -68,6 +72,7 @@ def run_eval(opts: EvalOptions) -> None:
     from mcpgym_clients.measure.render import print_table
     from mcpgym_clients.stopping import Stopper
     from mcpgym_clients.summary import render_summary, unscored_reasons
+    from mcpgym_server.runtime import run
 
     console = Console()
     err = Console(stderr=True)
@@ -75,9 +80,7 @@ def run_eval(opts: EvalOptions) -> None:
     stopper = Stopper()
     try:
         with reported():
-            outcome = anyio.run(
-                evaluate_until_stopped, opts, err, status, stopper, backend="asyncio"
-            )
+            outcome = run(evaluate_until_stopped, opts, err, status, stopper)
     except KeyboardInterrupt:  # Ctrl-C outside the signal watcher (start-up, Windows)
         raise _interrupted(opts, status, signal.SIGINT) from None
     if outcome is None:
@@ -185,6 +188,8 @@ def eval_(
             metavar="SECONDS",
         ),
     ] = 120.0,
+    response_timeout: ResponseTimeout = None,
+    max_response_bytes: MaxResponseBytes = None,
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Max tokens per model response.", min=1)
     ] = None,
@@ -322,6 +327,8 @@ def eval_(
         max_turns=max_turns or 30,
         max_turns_given=max_turns is not None,
         request_timeout=request_timeout,
+        response_timeout=response_timeout,
+        max_response_bytes=max_response_bytes,
         temperature=temperature,
         model_seed=model_seed,
         max_output_tokens=max_output_tokens,

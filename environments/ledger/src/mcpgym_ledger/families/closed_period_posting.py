@@ -16,9 +16,15 @@ The note names the period (`note-names-the-period`, a `MentionMatch` with the pe
 reader, `mcpgym_grading._periods`): it names April 2026 as a month (``April``, ``Apr``,
 ``2026-04``, ``04/2026``, ``P4``...), and every period it names, in any form, is April or
 May 2026. Dates count as their month: the date asked for (in April) and the posting date
-(2026-05-01) are the reference's own and pass; a date in another month (an invoice's due
-date in June, say) names that month. A quarter, half or year names every month it covers
-(``Q2 2026`` names June); a month named to deny it ("not June") is named all the same.
+(2026-05-01) are the reference's own and pass; a date in another month names that month,
+unless it is bound to a document date that is no posting (``due in June``, ``invoice
+date``) with no hedge before it (``or maybe due in March`` names March). A quarter, half or
+year names every month it covers; one that holds April and only open periods (``Q2 2026``:
+April, May, June) names no other, one holding a closed month (``H1``, ``FY2026``) does.
+Month names in Spanish, French, German, Italian, Portuguese, Dutch and the Scandinavian
+languages and months relative to another (``the month before April``) are read; a hedged
+alternative that looks like a period but reads as none (``or maybe 13.``) counts as one.
+A month named to deny it ("not June") is named all the same.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from mcpgym_ledger.families._common import (
     tax_id_not_copied,
     tax_on,
 )
+from mcpgym_ledger.families._identity import Records, on_records
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "closed-period-posting"
@@ -190,17 +197,32 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
-NOTES_TEXT = (
-    "SELECT body FROM notes WHERE entity_id = :note_entity_id "
-    "AND entity IN ('journal_entry', 'invoice') ORDER BY id"
+POSTED_ON_MAY_1 = Records(
+    f"SELECT id FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}' "
+    f"AND entry_date = '{FIRST_OPEN_DAY}'"
 )
-"""The notes left on the posting (journal entry, or invoice in the hard band)."""
+"""The entries that post what was asked for April (easy, medium, expert), found by what they
+are: posted in the episode on 2026-05-01 (policy 2.2; what is asked for May is asked for a
+later day, and `entries-dated-in-open-periods` holds each posting to its date). Not by the id
+the reference's entry gets: the requests may be posted in either order."""
+
+NOTES_TEXT = (
+    "SELECT body FROM notes WHERE (entity = 'invoice' AND entity_id = :invoice_id) "
+    f"OR (:invoice_id IS NULL AND {on_records('journal_entry', POSTED_ON_MAY_1)}) ORDER BY id"
+)
+"""The notes left on the posting: on the April entry (`POSTED_ON_MAY_1`), or on the invoice
+in the hard band (only there: a journal entry that shares the invoice's id is another
+record)."""
 
 BELONGS_TO = "2026-04"
 """The closed period every posting asked for a closed period belongs to (April 2026)."""
 
 POSTED_IN = "2026-05"
 """The earliest open period, where it is posted (May 2026); the expert band also closes it."""
+
+OPEN_PERIODS = ["2026-05", "2026-06"]
+"""The open periods of the books (May and June 2026): a range holding April and only these
+(``Q2 2026``) says where April's figures show, and names no other period."""
 
 
 RUBRIC = Rubric(
@@ -241,19 +263,24 @@ RUBRIC = Rubric(
             key_column="name",
             bands=("expert",),
         ),
-        note_left("journal_entry", "note_entity_id", bands=("easy", "medium", "expert")),
-        note_left("invoice", "note_entity_id", name="invoice-note-left", bands=("hard",)),
+        note_left("journal_entry", POSTED_ON_MAY_1, bands=("easy", "medium", "expert")),
+        note_left("invoice", "invoice_id", name="invoice-note-left", bands=("hard",)),
         MentionMatch(
             name="note-names-the-period",
             description="the note says the posting belongs to April (policy 2.2), and names "
-            "no period but April and May, where it was posted, in any form: month names, "
-            "numeric months and dates, fiscal periods, quarters, halves and years, each "
-            "naming every month it covers (a list of months, or Q2, names none)",
+            "no period but April and May, where it was posted, in any form: month names "
+            "(in the common European languages too), months relative to another, numeric "
+            "months and dates, fiscal periods, quarters, halves and years, each naming every "
+            "month it covers (a list of months names none; a range holding April and only "
+            "open periods, Q2, names no other); a hedged alternative that looks like a "
+            "period counts as one; a month that is a due or invoice date is no period named "
+            "unless hedged",
             source="sql",
             sql=NOTES_TEXT,
-            reader=PeriodReader(),
+            reader=PeriodReader(document_dates="ignored"),
             expected=BELONGS_TO,
             allowed=[POSTED_IN],
+            range_allowed=OPEN_PERIODS,
             weight=0.5,
             required=True,  # policy 2.2: a note that hedges the period, or names none, fails
         ),
