@@ -85,7 +85,7 @@ async def test_a_sound_environment_passes_every_condition(toy: ToyFactory, tmp_p
     assert figures["recorded_runs"] == 2 and figures["pairs_compared"] == 4
     assert (figures["reference_episodes"], figures["reference_full_marks"]) == (6, 6)
     assert (figures["null_pass_rate"], figures["random_pass_rate"]) == (0.0, 0.0)
-    assert figures["checks"] == 4 and figures["control_runs"] >= 12
+    assert figures["checks"] == 5 and figures["control_runs"] >= 12
 
 
 async def test_a_check_no_control_fails_is_named_vacuous(toy: ToyFactory, tmp_path: Path) -> None:
@@ -117,7 +117,7 @@ async def test_a_recorded_run_that_no_longer_replays_fails(toy: ToyFactory, tmp_
         and "differs from the recorded" in line
         for line in lines
     ), lines
-    assert any("scores 0.6 (failing: target-set)" in line for line in lines), lines
+    assert any("scores 0.6666666666666666 (failing: target-set)" in line for line in lines), lines
     assert [c.id for c in report.conditions if not c.passed] == [1]
 
 
