@@ -103,6 +103,21 @@ async def test_a_check_no_control_fails_is_named_vacuous(toy: ToyFactory, tmp_pa
     assert report.conditions[4].figures["mutant_runs"] > 0  # every mutant ran, none failed it
 
 
+async def test_a_write_set_back_that_passes_fails_the_gate(toy: ToyFactory, tmp_path: Path) -> None:
+    env = toy(undo_blind=True)  # no check reads the log: the vault written and set back passes
+    await prepare(env, tmp_path)
+    report = await validate(env, tmp_path)
+    lines = failures(report, 7)
+    assert lines and all("a write undone later passes: `undo-put`" in line for line in lines)
+    assert {line.split(":")[0] for line in lines} == {
+        "copy-secret@easy#0",
+        "copy-secret@easy#1",
+        "copy-secret@medium#0",
+        "copy-secret@medium#1",
+    }
+    assert [c.id for c in report.conditions if not c.passed] == [7]
+
+
 async def test_a_recorded_run_that_no_longer_replays_fails(toy: ToyFactory, tmp_path: Path) -> None:
     env = toy()
     await prepare(env, tmp_path)
