@@ -122,6 +122,14 @@ calls for made more than once. The rows' details are left out (an address writte
 another honest form is the same write)."""
 
 
+NO_COLLATERAL_TEXT = (
+    "every other table equals the reference end state, and the agent made no write to an "
+    "existing record the reference does not make, even one undone later (the audit trail's "
+    "rows of those writes are the reference's)"
+)
+"""`no_collateral`'s description."""
+
+
 def no_collateral(
     *extra_except: str,
     name: str = "no-collateral-changes",
@@ -138,10 +146,7 @@ def no_collateral(
         *extra_except,
         always_except=ALWAYS_EXCEPT,
         name=name,
-        description=description
-        or "every other table equals the reference end state, and the agent made no write to "
-        "an existing record the reference does not make, even one undone later (the audit "
-        "trail's rows of those writes are the reference's)",
+        description=description or NO_COLLATERAL_TEXT,
         weight=weight,
         bands=bands,
         ignore_columns=ignore_columns,
