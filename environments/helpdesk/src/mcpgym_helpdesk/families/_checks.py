@@ -96,8 +96,6 @@ def other_tickets_untouched(*, weight: float = 1.0) -> SqlCheck:
 
 
 FREE_ACTIONS = (
-    "ticket.reply",
-    "ticket.note",
     "identity.verify",
     "refund.create",
     "store_credit.add",
@@ -105,13 +103,16 @@ FREE_ACTIONS = (
     "exchange.create",
     "replacement.create",
 )
-"""Audit actions `AGENT_WRITES_SQL` leaves out: the conversation (replies and notes are free),
-verifications (an agent may verify when it need not), and the actions that create a record
-(its row is in a table the state checks compare: refunds, credit, returns, exchanges)."""
+"""Audit actions `AGENT_WRITES_SQL` leaves out beside every action on a ticket (replies and
+notes are free; the ticket's own state is `ticket_state`'s, and `other_tickets_untouched`
+sees any write on another ticket, undone or not, by its ``updated_at``): verifications (an
+agent may verify when it need not) and the actions that create a record (its row is in a
+table the state checks compare: refunds, credit, returns, exchanges)."""
 
 AGENT_WRITES_SQL = (
     "SELECT action, entity, entity_id FROM audit_log "
-    f"WHERE at > '{SNAPSHOT_TIME}' AND action NOT IN {_in_list(FREE_ACTIONS)}"
+    f"WHERE at > '{SNAPSHOT_TIME}' AND entity <> 'ticket' "
+    f"AND action NOT IN {_in_list(FREE_ACTIONS)}"
 )
 """The agent's writes to existing records, one row per write (action, entity, record id), as
 the app's audit trail records them: every mutating tool writes one audit row per action
