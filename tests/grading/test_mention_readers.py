@@ -149,6 +149,79 @@ def test_team_like_names_can_be_ignored() -> None:
     assert [m for m in lenient.mentions("the escalations team")] == []
 
 
+RANKED = Lexicon(
+    items={
+        "billing": LexiconItem(names=("billing",), qualifiers=("accounts", "receivable")),
+        "fraud": LexiconItem(names=("fraud",)),
+        "management": LexiconItem(
+            names=("management", "mgmt", "manager", "team lead", "boss"),
+            qualifiers=("senior",),
+            ranks=True,
+        ),
+    }
+)
+
+
+def ranked_items(text: str) -> list[str]:
+    return sorted({i for m in RANKED.mentions(text) for i in m.readings[0]})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've passed it to our billing team lead.",
+        "I've passed it to billing's senior colleague.",
+        "I've passed it to the billing team's manager.",
+        "I've passed it to our accounts receivable team lead.",
+        "I've passed it to a senior colleague in billing.",
+        "I've passed it to a senior team member from our billing team.",
+        "I've passed it to a senior billing specialist.",
+        "I've escalated it to billing; a senior colleague there will follow up.",
+        "I've escalated it to billing; someone there will follow up.",
+    ],
+)
+def test_a_rank_governed_by_another_item_is_that_item(text: str) -> None:
+    # round 5, F5: a person's rank within a team names the team, not management
+    assert ranked_items(text) == ["billing"]
+    assert _passes(_check(RANKED, "billing"), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've passed it to billing and our senior team.",
+        "I've passed it to billing (and to my boss).",
+        "I've passed it to billing and mgmt.",
+        "I've passed it to billing management.",  # a collective name is no person's rank
+        "I've passed it to billing/management.",
+        "I've passed it to billing and my team lead.",
+        "I've passed it to our billing team. A senior team member will follow up.",
+        "I've passed it to mgmt; a senior colleague there will follow up, billing too.",
+    ],
+)
+def test_a_rank_governed_by_nothing_names_its_item(text: str) -> None:
+    assert "management" in ranked_items(text)
+    assert not _passes(_check(RANKED, "billing"), text)
+
+
+def test_a_governed_rank_keeps_its_item_elsewhere_and_its_look_alikes() -> None:
+    assert ranked_items("I've passed it to the fraud team lead.") == ["fraud"]
+    # a look-alike of the rank is not read as a rank, so nothing governs it
+    assert not _passes(_check(RANKED, "billing"), "Passed to billing team l e a d.")
+    assert RANKED.lookup_texts("Passed to billing.") is None
+    plain = RANKED.model_copy(
+        update={
+            "items": {
+                **RANKED.items,
+                "management": LexiconItem(names=("team lead",), qualifiers=("senior",)),
+            }
+        }
+    )
+    assert "management" in {
+        i for m in plain.mentions("our billing team lead") for i in m.readings[0]
+    }
+
+
 def _check(reader: Any, expected: Any, allowed: Any = None) -> MentionMatch:
     return MentionMatch(name="c", reader=reader, expected=expected, allowed=allowed)
 

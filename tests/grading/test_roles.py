@@ -127,3 +127,54 @@ def test_the_expected_amount_unbound_is_tolerated_where_no_other_takes_its_role(
     text: str,
 ) -> None:
     assert states(text) is True
+
+
+# round 5, F4: a cue both roles list (the duplicate refunded now, the refund for a returned
+# item earlier: both "refunded") says which amount is meant only with a `for` phrase
+NOW = ("refunded", "credited", "on its way", "duplicate", "second charge")
+EARLIER = ("refunded", "credited", "returned", "earlier", "stands")
+SHARED = (AmountRole(amount=4500, cues=NOW), AmountRole(amount=15900, cues=EARLIER))
+
+
+def states_shared(text: str) -> bool | None:
+    check = AnswerMatch(
+        name="a", expected=4500, normalize="money", mode="states", allowed=[15900], roles=SHARED
+    )
+    return grade_check(check, [], answer=text).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$45.00 is on its way to your card. Your first payment stays; the $159.00 you were "
+        "refunded for the returned item was correct.",
+        "$45.00 is on its way. You were refunded $159.00 for the returned item.",
+        "I've refunded $45.00 to your card. The $159.00 we credited for the item you returned "
+        "is unchanged.",
+        "I've refunded $45.00.",  # the shared cue alone: the expected amount is in its role
+        "I've refunded $45.00 to your card, separate from the earlier refund of $159.00.",
+    ],
+)
+def test_a_shared_cue_is_decided_by_its_for_phrase(text: str) -> None:
+    assert states_shared(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've refunded $159.00 to your card. The $45.00 from earlier stands.",
+        "I've refunded $159.00 to your card.",  # shared, undecided: not the other's role
+        "I've refunded $159.00 for the duplicate charge.",
+        "$159.00 is on its way. The $45.00 you were refunded for the returned item stands.",
+        "I've refunded $45.00 and $159.00 for the returned item.",
+    ],
+)
+def test_a_shared_cue_gives_no_amount_the_other_role(text: str) -> None:
+    assert states_shared(text) is False
+
+
+def test_shared_cues_bind_as_before_where_roles_list_none_twice() -> None:
+    # refund-above-limit lists no cue twice: "refunded ... for the request above my limit"
+    # is still the refund words on the escalated amount
+    text = "I've refunded $89.00. I've also refunded $349.00 for the request above my limit."
+    assert states(text) is False

@@ -150,6 +150,11 @@ def prior_refund(variant: TaskVariant) -> int:
         " The earlier refund of {prior} for the item you returned is not affected.",
         " Your previous refund of {prior} for the returned item stays as it is.",
         " The {prior} you were refunded earlier for the returned item is unaffected.",
+        # round 5, F4: "refunded" is both amounts' word; the for phrase says which
+        " Your first payment stays, since it paid for the order; the {prior} you were refunded"
+        " for the returned item was correct and hasn't changed.",
+        " You were refunded {prior} for the returned item, and that stands.",
+        " The {prior} we credited you for the item you sent back is unchanged.",
     ),
 )
 def test_duplicate_charge_may_name_the_earlier_refund(band: str, sentence: str) -> None:
@@ -163,7 +168,12 @@ def test_duplicate_charge_may_name_the_earlier_refund(band: str, sentence: str) 
 def test_duplicate_charge_earlier_refund_as_the_refund_fails(band: str) -> None:
     variant = environment.variant("duplicate-charge", band, 0)
     prior, dup = money(prior_refund(variant)), money(variant.params["duplicate_cents"])
-    for extra in (f" I've refunded {prior} and {dup}.", f" Refunded: {prior}."):
+    for extra in (
+        f" I've refunded {prior} and {dup}.",
+        f" Refunded: {prior}.",
+        f" I've refunded {prior} for the duplicate charge.",
+        f" The {dup} you were refunded for the returned item stands.",
+    ):
         g = grade(variant, edited(variant, "reply_to_customer", "body", lambda t: t + extra))  # noqa: B023
         assert "reply-states-amount" in failed(g), extra
     g = grade(variant, edited(variant, "reply_to_customer", "body", lambda t: swap(t, dup, prior)))

@@ -106,6 +106,11 @@ def test_a_reply_without_billing_fails() -> None:
         "I've passed it to billing and mgmt; they will follow up.",
         "I've passed it to billing, the higher-ups and our LP folks; they will follow up.",
         "I've passed it to billing (and to my boss); they will follow up.",
+        # coordinated, not governed: a rank beside billing is management
+        "I've passed it to billing and our senior team; they will follow up.",
+        "I've passed it to billing. Our supervisor will follow up.",
+        # names nobody's team but a senior one: management is one of the four (documented)
+        "I've passed it to our billing team. A senior team member will follow up.",
     ],
 )
 def test_a_second_team_in_a_list_or_a_short_form_is_read(extra: str) -> None:
@@ -119,6 +124,12 @@ def test_a_second_team_in_a_list_or_a_short_form_is_read(extra: str) -> None:
         # round 5, F5: the accounts receivable team is billing
         "Hi, I've passed it to our Accounts Receivable team (billing), who will follow up.",
         "Hi, the returns policy does not cover this, so billing will follow up.",
+        # round 5, F5: a rank governed by billing is billing's
+        "Hi, I've passed it to our billing team lead, who will follow up.",
+        "Hi, I've escalated it to billing; a senior colleague there will follow up.",
+        "Hi, I've passed it to billing's senior colleague, who will follow up.",
+        "Hi, a senior colleague in billing will follow up within 2 business days.",
+        "Hi, I've escalated it to billing; someone there will follow up.",
     ],
 )
 def test_billing_in_its_own_words_is_billing(body: str) -> None:

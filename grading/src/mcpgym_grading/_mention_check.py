@@ -18,6 +18,7 @@ from mcpgym_grading._checks import (
 )
 from mcpgym_grading._mentions import Mention
 from mcpgym_grading._periods import PeriodReader, period_item
+from mcpgym_grading._terms import Lexicon
 from mcpgym_grading._text import TextView
 from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
@@ -39,6 +40,14 @@ def _items(value: Any, what: str) -> list[str]:
     return out
 
 
+def _holds(m: Mention, item: str, ranged: frozenset[str], check: MentionMatch) -> bool:
+    """Whether ``m`` is a range, not hedged, that holds ``item`` and only `range_allowed`
+    items."""
+    if check.range_allowed is None or m.exact or m.hedged:
+        return False
+    return any(len(r) > 1 and item in r and r <= ranged for r in m.readings)
+
+
 def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
     """See `MentionMatch` (a submitted answer the log capped never passes)."""
     expected = _items(resolve(check.expected, ctx.params), "`expected`")
@@ -46,16 +55,17 @@ def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
         raise CheckEvaluationError(f"`expected` must resolve to one item, got {expected!r}")
     item = expected[0]
     ok = frozenset({item, *_items(resolve(check.allowed, ctx.params), "`allowed`")})
+    ranged = ok | frozenset(_items(resolve(check.range_allowed, ctx.params), "`range_allowed`"))
     reader = check.reader
     if isinstance(reader, PeriodReader):
         try:
             year = period_item(item)[0]
-            for v in ok:
+            for v in ranged:
                 period_item(v)
         except ValueError as exc:
             raise CheckEvaluationError(str(exc)) from None
     else:
-        unknown = sorted(i for i in ok if i not in reader.items)
+        unknown = sorted(i for i in ranged if i not in reader.items)
         if unknown:
             raise CheckEvaluationError(f"{unknown} are no items of the lexicon")
     if check.source == "submitted":
@@ -72,14 +82,21 @@ def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
             raise CheckEvaluationError("source `sql` needs `sql`")
         parts = _sql_texts(ctx, check.sql)
     text = "\n".join(parts)
+    cleared: list[str] | None = None
     if isinstance(reader, PeriodReader):
-        mentions = reader.mentions(text, year=year)
+        mentions, cleared = reader.read(text, year=year)
     else:
         mentions = reader.mentions(text)
     named = [m.text for m in mentions if m.names(item)]
-    others: list[Mention] = [m for m in mentions if not m.within(ok)]
+    others: list[Mention] = [
+        m for m in mentions if not m.within(ok) and not _holds(m, item, ranged, check)
+    ]
     # look-alikes of the other items' most common forms, read as every value check reads
-    view = TextView.of(parts, signed=False)
+    # (in the text as read, when the reader left some mentions out: not those either;
+    # a lexicon's governed ranks left out: "team lead" in "billing team lead" is billing's)
+    if isinstance(reader, Lexicon):
+        cleared = reader.lookup_texts(text)
+    view = TextView.of(cleared if cleared is not None else parts, signed=False)
     for other in reader.universe(item):
         if other in ok:
             continue

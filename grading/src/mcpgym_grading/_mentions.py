@@ -50,12 +50,15 @@ class Mention:
             items named (a date both ``6/4`` and ``4/6`` could be has two readings; most
             mentions have one). exact: the words name one item as the vocabulary names it
             (a month, not a date in it nor a quarter holding it; a team, not a team-like
-            name): only an exact mention says which item is meant.
+            name): only an exact mention says which item is meant. hedged: the words
+            around it make it an alternative (``or``, ``maybe``, ``possibly``...; read by
+            the period reader only).
     """
 
     text: str
     readings: tuple[frozenset[str], ...]
     exact: bool = True
+    hedged: bool = False
 
     def within(self, allowed: frozenset[str]) -> bool:
         """Whether some reading names only ``allowed`` items."""

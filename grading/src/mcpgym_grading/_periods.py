@@ -20,22 +20,30 @@ calendar years (fiscal period ``P4`` is April). `period_mentions` reads, in the 
   quarter``), halves (``H1``, ``first half``), a whole year (``FY2026``, ``fiscal year``,
   ``every month``, ``all periods``, ``the whole year``), and ``X to Y`` / ``X-Y`` between
   two months (``January to April``, ``Jan-Dec``, ``P1-P4``): each names every month it
-  covers.
+  covers;
+- month names of the common European languages, CJK month signs (``3月``), months
+  relative to another (``the month before April``), and hedged alternatives that look
+  like a period but read as none (`UNREAD`): see `mcpgym_grading._period_context`.
 
-Not read: relative periods (``last month``), vague ones (``mid-year``), holidays, a bare
-year (``in 2026``), a month number with no marker (``4/5``: a ratio as often as a date).
+Each mention says whether it is hedged (`Mention.hedged`). Not read: ``next month`` /
+``last month`` outside a hedge (relative to today), vague periods (``mid-year``),
+holidays, a bare year (``in 2026``), a month number with no marker (``4/5``: a ratio as
+often as a date).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpgym_grading import _period_context as w
 from mcpgym_grading._mentions import Mention, reading_texts
+
+_Found = w.Found
+_months = w.months
 
 MONTH_NAMES = (
     "january february march april may june july august september october november december"
@@ -66,10 +74,11 @@ _Y4 = r"(?:19|20)\d\d"
 _MM = r"0?[1-9]|1[0-2]"
 _DD = r"0?[1-9]|[12]\d|3[01]"
 _YEAR_AFTER = re.compile(
-    r"\.?\s*(?:(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*)?(?:of\s+)?,?\s*"
+    r"\.?\s*(?:(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*)?(?:(?:of|de|del)\s+)?,?\s*"
     rf"(?:(?P<y4>{_Y4})(?!\d)|['\u2019](?P<y2>\d\d)(?!\d))"
 )
-_NAME = re.compile(_L + "(" + "|".join(sorted(_NAMES, key=len, reverse=True)) + ")" + _R)
+_ALL_NAMES = _NAMES | w.FOREIGN_MONTHS | w.GUARDED_MONTHS | dict.fromkeys(w.MAY_LIKE, 5)
+_NAME = re.compile(_L + "(" + "|".join(sorted(_ALL_NAMES, key=len, reverse=True)) + ")" + _R)
 
 
 def _fy(tag: str) -> str:
@@ -96,6 +105,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("my", rf"{_B0}(?P<m>{_MM})(?:[-/.]|\s?/\s?)(?P<y>{_Y4}){_B1}"),
         ("my", rf"{_B0}(?P<m>0[1-9]|1[0-2])/(?P<y>\d\d){_B1}"),
         ("m", rf"{_L}m(?P<m>{_MM}){_B1}"),
+        # CJK: 2026年3月, 3月, 2026년 3월 (the month sign reads the number before it)
+        ("ym", rf"{_B0}(?P<y>{_Y4})\s?[年년]\s?(?P<m>{_MM})\s?[月월]"),
+        ("m", rf"{_B0}(?P<m>{_MM})\s?[月월]"),
         # fiscal periods, quarters, halves, years (a fiscal year beside them is their year)
         (
             "p",
@@ -135,7 +147,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
-_RANGE = re.compile(r"\s*(?:-|to|through|thru|till|until)\s*")
+_RANGE = w.RANGE
 _LIST_ITEM = re.compile(rf"(?:p\s*)?({_MM})(?!\d)")
 
 
@@ -145,16 +157,29 @@ class PeriodReader(BaseModel):
     Attributes:
         year: the year of a month or fiscal period written without one (``None``: the
             expected period's year).
+        document_dates: ``"named"`` (default): every month the text names counts.
+            ``"ignored"``: a month bound to a document date that is no posting (``due in
+            June``, ``payable by``, ``due date:``, ``invoice date``, ``issue date``,
+            ``issued on``) is no period named, unless a hedge (``or``, ``maybe``,
+            ``possibly``, ``/``...) stands in its clause before those words (``posted to
+            April, or maybe due in March`` names March).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     kind: Literal["periods"] = "periods"
     year: int | None = Field(default=None, ge=1900, le=2099)
+    document_dates: Literal["named", "ignored"] = "named"
 
     def mentions(self, text: str, *, year: int) -> list[Mention]:
-        """Every period ``text`` names (`period_mentions`), months without a year in
+        """Every period ``text`` names (`read_periods`), months without a year in
         ``self.year`` or else ``year``."""
-        return period_mentions(text, year=self.year if self.year is not None else year)
+        return self.read(text, year=year)[0]
+
+    def read(self, text: str, *, year: int) -> tuple[list[Mention], list[str] | None]:
+        """`read_periods` with this reader's options: the mentions, and the texts as read
+        with the months left out blanked (``None`` when none was)."""
+        y = self.year if self.year is not None else year
+        return read_periods(text, year=y, document_dates=self.document_dates)
 
     def forms(self, item: str) -> tuple[str, ...]:
         """How a month is most often written (its name, abbreviation, ``YYYY-MM``): also
@@ -183,16 +208,6 @@ def period_item(value: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-@dataclass
-class _Found:
-    start: int
-    end: int
-    readings: tuple[tuple[tuple[int, int], ...], ...]  # each reading: its (year, month)s
-    exact: bool
-    month: bool = False  # one month by name or number (a range's end, maybe)
-    order: str = ""  # a date's order when only one fits: "dm" or "md"
-
-
 def _year(y4: str | None, y2: str | None, default: int) -> int:
     if y4:
         return int(y4)
@@ -206,16 +221,6 @@ def _year_of(digits: str | None, default: int) -> int:
     if not digits:
         return default
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
-
-
-def _months(y: int, first: int, last: int) -> tuple[tuple[int, int], ...]:
-    """The months from ``first`` to ``last`` (into the next year when ``last < first``)."""
-    out = [(y, first)]
-    m = first
-    while m != last and len(out) < 12:
-        m, y = (1, y + 1) if m == 12 else (m + 1, y)
-        out.append((y, m))
-    return tuple(out)
 
 
 def _tagged_year(g: dict[str, str | None], tag: str, default: int) -> int:
@@ -277,6 +282,7 @@ def _ranged(kind: str, g: dict[str, str | None], year: int) -> _Found | None:
     return _Found(0, 0, (_months(y, 1, 12),), False)
 
 
+_DATE_GOES_ON = re.compile(r"[-/.]\d")
 _GLUED_AFTER = re.compile(r"[\s.,'\u2019-]*\d")
 _GLUED_BEFORE = re.compile(r"\d[\s,.-]*$")
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s(]*$")
@@ -296,14 +302,25 @@ def _names(s: str, year: int, taken: list[tuple[int, int]]) -> Iterable[_Found]:
             continue
         word = m.group(1)
         after = _YEAR_AFTER.match(s, m.end())
+        if after is not None and (after.group("y4") or after.group("y2")):
+            # a year that starts a date (``set 2026-05-01``) is no year of this word
+            if _DATE_GOES_ON.match(s, after.end()):
+                after = None
         if word == "may" and not _may_is_month(s, m.start(), m.end()):
+            continue
+        if word in w.MAY_LIKE and not _may_is_month(s, m.start(), m.end()):
+            if not w.guarded_is_month(s, m.start(), m.end(), False):
+                continue
+        if word in w.GUARDED_MONTHS and not w.guarded_is_month(
+            s, m.start(), m.end(), after is not None
+        ):
             continue
         y = year
         end = m.end()
         if after is not None:
             y = _year(after.group("y4"), after.group("y2"), year)
             end = after.end()
-        yield _Found(m.start(), end, (((y, _NAMES[word]),),), True, month=True)
+        yield _Found(m.start(), end, (((y, _ALL_NAMES[word]),),), True, month=True)
 
 
 def period_mentions(text: str, *, year: int) -> list[Mention]:
@@ -316,67 +333,77 @@ def period_mentions(text: str, *, year: int) -> list[Mention]:
     Returns:
         One `Mention` per period, its readings the ``YYYY-MM`` items it names (several
         for a range: a quarter names its three months); exact for a single month written
-        as a month (not a date in it, nor a range holding it).
+        as a month (not a date in it, nor a range holding it). A hedged alternative that
+        looks like a period but is read as none (``or maybe 13.``) is a mention of
+        `UNREAD`.
+    """
+    return read_periods(text, year=year)[0]
+
+
+UNREAD = "unread period"
+"""The item of a hedged alternative that looks like a period but reads as none."""
+
+
+def read_periods(
+    text: str, *, year: int, document_dates: Literal["named", "ignored"] = "named"
+) -> tuple[list[Mention], list[str] | None]:
+    """`period_mentions`, and with ``document_dates="ignored"`` without the months bound
+    to a document date that is no posting (``due in June``; `_period_context.role_bound`).
+
+    Returns:
+        The mentions, and the texts as read with those months blanked out (for the
+        look-up of look-alikes, which must not find them either), or ``None`` when no
+        month was left out.
     """
     out: list[Mention] = []
+    cleared: list[str] = []
+    dropped = False
     for s in reading_texts(text):
-        found: list[_Found] = []
-        taken: list[tuple[int, int]] = []
-        for kind, rx in _PATTERNS:
-            for m in rx.finditer(s):
-                if any(a < m.end() and m.start() < b for a, b in taken):
-                    continue
-                g = m.groupdict()
-                f = (
-                    _numeric(kind, g, year)
-                    if kind in ("ymd", "dmy", "md", "ym", "my", "m")
-                    else _ranged(kind, g, year)
-                )
-                if f is None or not f.readings or not f.readings[0]:
-                    continue
-                f.start, f.end = m.start(), m.end()
-                found.append(f)
-                taken.append((m.start(), m.end()))
-        found += list(_names(s, year, taken))
-        found.sort(key=lambda f: f.start)
-        _order_dates(found)
-        for f in _merge_ranges(s, found):
-            out.append(
-                Mention(
-                    s[f.start : f.end],
-                    tuple(frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings),
-                    f.exact,
-                )
+        found = _found(s, year)
+        if document_dates == "ignored":
+            bound = w.role_bound(s, found)
+            if bound:
+                dropped = True
+                found = [f for f in found if f not in bound]
+                chars = list(s)
+                for f in bound:
+                    chars[f.start : f.end] = " " * (f.end - f.start)
+                s = "".join(chars)
+        cleared.append(s)
+        for f, hedged in zip(found, w.hedges(s, found), strict=True):
+            items = (
+                (frozenset({UNREAD}),)
+                if f.unread
+                else tuple(frozenset(f"{y}-{m:02d}" for y, m in r) for r in f.readings)
             )
-    return out
+            out.append(Mention(s[f.start : f.end], items, f.exact, hedged=hedged))
+    return out, (cleared if dropped else None)
 
 
-def _order_dates(found: list[_Found]) -> None:
-    """Read each date both orders fit in the order the text's other dates use."""
-    orders = {f.order for f in found} - {""}
-    if len(orders) != 1:
-        return
-    dm = orders.pop() == "dm"
-    for f in found:
-        if len(f.readings) == 2 and not f.exact:
-            f.readings = (f.readings[0],) if dm else (f.readings[1],)
-
-
-def _merge_ranges(s: str, found: list[_Found]) -> list[_Found]:
-    """``X to Y`` between two single months: one mention of every month from X to Y."""
-    out: list[_Found] = []
-    for f in found:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and prev.month
-            and f.month
-            and len(prev.readings) == 1 == len(f.readings)
-            and _RANGE.fullmatch(s[prev.end : f.start])
-        ):
-            (a,), (b,) = prev.readings[0][-1:], f.readings[0][:1]
-            span = _months(a[0], a[1], b[1]) if a[0] == b[0] and a[1] <= b[1] else (a, b)
-            out[-1] = _Found(prev.start, f.end, ((*prev.readings[0], *span),), False, month=True)
-            continue
-        out.append(f)
-    return out
+def _found(s: str, year: int) -> list[_Found]:
+    """Every period of the folded text ``s``, in order (relative months resolved, ranges
+    merged, hedged unread alternatives added)."""
+    found: list[_Found] = []
+    taken: list[tuple[int, int]] = []
+    for kind, rx in _PATTERNS:
+        for m in rx.finditer(s):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            g = m.groupdict()
+            f = (
+                _numeric(kind, g, year)
+                if kind in ("ymd", "dmy", "md", "ym", "my", "m")
+                else _ranged(kind, g, year)
+            )
+            if f is None or not f.readings or not f.readings[0]:
+                continue
+            f.start, f.end = m.start(), m.end()
+            found.append(f)
+            taken.append((m.start(), m.end()))
+    found += list(_names(s, year, taken))
+    found.sort(key=lambda f: f.start)
+    w.order_dates(found)
+    found = w.merge_ranges(s, w.resolve_relative(s, found))
+    found += w.hedged_unread(s, found)
+    found.sort(key=lambda f: f.start)
+    return found

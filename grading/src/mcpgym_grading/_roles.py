@@ -13,6 +13,15 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   between the two; a cue inside the mention does not count; at equal gaps the longer cue,
   ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
   Two roles' cues equally near and equally long: it is *unbound* too.
+- A *shared cue* is one several roles list (``refunded``, where the duplicate charge refunded
+  now and the refund for a returned item earlier are both refunds): it says the amount is
+  one of them, not which. Nearest to a mention, it is decided by a ``for`` phrase right
+  after it or after the mention (at most 4 words before ``for``, 4 words from ``for`` to
+  the cue) that holds a cue of one of those roles: "the $159.00 you were refunded for the
+  returned item", "you were refunded $159.00 for the returned item" (the ``for`` phrase
+  names what the refund was for). Undecided, the mention is bound to all of them: the
+  expected amount is then in its role, another amount is not (it must be bound to its own
+  role alone), and the clause counts as cued by each of them (below).
 - The expected amount, when it has a role: no mention of it may be bound to another role
   (unbound mentions are tolerated: the check asks that it is stated, not in which words,
   so no particular word of the answer becomes required).
@@ -104,14 +113,48 @@ class Bound:
     clause: int = 0
     cued: frozenset[int] = frozenset()
     """The index of its clause, and the roles with a cue anywhere in that clause."""
+    shared: frozenset[int] = frozenset()
+    """The roles of an undecided shared cue that binds it (``role`` is then None)."""
+
+
+_FOR = re.compile(r"\bfor\b")
+_WORDS = re.compile(r"\S+")
+_FOR_WORDS = 4
+"""At most this many words between a shared cue (or the mention) and ``for``, and between
+``for`` and the cue that decides it."""
+
+
+def _words(text: str) -> int:
+    return len(_WORDS.findall(text))
+
+
+def _decide(
+    prepared: str, after: int, single: list[tuple[int, int, int]], roles: frozenset[int]
+) -> int | None:
+    """The role of the first cue of one of ``roles`` in a ``for`` phrase starting at most
+    `_FOR_WORDS` words after ``after`` (``single``: ``(role, start, end)`` cue hits of one
+    role each), or None."""
+    for f in _FOR.finditer(prepared, after):
+        if _words(prepared[after : f.start()]) > _FOR_WORDS:
+            return None
+        for i, cs, _ce in sorted(single, key=lambda h: h[1]):
+            if cs >= f.end() and i in roles and _words(prepared[f.end() : cs]) <= _FOR_WORDS:
+                return i
+        return None
+    return None
 
 
 def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
     """Every US-dollar mention in ``text`` of an amount in ``roles`` (``(cents, cues)``
     pairs), in order, with the index of the role its nearest cue names (see the module
-    docstring). Linear in the text for a fixed set of cues."""
+    docstring: a cue several roles list is shared). Linear in the text for a fixed set of
+    cues."""
     amounts = {cents for cents, _ in roles}
-    patterns = [[_cue_pattern(c) for c in cues] for _, cues in roles]
+    owners: dict[str, set[int]] = {}
+    for i, (_, cues) in enumerate(roles):
+        for c in cues:
+            owners.setdefault(c, set()).add(i)
+    patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
     out: list[Bound] = []
     for n, clause in enumerate(clauses(text)):
         mentions = [
@@ -120,13 +163,19 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
         if not mentions:
             continue
         prepared = prepare(clause)
-        cues = [
-            (i, hit.start(), hit.end())
-            for i, pats in enumerate(patterns)
-            for pat in pats
-            for hit in pat.finditer(prepared)
+        hits = [
+            (ids, hit.start(), hit.end()) for ids, pat in patterns for hit in pat.finditer(prepared)
         ]
-        cued = frozenset(i for i, _, _ in cues)
+        single = [(next(iter(ids)), cs, ce) for ids, cs, ce in hits if len(ids) == 1]
+        # a shared cue decided by a for phrase right after it counts as that role's
+        decided = {
+            (cs, ce): _decide(prepared, ce, single, ids) for ids, cs, ce in hits if len(ids) > 1
+        }
+        cued = frozenset(
+            i
+            for ids, cs, ce in hits
+            for i in (ids if len(ids) == 1 or decided[(cs, ce)] is None else {decided[(cs, ce)]})
+        )
         at = 0
         for m in mentions:
             start = prepared.find(m.text, at)
@@ -135,19 +184,29 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
             else:
                 end = start + len(m.text)
                 at = end
-            best: dict[int, tuple[int, int]] = {}
-            for i, cs, ce in cues:
+            near: tuple[int, int] | None = None
+            nearest: list[tuple[frozenset[int], int, int]] = []
+            for ids, cs, ce in hits:
                 if cs >= start and ce <= end:
                     continue  # a cue inside the mention itself
                 gap = cs - end if cs >= end else start - ce if ce <= start else 0
                 key = (gap, cs - ce)  # nearest first; at equal gaps the longer cue
-                best[i] = min(key, best.get(i, key))
-            role = None
-            if best:
-                near = min(best.values())
-                nearest = [i for i, g in best.items() if g == near]
-                role = nearest[0] if len(nearest) == 1 else None
-            out.append(Bound(m.text, m.cents, role, n, cued))
+                if near is None or key < near:
+                    near, nearest = key, [(ids, cs, ce)]
+                elif key == near:
+                    nearest.append((ids, cs, ce))
+            role, shared = None, frozenset[int]()
+            named = frozenset().union(*(ids for ids, _, _ in nearest)) if nearest else frozenset()
+            if len(named) == 1:
+                role = next(iter(named))
+            elif len(nearest) == 1:  # one shared cue: a for phrase after it or the mention
+                ids, cs, ce = nearest[0]
+                role = decided[(cs, ce)]
+                if role is None:
+                    role = _decide(prepared, max(ce, end), single, ids)
+                if role is None:
+                    shared = ids
+            out.append(Bound(m.text, m.cents, role, n, cued, shared))
     return out
 
 
@@ -168,11 +227,13 @@ def role_outcome(
     misplaced: list[str] = []
     bound = bind(text, roles)
     own = index.get(expected)
-    stated_in_role = any(int(b.cents) == expected and b.role == own for b in bound)
+    stated_in_role = any(
+        int(b.cents) == expected and (b.role == own or own in b.shared) for b in bound
+    )
     expected_clauses = {b.clause for b in bound if int(b.cents) == expected}
     for b in bound:
         if int(b.cents) == expected:
-            if b.role in (None, own):
+            if b.role in (None, own) and (not b.shared or own in b.shared):
                 continue  # the expected amount unbound: not in a wrong role
         elif b.role == index[int(b.cents)]:
             if own is None or stated_in_role or own not in b.cued or b.clause in expected_clauses:

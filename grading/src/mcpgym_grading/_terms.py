@@ -14,6 +14,24 @@ look-alike letters read as Latin ones):
   team``), or listed right after a name (``billing and returns``: a list of team names
   shares its unit word);
 
+- a *rank* (the words of an item marked ``ranks``: ``manager``, ``team lead``, ``senior`` in
+  ``senior colleague``) whose last word is a person noun (`PERSONS`: ``lead``, ``colleague``,
+  ``member``...) or a unit noun, *governed* by another item, names that item, not the
+  rank's: a rank is a person's rank within a team, and the team is said by
+
+  - another item's name right before it, with a possessive or unit nouns between or not
+    (``billing team lead``, ``billing's senior colleague``, ``finance dept manager``), or a
+    rank word inside another item's name before a unit noun (``senior billing specialist``);
+  - a preposition right after it (person nouns between or not) and another item's name
+    (``a senior colleague in billing``, ``a senior team member from our billing team``);
+  - ``there`` / ``in that team`` right after it, where the nearest mention before it is of
+    another item (``I've escalated it to billing; a senior colleague there``);
+
+  with no connector (``and``, ``or``, ``,``, ``/``, ``&``, brackets) between: ``billing and
+  our senior team`` names management, ``billing (and my boss)`` too; a rank governed by
+  nothing (``A senior team member will follow up``) names the rank's item. Governed words are
+  also left out of the look-up of the items' names as values (`Lexicon.lookup_texts`).
+
 - a *team-like name* that is none of the items: a word before a unit noun that is no
   item's, no `neutral` word (the agent's own team: ``support``, ``customer service``;
   ``our``, ``the``, ``relevant``, ``dedicated``...) and no function word (``escalations
@@ -50,6 +68,32 @@ UNITS = (
 )
 """Nouns that make the word before them the name of a team (their plurals too)."""
 
+PERSONS = (
+    "lead",
+    "leader",
+    "head",
+    "manager",
+    "supervisor",
+    "boss",
+    "member",
+    "colleague",
+    "specialist",
+    "staff",
+    "folks",
+    "person",
+    "people",
+    "rep",
+    "representative",
+    "agent",
+    "expert",
+    "officer",
+    "analyst",
+    "someone",
+    "somebody",
+)
+"""Nouns of people in a team (their plurals too): a rank ending in one can be governed by
+another item (see the module docstring)."""
+
 NEUTRAL = frozenset(
     (
         # determiners, pronouns, function words
@@ -80,11 +124,15 @@ class LexiconItem(BaseModel):
     Attributes:
         names: words or phrases naming it anywhere (``fraud``, ``loss prevention``).
         qualifiers: words naming it only before a unit noun (``returns``: ``returns team``).
+        ranks: its words are ranks (see below).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     names: tuple[str, ...] = ()
     qualifiers: tuple[str, ...] = ()
+    ranks: bool = False
+    """Its words name a rank of people within a team (management: ``manager``, ``team
+    lead``, ``senior``): governed by another item, they name that item (module docstring)."""
 
 
 class Lexicon(BaseModel):
@@ -93,6 +141,7 @@ class Lexicon(BaseModel):
     Attributes:
         items: ``{item: LexiconItem}`` (the teams of ``escalate_ticket``, say).
         units: nouns that make the word before them a team's name (`UNITS`).
+        persons: nouns of people in a team: a rank ending in one can be governed (`PERSONS`).
         neutral: more words that name no item before a unit noun (beside `NEUTRAL`).
         others: ``"alternative"``: a team-like name none of the items is a mention of
             ``other: <word>``; ``"ignored"``: it is not read.
@@ -102,6 +151,7 @@ class Lexicon(BaseModel):
     kind: Literal["lexicon"] = "lexicon"
     items: dict[str, LexiconItem]
     units: tuple[str, ...] = UNITS
+    persons: tuple[str, ...] = PERSONS
     neutral: tuple[str, ...] = ()
     others: Literal["alternative", "ignored"] = "alternative"
 
@@ -116,11 +166,26 @@ class Lexicon(BaseModel):
 
     def mentions(self, text: str) -> list[Mention]:
         """Every item ``text`` names (see the module docstring), in order."""
-        out: list[Mention] = []
-        tables = _tables(self)
+        return [m for s in reading_texts(text) for _a, _b, m, _g in self._spans(s)]
+
+    def lookup_texts(self, text: str) -> list[str] | None:
+        """``text`` as read (`reading_texts`) with every governed rank blanked out (``team
+        lead`` in ``billing team lead``), for the look-up of the items' names as values;
+        None when ``text`` holds no governed rank."""
+        out: list[str] = []
+        blanked = False
         for s in reading_texts(text):
-            out += _read(s, self, *tables)
-        return out
+            for a, b, _m, governed in reversed(self._spans(s)):
+                if governed:
+                    s, blanked = s[:a] + " " * (b - a) + s[b:], True
+            out.append(s)
+        return out if blanked else None
+
+    def _spans(self, s: str) -> list[tuple[int, int, Mention, bool]]:
+        """The mentions of one reading text as ``(start, end, mention, governed)``, a
+        governed rank read as the item that governs it."""
+        tables = _tables(self)
+        return _govern(s, self, list(_read(s, self, *tables)), tables[2])
 
 
 def _forms(word: str) -> set[str]:
@@ -172,7 +237,7 @@ def _listed(
     k: int,
     single: dict[str, str],
     phrases: dict[tuple[str, ...], str],
-) -> Iterable[Mention]:
+) -> Iterable[tuple[int, int, Mention]]:
     """Qualifiers listed right after a name, joined by ``and`` / ``or`` / ``,`` / ``&`` /
     ``/`` (``billing and returns``): a list of team names shares its unit word, so each
     names its item (``plain[k]`` is the word after the name)."""
@@ -180,7 +245,8 @@ def _listed(
         item = single.get(plain[k][0])
         if item is None or phrases.get((plain[k][0],)) == item:
             return  # not an item's word, or a name (read as a name already)
-        yield Mention(s[plain[k][1] : plain[k][2]], (frozenset({item}),))
+        a, b = plain[k][1], plain[k][2]
+        yield a, b, Mention(s[a:b], (frozenset({item}),))
         k += 1
 
 
@@ -190,10 +256,11 @@ def _read(
     single: dict[str, str],
     phrases: dict[tuple[str, ...], str],
     units: set[str],
-) -> Iterable[Mention]:
+) -> Iterable[tuple[int, int, Mention]]:
     words = _split_glued(s, units, single)
     plain = [w for w in words if w[0] != "and"]
     neutral = NEUTRAL | {w.casefold() for w in lex.neutral}
+    ranks = {i for i, spec in lex.items.items() if spec.ranks}
     ordered = sorted(phrases.items(), key=lambda p: -len(p[0]))  # longest names first
     for i in range(len(plain)):
         for phrase, item in ordered:
@@ -201,13 +268,15 @@ def _read(
                 continue
             n = len(phrase)
             if tuple(w[0] for w in plain[i : i + n]) == phrase:
-                yield Mention(s[plain[i][1] : plain[i + n - 1][2]], (frozenset({item}),))
+                a, b = plain[i][1], plain[i + n - 1][2]
+                yield a, b, Mention(s[a:b], (frozenset({item}),))
                 yield from _listed(s, plain, i + n, single, phrases)
                 break
     for i, (w, _start, end) in enumerate(words):
         if w not in units:
             continue
         j, nxt, first, joined = i - 1, words[i][1], True, False
+        head: str | None = None  # the item of the word right before the unit noun
         while j >= 0:
             word, a, b = words[j]
             if word == "and" and not first:
@@ -227,7 +296,68 @@ def _read(
                     break
                 if lex.others == "ignored":
                     break
-                yield Mention(s[a:end], (frozenset({f"other: {word}"}),), exact=False)
+                yield a, end, Mention(s[a:end], (frozenset({f"other: {word}"}),), exact=False)
+            elif item in ranks and not joined and head is not None and head not in ranks:
+                pass  # a rank inside another item's name (senior billing specialist)
             elif phrases.get((word,)) != item:  # a one-word name is read as a name already
-                yield Mention(s[a:end], (frozenset({item}),))
+                yield a, end, Mention(s[a:end], (frozenset({item}),))
+            if first:
+                head = item
             j, nxt, first, joined = j - 1, a, False, False
+
+
+_POSSESSIVE = r"(?:'s|s'|')?"
+_PREPOSITION = r"(?:in|from|at|of|on|with|within|inside)"
+_DETERMINER = r"(?:(?:the|our|your|their|its|that|this)\s+)?"
+
+
+def _govern(
+    s: str, lex: Lexicon, found: list[tuple[int, int, Mention]], units: set[str]
+) -> list[tuple[int, int, Mention, bool]]:
+    """``found`` (``(start, end, mention)``) with each governed rank (module docstring)
+    read as the item that governs it, flagged."""
+    ranks = {i for i, spec in lex.items.items() if spec.ranks}
+    if not ranks:
+        return [(a, b, m, False) for a, b, m in found]
+    persons = {f for p in lex.persons for f in _forms(p)}
+    unit_re = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+    person_re = "|".join(re.escape(p) for p in sorted(persons | units, key=len, reverse=True))
+    before = re.compile(rf"{_POSSESSIVE}(?:\s+(?:{unit_re}){_POSSESSIVE})*\s+")
+    after = re.compile(rf"(?:\s+(?:{person_re}))*\s+{_PREPOSITION}\s+{_DETERMINER}")
+    there = re.compile(
+        rf"(?:\s+(?:{person_re}))*\s+(?:there|{_PREPOSITION}\s+(?:that|this|the same)\s+"
+        rf"(?:{unit_re}))\b"
+    )
+
+    def item_of(m: Mention) -> str | None:
+        named = [next(iter(r)) for r in m.readings if len(r) == 1]
+        return named[0] if m.exact and len(named) == 1 and len(m.readings) == 1 else None
+
+    governors = [(a, b, item_of(m)) for a, b, m in found]
+    out: list[tuple[int, int, Mention, bool]] = []
+    for a, b, m in found:
+        own = item_of(m)
+        last = _WORD.findall(m.text)
+        if own not in ranks or not last or last[-1] not in persons | units:
+            out.append((a, b, m, False))
+            continue
+        by: str | None = None
+        for ga, gb, g in governors:
+            if g is None or g in ranks:
+                continue
+            if gb <= a and before.fullmatch(s, gb, a):
+                by = g  # billing team lead, billing's senior colleague
+            elif ga < a < gb <= b:
+                by = g  # accounts receivable team lead: the unit noun is shared
+            elif ga >= b and after.fullmatch(s, b, ga):
+                by = g  # a senior colleague in billing
+        if by is None and there.match(s, b):
+            earlier = [(gb, g) for ga, gb, g in governors if gb <= a]
+            if earlier:
+                g = max(earlier, key=lambda x: x[0])[1]
+                by = g if g is not None and g not in ranks else None  # ... billing; someone there
+        if by is None:
+            out.append((a, b, m, False))
+        else:
+            out.append((a, b, Mention(m.text, (frozenset({by}),)), True))
+    return out

@@ -52,6 +52,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "allowed_sql": None,
         "roles": None,
     },
+    "mention_match": {"range_allowed": None},
 }
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
@@ -333,6 +334,13 @@ class MentionMatch(_CheckBase):
 
     ``source`` / ``sql``: as `AnswerMatch` (every non-null value the query selects, read as
     one text). ``expected`` / ``allowed``: items or `Param` references (a list is several).
+    ``range_allowed`` (default ``None``: a range competes as any mention does): items a
+    *range* (a mention naming several items at once: a quarter, a half, a year) may cover
+    beside ``expected`` and ``allowed`` when it covers ``expected``: such a range says what
+    holds the item, not another item (``April ... in the Q2 figures``), and as the check
+    still needs ``expected`` named exactly, it cannot pass a shotgun. A range covering an
+    item outside them (``H1`` holds closed January), or hedged (``April (or Q2)``, ``Q2
+    maybe``: a hedge in its clause, `Mention.hedged`), competes still.
     """
 
     kind: Literal["mention_match"] = "mention_match"
@@ -341,6 +349,7 @@ class MentionMatch(_CheckBase):
     reader: Annotated[PeriodReader | Lexicon, Field(discriminator="kind")]
     expected: Value
     allowed: Value = None
+    range_allowed: Value = None
 
     @model_validator(mode="after")
     def _consistent(self) -> MentionMatch:
@@ -408,6 +417,9 @@ class Rubric(BaseModel):
             for key, default in _DIGEST_DEFAULTS.get(check["kind"], {}).items():
                 if key in check and check[key] == default:
                     del check[key]
+            reader = check.get("reader")
+            if isinstance(reader, dict) and reader.get("document_dates") == "named":
+                del reader["document_dates"]  # PeriodReader's option added after sign-offs
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:

@@ -88,7 +88,12 @@ for billing to review, not refunded (an `AmountRole`'s cues; the negations are l
 DUPLICATE_CUES = (*REFUNDED_CUES, "duplicate", "twice", "double*", "second charge", "extra charge")
 """The words that say an amount is the duplicate charge refunded (duplicate-charge)."""
 
+PRIOR_REFUND_VERBS = ("refunded", "credited", "reimbursed", "issued", "processed", "paid back")
+"""The done-words of `REFUNDED_CUES` that an earlier refund takes too (not "on its way" nor
+"back to your": those are this refund's)."""
+
 PRIOR_CUES = (
+    *PRIOR_REFUND_VERBS,
     "refunded earlier",
     "refunded before",
     "already refunded",
@@ -109,7 +114,11 @@ PRIOR_CUES = (
 )
 """The words that say an amount is a refund made before this ticket (duplicate-charge hard:
 the refund for a returned item, which the customer mentions; refund-damaged-item expert: the
-earlier price adjustment). Phrases with "refunded" win over `REFUNDED_CUES` at equal gaps."""
+earlier price adjustment). Phrases with "refunded" win over `REFUNDED_CUES` at equal gaps.
+The refund verbs (`PRIOR_REFUND_VERBS`) are cues of both roles, *shared* cues
+(`mcpgym_grading._roles`): an earlier refund was refunded too, so "refunded" says which
+amount is meant only with a ``for`` phrase ("the $159.00 you were refunded for the returned
+item"); undecided, the refund now is in its role and the earlier one is not."""
 
 
 def other_amounts_sql(*allowed_params: str) -> str:

@@ -5,10 +5,13 @@ that name it: a name anywhere (``billing``, ``fraud``, ``Trust & Safety``, ``man
 ``supervisor``, ``leadership``), or a qualifier before a unit noun (``finance team``,
 ``Returns Dept.``, ``Returns & Exchanges team``, ``Risk team``, ``LP folks``, ``Accounts
 Receivable team``), or a qualifier listed after a name (``billing and returns``). Short and
-slang forms name a team too (``mgmt``, ``the higher-ups``, ``my boss``). ``billing team
-lead`` still names management (its name ``team lead`` is looked up anywhere), and
-``senior`` before a unit noun (``a senior colleague``, ``a senior team member``) does too:
-the conservative reading. A team-like name that is
+slang forms name a team too (``mgmt``, ``the higher-ups``, ``my boss``). Management's
+words are ranks (``ranks=True``): governed by another team they name that team (``our
+billing team lead``, ``billing's senior colleague``, ``a senior colleague in billing``,
+``I've escalated it to billing; a senior colleague there``), governed by none they name
+management: ``A senior team member will follow up`` names nobody's team but a senior one,
+and management is one of the four (the conservative reading; write ``a senior member of
+the billing team``), as ``billing and our senior team`` does. A team-like name that is
 none of them (``escalations team``, ``shipping department``) names another team too: a
 reply telling the customer their request went to it is not telling them it went to the
 right one (`mcpgym_grading._terms`). ``returns`` alone is no team (a reply may speak of
@@ -54,6 +57,7 @@ TEAMS = Lexicon(
                 "boss",
             ),
             qualifiers=("senior", "executive"),
+            ranks=True,
         ),
     }
 )

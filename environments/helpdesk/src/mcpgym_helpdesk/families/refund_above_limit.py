@@ -19,7 +19,9 @@ over `_teams.TEAMS`): each of escalate_ticket's teams in any form (``fraud``,
 ``FraudTeam``, ``Risk team``, ``Trust & Safety``, ``managers``, ``a supervisor``,
 ``Returns Dept.``, ``returns/exchanges team``) and any team-like name that is none of them
 (``escalations team``) names an alternative; ``returns`` alone, ``fraudulent`` and the
-agent's own team (``our support team``) name none.
+agent's own team (``our support team``) name none. A rank governed by billing is billing's
+(``our billing team lead``, ``a senior colleague there`` after naming billing); one beside
+billing (``billing and our senior team``) or governed by nothing names management.
 """
 
 from __future__ import annotations

@@ -16,9 +16,15 @@ The note names the period (`note-names-the-period`, a `MentionMatch` with the pe
 reader, `mcpgym_grading._periods`): it names April 2026 as a month (``April``, ``Apr``,
 ``2026-04``, ``04/2026``, ``P4``...), and every period it names, in any form, is April or
 May 2026. Dates count as their month: the date asked for (in April) and the posting date
-(2026-05-01) are the reference's own and pass; a date in another month (an invoice's due
-date in June, say) names that month. A quarter, half or year names every month it covers
-(``Q2 2026`` names June); a month named to deny it ("not June") is named all the same.
+(2026-05-01) are the reference's own and pass; a date in another month names that month,
+unless it is bound to a document date that is no posting (``due in June``, ``invoice
+date``) with no hedge before it (``or maybe due in March`` names March). A quarter, half or
+year names every month it covers; one that holds April and only open periods (``Q2 2026``:
+April, May, June) names no other, one holding a closed month (``H1``, ``FY2026``) does.
+Month names in Spanish, French, German, Italian, Portuguese, Dutch and the Scandinavian
+languages and months relative to another (``the month before April``) are read; a hedged
+alternative that looks like a period but reads as none (``or maybe 13.``) counts as one.
+A month named to deny it ("not June") is named all the same.
 """
 
 from __future__ import annotations
@@ -202,6 +208,10 @@ BELONGS_TO = "2026-04"
 POSTED_IN = "2026-05"
 """The earliest open period, where it is posted (May 2026); the expert band also closes it."""
 
+OPEN_PERIODS = ["2026-05", "2026-06"]
+"""The open periods of the books (May and June 2026): a range holding April and only these
+(``Q2 2026``) says where April's figures show, and names no other period."""
+
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -246,14 +256,19 @@ RUBRIC = Rubric(
         MentionMatch(
             name="note-names-the-period",
             description="the note says the posting belongs to April (policy 2.2), and names "
-            "no period but April and May, where it was posted, in any form: month names, "
-            "numeric months and dates, fiscal periods, quarters, halves and years, each "
-            "naming every month it covers (a list of months, or Q2, names none)",
+            "no period but April and May, where it was posted, in any form: month names "
+            "(in the common European languages too), months relative to another, numeric "
+            "months and dates, fiscal periods, quarters, halves and years, each naming every "
+            "month it covers (a list of months names none; a range holding April and only "
+            "open periods, Q2, names no other); a hedged alternative that looks like a "
+            "period counts as one; a month that is a due or invoice date is no period named "
+            "unless hedged",
             source="sql",
             sql=NOTES_TEXT,
-            reader=PeriodReader(),
+            reader=PeriodReader(document_dates="ignored"),
             expected=BELONGS_TO,
             allowed=[POSTED_IN],
+            range_allowed=OPEN_PERIODS,
             weight=0.5,
             required=True,  # policy 2.2: a note that hedges the period, or names none, fails
         ),
