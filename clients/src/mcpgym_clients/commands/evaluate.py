@@ -265,6 +265,15 @@ def eval_(
     infra_retries: Annotated[
         int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
     ] = 2,
+    infra_retry_wait: Annotated[
+        float,
+        typer.Option(
+            help="Seconds before the first infra retry, doubling for each next one (at most "
+            "5x, with jitter); 0 retries at once.",
+            min=0,
+            max=60,
+        ),
+    ] = 3.0,
     backend: Annotated[
         str,
         typer.Option(help="local, or ray: servers as Ray actors (the `ray` extra)."),
@@ -375,6 +384,7 @@ def eval_(
             else f"{' or '.join(key_vars(model, api_key_env))} (or pass --api-key)",
             new_run=new_run,
             infra_retries=infra_retries,
+            infra_retry_wait=infra_retry_wait,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
             backend=backend,
