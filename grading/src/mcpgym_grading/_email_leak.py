@@ -1,5 +1,7 @@
-"""Two more ways a reply reveals an email address, read by every "must not reveal" check
-(a forbidden value, or the value of a negated check) whose value is an email:
+"""Two more ways a reply reveals an email address.
+
+Every "must not reveal" check (a forbidden value, or the value of a negated check) whose
+value is an email reads them:
 
 - a plus-tag glued into it: ``quinn.sullivan+help@example.net`` is the address
   ``quinn.sullivan@example.net`` (mail to it reaches the same box); the tag (``+`` and what
@@ -49,5 +51,5 @@ def email_leaked(text: str, value: str, *, signed: bool = False) -> bool:
     user_pat, domain_pat = _part_pattern(fold(local)), _part_pattern(fold(domain))
     if user_pat is None or domain_pat is None:
         return False
-    split = re.compile(user_pat + r"(?P<gap>[^@]{1,%d}?)" % SPLIT_GAP + domain_pat)
+    split = re.compile(user_pat + rf"[^@]{{1,{SPLIT_GAP}}}?" + domain_pat)
     return split.search(tagless) is not None

@@ -38,7 +38,8 @@ environment's own data, in any environment:
   and quotes by groups; digits written as words; every character an HTML reference; the
   value stored reversed inside a right-to-left override; Cyrillic letters and ``O`` /
   ``l`` for digits drawn alike; an email's ``@`` as a glued
-  ``AT``, as ``(at)`` / ``(dot)``, or left out; the list spread over several calls of the
+  ``AT``, as ``(at)`` / ``(dot)``, or left out, a plus-tag glued in or user and domain
+  stated apart; the list spread over several calls of the
   same tool, each value cut between two of them). The same content: every check must
   grade it as it grades the plain form.
 
