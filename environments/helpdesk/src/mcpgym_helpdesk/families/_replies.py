@@ -257,14 +257,47 @@ def reply_omits(
 
 
 CARRIER_NAMES: dict[str, tuple[str, ...]] = {
-    "UPS": ("ups", "united parcel service"),
-    "FedEx": ("fedex", "fed ex", "federal express"),
-    "USPS": ("usps", "postal service", "us mail"),
+    "UPS": (
+        "ups",
+        "united parcel service",
+        "2nd day air",
+        "second day air",
+        "next day air",
+        "3 day select",
+    ),
+    "FedEx": (
+        "fedex",
+        "fed ex",
+        "federal express",
+        "express saver",
+        "2day",
+        "priority overnight",
+        "standard overnight",
+        "first overnight",
+    ),
+    "USPS": (
+        "usps",
+        "postal service",
+        "us mail",
+        "priority mail",
+        "first class mail",
+        "ground advantage",
+        "media mail",
+        "post office",
+    ),
     "DHL": ("dhl",),
 }
 """How a reply may name each carrier (shipments.carrier), as whole words (`word_glob`): "U.S.
 Postal Service" and "United States Postal Service" both contain "postal service", "U.S.P.S."
-is "usps", "Fed-Ex" is "fed ex"."""
+is "usps", "Fed-Ex" is "fed ex". A carrier's own service names ("Priority Mail", "2nd Day
+Air", "Express Saver") and synonyms ("the post office") name it too."""
+
+RETURN_CUES = "return label,return shipping,send it back,ship it back,send back,returns"
+"""Phrases binding a carrier to a return, not to the order's shipment: a sentence holding
+one ("we email a prepaid USPS return label") names no competing carrier."""
+SHIPMENT_CUES = "ships,shipped,shipping with,is with,sent with,on its way,tracking,carrier"
+"""Phrases that keep a sentence with a return cue in the reading: "it ships with UPS, or
+USPS for returns" still names USPS for the shipment."""
 
 AMBIGUOUS_CARRIER_NAMES = frozenset({"us mail"})
 """Names that also occur in plain speech ("let us mail you a label"): they count for the
@@ -294,11 +327,11 @@ def _names_sql(names: Sequence[str]) -> str:
     return "(" + " OR ".join(f"m.t GLOB '{word_glob(w)}'" for w in names) + ")"
 
 
-def _mentions_sql(names: Sequence[str]) -> str:
+def _mentions_sql(names: Sequence[str], text: str = "m.b") -> str:
     """SQL: a reply (``m.b``) holds one of ``names`` as every answer check finds a value
     (``mcpgym_mentions``: ``D H L``, ``U/P/S``, ``F-e-d-E-x``, Cyrillic or small-capital
     look-alikes are the name)."""
-    return "(" + " OR ".join(f"mcpgym_mentions(m.b, '{w}') = 1" for w in names) + ")"
+    return "(" + " OR ".join(f"mcpgym_mentions({text}, '{w}') = 1" for w in names) + ")"
 
 
 def reply_names_carrier(
@@ -317,7 +350,9 @@ def reply_names_carrier(
     listing every carrier ("UPS, FedEx, USPS or DHL") names none of them. Both sides read the
     replies as every answer check does (``mcpgym_mentions``: spaced, split or look-alike
     letters are the name); the right carrier's name also counts as whole words of the
-    folded text (`_words_sql`)."""
+    folded text (`_words_sql`). A carrier named in a sentence about a return
+    (`RETURN_CUES`, without a `SHIPMENT_CUES` phrase) competes with none: it is the return
+    label's carrier (``mcpgym_without``)."""
     cases = " ".join(
         f"WHEN '{carrier}' THEN ({_names_sql(words)} OR {_mentions_sql(words)})"
         for carrier, words in CARRIER_NAMES.items()
@@ -325,11 +360,12 @@ def reply_names_carrier(
     sep = "[^a-z0-9]"
     others = " OR ".join(
         f"('{carrier}' NOT IN (SELECT carrier FROM own) AND "
-        f"{_mentions_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES])})"
+        f"{_mentions_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES], 'm.s')})"
         for carrier, words in CARRIER_NAMES.items()
     )
     sql = (
-        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t FROM ticket_messages "
+        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t, "
+        f"mcpgym_without(body, '{RETURN_CUES}', '{SHIPMENT_CUES}') AS s FROM ticket_messages "
         "WHERE ticket_id = :ticket_id AND author = 'agent'), "
         f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
         f"SELECT EXISTS (SELECT 1 FROM m WHERE CASE :{param} {cases} "
