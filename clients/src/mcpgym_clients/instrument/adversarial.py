@@ -22,7 +22,10 @@ environment's own data, in any environment:
   argument whose value is one of a few: an enum of the tool's schema, or a snapshot column
   with at most `MAX_CATEGORIES` distinct values, such as a carrier or a team) that field
   ``i`` states: the field with that value taken out (tells which checks read it), and the
-  field also listing every other value of the category (a shotgun of alternatives).
+  field also listing every other value of the category (a shotgun of alternatives);
+  ``choices-i:K-own``: the field also naming the other values by their own sub-category
+  only (another carrier's service, "Priority Mail" beside "UPS": `candidates.
+  subcategory_alternatives`).
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``guard-i``: field ``i`` also lists the first values each "must not state" check's
@@ -62,6 +65,7 @@ from mcpgym_clients.instrument.candidates import (
     money_text,
     of_kinds,
     says,
+    subcategory_alternatives,
 )
 from mcpgym_clients.instrument.controls import (
     BLAND_TEXT,
@@ -189,6 +193,13 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             key = f"{group}:{value}"
             out.append(Adversary(f"omit-{key}", calls_of([], omit=value), key, "omit"))
             out += _with_forms(key, "choices", others, TEXT_FORMS, calls_of, split=False)
+            own = [v for v in subcategory_alternatives(env, value) if not says(text, v)]
+            if own:  # the other values named by their own sub-category only ("Priority Mail")
+                out.append(
+                    Adversary(
+                        f"choices-{key}-own", calls_of(own), key, "choices", values=tuple(own)
+                    )
+                )
         leak = [
             str(v)
             for v in [*_flat_values(params), *of_kinds(leak_kinds, {}, looked_up)]
