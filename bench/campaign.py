@@ -19,7 +19,13 @@ states built, as one ``mcpgym eval`` does) and *warm* (the same again). The ways
 - ``children``: today's ``mcpgym eval``: the servers in child processes
   (`serve_in_processes`);
 - ``in-process``: today's code with the servers in this process;
-- ``processes``: the bench's own server processes (bench/_servers.py).
+- ``processes``: the bench's own server processes (bench/_servers.py);
+- ``children-asyncio`` / ``children-uvloop``: ``children`` with the campaign's process and
+  both children on the standard asyncio loop (``MCPGYM_UVLOOP=0``) or on uvloop (not a
+  dependency: ``uv pip install uvloop`` first); each campaign runs in an event loop of its
+  own, so both alternate in one run;
+- ``children-plain-pools``: ``children-asyncio`` with the driver's HTTP pools as the
+  libraries make them (before `mcpgym_clients._pooled`).
 
 Prints per way and campaign: episodes/s (start to end of `run_campaign`), the servers'
 start-up time, CPU milliseconds per episode of every process involved, of this one and
@@ -39,6 +45,7 @@ import argparse
 import collections
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import secrets
@@ -57,9 +64,11 @@ import httpx2
 
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
+from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.selection import VariantKey
 from mcpgym_server import Environment, load_environment
+from mcpgym_server._event_loop import UVLOOP_ENV
 from mcpgym_server._snapshot import FrozenSnapshot
 
 Counts = collections.Counter[str]
@@ -143,12 +152,25 @@ def _h11_children(active: bool) -> Any:
 
 @contextlib.asynccontextmanager
 async def _driver(
-    servers: Any, env: Environment, before: bool, counts: Counts
+    servers: Any, env: Environment, plain_pools: bool, counts: Counts
 ) -> AsyncIterator[EpisodeDriver]:
     async def count(request: Any) -> None:
         counts[_kind(request.method, str(request.url), request.content)] += 1
 
-    mcp_http = httpx2.AsyncClient(trust_env=False, event_hooks={"request": [count]})
+    limits = {"max_connections": 100, "max_keepalive_connections": 20, "keepalive_expiry": 2.0}
+    plain: dict[str, Any] = {}
+    if plain_pools:  # the libraries' own pools: an idle check rebuilds the socket's
+        # attributes, with a getpeername (`mcpgym_clients._pooled`)
+        mcp_transport: Any = httpx2.AsyncHTTPTransport(limits=httpx2.Limits(**limits))
+        plain = {
+            f"{role}_transport": httpx.AsyncHTTPTransport(limits=httpx.Limits(**limits))
+            for role in ("env", "grading")
+        }
+    else:
+        mcp_transport = http2_transport(limits=httpx2.Limits(**limits), trust_env=False)
+    mcp_http = httpx2.AsyncClient(
+        trust_env=False, event_hooks={"request": [count]}, transport=mcp_transport
+    )
     driver = EpisodeDriver(
         servers.env_url,
         servers.grading_url,
@@ -156,6 +178,7 @@ async def _driver(
         control_token=servers.control_token,
         environment=env,
         mcp_http=mcp_http,
+        **plain,
     )
     for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
         http.event_hooks["request"].append(count)
@@ -203,14 +226,16 @@ def start_py_spy(pid: int, out: Path, rate: int = 200) -> subprocess.Popen[bytes
 
 @contextlib.contextmanager
 def _py_spy(pids: list[int], out_dir: str | None, tag: str) -> Any:
-    """While active, ``py-spy record`` samples each server process (``--py-spy DIR``):
-    ``DIR/TAG-ROLE.raw``, read with ``bench/_shares.py``. No-op without a folder."""
+    """While active, ``py-spy record`` samples this process and each server process
+    (``--py-spy DIR``): ``DIR/TAG-ROLE.raw``, read with ``bench/_shares.py``. No-op without
+    a folder."""
     if not out_dir:
         yield
         return
+    roles = [(os.getpid(), "campaign"), *zip(pids, SERVER_ROLES, strict=False)]
     procs = [
         start_py_spy(pid, Path(out_dir) / f"{tag}-{role.replace(' ', '-')}.raw")
-        for pid, role in zip(pids, SERVER_ROLES, strict=False)
+        for pid, role in roles
     ]
     try:
         yield
@@ -286,13 +311,17 @@ async def one_campaign(
     tmp: Path,
     servers_mode: str = "in-process",
     spy: tuple[str | None, str] = (None, ""),
+    plain_pools: bool = False,
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
     reference end states cached); each one's episodes/s, CPU ms per episode (all
     processes, this one, and each server process's under ``per_process``), requests.
-    ``spy``: (folder, tag) to sample the server processes with py-spy (none by default)."""
+    ``spy``: (folder, tag) to sample the processes with py-spy (none by default);
+    ``plain_pools``: the HTTP clients' pools as the libraries make them."""
     with _before_queries(before):
-        return await _one_campaign(env, variants, concurrency, before, tmp, servers_mode, spy)
+        return await _one_campaign(
+            env, variants, concurrency, before, tmp, servers_mode, spy, plain_pools
+        )
 
 
 async def _one_campaign(
@@ -303,6 +332,7 @@ async def _one_campaign(
     tmp: Path,
     servers_mode: str,
     spy: tuple[str | None, str],
+    plain_pools: bool,
 ) -> list[dict[str, Any]]:
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
     env._generation_db._memo.clear()  # type: ignore[attr-defined]  # noqa: SLF001 - and queried
@@ -326,7 +356,7 @@ async def _one_campaign(
     pids = getattr(servers, "pids", None) or _children_pids()
     out: list[dict[str, Any]] = []
     try:
-        async with _driver(servers, env, False, counts) as driver:
+        async with _driver(servers, env, plain_pools, counts) as driver:
             await driver.server_info()
             for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
                 counts.clear()
@@ -472,6 +502,9 @@ WAYS: dict[str, tuple[bool, str]] = {
     "children-h11": (False, "children-h11"),
     "processes": (False, "processes"),
     "before": (True, "in-process"),
+    "children-asyncio": (False, "children"),
+    "children-uvloop": (False, "children"),
+    "children-plain-pools": (False, "children"),
 }
 """Each way: (the code path before child servers, where the servers run). ``before``:
 ``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
@@ -479,10 +512,40 @@ generators' snapshot queries run every time, every run-store commit fsynced;
 ``in-process``: today's code with the servers in process; ``children``:
 `serve_in_processes`, what ``mcpgym eval`` and ``mcpgym demo`` do now; ``children-h11``:
 the same with the servers' HTTP parsed by h11 (before httptools; bench/_h11); ``processes``:
-the bench's own server processes (bench/_servers.py)."""
+the bench's own server processes (bench/_servers.py); ``children-asyncio`` and
+``children-uvloop``: ``children`` with all three processes on the standard asyncio loop
+(``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`); ``children-plain-pools``:
+``children-asyncio`` with the driver's HTTP pools as the libraries make them (before
+`mcpgym_clients._pooled`)."""
+
+LOOPS: dict[str, bool] = {
+    "children-asyncio": False,
+    "children-uvloop": True,
+    "children-plain-pools": False,
+}
+"""Ways that pin the event loop of the campaign's process and of its child servers
+(``MCPGYM_UVLOOP``); every other way runs on what `uses_uvloop` says."""
 
 
-async def main() -> None:
+def _on_loop(way: str, func: Any, *args: Any) -> Any:
+    """Run ``func(*args)`` in an event loop of its own: the one `LOOPS` pins for ``way``
+    (its child processes inherit ``MCPGYM_UVLOOP``), else the default (`run`)."""
+    from mcpgym_server.runtime import run
+
+    if way not in LOOPS:
+        return run(func, *args)
+    saved = os.environ.get(UVLOOP_ENV)
+    os.environ[UVLOOP_ENV] = "1" if LOOPS[way] else "0"
+    try:
+        return anyio.run(func, *args, backend_options={"use_uvloop": LOOPS[way]})
+    finally:
+        if saved is None:
+            os.environ.pop(UVLOOP_ENV, None)
+        else:
+            os.environ[UVLOOP_ENV] = saved
+
+
+def main() -> None:
     """Run the rounds and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="0-4")
@@ -507,8 +570,8 @@ async def main() -> None:
         "--py-spy",
         default=None,
         metavar="DIR",
-        help="sample each server process with py-spy (in this venv) during the campaigns: "
-        "DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
+        help="sample this process and each server process with py-spy (in this venv) during "
+        "the campaigns: DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
     )
     args = ap.parse_args()
     ways = args.ways.split(",")
@@ -528,14 +591,19 @@ async def main() -> None:
         for r in range(args.rounds):  # interleaved, the order rotating
             for way in ways[r % len(ways) :] + ways[: r % len(ways)]:
                 before, servers_mode = WAYS[way]
-                res = await one_campaign(
+                res = _on_loop(
+                    way,
+                    functools.partial(
+                        one_campaign,
+                        servers_mode=servers_mode,
+                        spy=(args.py_spy, f"{way}-r{r}"),
+                        plain_pools=way == "children-plain-pools",
+                    ),
                     env,
                     variants,
                     args.concurrency,
                     before,
                     tmp,
-                    servers_mode=servers_mode,
-                    spy=(args.py_spy, f"{way}-r{r}"),
                 )
                 runs[way].append(res)
                 for phase, x in zip(PHASES, res, strict=True):
@@ -549,9 +617,11 @@ async def main() -> None:
         train: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
         for r in range(args.rounds if args.trainer_rows else 0):
             for way in ("before", "after") if r % 2 == 0 else ("after", "before"):
-                train[way].append(await trainer(env, args.trainer_rows, 8, way == "before"))
-        fl = await floor(env, args.floor_requests, args.concurrency, tmp)
-        ip = await anyio.to_thread.run_sync(in_process, env, variants, tmp)
+                train[way].append(
+                    _on_loop(way, trainer, env, args.trainer_rows, 8, way == "before")
+                )
+        fl = _on_loop("", floor, env, args.floor_requests, args.concurrency, tmp)
+        ip = in_process(env, variants, tmp)
     med = statistics.median
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -641,4 +711,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    main()

@@ -38,6 +38,11 @@ def _argv(pid: int) -> str:
     return Path(f"/proc/{pid}/cmdline").read_bytes().decode()
 
 
+def _maps_uvloop(pid: int) -> bool:
+    """Whether uvloop's compiled event loop is mapped into process ``pid``."""
+    return "uvloop/loop" in Path(f"/proc/{pid}/maps").read_text()
+
+
 def _exited(pids: list[int], timeout: float = 30.0) -> bool:
     """Whether every process of ``pids`` exits within ``timeout`` seconds (a pidfd turns
     readable when its process terminates, reaped or not)."""
@@ -132,3 +137,22 @@ async def test_the_driver_drops_idle_connections_before_the_servers_close_them()
         ]
         for pool in pools:
             assert pool._keepalive_expiry < server_keep_alive  # noqa: SLF001
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("setting", ["", "1"])
+async def test_child_servers_follow_the_event_loop_switch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str
+) -> None:
+    """Both children run on uvloop when ``MCPGYM_UVLOOP=1`` (they inherit it), on the
+    standard loop otherwise: uvloop's compiled loop is mapped into a child exactly then."""
+    pytest.importorskip("uvloop")
+    monkeypatch.setenv("MCPGYM_UVLOOP", setting)
+    with anyio.fail_after(120):
+        async with serve_in_processes(
+            "helpdesk", tmp_path / "episodes", log_path=tmp_path / "servers.log"
+        ):
+            kids = _children(os.getpid())
+            assert len(kids) == 2
+            for pid in kids:
+                assert _maps_uvloop(pid) is (setting == "1"), (pid, setting)

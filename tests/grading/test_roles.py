@@ -178,3 +178,65 @@ def test_shared_cues_bind_as_before_where_roles_list_none_twice() -> None:
     # is still the refund words on the escalated amount
     text = "I've refunded $89.00. I've also refunded $349.00 for the request above my limit."
     assert states(text) is False
+
+
+# ---- a role whose cues bind only its own amount (`AmountRole.binds_others=False`) --------
+# issue 9 section 4, round 5 F1: a note may quote a policy limit as the limit ("above the
+# $5,000.00 approval limit"); the limit's nouns must not make the amount compared with it
+# the limit, and the limit's value outside its role still competes with the amount.
+
+TOTAL = ("total*", "above", "bill")
+LIMIT = ("limit", "approval limit", "threshold")
+LIMIT_ROLES = (
+    AmountRole(amount=666242, cues=TOTAL),
+    AmountRole(amount=500000, cues=LIMIT, binds_others=False),
+)
+
+
+def states_total(text: str, roles: Any = LIMIT_ROLES) -> bool | None:
+    check = AnswerMatch(
+        name="a", expected=666242, normalize="money", mode="states", allowed=[500000], roles=roles
+    )
+    return grade_check(check, [], answer=text).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bill entered as draft, $6,662.42 total; above the $5,000.00 limit.",
+        "$6,662.42 exceeds the $5,000 approval threshold.",
+        # no record word near the total, a limit noun nearest: not the limit all the same
+        "Not posted: over the approval limit ($6,662.42).",
+        "Limit: $5,000.00. Draft at $6,662.42.",
+    ],
+)
+def test_a_limit_in_its_role_does_not_compete_with_the_amount(text: str) -> None:
+    assert states_total(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bill entered as draft, total $5,000.00; $6,662.42 noted.",
+        "$6,662.42 or $5,000.00.",
+        "Amount: $5,000.00. Bill $6,662.42.",
+        "Total $6,662.42 or $5,000.00 (above the limit).",  # "above" nearer than "limit"
+    ],
+)
+def test_the_limit_value_out_of_its_role_still_fails(text: str) -> None:
+    assert states_total(text) is False
+
+
+def test_binding_others_is_what_made_the_amount_the_limit() -> None:
+    text = "Not posted: over the approval limit ($6,662.42)."
+    shared = (LIMIT_ROLES[0], LIMIT_ROLES[1].model_copy(update={"binds_others": True}))
+    assert states_total(text, roles=shared) is False
+    ok, misplaced, _ = role_outcome(text, 666242, [(666242, TOTAL), (500000, LIMIT, False)])
+    assert ok and not misplaced
+
+
+def test_binds_others_at_its_default_keeps_the_digest() -> None:
+    plain = AnswerMatch(name="a", expected=1, normalize="money", mode="states", roles=ROLES)
+    assert '"binds_others"' not in Rubric(checks=(plain,)).canonical_json()
+    own = plain.model_copy(update={"roles": LIMIT_ROLES})
+    assert '"binds_others":false' in Rubric(checks=(own,)).canonical_json()

@@ -62,7 +62,7 @@ def test_the_tool_and_the_agent_see_whole_values_only_the_log_is_capped(
 
 
 def _capped(value: object) -> object:
-    from mcpgym_server._bundle import CappedValue
+    from mcpgym_server._bundle_meta import CappedValue
 
     whole = _compact(value)
     return CappedValue(bytes=len(whole), sha256=hashlib.sha256(whole).hexdigest())

@@ -95,7 +95,9 @@ def main() -> None:
         logger = logging.getLogger(name)
         logger.addHandler(handler)
         logger.propagate = False
-    anyio.run(_serve_child, settings)
+    from mcpgym_server.runtime import run
+
+    run(_serve_child, settings)
 
 
 if __name__ == "__main__":

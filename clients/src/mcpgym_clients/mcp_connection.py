@@ -19,6 +19,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
 
@@ -53,8 +54,13 @@ class McpConnections:
         self._http = http or httpx2.AsyncClient(
             timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
             trust_env=trust_env,
-            limits=httpx2.Limits(
-                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            transport=http2_transport(
+                limits=httpx2.Limits(
+                    max_connections=100,
+                    max_keepalive_connections=20,
+                    keepalive_expiry=KEEPALIVE_EXPIRY,
+                ),
+                trust_env=trust_env,
             ),
         )
 

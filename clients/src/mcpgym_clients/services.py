@@ -16,6 +16,7 @@ from typing import Any, Self
 import anyio
 import httpx
 
+from mcpgym_clients._pooled import http_transport
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
 from mcpgym_clients.records import ServerInfo, TaskInfo
 
@@ -38,6 +39,14 @@ def describe_error(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _transport(url: str) -> httpx.AsyncHTTPTransport:
+    """The pooled transport of one service's client (`mcpgym_clients._pooled`)."""
+    limits = httpx.Limits(
+        max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+    )
+    return http_transport(limits=limits, trust_env=not is_loopback(url))
 
 
 class ServiceClients:
@@ -73,22 +82,16 @@ class ServiceClients:
         self._env_http = httpx.AsyncClient(
             base_url=self.env_url,
             timeout=request_timeout,
-            transport=env_transport,
+            transport=env_transport or _transport(self.env_url),
             headers={"authorization": f"Bearer {control_token}"} if control_token else None,
             trust_env=not is_loopback(self.env_url),
-            limits=httpx.Limits(
-                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
-            ),
         )
         self._grading_http = httpx.AsyncClient(
             base_url=self.grading_url,
             timeout=request_timeout,
-            transport=grading_transport,
+            transport=grading_transport or _transport(self.grading_url),
             headers={"authorization": f"Bearer {grading_token}"},
             trust_env=not is_loopback(self.grading_url),
-            limits=httpx.Limits(
-                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
-            ),
         )
 
     async def __aenter__(self) -> Self:

@@ -512,7 +512,7 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
             if (forbidden or check.negate) and view is not None and view.signed
             else view
         )
-        have = normalise_text(text)
+        have = normalise_text(text) if view is None else ""  # read by the text mode only
 
         def occurs(value: Any, mode: str, *, as_leak: bool = False) -> bool:
             if view is None:

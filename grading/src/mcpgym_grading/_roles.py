@@ -32,6 +32,10 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   is bound to that role nor stands in that clause ("Billing reviewed it: $349.00 is back
   on your card. As for $89.00, that one is pending": the refund words are on the
   escalated amount, the refund stands with none).
+- A role with ``binds_others=False`` (a policy limit's: ``limit``, ``threshold``) binds
+  only its own amount: every other amount reads its clause as if that role's cues were not
+  there ("Not posted: above the approval limit ($6,662.42)" does not make the bill's total
+  the limit), while its own amount still needs one of them nearest.
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -64,13 +68,16 @@ class AmountRole(BaseModel):
 
     ``amount``: integer cents or a `Param` reference (resolved per variant; a null or
     non-positive amount binds nothing). ``cues``: lower-case words or phrases, a trailing
-    ``*`` makes the last word a prefix; at least one.
+    ``*`` makes the last word a prefix; at least one. ``binds_others``: False when the cues
+    bind only this amount (the nouns of a limit the text may quote beside the amount
+    compared with it); other amounts read their clause without them.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     amount: Any
     cues: tuple[str, ...]
+    binds_others: bool = True
 
     @field_validator("cues")
     @classmethod
@@ -144,15 +151,20 @@ def _decide(
     return None
 
 
-def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
+Roles = Sequence[tuple[int, Sequence[str]] | tuple[int, Sequence[str], bool]]
+"""Resolved roles: ``(cents, cues)`` or ``(cents, cues, binds_others)`` (default True)."""
+
+
+def bind(text: str, roles: Roles) -> list[Bound]:
     """Every US-dollar mention in ``text`` of an amount in ``roles`` (``(cents, cues)``
-    pairs), in order, with the index of the role its nearest cue names (see the module
-    docstring: a cue several roles list is shared). Linear in the text for a fixed set of
-    cues."""
-    amounts = {cents for cents, _ in roles}
+    pairs, or ``(cents, cues, binds_others)``), in order, with the index of the role its
+    nearest cue names (see the module docstring: a cue several roles list is shared).
+    Linear in the text for a fixed set of cues."""
+    amounts = {r[0] for r in roles}
+    own_only = {i: r[0] for i, r in enumerate(roles) if len(r) > 2 and not r[2]}
     owners: dict[str, set[int]] = {}
-    for i, (_, cues) in enumerate(roles):
-        for c in cues:
+    for i, r in enumerate(roles):
+        for c in r[1]:
             owners.setdefault(c, set()).add(i)
     patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
     out: list[Bound] = []
@@ -189,6 +201,10 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
             for ids, cs, ce in hits:
                 if cs >= start and ce <= end:
                     continue  # a cue inside the mention itself
+                if own_only:  # a cue that binds only its own amount binds no other
+                    ids = frozenset(i for i in ids if own_only.get(i, m.cents) == m.cents)
+                    if not ids:
+                        continue
                 gap = cs - end if cs >= end else start - ce if ce <= start else 0
                 key = (gap, cs - ce)  # nearest first; at equal gaps the longer cue
                 if near is None or key < near:
@@ -210,20 +226,19 @@ def bind(text: str, roles: Sequence[tuple[int, Sequence[str]]]) -> list[Bound]:
     return out
 
 
-def role_outcome(
-    text: str, expected: int, roles: Sequence[tuple[int, Sequence[str]]]
-) -> tuple[bool, list[str], dict[str, Any]]:
+def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str], dict[str, Any]]:
     """Whether the role-bound amounts of ``text`` stand in their roles.
 
-    ``roles``: ``(cents, cues)`` pairs, resolved; an amount listed twice keeps its first
-    role. Returns ``(ok, misplaced, detail)``: ``ok`` is True when nothing is misplaced;
+    ``roles``: ``(cents, cues)`` pairs (or ``(cents, cues, binds_others)``), resolved; an
+    amount listed twice keeps its first role. Returns ``(ok, misplaced, detail)``: ``ok``
+    is True when nothing is misplaced;
     ``misplaced`` lists the mentions that stand outside their role (the expected amount
     bound to another role; another role-bound amount unbound or bound elsewhere).
     """
-    roles = [(c, cues) for c, cues in roles if c > 0]
+    roles = [r for r in roles if r[0] > 0]
     index: dict[int, int] = {}
-    for i, (cents, _) in enumerate(roles):
-        index.setdefault(cents, i)
+    for i, r in enumerate(roles):
+        index.setdefault(r[0], i)
     misplaced: list[str] = []
     bound = bind(text, roles)
     own = index.get(expected)
@@ -241,7 +256,7 @@ def role_outcome(
             # another amount where the expected role's words are, the expected amount
             # in none of them: the reply gives that role to the wrong amount
         misplaced.append(b.text)
-    detail: dict[str, Any] = {"roles": {str(c): list(cues) for c, cues in roles}}
+    detail: dict[str, Any] = {"roles": {str(r[0]): list(r[1]) for r in roles}}
     if misplaced:
         detail["misplaced"] = misplaced
     return not misplaced, misplaced, detail
@@ -249,13 +264,14 @@ def role_outcome(
 
 def resolve_roles(
     roles: Sequence[AmountRole], params: Mapping[str, Any], resolve: Any
-) -> list[tuple[int, tuple[str, ...]]]:
+) -> list[tuple[int, tuple[str, ...], bool]]:
     """``roles`` with each amount resolved to integer cents by ``resolve(value, params)``
-    (the grader's `Param` resolution); null amounts are left out.
+    (the grader's `Param` resolution), as ``(cents, cues, binds_others)``; null amounts are
+    left out.
 
     Raises:
         CheckEvaluationError: an amount is not integer cents."""
-    out: list[tuple[int, tuple[str, ...]]] = []
+    out: list[tuple[int, tuple[str, ...], bool]] = []
     for r in roles:
         v = resolve(r.amount, params)
         if v is None:
@@ -265,5 +281,5 @@ def resolve_roles(
                 f"a role amount must be integer cents (write `AmountRole(amount=4500, ...)` or "
                 f"a `Param` of cents), got {v!r}"
             )
-        out.append((v, r.cues))
+        out.append((v, r.cues, r.binds_others))
     return out

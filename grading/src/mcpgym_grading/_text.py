@@ -25,6 +25,7 @@ split by spaces, "at" and "dot" spelled out) is found by both or by neither:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -254,6 +255,12 @@ class TextView:
         (`markup_source`: attributes, comments and link targets kept); a value is in the
         text when it is in either."""
         text = parts if isinstance(parts, str) else "\n".join(parts)
+        if len(text) <= VIEW_CACHE_MAX_CHARS:
+            return _cached_view(text, signed)
+        return cls._build(text, signed)
+
+    @classmethod
+    def _build(cls, text: str, signed: bool) -> TextView:
         source = markup_source(text)
         view = cls._of(text, signed)
         if source is None:
@@ -285,18 +292,15 @@ class TextView:
         return self._source is not None and self._source._contains(value)
 
     def _contains(self, value: str) -> bool:
-        plain = tokens(value, signed=self.signed)
+        plain, grouped, loose, needle = _value_forms(value, self.signed)
         if not plain:
             raise ValueError(f"{value!r} has no alphanumeric token to match")
         if _joined(plain) in self._plain:
             return True
-        grouped = grouped_tokens(value, signed=self.signed)
         if _find_groups(*self._pieces, grouped):
             return True
-        loose = loose_tokens(value, signed=self.signed)
         if loose and _find_groups(*self._loose, loose):
             return True
-        needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed)
 
     def equals(self, value: str) -> bool:
@@ -323,6 +327,33 @@ class TextView:
             return True
         needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def _value_forms(
+    value: str, signed: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], _skeleton.Needle]:
+    """A value as `TextView.contains` looks for it: its plain, grouped and loose tokens and
+    its skeleton needle (remembered: a check's values are looked for in every text)."""
+    return (
+        tuple(tokens(value, signed=signed)),
+        tuple(grouped_tokens(value, signed=signed)),
+        tuple(loose_tokens(value, signed=signed)),
+        _skeleton.Needle.of(fold(value)),
+    )
+
+
+VIEW_CACHE_MAX_CHARS = 8192
+"""Texts up to this length have their `TextView` remembered (`_cached_view`)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_view(text: str, signed: bool) -> TextView:
+    """`TextView.of` of a short text, remembered: a view depends only on the text and
+    ``signed`` and is immutable, and one grade reads the same texts through several checks
+    (the submitted answer by each answer check, the expected value once per forbidden value
+    in `value_within`), as do the grades of one variant's episodes."""
+    return TextView._build(text, signed)  # noqa: SLF001
 
 
 def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:

@@ -82,11 +82,17 @@ _SQL_TOKENS = re.compile(
 
 
 def sql_param_names(sql: str) -> list[str]:
-    """Names of the named parameters (``:name``, ``@name``, ``$name``) in ``sql``, in order.
+    """Names of the named parameters (``:name``, ``@name``, ``$name``) in ``sql``, in order
+    (remembered per statement: a rubric's SQL is the same for every bundle).
 
     Raises:
         CheckEvaluationError: the SQL uses positional ``?`` parameters.
     """
+    return list(_sql_param_names(sql))
+
+
+@functools.lru_cache(maxsize=1024)
+def _sql_param_names(sql: str) -> tuple[str, ...]:
     names: list[str] = []
     for m in _SQL_TOKENS.finditer(sql):
         if m.group("positional"):
@@ -96,7 +102,7 @@ def sql_param_names(sql: str) -> list[str]:
         p = m.group("param")
         if p and p[1:] not in names:
             names.append(p[1:])
-    return names
+    return tuple(names)
 
 
 def bind_sql(sql: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -107,7 +113,7 @@ def bind_sql(sql: str, params: Mapping[str, Any]) -> dict[str, Any]:
             is not a SQL scalar (None, bool, int, float, str).
     """
     bound: dict[str, Any] = {}
-    for name in sql_param_names(sql):
+    for name in _sql_param_names(sql):
         if name not in params:
             raise CheckEvaluationError(
                 f"SQL names parameter `:{name}`, which is not a variant param; the variant's "

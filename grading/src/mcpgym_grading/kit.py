@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from mcpgym_grading._money import money_amounts
+from mcpgym_grading._roles import AmountRole
 from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck, Value
 
 Normalize = Literal["text", "token", "money"]
@@ -107,6 +108,7 @@ def reply_says(
     forbidden_sql: str | None = None,
     allowed: Value = None,
     allowed_sql: str | None = None,
+    roles: tuple[AmountRole, ...] | None = None,
 ) -> AnswerMatch:
     """The texts ``text_sql`` selects (the agent's replies or notes) state ``:param``, and
     none of the other candidates.
@@ -127,7 +129,9 @@ def reply_says(
     references; ``allowed_sql``: the values a query selects, e.g. ``SELECT value FROM
     json_each(:note_amounts)`` for a param made by `amounts_stated`), so the right amount
     beside a near miss (``$45.00 or $45.01``) or beside an amount that is no candidate states
-    nothing. Other kinds default to ``"contains"``.
+    nothing. Other kinds default to ``"contains"``. ``roles`` (money, ``"states"`` only;
+    `AmountRole` items): amounts bound to the words of their role (`AnswerMatch`), e.g. a
+    policy limit a note may quote only as the limit.
     """
     if mode is None:
         mode = "states" if normalize == "money" else "contains"
@@ -147,6 +151,7 @@ def reply_says(
         forbidden_sql=forbidden_sql,
         allowed=allowed,
         allowed_sql=allowed_sql,
+        roles=roles,
     )
 
 

@@ -57,6 +57,9 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
 
+_DIGEST_ROLE_DEFAULTS: dict[str, Any] = {"binds_others": True}
+"""`AmountRole` options added after rubrics with roles were signed (as `_DIGEST_DEFAULTS`)."""
+
 
 class Param(BaseModel):
     """A reference to a variant parameter, resolved at grading time.
@@ -417,6 +420,10 @@ class Rubric(BaseModel):
             for key, default in _DIGEST_DEFAULTS.get(check["kind"], {}).items():
                 if key in check and check[key] == default:
                     del check[key]
+            for role in check.get("roles") or ():
+                for key, default in _DIGEST_ROLE_DEFAULTS.items():
+                    if role.get(key) == default:
+                        del role[key]
             reader = check.get("reader")
             if isinstance(reader, dict) and reader.get("document_dates") == "named":
                 del reader["document_dates"]  # PeriodReader's option added after sign-offs

@@ -50,28 +50,32 @@ from __future__ import annotations
 import gzip
 import hashlib
 import hmac
-import json
+import itertools
 import os
 import re
 import shutil
 import sqlite3
-import tempfile
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from mcpgym_server._bundle_files import BundleFiles, read_bundle_files
+from mcpgym_server._bundle_meta import (
+    CappedValue,
+    EpisodeMeta,
+    LogEntry,
+    StepStatus,
+    TerminationReason,
+    canonical_json,
+    to_jsonable,
+)
 from mcpgym_server._bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
 from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
 from mcpgym_server._errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = [  # the bundle API; EpisodeBundle and delta_meta live in bundle_state
     "BUNDLE_FORMAT",
+    "CappedValue",
     "DELTA_GZIP_LEVEL",
     "FINAL_DB",
     "SIGNATURE",
@@ -163,118 +167,6 @@ def _signed_meta(meta: EpisodeMeta) -> dict[str, Any]:
     return data
 
 
-StepStatus = Literal["ok", "tool_error", "invalid_arguments", "unknown_tool", "internal_error"]
-"""Outcome of one tool call: ``internal_error`` is an environment fault, never the agent's."""
-
-TerminationReason = Literal[
-    "submitted",
-    "ended",
-    "timeout",
-    "session_closed",
-    "eof",
-    "shutdown",
-    "max_steps",
-    "log_budget",
-]
-"""Why an episode was sealed (``log_budget``: its tool-call log outgrew its byte budget,
-see `mcpgym_server._logcap`; ``shutdown``: the server was stopped by a signal)."""
-
-
-def _is_none(value: Any) -> bool:
-    # Fields added to the format are left out while unset, so bundles written before they
-    # existed keep the same bytes, digests and signatures.
-    return value is None
-
-
-class CappedValue(BaseModel):
-    """What the log records of a value too large to keep whole (see `mcpgym_server._logcap`).
-
-    Attributes:
-        bytes: length of the whole value as compact UTF-8 JSON.
-        sha256: hex sha256 of that JSON (a harness can check its own call against it).
-    """
-
-    model_config = ConfigDict(extra="forbid")
-    bytes: int
-    sha256: str
-
-
-class LogEntry(BaseModel):
-    """One tool call in the tool-call log (written by the framework, never by tools).
-
-    Attributes:
-        step: 1-based call index. tool: tool name. arguments: raw arguments as received.
-        status: see `StepStatus`. result: the JSON result when ``status == "ok"``.
-        error: the message shown to the agent (for internal errors: the generic text).
-        internal_detail: exception type and message for internal errors (never shown to the agent).
-        clock: virtual time at the call (ISO 8601). duration_ms: wall time spent (volatile).
-        arguments_capped, result_capped: set when the value was larger than the log's
-            value cap: ``arguments`` / ``result`` then hold only the head of its JSON text
-            (a string), never the value itself.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-    step: int
-    tool: str
-    arguments: Any
-    status: StepStatus
-    result: Any = None
-    error: str | None = None
-    internal_detail: str | None = None
-    clock: str
-    duration_ms: float = 0.0
-    arguments_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
-    result_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
-
-
-class EpisodeMeta(BaseModel):
-    """Metadata of a sealed episode.
-
-    Attributes:
-        episode_id, env, env_version, task (family), band, seed, variant_id: identity.
-        lock: the environment lock digest the episode ran on; unlocked: served with ``--unlocked``.
-        opened_at, sealed_at: wall-clock ISO timestamps (informational, volatile).
-        termination: why it was sealed. answer: the text passed to ``submit``, if any.
-        steps: number of tool calls. internal_errors: how many of them were internal errors.
-        final_sha256: sha256 of the (uncompressed) final database.
-        clock_end: virtual time at sealing.
-        bundle_format: 1 (whole database in ``final.db.gz``) or 2 (page delta).
-        base_sha256, final_size, delta_sha256 (format 2): the snapshot the delta is against,
-            the final database's size in bytes, and the sha256 of the uncompressed delta.
-        answer_capped: set when the answer was larger than the log's value cap: ``answer``
-            then holds only its head (graders must not match it as the answer).
-        final_pages_sha256 (format 2, since page-wise digests): the final database's
-            page-wise digest (`mcpgym_server._delta.PageDigests`): a grader that rebuilds the
-            final state from the snapshot checks it against this, at the cost of the pages
-            the episode changed; ``final_sha256`` stays the whole file's sha256.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-    episode_id: str
-    env: str
-    env_version: str
-    task: str
-    band: str
-    seed: int
-    variant_id: str
-    lock: str
-    unlocked: bool = False
-    opened_at: str
-    sealed_at: str
-    termination: TerminationReason
-    answer: str | None = None
-    steps: int
-    internal_errors: int
-    final_sha256: str
-    clock_end: str
-    bundle_format: int = 1
-    base_sha256: str | None = None
-    final_size: int | None = None
-    delta_sha256: str | None = None
-    answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
-    final_pages_sha256: str | None = Field(None, exclude_if=_is_none)
-
-
 def serialize_db(db: sqlite3.Connection) -> bytes:
     """The bytes of a SQLite database file holding ``db``'s content.
 
@@ -282,6 +174,23 @@ def serialize_db(db: sqlite3.Connection) -> bytes:
     sequence of statements, which makes final-state digests comparable.
     """
     return db.serialize()
+
+
+_WRITE_SERIAL = itertools.count(1)
+"""Tells apart the temporary directories of one writer's concurrent `EpisodeStore.write`s."""
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Create ``path`` (it must not exist) holding ``data``."""
+    fd = os.open(path, _NEW_FILE, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 class EpisodeStore:
@@ -332,29 +241,39 @@ class EpisodeStore:
     def write(self, bundle: EpisodeBundle) -> Path:
         """Write a bundle atomically; return its directory.
 
+        Every file's bytes are built first, then written with plain `os` calls into a
+        temporary sibling directory (named after the episode and this writer, see
+        `mcpgym_server._debris`) that is renamed into place: no store lookup before it,
+        since the rename itself refuses a bundle already there.
+
         Raises:
             BundleError: a bundle with this episode id already exists.
         """
-        dest = self.path(bundle.meta.episode_id)
-        if dest.exists():
-            raise BundleError(f"bundle {bundle.meta.episode_id} already exists in {self.root}")
-        prefix = f".tmp-{bundle.meta.episode_id}{writer_prefix()}"
-        tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.root))
+        eid = bundle.meta.episode_id
+        dest = self.path(eid)
+        if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
+            raw = bundle.delta_data()
+            assert raw is not None
+            state_name, state = STATE_DELTA, gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
+        else:
+            state_name, state = FINAL_DB, gzip.compress(bundle.final_db, 1, mtime=0)
+        log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
+        files = [(state_name, state), ("log.jsonl", log_text)]
+        if self.sign_key is not None:
+            signature = bundle_signature(self.sign_key, bundle.meta, log_text)
+            files.append((SIGNATURE, (signature + "\n").encode()))
+        files.append(("meta.json", bundle.meta.model_dump_json(indent=2).encode()))
+        tmp = os.path.join(self.root, f".tmp-{eid}{writer_prefix()}{next(_WRITE_SERIAL):x}")
+        os.mkdir(tmp, 0o700)
         try:
-            if bundle.has_delta and bundle.meta.bundle_format == BUNDLE_FORMAT:
-                raw = bundle.delta_data()
-                assert raw is not None
-                data = gzip.compress(raw, DELTA_GZIP_LEVEL, mtime=0)
-                (tmp / STATE_DELTA).write_bytes(data)
-            else:
-                (tmp / FINAL_DB).write_bytes(gzip.compress(bundle.final_db, 1, mtime=0))
-            log_text = "".join(entry.model_dump_json() + "\n" for entry in bundle.log).encode()
-            (tmp / "log.jsonl").write_bytes(log_text)
-            if self.sign_key is not None:
-                signature = bundle_signature(self.sign_key, bundle.meta, log_text)
-                (tmp / SIGNATURE).write_text(signature + "\n", encoding="utf-8")
-            (tmp / "meta.json").write_text(bundle.meta.model_dump_json(indent=2), encoding="utf-8")
-            os.replace(tmp, dest)
+            for name, data in files:
+                _write_new(os.path.join(tmp, name), data)
+            try:
+                os.replace(tmp, dest)
+            except OSError as exc:  # a bundle is there (a directory with files in it)
+                if os.path.lexists(dest):
+                    raise BundleError(f"bundle {eid} already exists in {self.root}") from exc
+                raise
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -596,42 +515,3 @@ class MemoryEpisodeStore(EpisodeStore):
         log = "".join(entry.model_dump_json() + "\n" for entry in bundle.log)
         content = canonical_json({"meta": bundle.meta.model_dump(mode="json"), "log": log})
         return bundle, hashlib.sha256(content.encode()).hexdigest()
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def to_jsonable(value: Any) -> Any:
-    """Convert a tool result to plain JSON types (pydantic models, Rows, tuples, sets).
-
-    Exact built-in types are dispatched first: this runs on every tool call.
-
-    Raises:
-        TypeError: the value contains something JSON cannot represent.
-    """
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is dict:
-        return {
-            (k if type(k) is str else str(k)): (v if type(v) in _SCALARS else to_jsonable(v))
-            for k, v in value.items()
-        }
-    if kind is list or kind is tuple:
-        return [v if type(v) in _SCALARS else to_jsonable(v) for v in value]
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, sqlite3.Row):
-        return {k: to_jsonable(value[k]) for k in value.keys()}  # noqa: SIM118
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in value]
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    raise TypeError(f"tool result of type {type(value).__name__} is not JSON-serialisable")
-
-
-def canonical_json(value: Any) -> str:
-    """Sorted-key, compact JSON used for digests."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

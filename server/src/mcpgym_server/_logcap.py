@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from mcpgym_server._bundle import CappedValue, LogEntry
+from mcpgym_server._bundle_meta import CappedValue, LogEntry
 
 LOG_VALUE_CAP = 64 * 1024
 """Default cap, in bytes of compact JSON, on each argument set and result in the log."""

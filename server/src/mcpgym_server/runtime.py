@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         new_episode_id,
         replay,
     )
+    from mcpgym_server._event_loop import run, uses_uvloop
     from mcpgym_server._http import EPISODE_ID_HEADER, create_app
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_bridge import episode_instructions
@@ -44,6 +45,8 @@ _WHERE = {
     "is_plain_json": "_episode",
     "new_episode_id": "_episode",
     "replay": "_episode",
+    "run": "_event_loop",
+    "uses_uvloop": "_event_loop",
     "EPISODE_ID_HEADER": "_http",
     "create_app": "_http",
     "LOG_BUDGET": "_logcap",
@@ -86,12 +89,14 @@ __all__ = [
     "memory_limit",
     "new_episode_id",
     "replay",
+    "run",
     "run_until_stopped",
     "salt_fingerprint",
     "salted_seed",
     "serve",
     "serve_stdio",
     "tool_definitions",
+    "uses_uvloop",
 ]
 
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import anyio
 import typer
 from rich.console import Console
 
@@ -68,6 +67,7 @@ def run_eval(opts: EvalOptions) -> None:
     from mcpgym_clients.measure.render import print_table
     from mcpgym_clients.stopping import Stopper
     from mcpgym_clients.summary import render_summary, unscored_reasons
+    from mcpgym_server.runtime import run
 
     console = Console()
     err = Console(stderr=True)
@@ -75,9 +75,7 @@ def run_eval(opts: EvalOptions) -> None:
     stopper = Stopper()
     try:
         with reported():
-            outcome = anyio.run(
-                evaluate_until_stopped, opts, err, status, stopper, backend="asyncio"
-            )
+            outcome = run(evaluate_until_stopped, opts, err, status, stopper)
     except KeyboardInterrupt:  # Ctrl-C outside the signal watcher (start-up, Windows)
         raise _interrupted(opts, status, signal.SIGINT) from None
     if outcome is None:

@@ -29,7 +29,8 @@ environment's own data, in any environment:
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``guard-i``: field ``i`` also lists the first values each "must not state" check's
-  ``forbidden_sql`` selects (`candidates.guarded_values`: values no param holds, such as ledger's tax ids).
+  ``forbidden_sql`` selects (`candidates.guarded_values`: values no param holds, such as
+  ledger's tax ids).
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
 - ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
   `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a

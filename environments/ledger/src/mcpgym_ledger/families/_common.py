@@ -24,6 +24,7 @@ from mcpgym_grading import (
     reply_sent,
 )
 from mcpgym_grading import nothing_else_changed as _nothing_else_changed
+from mcpgym_ledger.families._limits import limit_roles
 from mcpgym_server import format_cents
 
 SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
@@ -185,6 +186,7 @@ def note_says_money(
     *,
     party: str,
     allowed: str = "note_amounts",
+    limit: int | None = None,
     **kw: Any,
 ) -> AnswerMatch:
     """A note on the record states the amount ``:cents_param`` (as money, e.g. $1,234.50),
@@ -195,8 +197,18 @@ def note_says_money(
     amount in another form or currency) does not state the amount (``mode="states"``). The
     notes are read as one text (`notes_text_sql`). Required by default: policy 10.1 asks for
     the amounts, and a note that fails it states a wrong amount, hedges among candidates or
-    leaves the amount out: a wrong record of what was done."""
+    leaves the amount out: a wrong record of what was done.
+
+    ``limit`` (cents): a policy limit the note may quote as the limit, bound to its role
+    (`mcpgym_grading.AmountRole`): each mention of it must stand nearest a limit noun
+    (`_limits.LIMIT_CUES`: ``above the $5,000.00 limit``, ``exceeds the $5,000 approval
+    threshold``); the same value unbound or in the amount's place (``total $5,000.00``,
+    ``$6,662.42 or $5,000.00``) states the amount wrongly and fails. The expected amount
+    takes `_limits.RECORD_CUES` as its role then, so it is never read as the limit beside it."""
     description = kw.pop("description", f"a note on the {entity} states the amount ({cents_param})")
+    if limit is not None:
+        kw["allowed"] = [limit]
+        kw["roles"] = limit_roles(cents_param, limit)
     return reply_says(
         notes_text_sql(entity, param),
         cents_param,

@@ -382,7 +382,15 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         note_left("bill", "bill_id"),
-        note_says_money("bill", "bill_id", "total_cents", party="vendor_id"),
+        note_says_money(
+            "bill",
+            "bill_id",
+            "total_cents",
+            party="vendor_id",
+            # the note may quote the approval limit as the limit, in any band ("under the
+            # $5,000.00 approval limit, so posted"; hard's "above the $5,000.00 limit")
+            limit=APPROVAL_LIMIT_CENTS,
+        ),
         note_left(
             "bill",
             "duplicate_bill_id",

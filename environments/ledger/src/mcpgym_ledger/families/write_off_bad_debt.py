@@ -237,6 +237,7 @@ RUBRIC = Rubric(
             "write_off_cents",
             party="customer_id",
             allowed="write_off_note_amounts",
+            limit=LIMIT_CENTS,
             bands=("easy", "medium", "expert"),
         ),
         note_says_money(
@@ -245,6 +246,7 @@ RUBRIC = Rubric(
             "escalate_cents",
             party="customer_id",
             allowed="escalate_note_amounts",
+            limit=LIMIT_CENTS,
             name="note-states-escalated-amount",
             bands=("hard", "expert"),
         ),
