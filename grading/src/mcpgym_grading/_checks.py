@@ -451,6 +451,11 @@ def _money_outcome(
         detail["other_currencies"] = foreign[:MAX_FOUND_ROWS]
     if cents is None:
         matched = True
+        if check.roles:  # no expected amount: every role-bound amount in its role
+            matched, _, role_detail = role_outcome(
+                text, -1, resolve_roles(check.roles, ctx.params, resolve)
+            )
+            detail |= role_detail
     elif check.mode == "contains":
         matched = cents in stating
     elif check.mode == "equals":

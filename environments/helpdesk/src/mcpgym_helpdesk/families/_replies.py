@@ -121,6 +121,38 @@ amount is meant only with a ``for`` phrase ("the $159.00 you were refunded for t
 item"); undecided, the refund now is in its role and the earlier one is not."""
 
 
+LIMIT_CUES = (
+    "limit",
+    "limits",
+    "threshold",
+    "cap",
+    "ceiling",
+    "maximum",
+    "max",
+    "up to",
+    "at most",
+    "authority",
+    "allowed to",
+    "can refund",
+)
+"""The words that name the refund limit ($250.00, policy 7.1) in a reply or an escalation
+reason: "above my $250.00 limit", "I can refund up to $250.00"."""
+
+CAP_CUES = (*LIMIT_CUES, "goodwill", "courtesy", "store credit")
+"""The words that name the goodwill cap ($20.00, policy 8.2): a limit's, or the credit's
+own ("up to $20.00 in goodwill store credit")."""
+
+POLICY_ROLES = (
+    AmountRole(amount=REFUND_LIMIT_CENTS, cues=LIMIT_CUES, binds_others=False),
+    AmountRole(amount=GOODWILL_CAP_CENTS, cues=CAP_CUES, binds_others=False),
+)
+"""The policy figures a reply may quote, each only in its role (`mcpgym_grading._roles`,
+``binds_others=False``: a limit noun binds only the limit's own amount): stated with no
+such cue, or as an alternative ("refund $250.00, or $349.00"; "Refund $20.00 or $349.00"),
+a figure is misplaced and the check fails; an amount that is also the expected one is read
+as the expected one."""
+
+
 def other_amounts_sql(*allowed_params: str) -> str:
     """SQL selecting the candidate amounts a reply must not state beside the right one: every
     unit price and line total of the customer's order items, every order's subtotal,
@@ -163,7 +195,8 @@ def reply_mentions_money(
     ``roles`` (param name -> cue words, e.g. ``{"refund_cents": REFUNDED_CUES}``): amounts
     bound to their role in the reply (`mcpgym_grading.AmountRole`): an allowed amount with a
     role stands only in a clause whose nearest cue is its own, so two amounts stated in
-    each other's roles state nothing."""
+    each other's roles state nothing. The policy figures stand only in their roles
+    (`POLICY_ROLES`)."""
     return AnswerMatch(
         name=name,
         description=kw.pop("description", f"a reply to the customer states the amount ({param})")
@@ -176,9 +209,10 @@ def reply_mentions_money(
         mode="states",
         forbidden_sql=other_amounts_sql(*allow),
         allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, *(Param(p) for p in allow)],
-        roles=None
-        if roles is None
-        else tuple(AmountRole(amount=Param(p), cues=cues) for p, cues in roles.items()),
+        roles=(  # the policy figures first: a limit noun tied between roles is the limit's
+            *POLICY_ROLES,
+            *(AmountRole(amount=Param(p), cues=cues) for p, cues in (roles or {}).items()),
+        ),
         weight=weight,
         **kw,
     )
@@ -203,6 +237,7 @@ def reply_states_no_other_amount(
         sql=AGENT_REPLIES_SQL,
         normalize="money",
         forbidden_sql=other_amounts_sql(*allow),
+        roles=POLICY_ROLES,  # a policy figure only as the limit (`POLICY_ROLES`)
         weight=weight,
         **kw,
     )
