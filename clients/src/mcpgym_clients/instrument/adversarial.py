@@ -23,6 +23,9 @@ environment's own data, in any environment:
   with at most `MAX_CATEGORIES` distinct values, such as a carrier or a team) that field
   ``i`` states: the field with that value taken out (tells which checks read it), and the
   field also listing every other value of the category (a shotgun of alternatives);
+  ``amounts-i-allowed``: field ``i`` also states the policy figures the money checks
+  allow (`candidates.allowed_figures`: a refund limit, a goodwill cap) with no role: an
+  allowed figure bare beside the answer is a hedge unless it stands in a role of its own;
   ``choices-i:K-own``: the field also naming the other values by their own sub-category
   only (another carrier's service, "Priority Mail" beside "UPS": `candidates.
   subcategory_alternatives`).
@@ -58,6 +61,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpgym_clients.instrument.candidates import (
+    allowed_figures,
     answer_kinds,
     categories,
     guarded_values,
@@ -177,6 +181,19 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         amounts = [a for a in (money_text(v) for v in sorted(set(cents))) if a not in text]
         if amounts:
             plans.append(("amounts", amounts, MONEY_FORMS))
+        # the policy figures the checks allow, alone and in no role: a hedge with them
+        figures = [money_text(v) for v in allowed_figures(env, variant)]
+        figures = [a for a in figures if a not in text and a not in amounts]
+        if figures:
+            out.append(
+                Adversary(
+                    f"amounts-{group}-allowed",
+                    calls_of(figures),
+                    group,
+                    "amounts",
+                    values=tuple(figures),
+                )
+            )
         near = [
             money_text(c)
             for e in money_expected(env, variant)

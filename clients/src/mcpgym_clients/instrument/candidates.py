@@ -67,6 +67,22 @@ def money_expected(env: Environment, variant: TaskVariant) -> list[int]:
     return sorted(set(out))
 
 
+def allowed_figures(env: Environment, variant: TaskVariant) -> list[int]:
+    """The literal amounts (integer cents) the variant's applicable money answer checks
+    allow beside the expected one (``allowed``, not a `Param`): the policy figures a text
+    may quote (a refund limit, a goodwill cap), which must stand in a role of their own."""
+    rubric = env.families[variant.family].rubric
+    out: set[int] = set()
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, AnswerMatch) or not applies(check, variant):
+            continue
+        if check.normalize != "money" or check.allowed is None:
+            continue
+        listed = check.allowed if isinstance(check.allowed, list | tuple) else [check.allowed]
+        out |= {v for v in listed if isinstance(v, int) and not isinstance(v, bool) and v > 0}
+    return sorted(out)
+
+
 _DOMAINS: dict[tuple[str, str | None], dict[str, list[str]]] = {}
 
 
