@@ -134,9 +134,27 @@ LIMIT_CUES = (
     "authority",
     "allowed to",
     "can refund",
+    # how an amount stands against the limit, shared with `ESCALATED_CUES`: beside the
+    # limit's own value they are the limit's ("over my $250.00 limit"), beside another
+    # amount they bind it as before (the limit's cues bind only the limit)
+    "above",
+    "over",
+    "over my",
+    "more than",
+    "exceed*",
+    "beyond",
+    "under",
+    "below",
+    "within",
+    *(
+        f"{kind} {noun}"
+        for kind in ("refund", "agent", "policy", "my")
+        for noun in ("limit", "cap")
+    ),
 )
 """The words that name the refund limit ($250.00, policy 7.1) in a reply or an escalation
-reason: "above my $250.00 limit", "I can refund up to $250.00"."""
+reason: "above my $250.00 limit", "I can refund up to $250.00", "the $250.00 refund
+limit"."""
 
 CAP_CUES = (*LIMIT_CUES, "goodwill", "courtesy", "store credit")
 """The words that name the goodwill cap ($20.00, policy 8.2): a limit's, or the credit's
