@@ -23,8 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import CalledBefore, Param, Rubric, SqlCheck, ToolCalled, ToolNotCalled
-from mcpgym_grading.kit import secret_email_parts_sql
+from mcpgym_grading import (
+    CalledBefore,
+    Param,
+    Rubric,
+    SqlCheck,
+    ToolCalled,
+    ToolNotCalled,
+    secret_email_parts_sql,
+)
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
