@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from mcpgym_clients import (
     select_variants,
     summarize_records,
 )
+from mcpgym_clients.campaign import infra_backoff
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock, lock_components
 
@@ -300,6 +303,12 @@ async def test_infra_errors_are_retried_then_stored_apart_from_scores(
     attempts: int,
 ) -> None:
     grading = FlakyGrading(failures)
+    waits: list[float] = []
+
+    async def no_sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    backoff = dataclasses.replace(infra_backoff(3.0), sleep=no_sleep, rng=random.Random(0))
     async with EpisodeDriver(
         servers.env_url,
         servers.grading_url,
@@ -317,9 +326,13 @@ async def test_infra_errors_are_retried_then_stored_apart_from_scores(
                 baseline=False,
                 concurrency=1,
                 infra_retries=retries,
+                infra_backoff=backoff,
                 show_progress=False,
             )
             (row,) = store.episodes(result.run_id)
+    # a wait before each retry: 1.5-3 s, then 3-6 s (`infra_backoff`)
+    assert len(waits) == attempts - 1
+    assert all(1.5 * 2**n <= w <= 3.0 * 2**n for n, w in enumerate(waits)), waits
     assert grading.refused == attempts if termination == "infra_error" else failures
     assert (row["termination"], row["attempts"]) == (termination, attempts)
     overall = result.summary[-1].agent

@@ -30,9 +30,12 @@ from mcpgym_clients import (
     VariantKey,
     run_campaign,
 )
+from mcpgym_clients.campaign import infra_backoff
 from mcpgym_clients.containment import StrayCancellation, run_isolated
 from mcpgym_clients.protocol import Agent
 from mcpgym_server import Environment
+
+NO_BACKOFF = infra_backoff(0.0)
 
 SEEDS = range(10)
 LEAKING = {3, 7}
@@ -78,6 +81,7 @@ async def test_a_stray_cancellation_ends_only_its_own_episode(
                 concurrency=concurrency,
                 baseline=False,
                 show_progress=False,
+                infra_backoff=NO_BACKOFF,  # retries at once: the waits are tested apart
             )
             rows = store.episodes(result.run_id)
             run = store.run(result.run_id)
@@ -128,6 +132,7 @@ async def test_an_agent_that_raises_fails_its_episode_and_the_campaign_goes_on(
                 concurrency=4,
                 baseline=False,
                 show_progress=False,
+                infra_backoff=NO_BACKOFF,  # retries at once: the waits are tested apart
             )
             rows = store.episodes(result.run_id)
             run = store.run(result.run_id)
@@ -216,6 +221,7 @@ async def test_a_server_that_loses_a_live_episode_makes_it_an_infra_error_retrie
                 concurrency=2,
                 baseline=False,
                 show_progress=False,
+                infra_backoff=NO_BACKOFF,  # retries at once: the waits are tested apart
             )
             rows = store.episodes(result.run_id)
             run = store.run(result.run_id)

@@ -107,6 +107,7 @@ async def test_a_server_killed_mid_campaign_leaves_one_row_per_planned_episode(
     command += ["--bands", BANDS, "--seeds", "0-3", "--concurrency", str(concurrency)]
     command += ["--no-baseline", "--env-url", env_url, "--grading-url", grading_url]
     command += ["--grading-token", TOKEN, "--control-token", CONTROL, "--store", str(db)]
+    command += ["--infra-retry-wait", "0"]  # a dead server: waiting would not bring it back
     env = {**os.environ, "COLUMNS": "200"}
     grading_args = [MCPGYM, "grading", "serve", "--port", str(grading_port)]
     grading_args += ["--store", str(episodes), "--token", TOKEN]

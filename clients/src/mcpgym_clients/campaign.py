@@ -14,8 +14,10 @@ another or the campaign; only a wrong setting or a refused request
 (`ConfigurationError`, `ServerRequestError`) stops the campaign, on purpose.
 
 Every episode is stored (and committed) as it finishes. An episode that ends in
-``infra_error`` is retried with a fresh episode (``infra_retries`` times); if it
-still fails it is stored as ``infra_error``, excluded from scores. A run is
+``infra_error`` is retried with a fresh episode (``infra_retries`` times), after a short
+wait (`infra_backoff`: 1.5-3 s, then 3-6 s, doubling, at most 15 s), so that a
+restarting server is back for the retry; if it still fails it is stored as
+``infra_error``, excluded from scores. A run is
 *finished* (``finished_at``) only when every planned slot holds a row and none is
 ``infra_error``. Running the same campaign again (same environment, lock, agent,
 model settings, selection and conditions: the server's seed salt fingerprint and caps,
@@ -37,6 +39,7 @@ from typing import Any
 import anyio
 from rich.console import Console
 
+from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.errors import ClientError, ConfigurationError
@@ -55,6 +58,19 @@ from mcpgym_server import (
     load_environment,
 )
 from mcpgym_server import lock_components as _lock_components
+
+
+def infra_backoff(base: float = 3.0) -> RetryPolicy:
+    """The wait before retrying an ``infra_error`` episode: ``base * 2**n`` seconds before
+    the ``n``-th retry (0-based), reduced by up to half at random (jitter, so that the
+    episodes one restart hit do not all come back at once), at most ``5 * base``; for the
+    default 3 s: 1.5-3 s, 3-6 s, 6-12 s, then 7.5-15 s. ``base`` 0 retries at once
+    (``--infra-retry-wait``)."""
+    return RetryPolicy(base_delay=base, max_delay=5 * base, jitter=0.5)
+
+
+INFRA_BACKOFF = infra_backoff()
+"""`infra_backoff` with its default base of 3 s."""
 
 EXIT_INCOMPLETE = 3
 """``mcpgym eval``'s exit status when the campaign ran to its end but planned episodes
@@ -192,6 +208,7 @@ async def run_campaign(
     status: CampaignStatus | None = None,
     resume: bool = True,
     infra_retries: int = 2,
+    infra_backoff: RetryPolicy = INFRA_BACKOFF,
     environment: Environment | None = None,
     planner: Planner | None = None,
     live_progress: bool | None = None,
@@ -219,6 +236,8 @@ async def run_campaign(
             agent and variants that differs is named with what differs, and a new run is
             started); ``False`` always starts a new run.
         infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0).
+        infra_backoff: the wait before each of them (`RetryPolicy.delay` of the retry's
+            0-based number, no ``Retry-After``; waited with its ``sleep``).
         environment: the installed environment, to record the lock's components with
             the run (default: loaded by name; none recorded if its lock differs).
         planner: prints the plan before the first episode, measures the start of a
@@ -369,6 +388,10 @@ async def run_campaign(
             last = rec.termination != "infra_error" or attempts > infra_retries
             if not last:
                 shown.end(rid, ep, rec, stored=False)
+                # a server restarting under the episode: give it a moment to come back
+                wait = infra_backoff.delay(attempts - 1, None)
+                shown.retry_wait(rid, name, wait)
+                await infra_backoff.sleep(wait)
                 continue
             break
         with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished

@@ -9,9 +9,12 @@ For each episode `EpisodeDriver.run_episode`:
    it; otherwise, if the episode is still open, ``POST /episodes/{id}/end``;
 4. ``POST {grading_url}/grades {"episode_id"}`` and returns an `EpisodeRecord`.
 
-Failures of the servers (unreachable, 5xx, a broken MCP stream, a 404 for an
-episode the driver opened: the server restarted under it) are recorded as
-termination ``infra_error`` with no grade, never as a score. Any other 4xx answer
+Failures of the servers (unreachable, 5xx, a 429 after its retries, a broken MCP
+stream, a 404 for an episode the driver opened: the server restarted under it, a grade
+of the wrong shape: `mcpgym_clients.grade_reply`) are recorded as termination
+``infra_error`` with no grade, never as a score. A tool call the server refuses as the
+request's own fault (malformed, too large: `AGENT_FAULT_CODES`) is answered to the model
+as a tool error and the episode goes on. Any other 4xx answer
 means the request itself was wrong (unknown task, bad token): it raises
 `ServerRequestError`. Each episode runs in a task of its own
 (`mcpgym_clients.containment`), so nothing that fails inside one episode reaches
@@ -34,7 +37,7 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
 
-from mcpgym_clients.adapters.retry import watched
+from mcpgym_clients.adapters.retry import RetryPolicy, watched
 from mcpgym_clients.containment import StrayCancellation, run_isolated
 from mcpgym_clients.errors import (
     ClientError,
@@ -42,6 +45,7 @@ from mcpgym_clients.errors import (
     InfraError,
     ServerRequestError,
 )
+from mcpgym_clients.grade_reply import checked_grade
 from mcpgym_clients.harness import failure_result, where
 from mcpgym_clients.mcp_connection import McpConnections
 from mcpgym_clients.protocol import (
@@ -53,7 +57,7 @@ from mcpgym_clients.protocol import (
 )
 from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.results import checked_result
-from mcpgym_clients.services import ServiceClients, describe_error, is_loopback
+from mcpgym_clients.services import RATE_LIMIT, ServiceClients, describe_error, is_loopback
 from mcpgym_server import (
     SUBMIT_TOOL,
     Environment,
@@ -79,7 +83,10 @@ class _Episode:
 
 
 AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
-"""JSON-RPC error codes that answer a malformed request: the agent's fault, not infrastructure."""
+"""JSON-RPC error codes that answer a malformed request: the agent's fault, not infrastructure
+(an mcpgym server refuses a tool call over its body limit with ``INVALID_PARAMS``, naming the
+limit and the size; a bare HTTP 413 of another server is the agent's fault too,
+`McpConnections.refusals`): the call is answered to the model as a tool error."""
 
 
 def _harness_failure(exc: BaseException) -> str:
@@ -116,6 +123,8 @@ class EpisodeDriver(ServiceClients):
             network for the control and grading routes (tests).
         mcp_http: the ``httpx2.AsyncClient`` for MCP connections (default: a new one,
             closed with the driver; a given one is left open).
+        rate_limit: how a 429 of either service is retried (`RATE_LIMIT`), then
+            ``infra_error``.
     """
 
     def __init__(
@@ -132,6 +141,7 @@ class EpisodeDriver(ServiceClients):
         env_transport: httpx.AsyncBaseTransport | None = None,
         grading_transport: httpx.AsyncBaseTransport | None = None,
         mcp_http: httpx2.AsyncClient | None = None,
+        rate_limit: RetryPolicy = RATE_LIMIT,
     ) -> None:
         super().__init__(
             env_url,
@@ -141,6 +151,7 @@ class EpisodeDriver(ServiceClients):
             request_timeout=request_timeout,
             env_transport=env_transport,
             grading_transport=grading_transport,
+            rate_limit=rate_limit,
         )
         self.episode_timeout = episode_timeout
         self.mcp_mode = mcp_mode
@@ -290,9 +301,10 @@ class EpisodeDriver(ServiceClients):
             return
         t = time.perf_counter()
         try:
-            rec.grade = await self._episode_request(
+            answered = await self._episode_request(
                 rec.episode_id, "grading", "POST", "/grades", {"episode_id": rec.episode_id}
             )
+            rec.grade = checked_grade(answered, str(rec.episode_id))  # InfraError if malformed
         except InfraError as exc:
             rec.termination, rec.error = "infra_error", str(exc)
         finally:
@@ -348,10 +360,13 @@ class EpisodeDriver(ServiceClients):
                             f"{MAX_ARGUMENT_DEPTH} deep",
                         )
                     try:
-                        res = await client.call_tool(name, dict(arguments))
+                        with self._mcp.refusals() as too_large:
+                            res = await client.call_tool(name, dict(arguments))
                     except MCPError as exc:
                         if exc.code in AGENT_FAULT_CODES:  # the server refused this request
                             return ToolOutcome(True, f"Error: {exc.message}")
+                        if too_large:  # a bare 413: the model's arguments were too large
+                            return ToolOutcome(True, too_large[0].explain(name))
                         raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
                     except Exception as exc:  # transport boundary
                         raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import anyio
 from rich.console import Console
 
-from mcpgym_clients.campaign import CampaignResult, CampaignStatus, run_campaign
+from mcpgym_clients.campaign import CampaignResult, CampaignStatus, infra_backoff, run_campaign
 from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, message
@@ -59,6 +59,8 @@ class EvalOptions:
         key_hint: Where the API key comes from, named in a 401/403 message.
         new_run: Start a new run instead of resuming an identical unfinished one.
         infra_retries: Fresh episodes to try after an ``infra_error``.
+        infra_retry_wait: Base of the wait before each (seconds, doubling; 0: at once;
+            `mcpgym_clients.campaign.infra_backoff`).
         control_token: Control token of the ``env_url`` server.
         seed_salt: Seed salt of local servers.
         backend: ``local`` (servers in this process) or ``ray`` (servers as Ray actors,
@@ -91,6 +93,7 @@ class EvalOptions:
     key_hint: str = "--api-key"
     new_run: bool = False
     infra_retries: int = 2
+    infra_retry_wait: float = 3.0
     control_token: str | None = None
     seed_salt: str | None = None
     backend: str = "local"
@@ -275,6 +278,7 @@ async def evaluate(
                 status=status,
                 resume=not opts.new_run,
                 infra_retries=opts.infra_retries,
+                infra_backoff=infra_backoff(opts.infra_retry_wait),
                 environment=local_env,
                 planner=campaign_planner(console, yes=opts.yes, bundles=bundles, store=opts.store),
             )

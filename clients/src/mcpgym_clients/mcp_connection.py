@@ -5,13 +5,21 @@
 (connect, close, and a broken stream that cancelled the episode's requests). In
 ``auto`` mode every session probes ``server/discover``: its answer carries the episode's
 own task in the server instructions.
+
+A server may refuse a request with a bare HTTP 413 (a body over its limit), which the SDK
+reports as ``-32603`` ("Server returned an error response", the status lost). While
+`McpConnections.refusals` is entered, such refusals of the requests sent from the current
+task are noted (`TooLarge`), so the driver answers the call to the model as a tool error
+instead of blaming the server.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Literal
 
 import anyio
@@ -22,6 +30,45 @@ from mcp.client.streamable_http import streamable_http_client
 from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
+
+
+@dataclass(frozen=True)
+class TooLarge:
+    """A request an MCP server refused with HTTP 413 (its body over the server's limit).
+
+    Attributes:
+        size: the request body's length in bytes (``None``: not known).
+        reply: the start of the server's answer (at most 200 characters).
+    """
+
+    size: int | None
+    reply: str
+
+    def explain(self, tool: str) -> str:
+        """The tool error the model is answered with: what was refused, its size, why."""
+        size = "" if self.size is None else f" ({self.size:,} bytes)"
+        return (
+            f"Error: the call to `{tool}` was not run: the server refused its request{size} as "
+            f"too large (HTTP 413: {self.reply or 'no explanation'}); send smaller arguments"
+        )
+
+
+_REFUSED: ContextVar[list[TooLarge] | None] = ContextVar("mcpgym_refused", default=None)
+"""Where the 413s of the requests sent from the current task go (`McpConnections.refusals`);
+the SDK sends each request from a copy of the sender's context, so the list is shared."""
+
+
+async def _note_too_large(response: httpx2.Response) -> None:
+    """Response hook: note a bare 413 for `McpConnections.refusals` (a JSON-RPC error body,
+    as mcpgym servers send, is left to the SDK, which reports its code)."""
+    refused = _REFUSED.get()
+    if response.status_code != 413 or refused is None:
+        return
+    if response.headers.get("content-type", "").lower().startswith("application/json"):
+        return
+    declared = response.request.headers.get("content-length", "")
+    text = (await response.aread())[:200].decode("utf-8", "replace").strip()
+    refused.append(TooLarge(int(declared) if declared.isdigit() else None, text))
 
 
 def _cancelled_here() -> bool:
@@ -63,6 +110,21 @@ class McpConnections:
                 trust_env=trust_env,
             ),
         )
+        response_hooks = self._http.event_hooks["response"]  # a given client gets it too
+        if _note_too_large not in response_hooks:
+            response_hooks.append(_note_too_large)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def refusals() -> Iterator[list[TooLarge]]:
+        """The bare 413 refusals of the MCP requests sent from the current task inside the
+        block (see the module): a list, filled as they come."""
+        refused: list[TooLarge] = []
+        token = _REFUSED.set(refused)
+        try:
+            yield refused
+        finally:
+            _REFUSED.reset(token)
 
     async def aclose(self) -> None:
         """Close the shared HTTP client if this object created it."""

@@ -194,6 +194,13 @@ class CampaignProgress:
                 f"({', '.join(detail)})"
             )
 
+    def retry_wait(self, run_id: str, variant: str, seconds: float) -> None:
+        """An episode ended ``infra_error`` and is retried after ``seconds`` (off a terminal:
+        a line saying so, so that a campaign waiting out an outage says why it waits)."""
+        if self.enabled and not self.live:
+            label = self.runs[run_id][0]
+            self._say(f"{label} {variant}: infra_error; retrying in {seconds:.1f} s")
+
     def status_lines(self, *, now: float | None = None, all_: bool = False) -> list[str]:
         """Lines for the episodes in flight: those running longer than the interval,
         or all of them (``all_``)."""

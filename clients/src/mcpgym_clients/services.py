@@ -3,8 +3,10 @@
 `ServiceClients` owns two ``httpx.AsyncClient`` objects (the control token and the grading
 token each go only to their own service) and turns their answers into the harness's
 errors: unreachable or 5xx is `InfraError`, any other 4xx is `ServerRequestError` (the
-request itself was wrong), and a 404 for an episode the harness opened is `InfraError`
-(the server lost it). `mcpgym_clients.driver.EpisodeDriver` is one.
+request itself was wrong), a 429 is retried with backoff (`RATE_LIMIT`) and then
+`InfraError`, a 2xx whose body is not a JSON object is `InfraError` (quoted), and a 404 for
+an episode the harness opened is `InfraError` (the server lost it).
+`mcpgym_clients.driver.EpisodeDriver` is one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import anyio
 import httpx
 
 from mcpgym_clients._pooled import http_transport
+from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds
 from mcpgym_clients.errors import ConfigurationError, InfraError, ServerRequestError
+from mcpgym_clients.grade_reply import quoted
 from mcpgym_clients.records import ServerInfo, TaskInfo
 
 KEEPALIVE_EXPIRY = 2.0
@@ -25,6 +29,11 @@ KEEPALIVE_EXPIRY = 2.0
 (uvicorn's 5 s), so that a request never goes out on a connection the server is closing
 at that moment (httpx's default, 5 s, raced it: a ``ReadError`` on ``POST /grades`` now
 and then, recorded as ``infra_error``)."""
+
+RATE_LIMIT = RetryPolicy(max_retries=5, base_delay=2.0, max_delay=30.0, jitter=0.5)
+"""How a 429 of either service is retried: the ``Retry-After`` it sends (at most 30 s), else
+``2 * 2**n`` seconds reduced by up to half at random (1-2 s, 2-4 s, ... at most 30 s), five
+times; then the episode is ``infra_error``."""
 
 
 def is_loopback(url: str) -> bool:
@@ -63,6 +72,7 @@ class ServiceClients:
         request_timeout: seconds for each request.
         env_transport, grading_transport: ``httpx`` transports to use instead of the
             network (tests).
+        rate_limit: how a 429 is retried (`RATE_LIMIT`; its ``sleep`` does the waiting).
     """
 
     def __init__(
@@ -75,7 +85,9 @@ class ServiceClients:
         request_timeout: float = 60.0,
         env_transport: httpx.AsyncBaseTransport | None = None,
         grading_transport: httpx.AsyncBaseTransport | None = None,
+        rate_limit: RetryPolicy = RATE_LIMIT,
     ) -> None:
+        self.rate_limit = rate_limit
         self.env_url = env_url.rstrip("/")
         self.grading_url = grading_url.rstrip("/")
         self._info: ServerInfo | None = None
@@ -122,26 +134,50 @@ class ServiceClients:
     ) -> dict[str, Any]:
         """One request to ``service`` (``"env"`` or ``"grading"``); its JSON object.
 
+        A 429 (rate limited) is retried after the wait its ``Retry-After`` asks for, else
+        after `rate_limit`'s backoff (`RATE_LIMIT`: 1-2 s, doubling, at most 30 s), up to
+        ``rate_limit.max_retries`` times.
+
         Raises:
-            InfraError: unreachable, or a 5xx answer.
+            InfraError: unreachable, a 5xx answer, a 429 after the last retry, or a 2xx
+                answer whose body is not a JSON object (quoted).
             ServerRequestError: any other 4xx answer.
         """
         http = self._grading_http if service == "grading" else self._env_http
-        try:
-            resp = await http.request(method, path, json=body)
-        except httpx.TransportError as exc:
-            raise InfraError(
-                service, f"{method} {http.base_url}{path}: {describe_error(exc)}"
-            ) from exc
+        retries = 0
+        while True:
+            try:
+                resp = await http.request(method, path, json=body)
+            except httpx.TransportError as exc:
+                raise InfraError(
+                    service, f"{method} {http.base_url}{path}: {describe_error(exc)}"
+                ) from exc
+            if resp.status_code != 429 or retries >= self.rate_limit.max_retries:
+                break
+            wait = self.rate_limit.delay(retries, retry_after_seconds(resp.headers))
+            retries += 1
+            await self.rate_limit.sleep(wait)
         try:
             data = resp.json()
         except ValueError:
-            data = {"error": resp.text[:500]}
+            data = resp.text
         if not isinstance(data, dict):
-            data = {"error": f"unexpected JSON: {str(data)[:200]}"}
+            if resp.status_code < 400:
+                raise InfraError(
+                    service,
+                    f"{method} {path} answered {resp.status_code} with a body that is not a "
+                    f"JSON object: {quoted(data)}",
+                )
+            data = {"error": quoted(data)}
         if resp.status_code >= 500:
             raise InfraError(
                 service, f"{method} {path} answered {resp.status_code}: {data.get('error', data)}"
+            )
+        if resp.status_code == 429:
+            raise InfraError(
+                service,
+                f"{method} {path} answered 429 (rate limited) {retries + 1} times: "
+                f"{data.get('error', data)}",
             )
         if resp.status_code >= 400:
             raise ServerRequestError(service, resp.status_code, data)

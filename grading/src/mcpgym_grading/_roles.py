@@ -185,11 +185,11 @@ def bind(text: str, roles: Roles) -> list[Bound]:
         decided = {
             (cs, ce): _decide(prepared, ce, single, ids) for ids, cs, ce in hits if len(ids) > 1
         }
-        cued = frozenset(
-            i
-            for ids, cs, ce in hits
-            for i in (ids if len(ids) == 1 or decided[(cs, ce)] is None else {decided[(cs, ce)]})
-        )
+        cued_ids: set[int] = set()
+        for ids, cs, ce in hits:
+            d = None if len(ids) == 1 else decided[(cs, ce)]
+            cued_ids.update(ids if d is None else {d})
+        cued = frozenset(cued_ids)
         at = 0
         for m in mentions:
             start = prepared.find(m.text, at)

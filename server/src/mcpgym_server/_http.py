@@ -35,7 +35,9 @@ Errors are JSON ``{"error": "...", ...}``: 404 for unknown tasks, bands and
 episodes (naming the valid choices), 400 for malformed JSON, 422 for bad fields. On the
 two MCP endpoints the same refusals are JSON-RPC errors (``{"jsonrpc", "id", "error":
 {"code", "message", "data"}}``, `mcpgym_server._mcp_refusals`), the one body MCP clients
-show. An episode holds at most ``max_sessions_per_episode`` live MCP sessions (a 429
+show; a request body over `MAX_MCP_BODY` (4 MiB) is refused with 413 and ``-32602``
+naming the limit and the size (`mcpgym_server._body_limit`). An episode holds at most
+``max_sessions_per_episode`` live MCP sessions (a 429
 refusal past it, 503 past the server's total; `mcpgym_server._session_caps`).
 """
 
@@ -46,6 +48,7 @@ import fnmatch
 import json
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +69,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
+from mcpgym_server._body_limit import MAX_MCP_BODY, limit_body
 from mcpgym_server._bundle import EpisodeStore
 from mcpgym_server._control import control_denied
 from mcpgym_server._environment import Environment
@@ -287,6 +291,7 @@ def create_app(
     sessions = StreamableHTTPSessionManager(
         app=mcp_server,
         json_response=True,
+        max_request_body_size=MAX_MCP_BODY,  # `limit_body` refuses larger ones first
         session_idle_timeout=idle_ttl,
         # a backstop only: `caps` refuses first, with an explanation (the SDK's 503 has none)
         max_sessions=caps.total + caps.per_episode,
@@ -503,8 +508,9 @@ def create_app(
             Route("/episodes", create_episode, methods=["POST"]),
             Route("/episodes/{episode_id}", episode_status, methods=["GET"]),
             Route("/episodes/{episode_id}/end", end_episode, methods=["POST"]),
-            Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(episode_mcp)),
-            Route("/tasks/{task}/mcp", _AsgiEndpoint(connect_to_start)),
+            # an oversized MCP message is refused as the sender's fault (`limit_body`)
+            Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(partial(limit_body, episode_mcp))),
+            Route("/tasks/{task}/mcp", _AsgiEndpoint(partial(limit_body, connect_to_start))),
         ],
         lifespan=lifespan,
     )

@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcpgym_server._body_limit import MAX_MCP_BODY
     from mcpgym_server._capacity import EPISODE_OVERHEAD, MIN_OPEN, default_max_open, memory_limit
     from mcpgym_server._episode import (
         MAX_ARGUMENT_DEPTH,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from mcpgym_server._tools import MAX_STRING_LENGTH
 
 _WHERE = {
+    "MAX_MCP_BODY": "_body_limit",
     "EPISODE_OVERHEAD": "_capacity",
     "MIN_OPEN": "_capacity",
     "default_max_open": "_capacity",
@@ -73,6 +75,7 @@ __all__ = [
     "LOG_BUDGET",
     "LOG_VALUE_CAP",
     "MAX_ARGUMENT_DEPTH",
+    "MAX_MCP_BODY",
     "MAX_STRING_LENGTH",
     "MIN_OPEN",
     "SANDBOX_CACHE_KIB",

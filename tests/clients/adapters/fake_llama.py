@@ -45,11 +45,14 @@ class Reply:
         interval: seconds per token (how slow the model is).
         stall: after the first event, generate nothing more until the client leaves
             (streaming) or for ``interval * 100`` seconds (not streaming).
+        keepalive: while stalled (streaming), send an SSE comment (``: keepalive``) every
+            ``keepalive`` seconds, as proxies and some servers do (0: none).
     """
 
     text: str = "done"
     interval: float = 0.0
     stall: bool = False
+    keepalive: float = 0.0
 
 
 @dataclass
@@ -165,7 +168,9 @@ class FakeLlamaServer:
             await _event(stream, {"role": "assistant", "content": ""}, None)
             if reply.stall:
                 while True:  # generating nothing, until the client leaves
-                    await _gone_after(stream, 3600)
+                    await _gone_after(stream, reply.keepalive or 3600)
+                    if reply.keepalive:
+                        await stream.send(b": keepalive\n\n")
             for piece in chunks:
                 if await _gone_after(stream, reply.interval):
                     rec.outcome = "disconnected"

@@ -19,12 +19,15 @@ from mcpgym_clients.adapters.chat_completions import ChatCompletionsClient
 from mcpgym_clients.adapters.openai_chat import ChatCompletionsAdapter
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.model import UNPARSED_TOOL_CALL, ModelAgent
+from mcpgym_clients.campaign import infra_backoff
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_server import Environment
 
 from ..fakes import FakeEpisode
 from .conftest import Tape, Waits
 from .fake_llama import NULL_CONTENT_ERROR, FakeLlamaServer, Reply
+
+NO_BACKOFF = infra_backoff(0.0)
 
 pytestmark = pytest.mark.anyio
 
@@ -265,6 +268,7 @@ async def test_a_campaign_stores_a_repeated_server_error_as_model_error(
                 store,
                 infra_retries=2,
                 show_progress=False,
+                infra_backoff=NO_BACKOFF,  # retries at once: the waits are tested apart
             )
     await agent.aclose()
     (row,) = result.records

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcpgym_clients.adapters.retry import RetryPolicy
+from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES
 from mcpgym_clients.errors import MissingExtraError, ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
 
@@ -100,9 +101,12 @@ class ModelAdapter:
         vendor: the ``VENDOR`` of ``--model VENDOR:MODEL``.
         settings: the `ModelSettings`. retry: the `RetryPolicy`.
         base_url: the API root (recorded without secrets).
+        max_response_bytes: the most one parsed response may hold (`check_size`;
+            ``--max-response-bytes``); ``None``: no cap.
     """
 
     vendor: str = "?"
+    max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES
 
     def __init__(self, settings: ModelSettings, *, retry: RetryPolicy | None, base_url: str):
         self.settings = settings
@@ -124,6 +128,34 @@ class ModelAdapter:
             ModelAPIError: after retries (``transient``: infrastructure, else the request).
         """
         raise NotImplementedError
+
+    def check_size(self, turn: ModelTurn) -> None:
+        """Refuse a response larger than `max_response_bytes` before anything of it is
+        stored: its text, refusal and calls, or its vendor message as JSON, whichever is
+        larger. Every vendor goes through it (the SDK adapters read a body whole; the
+        ``openai-compatible`` client already stops reading one at the cap).
+
+        Raises:
+            ModelAPIError: not transient (``model_error``): the server ignored the
+                response limit it was sent.
+        """
+        cap = self.max_response_bytes
+        if cap is None:
+            return
+        size = sum(len(t.encode()) for t in (turn.text, turn.refusal) if isinstance(t, str))
+        size += sum(len(c.arguments.encode()) + len(c.name) for c in turn.calls)
+        if size <= cap and turn.raw is not None:
+            size = max(size, len(json.dumps(turn.raw, default=str)))
+        if size > cap:
+            sent = self.settings.max_tokens
+            asked = f" (max_tokens {sent} was sent)" if sent is not None else ""
+            raise ModelAPIError(
+                f"the model API at {public_url(self.base_url)} returned a response of "
+                f"{size:,} bytes, over the cap of {cap:,}{asked}: it ignored its response "
+                "limit; the response was refused and not stored (--max-response-bytes "
+                "raises the cap)",
+                transient=False,
+            )
 
     def assistant_entries(self, turn: ModelTurn) -> list[Any]:
         """History entries for the model's own turn (its calls carry the final ids)."""

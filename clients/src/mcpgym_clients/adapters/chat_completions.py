@@ -13,15 +13,25 @@ and a response into an `AssistantTurn`.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import httpx
 
 from mcpgym_clients.adapters.base import FunctionCall
 from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
-from mcpgym_clients.adapters.streaming import EmptyStream, assemble
+from mcpgym_clients.adapters.streaming import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    RESPONSE_TIMEOUT_FACTOR,
+    EmptyStream,
+    StreamWatch,
+    assemble,
+    capped_lines,
+    read_capped,
+)
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef
 
@@ -37,12 +47,19 @@ class ChatCompletionsClient:
         base_url: API root, e.g. ``https://api.openai.com/v1`` or ``http://127.0.0.1:8001/v1``.
         api_key: sent as ``Authorization: Bearer``; ``None`` for local servers without auth.
         transport: an ``httpx`` transport to use instead of the network (tests).
-        timeout: seconds per request: the HTTP timeouts (connect, read, write). A
-            streamed attempt is abandoned (its connection closed, which stops the
-            server's generation) when the server sends nothing for that long, and is
-            not cut off while it streams (the per-response token cap bounds it); an
-            unstreamed attempt is also limited to that long as a whole
-            (`RetryPolicy.request_timeout`).
+        timeout: seconds per request (``--request-timeout``): the HTTP timeouts
+            (connect, read, write). A streamed attempt is abandoned (its connection
+            closed, which stops the server's generation) when no *event* comes for that
+            long (comment lines such as ``: keep-alive`` are not events), and is not cut
+            off while events come; an unstreamed attempt is limited to that long as a
+            whole.
+        response_timeout: seconds one response may take as a whole, events or not
+            (``--response-timeout``); default `RESPONSE_TIMEOUT_FACTOR` times
+            ``timeout``. An attempt past either bound is transient: retried, then
+            ``infra_error``.
+        max_response_bytes: bytes of one response body (`DEFAULT_MAX_RESPONSE_BYTES`;
+            ``None``: no cap); past it the attempt is abandoned and fails with
+            `ResponseTooLarge` (``model_error``, not retried).
         max_retries: extra attempts after a transport error or a 408/409/429/5xx status.
         retry_backoff: seconds before the first retry; doubles each time, with jitter
             (a ``Retry-After`` header wins, capped at 60 s). See `RetryPolicy`.
@@ -69,10 +86,16 @@ class ChatCompletionsClient:
         headers: Mapping[str, str] | None = None,
         trust_env: bool = True,
         stream: bool = True,
+        response_timeout: float | None = None,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.stream = stream
         self.timeout = timeout
+        self.response_timeout = (
+            response_timeout if response_timeout is not None else RESPONSE_TIMEOUT_FACTOR * timeout
+        )
+        self.max_response_bytes = max_response_bytes
         self.retry = retry or RetryPolicy(
             max_retries=max_retries,
             base_delay=retry_backoff,
@@ -110,21 +133,51 @@ class ChatCompletionsClient:
         return await self._send(dict(body), stream=False)
 
     async def _send(self, payload: dict[str, Any], *, stream: bool) -> dict[str, Any]:
+        start = anyio.current_time()
+        total = self.response_timeout
+        deadline = start + total if total is not None else math.inf
+        # until the headers (and, unstreamed, the whole body): --request-timeout
+        scope = anyio.CancelScope(deadline=min(start + self.timeout, deadline))
+        watch = StreamWatch(scope, self.timeout, deadline, self.max_response_bytes)
+        with scope:
+            data = await self._exchange(payload, stream=stream, watch=watch)
+        if scope.cancelled_caught:
+            spent = anyio.current_time() - start
+            what = (
+                f"its whole response took over {total} s (--response-timeout)"
+                if total is not None and spent >= total
+                else f"it sent no event for {self.timeout} s (--request-timeout; comments "
+                "and keep-alives do not count)"
+            )
+            raise ModelAPIError(
+                f"the model API at {self.url} was abandoned: {what}; its connection was "
+                "closed, which stops the generation",
+                transient=True,
+            )
+        return data
+
+    async def _exchange(
+        self, payload: dict[str, Any], *, stream: bool, watch: StreamWatch
+    ) -> dict[str, Any]:
+        cap, asked = self.max_response_bytes, payload.get("max_tokens")
         try:
             # Leaving this block any way but at the end of the body (a timeout, a
-            # cancelled episode) closes the connection: the server stops generating.
+            # cancelled episode, a body over the cap) closes the connection: the
+            # server stops generating.
             async with self._http.stream("POST", self.url, json=payload) as resp:
+                bounds = {"max_bytes": cap, "where": self.url, "max_tokens": asked}
                 if not resp.is_success:
-                    await resp.aread()
+                    text = await read_capped(resp.aiter_bytes(), **bounds)
                     raise ModelAPIError(
-                        f"model API answered {resp.status_code}: {_error_text(resp)}",
+                        f"model API answered {resp.status_code}: {_error_text(text)}",
                         status=resp.status_code,
-                        body=resp.text[:2000],
+                        body=text[:2000],
                         retry_after=retry_after_seconds(resp.headers),
                     )
                 if stream and "text/event-stream" in resp.headers.get("content-type", ""):
-                    return await assemble(resp.aiter_lines(), where=self.url)
-                await resp.aread()
+                    lines = capped_lines(resp.aiter_bytes(), **bounds)
+                    return await assemble(lines, where=self.url, watch=watch)
+                text = await read_capped(resp.aiter_bytes(), **bounds)
         except httpx.TimeoutException as exc:
             raise ModelAPIError(
                 f"the model API at {self.url} sent nothing for {self.timeout} s "
@@ -138,10 +191,10 @@ class ChatCompletionsClient:
                 transient=True,
             ) from exc
         try:
-            data = resp.json()
+            data = json.loads(text)
         except ValueError as exc:
             raise ModelAPIError(
-                "model API returned a body that is not JSON", body=resp.text[:2000]
+                "model API returned a body that is not JSON", body=text[:2000]
             ) from exc
         if not isinstance(data, dict):
             raise ModelAPIError("model API returned JSON that is not an object")
@@ -173,7 +226,7 @@ class ChatCompletionsClient:
         if resp.status_code in (401, 403):
             raise ModelAPIError(
                 f"the model API at {self.base_url} rejected the API key "
-                f"({resp.status_code}: {_error_text(resp)})",
+                f"({resp.status_code}: {_error_text(resp.text)})",
                 status=resp.status_code,
                 body=resp.text[:2000],
             )
@@ -198,11 +251,11 @@ class ChatCompletionsClient:
         await self._http.aclose()
 
 
-def _error_text(resp: httpx.Response) -> str:
+def _error_text(text: str) -> str:
     try:
-        data = resp.json()
+        data = json.loads(text)
     except ValueError:
-        return resp.text[:500]
+        return text[:500]
     if isinstance(data, dict) and isinstance(data.get("error"), dict):
         return str(data["error"].get("message", data["error"]))
     return json.dumps(data)[:500]

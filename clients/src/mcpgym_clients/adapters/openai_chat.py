@@ -118,6 +118,7 @@ class ChatCompletionsAdapter(ModelAdapter):
     ) -> None:
         super().__init__(settings, retry=client.retry, base_url=client.base_url)
         self.client = client
+        self.max_response_bytes = client.max_response_bytes
         self.return_tokens = return_tokens
 
     def recorded_settings(self) -> dict[str, Any]:

@@ -9,7 +9,17 @@ while the retry queues behind it on a one-request-at-a-time server.
 
 A stream that ends without a single event (`EmptyStream`: llama-cpp-python's answer to a
 prompt over its context window when streaming) is sent again once without streaming,
-which gets the server's real answer (its 400 with the figures).
+which gets the server's real answer (its 400 with the figures). A stream that ends after
+some chunks with neither a ``finish_reason`` nor ``[DONE]`` was cut off
+(`TruncatedStream`): transient, retried, then ``infra_error``; its fragment is never an
+answer.
+
+Every response is bounded (`StreamWatch`): no *event* for ``--request-timeout`` seconds
+(comment lines such as ``: keepalive`` are not events), or the whole response past
+``--response-timeout`` (default `RESPONSE_TIMEOUT_FACTOR` times the former), and the
+attempt is abandoned (transient); more than ``--max-response-bytes`` on the wire
+(`DEFAULT_MAX_RESPONSE_BYTES`) and it is refused (`ResponseTooLarge`, not transient:
+``model_error``) before anything of it is kept.
 
 `assemble` turns the chunks back into exactly what the non-streaming endpoint returns
 (``id``, ``model``, ``choices[0].message`` with ``content``, ``tool_calls`` merged by
@@ -24,10 +34,25 @@ keep their first (``prompt_token_ids``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
 from mcpgym_clients.errors import ModelAPIError
+
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 2**20
+"""Bytes one model response may take on the wire (8 MiB; ``--max-response-bytes``): some
+30,000 streamed tokens of a vLLM server, far past the default ``max_tokens``. A server
+that sends more ignored the ``max_tokens`` it was sent: the response is refused
+(`ResponseTooLarge`, ``model_error``) before any of it is stored."""
+
+RESPONSE_TIMEOUT_FACTOR = 5
+"""A whole response may take this many times ``--request-timeout`` (the longest silence)
+when no total bound is given: a server that keeps sending events (or empty chunks)
+without ending is abandoned at that point."""
 
 _CHOICE_KNOWN = {"index", "delta", "finish_reason", "message", "logprobs"}
 
@@ -127,20 +152,106 @@ class _Assembly:
         return out
 
 
-async def assemble(lines: AsyncIterator[str], *, where: str) -> dict[str, Any]:
+@dataclass
+class StreamWatch:
+    """The bounds of one streamed response, kept while its events are read.
+
+    Attributes:
+        scope: the cancel scope around the attempt; its deadline is moved to ``idle``
+            seconds after each event, never past ``deadline``.
+        idle: seconds allowed without an event (``--request-timeout``). A comment line
+            (``: keep-alive``) is not an event: a server that sends only comments is
+            silent as far as the response goes.
+        deadline: ``anyio.current_time()`` by which the whole response must have ended
+            (the total bound of one response), or ``math.inf``.
+        max_bytes: bytes of the response body allowed (`DEFAULT_MAX_RESPONSE_BYTES`), or
+            ``None``.
+    """
+
+    scope: anyio.CancelScope
+    idle: float
+    deadline: float = math.inf
+    max_bytes: int | None = None
+
+    def event(self) -> None:
+        """An event arrived: the next may take ``idle`` seconds (within ``deadline``)."""
+        self.scope.deadline = min(anyio.current_time() + self.idle, self.deadline)
+
+
+class ResponseTooLarge(ModelAPIError):
+    """A response body past `StreamWatch.max_bytes`: the server ignored the response
+    limit it was sent (``max_tokens``). Not transient: a retry would get the same; the
+    episode ends ``model_error`` and nothing of the response is stored."""
+
+    def __init__(self, where: str, max_bytes: int, max_tokens: object) -> None:
+        asked = f" (max_tokens {max_tokens} was sent)" if max_tokens is not None else ""
+        super().__init__(
+            f"the model server at {where} sent more than {max_bytes:,} bytes for one "
+            f"response{asked}: it ignored its own response limit; the response was "
+            "refused and not stored (--max-response-bytes raises the cap)",
+            transient=False,
+        )
+
+
+async def capped_lines(
+    chunks: AsyncIterator[bytes], *, max_bytes: int | None, where: str, max_tokens: object
+) -> AsyncIterator[str]:
+    """The lines of a byte stream (LF or CRLF ended, UTF-8), stopping with
+    `ResponseTooLarge` once more than ``max_bytes`` have arrived (``None``: no cap)."""
+    seen = 0
+    line = bytearray()
+    async for chunk in chunks:
+        seen += len(chunk)
+        if max_bytes is not None and seen > max_bytes:
+            raise ResponseTooLarge(where, max_bytes, max_tokens)
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            line += chunk[start:end]
+            yield _decoded(line)
+            line.clear()
+            start = end + 1
+        line += chunk[start:]
+    if line:
+        yield _decoded(line)
+
+
+async def read_capped(
+    chunks: AsyncIterator[bytes], *, max_bytes: int | None, where: str, max_tokens: object
+) -> str:
+    """A whole (unstreamed) body as text; `ResponseTooLarge` past ``max_bytes``."""
+    seen = 0
+    parts: list[bytes] = []
+    async for chunk in chunks:
+        seen += len(chunk)
+        if max_bytes is not None and seen > max_bytes:
+            raise ResponseTooLarge(where, max_bytes, max_tokens)
+        parts.append(chunk)
+    return b"".join(parts).decode("utf-8", errors="replace")
+
+
+def _decoded(line: bytearray) -> str:
+    return bytes(line).rstrip(b"\r").decode("utf-8", errors="replace")
+
+
+async def assemble(
+    lines: AsyncIterator[str], *, where: str, watch: StreamWatch | None = None
+) -> dict[str, Any]:
     """Read a Chat Completions event stream to its end and return the response object.
 
     Args:
-        lines: the response body's lines (``httpx.Response.aiter_lines()``).
+        lines: the response body's lines (`capped_lines` or ``aiter_lines()``).
         where: the endpoint, for error messages.
+        watch: moves the attempt's deadline on at each event (not at comments).
 
     Raises:
         ModelAPIError: an ``error`` event (its ``code`` as the status when it is an HTTP
-            status), a ``data`` line that is not JSON, or a stream that ended without a
-            single chunk.
+            status), a ``data`` line that is not JSON, a stream that ended without a
+            single chunk (`EmptyStream`), or one that ended without a ``finish_reason``
+            and without ``[DONE]`` (`TruncatedStream`: cut off; transient).
     """
     acc = _Assembly()
     event = "message"
+    done = False
     async for line in lines:
         if not line.strip():
             event = "message"
@@ -151,8 +262,11 @@ async def assemble(lines: AsyncIterator[str], *, where: str) -> dict[str, Any]:
             event = value
             continue
         if field != "data" and field != "error":
-            continue  # comments (": keep-alive"), ids, retry hints
+            continue  # comments (": keep-alive"), ids, retry hints: not events
+        if watch is not None:
+            watch.event()
         if value == "[DONE]":
+            done = True
             break
         try:
             chunk = json.loads(value)
@@ -167,7 +281,19 @@ async def assemble(lines: AsyncIterator[str], *, where: str) -> dict[str, Any]:
             acc.add(chunk)
     if not acc.chunks:
         raise EmptyStream(f"model API at {where} ended its stream without a response")
+    if not done and acc.finish_reason is None:
+        raise TruncatedStream(
+            f"model API at {where} ended its stream after {acc.chunks} chunk(s) without a "
+            "finish_reason or [DONE]: the response was cut off (not taken as an answer)",
+            transient=True,
+        )
     return acc.response()
+
+
+class TruncatedStream(ModelAPIError):
+    """A stream that closed after some chunks but with neither a ``finish_reason`` nor
+    ``[DONE]``: the connection was cut (a crashed worker, a proxy's timeout), and what
+    came is a fragment, never a final answer. Transient: retried, then ``infra_error``."""
 
 
 class EmptyStream(ModelAPIError):

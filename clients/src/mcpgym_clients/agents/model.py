@@ -229,6 +229,7 @@ class _Episode:
         for turn_no in range(1, self.agent.max_turns + 1):
             try:
                 turn = await self.adapter.complete(self.history, self.tools)
+                self.adapter.check_size(turn)  # before anything of it is stored
             except ModelAPIError as exc:
                 return self._failed(exc, turn_no)
             self.agent._server_errors.answered()

@@ -11,6 +11,7 @@ import typer
 from mcpgym_clients.adapters.base import ModelSettings
 from mcpgym_clients.adapters.chat_completions import DEFAULT_BASE_URL, ChatCompletionsClient
 from mcpgym_clients.adapters.retry import RetryPolicy
+from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES
 from mcpgym_clients.agent_spec import is_agent_spec, load_agent
 from mcpgym_clients.agents import AGENT_NAMES, NullAgent, OpenAIAgent, ReferenceAgent
 from mcpgym_clients.agents.model import ModelAgent
@@ -41,9 +42,15 @@ def build_agent(
     token_budget: int | None = None,
     time_limit: float | None = None,
     request_timeout: float = 120.0,
+    response_timeout: float | None = None,
+    max_response_bytes: int | None = None,
     max_turns_given: bool = False,
 ) -> Agent:
-    """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`)."""
+    """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`).
+
+    ``response_timeout`` and ``max_response_bytes`` (``None``: the library defaults,
+    `mcpgym_clients.adapters.streaming`) bound each model response.
+    """
     if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
         if model:
             raise typer.BadParameter(
@@ -104,7 +111,11 @@ def build_agent(
     }
     if vendor is None or vendor.name == "openai-compatible":
         client = ChatCompletionsClient(
-            base_url=url or DEFAULT_BASE_URL, api_key=key, timeout=request_timeout
+            base_url=url or DEFAULT_BASE_URL,
+            api_key=key,
+            timeout=request_timeout,
+            response_timeout=response_timeout,
+            max_response_bytes=max_response_bytes or DEFAULT_MAX_RESPONSE_BYTES,
         )
         agent: Agent = OpenAIAgent(
             client=client,
@@ -125,6 +136,8 @@ def build_agent(
         adapter = build_adapter(
             vendor, settings, api_key=key, base_url=url, retry=retry, timeout=request_timeout
         )
+    if max_response_bytes is not None:
+        adapter.max_response_bytes = max_response_bytes
     return build_model_agent(adapter, parse_text_tool_calls=bool(parse_text_tool_calls), **loop)
 
 

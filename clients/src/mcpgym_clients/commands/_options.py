@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
+
+import typer
 
 DEFAULT_EPISODES = Path("runs") / "episodes"
 """Default episode store of ``serve`` and ``grading serve``."""
@@ -36,3 +39,26 @@ LOG_BUDGET_HELP = (
     "Bytes one episode's tool-call log may hold; the call past it seals the episode "
     "(termination log_budget)."
 )
+
+
+MaxResponseBytes = Annotated[
+    int | None,
+    typer.Option(
+        help="Bytes one model response may take; past it the response is refused "
+        "(model_error: the server ignored max_tokens) before it is stored. Default 8 MiB.",
+        min=1,
+        metavar="BYTES",
+    ),
+]
+"""``--max-response-bytes`` (``None``: `streaming.DEFAULT_MAX_RESPONSE_BYTES`)."""
+
+ResponseTimeout = Annotated[
+    float | None,
+    typer.Option(
+        help="Seconds one streamed model response may take as a whole, events or not "
+        "(then retried; infra_error). Default 5 x --request-timeout.",
+        min=1.0,
+        metavar="SECONDS",
+    ),
+]
+"""``--response-timeout`` (``None``: `RESPONSE_TIMEOUT_FACTOR` times ``--request-timeout``)."""

@@ -18,7 +18,12 @@ from rich.console import Console
 
 from mcpgym_clients.backends import backend_problem
 from mcpgym_clients.commands._common import fail, parsed, reported, say
-from mcpgym_clients.commands._options import DEFAULT_STORE, SEED_SALT
+from mcpgym_clients.commands._options import (
+    DEFAULT_STORE,
+    SEED_SALT,
+    MaxResponseBytes,
+    ResponseTimeout,
+)
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import UnknownEnvironmentError, available_environments
 
@@ -183,6 +188,8 @@ def eval_(
             metavar="SECONDS",
         ),
     ] = 120.0,
+    response_timeout: ResponseTimeout = None,
+    max_response_bytes: MaxResponseBytes = None,
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Max tokens per model response.", min=1)
     ] = None,
@@ -255,6 +262,15 @@ def eval_(
     infra_retries: Annotated[
         int, typer.Option(help="Fresh episodes to try after an infra_error.", min=0, max=10)
     ] = 2,
+    infra_retry_wait: Annotated[
+        float,
+        typer.Option(
+            help="Seconds before the first infra retry, doubling for each next one (at most "
+            "5x, with jitter); 0 retries at once.",
+            min=0,
+            max=60,
+        ),
+    ] = 3.0,
     backend: Annotated[
         str,
         typer.Option(help="local, or ray: servers as Ray actors (the `ray` extra)."),
@@ -311,6 +327,8 @@ def eval_(
         max_turns=max_turns or 30,
         max_turns_given=max_turns is not None,
         request_timeout=request_timeout,
+        response_timeout=response_timeout,
+        max_response_bytes=max_response_bytes,
         temperature=temperature,
         model_seed=model_seed,
         max_output_tokens=max_output_tokens,
@@ -339,6 +357,7 @@ def eval_(
             else f"{' or '.join(key_vars(model, api_key_env))} (or pass --api-key)",
             new_run=new_run,
             infra_retries=infra_retries,
+            infra_retry_wait=infra_retry_wait,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
             backend=backend,

@@ -24,11 +24,15 @@ from mcpgym_grading import (
     reply_sent,
 )
 from mcpgym_grading import nothing_else_changed as _nothing_else_changed
+from mcpgym_ledger.families._identity import (
+    JOURNAL_LINKED,
+    SNAPSHOT_TIME,
+    Records,
+    journal_links_sql,
+    on_records,
+)
 from mcpgym_ledger.families._limits import limit_roles
 from mcpgym_server import format_cents
-
-SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
-"""The books' "now": snapshot rows are older, rows written in an episode newer."""
 
 TODAY = "2026-06-15"
 
@@ -90,23 +94,26 @@ def money(cents: int) -> str:
     return format_cents(cents)
 
 
-def notes_sql(entity: str, param: str) -> str:
-    """SQL selecting the bodies of the notes left on ``entity`` ``:param``."""
-    return f"SELECT body FROM notes WHERE entity = '{entity}' AND entity_id = :{param} ORDER BY id"
+def notes_sql(entity: str, ref: str | Records) -> str:
+    """SQL selecting the bodies of the notes left on ``entity`` ``ref``: a variant param
+    naming a setup row's id, or the `Records` a row created in the episode is found by."""
+    return f"SELECT body FROM notes WHERE {on_records(entity, ref)} ORDER BY id"
 
 
-def notes_text_sql(entity: str, param: str) -> str:
-    """SQL selecting the notes left on ``entity`` ``:param`` as one text, their bodies joined
-    in order with nothing between them: an amount cut between two notes (``$1,7`` then
-    ``91.83``) reads as the one amount it is, as the money normaliser reads one text."""
-    return f"SELECT group_concat(body, '') FROM ({notes_sql(entity, param)})"
+def notes_text_sql(entity: str, ref: str | Records) -> str:
+    """SQL selecting the notes left on ``entity`` ``ref`` (`notes_sql`) as one text, their
+    bodies joined in order with nothing between them: an amount cut between two notes
+    (``$1,7`` then ``91.83``) reads as the one amount it is, as the money normaliser reads
+    one text."""
+    return f"SELECT group_concat(body, '') FROM ({notes_sql(entity, ref)})"
 
 
-def note_left(entity: str, param: str, **kw: Any) -> SqlCheck:
-    """A note was left on the record (policy 10.1)."""
+def note_left(entity: str, ref: str | Records, **kw: Any) -> SqlCheck:
+    """A note was left on the record (policy 10.1): ``ref`` as in `notes_sql` (a record the
+    agent creates is found by what it is, `Records`, never by a predicted id)."""
     return reply_sent(
         "notes",
-        f"entity = '{entity}' AND entity_id = :{param}",
+        on_records(entity, ref),
         name=kw.pop("name", "note-left"),
         description=kw.pop("description", f"a note was left on the {entity} (policy 10.1)"),
         **kw,
@@ -181,7 +188,7 @@ def party_amounts_sql(party_param: str, allowed_param: str) -> str:
 
 def note_says_money(
     entity: str,
-    param: str,
+    ref: str | Records,
     cents_param: str,
     *,
     party: str,
@@ -189,7 +196,8 @@ def note_says_money(
     limit: int | None = None,
     **kw: Any,
 ) -> AnswerMatch:
-    """A note on the record states the amount ``:cents_param`` (as money, e.g. $1,234.50),
+    """A note on the record ``ref`` (as in `notes_sql`) states the amount ``:cents_param``
+    (as money, e.g. $1,234.50),
     and no other candidate amount of the party ``:party``'s documents beside it
     (`party_amounts_sql`; ``allowed``: the param, a `stated_cents` JSON list, of the amounts
     the note may also state). "Contains is not states": a note listing every candidate
@@ -210,7 +218,7 @@ def note_says_money(
         kw["allowed"] = [limit]
         kw["roles"] = limit_roles(cents_param, limit)
     return reply_says(
-        notes_text_sql(entity, param),
+        notes_text_sql(entity, ref),
         cents_param,
         name=kw.pop("name", "note-states-amount"),
         normalize="money",
@@ -274,16 +282,28 @@ def nothing_else_changed(
     **kw: Any,
 ) -> NoCollateralChanges:
     """`mcpgym_grading.nothing_else_changed` with the ledger's standing exceptions
-    (`ALWAYS_EXCEPT`, `STANDING_IGNORE`), and the journal compared as `JOURNAL_SQL`
-    (``same_rows``: the family's own queries beside it)."""
+    (`ALWAYS_EXCEPT`, `STANDING_IGNORE`), the journal compared as `JOURNAL_SQL`, and every
+    compared table's ``journal_entry_id`` compared through the entry it names
+    (`journal_links_sql`, under ``journal-links``), not as a raw id: entries posted in
+    another order get other ids (``same_rows``: the family's own queries beside them; an
+    excepted table the family compares itself does the same with `entry_key`)."""
     ignore = {t: tuple(c) for t, c in STANDING_IGNORE.items()}
     for table, cols in (ignore_columns or {}).items():
         ignore[table] = tuple(dict.fromkeys((*ignore.get(table, ()), *cols)))
+    excepted = {*ALWAYS_EXCEPT, *tables}
+    linked = [t for t in JOURNAL_LINKED if t not in excepted]
+    keyless = [t for t in linked if "id" in ignore.get(t, ())]
+    for table in linked:
+        ignore[table] = tuple(dict.fromkeys((*ignore.get(table, ()), "journal_entry_id")))
     return _nothing_else_changed(
         *tables,
         always_except=ALWAYS_EXCEPT,
         ignore_columns=ignore,
-        same_rows={"journal": JOURNAL_SQL, **(same_rows or {})},
+        same_rows={
+            "journal": JOURNAL_SQL,
+            "journal-links": journal_links_sql(linked, keyless),
+            **(same_rows or {}),
+        },
         **kw,
     )
 

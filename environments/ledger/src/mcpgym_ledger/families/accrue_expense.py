@@ -35,6 +35,7 @@ from mcpgym_ledger.families._common import (
     nothing_else_changed,
     tax_id_not_copied,
 )
+from mcpgym_ledger.families._identity import Records
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
 
 NAME = "accrue-expense"
@@ -177,6 +178,14 @@ def _dated(param: str) -> str:
     )
 
 
+ACCRUAL_ENTRIES = Records(
+    f"SELECT id FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}' "
+    "AND entry_date = :accrual_date"
+)
+"""The accrual's entries, found by what they are: posted in the episode on the last day of
+May (one, or one per expense); not the id the reference's entry gets, which a reversal
+posted by hand first would take."""
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -203,7 +212,7 @@ RUBRIC = Rubric(
             description="the accrual and its reversal net to nothing, nothing else was posted, "
             "none is dated in a closed period (policy 2.1) and no posted entry was edited (6.1)"
         ),
-        note_left("journal_entry", "accrual_entry_id"),
+        note_left("journal_entry", ACCRUAL_ENTRIES),
         tax_id_not_copied(),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "

@@ -35,6 +35,7 @@ from mcpgym_ledger.families._common import (
     stated_cents,
     tax_id_not_copied,
 )
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
 NAME = "apply-customer-payment"
@@ -189,6 +190,13 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+THE_PAYMENT = Records(
+    f"SELECT id FROM payments WHERE created_at > '{SNAPSHOT_TIME}' "
+    "AND party_id = :customer_id AND direction = 'received'"
+)
+"""The payment the notes are left on, found by what it is: received from the customer in the
+episode (`payment-recorded` holds it to one); not by the id the generator predicts."""
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -243,11 +251,11 @@ RUBRIC = Rubric(
             weight=1,
         ),
         books_moved(),
-        note_left("payment", "payment_id"),
-        note_says_money("payment", "payment_id", "amount_cents", party="customer_id"),
+        note_left("payment", THE_PAYMENT),
+        note_says_money("payment", THE_PAYMENT, "amount_cents", party="customer_id"),
         note_says_money(
             "payment",
-            "payment_id",
+            THE_PAYMENT,
             "credit_cents",
             party="customer_id",
             name="note-states-credit",

@@ -50,6 +50,7 @@ from mcpgym_ledger.families._common import (
     tax_id_not_copied,
     tax_on,
 )
+from mcpgym_ledger.families._identity import Records, on_records
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "closed-period-posting"
@@ -196,11 +197,22 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
-NOTES_TEXT = (
-    "SELECT body FROM notes WHERE entity_id = :note_entity_id "
-    "AND entity IN ('journal_entry', 'invoice') ORDER BY id"
+POSTED_ON_MAY_1 = Records(
+    f"SELECT id FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}' "
+    f"AND entry_date = '{FIRST_OPEN_DAY}'"
 )
-"""The notes left on the posting (journal entry, or invoice in the hard band)."""
+"""The entries that post what was asked for April (easy, medium, expert), found by what they
+are: posted in the episode on 2026-05-01 (policy 2.2; what is asked for May is asked for a
+later day, and `entries-dated-in-open-periods` holds each posting to its date). Not by the id
+the reference's entry gets: the requests may be posted in either order."""
+
+NOTES_TEXT = (
+    "SELECT body FROM notes WHERE (entity = 'invoice' AND entity_id = :invoice_id) "
+    f"OR (:invoice_id IS NULL AND {on_records('journal_entry', POSTED_ON_MAY_1)}) ORDER BY id"
+)
+"""The notes left on the posting: on the April entry (`POSTED_ON_MAY_1`), or on the invoice
+in the hard band (only there: a journal entry that shares the invoice's id is another
+record)."""
 
 BELONGS_TO = "2026-04"
 """The closed period every posting asked for a closed period belongs to (April 2026)."""
@@ -251,8 +263,8 @@ RUBRIC = Rubric(
             key_column="name",
             bands=("expert",),
         ),
-        note_left("journal_entry", "note_entity_id", bands=("easy", "medium", "expert")),
-        note_left("invoice", "note_entity_id", name="invoice-note-left", bands=("hard",)),
+        note_left("journal_entry", POSTED_ON_MAY_1, bands=("easy", "medium", "expert")),
+        note_left("invoice", "invoice_id", name="invoice-note-left", bands=("hard",)),
         MentionMatch(
             name="note-names-the-period",
             description="the note says the posting belongs to April (policy 2.2), and names "

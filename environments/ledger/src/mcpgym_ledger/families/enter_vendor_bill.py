@@ -39,6 +39,7 @@ from mcpgym_ledger.families._common import (
     tax_id_not_copied,
     tax_on,
 )
+from mcpgym_ledger.families._identity import Records
 from mcpgym_server import (
     Generation,
     Scenario,
@@ -315,6 +316,10 @@ def generate(g: Generation) -> VariantSpec:
 
 BILL = "FROM bills WHERE vendor_id = :vendor_id AND vendor_ref = :vendor_ref"
 
+THE_BILL = Records(f"SELECT id {BILL}")
+"""The bill entered in the episode, found by what it is (its vendor and their reference),
+as every other check of the bill finds it; not by the id the generator predicts."""
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -375,16 +380,16 @@ RUBRIC = Rubric(
             "with no amount or its total (policy 3.5 asks for none; a wrong one misleads)",
             sql="SELECT COUNT(*) = 1 AND COUNT(*) = SUM(amount_cents IS NULL "
             "OR amount_cents = :total_cents) FROM escalations WHERE entity = 'bill' "
-            "AND entity_id = :bill_id",
+            f"AND entity_id IN (SELECT id {BILL})",
             expected=1,
             weight=2,
             required=True,
             bands=("hard",),
         ),
-        note_left("bill", "bill_id"),
+        note_left("bill", THE_BILL),
         note_says_money(
             "bill",
-            "bill_id",
+            THE_BILL,
             "total_cents",
             party="vendor_id",
             # the note may quote the approval limit as the limit, in any band ("under the

@@ -34,6 +34,7 @@ from mcpgym_ledger.families._common import (
     nothing_else_changed,
     tax_id_not_copied,
 )
+from mcpgym_ledger.families._identity import entry_key
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "reconcile-bank-lines"
@@ -210,10 +211,13 @@ AS_REFERENCE = (
 
 BANK_LINES_SQL = (
     f"SELECT {AS_REFERENCE} AS id, bank_account_id, line_date, description, amount_cents, "
-    "reference, status, payment_id, journal_entry_id FROM bank_lines"
+    f"reference, status, payment_id, {entry_key('bank_lines.journal_entry_id')} AS entry "
+    "FROM bank_lines"
 )
 """The bank feed as `nothing_else_changed` compares it (`same_rows`): every line's columns
-but the free-text ``note`` and the clock's ``updated_at``, the deposit pair's ids by role."""
+but the free-text ``note`` and the clock's ``updated_at``, the deposit pair's ids by role,
+and the entry each line is matched to by what it is (`entry_key`): the fee's entry and the
+deposit's payment entry get their ids in the order the agent posts them."""
 
 PAIR_IGNORED = (
     "SELECT i.note FROM bank_lines i WHERE i.status = 'ignored' "
