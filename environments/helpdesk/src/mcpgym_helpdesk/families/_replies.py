@@ -418,7 +418,10 @@ def reply_names_carrier(
     )
     sql = (
         f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t, "
-        f"mcpgym_without(body, '{RETURN_CUES}', '{SHIPMENT_CUES}') AS s FROM ticket_messages "
+        # competing carriers: outside return sentences, a minus glued in front read as a
+        # dash ("-2nd Day Air" names UPS all the same)
+        f"REPLACE(mcpgym_without(body, '{RETURN_CUES}', '{SHIPMENT_CUES}'), '-', ' ') AS s "
+        "FROM ticket_messages "
         "WHERE ticket_id = :ticket_id AND author = 'agent'), "
         f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
         f"SELECT EXISTS (SELECT 1 FROM m WHERE CASE :{param} {cases} "
