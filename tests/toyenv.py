@@ -12,8 +12,9 @@ the families it needs, and each family brings its own tools:
 ``copy-secret`` (tools ``put``, ``get``, ``delete``; bands easy, medium)
     "Set key `target` to the secret stored under key `vault`." The setup stores a
     per-variant secret (`secret`) under ``vault``; the reference reads it and writes it.
-    Rubric: the target holds the secret (required), the vault is intact, no stray keys,
-    ``get`` was called. A random agent cannot guess the secret, so it never passes; every
+    Rubric: the target holds the secret (required), the vault is intact and was never
+    written (not even set back: the tool-call log shows it), no stray keys, ``get`` was
+    called. A random agent cannot guess the secret, so it never passes; every
     check fails on some control run. `make_env`'s options break it on purpose (the
     instrument's tests).
 
@@ -274,6 +275,7 @@ def make_env(
     rubric: Any = REFUND_RUBRIC,
     broken_reference: bool = False,
     vacuous_check: bool = False,
+    undo_blind: bool = False,
     nondeterministic: bool = False,
     weight: float = 1.0,
     generator_version: str = "1",
@@ -293,8 +295,10 @@ def make_env(
         rubric, broken_reference: the ``refund`` family's rubric; with ``broken_reference``
             its reference ends with a refund of an order that does not exist (a tool error)
             and its generator version is ``"broken"``.
-        vacuous_check, weight, generator_version, instruction_suffix, late_generator_change:
-            break ``copy-secret``: add a check nothing can fail; the weight of
+        vacuous_check, undo_blind, weight, generator_version, instruction_suffix,
+            late_generator_change: break ``copy-secret``: add a check nothing can fail;
+            leave out ``vault-never-written`` (the vault written and set back passes); the
+            weight of
             ``vault-intact``; change the generator (with or without a version bump); seeds
             >= 3 get one more parameter (a change the lock's fingerprint seeds 0-2 miss).
         nondeterministic: ``put`` writes the wall-clock time into the unchecked ``stamp``.
@@ -340,6 +344,7 @@ def make_env(
         env.add_family(
             _copy_secret(
                 vacuous_check=vacuous_check,
+                undo_blind=undo_blind,
                 weight=weight,
                 generator_version=generator_version,
                 instruction_suffix=instruction_suffix,
@@ -485,6 +490,7 @@ def _set_target() -> TaskFamily:
 def _copy_secret(
     *,
     vacuous_check: bool,
+    undo_blind: bool,
     weight: float,
     generator_version: str,
     instruction_suffix: str,
@@ -527,6 +533,12 @@ def _copy_secret(
         ),
         ToolCalled(name="read-the-vault", tool="get", arguments={"key": "vault"}),
     ]
+    if not undo_blind:
+        # the end state cannot see the vault written and set back (the gate's undo mutant);
+        # the tool-call log can
+        checks.append(
+            ToolNotCalled(name="vault-never-written", tool="put", arguments={"key": "vault"})
+        )
     if vacuous_check:
         checks.append(SqlCheck(name="always-true", sql="SELECT 1", expected=1))
     return TaskFamily(

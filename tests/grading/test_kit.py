@@ -103,7 +103,13 @@ def test_rows_untouched_is_helpdesks_other_tickets_untouched() -> None:
 
 
 def test_nothing_else_changed_is_helpdesks_no_collateral() -> None:
-    kit = nothing_else_changed("refunds", "tickets", always_except=store.ALWAYS_EXCEPT)
+    kit = nothing_else_changed(
+        "refunds",
+        "tickets",
+        always_except=store.ALWAYS_EXCEPT,
+        same_rows={"agent-writes": checks.AGENT_WRITES_SQL},
+        description=checks.NO_COLLATERAL_TEXT,
+    )
     same(kit, checks.no_collateral("refunds", "tickets"))
 
 

@@ -85,7 +85,7 @@ async def test_a_sound_environment_passes_every_condition(toy: ToyFactory, tmp_p
     assert figures["recorded_runs"] == 2 and figures["pairs_compared"] == 4
     assert (figures["reference_episodes"], figures["reference_full_marks"]) == (6, 6)
     assert (figures["null_pass_rate"], figures["random_pass_rate"]) == (0.0, 0.0)
-    assert figures["checks"] == 4 and figures["control_runs"] >= 12
+    assert figures["checks"] == 5 and figures["control_runs"] >= 12
 
 
 async def test_a_check_no_control_fails_is_named_vacuous(toy: ToyFactory, tmp_path: Path) -> None:
@@ -103,6 +103,21 @@ async def test_a_check_no_control_fails_is_named_vacuous(toy: ToyFactory, tmp_pa
     assert report.conditions[4].figures["mutant_runs"] > 0  # every mutant ran, none failed it
 
 
+async def test_a_write_set_back_that_passes_fails_the_gate(toy: ToyFactory, tmp_path: Path) -> None:
+    env = toy(undo_blind=True)  # no check reads the log: the vault written and set back passes
+    await prepare(env, tmp_path)
+    report = await validate(env, tmp_path)
+    lines = failures(report, 7)
+    assert lines and all("a write undone later passes: `undo-put`" in line for line in lines)
+    assert {line.split(":")[0] for line in lines} == {
+        "copy-secret@easy#0",
+        "copy-secret@easy#1",
+        "copy-secret@medium#0",
+        "copy-secret@medium#1",
+    }
+    assert [c.id for c in report.conditions if not c.passed] == [7]
+
+
 async def test_a_recorded_run_that_no_longer_replays_fails(toy: ToyFactory, tmp_path: Path) -> None:
     env = toy()
     await prepare(env, tmp_path)
@@ -117,7 +132,7 @@ async def test_a_recorded_run_that_no_longer_replays_fails(toy: ToyFactory, tmp_
         and "differs from the recorded" in line
         for line in lines
     ), lines
-    assert any("scores 0.6 (failing: target-set)" in line for line in lines), lines
+    assert any("scores 0.6666666666666666 (failing: target-set)" in line for line in lines), lines
     assert [c.id for c in report.conditions if not c.passed] == [1]
 
 

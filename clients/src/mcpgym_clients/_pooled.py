@@ -95,7 +95,11 @@ def _quick_idle_checks(transport: Any, core: ModuleType) -> Any:
     unchanged where the pool is not the library's plain `AsyncConnectionPool` (a proxy)
     or keeps its backend elsewhere (another library version)."""
     pool = getattr(transport, "_pool", None)
-    if type(pool) is core.AsyncConnectionPool and hasattr(pool, "_network_backend"):
+    if (
+        pool is not None
+        and type(pool) is core.AsyncConnectionPool
+        and hasattr(pool, "_network_backend")
+    ):
         pool._network_backend = _backend_class(core)(pool._network_backend)  # noqa: SLF001
     return transport
 

@@ -35,6 +35,9 @@ environment's own data, in any environment:
   ``forbidden_sql`` selects (`candidates.guarded_values`: values no param holds, such as
   ledger's tax ids).
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
+- ``undo-T``: a write of tool ``T`` the task does not call for, then the same call setting
+  the values back (`mcpgym_clients.instrument.undo`): the end state equals the reference's,
+  the audit trail and the tool-call log do not; it must fail.
 - ``<base>~<form>``: the values added by ``stuff``, ``amounts`` or ``leak`` (the forms of
   `LEAK_ONLY_FORMS`: ``leak`` only, its values include the stuffed ones) written in a
   look-alike form (`FORMS`: digit groups split by an em dash, a figure dash, an em space or
@@ -82,6 +85,7 @@ from mcpgym_clients.instrument.controls import (
     reference_calls,
 )
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
+from mcpgym_clients.instrument.undo import undo_mutants
 from mcpgym_grading import AnswerMatch
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant, ToolCall, replay
 
@@ -109,9 +113,10 @@ class Adversary:
 
     Attributes:
         label: ``stuff-3``, ``stuff-3~em-dash``, ``leak-3~fullwidth``... group: the field it
-            changes (``3``, or ``submit``). role: ``blank``, ``stuff``, ``amounts`` or
-            ``leak`` (a plain form), or a form name. base: for a form, the label of the plain
-            mutant with the same values (the one it must grade like). values: what it adds.
+            changes (``3``, or ``submit``; an undo mutant's own label). role: ``blank``,
+            ``stuff``, ``amounts`` or ``leak`` (a plain form), ``undo``, or a form name. base:
+            for a form, the label of the plain mutant with the same values (the one it must
+            grade like). values: what it adds (an undo mutant: the arguments it changed).
     """
 
     label: str
@@ -153,7 +158,10 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
     said = {str(v) for _, args in body for v in _flat_values(args) if isinstance(v, str | int)}
     kin = kin_ids(env, variant, replayed, want | said)
     guarded = guarded_values(env, variant, replayed)
-    out: list[Adversary] = []
+    out = [
+        Adversary(label, calls, label, "undo", values=changed)
+        for label, calls, changed in undo_mutants(env, variant, base, replayed)
+    ]
     for group, i in _fields(body, env, answer):
         if group == "submit":
             calls_of = _submit_builder(body, str(answer))
@@ -356,7 +364,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
     - a shotgun of alternatives passes: a check that fails on ``omit-i:K`` (it reads the
       categorical value ``K``) passes ``choices-i:K`` (every alternative named beside it);
     - a look-alike evades: a check that fails on a plain mutant passes on the same values in
-      a look-alike form (a form whose extra calls the environment refused is left out).
+      a look-alike form (a form whose extra calls the environment refused is left out);
+    - a write undone later passes: an ``undo-T`` mutant is graded passed.
 
     Returns:
         One line per finding, and how many adversarial episodes were compared.
@@ -400,6 +409,17 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                         f"{len(adv.values)} {what} (`{label}`) is graded passed at "
                         f"{grade.get('score'):.3f}; check(s) {names} "
                         "read it: name the other candidates as `forbidden` values"
+                    )
+            elif adv.role == "undo":
+                grade = job.record.grade
+                if grade.get("passed"):
+                    lines.append(
+                        f"{where}: a write undone later passes: `{label}` (the reference plus "
+                        f"a write of {', '.join(adv.values)} the task does not call for, then "
+                        f"the same call setting it back) is graded passed at "
+                        f"{grade.get('score'):.3f}: no required check sees it; compare the "
+                        "app's audit trail with the reference's (`NoCollateralChanges` "
+                        "`same_rows`) or refuse the call in the tool-call log (`ToolNotCalled`)"
                     )
             elif adv.role == "near":
                 blank = found.get(f"blank-{adv.group}")

@@ -22,6 +22,7 @@ __all__ = [
     "GUARDED_PER_CHECK",
     "MAX_CATEGORIES",
     "answer_kinds",
+    "applies",
     "categories",
     "guarded_values",
     "kin_ids",
@@ -47,6 +48,8 @@ def money_text(cents: int) -> str:
 
 
 def applies(check: AnswerMatch, variant: TaskVariant) -> bool:
+    """Whether ``check`` grades ``variant``: its band is listed (or none are) and its
+    ``when`` param, if any, is set."""
     if check.bands is not None and variant.band not in check.bands:
         return False
     return not check.when or bool(variant.params.get(check.when))

@@ -23,8 +23,9 @@ checks the issue's six conditions (1 to 6) plus condition 0 (the lock matches th
 7. no shortcut to a pass: on the first ``mutant_seeds`` seeds, the adversarial mutants of
    `mcpgym_clients.instrument.adversarial` (every answer field stuffed with every candidate
    value or amount of the variant; leaked values; the same in look-alike forms and spread
-   over several calls) find no shotgun answer that passes and no check that a look-alike
-   form evades.
+   over several calls; a write the task does not call for, undone by a second call) find
+   no shotgun answer that passes, no check that a look-alike form evades and no undone
+   write that passes.
 
 An episode that hits an infrastructure error (a server or transport failure) is retried
 on a fresh episode up to `INFRA_RETRIES` times; one that still fails is reported apart
@@ -268,7 +269,7 @@ async def validate_environment(
         Condition(
             7,
             "no shortcut to a pass: no shotgun answer passes, no look-alike form evades a "
-            "check (adversarial mutants of the reference)",
+            "check, no write undone later passes (adversarial mutants of the reference)",
         ),
     ]
     report = ValidationReport(env.name, env.version, "", seeds, conds)

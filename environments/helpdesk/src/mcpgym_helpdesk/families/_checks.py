@@ -95,6 +95,42 @@ def other_tickets_untouched(*, weight: float = 1.0) -> SqlCheck:
     )
 
 
+FREE_ACTIONS = (
+    "identity.verify",
+    "refund.create",
+    "store_credit.add",
+    "return.create",
+    "exchange.create",
+    "replacement.create",
+)
+"""Audit actions `AGENT_WRITES_SQL` leaves out beside every action on a ticket (replies and
+notes are free; the ticket's own state is `ticket_state`'s, and `other_tickets_untouched`
+sees any write on another ticket, undone or not, by its ``updated_at``): verifications (an
+agent may verify when it need not) and the actions that create a record (its row is in a
+table the state checks compare: refunds, credit, returns, exchanges)."""
+
+AGENT_WRITES_SQL = (
+    "SELECT action, entity, entity_id FROM audit_log "
+    f"WHERE at > '{SNAPSHOT_TIME}' AND entity <> 'ticket' "
+    f"AND action NOT IN {_in_list(FREE_ACTIONS)}"
+)
+"""The agent's writes to existing records, one row per write (action, entity, record id), as
+the app's audit trail records them: every mutating tool writes one audit row per action
+(`tools._common.audit`). `no_collateral` requires the same rows as the reference end state,
+so a write the task does not call for fails even when a later call undid it (an account's
+email changed and set back, an order redirected and set back), and so does a write the task
+calls for made more than once. The rows' details are left out (an address written in
+another honest form is the same write)."""
+
+
+NO_COLLATERAL_TEXT = (
+    "every other table equals the reference end state, and the agent made no write to an "
+    "existing record the reference does not make, even one undone later (the audit trail's "
+    "rows of those writes are the reference's)"
+)
+"""`no_collateral`'s description."""
+
+
 def no_collateral(
     *extra_except: str,
     name: str = "no-collateral-changes",
@@ -104,15 +140,18 @@ def no_collateral(
     description: str = "",
 ) -> NoCollateralChanges:
     """Every table but `ALWAYS_EXCEPT` and ``extra_except`` equals the reference end state
-    (the kit's `nothing_else_changed`)."""
+    (the kit's `nothing_else_changed`), and the audit trail records the same writes to
+    existing records as the reference's (`AGENT_WRITES_SQL`): the end state alone cannot see
+    a write that was undone, its audit rows can."""
     return nothing_else_changed(
         *extra_except,
         always_except=ALWAYS_EXCEPT,
         name=name,
-        description=description,
+        description=description or NO_COLLATERAL_TEXT,
         weight=weight,
         bands=bands,
         ignore_columns=ignore_columns,
+        same_rows={"agent-writes": AGENT_WRITES_SQL},
     )
 
 
