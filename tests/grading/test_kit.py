@@ -58,6 +58,7 @@ def test_reply_says_money_and_token_are_helpdesks() -> None:
             "amounts, or the amount beside a near miss, states none of them)",
             forbidden_sql=replies.other_amounts_sql(),
             allowed=[store.REFUND_LIMIT_CENTS, store.GOODWILL_CAP_CENTS],
+            roles=replies.POLICY_ROLES,  # the policy figures only in their roles
         ),
         replies.reply_mentions_money("refund_cents", required=True, description="d"),
     )

@@ -36,6 +36,7 @@ from mcpgym_grading.kit import (
     reply_sent,
     rows_untouched,
     rows_written_sum,
+    secret_email_parts_sql,
     sql_in_list,
 )
 from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize_grades
@@ -95,6 +96,7 @@ __all__ = [
     "reply_sent",
     "rows_untouched",
     "rows_written_sum",
+    "secret_email_parts_sql",
     "sql_in_list",
     "stats",
     "summarize_grades",

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any, NamedTuple, cast
 
 from mcpgym_grading._decode import markup_source
+from mcpgym_grading._email_leak import email_leaked
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._roles import resolve_roles, role_outcome
 from mcpgym_grading._statediff import compare_queries, compare_tables, table_names
@@ -450,6 +451,11 @@ def _money_outcome(
         detail["other_currencies"] = foreign[:MAX_FOUND_ROWS]
     if cents is None:
         matched = True
+        if check.roles:  # no expected amount: every role-bound amount in its role
+            matched, _, role_detail = role_outcome(
+                text, -1, resolve_roles(check.roles, ctx.params, resolve)
+            )
+            detail |= role_detail
     elif check.mode == "contains":
         matched = cents in stating
     elif check.mode == "equals":
@@ -518,7 +524,10 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
                 want = normalise_text(str(value))
                 return want in have if mode == "contains" else want == have
             seen = unsigned if as_leak and unsigned is not None else view
-            return seen.contains(str(value)) if mode == "contains" else seen.equals(str(value))
+            if mode != "contains":
+                return seen.equals(str(value))
+            # a leak also in an email's plus-tagged or split forms (`_email_leak`)
+            return seen.contains(str(value)) or (as_leak and email_leaked(text, str(value)))
 
         try:
             matched = (

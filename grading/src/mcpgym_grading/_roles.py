@@ -35,7 +35,9 @@ customer reads is wrong. A role binds an amount to the words that say what it is
 - A role with ``binds_others=False`` (a policy limit's: ``limit``, ``threshold``) binds
   only its own amount: every other amount reads its clause as if that role's cues were not
   there ("Not posted: above the approval limit ($6,662.42)" does not make the bill's total
-  the limit), while its own amount still needs one of them nearest.
+  the limit), while its own amount still needs one of them nearest; a nearest cue it
+  shares with another role ("limit") is its own beside its own amount ("above the $250.00
+  limit": the limit, not the escalated amount).
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -213,8 +215,11 @@ def bind(text: str, roles: Roles) -> list[Bound]:
                     nearest.append((ids, cs, ce))
             role, shared = None, frozenset[int]()
             named = frozenset().union(*(ids for ids, _, _ in nearest)) if nearest else frozenset()
+            mine = [i for i in named if own_only.get(i) == m.cents]
             if len(named) == 1:
                 role = next(iter(named))
+            elif mine:  # a limit noun shared with another role, beside the limit's own amount
+                role = mine[0]
             elif len(nearest) == 1:  # one shared cue: a for phrase after it or the mention
                 ids, cs, ce = nearest[0]
                 role = decided[(cs, ce)]

@@ -248,7 +248,9 @@ class AnswerMatch(_CheckBase):
     ``allowed`` / ``allowed_sql`` (``"states"`` only; values or `Param` references, a list
     is several; the query's non-null values; integer cents): the other amounts the text may
     state (the policy figures, the other amounts the reference's own text states).
-    ``roles`` (``"states"`` only; `AmountRole` items): amounts bound to the words of
+    ``roles`` (``"states"``, or a money check without ``expected``: then the text passes
+    only if every role-bound amount in it stands in its role; `AmountRole` items): amounts
+    bound to the words of
     their role, read clause by clause (`mcpgym_grading._roles`): a reply that swaps two
     allowed amounts' roles ("refunded $349.00 ... $89.00 is above the limit") states nothing.
     ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
@@ -301,8 +303,15 @@ class AnswerMatch(_CheckBase):
             raise ValueError(
                 f"check {self.name!r}: `allowed` / `allowed_sql` are for mode 'states' only"
             )
-        if self.roles is not None and self.mode != "states":
-            raise ValueError(f"check {self.name!r}: `roles` are for mode 'states' only")
+        if (
+            self.roles is not None
+            and self.mode != "states"
+            and (self.expected is not None or self.normalize != "money")
+        ):
+            raise ValueError(
+                f"check {self.name!r}: `roles` are for mode 'states' only, or for a money "
+                "check without `expected` (role-bound amounts it may meet)"
+            )
         if self.negate and (has_forbidden or self.expected is None):
             raise ValueError(
                 f"check {self.name!r}: `negate` inverts `expected` only; write values the text "

@@ -22,7 +22,13 @@ environment's own data, in any environment:
   argument whose value is one of a few: an enum of the tool's schema, or a snapshot column
   with at most `MAX_CATEGORIES` distinct values, such as a carrier or a team) that field
   ``i`` states: the field with that value taken out (tells which checks read it), and the
-  field also listing every other value of the category (a shotgun of alternatives).
+  field also listing every other value of the category (a shotgun of alternatives);
+  ``amounts-i-allowed``: field ``i`` also states the policy figures the money checks
+  allow (`candidates.allowed_figures`: a refund limit, a goodwill cap) with no role: an
+  allowed figure bare beside the answer is a hedge unless it stands in a role of its own;
+  ``choices-i:K-own``: the field also naming the other values by their own sub-category
+  only (another carrier's service, "Priority Mail" beside "UPS": `candidates.
+  subcategory_alternatives`).
 - ``leak-i``: field ``i`` also lists every variant value and what was looked up of the
   same kinds (as ``leak-text``): what a "must not reveal" check exists to refuse.
 - ``guard-i``: field ``i`` also lists the first values each "must not state" check's
@@ -42,7 +48,8 @@ environment's own data, in any environment:
   and quotes by groups; digits written as words; every character an HTML reference; the
   value stored reversed inside a right-to-left override; Cyrillic letters and ``O`` /
   ``l`` for digits drawn alike; an email's ``@`` as a glued
-  ``AT``, as ``(at)`` / ``(dot)``, or left out; the list spread over several calls of the
+  ``AT``, as ``(at)`` / ``(dot)``, or left out, a plus-tag glued in or user and domain
+  stated apart; the list spread over several calls of the
   same tool, each value cut between two of them). The same content: every check must
   grade it as it grades the plain form.
 
@@ -57,6 +64,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpgym_clients.instrument.candidates import (
+    allowed_figures,
     answer_kinds,
     categories,
     guarded_values,
@@ -65,6 +73,7 @@ from mcpgym_clients.instrument.candidates import (
     money_text,
     of_kinds,
     says,
+    subcategory_alternatives,
 )
 from mcpgym_clients.instrument.controls import (
     BLAND_TEXT,
@@ -180,6 +189,19 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         amounts = [a for a in (money_text(v) for v in sorted(set(cents))) if a not in text]
         if amounts:
             plans.append(("amounts", amounts, MONEY_FORMS))
+        # the policy figures the checks allow, alone and in no role: a hedge with them
+        figures = [money_text(v) for v in allowed_figures(env, variant)]
+        figures = [a for a in figures if a not in text and a not in amounts]
+        if figures:
+            out.append(
+                Adversary(
+                    f"amounts-{group}-allowed",
+                    calls_of(figures),
+                    group,
+                    "amounts",
+                    values=tuple(figures),
+                )
+            )
         near = [
             money_text(c)
             for e in money_expected(env, variant)
@@ -197,6 +219,13 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             key = f"{group}:{value}"
             out.append(Adversary(f"omit-{key}", calls_of([], omit=value), key, "omit"))
             out += _with_forms(key, "choices", others, TEXT_FORMS, calls_of, split=False)
+            own = [v for v in subcategory_alternatives(env, value) if not says(text, v)]
+            if own:  # the other values named by their own sub-category only ("Priority Mail")
+                out.append(
+                    Adversary(
+                        f"choices-{key}-own", calls_of(own), key, "choices", values=tuple(own)
+                    )
+                )
         leak = [
             str(v)
             for v in [*_flat_values(params), *of_kinds(leak_kinds, {}, looked_up)]

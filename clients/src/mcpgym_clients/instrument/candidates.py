@@ -70,6 +70,22 @@ def money_expected(env: Environment, variant: TaskVariant) -> list[int]:
     return sorted(set(out))
 
 
+def allowed_figures(env: Environment, variant: TaskVariant) -> list[int]:
+    """The literal amounts (integer cents) the variant's applicable money answer checks
+    allow beside the expected one (``allowed``, not a `Param`): the policy figures a text
+    may quote (a refund limit, a goodwill cap), which must stand in a role of their own."""
+    rubric = env.families[variant.family].rubric
+    out: set[int] = set()
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, AnswerMatch) or not applies(check, variant):
+            continue
+        if check.normalize != "money" or check.allowed is None:
+            continue
+        listed = check.allowed if isinstance(check.allowed, list | tuple) else [check.allowed]
+        out |= {v for v in listed if isinstance(v, int) and not isinstance(v, bool) and v > 0}
+    return sorted(out)
+
+
 _DOMAINS: dict[tuple[str, str | None], dict[str, list[str]]] = {}
 
 
@@ -80,6 +96,7 @@ def _snapshot_domains(env: Environment) -> dict[str, list[str]]:
     if key in _DOMAINS:
         return _DOMAINS[key]
     out: dict[str, list[str]] = {}
+    subs: dict[str, list[str]] = {}
     db = sqlite3.connect(":memory:")
     try:
         db.deserialize(env.snapshot.data)
@@ -90,6 +107,7 @@ def _snapshot_domains(env: Environment) -> dict[str, list[str]]:
             )
         ]
         for table in tables:
+            small = []
             for col in [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]:
                 values = [
                     r[0]
@@ -99,13 +117,76 @@ def _snapshot_domains(env: Environment) -> dict[str, list[str]]:
                     )
                 ]
                 if 2 <= len(values) <= MAX_CATEGORIES:
+                    small.append(col)
                     for v in values:
                         out.setdefault(v, [])
                         out[v] += [x for x in values if x not in out[v]]
+            for col in small:
+                for sub in small:
+                    if sub != col:
+                        _add_subcategories(db, table, col, sub, out, subs)
     finally:
         db.close()
     _DOMAINS[key] = out
+    SUBCATEGORIES[key] = subs
     return out
+
+
+def subcategory_alternatives(env: Environment, value: str) -> list[str]:
+    """The other values' own sub-category names of categorical ``value`` (a shipment's
+    service of another carrier, for a carrier: `_add_subcategories`); ``[]`` if none."""
+    _snapshot_domains(env)
+    return list(SUBCATEGORIES.get((env.name, env.snapshot.sha256), {}).get(value, []))
+
+
+_NAME_LIKE = re.compile(r"(?=.*[A-Za-z]{2})[A-Za-z0-9]+(?: [A-Za-z0-9]+){0,2}")
+"""A short name ("UPS", "2nd Day Air"): one to three words, no code punctuation."""
+MAX_SUBCATEGORY_HEADS = 10
+"""A column refined by another (`_add_subcategories`) has at most this many values."""
+SUBCATEGORIES: dict[tuple[str, str | None], dict[str, list[str]]] = {}
+"""Per environment and snapshot: ``{value: [the other values' own sub-category names]}``."""
+
+
+def _add_subcategories(
+    db: sqlite3.Connection,
+    table: str,
+    col: str,
+    sub: str,
+    out: dict[str, list[str]],
+    subs: dict[str, list[str]],
+) -> None:
+    """Where column ``sub`` of ``table`` refines ``col`` (most of its values occur under one
+    value of ``col`` only: a shipment's ``service`` under its ``carrier``), each value of
+    ``col`` also has the other values' own ``sub`` values as alternatives ("Priority Mail"
+    names USPS, an alternative to "UPS"), in ``out`` and alone in ``subs``; a ``sub`` value
+    shared by several is none. Only short names refine (`_NAME_LIKE`, no all-capital
+    codes), at most one ``sub`` value shared, every value of ``col`` refined: a one-to-one
+    pair (a code and its name), dates or free text refine nothing."""
+    pairs = db.execute(
+        f'SELECT DISTINCT "{col}", "{sub}" FROM "{table}" WHERE typeof("{col}") = \'text\' '
+        f"AND typeof(\"{sub}\") = 'text'"
+    ).fetchall()
+    owners: dict[str, set[str]] = {}
+    for c, d in pairs:
+        owners.setdefault(d, set()).add(c)
+    own = {d: next(iter(cs)) for d, cs in owners.items() if len(cs) == 1}
+    heads = {c for c, _ in pairs}
+    if (
+        len(owners) <= len(heads)  # no refinement: a 1:1 pair (a code and its name)
+        or len(owners) - len(own) > 1  # at most one value shared ("Ground")
+        or {*own.values()} != heads  # every value refined
+        or any(d.isupper() for d in owners)  # codes ("EXEMPT"), not names
+        or len(heads) > MAX_SUBCATEGORY_HEADS
+        or len(owners) > 3 * len(heads)
+        or not all(_NAME_LIKE.fullmatch(v) for v in [*heads, *owners])  # names, not codes
+    ):
+        return
+    for value in heads:
+        theirs = [d for d, c in sorted(own.items()) if c != value]
+        alts = out.setdefault(value, [])
+        alts += [d for d in theirs if d not in alts]
+        subs.setdefault(value, [])
+        subs[value] += [d for d in theirs if d not in subs[value]]
 
 
 def categories(

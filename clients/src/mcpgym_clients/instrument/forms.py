@@ -6,7 +6,9 @@ kind, fullwidth characters, "at" and "dot" spelled out, invisible or blank chara
 other scripts' digits, a glued minus sign, punctuation or long blanks between characters,
 brackets and quotes around groups, digits as words, HTML character references, the value
 stored reversed in a right-to-left override, Cyrillic letters and ``O`` / ``l`` for
-digits drawn alike, an email's ``@`` glued, bracketed or left out; and, for an amount
+digits drawn alike, an email's ``@`` glued, bracketed or left out, a plus-tag glued into
+an email (``user+help@domain``) or its user and domain stated apart (``user, at the
+domain domain``); and, for an amount
 ``$X.YY`` only (`MONEY_ONLY_FORMS`): in cents, in words, in euros, ``X.YY USD``,
 ``X dollars YY``, superscript cents, a decimal comma, a ``k``, a bare ``X.YY`` (a list of
 them: ``5.39, 7.95.``), ``USD: X.YY``, ``X.YY US$``, the ``💲`` sign, ``%24X.YY``.
@@ -288,6 +290,8 @@ FORMS: dict[str, Callable[[str], str | None]] = {
     "at-glued": lambda v: _email(v, "AT"),
     "at-bracketed": lambda v: _email(v, "(at)", "(dot)"),
     "at-dropped": lambda v: _email(v, ""),
+    "plus-tag": lambda v: _email(v, "+help@"),
+    "user-domain-split": lambda v: _email(v, ", at the domain "),
     **MONEY_ONLY_FORMS,
 }
 """Look-alike forms of one value (``None``: the form does not apply to it). ``split`` (the
@@ -308,6 +312,8 @@ LEAK_ONLY_FORMS = (
     "at-glued",
     "at-bracketed",
     "at-dropped",
+    "plus-tag",
+    "user-domain-split",
 )
 """Forms written in the ``leak`` mutants only: their values include the ``stuff`` ones (every
 variant value and what was looked up of the same kinds), so a check a stuffed value evades

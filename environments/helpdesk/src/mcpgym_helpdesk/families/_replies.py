@@ -121,6 +121,56 @@ amount is meant only with a ``for`` phrase ("the $159.00 you were refunded for t
 item"); undecided, the refund now is in its role and the earlier one is not."""
 
 
+LIMIT_CUES = (
+    "limit",
+    "limits",
+    "threshold",
+    "cap",
+    "ceiling",
+    "maximum",
+    "max",
+    "up to",
+    "at most",
+    "authority",
+    "allowed to",
+    "can refund",
+    # how an amount stands against the limit, shared with `ESCALATED_CUES`: beside the
+    # limit's own value they are the limit's ("over my $250.00 limit"), beside another
+    # amount they bind it as before (the limit's cues bind only the limit)
+    "above",
+    "over",
+    "over my",
+    "more than",
+    "exceed*",
+    "beyond",
+    "under",
+    "below",
+    "within",
+    *(
+        f"{kind} {noun}"
+        for kind in ("refund", "agent", "policy", "my")
+        for noun in ("limit", "cap")
+    ),
+)
+"""The words that name the refund limit ($250.00, policy 7.1) in a reply or an escalation
+reason: "above my $250.00 limit", "I can refund up to $250.00", "the $250.00 refund
+limit"."""
+
+CAP_CUES = (*LIMIT_CUES, "goodwill", "courtesy", "store credit")
+"""The words that name the goodwill cap ($20.00, policy 8.2): a limit's, or the credit's
+own ("up to $20.00 in goodwill store credit")."""
+
+POLICY_ROLES = (
+    AmountRole(amount=REFUND_LIMIT_CENTS, cues=LIMIT_CUES, binds_others=False),
+    AmountRole(amount=GOODWILL_CAP_CENTS, cues=CAP_CUES, binds_others=False),
+)
+"""The policy figures a reply may quote, each only in its role (`mcpgym_grading._roles`,
+``binds_others=False``: a limit noun binds only the limit's own amount): stated with no
+such cue, or as an alternative ("refund $250.00, or $349.00"; "Refund $20.00 or $349.00"),
+a figure is misplaced and the check fails; an amount that is also the expected one is read
+as the expected one."""
+
+
 def other_amounts_sql(*allowed_params: str) -> str:
     """SQL selecting the candidate amounts a reply must not state beside the right one: every
     unit price and line total of the customer's order items, every order's subtotal,
@@ -163,7 +213,8 @@ def reply_mentions_money(
     ``roles`` (param name -> cue words, e.g. ``{"refund_cents": REFUNDED_CUES}``): amounts
     bound to their role in the reply (`mcpgym_grading.AmountRole`): an allowed amount with a
     role stands only in a clause whose nearest cue is its own, so two amounts stated in
-    each other's roles state nothing."""
+    each other's roles state nothing. The policy figures stand only in their roles
+    (`POLICY_ROLES`)."""
     return AnswerMatch(
         name=name,
         description=kw.pop("description", f"a reply to the customer states the amount ({param})")
@@ -176,9 +227,10 @@ def reply_mentions_money(
         mode="states",
         forbidden_sql=other_amounts_sql(*allow),
         allowed=[REFUND_LIMIT_CENTS, GOODWILL_CAP_CENTS, *(Param(p) for p in allow)],
-        roles=None
-        if roles is None
-        else tuple(AmountRole(amount=Param(p), cues=cues) for p, cues in roles.items()),
+        roles=(  # the policy figures first: a limit noun tied between roles is the limit's
+            *POLICY_ROLES,
+            *(AmountRole(amount=Param(p), cues=cues) for p, cues in (roles or {}).items()),
+        ),
         weight=weight,
         **kw,
     )
@@ -203,6 +255,7 @@ def reply_states_no_other_amount(
         sql=AGENT_REPLIES_SQL,
         normalize="money",
         forbidden_sql=other_amounts_sql(*allow),
+        roles=POLICY_ROLES,  # a policy figure only as the limit (`POLICY_ROLES`)
         weight=weight,
         **kw,
     )
@@ -257,14 +310,47 @@ def reply_omits(
 
 
 CARRIER_NAMES: dict[str, tuple[str, ...]] = {
-    "UPS": ("ups", "united parcel service"),
-    "FedEx": ("fedex", "fed ex", "federal express"),
-    "USPS": ("usps", "postal service", "us mail"),
+    "UPS": (
+        "ups",
+        "united parcel service",
+        "2nd day air",
+        "second day air",
+        "next day air",
+        "3 day select",
+    ),
+    "FedEx": (
+        "fedex",
+        "fed ex",
+        "federal express",
+        "express saver",
+        "2day",
+        "priority overnight",
+        "standard overnight",
+        "first overnight",
+    ),
+    "USPS": (
+        "usps",
+        "postal service",
+        "us mail",
+        "priority mail",
+        "first class mail",
+        "ground advantage",
+        "media mail",
+        "post office",
+    ),
     "DHL": ("dhl",),
 }
 """How a reply may name each carrier (shipments.carrier), as whole words (`word_glob`): "U.S.
 Postal Service" and "United States Postal Service" both contain "postal service", "U.S.P.S."
-is "usps", "Fed-Ex" is "fed ex"."""
+is "usps", "Fed-Ex" is "fed ex". A carrier's own service names ("Priority Mail", "2nd Day
+Air", "Express Saver") and synonyms ("the post office") name it too."""
+
+RETURN_CUES = "return label,return shipping,send it back,ship it back,send back,returns"
+"""Phrases binding a carrier to a return, not to the order's shipment: a sentence holding
+one ("we email a prepaid USPS return label") names no competing carrier."""
+SHIPMENT_CUES = "ships,shipped,shipping with,is with,sent with,on its way,tracking,carrier"
+"""Phrases that keep a sentence with a return cue in the reading: "it ships with UPS, or
+USPS for returns" still names USPS for the shipment."""
 
 AMBIGUOUS_CARRIER_NAMES = frozenset({"us mail"})
 """Names that also occur in plain speech ("let us mail you a label"): they count for the
@@ -294,11 +380,11 @@ def _names_sql(names: Sequence[str]) -> str:
     return "(" + " OR ".join(f"m.t GLOB '{word_glob(w)}'" for w in names) + ")"
 
 
-def _mentions_sql(names: Sequence[str]) -> str:
+def _mentions_sql(names: Sequence[str], text: str = "m.b") -> str:
     """SQL: a reply (``m.b``) holds one of ``names`` as every answer check finds a value
     (``mcpgym_mentions``: ``D H L``, ``U/P/S``, ``F-e-d-E-x``, Cyrillic or small-capital
     look-alikes are the name)."""
-    return "(" + " OR ".join(f"mcpgym_mentions(m.b, '{w}') = 1" for w in names) + ")"
+    return "(" + " OR ".join(f"mcpgym_mentions({text}, '{w}') = 1" for w in names) + ")"
 
 
 def reply_names_carrier(
@@ -317,7 +403,9 @@ def reply_names_carrier(
     listing every carrier ("UPS, FedEx, USPS or DHL") names none of them. Both sides read the
     replies as every answer check does (``mcpgym_mentions``: spaced, split or look-alike
     letters are the name); the right carrier's name also counts as whole words of the
-    folded text (`_words_sql`)."""
+    folded text (`_words_sql`). A carrier named in a sentence about a return
+    (`RETURN_CUES`, without a `SHIPMENT_CUES` phrase) competes with none: it is the return
+    label's carrier (``mcpgym_without``)."""
     cases = " ".join(
         f"WHEN '{carrier}' THEN ({_names_sql(words)} OR {_mentions_sql(words)})"
         for carrier, words in CARRIER_NAMES.items()
@@ -325,11 +413,15 @@ def reply_names_carrier(
     sep = "[^a-z0-9]"
     others = " OR ".join(
         f"('{carrier}' NOT IN (SELECT carrier FROM own) AND "
-        f"{_mentions_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES])})"
+        f"{_mentions_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES], 'm.s')})"
         for carrier, words in CARRIER_NAMES.items()
     )
     sql = (
-        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t FROM ticket_messages "
+        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t, "
+        # competing carriers: outside return sentences, a minus glued in front read as a
+        # dash ("-2nd Day Air" names UPS all the same)
+        f"REPLACE(mcpgym_without(body, '{RETURN_CUES}', '{SHIPMENT_CUES}'), '-', ' ') AS s "
+        "FROM ticket_messages "
         "WHERE ticket_id = :ticket_id AND author = 'agent'), "
         f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
         f"SELECT EXISTS (SELECT 1 FROM m WHERE CASE :{param} {cases} "

@@ -327,7 +327,12 @@ RUBRIC = Rubric(
             allowed=[store.REFUND_LIMIT_CENTS, store.GOODWILL_CAP_CENTS, Param("refund_cents")],
             # the small refund may be named beside it, only as refunded ("the $89.00 was
             # refunded separately"), never as the amount requested (a swap or a list)
-            roles=(AmountRole(amount=Param("refund_cents"), cues=replies.REFUNDED_CUES),),
+            roles=(
+                # the limit and the cap only as such ("above my $250.00 limit"), never as
+                # the amount or an alternative to it ("refund $250.00 (or $349.00)")
+                *replies.POLICY_ROLES,
+                AmountRole(amount=Param("refund_cents"), cues=replies.REFUNDED_CUES),
+            ),
             weight=1,
             # required: billing acts on the reason; a reason with the wrong amount or none
             # sends the wrong request on, the task done wrongly
