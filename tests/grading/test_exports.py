@@ -16,6 +16,7 @@ EXPECTED = {
     "reply_says",
     "rows_untouched",
     "rows_written_sum",
+    "secret_email_parts_sql",
     "sql_in_list",
     "AmountRole",
     "AnswerMatch",
