@@ -240,3 +240,20 @@ def test_binds_others_at_its_default_keeps_the_digest() -> None:
     assert '"binds_others"' not in Rubric(checks=(plain,)).canonical_json()
     own = plain.model_copy(update={"roles": LIMIT_ROLES})
     assert '"binds_others":false' in Rubric(checks=(own,)).canonical_json()
+
+
+def test_a_policy_figure_that_is_also_the_variants_own_amount_is_read_in_that_role() -> None:
+    # the goodwill cap is $20.00 and the customer's earlier refund is $20.00 too (helpdesk
+    # refund-damaged-item expert, seed 6): the reference's "$20.00 of its price was already
+    # refunded to you" states the earlier refund, not the cap out of its role
+    prior = ("already refunded", "price adjustment")
+    cap = AmountRole(amount=2000, cues=("goodwill", "cap"), binds_others=False)
+    roles = (cap, AmountRole(amount=4900, cues=("refunded",)), AmountRole(amount=2000, cues=prior))
+    check = AnswerMatch(
+        name="a", expected=4900, normalize="money", mode="states", allowed=[2000], roles=roles
+    )
+    text = "I've refunded $49.00. $20.00 of its price was already refunded as a price adjustment."
+    assert grade_check(check, [], answer=text).passed is True
+    # with no role of its own the same figure stands only in the cap's role
+    alone = check.model_copy(update={"roles": (cap, roles[1])})
+    assert grade_check(alone, [], answer=text).passed is False

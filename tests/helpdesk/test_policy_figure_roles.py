@@ -61,3 +61,13 @@ def test_a_policy_figure_as_an_alternative_fails_the_reply(band: str) -> None:
     honest = "That is above the $250.00 limit I can refund myself."
     g = grade(v, _reply_bodies(v, lambda body: f"{body} {honest}"))
     assert failed_checks(g) == [], failed_checks(g)
+
+
+def test_an_earlier_refund_equal_to_the_goodwill_cap_is_read_as_the_earlier_refund() -> None:
+    # refund-damaged-item expert seed 6: the earlier price adjustment is $20.00, the same
+    # figure as the goodwill cap; the reference's reply names it as the earlier refund
+    v = environment.variant("refund-damaged-item", "expert", 6)
+    assert v.params["prior_refund_cents"] == 2000
+    g = grade(v, list(v.reference))
+    assert g.status == "graded", g.error
+    assert failed_checks(g) == []

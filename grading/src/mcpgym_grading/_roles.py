@@ -272,7 +272,10 @@ def resolve_roles(
 ) -> list[tuple[int, tuple[str, ...], bool]]:
     """``roles`` with each amount resolved to integer cents by ``resolve(value, params)``
     (the grader's `Param` resolution), as ``(cents, cues, binds_others)``; null amounts are
-    left out.
+    left out, and so is a role with ``binds_others=False`` (a policy figure's) whose amount
+    is also the amount of a role that binds others (the variant's own): a reply's $20.00
+    that is the customer's earlier refund is read in that refund's role, even where the
+    goodwill cap is $20.00 too.
 
     Raises:
         CheckEvaluationError: an amount is not integer cents."""
@@ -287,4 +290,5 @@ def resolve_roles(
                 f"a `Param` of cents), got {v!r}"
             )
         out.append((v, r.cues, r.binds_others))
-    return out
+    own = {cents for cents, _, binds in out if binds}
+    return [r for r in out if r[2] or r[0] not in own]
