@@ -242,3 +242,41 @@ def test_new_options_at_their_default_keep_a_rubrics_digest() -> None:
     assert "range_allowed" not in data and "document_dates" not in data
     moved = Rubric(checks=(_check(range_allowed=OPEN),)).canonical_json()
     assert "range_allowed" in moved and "document_dates" in moved
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Belongs to April; issued March 2026, which is where it really belongs.",
+        "Belongs to April; invoice date March 2026 is the period it belongs to.",
+        "Belongs to April; due 2026-03-31 (the period it belongs to).",
+        "Belongs to April; issued in March, so book it there.",
+        "Belongs to April; issued in March \u2014 its real period.",
+        "Belongs to April; issued in March, which is right.",
+    ],
+)
+def test_a_document_date_said_to_be_the_period_after_it_is_read(text: str) -> None:
+    """Round 7 P1: the posting's words after the month, in its clause, keep it a period."""
+    assert ["2026-03"] in [sorted(m.readings[0]) for m in IGNORING.mentions(text, year=2026)]
+    assert not _passes(_check(range_allowed=OPEN), text)
+
+
+def test_a_posting_word_said_of_a_later_month_leaves_the_document_date_out() -> None:
+    found = IGNORING.mentions("Invoice issued in March, posted to April.", year=2026)
+    assert [sorted(m.readings[0]) for m in found] == [["2026-04"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It belongs to April, the month before May, or the one before that.",
+        "It belongs to the month before May, or the one before that.",
+        "Belongs to April, or the one prior.",
+        "Belongs to April, or the previous one.",
+        "Belongs to April, or maybe the one after.",
+    ],
+)
+def test_a_hedged_one_before_that_is_an_unread_period(text: str) -> None:
+    """Round 7 P2: ``or the one before that`` names a month no pattern reads."""
+    assert [UNREAD] in months(text)
+    assert not _passes(_check(range_allowed=OPEN), text)

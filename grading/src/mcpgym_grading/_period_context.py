@@ -157,6 +157,24 @@ POSTING_WORDS = re.compile(
 )
 """Words that make a month after a role's words a posting's all the same."""
 
+PERIOD_AFTER = re.compile(
+    POSTING_WORDS.pattern[: -len(r"(?![^\W\d_])")].replace(
+        r"(?:belong", r"(?:where\s+it|real\w*|should|instead|there|belong", 1
+    )
+    + r"(?![^\W\d_])"
+)
+"""Words after a role-bound month, in its clause, that say it is the posting's period after
+all (``issued March 2026, which is where it really belongs``, ``due 2026-03-31 (the period
+it belongs to)``, ``issued in March, so book it there``)."""
+
+RELATIVE_AFTER = re.compile(r"\s*[,(\-\u2013\u2014]?\s*(?:which|that|where|i\.?e\.?)(?![^\W\d_])")
+"""A relative clause about a role-bound month right after it (``issued in March, which ...``):
+the month is not a mere document date then."""
+
+_NEXT_MONTH_OF = re.compile(r"(?:\s+[^\W\d_]+){0,3}\s*")
+"""At most three words between a posting word and a later month it is said of (``posted to
+April``): the word is that month's, not the role-bound one's."""
+
 CLAUSE_END = re.compile(r"[.;:!?\n](?=\s|\Z)|\n")
 """Where a clause ends (the hedge of a role-bound month is looked for back to it)."""
 
@@ -245,6 +263,15 @@ def resolve_relative(s: str, found: list[Found]) -> list[Found]:
     return out
 
 
+ONE_RELATIVE = re.compile(
+    r"(?:the\s+|that\s+)?(?:one\s+(?:just\s+)?(?:before|after|prior|preceding|following|"
+    r"earlier|later|previous|next)(?:\s+(?:that|it|this|then))?|(?:previous|prior|preceding|"
+    r"next|following|earlier|later|last|other)\s+one)"
+)
+"""A hedged alternative that points at a period by ``one`` (``or the one before that``,
+``or the previous one``): read as an unread period, after a plain ``or`` too."""
+
+
 def hedged_unread(s: str, found: list[Found]) -> list[Found]:
     """A `Found` (``unread``) for each hedged alternative no pattern read that still looks
     like a period (`looks_like_a_period`: ``or maybe 13.``, ``possibly period X``)."""
@@ -254,6 +281,9 @@ def hedged_unread(s: str, found: list[Found]) -> list[Found]:
         if any(g.start < b and a < g.end for g in found):
             continue
         frag = m.group("frag")
+        if ONE_RELATIVE.fullmatch(frag.strip(" ,")) is not None:
+            out.append(Found(a, b, ((),), False, unread=True))
+            continue
         if m.group("plain") and _UNIT.search(frag) is None:
             continue
         if looks_like_a_period(frag):
@@ -295,9 +325,25 @@ def role_bound(s: str, found: list[Found]) -> list[Found]:
         if m is not None and not is_hedged(s, m.start(), f.end, prev_end):
             ends = [c.end() for c in CLAUSE_END.finditer(s, prev_end, m.start())]
             if POSTING_WORDS.search(s, max([prev_end, *ends]), m.start()) is None:
-                out.append(f)
+                if not _said_of_after(s, f, found):
+                    out.append(f)
         prev_end = f.end
     return out
+
+
+def _said_of_after(s: str, f: Found, found: list[Found]) -> bool:
+    """Whether the clause after the role-bound ``f`` says it is the posting's period: a
+    relative clause about it follows (`RELATIVE_AFTER`), or a `PERIOD_AFTER` word stands
+    in the rest of its clause that is not said of a later month (``, posted to May``)."""
+    if RELATIVE_AFTER.match(s, f.end) is not None:
+        return True
+    stop = CLAUSE_END.search(s, f.end)
+    hi = stop.start() if stop is not None else len(s)
+    later = [g.start for g in found if f.end <= g.start < hi]
+    for p in PERIOD_AFTER.finditer(s, f.end, hi):
+        if not any(_NEXT_MONTH_OF.fullmatch(s, p.end(), g) for g in later if g >= p.end()):
+            return True
+    return False
 
 
 RANGE = re.compile(r"\s*(?:-|to|through|thru|till|until)\s*")
