@@ -152,8 +152,9 @@ ACTION_WORDS = (
 totalled, written off): a policy limit's amount is none of these. Nearest to a limit's own
 mention in its clause (nearer than to any other amount there), the clause says the limit
 is what was refunded or totalled, and the mention is misplaced; a hit inside a cue of the
-limit's role (``can refund``, ``write-off limit``) is the limit's noun, not an action, and one right after a negation (``not``, ``n't``, ``never``,
-``no``) says what was not done."""
+limit's role (``can refund``, ``write-off limit``) is the limit's noun, not an action,
+and one right after a negation (``not``, ``n't``, ``never``, ``no``) says what was not
+done."""
 
 _NEGATED = re.compile(r"(?:(?<![^\W_])(?:not|never|no)|n[’']t)\s+$")
 
@@ -302,7 +303,7 @@ def bind(text: str, roles: Roles) -> list[Bound]:
             joined = None
             if role is not None and own_only.get(role) == m.cents:
                 own_hits = [(cs, ce) for ids, cs, ce in hits if role in ids]
-                others = [sp for u, sp in zip(usd, spans) if u.cents != m.cents]
+                others = [sp for u, sp in zip(usd, spans, strict=True) if u.cents != m.cents]
                 joined = _joined(prepared, (start, end), others, own_hits)
             out.append(Bound(m.text, m.cents, role, n, cued, shared, joined))
     return out
