@@ -37,7 +37,13 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   there ("Not posted: above the approval limit ($6,662.42)" does not make the bill's total
   the limit), while its own amount still needs one of them nearest; a nearest cue it
   shares with another role ("limit") is its own beside its own amount ("above the $250.00
-  limit": the limit, not the escalated amount).
+  limit": the limit, not the escalated amount). Bound to its own role, such an amount is
+  misplaced all the same when its clause gives it another part: an alternative word
+  (``or``, ``maybe``, ``either``, ``perhaps``, ``/``...) between it and another amount
+  ("total $6,662.42 or the $5,000.00 limit"), or an action word (`ACTION_WORDS`: refund,
+  pay, total, wrote off...) nearer to it than to any other amount and not negated ("Wrote
+  off the $500.00 limit"; "pay $5,000.00 now (the limit)"): the limit is no amount
+  refunded, paid or totalled.
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
