@@ -257,3 +257,82 @@ def test_a_policy_figure_that_is_also_the_variants_own_amount_is_read_in_that_ro
     # with no role of its own the same figure stands only in the cap's role
     alone = check.model_copy(update={"roles": (cap, roles[1])})
     assert grade_check(alone, [], answer=text).passed is False
+
+
+# Round 7 (issue 9, section 4): a limit's own amount in its role, but joined to another
+# amount as an alternative, or given the action word of the amount (refund, pay, total,
+# wrote off), is the limit smuggled in as the amount: misplaced.
+
+RECORD = ("total*", "above", "over", "exceed*", "bill", "open", "wrote off", "written off")
+LIMITS = (
+    "limit",
+    "threshold",
+    "cap",
+    "maximum",
+    "approval limit",
+    "approval threshold",
+    "write-off limit",
+)
+LEDGER = [(666242, RECORD), (500000, LIMITS, False)]
+WRITE_OFF = [(31250, RECORD), (50000, LIMITS, False)]
+HELPDESK_LIMIT = ("limit", "my limit", "up to", "at most", "can refund", "above", "over my")
+HELPDESK = [(25000, HELPDESK_LIMIT, False), (2000, ("goodwill", "cap"), False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "roles", "expected"),
+    [
+        ("Total $6,662.42 or the $5,000.00 limit, escalated.", LEDGER, 666242),
+        ("The cap: $6,662.42 or $5,000.00.", LEDGER, 666242),
+        ("Total $6,662.42 (maybe $5,000.00 limit).", LEDGER, 666242),
+        ("Total up to the limit $5,000.00, or $6,662.42.", LEDGER, 666242),
+        (
+            "The threshold amount, $5,000.00, is the bill total; $6,662.42 escalated.",
+            LEDGER,
+            666242,
+        ),
+        ("Total $6,662.42; pay $5,000.00 now (the limit).", LEDGER, 666242),
+        ("Wrote off the $500.00 limit on INV-2026-0001; $312.50 was open.", WRITE_OFF, 31250),
+        ("Wrote off up to the limit, $500.00, on INV-2026-0001 ($312.50 open).", WRITE_OFF, 31250),
+        ("Wrote off $312.50 or the $500.00 maximum.", WRITE_OFF, 31250),
+        ("Refund the $250.00 limit on order #1042; $349.00 was asked.", HELPDESK, 34900),
+        ("Refund up to $250.00 on order #1042, or $349.00.", HELPDESK, 34900),
+        ("Refund over my limit: $250.00 or $349.00 on order #1042.", HELPDESK, 34900),
+        ("A refund on order #1042 of $20.00 goodwill or $349.00.", HELPDESK, 34900),
+        ("Billing will refund the $250.00 limit on order #1042, or $349.00.", HELPDESK, 34900),
+        ("Billing will refund $349.00/$250.00 limit.", HELPDESK, 34900),
+    ],
+)
+def test_a_limit_joined_to_the_amount_or_given_its_action_is_misplaced(
+    text: str, roles: Any, expected: int
+) -> None:
+    ok, misplaced, _ = role_outcome(text, expected, roles)
+    assert not ok and misplaced
+
+
+@pytest.mark.parametrize(
+    ("text", "roles", "expected"),
+    [
+        ("$6,662.42 total; above the $5,000.00 limit.", LEDGER, 666242),
+        ("Bill total $6,662.42. It exceeds the $5,000 approval threshold.", LEDGER, 666242),
+        ("Bill B-1 totals $6,662.42, above the $5,000.00 approval limit.", LEDGER, 666242),
+        ("Total $6,662.42. Not paid: above the $5,000.00 approval limit.", LEDGER, 666242),
+        (
+            "Not written off: $312.50 open is over our $500.00 write-off limit; escalated.",
+            WRITE_OFF,
+            31250,
+        ),
+        (
+            "Customer requests a refund of $349.00 on order #1042, above my $250.00 limit.",
+            HELPDESK,
+            34900,
+        ),
+        ("I can refund up to $250.00 myself.", HELPDESK, 34900),
+        ("I can't refund more than my $250.00 limit; $349.00 goes to billing.", HELPDESK, 34900),
+    ],
+)
+def test_a_limit_beside_the_amount_in_its_own_role_still_stands(
+    text: str, roles: Any, expected: int
+) -> None:
+    ok, misplaced, _ = role_outcome(text, expected, roles)
+    assert ok and not misplaced, misplaced

@@ -37,7 +37,13 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   there ("Not posted: above the approval limit ($6,662.42)" does not make the bill's total
   the limit), while its own amount still needs one of them nearest; a nearest cue it
   shares with another role ("limit") is its own beside its own amount ("above the $250.00
-  limit": the limit, not the escalated amount).
+  limit": the limit, not the escalated amount). Bound to its own role, such an amount is
+  misplaced all the same when its clause gives it another part: an alternative word
+  (``or``, ``maybe``, ``either``, ``perhaps``, ``/``...) between it and another amount
+  ("total $6,662.42 or the $5,000.00 limit"), or an action word (`ACTION_WORDS`: refund,
+  pay, total, wrote off...) nearer to it than to any other amount and not negated ("Wrote
+  off the $500.00 limit"; "pay $5,000.00 now (the limit)"): the limit is no amount
+  refunded, paid or totalled.
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -124,6 +130,74 @@ class Bound:
     """The index of its clause, and the roles with a cue anywhere in that clause."""
     shared: frozenset[int] = frozenset()
     """The roles of an undecided shared cue that binds it (``role`` is then None)."""
+    joined: str | None = None
+    """Set on a mention of a ``binds_others=False`` role's own amount that its clause gives
+    another part (`_joined`): ``"alternative"`` or ``"action"``; None otherwise."""
+
+
+_ALTERNATIVE = re.compile(
+    r"(?<![^\W_])(?:or|maybe|either|perhaps|possibly|otherwise|else)(?![^\W_])|/"
+)
+"""The words that join two amounts as alternatives or hedge between them."""
+
+ACTION_WORDS = (
+    "refund*",
+    "pay*",
+    "paid",
+    "total*",
+    "wrote off",
+    "written off",
+    "write off",
+    "writing off",
+    "write-off",
+    "credit*",
+    "reimburs*",
+    "charg*",
+)
+"""The words that say what was done with an amount or what a record holds (refunded, paid,
+totalled, written off): a policy limit's amount is none of these. Nearest to a limit's own
+mention in its clause (nearer than to any other amount there), the clause says the limit
+is what was refunded or totalled, and the mention is misplaced; a hit inside a cue of the
+limit's role (``can refund``, ``write-off limit``) is the limit's noun, not an action,
+and one right after a negation (``not``, ``n't``, ``never``, ``no``) says what was not
+done."""
+
+_NEGATED = re.compile(r"(?:(?<![^\W_])(?:not|never|no)|n[’']t)\s+$")
+
+_ACTION_PATTERNS = [_cue_pattern(c) for c in ACTION_WORDS]
+
+
+def _joined(
+    prepared: str,
+    span: tuple[int, int],
+    others: list[tuple[int, int]],
+    own_hits: list[tuple[int, int]],
+) -> str | None:
+    """How the clause ``prepared`` gives the limit mention at ``span`` another part:
+    ``"alternative"`` when an `_ALTERNATIVE` word stands between it and another amount
+    (``others``: the spans of the clause's other US-dollar mentions), ``"action"`` when an
+    `ACTION_WORDS` hit outside the role's own cue hits (``own_hits``) is nearer to it than
+    to every other amount; else None."""
+    start, end = span
+    for os_, oe in others:
+        lo, hi = (oe, start) if oe <= start else (end, os_)
+        if lo < hi and _ALTERNATIVE.search(prepared, lo, hi):
+            return "alternative"
+
+    def gap(a: tuple[int, int], cs: int, ce: int) -> int:
+        return cs - a[1] if cs >= a[1] else a[0] - ce if ce <= a[0] else 0
+
+    for pat in _ACTION_PATTERNS:
+        for hit in pat.finditer(prepared):
+            cs, ce = hit.span()
+            if (cs >= start and ce <= end) or any(a <= cs and ce <= b for a, b in own_hits):
+                continue
+            if _NEGATED.search(prepared, max(0, cs - 12), cs):
+                continue
+            mine = gap(span, cs, ce)
+            if all(mine < gap(o, cs, ce) for o in others):
+                return "action"
+    return None
 
 
 _FOR = re.compile(r"\bfor\b")
@@ -171,12 +245,17 @@ def bind(text: str, roles: Roles) -> list[Bound]:
     patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
     out: list[Bound] = []
     for n, clause in enumerate(clauses(text)):
-        mentions = [
-            m for m in money_mentions(clause, bare=True) if m.currency == USD and m.cents in amounts
-        ]
+        usd = [m for m in money_mentions(clause, bare=True) if m.currency == USD and m.cents > 0]
+        mentions = [m for m in usd if m.cents in amounts]
         if not mentions:
             continue
         prepared = prepare(clause)
+        spans: list[tuple[int, int]] = []
+        pos = 0
+        for m in usd:
+            st = prepared.find(m.text, pos)
+            spans.append((st, st + len(m.text)) if st >= 0 else (pos, pos))
+            pos = spans[-1][1]
         hits = [
             (ids, hit.start(), hit.end()) for ids, pat in patterns for hit in pat.finditer(prepared)
         ]
@@ -227,7 +306,12 @@ def bind(text: str, roles: Roles) -> list[Bound]:
                     role = _decide(prepared, max(ce, end), single, ids)
                 if role is None:
                     shared = ids
-            out.append(Bound(m.text, m.cents, role, n, cued, shared))
+            joined = None
+            if role is not None and own_only.get(role) == m.cents:
+                own_hits = [(cs, ce) for ids, cs, ce in hits if role in ids]
+                others = [sp for u, sp in zip(usd, spans, strict=True) if u.cents != m.cents]
+                joined = _joined(prepared, (start, end), others, own_hits)
+            out.append(Bound(m.text, m.cents, role, n, cued, shared, joined))
     return out
 
 
@@ -255,7 +339,7 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
         if int(b.cents) == expected:
             if b.role in (None, own) and (not b.shared or own in b.shared):
                 continue  # the expected amount unbound: not in a wrong role
-        elif b.role == index[int(b.cents)]:
+        elif b.role == index[int(b.cents)] and b.joined is None:
             if own is None or stated_in_role or own not in b.cued or b.clause in expected_clauses:
                 continue
             # another amount where the expected role's words are, the expected amount
