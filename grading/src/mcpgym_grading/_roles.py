@@ -40,10 +40,9 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   limit": the limit, not the escalated amount). Bound to its own role, such an amount is
   misplaced all the same when its clause gives it another part: an alternative word
   (``or``, ``maybe``, ``either``, ``perhaps``, ``/``...) between it and another amount
-  ("total $6,662.42 or the $5,000.00 limit"), or an action word (`ACTION_WORDS`: refund,
-  pay, total, wrote off...) nearer to it than to any other amount and not negated ("Wrote
-  off the $500.00 limit"; "pay $5,000.00 now (the limit)"): the limit is no amount
-  refunded, paid or totalled.
+  ("total $6,662.42 or the $5,000.00 limit"). A rule on action words near the limit
+  ("Wrote off the $500.00 limit") was tried and withdrawn: it failed honest wording that
+  names what the limit covers ("Refunds above $250.00 need approval").
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -132,7 +131,7 @@ class Bound:
     """The roles of an undecided shared cue that binds it (``role`` is then None)."""
     joined: str | None = None
     """Set on a mention of a ``binds_others=False`` role's own amount that its clause gives
-    another part (`_joined`): ``"alternative"`` or ``"action"``; None otherwise."""
+    another part (`_joined`): ``"alternative"``; None otherwise."""
 
 
 _ALTERNATIVE = re.compile(
@@ -140,63 +139,16 @@ _ALTERNATIVE = re.compile(
 )
 """The words that join two amounts as alternatives or hedge between them."""
 
-ACTION_WORDS = (
-    "refund*",
-    "pay*",
-    "paid",
-    "total*",
-    "wrote off",
-    "written off",
-    "write off",
-    "writing off",
-    "write-off",
-    "credit*",
-    "reimburs*",
-    "charg*",
-)
-"""The words that say what was done with an amount or what a record holds (refunded, paid,
-totalled, written off): a policy limit's amount is none of these. Nearest to a limit's own
-mention in its clause (nearer than to any other amount there), the clause says the limit
-is what was refunded or totalled, and the mention is misplaced; a hit inside a cue of the
-limit's role (``can refund``, ``write-off limit``) is the limit's noun, not an action,
-and one right after a negation (``not``, ``n't``, ``never``, ``no``) says what was not
-done."""
 
-_NEGATED = re.compile(r"(?:(?<![^\W_])(?:not|never|no)|n[’']t)\s+$")
-
-_ACTION_PATTERNS = [_cue_pattern(c) for c in ACTION_WORDS]
-
-
-def _joined(
-    prepared: str,
-    span: tuple[int, int],
-    others: list[tuple[int, int]],
-    own_hits: list[tuple[int, int]],
-) -> str | None:
+def _joined(prepared: str, span: tuple[int, int], others: list[tuple[int, int]]) -> str | None:
     """How the clause ``prepared`` gives the limit mention at ``span`` another part:
     ``"alternative"`` when an `_ALTERNATIVE` word stands between it and another amount
-    (``others``: the spans of the clause's other US-dollar mentions), ``"action"`` when an
-    `ACTION_WORDS` hit outside the role's own cue hits (``own_hits``) is nearer to it than
-    to every other amount; else None."""
+    (``others``: the spans of the clause's other US-dollar mentions); else None."""
     start, end = span
     for os_, oe in others:
         lo, hi = (oe, start) if oe <= start else (end, os_)
         if lo < hi and _ALTERNATIVE.search(prepared, lo, hi):
             return "alternative"
-
-    def gap(a: tuple[int, int], cs: int, ce: int) -> int:
-        return cs - a[1] if cs >= a[1] else a[0] - ce if ce <= a[0] else 0
-
-    for pat in _ACTION_PATTERNS:
-        for hit in pat.finditer(prepared):
-            cs, ce = hit.span()
-            if (cs >= start and ce <= end) or any(a <= cs and ce <= b for a, b in own_hits):
-                continue
-            if _NEGATED.search(prepared, max(0, cs - 12), cs):
-                continue
-            mine = gap(span, cs, ce)
-            if all(mine < gap(o, cs, ce) for o in others):
-                return "action"
     return None
 
 
@@ -308,9 +260,8 @@ def bind(text: str, roles: Roles) -> list[Bound]:
                     shared = ids
             joined = None
             if role is not None and own_only.get(role) == m.cents:
-                own_hits = [(cs, ce) for ids, cs, ce in hits if role in ids]
                 others = [sp for u, sp in zip(usd, spans, strict=True) if u.cents != m.cents]
-                joined = _joined(prepared, (start, end), others, own_hits)
+                joined = _joined(prepared, (start, end), others)
             out.append(Bound(m.text, m.cents, role, n, cued, shared, joined))
     return out
 
