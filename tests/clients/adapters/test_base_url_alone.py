@@ -101,6 +101,7 @@ def test_base_url_pointing_at_nothing_says_it_cannot_reach_the_model_api(
         ["--api-key", "k"],
         ["--temperature", "0.5"],
         ["--agent", "reference", "--max-turns", "3"],
+        ["--request-timeout", "30"],
         ["--agent", "null", "--base-url", "http://127.0.0.1:1/v1"],
     ],
 )

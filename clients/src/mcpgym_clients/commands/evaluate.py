@@ -184,13 +184,15 @@ def eval_(
         ),
     ] = None,
     request_timeout: Annotated[
-        float,
+        float | None,
         typer.Option(
-            help="Seconds per model request attempt (then retried; infra_error).",
+            help="Seconds per model request attempt (then retried; infra_error) "
+            "[default: 120].",
             min=1.0,
             metavar="SECONDS",
+            show_default=False,
         ),
-    ] = 120.0,
+    ] = None,
     response_timeout: ResponseTimeout = None,
     max_response_bytes: MaxResponseBytes = None,
     max_output_tokens: Annotated[
@@ -340,6 +342,7 @@ def eval_(
             "--max-output-tokens": max_output_tokens is not None,
             "--temperature": temperature is not None,
             "--model-seed": model_seed is not None,
+            "--request-timeout": request_timeout is not None,
             "--response-timeout": response_timeout is not None,
             "--max-response-bytes": max_response_bytes is not None,
         },
@@ -353,7 +356,7 @@ def eval_(
         parse_text_tool_calls=False if no_parse_text_tool_calls else parse_text_tool_calls,
         max_turns=max_turns or 30,
         max_turns_given=max_turns is not None,
-        request_timeout=request_timeout,
+        request_timeout=request_timeout or 120.0,
         response_timeout=response_timeout,
         max_response_bytes=max_response_bytes,
         temperature=temperature,
