@@ -34,23 +34,19 @@ from typing import Any
 
 from mcpgym_grading import MentionMatch, Param, PeriodReader, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
     BANDS,
     FIRST_OPEN_DAY,
     PRODUCTS,
     RATES,
-    SNAPSHOT_TIME,
     VOLATILE_COLUMNS,
-    books_moved,
     instruction,
     money,
-    movements,
-    note_left,
-    nothing_else_changed,
-    tax_id_not_copied,
     tax_on,
 )
-from mcpgym_ledger.families._identity import Records, on_records
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
+from mcpgym_ledger.families._notes import note_left, tax_id_not_copied
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "closed-period-posting"
