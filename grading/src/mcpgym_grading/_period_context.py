@@ -320,7 +320,8 @@ _RELATIVE_FRAGMENT = re.compile(r"[\s,:]*(?P<frag>[^.;:!?()\[\],\n]{1,40}?)\s*(?
 DIRECTION_WORDS = frozenset(
     "before after earlier later prior sooner previous preceding next following subsequent "
     "back backward backwards ahead forward forwards behind on predecessor predecessors "
-    "successor successors around thereabouts adjacent neighboring neighbouring nearby near "
+    "successor successors around thereabouts adjacent adjoining neighbor neighbors neighbour "
+    "neighbours neighboring neighbouring surrounding nearest nearby near "
     "close either side sides thereafter beforehand so other another last first final".split()
 )
 """Words by which a hedged alternative points from the period named to another (``or its
