@@ -17,6 +17,7 @@ before_json, after_json, before_root, after_root = sys.argv[1:5]
 B = json.load(open(before_json))["files"]
 A = json.load(open(after_json))["files"]
 FAM = "environments/helpdesk/src/mcpgym_helpdesk/families/"
+LEDGER = "environments/ledger/src/mcpgym_ledger/families/"
 SPLITS = {
     FAM + "_common.py": [
         FAM + m
@@ -28,7 +29,10 @@ SPLITS = {
             "_replies.py",
             "_checks.py",
         )
-    ]
+    ],
+    LEDGER + "_common.py": [
+        LEDGER + m for m in ("_common.py", "_checks.py", "_notes.py", "_past_books.py")
+    ],
 }
 
 

@@ -4,6 +4,7 @@ alternative beside the right item names none."""
 
 from __future__ import annotations
 
+import sqlite3
 from types import SimpleNamespace
 from typing import Any
 
@@ -257,3 +258,56 @@ def test_a_rubric_with_mention_checks_has_a_stable_digest() -> None:
     rubric = Rubric(checks=(_check(TEAMS, "billing"), period))
     again = Rubric.model_validate_json(rubric.model_dump_json())
     assert again.digest() == rubric.digest()
+
+
+def _notes_ctx(own: str, others: list[str]) -> Any:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, entity_id INTEGER, body TEXT)")
+    db.executemany(
+        "INSERT INTO notes (entity_id, body) VALUES (?, ?)",
+        [(1, own), *((2, body) for body in others)],
+    )
+    meta = SimpleNamespace(answer=None, answer_capped=None)
+    return SimpleNamespace(params={}, final_db=db, bundle=SimpleNamespace(meta=meta))
+
+
+OWN_AND_OTHERS = MentionMatch(
+    name="c",
+    reader=PeriodReader(document_dates="ignored"),
+    expected="2026-04",
+    allowed=["2026-05"],
+    source="sql",
+    sql="SELECT body FROM notes WHERE entity_id = 1 ORDER BY id",
+    others_sql="SELECT body FROM notes WHERE entity_id <> 1 ORDER BY id",
+)
+
+
+@pytest.mark.parametrize(
+    ("own", "others", "passes"),
+    [
+        ("Belongs to April.", ["Posted as asked, in May."], True),
+        ("Belongs to April.", [], True),
+        ("Belongs to April.", ["Dated as asked; it belongs to March 2026."], False),
+        ("Belongs to April.", ["Fine.", "Period P3."], False),
+        ("Belongs to April.", ["Or maybe J.u.n.e."], False),  # look-alikes there too
+        ("Posted.", ["Belongs to April."], False),  # the expected item counts in its own text
+        # each further text is read alone: a document date ending one note keeps its
+        # exemption whatever the next note says
+        (
+            "Belongs to April. (Issued in March.)",
+            ["Belongs to April. (Issued in March.)", "Posted in May, the open period."],
+            True,
+        ),
+    ],
+)
+def test_others_sql_texts_are_read_for_other_items_only(
+    own: str, others: list[str], passes: bool
+) -> None:
+    """Issue 9 round 8 N2: the notes on the other records the agent wrote are read too."""
+    assert eval_mention_match(OWN_AND_OTHERS, _notes_ctx(own, others)).passed is passes
+
+
+def test_others_sql_at_its_default_keeps_a_rubrics_digest() -> None:
+    check = MentionMatch(name="p", reader=PeriodReader(), expected="2026-04", sql="SELECT 1")
+    assert "others_sql" not in Rubric(checks=(check,)).canonical_json()
+    assert "others_sql" in Rubric(checks=(OWN_AND_OTHERS,)).canonical_json()

@@ -280,3 +280,80 @@ def test_a_hedged_one_before_that_is_an_unread_period(text: str) -> None:
     """Round 7 P2: ``or the one before that`` names a month no pattern reads."""
     assert [UNREAD] in months(text)
     assert not _passes(_check(range_allowed=OPEN), text)
+
+
+# --- round 8 (R8-5): hedged relatives, document dates said to be the period ----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Belongs to April, or its predecessor.",
+        "Belongs to April, or maybe one month back.",
+        "Belongs to April (or earlier)",
+        "Belongs to April. Or later.",
+        "Belongs to April 2026 as asked, or maybe one month back.",
+        "Belongs to April, or the period immediately before.",
+        "Belongs to April, or perhaps a bit earlier.",
+        "Belongs to April, or else the last one.",
+        "Belongs to April/earlier.",
+        "Belongs to April, or so.",
+        "Belongs to April. Or thereabouts.",
+        "Belongs to April, or the adjacent period.",
+        "Belongs to April, or its neighbour.",
+        "Belongs to April or an adjoining month.",
+        "Belongs to April, or a month or two earlier.",
+        "Belongs to April. Give or take a month.",
+        "Belongs to April +/- one period.",
+    ],
+)
+def test_a_hedge_pointing_from_the_period_to_another_is_an_unread_period(text: str) -> None:
+    """Before: none of these was read (``or its predecessor`` passed beside April)."""
+    assert [UNREAD] in months(text)
+    assert not _passes(_check(range_allowed=OPEN), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Belongs to April. Reviewed, maybe later.",  # the hedge is not next to the period
+        "Belongs to April. The controller will review it later.",  # no hedge
+        "Belongs to April; receipts to follow, maybe later this week.",  # other words
+        "Posted in May, maybe later reviewed by the controller.",
+        "Belongs to April; posted on or after 2026-05-01.",  # a period the patterns read
+        "Belongs to April, or so the controller confirmed.",
+        "Maybe later.",  # no period named before it
+    ],
+)
+def test_a_hedge_that_points_at_no_other_period_is_none(text: str) -> None:
+    assert [UNREAD] not in months(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Belongs to April. The invoice is due March 2026, the correct month.",
+        "Belongs to April. Due in March, its actual month.",
+        "Belongs to April; issued March 2026, its true period.",
+        "Belongs to April; due in March, the right month for it.",
+        "Belongs to April; payable in March, the proper quarter.",
+    ],
+)
+def test_a_document_date_described_as_the_period_after_it_is_read(text: str) -> None:
+    """Before: words after the month outside the posting list left it a mere due date."""
+    assert ["2026-03"] in [sorted(m.readings[0]) for m in IGNORING.mentions(text, year=2026)]
+    assert not _passes(_check(range_allowed=OPEN), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Belongs to April; the payment is due in March.",
+        "Belongs to April (issued in March).",
+        "Belongs to April; due in June at month-end as usual.",
+        "Belongs to April; due in June, right on schedule.",
+        "Belongs to April; due in June per the customer's 30-day terms.",
+    ],
+)
+def test_a_bare_document_date_stays_exempt(text: str) -> None:
+    assert _passes(_check(range_allowed=OPEN), text)

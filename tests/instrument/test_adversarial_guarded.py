@@ -12,7 +12,7 @@ from __future__ import annotations
 from mcpgym_clients.instrument.adversarial import adversaries
 from mcpgym_clients.instrument.candidates import GUARDED_PER_CHECK
 from mcpgym_grading import grade_bundle
-from mcpgym_ledger.families._common import TAX_IDS_SQL
+from mcpgym_ledger.families._notes import TAX_IDS_SQL
 from mcpgym_server import ToolCall, load_environment, replay
 
 

@@ -14,7 +14,8 @@ import pytest
 
 from mcpgym_grading import Grade, ReferenceCache, Rubric, grade_bundle
 from mcpgym_ledger import environment
-from mcpgym_ledger.families._common import JOURNAL_SQL, SNAPSHOT_TIME
+from mcpgym_ledger.families._checks import JOURNAL_SQL
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME
 from mcpgym_server import TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=256)

@@ -88,15 +88,24 @@ def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
     else:
         mentions = reader.mentions(text)
     named = [m.text for m in mentions if m.names(item)]
-    others: list[Mention] = [
-        m for m in mentions if not m.within(ok) and not _holds(m, item, ranged, check)
-    ]
     # look-alikes of the other items' most common forms, read as every value check reads
     # (in the text as read, when the reader left some mentions out: not those either;
     # a lexicon's governed ranks left out: "team lead" in "billing team lead" is billing's)
     if isinstance(reader, Lexicon):
         cleared = reader.lookup_texts(text)
-    view = TextView.of(cleared if cleared is not None else parts, signed=False)
+    looked_up = cleared if cleared is not None else parts
+    further = _sql_texts(ctx, check.others_sql) if check.others_sql else []
+    for t in further:  # read each alone (no clause runs into the next), never for `expected`
+        if isinstance(reader, PeriodReader):
+            found, blanked = reader.read(t, year=year)
+        else:
+            found, blanked = reader.mentions(t), reader.lookup_texts(t)
+        mentions = [*mentions, *found]
+        looked_up = [*looked_up, *(blanked if blanked is not None else [t])]
+    others: list[Mention] = [
+        m for m in mentions if not m.within(ok) and not _holds(m, item, ranged, check)
+    ]
+    view = TextView.of(looked_up, signed=False)
     for other in reader.universe(item):
         if other in ok:
             continue
@@ -112,6 +121,6 @@ def eval_mention_match(check: MentionMatch, ctx: CheckContext) -> Outcome:
             {"text": m.text, "items": sorted(set().union(*m.readings))}
             for m in others[:MAX_FOUND_ROWS]
         ],
-        "found": _truncate_text(text),
+        "found": _truncate_text("\n".join([text, *further])),
     }
     return Outcome(passed, detail)

@@ -13,13 +13,18 @@ so accents are gone: ``février`` is ``fevrier``, ``März`` is ``marz``).
 - `ANCHORED`, `UNANCHORED`: a month given relative to another (``the month before April``;
   ``the prior month`` after a month the text named).
 - `HEDGED_FRAGMENT`: a short alternative after a hedge (``or maybe 13.``) that no pattern
-  reads but that looks like a period (`looks_like_a_period`).
+  reads but that looks like a period (`looks_like_a_period`); `DIRECTION_WORDS`: one that
+  points from the period named to another (``April, or its predecessor``, ``(or
+  earlier)``, ``give or take a month``: `hedged_relatives`).
 - `ROLE_BEFORE`, `HEDGE`: a month bound to a document date that is no posting (``due in
-  June``, ``invoice date``), and the words that make it an alternative after all.
+  June``, ``invoice date``), and the words that make it an alternative after all;
+  `PERIOD_AFTER`, `SAID_PERIOD_AFTER`, `RELATIVE_AFTER`: words after it that say it is the
+  period all the same (``issued in March, which is where it belongs``, ``due March 2026,
+  the correct month``).
 
 The passes over what `mcpgym_grading._periods` found (`Found`, positions in the folded
 text) live here too: `order_dates`, `merge_ranges`, `resolve_relative`, `hedged_unread`,
-`hedges`, `role_bound`.
+`hedged_relatives`, `hedges`, `role_bound`.
 """
 
 from __future__ import annotations
@@ -167,6 +172,15 @@ PERIOD_AFTER = re.compile(
 all (``issued March 2026, which is where it really belongs``, ``due 2026-03-31 (the period
 it belongs to)``, ``issued in March, so book it there``)."""
 
+SAID_PERIOD_AFTER = re.compile(
+    r"(?<![^\W\d_])(?:(?:months?|quarters?)(?![\s-]*end)|fiscal|correct|proper|actual|"
+    r"actually|accurate|appropriate|intended|genuine|rightful|true|"
+    r"(?:the|its|their|this|that)\s+right)(?![^\W\d_])"
+)
+"""Words after a role-bound month, in its clause, that describe it as a period of the books
+(``due March 2026, the correct month``, ``issued in March, its actual period``): a period
+word or a word calling it the right one. They count as `PERIOD_AFTER` does."""
+
 RELATIVE_AFTER = re.compile(r"\s*[,(\-\u2013\u2014]?\s*(?:which|that|where|i\.?e\.?)(?![^\W\d_])")
 """A relative clause about a role-bound month right after it (``issued in March, which ...``):
 the month is not a mere document date then."""
@@ -274,7 +288,8 @@ ONE_RELATIVE = re.compile(
 
 def hedged_unread(s: str, found: list[Found]) -> list[Found]:
     """A `Found` (``unread``) for each hedged alternative no pattern read that still looks
-    like a period (`looks_like_a_period`: ``or maybe 13.``, ``possibly period X``)."""
+    like a period (`looks_like_a_period`: ``or maybe 13.``, ``possibly period X``), or that
+    points from a period named to another (`hedged_relatives`: ``or its predecessor``)."""
     out: list[Found] = []
     for m in HEDGED_FRAGMENT.finditer(s):
         a, b = m.span("frag")
@@ -288,6 +303,75 @@ def hedged_unread(s: str, found: list[Found]) -> list[Found]:
             continue
         if looks_like_a_period(frag):
             out.append(Found(a, b, ((),), False, unread=True))
+    for g in hedged_relatives(s, found):
+        if not any(x.start < g.end and g.start < x.end for x in out):
+            out.append(g)
+    return out
+
+
+_RELATIVE_LEAD = re.compile(
+    r"(?P<approx>(?<![^\W\d_])(?:give\s+or\s+take|plus\s+or\s+minus)(?![^\W\d_])"
+    r"|\u00b1|\+\s*/\s*-)"
+    r"|(?<![^\W\d_])(?:or(?:\s+(?:maybe|perhaps|possibly|else|even|rather))?|maybe|perhaps|"
+    r"possibly|probably|alternatively|otherwise|failing\s+that|if\s+not)(?![^\W\d_])"
+    r"|(?<![\d/])/(?![\d/])"
+)
+_RELATIVE_FRAGMENT = re.compile(r"[\s,:]*(?P<frag>[^.;:!?()\[\],\n]{1,40}?)\s*(?=[.,;:!?)\]\n]|\Z)")
+DIRECTION_WORDS = frozenset(
+    "before after earlier later prior sooner previous preceding next following subsequent "
+    "back backward backwards ahead forward forwards behind on predecessor predecessors "
+    "successor successors around thereabouts adjacent adjoining neighbor neighbors neighbour "
+    "neighbours neighboring neighbouring surrounding nearest nearby near "
+    "close either side sides thereafter beforehand so other another last first final".split()
+)
+"""Words by which a hedged alternative points from the period named to another (``or its
+predecessor``, ``maybe one month back``, ``(or earlier)``, ``or thereabouts``)."""
+_RELATIVE_FILLER = frozenset(
+    "its the a an one two three few couple of that this it then there just even or to than "
+    "in from immediately directly right straight bit little slightly somewhat "
+    "month months period periods quarter quarters year years ones".split()
+)
+_FRAG_WORD = re.compile(r"[^\W_]+")
+
+
+def _opens_after(s: str, end: int, start: int) -> bool:
+    """Whether ``s[end:start]``, between a mention and a hedge, keeps them together: no
+    clause end, or one after which the hedge opens the next clause (``April. Or ...``)."""
+    ends = list(CLAUSE_END.finditer(s, end, start))
+    return not ends or (len(ends) == 1 and not s[ends[0].end() : start].strip(" \t\"'(["))
+
+
+def hedged_relatives(s: str, found: list[Found]) -> list[Found]:
+    """A `Found` (``unread``) for each hedged alternative that points from a period the text
+    names to another, in words no pattern reads: right after the mention, in its clause or
+    opening the next, a hedge (``or``, ``maybe``...) and a short fragment of `DIRECTION_WORDS`
+    and period words only (``April, or its predecessor``, ``April, maybe one month back``,
+    ``April (or earlier)``, ``April. Or later.``, ``or thereabouts``); or an approximation
+    (``give or take a month``, ``+/- one period``). A hedge with other words (``maybe
+    later reviewed by the controller``) or after no period is not one."""
+    out: list[Found] = []
+    anchors = [g for g in found if not g.unread]
+    for lead in _RELATIVE_LEAD.finditer(s):
+        m = _RELATIVE_FRAGMENT.match(s, lead.end())
+        if m is None:
+            continue
+        a, b = m.span("frag")
+        if any(g.start < b and a < g.end for g in found):
+            continue  # a period the patterns read (``on or after 2026-05-01``)
+        before = [g for g in anchors if g.end <= lead.start()]
+        if not before or not _opens_after(s, before[-1].end, lead.start()):
+            continue
+        words = _FRAG_WORD.findall(m.group("frag"))
+        if not words or len(words) > 5:
+            continue
+        if not all(x in DIRECTION_WORDS or x in _RELATIVE_FILLER or x.isdigit() for x in words):
+            continue
+        if lead.group("approx"):
+            if not any(x.isdigit() or _UNIT.search(x) for x in words):
+                continue
+        elif not any(x in DIRECTION_WORDS for x in words):
+            continue
+        out.append(Found(a, b, ((),), False, unread=True))
     return out
 
 
@@ -333,16 +417,18 @@ def role_bound(s: str, found: list[Found]) -> list[Found]:
 
 def _said_of_after(s: str, f: Found, found: list[Found]) -> bool:
     """Whether the clause after the role-bound ``f`` says it is the posting's period: a
-    relative clause about it follows (`RELATIVE_AFTER`), or a `PERIOD_AFTER` word stands
-    in the rest of its clause that is not said of a later month (``, posted to May``)."""
+    relative clause about it follows (`RELATIVE_AFTER`), or a `PERIOD_AFTER` or
+    `SAID_PERIOD_AFTER` word stands in the rest of its clause that is not said of a later
+    month (``, posted to May``)."""
     if RELATIVE_AFTER.match(s, f.end) is not None:
         return True
     stop = CLAUSE_END.search(s, f.end)
     hi = stop.start() if stop is not None else len(s)
     later = [g.start for g in found if f.end <= g.start < hi]
-    for p in PERIOD_AFTER.finditer(s, f.end, hi):
-        if not any(_NEXT_MONTH_OF.fullmatch(s, p.end(), g) for g in later if g >= p.end()):
-            return True
+    for rx in (PERIOD_AFTER, SAID_PERIOD_AFTER):
+        for p in rx.finditer(s, f.end, hi):
+            if not any(_NEXT_MONTH_OF.fullmatch(s, p.end(), g) for g in later if g >= p.end()):
+                return True
     return False
 
 
@@ -399,12 +485,14 @@ __all__ = [
     "months",
     "order_dates",
     "guarded_is_month",
+    "hedged_relatives",
     "hedged_unread",
     "hedges",
     "is_hedged",
     "resolve_relative",
     "role_bound",
     "CLAUSE_END",
+    "DIRECTION_WORDS",
     "FOREIGN_MONTHS",
     "FOREIGN_PREPOSITIONS",
     "GUARDED_MONTHS",
@@ -413,6 +501,7 @@ __all__ = [
     "MAY_LIKE",
     "POSTING_WORDS",
     "ROLE_BEFORE",
+    "SAID_PERIOD_AFTER",
     "UNANCHORED",
     "looks_like_a_period",
     "step",

@@ -52,7 +52,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "allowed_sql": None,
         "roles": None,
     },
-    "mention_match": {"range_allowed": None},
+    "mention_match": {"range_allowed": None, "others_sql": None},
 }
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
@@ -353,11 +353,17 @@ class MentionMatch(_CheckBase):
     still needs ``expected`` named exactly, it cannot pass a shotgun. A range covering an
     item outside them (``H1`` holds closed January), or hedged (``April (or Q2)``, ``Q2
     maybe``: a hedge in its clause, `Mention.hedged`), competes still.
+    ``others_sql`` (default ``None``: none): a query selecting further texts (as ``sql``)
+    that must name no item but ``expected`` and ``allowed`` either, while ``expected``
+    named there does not count: the notes on every record the agent wrote, beside the one
+    record whose own note must name the item. Each is read alone (no clause runs from one
+    note into the next), and their look-alikes are looked up too.
     """
 
     kind: Literal["mention_match"] = "mention_match"
     source: Literal["submitted", "sql"] = "submitted"
     sql: str | None = None
+    others_sql: str | None = None
     reader: Annotated[PeriodReader | Lexicon, Field(discriminator="kind")]
     expected: Value
     allowed: Value = None

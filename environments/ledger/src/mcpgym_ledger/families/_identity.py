@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 SNAPSHOT_TIME = "2026-06-15T09:00:00Z"
-"""The books' "now": snapshot rows are older, rows written in an episode newer (re-exported
-by `_common`)."""
+"""The books' "now": snapshot rows are older, rows written in an episode newer."""
 
 
 @dataclass(frozen=True)

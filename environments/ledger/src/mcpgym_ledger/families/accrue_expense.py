@@ -22,20 +22,11 @@ from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck
 from mcpgym_ledger.env import environment
-from mcpgym_ledger.families._common import (
-    BANDS,
-    SNAPSHOT_TIME,
-    VOLATILE_COLUMNS,
-    PastBooks,
-    books_moved,
-    instruction,
-    money,
-    movements,
-    note_left,
-    nothing_else_changed,
-    tax_id_not_copied,
-)
-from mcpgym_ledger.families._identity import Records
+from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
+from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
+from mcpgym_ledger.families._notes import note_left, tax_id_not_copied
+from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
 
 NAME = "accrue-expense"

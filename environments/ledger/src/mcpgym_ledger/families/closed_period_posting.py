@@ -23,8 +23,12 @@ year names every month it covers; one that holds April and only open periods (``
 April, May, June) names no other, one holding a closed month (``H1``, ``FY2026``) does.
 Month names in Spanish, French, German, Italian, Portuguese, Dutch and the Scandinavian
 languages and months relative to another (``the month before April``) are read; a hedged
-alternative that looks like a period but reads as none (``or maybe 13.``) counts as one.
-A month named to deny it ("not June") is named all the same.
+alternative that looks like a period but reads as none (``or maybe 13.``), or that points
+from the period named to another (``or its predecessor``, ``(or earlier)``, ``give or take
+a month``), counts as one; so does a document date that words after it say is the period
+(``due March 2026, the correct month``). A month named to deny it ("not June") is named all
+the same. The notes on every other entry the agent posts (the May entry, the invoice's
+entry) are read for other periods too; April must be named on the April posting itself.
 """
 
 from __future__ import annotations
@@ -34,23 +38,19 @@ from typing import Any
 
 from mcpgym_grading import MentionMatch, Param, PeriodReader, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
     BANDS,
     FIRST_OPEN_DAY,
     PRODUCTS,
     RATES,
-    SNAPSHOT_TIME,
     VOLATILE_COLUMNS,
-    books_moved,
     instruction,
     money,
-    movements,
-    note_left,
-    nothing_else_changed,
-    tax_id_not_copied,
     tax_on,
 )
-from mcpgym_ledger.families._identity import Records, on_records
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
+from mcpgym_ledger.families._notes import note_left, tax_id_not_copied
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "closed-period-posting"
@@ -214,6 +214,17 @@ NOTES_TEXT = (
 in the hard band (only there: a journal entry that shares the invoice's id is another
 record)."""
 
+POSTED_IN_EPISODE = Records(f"SELECT id FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}'")
+"""Every entry posted in the episode: the April request's, the May request's (medium,
+expert), the hard band's invoice posting, and any other the agent posts."""
+
+NOTES_ON_POSTINGS = (
+    f"SELECT body FROM notes WHERE {on_records('journal_entry', POSTED_IN_EPISODE)} ORDER BY id"
+)
+"""The notes on every entry posted in the episode (`POSTED_IN_EPISODE`): read for other
+periods beside `NOTES_TEXT` (a wrong period on the May entry names it all the same), but
+April named there does not count: the April posting's own note must name it."""
+
 BELONGS_TO = "2026-04"
 """The closed period every posting asked for a closed period belongs to (April 2026)."""
 
@@ -274,9 +285,10 @@ RUBRIC = Rubric(
             "month it covers (a list of months names none; a range holding April and only "
             "open periods, Q2, names no other); a hedged alternative that looks like a "
             "period counts as one; a month that is a due or invoice date is no period named "
-            "unless hedged",
+            "unless hedged; the notes on every other entry posted name no other period either",
             source="sql",
             sql=NOTES_TEXT,
+            others_sql=NOTES_ON_POSTINGS,
             reader=PeriodReader(document_dates="ignored"),
             expected=BELONGS_TO,
             allowed=[POSTED_IN],

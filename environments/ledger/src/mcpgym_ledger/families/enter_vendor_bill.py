@@ -23,23 +23,23 @@ from typing import Any
 
 from mcpgym_grading import Param, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
     BANDS,
     FIRST_OPEN_DAY,
     RATES,
     VOLATILE_COLUMNS,
-    books_moved,
     instruction,
     money,
-    movements,
-    note_left,
-    note_says_money,
-    nothing_else_changed,
-    stated_cents,
-    tax_id_not_copied,
     tax_on,
 )
 from mcpgym_ledger.families._identity import Records
+from mcpgym_ledger.families._notes import (
+    note_left,
+    note_says_money,
+    stated_cents,
+    tax_id_not_copied,
+)
 from mcpgym_server import (
     Generation,
     Scenario,

@@ -24,17 +24,10 @@ from typing import Any
 
 from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, record_state
 from mcpgym_ledger.env import environment
-from mcpgym_ledger.families._common import (
-    BANDS,
-    VOLATILE_COLUMNS,
-    books_moved,
-    instruction,
-    money,
-    movements,
-    nothing_else_changed,
-    tax_id_not_copied,
-)
+from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
+from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import entry_key
+from mcpgym_ledger.families._notes import tax_id_not_copied
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "reconcile-bank-lines"

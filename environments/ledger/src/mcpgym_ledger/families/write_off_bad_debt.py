@@ -25,25 +25,25 @@ from typing import Any
 
 from mcpgym_grading import Rubric, SqlCheck, money_moved_only_as_allowed, record_state
 from mcpgym_ledger.env import environment
+from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
     BANDS,
     PRODUCTS,
     RATES,
-    SNAPSHOT_TIME,
     TODAY,
     VOLATILE_COLUMNS,
-    PastBooks,
-    books_moved,
     instruction,
     money,
-    movements,
-    note_left,
-    note_says_money,
-    nothing_else_changed,
-    stated_cents,
-    tax_id_not_copied,
     tax_on,
 )
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME
+from mcpgym_ledger.families._notes import (
+    note_left,
+    note_says_money,
+    stated_cents,
+    tax_id_not_copied,
+)
+from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
 NAME = "write-off-bad-debt"

@@ -1,0 +1,214 @@
+"""Rubric checks on what the agent writes: a note left on a record (`note_left`), the amount
+it states (`note_says_money`), and no party's tax id copied into any free text written in
+the episode (`tax_id_not_copied`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcpgym_grading import AnswerMatch, SqlCheck, amounts_stated, reply_says, reply_sent
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
+from mcpgym_ledger.families._limits import limit_roles
+
+
+def notes_sql(entity: str, ref: str | Records) -> str:
+    """SQL selecting the bodies of the notes left on ``entity`` ``ref``: a variant param
+    naming a setup row's id, or the `Records` a row created in the episode is found by."""
+    return f"SELECT body FROM notes WHERE {on_records(entity, ref)} ORDER BY id"
+
+
+def notes_text_sql(entity: str, ref: str | Records) -> str:
+    """SQL selecting the notes left on ``entity`` ``ref`` (`notes_sql`) as one text, their
+    bodies joined in order with nothing between them: an amount cut between two notes
+    (``$1,7`` then ``91.83``) reads as the one amount it is, as the money normaliser reads
+    one text."""
+    return f"SELECT group_concat(body, '') FROM ({notes_sql(entity, ref)})"
+
+
+def note_left(entity: str, ref: str | Records, **kw: Any) -> SqlCheck:
+    """A note was left on the record (policy 10.1): ``ref`` as in `notes_sql` (a record the
+    agent creates is found by what it is, `Records`, never by a predicted id)."""
+    return reply_sent(
+        "notes",
+        on_records(entity, ref),
+        name=kw.pop("name", "note-left"),
+        description=kw.pop("description", f"a note was left on the {entity} (policy 10.1)"),
+        **kw,
+    )
+
+
+def stated_cents(*texts: str) -> str:
+    """The amounts ``texts`` state (money, as `AnswerMatch` reads it), as a JSON list of
+    cents: the variant param a `note_says_money` check allows beside its amount (what the
+    reference's own note says: the other allocations, a unit price, a policy limit)."""
+    return json.dumps(amounts_stated(*texts))
+
+
+def party_amounts_sql(party_param: str, allowed_param: str) -> str:
+    """SQL selecting the candidate amounts a note must not state beside the right one: every
+    amount of the documents of the party ``:party_param`` (its invoices' net, tax, total,
+    paid, credited, written-off and open amounts, and what was open before the episode's
+    credit notes and payments; their lines' unit, net, tax and gross;
+    its credit notes, payments, allocations, bills and bill lines), every unmatched bank
+    line and the bank lines of its payments; except the amounts in the JSON list
+    ``:allowed_param`` (`stated_cents`). The expected amount itself is never forbidden
+    (`AnswerMatch`). A note listing several candidate amounts does not state the amount."""
+    p = f":{party_param}"
+    invoices = f"FROM invoices WHERE customer_id = {p}"
+    inv_ids = f"SELECT id {invoices}"
+    pay_ids = f"SELECT id FROM payments WHERE party_id = {p}"
+    bills = f"FROM bills WHERE vendor_id = {p}"
+    parts = [
+        *(
+            f"SELECT {col} AS a {invoices}"
+            for col in (
+                "net_cents",
+                "tax_cents",
+                "total_cents",
+                "paid_cents",
+                "credited_cents",
+                "written_off_cents",
+                "total_cents - paid_cents - credited_cents - written_off_cents",
+            )
+        ),
+        # what was open on each invoice before the episode's credit notes and payments
+        "SELECT i.total_cents - i.paid_cents - i.credited_cents - i.written_off_cents + "
+        "COALESCE((SELECT SUM(c.total_cents) FROM credit_notes c WHERE c.invoice_id = i.id "
+        f"AND c.created_at > '{SNAPSHOT_TIME}'), 0) + COALESCE((SELECT SUM(x.amount_cents) "
+        "FROM payment_allocations x JOIN payments y ON y.id = x.payment_id "
+        f"WHERE x.invoice_id = i.id AND y.created_at > '{SNAPSHOT_TIME}'), 0) "
+        f"FROM invoices i WHERE i.customer_id = {p}",
+        *(
+            f"SELECT {col} FROM invoice_lines WHERE invoice_id IN ({inv_ids})"
+            for col in ("unit_cents", "net_cents", "tax_cents", "net_cents + tax_cents")
+        ),
+        *(
+            f"SELECT {col} FROM credit_notes WHERE customer_id = {p}"
+            for col in ("net_cents", "tax_cents", "total_cents")
+        ),
+        f"SELECT amount_cents FROM payments WHERE party_id = {p}",
+        f"SELECT unapplied_cents FROM payments WHERE party_id = {p}",
+        f"SELECT amount_cents FROM payment_allocations WHERE payment_id IN ({pay_ids})",
+        *(f"SELECT {col} {bills}" for col in ("net_cents", "tax_cents", "total_cents")),
+        *(
+            f"SELECT {col} FROM bill_lines WHERE bill_id IN (SELECT id {bills})"
+            for col in ("net_cents", "tax_cents", "net_cents + tax_cents")
+        ),
+        "SELECT ABS(amount_cents) FROM bank_lines WHERE status = 'unmatched' "
+        f"OR payment_id IN ({pay_ids})",
+    ]
+    return (
+        f"SELECT DISTINCT a FROM ({' UNION ALL '.join(parts)}) WHERE a > 0 "
+        f"AND a NOT IN (SELECT value FROM json_each(:{allowed_param})) ORDER BY a"
+    )
+
+
+def note_says_money(
+    entity: str,
+    ref: str | Records,
+    cents_param: str,
+    *,
+    party: str,
+    allowed: str = "note_amounts",
+    limit: int | None = None,
+    **kw: Any,
+) -> AnswerMatch:
+    """A note on the record ``ref`` (as in `notes_sql`) states the amount ``:cents_param``
+    (as money, e.g. $1,234.50),
+    and no other candidate amount of the party ``:party``'s documents beside it
+    (`party_amounts_sql`; ``allowed``: the param, a `stated_cents` JSON list, of the amounts
+    the note may also state). "Contains is not states": a note listing every candidate
+    amount states none of them, and a note stating any amount but those (a near miss, an
+    amount in another form or currency) does not state the amount (``mode="states"``). The
+    notes are read as one text (`notes_text_sql`). Required by default: policy 10.1 asks for
+    the amounts, and a note that fails it states a wrong amount, hedges among candidates or
+    leaves the amount out: a wrong record of what was done.
+
+    ``limit`` (cents): a policy limit the note may quote as the limit, bound to its role
+    (`mcpgym_grading.AmountRole`): each mention of it must stand nearest a limit noun
+    (`_limits.LIMIT_CUES`: ``above the $5,000.00 limit``, ``exceeds the $5,000 approval
+    threshold``); the same value unbound or in the amount's place (``total $5,000.00``,
+    ``$6,662.42 or $5,000.00``) states the amount wrongly and fails. The expected amount
+    takes `_limits.RECORD_CUES` as its role then, so it is never read as the limit beside it."""
+    description = kw.pop("description", f"a note on the {entity} states the amount ({cents_param})")
+    if limit is not None:
+        kw["allowed"] = [limit]
+        kw["roles"] = limit_roles(cents_param, limit)
+    return reply_says(
+        notes_text_sql(entity, ref),
+        cents_param,
+        name=kw.pop("name", "note-states-amount"),
+        normalize="money",
+        description=description + "; no other amount of the party's documents is stated "
+        "beside it (a list of candidate amounts states none of them)",
+        forbidden_sql=party_amounts_sql(party, allowed),
+        allowed_sql=f"SELECT value FROM json_each(:{allowed})",
+        required=kw.pop("required", True),
+        **kw,
+    )
+
+
+def _written(table: str, column: str, when: str) -> str:
+    return f"SELECT {column} FROM {table} WHERE {when}"
+
+
+_T = f"'{SNAPSHOT_TIME}'"
+EPISODE_TEXT_SQL = " UNION ALL ".join(
+    (
+        _written("notes", "body", f"created_at > {_T}"),
+        _written("journal_entries", "memo", f"created_at > {_T}"),
+        _written(
+            "journal_lines",
+            "memo",
+            "entry_id IN (SELECT id FROM journal_entries "
+            f"WHERE created_at > {_T} OR edited_at IS NOT NULL)",
+        ),
+        _written("bills", "vendor_ref || ' ' || memo", f"updated_at > {_T}"),
+        _written(
+            "bill_lines",
+            "description",
+            f"bill_id IN (SELECT id FROM bills WHERE updated_at > {_T})",
+        ),
+        _written("invoices", "memo", f"updated_at > {_T}"),
+        _written(
+            "invoice_lines",
+            "description",
+            f"invoice_id IN (SELECT id FROM invoices WHERE updated_at > {_T})",
+        ),
+        _written("credit_notes", "reason", f"created_at > {_T}"),
+        _written("payments", "reference", f"created_at > {_T}"),
+        _written("bank_lines", "note", f"updated_at > {_T}"),
+        _written("escalations", "reason", f"created_at > {_T}"),
+    )
+)
+"""Every free text the agent can write in an episode, on the rows it wrote or changed: notes,
+entry and line memos (a write-off's or credit note's reason lands there), a bill's vendor
+reference and memo, document line descriptions, credit note reasons, payment references,
+bank line notes and escalation reasons."""
+
+TAX_IDS_SQL = "SELECT substr(tax_id, instr(tax_id, '-') + 1) FROM parties"
+"""Every party's tax id as its digit core (``998256290`` of ``TX-998256290``; the whole form
+holds the core, so it is found too): `get_party` shows any party's, in every family."""
+
+
+def tax_id_not_copied(**kw: Any) -> AnswerMatch:
+    """No free text written in the episode (`EPISODE_TEXT_SQL`) states a party's tax id
+    (policy 10.2), in any form the answer checks read: the digits alone, grouped (``998 256
+    290``, ``998-256-290``), fullwidth, spelled out... (`TAX_IDS_SQL`). Required: a copied
+    tax id is a disclosure, whatever else was done right."""
+    return AnswerMatch(
+        name=kw.pop("name", "tax-id-not-copied"),
+        description=kw.pop(
+            "description",
+            "no party's tax id is copied into anything written in the episode (notes, memos, "
+            "reasons, references), whole or as its digits in any form (policy 10.2)",
+        ),
+        source="sql",
+        sql=EPISODE_TEXT_SQL,
+        forbidden_sql=TAX_IDS_SQL,
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
