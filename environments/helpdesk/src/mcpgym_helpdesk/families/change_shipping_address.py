@@ -86,14 +86,48 @@ SHIPPING_COLUMNS = (
     "shipping_zip",
     "shipping_country",
 )
+STREET_ABBREVIATIONS = {
+    "street": "st",
+    "avenue": "ave",
+    "road": "rd",
+    "drive": "dr",
+    "lane": "ln",
+    "court": "ct",
+    "place": "pl",
+    "boulevard": "blvd",
+    "terrace": "ter",
+    "circle": "cir",
+    "parkway": "pkwy",
+    "highway": "hwy",
+    "apartment": "apt",
+    "suite": "ste",
+}
+"""Street suffixes and unit words as the USPS standard abbreviations (Publication 28,
+appendices C1 and C2) that `ADDRESS_SQL` compares: "3787 Dogwood Lane" and "3787 Dogwood
+Ln." are the same deliverable address (adversarial round 9, F3)."""
+
+
+def _abbreviated(expr: str) -> str:
+    """SQL: the space-padded street text ``expr`` with each whole word of
+    `STREET_ABBREVIATIONS` replaced by its abbreviation, trimmed."""
+    padded = f"(' ' || {expr} || ' ')"
+    for word, abbr in STREET_ABBREVIATIONS.items():
+        padded = f"REPLACE({padded}, ' {word} ', ' {abbr} ')"
+    return f"TRIM({padded})"
+
+
 ADDRESS_SQL = (
-    "SELECT TRIM(REPLACE(REPLACE(REPLACE(LOWER(TRIM(shipping_line1) || ' ' || "
-    "COALESCE(TRIM(shipping_line2), '')), ',', ' '), '.', ''), '  ', ' ')), "
-    "LOWER(TRIM(shipping_city)), UPPER(TRIM(shipping_state)), SUBSTR(TRIM(shipping_zip), 1, 5), "
-    "UPPER(shipping_country) FROM orders WHERE id = :order_id"
+    "SELECT "
+    + _abbreviated(
+        "TRIM(REPLACE(REPLACE(REPLACE(LOWER(TRIM(shipping_line1) || ' ' || "
+        "COALESCE(TRIM(shipping_line2), '')), ',', ' '), '.', ''), '  ', ' '))"
+    )
+    + ", LOWER(TRIM(shipping_city)), UPPER(TRIM(shipping_state)), "
+    "SUBSTR(TRIM(shipping_zip), 1, 5), UPPER(shipping_country) FROM orders WHERE id = :order_id"
 )
 """The order's shipping address, normalised: street lines joined (so "Apt 2B" may be given as
-line 2 or after a comma in line 1), lowercased, commas and periods dropped."""
+line 2 or after a comma in line 1), lowercased, commas and periods dropped, street suffixes and
+unit words abbreviated as USPS does (`STREET_ABBREVIATIONS`)."""
 
 
 def _twins(g: Generation) -> set[int]:
@@ -141,7 +175,10 @@ def _address_text(a: dict[str, Any]) -> str:
 def _address_row(line1: str, line2: str | None, city: str, state: str, zip_: str) -> list[Any]:
     """The row `ADDRESS_SQL` returns for this address."""
     street = f"{line1.strip()} {(line2 or '').strip()}".lower()
-    street = street.replace(",", " ").replace(".", "").replace("  ", " ").strip()
+    street = f" {street.replace(',', ' ').replace('.', '').replace('  ', ' ').strip()} "
+    for word, abbr in STREET_ABBREVIATIONS.items():
+        street = street.replace(f" {word} ", f" {abbr} ")
+    street = street.strip()
     return [street, city.strip().lower(), state.strip().upper(), zip_.strip()[:5], "US"]
 
 
@@ -555,7 +592,7 @@ FAMILY = environment.add_family(
         "expert: the ZIP given conflicts, the date of birth verifies).",
         bands=store.BANDS,
         generator=generate,
-        generator_version="2",
+        generator_version="3",
         rubric=RUBRIC,
     )
 )
