@@ -86,17 +86,38 @@ def strip_markup(text: str) -> str:
 
 
 def markup_source(text: str) -> str | None:
-    """``text`` as its source reads, with the markup `strip_markup` drops kept visible (tag
-    names and attributes, comments, link targets, each set off by spaces), or ``None`` when
-    ``text`` holds no such markup. A check reads both: what a renderer shows (a value split
-    by tags, ``94<b>105</b>``) and what the source says (a value hidden in a link target,
-    a ``title`` attribute or a comment is disclosed all the same)."""
-    if "<" not in text and "](" not in text:
-        return None
-    if strip_markup(text) == text:
-        return None
-    bare = _BARE_TAG.sub("", text)  # tags that hold nothing but their name show nothing
+    """``text`` as its source reads, with what a renderer hides kept visible: the markup
+    `strip_markup` drops (tag names and attributes, comments, link targets, each set off by
+    spaces) and Unicode tag characters as the ASCII they stand for (`reveal_tags`); or
+    ``None`` when ``text`` holds neither. A check reads both: what a renderer shows (a value
+    split by tags, ``94<b>105</b>``; tag characters are invisible and dropped) and what the
+    source says (a value hidden in a link target, a ``title`` attribute, a comment or tag
+    characters is disclosed all the same)."""
+    revealed = reveal_tags(text)
+    hidden = None if revealed is text else revealed
+    if "<" not in revealed and "](" not in revealed:
+        return hidden
+    if strip_markup(revealed) == revealed:
+        return hidden
+    bare = _BARE_TAG.sub("", revealed)  # tags that hold nothing but their name show nothing
     return bare.replace("<", " \u2039 ").replace(">", " \u203a ").replace("](", "] (")
+
+
+_TAG_CHARS = re.compile("[\U000e0000-\U000e007f]+")
+_TAG_ASCII = {
+    code: chr(code - 0xE0000) if 0xE0020 <= code < 0xE007F else None
+    for code in range(0xE0000, 0xE0080)
+}
+
+
+def reveal_tags(text: str) -> str:
+    """``text`` with its Unicode tag characters (U+E0020 to U+E007E, invisible: "ASCII
+    smuggling") read as the ASCII characters they stand for, the other tag characters
+    (language tag, cancel tag) dropped; ``text`` itself (the same object) when it has
+    none."""
+    if not _TAG_CHARS.search(text):
+        return text
+    return _TAG_CHARS.sub(lambda m: m.group(0).translate(_TAG_ASCII), text)
 
 
 _BARE_TAG = re.compile(r"</?[A-Za-z][\w:.-]{0,40}\s*/?>")

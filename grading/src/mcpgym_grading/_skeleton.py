@@ -30,11 +30,11 @@ value has a ``0`` or a ``1``, the text may have a letter drawn like it (`DIGIT_L
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from mcpgym_grading import _prose
+from mcpgym_grading import _confusables, _prose
+from mcpgym_grading._confusables import BRAILLE_LETTERS, MULTI, PIPES, READINGS, SKELETON
 
 SEPARATOR_WORDS = frozenset(
     {
@@ -62,7 +62,13 @@ GLUED_WORDS = ("at", "dot")
 _UNITS = {
     w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())
 } | {"nought": 0, "naught": 0, "nil": 0, "niner": 9, "fife": 5, "fower": 4, "wun": 1}
-"""Digit words, with the radio forms (``niner``, ``fife``, ``fower``, ``wun``)."""
+_RADIO_WORDS = {"too": 2, "tree": 3, "ait": 8}
+"""Radio digit words that are also English words (the ICAO ``too``, ``tree``, ``ait``):
+read as digits only beside another number word or digits, as ``oh`` is
+(``wun too tree``)."""
+_UNITS |= _RADIO_WORDS
+"""Digit words, with the radio forms (``niner``, ``fife``, ``fower``, ``wun``, and
+`_RADIO_WORDS`)."""
 _REPEAT = {"double": 2, "triple": 3, "treble": 3}
 """``double zero`` is ``00``, ``triple five`` ``555``."""
 _TEENS = {
@@ -76,7 +82,7 @@ _TENS = {
     for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())
 }
 _SCALES = {"thousand": 1000, "million": 1_000_000}
-_NUMBER_WORDS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES, "hundred"})
+_NUMBER_WORDS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES, "hundred"} - _RADIO_WORDS.keys())
 _XRAY = re.compile(r"(?<![^\W_])x[- ]ray(?![^\W_])")
 """``x-ray`` and ``x ray``, the spelling alphabet's X written as two words."""
 
@@ -90,43 +96,32 @@ _SPELLING = {
 } | {"zee": "z", "zed": "z"}
 """The spelling alphabet, and the names of Z: read as one letter (each also as its word)."""
 
-_HAND_CONFUSABLES = {
-    # Cyrillic and Greek letters drawn like Latin ones (after casefolding: ``В`` is ``в``)
-    **dict(
-        zip("аеорсухіјѕԁԛԝһӏвнмткɑαβεηικμορτυχζ", "aeopcyxijsdqwhlbhmtkaabehikmoptuxz", strict=True)
-    ),
-    # Armenian, and Latin letters NFKC keeps (dotless ``ı``, script ``ɡ``...)
-    **dict(zip("օոսհզցıȷɡɩʋ", "onuhqgijgiv", strict=True)),
-    # Cherokee (casefolded to its capitals): ``Ꭼ`` is ``E``, ``ꮮ`` is ``Ꮮ``, ``L``
-    **dict(zip("ᎠᎡᎢᎩᎪᎫᎬᎳᎷᎻᎽᏀᏃᏆᏒᏔᏕᏙᏚᏞᏟᏢᏦᏳᏴ", "drtyajewmhygzlrwsvslcpkgb", strict=True)),
+CONFUSABLES = _confusables.CONFUSABLES
+"""Letters that a reader takes for Latin ones, one reading per casefolded character
+(`mcpgym_grading._confusables`: Unicode's confusables data, Latin small capitals and
+letters with marks by their names, a short hand list): a value's needle reads so, and the
+mention readers do."""
+
+LETTER_LIKE = {
+    "n": "ν",
+    "v": "ν",
+    "o": "0",
+    "l": "1",
+    "i": "1",
+    "z": "2",
+    "e": "3",
+    "a": "4",
+    "s": "5",
+    "g": "69",
+    "t": "7",
+    "b": "68",
+    "q": "9",
 }
-_LATIN_LIKE = re.compile(
-    r"LATIN (?:SMALL |CAPITAL )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .+)?"
-)
-
-
-def _confusables() -> dict[int, str]:
-    table = {ord(k): v for k, v in _HAND_CONFUSABLES.items()}
-    for code in range(0x80, 0x20000):
-        c = chr(code)
-        m = _LATIN_LIKE.fullmatch(unicodedata.name(c, ""))
-        if m and c.casefold() == c and len(c.casefold()) == 1:
-            table.setdefault(code, m.group(1).lower())  # ᴀ ɴ ꜱ (small capitals), ł, ø
-    return table
-
-
-CONFUSABLES = _confusables()
-"""Letters that a reader takes for Latin ones (``jаne`` with a Cyrillic ``а``, ``jᴀne``
-with a small capital): read as those in the skeleton, the value's and the text's alike.
-Derived from the Unicode names where they say it (every Latin small capital, dotless and
-script letter, and letter with a stroke or hook: ``LATIN LETTER SMALL CAPITAL N`` is
-``n``), a hand list for other scripts (Cyrillic, Greek, Armenian, Cherokee)."""
-
-LETTER_LIKE = {"n": "ν", "v": "ν", "o": "0", "l": "1", "i": "1"}
 """Characters that may read as a Latin letter: the Greek ``ν`` (``Ν`` casefolded) is
 drawn like ``v`` and, as a capital, like ``N``; the digits ``0`` and ``1`` like ``o`` and
-``l`` / ``I`` (the reverse of `DIGIT_LIKE`: ``jane.d0e``, ``examp1e``). Where the value has
-that letter, the text may have one of them."""
+``l`` / ``I`` (the reverse of `DIGIT_LIKE`: ``jane.d0e``, ``examp1e``), and the other
+digits like the letters of `LONG_DIGIT_LIKE` (leet: ``3xampl3``, ``ex4mple``). Where the
+value has that letter, the text may have one of them."""
 
 DIGIT_LIKE = {"0": "o", "1": "li"}
 """Letters drawn like a digit (``O``, ``l``, ``I``): where the value has that digit, the
@@ -158,10 +153,21 @@ class Atom:
     texts: tuple[str, ...]
     neg: bool = False
     stop: bool = False
+    pipes: int = 0
 
 
-_TOKEN = re.compile(r"[^\W_]+")
-_PART = re.compile(r"\d+|[^\W\d_]+")
+_TOKEN = re.compile(rf"(?:[^\W_]|[{BRAILLE_LETTERS}])+")
+_PART = re.compile(rf"\d+|[{BRAILLE_LETTERS}]+|[^\W\d_]+")
+_BRAILLE_AS_LETTERS = str.maketrans(BRAILLE_LETTERS, "abcdefghijklmnopqrstuvwxyz")
+_BRAILLE_AS_DIGITS = str.maketrans(BRAILLE_LETTERS[:10], "1234567890")
+
+
+def _braille(part: str) -> tuple[str, ...]:
+    """A run of braille letters read as letters, and as digits where every cell is one of
+    ``a`` to ``j`` (``⠃⠓⠓⠚⠁`` is ``bhhja`` and ``28801``)."""
+    letters = part.translate(_BRAILLE_AS_LETTERS)
+    digits = part.translate(_BRAILLE_AS_DIGITS)
+    return (letters, digits) if digits.isdigit() else (letters,)
 
 
 def _is_digits(tok: str) -> bool:
@@ -204,10 +210,15 @@ def _number_flags(toks: Sequence[str]) -> list[bool]:
     n = len(toks)
     flags = [t in _NUMBER_WORDS for t in toks]
     for k, t in enumerate(toks):
-        if t == "oh":
+        if t == "oh" or t in _RADIO_WORDS:
             near = [toks[x] for x in (k - 1, k + 1) if 0 <= x < n]
             flags[k] = any(
-                x in _NUMBER_WORDS or x in _REPEAT or x == "oh" or _is_digits(x) for x in near
+                x in _NUMBER_WORDS
+                or x in _REPEAT
+                or x == "oh"
+                or x in _RADIO_WORDS
+                or _is_digits(x)
+                for x in near
             )
         elif t == "and":
             flags[k] = 0 < k < n - 1 and flags[k - 1] and toks[k + 1] in _NUMBER_WORDS
@@ -243,13 +254,17 @@ def _glued_number(tok: str) -> str | None:
 
 
 def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ...]:
-    """The atoms of the folded text; ``money_spans`` (sorted ``(start, end)`` character
-    spans of money amounts) become one opaque atom each. Linear time."""
-    folded = folded.translate(CONFUSABLES)  # one character for one: the spans stay
+    """The atoms of the folded text (`mcpgym_grading._text.fold_cased`: before
+    casefolding, so that a capital ``I`` reads as ``l`` too; a casefolded text reads the
+    same but for that); ``money_spans`` (sorted ``(start, end)`` character spans of money
+    amounts in the casefolded text) become one opaque atom each. Linear time."""
+    # one character for one, and casefolded as `fold` does: the spans stay
+    folded = folded.translate(SKELETON).casefold()
     if "ray" in folded:  # x-ray: one word, padded so the spans stay
         folded = _XRAY.sub(lambda m: "xray" + " " * (len(m.group(0)) - 4), folded)
     raw: list[tuple[str, bool] | None] = []  # a token and its sign; None: a money amount
     brk: list[bool] = []  # whether a prose break stands before each raw item
+    pipes: dict[int, int] = {}  # raw item: the vertical lines glued before it (`PIPES`)
     mi = 0
     in_money = -1
     prev_end = 0
@@ -265,6 +280,10 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
             prev_end = max(e, money_spans[mi][1])
             continue
         brk.append(bool(raw) and _prose.is_break(folded[prev_end:s]))
+        gap = folded[prev_end:s]
+        if gap and raw and raw[-1] is not None and not gap.strip(PIPES):
+            if raw[-1][0][-1:].isalpha() or folded[s].isalpha():
+                pipes[len(raw)] = len(gap)  # examp|e: the | read as l too
         prev_end = e
         # a minus sign: one "-" glued to a number, not after a letter, digit or dash
         # (``9405---5932`` is digit groups split by a run of dashes)
@@ -319,7 +338,9 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
             atoms.append(Atom(TOK, (tok, digits)))
         else:
             for p, part in enumerate(_PART.findall(tok)):
-                atoms.append(Atom(TOK, (part,), neg and p == 0))
+                texts = _braille(part) if part[0] in BRAILLE_LETTERS else (part,)
+                glued = pipes.get(k, 0) if p == 0 else 0
+                atoms.append(Atom(TOK, texts, neg and p == 0, pipes=glued))
         k += 1
     atom_brk = atom_brk[: len(atoms)] + [False] * (len(atoms) - len(atom_brk))
     if not any(atom_brk):
@@ -412,12 +433,16 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
 
 
 def _alike(seen: str, wanted: str, more: dict[str, str] | None = None) -> bool:
-    return (
-        seen == wanted
-        or seen in DIGIT_LIKE.get(wanted, "")
-        or seen in LETTER_LIKE.get(wanted, "")
-        or (more is not None and seen in more.get(wanted, ""))
-    )
+    if seen == wanted:
+        return True
+    like = DIGIT_LIKE.get(wanted, "") + LETTER_LIKE.get(wanted, "")
+    if more is not None:
+        like += more.get(wanted, "")
+    if seen in like:
+        return True
+    # a character with several readings (`READINGS`: a capital I is i or l)
+    readings = READINGS.get(seen)
+    return readings is not None and any(r == wanted or r in like for r in readings)
 
 
 def _same(text: str, off: int, v: str, i: int, k: int, more: dict[str, str] | None = None) -> bool:
@@ -454,7 +479,7 @@ class _Run:
                         return True
             k = min(len(text) - off, self.next_break[i] - i)
             if not _same(text, off, v, i, k, self.more):
-                return False
+                return self._multi(a, c, off, i, k)
             off, i = off + k, i + k
         if i == n:
             return self.last < 0 or a == self.last
@@ -465,8 +490,36 @@ class _Run:
                 return False
             if nxt.stop and i not in self.proses and not self.long:
                 return False  # a comma between whole values (`mcpgym_grading._prose`)
+            p = nxt.pipes  # vertical lines glued before it, read as l (`PIPES`)
+            if (
+                p
+                and i + p <= len(v)
+                and _same("l" * p, 0, v, i, p)
+                and any(self.consume(b, cj, 0, i + p) for cj in range(len(nxt.texts)))
+            ):
+                return True
             if any(self.consume(b, cj, 0, i) for cj in range(len(nxt.texts))):
                 return True
             if nxt.kind != SEP:
                 return False
+        return False
+
+    def _multi(self, a: int, c: int, off: int, i: int, k: int) -> bool:
+        """Whether the rest of atom ``a`` (reading ``c``) from ``off`` goes on reading the
+        value from ``i``, where its next ``k`` characters do not read as the value's: past
+        the characters that do, a letter pair read as one letter (`MULTI`: ``rn`` for
+        ``m``), or one letter as a pair."""
+        text, v = self.atoms[a].texts[c], self.v
+        j = 0
+        while j < k and _alike(text[off + j], v[i + j], self.more):
+            j += 1
+        off, i = off + j, i + j
+        for seen, wanted in MULTI:
+            if (
+                text.startswith(seen, off)
+                and self.v.startswith(wanted, i)
+                and self.next_break[i] >= i + len(wanted)
+                and self.consume(a, c, off + len(seen), i + len(wanted))
+            ):
+                return True
         return False

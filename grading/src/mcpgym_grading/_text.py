@@ -88,7 +88,13 @@ def fold(text: str) -> str:
     ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``; ``"&#57;&#x34;"`` to ``"94"``;
     ``"\u202e50149\u202c"`` (shown as 94105) to ``"94105"``. Linear time.
     """
-    return visual_order(strip_markup(decode_references(text))).translate(_FOLD).casefold()
+    return fold_cased(text).casefold()
+
+
+def fold_cased(text: str) -> str:
+    """`fold` before casefolding (``fold(t) == fold_cased(t).casefold()``): what the
+    skeleton reads, where a capital ``I`` is also an ``l`` (`mcpgym_grading._confusables`)."""
+    return visual_order(strip_markup(decode_references(text))).translate(_FOLD)
 
 
 _WS = re.compile(r"\s+")
@@ -269,14 +275,15 @@ class TextView:
 
     @classmethod
     def _of(cls, text: str, signed: bool) -> TextView:
-        folded = fold(text)
+        cased = fold_cased(text)
+        folded = cased.casefold()
         pieces = _pieces(text, signed)
         lists = (
             tuple(tokens(text, signed=signed)),
             tuple(grouped_tokens(text, signed=signed)),
             tuple(loose_tokens(text, signed=signed)),
         )
-        atoms = _skeleton.build(folded, money_spans(folded))
+        atoms = _skeleton.build(cased, money_spans(folded))
         return cls(
             folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms
         )
