@@ -174,3 +174,20 @@ casefolding (a Latin letter or digit, `I_MARK` for ``I``, or the casefolded char
 itself where it has several readings); `READINGS`: ``{character: the letters and digits it
 may be read as}`` for those; `CONFUSABLES`: ``{code point: one Latin letter or digit}`` for
 casefolded text (the mention readers, a value's needle)."""
+
+
+def _digit_lookalikes() -> dict[int, str]:
+    out = {
+        code: r for code, r in SKELETON.items() if r.isdigit() and chr(code).casefold() == chr(code)
+    }
+    for c in "\u043e\u03bf\u0585":  # Cyrillic, Greek and Armenian small o: 0 in a number
+        out[ord(c)] = "0"
+    out.update({ord(c): d for c, d in zip(BRAILLE_LETTERS[:10], "1234567890", strict=True)})
+    return out
+
+
+DIGIT_LOOKALIKES = _digit_lookalikes()
+"""``{code point: digit}``: letters of other scripts drawn like a digit (casefolded:
+Cyrillic ``з`` ``3``, ``ч`` ``4``, ``б`` ``6``, ``о`` ``0``) and the braille cells of the
+digits (``⠁`` is ``1``), for the money reader: read as digits in a number
+(`mcpgym_grading._money_prepare`)."""

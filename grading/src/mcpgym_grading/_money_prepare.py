@@ -11,6 +11,7 @@ import re
 import unicodedata
 from fractions import Fraction
 
+from mcpgym_grading._confusables import DIGIT_LOOKALIKES
 from mcpgym_grading._text import fold
 
 _UNITS = (
@@ -94,6 +95,25 @@ _LINE_BREAK = "\ue000"
 _DOLLAR_LOOKALIKES = re.compile(r"\U0001f4b2|%24", re.IGNORECASE)  # 💲, a URL-escaped $
 
 
+_LOOKS = "".join(map(chr, DIGIT_LOOKALIKES))
+_LOOKALIKE_NUMBER = re.compile(rf"(?<![^\W\d_])[\d{_LOOKS}]+(?:[.,][\d{_LOOKS}]+)*(?![^\W\d_])")
+"""A number that may be written with digit look-alikes (`DIGIT_LOOKALIKES`): read so
+where it has a digit too or stands after a currency sign (``$2О5.О2``, ``$бЧ9.88``,
+``$⠃⠑.⠚⠚``)."""
+
+
+def _lookalike_digits(text: str) -> str:
+    def sub(m: re.Match[str]) -> str:
+        run = m.group(0)
+        read = run.translate(DIGIT_LOOKALIKES)
+        if read == run:
+            return run
+        after_sign = text[: m.start()].rstrip(" ")[-1:] in ("$", "\u00a3", "\u20ac")
+        return read if after_sign or any(c.isdigit() for c in run) else run
+
+    return _LOOKALIKE_NUMBER.sub(sub, text)
+
+
 _CHECK_CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(?:and|&)\s*(\d{2})\s*/\s*100\b")
 """A check-writer's amount, ``45 and 00/100`` (``forty-five and 00/100 dollars``): 45.00."""
 
@@ -116,5 +136,6 @@ def prepare(text: str) -> str:
     # line breaks kept (a list item, a table row is a line): fold makes every space " "
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", _LINE_BREAK)
     text = fold(text).replace(_LINE_BREAK, "\n").translate(_OTHER_DIGITS)
+    text = _lookalike_digits(text)  # $бЧ9.88, $⠃⠑.⠚⠚
     text = text.replace("\u066b", ".").replace("\u066c", ",")
     return _CHECK_CENTS.sub(r"\1.\2", _digits_for_words(text))

@@ -204,21 +204,21 @@ def _cardinal(words: Sequence[str], i: int) -> tuple[int, int]:
     return total + cur, j
 
 
-def _number_flags(toks: Sequence[str]) -> list[bool]:
+def _number_flags(toks: Sequence[str], brk: Sequence[bool]) -> list[bool]:
     """Which tokens are read as spelled numbers: number words, ``and`` between them,
-    ``double`` or ``triple`` before a digit word, and ``oh`` beside a number word or digits."""
+    ``double`` or ``triple`` before a digit word, ``oh`` beside a number word or digits,
+    and a radio word that is also an English word (`_RADIO_WORDS`) beside another number
+    word with no prose break between (``brk[k]``: a break before token ``k``)."""
     n = len(toks)
     flags = [t in _NUMBER_WORDS for t in toks]
+    words = _NUMBER_WORDS | _REPEAT.keys() | _RADIO_WORDS.keys() | {"oh"}
     for k, t in enumerate(toks):
-        if t == "oh" or t in _RADIO_WORDS:
+        if t == "oh":
             near = [toks[x] for x in (k - 1, k + 1) if 0 <= x < n]
-            flags[k] = any(
-                x in _NUMBER_WORDS
-                or x in _REPEAT
-                or x == "oh"
-                or x in _RADIO_WORDS
-                or _is_digits(x)
-                for x in near
+            flags[k] = any(x in words or _is_digits(x) for x in near)
+        elif t in _RADIO_WORDS:
+            flags[k] = (k > 0 and not brk[k] and toks[k - 1] in words) or (
+                k < n - 1 and not brk[k + 1] and toks[k + 1] in words
             )
         elif t == "and":
             flags[k] = 0 < k < n - 1 and flags[k - 1] and toks[k + 1] in _NUMBER_WORDS
@@ -294,7 +294,7 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
         )
         raw.append((m.group(0), neg and folded[s].isdigit()))
     toks = [r[0] if r is not None else "" for r in raw]
-    flags = _number_flags(toks)
+    flags = _number_flags(toks, brk)
     atoms: list[Atom] = []
     atom_brk: list[bool] = []  # whether a prose break stands before each atom
     k = 0

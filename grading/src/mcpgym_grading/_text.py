@@ -53,6 +53,12 @@ BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5"
 fillers, the braille blank, Khmer inherent vowels): dropped like invisible marks."""
 
 
+INTERLINEAR = "\ufff9\ufffa\ufffb"
+"""The interlinear annotation anchor, separator and terminator (format characters): a
+boundary, not nothing, since the annotation is shown apart from the text it annotates
+(``\ufff9jane@example.org\ufffax\ufffb`` is not ``jane@example.orgx``)."""
+
+
 def _fold_table() -> dict[int, str | None]:
     table: dict[int, str | None] = {}
     # the basic and supplementary multilingual planes and the special-purpose plane (tags,
@@ -67,6 +73,8 @@ def _fold_table() -> dict[int, str | None]:
         elif cat == "Pd" or c in "\u2212\u2043\u02d7\u2796":
             if c != "-":
                 table[code] = "-"
+        elif c in INTERLINEAR:
+            table[code] = " "
         elif cat in ("Cf", "Mn", "Me") or c in BLANK_LETTERS:
             table[code] = None
         elif cat == "Nd" and not c.isascii():
@@ -92,8 +100,9 @@ def fold(text: str) -> str:
 
 
 def fold_cased(text: str) -> str:
-    """`fold` before casefolding (``fold(t) == fold_cased(t).casefold()``): what the
-    skeleton reads, where a capital ``I`` is also an ``l`` (`mcpgym_grading._confusables`)."""
+    """The text as `fold` reads it before casefolding: ``fold(t)`` is
+    ``fold_cased(t).casefold()``. The skeleton reads it, where a capital ``I`` is also an
+    ``l`` (`mcpgym_grading._confusables`)."""
     return visual_order(strip_markup(decode_references(text))).translate(_FOLD)
 
 
