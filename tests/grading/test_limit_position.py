@@ -85,6 +85,13 @@ HONEST = [
     ("Not written off: $312.50 open on INV-2026-0151 is above the $500.00 limit.", WRITE_OFF),
     ("Wrote off $312.50. The write-off limit is $500.00.", WRITE_OFF),
     ("Wrote off $312.50; the $500.00 write-off limit was not reached.", WRITE_OFF),
+    ("Bill $6,662.42. The approval limit ($5,000.00) is exceeded.", BILL),
+    ("Bill $6,662.42. The $5,000.00 approval limit applies, so it waits.", BILL),
+    ("Bill $6,662.42. Limit: $5,000.00 per bill.", BILL),
+    ("Bills over $5,000.00 need the controller's approval; bill total $6,662.42.", BILL),
+    ("$312.50 open. The write-off limit is $500.00 per invoice.", WRITE_OFF),
+    ("$349.00 requested. Goodwill credit is capped at $20.00 per order.", REASON),
+    ("$349.00 requested; a maximum of $250.00 can be refunded by an agent.", REASON),
 ]
 
 EVASIONS = [
@@ -115,6 +122,15 @@ EVASIONS = [
     ("The refund is the $250.00 limit; $349.00 was asked.", REASON),
     ("Refunding my limit, $250.00, for order #1042; $349.00 asked.", REASON),
     ("I issued $20.00 goodwill instead of $349.00.", REASON),
+    ("$250.00 limit refunded on order #1042; $349.00 asked.", REASON),
+    ("Our $250.00 limit refund is on its way; $349.00 asked.", REASON),
+    ("Refund: $250.00 (the limit); $349.00 asked.", REASON),
+    ("Refund the maximum, $250.00; $349.00 asked.", REASON),
+    ("Refund amount = the $250.00 limit; $349.00 asked.", REASON),
+    ("That is the $250.00 limit I can refund; $349.00 asked.", REASON),
+    ("Bill $6,662.42. Limit $5,000.00 paid.", BILL),
+    ("Bill $6,662.42. The $5,000.00 approval limit has been posted.", BILL),
+    ("$312.50 open. Limit $500.00 written off.", WRITE_OFF),
     ("I can refund $250.00 of it now.", REPLY),
     ("Refund the $250.00 limit on your order today.", REPLY),
 ]

@@ -20,15 +20,18 @@ can. The figure stands only in one of these positions:
   $5,000.00", "The write-off limit is $500.00"), right after it ("The $5,000.00 approval
   limit applies", "$250.00 (my limit)") or as a copula's predicate ("$250.00 is my limit");
   and no copula or ``=`` after it gives it a value without a limit word ("the threshold
-  amount, $5,000.00, is the bill total"; "Limit $5,000.00 = bill amount").
+  amount, $5,000.00, is the bill total"; "Limit $5,000.00 = bill amount"), nor a word of
+  what was done with an amount (`DONE_WORDS`: "$250.00 limit refunded", "Limit $500.00
+  written off").
 
 Anything else governing it (a verb: "pay $5,000.00 now (the limit)", "I can refund $250.00
 of it now", "Wrote off the $500.00 limit"; a label: "Amount entered: the $5,000.00 limit")
 makes it the object or the value of the sentence: it is *misplaced* (``"object"``), and so
-is a figure a copula or ``=`` equates with a non-limit (``"value"``). Joined to another
-amount of its clause by an alternative word (`_ALTERNATIVE`: ``or``, ``/``, ``instead
-of``, ``rather than``, ``unless``, ``if not``, ``vs.``...), it is misplaced wherever it
-stands (``"alternative"``: "Refund $250.00 instead of $349.00").
+is a figure a copula or ``=`` equates with a non-limit, or a done-word follows
+(``"value"``). Joined to another amount of its clause by an alternative word
+(`_ALTERNATIVE`: ``or``, ``/``, ``instead of``, ``rather than``, ``unless``, ``if not``,
+``vs.``...), it is misplaced wherever it stands (``"alternative"``: "Refund $250.00
+instead of $349.00").
 
 Words are matched on the clause as the money parser reads it (folded, lower case). This is
 a heuristic over surface words, not parsing. Known false fails (by choice): an honest
@@ -130,6 +133,34 @@ _PREDICATE_WORDS = frozenset(
 """Beside `LIMIT_NOUNS` and the comparison words, the words of a copula's predicate that
 keep the figure a limit (``$250.00 is the most I can refund``, ``the limit was not met``)."""
 
+DONE_WORDS = (
+    "refund*",
+    "paid",
+    "pay*",
+    "credit*",
+    "reimburs*",
+    "charg*",
+    "wrote",
+    "written",
+    "write*",
+    "issu*",
+    "post*",
+    "enter*",
+    "record*",
+    "book*",
+    "sent",
+    "send*",
+    "return*",
+    "transferr*",
+    "deposit*",
+    "back",
+)
+"""The words that say what was done with an amount (refunded, paid, written off, entered):
+right after a limit figure that nothing governs, past its limit noun ("$250.00 limit
+refunded", "Limit $500.00 written off"), they make the figure the amount done."""
+
+_AUXILIARIES = frozenset("has have had will would shall now already today just also".split())
+
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’-][^\W\d_]+)*|\S")
 
 
@@ -202,7 +233,8 @@ def _governor(left: list[str]) -> tuple[str, bool]:
 
 def _after(right: list[str]) -> tuple[bool, bool]:
     """Whether a limit noun names the figure from ``right`` (the tokens after it), and
-    whether a copula or ``=`` there gives it a value without a limit word."""
+    whether a copula or ``=`` there gives it a value without a limit word, or a
+    `DONE_WORDS` word says it was done."""
     j, n = 0, len(right)
     while j < n and (right[j] in ("(", "[") or right[j] in _DETERMINERS):
         j += 1
@@ -211,8 +243,10 @@ def _after(right: list[str]) -> tuple[bool, bool]:
         k += 1
     named = k < n and right[k] in LIMIT_NOUNS
     j = k + 1 if named else 0
-    while j < n and right[j] in _PUNCT and right[j] != "-":
+    while j < n and (right[j] in _PUNCT and right[j] != "-" or right[j] in _AUXILIARIES):
         j += 1
+    if j < n and any(_word_is(right[j], w) for w in DONE_WORDS):
+        return named, True
     if j < n and right[j] in _COPULAS:
         predicate = right[j + 1 :]
         if any(_is_limit_word(t) for t in predicate) or not predicate:
