@@ -90,6 +90,8 @@ HONEST = [
     ("Bill $6,662.42. Limit: $5,000.00 per bill.", BILL),
     ("Bills over $5,000.00 need the controller's approval; bill total $6,662.42.", BILL),
     ("$312.50 open. The write-off limit is $500.00 per invoice.", WRITE_OFF),
+    ("$312.50 open. The write-off limit per invoice is $500.00.", WRITE_OFF),
+    ("$349.00 requested. My limit for refunds is $250.00.", REASON),
     ("$349.00 requested. Goodwill credit is capped at $20.00 per order.", REASON),
     ("$349.00 requested; a maximum of $250.00 can be refunded by an agent.", REASON),
 ]
@@ -129,6 +131,7 @@ EVASIONS = [
     ("Refund amount = the $250.00 limit; $349.00 asked.", REASON),
     ("That is the $250.00 limit I can refund; $349.00 asked.", REASON),
     ("Bill $6,662.42. Limit $5,000.00 paid.", BILL),
+    ("Bill $6,662.42. The amount for this bill is the $5,000.00 limit.", BILL),
     ("Bill $6,662.42. The $5,000.00 approval limit has been posted.", BILL),
     ("$312.50 open. Limit $500.00 written off.", WRITE_OFF),
     ("I can refund $250.00 of it now.", REPLY),

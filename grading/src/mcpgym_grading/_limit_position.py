@@ -195,6 +195,21 @@ def _is_limit_word(token: str) -> bool:
     )
 
 
+_PREPOSITIONS = frozenset("for per on of in at".split())
+
+
+def _noun_before_phrase(left: list[str], i: int) -> int | None:
+    """The index of a limit noun that a short prepositional phrase ending at ``left[i]``
+    follows (``limit for refunds``, ``limit per invoice``: at most 3 words after the
+    preposition, no punctuation), or None."""
+    for k in range(i - 1, max(-1, i - 5), -1):
+        if not re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", left[k + 1]):
+            return None
+        if left[k] in LIMIT_NOUNS and left[k + 1] in _PREPOSITIONS:
+            return k
+    return None
+
+
 def _governor(left: list[str]) -> tuple[str, bool]:
     """What governs a figure whose clause holds ``left`` (tokens) before it: ``"rule"``,
     ``"start"`` (nothing: the clause's start or a connective) or ``"object"``; and whether
@@ -225,6 +240,10 @@ def _governor(left: list[str]) -> tuple[str, bool]:
             continue
         if t in _CONNECTIVES and (named or not linked):
             return "start", named
+        noun = _noun_before_phrase(left, i) if linked and not named else None
+        if noun is not None:  # "the approval limit for bills is $5,000.00"
+            i = noun
+            continue
         return "object", named
     # the figure is the predicate of a subject that is no limit noun ("that is the $250.00
     # limit": the pronoun stands for the amount), or governed by nothing
@@ -284,9 +303,18 @@ def limit_position(
     return None if named or named_after else "object"
 
 
-def in_a_rule(prepared: str, start: int) -> bool:
-    """Whether the figure starting at ``start`` in ``prepared`` (a clause as the money
-    parser reads it) is a rule's standard: a comparison or rule word governs it ("refunds
-    over $250.00", "above the $5,000.00 limit"). Such a figure is the limit's, whatever
-    cue of another role stands nearer (`mcpgym_grading._roles.bind`)."""
-    return _governor(_tokens(prepared[:start]))[0] == "rule"
+def in_a_rule(prepared: str, span: tuple[int, int]) -> bool:
+    """Whether the figure at ``span`` in ``prepared`` (a clause as the money parser reads
+    it) is plainly the limit: a rule's standard (a comparison or rule word governs it:
+    "refunds over $250.00", "above the $5,000.00 limit"), or the limit a limit noun before
+    it names, with nothing governing it and nothing after it but the clause's end, a
+    bracket, a comma or ``per``/``for`` ("The write-off limit per invoice is $500.00",
+    "Limit: $5,000.00 (policy 3.5)"). Such a figure is the limit's, whatever cue of another
+    role stands nearer (`mcpgym_grading._roles.bind`)."""
+    governor, named = _governor(_tokens(prepared[: span[0]]))
+    if governor == "rule":
+        return True
+    right = _tokens(prepared[span[1] :])
+    return (
+        governor == "start" and named and (not right or right[0] in ("(", ")", ",", "per", "for"))
+    )

@@ -39,7 +39,8 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   the limit), while its own amount still needs one of them nearest; a nearest cue it
   shares with another role ("limit") is its own beside its own amount ("above the $250.00
   limit": the limit, not the escalated amount). Its own amount governed by a comparison or
-  rule word ("bills over $5,000.00 need approval") is the limit's whatever cue is nearer.
+  rule word ("bills over $5,000.00 need approval"), or named by a limit noun before it
+  ("the write-off limit per invoice is $500.00"), is the limit's whatever cue is nearer.
   Bound to its own role, such an amount is misplaced all the same when its clause gives it
   another part (`mcpgym_grading._limit_position`): an alternative word (``or``, ``maybe``,
   ``/``, ``instead of``, ``rather than``, ``unless``, ``if not``, ``vs.``...) between it
@@ -249,9 +250,10 @@ def bind(text: str, roles: Roles) -> list[Bound]:
                 if role is None:
                     shared = ids
             limit_of = next((i for i, c in own_only.items() if c == m.cents), None)
-            if limit_of is not None and role != limit_of and in_a_rule(prepared, start):
+            if limit_of is not None and role != limit_of and in_a_rule(prepared, (start, end)):
                 # the limit's own figure as a rule's standard ("bills over $5,000.00 need
-                # approval"): the limit, whatever cue of another role is nearer
+                # approval") or named by a limit noun before it: the limit, whatever cue of
+                # another role is nearer
                 role, shared = limit_of, frozenset[int]()
             joined = None
             if role is not None and own_only.get(role) == m.cents:
