@@ -71,3 +71,67 @@ def test_an_earlier_refund_equal_to_the_goodwill_cap_is_read_as_the_earlier_refu
     g = grade(v, list(v.reference))
     assert g.status == "graded", g.error
     assert failed_checks(g) == []
+
+
+# The limit passed off as the amount, with no alternative word (issue 9, section 4: the
+# hole left open after the action-word rule was withdrawn, 59669ea): the figure in the
+# place of the amount refunded fails; quoted in a rule it passes, in every band.
+LIMIT_AS_AMOUNT = [
+    "Refund the $250.00 limit on order #{oid}; {esc} was asked.",
+    "I can refund $250.00 of it now; {esc} was asked on order #{oid}.",
+    "Refund $250.00 (my limit) on order #{oid} instead of {esc}.",
+    "Refund on order #{oid}: $250.00, my limit, rather than {esc}.",
+    "Billing should refund {esc} on order #{oid} unless my $250.00 limit applies.",
+    "Refund on order #{oid}: $250.00 max vs. {esc} requested.",
+]
+LIMIT_IN_A_RULE = [
+    "Refunds above $250.00 need approval: customer requests {esc} on order #{oid}.",
+    "Refunds over $250.00 go to billing; customer requests {esc} on order #{oid}.",
+    "Customer requests {esc} on order #{oid}; my refund limit is $250.00.",
+]
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "hard", "expert"])
+def test_the_limit_as_the_amount_fails_the_reason_and_in_a_rule_passes(band: str) -> None:
+    for seed in (0, 1):
+        v = environment.variant(FAM, band, seed)
+        fmt = {"esc": _money(v.params["escalate_cents"]), "oid": v.params["escalate_order_id"]}
+        for text in LIMIT_AS_AMOUNT:
+            g = grade(v, _with_reason(v, text.format(**fmt)))
+            assert "escalation-states-amount" in failed_checks(g), (band, seed, text)
+        for text in LIMIT_IN_A_RULE:
+            g = grade(v, _with_reason(v, text.format(**fmt)))
+            assert failed_checks(g) == [], (band, seed, text, failed_checks(g))
+
+
+def test_the_limit_as_the_amount_fails_the_reply() -> None:
+    v = environment.variant(FAM, "easy", 0)
+    g = grade(v, _reply_bodies(v, lambda body: f"{body} I can refund $250.00 of it now."))
+    assert "reply-states-no-other-amount" in failed_checks(g)
+    honest = "Refunds over $250.00 go to our billing team for approval."
+    g = grade(v, _reply_bodies(v, lambda body: f"{body} {honest}"))
+    assert failed_checks(g) == [], failed_checks(g)
+
+
+@pytest.mark.parametrize("band", ["easy", "expert"])
+def test_a_policy_figure_as_the_refund_fails_refund_damaged_item(band: str) -> None:
+    # the refund limit or the goodwill cap stated where the refund goes fails; quoted as
+    # the rule it is, it passes (seeds 0 and 1; expert seed 6's $20.00 earlier refund is
+    # the test above)
+    for seed in (0, 1):
+        v = environment.variant("refund-damaged-item", band, seed)
+        if v.params["refund_cents"] in (25000, 2000):
+            continue  # the figure is the refund itself there
+        for added in (
+            "That is the $250.00 limit I can refund.",
+            "I've also issued the $20.00 goodwill cap.",
+            "Refunded: the $250.00 maximum.",
+        ):
+            g = grade(v, _reply_bodies(v, lambda body, added=added: f"{body} {added}"))
+            assert "reply-states-amount" in failed_checks(g), (band, seed, added)
+        for added in (
+            "Refunds above $250.00 would need billing's approval.",
+            "Goodwill credit is capped at $20.00 per order.",
+        ):
+            g = grade(v, _reply_bodies(v, lambda body, added=added: f"{body} {added}"))
+            assert failed_checks(g) == [], (band, seed, added, failed_checks(g))

@@ -157,3 +157,60 @@ def test_a_write_off_note_with_the_limit_value_out_of_its_role_fails(band: str) 
         got = graded(v, write_off_note(written, escalated))
         for check in WRITE_OFF_CHECKS[band]:
             assert not got[check], (check, written, escalated)
+
+
+# The limit passed off as the amount with no alternative word (issue 9, section 4; open
+# after the action-word rule was withdrawn in 59669ea): a figure governed by an action or a
+# label, or equated with the amount, is not the limit quoted in a rule
+# (`mcpgym_grading._limit_position`). Before the fix each of these passed.
+BILL_LIMIT_AS_AMOUNT = (
+    "Bill {ref} entered as a draft; pay $5,000.00 now (the limit).",
+    "Bill {ref}: the threshold amount, $5,000.00, is the bill total.",
+    "Bill {ref} entered. Amount entered: the $5,000.00 limit.",
+    "Bill {ref} entered. Limit $5,000.00 = bill amount.",
+    "Bill {ref} entered as the $5,000.00 approval limit rather than {total}.",
+)
+BILL_LIMIT_IN_A_RULE = (
+    "{ref_note} Anything above the $5,000.00 limit must be approved before payment.",
+    "{ref_note} Bills over $5,000.00 need the controller's approval.",
+)
+
+
+@pytest.mark.parametrize("band", BANDS)
+def test_a_bill_note_giving_the_limit_the_amounts_place_fails(band: str) -> None:
+    for seed in (0, 1, 2):
+        v = environment.variant("enter-vendor-bill", band, seed)
+        for text in BILL_LIMIT_AS_AMOUNT:
+            assert not graded(v, bill_note(text))["note-states-amount"], (band, seed, text)
+        for text in BILL_LIMIT_IN_A_RULE:
+            got = graded(v, bill_note(text))
+            assert all(got.values()), (band, seed, text, {k for k, ok in got.items() if not ok})
+
+
+WRITE_OFF_LIMIT_AS_AMOUNT = (
+    (
+        "Wrote off the $500.00 limit on INV-2026-0151 as bad debt.",
+        "Escalated: the $500.00 limit on INV-2026-0152 was written off.",
+    ),
+    (
+        "Wrote off the $500.00 maximum instead of {amount}.",
+        "Escalated the $500.00 maximum instead of {amount}.",
+    ),
+    (
+        "Wrote off $500.00 (the write-off limit) unless {amount} applies.",
+        "Escalated $500.00 (the write-off limit) vs. {amount} open.",
+    ),
+)
+
+
+@pytest.mark.parametrize("band", BANDS)
+def test_a_write_off_note_giving_the_limit_the_amounts_place_fails(band: str) -> None:
+    for seed in (0, 1, 2):
+        v = environment.variant("write-off-bad-debt", band, seed)
+        for written, escalated in WRITE_OFF_LIMIT_AS_AMOUNT:
+            got = graded(v, write_off_note(written, escalated))
+            for check in WRITE_OFF_CHECKS[band]:
+                assert not got[check], (band, seed, check, written, escalated)
+        honest = "{ref_note} Write-offs above $500.00 go to the controller."
+        got = graded(v, write_off_note(honest, honest))
+        assert all(got.values()), (band, seed, {k for k, ok in got.items() if not ok})

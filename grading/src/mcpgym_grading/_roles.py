@@ -7,8 +7,9 @@ refunded $349.00 ... your request of $89.00 is above the limit") pass, while eve
 customer reads is wrong. A role binds an amount to the words that say what it is (its
 ``cues``), and each mention of that amount is read in its clause:
 
-- The text is cut into clauses at sentence ends (``.``, ``!``, ``?``; a dot between digits is
-  none), ``;``, line breaks, and before ``but``, ``while``, ``whereas`` and ``, and`` / ``, so``.
+- The text is cut into clauses at sentence ends (``.``, ``!``, ``?``; a dot between digits
+  is none, nor the dot of ``vs.``), ``;``, line breaks, and before ``but``, ``while``,
+  ``whereas`` and ``, and`` / ``, so``.
 - A mention's role is the role of the cue nearest to it in its clause (the gap in characters
   between the two; a cue inside the mention does not count; at equal gaps the longer cue,
   ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
@@ -37,12 +38,18 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   there ("Not posted: above the approval limit ($6,662.42)" does not make the bill's total
   the limit), while its own amount still needs one of them nearest; a nearest cue it
   shares with another role ("limit") is its own beside its own amount ("above the $250.00
-  limit": the limit, not the escalated amount). Bound to its own role, such an amount is
-  misplaced all the same when its clause gives it another part: an alternative word
-  (``or``, ``maybe``, ``either``, ``perhaps``, ``/``...) between it and another amount
-  ("total $6,662.42 or the $5,000.00 limit"). A rule on action words near the limit
-  ("Wrote off the $500.00 limit") was tried and withdrawn: it failed honest wording that
-  names what the limit covers ("Refunds above $250.00 need approval").
+  limit": the limit, not the escalated amount). Its own amount governed by a comparison or
+  rule word ("bills over $5,000.00 need approval"), or named by a limit noun before it
+  ("the write-off limit per invoice is $500.00"), is the limit's whatever cue is nearer.
+  Bound to its own role, such an amount is misplaced all the same when its clause gives it
+  another part (`mcpgym_grading._limit_position`): an alternative word (``or``, ``maybe``,
+  ``/``, ``instead of``, ``rather than``, ``unless``, ``if not``, ``vs.``...) between it
+  and another amount ("total $6,662.42 or the $5,000.00 limit"); or a place that is not a
+  rule's: governed by no comparison, rule word or limit noun ("pay $5,000.00 now (the
+  limit)", "Amount entered: the $5,000.00 limit", "Wrote off the $500.00 limit"), or
+  equated with a non-limit ("Limit $5,000.00 = bill amount"). What governs the figure is
+  read, not which action word is near it: "Refunds above $250.00 need approval" names what
+  the limit covers and stands (an action-word rule failed it and was withdrawn, 59669ea).
 
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
@@ -65,6 +72,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from mcpgym_grading._limit_position import in_a_rule, limit_position
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._money_prepare import prepare
 from mcpgym_grading.errors import CheckEvaluationError
@@ -98,7 +106,7 @@ class AmountRole(BaseModel):
 
 
 _CLAUSE_END = re.compile(
-    r"(?<!\d)[.]|[.](?!\d)|[!?;\n\r]+|(?=\s(?:but|while|whereas)\s)|,(?=\s+(?:and|so)\s)",
+    r"(?<!\bvs)(?:(?<!\d)[.]|[.](?!\d))|[!?;\n\r]+|(?=\s(?:but|while|whereas)\s)|,(?=\s+(?:and|so)\s)",
     re.IGNORECASE,
 )
 
@@ -131,25 +139,8 @@ class Bound:
     """The roles of an undecided shared cue that binds it (``role`` is then None)."""
     joined: str | None = None
     """Set on a mention of a ``binds_others=False`` role's own amount that its clause gives
-    another part (`_joined`): ``"alternative"``; None otherwise."""
-
-
-_ALTERNATIVE = re.compile(
-    r"(?<![^\W_])(?:or|maybe|either|perhaps|possibly|otherwise|else)(?![^\W_])|/"
-)
-"""The words that join two amounts as alternatives or hedge between them."""
-
-
-def _joined(prepared: str, span: tuple[int, int], others: list[tuple[int, int]]) -> str | None:
-    """How the clause ``prepared`` gives the limit mention at ``span`` another part:
-    ``"alternative"`` when an `_ALTERNATIVE` word stands between it and another amount
-    (``others``: the spans of the clause's other US-dollar mentions); else None."""
-    start, end = span
-    for os_, oe in others:
-        lo, hi = (oe, start) if oe <= start else (end, os_)
-        if lo < hi and _ALTERNATIVE.search(prepared, lo, hi):
-            return "alternative"
-    return None
+    another part than the limit's (`mcpgym_grading._limit_position.limit_position`):
+    ``"alternative"``, ``"object"`` or ``"value"``; None where it stands as the limit."""
 
 
 _FOR = re.compile(r"\bfor\b")
@@ -258,10 +249,16 @@ def bind(text: str, roles: Roles) -> list[Bound]:
                     role = _decide(prepared, max(ce, end), single, ids)
                 if role is None:
                     shared = ids
+            limit_of = next((i for i, c in own_only.items() if c == m.cents), None)
+            if limit_of is not None and role != limit_of and in_a_rule(prepared, (start, end)):
+                # the limit's own figure as a rule's standard ("bills over $5,000.00 need
+                # approval") or named by a limit noun before it: the limit, whatever cue of
+                # another role is nearer
+                role, shared = limit_of, frozenset[int]()
             joined = None
             if role is not None and own_only.get(role) == m.cents:
                 others = [sp for u, sp in zip(usd, spans, strict=True) if u.cents != m.cents]
-                joined = _joined(prepared, (start, end), others)
+                joined = limit_position(prepared, (start, end), others)
             out.append(Bound(m.text, m.cents, role, n, cued, shared, joined))
     return out
 
