@@ -6,6 +6,7 @@ braille, radio digit words and tag characters. Every form below passed on main."
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 
@@ -120,7 +121,7 @@ def test_an_amount_in_look_alike_digits_is_an_amount(text: str, cents: int) -> N
     assert cents in money_mentions_cents(text)
 
 
-def money_mentions_cents(text: str) -> list[int]:
+def money_mentions_cents(text: str) -> list[Fraction]:
     return [m.cents for m in money_mentions(text)]
 
 

@@ -11,8 +11,11 @@ sequence of *atoms*:
 - a spelled number, read as its digits (``nine`` is ``9``; ``twenty-eight`` is ``28``;
   ``eight hundred one`` is ``801``; ``oh`` next to a number is ``0``; spelled digits glued
   together, ``ninefourone``), or a letter of the spelling alphabet (``zulu``, ``zee`` is
-  ``z``), each also as its own word; Cyrillic and Greek letters drawn like Latin ones are
-  read as those (`CONFUSABLES`), in the value too;
+  ``z``), each also as its own word; a run of braille letters, read as letters and (all
+  of its cells ``a`` to ``j``) as digits; letters of other scripts, and ``I`` and a
+  vertical line glued between letters, read as the Latin letter or digit of their
+  look-alike class (`mcpgym_grading._confusables`: Unicode's confusables data, read before
+  casefolding), in the value too;
 - a separator word (`SEPARATOR_WORDS`: ``at``, ``dot``...), which a value may skip;
 - a money amount (``$288.01``, as `mcpgym_grading._text.money_amounts` reads it): opaque.
   A run of atoms never crosses it, so the ZIP ``28801`` is not inside ``$288.01``.

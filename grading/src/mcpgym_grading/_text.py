@@ -16,6 +16,8 @@ split by spaces, "at" and "dot" spelled out) is found by both or by neither:
   braille blank) and leftover combining marks are dropped; letters and digits drawn as
   symbols that NFKC keeps (negative circled ``🅙`` and squared ``🅹``, regional indicators
   ``🇯``, ``🆔``, ``❿``: `mcpgym_grading._lookalike`) are read as those; then casefolded.
+  Tag characters stand for ASCII: a text's source reading (`markup_source`, read beside
+  the rendered one by every check) has them as that ASCII.
 - `TextView`: the folded text's tokens in three streams (plain alphanumeric tokens; digit
   groups joined; spelled-out separator words dropped), searched as whole-token runs, and
   its skeleton (`mcpgym_grading._skeleton`: letters and digits whatever stands between
