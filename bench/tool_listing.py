@@ -41,7 +41,7 @@ def _cpu_s(pid: int) -> float:
 
 async def main() -> None:
     """Run the alternating blocks and print the figures."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--episodes", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=6)
     args = ap.parse_args()
