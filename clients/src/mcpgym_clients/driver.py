@@ -121,7 +121,9 @@ class EpisodeDriver(ServiceClients):
         mcp_mode: `mcp.Client` protocol mode: ``"auto"`` (2026-07-28 against mcpgym
             servers) or ``"legacy"`` (the 2025 handshake).
         environment: the local environment used for reference solutions (default:
-            `load_environment` of the served environment's name, on first need).
+            `load_environment` of the served environment's name, on first need) and to
+            check a tool listing against the server's lock before later episodes reuse it
+            (`ToolListings`; without it, every episode lists its tools).
         env_transport, grading_transport: ``httpx`` transports to use instead of the
             network for the control and grading routes (tests).
         mcp_http: the ``httpx2.AsyncClient`` for MCP connections (default: a new one,
