@@ -62,8 +62,9 @@ def bare_work_app(name: str, tool: str = "get_order") -> object:
     What a plain `MCPServer` doing the same job would be: the tool function itself (same
     SQL) on a private in-memory copy of the environment's snapshot, its arguments validated
     by the SDK's own tool machinery, its result sent as mcpgym sends it (the JSON as text
-    and as ``structuredContent``). What it leaves out is mcpgym's: the episode (lookup,
-    savepoint, virtual clock, its own argument checks), the tool-call log and its caps, the
+    and as ``structuredContent``: the same bytes on the wire). What it leaves out is
+    mcpgym's: the episode (lookup, savepoint, virtual clock, its own argument checks), the
+    result's conversion to plain JSON (`to_jsonable`), the tool-call log and its caps, the
     Host check and the episode URL's routing, the session caps.
     """
     import inspect
@@ -74,7 +75,6 @@ def bare_work_app(name: str, tool: str = "get_order") -> object:
     from mcp.server import MCPServer
 
     from mcpgym_server import Sandbox, VirtualClock, load_environment
-    from mcpgym_server._bundle import to_jsonable
 
     env = load_environment(name)
     spec = env.tools[tool]
@@ -84,7 +84,7 @@ def bare_work_app(name: str, tool: str = "get_order") -> object:
     server = MCPServer("bare-work", log_level="WARNING")
 
     async def work(**kwargs: object) -> types.CallToolResult:
-        result = to_jsonable(fn(sb, **kwargs))
+        result = fn(sb, **kwargs)
         structured = result if isinstance(result, dict) else {"result": result}
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],

@@ -239,7 +239,7 @@ def _servers(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--env", default="helpdesk")
     parser.add_argument("--task", default="order-status")

@@ -206,3 +206,25 @@ def test_malformed_episode_ids_are_unknown_not_file_errors(
         manager.get(bad)
     with pytest.raises(UnknownEpisodeError):
         manager.seal(bad, "ended")
+
+
+def test_virtual_clock_text_follows_every_tick() -> None:
+    # `iso` is made once per instant: a tick must give the next instant's text, not the last
+    from datetime import UTC, datetime, timedelta
+
+    from mcpgym_server import VirtualClock
+
+    clock = VirtualClock(datetime(2025, 1, 1, 23, 59, 30, tzinfo=UTC), timedelta(seconds=45))
+    assert clock.iso() == clock.iso() == "2025-01-01T23:59:30Z"
+    clock.tick()
+    assert clock.iso() == "2025-01-02T00:00:15Z" == clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_unknown_tool_names_are_logged_in_bounded_ascii(manager: EpisodeManager) -> None:
+    # only declared names skip the plain-JSON check: others still go to the log as ascii()
+    ep = manager.open("set-target", "easy", 0)
+    lone = manager.call(ep.id, "nope\ud800", {})
+    huge = manager.call(ep.id, "x" * 500, {})
+    assert lone.status == huge.status == "unknown_tool"
+    assert lone.tool == ascii("nope\ud800") and manager.get(ep.id).log[0].tool == lone.tool
+    assert manager.get(ep.id).log[1].tool.startswith("x" * 200)

@@ -319,9 +319,11 @@ class EpisodeManager(SealingMixin):
             status="ok",
             clock=sb.clock.iso(),
         )
-        if not (isinstance(tool, str) and is_plain_json(tool)):
+        spec = self.env.tools.get(tool) if isinstance(tool, str) else None
+        if spec is None and not (isinstance(tool, str) and is_plain_json(tool)):
+            # a declared tool's name is plain JSON: only unknown names need the check
             tool = entry.tool = ascii(tool)[:200]
-        spec = self.env.tools.get(tool)
+            spec = self.env.tools.get(tool)
         arguments_json = _plain_json_bytes(arguments)
         if arguments_json is None:
             entry.arguments = ascii(arguments)[:1000]
