@@ -1,12 +1,12 @@
 """Server processes for the benchmarks: the mcpgym environment server and a bare `mcp` server.
 
 Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
-``python bench/_servers.py bare PORT`` (or ``bare-work ENV PORT``: a bare server doing the
-environment's tool work, see `bare_work_app`); ``signed-env ENV PORT STORE KEY CONTROL MODE`` and
-``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves, one process each
-(bench/campaign.py ``--servers processes``). Each prints ``ready`` on stdout once it accepts
-connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP without the
-tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
+``python bench/_servers.py bare PORT`` (or ``bare-work ENV PORT [fresh]``: a bare server
+doing the environment's tool work, see `bare_work_app`); ``signed-env ENV PORT STORE KEY
+CONTROL MODE`` and ``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves,
+one process each (bench/campaign.py ``--servers processes``). Each prints ``ready`` on
+stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP
+without the tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
 page deltas (bench/expiry.py's baseline): the whole database gzipped into a format-1
 bundle, idle episodes sealed inline on the event loop.
 """
@@ -14,6 +14,7 @@ bundle, idle episodes sealed inline on the event loop.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import anyio
 
@@ -56,7 +57,7 @@ def bare_app() -> object:
     return app
 
 
-def bare_work_app(name: str, tool: str = "get_order") -> object:
+def bare_work_app(name: str, tool: str = "get_order", *, fresh: bool = False) -> object:
     """A bare `mcp` server serving one of the environment's tools with the same tool work.
 
     What a plain `MCPServer` doing the same job would be: the tool function itself (same
@@ -66,6 +67,11 @@ def bare_work_app(name: str, tool: str = "get_order") -> object:
     mcpgym's: the episode (lookup, savepoint, virtual clock, its own argument checks), the
     result's conversion to plain JSON (`to_jsonable`), the tool-call log and its caps, the
     Host check and the episode URL's routing, the session caps.
+
+    ``fresh``: a new copy of the snapshot for every ``tools/list`` (every bare "episode"
+    of bench/episode.py), as mcpgym gives every episode, so that the first call of each
+    prepares its SQL statements on a new database as mcpgym's first call does; otherwise
+    one copy serves every call (its statements prepared once).
     """
     import inspect
     import json
@@ -78,10 +84,26 @@ def bare_work_app(name: str, tool: str = "get_order") -> object:
 
     env = load_environment(name)
     spec = env.tools[tool]
-    db = env.snapshot.open_copy()
-    sb = Sandbox(db=db, clock=VirtualClock(env.clock_start, timedelta(0)), seed=0, episode_id="x")
+    from mcpgym_server._episode import SANDBOX_CACHE_KIB
+
+    def new_sandbox() -> Sandbox:
+        db = env.snapshot.open_copy()
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")  # as mcpgym's sandboxes
+        return Sandbox(
+            db=db, clock=VirtualClock(env.clock_start, timedelta(0)), seed=0, episode_id="x"
+        )
+
+    sb = new_sandbox()
     fn = spec.fn
-    server = MCPServer("bare-work", log_level="WARNING")
+
+    async def fresh_copy(ctx: Any, call_next: Any) -> Any:
+        nonlocal sb
+        if ctx.method == "tools/list":
+            sb.db.close()
+            sb = new_sandbox()
+        return await call_next(ctx)
+
+    server = MCPServer("bare-work", log_level="WARNING", middleware=[fresh_copy] if fresh else [])
 
     async def work(**kwargs: object) -> types.CallToolResult:
         result = fn(sb, **kwargs)
@@ -194,7 +216,8 @@ if __name__ == "__main__":
     elif kind == "grading":  # PORT STORE TOKEN KEY
         anyio.run(_run, grading_app(sys.argv[3], sys.argv[4], sys.argv[5]), int(sys.argv[2]))
     elif kind == "bare-work":  # ENV PORT
-        anyio.run(_run, bare_work_app(sys.argv[2]), int(sys.argv[3]))
+        fresh = len(sys.argv) > 4 and sys.argv[4] == "fresh"
+        anyio.run(_run, bare_work_app(sys.argv[2], fresh=fresh), int(sys.argv[3]))
     elif kind == "bare":
         anyio.run(_run, bare_app(), int(sys.argv[2]))
     else:

@@ -129,7 +129,7 @@ async def _bench_interleaved(
             for k in kinds[i % len(kinds) :] + kinds[: i % len(kinds)]:
                 if k == "bare":
                     start, took = await _bare_episode(shared, urls[k], mode, ("noop", {}))
-                elif k == "bare-work":
+                elif k in ("bare-work", "bare-fresh"):
                     start, took = await _bare_episode(shared, urls[k], mode, call)
                 else:
                     start, took = await _env_episode(shared, urls[k], mode, task, i % 50, call)
@@ -223,9 +223,14 @@ def _servers(
     pids: dict[str, int] = {}
     for way in ways:
         port = _free_port()
-        if way in ("bare", "bare-work"):
-            argv = ["bare"] if way == "bare" else ["bare-work", env]
-            pids[way] = stack.enter_context(_process(*argv, str(port)))
+        if way.startswith("bare"):
+            argv = {
+                "bare": ["bare"],
+                "bare-work": ["bare-work", env],
+                "bare-fresh": ["bare-work", env],
+            }[way]
+            tail = ["fresh"] if way == "bare-fresh" else []
+            pids[way] = stack.enter_context(_process(*argv, str(port), *tail))
             urls[way] = f"http://127.0.0.1:{port}/mcp"
             continue
         store = stack.enter_context(tempfile.TemporaryDirectory())
@@ -247,8 +252,9 @@ def main() -> None:
     parser.add_argument("--args", default='{"order_id": 100001}')
     parser.add_argument(
         "--ways",
-        default="bare,bare-work,mcpgym",
-        help="servers to alternate: bare, bare-work, mcpgym, before, main (default: %(default)s)",
+        default="bare,bare-work,bare-fresh,mcpgym",
+        help="servers to alternate: bare, bare-work, bare-fresh, mcpgym, before, main "
+        "(default: %(default)s)",
     )
     parser.add_argument(
         "--main-src", help="for way `main`: a source tree of mcpgym_server (`.../server/src`)"
