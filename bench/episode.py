@@ -1,24 +1,35 @@
-"""Benchmark: episode start and tool-call latency over loopback HTTP, against a bare `mcp` server.
+"""Benchmark: episode start and tool-call latency over loopback HTTP, against bare `mcp` servers.
 
 Usage::
 
-    uv run python bench/episode.py [--episodes 300] [--env helpdesk] [--task order-status]
+    uv run python bench/episode.py [--episodes 300] [--calls 1000] [--eras 2025,2026]
+        [--ways bare,bare-work,bare-fresh,mcpgym[,before][,main --main-src DIR]]
 
-Three servers run as separate processes on 127.0.0.1 (uvicorn, JSON responses): the bare
-`mcp` server, the mcpgym environment server, and *before*: the same environment server
-without the tool-schema lookup (the code path before it: the SDK ran a whole ``tools/list``
-per ``tools/call``). Episodes alternate between the three (the order rotating), so a change
-of load hits all alike. The client reuses one ``httpx2.AsyncClient`` (see
-notes/mcp-sdk-2.md §6).
+Each way is a server process on 127.0.0.1 (uvicorn, JSON responses; bench/_servers.py):
+
+- ``bare``: a bare `mcp` ``MCPServer`` with one trivial ``noop`` tool;
+- ``bare-work``: a bare ``MCPServer`` doing the measured tool's own work (the tool function,
+  the same SQL, on one in-memory copy of the snapshot; the same result bytes);
+- ``bare-fresh``: bare-work with a new copy of the snapshot per ``tools/list`` (per episode);
+- ``mcpgym``: the environment server of this tree; ``main``: the same from another source
+  tree (``--main-src``, e.g. main's ``server/src``), for an A/B in one run;
+- ``before``: the environment server without the tool-schema lookup (the SDK then ran a
+  whole ``tools/list`` per ``tools/call``).
+
+Episodes alternate between the ways (the order rotating), so a change of load hits all
+alike. The client reuses one ``httpx2.AsyncClient`` (see notes/mcp-sdk-2.md §6).
 
 - episode start (mcpgym): ``POST /episodes`` + MCP session open + ``tools/list``;
-  baseline: MCP session open + ``tools/list`` on the bare server.
-- tool call (mcpgym): one read tool call in the episode; baseline: the bare ``noop`` call.
+  bare ways: MCP session open + ``tools/list``.
+- tool call: the one call of each episode (bare: ``noop``).
+- ``--calls N``: then N calls per way in blocks of 25, the ways alternating block by block,
+  with each server process's CPU per call (``/proc/PID/task/*/schedstat``).
 - in-process episode start: ``EpisodeManager.open`` (snapshot copy + variant setup),
   variant generation cached, as a trainer would call it.
 
-Prints medians and p90 in milliseconds and the ratios to the baseline; the aims
-(ISSUE: start within 3x of the bare session open, call within 1.3x) are printed beside.
+Prints medians and p90 in milliseconds, the ratios to ``bare`` and to ``bare-work`` (the
+issue's ratio: the framework's overhead over a plain MCP server doing the same work; aim
+1.3), the load average, and with ``main`` the ratios of this tree to main.
 """
 
 from __future__ import annotations
