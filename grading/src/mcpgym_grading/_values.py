@@ -176,6 +176,7 @@ NULL where ``text`` is NULL."""
 
 _sql_without = sql_without
 
+
 def register_sql_functions(db: sqlite3.Connection) -> None:
     """Make the grading SQL functions (`SQL_FOLD`, `SQL_MENTIONS`, `SQL_WITHOUT`) callable
     in ``db``'s queries."""
