@@ -67,6 +67,8 @@ def test_a_return_labels_own_carrier_is_dropped(text: str, value: str) -> None:
         # the value starts another claim
         ("Return label, DHL has the parcel.", "dhl"),
         ("Return label is DHL, who has the parcel too.", "dhl"),
+        ("The parcel: FedEx, return label attached.", "fedex"),
+        ("The parcel sits with FedEx, send it back with USPS.", "fedex"),
     ],
 )
 def test_another_claim_keeps_the_mention(text: str, value: str) -> None:

@@ -75,8 +75,9 @@ claim (``Return label, DHL has the parcel``, ``Return label is FedEx, who has it
 the value is not bound to the cue."""
 
 _LISTED = re.compile(r"[,;/]")
-"""Punctuation that, right before a value following a cue, starts another claim or lists
-the value (``Return label, DHL ...``): the value is not bound to the cue."""
+"""Punctuation between a cue and a value that starts another claim or lists the value
+(``Return label, DHL has the parcel``, ``The parcel: FedEx, return label attached``): the
+value is not bound to the cue."""
 
 LOCATORS = frozenset("with by via through from at on in is are was were be been being".split())
 """Words that, right before a value, make it the object of another claim (``could be with
@@ -173,7 +174,8 @@ def _bound_spans(
                 )
                 if lo is not None and not has(lo, e - 1):
                     before = words[lo - 1] if lo > 0 else ""
-                    if before not in LOCATORS and free(lo - 1) and free(i + k):
+                    listed = _LISTED.search(clause[toks[e][1] : toks[i][0]])
+                    if before not in LOCATORS and not listed and free(lo - 1) and free(i + k):
                         spans.append((toks[lo][0], toks[i + k - 1][1]))
                     break
                 if words[e] not in MODIFIERS | LEFT_LINKS or i - e > 3:
