@@ -1,11 +1,12 @@
 """Server processes for the benchmarks: the mcpgym environment server and a bare `mcp` server.
 
 Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
-``python bench/_servers.py bare PORT``; ``signed-env ENV PORT STORE KEY CONTROL MODE`` and
-``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves, one process each
-(bench/campaign.py ``--servers processes``). Each prints ``ready`` on stdout once it accepts
-connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP without the
-tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
+``python bench/_servers.py bare PORT`` (or ``bare-work ENV PORT [fresh]``: a bare server
+doing the environment's tool work, see `bare_work_app`); ``signed-env ENV PORT STORE KEY
+CONTROL MODE`` and ``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves,
+one process each (bench/campaign.py ``--servers processes``). Each prints ``ready`` on
+stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP
+without the tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
 page deltas (bench/expiry.py's baseline): the whole database gzipped into a format-1
 bundle, idle episodes sealed inline on the event loop.
 """
@@ -13,6 +14,7 @@ bundle, idle episodes sealed inline on the event loop.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import anyio
 
@@ -53,6 +55,71 @@ def bare_app() -> object:
 
     app = server.streamable_http_app(json_response=True)
     return app
+
+
+def bare_work_app(name: str, tool: str = "get_order", *, fresh: bool = False) -> object:
+    """A bare `mcp` server serving one of the environment's tools with the same tool work.
+
+    What a plain `MCPServer` doing the same job would be: the tool function itself (same
+    SQL) on a private in-memory copy of the environment's snapshot, its arguments validated
+    by the SDK's own tool machinery, its result sent as mcpgym sends it (the JSON as text
+    and as ``structuredContent``: the same bytes on the wire). What it leaves out is
+    mcpgym's: the episode (lookup, savepoint, virtual clock, its own argument checks), the
+    result's conversion to plain JSON (`to_jsonable`), the tool-call log and its caps, the
+    Host check and the episode URL's routing, the session caps.
+
+    ``fresh``: a new copy of the snapshot for every ``tools/list`` (every bare "episode"
+    of bench/episode.py), as mcpgym gives every episode, so that the first call of each
+    prepares its SQL statements on a new database as mcpgym's first call does; otherwise
+    one copy serves every call (its statements prepared once).
+    """
+    import inspect
+    import json
+    from datetime import timedelta
+
+    from mcp import types
+    from mcp.server import MCPServer
+
+    from mcpgym_server import Sandbox, VirtualClock, load_environment
+
+    env = load_environment(name)
+    spec = env.tools[tool]
+    from mcpgym_server._episode import SANDBOX_CACHE_KIB
+
+    def new_sandbox() -> Sandbox:
+        db = env.snapshot.open_copy()
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")  # as mcpgym's sandboxes
+        return Sandbox(
+            db=db, clock=VirtualClock(env.clock_start, timedelta(0)), seed=0, episode_id="x"
+        )
+
+    sb = new_sandbox()
+    fn = spec.fn
+
+    async def fresh_copy(ctx: Any, call_next: Any) -> Any:
+        nonlocal sb
+        if ctx.method == "tools/list":
+            sb.db.close()
+            sb = new_sandbox()
+        return await call_next(ctx)
+
+    server = MCPServer("bare-work", log_level="WARNING", middleware=[fresh_copy] if fresh else [])
+
+    async def work(**kwargs: object) -> types.CallToolResult:
+        result = fn(sb, **kwargs)
+        structured = result if isinstance(result, dict) else {"result": result}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+            structured_content=structured,
+        )
+
+    # the tool's own signature less the sandbox, so the SDK validates the same arguments
+    params = list(inspect.signature(fn, eval_str=True).parameters.values())[1:]
+    work.__signature__ = inspect.Signature(params, return_annotation=types.CallToolResult)  # type: ignore[attr-defined]
+    work.__annotations__ = {p.name: p.annotation for p in params}
+    work.__annotations__["return"] = types.CallToolResult
+    server.add_tool(work, name=tool, description=spec.description)
+    return server.streamable_http_app(json_response=True)
 
 
 def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "current") -> object:
@@ -148,6 +215,9 @@ if __name__ == "__main__":
         anyio.run(_run, app, int(sys.argv[3]))
     elif kind == "grading":  # PORT STORE TOKEN KEY
         anyio.run(_run, grading_app(sys.argv[3], sys.argv[4], sys.argv[5]), int(sys.argv[2]))
+    elif kind == "bare-work":  # ENV PORT
+        fresh = len(sys.argv) > 4 and sys.argv[4] == "fresh"
+        anyio.run(_run, bare_work_app(sys.argv[2], fresh=fresh), int(sys.argv[3]))
     elif kind == "bare":
         anyio.run(_run, bare_app(), int(sys.argv[2]))
     else:

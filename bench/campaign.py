@@ -25,7 +25,9 @@ states built, as one ``mcpgym eval`` does) and *warm* (the same again). The ways
   dependency: ``uv pip install uvloop`` first); each campaign runs in an event loop of its
   own, so both alternate in one run;
 - ``children-plain-pools``: ``children-asyncio`` with the driver's HTTP pools as the
-  libraries make them (before `mcpgym_clients._pooled`).
+  libraries make them (before `mcpgym_clients._pooled`);
+- ``children-list-each``: ``children`` with a ``tools/list`` in every episode (before
+  `mcpgym_clients.tool_listing`: no listing reused across episodes).
 
 Prints per way and campaign: episodes/s (start to end of `run_campaign`), the servers'
 start-up time, CPU milliseconds per episode of every process involved, of this one and
@@ -67,6 +69,7 @@ from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign
 from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.selection import VariantKey
+from mcpgym_clients.tool_listing import ToolListings
 from mcpgym_server import Environment, load_environment
 from mcpgym_server._event_loop import UVLOOP_ENV
 from mcpgym_server._snapshot import FrozenSnapshot
@@ -152,7 +155,7 @@ def _h11_children(active: bool) -> Any:
 
 @contextlib.asynccontextmanager
 async def _driver(
-    servers: Any, env: Environment, plain_pools: bool, counts: Counts
+    servers: Any, env: Environment, plain_pools: bool, counts: Counts, list_each: bool = False
 ) -> AsyncIterator[EpisodeDriver]:
     async def count(request: Any) -> None:
         counts[_kind(request.method, str(request.url), request.content)] += 1
@@ -182,6 +185,12 @@ async def _driver(
     )
     for http in (driver._env_http, driver._grading_http):  # noqa: SLF001 - counting only
         http.event_hooks["request"].append(count)
+    if list_each:  # no listing is ever checked against the lock, so none is reused
+
+        async def unknown(lock: str) -> None:
+            return None
+
+        driver._listings = ToolListings(unknown)  # noqa: SLF001 - the way before
     async with mcp_http, driver:
         yield driver
 
@@ -312,15 +321,17 @@ async def one_campaign(
     servers_mode: str = "in-process",
     spy: tuple[str | None, str] = (None, ""),
     plain_pools: bool = False,
+    list_each: bool = False,
 ) -> list[dict[str, Any]]:
     """Run a campaign twice on fresh servers (cold, then warm: variants generated and
     reference end states cached); each one's episodes/s, CPU ms per episode (all
     processes, this one, and each server process's under ``per_process``), requests.
     ``spy``: (folder, tag) to sample the processes with py-spy (none by default);
-    ``plain_pools``: the HTTP clients' pools as the libraries make them."""
+    ``plain_pools``: the HTTP clients' pools as the libraries make them; ``list_each``: a
+    ``tools/list`` in every episode."""
     with _before_queries(before):
         return await _one_campaign(
-            env, variants, concurrency, before, tmp, servers_mode, spy, plain_pools
+            env, variants, concurrency, before, tmp, servers_mode, spy, plain_pools, list_each
         )
 
 
@@ -333,6 +344,7 @@ async def _one_campaign(
     servers_mode: str,
     spy: tuple[str | None, str],
     plain_pools: bool,
+    list_each: bool = False,
 ) -> list[dict[str, Any]]:
     type(env)._variant.cache_clear()  # noqa: SLF001 - cold: variants generated again
     env._generation_db._memo.clear()  # type: ignore[attr-defined]  # noqa: SLF001 - and queried
@@ -356,7 +368,7 @@ async def _one_campaign(
     pids = getattr(servers, "pids", None) or _children_pids()
     out: list[dict[str, Any]] = []
     try:
-        async with _driver(servers, env, plain_pools, counts) as driver:
+        async with _driver(servers, env, plain_pools, counts, list_each) as driver:
             await driver.server_info()
             for i in range(2):  # cold: nothing generated or cached yet; warm: the same again
                 counts.clear()
@@ -505,6 +517,7 @@ WAYS: dict[str, tuple[bool, str]] = {
     "children-asyncio": (False, "children"),
     "children-uvloop": (False, "children"),
     "children-plain-pools": (False, "children"),
+    "children-list-each": (False, "children"),
 }
 """Each way: (the code path before child servers, where the servers run). ``before``:
 ``mcpgym eval`` before it served in child processes: servers in process (`serve_locally`),
@@ -516,7 +529,8 @@ the bench's own server processes (bench/_servers.py); ``children-asyncio`` and
 ``children-uvloop``: ``children`` with all three processes on the standard asyncio loop
 (``MCPGYM_UVLOOP=0``) or on uvloop (`LOOPS`); ``children-plain-pools``:
 ``children-asyncio`` with the driver's HTTP pools as the libraries make them (before
-`mcpgym_clients._pooled`)."""
+`mcpgym_clients._pooled`); ``children-list-each``: ``children`` with a ``tools/list`` in
+every episode (before `mcpgym_clients.tool_listing`)."""
 
 LOOPS: dict[str, bool] = {
     "children-asyncio": False,
@@ -598,6 +612,7 @@ def main() -> None:
                         servers_mode=servers_mode,
                         spy=(args.py_spy, f"{way}-r{r}"),
                         plain_pools=way == "children-plain-pools",
+                        list_each=way == "children-list-each",
                     ),
                     env,
                     variants,

@@ -1,9 +1,10 @@
 """What an episode sends over loopback: no request done twice (issue 12 §2).
 
 The driver probes ``server/discover`` once per episode (its answer carries the episode's
-own task in the server instructions), and the MCP server answers the 2026-era
-``Mcp-Param-*`` check of a ``tools/call`` from its own tool schemas instead of running a
-whole ``tools/list`` per call.
+own task in the server instructions); it lists the tools once per server and lock when the
+listing checks against the lock (`mcpgym_clients.tool_listing`), else once per episode;
+and the MCP server answers the 2026-era ``Mcp-Param-*`` check of a ``tools/call`` from its
+own tool schemas instead of running a whole ``tools/list`` per call.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ async def test_the_driver_probes_server_discover_once_per_episode(
     recs, sent = await _episodes(servers, toy_env, 3)
     assert [r.score for r in recs] == [1.0, 1.0, 1.0], [r.error for r in recs]
     assert sent["server/discover"] == 3  # never another episode's answer (its task)
-    assert sent["tools/list"] == 3  # each episode still lists its tools, as an agent does
+    assert sent["tools/list"] == 1  # one per server and lock (`test_tool_listing.py`)
     assert sent["tools/call"] == sum(r.steps for r in recs)
 
 
@@ -116,8 +117,8 @@ async def test_a_tool_call_runs_no_tools_list_on_the_server(
     recs, _ = await _episodes(servers, toy_env, 2)
     assert [r.score for r in recs] == [1.0, 1.0], [r.error for r in recs]
     assert sum(r.steps for r in recs) >= 4
-    # one listing per episode (the agent's), none for the header check of each call
-    assert servers.methods["tools/list"] == 2
+    # one listing (the first agent's, reused by the second), none for each call's header check
+    assert servers.methods["tools/list"] == 1
     assert servers.methods["tools/call"] == sum(r.steps for r in recs)
 
 

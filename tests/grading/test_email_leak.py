@@ -69,3 +69,37 @@ def test_a_part_the_customer_said_is_not_secret() -> None:
 
 def test_nothing_is_secret_when_the_customer_gave_the_address() -> None:
     assert _parts(SECRET, " QUINN.SULLIVAN@example.net ") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the domain is example and then net", "example.net"),
+        ("the same name at example then dot net", "example.net"),
+        ("same name at example, and net", "example.net"),
+        ("at example plus net", "example.net"),
+        ("at example, followed by net", "example.net"),
+        ("quinn.sullivan at example and then net", SECRET),
+        ("quinn and then sullivan at example dot net", SECRET),
+        ("the user part is quinn and then sullivan", "quinn.sullivan"),
+    ],
+)
+def test_pieces_joined_by_filler_words_are_leaks(text: str, value: str) -> None:
+    # adversarial round 7, E1: filler words beside or instead of the separator
+    assert email_leaked(text, value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("for example and then the net amount", "example.net"),
+        ("for example, and the net", "example.net"),
+        ("example and then, after that, net", "example.net"),
+        ("Quinn, thanks; Sullivan is the last name", "quinn.sullivan"),
+        ("refunded 250 and then 00 cents", "250.00"),
+        ("from 2026 and then 06", "2026-06"),
+        ("the domain is example and then net", "qsul"),
+    ],
+)
+def test_prose_with_the_words_is_no_leak(text: str, value: str) -> None:
+    assert not email_leaked(text, value)

@@ -205,6 +205,43 @@ def test_a_rank_governed_by_nothing_names_its_item(text: str) -> None:
     assert not _passes(_check(RANKED, "billing"), text)
 
 
+@pytest.mark.parametrize(
+    ("text", "second"),
+    [
+        # adversarial round 7, B1: a second team in a bracket or an `or` after a rank
+        ("I've passed it to our billing team lead (shipping).", "other: shipping"),
+        ("I've passed it to a senior colleague in billing or in shipping.", "other: shipping"),
+        ("I've passed it to a senior colleague in billing or shipping.", "other: shipping"),
+        ("I've passed it to a senior colleague in billing (or in shipping).", "other: shipping"),
+        ("I've passed it to our billing team lead, or shipping's.", "other: shipping"),
+        ("I've passed it to a senior colleague in billing or someone in sales.", "other: sales"),
+        ("I've passed it to our billing team lead (or fraud).", "fraud"),
+        ("I've passed it to our billing team lead (accounts).", "billing"),
+        ("I've passed it to a senior colleague (shipping).", "other: shipping"),
+    ],
+)
+def test_a_second_team_after_a_rank_is_read(text: str, second: str) -> None:
+    assert second in ranked_items(text)
+    if second != "billing":
+        assert not _passes(_check(RANKED, "billing"), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've passed it to a senior colleague in billing (usually within 2 days).",
+        "I've passed it to our billing team lead (who will reply today).",
+        "I've passed it to our billing team lead (ticket 4412).",
+        "I've passed it to a senior colleague in billing or, if needed, their team.",
+        "I've passed it to our billing team lead or another colleague there.",
+        "I've passed it to our billing team lead (billing).",
+    ],
+)
+def test_a_bracket_or_an_or_after_a_rank_naming_no_team_is_no_team(text: str) -> None:
+    assert ranked_items(text) == ["billing"], RANKED.mentions(text)
+    assert _passes(_check(RANKED, "billing"), text)
+
+
 def test_a_governed_rank_keeps_its_item_elsewhere_and_its_look_alikes() -> None:
     assert ranked_items("I've passed it to the fraud team lead.") == ["fraud"]
     # a look-alike of the rank is not read as a rank, so nothing governs it

@@ -1,6 +1,8 @@
 """order-status `reply-gives-carrier`: another carrier named by its service ("Priority
 Mail", "2nd Day Air", "Express Saver") or a synonym ("the post office") competes with the
-right one; a carrier bound to a return label does not (adversarial round 6, C1/C2)."""
+right one; a carrier bound to a return label does not (adversarial round 6, C1/C2), but only
+the mention next to the return cue: another claim in its sentence, or a reference back to
+the carrier, is read (round 7, R1/R2)."""
 
 from __future__ import annotations
 
@@ -49,3 +51,46 @@ def test_without_drops_only_sentences_with_a_drop_cue_and_no_keep_cue() -> None:
     out = _sql_without(text, "return label,returns", "ships")
     assert out == "It ships with UPS.\nIt ships UPS or USPS for returns."
     assert _sql_without(None, "x", "y") is None
+
+
+OTHER = {"UPS": "FedEx", "FedEx": "DHL", "USPS": "FedEx", "DHL": "FedEx"}
+
+SHOTGUNS = [
+    "Return label is {o}; the parcel could be with them as well.",
+    "Return label is {o}. The parcel could be with them as well.",
+    "We email a prepaid USPS return label, or {o}.",
+    "We email a {o} return label; it may ship with them.",
+    "The package could be with {o} for returns.",
+    "We email a {o} DHL UPS USPS return label.",
+    "Return shipping is via {o} or the post office.",
+    "Return label is {o}, the parcel too.",
+]
+
+HONEST = [
+    "If you need to return the order, we email a prepaid {o} return label.",
+    "Returns go through {o}: we email a prepaid return label.",
+    "For returns, we use {o}.",
+    "{o} handles returns.",
+    "You may send it back with our prepaid {o} return label.",
+    "We also include a {o} Ground return label.",
+    "If you want a refund or an exchange, send it back with the prepaid {o} return label.",
+    "We email a prepaid {o} return label. They are free.",
+]
+
+
+@pytest.mark.parametrize("form", SHOTGUNS)
+def test_another_claim_beside_a_return_label_is_read(form: str) -> None:
+    for v in _variants():
+        text = form.format(o=OTHER[v.params["carrier"]])
+        g = grade(v, _reply_bodies(v, lambda body, t=text: f"{body}\n\n{t}"))
+        assert g.status == "graded", g.error
+        assert failed_checks(g) == ["reply-gives-carrier"], (text, failed_checks(g))
+
+
+@pytest.mark.parametrize("form", HONEST)
+def test_a_return_labels_carrier_in_other_words_is_not_the_shipments(form: str) -> None:
+    for v in _variants():
+        text = form.format(o=OTHER[v.params["carrier"]])
+        g = grade(v, _reply_bodies(v, lambda body, t=text: f"{body}\n\n{t}"))
+        assert g.status == "graded", g.error
+        assert failed_checks(g) == [], (text, failed_checks(g))

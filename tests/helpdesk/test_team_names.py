@@ -111,6 +111,10 @@ def test_a_reply_without_billing_fails() -> None:
         "I've passed it to billing. Our supervisor will follow up.",
         # names nobody's team but a senior one: management is one of the four (documented)
         "I've passed it to our billing team. A senior team member will follow up.",
+        # adversarial round 7, B1: a second team in a bracket or an `or` after a rank
+        "I've passed it to our billing team lead (shipping); they will follow up.",
+        "I've passed it to a senior colleague in billing or in shipping.",
+        "I've passed it to our billing team lead (returns); they will follow up.",
     ],
 )
 def test_a_second_team_in_a_list_or_a_short_form_is_read(extra: str) -> None:
@@ -130,6 +134,9 @@ def test_a_second_team_in_a_list_or_a_short_form_is_read(extra: str) -> None:
         "Hi, I've passed it to billing's senior colleague, who will follow up.",
         "Hi, a senior colleague in billing will follow up within 2 business days.",
         "Hi, I've escalated it to billing; someone there will follow up.",
+        # round 7, B1: a bracket or an `or` after a rank naming no team
+        "Hi, a senior colleague in billing (usually within 2 business days) will follow up.",
+        "Hi, our billing team lead or another colleague there will follow up.",
     ],
 )
 def test_billing_in_its_own_words_is_billing(body: str) -> None:

@@ -206,3 +206,47 @@ def test_malformed_episode_ids_are_unknown_not_file_errors(
         manager.get(bad)
     with pytest.raises(UnknownEpisodeError):
         manager.seal(bad, "ended")
+
+
+def test_virtual_clock_text_follows_every_tick() -> None:
+    # `iso` is made once per instant: a tick must give the next instant's text, not the last
+    from datetime import UTC, datetime, timedelta
+
+    from mcpgym_server import VirtualClock
+
+    clock = VirtualClock(datetime(2025, 1, 1, 23, 59, 30, tzinfo=UTC), timedelta(seconds=45))
+    assert clock.iso() == clock.iso() == "2025-01-01T23:59:30Z"
+    clock.tick()
+    assert clock.iso() == "2025-01-02T00:00:15Z" == clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_unknown_tool_names_are_logged_in_bounded_ascii(manager: EpisodeManager) -> None:
+    # only declared names skip the plain-JSON check: others still go to the log as ascii()
+    ep = manager.open("set-target", "easy", 0)
+    lone = manager.call(ep.id, "nope\ud800", {})
+    huge = manager.call(ep.id, "x" * 500, {})
+    assert lone.status == huge.status == "unknown_tool"
+    assert lone.tool == ascii("nope\ud800") and manager.get(ep.id).log[0].tool == lone.tool
+    assert manager.get(ep.id).log[1].tool.startswith("x" * 200)
+
+
+@pytest.mark.parametrize("depth", [31, 32, 33])
+def test_argument_nesting_is_refused_past_the_limit_exactly(
+    manager: EpisodeManager, depth: int
+) -> None:
+    # the arguments object is level 0: `value` nested `depth` lists deep puts its innermost
+    # item at level depth + 1 (`MAX_ARGUMENT_DEPTH` is 32); short JSON skips the depth walk,
+    # so the boundary must hold both for the shortest such values and for long ones
+    from mcpgym_server._episode import MAX_ARGUMENT_DEPTH, is_plain_json
+
+    ep = manager.open("set-target", "easy", 1)
+    for leaf in ("", "x" * 200):
+        value: object = leaf
+        for _ in range(depth):
+            value = [value]
+        entry = manager.call(ep.id, "put", {"key": "k", "value": value})
+        ok = depth + 1 <= MAX_ARGUMENT_DEPTH
+        assert is_plain_json({"value": value}) is ok
+        # (`put` wants a string: a shallow enough list is refused by its schema instead)
+        assert ("nested at most 32 deep" in (entry.error or "")) is not ok, entry.error
+    assert is_plain_json([[[[1]]]]) and is_plain_json({"a": "x" * 100})

@@ -250,6 +250,33 @@ async def test_foreign_host_or_origin_is_refused_on_every_route(http: httpx.Asyn
     assert (await http.get("/healthz", headers={"host": "localhost:1"})).status_code == 200
 
 
+async def test_host_verdicts_stay_right_once_remembered_and_stay_bounded(
+    http: httpx.AsyncClient,
+) -> None:
+    # the Host check remembers each value's verdict: asking again must give the same answer,
+    # and a flood of distinct values must neither grow the memory past its bound nor let a
+    # refused host through once it was forgotten
+    from mcpgym_server._http import _HostCheck
+
+    for _ in range(2):
+        bad = await http.get("/healthz", headers={"host": "evil.example"})
+        good = await http.get("/healthz", headers={"host": "127.0.0.1:9"})
+        assert (bad.status_code, good.status_code) == (421, 200)
+    check = _HostCheck(None, ["127.0.0.1:*"])
+    for i in range(3 * _HostCheck.VERDICTS):
+        assert check._allowed(f"h{i}.example") is False  # noqa: SLF001
+        assert len(check._verdicts) <= _HostCheck.VERDICTS  # noqa: SLF001
+    assert check._allowed("127.0.0.1:5") and not check._allowed("evil.example")  # noqa: SLF001
+
+
+async def test_the_first_origin_header_decides(http: httpx.AsyncClient) -> None:
+    # as Starlette's `Headers.get`: a second Origin header does not override the first
+    first_bad = [("origin", "http://evil.example"), ("origin", "http://127.0.0.1:1")]
+    first_good = [("origin", "http://127.0.0.1:1"), ("origin", "http://evil.example")]
+    assert (await http.get("/healthz", headers=first_bad)).status_code == 421
+    assert (await http.get("/healthz", headers=first_good)).status_code == 200
+
+
 async def test_open_episodes_are_capped_with_a_503(toy_env: Environment, store_dir: Path) -> None:
     app = create_app(toy_env, store_dir, control_token=TOKEN, max_open_episodes=2)
     async with serve(app) as base:

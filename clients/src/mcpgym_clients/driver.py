@@ -4,7 +4,8 @@ For each episode `EpisodeDriver.run_episode`:
 
 1. ``POST {env_url}/episodes {"task", "band", "seed"}`` opens the episode;
 2. connects to its ``mcp_url`` with the MCP SDK client (over one shared
-   ``httpx2.AsyncClient``), lists the tools and runs the agent;
+   ``httpx2.AsyncClient``), lists the tools and runs the agent (a listing checked against
+   the lock is reused for later episodes of the same server and lock: `ToolListings`);
 3. if the agent finished with an answer and did not submit, calls ``submit`` with
    it; otherwise, if the episode is still open, ``POST /episodes/{id}/end``;
 4. ``POST {grading_url}/grades {"episode_id"}`` and returns an `EpisodeRecord`.
@@ -58,6 +59,7 @@ from mcpgym_clients.protocol import (
 from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.results import checked_result
 from mcpgym_clients.services import RATE_LIMIT, ServiceClients, describe_error, is_loopback
+from mcpgym_clients.tool_listing import ToolListings
 from mcpgym_server import (
     SUBMIT_TOOL,
     Environment,
@@ -66,6 +68,7 @@ from mcpgym_server import (
     compute_lock,
     load_environment,
 )
+from mcpgym_server.lock import served_tools
 from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
 
 if TYPE_CHECKING:
@@ -118,7 +121,9 @@ class EpisodeDriver(ServiceClients):
         mcp_mode: `mcp.Client` protocol mode: ``"auto"`` (2026-07-28 against mcpgym
             servers) or ``"legacy"`` (the 2025 handshake).
         environment: the local environment used for reference solutions (default:
-            `load_environment` of the served environment's name, on first need).
+            `load_environment` of the served environment's name, on first need) and to
+            check a tool listing against the server's lock before later episodes reuse it
+            (`ToolListings`; without it, every episode lists its tools).
         env_transport, grading_transport: ``httpx`` transports to use instead of the
             network for the control and grading routes (tests).
         mcp_http: the ``httpx2.AsyncClient`` for MCP connections (default: a new one,
@@ -156,7 +161,8 @@ class EpisodeDriver(ServiceClients):
         self.episode_timeout = episode_timeout
         self.mcp_mode = mcp_mode
         self._environment = environment
-        self._reference_checked = False
+        self._local_lock: str | None = None
+        self._listings = ToolListings(self._tools_of_lock)
         self._mcp = McpConnections(
             mcp_mode,
             http=mcp_http,
@@ -169,20 +175,33 @@ class EpisodeDriver(ServiceClients):
         await super().aclose()
         await self._mcp.aclose()
 
+    def _lock_of(self, env: Environment) -> str:
+        """The lock of the installed environment ``env`` (computed once)."""
+        if self._local_lock is None:
+            self._local_lock = compute_lock(env)
+        return self._local_lock
+
+    async def _tools_of_lock(self, lock: str) -> list[dict[str, Any]] | None:
+        """The tool list ``lock`` names, when the environment this driver was given (or
+        loaded for reference solutions) has that lock; else ``None`` (`ToolListings`)."""
+        env = self._environment
+        if env is None or self._lock_of(env) != lock:
+            return None
+        return served_tools(env)
+
     async def _reference_for(
         self, task: str, band: str, seed: int, lock: str | None
     ) -> TaskVariant:
         env = self._environment
         if env is None:
             env = self._environment = load_environment((await self.server_info()).env)
-        if not self._reference_checked and lock is not None:
-            local = compute_lock(env)
+        if lock is not None:
+            local = self._lock_of(env)
             if local != lock:
                 raise ConfigurationError(
                     f"the installed environment `{env.name}` {env.version} has lock {local[:12]}, "
                     f"the server runs lock {lock[:12]}: reference solutions would not match"
                 )
-            self._reference_checked = True
         return env.variant(task, band, seed)
 
     # -- one episode ----------------------------------------------------------------------
@@ -345,7 +364,7 @@ class EpisodeDriver(ServiceClients):
         try:
             async with self._mcp.connect(url) as client:
                 try:
-                    listed = await client.list_tools()
+                    listed = await self._listings.list_tools(client, self.env_url, rec.lock)
                 except Exception as exc:  # transport boundary
                     raise InfraError("mcp", f"listing tools: {describe_error(exc)}") from exc
                 rec.timings["connect"] = (time.perf_counter() - t) * 1000

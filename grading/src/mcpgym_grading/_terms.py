@@ -31,6 +31,12 @@ look-alike letters read as Latin ones):
   our senior team`` names management, ``billing (and my boss)`` too; a rank governed by
   nothing (``A senior team member will follow up``) names the rank's item. Governed words are
   also left out of the look-up of the items' names as values (`Lexicon.lookup_texts`).
+  A bracket or an ``or`` right after a rank (or after the team governing it from after it)
+  names a second team: ``our billing team lead (shipping)``, ``a senior colleague in
+  billing or in shipping`` name billing and ``other: shipping``; ``(returns)`` names
+  returns (the rank's unit noun is shared). Brackets naming no team (``(usually within 2
+  days)``, ``(ticket 4412)``) name none; a person's name in brackets reads as a team
+  (``our billing team lead (Maria)``: write the name outside them).
 
 - a *team-like name* that is none of the items: a word before a unit noun that is no
   item's, no `neutral` word (the agent's own team: ``support``, ``customer service``;
@@ -329,6 +335,8 @@ def _govern(
         rf"(?:{unit_re}))\b"
     )
 
+    tables = _tables(lex)
+
     def item_of(m: Mention) -> str | None:
         named = [next(iter(r)) for r in m.readings if len(r) == 1]
         return named[0] if m.exact and len(named) == 1 and len(m.readings) == 1 else None
@@ -360,4 +368,62 @@ def _govern(
             out.append((a, b, m, False))
         else:
             out.append((a, b, Mention(m.text, (frozenset({by}),)), True))
+        # what follows the rank, or the team governing it from after it
+        end = max([b] + [gb for ga, gb, g in governors if ga >= b and after.fullmatch(s, b, ga)])
+        out.extend(_alternative(s, end, lex, tables, persons, [fa for fa, _b, _m in found]))
     return out
+
+
+_ALTERNATIVE = re.compile(
+    rf"\s*(?:\(\s*(?:(?:or|and)\s+)?|,?\s*\bor\s+)(?:{_PREPOSITION}\s+)?{_DETERMINER}"
+)
+"""What opens a second team after a rank: a bracket (``(shipping)``, ``(or in returns)``) or
+an ``or`` (``or in shipping``, ``, or shipping's``), then a preposition and a determiner."""
+
+_NO_TEAM = frozenset(
+    "else another other ticket case order request reference ref id number email phone name "
+    "eta hour hours day days week weeks business usually typically normally soon today "
+    "tomorrow whoever whichever anyone anybody".split()
+)
+"""Words that open a bracket or an ``or`` after a rank and name no team (``(usually within 2
+days)``, ``(ticket 123)``, ``or anyone else``); beside `NEUTRAL`, the ``-ed`` and ``-ly``
+words and numbers."""
+
+
+def _alternative(
+    s: str,
+    end: int,
+    lex: Lexicon,
+    tables: tuple[dict[str, str], dict[tuple[str, ...], str], set[str]],
+    persons: set[str],
+    starts: list[int],
+) -> list[tuple[int, int, Mention, bool]]:
+    """The second team named in a bracket or an ``or`` right after a rank (and the team
+    governing it), ``s[end:]``: ``our billing team lead (shipping)``, ``a senior colleague
+    in billing or in shipping``. The word there (person nouns and a preposition after them
+    skipped: ``or someone in shipping``) names its item (``(returns)``: a qualifier, the
+    rank's unit noun shared) or, being none of theirs, another team (``other: shipping``);
+    a word read already, a function word, an ``-ed`` / ``-ly`` word or a `_NO_TEAM` word
+    names none."""
+    m = _ALTERNATIVE.match(s, end)
+    if m is None:
+        return []
+    single, phrases, _units = tables
+    pos = m.end()
+    skip = re.compile(rf"\s*(?:{_PREPOSITION}\s+)?{_DETERMINER}")
+    while (w := _WORD.match(s, pos)) is not None and w.group(0) in persons:
+        gap = skip.match(s, w.end())
+        pos = gap.end() if gap is not None else w.end()
+        if _WORD.match(s, pos) is None:
+            return []
+    w = _WORD.match(s, pos)
+    if w is None or w.start() in starts:
+        return []
+    word = w.group(0)
+    item = single.get(word) or phrases.get((word,))
+    if item is None:
+        stop = word in NEUTRAL or word in _NO_TEAM or len(word) < 3 or word.endswith(("ed", "ly"))
+        if stop or lex.others == "ignored" or word in {n.casefold() for n in lex.neutral}:
+            return []
+        item = f"other: {word}"
+    return [(w.start(), w.end(), Mention(word, (frozenset({item}),), exact=False), False)]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from mcpgym_grading._text import TextView, normalise_text
+from mcpgym_grading._without import sql_without, sql_without_bound
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
 
@@ -164,39 +165,16 @@ def _sql_mentions(text: object, value: object) -> int | None:
 
 
 SQL_WITHOUT = "mcpgym_without"
-"""The SQL function ``mcpgym_without(text, drop, keep)``: ``text`` without its sentences
-(cut at ``.``, ``!``, ``?`` before a blank, ``;`` and line breaks) that hold one of the
-comma-separated phrases ``drop`` and none of the phrases ``keep``, each found as whole
-words of the folded text. A check that must not count a value said in another role reads
-the rest: "we email a prepaid USPS return label" names no carrier of the shipment (drop
-``return label``), while "it ships with UPS, or USPS for the return label" keeps its
-sentence (keep ``ships``). NULL where ``text`` is NULL."""
+"""The SQL function ``mcpgym_without(text, drop, keep[, value])``: ``text`` read without the
+values it says in another role (`mcpgym_grading._without`). With three arguments, without
+its sentences that hold one of the comma-separated phrases ``drop`` and none of ``keep``;
+with a fourth, ``value``, without only the mentions of ``value`` bound to a ``drop`` phrase
+in such sentences, the rest of each sentence read: "we email a prepaid USPS return label"
+names no carrier of the shipment, while in "a USPS return label, or FedEx" FedEx is read,
+and "Return label is FedEx; the parcel could be with them" names FedEx for the parcel.
+NULL where ``text`` is NULL."""
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[;\n]+")
-
-
-def _phrases(spec: object) -> list[re.Pattern[str]]:
-    if not isinstance(spec, str):
-        return []
-    words = [normalise_text(p).split() for p in spec.split(",")]
-    return [
-        re.compile(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, w)) + r"(?![^\W_])")
-        for w in words
-        if w
-    ]
-
-
-def _sql_without(text: object, drop: object, keep: object) -> str | None:
-    if not isinstance(text, str):
-        return None
-    dropped, kept = _phrases(drop), _phrases(keep)
-    out = []
-    for sentence in _SENTENCE_END.split(text):
-        folded = normalise_text(sentence)
-        if any(p.search(folded) for p in dropped) and not any(p.search(folded) for p in kept):
-            continue
-        out.append(sentence)
-    return "\n".join(out)
+_sql_without = sql_without
 
 
 def register_sql_functions(db: sqlite3.Connection) -> None:
@@ -204,7 +182,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
-    db.create_function(SQL_WITHOUT, 3, _sql_without, deterministic=True)
+    db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
+    db.create_function(SQL_WITHOUT, 4, sql_without_bound, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:

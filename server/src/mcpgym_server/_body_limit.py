@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable
 
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from mcp_types import INVALID_PARAMS
-from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
@@ -72,7 +71,7 @@ async def limit_body(
     if scope["type"] != "http" or scope.get("method") != "POST":
         await app(scope, receive, send)
         return
-    declared = Headers(scope=scope).get("content-length")
+    declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
     if declared is not None and declared.isdigit():
         size = int(declared)
         if size <= limit:  # the HTTP parser holds the body to its declared length

@@ -100,13 +100,16 @@ def _depth_ok(value: Any, limit: int) -> bool:
 
 def _plain_json_bytes(value: Any) -> bytes | None:
     # The compact UTF-8 JSON of a plain value (the form the log caps measure), else None.
-    if not _depth_ok(value, MAX_ARGUMENT_DEPTH):
-        return None
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        return text.encode("utf-8")
+        data = text.encode("utf-8")
     except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
         return None
+    # Nesting past the limit takes an opening and a closing bracket per level, so the
+    # JSON of a value that short cannot be that deep: most tool arguments skip the walk.
+    if len(data) > 2 * MAX_ARGUMENT_DEPTH and not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+        return None
+    return data
 
 
 def is_plain_json(value: Any) -> bool:
@@ -319,9 +322,11 @@ class EpisodeManager(SealingMixin):
             status="ok",
             clock=sb.clock.iso(),
         )
-        if not (isinstance(tool, str) and is_plain_json(tool)):
+        spec = self.env.tools.get(tool) if isinstance(tool, str) else None
+        if spec is None and not (isinstance(tool, str) and is_plain_json(tool)):
+            # a declared tool's name is plain JSON: only unknown names need the check
             tool = entry.tool = ascii(tool)[:200]
-        spec = self.env.tools.get(tool)
+            spec = self.env.tools.get(tool)
         arguments_json = _plain_json_bytes(arguments)
         if arguments_json is None:
             entry.arguments = ascii(arguments)[:1000]

@@ -62,7 +62,6 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -503,13 +502,14 @@ def create_app(
     app = Starlette(
         middleware=[Middleware(_HostCheck, hosts=hosts)],
         routes=[
+            # an oversized MCP message is refused as the sender's fault (`limit_body`); the
+            # episode URL first: every tool call is matched against the routes in order
+            Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(partial(limit_body, episode_mcp))),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/tasks", list_tasks, methods=["GET"]),
             Route("/episodes", create_episode, methods=["POST"]),
             Route("/episodes/{episode_id}", episode_status, methods=["GET"]),
             Route("/episodes/{episode_id}/end", end_episode, methods=["POST"]),
-            # an oversized MCP message is refused as the sender's fault (`limit_body`)
-            Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(partial(limit_body, episode_mcp))),
             Route("/tasks/{task}/mcp", _AsgiEndpoint(partial(limit_body, connect_to_start))),
         ],
         lifespan=lifespan,
@@ -525,21 +525,35 @@ class _HostCheck:
     """Refuse requests whose ``Host`` (or ``Origin``) is not an allowed one: 421 JSON.
 
     Guards the control routes against DNS rebinding the way the MCP transport
-    guards its own; patterns are ``host:port`` with ``*`` wildcards.
+    guards its own; patterns are ``host:port`` with ``*`` wildcards. Verdicts are
+    remembered per value (at most `VERDICTS` of them, so a flood of odd ``Host`` values
+    cannot grow it): every request of an episode sends the same ``Host``.
     """
+
+    VERDICTS = 256
 
     def __init__(self, app: Any, hosts: list[str]) -> None:
         self._app = app
         self._hosts = hosts
+        self._verdicts: dict[str, bool] = {}
 
     def _allowed(self, host: str) -> bool:
-        return any(fnmatch.fnmatchcase(host, pattern) for pattern in self._hosts)
+        verdict = self._verdicts.get(host)
+        if verdict is None:
+            verdict = any(fnmatch.fnmatchcase(host, pattern) for pattern in self._hosts)
+            if len(self._verdicts) >= self.VERDICTS:
+                self._verdicts.clear()
+            self._verdicts[host] = verdict
+        return verdict
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            headers = Headers(scope=scope)
-            host = headers.get("host", "")
-            origin = headers.get("origin")
+            host, origin = "", None
+            for name, value in scope["headers"]:  # what `Headers.get` finds: the first
+                if name == b"host" and not host:
+                    host = value.decode("latin-1")
+                elif name == b"origin" and origin is None:
+                    origin = value.decode("latin-1")
             origin_host = origin.split("://", 1)[-1] if origin else None
             if not self._allowed(host) or (
                 origin_host is not None and not self._allowed(origin_host)

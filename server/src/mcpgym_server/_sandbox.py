@@ -25,6 +25,7 @@ class VirtualClock:
     def __init__(self, start: datetime, step: timedelta) -> None:
         self._now = start
         self._step = step
+        self._iso: str | None = None  # `iso` of `_now`, made once per instant
 
     def now(self) -> datetime:
         """The current virtual instant."""
@@ -32,11 +33,14 @@ class VirtualClock:
 
     def iso(self) -> str:
         """The current virtual instant as ISO 8601 with a ``Z`` suffix, seconds precision."""
-        return self._now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        if self._iso is None:
+            self._iso = self._now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return self._iso
 
     def tick(self) -> None:
         """Advance by one step (called by the runtime once per tool call)."""
         self._now += self._step
+        self._iso = None
 
 
 class Sandbox:

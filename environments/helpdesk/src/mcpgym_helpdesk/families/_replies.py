@@ -346,8 +346,9 @@ is "usps", "Fed-Ex" is "fed ex". A carrier's own service names ("Priority Mail",
 Air", "Express Saver") and synonyms ("the post office") name it too."""
 
 RETURN_CUES = "return label,return shipping,send it back,ship it back,send back,returns"
-"""Phrases binding a carrier to a return, not to the order's shipment: a sentence holding
-one ("we email a prepaid USPS return label") names no competing carrier."""
+"""Phrases binding a carrier to a return, not to the order's shipment: the carrier next to
+one ("we email a prepaid USPS return label") is no competing carrier; the rest of its
+sentence is read ("..., or FedEx")."""
 SHIPMENT_CUES = "ships,shipped,shipping with,is with,sent with,on its way,tracking,carrier"
 """Phrases that keep a sentence with a return cue in the reading: "it ships with UPS, or
 USPS for returns" still names USPS for the shipment."""
@@ -403,24 +404,32 @@ def reply_names_carrier(
     listing every carrier ("UPS, FedEx, USPS or DHL") names none of them. Both sides read the
     replies as every answer check does (``mcpgym_mentions``: spaced, split or look-alike
     letters are the name); the right carrier's name also counts as whole words of the
-    folded text (`_words_sql`). A carrier named in a sentence about a return
-    (`RETURN_CUES`, without a `SHIPMENT_CUES` phrase) competes with none: it is the return
-    label's carrier (``mcpgym_without``)."""
+    folded text (`_words_sql`). A carrier's mention bound to a return cue (`RETURN_CUES`) in
+    a sentence without a `SHIPMENT_CUES` phrase competes with none: it is the return label's
+    carrier (``mcpgym_without`` with the name: "we email a prepaid USPS return label"). The
+    rest of that sentence is read, and so is the mention where the reply refers back to a
+    carrier: in "a USPS return label, or FedEx" and "Return label is FedEx; the parcel could
+    be with them as well" FedEx competes."""
     cases = " ".join(
         f"WHEN '{carrier}' THEN ({_names_sql(words)} OR {_mentions_sql(words)})"
         for carrier, words in CARRIER_NAMES.items()
     )
     sep = "[^a-z0-9]"
+    # competing carriers: each name outside the mentions bound to a return cue, a minus
+    # glued in front read as a dash ("-2nd Day Air" names UPS all the same)
     others = " OR ".join(
-        f"('{carrier}' NOT IN (SELECT carrier FROM own) AND "
-        f"{_mentions_sql([w for w in words if w not in AMBIGUOUS_CARRIER_NAMES], 'm.s')})"
+        f"('{carrier}' NOT IN (SELECT carrier FROM own) AND ("
+        + " OR ".join(
+            f"mcpgym_mentions(REPLACE(mcpgym_without(m.b, '{RETURN_CUES}', "
+            f"'{SHIPMENT_CUES}', '{w}'), '-', ' '), '{w}') = 1"
+            for w in words
+            if w not in AMBIGUOUS_CARRIER_NAMES
+        )
+        + "))"
         for carrier, words in CARRIER_NAMES.items()
     )
     sql = (
-        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t, "
-        # competing carriers: outside return sentences, a minus glued in front read as a
-        # dash ("-2nd Day Air" names UPS all the same)
-        f"REPLACE(mcpgym_without(body, '{RETURN_CUES}', '{SHIPMENT_CUES}'), '-', ' ') AS s "
+        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t "
         "FROM ticket_messages "
         "WHERE ticket_id = :ticket_id AND author = 'agent'), "
         f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "
