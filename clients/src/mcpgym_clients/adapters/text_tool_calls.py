@@ -55,6 +55,11 @@ from mcpgym_clients.adapters.text_call_forms import (
     marker_forms,
     pythonic_forms,
 )
+from mcpgym_clients.adapters.text_call_templates import (
+    looks_like_template_call,
+    tagged_named,
+    template_forms,
+)
 
 _TAGS = "tool_call|tools|function_call|toolcall|tool_calls"
 _TAGGED = re.compile(
@@ -283,7 +288,15 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
     for m in _TAGGED.finditer(text):
         body = m.group(2).strip()
         if not body.startswith(("{", "[", "```")):
-            continue  # "<tool_call>" mentioned in prose, or a <function=...> inside
+            named = tagged_named(body, tool_names)  # GLM: the name first, or <name> tags
+            if named is None:
+                continue  # "<tool_call>" mentioned in prose, or a <function=...> inside
+            if isinstance(named, str):
+                errors.append(named)
+                continue
+            found += [(m.start(), ParsedToolCall(n, a, "glm", m.group(0))) for n, a in named]
+            spans.append(m.span())
+            continue
         parsed = _parse_tagged(body, m.group(1))
         if isinstance(parsed, str):
             errors.append(parsed)
@@ -299,7 +312,7 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             continue
         found.append((m.start(), ParsedToolCall(result[0], result[1], "xml_function", m.group(0))))
         spans.append(m.span())
-    for form in marker_forms(text, tool_names):
+    for form in [*marker_forms(text, tool_names), *template_forms(text, tool_names)]:
         if any(s <= form.start < e for s, e in spans):
             continue
         if form.error:
@@ -355,6 +368,8 @@ def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
     if not text:
         return False
     if _CALL_TAG.search(text) or looks_like_marker_or_pythonic(text, tool_names):
+        return True
+    if looks_like_template_call(text, tool_names):
         return True
     for m in _NAMED.finditer(text):
         if m.group(1) in tool_names:
