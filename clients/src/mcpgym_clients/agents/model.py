@@ -54,6 +54,7 @@ from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, 
 from mcpgym_clients.adapters.chat_completions import function_call_json
 from mcpgym_clients.adapters.outcomes import (
     RepeatedServerErrors,
+    context_filled,
     is_context_overflow,
     overflow_figures,
 )
@@ -80,6 +81,12 @@ UNREAD_CALL_FEEDBACK = (
     '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON and '
     "nothing else around the JSON; to answer, reply in plain words."
 )
+
+CONTEXT_OVERFLOW = "context_overflow"
+"""The flag of an episode ended by the context window after its first request: a prompt
+over it (a 400), or a response the server cut at the length limit well short of
+``max_tokens`` (`context_filled`). Scored as ``max_tokens``, but told apart from a model
+that rambled to its response cap."""
 
 UNPARSED_TOOL_CALL = "unparsed_tool_call"
 """The flag of an episode that ended on a message that looked like a tool call no parser
@@ -221,6 +228,7 @@ class _Episode:
         self.seen_ids: set[str] = set()
         self.api_error: ModelAPIError | None = None
         self.told_unread = False  # the model was told its final message looked like a call
+        self.unread: dict[str, Any] | None = None  # the last reply, if a call that did not read
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
         return AgentResult(termination, self.transcript, self.usage, **kw)
@@ -272,6 +280,7 @@ class _Episode:
                     note["mcpgym_raw_content"] = parsed_from
                 elif parsed.errors:
                     self._record_assistant(turn, note)
+                    self.unread = self.transcript[-1]
                     feedback = TEXT_CALL_FEEDBACK.format(errors="; ".join(parsed.errors))
                     self.history += self.adapter.user_entries(feedback)
                     self.transcript.append(
@@ -279,12 +288,10 @@ class _Episode:
                     )
                     continue
             turn.calls = self._fresh_ids(turn.calls, turn_no)
+            self.unread = None
             self._record_assistant(turn, note)
             if turn.stop == "max_tokens":
-                return self.result(
-                    "max_tokens",
-                    error="the response was cut off at the token limit; its calls were not run",
-                )
+                return self._cut(turn, turn_no)
             if turn.stop == "content_filter":  # like a refusal: the model's outcome, scored
                 answer = turn.text.strip() if turn.text else None
                 return self.result("completed", answer=answer or None)
@@ -317,12 +324,57 @@ class _Episode:
             done = await self._run_calls(turn.calls)
             if done is not None:
                 return done
+        if self.unread is not None:  # out of turns right after a call that did not read
+            self.unread["mcpgym_unparsed_tool_call"] = True
+            return self.result(
+                "max_turns",
+                error=f"{UNPARSED_TOOL_CALL}: the last message was a tool call that could "
+                "not be read (the model was told)",
+            )
         return self.result("max_turns")
 
     def _tell(self, text: str) -> None:
         """Send a harness message to the model (history and transcript)."""
         self.history += self.adapter.user_entries(text)
         self.transcript.append({"role": "user", "content": text, "mcpgym_harness": True})
+
+    def _cut(self, turn: ModelTurn, turn_no: int) -> AgentResult:
+        """The result of a response cut at the length limit (already recorded).
+
+        Raises:
+            ConfigurationError: it is the episode's first response and the context window,
+                not ``max_tokens``, cut it (`context_filled`): the prompt fills the context.
+        """
+        raw = turn.raw if isinstance(turn.raw, dict) else {}
+        empty = not (turn.text and turn.text.strip()) and not turn.calls
+        empty = empty and not any(raw.get(k) for k in ("reasoning_content", "reasoning"))
+        cap = self.adapter.recorded_settings().get("max_tokens")
+        filled = context_filled(
+            turn.usage,
+            cap=cap if isinstance(cap, int) else None,
+            raw_stop=turn.raw_stop,
+            empty=empty,
+        )
+        if filled is None:
+            return self.result(
+                "max_tokens",
+                error="the response was cut off at the token limit; its calls were not run",
+            )
+        if turn_no == 1:
+            raise ConfigurationError(
+                "stopping: the model server's context window is too small for this "
+                f"environment: the first request ({len(self.ctx.tools)} tools, system prompt "
+                f"and task) was answered with a response cut at the length limit after "
+                f"{filled}: the prompt fills the server's context; start the server with a "
+                "larger context (llama.cpp: --n_ctx / -c; vLLM: --max-model-len; Ollama: "
+                "num_ctx)"
+            )
+        self.transcript[-1]["mcpgym_context_overflow"] = True
+        return self.result(
+            "max_tokens",
+            error=f"{CONTEXT_OVERFLOW}: the context window filled: the response was cut after "
+            f"{filled}; its calls were not run",
+        )
 
     def _failed(self, exc: ModelAPIError, turn_no: int) -> AgentResult:
         """The result of a request that failed for good (see the module docstring).
@@ -343,7 +395,10 @@ class _Episode:
                     + (" or lower --max-output-tokens" if figures.cap_too_large else "")
                     + f". The server said: {exc}"
                 )
-            return self.result("max_tokens", error=f"context window exceeded: {exc}")
+            self.transcript[-1]["mcpgym_context_overflow"] = True
+            return self.result(
+                "max_tokens", error=f"context window exceeded ({CONTEXT_OVERFLOW}): {exc}"
+            )
         if exc.transient and self.agent._server_errors.is_ours(exc):
             return self.result(
                 "model_error",
