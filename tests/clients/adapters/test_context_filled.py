@@ -193,8 +193,7 @@ async def test_a_later_overflow_400_is_flagged_apart_from_a_rambling_model() -> 
 
 async def test_a_harmony_call_written_as_text_is_run() -> None:
     harmony = (
-        '<|channel|>commentary to=functions.get <|constrain|>json<|message|>{"key": "a"}'
-        "<|call|>"
+        '<|channel|>commentary to=functions.get <|constrain|>json<|message|>{"key": "a"}<|call|>'
     )
     server = Server([sse(harmony), sse("`a` holds 1.")])
     result, episode = await run(server)
