@@ -358,3 +358,4 @@ def usage_comparison_table(c: Mapping[str, Any]) -> Table:
         format_seconds(dd, signed=True),
     )
     return table
+
