@@ -21,8 +21,15 @@ that real chat templates produce are recognised:
   Functionary (``>>>name``) and DeepSeek (``<｜tool▁call▁begin｜>...``), and the pythonic
   calls of Llama 3.2/4 and Gemma (``[get_order(order_id=7)]``, ```` ```tool_code ````),
   read in `mcpgym_clients.adapters.text_call_forms` (which says when pythonic text counts
-  as a call and when it is prose). Any JSON call object may be OpenAI's nested
-  ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
+  as a call and when it is prose).
+- The forms of gpt-oss (harmony ``<|channel|>commentary to=functions.NAME ... <|message|>``),
+  Kimi K2 (``<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>``), GLM-4/4.5
+  (``<tool_call>NAME`` then ``<arg_key>``/``<arg_value>`` pairs or JSON, ``<name>``/
+  ``<arguments>`` tags, an untagged ``NAME`` line then a JSON object) and ReAct
+  (``Action: NAME`` / ``Action Input: {...}``), read in
+  `mcpgym_clients.adapters.text_call_templates`.
+
+Any JSON call object may be OpenAI's nested ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
 
 Every JSON body may have its braces doubled, as the model copied them from a template
 that escapes them (``{{"name": ..., "arguments": {...}}}``).

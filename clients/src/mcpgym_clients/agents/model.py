@@ -13,7 +13,10 @@ One turn is one model request. Per turn:
   400 error (OpenAI ``context_length_exceeded``, Gemini "input token count exceeds"),
   except on the episode's first request: a system prompt, tools and task that do not fit
   are a misconfigured server (its context too small), so the campaign stops with
-  `ConfigurationError` quoting the figures (prompt tokens vs context);
+  `ConfigurationError` quoting the figures (prompt tokens vs context); the same holds for a
+  first reply the server cut at the length limit with 0 completion tokens or far fewer
+  than ``max_tokens`` (`context_filled`: the prompt fills the context). Later, both are a
+  scored ``max_tokens`` flagged ``context_overflow`` (`CONTEXT_OVERFLOW`);
 - every tool call of the turn is executed in order and all results go back in the vendor's
   shape in one step, each paired with its call's id; an id the model already used (in an
   earlier turn or twice in this one) is replaced by a fresh one in both places;
