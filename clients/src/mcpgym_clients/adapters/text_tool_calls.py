@@ -29,7 +29,8 @@ that real chat templates produce are recognised:
   (``Action: NAME`` / ``Action Input: {...}``), read in
   `mcpgym_clients.adapters.text_call_templates`.
 
-Any JSON call object may be OpenAI's nested ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
+Any JSON call object may be OpenAI's nested
+``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
 
 Every JSON body may have its braces doubled, as the model copied them from a template
 that escapes them (``{{"name": ..., "arguments": {...}}}``).
