@@ -211,3 +211,31 @@ async def test_a_broken_tagged_call_every_turn_ends_max_turns_flagged() -> None:
     assert episode.calls == []
     assert result.termination == "max_turns"
     assert episode_flags({"transcript": result.transcript}) == ["unparsed_tool_call"]
+
+
+async def test_every_episode_ended_by_the_context_is_warned_about(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """S8-1b: each episode overflows on its second request; after the first three the
+    campaign is told that it measures the server's context."""
+    cut = sse("", "length", completion=0)
+    server = Server([sse_call("get", {"key": "a"}), cut] * 3)
+    agent = agent_for(server)
+    try:
+        for _ in range(3):
+            with anyio.fail_after(10):
+                result = await agent.run(FakeEpisode().context())
+            assert episode_flags({"transcript": result.transcript}) == ["context_overflow"]
+    finally:
+        await agent.aclose()
+    warned = [r.getMessage() for r in caplog.records if "context window" in r.getMessage()]
+    assert len(warned) == 1 and "the first 3 episodes all ended" in warned[0]
+
+
+async def test_a_stream_with_done_but_no_finish_reason_is_whole_and_recorded_so() -> None:
+    """S8-8, as decided in docs/models.md: ``[DONE]`` is the server's end marker."""
+    body = _chunk({"role": "assistant", "content": "Shipped."}) + "data: [DONE]\n\n"
+    result, _ = await run(Server([body]))
+    assert (result.termination, result.answer) == ("completed", "Shipped.")
+    last = result.transcript[-1]
+    assert (last["mcpgym_stop"], last["mcpgym_finish_reason"]) == ("other", None)

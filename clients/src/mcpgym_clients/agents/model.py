@@ -140,6 +140,7 @@ class ModelAgent(Agent):
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self._warned_budget = False
         self._breaker: list[str] | None = []  # None: off (a request has succeeded)
+        self._overflowed: int | None = 0  # episodes the context ended; None: one was not
         self._server_errors = RepeatedServerErrors()
 
     def settings(self) -> dict[str, Any]:
@@ -182,7 +183,25 @@ class ModelAgent(Agent):
                 "timeout", error=f"the episode exceeded its time limit of {self.time_limit} s"
             )
         self._trip(state)
+        self._count_overflow(result)
         return result
+
+    def _count_overflow(self, result: AgentResult) -> None:
+        """Warn once (log) when each of the first `BREAKER_EPISODES` episodes ended by the
+        context window after its first request: the server's context is being measured."""
+        if self._overflowed is None:
+            return
+        if not (result.error or "").startswith(("context window exceeded", CONTEXT_OVERFLOW)):
+            self._overflowed = None
+            return
+        self._overflowed += 1
+        if self._overflowed == BREAKER_EPISODES:
+            logger.warning(
+                "the first %d episodes all ended because the prompt outgrew the model "
+                "server's context window (flagged context_overflow): the scores measure the "
+                "server's context, not the model; start it with a larger context",
+                BREAKER_EPISODES,
+            )
 
     def _trip(self, state: _Episode) -> None:
         """The circuit breaker: stop the campaign when the first `BREAKER_EPISODES`
