@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mcpgym_clients.errors import ModelAPIError
@@ -244,3 +245,49 @@ class RepeatedServerErrors:
         signature = f"{exc.status} {exc.reason}"
         first = self._first_seen.setdefault(signature, self.successes)
         return self.successes > first
+
+
+FILLED_SHARE = 0.9
+"""A response cut at ``length`` with fewer completion tokens than this share of the
+``max_tokens`` sent was cut by the context window, not by the cap (`context_filled`)."""
+
+
+def context_filled(
+    usage: Mapping[str, float], *, cap: int | None, raw_stop: str | None, empty: bool
+) -> str | None:
+    """Whether a response the server cut at the length limit (stop ``max_tokens``) was cut
+    by the context window rather than by the response cap: what llama.cpp, Ollama and
+    vLLM's ignored prompts send when the prompt (nearly) fills the context: a 200 with
+    ``finish_reason: length`` and 0 completion tokens, or far fewer than ``max_tokens``.
+
+    Args:
+        usage: the turn's usage (``prompt_tokens``, ``completion_tokens``; either may be
+            absent: not reported).
+        cap: the ``max_tokens`` sent (``None``: unknown, then only the next two count).
+        raw_stop: the vendor's stop value (Anthropic's ``model_context_window_exceeded``
+            says so outright).
+        empty: the response holds no text, no call and no reasoning.
+
+    Returns:
+        The figures in words (``"0 completion tokens of the 2,048 allowed after a prompt
+        of 4,745 tokens"``), or ``None`` when the cap (the model's own length) cut it.
+    """
+    completion = usage.get("completion_tokens")
+    prompt = usage.get("prompt_tokens")
+    filled = (
+        raw_stop == "model_context_window_exceeded"
+        or completion == 0
+        or (completion is None and empty)
+        or (cap is not None and completion is not None and completion < FILLED_SHARE * cap)
+    )
+    if not filled:
+        return None
+    done = "an unknown number of" if completion is None else f"{int(completion):,}"
+    text = f"{done} completion tokens"
+    if cap is not None:
+        text += f" of the {cap:,} allowed (max_tokens)"
+    if prompt is not None:
+        text += f" after a prompt of {int(prompt):,} tokens"
+        if completion is not None:
+            text += f" (a context of about {int(prompt + completion):,} tokens)"
+    return text

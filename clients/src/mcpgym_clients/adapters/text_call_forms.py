@@ -52,6 +52,10 @@ TextCallSource = Literal[
     "functionary",
     "deepseek",
     "pythonic",
+    "harmony",
+    "kimi",
+    "glm",
+    "react",
 ]
 """Which written form a parsed call came from (re-exported by `text_tool_calls`)."""
 
@@ -298,4 +302,23 @@ def looks_like_marker_or_pythonic(text: str, names: Collection[str]) -> bool:
         m = re.match(r"\s*\[?\s*([\w.\-]+)\s*\(", fence.group(1))
         return bool(m and m.group(1) in names)
     m = re.match(r"\s*\[\s*([\w.\-]+)\s*\(|\s*([\w.\-]+)\s*\(\s*(?:\)|\w+\s*=)", text)
-    return bool(m and (m.group(1) or m.group(2)) in names)
+    if m and (m.group(1) or m.group(2)) in names:
+        return True
+    return _calls_only(text, names)
+
+
+def _calls_only(body: str, names: Collection[str]) -> bool:
+    """Whether ``body`` is, as a whole, a Python call of a tool or a list of such calls,
+    whatever the arguments (``get_order(1)``, ``get_order(order_id=oid)``): parsed with
+    `ast`, never evaluated; a long text is prose, not read."""
+    if len(body) > 4_000:
+        return False
+    try:
+        tree = ast.parse(body.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    nodes = tree.elts if isinstance(tree, ast.List | ast.Tuple) else [tree]
+    return bool(nodes) and all(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names
+        for n in nodes
+    )

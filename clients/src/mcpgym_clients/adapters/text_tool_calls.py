@@ -21,8 +21,16 @@ that real chat templates produce are recognised:
   Functionary (``>>>name``) and DeepSeek (``<｜tool▁call▁begin｜>...``), and the pythonic
   calls of Llama 3.2/4 and Gemma (``[get_order(order_id=7)]``, ```` ```tool_code ````),
   read in `mcpgym_clients.adapters.text_call_forms` (which says when pythonic text counts
-  as a call and when it is prose). Any JSON call object may be OpenAI's nested
-  ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
+  as a call and when it is prose).
+- The forms of gpt-oss (harmony ``<|channel|>commentary to=functions.NAME ... <|message|>``),
+  Kimi K2 (``<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>``), GLM-4/4.5
+  (``<tool_call>NAME`` then ``<arg_key>``/``<arg_value>`` pairs or JSON, ``<name>``/
+  ``<arguments>`` tags, an untagged ``NAME`` line then a JSON object) and ReAct
+  (``Action: NAME`` / ``Action Input: {...}``), read in
+  `mcpgym_clients.adapters.text_call_templates`.
+
+Any JSON call object may be OpenAI's nested
+``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
 
 Every JSON body may have its braces doubled, as the model copied them from a template
 that escapes them (``{{"name": ..., "arguments": {...}}}``).
@@ -54,6 +62,11 @@ from mcpgym_clients.adapters.text_call_forms import (
     looks_like_marker_or_pythonic,
     marker_forms,
     pythonic_forms,
+)
+from mcpgym_clients.adapters.text_call_templates import (
+    looks_like_template_call,
+    tagged_named,
+    template_forms,
 )
 
 _TAGS = "tool_call|tools|function_call|toolcall|tool_calls"
@@ -283,7 +296,15 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
     for m in _TAGGED.finditer(text):
         body = m.group(2).strip()
         if not body.startswith(("{", "[", "```")):
-            continue  # "<tool_call>" mentioned in prose, or a <function=...> inside
+            named = tagged_named(body, tool_names)  # GLM: the name first, or <name> tags
+            if named is None:
+                continue  # "<tool_call>" mentioned in prose, or a <function=...> inside
+            if isinstance(named, str):
+                errors.append(named)
+                continue
+            found += [(m.start(), ParsedToolCall(n, a, "glm", m.group(0))) for n, a in named]
+            spans.append(m.span())
+            continue
         parsed = _parse_tagged(body, m.group(1))
         if isinstance(parsed, str):
             errors.append(parsed)
@@ -299,7 +320,7 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             continue
         found.append((m.start(), ParsedToolCall(result[0], result[1], "xml_function", m.group(0))))
         spans.append(m.span())
-    for form in marker_forms(text, tool_names):
+    for form in [*marker_forms(text, tool_names), *template_forms(text, tool_names)]:
         if any(s <= form.start < e for s, e in spans):
             continue
         if form.error:
@@ -355,6 +376,8 @@ def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
     if not text:
         return False
     if _CALL_TAG.search(text) or looks_like_marker_or_pythonic(text, tool_names):
+        return True
+    if looks_like_template_call(text, tool_names):
         return True
     for m in _NAMED.finditer(text):
         if m.group(1) in tool_names:

@@ -13,7 +13,10 @@ One turn is one model request. Per turn:
   400 error (OpenAI ``context_length_exceeded``, Gemini "input token count exceeds"),
   except on the episode's first request: a system prompt, tools and task that do not fit
   are a misconfigured server (its context too small), so the campaign stops with
-  `ConfigurationError` quoting the figures (prompt tokens vs context);
+  `ConfigurationError` quoting the figures (prompt tokens vs context); the same holds for a
+  first reply the server cut at the length limit with 0 completion tokens or far fewer
+  than ``max_tokens`` (`context_filled`: the prompt fills the context). Later, both are a
+  scored ``max_tokens`` flagged ``context_overflow`` (`CONTEXT_OVERFLOW`);
 - every tool call of the turn is executed in order and all results go back in the vendor's
   shape in one step, each paired with its call's id; an id the model already used (in an
   earlier turn or twice in this one) is replaced by a fresh one in both places;
@@ -54,6 +57,7 @@ from mcpgym_clients.adapters.base import FunctionCall, ModelAdapter, ModelTurn, 
 from mcpgym_clients.adapters.chat_completions import function_call_json
 from mcpgym_clients.adapters.outcomes import (
     RepeatedServerErrors,
+    context_filled,
     is_context_overflow,
     overflow_figures,
 )
@@ -80,6 +84,12 @@ UNREAD_CALL_FEEDBACK = (
     '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON and '
     "nothing else around the JSON; to answer, reply in plain words."
 )
+
+CONTEXT_OVERFLOW = "context_overflow"
+"""The flag of an episode ended by the context window after its first request: a prompt
+over it (a 400), or a response the server cut at the length limit well short of
+``max_tokens`` (`context_filled`). Scored as ``max_tokens``, but told apart from a model
+that rambled to its response cap."""
 
 UNPARSED_TOOL_CALL = "unparsed_tool_call"
 """The flag of an episode that ended on a message that looked like a tool call no parser
@@ -130,6 +140,7 @@ class ModelAgent(Agent):
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self._warned_budget = False
         self._breaker: list[str] | None = []  # None: off (a request has succeeded)
+        self._overflowed: int | None = 0  # episodes the context ended; None: one was not
         self._server_errors = RepeatedServerErrors()
 
     def settings(self) -> dict[str, Any]:
@@ -172,7 +183,25 @@ class ModelAgent(Agent):
                 "timeout", error=f"the episode exceeded its time limit of {self.time_limit} s"
             )
         self._trip(state)
+        self._count_overflow(result)
         return result
+
+    def _count_overflow(self, result: AgentResult) -> None:
+        """Warn once (log) when each of the first `BREAKER_EPISODES` episodes ended by the
+        context window after its first request: the server's context is being measured."""
+        if self._overflowed is None:
+            return
+        if not (result.error or "").startswith(("context window exceeded", CONTEXT_OVERFLOW)):
+            self._overflowed = None
+            return
+        self._overflowed += 1
+        if self._overflowed == BREAKER_EPISODES:
+            logger.warning(
+                "the first %d episodes all ended because the prompt outgrew the model "
+                "server's context window (flagged context_overflow): the scores measure the "
+                "server's context, not the model; start it with a larger context",
+                BREAKER_EPISODES,
+            )
 
     def _trip(self, state: _Episode) -> None:
         """The circuit breaker: stop the campaign when the first `BREAKER_EPISODES`
@@ -221,6 +250,7 @@ class _Episode:
         self.seen_ids: set[str] = set()
         self.api_error: ModelAPIError | None = None
         self.told_unread = False  # the model was told its final message looked like a call
+        self.unread: dict[str, Any] | None = None  # the last reply, if a call that did not read
 
     def result(self, termination: Any, **kw: Any) -> AgentResult:
         return AgentResult(termination, self.transcript, self.usage, **kw)
@@ -272,6 +302,7 @@ class _Episode:
                     note["mcpgym_raw_content"] = parsed_from
                 elif parsed.errors:
                     self._record_assistant(turn, note)
+                    self.unread = self.transcript[-1]
                     feedback = TEXT_CALL_FEEDBACK.format(errors="; ".join(parsed.errors))
                     self.history += self.adapter.user_entries(feedback)
                     self.transcript.append(
@@ -279,12 +310,10 @@ class _Episode:
                     )
                     continue
             turn.calls = self._fresh_ids(turn.calls, turn_no)
+            self.unread = None
             self._record_assistant(turn, note)
             if turn.stop == "max_tokens":
-                return self.result(
-                    "max_tokens",
-                    error="the response was cut off at the token limit; its calls were not run",
-                )
+                return self._cut(turn, turn_no)
             if turn.stop == "content_filter":  # like a refusal: the model's outcome, scored
                 answer = turn.text.strip() if turn.text else None
                 return self.result("completed", answer=answer or None)
@@ -317,12 +346,57 @@ class _Episode:
             done = await self._run_calls(turn.calls)
             if done is not None:
                 return done
+        if self.unread is not None:  # out of turns right after a call that did not read
+            self.unread["mcpgym_unparsed_tool_call"] = True
+            return self.result(
+                "max_turns",
+                error=f"{UNPARSED_TOOL_CALL}: the last message was a tool call that could "
+                "not be read (the model was told)",
+            )
         return self.result("max_turns")
 
     def _tell(self, text: str) -> None:
         """Send a harness message to the model (history and transcript)."""
         self.history += self.adapter.user_entries(text)
         self.transcript.append({"role": "user", "content": text, "mcpgym_harness": True})
+
+    def _cut(self, turn: ModelTurn, turn_no: int) -> AgentResult:
+        """The result of a response cut at the length limit (already recorded).
+
+        Raises:
+            ConfigurationError: it is the episode's first response and the context window,
+                not ``max_tokens``, cut it (`context_filled`): the prompt fills the context.
+        """
+        raw = turn.raw if isinstance(turn.raw, dict) else {}
+        empty = not (turn.text and turn.text.strip()) and not turn.calls
+        empty = empty and not any(raw.get(k) for k in ("reasoning_content", "reasoning"))
+        cap = self.adapter.recorded_settings().get("max_tokens")
+        filled = context_filled(
+            turn.usage,
+            cap=cap if isinstance(cap, int) else None,
+            raw_stop=turn.raw_stop,
+            empty=empty,
+        )
+        if filled is None:
+            return self.result(
+                "max_tokens",
+                error="the response was cut off at the token limit; its calls were not run",
+            )
+        if turn_no == 1:
+            raise ConfigurationError(
+                "stopping: the model server's context window is too small for this "
+                f"environment: the first request ({len(self.ctx.tools)} tools, system prompt "
+                f"and task) was answered with a response cut at the length limit after "
+                f"{filled}: the prompt fills the server's context; start the server with a "
+                "larger context (llama.cpp: --n_ctx / -c; vLLM: --max-model-len; Ollama: "
+                "num_ctx)"
+            )
+        self.transcript[-1]["mcpgym_context_overflow"] = True
+        return self.result(
+            "max_tokens",
+            error=f"{CONTEXT_OVERFLOW}: the context window filled: the response was cut after "
+            f"{filled}; its calls were not run",
+        )
 
     def _failed(self, exc: ModelAPIError, turn_no: int) -> AgentResult:
         """The result of a request that failed for good (see the module docstring).
@@ -343,7 +417,10 @@ class _Episode:
                     + (" or lower --max-output-tokens" if figures.cap_too_large else "")
                     + f". The server said: {exc}"
                 )
-            return self.result("max_tokens", error=f"context window exceeded: {exc}")
+            self.transcript[-1]["mcpgym_context_overflow"] = True
+            return self.result(
+                "max_tokens", error=f"context window exceeded ({CONTEXT_OVERFLOW}): {exc}"
+            )
         if exc.transient and self.agent._server_errors.is_ours(exc):
             return self.result(
                 "model_error",

@@ -15,7 +15,8 @@ episode left ungraded for another reason).
 
 Scored episodes that ended in a way worth telling apart from a plain wrong answer are
 counted under ``flagged`` (`EPISODE_FLAGS`): ``unparsed_tool_call``, an episode whose final
-message looked like a tool call that no parser could read (see
+message looked like a tool call that no parser could read, and ``context_overflow``, one
+the model server's context window ended after its first request (see
 `mcpgym_clients.agents.model`); they stay in the figures, scored as given.
 """
 
@@ -53,13 +54,14 @@ def variant_key(row: Mapping[str, Any]) -> tuple[str, str, int]:
     return (str(row["task"]), str(row["band"]), int(row["seed"]))
 
 
-EPISODE_FLAGS = ("unparsed_tool_call",)
+EPISODE_FLAGS = ("unparsed_tool_call", "context_overflow")
 """Flags an episode row may carry (the keys of ``flagged``; see `episode_flags`)."""
 
 
 def episode_flags(row: Mapping[str, Any]) -> list[str]:
     """The `EPISODE_FLAGS` of an episode row, read from its transcript (the model loop
-    marks the final assistant message ``mcpgym_unparsed_tool_call: true``)."""
+    marks the final assistant message ``mcpgym_unparsed_tool_call: true``, and the last
+    message of an episode the context window ended ``mcpgym_context_overflow: true``)."""
     transcript = row.get("transcript") or []
     if isinstance(transcript, str):  # an undecoded row
         import json
@@ -68,10 +70,12 @@ def episode_flags(row: Mapping[str, Any]) -> list[str]:
             transcript = json.loads(transcript)
         except ValueError:
             return []
-    for message in transcript:
-        if isinstance(message, Mapping) and message.get("mcpgym_unparsed_tool_call") is True:
-            return ["unparsed_tool_call"]
-    return []
+    flags = []
+    for flag in EPISODE_FLAGS:
+        key = f"mcpgym_{flag}"
+        if any(isinstance(m, Mapping) and m.get(key) is True for m in transcript):
+            flags.append(flag)
+    return flags
 
 
 def exclusion_reason(row: Mapping[str, Any]) -> str | None:

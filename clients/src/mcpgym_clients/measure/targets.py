@@ -79,7 +79,8 @@ def failure_targets(
         "episode": row id}}, ...]``, largest group first, then by family, band, seed,
         epoch. Episodes excluded from scores (infra, grade or model errors) are not
         failures and are left out. ``flags`` lists the episode's `EPISODE_FLAGS`
-        (``unparsed_tool_call``); a flagged episode's group starts with them in brackets.
+        (``unparsed_tool_call``, ``context_overflow``); a flagged episode's group starts
+        with them in brackets.
 
     Raises:
         ConfigurationError: no such run.
