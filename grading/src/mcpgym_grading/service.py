@@ -227,13 +227,17 @@ class _GradingService:
 
     async def grade(self, episode_id: str) -> Grade:
         while True:
+            pending = self.inflight.get(episode_id)
+            if pending is not None:
+                await pending.wait()
+                continue
+            kept = self.grades.get(episode_id)
             cached = await anyio.to_thread.run_sync(self.cached, episode_id)
             if cached is not None:
                 return cached
-            pending = self.inflight.get(episode_id)
-            if pending is None:
+            # checked in a thread: another request may have started (or finished) grading it
+            if episode_id not in self.inflight and self.grades.get(episode_id) is kept:
                 break
-            await pending.wait()
         done = anyio.Event()
         self.inflight[episode_id] = done
         try:
