@@ -129,8 +129,11 @@ def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "c
     from mcpgym_server.runtime import create_app
 
     if idle_ttl is None:
-        limit = {"max_message_items": None} if mode == "no-item-limit" else {}
-        app = create_app(load_environment(name), store, control_token=None, **limit)  # loopback
+        from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
+
+        items = None if mode == "no-item-limit" else MAX_MESSAGE_ITEMS
+        env = load_environment(name)  # loopback bench: no control token
+        app = create_app(env, store, control_token=None, max_message_items=items)
         if mode == "no-schema-lookup":
             no_schema_lookup(app)
         return app

@@ -126,18 +126,19 @@ def _measure(base: str, keys: int) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--keys", type=int, default=200_000)
     parser.add_argument("--modes", default="no-item-limit,current")
     parser.add_argument("--baseline-root", type=Path, default=None)
     args = parser.parse_args()
     modes = args.modes.split(",")
-    if args.baseline_root is not None:
+    baseline: Path | None = args.baseline_root
+    if baseline is not None:
         modes.insert(0, "baseline")
     for mode in modes:
         python, servers, served_mode = sys.executable, HERE / "_servers.py", mode
-        if mode == "baseline":
-            root = args.baseline_root.resolve()
+        if mode == "baseline" and baseline is not None:
+            root = baseline.resolve()
             python, servers, served_mode = (
                 str(root / ".venv/bin/python"),
                 root / "bench/_servers.py",
