@@ -6,7 +6,8 @@ doing the environment's tool work, see `bare_work_app`); ``signed-env ENV PORT S
 CONTROL MODE`` and ``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves,
 one process each (bench/campaign.py ``--servers processes``). Each prints ``ready`` on
 stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP
-without the tool-schema lookup (bench/episode.py's *before*). ``legacy`` seals as mcpgym did before
+without the tool-schema lookup (bench/episode.py's *before*); ``no-item-limit`` without the
+limit on JSON items per MCP message (bench/arg_flood.py). ``legacy`` seals as mcpgym did before
 page deltas (bench/expiry.py's baseline): the whole database gzipped into a format-1
 bundle, idle episodes sealed inline on the event loop.
 """
@@ -128,7 +129,11 @@ def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "c
     from mcpgym_server.runtime import create_app
 
     if idle_ttl is None:
-        app = create_app(load_environment(name), store, control_token=None)  # loopback bench
+        from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
+
+        items = None if mode == "no-item-limit" else MAX_MESSAGE_ITEMS
+        env = load_environment(name)  # loopback bench: no control token
+        app = create_app(env, store, control_token=None, max_message_items=items)
         if mode == "no-schema-lookup":
             no_schema_lookup(app)
         return app

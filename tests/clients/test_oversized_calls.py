@@ -28,6 +28,7 @@ from mcpgym_clients import (
     ToolOutcome,
 )
 from mcpgym_server import Environment
+from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
 from mcpgym_server.runtime import MAX_MCP_BODY
 
 pytestmark = pytest.mark.anyio
@@ -41,11 +42,12 @@ class HugeCallThenReference(Agent):
     name = "huge-call"
     uses_reference = True
 
-    def __init__(self) -> None:
+    def __init__(self, arguments: dict[str, object] | None = None) -> None:
         self.refused: ToolOutcome | None = None
+        self.arguments = arguments or {"key": "target", "value": HUGE}
 
     async def run(self, ctx: EpisodeContext) -> AgentResult:
-        self.refused = await ctx.call_tool("put", {"key": "target", "value": HUGE})
+        self.refused = await ctx.call_tool("put", self.arguments)
         assert ctx.reference is not None
         for call in ctx.reference:
             await ctx.call_tool(call.name, dict(call.arguments))
@@ -76,6 +78,22 @@ async def test_an_oversized_call_is_a_tool_error_and_the_episode_is_scored(
     assert agent.refused is not None and agent.refused.is_error
     assert f"limit of {MAX_MCP_BODY:,} bytes" in agent.refused.text
     assert f"({len(HUGE) // 1000:,}" in agent.refused.text  # the size, in bytes
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_call_with_too_many_items_is_a_tool_error_and_the_episode_is_scored(
+    servers: LocalServers, toy_env: Environment, mode: str
+) -> None:
+    """200,000 unknown keys (3.6 MB, under the byte limit): refused before parsing, round 9
+    S5-1; the model is told the limit and the episode goes on."""
+    agent = HugeCallThenReference({f"k{i}": i for i in range(200_000)})
+    async with driver_for(servers, toy_env, mcp_mode=mode) as driver:
+        with anyio.fail_after(30):
+            rec = await driver.run_episode(agent, "set-target", "easy", 0)
+    assert (rec.termination, rec.error) == ("completed", None)
+    assert rec.scored and rec.score == 1.0
+    assert agent.refused is not None and agent.refused.is_error
+    assert f"more than {MAX_MESSAGE_ITEMS:,} JSON items" in agent.refused.text
 
 
 async def test_the_server_refuses_an_oversized_message_as_invalid_params(

@@ -195,3 +195,53 @@ async def test_a_cached_grade_of_another_lock_is_not_served(store: Store, tmp_pa
     async with client_for(store.app(grades_dir=grades)) as client:
         back = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
     assert back.status_code == 200 and back.json() == good.json()
+
+
+async def test_a_bundle_edited_after_its_grade_is_not_answered_from_memory(tmp_path: Path) -> None:
+    """Round 9 S5-2: the grade kept in memory was served, ``verified``, after meta.json was
+    edited. Now it is served only while the bundle has the digest of the bytes it graded;
+    else the bundle is graded again, and the edit refused."""
+    store = Store(tmp_path)
+    async with client_for(store.app()) as client:
+        ask = {"episode_id": store.passing}
+        first = await client.post("/grades", json=ask, headers=AUTH)
+        assert (first.status_code, first.json()["signature"]) == (200, "verified")
+        again = await client.post("/grades", json=ask, headers=AUTH)
+        assert again.json() == first.json()  # unchanged bundle: the kept grade
+        meta_path = store.dir / store.passing / "meta.json"
+        meta = json.loads(meta_path.read_text())
+        meta["answer"] = "tampered"
+        meta_path.write_text(json.dumps(meta))
+        edited = await client.post("/grades", json=ask, headers=AUTH)
+        assert edited.status_code == 422, edited.text
+        assert edited.json()["signature"] == "invalid"
+        kept = await client.get(f"/grades/{store.passing}", headers=AUTH)
+        assert kept.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "how", "named"),
+    [
+        ("meta.json", "truncate", "meta.json does not parse"),
+        ("meta.json", "empty", "meta.json does not parse"),
+        ("meta.json", "delete", "meta.json is missing"),
+        ("log.jsonl", "truncate", "log.jsonl line"),
+        ("log.jsonl", "delete", "log.jsonl"),
+    ],
+)
+async def test_a_cut_or_missing_bundle_file_is_422_naming_it(
+    tmp_path: Path, name: str, how: str, named: str
+) -> None:
+    """Round 9 S5-2: these were HTTP 500 (or 404, "end the episode first")."""
+    store = Store(tmp_path, key=None)
+    path = store.dir / store.passing / name
+    if how == "delete":
+        path.unlink()
+    else:
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2] if how == "truncate" else b"")
+    async with client_for(store.app()) as client:
+        reply = await client.post("/grades", json={"episode_id": store.passing}, headers=AUTH)
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["bundle"] == "malformed"
+    assert named in reply.json()["error"]

@@ -298,15 +298,17 @@ async def test_grades_dir_keeps_grades_across_restarts(
     assert setup.loads == ["toy", "toy"]  # the second for the installed lock only
 
 
-async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:
+async def test_a_corrupt_bundle_is_422_naming_it(setup: Setup) -> None:
+    """The bundle's fault, not the service's (round 9 S5-2: it was a 500)."""
     final = setup.store_dir / setup.episode_id / STATE_DELTA
     final.write_bytes(gzip.compress(gzip.decompress(final.read_bytes()) + b"tampered"))
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
-    assert response.status_code == 500
+    assert response.status_code == 422
     assert response.json() == {
         "error": f"cannot grade episode {setup.episode_id}: bundle {setup.episode_id}: "
-        f"{STATE_DELTA} does not match delta_sha256 in meta"
+        f"{STATE_DELTA} does not match delta_sha256 in meta",
+        "bundle": "malformed",
     }
 
 
@@ -319,7 +321,7 @@ async def test_a_corrupt_bundle_is_500_naming_it(setup: Setup) -> None:
         ("final_sha256", "final_pages_sha256", "does not match final_sha256 000000000000 in meta"),
     ],
 )
-async def test_a_rebuilt_database_that_differs_from_final_sha256_is_500_never_a_grade(
+async def test_a_rebuilt_database_that_differs_from_final_sha256_is_422_never_a_grade(
     setup: Setup, field: str, drop: str | None, message: str
 ) -> None:
     meta_path = setup.store_dir / setup.episode_id / "meta.json"
@@ -331,7 +333,7 @@ async def test_a_rebuilt_database_that_differs_from_final_sha256_is_500_never_a_
     meta_path.write_text(json.dumps(meta))
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
-    assert response.status_code == 500
+    assert response.status_code == 422
     assert message in response.json()["error"]
 
 
@@ -367,14 +369,14 @@ async def test_a_format_1_bundle_is_still_graded(setup: Setup) -> None:
     assert response.json() == setup.expected.model_dump(mode="json")
 
 
-async def test_an_unknown_bundle_format_is_500_naming_it(setup: Setup) -> None:
+async def test_an_unknown_bundle_format_is_422_naming_it(setup: Setup) -> None:
     meta_path = setup.store_dir / setup.episode_id / "meta.json"
     meta = json.loads(meta_path.read_text())
     meta["bundle_format"] = 7
     meta_path.write_text(json.dumps(meta))
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
-    assert response.status_code == 500
+    assert response.status_code == 422
     assert "has bundle format 7; this mcpgym reads formats 1 and 2" in response.json()["error"]
 
 

@@ -25,8 +25,10 @@ Errors are ``{"error": "<what went wrong and what to do>", ...}``:
       the episode's folder was sealed for another episode (``"signature": "mismatch"``,
       with or without a bundle key); or the service has a bundle key and the bundle is
       unsigned or its signature does not verify for this episode id (``"signature"``:
-      ``unsigned`` / ``invalid``)
-500   the bundle is malformed, the environment is broken, or a grader bug
+      ``unsigned`` / ``invalid``); or the bundle is malformed: a file missing,
+      cut short or not matching its metadata (``"bundle": "malformed"``, the error
+      names the file)
+500   the environment is broken, or a grader bug
 ===== ==========================================================================
 
 With a bundle key (``bundle_key``, shared with the environment server) every bundle's
@@ -41,9 +43,12 @@ made from the same bytes (`EpisodeStore.read_verified`), never from a second rea
 Bundles are immutable and grading is deterministic, so a grade is computed once per episode
 and kept in memory (and in ``grades_dir`` as ``<episode_id>.json`` when given, which survives
 restarts), served only while its lock is the installed environment's (an environment changed
-under a running service: graded again, 409). A grade file is served only while it is bound to
-the bundle in the store and its MAC verifies (`mcpgym_grading._grade_cache`); a planted or
-edited one is ignored and the bundle graded again.
+under a running service: graded again, 409) and while the bundle in the store has the digest
+of the bytes it graded: a bundle edited after its grade was made is graded again (and so
+refused with 422 when a bundle key is set), never answered with the old grade marked
+``verified``. A grade file is served only while it is bound to the bundle in the store and
+its MAC verifies (`mcpgym_grading._grade_cache`); a planted or edited one is ignored and the
+bundle graded again.
 """
 
 from __future__ import annotations
@@ -81,7 +86,7 @@ from mcpgym_server import (
     UnknownTaskError,
     load_environment,
 )
-from mcpgym_server.bundles import EpisodeStore
+from mcpgym_server.bundles import EpisodeStore, MemoryEpisodeStore
 
 logger = logging.getLogger("mcpgym.grading")
 
@@ -119,7 +124,8 @@ class _GradingService:
         self.env_loader = env_loader
         self.grades_dir = grades_dir
         self.reference_cache = reference_cache
-        self.grades: dict[str, Grade] = {}
+        # each grade kept with the digest of the bundle bytes it graded (`bundle_digest`)
+        self.grades: dict[str, tuple[Grade, str]] = {}
         self.inflight: dict[str, anyio.Event] = {}
 
     # -- auth ----------------------------------------------------------------------------
@@ -141,29 +147,53 @@ class _GradingService:
         """The lock of the environment ``name`` as installed now (raises as `env_loader`)."""
         return environment_lock(self.env_loader(name))
 
+    def bundle_digest(self, episode_id: str) -> str | None:
+        """The digest of the bundle now in the store, as `compute` names what it graded
+        (`BundleFiles.sha256`; for bundles in memory, `MemoryEpisodeStore.read_verified`'s);
+        ``None`` when it cannot be read (then nothing cached is served: grading says why)."""
+        try:
+            if isinstance(self.store, MemoryEpisodeStore):
+                return self.store.read_verified(episode_id, None)[1]
+            return self.store.files(episode_id).sha256()
+        except (OSError, BundleError, UnknownEpisodeError):
+            return None
+
     def cached(self, episode_id: str) -> Grade | None:
-        """The grade made earlier: in memory, or in ``grades_dir`` if still bound to the
-        bundle in the store; either only under the installed lock
-        (`mcpgym_grading._grade_cache.stale`); ``None`` otherwise."""
-        grade = self.grades.get(episode_id)
-        if grade is not None and (why := stale(grade, self.installed_lock)):
-            # the environment changed under the running service: grade again (409)
-            logger.warning("not serving the grade of %s kept in memory: %s", episode_id, why)
-            self.grades.pop(episode_id, None)
-            grade = None
-        if grade is None and self.grades_dir is not None and _safe_id(episode_id):
+        """The grade made earlier: in memory or in ``grades_dir``, served only while the
+        bundle in the store has the digest of the bytes it graded and only under the
+        installed lock (`mcpgym_grading._grade_cache.stale`); ``None`` otherwise.
+
+        Reads and hashes the bundle's files: call it in a worker thread.
+        """
+        kept = self.grades.get(episode_id)
+        path = None
+        if self.grades_dir is not None and _safe_id(episode_id):
             path = self.grades_dir / f"{episode_id}.json"
-            if path.is_file():
-                grade = self.from_disk(episode_id, path)
-                if grade is not None:
-                    self.grades[episode_id] = grade
+        if kept is None and (path is None or not path.is_file()):
+            return None  # nothing kept: no need to read the bundle
+        digest = self.bundle_digest(episode_id)
+        grade = None
+        if kept is not None:
+            grade, graded = kept
+            why = stale(grade, self.installed_lock)
+            if not why and graded != digest:
+                # edited, cut or replaced since it was graded: grade it again, so a changed
+                # bundle is refused (or graded anew), never answered `verified` from memory
+                why = "the bundle in the store is not the one it graded"
+            if why:
+                logger.warning("not serving the grade of %s kept in memory: %s", episode_id, why)
+                self.grades.pop(episode_id, None)
+                grade = None
+        if grade is None and digest is not None and path is not None and path.is_file():
+            grade = self.from_disk(episode_id, path, digest)
+            if grade is not None:
+                self.grades[episode_id] = (grade, digest)
         return grade
 
-    def from_disk(self, episode_id: str, path: Path) -> Grade | None:
+    def from_disk(self, episode_id: str, path: Path, digest: str) -> Grade | None:
         try:
             text = path.read_text(encoding="utf-8")
-            digest = self.store.files(episode_id).sha256()
-        except (OSError, UnicodeDecodeError, BundleError, UnknownEpisodeError) as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             logger.warning("not serving the cached grade %s: %s", path, exc)
             return None
         grade, why = open_grade(
@@ -177,7 +207,7 @@ class _GradingService:
             logger.warning("not serving the cached grade %s (%s): grading again", path, why)
         return grade
 
-    def compute(self, episode_id: str) -> Grade:
+    def compute(self, episode_id: str) -> tuple[Grade, str]:
         """Read the bundle, load its environment and grade it (runs in a worker thread).
 
         Each bundle file is read once; the signature is verified over those bytes and
@@ -193,22 +223,26 @@ class _GradingService:
         if self.grades_dir is not None:
             text = seal_grade(grade, bundle_sha256=digest, key=self.cache_key)
             _write_atomic(self.grades_dir / f"{episode_id}.json", text)
-        return grade
+        return grade, digest
 
     async def grade(self, episode_id: str) -> Grade:
         while True:
-            cached = self.cached(episode_id)
+            pending = self.inflight.get(episode_id)
+            if pending is not None:
+                await pending.wait()
+                continue
+            kept = self.grades.get(episode_id)
+            cached = await anyio.to_thread.run_sync(self.cached, episode_id)
             if cached is not None:
                 return cached
-            pending = self.inflight.get(episode_id)
-            if pending is None:
+            # checked in a thread: another request may have started (or finished) grading it
+            if episode_id not in self.inflight and self.grades.get(episode_id) is kept:
                 break
-            await pending.wait()
         done = anyio.Event()
         self.inflight[episode_id] = done
         try:
-            grade = await anyio.to_thread.run_sync(self.compute, episode_id)
-            self.grades[episode_id] = grade
+            grade, digest = await anyio.to_thread.run_sync(self.compute, episode_id)
+            self.grades[episode_id] = (grade, digest)
             return grade
         except (UnknownEpisodeError, UnknownEnvironmentError) as exc:
             raise _ApiError(self.not_found(episode_id, exc)) from exc
@@ -227,7 +261,11 @@ class _GradingService:
             raise _ApiError(
                 _error(409, f"episode {episode_id} does not fit the installed environment: {exc}")
             ) from exc
-        except (BundleError, EnvironmentDefinitionError) as exc:
+        except BundleError as exc:  # the bundle's own fault: a file missing, cut or edited
+            logger.error("cannot grade episode %s: %s", episode_id, exc)
+            message = f"cannot grade episode {episode_id}: {exc}"
+            raise _ApiError(_error(422, message, bundle="malformed")) from exc
+        except EnvironmentDefinitionError as exc:
             logger.error("cannot grade episode %s: %s", episode_id, exc)
             raise _ApiError(_error(500, f"cannot grade episode {episode_id}: {exc}")) from exc
         finally:
@@ -384,7 +422,7 @@ def create_app(
         episode_id = request.path_params["episode_id"]
         if not _safe_id(episode_id):
             return _no_such_episode(episode_id)
-        grade = service.cached(episode_id)
+        grade = await anyio.to_thread.run_sync(service.cached, episode_id)
         if grade is None:
             return _error(
                 404,

@@ -7,7 +7,8 @@ model that sends one huge tool call would turn its episode into an ``infra_error
 left unscored) instead of a refused call. `limit_body` refuses first, at the same limit,
 with HTTP 413 and a JSON-RPC error ``-32602`` (invalid params: the request's own fault)
 whose message names the limit and the size, so an MCP client shows it and a harness
-answers it to the model as a tool error.
+answers it to the model as a tool error. A body with more than `MAX_MESSAGE_ITEMS` JSON items
+is refused the same way, before the SDK parses it (`mcpgym_server._item_limit`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,18 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Awaitable, Callable
 
+import anyio.to_thread
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from mcp_types import INVALID_PARAMS
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
+
+from mcpgym_server._item_limit import (
+    COUNT_FROM_BYTES,
+    MAX_MESSAGE_ITEMS,
+    count_items,
+    too_many_items_message,
+)
 
 MAX_MCP_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE
 """Largest body of one MCP HTTP request (bytes, 4 MiB): a tool call with larger arguments
@@ -63,24 +72,37 @@ async def _drain(receive: Receive, seen: int) -> int:
 
 
 async def limit_body(
-    app: AsgiApp, scope: Scope, receive: Receive, send: Send, limit: int = MAX_MCP_BODY
+    app: AsgiApp,
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    limit: int = MAX_MCP_BODY,
+    max_items: int | None = MAX_MESSAGE_ITEMS,
 ) -> None:
-    """Serve ``app`` for an MCP request whose body is at most ``limit`` bytes; refuse a larger
-    one with HTTP 413 and JSON-RPC ``-32602`` (``data``: ``limit``, ``size`` in bytes;
-    ``size`` is what was read when the body was longer than `DRAIN_LIMIT`)."""
+    """Serve ``app`` for an MCP request whose body is at most ``limit`` bytes and holds at most
+    ``max_items`` JSON items (`mcpgym_server._item_limit`; ``None``: no item limit).
+
+    A larger body is refused with HTTP 413 and JSON-RPC ``-32602`` (``data``: ``limit``,
+    ``size`` in bytes; ``size`` is what was read when the body was longer than `DRAIN_LIMIT`);
+    a body with more items the same way (``data``: ``item_limit``, ``items_at_least``: the
+    count when counting stopped). Items are
+    counted in a worker thread, only for bodies over `COUNT_FROM_BYTES`, before ``app`` (the
+    SDK's JSON parser) sees the body.
+    """
     if scope["type"] != "http" or scope.get("method") != "POST":
         await app(scope, receive, send)
         return
     declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
     if declared is not None and declared.isdigit():
         size = int(declared)
-        if size <= limit:  # the HTTP parser holds the body to its declared length
-            await app(scope, receive, send)
+        if size > limit:
+            await _drain(receive, 0)
+            data = {"limit": limit, "size": size}
+            await _refuse(scope, receive, send, too_large_message(size, limit), data)
             return
-        await _drain(receive, 0)
-        data = {"limit": limit, "size": size}
-        await _refuse(scope, receive, send, too_large_message(size, limit), data)
-        return
+        if max_items is None or size <= COUNT_FROM_BYTES:
+            await app(scope, receive, send)  # the HTTP parser holds the body to its length
+            return
     kept: deque[Message] = deque()
     size = 0
     while True:
@@ -97,6 +119,13 @@ async def limit_body(
             return
         if not message.get("more_body", False):
             break
+    if max_items is not None and size > COUNT_FROM_BYTES:
+        body = b"".join(m.get("body", b"") for m in kept if m["type"] == "http.request")
+        items = await anyio.to_thread.run_sync(lambda: count_items(body, stop=max_items))
+        if items > max_items:
+            data = {"item_limit": max_items, "items_at_least": items}
+            await _refuse(scope, receive, send, too_many_items_message(max_items), data)
+            return
 
     async def replay() -> Message:
         return kept.popleft() if kept else await receive()

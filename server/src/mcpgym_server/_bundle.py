@@ -362,12 +362,18 @@ class EpisodeStore:
         verified; `BundleFiles.sha256` names them).
 
         Raises:
-            UnknownEpisodeError: no bundle with that id. BundleError: a file is unreadable.
+            UnknownEpisodeError: no bundle with that id. BundleError: a file is unreadable,
+                or missing (meta.json included, when the folder holds other files).
         """
         try:
             return read_bundle_files(self.path(episode_id))
         except FileNotFoundError as exc:
+            folder = self.path(episode_id)
             if Path(exc.filename or "").name == "meta.json":
+                if folder.is_dir() and any(folder.iterdir()):  # sealing renames a whole folder
+                    raise BundleError(
+                        f"bundle {episode_id} in {self.root} is incomplete: meta.json is missing"
+                    ) from None
                 raise UnknownEpisodeError(episode_id) from None
             raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
         except OSError as exc:
@@ -376,8 +382,31 @@ class EpisodeStore:
     def _meta(self, episode_id: str, files: BundleFiles) -> EpisodeMeta:
         try:
             return EpisodeMeta.model_validate_json(files.meta.decode("utf-8"))
+        except ValueError as exc:  # UnicodeDecodeError and ValidationError included
+            raise BundleError(
+                f"bundle {episode_id} in {self.root} is malformed: meta.json does not parse "
+                f"(cut short or edited): {exc}"
+            ) from exc
+
+    def _log(self, episode_id: str, files: BundleFiles) -> tuple[LogEntry, ...]:
+        try:
+            lines = files.log.decode("utf-8").split("\n")
         except ValueError as exc:
-            raise BundleError(f"bundle {episode_id} in {self.root} is malformed: {exc}") from exc
+            raise BundleError(
+                f"bundle {episode_id} in {self.root} is malformed: log.jsonl is not UTF-8: {exc}"
+            ) from exc
+        log: list[LogEntry] = []
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                log.append(LogEntry.model_validate_json(line))
+            except ValueError as exc:
+                raise BundleError(
+                    f"bundle {episode_id} in {self.root} is malformed: log.jsonl line {number} "
+                    f"does not parse (cut short or edited): {exc}"
+                ) from exc
+        return tuple(log)
 
     def _parse(
         self, episode_id: str, files: BundleFiles, meta: EpisodeMeta | None = None
@@ -390,12 +419,8 @@ class EpisodeStore:
                 f"{meta.bundle_format}; this mcpgym reads formats 1 and {BUNDLE_FORMAT} "
                 "(upgrade mcpgym to read it)"
             )
+        log = self._log(episode_id, files)
         try:
-            log = tuple(
-                LogEntry.model_validate_json(line)
-                for line in files.log.decode("utf-8").split("\n")
-                if line.strip()
-            )
             if files.state_name != expected or files.state is None:
                 raise BundleError(
                     f"bundle {episode_id} in {self.root} is malformed: {expected} is missing"

@@ -51,6 +51,7 @@ from mcpgym_server._errors import (
     ToolError,
     UnknownEpisodeError,
 )
+from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
 from mcpgym_server._lock import compute_lock
 from mcpgym_server._logcap import (
     LOG_BUDGET,
@@ -98,7 +99,31 @@ def _depth_ok(value: Any, limit: int) -> bool:
     return True
 
 
-def _plain_json_bytes(value: Any) -> bytes | None:
+MAX_ARGUMENT_ITEMS = MAX_MESSAGE_ITEMS
+"""Most JSON items (object members plus list items, at every depth) in one call's arguments;
+a call with more is refused without validating them (the HTTP server refuses such a message
+before parsing it, `mcpgym_server._item_limit`; this covers stdio and in-process callers)."""
+
+
+def _items_over(value: Any, limit: int) -> bool:
+    # Whether `value` holds more than `limit` items; visits at most `limit` of them.
+    stack, items = [value], 0
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            items += len(item)
+            if items > limit:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            items += len(item)
+            if items > limit:
+                return True
+            stack.extend(item)
+    return False
+
+
+def _plain_json_bytes(value: Any, *, check_depth: bool = True) -> bytes | None:
     # The compact UTF-8 JSON of a plain value (the form the log caps measure), else None.
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -107,7 +132,11 @@ def _plain_json_bytes(value: Any) -> bytes | None:
         return None
     # Nesting past the limit takes an opening and a closing bracket per level, so the
     # JSON of a value that short cannot be that deep: most tool arguments skip the walk.
-    if len(data) > 2 * MAX_ARGUMENT_DEPTH and not _depth_ok(value, MAX_ARGUMENT_DEPTH):
+    if (
+        check_depth
+        and len(data) > 2 * MAX_ARGUMENT_DEPTH
+        and not _depth_ok(value, MAX_ARGUMENT_DEPTH)
+    ):
         return None
     return data
 
@@ -327,13 +356,20 @@ class EpisodeManager(SealingMixin):
             # a declared tool's name is plain JSON: only unknown names need the check
             tool = entry.tool = ascii(tool)[:200]
             spec = self.env.tools.get(tool)
-        arguments_json = _plain_json_bytes(arguments)
+        too_many = _items_over(arguments, MAX_ARGUMENT_ITEMS)
+        arguments_json = _plain_json_bytes(arguments, check_depth=not too_many)
         if arguments_json is None:
             entry.arguments = ascii(arguments)[:1000]
             entry.status = "invalid_arguments"
             entry.error = (
                 f"arguments for tool `{tool}` must be JSON in valid Unicode, "
                 f"nested at most {MAX_ARGUMENT_DEPTH} deep"
+            )
+        elif too_many:
+            entry.status = "invalid_arguments"
+            entry.error = (
+                f"arguments for tool `{tool}` hold more than {MAX_ARGUMENT_ITEMS:,} JSON items "
+                "(object members plus list items, counted at every depth): the call was not run"
             )
         elif spec is None:
             entry.status = "unknown_tool"

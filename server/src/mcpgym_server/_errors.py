@@ -115,18 +115,29 @@ class UnknownEpisodeError(NotFoundError):
         super().__init__("episode", name)
 
 
+MAX_LISTED_ERRORS = 10
+"""Most argument problems an `InvalidArgumentsError` message lists (the rest are counted)."""
+
+
 class InvalidArgumentsError(MCPGymError):
     """Tool arguments do not match the tool's input schema.
+
+    The message lists at most `MAX_LISTED_ERRORS` problems and counts the rest, so that a
+    call with thousands of unknown keys gets a short answer (and a short log entry).
 
     Attributes:
         tool: the tool name.
         errors: one ``{"field": "a.b", "message": "..."}`` dict per problem.
+        more: problems found beyond ``errors`` (not listed).
     """
 
-    def __init__(self, tool: str, errors: list[dict[str, Any]]) -> None:
+    def __init__(self, tool: str, errors: list[dict[str, Any]], more: int = 0) -> None:
         self.tool = tool
-        self.errors = errors
-        detail = "; ".join(f"`{e['field']}`: {e['message']}" for e in errors)
+        self.errors = errors[:MAX_LISTED_ERRORS]
+        self.more = more + len(errors) - len(self.errors)
+        detail = "; ".join(f"`{e['field']}`: {e['message']}" for e in self.errors)
+        if self.more:
+            detail += f"; and {self.more:,} more problem{'s' if self.more > 1 else ''}"
         super().__init__(f"invalid arguments for tool `{tool}`: {detail}")
 
 

@@ -81,6 +81,7 @@ from mcpgym_server._errors import (
     UnknownBandError,
     UnknownEpisodeError,
 )
+from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
 from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server._mcp_bridge import build_mcp_server, connection_of, episode_instructions
 from mcpgym_server._mcp_refusals import (
@@ -174,6 +175,7 @@ def create_app(
     log_budget: int = LOG_BUDGET,
     max_sessions_per_episode: int = DEFAULT_SESSIONS_PER_EPISODE,
     max_sessions: int | None = None,
+    max_message_items: int | None = MAX_MESSAGE_ITEMS,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -205,6 +207,9 @@ def create_app(
         max_sessions: most live MCP sessions on the server, connect-to-start included (503
             past it); ``None``: the episode cap (``max_open_episodes`` or its memory-derived
             default) times ``max_sessions_per_episode``.
+        max_message_items: most JSON items (object members plus list items) in one MCP
+            message; a request with more is refused before it is parsed, with HTTP 413 and
+            ``-32602`` (`mcpgym_server._item_limit`). ``None``: no such limit (benchmarks).
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager` and
@@ -504,13 +509,19 @@ def create_app(
         routes=[
             # an oversized MCP message is refused as the sender's fault (`limit_body`); the
             # episode URL first: every tool call is matched against the routes in order
-            Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(partial(limit_body, episode_mcp))),
+            Route(
+                "/episodes/{episode_id}/mcp",
+                _AsgiEndpoint(partial(limit_body, episode_mcp, max_items=max_message_items)),
+            ),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/tasks", list_tasks, methods=["GET"]),
             Route("/episodes", create_episode, methods=["POST"]),
             Route("/episodes/{episode_id}", episode_status, methods=["GET"]),
             Route("/episodes/{episode_id}/end", end_episode, methods=["POST"]),
-            Route("/tasks/{task}/mcp", _AsgiEndpoint(partial(limit_body, connect_to_start))),
+            Route(
+                "/tasks/{task}/mcp",
+                _AsgiEndpoint(partial(limit_body, connect_to_start, max_items=max_message_items)),
+            ),
         ],
         lifespan=lifespan,
     )

@@ -17,7 +17,11 @@ from typing import Any, Literal
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcpgym_server._errors import EnvironmentDefinitionError, InvalidArgumentsError
+from mcpgym_server._errors import (
+    MAX_LISTED_ERRORS,
+    EnvironmentDefinitionError,
+    InvalidArgumentsError,
+)
 
 ToolKind = Literal["read", "write"]
 """Side-effect class of a tool: ``read`` never changes the sandbox, ``write`` may."""
@@ -94,25 +98,45 @@ class ToolSpec:
         """Validate raw arguments; return the keyword arguments for `fn`.
 
         Raises:
-            InvalidArgumentsError: with one entry per offending field.
+            InvalidArgumentsError: with one entry per offending field (the first
+                `MAX_LISTED_ERRORS`; the rest counted): missing or invalid fields, then
+                unknown keys (found without pydantic, whose one error per key made a call
+                with 200,000 of them take seconds).
         """
         if arguments is not None and not isinstance(arguments, dict):
             raise InvalidArgumentsError(
                 self.name, [{"field": "(arguments)", "message": "must be a JSON object"}]
             )
+        arguments = arguments or {}
+        fields = self.args_model.model_fields
+        unknown = [key for key in arguments if key not in fields]
+        if unknown:
+            arguments = {key: value for key, value in arguments.items() if key in fields}
+        errors: list[dict[str, Any]] = []
+        more = 0
+        model: BaseModel | None = None
         try:
-            model = self.args_model.model_validate(arguments or {})
+            model = self.args_model.model_validate(arguments)
         except pydantic.ValidationError as exc:
+            found = exc.errors(include_url=False, include_context=False, include_input=False)
             errors = [
                 {
                     "field": ".".join(str(p) for p in e["loc"]) or "(arguments)",
                     "message": e["msg"],
                 }
-                for e in exc.errors(include_url=False)
+                for e in found[:MAX_LISTED_ERRORS]
             ]
-            raise InvalidArgumentsError(self.name, errors) from None
+            more = len(found) - len(errors)
+        if unknown:
+            listed = max(0, MAX_LISTED_ERRORS - len(errors))
+            errors += [
+                {"field": str(key), "message": "Extra inputs are not permitted"}
+                for key in unknown[:listed]
+            ]
+            more += len(unknown) - min(listed, len(unknown))
+        if errors or model is None:
+            raise InvalidArgumentsError(self.name, errors, more)
         kwargs = {name: getattr(model, name) for name in type(model).model_fields}
-        errors: list[dict[str, Any]] = []
         for name, value in kwargs.items():
             _check_bounds(value, name, errors)
         if errors:
