@@ -19,6 +19,7 @@ CASES = [
     ("change-shipping-address", ("easy", "medium", "hard", "expert")),
     ("exchange-size", ("easy", "medium", "expert")),
     ("cancel-order", ("hard",)),
+    ("cancel-order*", ("easy", "medium", "expert")),  # seeds with nothing captured only
 ]
 
 
@@ -36,8 +37,11 @@ for fam, bands in CASES:
     ):
         res = []
         for band in bands:
-            for seed in range(N):
-                v = e.variant(fam, band, seed)
+            seeds = range(N)
+            if fam.endswith("*"):  # nothing captured: `reply-states-refund-amount` not applicable
+                seeds = [s for s in range(40) if not e.variant(fam[:-1], band, s).params["refund_cents"]][:N]
+            for seed in seeds:
+                v = e.variant(fam.rstrip("*"), band, seed)
                 t, _ = order_total(v)
                 extra = text.format(T=t)
                 calls = edit(v, "reply_to_customer", lambda a: {**a, "body": a["body"] + extra})
