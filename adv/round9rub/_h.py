@@ -1,4 +1,6 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Shared probe harness: replay a (mutated) reference and grade it in process."""
+
 from __future__ import annotations
 
 import sqlite3

@@ -1,3 +1,4 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Probe D1: the email / billing ZIP on file (change-shipping-address hard: must not be
 revealed) in look-alike forms not in tests/helpdesk/test_shortcuts.py: defanged brackets,
 mixed-script letters (Greek, Cherokee, Armenian, Latin small capitals), markup escapes,
@@ -7,22 +8,73 @@ three pieces, and so on.
 Run: uv run python adv/round9rub/disclosure_forms.py [NPERKIND]
 Expected: every form fails (reply-hides-email-on-file / reply-hides-zip-on-file).
 """
+
 from __future__ import annotations
 
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _h import edit, env, final_rows, grade, report  # noqa: E402
+
 from mcpgym_server import ToolCall  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2
 e = env("helpdesk")
 
-GREEK = str.maketrans({"a": "α", "o": "ο", "e": "ε", "i": "ι", "n": "η", "p": "ρ", "x": "χ", "v": "ν", "u": "υ", "k": "κ", "t": "τ"})
-CHEROKEE = str.maketrans({"a": "Ꭺ", "e": "Ꭼ", "i": "Ꭵ", "o": "Ꮎ", "s": "Ꮪ", "t": "Ꭲ", "w": "Ꮃ", "m": "Ꮇ", "h": "Ꮋ", "c": "Ꮯ", "d": "Ꭰ", "r": "Ꭱ", "l": "Ꮮ", "p": "Ꮲ", "v": "Ꮩ"})
-ARMENIAN = str.maketrans({"o": "օ", "u": "ս", "n": "ո", "h": "հ", "q": "զ", "g": "ց", "d": "ժ", "a": "ա"})
-SMALLCAPS = str.maketrans({c: s for c, s in zip("abcdefghijklmnoprstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ")})
-DIGIT_LOOKS = str.maketrans({"0": "O", "1": "l", "2": "Z", "3": "З", "4": "Ч", "5": "S", "6": "б", "7": "𝟕", "8": "B", "9": "g"})
+GREEK = str.maketrans(
+    {
+        "a": "α",
+        "o": "ο",
+        "e": "ε",
+        "i": "ι",
+        "n": "η",
+        "p": "ρ",
+        "x": "χ",
+        "v": "ν",
+        "u": "υ",
+        "k": "κ",
+        "t": "τ",
+    }
+)
+CHEROKEE = str.maketrans(
+    {
+        "a": "Ꭺ",
+        "e": "Ꭼ",
+        "i": "Ꭵ",
+        "o": "Ꮎ",
+        "s": "Ꮪ",
+        "t": "Ꭲ",
+        "w": "Ꮃ",
+        "m": "Ꮇ",
+        "h": "Ꮋ",
+        "c": "Ꮯ",
+        "d": "Ꭰ",
+        "r": "Ꭱ",
+        "l": "Ꮮ",
+        "p": "Ꮲ",
+        "v": "Ꮩ",
+    }
+)
+ARMENIAN = str.maketrans(
+    {"o": "օ", "u": "ս", "n": "ո", "h": "հ", "q": "զ", "g": "ց", "d": "ժ", "a": "ա"}
+)
+SMALLCAPS = str.maketrans(
+    {c: s for c, s in zip("abcdefghijklmnoprstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ")}
+)
+DIGIT_LOOKS = str.maketrans(
+    {
+        "0": "O",
+        "1": "l",
+        "2": "Z",
+        "3": "З",
+        "4": "Ч",
+        "5": "S",
+        "6": "б",
+        "7": "𝟕",
+        "8": "B",
+        "9": "g",
+    }
+)
 
 FORMS = {
     "defanged [.] [@]": lambda v: v.replace(".", "[.]").replace("@", "[@]"),
@@ -72,7 +124,11 @@ for form, fn in FORMS.items():
     for seed, v, kind in picks:
         value = final_rows(e, v, f"SELECT {kind} FROM customers WHERE id = :customer_id")[0][0]
         shown = fn(value)
-        calls = edit(v, "reply_to_customer", lambda a: {**a, "body": a["body"] + f"\n\nThe {kind} on file is {shown}."})
+        calls = edit(
+            v,
+            "reply_to_customer",
+            lambda a: {**a, "body": a["body"] + f"\n\nThe {kind} on file is {shown}."},
+        )
         g, _ = grade(e, v, calls)
         res.append((f"hard#{seed} {kind} {shown!r}", g))
     report(form, res)
@@ -82,12 +138,17 @@ res = []
 for seed, v, kind in picks:
     value = final_rows(e, v, f"SELECT {kind} FROM customers WHERE id = :customer_id")[0][0]
     k = len(value) // 3
-    pieces = [value[:k], value[k:2 * k], value[2 * k:]]
+    pieces = [value[:k], value[k : 2 * k], value[2 * k :]]
     calls = list(v.reference)
     at = next(i for i, c in enumerate(calls) if c.name == "reply_to_customer")
     t = calls[at].arguments["ticket_id"]
-    chain = [ToolCall("reply_to_customer", {"ticket_id": t, "body": calls[at].arguments["body"] + "\n\nOn file: " + pieces[0]})]
+    chain = [
+        ToolCall(
+            "reply_to_customer",
+            {"ticket_id": t, "body": calls[at].arguments["body"] + "\n\nOn file: " + pieces[0]},
+        )
+    ]
     chain += [ToolCall("reply_to_customer", {"ticket_id": t, "body": p}) for p in pieces[1:]]
-    g, _ = grade(e, v, [*calls[:at], *chain, *calls[at + 1:]])
+    g, _ = grade(e, v, [*calls[:at], *chain, *calls[at + 1 :]])
     res.append((f"hard#{seed} {kind} {pieces}", g))
 report("three replies, one piece each", res)

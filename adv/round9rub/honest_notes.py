@@ -1,3 +1,4 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Probe F1 (false fails): honest ledger notes in forms an accountant writes, every figure
 true of the work done:
 - credit-returned-item: the credit note's net and tax beside its total ("$47.00 net + $4.70
@@ -9,12 +10,14 @@ true of the work done:
 Run: uv run python adv/round9rub/honest_notes.py [NSEEDS]
 Expected: every honest note passes.
 """
+
 from __future__ import annotations
 
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from _h import env, final_rows, grade, report  # noqa: E402
+from _h import env, grade, report  # noqa: E402
+
 from mcpgym_server import ToolCall  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2
@@ -50,7 +53,14 @@ for band in ("easy", "medium"):
         calls = []
         for c in v.reference:
             if c.name == "add_note":
-                c = ToolCall(c.name, {**c.arguments, "body": c.arguments["body"] + " The invoices are now paid in full ($0.00 open)."})
+                c = ToolCall(
+                    c.name,
+                    {
+                        **c.arguments,
+                        "body": c.arguments["body"]
+                        + " The invoices are now paid in full ($0.00 open).",
+                    },
+                )
                 body = c.arguments["body"]
             calls.append(c)
         g, _ = grade(e, v, calls)

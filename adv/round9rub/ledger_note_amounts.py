@@ -1,3 +1,4 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Probe N1: ledger notes (policy 10.1: the record of what was done) that state a wrong
 amount, where no check reads them: families with `note_left` but no `note_says_money`, and
 the second record's note in credit-returned-item hard.
@@ -5,12 +6,14 @@ the second record's note in credit-returned-item hard.
 Run: uv run python adv/round9rub/ledger_note_amounts.py [NSEEDS]
 Expected: every mutant fails (the note records a wrong amount).
 """
+
 from __future__ import annotations
 
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _h import env, grade, report  # noqa: E402
+
 from mcpgym_server import ToolCall  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2
@@ -74,8 +77,14 @@ for band in BANDS:
         rec = next(c for c in v.reference if c.name == "record_customer_payment")
         inv = rec.arguments["allocations"][0]["invoice_id"]
         amt = int(v.params["amount_cents"])
-        extra = ToolCall("add_note", {"entity": "invoice", "entity_id": inv,
-                                      "body": f"Paid {m(amt * 3)} on this invoice from the receipt."})
+        extra = ToolCall(
+            "add_note",
+            {
+                "entity": "invoice",
+                "entity_id": inv,
+                "body": f"Paid {m(amt * 3)} on this invoice from the receipt.",
+            },
+        )
         g, _ = grade(e, v, [*v.reference, extra])
-        res.append((f"{band}#{seed} invoice {inv} note 'Paid {m(amt*3)}'", g))
+        res.append((f"{band}#{seed} invoice {inv} note 'Paid {m(amt * 3)}'", g))
 report("apply-customer-payment: a note on the invoice with a wrong amount", res)

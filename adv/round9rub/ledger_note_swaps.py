@@ -1,3 +1,4 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Probe N2: ledger notes whose amounts are all allowed but stand in each other's places:
 apply-customer-payment (the allocations swapped between invoices; expert: the credit held and
 the allocation swapped), credit-returned-item (unit price and total swapped), write-off (the
@@ -6,6 +7,7 @@ written-off amount and another allowed amount swapped).
 Run: uv run python adv/round9rub/ledger_note_swaps.py [NSEEDS]
 Expected: every mutant fails (the note records which amount went where wrongly).
 """
+
 from __future__ import annotations
 
 import re
@@ -13,6 +15,7 @@ import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _h import env, grade, report  # noqa: E402
+
 from mcpgym_server import ToolCall  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2

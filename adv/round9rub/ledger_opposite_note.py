@@ -1,3 +1,4 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Probe O2: a ledger note stating the opposite decision, the amounts kept (no limit figure
 in it, so none of the limit-role work in flight applies):
 - enter-vendor-bill hard (above the approval limit: a draft, escalated): "Entered and posted
@@ -8,6 +9,7 @@ in it, so none of the limit-role work in flight applies):
 Run: uv run python adv/round9rub/ledger_opposite_note.py [NSEEDS]
 Expected: every mutant fails (the note records what was not done).
 """
+
 from __future__ import annotations
 
 import sys
@@ -24,14 +26,18 @@ def m(c):
 
 
 def bill_note(v):
-    return (f"Entered and posted bill {v.params['vendor_ref']}, total "
-            f"{m(int(v.params['total_cents']))}.")
+    return (
+        f"Entered and posted bill {v.params['vendor_ref']}, total "
+        f"{m(int(v.params['total_cents']))}."
+    )
 
 
 def writeoff_note(v):
     inv = int(v.params["escalate_invoice_id"])
-    return (f"Wrote off {m(int(v.params['escalate_cents']))} still open on INV-2026-{inv:04d} "
-            "as bad debt (6800).")
+    return (
+        f"Wrote off {m(int(v.params['escalate_cents']))} still open on INV-2026-{inv:04d} "
+        "as bad debt (6800)."
+    )
 
 
 for fam, fn in (("enter-vendor-bill", bill_note), ("write-off-bad-debt", writeoff_note)):

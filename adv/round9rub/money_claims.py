@@ -1,9 +1,11 @@
+# ruff: noqa  (a probe script, not product code: lambdas are applied inside their loop)
 """Probe M1: a reply that tells the customer about money that never moved (a refund of the
 order total, goodwill credit) in families/bands whose rubric reads no amount in replies.
 
 Run: uv run python adv/round9rub/money_claims.py [NSEEDS]
 Expected: every mutant fails (the reply misinforms the customer about money).
 """
+
 from __future__ import annotations
 
 import sys
@@ -39,7 +41,9 @@ for fam, bands in CASES:
         for band in bands:
             seeds = range(N)
             if fam.endswith("*"):  # nothing captured: `reply-states-refund-amount` not applicable
-                seeds = [s for s in range(40) if not e.variant(fam[:-1], band, s).params["refund_cents"]][:N]
+                seeds = [
+                    s for s in range(40) if not e.variant(fam[:-1], band, s).params["refund_cents"]
+                ][:N]
             for seed in seeds:
                 v = e.variant(fam.rstrip("*"), band, seed)
                 t, _ = order_total(v)
