@@ -11,7 +11,6 @@ import asyncio
 import json
 import sys
 import threading
-import time
 import uuid
 from pathlib import Path
 
@@ -45,7 +44,11 @@ def _usage(prompt: int = 100, completion: int = 10) -> str:
         "created": 1,
         "model": "fake",
         "choices": [],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        },
     }
     return f"data: {json.dumps(body)}\n\n"
 
@@ -137,24 +140,68 @@ UNREADABLE = {
 }
 
 OVERFLOW = {
-    "o_openai": (400, "This model's maximum context length is 4096 tokens. However, you requested 6793 tokens (4745 in the messages, 2048 in the completion). Please reduce the length of the messages or completion.", {"code": "context_length_exceeded"}),
-    "o_vllm_new": (400, "This model's maximum context length is 4096 tokens. However, your request has 4745 input tokens. Please reduce the length of the input messages.", {}),
-    "o_vllm10": (400, "The decoder prompt (length 4745) is longer than the maximum model length of 4096. Make sure that `max_model_len` is no smaller than the number of text tokens.", {}),
-    "o_llamacpp": (400, "the request exceeds the available context size, try increasing it", {"type": "exceed_context_size_error", "n_prompt_tokens": 4745, "n_ctx": 4096}),
-    "o_sglang": (400, "The input (4745 tokens) is longer than the model's context length (4096 tokens).", {}),
-    "o_tgi": (422, "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4745 `inputs` tokens and 2048 `max_new_tokens`", {}),
-    "o_lmstudio": (400, "Trying to keep the first 4745 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input", {}),
+    "o_openai": (
+        400,
+        "This model's maximum context length is 4096 tokens. However, you requested 6793 tokens (4745 in the messages, 2048 in the completion). Please reduce the length of the messages or completion.",
+        {"code": "context_length_exceeded"},
+    ),
+    "o_vllm_new": (
+        400,
+        "This model's maximum context length is 4096 tokens. However, your request has 4745 input tokens. Please reduce the length of the input messages.",
+        {},
+    ),
+    "o_vllm10": (
+        400,
+        "The decoder prompt (length 4745) is longer than the maximum model length of 4096. Make sure that `max_model_len` is no smaller than the number of text tokens.",
+        {},
+    ),
+    "o_llamacpp": (
+        400,
+        "the request exceeds the available context size, try increasing it",
+        {"type": "exceed_context_size_error", "n_prompt_tokens": 4745, "n_ctx": 4096},
+    ),
+    "o_sglang": (
+        400,
+        "The input (4745 tokens) is longer than the model's context length (4096 tokens).",
+        {},
+    ),
+    "o_tgi": (
+        422,
+        "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4745 `inputs` tokens and 2048 `max_new_tokens`",
+        {},
+    ),
+    "o_lmstudio": (
+        400,
+        "Trying to keep the first 4745 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
+        {},
+    ),
     "o_ollama": (400, "prompt too long; exceeded max context length by 649 tokens", {}),
     "o_llamacpppy500": (500, "Requested tokens (4745) exceed context window of 4096", {}),
     # wordings not in the documented list
     "o_mlx_server": (400, "Prompt length 4745 exceeds the maximum context length 4096", {}),
-    "o_vllm_input_tokens": (400, "Input prompt (4745 tokens) is too long and exceeds limit of 4096", {}),
-    "o_llamacpp_old": (400, "the request exceeds the available context size, try increasing it", {}),
+    "o_vllm_input_tokens": (
+        400,
+        "Input prompt (4745 tokens) is too long and exceeds limit of 4096",
+        {},
+    ),
+    "o_llamacpp_old": (
+        400,
+        "the request exceeds the available context size, try increasing it",
+        {},
+    ),
     "o_tabbyapi": (400, "Prompt length 4745 is greater than max_seq_len 4096", {}),
     "o_koboldcpp": (400, "Warning: KCPP prompt (4745 tokens) exceeds context size (4096)", {}),
-    "o_openrouter": (400, "This endpoint's maximum context length is 4096 tokens. However, you requested about 6793 tokens (4745 of text input, 2048 in the output). Please reduce the length of either one.", {}),
+    "o_openrouter": (
+        400,
+        "This endpoint's maximum context length is 4096 tokens. However, you requested about 6793 tokens (4745 of text input, 2048 in the output). Please reduce the length of either one.",
+        {},
+    ),
     "o_jan_nitro": (400, "Context size has been exceeded.", {}),
-    "o_vllm_500": (500, "This model's maximum context length is 4096 tokens. However, your request has 4745 input tokens.", {}),
+    "o_vllm_500": (
+        500,
+        "This model's maximum context length is 4096 tokens. However, your request has 4745 input tokens.",
+        {},
+    ),
     "o_llamacpp_413": (413, "Payload Too Large: prompt exceeds context", {}),
 }
 
@@ -177,13 +224,15 @@ async def chat(request: Request) -> Response:
         f.write(json.dumps(body) + "\n")
     n = STATE[sc] = STATE.get(sc, 0) + 1
     t = turn_of(body)
-    stream = body.get("stream", False)
+    body.get("stream", False)
 
     if sc == "resend":
         # llama-cpp-python: content null beside tool_calls -> 500 validation error
         for m in body["messages"]:
             if m.get("role") == "assistant" and "content" in m and m["content"] is None:
-                return err(500, "1 validation error for ChatCompletionRequestAssistantMessage content")
+                return err(
+                    500, "1 validation error for ChatCompletionRequestAssistantMessage content"
+                )
         return call_stream("get_order", {"order_id": 1}) if t == 0 else text_stream(FINAL)
     if sc == "same500_all":
         return err(500, "Internal Server Error: template failed to render tools")
@@ -205,48 +254,77 @@ async def chat(request: Request) -> Response:
     if sc == "o_stream_error_event":
         # 200 stream whose first event is an error object (vLLM/llama.cpp style)
         async def gen():
-            yield "data: " + json.dumps({"error": {"message": "the request exceeds the available context size, try increasing it", "type": "exceed_context_size_error", "n_prompt_tokens": 4745, "n_ctx": 4096, "code": 400}}) + "\n\n"
+            yield (
+                "data: "
+                + json.dumps(
+                    {
+                        "error": {
+                            "message": "the request exceeds the available context size, try increasing it",
+                            "type": "exceed_context_size_error",
+                            "n_prompt_tokens": 4745,
+                            "n_ctx": 4096,
+                            "code": 400,
+                        }
+                    }
+                )
+                + "\n\n"
+            )
             yield "data: [DONE]\n\n"
+
         return StreamingResponse(gen(), media_type="text/event-stream")
     if sc == "o_length_zero":
         # Ollama-like: the prompt was cut to the context; finish length with no output
         return text_stream("", finish="length", completion=0)
     if sc == "stall_mid":
+
         async def gen():
             yield _chunk({"role": "assistant", "content": ""})
             yield _chunk({"content": "Your order"})
             await asyncio.sleep(60)
             yield _chunk({}, "stop")
             yield "data: [DONE]\n\n"
+
         return StreamingResponse(gen(), media_type="text/event-stream")
     if sc == "stall_head":
         await asyncio.sleep(60)
         return text_stream(FINAL)
     if sc == "drip":  # events keep coming, never ends (bounded 60 s)
+
         async def gen():
             yield _chunk({"role": "assistant", "content": ""})
             for _ in range(120):
                 await asyncio.sleep(0.5)
                 yield _chunk({"content": "."})
+
         return StreamingResponse(gen(), media_type="text/event-stream")
     if sc == "stream_error_midway":  # chunks, then an error event, then DONE
+
         async def gen():
             yield _chunk({"role": "assistant", "content": ""})
             yield _chunk({"content": "Your order shipped with"})
-            yield "data: " + json.dumps({"error": {"message": "CUDA out of memory", "code": 500}}) + "\n\n"
+            yield (
+                "data: "
+                + json.dumps({"error": {"message": "CUDA out of memory", "code": 500}})
+                + "\n\n"
+            )
             yield "data: [DONE]\n\n"
+
         return StreamingResponse(gen(), media_type="text/event-stream")
     if sc == "done_no_finish":  # chunks then [DONE] with no finish_reason
+
         async def gen():
             yield _chunk({"role": "assistant", "content": ""})
             yield _chunk({"content": "Your order shipped with"})
             yield "data: [DONE]\n\n"
+
         return StreamingResponse(gen(), media_type="text/event-stream")
     if sc == "finish_no_done_cut":  # finish_reason length then close
+
         async def gen():
             yield _chunk({"role": "assistant", "content": ""})
             yield _chunk({"content": "Your order shipped with"})
             yield _chunk({}, "length")
+
         return StreamingResponse(gen(), media_type="text/event-stream")
     if sc.startswith("f_"):
         form = FORMS[sc[2:]]

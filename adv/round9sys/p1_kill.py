@@ -28,25 +28,38 @@ subprocess.run(["rm", "-rf", str(W)])
 W.mkdir(parents=True)
 (W / "eps").mkdir()
 EP, GP = 19100 + CONC * 10 + len(FAULT), 19400 + CONC * 10 + len(FAULT)
-ENVV = dict(os.environ, MCPGYM_BUNDLE_KEY="k" * 32, MCPGYM_CONTROL_TOKEN="ctl-tok",
-            MCPGYM_GRADING_TOKEN="gr-tok")
+ENVV = dict(
+    os.environ,
+    MCPGYM_BUNDLE_KEY="k" * 32,
+    MCPGYM_CONTROL_TOKEN="ctl-tok",
+    MCPGYM_GRADING_TOKEN="gr-tok",
+)
 MC = ["uv", "run", "--project", str(ROOT), "mcpgym"]
 
 
 def start_env() -> subprocess.Popen:
-    return subprocess.Popen(MC + ["serve", "helpdesk", "--port", str(EP), "--store", str(W / "eps")],
-                            env=ENVV, stdout=open(W / "env.log", "a"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        MC + ["serve", "helpdesk", "--port", str(EP), "--store", str(W / "eps")],
+        env=ENVV,
+        stdout=open(W / "env.log", "a"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def start_grading() -> subprocess.Popen:
-    return subprocess.Popen(MC + ["grading", "serve", "--port", str(GP), "--store", str(W / "eps")],
-                            env=ENVV, stdout=open(W / "grading.log", "a"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        MC + ["grading", "serve", "--port", str(GP), "--store", str(W / "eps")],
+        env=ENVV,
+        stdout=open(W / "grading.log", "a"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def wait_up(port: int) -> None:
     import urllib.request
+
     for _ in range(120):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -62,17 +75,38 @@ def rows() -> list[tuple]:
         return []
     try:
         c = sqlite3.connect(db, timeout=5)
-        r = c.execute("SELECT task, band, seed, epoch, scored, termination FROM episodes").fetchall()
+        r = c.execute(
+            "SELECT task, band, seed, epoch, scored, termination FROM episodes"
+        ).fetchall()
         c.close()
         return r
     except sqlite3.Error:
         return []
 
 
-EVAL = MC + ["eval", "helpdesk", "--agent", "reference", "--tasks", "all", "--bands", "all",
-             "--seeds", SEEDS, "--concurrency", str(CONC), "--no-baseline",
-             "--env-url", f"http://127.0.0.1:{EP}", "--grading-url", f"http://127.0.0.1:{GP}",
-             "--store", str(W / "runs.db"), "--infra-retry-wait", "0.5"]
+EVAL = MC + [
+    "eval",
+    "helpdesk",
+    "--agent",
+    "reference",
+    "--tasks",
+    "all",
+    "--bands",
+    "all",
+    "--seeds",
+    SEEDS,
+    "--concurrency",
+    str(CONC),
+    "--no-baseline",
+    "--env-url",
+    f"http://127.0.0.1:{EP}",
+    "--grading-url",
+    f"http://127.0.0.1:{GP}",
+    "--store",
+    str(W / "runs.db"),
+    "--infra-retry-wait",
+    "0.5",
+]
 
 
 def kill_group(p: subprocess.Popen, sig: int) -> None:
@@ -93,10 +127,16 @@ def summary(tag: str, rc) -> dict:
     terms: dict[str, int] = {}
     for v in slots.values():
         terms[v[-1][1]] = terms.get(v[-1][1], 0) + 1
-    return {"tag": tag, "rc": rc, "rows": len(r), "slots": len(slots),
-            "dup_slots": sum(1 for v in slots.values() if len(v) > 1),
-            "unscored_slots": sum(1 for v in slots.values() if not any(x[0] for x in v)),
-            "terms": terms, "runs": runs}
+    return {
+        "tag": tag,
+        "rc": rc,
+        "rows": len(r),
+        "slots": len(slots),
+        "dup_slots": sum(1 for v in slots.values() if len(v) > 1),
+        "unscored_slots": sum(1 for v in slots.values() if not any(x[0] for x in v)),
+        "terms": terms,
+        "runs": runs,
+    }
 
 
 def main() -> None:
@@ -105,8 +145,14 @@ def main() -> None:
     try:
         wait_up(EP)
         wait_up(GP)
-        ev = subprocess.Popen(EVAL, env=ENVV, cwd=W, stdout=open(W / "eval1.log", "w"),
-                              stderr=subprocess.STDOUT, start_new_session=True)
+        ev = subprocess.Popen(
+            EVAL,
+            env=ENVV,
+            cwd=W,
+            stdout=open(W / "eval1.log", "w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         procs.append(ev)
         t0 = time.monotonic()
         while len(rows()) < 15 and ev.poll() is None and time.monotonic() - t0 < 300:

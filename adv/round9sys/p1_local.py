@@ -22,9 +22,26 @@ WHICH, CONC = sys.argv[1], int(sys.argv[2])
 W = Path(f"/tmp/r9/p1local/{WHICH}-{CONC}")
 subprocess.run(["rm", "-rf", str(W)])
 W.mkdir(parents=True)
-EVAL = [str(ROOT / ".venv/bin/mcpgym"), "eval", "helpdesk", "--agent", "reference", "--tasks", "all",
-        "--bands", "all", "--seeds", "0", "--concurrency", str(CONC), "--no-baseline",
-        "--store", str(W / "runs.db"), "--infra-retry-wait", "0.5"]
+EVAL = [
+    str(ROOT / ".venv/bin/mcpgym"),
+    "eval",
+    "helpdesk",
+    "--agent",
+    "reference",
+    "--tasks",
+    "all",
+    "--bands",
+    "all",
+    "--seeds",
+    "0",
+    "--concurrency",
+    str(CONC),
+    "--no-baseline",
+    "--store",
+    str(W / "runs.db"),
+    "--infra-retry-wait",
+    "0.5",
+]
 
 
 def nrows() -> int:
@@ -38,7 +55,9 @@ def nrows() -> int:
 
 
 def children(pid: int) -> list[int]:
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True
+    ).stdout
     return sorted(int(x) for x in out.split())
 
 
@@ -53,8 +72,15 @@ def summary(tag: str, rc) -> dict:
     terms: dict = {}
     for v in slots.values():
         terms[v[-1][1]] = terms.get(v[-1][1], 0) + 1
-    return {"tag": tag, "rc": rc, "rows": len(r), "slots": len(slots),
-            "dup": sum(len(v) > 1 for v in slots.values()), "terms": terms, "runs": runs}
+    return {
+        "tag": tag,
+        "rc": rc,
+        "rows": len(r),
+        "slots": len(slots),
+        "dup": sum(len(v) > 1 for v in slots.values()),
+        "terms": terms,
+        "runs": runs,
+    }
 
 
 def main() -> None:

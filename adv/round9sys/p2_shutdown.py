@@ -40,7 +40,9 @@ STORE = W / "eps"
 TOKEN = "p2-control"
 AUTH = {"authorization": f"Bearer {TOKEN}"}
 MC = [sys.executable, "-c", "from mcpgym_clients.cli import main; main()"]
-ENVV = dict(os.environ, PYTHONUNBUFFERED="1", MCPGYM_CONTROL_TOKEN=TOKEN, MCPGYM_BUNDLE_KEY="b" * 32)
+ENVV = dict(
+    os.environ, PYTHONUNBUFFERED="1", MCPGYM_CONTROL_TOKEN=TOKEN, MCPGYM_BUNDLE_KEY="b" * 32
+)
 
 
 def free_port() -> int:
@@ -50,8 +52,13 @@ def free_port() -> int:
 
 
 def start(port: int) -> subprocess.Popen:
-    p = subprocess.Popen(MC + ["serve", "helpdesk", "--port", str(port), "--store", str(STORE)],
-                         env=ENVV, cwd=ROOT, stdout=open(W / "serve.log", "a"), stderr=subprocess.STDOUT)
+    p = subprocess.Popen(
+        MC + ["serve", "helpdesk", "--port", str(port), "--store", str(STORE)],
+        env=ENVV,
+        cwd=ROOT,
+        stdout=open(W / "serve.log", "a"),
+        stderr=subprocess.STDOUT,
+    )
     for _ in range(240):
         try:
             httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -72,7 +79,9 @@ def bundles() -> dict:
             names.append(p.name)
             meta = p / "meta.json"
             try:
-                term = json.loads(meta.read_text()).get("termination") if meta.exists() else "NO_META"
+                term = (
+                    json.loads(meta.read_text()).get("termination") if meta.exists() else "NO_META"
+                )
             except ValueError:
                 term = "BAD_META"
             out[str(term)] = out.get(str(term), 0) + 1
@@ -86,24 +95,30 @@ async def http_case(sigs: list[int], gap: float) -> dict:
     base = f"http://127.0.0.1:{port}"
     opened: list[str] = []
     stack = []
-    n_s, n_m, n_c, n_u = (20, 20, 5, 10) if CASE.startswith("many") or CASE.startswith("double") else (1, 0, 0, 0)
+    n_s, n_m, n_c, n_u = (
+        (20, 20, 5, 10) if CASE.startswith("many") or CASE.startswith("double") else (1, 0, 0, 0)
+    )
     async with httpx.AsyncClient(headers=AUTH, timeout=30) as http:
-        eps = [(await http.post(f"{base}/episodes", json={"task": "order-status"})).json()
-               for _ in range(n_s + n_m + n_u)]
+        eps = [
+            (await http.post(f"{base}/episodes", json={"task": "order-status"})).json()
+            for _ in range(n_s + n_m + n_u)
+        ]
     opened += [e["episode_id"] for e in eps]
     clients = []
     for e in eps[:n_s]:
         c = Client(e["mcp_url"], mode="legacy")
         await c.__aenter__()
         clients.append(c)
-    for e in eps[n_s:n_s + n_m]:
+    for e in eps[n_s : n_s + n_m]:
         c = Client(e["mcp_url"], mode="2026-07-28")
         await c.__aenter__()
         clients.append(c)
     harness = httpx2.AsyncClient(headers=AUTH)
     for i in range(n_c):
-        c = Client(streamable_http_client(f"{base}/tasks/order-status/mcp?seed={i}", http_client=harness),
-                   mode="legacy")
+        c = Client(
+            streamable_http_client(f"{base}/tasks/order-status/mcp?seed={i}", http_client=harness),
+            mode="legacy",
+        )
         await c.__aenter__()
         clients.append(c)
         r = await c.read_resource("mcpgym://episode")
@@ -115,13 +130,31 @@ async def http_case(sigs: list[int], gap: float) -> dict:
         # hold a raw standalone GET stream on the first 2025 session
         sid = None
         async with httpx.AsyncClient(timeout=10) as h:
-            r = await h.post(eps[0]["mcp_url"], json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "p", "version": "1"}}},
-                headers={"accept": "application/json, text/event-stream"})
+            r = await h.post(
+                eps[0]["mcp_url"],
+                json={
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "p", "version": "1"},
+                    },
+                },
+                headers={"accept": "application/json, text/event-stream"},
+            )
             sid = r.headers.get("mcp-session-id")
         sse = httpx.AsyncClient(timeout=None)
-        req = sse.build_request("GET", eps[0]["mcp_url"], headers={
-            "accept": "text/event-stream", "mcp-session-id": sid or "", "mcp-protocol-version": "2025-06-18"})
+        req = sse.build_request(
+            "GET",
+            eps[0]["mcp_url"],
+            headers={
+                "accept": "text/event-stream",
+                "mcp-session-id": sid or "",
+                "mcp-protocol-version": "2025-06-18",
+            },
+        )
         resp = await sse.send(req, stream=True)
         stack.append(resp)
     # calls in flight at the signal
@@ -142,7 +175,14 @@ async def http_case(sigs: list[int], gap: float) -> dict:
         t.cancel()
     b = bundles()
     missing = sorted(set(opened) - set(b.pop("names")))
-    return {"case": CASE, "rc": rc, "secs": round(dt, 2), "opened": len(opened), "missing": len(missing), **b}
+    return {
+        "case": CASE,
+        "rc": rc,
+        "secs": round(dt, 2),
+        "opened": len(opened),
+        "missing": len(missing),
+        **b,
+    }
 
 
 async def kill9_case() -> dict:
@@ -150,13 +190,15 @@ async def kill9_case() -> dict:
     proc = start(port)
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(headers=AUTH, timeout=30) as http:
-        eps = await asyncio.gather(*[http.post(f"{base}/episodes", json={"task": "order-status"}) for _ in range(200)])
+        eps = await asyncio.gather(
+            *[http.post(f"{base}/episodes", json={"task": "order-status"}) for _ in range(200)]
+        )
     eps = [e.json() for e in eps]
     for e in eps[:60]:
         async with Client(e["mcp_url"], mode="2026-07-28") as c:
             await c.call_tool("get_policy", {})
     proc.send_signal(signal.SIGTERM)
-    await asyncio.sleep(float(os.environ.get('KILL_AFTER', '0.15')))
+    await asyncio.sleep(float(os.environ.get("KILL_AFTER", "0.15")))
     proc.kill()
     proc.wait()
     before = bundles()
@@ -167,24 +209,53 @@ async def kill9_case() -> dict:
     # can the grading side read every bundle left?
     proc2.send_signal(signal.SIGTERM)
     proc2.wait(30)
-    return {"case": CASE, "kill_after": os.environ.get("KILL_AFTER", "0.15"), "opened": len(eps), "after_kill": before, "after_restart": after, "n": len(names)}
+    return {
+        "case": CASE,
+        "kill_after": os.environ.get("KILL_AFTER", "0.15"),
+        "opened": len(eps),
+        "after_kill": before,
+        "after_restart": after,
+        "n": len(names),
+    }
 
 
 def stdio_case(sig: int) -> dict:
-    p = subprocess.Popen(MC + ["serve", "helpdesk", "--stdio", "--task", "order-status", "--store", str(STORE)],
-                         env=ENVV, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=open(W / "stdio.log", "w"))
+    p = subprocess.Popen(
+        MC + ["serve", "helpdesk", "--stdio", "--task", "order-status", "--store", str(STORE)],
+        env=ENVV,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=open(W / "stdio.log", "w"),
+    )
     assert p.stdin and p.stdout
 
     def send(obj: dict) -> None:
         p.stdin.write((json.dumps(obj) + "\n").encode())
         p.stdin.flush()
 
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "p", "version": "1"}}})
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "p", "version": "1"},
+            },
+        }
+    )
     p.stdout.readline()
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_policy", "arguments": {}}})
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "get_policy", "arguments": {}},
+        }
+    )
     line = p.stdout.readline()
     t0 = time.monotonic()
     p.send_signal(sig)
@@ -195,8 +266,13 @@ def stdio_case(sig: int) -> dict:
         rc = "HUNG>30s"
     b = bundles()
     b.pop("names")
-    return {"case": CASE, "call_ok": b'"isError":false' in line.replace(b" ", b""), "rc": rc,
-            "secs": round(time.monotonic() - t0, 2), **b}
+    return {
+        "case": CASE,
+        "call_ok": b'"isError":false' in line.replace(b" ", b""),
+        "rc": rc,
+        "secs": round(time.monotonic() - t0, 2),
+        **b,
+    }
 
 
 def main() -> None:

@@ -18,7 +18,6 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -29,8 +28,12 @@ W = Path("/tmp/r9/p5")
 subprocess.run(["rm", "-rf", str(W)])
 (W / "eps").mkdir(parents=True)
 STORE = W / "eps"
-ENVV = dict(os.environ, MCPGYM_BUNDLE_KEY="p5-bundle-key-" + "x" * 20, MCPGYM_CONTROL_TOKEN="p5-ctl",
-            MCPGYM_GRADING_TOKEN="p5-gr")
+ENVV = dict(
+    os.environ,
+    MCPGYM_BUNDLE_KEY="p5-bundle-key-" + "x" * 20,
+    MCPGYM_CONTROL_TOKEN="p5-ctl",
+    MCPGYM_GRADING_TOKEN="p5-gr",
+)
 MC = [str(ROOT / ".venv/bin/mcpgym")]
 EP, GP = 19711, 19712
 GA = {"authorization": "Bearer p5-gr"}
@@ -48,10 +51,32 @@ def up(port: int) -> None:
 
 def run_agent(agent: str) -> list[tuple[str, str]]:
     db = W / f"{agent}.db"
-    subprocess.run(MC + ["eval", "helpdesk", "--agent", agent, "--tasks", "order-status", "--bands", "easy",
-                         "--seeds", "0-1", "--no-baseline", "--store", str(db),
-                         "--env-url", f"http://127.0.0.1:{EP}", "--grading-url", f"http://127.0.0.1:{GP}"],
-                   env=ENVV, cwd=W, capture_output=True, timeout=300)
+    subprocess.run(
+        MC
+        + [
+            "eval",
+            "helpdesk",
+            "--agent",
+            agent,
+            "--tasks",
+            "order-status",
+            "--bands",
+            "easy",
+            "--seeds",
+            "0-1",
+            "--no-baseline",
+            "--store",
+            str(db),
+            "--env-url",
+            f"http://127.0.0.1:{EP}",
+            "--grading-url",
+            f"http://127.0.0.1:{GP}",
+        ],
+        env=ENVV,
+        cwd=W,
+        capture_output=True,
+        timeout=300,
+    )
     c = sqlite3.connect(db)
     rows = c.execute("SELECT variant_id, episode_id FROM episodes ORDER BY seed").fetchall()
     c.close()
@@ -59,7 +84,9 @@ def run_agent(agent: str) -> list[tuple[str, str]]:
 
 
 def grade(eid: str) -> tuple[int, str]:
-    r = httpx.post(f"http://127.0.0.1:{GP}/grades", headers=GA, json={"episode_id": eid}, timeout=60)
+    r = httpx.post(
+        f"http://127.0.0.1:{GP}/grades", headers=GA, json={"episode_id": eid}, timeout=60
+    )
     return r.status_code, r.text
 
 
@@ -68,10 +95,18 @@ def fresh_id() -> str:
 
 
 def main() -> None:
-    env = subprocess.Popen(MC + ["serve", "helpdesk", "--port", str(EP), "--store", str(STORE)], env=ENVV,
-                           stdout=open(W / "env.log", "w"), stderr=subprocess.STDOUT)
-    gr = subprocess.Popen(MC + ["grading", "serve", "--port", str(GP), "--store", str(STORE)], env=ENVV,
-                          stdout=open(W / "gr.log", "w"), stderr=subprocess.STDOUT)
+    env = subprocess.Popen(
+        MC + ["serve", "helpdesk", "--port", str(EP), "--store", str(STORE)],
+        env=ENVV,
+        stdout=open(W / "env.log", "w"),
+        stderr=subprocess.STDOUT,
+    )
+    gr = subprocess.Popen(
+        MC + ["grading", "serve", "--port", str(GP), "--store", str(STORE)],
+        env=ENVV,
+        stdout=open(W / "gr.log", "w"),
+        stderr=subprocess.STDOUT,
+    )
     results = []
     try:
         up(EP)
@@ -95,8 +130,17 @@ def main() -> None:
             except ValueError:
                 j = {}
             hole = st == 200 and (j.get("passed") or (j.get("score") or 0) > 0.5)
-            results.append({"case": name, "status": st, "passed": j.get("passed"), "score": j.get("score"),
-                            "signature": j.get("signature"), "hole": bool(hole), "body": body[:200]})
+            results.append(
+                {
+                    "case": name,
+                    "status": st,
+                    "passed": j.get("passed"),
+                    "score": j.get("score"),
+                    "signature": j.get("signature"),
+                    "hole": bool(hole),
+                    "body": body[:200],
+                }
+            )
             print(json.dumps(results[-1]), flush=True)
 
         # 1 replay P's folder under a new id
@@ -105,8 +149,11 @@ def main() -> None:
 
         def new_F(seed: int = 0) -> str:
             """A failing sealed bundle of P's variant (seed 0) that was never graded."""
-            e = httpx.post(f"http://127.0.0.1:{EP}/episodes", headers=CA,
-                           json={"task": "order-status", "band": "easy", "seed": seed}).json()
+            e = httpx.post(
+                f"http://127.0.0.1:{EP}/episodes",
+                headers=CA,
+                json={"task": "order-status", "band": "easy", "seed": seed},
+            ).json()
             httpx.post(f"http://127.0.0.1:{EP}/episodes/{e['episode_id']}/end", headers=CA)
             return e["episode_id"]
 
@@ -117,17 +164,30 @@ def main() -> None:
             shutil.copy(STORE / P / f, STORE / Fx / f)
         case("copy_all_P_over_fresh_F", Fx)
         # 3 swap files from P into fresh Fs
-        for combo in (("log.jsonl",), ("state.delta.gz",), ("meta.json",), ("signature",),
-                      ("log.jsonl", "state.delta.gz"), ("state.delta.gz", "signature"),
-                      ("meta.json", "signature"), ("log.jsonl", "state.delta.gz", "signature"),
-                      ("meta.json", "state.delta.gz", "signature")):
+        for combo in (
+            ("log.jsonl",),
+            ("state.delta.gz",),
+            ("meta.json",),
+            ("signature",),
+            ("log.jsonl", "state.delta.gz"),
+            ("state.delta.gz", "signature"),
+            ("meta.json", "signature"),
+            ("log.jsonl", "state.delta.gz", "signature"),
+            ("meta.json", "state.delta.gz", "signature"),
+        ):
             Fx = new_F()
             for f in combo:
                 shutil.copy(STORE / P / f, STORE / Fx / f)
             case("swap_" + "+".join(combo) + "_P_into_F", Fx)
         # 4 edit meta of fresh Fs
-        for key, val in (("termination", "submitted"), ("answer", "UPS 1Z"), ("unlocked", True), ("steps", 99),
-                         ("episode_id", P), ("final_sha256", json.loads((STORE / P / "meta.json").read_text())["final_sha256"])):
+        for key, val in (
+            ("termination", "submitted"),
+            ("answer", "UPS 1Z"),
+            ("unlocked", True),
+            ("steps", 99),
+            ("episode_id", P),
+            ("final_sha256", json.loads((STORE / P / "meta.json").read_text())["final_sha256"]),
+        ):
             Fx = new_F()
             m = json.loads((STORE / Fx / "meta.json").read_text())
             m[key] = val
@@ -157,7 +217,9 @@ def main() -> None:
         # 6 the log edited: P's calls appended to a fresh F's log
         Fx = new_F()
         lines = (STORE / Fx / "log.jsonl").read_text().splitlines()
-        (STORE / Fx / "log.jsonl").write_text("\n".join(lines + (STORE / P / "log.jsonl").read_text().splitlines()) + "\n")
+        (STORE / Fx / "log.jsonl").write_text(
+            "\n".join(lines + (STORE / P / "log.jsonl").read_text().splitlines()) + "\n"
+        )
         case("log_append_P_calls", Fx)
         # 7 delta: P's delta content recompressed (different bytes) into a fresh F
         Fx = new_F()
@@ -184,7 +246,15 @@ def main() -> None:
             shutil.copy(STORE / P1 / f, STORE / Fx / f)
         case("copy_all_P1(seed1)_over_fresh_F(seed0)", Fx)
         # 9 path tricks in the id
-        for eid in (f"../eps/{P}", f"{P}/", f"{P}/../{F}", P.upper(), f"./{P}", P + "\x00", "ep_" + "0" * 32):
+        for eid in (
+            f"../eps/{P}",
+            f"{P}/",
+            f"{P}/../{F}",
+            P.upper(),
+            f"./{P}",
+            P + "\x00",
+            "ep_" + "0" * 32,
+        ):
             st, body = grade(eid)
             results.append({"case": f"id {eid!r}", "status": st, "body": body[:160]})
             print(json.dumps(results[-1]), flush=True)

@@ -13,7 +13,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,17 +25,36 @@ subprocess.run(["rm", "-rf", str(W)])
 PORT = 19721
 ENVV = dict(os.environ, MCPGYM_CONTROL_TOKEN="c5", MCPGYM_BUNDLE_KEY="k" * 32)
 CA = {"authorization": "Bearer c5"}
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "p5", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "p5", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 
 
-def call(c: httpx.Client, url: str, name: str, args, raw: bytes | None = None) -> tuple[int, str, float]:
-    h = {"accept": "application/json, text/event-stream", "content-type": "application/json",
-         "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name}
-    body = raw if raw is not None else json.dumps(
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": args, "_meta": META}},
-        ensure_ascii=False).encode()
+def call(
+    c: httpx.Client, url: str, name: str, args, raw: bytes | None = None
+) -> tuple[int, str, float]:
+    h = {
+        "accept": "application/json, text/event-stream",
+        "content-type": "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": name,
+    }
+    body = (
+        raw
+        if raw is not None
+        else json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": args, "_meta": META},
+            },
+            ensure_ascii=False,
+        ).encode()
+    )
     t = time.perf_counter()
     try:
         r = c.post(url, headers=h, content=body, timeout=120)
@@ -46,9 +64,20 @@ def call(c: httpx.Client, url: str, name: str, args, raw: bytes | None = None) -
 
 
 def main() -> None:
-    srv = subprocess.Popen([str(ROOT / ".venv/bin/mcpgym"), "serve", "helpdesk", "--port", str(PORT),
-                            "--store", str(W / "eps")], env=ENVV, stdout=open(W / "serve.log", "w"),
-                           stderr=subprocess.STDOUT)
+    srv = subprocess.Popen(
+        [
+            str(ROOT / ".venv/bin/mcpgym"),
+            "serve",
+            "helpdesk",
+            "--port",
+            str(PORT),
+            "--store",
+            str(W / "eps"),
+        ],
+        env=ENVV,
+        stdout=open(W / "serve.log", "w"),
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{PORT}"
     try:
         for _ in range(240):
@@ -64,7 +93,10 @@ def main() -> None:
 
         B = new()
         inputs = {
-            "emoji_1M_chars": ("add_ticket_note", {"ticket_id": 1, "body": "\U0001F600" * 1_000_000}),
+            "emoji_1M_chars": (
+                "add_ticket_note",
+                {"ticket_id": 1, "body": "\U0001f600" * 1_000_000},
+            ),
             "ctrl_chars_3.9MB": ("add_ticket_note", {"ticket_id": 1, "body": "\x01" * 3_900_000}),
             "quotes_backslashes": ("add_ticket_note", {"ticket_id": 1, "body": '"\\' * 1_900_000}),
             "many_keys": ("get_order", {f"k{i}": i for i in range(200_000)}),
@@ -79,31 +111,61 @@ def main() -> None:
         for name, (tool, args) in inputs.items():
             raw = None
             if name == "deep_list_50k":
-                raw = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_order","arguments":{"order_id":'
-                       + "[" * 50000 + "]" * 50000 + '},"_meta":' + json.dumps(META) + "}}").encode()
+                raw = (
+                    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_order","arguments":{"order_id":'
+                    + "[" * 50000
+                    + "]" * 50000
+                    + '},"_meta":'
+                    + json.dumps(META)
+                    + "}}"
+                ).encode()
                 tool = "get_order"
             if name == "deep_dict_50k":
-                raw = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_ticket_note","arguments":{"ticket_id":1,"body":"x","z":'
-                       + '{"a":' * 50000 + "1" + "}" * 50000 + '},"_meta":' + json.dumps(META) + "}}").encode()
+                raw = (
+                    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_ticket_note","arguments":{"ticket_id":1,"body":"x","z":'
+                    + '{"a":' * 50000
+                    + "1"
+                    + "}" * 50000
+                    + '},"_meta":'
+                    + json.dumps(META)
+                    + "}}"
+                ).encode()
                 tool = "add_ticket_note"
             if name == "lone_surrogate":
-                raw = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_ticket_note","arguments":{"ticket_id":1,"body":"\\ud800 x \\udfff"},"_meta":'
-                       + json.dumps(META) + "}}").encode()
+                raw = (
+                    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_ticket_note","arguments":{"ticket_id":1,"body":"\\ud800 x \\udfff"},"_meta":'
+                    + json.dumps(META)
+                    + "}}"
+                ).encode()
                 tool = "add_ticket_note"
             if name == "nan_inf":
-                raw = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_order","arguments":{"order_id":NaN,"x":Infinity},"_meta":'
-                       + json.dumps(META) + "}}").encode()
+                raw = (
+                    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_order","arguments":{"order_id":NaN,"x":Infinity},"_meta":'
+                    + json.dumps(META)
+                    + "}}"
+                ).encode()
                 tool = "get_order"
             st, text, dt = call(c, A["mcp_url"], tool, args, raw)
             hz = c.get(base + "/healthz").status_code
             sb, tb, db = call(c, B["mcp_url"], "get_policy", {})
-            rows.append({"input": name, "status": st, "resp": text[:120], "secs": round(dt, 2),
-                         "healthz": hz, "B_status": sb, "B_ms": round(db * 1000, 1)})
+            rows.append(
+                {
+                    "input": name,
+                    "status": st,
+                    "resp": text[:120],
+                    "secs": round(dt, 2),
+                    "healthz": hz,
+                    "B_status": sb,
+                    "B_ms": round(db * 1000, 1),
+                }
+            )
             print(json.dumps(rows[-1]), flush=True)
         # budget: many big calls on a fresh episode C (refused calls with 3.9 MB args, as in the issue)
         C = new()
-        for i in range(12):
-            st, text, dt = call(c, C["mcp_url"], "get_order", {"order_id": 1, "pad": "y" * 3_900_000})
+        for _i in range(12):
+            st, text, dt = call(
+                c, C["mcp_url"], "get_order", {"order_id": 1, "pad": "y" * 3_900_000}
+            )
         print("C after 12 x 3.9 MB:", st, text[:200], flush=True)
         for ep in (A, C, B):
             c.post(base + f"/episodes/{ep['episode_id']}/end", headers=CA)
@@ -115,13 +177,41 @@ def main() -> None:
                 continue
             lines = log.read_bytes().splitlines()
             meta = json.loads((d / "meta.json").read_text())
-            print(json.dumps({"ep": tag, "log_bytes": log.stat().st_size, "lines": len(lines),
-                              "max_line": max(map(len, lines)) if lines else 0,
-                              "termination": meta["termination"], "steps": meta["steps"]}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "ep": tag,
+                        "log_bytes": log.stat().st_size,
+                        "lines": len(lines),
+                        "max_line": max(map(len, lines)) if lines else 0,
+                        "termination": meta["termination"],
+                        "steps": meta["steps"],
+                    }
+                ),
+                flush=True,
+            )
             if tag == "A":
                 for ln in lines:
                     j = json.loads(ln)
-                    print("   ", len(ln), str({k: (str(v)[:90]) for k, v in j.items() if k in ("tool", "name", "arguments", "error", "args_truncated", "arguments_sha256")})[:300])
+                    print(
+                        "   ",
+                        len(ln),
+                        str(
+                            {
+                                k: (str(v)[:90])
+                                for k, v in j.items()
+                                if k
+                                in (
+                                    "tool",
+                                    "name",
+                                    "arguments",
+                                    "error",
+                                    "args_truncated",
+                                    "arguments_sha256",
+                                )
+                            }
+                        )[:300],
+                    )
     finally:
         srv.send_signal(signal.SIGTERM)
         srv.wait(30)

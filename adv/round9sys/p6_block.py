@@ -27,22 +27,46 @@ PORT = 19731
 KEYS = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
 ENVV = dict(os.environ, MCPGYM_CONTROL_TOKEN="c6")
 CA = {"authorization": "Bearer c6"}
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "p6", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "p6", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 
 
 def body(name: str, args: dict) -> tuple[dict, bytes]:
-    h = {"accept": "application/json, text/event-stream", "content-type": "application/json",
-         "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name}
-    return h, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                          "params": {"name": name, "arguments": args, "_meta": META}}).encode()
+    h = {
+        "accept": "application/json, text/event-stream",
+        "content-type": "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": name,
+    }
+    return h, json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": args, "_meta": META},
+        }
+    ).encode()
 
 
 def main() -> None:
-    srv = subprocess.Popen([str(ROOT / ".venv/bin/mcpgym"), "serve", "helpdesk", "--port", str(PORT),
-                            "--store", str(W / "eps")], env=ENVV, stdout=open(W / "serve.log", "w"),
-                           stderr=subprocess.STDOUT)
+    srv = subprocess.Popen(
+        [
+            str(ROOT / ".venv/bin/mcpgym"),
+            "serve",
+            "helpdesk",
+            "--port",
+            str(PORT),
+            "--store",
+            str(W / "eps"),
+        ],
+        env=ENVV,
+        stdout=open(W / "serve.log", "w"),
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{PORT}"
     try:
         for _ in range(240):
@@ -67,6 +91,7 @@ def main() -> None:
             r = httpx.post(A["mcp_url"], headers=hA, content=bA, timeout=300)
             out["A_secs"] = round(time.perf_counter() - t, 2)
             out["A_status"] = r.status_code
+            out["A_response_bytes"] = len(r.content)
             done.set()
 
         th = threading.Thread(target=hammer)
@@ -84,11 +109,16 @@ def main() -> None:
 
         def stats(xs: list[float]) -> dict:
             xs = sorted(xs)
-            return {"n": len(xs), "p50_ms": round(xs[len(xs) // 2] * 1000, 1),
-                    "p99_ms": round(xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1000, 1),
-                    "max_ms": round(xs[-1] * 1000, 1)}
+            return {
+                "n": len(xs),
+                "p50_ms": round(xs[len(xs) // 2] * 1000, 1),
+                "p99_ms": round(xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1000, 1),
+                "max_ms": round(xs[-1] * 1000, 1),
+            }
 
-        print(json.dumps({"keys": KEYS, **out, "healthz": stats(hz), "B_call": stats(bl)}), flush=True)
+        print(
+            json.dumps({"keys": KEYS, **out, "healthz": stats(hz), "B_call": stats(bl)}), flush=True
+        )
     finally:
         srv.send_signal(signal.SIGTERM)
         srv.wait(30)
