@@ -248,6 +248,11 @@ async def chat(request: Request) -> Response:
         if n <= 3:
             return err(503, "Service Unavailable")
         return text_stream(FINAL)
+    if sc == "o_second":  # the first request fits; the second (after one tool result) never does
+        if t == 0:
+            return call_stream("get_order", {"order_id": 1})
+        st, msg, extra = OVERFLOW["o_vllm_new"]
+        return err(st, msg.replace("4745", "4102"), extra)
     if sc in OVERFLOW:
         st, msg, extra = OVERFLOW[sc]
         return err(st, msg, extra)

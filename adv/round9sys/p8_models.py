@@ -26,7 +26,7 @@ ENVV = dict(__import__("os").environ, MCPGYM_CONTROL_TOKEN="p8-ctl", MCPGYM_GRAD
 
 def scenarios() -> list[str]:
     base = ["resend", "same500_all", "same500_t1", "same500_reqid", "flaky500"]
-    base += list(F.OVERFLOW) + ["o_stream_error_event", "o_length_zero"]
+    base += list(F.OVERFLOW) + ["o_stream_error_event", "o_length_zero", "o_second"]
     base += [
         "stall_mid",
         "stall_head",

@@ -46,3 +46,20 @@ for k, text in EXTRA.items():
     print(
         f"EXTRA      {k:24} calls={str(calls)[:70]:72} looks_like={looks_like_tool_call(text, names)}"
     )
+
+# honest final answers that mention tools or hold JSON: should be answers (not calls, and
+# best not "looks like a call", which costs a nudge turn and may flag the episode)
+HONEST = {
+    "prose_mentions_call": "I checked with get_order(order_id=100525): it shipped with UPS, tracking 1Z999.",
+    "json_summary_fence": '```json\n{"order_id": 100525, "carrier": "UPS", "tracking": "1Z999"}\n```',
+    "json_summary_bare": '{"order_id": 100525, "carrier": "UPS", "tracking": "1Z999"}',
+    "reply_quotes_tool_name": "Done. I used reply_to_customer to send the tracking number and close_ticket to close it.",
+    "markdown_code_tool": "Next time you can run `get_order(100525)` in the console.",
+    "answer_starts_with_tool_word": "get_order shows the parcel left on June 3 with UPS (1Z999).",
+}
+for k, text in HONEST.items():
+    p = parse_text_tool_calls(text, names)
+    calls = getattr(p, "calls", None)
+    print(
+        f"HONEST     {k:28} calls={str(calls)[:60]:62} looks_like={looks_like_tool_call(text, names)}"
+    )
