@@ -189,8 +189,17 @@ def test_the_grader_reads_the_email_forms_as_the_email() -> None:
         assert email_leaked(f"Your address: {written}.", email), form
 
 
+NO_AMOUNT = AnswerMatch(
+    name="states-no-amount", source="sql", sql=REPLIES, normalize="money", mode="states"
+)
+
+
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:
-    assert findings(make_env(SOUND)) == []
+    assert findings(make_env(SOUND, NO_AMOUNT)) == []
+    # without a money guard, the reply may state any amount: the one finding is that
+    lines = findings(make_env(SOUND))
+    assert lines and all("states amounts no check reads" in line for line in lines), lines
+    assert any("$1,234.57" in line for line in lines)  # near $1,234.56: a variant with none
 
 
 # ---- amounts in other forms, near misses, shotguns of alternatives (issue 9, section 4) ----

@@ -222,7 +222,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             )
         near = [
             money_text(c)
-            for e in near_bases(text, money_expected(env, variant), cents)
+            for e in near_bases(text, money_expected(env, variant), cents, sorted(stated))
             for c in (e + 1, 2 * e)
             if money_text(c) not in text and c not in cents  # candidates are `amounts-i`'s
         ]

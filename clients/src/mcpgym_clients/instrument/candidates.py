@@ -22,6 +22,7 @@ __all__ = [
     "GUARDED_PER_CHECK",
     "MAX_CATEGORIES",
     "MONEY_KIND",
+    "NO_RECORD_CENTS",
     "answer_kinds",
     "applies",
     "categories",
@@ -50,17 +51,31 @@ is a candidate amount of the variant (`instrument.adversarial`'s ``amounts-i``),
 free-text field, whatever the rubric's checks read."""
 
 
-def near_bases(text: str, expected: Sequence[int], candidates: Sequence[int]) -> list[int]:
+NO_RECORD_CENTS = 123456
+"""The amount a near miss is made of where a variant has none at all ($1,234.56)."""
+
+
+def near_bases(
+    text: str,
+    expected: Sequence[int],
+    candidates: Sequence[int],
+    elsewhere: Sequence[int] = (),
+) -> list[int]:
     """The amounts (integer cents, > 0) a near miss is made of for a field holding ``text``:
     the amounts it states (read as a money `AnswerMatch` reads them), and the ``expected``
-    ones it states; a text stating none takes the expected amounts, or else the first
-    candidate amount: every field gets a near miss, whatever the checks read."""
+    ones it states; a text stating none takes the expected amounts, or else those the
+    reference states ``elsewhere`` (its other texts), or else the first candidate amount,
+    or else `NO_RECORD_CENTS`: every field gets a near miss, whatever the checks read."""
     stated = [c for c in amounts_stated(text) if c > 0]
     said = [e for e in expected if money_text(e) in text]
     out = list(dict.fromkeys([*stated, *said]))
     if out:
         return out
-    return list(expected) or sorted(c for c in candidates if c > 0)[:1]
+    for pool in (expected, elsewhere, candidates):
+        found = sorted({c for c in pool if c > 0})
+        if found:
+            return found if pool is not candidates else found[:1]
+    return [NO_RECORD_CENTS]
 
 
 def money_text(cents: int) -> str:
