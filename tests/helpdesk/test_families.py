@@ -52,8 +52,10 @@ def test_families_registered() -> None:
     for name in FAMILIES:
         fam = environment.family(name)
         assert fam.bands == BANDS
-        # 2: the expert band; duplicate-charge 3: the param prior_refund_cents
-        assert fam.generator_version == ("3" if name == "duplicate-charge" else "2")
+        # 2: the expert band; duplicate-charge 3: the param prior_refund_cents; +1: the
+        # param text_amounts (`with_text_amounts`)
+        assert fam.generator_version == ("4" if name == "duplicate-charge" else "3")
+        assert "texts-state-no-other-amount" in {c.name for c in fam.rubric.checks}  # type: ignore[attr-defined]
         names = [c.name for c in fam.rubric.checks]  # type: ignore[attr-defined]
         assert any(c.required for c in fam.rubric.checks)  # type: ignore[attr-defined]
         assert len(names) == len(set(names))

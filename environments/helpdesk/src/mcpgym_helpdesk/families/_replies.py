@@ -284,16 +284,19 @@ MOVED_CENTS_SQL = (
 """The money the episode moved (refunds, store credit granted): a text may state it."""
 
 
-def texts_state_no_other_amount(**kw: Any) -> AnswerMatch:
+def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
     """No text the agent wrote in the episode (`AGENT_TEXTS_SQL`) states an amount but zero,
-    the ones the reference's own texts state (the kit's `with_text_amounts` param), and the
-    money the episode moved (`MOVED_CENTS_SQL`: a goodwill credit it gave); the policy
-    figures only in their roles (`POLICY_ROLES`). In every family and band, also where no
-    refund is made or nothing was captured: a reply that invents a refund or a credit, or a
-    reason stating a wrong amount, fails. The customer's order amounts
+    the ones the reference's own texts state (the kit's `with_text_amounts` param), the
+    params ``allow`` (what the family's reply checks also allow: an earlier refund the
+    customer mentions) and the money the episode moved (`MOVED_CENTS_SQL`: a goodwill
+    credit it gave); a policy figure only where the reference quotes it (its role is the
+    reply and escalation checks': an earlier refund equal to the goodwill cap is no cap).
+    In every family and band, also where no refund is made or nothing was captured: a
+    reply that invents a refund or a credit, or a reason stating a wrong amount, fails. The customer's order amounts
     (`other_amounts_sql`) are its candidates, read in any form."""
+    allowed = " UNION ".join([MOVED_CENTS_SQL, *(f"SELECT COALESCE(:{p}, 0)" for p in allow)])
     candidates = (
-        f"SELECT a FROM ({other_amounts_sql()}) WHERE a NOT IN "
+        f"SELECT a FROM ({other_amounts_sql(*allow)}) WHERE a NOT IN "
         f"(SELECT value FROM json_each(:{TEXT_AMOUNTS})) AND a NOT IN ({MOVED_CENTS_SQL})"
     )
     return _kit_texts_state_no_other_amount(
@@ -305,8 +308,7 @@ def texts_state_no_other_amount(**kw: Any) -> AnswerMatch:
             "not made, a wrong amount or a list of candidate amounts misinforms; policy 9.2)",
         ),
         forbidden_sql=candidates,
-        allowed_sql=MOVED_CENTS_SQL,
-        roles=POLICY_ROLES,
+        allowed_sql=allowed,
         **kw,
     )
 

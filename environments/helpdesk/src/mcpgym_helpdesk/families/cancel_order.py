@@ -259,7 +259,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount(),
+        replies.texts_state_no_other_amount("credit_back_cents"),
         SqlCheck(
             name="order-cancelled",
             description="the order was cancelled",

@@ -241,7 +241,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount(),
+        replies.texts_state_no_other_amount("prior_refund_cents"),
         SqlCheck(
             name="duplicate-refunded-in-full",
             description="exactly one refund was made: the duplicate payment, in full, to the "

@@ -277,7 +277,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount(),
+        replies.texts_state_no_other_amount("escalate_cents"),
         SqlCheck(
             name="no-payout-above-limit",
             description="nothing was refunded on the order whose request is above $250.00, "

@@ -252,7 +252,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount(),
+        replies.texts_state_no_other_amount("prior_refund_cents"),
         SqlCheck(
             name="item-refunded-to-original-payment",
             description="the damaged item's price was refunded to the original payment, "
