@@ -292,8 +292,9 @@ def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
     credit it gave); a policy figure only where the reference quotes it (its role is the
     reply and escalation checks': an earlier refund equal to the goodwill cap is no cap).
     In every family and band, also where no refund is made or nothing was captured: a
-    reply that invents a refund or a credit, or a reason stating a wrong amount, fails. The customer's order amounts
-    (`other_amounts_sql`) are its candidates, read in any form."""
+    reply that invents a refund or a credit, or a reason stating a wrong amount, fails.
+    The customer's order amounts (`other_amounts_sql`) are its candidates, read in any
+    form."""
     allowed = " UNION ".join([MOVED_CENTS_SQL, *(f"SELECT COALESCE(:{p}, 0)" for p in allow)])
     candidates = (
         f"SELECT a FROM ({other_amounts_sql(*allow)}) WHERE a NOT IN "
