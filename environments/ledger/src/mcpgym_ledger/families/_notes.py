@@ -255,7 +255,8 @@ def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
     entry and line memos, reasons, escalation reasons) states an amount but zero and the
     ones the reference's own texts state (the kit's `with_text_amounts`), in any form
     (policy 10.1: what the agent writes is the record of the amounts). ``limits`` (cents):
-    the policy limits the texts may quote, each only as the limit (`_limits.LIMIT_CUES`).
+    the policy limits the texts may quote, in every band, each only as the limit
+    (`_limits.LIMIT_CUES`).
     Required: a note, memo or reason stating a wrong amount misstates the books."""
     roles = tuple(AmountRole(amount=c, cues=LIMIT_CUES, binds_others=False) for c in limits)
     return texts_state_no_other_amount(
@@ -267,6 +268,7 @@ def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
             "amounts misstates the record; policy 10.1)",
         ),
         forbidden_sql=BOOK_AMOUNTS_SQL,
+        allowed_sql=" UNION ".join(f"SELECT {c}" for c in limits) or None,
         roles=roles or None,
         **kw,
     )
