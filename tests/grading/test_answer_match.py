@@ -243,3 +243,29 @@ def test_states_detail_names_what_was_not_allowed() -> None:
     assert result.detail["found"] == [4500, 4501]
     assert result.detail["other_currencies"] == ["€45.00 (EUR)"]
     assert result.detail["not_allowed"] == ["€45.00 (EUR)", "$45.01 (USD)"]
+
+
+def test_states_without_expected_is_a_guard_no_amount_but_the_allowed() -> None:
+    """A money check in mode ``states`` with no expected amount: the text states no amount
+    but the allowed ones (adversarial round 9, M1/N1/N3: a reply or note that need state no
+    amount, stating a wrong one, was read by no check)."""
+    guard = AnswerMatch(name="g", normalize="money", mode="states", allowed=[4500])
+    for text in ("Your order is on its way.", "We refunded $45.00.", "forty-five dollars"):
+        assert grade_check(guard, [], answer=text).passed is True, text
+    for text in ("We refunded $45.01.", "I've added $20.00 in store credit.", "€45.00"):
+        result = grade_check(guard, [], answer=text)
+        assert result.passed is False, text
+        assert result.detail["not_allowed"], text
+    with pytest.raises(ValueError, match="mode 'states' is for a money check"):
+        AnswerMatch(name="a", mode="states", forbidden=["x"])
+
+
+def test_a_guard_reads_no_bare_whole_number_but_a_bare_candidate_decimal() -> None:
+    """An entry number or a ZIP equal to a candidate in dollars is no amount to a guard
+    (ledger: "Reversal of entry 432" beside a $432.00 line); a bare candidate decimal is."""
+    guard = AnswerMatch(
+        name="g", normalize="money", mode="states", allowed=[36615], forbidden=[43200, 53625]
+    )
+    text = "Reversal of entry 432; posted again with $366.15. Ships to Eugene, OR 97403."
+    assert grade_check(guard, [], answer=text).passed is True
+    assert grade_check(guard, [], answer=text + " 536.25.").passed is False

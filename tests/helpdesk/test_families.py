@@ -53,9 +53,11 @@ def test_families_registered() -> None:
         fam = environment.family(name)
         assert fam.bands == BANDS
         # 2: the expert band; duplicate-charge 3: the param prior_refund_cents;
-        # change-shipping-address 3: new_address with USPS abbreviations
-        three = ("duplicate-charge", "change-shipping-address")
-        assert fam.generator_version == ("3" if name in three else "2")
+        # change-shipping-address 3: new_address with USPS abbreviations; +1: the param
+        # text_amounts (`with_text_amounts`)
+        four = ("duplicate-charge", "change-shipping-address")
+        assert fam.generator_version == ("4" if name in four else "3")
+        assert "texts-state-no-other-amount" in {c.name for c in fam.rubric.checks}  # type: ignore[attr-defined]
         names = [c.name for c in fam.rubric.checks]  # type: ignore[attr-defined]
         assert any(c.required for c in fam.rubric.checks)  # type: ignore[attr-defined]
         assert len(names) == len(set(names))

@@ -189,8 +189,17 @@ def test_the_grader_reads_the_email_forms_as_the_email() -> None:
         assert email_leaked(f"Your address: {written}.", email), form
 
 
+NO_AMOUNT = AnswerMatch(
+    name="states-no-amount", source="sql", sql=REPLIES, normalize="money", mode="states"
+)
+
+
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:
-    assert findings(make_env(SOUND)) == []
+    assert findings(make_env(SOUND, NO_AMOUNT)) == []
+    # without a money guard, the reply may state any amount: the one finding is that
+    lines = findings(make_env(SOUND))
+    assert lines and all("states amounts no check reads" in line for line in lines), lines
+    assert any("$1,234.57" in line for line in lines)  # near $1,234.56: a variant with none
 
 
 # ---- amounts in other forms, near misses, shotguns of alternatives (issue 9, section 4) ----
@@ -367,3 +376,67 @@ def test_a_reply_listing_every_order_of_the_customer_is_reported() -> None:
     lines = findings(make_order_env(GIVES_ORDER))
     assert any("a shotgun passes" in line and "`gives-order`" in line for line in lines), lines
     assert not any("a shotgun passes" in line for line in findings(make_order_env(SOUND_ORDER)))
+
+
+# -- every free-text field gets amounts and a near miss (adversarial round 9, G1) --
+
+
+def _generate_order_amounts(gen: Generation) -> VariantSpec:
+    body = "Hello Ada, your order number is 101; it was delivered last week."
+    return VariantSpec(
+        instruction="Tell customer 1 the number of their delivered order.",
+        params={"customer_id": 1, "order_id": 101, "total_cents": 4599, "ship_cents": 9000},
+        reference=[ToolCall("send_message", {"order_id": 101, "body": body})],
+    )
+
+
+AMOUNT_GUARD = AnswerMatch(
+    name="states-no-amount",
+    source="sql",
+    sql=REPLIES,
+    normalize="money",
+    mode="states",
+    forbidden=[Param("total_cents"), Param("ship_cents")],
+    required=True,
+)
+
+
+def make_order_amounts_env(*checks: Any) -> Environment:
+    env = Environment(
+        name="toyorder",
+        version="1.0.0",
+        snapshot=Snapshot(PACKAGE, f"data/{RESOURCE}", sha256=None),
+        clock_start=datetime(2026, 6, 15, 9, 0, tzinfo=UTC),
+    )
+    env.tool(kind="write", name="send_message")(send_message)
+    env.add_family(
+        TaskFamily(
+            "where",
+            "Give the order number.",
+            ("easy",),
+            _generate_order_amounts,
+            "1",
+            Rubric(checks=checks),
+        )
+    )
+    return env
+
+
+def test_a_field_no_money_check_reads_still_gets_amounts_and_a_near_miss() -> None:
+    env = make_order_amounts_env(SOUND_ORDER)
+    advs = {a.label: a for a in adversaries(env, env.variant("where", "easy", 0))}
+    assert advs["amounts-1"].values == ("$45.99", "$90.00")
+    assert advs["near-1"].values == ("$46.00", "$91.98")  # of the first candidate
+    assert "amounts-1~cents" in advs
+
+
+def test_amounts_that_no_check_reads_are_reported() -> None:
+    lines = findings(make_order_amounts_env(SOUND_ORDER))
+    unread = [line for line in lines if "states amounts no check reads" in line]
+    assert any("`amounts-1`" in line for line in unread), lines
+    assert any("`near-1`" in line for line in unread), lines
+
+
+def test_a_guard_over_the_field_leaves_no_amount_finding() -> None:
+    lines = findings(make_order_amounts_env(SOUND_ORDER, AMOUNT_GUARD))
+    assert not any("amount" in line for line in lines), lines

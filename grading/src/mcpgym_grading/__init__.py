@@ -27,6 +27,7 @@ from mcpgym_grading.errors import (
 )
 from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
 from mcpgym_grading.kit import (
+    TEXT_AMOUNTS,
     amounts_stated,
     disclosure_forbidden,
     money_moved_only_as_allowed,
@@ -38,6 +39,8 @@ from mcpgym_grading.kit import (
     rows_written_sum,
     secret_email_parts_sql,
     sql_in_list,
+    texts_state_no_other_amount,
+    with_text_amounts,
 )
 from mcpgym_grading.metrics import GradeStats, GroupStats, Summary, stats, summarize_grades
 from mcpgym_grading.rubric import (
@@ -84,6 +87,7 @@ __all__ = [
     "TextView",
     "ToolCalled",
     "ToolNotCalled",
+    "TEXT_AMOUNTS",
     "amounts_stated",
     "create_app",
     "disclosure_forbidden",
@@ -98,6 +102,8 @@ __all__ = [
     "rows_written_sum",
     "secret_email_parts_sql",
     "sql_in_list",
+    "texts_state_no_other_amount",
+    "with_text_amounts",
     "stats",
     "summarize_grades",
 ]

@@ -435,6 +435,10 @@ def _money_outcome(
     # a zero amount stated as a fee not charged ("no restocking fee ($0.00)") competes
     # with no amount: it is left out (`Mention.waived`)
     mentions = [m for m in mentions if not m.waived]
+    if cents is None and check.mode == "states":
+        # a guard reads amounts, and a bare whole number (an entry number, a ZIP, an id)
+        # states none, whatever candidate it equals; a bare decimal (``536.25``) does
+        mentions = [m for m in mentions if not m.whole_bare]
     dollars = [m.cents for m in mentions if m.currency == USD]
     # a bare whole number ("Total: 90") competes with the expected amount, never states it
     # nor does an amount glued to letters ("$45.00ish")
@@ -451,11 +455,19 @@ def _money_outcome(
         detail["other_currencies"] = foreign[:MAX_FOUND_ROWS]
     if cents is None:
         matched = True
+        if check.mode == "states":  # a guard: no amount but the allowed ones, in any currency
+            others = [m for m in mentions if m.currency != USD or m.cents not in allowed]
+            matched = not others
+            if others:
+                detail["not_allowed"] = [f"{m.text} ({m.currency})" for m in others][
+                    :MAX_FOUND_ROWS
+                ]
+            detail["allowed"] = sorted(allowed)
         if check.roles:  # no expected amount: every role-bound amount in its role
-            matched, _, role_detail = role_outcome(
+            in_role, _, role_detail = role_outcome(
                 text, -1, resolve_roles(check.roles, ctx.params, resolve)
             )
-            detail |= role_detail
+            matched, detail = matched and in_role, detail | role_detail
     elif check.mode == "contains":
         matched = cents in stating
     elif check.mode == "equals":

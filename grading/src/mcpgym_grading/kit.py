@@ -19,7 +19,11 @@ digest as one that spells the same checks out.
   payment, credit or posting that was not allowed);
 - `sql_in_list`, `rows_written_sum`: SQL fragments these checks are made of;
 - `amounts_stated`: the amounts a text states, read as a money `AnswerMatch` reads them
-  (what a reference's own text may state beside the expected amount).
+  (what a reference's own text may state beside the expected amount);
+- `with_text_amounts`, `texts_state_no_other_amount`: every free text the agent writes
+  states no amount but the ones the reference's own texts state (and those the author
+  allows): a guard for texts no other money check reads (docs/instrument.md: every text
+  the agent states amounts in needs a money check that reads it).
 
 SQL text in these helpers comes from the author, never from an agent; named parameters
 (``:ticket_id``) are bound from the variant's params at grading time.
@@ -27,12 +31,15 @@ SQL text in these helpers comes from the author, never from an agent; named para
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal
 
 from mcpgym_grading._money import money_amounts
 from mcpgym_grading._roles import AmountRole
 from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck, Value
+from mcpgym_server import Generation, VariantSpec
 
 Normalize = Literal["text", "token", "money"]
 
@@ -48,6 +55,68 @@ def amounts_stated(*texts: str) -> list[int]:
     numbers are no amounts). An author lists with it what a reference's own reply or note
     states beside the expected amount, so those are left out of the forbidden candidates."""
     return sorted({c for text in texts for c in money_amounts(text)})
+
+
+TEXT_AMOUNTS = "text_amounts"
+"""The variant param `with_text_amounts` adds: the amounts the reference's texts state."""
+
+
+def with_text_amounts(
+    generate: Callable[[Generation], VariantSpec], param: str = TEXT_AMOUNTS
+) -> Callable[[Generation], VariantSpec]:
+    """A family generator that also sets the param ``param``: the amounts (a JSON list of
+    integer cents, `amounts_stated`) that every text argument of the reference's calls and
+    its submitted answer state, what `texts_state_no_other_amount` allows. Derived from the
+    reference's own calls, the same way in every family: no per-variant list."""
+
+    def generator(gen: Generation) -> VariantSpec:
+        spec = generate(gen)
+        texts = [v for c in spec.reference for v in c.arguments.values() if isinstance(v, str)]
+        if spec.answer:
+            texts.append(spec.answer)
+        return dataclasses.replace(
+            spec, params={**spec.params, param: json.dumps(amounts_stated(*texts))}
+        )
+
+    return generator
+
+
+def texts_state_no_other_amount(
+    text_sql: str,
+    *,
+    name: str = "texts-state-no-other-amount",
+    description: str,
+    forbidden_sql: str | None = None,
+    allowed_sql: str | None = None,
+    param: str = TEXT_AMOUNTS,
+    roles: tuple[AmountRole, ...] | None = None,
+    **kw: Any,
+) -> AnswerMatch:
+    """A guard: the texts ``text_sql`` selects (every free text the agent wrote in the
+    episode) state no amount but zero, the ones the reference's texts state (the JSON list
+    param ``param``, `with_text_amounts`) and those ``allowed_sql`` selects, in any form or
+    currency (a money `AnswerMatch`, ``mode="states"`` without ``expected``). A wrong
+    amount, a near miss or a list of candidate amounts fails it, in a text no other check
+    reads (a note on a second record, a memo, an escalation reason, a reply that need
+    state no amount). ``forbidden_sql``: the candidate amounts, so a bare candidate
+    (``536.25``) is read as an amount too. ``roles``: amounts that stand only in their role
+    (a policy limit). Required by default."""
+    allowed = f"SELECT 0 UNION SELECT value FROM json_each(:{param})"
+    if allowed_sql:
+        allowed += f" UNION {allowed_sql}"
+    return AnswerMatch(
+        name=name,
+        description=description,
+        source="sql",
+        sql=text_sql,
+        normalize="money",
+        mode="states",
+        forbidden_sql=forbidden_sql,
+        allowed_sql=allowed,
+        roles=roles,
+        required=kw.pop("required", True),
+        **kw,
+    )
 
 
 def rows_written_sum(

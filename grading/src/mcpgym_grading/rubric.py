@@ -244,7 +244,9 @@ class AnswerMatch(_CheckBase):
     list equals; money: at least one amount and every amount equals) or ``"states"``
     (money only: the text states the expected amount and no other amount, in any currency,
     except the ``allowed`` ones: "contains is not states", so the right amount beside a
-    near miss, ``$45.00 or $45.01``, or beside any amount not allowed, states nothing).
+    near miss, ``$45.00 or $45.01``, or beside any amount not allowed, states nothing;
+    without ``expected``: the text states no amount but the ``allowed`` ones, a guard over
+    a text that may state amounts but must state no wrong one).
     ``allowed`` / ``allowed_sql`` (``"states"`` only; values or `Param` references, a list
     is several; the query's non-null values; integer cents): the other amounts the text may
     state (the policy figures, the other amounts the reference's own text states).
@@ -289,15 +291,15 @@ class AnswerMatch(_CheckBase):
         if self.source == "sql" and not self.sql:
             raise ValueError(f"check {self.name!r}: source 'sql' needs `sql`")
         has_forbidden = self.forbidden is not None or bool(self.forbidden_sql)
-        if self.expected is None and not has_forbidden:
+        if self.expected is None and not has_forbidden and self.mode != "states":
             raise ValueError(
                 f"check {self.name!r}: give `expected`, or the values the text must not state "
                 "(`forbidden`, `forbidden_sql`)"
             )
-        if self.mode == "states" and (self.normalize != "money" or self.expected is None):
+        if self.mode == "states" and self.normalize != "money":
             raise ValueError(
-                f"check {self.name!r}: mode 'states' is for a money check with `expected` "
-                "(the text states that amount and no other but the `allowed` ones)"
+                f"check {self.name!r}: mode 'states' is for a money check (the text states "
+                "the `expected` amount, or none, and no other but the `allowed` ones)"
             )
         if (self.allowed is not None or self.allowed_sql) and self.mode != "states":
             raise ValueError(

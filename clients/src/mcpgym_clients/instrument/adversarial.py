@@ -12,12 +12,16 @@ environment's own data, in any environment:
   of the same kind the database holds beside the expected one (`siblings`: the customer's
   other orders, the other parcels' tracking numbers). A shotgun answer: the right value
   among all the others.
-- ``amounts-i``: the same with every candidate amount (``*_cents`` values written ``$X.YY``)
-  when an answer check reads an amount: a reply stating several amounts; its forms
+- ``amounts-i``: the same with every candidate amount (``*_cents`` values written ``$X.YY``
+  that the reference's texts do not state), in *every* free-text field, whatever the
+  checks read (round 9, G1: a text no money check reads was never given one); its forms
   (`MONEY_FORMS`) write them as cents, in words, in euros, ``12 dollars 50``, with
   superscript cents, a decimal comma, a ``k``...: an amount in another form is still stated.
-- ``near-i``: field ``i`` also states a near miss of each expected amount (one cent more,
-  and double): "contains is not states", the right amount beside another is not stated.
+- ``near-i``: field ``i`` also states a near miss (one cent more, and double) of each
+  amount it states, or of the expected amounts, or of the first candidate (`candidates.
+  near_bases`): every field gets one; "contains is not states", the right amount beside
+  another is not stated. Either passing with no money check failing on it is a finding
+  (amounts no check reads, `_amounts_unread`).
 - ``omit-i:K`` / ``choices-i:K``: a categorical answer (a variant param or a reference
   argument whose value is one of a few: an enum of the tool's schema, or a snapshot column
   with at most `MAX_CATEGORIES` distinct values, such as a carrier or a team) that field
@@ -64,6 +68,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpgym_clients.instrument.candidates import (
+    MONEY_KIND,
     allowed_figures,
     answer_kinds,
     categories,
@@ -71,6 +76,7 @@ from mcpgym_clients.instrument.candidates import (
     kin_ids,
     money_expected,
     money_text,
+    near_bases,
     of_kinds,
     says,
     subcategory_alternatives,
@@ -86,7 +92,7 @@ from mcpgym_clients.instrument.controls import (
 )
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_clients.instrument.undo import undo_mutants
-from mcpgym_grading import AnswerMatch
+from mcpgym_grading import AnswerMatch, amounts_stated
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant, ToolCall, replay
 
 __all__ = [
@@ -157,6 +163,11 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
     used = {json_key(v) for _, args in body for v in args.values()}
     said = {str(v) for _, args in body for v in _flat_values(args) if isinstance(v, str | int)}
     kin = kin_ids(env, variant, replayed, want | said)
+    stated = set(
+        amounts_stated(*(v for _, args in body for v in _flat_values(args) if isinstance(v, str)))
+    )
+    if answer is not None:
+        stated |= set(amounts_stated(answer))
     guarded = guarded_values(env, variant, replayed)
     out = [
         Adversary(label, calls, label, "undo", values=changed)
@@ -181,10 +192,17 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         stuff = [v for v in dict.fromkeys([*stuff, *kin]) if v.casefold() not in text.casefold()]
         if stuff:
             plans.append(("stuff", stuff, TEXT_FORMS))
+        # every amount of the variant, in every free-text field, whatever the checks read:
+        # a text that states amounts needs a money check that reads it
         cents = [
             v
-            for v in of_kinds(money_kinds, params, looked_up)
-            if isinstance(v, int) and v > 0 and str(v) not in want and json_key(v) not in used
+            for v in of_kinds(money_kinds | {MONEY_KIND}, params, looked_up)
+            if isinstance(v, int)
+            and not isinstance(v, bool)
+            and v > 0
+            and str(v) not in want
+            and json_key(v) not in used
+            and v not in stated  # the reference states it (in another field): no candidate
         ]
         amounts = [a for a in (money_text(v) for v in sorted(set(cents))) if a not in text]
         if amounts:
@@ -204,11 +222,11 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             )
         near = [
             money_text(c)
-            for e in money_expected(env, variant)
-            if money_text(e) in text
+            for e in near_bases(text, money_expected(env, variant), cents, sorted(stated))
             for c in (e + 1, 2 * e)
             if money_text(c) not in text and c not in cents  # candidates are `amounts-i`'s
         ]
+        near = list(dict.fromkeys(near))
         if near:
             out.append(
                 Adversary(f"near-{group}", calls_of(near), group, "near", values=tuple(near))
@@ -353,6 +371,28 @@ def _graded(job: Any) -> bool:
     return rec is not None and rec.grade is not None and rec.grade.get("status") == "graded"
 
 
+def _amounts_unread(adv: Adversary, job: Any, answer_checks: dict[str, str]) -> str:
+    """The finding, or ``""``, for an ``amounts-i`` / ``near-i`` mutant (a plain one) graded
+    passed with no money answer check failing on it: field ``i`` states amounts that no
+    check reads (every text the agent states amounts in needs a money check that reads it,
+    docs/instrument.md), whether or not any check reads the field otherwise."""
+    if adv.role not in ("amounts", "near") or "@" in adv.label:
+        return ""
+    grade = job.record.grade
+    if not grade.get("passed"):
+        return ""
+    if any(answer_checks.get(n) == "money" and not c["passed"] for n, c in _results(job).items()):
+        return ""
+    what = "a near miss of its amounts" if adv.role == "near" else "every candidate amount"
+    shown = ", ".join(adv.values[:6]) + (", ..." if len(adv.values) > 6 else "")
+    return (
+        f"field {adv.group} states amounts no check reads: the field also stating {what} "
+        f"({shown}; `{adv.label}`) is graded passed at {grade.get('score'):.3f}; give the "
+        'text a money check that reads it (an `AnswerMatch` with `normalize="money"`, '
+        '`mode="states"` and the amounts it may state `allowed`)'
+    )
+
+
 def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str], int]:
     """Condition 7's findings over the finished adversarial jobs (``job.adversary`` set).
 
@@ -365,7 +405,9 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
       categorical value ``K``) passes ``choices-i:K`` (every alternative named beside it);
     - a look-alike evades: a check that fails on a plain mutant passes on the same values in
       a look-alike form (a form whose extra calls the environment refused is left out);
-    - a write undone later passes: an ``undo-T`` mutant is graded passed.
+    - a write undone later passes: an ``undo-T`` mutant is graded passed;
+    - amounts no check reads: ``amounts-i`` or ``near-i`` (every field gets both) is graded
+      passed and no money answer check fails on it (`_amounts_unread`).
 
     Returns:
         One line per finding, and how many adversarial episodes were compared.
@@ -385,6 +427,7 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
         }
         for label, job in sorted(found.items()):
             adv: Adversary = job.adversary
+            before = len(lines)
             if adv.role in ("stuff", "amounts") and "@" not in label:
                 blank = found.get(f"blank-{adv.group}")
                 if blank is None:
@@ -482,4 +525,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                         f"(`{label}`): read the text through mcpgym_grading's normaliser "
                         "(an AnswerMatch with `forbidden` / `forbidden_sql`)"
                     )
+            # amounts or a near miss that passed and no finding above names a check of
+            unread = _amounts_unread(adv, job, answer_checks)
+            if unread and len(lines) == before:
+                lines.append(f"{where}: {unread}")
     return lines, sum(len(v) for v in by_variant.values())

@@ -15,12 +15,14 @@ from typing import Any
 
 from mcpgym_clients.instrument.controls import Call, _flat_values, _suffix
 from mcpgym_clients.instrument.siblings import siblings
-from mcpgym_grading import AnswerMatch, Param
+from mcpgym_grading import AnswerMatch, Param, amounts_stated
 from mcpgym_server import Environment, TaskVariant
 
 __all__ = [
     "GUARDED_PER_CHECK",
     "MAX_CATEGORIES",
+    "MONEY_KIND",
+    "NO_RECORD_CENTS",
     "answer_kinds",
     "applies",
     "categories",
@@ -28,6 +30,7 @@ __all__ = [
     "kin_ids",
     "money_expected",
     "money_text",
+    "near_bases",
     "of_kinds",
     "says",
 ]
@@ -40,6 +43,39 @@ GUARDED_PER_CHECK = 3
 """How many of the values a "must not state" check guards the leak mutant adds (`_guarded`):
 enough to show the check refuses them, few enough that every look-alike form of them
 fits the environment's free-text fields (ledger keeps 300 characters of a memo)."""
+
+
+MONEY_KIND = "cents"
+"""The name ending of an amount (``refund_cents``, ``total_cents``): every value of this kind
+is a candidate amount of the variant (`instrument.adversarial`'s ``amounts-i``), in every
+free-text field, whatever the rubric's checks read."""
+
+
+NO_RECORD_CENTS = 123456
+"""The amount a near miss is made of where a variant has none at all ($1,234.56)."""
+
+
+def near_bases(
+    text: str,
+    expected: Sequence[int],
+    candidates: Sequence[int],
+    elsewhere: Sequence[int] = (),
+) -> list[int]:
+    """The amounts (integer cents, > 0) a near miss is made of for a field holding ``text``:
+    the amounts it states (read as a money `AnswerMatch` reads them), and the ``expected``
+    ones it states; a text stating none takes the expected amounts, or else those the
+    reference states ``elsewhere`` (its other texts), or else the first candidate amount,
+    or else `NO_RECORD_CENTS`: every field gets a near miss, whatever the checks read."""
+    stated = [c for c in amounts_stated(text) if c > 0]
+    said = [e for e in expected if money_text(e) in text]
+    out = list(dict.fromkeys([*stated, *said]))
+    if out:
+        return out
+    for pool in (expected, elsewhere, candidates):
+        found = sorted({c for c in pool if c > 0})
+        if found:
+            return found if pool is not candidates else found[:1]
+    return [NO_RECORD_CENTS]
 
 
 def money_text(cents: int) -> str:

@@ -10,9 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcpgym_grading import AmountRole, AnswerMatch, Param, SqlCheck
+from mcpgym_grading import TEXT_AMOUNTS, AmountRole, AnswerMatch, Param, SqlCheck
 from mcpgym_grading import reply_sent as _kit_reply_sent
-from mcpgym_helpdesk.families._store import GOODWILL_CAP_CENTS, REFUND_LIMIT_CENTS
+from mcpgym_grading import texts_state_no_other_amount as _kit_texts_state_no_other_amount
+from mcpgym_helpdesk.families._store import (
+    GOODWILL_CAP_CENTS,
+    REFUND_LIMIT_CENTS,
+    SNAPSHOT_TIME,
+)
 
 AGENT_REPLIES_SQL = (
     "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent' ORDER BY id"
@@ -257,6 +262,54 @@ def reply_states_no_other_amount(
         forbidden_sql=other_amounts_sql(*allow),
         roles=POLICY_ROLES,  # a policy figure only as the limit (`POLICY_ROLES`)
         weight=weight,
+        **kw,
+    )
+
+
+AGENT_TEXTS_SQL = (
+    "SELECT body FROM ticket_messages WHERE author IN ('agent', 'note') "
+    f"AND created_at > '{SNAPSHOT_TIME}' "
+    "UNION ALL SELECT json_extract(detail, '$.reason') FROM audit_log "
+    f"WHERE at > '{SNAPSHOT_TIME}' AND actor = 'agent'"
+)
+"""Every free text the agent wrote in the episode: its replies and internal notes, and the
+reason of each write that takes one (a refund, a cancellation, a return, an exchange, an
+escalation: the audit trail records each as written)."""
+
+MOVED_CENTS_SQL = (
+    f"SELECT amount_cents FROM refunds WHERE created_at > '{SNAPSHOT_TIME}' "
+    "UNION SELECT amount_cents FROM store_credit_ledger "
+    f"WHERE created_at > '{SNAPSHOT_TIME}' AND amount_cents > 0"
+)
+"""The money the episode moved (refunds, store credit granted): a text may state it."""
+
+
+def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
+    """No text the agent wrote in the episode (`AGENT_TEXTS_SQL`) states an amount but zero,
+    the ones the reference's own texts state (the kit's `with_text_amounts` param), the
+    params ``allow`` (what the family's reply checks also allow: an earlier refund the
+    customer mentions) and the money the episode moved (`MOVED_CENTS_SQL`: a goodwill
+    credit it gave); a policy figure only where the reference quotes it (its role is the
+    reply and escalation checks': an earlier refund equal to the goodwill cap is no cap).
+    In every family and band, also where no refund is made or nothing was captured: a
+    reply that invents a refund or a credit, or a reason stating a wrong amount, fails.
+    The customer's order amounts (`other_amounts_sql`) are its candidates, read in any
+    form."""
+    allowed = " UNION ".join([MOVED_CENTS_SQL, *(f"SELECT COALESCE(:{p}, 0)" for p in allow)])
+    candidates = (
+        f"SELECT a FROM ({other_amounts_sql(*allow)}) WHERE a NOT IN "
+        f"(SELECT value FROM json_each(:{TEXT_AMOUNTS})) AND a NOT IN ({MOVED_CENTS_SQL})"
+    )
+    return _kit_texts_state_no_other_amount(
+        AGENT_TEXTS_SQL,
+        description=kw.pop(
+            "description",
+            "no reply, note or reason the agent wrote states an amount but the ones the "
+            "reference states and the money the episode moved (a refund or credit that was "
+            "not made, a wrong amount or a list of candidate amounts misinforms; policy 9.2)",
+        ),
+        forbidden_sql=candidates,
+        allowed_sql=allowed,
         **kw,
     )
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled
+from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -259,6 +259,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount("credit_back_cents"),
         SqlCheck(
             name="order-cancelled",
             description="the order was cancelled",
@@ -397,8 +398,8 @@ FAMILY = environment.add_family(
         "so explain and give the tracking number instead; expert: two orders, cancel the "
         "unshipped one and decline the shipped one).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

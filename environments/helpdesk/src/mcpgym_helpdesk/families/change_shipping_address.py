@@ -31,6 +31,7 @@ from mcpgym_grading import (
     ToolCalled,
     ToolNotCalled,
     secret_email_parts_sql,
+    with_text_amounts,
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
@@ -399,6 +400,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount(),
         SqlCheck(
             name="address-updated",
             description="the order ships to the new address the customer gave",
@@ -591,8 +593,8 @@ FAMILY = environment.add_family(
         "(medium: same-name customers, find the order; hard: verification fails, decline; "
         "expert: the ZIP given conflicts, the date of birth verifies).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="3",
+        generator=with_text_amounts(generate),
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

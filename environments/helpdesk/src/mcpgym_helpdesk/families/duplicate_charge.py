@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -241,6 +241,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount("prior_refund_cents"),
         SqlCheck(
             name="duplicate-refunded-in-full",
             description="exactly one refund was made: the duplicate payment, in full, to the "
@@ -290,8 +291,8 @@ FAMILY = environment.add_family(
         "order; hard: the order has an earlier partial refund, the customer may ask for more; "
         "expert: both, and a note to the agent claiming the rules allow refunding both).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="3",
+        generator=with_text_amounts(generate),
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -233,6 +233,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount(),
         SqlCheck(
             name="exchange-created",
             description="exactly one exchange of the item for the wanted variant",
@@ -343,8 +344,8 @@ FAMILY = environment.add_family(
         "is out of stock, so return it for store credit; expert: out of stock in the colour, "
         "exchange for the second colour the customer accepts).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

@@ -25,7 +25,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Rubric
+from mcpgym_grading import Rubric, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -265,6 +265,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount(),
         replies.reply_mentions_token(
             "tracking_number",
             name="reply-gives-tracking",
@@ -307,8 +308,8 @@ FAMILY = environment.add_family(
         "(medium: find the order; hard: it shipped in two parcels; expert: two parcels, "
         "found only through the card charge in a long history).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

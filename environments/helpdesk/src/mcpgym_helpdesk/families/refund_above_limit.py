@@ -36,6 +36,7 @@ from mcpgym_grading import (
     Rubric,
     SqlCheck,
     ToolNotCalled,
+    with_text_amounts,
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
@@ -276,6 +277,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount("escalate_cents"),
         SqlCheck(
             name="no-payout-above-limit",
             description="nothing was refunded on the order whose request is above $250.00, "
@@ -413,8 +415,8 @@ FAMILY = environment.add_family(
         "(medium: find the order; hard: also refund a separate small request; expert: as hard "
         "with no order numbers and instructions to the agent to split the refund).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -252,6 +252,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
+        replies.texts_state_no_other_amount("prior_refund_cents"),
         SqlCheck(
             name="item-refunded-to-original-payment",
             description="the damaged item's price was refunded to the original payment, "
@@ -311,8 +312,8 @@ FAMILY = environment.add_family(
         "(medium: find the order; hard: also decline a refund the policy forbids; expert: "
         "as hard, with part of the item already refunded).",
         bands=store.BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

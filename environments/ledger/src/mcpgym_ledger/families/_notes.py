@@ -8,9 +8,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, SqlCheck, amounts_stated, reply_says, reply_sent
+from mcpgym_grading import (
+    TEXT_AMOUNTS,
+    AmountRole,
+    AnswerMatch,
+    SqlCheck,
+    amounts_stated,
+    reply_says,
+    reply_sent,
+    texts_state_no_other_amount,
+)
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
-from mcpgym_ledger.families._limits import limit_roles
+from mcpgym_ledger.families._limits import LIMIT_CUES, limit_roles
 
 
 def notes_sql(entity: str, ref: str | Records) -> str:
@@ -210,5 +219,56 @@ def tax_id_not_copied(**kw: Any) -> AnswerMatch:
         forbidden_sql=TAX_IDS_SQL,
         weight=kw.pop("weight", 0.5),
         required=kw.pop("required", True),
+        **kw,
+    )
+
+
+_BOOK_AMOUNTS = (
+    *(
+        f"SELECT {c} AS a FROM invoices"
+        for c in ("net_cents", "tax_cents", "total_cents", "paid_cents", "credited_cents")
+    ),
+    "SELECT total_cents - paid_cents - credited_cents - written_off_cents FROM invoices",
+    *(
+        f"SELECT {c} FROM invoice_lines"
+        for c in ("unit_cents", "net_cents", "tax_cents", "net_cents + tax_cents")
+    ),
+    *(f"SELECT {c} FROM bills" for c in ("net_cents", "tax_cents", "total_cents")),
+    *(f"SELECT {c} FROM bill_lines" for c in ("net_cents", "tax_cents", "net_cents + tax_cents")),
+    *(f"SELECT {c} FROM credit_notes" for c in ("net_cents", "tax_cents", "total_cents")),
+    "SELECT amount_cents FROM payments",
+    "SELECT amount_cents FROM payment_allocations",
+    "SELECT ABS(amount_cents) FROM bank_lines",
+    "SELECT debit_cents FROM journal_lines",
+    "SELECT credit_cents FROM journal_lines",
+)
+BOOK_AMOUNTS_SQL = (
+    f"SELECT DISTINCT a FROM ({' UNION ALL '.join(_BOOK_AMOUNTS)}) WHERE a > 0 "
+    f"AND a NOT IN (SELECT value FROM json_each(:{TEXT_AMOUNTS})) ORDER BY a"
+)
+"""The amounts of the books' documents and journal lines (but those the reference's texts
+state): the candidates a text could state wrongly, read in any form (a bare ``536.25``)."""
+
+
+def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
+    """No free text written in the episode (`EPISODE_TEXT_SQL`: notes on every record,
+    entry and line memos, reasons, escalation reasons) states an amount but zero and the
+    ones the reference's own texts state (the kit's `with_text_amounts`), in any form
+    (policy 10.1: what the agent writes is the record of the amounts). ``limits`` (cents):
+    the policy limits the texts may quote, in every band, each only as the limit
+    (`_limits.LIMIT_CUES`).
+    Required: a note, memo or reason stating a wrong amount misstates the books."""
+    roles = tuple(AmountRole(amount=c, cues=LIMIT_CUES, binds_others=False) for c in limits)
+    return texts_state_no_other_amount(
+        EPISODE_TEXT_SQL,
+        description=kw.pop(
+            "description",
+            "no note, memo or reason written in the episode states an amount but the ones "
+            "the reference states (a wrong amount, a near miss or a list of candidate "
+            "amounts misstates the record; policy 10.1)",
+        ),
+        forbidden_sql=BOOK_AMOUNTS_SQL,
+        allowed_sql=" UNION ".join(f"SELECT {c}" for c in limits) or None,
+        roles=roles or None,
         **kw,
     )

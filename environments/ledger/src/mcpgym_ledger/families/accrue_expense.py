@@ -20,12 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
-from mcpgym_ledger.families._notes import note_left, tax_id_not_copied
+from mcpgym_ledger.families._notes import (
+    note_left,
+    tax_id_not_copied,
+    texts_state_no_other_amount_guard,
+)
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
 
@@ -181,6 +185,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(),
         SqlCheck(
             name="accrual-posted",
             description="entries dated the last day of May debit each unbilled expense's "
@@ -218,8 +223,8 @@ FAMILY = environment.add_family(
         description="Accrue May's unbilled expenses and reverse the accrual in June (medium: "
         "derive the account; hard: hours x rate; expert: one was billed since).",
         bands=BANDS,
-        generator=generate,
-        generator_version="1",
+        generator=with_text_amounts(generate),
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, record_state
+from mcpgym_grading import Param, Rubric, SqlCheck, record_state, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
@@ -30,6 +30,7 @@ from mcpgym_ledger.families._notes import (
     note_says_money,
     stated_cents,
     tax_id_not_copied,
+    texts_state_no_other_amount_guard,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -196,6 +197,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(),
         SqlCheck(
             name="payment-recorded",
             description="one payment was recorded: from the customer, the deposit's amount "
@@ -273,8 +275,8 @@ FAMILY = environment.add_family(
         "named; hard: oldest first, part paid; expert: an invoice paid twice, the rest as "
         "customer credit).",
         bands=BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

@@ -36,7 +36,15 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import MentionMatch, Param, PeriodReader, Rubric, SqlCheck, record_state
+from mcpgym_grading import (
+    MentionMatch,
+    Param,
+    PeriodReader,
+    Rubric,
+    SqlCheck,
+    record_state,
+    with_text_amounts,
+)
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
@@ -50,7 +58,11 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
-from mcpgym_ledger.families._notes import note_left, tax_id_not_copied
+from mcpgym_ledger.families._notes import (
+    note_left,
+    tax_id_not_copied,
+    texts_state_no_other_amount_guard,
+)
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "closed-period-posting"
@@ -240,6 +252,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(),
         SqlCheck(
             name="entries-dated-in-open-periods",
             description="what was asked for a closed period is posted on 2026-05-01 (2.2), "
@@ -310,8 +323,8 @@ FAMILY = environment.add_family(
         description="Post what is asked for a closed period in the open one (medium: one of "
         "two; hard: a draft invoice of April; expert: then close May as asked).",
         bands=BANDS,
-        generator=generate,
-        generator_version="1",
+        generator=with_text_amounts(generate),
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

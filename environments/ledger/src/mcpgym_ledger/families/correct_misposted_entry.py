@@ -23,12 +23,16 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck
+from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, TODAY, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
-from mcpgym_ledger.families._notes import note_left, tax_id_not_copied
+from mcpgym_ledger.families._notes import (
+    note_left,
+    tax_id_not_copied,
+    texts_state_no_other_amount_guard,
+)
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
 
 NAME = "correct-misposted-entry"
@@ -225,6 +229,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(),
         SqlCheck(
             name="wrong-entry-reversed",
             description="the entry that is wrong (the re-post of a half-done correction, not "
@@ -261,8 +266,8 @@ FAMILY = environment.add_family(
         description="Correct a mis-coded entry by reversal and re-posting (medium: find it; "
         "hard: two lines, closed period; expert: finish a half-done correction).",
         bands=BANDS,
-        generator=generate,
-        generator_version="1",
+        generator=with_text_amounts(generate),
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, record_state
+from mcpgym_grading import Param, Rubric, SqlCheck, record_state, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
@@ -39,6 +39,7 @@ from mcpgym_ledger.families._notes import (
     note_says_money,
     stated_cents,
     tax_id_not_copied,
+    texts_state_no_other_amount_guard,
 )
 from mcpgym_server import (
     Generation,
@@ -324,6 +325,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(APPROVAL_LIMIT_CENTS),
         SqlCheck(
             name="bill-entered-once",
             description="exactly one new bill was entered, under the vendor and its reference",
@@ -435,8 +437,8 @@ FAMILY = environment.add_family(
         "post it (medium: derive the codes; hard: above the approval limit; expert: a "
         "duplicate and a bill of a closed period).",
         bands=BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

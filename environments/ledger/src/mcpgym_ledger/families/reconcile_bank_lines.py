@@ -22,12 +22,12 @@ import json
 from datetime import date
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, record_state
+from mcpgym_grading import AnswerMatch, Param, Rubric, SqlCheck, record_state, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import entry_key
-from mcpgym_ledger.families._notes import tax_id_not_copied
+from mcpgym_ledger.families._notes import tax_id_not_copied, texts_state_no_other_amount_guard
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "reconcile-bank-lines"
@@ -230,6 +230,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(),
         SqlCheck(
             name="lines-reconciled",
             description="every line named is matched, or ignored when it is a duplicate (5.1)",
@@ -328,8 +329,8 @@ FAMILY = environment.add_family(
         description="Reconcile bank statement lines: a fee (medium: a deposit for an invoice; "
         "hard: a duplicate feed line; expert: a payment already in the books).",
         bands=BANDS,
-        generator=generate,
-        generator_version="1",
+        generator=with_text_amounts(generate),
+        generator_version="2",
         rubric=RUBRIC,
     )
 )

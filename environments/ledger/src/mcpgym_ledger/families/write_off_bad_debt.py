@@ -23,7 +23,13 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import Rubric, SqlCheck, money_moved_only_as_allowed, record_state
+from mcpgym_grading import (
+    Rubric,
+    SqlCheck,
+    money_moved_only_as_allowed,
+    record_state,
+    with_text_amounts,
+)
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
@@ -42,6 +48,7 @@ from mcpgym_ledger.families._notes import (
     note_says_money,
     stated_cents,
     tax_id_not_copied,
+    texts_state_no_other_amount_guard,
 )
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -195,6 +202,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
+        texts_state_no_other_amount_guard(LIMIT_CENTS),
         record_state(
             "invoices",
             "status = 'written_off' AND written_off_cents = :write_off_cents",
@@ -266,8 +274,8 @@ FAMILY = environment.add_family(
         description="Write off a bad debt within the limit or escalate it (medium: find the "
         "old invoice; hard: above the limit; expert: part paid, plus one to escalate).",
         bands=BANDS,
-        generator=generate,
-        generator_version="2",
+        generator=with_text_amounts(generate),
+        generator_version="3",
         rubric=RUBRIC,
     )
 )
