@@ -85,7 +85,7 @@ def bare_work_app(name: str, tool: str = "get_order", *, fresh: bool = False) ->
 
     env = load_environment(name)
     spec = env.tools[tool]
-    from mcpgym_server._episode import SANDBOX_CACHE_KIB
+    from mcpgym_server.runtime import SANDBOX_CACHE_KIB
 
     def new_sandbox() -> Sandbox:
         db = env.snapshot.open_copy()
@@ -129,7 +129,7 @@ def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "c
     from mcpgym_server.runtime import create_app
 
     if idle_ttl is None:
-        from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
+        from mcpgym_server.runtime import MAX_MESSAGE_ITEMS
 
         items = None if mode == "no-item-limit" else MAX_MESSAGE_ITEMS
         env = load_environment(name)  # loopback bench: no control token

@@ -28,8 +28,7 @@ from mcpgym_clients import (
     ToolOutcome,
 )
 from mcpgym_server import Environment
-from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
-from mcpgym_server.runtime import MAX_MCP_BODY
+from mcpgym_server.runtime import MAX_MCP_BODY, MAX_MESSAGE_ITEMS
 
 pytestmark = pytest.mark.anyio
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     )
     from mcpgym_server._event_loop import run, uses_uvloop
     from mcpgym_server._http import EPISODE_ID_HEADER, create_app
+    from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
@@ -51,6 +52,7 @@ _WHERE = {
     "uses_uvloop": "_event_loop",
     "EPISODE_ID_HEADER": "_http",
     "create_app": "_http",
+    "MAX_MESSAGE_ITEMS": "_item_limit",
     "LOG_BUDGET": "_logcap",
     "LOG_VALUE_CAP": "_logcap",
     "log_form": "_logcap",
@@ -76,6 +78,7 @@ __all__ = [
     "LOG_VALUE_CAP",
     "MAX_ARGUMENT_DEPTH",
     "MAX_MCP_BODY",
+    "MAX_MESSAGE_ITEMS",
     "MAX_STRING_LENGTH",
     "MIN_OPEN",
     "SANDBOX_CACHE_KIB",
