@@ -50,6 +50,7 @@ from mcpgym_grading.rubric import (
     Rubric,
     SqlCheck,
     StateMatchesReference,
+    ToolArgumentsOnly,
     ToolCalled,
     ToolNotCalled,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "AnswerMatch",
     "BundleMismatchError",
     "CalledBefore",
+    "ToolArgumentsOnly",
     "Check",
     "CheckEvaluationError",
     "CheckResult",

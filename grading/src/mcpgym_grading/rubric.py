@@ -16,6 +16,8 @@ Check kinds:
 - `NoCollateralChanges`: no table outside the allowed ones differs from the reference end
   state (catches unrelated damage).
 - `ToolCalled` / `ToolNotCalled` / `CalledBefore`: assertions on the tool-call log.
+- `ToolArgumentsOnly`: every call of a tool in the log, refused calls included, used only
+  allowed values (a log assertion: a refused call leaves no row).
 - `AnswerMatch`: a text (the submitted answer, or a SQL-selected text such as the
   replies to the customer) contains / equals an expected value and none of the forbidden
   ones, all read in one canonical form (fullwidth, dashes, spaces, split digits folded).
@@ -204,6 +206,26 @@ class ToolNotCalled(_CheckBase):
     arguments: dict[str, Value] = Field(default_factory=dict)
 
 
+class ToolArgumentsOnly(_CheckBase):
+    """Every call of ``tool`` the log holds, refused ones included, gives each argument named
+    in ``allowed`` only one of its allowed values.
+
+    A refused call (status ``tool_error``, or arguments the tool's schema refused) writes
+    nothing, so only the framework's tool-call log shows it: this is the log assertion for
+    "use only the values the customer gave, do not try values of your own". The calls read
+    are those matching ``arguments`` (as `ToolCalled` matches them). ``allowed`` maps an
+    argument to its allowed values (a list; `Param` references resolved, a list param
+    spreads); ``None`` among them allows the argument left out or null. Texts compare
+    stripped and casefolded (the spelling of a value the customer gave is not the point); a
+    call whose arguments the log capped is unknown, so it fails the check.
+    """
+
+    kind: Literal["tool_arguments_only"] = "tool_arguments_only"
+    tool: str
+    arguments: dict[str, Value] = Field(default_factory=dict)
+    allowed: dict[str, Value]
+
+
 class CalledBefore(_CheckBase):
     """The first successful ``first`` call comes before the first successful ``then`` call.
 
@@ -385,6 +407,7 @@ Check = Annotated[
     | ToolCalled
     | ToolNotCalled
     | CalledBefore
+    | ToolArgumentsOnly
     | AnswerMatch
     | MentionMatch,
     Field(discriminator="kind"),
