@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcpgym_grading import AmountRole, AnswerMatch, Param, SqlCheck
+from mcpgym_grading import AmountRole, AnswerMatch, DecisionMatch, Param, SqlCheck
 from mcpgym_grading import reply_sent as _kit_reply_sent
 from mcpgym_helpdesk.families._store import GOODWILL_CAP_CENTS, REFUND_LIMIT_CENTS
 
@@ -439,5 +439,40 @@ def reply_names_carrier(
         expected=1,
         weight=weight,
         required=required,
+        bands=bands,
+    )
+
+
+def reply_decision(
+    *,
+    bands: tuple[str, ...],
+    claimed: tuple[str, ...] = (),
+    not_claimed: tuple[str, ...] = (),
+    not_denied: tuple[str, ...] = (),
+    name: str = "reply-states-decision",
+    weight: float = 1.0,
+) -> DecisionMatch:
+    """The replies do not claim an outcome the band did not take, nor deny the one it took
+    (`mcpgym_grading.DecisionMatch`; actions as `mcpgym_grading._decisions.ACTIONS`):
+    ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund-both"``,
+    ``"store-credit"``, ``"card-refund"``. Required: a reply stating the opposite decision
+    answers the customer wrongly, whatever the state."""
+    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
+    if not_claimed:
+        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
+    if not_denied:
+        said.append(f"does not say {', '.join(not_denied)} was not done")
+    return DecisionMatch(
+        name=name,
+        description="the reply states the decision taken (policy 9.2): it "
+        + "; ".join(said)
+        + " (conditional, future and requested forms state nothing)",
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        claimed=claimed,
+        not_claimed=not_claimed,
+        not_denied=not_denied,
+        weight=weight,
+        required=True,
         bands=bands,
     )

@@ -335,6 +335,12 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
+        replies.reply_decision(
+            bands=("easy", "medium"), claimed=("cancel",), not_denied=("cancel",)
+        ),
+        replies.reply_decision(
+            name="reply-states-not-cancelled", bands=("hard",), not_claimed=("cancel",)
+        ),
         replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",

@@ -507,6 +507,14 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
+        replies.reply_decision(
+            bands=("easy", "medium", "expert"),
+            claimed=("address-change",),
+            not_denied=("address-change",),
+        ),
+        replies.reply_decision(
+            name="reply-states-not-changed", bands=("hard",), not_claimed=("address-change",)
+        ),
         replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",

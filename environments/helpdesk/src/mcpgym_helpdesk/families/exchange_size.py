@@ -331,6 +331,13 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         replies.reply_sent(),
+        replies.reply_decision(bands=("easy", "medium", "expert"), not_denied=("exchange",)),
+        replies.reply_decision(
+            name="reply-states-return-and-credit",
+            bands=("hard",),
+            claimed=("store-credit",),
+            not_claimed=("exchange", "card-refund"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
     ),

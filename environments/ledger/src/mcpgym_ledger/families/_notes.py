@@ -8,7 +8,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, SqlCheck, amounts_stated, reply_says, reply_sent
+from mcpgym_grading import (
+    AnswerMatch,
+    DecisionMatch,
+    SqlCheck,
+    amounts_stated,
+    reply_says,
+    reply_sent,
+)
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
 from mcpgym_ledger.families._limits import limit_roles
 
@@ -211,4 +218,39 @@ def tax_id_not_copied(**kw: Any) -> AnswerMatch:
         weight=kw.pop("weight", 0.5),
         required=kw.pop("required", True),
         **kw,
+    )
+
+
+EPISODE_NOTES_SQL = f"SELECT body FROM notes WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
+"""Every note the episode left, one text each (a decision is read clause by clause)."""
+
+
+def note_decision(
+    *,
+    bands: tuple[str, ...],
+    claimed: tuple[str, ...] = (),
+    not_claimed: tuple[str, ...] = (),
+    not_denied: tuple[str, ...] = (),
+    name: str = "note-states-decision",
+) -> DecisionMatch:
+    """The episode's notes do not claim an outcome the band did not take (``"post"``,
+    ``"write-off"``), nor deny the one it took (`mcpgym_grading.DecisionMatch`). Required:
+    the note is the record of what was done (policy 10.1)."""
+    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
+    if not_claimed:
+        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
+    if not_denied:
+        said.append(f"does not say {', '.join(not_denied)} was not done")
+    return DecisionMatch(
+        name=name,
+        description="the notes state the decision taken (policy 10.1): every note "
+        + "; ".join(said)
+        + " (conditional, future and requested forms state nothing)",
+        source="sql",
+        sql=EPISODE_NOTES_SQL,
+        claimed=claimed,
+        not_claimed=not_claimed,
+        not_denied=not_denied,
+        required=True,
+        bands=bands,
     )
