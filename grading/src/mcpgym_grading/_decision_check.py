@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 from mcpgym_grading._checks import MAX_FOUND_ROWS, CheckContext, Outcome, _sql_texts, _truncate_text
 from mcpgym_grading._decisions import decisions
+from mcpgym_grading._text import fold
+from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DecisionMatch
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def sentences_about(text: str, value: str) -> list[str]:
+    """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
+    breaks) that name ``value`` as a whole token, read folded (`fold`)."""
+    token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
+    return [s for s in _SENTENCE.split(text) if token.search(fold(s))]
 
 
 def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
@@ -20,6 +33,11 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
             raise CheckEvaluationError("source `sql` needs `sql`")
         parts = _sql_texts(ctx, check.sql)
     text = "\n".join(parts)
+    about = resolve(check.about, ctx.params)
+    if about is not None:
+        if isinstance(about, list | dict):
+            raise CheckEvaluationError(f"`about` must be one value, got {about!r}")
+        text = "\n".join(sentences_about(text, str(about)))
     actions = tuple(dict.fromkeys((*check.claimed, *check.not_claimed, *check.not_denied)))
     read = decisions(text, actions)
     missing = [a for a in check.claimed if not any(d.done and d.action == a for d in read)]
@@ -31,6 +49,7 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
     ]
     detail = {
         "expected": {
+            "about": about,
             "claimed": list(check.claimed),
             "not_claimed": list(check.not_claimed),
             "not_denied": list(check.not_denied),

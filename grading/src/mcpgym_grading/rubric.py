@@ -415,7 +415,10 @@ class DecisionMatch(_CheckBase):
     ``claimed``: actions the text must claim as done (each at least once). ``not_claimed``:
     actions it must not claim as done (the band did not take them). ``not_denied``: actions
     it must not say were not done (the band took them). ``source`` / ``sql``: as
-    `AnswerMatch` (every non-null value the query selects, read as one text).
+    `AnswerMatch` (every non-null value the query selects, read as one text). ``about``
+    (default None: the whole text): a value (a `Param`, an order number); only the
+    sentences naming it as a whole number or token are read, where one text states two
+    decisions about two records (one order cancelled, the other shipped).
     """
 
     kind: Literal["decision_match"] = "decision_match"
@@ -424,6 +427,7 @@ class DecisionMatch(_CheckBase):
     claimed: tuple[str, ...] = ()
     not_claimed: tuple[str, ...] = ()
     not_denied: tuple[str, ...] = ()
+    about: Value = None
 
     @model_validator(mode="after")
     def _known(self) -> DecisionMatch:

@@ -451,12 +451,14 @@ def reply_decision(
     not_denied: tuple[str, ...] = (),
     name: str = "reply-states-decision",
     weight: float = 1.0,
+    about: str | None = None,
 ) -> DecisionMatch:
     """The replies do not claim an outcome the band did not take, nor deny the one it took
     (`mcpgym_grading.DecisionMatch`; actions as `mcpgym_grading._decisions.ACTIONS`):
     ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund-both"``,
-    ``"store-credit"``, ``"card-refund"``. Required: a reply stating the opposite decision
-    answers the customer wrongly, whatever the state."""
+    ``"store-credit"``, ``"card-refund"``. ``about``: a param naming the record; only the
+    sentences naming it are read (two orders, two decisions). Required: a reply stating the
+    opposite decision answers the customer wrongly, whatever the state."""
     said = [f"claims {', '.join(claimed)} as done"] if claimed else []
     if not_claimed:
         said.append(f"does not claim {', '.join(not_claimed)} (not done)")
@@ -465,6 +467,7 @@ def reply_decision(
     return DecisionMatch(
         name=name,
         description="the reply states the decision taken (policy 9.2): it "
+        + (f"(each sentence naming {about}) " if about else "")
         + "; ".join(said)
         + " (conditional, future and requested forms state nothing)",
         source="sql",
@@ -472,6 +475,7 @@ def reply_decision(
         claimed=claimed,
         not_claimed=not_claimed,
         not_denied=not_denied,
+        about=Param(about) if about else None,
         weight=weight,
         required=True,
         bands=bands,

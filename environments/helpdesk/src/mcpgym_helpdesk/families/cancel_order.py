@@ -341,6 +341,19 @@ RUBRIC = Rubric(
         replies.reply_decision(
             name="reply-states-not-cancelled", bands=("hard",), not_claimed=("cancel",)
         ),
+        replies.reply_decision(
+            name="reply-states-cancelled-order",
+            bands=("expert",),
+            claimed=("cancel",),
+            not_denied=("cancel",),
+            about="order_id",
+        ),
+        replies.reply_decision(
+            name="reply-states-shipped-not-cancelled",
+            bands=("expert",),
+            not_claimed=("cancel",),
+            about="shipped_order_id",
+        ),
         replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",

@@ -232,10 +232,12 @@ def note_decision(
     not_claimed: tuple[str, ...] = (),
     not_denied: tuple[str, ...] = (),
     name: str = "note-states-decision",
+    on: tuple[str, str] | None = None,
 ) -> DecisionMatch:
     """The episode's notes do not claim an outcome the band did not take (``"post"``,
     ``"write-off"``), nor deny the one it took (`mcpgym_grading.DecisionMatch`). Required:
-    the note is the record of what was done (policy 10.1)."""
+    the note is the record of what was done (policy 10.1). ``on``: ``(entity, ref)`` as in
+    `notes_sql`, the notes of that record only (default: every note of the episode)."""
     said = [f"claims {', '.join(claimed)} as done"] if claimed else []
     if not_claimed:
         said.append(f"does not claim {', '.join(not_claimed)} (not done)")
@@ -243,11 +245,12 @@ def note_decision(
         said.append(f"does not say {', '.join(not_denied)} was not done")
     return DecisionMatch(
         name=name,
-        description="the notes state the decision taken (policy 10.1): every note "
+        description="the notes state the decision taken (policy 10.1): "
+        + (f"the notes on the {on[0]} ({on[1]}) " if on else "every note ")
         + "; ".join(said)
         + " (conditional, future and requested forms state nothing)",
         source="sql",
-        sql=EPISODE_NOTES_SQL,
+        sql=notes_sql(*on) if on else EPISODE_NOTES_SQL,
         claimed=claimed,
         not_claimed=not_claimed,
         not_denied=not_denied,

@@ -236,6 +236,18 @@ RUBRIC = Rubric(
         note_decision(
             name="note-states-not-written-off", bands=("hard",), not_claimed=("write-off",)
         ),
+        note_decision(
+            name="note-states-written-off",
+            bands=("expert",),
+            not_denied=("write-off",),
+            on=("invoice", "write_off_invoice_id"),
+        ),
+        note_decision(
+            name="note-states-escalated-not-written-off",
+            bands=("expert",),
+            not_claimed=("write-off",),
+            on=("invoice", "escalate_invoice_id"),
+        ),
         note_says_money(
             "invoice",
             "write_off_invoice_id",
