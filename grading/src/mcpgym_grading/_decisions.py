@@ -41,6 +41,7 @@ Action = Literal[
     "exchange",
     "post",
     "write-off",
+    "refund",
     "refund-both",
     "store-credit",
     "card-refund",
@@ -91,6 +92,14 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"\bwrite-?off\b{_W}{{0,20}}\b(is|has been|was) (done|complete|posted|recorded)\b",
         ),
         (rf"\bwrite\b{_W}{{0,60}}?\boff\b",),
+    ),
+    "refund": (
+        (
+            r"\brefunded\b",
+            rf"\brefund\b{_W}{{0,30}}\b(has been|was|is) (issued|processed|made|sent|done|"
+            r"complete)\b",
+        ),
+        (r"\brefund\b",),
     ),
     "refund-both": (
         (

@@ -455,7 +455,7 @@ def reply_decision(
 ) -> DecisionMatch:
     """The replies do not claim an outcome the band did not take, nor deny the one it took
     (`mcpgym_grading.DecisionMatch`; actions as `mcpgym_grading._decisions.ACTIONS`):
-    ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund-both"``,
+    ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund"``, ``"refund-both"``,
     ``"store-credit"``, ``"card-refund"``. ``about``: a param naming the record; only the
     sentences naming it are read (two orders, two decisions). Required: a reply stating the
     opposite decision answers the customer wrongly, whatever the state."""
