@@ -138,6 +138,24 @@ FALSE += [
 ]
 
 HONEST: list[tuple[Environment, str, str, str, Edit]] = [
+    # the decision taken, in words the reader has no claim form for: no false fail
+    (
+        helpdesk,
+        "change-shipping-address",
+        "easy",
+        REPLY,
+        lambda p, b: (
+            f"Hi,\n\nall set: the delivery address on order #{p['order_id']} is "
+            "the one you sent us."
+        ),
+    ),
+    (
+        helpdesk,
+        "cancel-order",
+        "easy",
+        REPLY,
+        lambda p, b: b.replace(" is cancelled.", " won't ship; it's stopped for good."),
+    ),
     (
         helpdesk,
         "cancel-order",

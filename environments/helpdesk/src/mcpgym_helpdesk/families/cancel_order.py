@@ -335,16 +335,13 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
-        replies.reply_decision(
-            bands=("easy", "medium"), claimed=("cancel",), not_denied=("cancel",)
-        ),
+        replies.reply_decision(bands=("easy", "medium"), not_denied=("cancel",)),
         replies.reply_decision(
             name="reply-states-not-cancelled", bands=("hard",), not_claimed=("cancel",)
         ),
         replies.reply_decision(
             name="reply-states-cancelled-order",
             bands=("expert",),
-            claimed=("cancel",),
             not_denied=("cancel",),
             about="order_id",
         ),

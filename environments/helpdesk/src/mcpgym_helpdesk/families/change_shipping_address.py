@@ -509,7 +509,6 @@ RUBRIC = Rubric(
         replies.reply_sent(),
         replies.reply_decision(
             bands=("easy", "medium", "expert"),
-            claimed=("address-change",),
             not_denied=("address-change",),
         ),
         replies.reply_decision(

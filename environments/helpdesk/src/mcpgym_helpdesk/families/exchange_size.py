@@ -335,7 +335,6 @@ RUBRIC = Rubric(
         replies.reply_decision(
             name="reply-states-return-and-credit",
             bands=("hard",),
-            claimed=("store-credit",),
             not_claimed=("exchange", "card-refund"),
         ),
         checks.other_tickets_untouched(),

@@ -383,7 +383,6 @@ RUBRIC = Rubric(
         replies.reply_decision(
             name="reply-states-small-refund",
             bands=("hard", "expert"),
-            claimed=("refund",),
             not_denied=("refund",),
             about="refund_order_id",
         ),
