@@ -80,3 +80,28 @@ def test_the_gate_reports_a_flip_that_passes() -> None:
     lines, _ = shortcut_failures(helpdesk, jobs)
     found = [ln for ln in lines if "decision is not read" in ln]
     assert any("flip-3-from-expert" in ln for ln in found), lines
+
+
+def test_claim_controls_fail_every_decision_check_they_target() -> None:
+    """``claim-A-i`` / ``deny-A-i``: no decision check is vacuous (condition 4), even where
+    no band takes the opposite outcome (duplicate-charge: never store credit)."""
+    variant = helpdesk.variant("duplicate-charge", "easy", 0)
+    advs = {a.label: a for a in adversaries(helpdesk, variant) if a.role == "claim"}
+    assert set(advs) >= {"claim-refund-both-4", "claim-store-credit-4"}
+    for adv in advs.values():
+        calls = [ToolCall(n, a) for n, a in adv.calls if n != "submit"]
+        grade = grade_bundle(
+            replay(helpdesk, "duplicate-charge", "easy", 0, calls),
+            helpdesk,
+            reference_cache=CACHE,
+        )
+        failed = [c.name for c in grade.checks if c.passed is False]
+        assert failed == ["reply-states-duplicate-refunded-to-card"], failed
+
+
+def test_claim_controls_name_the_record_a_check_is_about() -> None:
+    variant = helpdesk.variant("cancel-order", "expert", 0)
+    shipped = variant.params["shipped_order_id"]
+    advs = {a.label: a for a in adversaries(helpdesk, variant) if a.role == "claim"}
+    body = advs["claim-cancel-7"].calls[6][1]["body"]
+    assert body.endswith(f"#{shipped} has been cancelled.")

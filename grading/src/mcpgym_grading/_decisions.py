@@ -196,3 +196,24 @@ def claims(text: str, action: str) -> bool:
 def denies(text: str, action: str) -> bool:
     """Whether ``text`` says ``action`` was not done (see the module docstring)."""
     return any(not d.done for d in decisions(text, (action,)))
+
+
+_CLAIM_SENTENCES: dict[str, str] = {
+    "cancel": "{it} has{not} been cancelled.",
+    "address-change": "The shipping address of {it} has{not} been changed.",
+    "exchange": "{it} has{not} been exchanged.",
+    "refund": "{it} has{not} been refunded.",
+    "refund-both": "Both charges of {it} have{not} been refunded.",
+    "post": "{it} has{not} been posted.",
+    "write-off": "{it} has{not} been written off.",
+    "store-credit": "{it} has{not} been refunded as store credit on your account.",
+    "card-refund": "{it} has{not} been refunded back to your card.",
+}
+
+
+def decision_sentence(action: str, *, done: bool, about: str | None = None) -> str:
+    """A plain sentence claiming ``action`` done (``done``) or saying it was not, about
+    ``#about`` when given (else "It"): what the ship gate's ``claim`` mutants write, so a
+    `DecisionMatch` is never vacuous. Raises KeyError for an unknown action."""
+    it = f"#{about}" if about is not None else "It"
+    return _CLAIM_SENTENCES[action].format(it=it, **{"not": "" if done else " not"})

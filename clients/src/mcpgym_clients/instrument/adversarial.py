@@ -39,7 +39,8 @@ environment's own data, in any environment:
   band ``B`` calls another set of write tools (another outcome), with this variant's
   values written in (`mcpgym_clients.instrument.flip`): a reply stating the other band's
   decision ("cancelled" where the order shipped). Reported when it passes although a
-  check reads the field.
+  check reads the field. ``claim-A-i`` / ``deny-A-i``: field ``i`` also claims action
+  ``A`` done, or denies it, for each action a `DecisionMatch` refuses (controls only).
 - ``undo-T``: a write of tool ``T`` the task does not call for, then the same call setting
   the values back (`mcpgym_clients.instrument.undo`): the end state equals the reference's,
   the audit trail and the tool-call log do not; it must fail.
@@ -89,7 +90,7 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
-from mcpgym_clients.instrument.flip import flips
+from mcpgym_clients.instrument.flip import claims, flips
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_clients.instrument.undo import undo_mutants
 from mcpgym_grading import AnswerMatch
@@ -180,6 +181,8 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         )
         if group != "submit":
             out += _flipped(env, variant, body, submit, i, group)
+        for label, sentence in claims(env, variant):  # controls: no decision check is vacuous
+            out.append(Adversary(f"{label}-{group}", calls_of([sentence[:-1]]), group, "claim"))
         plans: list[tuple[str, list[str], tuple[str, ...]]] = []
         stuff = [
             str(v)

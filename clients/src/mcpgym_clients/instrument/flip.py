@@ -12,6 +12,12 @@ itself and stays), and puts it in field ``i``'s place. The gate reports
 it when it is graded passed although a check reads the field (``blank-i`` fails one); a
 text worded as the field's own but for a value (`SAME_WORDING`) is no other decision:
 nothing reads the decision the text states (`mcpgym_grading.DecisionMatch` does).
+
+``claim-A-i`` / ``deny-A-i`` (`claims`): field ``i`` also claims action ``A`` done, or says
+it was not, in a plain sentence (`mcpgym_grading._decisions.decision_sentence`), for each
+action a `DecisionMatch` of the variant's rubric refuses (``not_claimed`` / ``not_denied``;
+about its record when it names one). Controls, not findings: a decision check that only
+honest texts meet is failed by one, so it is never vacuous (condition 4).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from typing import Any
 
 from mcpgym_clients.instrument.candidates import money_text
 from mcpgym_clients.instrument.controls import Call, reference_calls
+from mcpgym_grading import DecisionMatch, Param
+from mcpgym_grading._decisions import decision_sentence
 from mcpgym_server import Environment, TaskVariant
 
 MIN_VALUE = 3
@@ -112,3 +120,26 @@ def flips(
         if not _similar(text, own):
             out.append((band, text))
     return out
+
+
+def claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str]]:
+    """``(label, sentence)`` of the ``claim`` / ``deny`` controls (module docstring): one per
+    action a `DecisionMatch` applying to ``variant`` refuses, in rubric order."""
+    rubric = env.families[variant.family].rubric
+    out: dict[str, str] = {}
+    for check in getattr(rubric, "checks", ()):
+        if not isinstance(check, DecisionMatch):
+            continue
+        if check.bands is not None and variant.band not in check.bands:
+            continue
+        if check.when is not None and not variant.params.get(check.when):
+            continue
+        about = check.about
+        if isinstance(about, Param):
+            about = variant.params.get(about.name)
+        about = None if about is None else str(about)
+        for action in check.not_claimed:
+            out.setdefault(f"claim-{action}", decision_sentence(action, done=True, about=about))
+        for action in check.not_denied:
+            out.setdefault(f"deny-{action}", decision_sentence(action, done=False, about=about))
+    return list(out.items())
