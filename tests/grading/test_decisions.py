@@ -19,6 +19,8 @@ FALSE_CLAIMS = [
     ("address-change", "I've updated the shipping address of order #5."),
     ("address-change", "The delivery address has been changed to 12 Main St."),
     ("address-change", "Order #5 now ships to 12 Main St."),
+    ("address-change", "The delivery address of order #5 is now 12 Main St."),
+    ("address-change", "Order #5 will now be delivered to 12 Main St."),
     ("exchange", "I've exchanged your item for the L; the replacement ships on order #9."),
     ("exchange", "Your exchange has been arranged."),
     ("exchange", "I swapped the M for an L."),

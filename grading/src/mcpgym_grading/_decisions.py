@@ -63,7 +63,10 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "address-change": (
         (
             rf"\b(changed|updated|amended|corrected|switched|redirected)\b{_W}{{0,40}}\baddress",
-            rf"\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected)\b",
+            rf"\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected|is now|now reads|"
+            r"has been set|was set|is set)\b",
+            rf"\b(set|moved)\b{_W}{{0,40}}\baddress\b",
+            r"\b(will|shall) (now )?(be )?(delivered|sent|going|headed|heading) to\b",
             r"\b(will|shall) now (be )?ship(ped)? to\b",
             r"\bnow ships? to\b",
             r"\b(will|shall) (be )?ship(ped)? to\b",

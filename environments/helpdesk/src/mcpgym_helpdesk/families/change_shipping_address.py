@@ -509,6 +509,7 @@ RUBRIC = Rubric(
         replies.reply_sent(),
         replies.reply_decision(
             bands=("easy", "medium", "expert"),
+            claimed=("address-change",),
             not_denied=("address-change",),
         ),
         replies.reply_decision(
