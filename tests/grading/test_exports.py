@@ -7,6 +7,8 @@ import inspect
 import mcpgym_grading
 
 EXPECTED = {
+    "DecisionMatch",
+    "ToolArgumentsOnly",
     "amounts_stated",
     "disclosure_forbidden",
     "money_moved_only_as_allowed",

@@ -1,4 +1,5 @@
-"""ToolCalled, ToolNotCalled and CalledBefore over the tool-call log (status ok only)."""
+"""ToolCalled, ToolNotCalled and CalledBefore over the tool-call log (status ok only), and
+ToolArgumentsOnly (every call, refused ones too)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mcpgym_grading import CalledBefore, Param, ToolCalled, ToolNotCalled
+from mcpgym_grading import CalledBefore, Param, ToolArgumentsOnly, ToolCalled, ToolNotCalled
 
 from .episodes import grade_check
 
@@ -126,3 +127,46 @@ def test_unknown_tools_arguments_and_params_are_evaluation_errors(
     check: ToolCalled | ToolNotCalled | CalledBefore, error: str
 ) -> None:
     assert grade_check(check, [LOOKUP]).error == error
+
+
+# ToolArgumentsOnly reads every call of the tool, refused ones too (round 9, G3)
+
+
+def _only(**allowed: Any) -> ToolArgumentsOnly:
+    return ToolArgumentsOnly(name="c", tool="get_order", allowed=allowed)
+
+
+def test_arguments_only_reads_refused_calls() -> None:
+    # order 999 does not exist: the tool refuses the call, nothing is written
+    result = grade_check(
+        _only(order_id=[Param("order_id")]), [LOOKUP, ("get_order", {"order_id": 999})]
+    )
+    assert result.passed is False
+    assert result.detail["found"]["offending"] == [
+        {"step": 2, "status": "tool_error", "arguments": {"order_id": 999}}
+    ]
+
+
+def test_arguments_only_passes_the_allowed_values() -> None:
+    assert grade_check(_only(order_id=[Param("order_id"), 5]), [LOOKUP, LOOKUP]).passed is True
+    assert grade_check(_only(order_id=[101]), []).passed is True
+
+
+def test_arguments_only_selects_calls_and_casefolds_texts() -> None:
+    check = ToolArgumentsOnly(
+        name="c",
+        tool="send_message",
+        arguments={"order_id": 101},
+        allowed={"body": ["Hi"]},
+    )
+    ok = [
+        ("send_message", {"order_id": 101, "body": " hi "}),
+        ("send_message", {"order_id": 102, "body": "x"}),
+    ]
+    assert grade_check(check, ok).passed is True
+    assert grade_check(check, [("send_message", {"order_id": 101, "body": "ho"})]).passed is False
+
+
+def test_arguments_only_names_only_arguments_the_tool_takes() -> None:
+    result = grade_check(_only(nope=[1]), [LOOKUP])
+    assert result.passed is None and result.error is not None

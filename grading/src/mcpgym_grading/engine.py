@@ -21,6 +21,8 @@ from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
 from mcpgym_grading._cow import open_cow
+from mcpgym_grading._decision_check import eval_decision_match
+from mcpgym_grading._log_checks import eval_tool_arguments_only
 from mcpgym_grading._mention_check import eval_mention_match
 from mcpgym_grading._reference import _ENV_CALLS, DEFAULT_REFERENCE_CACHE, ReferenceCache
 from mcpgym_grading._statepages import (
@@ -33,7 +35,7 @@ from mcpgym_grading._statepages import (
 from mcpgym_grading._values import lookup_param, register_sql_functions, resolve
 from mcpgym_grading.errors import BundleMismatchError, CheckEvaluationError, LockMismatchError
 from mcpgym_grading.grade import CheckResult, Grade
-from mcpgym_grading.rubric import Check, MentionMatch, Rubric
+from mcpgym_grading.rubric import Check, DecisionMatch, MentionMatch, Rubric, ToolArgumentsOnly
 from mcpgym_server import (
     BundleError,
     Environment,
@@ -100,6 +102,8 @@ def _base(check: Check) -> dict[str, Any]:
 
 
 EVALUATORS[MentionMatch] = eval_mention_match  # it reads its text with `_checks`' helpers
+EVALUATORS[DecisionMatch] = eval_decision_match
+EVALUATORS[ToolArgumentsOnly] = eval_tool_arguments_only  # refused calls too
 
 
 def _expected_preview(check: Check, params: Any) -> Any:

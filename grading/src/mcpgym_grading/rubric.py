@@ -16,9 +16,13 @@ Check kinds:
 - `NoCollateralChanges`: no table outside the allowed ones differs from the reference end
   state (catches unrelated damage).
 - `ToolCalled` / `ToolNotCalled` / `CalledBefore`: assertions on the tool-call log.
+- `ToolArgumentsOnly`: every call of a tool in the log, refused calls included, used only
+  allowed values (a log assertion: a refused call leaves no row).
 - `AnswerMatch`: a text (the submitted answer, or a SQL-selected text such as the
   replies to the customer) contains / equals an expected value and none of the forbidden
   ones, all read in one canonical form (fullwidth, dashes, spaces, split digits folded).
+- `DecisionMatch`: a text claims the actions the band took as done and not those it did
+  not take (a closed set of actions read by `mcpgym_grading._decisions`).
 - `MentionMatch`: a text names the expected item of a closed vocabulary (a period, a
   team) in any of its forms, and no other item.
 """
@@ -31,6 +35,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from mcpgym_grading._decisions import ACTIONS
 from mcpgym_grading._periods import PeriodReader
 from mcpgym_grading._roles import AmountRole
 from mcpgym_grading._terms import Lexicon
@@ -202,6 +207,26 @@ class ToolNotCalled(_CheckBase):
     kind: Literal["tool_not_called"] = "tool_not_called"
     tool: str
     arguments: dict[str, Value] = Field(default_factory=dict)
+
+
+class ToolArgumentsOnly(_CheckBase):
+    """Every call of ``tool`` the log holds, refused ones included, gives each argument named
+    in ``allowed`` only one of its allowed values.
+
+    A refused call (status ``tool_error``, or arguments the tool's schema refused) writes
+    nothing, so only the framework's tool-call log shows it: this is the log assertion for
+    "use only the values the customer gave, do not try values of your own". The calls read
+    are those matching ``arguments`` (as `ToolCalled` matches them). ``allowed`` maps an
+    argument to its allowed values (a list; `Param` references resolved, a list param
+    spreads); ``None`` among them allows the argument left out or null. Texts compare
+    stripped and casefolded (the spelling of a value the customer gave is not the point); a
+    call whose arguments the log capped is unknown, so it fails the check.
+    """
+
+    kind: Literal["tool_arguments_only"] = "tool_arguments_only"
+    tool: str
+    arguments: dict[str, Value] = Field(default_factory=dict)
+    allowed: dict[str, Value]
 
 
 class CalledBefore(_CheckBase):
@@ -386,6 +411,48 @@ class MentionMatch(_CheckBase):
         return self
 
 
+class DecisionMatch(_CheckBase):
+    """A text states the decision taken and not the opposite one (`mcpgym_grading._decisions`).
+
+    The decision reader finds where a text claims an action of its closed set as done
+    (``Order #7 has been cancelled``, ``Entered and posted bill X``) and where it says the
+    action was not done (``it can no longer be cancelled``, ``Not posted``); conditional,
+    future and requested forms (``once it is back we'll refund``, ``please approve before
+    it is posted``) state neither.
+
+    ``claimed``: actions the text must claim as done (each at least once). ``not_claimed``:
+    actions it must not claim as done (the band did not take them). ``not_denied``: actions
+    it must not say were not done (the band took them). ``source`` / ``sql``: as
+    `AnswerMatch` (every non-null value the query selects, read as one text). ``about``
+    (default None: the whole text): a value (a `Param`, an order number); only the
+    sentences naming it as a whole number or token are read, where one text states two
+    decisions about two records (one order cancelled, the other shipped).
+    """
+
+    kind: Literal["decision_match"] = "decision_match"
+    source: Literal["submitted", "sql"] = "submitted"
+    sql: str | None = None
+    claimed: tuple[str, ...] = ()
+    not_claimed: tuple[str, ...] = ()
+    not_denied: tuple[str, ...] = ()
+    about: Value = None
+
+    @model_validator(mode="after")
+    def _known(self) -> DecisionMatch:
+        if self.source == "sql" and not self.sql:
+            raise ValueError(f"check {self.name!r}: source 'sql' needs `sql`")
+        unknown = sorted(
+            {a for a in (*self.claimed, *self.not_claimed, *self.not_denied) if a not in ACTIONS}
+        )
+        if unknown:
+            raise ValueError(
+                f"check {self.name!r}: unknown action(s) {unknown}; known: {sorted(ACTIONS)}"
+            )
+        if not (self.claimed or self.not_claimed or self.not_denied):
+            raise ValueError(f"check {self.name!r}: names no action")
+        return self
+
+
 Check = Annotated[
     SqlCheck
     | StateMatchesReference
@@ -393,8 +460,10 @@ Check = Annotated[
     | ToolCalled
     | ToolNotCalled
     | CalledBefore
+    | ToolArgumentsOnly
     | AnswerMatch
-    | MentionMatch,
+    | MentionMatch
+    | DecisionMatch,
     Field(discriminator="kind"),
 ]
 

@@ -39,6 +39,12 @@ environment's own data, in any environment:
   ``forbidden_sql`` selects (`candidates.guarded_values`: values no param holds, such as
   ledger's tax ids).
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
+- ``flip-i-from-B``: field ``i`` holds the text band ``B``'s reference writes there, where
+  band ``B`` calls another set of write tools (another outcome), with this variant's
+  values written in (`mcpgym_clients.instrument.flip`): a reply stating the other band's
+  decision ("cancelled" where the order shipped). Reported when it passes although a
+  check reads the field. ``claim-A-i`` / ``deny-A-i``: field ``i`` also claims action
+  ``A`` done, or denies it, for each action a `DecisionMatch` refuses (controls only).
 - ``undo-T``: a write of tool ``T`` the task does not call for, then the same call setting
   the values back (`mcpgym_clients.instrument.undo`): the end state equals the reference's,
   the audit trail and the tool-call log do not; it must fail.
@@ -90,6 +96,7 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
+from mcpgym_clients.instrument.flip import claims, flips
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_clients.instrument.undo import undo_mutants
 from mcpgym_grading import AnswerMatch, amounts_stated
@@ -183,6 +190,10 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         out.append(
             Adversary(f"blank-{group}", calls_of([BLAND_TEXT], replace=True), group, "blank")
         )
+        if group != "submit":
+            out += _flipped(env, variant, body, submit, i, group)
+        for label, sentence in claims(env, variant):  # controls: no decision check is vacuous
+            out.append(Adversary(f"{label}-{group}", calls_of([sentence[:-1]]), group, "claim"))
         plans: list[tuple[str, list[str], tuple[str, ...]]] = []
         stuff = [
             str(v)
@@ -296,10 +307,7 @@ def _with_forms(
 
 def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., list[Call]]:
     name, args = body[i]
-    key = max(
-        (k for k, v in args.items() if isinstance(v, str) and len(v) >= MIN_TEXT),
-        key=lambda k: len(str(args[k])),
-    )
+    key = _text_key(args)
 
     def calls_of(
         values: list[str], *, replace: bool = False, split: bool = False, omit: str = ""
@@ -337,6 +345,32 @@ def _call_builder(body: Sequence[Call], submit: Call, i: int) -> Callable[..., l
         return [*body[:i], *changed, *body[i + 1 :], submit]
 
     return calls_of
+
+
+def _flipped(
+    env: Environment, variant: TaskVariant, body: Sequence[Call], submit: Call, i: int, group: str
+) -> list[Adversary]:
+    """``flip-i-from-B``: field ``i`` with band ``B``'s text of it (`flip.flips`)."""
+    name, args = body[i]
+    key = _text_key(args)
+    return [
+        Adversary(
+            f"flip-{group}-from-{band}",
+            [*body[:i], (name, {**args, key: text}), *body[i + 1 :], submit],
+            group,
+            "flip",
+            values=(band,),
+        )
+        for band, text in flips(env, variant, body, i, key)
+    ]
+
+
+def _text_key(args: dict[str, Any]) -> str:
+    """The longest free-text argument (the answer field of a write call)."""
+    return max(
+        (k for k, v in args.items() if isinstance(v, str) and len(v) >= MIN_TEXT),
+        key=lambda k: len(str(args[k])),
+    )
 
 
 def _without(text: str, value: str) -> str:
@@ -408,6 +442,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
     - a write undone later passes: an ``undo-T`` mutant is graded passed;
     - amounts no check reads: ``amounts-i`` or ``near-i`` (every field gets both) is graded
       passed and no money answer check fails on it (`_amounts_unread`).
+    - the decision is not read: ``flip-i-from-B`` (another band's text, another outcome) is
+      graded passed where ``blank-i`` fails a check (the field is read).
 
     Returns:
         One line per finding, and how many adversarial episodes were compared.
@@ -452,6 +488,20 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                         f"{len(adv.values)} {what} (`{label}`) is graded passed at "
                         f"{grade.get('score'):.3f}; check(s) {names} "
                         "read it: name the other candidates as `forbidden` values"
+                    )
+            elif adv.role == "flip":
+                blank = found.get(f"blank-{adv.group}")
+                grade = job.record.grade
+                if blank is None or not grade.get("passed"):
+                    continue
+                reading = sorted(n for n, c in _results(blank).items() if not c["passed"])
+                if reading:
+                    lines.append(
+                        f"{where}: the decision is not read: field {adv.group} with the text "
+                        f"band {adv.values[0]} writes there (another outcome, `{label}`) is "
+                        f"graded passed at {grade.get('score'):.3f}, though check(s) "
+                        f"{', '.join(f'`{n}`' for n in reading)} read the field: add a "
+                        "`DecisionMatch` (the outcome this band did not take is not claimed)"
                     )
             elif adv.role == "undo":
                 grade = job.record.grade

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcpgym_grading import TEXT_AMOUNTS, AmountRole, AnswerMatch, Param, SqlCheck
+from mcpgym_grading import TEXT_AMOUNTS, AmountRole, AnswerMatch, DecisionMatch, Param, SqlCheck
 from mcpgym_grading import reply_sent as _kit_reply_sent
 from mcpgym_grading import texts_state_no_other_amount as _kit_texts_state_no_other_amount
 from mcpgym_helpdesk.families._store import (
@@ -501,5 +501,44 @@ def reply_names_carrier(
         expected=1,
         weight=weight,
         required=required,
+        bands=bands,
+    )
+
+
+def reply_decision(
+    *,
+    bands: tuple[str, ...],
+    claimed: tuple[str, ...] = (),
+    not_claimed: tuple[str, ...] = (),
+    not_denied: tuple[str, ...] = (),
+    name: str = "reply-states-decision",
+    weight: float = 1.0,
+    about: str | None = None,
+) -> DecisionMatch:
+    """The replies do not claim an outcome the band did not take, nor deny the one it took
+    (`mcpgym_grading.DecisionMatch`; actions as `mcpgym_grading._decisions.ACTIONS`):
+    ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund"``, ``"refund-both"``,
+    ``"store-credit"``, ``"card-refund"``. ``about``: a param naming the record; only the
+    sentences naming it are read (two orders, two decisions). Required: a reply stating the
+    opposite decision answers the customer wrongly, whatever the state."""
+    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
+    if not_claimed:
+        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
+    if not_denied:
+        said.append(f"does not say {', '.join(not_denied)} was not done")
+    return DecisionMatch(
+        name=name,
+        description="the reply states the decision taken (policy 9.2): it "
+        + (f"(each sentence naming {about}) " if about else "")
+        + "; ".join(said)
+        + " (conditional, future and requested forms state nothing)",
+        source="sql",
+        sql=AGENT_REPLIES_SQL,
+        claimed=claimed,
+        not_claimed=not_claimed,
+        not_denied=not_denied,
+        about=Param(about) if about else None,
+        weight=weight,
+        required=True,
         bands=bands,
     )

@@ -336,6 +336,22 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
+        replies.reply_decision(bands=("easy", "medium"), not_denied=("cancel",)),
+        replies.reply_decision(
+            name="reply-states-not-cancelled", bands=("hard",), not_claimed=("cancel",)
+        ),
+        replies.reply_decision(
+            name="reply-states-cancelled-order",
+            bands=("expert",),
+            not_denied=("cancel",),
+            about="order_id",
+        ),
+        replies.reply_decision(
+            name="reply-states-shipped-not-cancelled",
+            bands=("expert",),
+            not_claimed=("cancel",),
+            about="shipped_order_id",
+        ),
         replies.reply_mentions_token(
             "order_id",
             name="reply-mentions-order",

@@ -261,6 +261,11 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
+        replies.reply_decision(
+            name="reply-states-duplicate-refunded-to-card",
+            bands=("easy", "medium", "hard", "expert"),
+            not_claimed=("refund-both", "store-credit"),
+        ),
         replies.reply_mentions_money(
             "duplicate_cents",
             description="a reply states the amount of the refunded duplicate charge (policy 9.2); "

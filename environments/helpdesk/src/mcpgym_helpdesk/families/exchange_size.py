@@ -332,6 +332,12 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         replies.reply_sent(),
+        replies.reply_decision(bands=("easy", "medium", "expert"), not_denied=("exchange",)),
+        replies.reply_decision(
+            name="reply-states-return-and-credit",
+            bands=("hard",),
+            not_claimed=("exchange", "card-refund"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
     ),

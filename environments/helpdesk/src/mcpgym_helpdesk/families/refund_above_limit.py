@@ -373,6 +373,21 @@ RUBRIC = Rubric(
             roles={"refund_cents": replies.REFUNDED_CUES, "escalate_cents": replies.ESCALATED_CUES},
         ),
         replies.reply_sent(),
+        replies.reply_decision(
+            name="reply-states-not-refunded", bands=("easy", "medium"), not_claimed=("refund",)
+        ),
+        replies.reply_decision(
+            name="reply-states-escalated-not-refunded",
+            bands=("hard", "expert"),
+            not_claimed=("refund",),
+            about="escalate_order_id",
+        ),
+        replies.reply_decision(
+            name="reply-states-small-refund",
+            bands=("hard", "expert"),
+            not_denied=("refund",),
+            about="refund_order_id",
+        ),
         replies.reply_states_no_other_amount(
             "escalate_cents",
             "refund_cents",

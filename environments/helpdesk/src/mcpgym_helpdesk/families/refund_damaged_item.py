@@ -286,6 +286,11 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         replies.reply_sent(),
+        replies.reply_decision(
+            name="reply-states-refund-to-card",
+            bands=("easy", "medium", "hard", "expert"),
+            not_claimed=("store-credit",),
+        ),
         replies.reply_mentions_money(
             "refund_cents",
             description="a reply states the amount refunded for the damaged item (policy 9.2); "

@@ -12,6 +12,7 @@ from mcpgym_grading import (
     TEXT_AMOUNTS,
     AmountRole,
     AnswerMatch,
+    DecisionMatch,
     SqlCheck,
     amounts_stated,
     reply_says,
@@ -271,4 +272,42 @@ def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
         allowed_sql=" UNION ".join(f"SELECT {c}" for c in limits) or None,
         roles=roles or None,
         **kw,
+    )
+
+
+EPISODE_NOTES_SQL = f"SELECT body FROM notes WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
+"""Every note the episode left, one text each (a decision is read clause by clause)."""
+
+
+def note_decision(
+    *,
+    bands: tuple[str, ...],
+    claimed: tuple[str, ...] = (),
+    not_claimed: tuple[str, ...] = (),
+    not_denied: tuple[str, ...] = (),
+    name: str = "note-states-decision",
+    on: tuple[str, str] | None = None,
+) -> DecisionMatch:
+    """The episode's notes do not claim an outcome the band did not take (``"post"``,
+    ``"write-off"``), nor deny the one it took (`mcpgym_grading.DecisionMatch`). Required:
+    the note is the record of what was done (policy 10.1). ``on``: ``(entity, ref)`` as in
+    `notes_sql`, the notes of that record only (default: every note of the episode)."""
+    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
+    if not_claimed:
+        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
+    if not_denied:
+        said.append(f"does not say {', '.join(not_denied)} was not done")
+    return DecisionMatch(
+        name=name,
+        description="the notes state the decision taken (policy 10.1): "
+        + (f"the notes on the {on[0]} ({on[1]}) " if on else "every note ")
+        + "; ".join(said)
+        + " (conditional, future and requested forms state nothing)",
+        source="sql",
+        sql=notes_sql(*on) if on else EPISODE_NOTES_SQL,
+        claimed=claimed,
+        not_claimed=not_claimed,
+        not_denied=not_denied,
+        required=True,
+        bands=bands,
     )

@@ -35,6 +35,7 @@ from mcpgym_ledger.families._common import (
 )
 from mcpgym_ledger.families._identity import Records
 from mcpgym_ledger.families._notes import (
+    note_decision,
     note_left,
     note_says_money,
     stated_cents,
@@ -389,6 +390,8 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         note_left("bill", THE_BILL),
+        note_decision(bands=("easy", "medium", "expert"), not_denied=("post",)),
+        note_decision(name="note-states-not-posted", bands=("hard",), not_claimed=("post",)),
         note_says_money(
             "bill",
             THE_BILL,

@@ -44,6 +44,7 @@ from mcpgym_ledger.families._common import (
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
 from mcpgym_ledger.families._notes import (
+    note_decision,
     note_left,
     note_says_money,
     stated_cents,
@@ -239,6 +240,22 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("invoice", "invoice_id"),
+        note_decision(bands=("easy", "medium"), not_denied=("write-off",)),
+        note_decision(
+            name="note-states-not-written-off", bands=("hard",), not_claimed=("write-off",)
+        ),
+        note_decision(
+            name="note-states-written-off",
+            bands=("expert",),
+            not_denied=("write-off",),
+            on=("invoice", "write_off_invoice_id"),
+        ),
+        note_decision(
+            name="note-states-escalated-not-written-off",
+            bands=("expert",),
+            not_claimed=("write-off",),
+            on=("invoice", "escalate_invoice_id"),
+        ),
         note_says_money(
             "invoice",
             "write_off_invoice_id",
