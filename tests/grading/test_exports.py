@@ -8,7 +8,10 @@ import mcpgym_grading
 
 EXPECTED = {
     "DecisionMatch",
+    "TEXT_AMOUNTS",
     "ToolArgumentsOnly",
+    "texts_state_no_other_amount",
+    "with_text_amounts",
     "amounts_stated",
     "disclosure_forbidden",
     "money_moved_only_as_allowed",

@@ -129,6 +129,21 @@ def test_a_policy_figure_as_the_refund_fails_refund_damaged_item(band: str) -> N
         ):
             g = grade(v, _reply_bodies(v, lambda body, added=added: f"{body} {added}"))
             assert "reply-states-amount" in failed_checks(g), (band, seed, added)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known false fail (stop 18): the texts-state-no-other-amount guard allows a "
+    "policy figure only where the reference quotes it, so an honest rule quoting the $250.00 "
+    "limit fails in refund-damaged-item; the fix is the guard reading POLICY_ROLES with the "
+    "allowed amounts' own roles (resolve_roles), left for the next stop",
+)
+@pytest.mark.parametrize("band", ["easy", "expert"])
+def test_a_policy_figure_quoted_as_the_rule_passes_refund_damaged_item(band: str) -> None:
+    for seed in (0, 1):
+        v = environment.variant("refund-damaged-item", band, seed)
+        if v.params["refund_cents"] in (25000, 2000):
+            continue  # the figure is the refund itself there
         for added in (
             "Refunds above $250.00 would need billing's approval.",
             "Goodwill credit is capped at $20.00 per order.",
