@@ -106,8 +106,8 @@ __all__ = [
     "rows_written_sum",
     "secret_email_parts_sql",
     "sql_in_list",
-    "texts_state_no_other_amount",
-    "with_text_amounts",
     "stats",
     "summarize_grades",
+    "texts_state_no_other_amount",
+    "with_text_amounts",
 ]
