@@ -11,7 +11,7 @@ import pytest
 
 from mcpgym_grading import ReferenceCache, grade_bundle
 from mcpgym_helpdesk import environment
-from mcpgym_helpdesk.families.change_shipping_address import STREET_ABBREVIATIONS
+from mcpgym_helpdesk.families._addresses import STREET_ABBREVIATIONS
 from mcpgym_server import ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=64)
@@ -43,7 +43,7 @@ def _address_check(band: str, seed: int, edit: Callable[[str], str]) -> tuple[bo
     bundle = replay(environment, variant.family, band, seed, calls)
     grade = grade_bundle(bundle, environment, reference_cache=CACHE)
     check = next(c for c in grade.checks if c.name == "address-updated")
-    return check.passed, given, changed
+    return bool(check.passed), given, changed
 
 
 @pytest.mark.parametrize("dot", [False, True], ids=["Ln", "Ln."])
