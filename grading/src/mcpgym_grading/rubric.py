@@ -426,7 +426,9 @@ class DecisionMatch(_CheckBase):
     `AnswerMatch` (every non-null value the query selects, read as one text). ``about``
     (default None: the whole text): a value (a `Param`, an order number); only the
     sentences naming it as a whole number or token are read, where one text states two
-    decisions about two records (one order cancelled, the other shipped).
+    decisions about two records (one order cancelled, the other shipped); a sentence naming
+    every record at once (``I've cancelled both orders``, ``all of your orders``) is read
+    for its claims, not its denials (``I couldn't cancel both orders`` denies neither).
     """
 
     kind: Literal["decision_match"] = "decision_match"
