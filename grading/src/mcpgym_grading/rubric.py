@@ -62,7 +62,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
 
-_DIGEST_ROLE_DEFAULTS: dict[str, Any] = {"binds_others": True}
+_DIGEST_ROLE_DEFAULTS: dict[str, Any] = {"binds_others": True, "yields_to_sql": None}
 """`AmountRole` options added after rubrics with roles were signed (as `_DIGEST_DEFAULTS`)."""
 
 
