@@ -95,3 +95,19 @@ def test_the_sql_function_reads_json_items_and_reports_each_place() -> None:
 def test_items_with_different_kinds_of_facts_are_an_error() -> None:
     with pytest.raises(ValueError, match="same number"):
         misbound(X, [Item(X, (("ups",),)), Item(Y, ())])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Both parcels arrive by June 18: {X} (UPS) and {Y} (FedEx).",
+        f"{X} (UPS) should come before June 18, {Y} (FedEx) on June 18.",
+        f"Each parcel is tracked: {X} with UPS, {Y} with FedEx.",
+    ],
+)
+def test_a_bound_or_a_fact_about_all_binds_no_key(text: str) -> None:
+    assert misbound(text, ITEMS) == []
+
+
+def test_a_date_with_no_bound_word_still_binds() -> None:
+    assert misbound(f"{X} (UPS) arrives June 18, {Y} (FedEx) on June 17.", ITEMS) != []

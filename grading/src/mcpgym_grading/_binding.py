@@ -21,6 +21,10 @@ separately, the facts a key occurrence is bound to are:
 - else the facts of the nearest pieces of its segment (both sides when equally near),
   leaving out pieces that hold another item's key: that key's facts are its own.
 
+A fact in a piece with ``both``, ``all``, ``each``, ``every`` or ``either`` is everyone's
+and binds no key; a date after ``by``, ``before``, ``until`` is a bound, not the item's
+date ("both should arrive by June 18": true of the earlier parcel too).
+
 A key occurrence is *misbound* when it is bound to some fact and to none of its own item.
 Honest forms bind each key to its own facts: each parcel on its own line, ``X via UPS and Y
 via FedEx``, ``UPS has X``, a table row, ``X and Y, with UPS and FedEx respectively``.
@@ -90,6 +94,18 @@ def _compile(phrases: Sequence[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(forms)})(?![a-z0-9])")
 
 
+def _compile_kind(phrases: Sequence[str]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The patterns of one item's facts of one kind: its words, and its dates apart."""
+    dates = [p for p in phrases if _ISO_DATE.fullmatch(p.strip())]
+    return _compile([p for p in phrases if p not in dates]), _compile(dates)
+
+
+_BOUND_WORDS = re.compile(r"\b(?:by|before|until|till|no later than|on or before)\W*$")
+"""Words that make a date a bound, not the item's own date ("both arrive by June 18")."""
+_COLLECTIVE = re.compile(r"\b(?:both|all|each|every|either)\b")
+"""Words that make a piece's facts everyone's ("both are with UPS"): bound to no one key."""
+
+
 def _segments(text: str) -> list[str]:
     out: list[str] = []
     for line in _BLOCK.sub("\n", text).splitlines():
@@ -132,6 +148,12 @@ def _spans(segment: str, pattern: re.Pattern[str], item: int, starts: list[int])
         )
         for m in pattern.finditer(segment)
     ]
+
+
+def _piece_text(segment: str, starts: list[int], span: _Span) -> str:
+    """The text of the pieces ``span`` touches."""
+    end = starts[span.last + 1] if span.last + 1 < len(starts) else len(segment)
+    return segment[starts[span.first] : end]
 
 
 def _gap(a: _Span, b: _Span, empty: set[int]) -> int:
@@ -188,7 +210,7 @@ def misbound(text: str, items: Sequence[Item]) -> list[str]:
     if len(kinds) != 1:
         raise ValueError(f"every item needs the same number of fact kinds, got {sorted(kinds)}")
     key_patterns = [_compile([it.key]) for it in items]
-    fact_patterns: list[list[re.Pattern[str] | None]] = []
+    fact_patterns: list[list[tuple[re.Pattern[str] | None, re.Pattern[str] | None]]] = []
     for k in range(kinds.pop()):
         shared = {
             p.strip().lower()
@@ -198,7 +220,10 @@ def misbound(text: str, items: Sequence[Item]) -> list[str]:
             if p.strip().lower() in {q.strip().lower() for q in b.facts[k]}
         }
         fact_patterns.append(
-            [_compile([p for p in it.facts[k] if p.strip().lower() not in shared]) for it in items]
+            [
+                _compile_kind([p for p in it.facts[k] if p.strip().lower() not in shared])
+                for it in items
+            ]
         )
     out: list[str] = []
     for segment in _segments(text):
@@ -215,10 +240,13 @@ def misbound(text: str, items: Sequence[Item]) -> list[str]:
         for patterns in fact_patterns:
             facts = [
                 s
-                for i, p in enumerate(patterns)
+                for i, (words, dates) in enumerate(patterns)
+                for p in (words, dates)
                 if p is not None
                 for s in _spans(segment, p, i, starts)
                 if not any(s.start < k.end and k.start < s.end for k in keys)
+                and not (p is dates and _BOUND_WORDS.search(segment[: s.start]))
+                and not _COLLECTIVE.search(_piece_text(segment, starts, s))
             ]
             if not facts:
                 continue
