@@ -33,6 +33,13 @@ from mcpgym_ledger.families._common import (
     money,
     tax_on,
 )
+from mcpgym_ledger.families._note_roles import (
+    NET_CUES,
+    TAX_CUES,
+    TOTAL_CUES,
+    UNIT_CUES,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     note_left,
     note_says_money,
@@ -142,13 +149,13 @@ def generate(g: Generation) -> VariantSpec:
         )
         credits.append([inv["id"], net, tax])
         moves += [("4100", net, 0), ("2200", tax, 0), ("1100", 0, net + tax)]
-        note_lines.append((inv, qty, ln, net + tax))
+        note_lines.append((inv, qty, ln, net, tax))
     total = sum(c[1] + c[2] for c in credits)
     first_notes = []  # the notes on the invoice the note check reads
-    for inv, qty, ln, cents in note_lines:
+    for inv, qty, ln, net, tax in note_lines:
         text = (
-            f"Credit note for {qty} x {ln[0]} returned ({qty} x {money(ln[2])} + tax = "
-            f"{money(cents)})."
+            f"Credit note for {qty} x {ln[0]} returned ({qty} x {money(ln[2])} each, "
+            f"{money(net)} net + {money(tax)} tax = {money(net + tax)})."
         )
         if earlier is not None:
             text += f" {earlier['number']} had already credited the rest of the return."
@@ -157,6 +164,7 @@ def generate(g: Generation) -> VariantSpec:
         reference.append(
             reference_call("add_note", entity="invoice", entity_id=inv["id"], body=text)
         )
+    _inv, _qty, first_line, first_net, first_tax = note_lines[0]
     invoices = []
     for r in sc.rows(
         "SELECT id, credited_cents, status FROM invoices WHERE customer_id = ? "
@@ -175,6 +183,13 @@ def generate(g: Generation) -> VariantSpec:
         "credit_cents": total,
         "first_credit_cents": credits[0][1] + credits[0][2],
         "note_amounts": stated_cents(*first_notes),
+        # each amount of the first credit note in its role: total, unit price, net, tax
+        "note_roles": note_roles(
+            (first_net + first_tax, TOTAL_CUES),
+            (first_line[2], UNIT_CUES),
+            (first_net, NET_CUES),
+            (first_tax, TAX_CUES),
+        ),
         "invoices": invoices,
         "movements": movements(moves),
     }
@@ -214,6 +229,7 @@ RUBRIC = Rubric(
             "invoice_id",
             "first_credit_cents",
             party="customer_id",
+            roles="note_roles",
             forbidden=[Param("credit_cents")],  # hard: the total over both invoices
         ),
         tax_id_not_copied(),
@@ -230,7 +246,7 @@ FAMILY = environment.add_family(
         "invoice; hard: two invoices; expert: part of the return was credited before).",
         bands=BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )
