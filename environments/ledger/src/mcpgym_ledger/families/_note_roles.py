@@ -82,6 +82,7 @@ TOTAL_CUES = (
     "credited",
     "credit note",
     "credit note for",
+    "credit note of",
     "credit for",
     "credit of",
     "gross",
@@ -96,6 +97,16 @@ TOTAL_CUES = (
 )
 """A document's amount with tax (a credit note's total); the tax phrases are longer than
 `TAX_CUES`' ``tax`` so they win at an equal gap."""
+
+
+def document_cues(number: str) -> tuple[str, ...]:
+    """The cues of an amount that went to the document ``number`` (an allocation to an
+    invoice): the number alone (``INV-2026-0102 ($70.12)``) and after the words that lead
+    to it, which start right after the amount (``$70.12 to INV-2026-0102, $708.40 to
+    INV-2026-0115``: ``to INV-2026-0115`` is nearer the second amount than the first
+    invoice's number before it)."""
+    n = number.lower()
+    return (n, *(f"{w} {n}" for w in ("to", "applied to", "for", "against", "on", "paid on")))
 
 
 def note_roles(*roles: tuple[int | None, Iterable[str]]) -> str:

@@ -25,7 +25,12 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
-from mcpgym_ledger.families._note_roles import CREDIT_HELD_CUES, RECEIVED_CUES, note_roles
+from mcpgym_ledger.families._note_roles import (
+    CREDIT_HELD_CUES,
+    RECEIVED_CUES,
+    document_cues,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     note_left,
     note_says_money,
@@ -180,7 +185,7 @@ def generate(g: Generation) -> VariantSpec:
         # number), the credit held (with the number of the invoice paid twice)
         "note_roles": note_roles(
             (amount, RECEIVED_CUES),
-            *((c, (i["number"],)) for i, c in alloc),
+            *((c, document_cues(i["number"])) for i, c in alloc),
             (credit, (*CREDIT_HELD_CUES, dup_number) if dup_number else CREDIT_HELD_CUES),
         ),
         "payment_date": day,
