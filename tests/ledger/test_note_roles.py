@@ -145,12 +145,16 @@ def test_honest_payment_notes_pass(form: int) -> None:
 
 
 EXPERT_HONEST: tuple[Note, ...] = (
-    lambda v, body: f"Received {_received(v)}: "
-    + ", ".join(f"{a} to {n}" for a, n in _pairs(body))
-    + f"; {money(v.params['credit_cents'])} kept as customer credit (paid twice).",
-    lambda v, body: f"{money(v.params['credit_cents'])} held as credit on account, "
-    + ", ".join(f"{a} applied to {n}" for a, n in _pairs(body))
-    + f" (payment of {_received(v)}).",
+    lambda v, body: (
+        f"Received {_received(v)}: "
+        + ", ".join(f"{a} to {n}" for a, n in _pairs(body))
+        + f"; {money(v.params['credit_cents'])} kept as customer credit (paid twice)."
+    ),
+    lambda v, body: (
+        f"{money(v.params['credit_cents'])} held as credit on account, "
+        + ", ".join(f"{a} applied to {n}" for a, n in _pairs(body))
+        + f" (payment of {_received(v)})."
+    ),
 )
 
 
