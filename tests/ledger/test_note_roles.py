@@ -270,3 +270,53 @@ def test_honest_bill_notes_pass(form: int) -> None:
         return BILL_HONEST[form](_bill(body), body)
 
     assert passed_all(run("enter-vendor-bill", BILL_BANDS, note)) == []
+
+
+def _second_note(v: TaskVariant, rewrite: Callable[[str], str | None]) -> dict[str, bool]:
+    """hard: the reference with the note on the second invoice rewritten (None: dropped)."""
+    calls = []
+    for c in v.reference:
+        args = dict(c.arguments)
+        if c.name == "add_note" and args["entity_id"] == v.params["second_invoice_id"]:
+            body = rewrite(args["body"])
+            if body is None:
+                continue
+            args["body"] = body
+        calls.append(ToolCall(c.name, args))
+    bundle = replay(environment, v.family, v.band, v.seed, calls)
+    g = grade_bundle(bundle, environment, reference_cache=CACHE)
+    return {c.name: bool(c.passed) for c in g.checks if c.applicable}
+
+
+@pytest.mark.parametrize(("a", "b"), [("unit", "total"), ("net", "total"), ("net", "tax")])
+def test_the_second_invoices_note_swapped_fails(a: str, b: str) -> None:
+    """hard: two credit notes on two invoices; the note on the second is read for roles too
+    (before, only the guard read it, and allowed its amounts anywhere)."""
+    seen = 0
+    for seed in SEEDS:
+        v = environment.variant("credit-returned-item", "hard", seed)
+
+        def rewrite(body: str) -> str | None:
+            c = _credit(body)
+            return None if "$0.00" in (c[a], c[b]) else swap(body, c[a], c[b])
+
+        body = next(
+            c.arguments["body"]
+            for c in v.reference
+            if c.name == "add_note" and c.arguments["entity_id"] == v.params["second_invoice_id"]
+        )
+        if rewrite(body) is None:
+            continue
+        got = _second_note(v, rewrite)
+        assert not got["second-note-amounts-in-role"], (seed, got)
+        seen += 1
+    assert seen
+
+
+def test_the_second_invoices_note_honest_or_absent_passes() -> None:
+    for seed in SEEDS:
+        v = environment.variant("credit-returned-item", "hard", seed)
+        for form in CREDIT_HONEST:
+            got = _second_note(v, lambda body, f=form: f(_credit(body)))
+            assert all(got.values()), (seed, form, got)
+        assert _second_note(v, lambda body: None)["second-note-amounts-in-role"]

@@ -41,6 +41,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    note_amounts_in_role,
     note_left,
     note_says_money,
     stated_cents,
@@ -164,7 +165,14 @@ def generate(g: Generation) -> VariantSpec:
         reference.append(
             reference_call("add_note", entity="invoice", entity_id=inv["id"], body=text)
         )
-    _inv, _qty, first_line, first_net, first_tax = note_lines[0]
+
+    def roles_of(line: tuple[str, int, int], net: int, tax: int) -> str:
+        # each amount of a credit note's note in its role: total, unit price, net, tax
+        return note_roles(
+            (net + tax, TOTAL_CUES), (line[2], UNIT_CUES), (net, NET_CUES), (tax, TAX_CUES)
+        )
+
+    second = note_lines[1] if len(note_lines) > 1 else None
     invoices = []
     for r in sc.rows(
         "SELECT id, credited_cents, status FROM invoices WHERE customer_id = ? "
@@ -183,13 +191,10 @@ def generate(g: Generation) -> VariantSpec:
         "credit_cents": total,
         "first_credit_cents": credits[0][1] + credits[0][2],
         "note_amounts": stated_cents(*first_notes),
-        # each amount of the first credit note in its role: total, unit price, net, tax
-        "note_roles": note_roles(
-            (first_net + first_tax, TOTAL_CUES),
-            (first_line[2], UNIT_CUES),
-            (first_net, NET_CUES),
-            (first_tax, TAX_CUES),
-        ),
+        "note_roles": roles_of(*note_lines[0][2:]),
+        # hard: the second invoice's note, read for its amounts' roles
+        "second_invoice_id": second[0]["id"] if second else None,
+        "second_note_roles": roles_of(*second[2:]) if second else "[]",
         "invoices": invoices,
         "movements": movements(moves),
     }
@@ -231,6 +236,13 @@ RUBRIC = Rubric(
             party="customer_id",
             roles="note_roles",
             forbidden=[Param("credit_cents")],  # hard: the total over both invoices
+        ),
+        note_amounts_in_role(
+            "invoice",
+            "second_invoice_id",
+            "second_note_roles",
+            name="second-note-amounts-in-role",
+            bands=("hard",),
         ),
         tax_id_not_copied(),
         nothing_else_changed(
