@@ -51,6 +51,10 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   read, not which action word is near it: "Refunds above $250.00 need approval" names what
   the limit covers and stands (an action-word rule failed it and was withdrawn, 59669ea).
 
+- An amount in several roles (a payment's one allocation that is the whole payment) stands
+  in any of them. Roles whose cues or number differ per variant (the invoice each allocation
+  went to) come from a variant param that a `Param` item of ``roles`` names (`resolve_roles`).
+
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
 are the author's statement of what the role is; keep them to words that say that role and
