@@ -60,3 +60,17 @@ def hard_write_revert(v, conv):
     return out
 run("hard: change then revert (int id)", h, "change-shipping-address", ("hard",), lambda v: hard_write_revert(v, int))
 run("hard: change then revert (string id)", h, "change-shipping-address", ("hard",), lambda v: hard_write_revert(v, str))
+
+
+def other_ticket(v):
+    # the same reply also posted on another open ticket (another customer's)
+    from _r import final_rows
+    t = final_rows(h, v, "SELECT id FROM tickets WHERE id <> :ticket_id AND status <> 'closed' ORDER BY id LIMIT 1")[0][0]
+    out = []
+    for c in v.reference:
+        out.append(c)
+        if c.name == "reply_to_customer":
+            out.append(ToolCall("reply_to_customer", {**c.arguments, "ticket_id": t}))
+    return out
+run("order-status/cancel-order: the reply also sent on another customer's ticket", h, "order-status", ("easy", "hard"), other_ticket)
+run("cancel-order: the reply also sent on another customer's ticket", h, "cancel-order", ("easy", "hard"), other_ticket)
