@@ -26,6 +26,10 @@ CANCEL = [
     "Cancellation of order #{o}: done ✅",
     "Your cancellation of order #{o} went through.",
     "He cancelado el pedido #{o}.",
+    "You asked me to cancel order #{o}: done!",
+    "- [x] Cancel order #{o}",
+    "Your request to cancel order #{o} has been completed.",
+    "Your cancellation request for order #{o} has been processed.",
 ]
 
 
