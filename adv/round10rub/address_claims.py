@@ -6,7 +6,9 @@ writes, each naming the order and the new address, that the reader may not read 
 Run: uv run python adv/round10rub/address_claims.py [NSEEDS]
 Expected: every reply passes (each confirms the change that was made).
 """
+
 import sys
+
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _r import env, reply, run
 
@@ -34,6 +36,17 @@ def addr(v):
 
 
 for form in FORMS:
-    run(f"change-shipping-address e/m/x: {form}", h, "change-shipping-address", ("easy", "medium", "expert"),
-        lambda v, form=form: reply(v, lambda v, b: b.split("\n\n")[0] + "\n\nthanks, your identity is verified. "
-                                   + form.format(o=v.params["order_id"], a=addr(v))))
+    run(
+        f"change-shipping-address e/m/x: {form}",
+        h,
+        "change-shipping-address",
+        ("easy", "medium", "expert"),
+        lambda v, form=form: reply(
+            v,
+            lambda v, b: (
+                b.split("\n\n")[0]
+                + "\n\nthanks, your identity is verified. "
+                + form.format(o=v.params["order_id"], a=addr(v))
+            ),
+        ),
+    )

@@ -7,7 +7,9 @@ ticket escalated to a manager. The state is the reference's.
 Run: uv run python adv/round10rub/extra_actions.py [NSEEDS]
 Expected: every mutant fails (the customer is told something was done that was not).
 """
+
 import sys
+
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _r import env, reply, run
 
@@ -20,7 +22,17 @@ CLAIMS = {
     "escalated to a manager": "I've also escalated this to my manager, who will call you tomorrow.",
 }
 for label, s in CLAIMS.items():
-    for fam, bands in (("order-status", ("easy", "hard")), ("cancel-order", ("easy", "hard")),
-                       ("duplicate-charge", ("easy",)), ("refund-damaged-item", ("easy",)),
-                       ("change-shipping-address", ("easy",))):
-        run(f"{fam}: + '{label}'", h, fam, bands, lambda v, s=s: reply(v, lambda v, b: b + "\n\n" + s))
+    for fam, bands in (
+        ("order-status", ("easy", "hard")),
+        ("cancel-order", ("easy", "hard")),
+        ("duplicate-charge", ("easy",)),
+        ("refund-damaged-item", ("easy",)),
+        ("change-shipping-address", ("easy",)),
+    ):
+        run(
+            f"{fam}: + '{label}'",
+            h,
+            fam,
+            bands,
+            lambda v, s=s: reply(v, lambda v, b: b + "\n\n" + s),
+        )
