@@ -31,11 +31,44 @@ def _collective(sentence: str) -> bool:
     return any(not _ONE_OF.search(folded[: m.start()]) for m in _COLLECTIVE.finditer(folded))
 
 
+_PIECE_BREAK = re.compile(r"[,;(]\s*|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|and)\s")
+
+
+def _others(value: str) -> re.Pattern[str]:
+    """Other records of ``value``'s shape (digits for digits, letters for letters) after
+    ``#`` or ``order``: ``#10452`` for ``10451``."""
+    shape = "".join(
+        r"\d+" if c.isdigit() else "[a-z]+" if c.isalpha() else re.escape(c)
+        for c in re.sub(r"(\d)\d+|([a-z])[a-z]+", r"\1\2", fold(value))
+    )
+    return re.compile(rf"(?:#\s?|\border\s+)({shape})(?![0-9a-z])")
+
+
 def sentences_about(text: str, value: str) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
-    breaks) that name ``value`` as a whole token, read folded (`fold`)."""
+    breaks) that name ``value`` as a whole token, read folded (`fold`). A sentence that also
+    names another record of its shape (`_others`) gives only its piece about ``value``: cut
+    at the last break (a comma, ``;``, ``but``, ``while``, ``and``) before the next record's
+    name, or at that name (``I've cancelled order #7, but order #8 had shipped``)."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
-    return [s for s in _SENTENCE.split(text) if token.search(fold(s))]
+    others = _others(value)
+    out: list[str] = []
+    for s in _SENTENCE.split(text):
+        folded = fold(s)
+        if not token.search(folded):
+            continue
+        names = sorted(
+            [(m.start(), True) for m in token.finditer(folded)]
+            + [(m.start(), False) for m in others.finditer(folded) if m.group(1) != fold(value)]
+        )
+        cuts = [0]
+        for (p0, _), (p1, _) in zip(names, names[1:], strict=False):
+            breaks = [m.start() for m in _PIECE_BREAK.finditer(folded, p0, p1)]
+            cuts.append(breaks[-1] if breaks else p1)
+        cuts.append(len(folded))
+        pieces = [folded[cuts[i] : cuts[i + 1]] for i, (_, mine) in enumerate(names) if mine]
+        out.extend(pieces if len(names) > 1 else [s])
+    return out
 
 
 def sentences_about_all(text: str, value: str) -> list[str]:
@@ -43,8 +76,8 @@ def sentences_about_all(text: str, value: str) -> list[str]:
     (`_COLLECTIVE`: "I've cancelled both orders", "all of your orders", "cancelled both.";
     not "one of the two orders"): a claim there is a claim about each record, a denial is
     not a denial of each ("I couldn't cancel both orders")."""
-    named = set(sentences_about(text, value))
-    return [s for s in _SENTENCE.split(text) if s not in named and _collective(s)]
+    token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
+    return [s for s in _SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
 
 
 def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:

@@ -62,7 +62,9 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     #          base forms that only deny it, negated: "could not cancel")
     "cancel": (
         (
-            r"\bcancell?ed\b",
+            r"\bcancel+e?d\b",
+            r"\bvoided\b",
+            r"\b(cancelad|anulad)[oa]s?\b",
             rf"\bcancellation\b{_W}{{0,20}}\b(done|complete|confirmed|processed)\b",
         ),
         (r"\bcancel\b",),
@@ -79,6 +81,15 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(will|shall) (be )?ship(ped)? to\b",
             r"\b(is|are) now (set|going|heading|addressed) to\b",
             r"\bredirected\b",
+            r"\bnew (delivery |shipping )?address (for|of|on) (your )?order\b",
+            r"\bnew (delivery |shipping )?address is\b",
+            r"\bships to\b",
+            r"\b(now )?goes to\b",
+            r"\b(will|shall) (now )?(go|arrive|be arriving|travel) (to|at)\b",
+            r"\b(is|are) (now )?(headed|heading|going) to\b",
+            rf"\b(will|shall|ll) (now )?deliver\b{_W}{{0,40}}\bto\b",
+            rf"\b(changed|updated|amended|switched)\b{_W}{{0,30}}\b(where|over to)\b",
+            rf"\b(changed|updated|amended|corrected)\b{_W}{{0,40}}\b(delivery|shipping) (details|destination)",
         ),
         (r"\b(change|update|amend|correct|redirect)\b",),
     ),
@@ -88,11 +99,20 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"\b(exchange|swap)\b{_W}{{0,20}}\b(is|has been|was) (done|complete|arranged|"
             r"set up|confirmed|processed|on its way)\b",
             rf"\breplacement\b{_W}{{0,30}}\b(ships|shipped|is on its way|has been sent|was sent)\b",
+            rf"\b(ships|shipped|has shipped|is shipping|goes out|went out)\b{_W}{{0,30}}\bon "
+            r"(your )?(new |replacement )?order\b",
+            rf"\b(sent|shipped|dispatched|mailed) (you )?(the|your) \w+( \w+)? on (your )?(new |"
+            r"replacement )?order\b",
         ),
         (r"\b(exchange|swap)\b",),
     ),
     "post": (
-        (r"\bposted\b", rf"\bposting\b{_W}{{0,20}}\b(done|complete)\b"),
+        (
+            r"\bposted\b",
+            rf"\bposting\b{_W}{{0,20}}\b(done|complete)\b",
+            rf"\bbooked\b(?!{_W}{{0,20}}\bdraft)",
+            rf"\bon the books\b(?!{_W}{{0,20}}\bdraft)",
+        ),
         (r"\bpost\b",),
     ),
     "write-off": (
@@ -100,6 +120,9 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(wrote|written|writing)\b-? ?off\b",
             rf"\b(wrote|written)\b{_W}{{0,60}}?\boff\b",
             rf"\bwrite-?off\b{_W}{{0,20}}\b(is|has been|was) (done|complete|posted|recorded)\b",
+            rf"\bwrite-?off\b{_W}{{0,60}}\b(recorded|booked|posted)\b",
+            rf"\b(moved|charged|transferred|booked|posted|expensed|reclassified)\b{_W}{{0,60}}"
+            r"\bbad debts?\b",
         ),
         (rf"\bwrite\b{_W}{{0,60}}?\boff\b",),
     ),
@@ -108,15 +131,16 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\brefunded\b",
             rf"\brefund\b{_W}{{0,30}}\b(has been|was|is) (issued|processed|made|sent|done|"
             r"complete)\b",
+            r"\bpaid back\b",
         ),
-        (r"\brefund\b",),
+        (r"\brefund\b", r"\bpay back\b"),
     ),
     "refund-both": (
         (
             rf"\b(refunded|reversed|returned|credited)\b{_W}{{0,40}}\b(both|each of the|all two|"
-            r"two charges|two payments)\b",
-            rf"\b(both|each of the|two) (charges|payments|transactions)\b{_W}{{0,50}}"
-            r"\b(refunded|reversed|returned|credited)\b",
+            r"two charges|two payments|each charge|each payment)\b",
+            rf"\b(both|each|two)( of)?( the| your)?{_W}{{0,20}}?\b(charges?|payments?|transactions?)"
+            rf"\b{_W}{{0,50}}\b(refunded|reversed|returned|credited)\b",
         ),
         (r"\brefund\b",),
     ),
@@ -139,6 +163,46 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 """Each action's forms: those that claim it, and base forms that only deny it."""
 
+_NOUNS: dict[str, str] = {
+    "cancel": r"cancell?ation|request to cancel",
+    "address-change": r"address (?:change|update)|request to change the address",
+    "exchange": r"exchange|swap|request to exchange",
+    "post": r"posting",
+    "write-off": r"write-?off",
+    "refund": r"refund|request for a refund",
+    "refund-both": r"refunds",
+}
+"""Each action's nouns: with a word of completion after them (`_DONE`) they claim it
+(``Your request to cancel order #7 has been completed``, ``your refund went through``)."""
+_DONE = (
+    r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
+    r"out|fulfilled|finali[sz]ed)|went through|is through)"
+)
+_STATES: dict[str, tuple[str, ...]] = {
+    "cancel": (
+        rf"\b(ships?|shipping|go(?:es)? out|be delivered|arrives?){_W}{{0,20}}\bas "
+        r"(planned|scheduled|normal|usual|originally planned)\b",
+        r"\bwill still (ship|go out|be delivered|arrive)\b",
+    ),
+    "address-change": (
+        rf"\b(ships?|go(?:es)?|be (?:delivered|sent|shipped)|arrives?|deliver){_W}{{0,30}}\b(the|"
+        r"your) (old|original|previous|current|existing|same|former|usual) (delivery |shipping )?"
+        r"address\b",
+    ),
+    "exchange": (r"\b(is|are) (now |still )?on hold\b", r"\border it again\b",
+                 r"\b(is|are) (currently |still )?out of stock\b"),
+    "post": (
+        r"\b(left|kept|saved|stays?|remains?|still) (as |in )?(a )?draft\b",
+        r"\bunposted\b",
+    ),
+    "write-off": (
+        r"\b(stays?|remains?|left|kept) open\b",
+        r"\b(goes|go|sent|passed|referred|handed) (on )?to collections\b",
+    ),
+}
+"""Outcome states that say an action was not taken without its verb (``will ship as
+planned``, ``left as a draft``, ``stays open``): read as denials, unless negated."""
+
 _CLAUSE = re.compile(r"[;:!?\n]+|[.,](?!\d)|(?<!\d)[.,]|\s[-\u2013\u2014]\s")
 """Clause breaks; a point or comma between digits is part of a number (``$1,234.50``)."""
 _SENTENCE_BREAK = re.compile(r"[;:!?\n.]")
@@ -150,12 +214,36 @@ _NEGATION = re.compile(
     r"didn['\u2019]?t|weren['\u2019]?t|aren['\u2019]?t|wouldn['\u2019]?t|neither|nor|"
     r"instead of|rather than|without)\b|n['\u2019]t\b"
 )
+_NO_BEFORE = re.compile(r"\bno\s+(?:\w+\s+)?$")
+"""``no`` just before the form (``No refund has been issued``, ``no further refund``)."""
 _HEDGE = re.compile(
     r"\b(if|once|when|whenever|after|before|until|till|unless|as soon as|whether|will|"
     r"would|can|could|may|might|should|shall|going to|ll|d|asked|ask|asking|want|wanted|"
     r"wants|request|requested|requesting|please|pending|awaiting|to be|hope|expect|"
-    r"approve|approval|decide|able to)\b"
+    r"approve|approval|decide)\b"
 )
+_BOUNDARY = re.compile(
+    r"\b(?:so|and|because|since|but|while|whereas|then)\s+(?:then\s+|also\s+)?"
+    r"(?!\w+(?:ed|en)\b)(?=\w)|(?<=\w\s)(?=\b(?:i|we)\b)"
+    r"|(?:(?<=\basked\s)|(?<=\bwanted\s)|(?<=\brequested\s))and\b"
+)
+"""Where a new proposition starts inside a clause: a conjunction not followed straight by
+a participle (``hadn't shipped yet so I cancelled``; not ``not cancelled and refunded``),
+or the subject ``I``/``we`` after other words (``After checking your account I
+cancelled``). A negation or hedge stands only for its own proposition."""
+_REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pending|awaiting)$")
+"""Hedge words that close their own proposition (``As you requested I cancelled``)."""
+_THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
+_DONE_ABLE = re.compile(r"\b(?:was|were|been|am|is|are|managed|succeeded)\s+(?:able\s+)?to\s+$")
+_CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
+_VALUE_YES = re.compile(r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)")
+_VALUE_NO = re.compile(r"^\s*(?:no\b|none\b|not\b|pending\b|n/a\b|false\b|\u274c|\u2717)")
+_GENERIC = re.compile(
+    r"^\s*(?:all\s+|any\s+)?\w+ed\s+(?:orders|items|bills|invoices|charges|payments|products|"
+    r"purchases)\b"
+)
+"""A rule about every record (``Cancelled orders are refunded in full``): states nothing."""
+_SPACED = re.compile(r"\b[a-z](?:[-\s\u00b7.][a-z]){4,}\b|(?<=[a-z])\u00b7(?=[a-z])")
 _DANGLING_NEGATION = re.compile(
     rf"(?:\b(?:not|never|no longer|cannot|neither|nor)|n['\u2019]?t){_ADVERBS}\s*$"
 )
@@ -175,14 +263,51 @@ class Decision:
     text: str
 
 
-def _compiled() -> dict[str, tuple[list[re.Pattern[str]], list[re.Pattern[str]]]]:
-    return {
-        a: ([re.compile(p) for p in claims], [re.compile(p) for p in bases])
-        for a, (claims, bases) in ACTIONS.items()
-    }
+_Compiled = tuple[list[re.Pattern[str]], list[re.Pattern[str]], list[re.Pattern[str]]]
+
+
+def _compiled() -> dict[str, _Compiled]:
+    out: dict[str, _Compiled] = {}
+    for a, (claims, bases) in ACTIONS.items():
+        more = [rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b"] if a in _NOUNS else []
+        out[a] = (
+            [re.compile(p) for p in (*claims, *more)],
+            [re.compile(p) for p in bases],
+            [re.compile(p) for p in _STATES.get(a, ())],
+        )
+    return out
 
 
 _PATTERNS = _compiled()
+
+
+def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
+    """Whether ``found`` (a negation or hedge) stands for the form after ``before``: in the
+    last proposition of ``before`` (`_BOUNDARY`), or in an earlier one whose words end at it
+    (dangling), or whose rest holds a form of the same action or a verb of thinking
+    (``I was not able to change the address so it will ship to…``, ``I don't think we…``)."""
+    before = text[:pos]
+    cuts = [0, *(m.start() for m in _BOUNDARY.finditer(text) if m.start() < pos), pos]
+    live: str | bool = False  # a negation (hedge) of an earlier proposition stands for this one
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        part = before[a:b]
+        last = None
+        for last in found.finditer(part):
+            pass
+        if last is None:
+            if b == len(before):
+                return bool(live)
+            live = live == "always" and "always"
+            continue
+        rest = part[last.end() :]
+        if b == len(before):
+            return True
+        if _THINK.search(rest) or any(p.search(rest) for g in _PATTERNS[action][:2] for p in g):
+            live = "always"
+        else:
+            dangling = not re.sub(_ADVERBS, "", rest).strip() and not _REQUEST.search(last.group(0))
+            live = "next" if dangling else False
+    return bool(live)
 
 
 def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decision]:
@@ -194,26 +319,74 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     """
     wanted = tuple(ACTIONS) if actions is None else actions
     out: list[Decision] = []
-    for reading in reading_texts(text):
+    readings = reading_texts(text)
+    for reading in list(readings):
+        joined = _SPACED.sub(lambda m: re.sub(r"[-\s\u00b7.]", "", m.group(0)), reading)
+        if joined != reading:
+            readings.append(joined)
+    for reading in readings:
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
-        for clause, sep in _clauses(reading):
+        clauses = _clauses(reading)
+        for i, (clause, sep) in enumerate(clauses):
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
+            value = clauses[i + 1][0] if sep.startswith(":") and i + 1 < len(clauses) else ""
             found = False
             for action in wanted:
-                claims, bases = _PATTERNS[action]
-                for pattern, claiming in [(p, True) for p in claims] + [(p, False) for p in bases]:
-                    for m in pattern.finditer(clause):
-                        found = True
-                        before = f"{carried} {clause[: m.start()]}"
-                        if _NEGATION.search(before) or _NEGATION.search(m.group(0)):
-                            out.append(Decision(action, False, shown))
-                        elif claiming and not _HEDGE.search(before):
-                            out.append(Decision(action, True, shown))
+                got = _read(clause, carried, action, value)
+                found = found or got is not None
+                out.extend(Decision(action, done, shown) for done in got or ())
             if found or _SENTENCE_BREAK.search(sep):
                 carried = ""
             elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
                 carried = clause.strip()
     return out
+
+
+def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool] | None:
+    """The readings (True: claim, False: denial) of ``action`` in one clause; None where no
+    form of it stands there. ``value``: the clause after a colon, read as the key's value
+    (``Posted: no``, ``Cancellation of order #7: done``)."""
+    claims, bases, states = _PATTERNS[action]
+    generic = bool(_GENERIC.search(clause))
+    read: list[tuple[bool, tuple[int, int], str]] = []
+    seen = False
+    context = f"{carried} {clause}"
+    for patterns, kind in ((claims, "claim"), (bases, "base"), (states, "state")):
+        for pattern in patterns:
+            for m in pattern.finditer(clause):
+                seen = True
+                before, at = clause[: m.start()], len(carried) + 1 + m.start()
+                negated = (
+                    _scoped(_NEGATION, context, at, action)
+                    or _NEGATION.search(m.group(0))
+                    or _NO_BEFORE.search(before)
+                )
+                if kind == "state":
+                    if not negated:
+                        read.append((False, m.span(), kind))
+                elif negated:
+                    read.append((False, m.span(), kind))
+                elif generic:
+                    continue
+                elif _CHECKED.search(before) or (
+                    (kind == "claim" or _DONE_ABLE.search(before))
+                    and not _scoped(_HEDGE, context, at, action)
+                ):
+                    read.append((True, m.span(), kind))
+    if not seen and action in _NOUNS and value:
+        seen = bool(re.search(rf"\b(?:{_NOUNS[action]})\b", clause))
+    if not seen:
+        return None
+    if _VALUE_NO.search(value):
+        return [False]
+    if _VALUE_YES.search(value):
+        return [True]
+    states_at = [span for done, span, kind in read if kind == "state"]
+    return [
+        done
+        for done, (s0, s1), _ in read
+        if not done or not any(s0 < t1 and t0 < s1 for t0, t1 in states_at)
+    ]
 
 
 def _clauses(reading: str) -> list[tuple[str, str]]:
