@@ -89,7 +89,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(is|are) (now )?(headed|heading|going) to\b",
             rf"\b(will|shall|ll) (now )?deliver\b{_W}{{0,40}}\bto\b",
             rf"\b(changed|updated|amended|switched)\b{_W}{{0,30}}\b(where|over to)\b",
-            rf"\b(changed|updated|amended|corrected)\b{_W}{{0,40}}\b(delivery|shipping) (details|destination)",
+            rf"\b(changed|updated|amended|corrected)\b{_W}{{0,40}}\b(delivery|shipping) "
+            r"(details|destination)",
         ),
         (r"\b(change|update|amend|correct|redirect)\b",),
     ),
@@ -101,7 +102,7 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"\breplacement\b{_W}{{0,30}}\b(ships|shipped|is on its way|has been sent|was sent)\b",
             rf"\b(ships|shipped|has shipped|is shipping|goes out|went out)\b{_W}{{0,30}}\bon "
             r"(your )?(new |replacement )?order\b",
-            rf"\b(sent|shipped|dispatched|mailed) (you )?(the|your) \w+( \w+)? on (your )?(new |"
+            r"\b(sent|shipped|dispatched|mailed) (you )?(the|your) \w+( \w+)? on (your )?(new |"
             r"replacement )?order\b",
         ),
         (r"\b(exchange|swap)\b",),
@@ -139,8 +140,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             rf"\b(refunded|reversed|returned|credited)\b{_W}{{0,40}}\b(both|each of the|all two|"
             r"two charges|two payments|each charge|each payment)\b",
-            rf"\b(both|each|two)( of)?( the| your)?{_W}{{0,20}}?\b(charges?|payments?|transactions?)"
-            rf"\b{_W}{{0,50}}\b(refunded|reversed|returned|credited)\b",
+            rf"\b(both|each|two)( of)?( the| your)?{_W}{{0,20}}?\b(charges?|payments?|"
+            rf"transactions?)\b{_W}{{0,50}}\b(refunded|reversed|returned|credited)\b",
         ),
         (r"\brefund\b",),
     ),
@@ -189,8 +190,11 @@ _STATES: dict[str, tuple[str, ...]] = {
         r"your) (old|original|previous|current|existing|same|former|usual) (delivery |shipping )?"
         r"address\b",
     ),
-    "exchange": (r"\b(is|are) (now |still )?on hold\b", r"\border it again\b",
-                 r"\b(is|are) (currently |still )?out of stock\b"),
+    "exchange": (
+        r"\b(is|are) (now |still )?on hold\b",
+        r"\border it again\b",
+        r"\b(is|are) (currently |still )?out of stock\b",
+    ),
     "post": (
         r"\b(left|kept|saved|stays?|remains?|still) (as |in )?(a )?draft\b",
         r"\bunposted\b",
@@ -291,9 +295,7 @@ def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
     live: str | bool = False  # a negation (hedge) of an earlier proposition stands for this one
     for a, b in zip(cuts, cuts[1:], strict=False):
         part = before[a:b]
-        last = None
-        for last in found.finditer(part):
-            pass
+        last = next(reversed(list(found.finditer(part))), None)
         if last is None:
             if b == len(before):
                 return bool(live)

@@ -291,6 +291,13 @@ RUBRIC = Rubric(
             bands=("easy", "medium", "hard", "expert"),
             not_claimed=("store-credit",),
         ),
+        # easy/medium refund the one item: a reply must not tell the customer it was not
+        # refunded, in any wording ("Nothing has been paid back yet", round 10 D2)
+        replies.reply_decision(
+            name="reply-states-refunded",
+            bands=("easy", "medium"),
+            not_denied=("refund",),
+        ),
         replies.reply_mentions_money(
             "refund_cents",
             description="a reply states the amount refunded for the damaged item (policy 9.2); "
