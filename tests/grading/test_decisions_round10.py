@@ -238,3 +238,16 @@ def test_a_sentence_naming_two_orders_gives_each_its_own_piece() -> None:
         "order #10452 shipped so i couldn't cancel it, ",
         "; order #10452 has already shipped.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Cancelled? No (it had already shipped).", {False}),
+        ("Order #7 is cancelled: no fee applies.", {True}),
+        ("Cancellation of order #7: done!", {True}),
+        ("Order #7 is cancelled: no.", {False}),
+    ],
+)
+def test_a_short_key_takes_its_value(text: str, expected: set[bool]) -> None:
+    assert {d.done for d in decisions(text, ("cancel",))} == expected

@@ -30,6 +30,25 @@ as denied (or hedged). Dangling means the clause ends in the negation (``not``, 
 words) ending in a modal or a condition word (``It will``, ``If``); ``As discussed before``
 or ``Per your request`` carry nothing.
 
+A negation or hedge counts only for its own proposition (`_BOUNDARY`): a clause is cut
+again at a conjunction not followed straight by a participle (``so``, ``and``, ``because``,
+``since``, ``but``, ``while``, ``then``) and at the subject ``I``/``we`` after other words.
+``Order #7 hadn't shipped yet so I cancelled it`` and ``After checking your account I
+cancelled order #7`` claim; a negation whose proposition holds a form of the same action
+(``I was not able to change the address so it will ship to…``) or a verb of thinking (``I
+don't think we cancelled it``), or a condition or modal left alone (``If | we cancelled
+it``) still stands for the next. Also read:
+
+- ``no`` just before the form denies (``No refund has been issued``); a rule about every
+  record (``Cancelled orders are refunded in full``) states nothing;
+- outcome states deny without the verb (`_STATES`: ``will ship as planned``, ``to your
+  original address``, ``is on hold``, ``left as a draft``, ``stays open``);
+- a short key takes its value (``Posted: no``, ``Cancellation of order #7: done``);
+  a noun of the action with a word of completion claims (``Your request to cancel order #7
+  has been completed``, ``your refund went through``), as do ``was able to`` / ``managed to``
+  + a base form and a checked box (``- [x] Cancel order #7``);
+- letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined.
+
 Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
 rubric's: changing them changes grades, not rubric digests.
 """
@@ -240,8 +259,15 @@ _REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pendi
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|am|is|are|managed|succeeded)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
-_VALUE_YES = re.compile(r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)")
-_VALUE_NO = re.compile(r"^\s*(?:no\b|none\b|not\b|pending\b|n/a\b|false\b|\u274c|\u2717)")
+_VALUE_YES = re.compile(
+    r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)[\s\u2705\u2714\u2611]*"
+    r"(?:\(|$)"
+)
+_VALUE_NO = re.compile(
+    r"^\s*(?:no|none|not yet|not done|pending|n/a|false|\u274c|\u2717)[\s\u274c\u2717]*(?:\(|$)"
+)
+"""A key's value (``Posted: no (awaiting approval)``, ``Cancellation: done``): the whole
+clause after a colon or question mark, after a short key (up to eight words)."""
 _GENERIC = re.compile(
     r"^\s*(?:all\s+|any\s+)?\w+ed\s+(?:orders|items|bills|invoices|charges|payments|products|"
     r"purchases)\b"
@@ -331,7 +357,8 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
-            value = clauses[i + 1][0] if sep.startswith(":") and i + 1 < len(clauses) else ""
+            keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
+            value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
             found = False
             for action in wanted:
                 got = _read(clause, carried, action, value)
