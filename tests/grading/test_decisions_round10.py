@@ -213,6 +213,81 @@ CASES += [
     ),
 ]
 
+CASES += [  # honest denials and hedges, and opposite decisions, around the new cuts
+    # honest denials / hedges that must not claim
+    (
+        "I'm sorry, but order #7 has already shipped and can no longer be cancelled.",
+        "cancel",
+        "deny",
+    ),
+    (
+        "Unfortunately I was unable to stop it before it shipped, so it was not cancelled.",
+        "cancel",
+        "deny",
+    ),
+    (
+        "It had already left our warehouse when I checked, so I couldn't cancel it.",
+        "cancel",
+        "deny",
+    ),
+    (
+        "Since it has shipped I can't cancel it, but once it's back we'll refund you.",
+        "cancel",
+        "deny",
+    ),
+    (
+        "Since it has shipped I can't cancel it, but once it's back we'll refund you.",
+        "refund",
+        "none",
+    ),
+    ("When the parcel is back with us we refund the full amount.", "refund", "none"),
+    ("If it had not shipped I would have cancelled it.", "cancel", "none"),
+    ("As soon as you confirm I will update the address.", "address-change", "none"),
+    ("As soon as the controller approves it the bill gets posted.", "post", "none"),
+    ("I couldn't verify your identity so the address was not changed.", "address-change", "deny"),
+    (
+        "I couldn't verify your identity and the order will ship to the address on file.",
+        "address-change",
+        "deny",
+    ),
+    (
+        "The item is out of stock so I issued store credit instead of an exchange.",
+        "exchange",
+        "deny",
+    ),
+    (
+        "The bill is above the approval limit so I saved it as a draft for the controller.",
+        "post",
+        "deny",
+    ),
+    (
+        "The balance is above the $500.00 limit so I escalated it instead of writing it off.",
+        "write-off",
+        "deny",
+    ),
+    (
+        "I didn't refund both charges because the first one is for your order.",
+        "refund-both",
+        "deny",
+    ),
+    ("I don't believe we cancelled it.", "cancel", "deny"),
+    ("We never cancelled it and it shipped.", "cancel", "deny"),
+    ("Your refund request is above my limit and I've passed it to billing.", "refund", "none"),
+    ("I have asked billing to review and refund it.", "refund", "none"),
+    ("Billing will review it and decide whether it gets refunded.", "refund", "none"),
+    # adversarial claims (opposite decisions) that must claim
+    ("No worries I cancelled it.", "cancel", "claim"),
+    ("It wasn't a problem and I cancelled it.", "cancel", "claim"),
+    ("Order #7 was cancelled and will not ship.", "cancel", "claim"),
+    ("I cancelled it, it will not ship.", "cancel", "claim"),
+    ("Per your request I cancelled order #7.", "cancel", "claim"),
+    ("Just as you wanted I cancelled it.", "cancel", "claim"),
+    ("Following your request we cancelled order #7.", "cancel", "claim"),
+    ("Upon review we posted bill X.", "post", "claim"),
+    ("Having checked, we wrote off $5.00.", "write-off", "claim"),
+    ("Without delay I cancelled order #7.", "cancel", "claim"),
+]
+
 
 @pytest.mark.parametrize(("text", "action", "expected"), CASES)
 def test_the_reader_reads_the_decision_each_form_states(
@@ -251,3 +326,8 @@ def test_a_sentence_naming_two_orders_gives_each_its_own_piece() -> None:
 )
 def test_a_short_key_takes_its_value(text: str, expected: set[bool]) -> None:
     assert {d.done for d in decisions(text, ("cancel",))} == expected
+
+
+def test_able_to_claims_only_in_the_past() -> None:
+    assert not decisions("You are able to cancel it yourself in your account.", ("cancel",))
+    assert [d.done for d in decisions("We were able to cancel it.", ("cancel",))] == [True]

@@ -144,7 +144,7 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"\b(moved|charged|transferred|booked|posted|expensed|reclassified)\b{_W}{{0,60}}"
             r"\bbad debts?\b",
         ),
-        (rf"\bwrite\b{_W}{{0,60}}?\boff\b",),
+        (rf"\b(write|writing)\b{_W}{{0,60}}?\boff\b",),
     ),
     "refund": (
         (
@@ -206,8 +206,10 @@ _STATES: dict[str, tuple[str, ...]] = {
     ),
     "address-change": (
         rf"\b(ships?|go(?:es)?|be (?:delivered|sent|shipped)|arrives?|deliver){_W}{{0,30}}\b(the|"
-        r"your) (old|original|previous|current|existing|same|former|usual) (delivery |shipping )?"
-        r"address\b",
+        r"your) (old|original|previous|current|existing|same|former|usual) ((delivery |shipping )?"
+        r"address|one)\b",
+        rf"\b(ships?|go(?:es)?|be (?:delivered|sent|shipped)|arrives?|deliver){_W}{{0,30}}\bthe "
+        r"address (on file|we have|already on the order)\b",
     ),
     "exchange": (
         r"\b(is|are) (now |still )?on hold\b",
@@ -215,7 +217,7 @@ _STATES: dict[str, tuple[str, ...]] = {
         r"\b(is|are) (currently |still )?out of stock\b",
     ),
     "post": (
-        r"\b(left|kept|saved|stays?|remains?|still) (as |in )?(a )?draft\b",
+        r"\b(left|kept|saved|stays?|remains?|still)( it| the bill)? (as |in )?(a )?draft\b",
         r"\bunposted\b",
     ),
     "write-off": (
@@ -257,7 +259,7 @@ cancelled``). A negation or hedge stands only for its own proposition."""
 _REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pending|awaiting)$")
 """Hedge words that close their own proposition (``As you requested I cancelled``)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
-_DONE_ABLE = re.compile(r"\b(?:was|were|been|am|is|are|managed|succeeded)\s+(?:able\s+)?to\s+$")
+_DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
 _VALUE_YES = re.compile(
     r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)[\s\u2705\u2714\u2611]*"
