@@ -322,6 +322,7 @@ def test_a_sentence_naming_two_orders_gives_each_its_own_piece() -> None:
         ("Order #7 is cancelled: no fee applies.", {True}),
         ("Cancellation of order #7: done!", {True}),
         ("Order #7 is cancelled: no.", {False}),
+        ("Cancellation of order #7: done \u2705 It is on its way back to us.", {True}),
     ],
 )
 def test_a_short_key_takes_its_value(text: str, expected: set[bool]) -> None:

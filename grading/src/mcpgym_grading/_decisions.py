@@ -262,14 +262,15 @@ _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confi
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
 _VALUE_YES = re.compile(
-    r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)[\s\u2705\u2714\u2611]*"
-    r"(?:\(|$)"
+    r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
+    r"(?:[\u2705\u2714\u2611(]|$)"
 )
 _VALUE_NO = re.compile(
-    r"^\s*(?:no|none|not yet|not done|pending|n/a|false|\u274c|\u2717)[\s\u274c\u2717]*(?:\(|$)"
+    r"^\s*(?:no|none|not yet|not done|pending|n/a|false|\u274c|\u2717)\s*(?:[\u274c\u2717(]|$)"
 )
 """A key's value (``Posted: no (awaiting approval)``, ``Cancellation: done``): the whole
-clause after a colon or question mark, after a short key (up to eight words)."""
+clause after a colon or question mark, or its first word before a check mark or a
+parenthesis, after a short key (up to eight words)."""
 _GENERIC = re.compile(
     r"^\s*(?:all\s+|any\s+)?\w+ed\s+(?:orders|items|bills|invoices|charges|payments|products|"
     r"purchases)\b"
