@@ -14,7 +14,8 @@ The values of a field come in *kinds*, and only two values of the same kind are 
 - values holding a digit (ids, invoice and tracking numbers, dates, account codes) of the
   variant's params and of what the reference's reads returned, by name ending
   (`controls._suffix`: ``tracking_number`` and ``second_tracking_number`` are both
-  ``number``), stated as a whole token (not inside an amount or a date);
+  ``number``; every ISO date is a ``date``), stated as a whole token (not inside an
+  amount or a date);
 - categorical values (`candidates.categories`: a carrier) and the other values of their
   column the field states (``UPS`` and ``USPS``; not another carrier's service).
 
@@ -52,6 +53,9 @@ MIN_VALUE = 3
 
 Swap = tuple[str, str, str, str]
 """``(kind, a, b, text)``: the kind of the two values, the values, and the swapped text."""
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A date, of kind ``date`` whatever its name (``issue_date``, ``starts_on``)."""
 
 _TOKEN_L = r"(?<![\w$.,/-])"
 _TOKEN_R = r"(?![\w])(?![.,/-]\w)"
@@ -108,7 +112,8 @@ def _kinds(
             s = str(v)
             if len(s) < MIN_VALUE or not any(c.isdigit() for c in s) or s.startswith("$"):
                 continue
-            bucket = by_kind.setdefault(_suffix(key), [])
+            kind = "date" if _ISO_DATE.fullmatch(s) else _suffix(key)
+            bucket = by_kind.setdefault(kind, [])
             if s not in bucket:
                 bucket.append(s)
     for kind, values in by_kind.items():
