@@ -1,7 +1,8 @@
 """``swap-i-N`` mutants (issue 9 §4, round 10): two values of one kind an answer field states
 exchanged, all else kept. Built from the text and the variant's own values; the gate reports
 one graded passed with no check failing (nothing reads which value stands where), and none a
-check fails.
+check fails. ``second-record-i``: the field's call made again on another record with a near
+miss in its text; reported when no check reads it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from mcpgym_clients.instrument.adversarial import adversaries, shortcut_failures
 from mcpgym_clients.instrument.candidates import money_text
 from mcpgym_clients.instrument.controls import _looked_up, reference_calls
+from mcpgym_clients.instrument.records import second_record_call
 from mcpgym_clients.instrument.swap import MAX_SWAPS, swap_text, swaps
 from mcpgym_grading import AnswerMatch, Param, ReferenceCache, Rubric, SqlCheck, grade_bundle
 from mcpgym_helpdesk import environment as helpdesk
@@ -165,11 +167,11 @@ def _in_its_line(item: str, param: str) -> SqlCheck:
     )
 
 
-def _gate(env: Environment, family: str, band: str, seed: int = 0) -> list[str]:
+def _gate(env: Environment, family: str, band: str, seed: int = 0, role: str = "swap") -> list[str]:
     variant = env.variant(family, band, seed)
     jobs = []
     for adv in adversaries(env, variant):
-        if adv.role != "swap":
+        if adv.role != role:
             continue
         calls = [ToolCall(n, a) for n, a in adv.calls]
         bundle = replay(env, family, band, seed, calls)
@@ -181,7 +183,7 @@ def _gate(env: Environment, family: str, band: str, seed: int = 0) -> list[str]:
         jobs.append(
             SimpleNamespace(task=family, band=band, seed=seed, adversary=adv, record=record)
         )
-    assert jobs, "no swap mutant"
+    assert jobs, f"no {role} mutant"
     lines, compared = shortcut_failures(env, jobs)
     assert compared == len(jobs)
     return lines
@@ -219,3 +221,46 @@ def test_a_refund_request_and_the_limit_swapped_is_failed_and_not_reported() -> 
     """helpdesk refund-above-limit: the requested refund and the agent's limit exchanged
     ("a refund of $250.00 ... above the $299.00 limit") fails a check."""
     assert _gate(helpdesk, "refund-above-limit", "easy") == []
+
+
+# --- second-record ---------------------------------------------------------------------------
+
+
+def test_second_record_call_moves_the_first_record_argument() -> None:
+    call = ("add_note", {"entity": "payment", "entity_id": 179, "body": "Paid $1.00."})
+    made = second_record_call(call, "body", ["$1.01", "$2.00"])
+    assert made is not None
+    (name, args), where = made
+    assert name == "add_note" and where == "entity_id=178"
+    assert args == {"entity": "payment", "entity_id": 178, "body": "Paid $1.00.\n\n$1.01, $2.00."}
+    assert second_record_call(("submit_note", {"body": "x" * 30}), "body", []) is None
+    first = second_record_call(("t", {"row_id": 1, "body": "x"}), "body", [])
+    assert first is not None and first[0][1]["row_id"] == 2  # no id 0: the next one
+
+
+ALL_TEXTS_STATE_NO_AMOUNT = AnswerMatch(
+    name="no-amount-anywhere",
+    source="sql",
+    sql="SELECT body FROM messages ORDER BY rowid",
+    normalize="money",
+    mode="states",
+    required=True,
+)
+
+
+def test_the_gate_reports_a_second_record_no_check_reads() -> None:
+    """The rubric reads order 101's messages only: a message on order 100 with a wrong
+    amount in it passes."""
+    env = _toy(_gives("tent_tracking_number"), _gives("stove_tracking_number"))
+    lines = _gate(env, "parcels", "easy", role="second")
+    assert len(lines) == 1 and "a note on another record is not read" in lines[0], lines
+    assert "order_id=100" in lines[0] and "`second-record-1`" in lines[0]
+
+
+def test_the_gate_is_silent_when_every_text_is_read() -> None:
+    env = _toy(
+        _gives("tent_tracking_number"),
+        _gives("stove_tracking_number"),
+        ALL_TEXTS_STATE_NO_AMOUNT,
+    )
+    assert _gate(env, "parcels", "easy", role="second") == []

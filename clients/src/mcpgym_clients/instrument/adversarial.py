@@ -48,6 +48,8 @@ environment's own data, in any environment:
 - ``swap-i-N``: field ``i`` with two distinct values of one kind it states exchanged (two
   amounts, two tracking numbers or their carriers, two invoice numbers: `instrument.swap`),
   all else kept. Reported when it is graded passed with no check failing.
+- ``second-record-i``: field ``i``'s call made again on the neighbouring record, its text
+  also stating ``near-i``'s near misses (`instrument.records`). Reported as ``swap-i-N``.
 - ``undo-T``: a write of tool ``T`` the task does not call for, then the same call setting
   the values back (`mcpgym_clients.instrument.undo`): the end state equals the reference's,
   the audit trail and the tool-call log do not; it must fail.
@@ -101,6 +103,7 @@ from mcpgym_clients.instrument.controls import (
 )
 from mcpgym_clients.instrument.flip import claims, flips
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
+from mcpgym_clients.instrument.records import second_record_call, second_record_finding
 from mcpgym_clients.instrument.swap import swap_finding, swapped_calls, swaps
 from mcpgym_clients.instrument.undo import undo_mutants
 from mcpgym_grading import AnswerMatch, amounts_stated
@@ -131,10 +134,11 @@ class Adversary:
     Attributes:
         label: ``stuff-3``, ``stuff-3~em-dash``, ``leak-3~fullwidth``... group: the field it
             changes (``3``, or ``submit``; an undo mutant's own label). role: ``blank``,
-            ``stuff``, ``amounts`` or ``leak`` (a plain form), ``undo``, ``swap``, or a form
-            name. base: for a form, the label of the plain mutant with the same values (the
-            one it must grade like). values: what it adds (an undo mutant: the arguments it
-            changed; a swap: its kind and the two values).
+            ``stuff``, ``amounts`` or ``leak`` (a plain form), ``undo``, ``swap``,
+            ``second``, or a form name. base: for a form, the label of the plain mutant
+            with the same values (the one it must grade like). values: what it adds (an
+            undo mutant: the arguments it changed; a swap: its kind and the two values; a
+            second record: ``id_key=N`` and the first near misses).
     """
 
     label: str
@@ -250,6 +254,13 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             out.append(
                 Adversary(f"near-{group}", calls_of(near), group, "near", values=tuple(near))
             )
+        second = (
+            None if group == "submit" else second_record_call(body[i], _text_key(body[i][1]), near)
+        )
+        if second is not None:
+            calls = [*body[: i + 1], second[0], *body[i + 1 :], submit]
+            values = (second[1], *near[:2])
+            out.append(Adversary(f"second-record-{group}", calls, group, "second", values=values))
         for value, others in categories(env, variant, body).items():
             if not says(text, value):
                 continue
@@ -454,6 +465,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
       graded passed where ``blank-i`` fails a check (the field is read).
     - a swap passes: ``swap-i-N`` (two values of one kind exchanged) is graded passed with
       no check failing (`swap.swap_finding`).
+    - a note on another record is not read: ``second-record-i`` is graded passed with no
+      check failing and no call refused (`records.second_record_finding`).
 
     Returns:
         One line per finding, and how many adversarial episodes were compared.
@@ -515,6 +528,10 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                     )
             elif adv.role == "swap":
                 line = swap_finding(where, label, adv.group, adv.values, job.record.grade)
+                lines += [line] if line else []
+            elif adv.role == "second":
+                grade, refused = job.record.grade, _refused_calls(job)
+                line = second_record_finding(where, label, adv.group, adv.values, grade, refused)
                 lines += [line] if line else []
             elif adv.role == "undo":
                 grade = job.record.grade
