@@ -171,7 +171,7 @@ def _gate(env: Environment, family: str, band: str, seed: int = 0, role: str = "
     variant = env.variant(family, band, seed)
     jobs = []
     for adv in adversaries(env, variant):
-        if adv.role != role:
+        if adv.role != role and not (role == "second" and adv.role in ("near", "blank")):
             continue
         calls = [ToolCall(n, a) for n, a in adv.calls]
         bundle = replay(env, family, band, seed, calls)
@@ -183,7 +183,7 @@ def _gate(env: Environment, family: str, band: str, seed: int = 0, role: str = "
         jobs.append(
             SimpleNamespace(task=family, band=band, seed=seed, adversary=adv, record=record)
         )
-    assert jobs, f"no {role} mutant"
+    assert any(j.adversary.role == role for j in jobs), f"no {role} mutant"
     lines, compared = shortcut_failures(env, jobs)
     assert compared == len(jobs)
     return lines
@@ -246,21 +246,27 @@ ALL_TEXTS_STATE_NO_AMOUNT = AnswerMatch(
     mode="states",
     required=True,
 )
+REPLIES_STATE_NO_AMOUNT = ALL_TEXTS_STATE_NO_AMOUNT.model_copy(
+    update={"name": "no-amount-in-replies", "sql": REPLIES}
+)
 
 
 def test_the_gate_reports_a_second_record_no_check_reads() -> None:
-    """The rubric reads order 101's messages only: a message on order 100 with a wrong
-    amount in it passes."""
-    env = _toy(_gives("tent_tracking_number"), _gives("stove_tracking_number"))
+    """The rubric reads order 101's messages only (a near miss there fails): a message on
+    order 100 with a wrong amount in it passes."""
+    env = _toy(_gives("tent_tracking_number"), REPLIES_STATE_NO_AMOUNT)
     lines = _gate(env, "parcels", "easy", role="second")
     assert len(lines) == 1 and "a note on another record is not read" in lines[0], lines
     assert "order_id=100" in lines[0] and "`second-record-1`" in lines[0]
 
 
 def test_the_gate_is_silent_when_every_text_is_read() -> None:
-    env = _toy(
-        _gives("tent_tracking_number"),
-        _gives("stove_tracking_number"),
-        ALL_TEXTS_STATE_NO_AMOUNT,
-    )
+    env = _toy(_gives("tent_tracking_number"), ALL_TEXTS_STATE_NO_AMOUNT)
     assert _gate(env, "parcels", "easy", role="second") == []
+
+
+def test_a_field_whose_own_amounts_are_unread_is_near_is_finding_not_second_records() -> None:
+    """No money check at all: ``near-1`` reports the unread amounts; no second finding."""
+    env = _toy(_gives("tent_tracking_number"))
+    lines = _gate(env, "parcels", "easy", role="second")
+    assert lines and not [ln for ln in lines if "another record" in ln], lines

@@ -49,7 +49,8 @@ environment's own data, in any environment:
   amounts, two tracking numbers or their carriers, two invoice numbers: `instrument.swap`),
   all else kept. Reported when it is graded passed with no check failing.
 - ``second-record-i``: field ``i``'s call made again on the neighbouring record, its text
-  also stating ``near-i``'s near misses (`instrument.records`). Reported as ``swap-i-N``.
+  also stating ``near-i``'s near misses (`instrument.records`). Reported as ``swap-i-N``,
+  where ``near-i`` fails a check (the field is read on its own record).
 - ``undo-T``: a write of tool ``T`` the task does not call for, then the same call setting
   the values back (`mcpgym_clients.instrument.undo`): the end state equals the reference's,
   the audit trail and the tool-call log do not; it must fail.
@@ -466,7 +467,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
     - a swap passes: ``swap-i-N`` (two values of one kind exchanged) is graded passed with
       no check failing (`swap.swap_finding`).
     - a note on another record is not read: ``second-record-i`` is graded passed with no
-      check failing and no call refused (`records.second_record_finding`).
+      check failing and no call refused, where ``near-i`` fails a check
+      (`records.second_record_finding`).
 
     Returns:
         One line per finding, and how many adversarial episodes were compared.
@@ -531,7 +533,11 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 lines += [line] if line else []
             elif adv.role == "second":
                 grade, refused = job.record.grade, _refused_calls(job)
-                line = second_record_finding(where, label, adv.group, adv.values, grade, refused)
+                near = found.get(f"near-{adv.group}")
+                near = near.record.grade if near is not None else None
+                line = second_record_finding(
+                    where, label, adv.group, adv.values, grade, refused, near
+                )
                 lines += [line] if line else []
             elif adv.role == "undo":
                 grade = job.record.grade

@@ -7,8 +7,9 @@ reference and, right after field ``i``'s write call, makes the same call again w
 first record argument (an ``*_id`` integer) on the neighbouring record (one less, or one
 more where that is no id) and its text also stating `near-i`'s near misses (a wrong amount
 beside each the note states). The gate reports it when it is graded passed with no check
-failing and no call refused (the other record exists and took the note): a text written in
-the episode that no check reads.
+failing and no call refused (the other record exists and took the note) where ``near-i``
+(the same near misses in the field itself) fails a check: the field is read on its own
+record, a text written on another record in the episode is read by no check.
 """
 
 from __future__ import annotations
@@ -39,15 +40,27 @@ def second_record_call(call: Call, key: str, extra: Sequence[str]) -> tuple[Call
     return (name, {**args, ids[0]: other, key: text}), f"{ids[0]}={other}"
 
 
+def _fails(grade: Any) -> bool:
+    return any(c.get("applicable") and not c.get("passed") for c in grade.get("checks", []))
+
+
 def second_record_finding(
-    where: str, label: str, group: str, values: Sequence[str], grade: Any, refused: int
+    where: str,
+    label: str,
+    group: str,
+    values: Sequence[str],
+    grade: Any,
+    refused: int,
+    near: Any = None,
 ) -> str:
     """The finding line for a ``second-record`` mutant graded ``grade`` (its JSON) with
     ``refused`` calls refused, or ``""``: reported when graded passed, no applicable check
-    failing and no call refused."""
-    if refused or not grade or not grade.get("passed"):
+    failing and no call refused, where the same near misses in the field itself fail a
+    check (``near``: ``near-i``'s grade; a field whose own amounts no check reads is
+    ``near-i``'s finding already)."""
+    if refused or not grade or not grade.get("passed") or _fails(grade):
         return ""
-    if any(c.get("applicable") and not c.get("passed") for c in grade.get("checks", [])):
+    if not near or not _fails(near):
         return ""
     return (
         f"{where}: a note on another record is not read: field {group}'s call made again "
