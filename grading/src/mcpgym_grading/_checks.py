@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, cast
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
 from mcpgym_grading._money import USD, money_mentions
-from mcpgym_grading._roles import resolve_roles, role_outcome
+from mcpgym_grading._roles import AmountRole, resolve_roles, role_outcome
 from mcpgym_grading._statediff import compare_queries, compare_tables, table_names
 from mcpgym_grading._text import TextView, normalise_text, value_within
 from mcpgym_grading._values import (
@@ -34,6 +34,7 @@ from mcpgym_grading.rubric import (
     AnswerMatch,
     CalledBefore,
     NoCollateralChanges,
+    Param,
     Rubric,
     SqlCheck,
     StateMatchesReference,
@@ -416,6 +417,20 @@ def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
     return _listed(check.forbidden, check.forbidden_sql, ctx, "a forbidden")
 
 
+def _roles_in_force(check: AnswerMatch, ctx: CheckContext) -> list[AmountRole | Param]:
+    """``check.roles`` less each role whose ``yields_to_sql`` selects its amount (a `Param`
+    item, a variant's own roles, is kept as it is)."""
+    out: list[AmountRole | Param] = []
+    for role in check.roles or ():
+        if isinstance(role, AmountRole) and role.yields_to_sql:
+            amount = resolve(role.amount, ctx.params)
+            yielded = _listed(None, role.yields_to_sql, ctx, "a yielded-to")
+            if amount is not None and amount in yielded:
+                continue
+        out.append(role)
+    return out
+
+
 def _money_outcome(
     check: AnswerMatch, ctx: CheckContext, text: str, expected: Any, forbidden: list[Any]
 ) -> tuple[bool, list[Any], list[Any], dict[str, Any]]:
@@ -465,7 +480,7 @@ def _money_outcome(
             detail["allowed"] = sorted(allowed)
         if check.roles:  # no expected amount: every role-bound amount in its role
             in_role, _, role_detail = role_outcome(
-                text, -1, resolve_roles(check.roles, ctx.params, resolve)
+                text, -1, resolve_roles(_roles_in_force(check, ctx), ctx.params, resolve)
             )
             matched, detail = matched and in_role, detail | role_detail
     elif check.mode == "contains":
@@ -477,7 +492,7 @@ def _money_outcome(
         matched = cents in stating and not others
         if check.roles:  # amounts bound to their role, clause by clause (`_roles`)
             in_role, _, role_detail = role_outcome(
-                text, cents, resolve_roles(check.roles, ctx.params, resolve)
+                text, cents, resolve_roles(_roles_in_force(check, ctx), ctx.params, resolve)
             )
             matched, detail = matched and in_role, detail | role_detail
         if others:
