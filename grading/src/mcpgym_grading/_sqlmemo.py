@@ -18,8 +18,8 @@ query is answered from the memo only when:
   a recursive CTE, or a call of a function in `DETERMINISTIC` (no ``random()``, no
   ``datetime('now')``, no table-valued function: their virtual tables are created, which
   the authorizer reports as writes, so they are refused too);
-- the authorizer saw the statement at all (a prepared statement served from SQLite's cache
-  reports nothing; nothing seen is never taken as "reads nothing");
+- the authorizer saw the statement at all (setting an authorizer expires the connection's
+  prepared statements, so it always does; nothing seen is never taken as "reads nothing");
 - the database is a `StateConnection` opened on a page delta against that snapshot whose
   whole schema (tables, indexes, views, triggers) is the snapshot's, and every table read is
   in its ``same_as_base``.
