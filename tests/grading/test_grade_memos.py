@@ -174,3 +174,21 @@ def test_money_mentions_are_the_callers_own() -> None:
     first = _money.money_mentions(text)
     first.clear()
     assert [m.cents for m in _money.money_mentions(text)] == [1250, 300]
+
+
+def test_a_lexicons_tables_are_made_once() -> None:
+    from mcpgym_grading._terms import Lexicon, LexiconItem, _split_glued, _tables
+
+    lex = Lexicon(items={"billing": LexiconItem(names=("billing",))})
+    assert _tables(lex) is _tables(lex)  # noqa: SLF001
+    single, _phrases, units = _tables(lex)  # noqa: SLF001
+    words = _split_glued("our billingteam and the billing teams", units, single)  # noqa: SLF001
+    assert [w for w, _a, _b in words] == [
+        "our",
+        "billing",
+        "team",
+        "and",
+        "the",
+        "billing",
+        "teams",
+    ]
