@@ -37,7 +37,6 @@ from typing import Any
 import httpx
 import httpx2
 
-
 _HEAD_WITH_BODY = re.compile(
     rb"[A-Z]+ [^ ]+ HTTP/1\.1\r\n(?:.*\r\n)*?"
     rb"(?:content-length: *0*[1-9][0-9]*|transfer-encoding:[^\r]*)\r\n(?:.*\r\n)*\r\n\Z",
