@@ -101,6 +101,8 @@ def _backend_class(core: ModuleType) -> type:
     class Backend(core.AsyncNetworkBackend):  # type: ignore[misc, name-defined]
         """The library's own network backend, its streams wrapped in `Stream`."""
 
+        stream_class = Stream  # what its connections are (bench/campaign_ab.py patches it)
+
         def __init__(self, inner: Any) -> None:
             self._inner = inner
 
