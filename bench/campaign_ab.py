@@ -29,6 +29,7 @@ change that leaves the servers' work alone, this cancels what the machine's load
 all three processes at once: the figure to trust on a loaded machine).
 """
 
+# ruff: noqa: ASYNC109 - the `timeout` parameters are httpcore's network-stream interface
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,6 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-
-import anyio
 
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign
 from mcpgym_clients._pooled import _backend_class  # pyright: ignore[reportPrivateUsage]
