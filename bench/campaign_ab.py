@@ -20,7 +20,7 @@ campaign only, that puts back the code path before one change:
 - ``library-insert``: `RunStore.add_episode` through sqlite-utils' ``insert`` (before its
   single ``INSERT``); the slot index stays;
 - ``gc-unfrozen``: `run_campaign` without `collector_spared` (before it: the objects alive
-  at the start traced by every full collection);
+  at the start traced by every full collection, a young collection every 700 allocations);
 - ``main``: the three at once (the code path of main before them; the run store's slot
   index stays, which at 140 rows a run makes no difference).
 

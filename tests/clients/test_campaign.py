@@ -32,7 +32,7 @@ from mcpgym_clients import (
     select_variants,
     summarize_records,
 )
-from mcpgym_clients.campaign import infra_backoff
+from mcpgym_clients.campaign import CAMPAIGN_GC_THRESHOLD, infra_backoff
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock, lock_components
 
@@ -371,9 +371,11 @@ class FreezeWatcher(NullAgent):
 
     def __init__(self) -> None:
         self.frozen: list[int] = []
+        self.thresholds: list[tuple[int, int, int]] = []
 
     async def run(self, ctx: Any) -> Any:
         self.frozen.append(gc.get_freeze_count())
+        self.thresholds.append(gc.get_threshold())
         return await super().run(ctx)
 
 
@@ -382,9 +384,11 @@ async def test_a_campaign_spares_the_collector_what_lived_before_it_and_hands_it
     servers: LocalServers, toy_env: Environment
 ) -> None:
     """During the episodes the objects alive at the start are frozen (not traced by every
-    full collection: issue 12 §2); after the campaign nothing is; a freeze made before by
-    someone else (a trainer about to fork) is left as it was."""
+    full collection: issue 12 §2) and young collections are rarer; after the campaign
+    nothing is frozen and the thresholds are back; a freeze made before by someone else (a
+    trainer about to fork) is left as it was, with its thresholds."""
     gc.collect()
+    thresholds = gc.get_threshold()
     async with EpisodeDriver(
         servers.env_url,
         servers.grading_url,
@@ -409,9 +413,11 @@ async def test_a_campaign_spares_the_collector_what_lived_before_it_and_hands_it
                 after = gc.get_freeze_count()
             finally:
                 gc.unfreeze()
-            assert len(agent.frozen) == 2
+            assert len(agent.frozen) == 2 and gc.get_threshold() == thresholds
             if frozen_before:  # left as it was: nothing more frozen, nothing thawed
                 # (the count only drops as frozen objects are freed)
                 assert 0 < after <= max(agent.frozen) <= before
+                assert set(agent.thresholds) == {thresholds}
             else:
                 assert before == 0 and min(agent.frozen) > 1000 and after == 0
+                assert {t[0] for t in agent.thresholds} == {CAMPAIGN_GC_THRESHOLD}
