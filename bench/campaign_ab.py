@@ -3,7 +3,7 @@
 Usage::
 
     uv run python bench/campaign_ab.py [--seeds 0-4] [--rounds 6] [--concurrency 16]
-        [--ways current,split-writes,library-insert]
+        [--ways current,split-writes,library-insert] [--tool-calls N]
 
 What ``mcpgym eval helpdesk --agent reference --tasks all --bands all --no-baseline`` does
 (`serve_in_processes`, an `EpisodeDriver`, `run_campaign` into a run store on disk, no
@@ -44,6 +44,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign
 from mcpgym_clients._pooled import _backend_class  # pyright: ignore[reportPrivateUsage]
@@ -266,6 +268,67 @@ async def main_async(args: argparse.Namespace) -> None:
         )
 
 
+async def tool_calls(args: argparse.Namespace) -> None:
+    """``--tool-calls N``: one episode's MCP ``tools/call`` (its first reference call,
+    ``--concurrency`` in flight), blocks of N per way alternating ``--rounds`` times; CPU ms
+    per call of this process and of the environment server."""
+    ways = args.ways.split(",")
+    env = load_environment("helpdesk")
+    call = env.variant("order-status", "easy", 0).reference[0]
+    figures: dict[str, list[list[float]]] = {w: [] for w in ways}
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
+        tmp = Path(tmp_name)
+        async with serve_in_processes(
+            env.name, tmp / "episodes", log_path=tmp / "servers.log"
+        ) as servers:
+            pids = [os.getpid(), _children()[0]]
+            async with EpisodeDriver(
+                servers.env_url,
+                servers.grading_url,
+                servers.grading_token,
+                control_token=servers.control_token,
+                environment=env,
+            ) as driver:
+                meta = await driver._request(  # noqa: SLF001
+                    "env", "POST", "/episodes", {"task": "order-status", "band": "easy", "seed": 0}
+                )
+                async with driver._mcp.connect(meta["mcp_url"]) as client:  # noqa: SLF001
+                    await client.list_tools()
+                    limiter = anyio.Semaphore(args.concurrency)
+
+                    async def one() -> None:
+                        async with limiter:
+                            await client.call_tool(call.name, dict(call.arguments))
+
+                    for r in range(args.rounds):
+                        for way in ways if r % 2 == 0 else ways[::-1]:
+                            c0 = [_cpu_s(p) for p in pids]
+                            with WAYS[way]():
+                                async with anyio.create_task_group() as tg:
+                                    for _ in range(args.tool_calls):
+                                        tg.start_soon(one)
+                            cpu = [
+                                (_cpu_s(p) - c) * 1000 / args.tool_calls
+                                for p, c in zip(pids, c0, strict=True)
+                            ]
+                            figures[way].append(cpu)
+                            print(
+                                f"round {r} {way}: client {cpu[0]:.3f}, env server {cpu[1]:.3f} ms "
+                                f"CPU per call (load {os.getloadavg()[0]:.1f})",
+                                flush=True,
+                            )
+    med = statistics.median
+    for way in ways[1:]:
+        pairs = list(zip(figures[way], figures[ways[0]], strict=True))
+        print(
+            f"{way} / {ways[0]}: client {med(x[0] for x in figures[way]):.3f} / "
+            f"{med(x[0] for x in figures[ways[0]]):.3f} ms (median of ratios "
+            f"x{med(a[0] / b[0] for a, b in pairs):.3f}), env server "
+            f"{med(x[1] for x in figures[way]):.3f} / {med(x[1] for x in figures[ways[0]]):.3f} ms "
+            f"(x{med(a[1] / b[1] for a, b in pairs):.3f})"
+        )
+
+
 def main() -> None:
     """Parse the arguments and run."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
@@ -274,13 +337,20 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--ways", default="current,split-writes", help=", ".join(WAYS))
     ap.add_argument("--dir", default=None, help="where run stores and bundles go")
+    ap.add_argument(
+        "--tool-calls",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of campaigns: blocks of N tool calls of one episode per way",
+    )
     args = ap.parse_args()
     unknown = [w for w in args.ways.split(",") if w not in WAYS]
     if unknown:
         ap.error(f"unknown way {unknown[0]!r}; ways: {', '.join(WAYS)}")
     from mcpgym_server.runtime import run
 
-    run(main_async, args)
+    run(tool_calls if args.tool_calls else main_async, args)
 
 
 if __name__ == "__main__":
