@@ -14,7 +14,8 @@ The same streams send each request in one write. ``httpcore`` writes an HTTP/1.1
 request as its head, then its body, then the body's end (nothing, for a body of declared
 length): three writes, each a trip through the event loop and two of them a system call,
 and on the server's side the head arrives alone, wakes it, and the body wakes it again
-(at 9.9 requests per episode, ~9% of the campaign process's CPU: py-spy, issue 12 §2).
+(at 9.9 requests per episode, socket writes were ~12% of the campaign process's CPU:
+py-spy, issue 12 §2).
 A request head that announces a body is held until the body's first bytes and sent with
 them, and an empty write is not sent (`Stream.write`). Nothing waits on it: whatever is
 held is sent before the stream is read (`Stream.read`), so a request always leaves whole
