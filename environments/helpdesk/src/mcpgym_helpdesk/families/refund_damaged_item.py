@@ -255,8 +255,8 @@ def _item_facts_sql(order_item_id: str, *amounts: str) -> str:
     money = "printf('$%d.%02d', {0} / 100, {0} % 100)"
     facts = ", ".join(
         [
-            "i.product_name",
-            money.format("i.line_total_cents"),
+            "p.name",
+            money.format("i.quantity * i.unit_price_cents"),
             *(money.format(a) for a in amounts),
             "substr(o.delivered_at, 1, 10)",
         ]
@@ -264,6 +264,7 @@ def _item_facts_sql(order_item_id: str, *amounts: str) -> str:
     return (
         "(SELECT json_object('key', CAST(o.id AS TEXT), 'facts', json_array(json_array("
         f"{facts}))) FROM order_items i JOIN orders o ON o.id = i.order_id "
+        "JOIN product_variants v ON v.id = i.variant_id JOIN products p ON p.id = v.product_id "
         f"WHERE i.id = {order_item_id})"
     )
 
