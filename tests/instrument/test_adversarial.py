@@ -194,8 +194,15 @@ NO_AMOUNT = AnswerMatch(
 )
 
 
+def _but_other_records(lines: list[str]) -> list[str]:
+    """The findings but `second-record`'s: these rubrics read the order's own messages only,
+    so a message on another order (with a near miss in it) is read by none."""
+    assert any("a note on another record is not read" in line for line in lines), lines
+    return [line for line in lines if "a note on another record is not read" not in line]
+
+
 def test_a_rubric_reading_text_through_the_normaliser_has_no_finding() -> None:
-    assert findings(make_env(SOUND, NO_AMOUNT)) == []
+    assert _but_other_records(findings(make_env(SOUND, NO_AMOUNT))) == []
     # without a money guard, the reply may state any amount: the one finding is that
     lines = findings(make_env(SOUND))
     assert lines and all("states amounts no check reads" in line for line in lines), lines
@@ -311,7 +318,8 @@ def test_a_shotgun_of_alternatives_that_passes_is_reported() -> None:
 
 
 def test_a_sound_rubric_has_no_money_or_alternative_finding() -> None:
-    assert status_findings(make_status_env(MONEY_STATES, SOUND_STATUS)) == []
+    lines = status_findings(make_status_env(MONEY_STATES, SOUND_STATUS))
+    assert _but_other_records(lines) == []
 
 
 # -- ids of the same kind from the snapshot (issue 9 section 4: the customer's other orders) --

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
+from mcpgym_grading import _sqlmemo
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
 from mcpgym_grading._money import USD, money_mentions
@@ -131,10 +132,10 @@ def _sql_value(value: Any) -> Any:
 
 
 def _run_sql(ctx: CheckContext, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    cur = ctx.final_db.execute(sql, bind_sql(sql, ctx.params))
-    if cur.description is None:
+    columns, rows = _sqlmemo.query(ctx.final_db, sql, bind_sql(sql, ctx.params))
+    if columns is None:
         raise CheckEvaluationError("the SQL statement returns no columns; use a SELECT")
-    return [str(d[0]) for d in cur.description], [tuple(r) for r in cur.fetchall()]
+    return list(columns), rows
 
 
 def eval_sql(check: SqlCheck, ctx: CheckContext) -> Outcome:
@@ -405,10 +406,12 @@ def _listed(value: Any, sql: str | None, ctx: CheckContext, what: str) -> list[A
         _, rows = _run_sql(ctx, sql)
         values += [v for row in rows for v in row if v is not None]
     out: list[Any] = []
+    seen: set[Any] = set()  # equal values hash equal (1 and 1.0): the first one is kept
     for v in values:
         if isinstance(v, bool) or not isinstance(v, str | int | float):
             raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
-        if v not in out:
+        if v not in seen:
+            seen.add(v)
             out.append(v)
     return out
 

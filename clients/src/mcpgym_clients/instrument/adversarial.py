@@ -45,6 +45,12 @@ environment's own data, in any environment:
   decision ("cancelled" where the order shipped). Reported when it passes although a
   check reads the field. ``claim-A-i`` / ``deny-A-i``: field ``i`` also claims action
   ``A`` done, or denies it, for each action a `DecisionMatch` refuses (controls only).
+- ``swap-i-N``: field ``i`` with two distinct values of one kind it states exchanged (two
+  amounts, two tracking numbers or their carriers, two invoice numbers: `instrument.swap`),
+  all else kept. Reported when it is graded passed with no check failing.
+- ``second-record-i``: field ``i``'s call made again on the neighbouring record, its text
+  also stating ``near-i``'s near misses (`instrument.records`). Reported as ``swap-i-N``,
+  where ``near-i`` fails a check (the field is read on its own record).
 - ``undo-T``: a write of tool ``T`` the task does not call for, then the same call setting
   the values back (`mcpgym_clients.instrument.undo`): the end state equals the reference's,
   the audit trail and the tool-call log do not; it must fail.
@@ -98,6 +104,8 @@ from mcpgym_clients.instrument.controls import (
 )
 from mcpgym_clients.instrument.flip import claims, flips
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
+from mcpgym_clients.instrument.records import second_record_call, second_record_finding
+from mcpgym_clients.instrument.swap import swap_finding, swapped_calls, swaps
 from mcpgym_clients.instrument.undo import undo_mutants
 from mcpgym_grading import AnswerMatch, amounts_stated
 from mcpgym_server import SUBMIT_TOOL, Environment, TaskVariant, ToolCall, replay
@@ -127,9 +135,11 @@ class Adversary:
     Attributes:
         label: ``stuff-3``, ``stuff-3~em-dash``, ``leak-3~fullwidth``... group: the field it
             changes (``3``, or ``submit``; an undo mutant's own label). role: ``blank``,
-            ``stuff``, ``amounts`` or ``leak`` (a plain form), ``undo``, or a form name. base:
-            for a form, the label of the plain mutant with the same values (the one it must
-            grade like). values: what it adds (an undo mutant: the arguments it changed).
+            ``stuff``, ``amounts`` or ``leak`` (a plain form), ``undo``, ``swap``,
+            ``second``, or a form name. base: for a form, the label of the plain mutant
+            with the same values (the one it must grade like). values: what it adds (an
+            undo mutant: the arguments it changed; a swap: its kind and the two values; a
+            second record: ``id_key=N`` and the first near misses).
     """
 
     label: str
@@ -192,6 +202,9 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         )
         if group != "submit":
             out += _flipped(env, variant, body, submit, i, group)
+        for n, swap in enumerate(swaps(env, variant, body, looked_up, text), 1):
+            calls = swapped_calls(body, submit, i, swap)
+            out.append(Adversary(f"swap-{group}-{n}", calls, group, "swap", values=swap[:3]))
         for label, sentence in claims(env, variant):  # controls: no decision check is vacuous
             out.append(Adversary(f"{label}-{group}", calls_of([sentence[:-1]]), group, "claim"))
         plans: list[tuple[str, list[str], tuple[str, ...]]] = []
@@ -242,6 +255,13 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             out.append(
                 Adversary(f"near-{group}", calls_of(near), group, "near", values=tuple(near))
             )
+        second = (
+            None if group == "submit" else second_record_call(body[i], _text_key(body[i][1]), near)
+        )
+        if second is not None:
+            calls = [*body[: i + 1], second[0], *body[i + 1 :], submit]
+            values = (second[1], *near[:2])
+            out.append(Adversary(f"second-record-{group}", calls, group, "second", values=values))
         for value, others in categories(env, variant, body).items():
             if not says(text, value):
                 continue
@@ -444,6 +464,11 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
       passed and no money answer check fails on it (`_amounts_unread`).
     - the decision is not read: ``flip-i-from-B`` (another band's text, another outcome) is
       graded passed where ``blank-i`` fails a check (the field is read).
+    - a swap passes: ``swap-i-N`` (two values of one kind exchanged) is graded passed with
+      no check failing (`swap.swap_finding`).
+    - a note on another record is not read: ``second-record-i`` is graded passed with no
+      check failing and no call refused, where ``near-i`` fails a check
+      (`records.second_record_finding`).
 
     Returns:
         One line per finding, and how many adversarial episodes were compared.
@@ -503,6 +528,17 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                         f"{', '.join(f'`{n}`' for n in reading)} read the field: add a "
                         "`DecisionMatch` (the outcome this band did not take is not claimed)"
                     )
+            elif adv.role == "swap":
+                line = swap_finding(where, label, adv.group, adv.values, job.record.grade)
+                lines += [line] if line else []
+            elif adv.role == "second":
+                grade, refused = job.record.grade, _refused_calls(job)
+                near = found.get(f"near-{adv.group}")
+                near = near.record.grade if near is not None else None
+                line = second_record_finding(
+                    where, label, adv.group, adv.values, grade, refused, near
+                )
+                lines += [line] if line else []
             elif adv.role == "undo":
                 grade = job.record.grade
                 if grade.get("passed"):

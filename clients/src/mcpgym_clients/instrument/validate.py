@@ -23,9 +23,9 @@ checks the issue's six conditions (1 to 6) plus condition 0 (the lock matches th
 7. no shortcut to a pass: on the first ``mutant_seeds`` seeds, the adversarial mutants of
    `mcpgym_clients.instrument.adversarial` (every answer field stuffed with every candidate
    value or amount of the variant; leaked values; the same in look-alike forms and spread
-   over several calls; a write the task does not call for, undone by a second call) find
-   no shotgun answer that passes, no check that a look-alike form evades and no undone
-   write that passes.
+   over several calls; a write the task does not call for, undone by a second call; two
+   values of one kind an answer states exchanged) find no shotgun answer that passes, no
+   check that a look-alike form evades, no undone write and no swap that passes.
 
 An episode that hits an infrastructure error (a server or transport failure) is retried
 on a fresh episode up to `INFRA_RETRIES` times; one that still fails is reported apart
@@ -269,7 +269,8 @@ async def validate_environment(
         Condition(
             7,
             "no shortcut to a pass: no shotgun answer passes, no look-alike form evades a "
-            "check, no write undone later passes (adversarial mutants of the reference)",
+            "check, no write undone later passes, no swap of two stated values passes "
+            "(adversarial mutants of the reference)",
         ),
     ]
     report = ValidationReport(env.name, env.version, "", seeds, conds)
