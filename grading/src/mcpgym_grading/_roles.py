@@ -95,8 +95,9 @@ class AmountRole(BaseModel):
 
     ``amount``: integer cents or a `Param` reference (resolved per variant; a null or
     non-positive amount binds nothing); or a text value (a date, an account code, an id;
-    null or empty binds nothing), read as a whole token by `mcpgym_grading._value_roles`. ``cues``: lower-case words or phrases, a trailing
-    ``*`` makes the last word a prefix; at least one. ``binds_others``: False when the cues
+    null or empty binds nothing), read as a whole token by `mcpgym_grading._value_roles`.
+    ``cues``: lower-case words or phrases, a trailing ``*`` makes the last word a prefix;
+    at least one. ``binds_others``: False when the cues
     bind only this amount (the nouns of a limit the text may quote beside the amount
     compared with it); other amounts read their clause without them.
     """

@@ -84,7 +84,9 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         mentions = [(m.start(), m.end(), m.group(0)) for m in values.finditer(prepared)]
         if not mentions:
             continue
-        hits = [(ids, c, h.start(), h.end()) for ids, c, pat in patterns for h in pat.finditer(prepared)]
+        hits = [
+            (ids, c, h.start(), h.end()) for ids, c, pat in patterns for h in pat.finditer(prepared)
+        ]
         claimed = [_claimants(cs, ce, mentions) for _, _, cs, ce in hits]
         for k, (start, end, value) in enumerate(mentions):
             best: tuple[int, int] | None = None

@@ -207,6 +207,39 @@ def note_amounts_in_role(entity: str, ref: str | Records, roles: str, **kw: Any)
     )
 
 
+def notes_values_in_role(*roles: AmountRole | Param, **kw: Any) -> AnswerMatch:
+    """Every note left in the episode (`EPISODE_NOTES_SQL`) states each date, account code
+    and amount of ``roles`` in its role (`AmountRole`\ s with a text value, a date or an
+    account code, `mcpgym_grading._value_roles`; with cents, `mcpgym_grading._roles`; a
+    `Param` names a roles param, `_note_roles.note_roles`), and no amount but zero, the
+    reference's texts' (`TEXT_AMOUNTS`) and the roles params'. Two allowed dates, accounts
+    or amounts exchanged (the accrual dated on the reversal's day, the posting date given
+    as the date asked for) misstate the record. Not required, weight 0.5 (the guard and the
+    books checks hold the rest): a date or account code the note binds to the wrong words
+    costs a little, and fails the check a swapped note must fail."""
+    allowed = f"SELECT 0 UNION SELECT value FROM json_each(:{TEXT_AMOUNTS})"
+    for r in roles:
+        if isinstance(r, Param):
+            allowed += f" UNION {role_amounts_sql(r.name)}"
+    return AnswerMatch(
+        name=kw.pop("name", "note-values-in-role"),
+        description=kw.pop(
+            "description",
+            "each date, account and amount the notes state stands beside the words of its "
+            "own role (two of them exchanged misstate the record; policy 10.1)",
+        ),
+        source="sql",
+        sql=EPISODE_NOTES_SQL,
+        normalize="money",
+        mode="states",
+        allowed_sql=allowed,
+        roles=roles,
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", False),
+        **kw,
+    )
+
+
 def _written(table: str, column: str, when: str) -> str:
     return f"SELECT {column} FROM {table} WHERE {when}"
 
