@@ -14,7 +14,9 @@ role* binds such a value to the words of its role (its cues), read clause by cla
 - Each cue in a clause belongs to the value mention nearest it (the gap in characters; at
   equal gaps to each of them): in "reversal of the 2026-05-31 accrual on 2026-06-01" both
   cues are the first date's, none the second's; in "6600 $800.00 against 2100" ``against``
-  is 2100's, not 6600's. A mention's role is the role of the nearest cue it holds (at equal
+  is 2100's, not 6600's. A cue after a mention with a phrase break between (a comma, colon
+  or bracket, ``and``, ``then``...: "2026-05-31 and reversed on 2026-06-01") is not that
+  mention's. A mention's role is the role of the nearest cue it holds (at equal
   gaps the longer cue).
 - A mention whose nearest such cue belongs only to other roles than the value's own is
   *misplaced* and the text fails; a mention with no such cue (unbound) or with a cue of its
@@ -50,11 +52,21 @@ def _gap(cs: int, ce: int, start: int, end: int) -> int:
     return cs - end if cs >= end else start - ce if ce <= start else 0
 
 
-def _claimants(cs: int, ce: int, mentions: Sequence[tuple[int, int, str]]) -> set[int]:
-    """The indexes of the ``mentions`` nearest the cue ``[cs, ce)`` (ties: all of them)."""
-    gaps = [_gap(cs, ce, s, e) for s, e, _ in mentions]
-    low = min(gaps)
-    return {i for i, g in enumerate(gaps) if g == low}
+_BREAK = re.compile(r"[,:(]|\b(?:and|then|so|while|but|before|after)\b")
+"""Words that start another phrase: a cue after them is not the value's before them."""
+
+
+def _claimants(text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str]]) -> set[int]:
+    """The indexes of the ``mentions`` of ``text`` nearest the cue ``[cs, ce)`` (ties: all
+    of them); a mention before the cue with a phrase break between (`_BREAK`: "2026-05-31
+    and reversed") does not hold it."""
+    gaps = {
+        i: _gap(cs, ce, s, e)
+        for i, (s, e, _) in enumerate(mentions)
+        if not (cs >= e and _BREAK.search(text, e, cs))
+    }
+    low = min(gaps.values(), default=None)
+    return {i for i, g in gaps.items() if g == low}
 
 
 def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[str, Any]]:
@@ -87,7 +99,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         hits = [
             (ids, c, h.start(), h.end()) for ids, c, pat in patterns for h in pat.finditer(prepared)
         ]
-        claimed = [_claimants(cs, ce, mentions) for _, _, cs, ce in hits]
+        claimed = [_claimants(prepared, cs, ce, mentions) for _, _, cs, ce in hits]
         for k, (start, end, value) in enumerate(mentions):
             best: tuple[int, int] | None = None
             named: set[int] = set()

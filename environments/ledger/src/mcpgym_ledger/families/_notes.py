@@ -209,8 +209,8 @@ def note_amounts_in_role(entity: str, ref: str | Records, roles: str, **kw: Any)
 
 def notes_values_in_role(*roles: AmountRole | Param, **kw: Any) -> AnswerMatch:
     """Every note left in the episode (`EPISODE_NOTES_SQL`) states each date, account code
-    and amount of ``roles`` in its role (`AmountRole`\ s with a text value, a date or an
-    account code, `mcpgym_grading._value_roles`; with cents, `mcpgym_grading._roles`; a
+    and amount of ``roles`` in its role (an `AmountRole` with a text value, a date or an
+    account code: `mcpgym_grading._value_roles`; with cents, `mcpgym_grading._roles`; a
     `Param` names a roles param, `_note_roles.note_roles`), and no amount but zero, the
     reference's texts' (`TEXT_AMOUNTS`) and the roles params'. Two allowed dates, accounts
     or amounts exchanged (the accrual dated on the reversal's day, the posting date given
