@@ -13,12 +13,16 @@ references and honest rewordings keep passing it.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 
 import pytest
 
-from mcpgym_grading import ReferenceCache, grade_bundle
+from mcpgym_grading import AmountRole, AnswerMatch, Param, ReferenceCache, grade_bundle
+from mcpgym_grading._roles import resolve_roles, role_outcome
+from mcpgym_grading._values import resolve
 from mcpgym_ledger import environment
+from mcpgym_ledger.families.accrue_expense import RUBRIC
 from mcpgym_ledger.families._common import money
 from mcpgym_ledger.families._note_roles import note_roles, role_amounts_sql
 from mcpgym_server import TaskVariant, ToolCall, replay
@@ -120,11 +124,8 @@ def test_accrual_note_honest_forms_pass(note: Note) -> None:
 def test_accrual_roles_keep_the_dr_cr_paraphrase() -> None:
     # the round-10 paraphrase ("Dr 6300 $1,893.50; ... Cr 2100 $4,698.50"): its roles
     # stand (its "6300 $" is read as an amount by the money reader, FF2, fixed elsewhere)
-    from mcpgym_grading import AmountRole, Param
-    from mcpgym_grading._roles import resolve_roles, role_outcome
-    from mcpgym_grading._values import resolve
-
-    check = next(c for c in environment.families["accrue-expense"].rubric.checks if c.name == CHECK)
+    check = next(c for c in RUBRIC.checks if c.name == CHECK)
+    assert isinstance(check, AnswerMatch)
     assert isinstance(check.roles, tuple) and any(isinstance(r, Param) for r in check.roles)
     assert any(isinstance(r, AmountRole) for r in check.roles)
     for band in ALL:
@@ -199,8 +200,6 @@ def test_bill_note_honest_forms_pass() -> None:
 
 
 def test_text_roles_are_no_allowed_amounts() -> None:
-    import sqlite3
-
     param = note_roles((4500, ("total",)), ("6600", ("dr",)), ("", ("x",)), (None, ("y",)))
     assert json.loads(param) == [[4500, ["total"]], ["6600", ["dr"]]]
     rows = sqlite3.connect(":memory:").execute(role_amounts_sql("r"), {"r": param}).fetchall()

@@ -288,8 +288,15 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
     ``misplaced`` lists the mentions that stand outside their role (the expected amount
     bound to another role; another role-bound amount unbound or bound elsewhere).
     """
-    texts = [(r[0], r[1]) for r in roles if isinstance(r[0], str)]
-    roles = [r for r in roles if not isinstance(r[0], str) and r[0] > 0]
+    texts: list[tuple[str, Sequence[str]]] = []
+    amounts: list[tuple[int, Sequence[str], bool]] = []
+    for r in roles:
+        value, binds = r[0], (r[2] if len(r) > 2 else True)
+        if isinstance(value, str):
+            texts.append((value, r[1]))
+        elif value > 0:
+            amounts.append((value, r[1], bool(binds)))
+    roles = amounts
     index: dict[int, frozenset[int]] = {}
     for i, r in enumerate(roles):
         index[r[0]] = index.get(r[0], frozenset()) | {i}
