@@ -22,9 +22,9 @@ from mcpgym_grading import AmountRole, AnswerMatch, Param, ReferenceCache, grade
 from mcpgym_grading._roles import resolve_roles, role_outcome
 from mcpgym_grading._values import resolve
 from mcpgym_ledger import environment
-from mcpgym_ledger.families.accrue_expense import RUBRIC
 from mcpgym_ledger.families._common import money
 from mcpgym_ledger.families._note_roles import note_roles, role_amounts_sql
+from mcpgym_ledger.families.accrue_expense import RUBRIC
 from mcpgym_server import TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=64)
