@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import random
 import re
 from pathlib import Path
@@ -31,7 +32,7 @@ from mcpgym_clients import (
     select_variants,
     summarize_records,
 )
-from mcpgym_clients.campaign import infra_backoff
+from mcpgym_clients.campaign import CAMPAIGN_GC_THRESHOLD, infra_backoff
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock, lock_components
 
@@ -363,3 +364,60 @@ async def test_a_run_records_the_lock_components_of_the_installed_environment(
             )
             run = store.run(result.run_id)
     assert run["lock_components"] == lock_components(toy_env)
+
+
+class FreezeWatcher(NullAgent):
+    """The null agent, noting how many objects the garbage collector leaves out (frozen)."""
+
+    def __init__(self) -> None:
+        self.frozen: list[int] = []
+        self.thresholds: list[tuple[int, int, int]] = []
+
+    async def run(self, ctx: Any) -> Any:
+        self.frozen.append(gc.get_freeze_count())
+        self.thresholds.append(gc.get_threshold())
+        return await super().run(ctx)
+
+
+@pytest.mark.anyio
+async def test_a_campaign_spares_the_collector_what_lived_before_it_and_hands_it_back(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    """During the episodes the objects alive at the start are frozen (not traced by every
+    full collection: issue 12 §2) and young collections are rarer; after the campaign
+    nothing is frozen and the thresholds are back; a freeze made before by someone else (a
+    trainer about to fork) is left as it was, with its thresholds."""
+    gc.collect()
+    thresholds = gc.get_threshold()
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
+        for frozen_before in (False, True):
+            agent = FreezeWatcher()
+            if frozen_before:
+                gc.freeze()
+            before = gc.get_freeze_count()
+            try:
+                with RunStore(":memory:") as store, anyio.fail_after(20):
+                    await run_campaign(
+                        driver,
+                        agent,
+                        [VariantKey("set-target", "easy", 0), VariantKey("set-target", "easy", 1)],
+                        store,
+                        show_progress=False,
+                        baseline=False,
+                    )
+                after = gc.get_freeze_count()
+            finally:
+                gc.unfreeze()
+            assert len(agent.frozen) == 2 and gc.get_threshold() == thresholds
+            if frozen_before:  # left as it was: nothing more frozen, nothing thawed
+                # (the count only drops as frozen objects are freed)
+                assert 0 < after <= max(agent.frozen) <= before
+                assert set(agent.thresholds) == {thresholds}
+            else:
+                assert before == 0 and min(agent.frozen) > 1000 and after == 0
+                assert {t[0] for t in agent.thresholds} == {CAMPAIGN_GC_THRESHOLD}

@@ -100,3 +100,74 @@ async def test_the_driver_clients_check_idle_connections_with_the_remembered_soc
             backend = http._transport._pool._network_backend  # noqa: SLF001
             assert type(backend).__qualname__ == "_backend_class.<locals>.Backend"
         await _twice(server, driver._mcp._http.get)  # noqa: SLF001
+
+
+class Recorded:
+    """A network stream that records the writes it is given and answers every read with
+    one ``200 {}``; `writes_before_read` is how many writes had come when each read came."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.writes_before_read: list[int] = []
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:  # noqa: ASYNC109
+        self.writes_before_read.append(len(self.writes))
+        return b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        self.writes.append(buffer)
+
+    async def aclose(self) -> None:
+        pass
+
+    def get_extra_info(self, info: str) -> Any:
+        return None
+
+
+class RecordedBackend:
+    """A network backend whose connections are `Recorded` streams."""
+
+    def __init__(self) -> None:
+        self.streams: list[Recorded] = []
+
+    async def connect_tcp(self, *args: Any, **kwargs: Any) -> Recorded:
+        self.streams.append(Recorded())
+        return self.streams[-1]
+
+    async def sleep(self, seconds: float) -> None:
+        pass
+
+
+@pytest.mark.parametrize("core_name", ["httpcore", "httpcore2"])
+async def test_each_request_leaves_in_one_write_and_before_its_answer_is_read(
+    core_name: str,
+) -> None:
+    """A request with a body is written once, head and body together (issue 12 §2: three
+    writes before, the head alone waking the server); one without a body too; the bytes
+    are those the library made; a held head is sent before the stream is read."""
+    import importlib
+
+    from mcpgym_clients._pooled import _backend_class  # pyright: ignore[reportPrivateUsage]
+
+    core = importlib.import_module(core_name)
+    recorded = RecordedBackend()
+    backend = _backend_class(core)(recorded)
+    async with core.AsyncConnectionPool(network_backend=backend) as pool:
+        body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}'
+        await pool.request("POST", "http://127.0.0.1:9/mcp", content=body)
+        await pool.request("GET", "http://127.0.0.1:9/healthz")
+        await pool.request("POST", "http://127.0.0.1:9/episodes", content=b"{}")
+    [stream] = recorded.streams
+    assert len(stream.writes) == 3 and stream.writes_before_read == [1, 2, 3]
+    post, get, short = stream.writes
+    assert post.startswith(b"POST /mcp HTTP/1.1\r\n") and post.endswith(b"\r\n\r\n" + body)
+    assert get.startswith(b"GET /healthz HTTP/1.1\r\n") and get.endswith(b"\r\n\r\n")
+    assert short.endswith(b"\r\n\r\n{}")
+
+    stream = Recorded()  # a head whose body never comes still leaves before a read
+    wrapped = backend.stream_class(stream)
+    head = b"POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n"
+    await wrapped.write(head)
+    assert stream.writes == []
+    await wrapped.read(100)
+    assert stream.writes == [head] and stream.writes_before_read == [1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,31 @@ def test_a_run_is_named_by_its_short_tail_too(tmp_path: Path) -> None:
         assert store.resolve(short) == run
         with pytest.raises(ConfigurationError, match="unknown run 'ffffffffff'"):
             store.resolve("ffffffffff")
+
+
+def _slot_plan(conn: sqlite3.Connection) -> str:
+    """How SQLite finds the row `add_episode` replaces (its query plan's detail column)."""
+    rows = conn.execute(
+        "EXPLAIN QUERY PLAN DELETE FROM episodes WHERE run_id = ? AND task = ? AND band = ? "
+        "AND seed = ? AND epoch = ?",
+        ["r", "t", "easy", 0, 0],
+    ).fetchall()
+    return " ".join(str(r[-1]) for r in rows)
+
+
+def test_storing_an_episode_finds_its_slot_by_index_in_new_and_older_stores(
+    tmp_path: Path,
+) -> None:
+    """Each stored episode replaces its slot's row: found through an index on the whole
+    slot, not by reading every row of the run (issue 12 §2: 0.5 ms a store at 1,000 rows of
+    the run, 6.3 ms at 8,000), in a new store and in one made before the index (on open)."""
+    slot = "(run_id=? AND task=? AND band=? AND seed=? AND epoch=?)"
+    path = tmp_path / "runs.db"
+    with RunStore(path) as store:
+        assert slot in _slot_plan(store.db.conn)
+    older = sqlite3.connect(path)  # a store from before the index
+    older.execute("DROP INDEX idx_episodes_run_id_task_band_seed_epoch")
+    assert slot not in _slot_plan(older)  # the plan before: the run's rows, then a filter
+    older.close()
+    with RunStore(path) as store:
+        assert slot in _slot_plan(store.db.conn)

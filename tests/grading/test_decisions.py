@@ -103,3 +103,63 @@ def test_decision_match_refuses_unknown_actions() -> None:
         DecisionMatch(name="x", not_claimed=("teleport",))
     with pytest.raises(ValueError, match="names no action"):
         DecisionMatch(name="x")
+
+
+# The reader's limits left open in stop 18 (decide9): a negation left dangling before a
+# comma, and a sentence about every record at once.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have not, as you asked, cancelled order #7.",
+        "I haven't yet, as you asked, cancelled order #7.",
+        "Order #7 was not, however, cancelled.",
+        "We have never - as far as I can see - cancelled order #7.",
+    ],
+)
+def test_a_negation_before_a_comma_denies_the_clause_after_it(text: str) -> None:
+    assert denies(text, "cancel") and not claims(text, "cancel"), decisions(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It will, once approved, be cancelled.",
+        "If, as you asked, I cancelled it, you would get a refund.",
+    ],
+)
+def test_a_dangling_modal_hedges_the_clause_after_it(text: str) -> None:
+    assert decisions(text, ("cancel",)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Not a problem, I have cancelled order #7.",
+        "As discussed before, I have cancelled order #7.",
+        "Per your request, I have cancelled order #7.",
+        "As fast as I could, I cancelled order #7.",
+        "I have not, as you asked, cancelled order #7, but order #8 was cancelled.",
+        "I did not cancel it. As you asked, order #8 was cancelled.",
+    ],
+)
+def test_a_claim_after_a_comma_stays_a_claim(text: str) -> None:
+    assert claims(text, "cancel"), decisions(text)
+
+
+def test_a_dangling_negation_stops_at_the_first_action() -> None:
+    read = decisions("I have not, as you asked, cancelled order #7, but #8 was cancelled.")
+    assert [(d.action, d.done) for d in read] == [("cancel", False), ("cancel", True)]
+
+
+def test_sentences_about_every_record_are_read_for_each() -> None:
+    from mcpgym_grading._decision_check import sentences_about_all
+
+    text = (
+        "Order #5 is cancelled. I have cancelled both orders. I cancelled one of the two "
+        "orders. All of your orders are on their way. I cancelled both. Order #6 is late."
+    )
+    assert sentences_about_all(text, "6") == [
+        "I have cancelled both orders.",
+        "All of your orders are on their way.",
+        "I cancelled both.",
+    ]

@@ -340,3 +340,50 @@ def test_a_limit_beside_the_amount_in_its_own_role_still_stands(
 ) -> None:
     ok, misplaced, _ = role_outcome(text, expected, roles)
     assert ok and not misplaced, misplaced
+
+
+# `AmountRole.yields_to_sql`: a policy figure's role is left out where the query selects its
+# amount (the helpdesk guard: an earlier refund of $20.00 is no goodwill cap); elsewhere the
+# figure stands only in its role.
+def _guard(yields: str | None) -> AnswerMatch:
+    return AnswerMatch(
+        name="guard",
+        normalize="money",
+        mode="states",
+        allowed=[2000, 8900],
+        roles=(
+            AmountRole(
+                amount=2000, cues=("cap", "goodwill"), binds_others=False, yields_to_sql=yields
+            ),
+        ),
+    )
+
+
+def test_a_role_in_force_reads_its_figure_only_in_its_role() -> None:
+    check = _guard("SELECT 1 WHERE 0")
+    assert grade_check(check, [], answer="Goodwill credit is capped at $20.00.").passed is True
+    assert grade_check(check, [], answer="I've refunded $20.00 or $89.00.").passed is False
+
+
+def test_a_role_yields_where_its_query_selects_its_amount() -> None:
+    check = _guard("SELECT 2000")
+    assert grade_check(check, [], answer="I've refunded $20.00 or $89.00.").passed is True
+    assert grade_check(check, [], answer="I've refunded $21.00.").passed is False
+
+
+def test_yields_to_sql_at_its_default_keeps_the_rubric_digest() -> None:
+    base = AnswerMatch(
+        name="g", normalize="money", mode="states", roles=(AmountRole(amount=1, cues=("x",)),)
+    )
+    same = base.model_copy(
+        update={"roles": (AmountRole(amount=1, cues=("x",), yields_to_sql=None),)}
+    )
+    other = base.model_copy(
+        update={"roles": (AmountRole(amount=1, cues=("x",), yields_to_sql="SELECT 1"),)}
+    )
+    assert Rubric(checks=(base,)).digest() == Rubric(checks=(same,)).digest()
+    assert Rubric(checks=(base,)).digest() != Rubric(checks=(other,)).digest()
+    assert '"yields_to_sql"' not in Rubric(checks=(base,)).canonical_json()
+    # a `Param` item (a variant's own roles) has no such option: left as it is
+    params = base.model_copy(update={"roles": (Param("my_roles"),)})
+    assert '"my_roles"' in Rubric(checks=(params,)).canonical_json()

@@ -131,13 +131,6 @@ def test_a_policy_figure_as_the_refund_fails_refund_damaged_item(band: str) -> N
             assert "reply-states-amount" in failed_checks(g), (band, seed, added)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known false fail (stop 18): the texts-state-no-other-amount guard allows a "
-    "policy figure only where the reference quotes it, so an honest rule quoting the $250.00 "
-    "limit fails in refund-damaged-item; the fix is the guard reading POLICY_ROLES with the "
-    "allowed amounts' own roles (resolve_roles), left for the next stop",
-)
 @pytest.mark.parametrize("band", ["easy", "expert"])
 def test_a_policy_figure_quoted_as_the_rule_passes_refund_damaged_item(band: str) -> None:
     for seed in (0, 1):
@@ -150,3 +143,40 @@ def test_a_policy_figure_quoted_as_the_rule_passes_refund_damaged_item(band: str
         ):
             g = grade(v, _reply_bodies(v, lambda body, added=added: f"{body} {added}"))
             assert failed_checks(g) == [], (band, seed, added, failed_checks(g))
+
+
+# The guard `texts-state-no-other-amount` reads the policy figures in their role
+# (`POLICY_ROLES`, yielding to the amounts the texts may state otherwise): a rule quoting one
+# passes in every family and text; the figure as an amount or an alternative fails.
+GUARD = "texts-state-no-other-amount"
+RULES = (
+    "Refunds above $250.00 would need billing's approval.",
+    "Goodwill credit is capped at $20.00 per order.",
+)
+MISPLACED = (
+    "You could get $20.00 or $250.00 back if you prefer.",
+    "I've added the $20.00 goodwill cap, or $250.00 if billing agrees.",
+    "Refunded: the $250.00 maximum.",
+)
+
+
+@pytest.mark.parametrize("family", ["order-status", "change-shipping-address", "exchange-size"])
+def test_the_guard_reads_a_policy_figure_in_its_role(family: str) -> None:
+    v = environment.variant(family, "easy", 0)
+    for added in RULES:
+        g = grade(v, _reply_bodies(v, lambda body, added=added: f"{body} {added}"))
+        assert g.status == "graded", g.error
+        assert failed_checks(g) == [], (added, failed_checks(g))
+    for added in MISPLACED:
+        g = grade(v, _reply_bodies(v, lambda body, added=added: f"{body} {added}"))
+        assert GUARD in failed_checks(g), (added, failed_checks(g))
+
+
+def test_a_rule_in_an_internal_note_passes_the_guard() -> None:
+    v = environment.variant("refund-damaged-item", "easy", 0)
+    ticket = v.params["ticket_id"]
+    calls = list(v.reference)
+    calls.insert(-1, ToolCall("add_ticket_note", {"ticket_id": ticket, "body": RULES[0]}))
+    g = grade(v, calls)
+    assert g.status == "graded", g.error
+    assert failed_checks(g) == [], failed_checks(g)

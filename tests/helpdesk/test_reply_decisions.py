@@ -148,7 +148,59 @@ FALSE += [
     ),
 ]
 
+# the reader's limits left open in stop 18 (decide9): a negation before a comma, and a
+# claim about both orders with no order number
+FALSE += [
+    (
+        helpdesk,
+        "cancel-order",
+        "easy",
+        REPLY,
+        lambda p, b: b.replace(
+            f"Order #{p['order_id']} is cancelled.",
+            f"I have not, as you asked, cancelled order #{p['order_id']}.",
+        ),
+        "reply-states-decision",
+    ),
+    (
+        helpdesk,
+        "cancel-order",
+        "expert",
+        REPLY,
+        lambda p, b: b + "\n\nI've cancelled both orders, as you asked.",
+        "reply-states-shipped-not-cancelled",
+    ),
+    (
+        helpdesk,
+        "cancel-order",
+        "expert",
+        REPLY,
+        lambda p, b: b + "\n\nBoth of your orders have been cancelled.",
+        "reply-states-shipped-not-cancelled",
+    ),
+]
+
 HONEST: list[tuple[Environment, str, str, str, Edit]] = [
+    (
+        helpdesk,
+        "cancel-order",
+        "hard",
+        REPLY,
+        lambda p, b: (
+            b + f"\n\nI have not, as you asked, cancelled order #{p['order_id']}: it has "
+            "already shipped."
+        ),
+    ),
+    (
+        helpdesk,
+        "cancel-order",
+        "expert",
+        REPLY,
+        lambda p, b: (
+            b + "\n\nYou asked me to cancel both orders, but I could cancel only one of the "
+            "two orders. I couldn't cancel both orders."
+        ),
+    ),
     # the decision taken, in words the reader has no claim form for: no false fail
     (
         helpdesk,

@@ -31,8 +31,10 @@ from such a run in anything starts a new run and says which inputs differed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +138,39 @@ class CampaignResult:
             f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
             f"({why}); run the same command again to resume run {self.run_id} and retry them"
         )
+
+
+CAMPAIGN_GC_THRESHOLD = 20_000
+"""Allocations between two young collections of the garbage collector during a campaign
+(Python's default: 700). A campaign allocates thousands of short-lived objects per request
+(models, dicts, events); with the default, ~1.2 young and 0.1 older collections ran per
+episode, each tracing the objects of the episodes in flight (issue 12 §2)."""
+
+
+@contextlib.contextmanager
+def collector_spared() -> Iterator[None]:
+    """While active, the cyclic garbage collector works less: the objects alive when it was
+    entered (the environment, its variants, the imported modules: ~130,000 objects in
+    ``mcpgym eval``) are left out of its passes (`gc.freeze`), which otherwise trace them
+    all at every full collection, and it collects the young generation every
+    `CAMPAIGN_GC_THRESHOLD` allocations instead of 700. On exit the objects are handed
+    back (`gc.unfreeze`) and the thresholds restored. A no-op where something else already
+    froze objects (a trainer that freezes before forking keeps its own settings).
+
+    Measured (reference campaigns of 140 episodes on the same child servers, load 10-15):
+    time in the collector 2.3-3.6 -> 0.4 ms per episode in the campaign's process.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(thresholds[0], CAMPAIGN_GC_THRESHOLD), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def _first_client_error(exc: BaseException) -> BaseException | None:
@@ -421,8 +456,8 @@ async def run_campaign(
                 await gate.completed(rec.episode_id)
 
     try:
-        async with shown.running():
-            async with anyio.create_task_group() as tg:
+        with collector_spared():
+            async with shown.running(), anyio.create_task_group() as tg:
                 for _ in range(min(concurrency, len(jobs))):
                     tg.start_soon(worker)
     except BaseExceptionGroup as group:

@@ -53,6 +53,20 @@ DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
 
 _RUN_JSON = ("settings", "selection", "argv", "lock_components", "conditions")
+SLOT_COLUMNS = ("run_id", "task", "band", "seed", "epoch")
+"""The columns naming one planned episode of a run: a run holds at most one row for each;
+they are indexed together."""
+_EPISODE_COLUMNS = (
+    "run_id", "agent", "variant_id", "task", "band", "seed", "epoch", "episode_id",
+    "termination", "episode_termination", "scored", "score", "passed", "grade", "transcript",
+    "usage", "answer", "error", "steps", "started_at", "ended_at", "duration_s", "timings",
+    "attempts",
+)  # fmt: skip
+_INSERT_EPISODE = (
+    f"INSERT INTO episodes ({', '.join(_EPISODE_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * len(_EPISODE_COLUMNS))})"
+)
+_DELETE_SLOT = "DELETE FROM episodes WHERE " + " AND ".join(f"{c} = ?" for c in SLOT_COLUMNS)
 _EPISODE_JSON = ("grade", "transcript", "usage", "timings")
 
 
@@ -214,6 +228,10 @@ class RunStore:
             if_not_exists=True,
         )
         self.db.table("episodes").create_index(["run_id"], if_not_exists=True)
+        # A run's slot: what `add_episode` replaces. Without it each stored episode's
+        # DELETE read every row of its run (3.7 ms at 4,000 rows, 6.3 ms at 8,000: a
+        # campaign's cost per episode grew with its size). Older stores get it on open.
+        self.db.table("episodes").create_index(list(SLOT_COLUMNS), if_not_exists=True)
         # Columns added after the first release: older stores get them on open.
         if "lock_components" not in self.db.table("runs").columns_dict:
             self.db.table("runs").add_column("lock_components", str)
@@ -322,14 +340,12 @@ class RunStore:
             "timings": json.dumps(rec.timings),
             "attempts": attempts,
         }
+        values = [row[c] for c in _EPISODE_COLUMNS]
         with self._lock, self.db.conn:
-            self.db.execute(
-                "DELETE FROM episodes WHERE run_id = ? AND task = ? AND band = ? "
-                "AND seed = ? AND epoch = ?",
-                [run_id, rec.task, rec.band, rec.seed, rec.epoch],
-            )
-            table = self.db.table("episodes").insert(row)
-            return int(cast(int, table.last_pk))  # an insert always sets the row id
+            conn = self.db.conn
+            conn.execute(_DELETE_SLOT, [run_id, rec.task, rec.band, rec.seed, rec.epoch])
+            cur = conn.execute(_INSERT_EPISODE, values)  # one statement, no table introspection
+            return int(cast(int, cur.lastrowid))  # an insert always sets the row id
 
     # -- reading -----------------------------------------------------------------------
 

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
+from mcpgym_grading import _sqlmemo
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
 from mcpgym_grading._money import USD, money_mentions
-from mcpgym_grading._roles import resolve_roles, role_outcome
+from mcpgym_grading._roles import AmountRole, resolve_roles, role_outcome
 from mcpgym_grading._statediff import compare_queries, compare_tables, table_names
 from mcpgym_grading._text import TextView, normalise_text, value_within
 from mcpgym_grading._values import (
@@ -34,6 +35,7 @@ from mcpgym_grading.rubric import (
     AnswerMatch,
     CalledBefore,
     NoCollateralChanges,
+    Param,
     Rubric,
     SqlCheck,
     StateMatchesReference,
@@ -130,10 +132,10 @@ def _sql_value(value: Any) -> Any:
 
 
 def _run_sql(ctx: CheckContext, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    cur = ctx.final_db.execute(sql, bind_sql(sql, ctx.params))
-    if cur.description is None:
+    columns, rows = _sqlmemo.query(ctx.final_db, sql, bind_sql(sql, ctx.params))
+    if columns is None:
         raise CheckEvaluationError("the SQL statement returns no columns; use a SELECT")
-    return [str(d[0]) for d in cur.description], [tuple(r) for r in cur.fetchall()]
+    return list(columns), rows
 
 
 def eval_sql(check: SqlCheck, ctx: CheckContext) -> Outcome:
@@ -404,16 +406,32 @@ def _listed(value: Any, sql: str | None, ctx: CheckContext, what: str) -> list[A
         _, rows = _run_sql(ctx, sql)
         values += [v for row in rows for v in row if v is not None]
     out: list[Any] = []
+    seen: set[Any] = set()  # equal values hash equal (1 and 1.0): the first one is kept
     for v in values:
         if isinstance(v, bool) or not isinstance(v, str | int | float):
             raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
-        if v not in out:
+        if v not in seen:
+            seen.add(v)
             out.append(v)
     return out
 
 
 def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
     return _listed(check.forbidden, check.forbidden_sql, ctx, "a forbidden")
+
+
+def _roles_in_force(check: AnswerMatch, ctx: CheckContext) -> list[AmountRole | Param]:
+    """``check.roles`` less each role whose ``yields_to_sql`` selects its amount (a `Param`
+    item, a variant's own roles, is kept as it is)."""
+    out: list[AmountRole | Param] = []
+    for role in check.roles or ():
+        if isinstance(role, AmountRole) and role.yields_to_sql:
+            amount = resolve(role.amount, ctx.params)
+            yielded = _listed(None, role.yields_to_sql, ctx, "a yielded-to")
+            if amount is not None and amount in yielded:
+                continue
+        out.append(role)
+    return out
 
 
 def _money_outcome(
@@ -465,7 +483,7 @@ def _money_outcome(
             detail["allowed"] = sorted(allowed)
         if check.roles:  # no expected amount: every role-bound amount in its role
             in_role, _, role_detail = role_outcome(
-                text, -1, resolve_roles(check.roles, ctx.params, resolve)
+                text, -1, resolve_roles(_roles_in_force(check, ctx), ctx.params, resolve)
             )
             matched, detail = matched and in_role, detail | role_detail
     elif check.mode == "contains":
@@ -477,7 +495,7 @@ def _money_outcome(
         matched = cents in stating and not others
         if check.roles:  # amounts bound to their role, clause by clause (`_roles`)
             in_role, _, role_detail = role_outcome(
-                text, cents, resolve_roles(check.roles, ctx.params, resolve)
+                text, cents, resolve_roles(_roles_in_force(check, ctx), ctx.params, resolve)
             )
             matched, detail = matched and in_role, detail | role_detail
         if others:

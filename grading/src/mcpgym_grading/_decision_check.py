@@ -14,11 +14,37 @@ from mcpgym_grading.rubric import DecisionMatch
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
+_DETERMINERS = r"(?:\s+of)?(?:\s+(?:the|your|my|these|those|our|its|their))?"
+_COLLECTIVE = re.compile(
+    rf"\b(?:both|all|each|every|either|neither){_DETERMINERS}(?:\s+(?:two|\d+|recent|open))?"
+    r"\s+(?:orders?|ones|of them|purchases|records)\b"
+    r"|\b(?:the|your|my|these|those)\s+two\s+(?:\w+\s+)?orders\b"
+    r"|\bboth\b(?=\s*(?:[.!?,;:]|$))"
+)
+"""Words naming every record at once ("both orders", "all of your orders", "the two
+orders", "cancelled both."): a sentence with them is about each record."""
+_ONE_OF = re.compile(r"\b(?:one|only one|either one|neither one|just one)\s+of\s*$")
+
+
+def _collective(sentence: str) -> bool:
+    folded = fold(sentence)
+    return any(not _ONE_OF.search(folded[: m.start()]) for m in _COLLECTIVE.finditer(folded))
+
+
 def sentences_about(text: str, value: str) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
     breaks) that name ``value`` as a whole token, read folded (`fold`)."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
     return [s for s in _SENTENCE.split(text) if token.search(fold(s))]
+
+
+def sentences_about_all(text: str, value: str) -> list[str]:
+    """The sentences of ``text`` that do not name ``value`` but name every record at once
+    (`_COLLECTIVE`: "I've cancelled both orders", "all of your orders", "cancelled both.";
+    not "one of the two orders"): a claim there is a claim about each record, a denial is
+    not a denial of each ("I couldn't cancel both orders")."""
+    named = set(sentences_about(text, value))
+    return [s for s in _SENTENCE.split(text) if s not in named and _collective(s)]
 
 
 def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
@@ -37,9 +63,14 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
     if about is not None:
         if isinstance(about, list | dict):
             raise CheckEvaluationError(f"`about` must be one value, got {about!r}")
+        together = "\n".join(sentences_about_all(text, str(about)))
         text = "\n".join(sentences_about(text, str(about)))
+    else:
+        together = ""
     actions = tuple(dict.fromkeys((*check.claimed, *check.not_claimed, *check.not_denied)))
-    read = decisions(text, actions)
+    read = decisions(text, actions) + [d for d in decisions(together, actions) if d.done]
+    if together:
+        text = f"{text}\n{together}" if text else together
     missing = [a for a in check.claimed if not any(d.done and d.action == a for d in read)]
     wrong = [
         {"action": d.action, "done": d.done, "clause": d.text}

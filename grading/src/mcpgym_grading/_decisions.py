@@ -22,8 +22,15 @@ place a verb form of an action stands is:
 - else a *claim*: the action is stated as done. Only past forms and fixed phrases claim
   (``cancelled``, ``posted``, ``will now ship to``); a bare ``cancel`` claims nothing.
 
-Edge forms it does not read: a negation before a comma in the same sentence (``not, as you
-asked, cancelled``), pronouns across sentences. The forms are the engine's, not the
+A negation or a modal left dangling at the end of a clause (``I have not, as you asked,
+cancelled order #7``; ``It will, once approved, be cancelled``) stands before the next
+clauses of its sentence, up to the first that holds a form of an action: that clause is read
+as denied (or hedged). Dangling means the clause ends in the negation (``not``, ``never``,
+``haven't``, optionally ``yet``, ``been``, ``actually``...), or is a short one (up to four
+words) ending in a modal or a condition word (``It will``, ``If``); ``As discussed before``
+or ``Per your request`` carry nothing.
+
+Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
 rubric's: changing them changes grades, not rubric digests.
 """
 
@@ -134,6 +141,9 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 _CLAUSE = re.compile(r"[;:!?\n]+|[.,](?!\d)|(?<!\d)[.,]|\s[-\u2013\u2014]\s")
 """Clause breaks; a point or comma between digits is part of a number (``$1,234.50``)."""
+_SENTENCE_BREAK = re.compile(r"[;:!?\n.]")
+"""The clause breaks that also end a sentence: a dangling negation stops at them."""
+_ADVERBS = r"(?:\s+(?:yet|been|actually|really|ever|so far|in fact|however|quite|already))*"
 _NEGATION = re.compile(
     r"\b(not|no longer|never|nothing|unable|cannot|couldn['\u2019]?t|can['\u2019]?t|"
     r"won['\u2019]?t|wasn['\u2019]?t|isn['\u2019]?t|hasn['\u2019]?t|haven['\u2019]?t|"
@@ -145,6 +155,13 @@ _HEDGE = re.compile(
     r"would|can|could|may|might|should|shall|going to|ll|d|asked|ask|asking|want|wanted|"
     r"wants|request|requested|requesting|please|pending|awaiting|to be|hope|expect|"
     r"approve|approval|decide|able to)\b"
+)
+_DANGLING_NEGATION = re.compile(
+    rf"(?:\b(?:not|never|no longer|cannot|neither|nor)|n['\u2019]?t){_ADVERBS}\s*$"
+)
+_DANGLING_HEDGE = re.compile(
+    rf"^(?:\S+\s+){{0,3}}?(?:\b(?:if|once|when|whenever|until|unless|whether|will|would|can|"
+    rf"could|may|might|should|shall|ll|d)){_ADVERBS}\s*$"
 )
 
 
@@ -178,16 +195,35 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     wanted = tuple(ACTIONS) if actions is None else actions
     out: list[Decision] = []
     for reading in reading_texts(text):
-        for clause in _CLAUSE.split(reading):
+        carried = ""  # a dangling negation or modal of an earlier clause of the sentence
+        for clause, sep in _clauses(reading):
+            shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
+            found = False
             for action in wanted:
                 claims, bases = _PATTERNS[action]
                 for pattern, claiming in [(p, True) for p in claims] + [(p, False) for p in bases]:
                     for m in pattern.finditer(clause):
-                        before = clause[: m.start()]
+                        found = True
+                        before = f"{carried} {clause[: m.start()]}"
                         if _NEGATION.search(before) or _NEGATION.search(m.group(0)):
-                            out.append(Decision(action, False, clause.strip()))
+                            out.append(Decision(action, False, shown))
                         elif claiming and not _HEDGE.search(before):
-                            out.append(Decision(action, True, clause.strip()))
+                            out.append(Decision(action, True, shown))
+            if found or _SENTENCE_BREAK.search(sep):
+                carried = ""
+            elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
+                carried = clause.strip()
+    return out
+
+
+def _clauses(reading: str) -> list[tuple[str, str]]:
+    """The clauses of ``reading`` (`_CLAUSE`), each with the break after it ("" at the end)."""
+    out: list[tuple[str, str]] = []
+    start = 0
+    for m in _CLAUSE.finditer(reading):
+        out.append((reading[start : m.start()], m.group(0)))
+        start = m.end()
+    out.append((reading[start:], ""))
     return out
 
 

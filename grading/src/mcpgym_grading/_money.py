@@ -34,6 +34,7 @@ candidate amount or stands in an amount context (`mcpgym_grading._money_bare`).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Collection
@@ -323,6 +324,15 @@ def _currency(m: re.Match[str]) -> tuple[str, bool]:
 def money_mentions(
     text: str, *, bare: bool = False, candidates: Collection[int] = ()
 ) -> list[Mention]:
+    """Every money mention of ``text``, in order (see `_money_mentions`): remembered per
+    text, ``bare`` and set of ``candidates`` (a grade reads the same reply through several
+    checks); the list is the caller's own, its `Mention` items are immutable."""
+    key = frozenset(candidates) if bare else frozenset()
+    return list(_money_mentions(text, bare, key))
+
+
+@functools.lru_cache(maxsize=512)
+def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[Mention, ...]:
     """Every money mention of ``text``, in order (see the module docstring).
 
     With ``bare`` (a money check reads a reply so), a bare number that is no part of a
@@ -396,7 +406,7 @@ def money_mentions(
     for k in waived_zeros(prepared, [at for at, _ in out], zero):
         out[k] = (out[k][0], replace(out[k][1], waived=True))
     out.sort(key=lambda pair: pair[0])
-    return [mention for _, mention in out]
+    return tuple(mention for _, mention in out)
 
 
 def money_amounts(text: str) -> list[int]:

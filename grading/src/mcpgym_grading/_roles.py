@@ -99,7 +99,12 @@ class AmountRole(BaseModel):
     ``cues``: lower-case words or phrases, a trailing ``*`` makes the last word a prefix;
     at least one. ``binds_others``: False when the cues
     bind only this amount (the nouns of a limit the text may quote beside the amount
-    compared with it); other amounts read their clause without them.
+    compared with it); other amounts read their clause without them. ``yields_to_sql``
+    (default None): a query on the final state (variant params bound) selecting the amounts
+    this role yields to: where it selects the role's amount, the role is left out for that
+    episode and the check reads that amount as it reads any allowed one (a guard allowing
+    the $20.00 goodwill cap only as the cap, where the customer's earlier refund of $20.00
+    is an amount the texts may state in its own words).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -107,6 +112,7 @@ class AmountRole(BaseModel):
     amount: Any
     cues: tuple[str, ...]
     binds_others: bool = True
+    yields_to_sql: str | None = None
 
     @field_validator("cues")
     @classmethod

@@ -32,6 +32,7 @@ value has a ``0`` or a ``1``, the text may have a letter drawn like it (`DIGIT_L
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -440,6 +441,29 @@ def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = F
 
 
 def _alike(seen: str, wanted: str, more: dict[str, str] | None = None) -> bool:
+    if seen == wanted:
+        return True
+    if more is None:
+        return _alike_plain(seen, wanted)
+    if more is LONG_DIGIT_LIKE:
+        return _alike_long(seen, wanted)
+    return _alike_of(seen, wanted, more)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _alike_plain(seen: str, wanted: str) -> bool:
+    """`_alike` without ``more``, remembered: the search asks it of the same character
+    pairs over and over (the tables it reads are constants)."""
+    return _alike_of(seen, wanted, None)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _alike_long(seen: str, wanted: str) -> bool:
+    """`_alike` with `LONG_DIGIT_LIKE`, remembered (as `_alike_plain`)."""
+    return _alike_of(seen, wanted, LONG_DIGIT_LIKE)
+
+
+def _alike_of(seen: str, wanted: str, more: dict[str, str] | None) -> bool:
     if seen == wanted:
         return True
     like = DIGIT_LIKE.get(wanted, "") + LETTER_LIKE.get(wanted, "")

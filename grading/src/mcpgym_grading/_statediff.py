@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcpgym_grading import _sqlmemo
 from mcpgym_grading._statepages import StateConnection, suspect_rowids
 from mcpgym_grading._values import bind_sql, jsonable, normalise, sort_key
 from mcpgym_grading.errors import CheckEvaluationError
@@ -355,15 +356,14 @@ def compare_queries(
         tables = []
         for side, db in (("final", final_db), ("reference", reference_db)):
             try:
-                cur = db.execute(sql, bound)
+                columns, rows = _sqlmemo.query(db, sql, bound)
             except sqlite3.Error as exc:
                 raise CheckEvaluationError(
                     f"same_rows query `{label}` failed on the {side} state: {exc}"
                 ) from None
-            if cur.description is None:
+            if columns is None:
                 raise CheckEvaluationError(f"same_rows query `{label}` returns no columns")
-            columns = tuple(str(d[0]) for d in cur.description)
-            tables.append(Table(columns, (), tuple(tuple(r) for r in cur.fetchall())))
+            tables.append(Table(columns, (), tuple(rows)))
         final, reference = tables
         if final.columns == reference.columns and final.rows == reference.rows:
             continue

@@ -51,6 +51,8 @@ class StateConnection(sqlite3.Connection):
 
     base_sha256: str | None = None
     same_as_base: frozenset[str] = frozenset()
+    schema_is_base: bool = False
+    """Whether the whole schema (tables, indexes, views, triggers) is the snapshot's."""
     data: bytes | mmap.mmap = b""
     delta: PageDelta | None = None
     index: BaseIndex | None = None
@@ -176,15 +178,23 @@ def tables_same_as_base(
     """Names of the tables of ``db`` (the delta ``delta`` applied to the snapshot of
     ``index``; ``page_size`` from its file header) whose rows are exactly the snapshot's
     (see the module docstring)."""
+    return _base_facts(db, delta, index, page_size)[0]
+
+
+def _base_facts(
+    db: sqlite3.Connection, delta: PageDelta, index: BaseIndex, page_size: int
+) -> tuple[frozenset[str], bool]:
+    """`tables_same_as_base`, and whether the whole schema of ``db`` is the snapshot's."""
     if not (delta.page_size == index.page_size == page_size):
-        return frozenset()
+        return frozenset(), False
     schema = _schema(db)
     changed = delta.changed_pages
-    return frozenset(
+    same = frozenset(
         name
         for name, pages in index.table_pages.items()
         if schema.get(name) == index.schema[name] and pages.isdisjoint(changed)
     )
+    return same, schema == index.schema
 
 
 def open_state(
@@ -219,10 +229,10 @@ def adopt_state(
     db.page_size = page_size_of(data)  # PRAGMA page_size is stale until page 1 is read
     if delta is not None and index is not None:
         memo = _memo(delta)
-        same = memo.get("same_as_base")
-        if same is None:
-            same = memo["same_as_base"] = tables_same_as_base(db, delta, index, db.page_size)
-        db.same_as_base = same
+        facts = memo.get("base_facts")
+        if facts is None:
+            facts = memo["base_facts"] = _base_facts(db, delta, index, db.page_size)
+        db.same_as_base, db.schema_is_base = facts
         db.base_sha256 = snapshot.sha256
         db.data = data
         db.delta = delta

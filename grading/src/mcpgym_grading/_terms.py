@@ -50,6 +50,7 @@ look-alike letters read as Latin ones):
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from typing import Literal
 
@@ -202,7 +203,26 @@ def _forms(word: str) -> set[str]:
     return out
 
 
+_TABLES: dict[int, tuple[Lexicon, tuple[dict[str, str], dict[tuple[str, ...], str], set[str]]]] = {}
+_TABLES_LOCK = threading.Lock()
+
+
 def _tables(lex: Lexicon) -> tuple[dict[str, str], dict[tuple[str, ...], str], set[str]]:
+    """`_make_tables` of ``lex``, made once per lexicon object (lexicons are frozen; the
+    tables are only read)."""
+    with _TABLES_LOCK:
+        found = _TABLES.get(id(lex))
+    if found is not None and found[0] is lex:
+        return found[1]
+    tables = _make_tables(lex)
+    with _TABLES_LOCK:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        _TABLES[id(lex)] = (lex, tables)
+    return tables
+
+
+def _make_tables(lex: Lexicon) -> tuple[dict[str, str], dict[tuple[str, ...], str], set[str]]:
     """``{qualifier or one-word name form: item}``, ``{name words (last in any form): item}``
     and the unit nouns in every form."""
     single: dict[str, str] = {}
@@ -225,10 +245,14 @@ def _tables(lex: Lexicon) -> tuple[dict[str, str], dict[tuple[str, ...], str], s
 def _split_glued(s: str, units: set[str], single: dict[str, str]) -> list[tuple[str, int, int]]:
     """The words of ``s`` with spans; a known word glued to a unit noun is two words."""
     out: list[tuple[str, int, int]] = []
+    # the units a word ends in, taken in the order the set gives them (as a loop over
+    # `units` would meet them), found from the word's own endings: no loop over every unit
+    order = {u: k for k, u in enumerate(units) if len(u) >= 4}
     for m in _WORD.finditer(s):
         w = m.group(0)
-        for u in units:
-            if len(u) >= 4 and w.endswith(u) and w[: -len(u)] in single:
+        ends = sorted((order[w[-n:]], w[-n:]) for n in range(4, len(w) + 1) if w[-n:] in order)
+        for _k, u in ends:
+            if w[: -len(u)] in single:
                 cut = m.start() + len(w) - len(u)
                 out += [(w[: -len(u)], m.start(), cut), (u, cut, m.end())]
                 break
@@ -268,10 +292,11 @@ def _read(
     neutral = NEUTRAL | {w.casefold() for w in lex.neutral}
     ranks = {i for i, spec in lex.items.items() if spec.ranks}
     ordered = sorted(phrases.items(), key=lambda p: -len(p[0]))  # longest names first
+    by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, item in ordered:  # each word meets only the names it starts (in that order)
+        by_first.setdefault(phrase[0], []).append((phrase, item))
     for i in range(len(plain)):
-        for phrase, item in ordered:
-            if phrase[0] != plain[i][0]:
-                continue
+        for phrase, item in by_first.get(plain[i][0], ()):
             n = len(phrase)
             if tuple(w[0] for w in plain[i : i + n]) == phrase:
                 a, b = plain[i][1], plain[i + n - 1][2]

@@ -62,7 +62,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
 
-_DIGEST_ROLE_DEFAULTS: dict[str, Any] = {"binds_others": True}
+_DIGEST_ROLE_DEFAULTS: dict[str, Any] = {"binds_others": True, "yields_to_sql": None}
 """`AmountRole` options added after rubrics with roles were signed (as `_DIGEST_DEFAULTS`)."""
 
 
@@ -427,7 +427,9 @@ class DecisionMatch(_CheckBase):
     `AnswerMatch` (every non-null value the query selects, read as one text). ``about``
     (default None: the whole text): a value (a `Param`, an order number); only the
     sentences naming it as a whole number or token are read, where one text states two
-    decisions about two records (one order cancelled, the other shipped).
+    decisions about two records (one order cancelled, the other shipped); a sentence naming
+    every record at once (``I've cancelled both orders``, ``all of your orders``) is read
+    for its claims, not its denials (``I couldn't cancel both orders`` denies neither).
     """
 
     kind: Literal["decision_match"] = "decision_match"
@@ -509,7 +511,7 @@ class Rubric(BaseModel):
                     del check[key]
             for role in check.get("roles") or ():
                 for key, default in _DIGEST_ROLE_DEFAULTS.items():
-                    if role.get(key) == default:
+                    if key in role and role[key] == default:
                         del role[key]
             reader = check.get("reader")
             if isinstance(reader, dict) and reader.get("document_dates") == "named":

@@ -60,6 +60,7 @@ from mcpgym_server._logcap import (
     log_form,
 )
 from mcpgym_server._sandbox import Sandbox, VirtualClock
+from mcpgym_server._sandbox_pool import SandboxPool
 from mcpgym_server._sealing import SealingMixin, _Sealing, wall_iso
 from mcpgym_server._tasks import TaskVariant, ToolCall
 
@@ -70,6 +71,9 @@ INTERNAL_ERROR_MESSAGE = (
     "The step was recorded; you may retry or continue."
 )
 
+
+SANDBOX_POOL = 2
+"""Sandboxes the HTTP server keeps ready (`EpisodeManager` ``sandbox_pool``)."""
 
 SANDBOX_CACHE_KIB = 64
 """SQLite page cache per sandbox connection, in KiB (``PRAGMA cache_size``). The database
@@ -204,6 +208,10 @@ class EpisodeManager(SealingMixin):
             that grades the kept sandbox in place and drops the bundle unread
             (`DirectEpisodes`); such a bundle does not verify, so it must never be written
             to disk or sent.
+        sandbox_pool: sandboxes a worker thread keeps ready, the read statements of
+            earlier episodes' first tool calls prepared (`mcpgym_server._sandbox_pool`;
+            each still a private copy of the snapshot). 0 (default): none; the server
+            keeps `SANDBOX_POOL`. Each costs one snapshot copy of memory.
 
     Starting a manager sweeps the store's debris (`EpisodeStore.sweep_debris`).
 
@@ -227,6 +235,7 @@ class EpisodeManager(SealingMixin):
         connection_factory: type[sqlite3.Connection] | None = None,
         keep_final_db: bool = False,
         hash_final: bool = True,
+        sandbox_pool: int = 0,
     ) -> None:
         check_limits(log_value_cap, log_budget)
         self.env = env
@@ -249,6 +258,7 @@ class EpisodeManager(SealingMixin):
         self.keep_final_db = keep_final_db
         self.hash_final = hash_final
         self._kept: dict[str, sqlite3.Connection] = {}
+        self._pool = SandboxPool(self._new_sandbox_db, sandbox_pool)
         swept = store.sweep_debris()  # sealings a killed writer never finished
         if swept:
             logger.warning("removed %d unfinished bundle(s) from %s", len(swept), store.root)
@@ -272,8 +282,7 @@ class EpisodeManager(SealingMixin):
         eid = episode_id or new_episode_id()
         if eid in self._open or eid in self._sealed:
             raise ValueError(f"episode id {eid!r} is already in use")
-        db = self.env.snapshot.open_copy(factory=self.connection_factory)
-        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
+        db = self._pool.take() or self._new_sandbox_db()
         for sql, params in variant.setup:
             db.execute(sql, params)
         sandbox = Sandbox(
@@ -291,6 +300,12 @@ class EpisodeManager(SealingMixin):
         )
         self._open[eid] = ep
         return ep
+
+    def _new_sandbox_db(self) -> sqlite3.Connection:
+        """A fresh private copy of the snapshot, as each episode's sandbox starts."""
+        db = self.env.snapshot.open_copy(factory=self.connection_factory)
+        db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
+        return db
 
     def get(self, episode_id: str) -> Episode:
         """The open episode with this id.
@@ -385,6 +400,12 @@ class EpisodeManager(SealingMixin):
             else:
                 if spec.framework and tool == SUBMIT_TOOL:
                     entry.result = {"status": "ended", "episode_id": ep.id}
+                elif not ep.log and self._pool.size:  # the first call teaches the pool
+                    sb.on_query = self._pool.learn
+                    try:
+                        self._run_tool(ep, spec.fn, kwargs, entry)
+                    finally:
+                        sb.on_query = None
                 else:
                     self._run_tool(ep, spec.fn, kwargs, entry)
         entry.duration_ms = (time.perf_counter() - t0) * 1000.0
@@ -485,6 +506,7 @@ class EpisodeManager(SealingMixin):
     def close_all(self, reason: TerminationReason = "shutdown") -> list[str]:
         """Seal every open episode (server shutdown), and wait (up to 10 s each) for the
         bundles being written in worker threads. Returns the ids sealed here."""
+        self._pool.close()
         ids = list(self._open)
         for eid in ids:
             self.seal(eid, reason)

@@ -72,7 +72,7 @@ from mcpgym_server._body_limit import MAX_MCP_BODY, limit_body
 from mcpgym_server._bundle import EpisodeStore
 from mcpgym_server._control import control_denied
 from mcpgym_server._environment import Environment
-from mcpgym_server._episode import EpisodeManager, new_episode_id
+from mcpgym_server._episode import SANDBOX_POOL, EpisodeManager, new_episode_id
 from mcpgym_server._errors import (
     CapacityError,
     EpisodeSealedError,
@@ -246,6 +246,7 @@ def create_app(
         max_open=max_open_episodes,
         log_value_cap=log_value_cap,
         log_budget=log_budget,
+        sandbox_pool=SANDBOX_POOL,
     )
 
     caps = SessionCaps(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -68,6 +69,9 @@ class Sandbox:
         self.seed = seed
         self.rng = random.Random(seed)
         self.episode_id = episode_id
+        self.on_query: Callable[[str], None] | None = None
+        """Told each statement `query` runs (the runtime's `SandboxPool.learn`, during
+        an episode's first tool call); not for tool code."""
 
     def next_id(self, counter: str, start: int = 1) -> int:
         """Allocate the next integer id of a named counter stored inside the sandbox.
@@ -100,6 +104,8 @@ class Sandbox:
 
     def query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
         """Run a read query and return rows as plain dicts (column name -> value)."""
+        if self.on_query is not None:
+            self.on_query(sql)
         cur = self.db.execute(sql, params)
         cols = [c[0] for c in cur.description or ()]
         return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]

@@ -289,13 +289,18 @@ def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
     the ones the reference's own texts state (the kit's `with_text_amounts` param), the
     params ``allow`` (what the family's reply checks also allow: an earlier refund the
     customer mentions) and the money the episode moved (`MOVED_CENTS_SQL`: a goodwill
-    credit it gave); a policy figure only where the reference quotes it (its role is the
-    reply and escalation checks': an earlier refund equal to the goodwill cap is no cap).
+    credit it gave); the policy figures (`POLICY_ROLES`) in their role only ("Refunds above
+    $250.00 need billing's approval", not "refund $250.00, or $349.00"), except where the
+    figure is one of those allowed amounts (``yields_to_sql``: an earlier refund of $20.00
+    is no goodwill cap; a refund of $250.00 is no limit), which stand in any words.
     In every family and band, also where no refund is made or nothing was captured: a
     reply that invents a refund or a credit, or a reason stating a wrong amount, fails.
     The customer's order amounts (`other_amounts_sql`) are its candidates, read in any
     form."""
     allowed = " UNION ".join([MOVED_CENTS_SQL, *(f"SELECT COALESCE(:{p}, 0)" for p in allow)])
+    own = f"SELECT value FROM json_each(:{TEXT_AMOUNTS}) UNION {allowed}"
+    roles = tuple(r.model_copy(update={"yields_to_sql": own}) for r in POLICY_ROLES)
+    policy = f"SELECT {REFUND_LIMIT_CENTS} UNION SELECT {GOODWILL_CAP_CENTS}"
     candidates = (
         f"SELECT a FROM ({other_amounts_sql(*allow)}) WHERE a NOT IN "
         f"(SELECT value FROM json_each(:{TEXT_AMOUNTS})) AND a NOT IN ({MOVED_CENTS_SQL})"
@@ -309,7 +314,8 @@ def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
             "not made, a wrong amount or a list of candidate amounts misinforms; policy 9.2)",
         ),
         forbidden_sql=candidates,
-        allowed_sql=allowed,
+        allowed_sql=f"{allowed} UNION {policy}",
+        roles=roles,
         **kw,
     )
 

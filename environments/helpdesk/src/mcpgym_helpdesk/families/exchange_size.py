@@ -228,6 +228,20 @@ OTHER_TRACKING_SQL = (
 )
 """Tracking numbers of the customer's shipments and other return labels: not the answer."""
 
+SIZES_REVERSED_SQL = (
+    "WITH sizes AS (SELECT (SELECT size FROM product_variants WHERE id = :old_variant_id) AS o, "
+    "(SELECT size FROM product_variants WHERE id = :new_variant_id) AS n), "
+    "texts AS (SELECT body AS t FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author IN ('agent', 'note') "
+    "UNION ALL SELECT reason FROM exchanges WHERE order_id = :order_id "
+    "UNION ALL SELECT reason FROM returns WHERE order_id = :order_id "
+    "UNION ALL SELECT reason FROM refunds WHERE order_id = :order_id) "
+    "SELECT x FROM (SELECT mcpgym_reversed(texts.t, sizes.o, sizes.n) AS x FROM texts, sizes) "
+    "WHERE x IS NOT NULL"
+)
+"""Each reply, note or exchange/return/refund reason that states the size change the wrong
+way round (``mcpgym_reversed``: the wanted size given up, the delivered one received)."""
+
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -332,6 +346,17 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         replies.reply_sent(),
+        SqlCheck(
+            name="sizes-in-their-roles",
+            description="no reply, note or reason states the exchange the wrong way round: "
+            "the delivered size is the one sent back (returned), the wanted size the one that "
+            "ships (or is out of stock); `size US 11 -> US 12` or `your US 12 ships, send the "
+            "US 11 back` for a US 12 exchanged for a US 11 swaps them",
+            sql=SIZES_REVERSED_SQL,
+            expected=[],
+            weight=1,
+            required=True,
+        ),
         replies.reply_decision(bands=("easy", "medium", "expert"), not_denied=("exchange",)),
         replies.reply_decision(
             name="reply-states-return-and-credit",

@@ -22,10 +22,11 @@ customer, for this order) and then close as `store_credit_issued` instead.
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Rubric, with_text_amounts
+from mcpgym_grading import Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _queries as queries
@@ -61,6 +62,82 @@ AND LENGTH(r.return_tracking_number) >= 8
 """
 """Every tracking number of the customer's OTHER orders (each shipment and return label, not
 one sampled distractor): no reply may state one, in any form (`reply_omits`)."""
+
+
+SERVICE_NAMES = frozenset(
+    {
+        "2nd day air",
+        "second day air",
+        "next day air",
+        "3 day select",
+        "express saver",
+        "2day",
+        "priority overnight",
+        "standard overnight",
+        "first overnight",
+        "priority mail",
+        "first class mail",
+        "ground advantage",
+        "media mail",
+    }
+)
+"""The names of `replies.CARRIER_NAMES` that are a carrier's services, not the carrier: a
+reply binds a number to the carrier and to the service apart ("FedEx (Ground Advantage)"
+still pairs the number with FedEx)."""
+
+
+def _carrier_names_sql(column: str, *, services: bool) -> str:
+    """SQL: a JSON array of the names a reply may give the carrier in ``column``
+    (`replies.CARRIER_NAMES`, less the ambiguous ones; an unknown carrier: its code), its
+    services (`SERVICE_NAMES`) or the rest."""
+    cases = " ".join(
+        f"WHEN '{carrier}' THEN '"
+        + json.dumps(
+            [
+                w
+                for w in words
+                if w not in replies.AMBIGUOUS_CARRIER_NAMES and (w in SERVICE_NAMES) == services
+            ]
+        )
+        + "'"
+        for carrier, words in replies.CARRIER_NAMES.items()
+    )
+    other = "json_array()" if services else f"json_array(LOWER({column}))"
+    return f"json(CASE {column} {cases} ELSE {other} END)"
+
+
+PARCEL_FACTS_SQL = (
+    "WITH m AS (SELECT body AS b FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author = 'agent'), "
+    "parcels AS (SELECT json_group_array(json_object('key', tracking_number, 'facts', "
+    f"json_array({_carrier_names_sql('carrier', services=False)}, "
+    f"{_carrier_names_sql('carrier', services=True)}, json_array(estimated_delivery)))) AS j "
+    "FROM shipments WHERE order_id = :order_id) "
+    "SELECT x FROM (SELECT mcpgym_misbound(m.b, parcels.j) AS x FROM m, parcels) "
+    "WHERE x IS NOT NULL"
+)
+"""Each place a reply binds a parcel's tracking number to the other parcel's carrier, its
+service or estimated delivery date and not to its own (``mcpgym_misbound``, one row per reply)."""
+
+
+def reply_binds_parcel_facts() -> SqlCheck:
+    """No reply pairs a parcel's tracking number with another parcel's carrier or date
+    (`mcpgym_grading._binding`): a reply with the carriers swapped between the two numbers
+    gives both numbers and both carriers, and sends the customer to the wrong carrier.
+    Honest forms keep passing: each parcel on its own line, ``X via UPS and Y via FedEx``,
+    ``UPS has X``, a table, ``... respectively``."""
+    return SqlCheck(
+        name="reply-binds-each-parcel-its-facts",
+        description="no reply pairs a parcel's tracking number with the other parcel's "
+        "carrier or estimated delivery date instead of its own (policy 9.2: the carrier and "
+        "the tracking number): each parcel on its own line, `X via UPS and Y via FedEx`, a "
+        "table row or `... respectively` bind each number to its own carrier",
+        sql=PARCEL_FACTS_SQL,
+        expected=[],
+        weight=1,
+        required=True,
+        bands=("hard", "expert"),
+    )
 
 
 def _tracking(g: Generation, carrier: str, service: str) -> str:
@@ -283,6 +360,7 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         replies.reply_names_carrier(),
+        reply_binds_parcel_facts(),
         replies.reply_omits(
             name="reply-omits-other-orders",
             description="no reply gives a tracking number (shipment or return label) of any "

@@ -248,6 +248,42 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+def _item_facts_sql(order_item_id: str, *amounts: str) -> str:
+    """SQL: one JSON item of the binding reader, keyed by the order number of
+    ``order_item_id`` (a param reference), facts its product name, its price, the
+    ``amounts`` (SQL expressions in cents) and its order's delivery date."""
+    money = "printf('$%d.%02d', {0} / 100, {0} % 100)"
+    facts = ", ".join(
+        [
+            "p.name",
+            money.format("i.quantity * i.unit_price_cents"),
+            *(money.format(a) for a in amounts),
+            "substr(o.delivered_at, 1, 10)",
+        ]
+    )
+    return (
+        "(SELECT json_object('key', CAST(o.id AS TEXT), 'facts', json_array(json_array("
+        f"{facts}))) FROM order_items i JOIN orders o ON o.id = i.order_id "
+        "JOIN product_variants v ON v.id = i.variant_id JOIN products p ON p.id = v.product_id "
+        f"WHERE i.id = {order_item_id})"
+    )
+
+
+ORDERS_MISBOUND_SQL = (
+    "WITH m AS (SELECT body AS b FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author = 'agent'), "
+    f"items AS (SELECT json_array(json({_item_facts_sql(':order_item_id', ':refund_cents')}), "
+    f"json({_item_facts_sql(':declined_item_id')})) AS j "
+    "WHERE :declined_order_id IS NOT NULL AND :declined_order_id <> :order_id) "
+    "SELECT x FROM (SELECT mcpgym_misbound(m.b, items.j) AS x FROM m, items) "
+    "WHERE x IS NOT NULL"
+)
+"""Each place a reply gives the refunded item's order number with the declined item's
+product, price or delivery date and none of its own, or the declined item's order number
+with the refunded item's product, price, refund or delivery date (``mcpgym_misbound``, one
+row per reply); nothing where both items are on one order."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
@@ -302,6 +338,18 @@ RUBRIC = Rubric(
             # tempts, and "your order total of $X" sits beside refund words in both)
             roles={"refund_cents": replies.REFUNDED_CUES, "prior_refund_cents": replies.PRIOR_CUES},
             required=True,
+        ),
+        SqlCheck(
+            name="reply-binds-each-order-its-item",
+            description="no reply gives the refunded order's number with the declined item "
+            "(its product, price or delivery date) and none of its own, or the declined "
+            "order's number with the refunded item (its product, price, refund or delivery "
+            "date): `refunded $X for order #<declined>` swaps the two orders",
+            sql=ORDERS_MISBOUND_SQL,
+            expected=[],
+            weight=1,
+            required=True,
+            bands=("hard", "expert"),
         ),
         checks.ticket_state("closed", ("refunded",)),
         checks.other_tickets_untouched(),
