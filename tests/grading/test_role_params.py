@@ -45,7 +45,9 @@ def test_a_param_lists_the_variants_roles(value: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", [None, 5, "not json", [[100]], [[100, ["Upper"]]], [["x", ["a"]]]]
+    # a text in place of the cents is a value role (a date, an account: test_value_roles)
+    "value",
+    [None, 5, "not json", [[100]], [[100, ["Upper"]]], [[1.5, ["a"]]]],
 )
 def test_a_bad_roles_param_is_an_evaluation_error(value: object) -> None:
     with pytest.raises(CheckEvaluationError):

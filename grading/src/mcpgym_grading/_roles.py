@@ -51,6 +51,9 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   read, not which action word is near it: "Refunds above $250.00 need approval" names what
   the limit covers and stands (an action-word rule failed it and was withdrawn, 59669ea).
 
+- Roles whose value is a text (a date, an account code) are read by
+  `mcpgym_grading._value_roles`: a mention bound to another role's words only is misplaced.
+
 - An amount in several roles (a payment's one allocation that is the whole payment) stands
   in any of them. Roles whose cues or number differ per variant (the invoice each allocation
   went to) come from a variant param that a `Param` item of ``roles`` names (`resolve_roles`).
@@ -80,6 +83,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from mcpgym_grading._limit_position import in_a_rule, limit_position
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._money_prepare import prepare
+from mcpgym_grading._value_roles import value_outcome
 from mcpgym_grading.errors import CheckEvaluationError
 
 if TYPE_CHECKING:
@@ -90,8 +94,10 @@ class AmountRole(BaseModel):
     """One amount and the words of its role (see the module docstring).
 
     ``amount``: integer cents or a `Param` reference (resolved per variant; a null or
-    non-positive amount binds nothing). ``cues``: lower-case words or phrases, a trailing
-    ``*`` makes the last word a prefix; at least one. ``binds_others``: False when the cues
+    non-positive amount binds nothing); or a text value (a date, an account code, an id;
+    null or empty binds nothing), read as a whole token by `mcpgym_grading._value_roles`.
+    ``cues``: lower-case words or phrases, a trailing ``*`` makes the last word a prefix;
+    at least one. ``binds_others``: False when the cues
     bind only this amount (the nouns of a limit the text may quote beside the amount
     compared with it); other amounts read their clause without them. ``yields_to_sql``
     (default None): a query on the final state (variant params bound) selecting the amounts
@@ -184,8 +190,9 @@ def _decide(
     return None
 
 
-Roles = Sequence[tuple[int, Sequence[str]] | tuple[int, Sequence[str], bool]]
-"""Resolved roles: ``(cents, cues)`` or ``(cents, cues, binds_others)`` (default True)."""
+Roles = Sequence[tuple[int | str, Sequence[str]] | tuple[int | str, Sequence[str], bool]]
+"""Resolved roles: ``(cents, cues)`` or ``(cents, cues, binds_others)`` (default True); a
+text in place of the cents is a value role (`mcpgym_grading._value_roles`)."""
 
 
 def bind(text: str, roles: Roles) -> list[Bound]:
@@ -287,7 +294,15 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
     ``misplaced`` lists the mentions that stand outside their role (the expected amount
     bound to another role; another role-bound amount unbound or bound elsewhere).
     """
-    roles = [r for r in roles if r[0] > 0]
+    texts: list[tuple[str, Sequence[str]]] = []
+    amounts: list[tuple[int, Sequence[str], bool]] = []
+    for r in roles:
+        value, binds = r[0], (r[2] if len(r) > 2 else True)
+        if isinstance(value, str):
+            texts.append((value, r[1]))
+        elif value > 0:
+            amounts.append((value, r[1], bool(binds)))
+    roles = amounts
     index: dict[int, frozenset[int]] = {}
     for i, r in enumerate(roles):
         index[r[0]] = index.get(r[0], frozenset()) | {i}
@@ -313,6 +328,10 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
         detail["roles"].setdefault(str(r[0]), []).extend(c for c in r[1])
     if misplaced:
         detail["misplaced"] = misplaced
+    if texts:  # the roles of dates, account codes, ids (`_value_roles`)
+        _, wrong, value_detail = value_outcome(text, texts)
+        misplaced += wrong
+        detail |= value_detail
     return not misplaced, misplaced, detail
 
 
@@ -346,7 +365,7 @@ def _param_roles(value: Any, name: str) -> list[AmountRole]:
 
 def resolve_roles(
     roles: Sequence[AmountRole | Param], params: Mapping[str, Any], resolve: Any
-) -> list[tuple[int, tuple[str, ...], bool]]:
+) -> list[tuple[int | str, tuple[str, ...], bool]]:
     """``roles`` with each amount resolved to integer cents by ``resolve(value, params)``
     (the grader's `Param` resolution), as ``(cents, cues, binds_others)``; null amounts are
     left out, and so is a role with ``binds_others=False`` (a policy figure's) whose amount
@@ -358,7 +377,8 @@ def resolve_roles(
     of ``[cents, [cue, ...]]`` (or ``[cents, [cue, ...], binds_others]``, or `AmountRole`
     fields as a dict), or that list as JSON text (which SQL can read too): roles whose cues
     differ per variant (the invoice number an allocation went to) or whose number does (one
-    allocation per invoice paid).
+    allocation per invoice paid). A text value in place of the cents (an ISO date, an
+    account code) is a value role (`mcpgym_grading._value_roles`), returned as the text.
 
     Raises:
         CheckEvaluationError: an amount is not integer cents, or a roles param is not such
@@ -369,15 +389,15 @@ def resolve_roles(
             expanded.append(r)
         else:  # a `Param` (not imported: `mcpgym_grading.rubric` imports this module)
             expanded += _param_roles(resolve(r, params), r.name)
-    out: list[tuple[int, tuple[str, ...], bool]] = []
+    out: list[tuple[int | str, tuple[str, ...], bool]] = []
     for r in expanded:
         v = resolve(r.amount, params)
-        if v is None:
+        if v is None or v == "":
             continue
-        if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, bool) or not isinstance(v, int | str):
             raise CheckEvaluationError(
                 f"a role amount must be integer cents (write `AmountRole(amount=4500, ...)` or "
-                f"a `Param` of cents), got {v!r}"
+                f"a `Param` of cents) or a text value (a date, an account code), got {v!r}"
             )
         out.append((v, r.cues, r.binds_others))
     own = {cents for cents, _, binds in out if binds}

@@ -109,15 +109,108 @@ def document_cues(number: str) -> tuple[str, ...]:
     return (n, *(f"{w} {n}" for w in ("to", "applied to", "for", "against", "on", "paid on")))
 
 
-def note_roles(*roles: tuple[int | None, Iterable[str]]) -> str:
+def note_roles(*roles: tuple[int | str | None, Iterable[str]]) -> str:
     """The variant param a note check's ``roles`` names: ``(cents, cues)`` pairs as a JSON
     list of ``[cents, [cue, ...]]`` (cues lower-cased, as the grader matches them), in
-    order; a null or non-positive amount is left out (it binds nothing)."""
-    out = [[c, [cue.lower() for cue in cues]] for c, cues in roles if c is not None and c > 0]
+    order; a null or non-positive amount is left out (it binds nothing). A text in place
+    of the cents (a date, an account code) is a value role (`mcpgym_grading._value_roles`);
+    an empty one is left out."""
+    out = [
+        [c, [cue.lower() for cue in cues]]
+        for c, cues in roles
+        if c is not None and (c != "" if isinstance(c, str) else c > 0)
+    ]
     return json.dumps(out)
 
 
 def role_amounts_sql(param: str) -> str:
     """SQL selecting the amounts of the roles param ``:param`` (`note_roles`): what a note
-    may state, each in its role."""
-    return f"SELECT json_extract(value, '$[0]') FROM json_each(:{param})"
+    may state, each in its role (the roles of a text value, a date or an account code,
+    are left out)."""
+    return (
+        f"SELECT json_extract(value, '$[0]') FROM json_each(:{param}) "
+        "WHERE json_type(value, '$[0]') = 'integer'"
+    )
+
+
+# The roles of the dates and accounts a note states (`mcpgym_grading._value_roles`): a date
+# or account code bound to another role's words only (the accrual's date beside "reversed",
+# the expense account beside "against") misplaces it.
+
+ACCRUAL_DATE_CUES = ("accru*", "month end", "month-end", "end of may", "last day of may")
+"""An accrual's date (accrue-expense: 2026-05-31)."""
+
+REVERSAL_DATE_CUES = ("revers*", "auto-revers*", "undone", "backed out", "unwound")
+"""The date an accrual is reversed on (accrue-expense: 2026-06-01)."""
+
+POSTING_DATE_CUES = (
+    "post",
+    "posted",
+    "posting",
+    "posting date",
+    "posts",
+    "booked",
+    "moved",
+    "moved to",
+    "first day",
+    "first open day",
+    "earliest open",
+    "open period",
+    "entry date",
+    "instead",
+)
+"""The date an entry was posted on (closed-period-posting, enter-vendor-bill: 2026-05-01,
+the first day of the earliest open period)."""
+
+ASKED_DATE_CUES = (
+    "asked",
+    "asked for",
+    "request*",
+    "wanted",
+    "issued",
+    "issue date",
+    "invoice date",
+    "closed period",
+    "closed month",
+    "belong*",
+    "original*",
+)
+"""The date a posting was asked for, or its document's date, in a closed period
+(closed-period-posting)."""
+
+DOCUMENT_DATE_CUES = (
+    "dated",
+    "bill date",
+    "bill is dated",
+    "invoice date",
+    "document date",
+    "issued",
+    "printed",
+    "closed period",
+    "closed month",
+    "belong*",
+)
+"""A bill's own date, as printed (enter-vendor-bill expert: in closed April)."""
+
+DEBIT_ACCOUNT_CUES = ("dr", "debit*", "expense account", "charged to", "booked to")
+"""An expense account an accrual debits."""
+
+CREDIT_ACCOUNT_CUES = (
+    "cr",
+    "credit*",
+    "against",
+    "accrued expenses",
+    "accrued expense",
+    "accrued liabilities",
+    "liability",
+)
+"""The account an accrual credits (2100 Accrued Expenses)."""
+
+ACCRUED_TOTAL_CUES = ("accru*", "total*", "in all", "altogether", "2100", "accrued expenses")
+"""An accrual's total (what 2100 is credited with)."""
+
+
+def account_cues(code: str) -> tuple[str, ...]:
+    """The cues of an amount booked to the account ``code`` (``6600: $800.00``, ``Dr 6600
+    $800.00``, ``$800.00 to 6600``)."""
+    return (code, f"{code}:", f"to {code}", f"account {code}", f"dr {code}", f"debit {code}")

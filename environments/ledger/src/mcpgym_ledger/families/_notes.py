@@ -207,6 +207,35 @@ def note_amounts_in_role(entity: str, ref: str | Records, roles: str, **kw: Any)
     )
 
 
+def notes_values_in_role(*roles: AmountRole | Param, **kw: Any) -> AnswerMatch:
+    """Every note left in the episode (`EPISODE_NOTES_SQL`) states each date, account code
+    and amount of ``roles`` that it states in its role (an `AmountRole` with a text value,
+    a date or an account code: `mcpgym_grading._value_roles`; with cents,
+    `mcpgym_grading._roles`; a `Param` names a roles param, `_note_roles.note_roles`). Two
+    allowed dates, accounts or amounts exchanged (the accrual dated on the reversal's day,
+    the posting date given as the date asked for) misstate the record. Which amounts a note
+    may state at all is the guard's (`texts_state_no_other_amount_guard`): this check reads
+    roles only (a money check with no ``expected`` and nothing forbidden). No note states
+    nothing and passes. Required: a swapped date or account misstates the record (policy
+    10.1), as a swapped amount does (`note_amounts_in_role`)."""
+    return AnswerMatch(
+        name=kw.pop("name", "note-values-in-role"),
+        description=kw.pop(
+            "description",
+            "each date, account and amount the notes state stands beside the words of its "
+            "own role (two of them exchanged misstate the record; policy 10.1)",
+        ),
+        source="sql",
+        sql=EPISODE_NOTES_SQL,
+        normalize="money",
+        forbidden=[],  # roles only: the guard holds which amounts may be stated
+        roles=roles,
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
+
+
 def _written(table: str, column: str, when: str) -> str:
     return f"SELECT {column} FROM {table} WHERE {when}"
 

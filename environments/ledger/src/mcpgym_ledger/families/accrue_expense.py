@@ -20,13 +20,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
+from mcpgym_grading import AmountRole, Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
+from mcpgym_ledger.families._note_roles import (
+    ACCRUAL_DATE_CUES,
+    ACCRUED_TOTAL_CUES,
+    CREDIT_ACCOUNT_CUES,
+    DEBIT_ACCOUNT_CUES,
+    REVERSAL_DATE_CUES,
+    account_cues,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     note_left,
+    notes_values_in_role,
     tax_id_not_copied,
     texts_state_no_other_amount_guard,
 )
@@ -37,6 +47,8 @@ NAME = "accrue-expense"
 
 ACCRUAL_DATE = "2026-05-31"
 REVERSAL_DATE = "2026-06-01"
+ACCRUED_TO = "2100"
+"""The account the accrual credits (2100 Accrued Expenses, policy 9.1)."""
 
 ESTIMATES = (
     # vendor, what (for May), account
@@ -115,7 +127,7 @@ def generate(g: Generation) -> VariantSpec:
         + "\nAccrue what still needs accruing, as the policy requires."
     )
     total = sum(x["cents"] for x in items)
-    accrual = [(x["account"], x["cents"], 0) for x in items] + [("2100", 0, total)]
+    accrual = [(x["account"], x["cents"], 0) for x in items] + [(ACCRUED_TO, 0, total)]
     entry_id = sc.peek_id("journal_entries")
     reference = [reference_call("get_policy")]
     if billed is not None:
@@ -158,6 +170,13 @@ def generate(g: Generation) -> VariantSpec:
         "reversal": movements([(c, cr, dr) for c, dr, cr in accrual]),
         "accrued_cents": total,
         "movements": [],
+        # the note's total, each line's amount and each expense account in its role (the
+        # dates' and 2100's are the rubric's own)
+        "note_roles": note_roles(
+            (total, ACCRUED_TOTAL_CUES),
+            *((x["cents"], account_cues(x["account"])) for x in items),
+            *((x["account"], DEBIT_ACCOUNT_CUES) for x in items),
+        ),
     }
     return VariantSpec(
         instruction=instruction(body), setup=sc.setup, params=params, reference=reference
@@ -209,6 +228,16 @@ RUBRIC = Rubric(
             "none is dated in a closed period (policy 2.1) and no posted entry was edited (6.1)"
         ),
         note_left("journal_entry", ACCRUAL_ENTRIES),
+        notes_values_in_role(
+            AmountRole(amount=Param("accrual_date"), cues=ACCRUAL_DATE_CUES),
+            AmountRole(amount=Param("reversal_date"), cues=REVERSAL_DATE_CUES),
+            AmountRole(amount=ACCRUED_TO, cues=CREDIT_ACCOUNT_CUES),
+            Param("note_roles"),
+            description="the notes state the accrual's date beside its accrual words and the "
+            "reversal's beside its reversal words, each expense account as the one debited "
+            "and 2100 as the one credited, the total as the total and each line's amount "
+            "beside its account (two of them exchanged misstate the entry; policy 10.1)",
+        ),
         tax_id_not_copied(),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "
@@ -224,7 +253,7 @@ FAMILY = environment.add_family(
         "derive the account; hard: hours x rate; expert: one was billed since).",
         bands=BANDS,
         generator=with_text_amounts(generate),
-        generator_version="2",
+        generator_version="3",
         rubric=RUBRIC,
     )
 )

@@ -37,6 +37,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from mcpgym_grading import (
+    AmountRole,
     MentionMatch,
     Param,
     PeriodReader,
@@ -58,8 +59,10 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
+from mcpgym_ledger.families._note_roles import ASKED_DATE_CUES, POSTING_DATE_CUES
 from mcpgym_ledger.families._notes import (
     note_left,
+    notes_values_in_role,
     tax_id_not_copied,
     texts_state_no_other_amount_guard,
 )
@@ -308,6 +311,13 @@ RUBRIC = Rubric(
             range_allowed=OPEN_PERIODS,
             weight=0.5,
             required=True,  # policy 2.2: a note that hedges the period, or names none, fails
+        ),
+        notes_values_in_role(
+            AmountRole(amount=Param("issue_date"), cues=ASKED_DATE_CUES),
+            AmountRole(amount=FIRST_OPEN_DAY, cues=POSTING_DATE_CUES),
+            description="the notes state the date asked for (or the invoice's date) beside "
+            "the words of the request and 2026-05-01 beside the words of the posting (the two "
+            "exchanged say it was posted in the closed period; policy 2.2)",
         ),
         tax_id_not_copied(),
         nothing_else_changed(

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, record_state, with_text_amounts
+from mcpgym_grading import AmountRole, Param, Rubric, SqlCheck, record_state, with_text_amounts
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
@@ -34,11 +34,18 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import Records
-from mcpgym_ledger.families._note_roles import NET_CUES, TAX_CUES, note_roles
+from mcpgym_ledger.families._note_roles import (
+    DOCUMENT_DATE_CUES,
+    NET_CUES,
+    POSTING_DATE_CUES,
+    TAX_CUES,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     note_decision,
     note_left,
     note_says_money,
+    notes_values_in_role,
     stated_cents,
     tax_id_not_copied,
     texts_state_no_other_amount_guard,
@@ -406,6 +413,14 @@ RUBRIC = Rubric(
             # $5,000.00 approval limit, so posted"; hard's "above the $5,000.00 limit")
             limit=APPROVAL_LIMIT_CENTS,
             roles="note_roles",
+        ),
+        notes_values_in_role(
+            AmountRole(amount=Param("bill_date"), cues=DOCUMENT_DATE_CUES),
+            AmountRole(amount=Param("posting_date"), cues=POSTING_DATE_CUES),
+            description="the notes state the bill's date beside the words of its date and the "
+            "posting date beside the words of the posting (a bill dated in closed April and "
+            "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",
+            bands=("expert",),
         ),
         note_left(
             "bill",

@@ -1,0 +1,119 @@
+"""Values that are not amounts bound to their role in a text (an `AmountRole` whose value is
+a text: a date, an account code, an id).
+
+A note may rightly state two dates of the work (an accrual dated 2026-05-31 and its reversal
+dated 2026-06-01; the date a posting was asked for and the date it was posted on) or two
+accounts (the expense debited and 2100 credited). Both allowed, they can trade places ("accrued
+on 2026-06-01, reversed on 2026-05-31") and every value is still an allowed one. A *value
+role* binds such a value to the words of its role (its cues), read clause by clause as
+`mcpgym_grading._roles` reads amounts (the same clauses and cue matching):
+
+- A mention is the value as written, a whole token (``2100`` is not in ``$2,100.00`` nor in
+  ``21000``; ``2026-05-01`` not in ``2026-05-011``), in the text as the money reader
+  prepares it (folded, lower-case).
+- Each cue in a clause belongs to the value mention nearest it (the gap in characters; at
+  equal gaps to each of them): in "reversal of the 2026-05-31 accrual on 2026-06-01" both
+  cues are the first date's, none the second's; in "6600 $800.00 against 2100" ``against``
+  is 2100's, not 6600's. A cue after a mention with a phrase break between (a comma, colon
+  or bracket, ``and``, ``then``...: "2026-05-31 and reversed on 2026-06-01") is not that
+  mention's. A mention's role is the role of the nearest cue it holds (at equal
+  gaps the longer cue).
+- A mention whose nearest such cue belongs only to other roles than the value's own is
+  *misplaced* and the text fails; a mention with no such cue (unbound) or with a cue of its
+  own role among the nearest passes: the check asks that a value is not given another
+  role's words, not that the text uses any word. A value in several roles (a bill posted on
+  its own date) stands in any of them.
+
+A heuristic over surface words, like the amount roles: it refuses the exchanged values of
+an honest text and keeps the usual honest wordings; a text that writes the value in another
+form (``May 31``) is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from mcpgym_grading._money_prepare import prepare
+
+ValueRoles = Sequence[tuple[str, Sequence[str]]]
+"""Resolved value roles: ``(value, cues)`` pairs, the value a non-empty text."""
+
+
+def _value_pattern(values: Sequence[str]) -> re.Pattern[str]:
+    alts = "|".join(re.escape(v.lower()) for v in sorted(set(values), key=len, reverse=True))
+    return re.compile(rf"(?<![\w$.,/-])(?:{alts})(?!\w)(?![.,/-]\w)")
+
+
+def _gap(cs: int, ce: int, start: int, end: int) -> int:
+    """Characters between a cue ``[cs, ce)`` and a mention ``[start, end)`` (0: they touch
+    or overlap)."""
+    return cs - end if cs >= end else start - ce if ce <= start else 0
+
+
+_BREAK = re.compile(r"[,:(]|\b(?:and|then|so|while|but|before|after)\b")
+"""Words that start another phrase: a cue after them is not the value's before them."""
+
+
+def _claimants(text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str]]) -> set[int]:
+    """The indexes of the ``mentions`` of ``text`` nearest the cue ``[cs, ce)`` (ties: all
+    of them); a mention before the cue with a phrase break between (`_BREAK`: "2026-05-31
+    and reversed") does not hold it."""
+    gaps = {
+        i: _gap(cs, ce, s, e)
+        for i, (s, e, _) in enumerate(mentions)
+        if not (cs >= e and _BREAK.search(text, e, cs))
+    }
+    low = min(gaps.values(), default=None)
+    return {i for i, g in gaps.items() if g == low}
+
+
+def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[str, Any]]:
+    """Whether every mention in ``text`` of a value in ``roles`` stands in its role (see the
+    module docstring). Returns ``(ok, misplaced, detail)``: ``misplaced`` lists the mentions
+    bound to another role only, as ``"VALUE (as CUE)"``; ``detail`` has ``value_roles``
+    (value to its cues) and, when some are, ``misplaced_values``."""
+    from mcpgym_grading._roles import _cue_pattern, clauses  # noqa: PLC0415 (cycle)
+
+    roles = [(v.lower(), tuple(c)) for v, c in roles if v]
+    detail: dict[str, Any] = {"value_roles": {}}
+    for v, cues in roles:
+        detail["value_roles"].setdefault(v, []).extend(cues)
+    if not roles:
+        return True, [], detail
+    own: dict[str, set[int]] = {}
+    owners: dict[str, set[int]] = {}
+    for i, (v, cues) in enumerate(roles):
+        own.setdefault(v, set()).add(i)
+        for c in cues:
+            owners.setdefault(c, set()).add(i)
+    patterns = [(frozenset(ids), c, _cue_pattern(c)) for c, ids in owners.items()]
+    values = _value_pattern([v for v, _ in roles])
+    misplaced: list[str] = []
+    for clause in clauses(text):
+        prepared = prepare(clause)
+        mentions = [(m.start(), m.end(), m.group(0)) for m in values.finditer(prepared)]
+        if not mentions:
+            continue
+        hits = [
+            (ids, c, h.start(), h.end()) for ids, c, pat in patterns for h in pat.finditer(prepared)
+        ]
+        claimed = [_claimants(prepared, cs, ce, mentions) for _, _, cs, ce in hits]
+        for k, (start, end, value) in enumerate(mentions):
+            best: tuple[int, int] | None = None
+            named: set[int] = set()
+            cue_named = ""
+            for (ids, cue, cs, ce), owners_of in zip(hits, claimed, strict=True):
+                if k not in owners_of:
+                    continue  # a cue nearer another value is that one's
+                key = (_gap(cs, ce, start, end), cs - ce)
+                if best is None or key < best:
+                    best, named, cue_named = key, set(ids), cue
+                elif key == best:
+                    named |= ids
+            if named and not named & own[value]:
+                misplaced.append(f"{value} (as {cue_named!r})")
+    if misplaced:
+        detail["misplaced_values"] = misplaced
+    return not misplaced, misplaced, detail

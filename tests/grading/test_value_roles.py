@@ -1,0 +1,97 @@
+"""Dates and account codes bound to their role in a text (`_value_roles`; round 10's gate).
+
+The gate's swap mutants exchange two values of one kind a note states. Amounts had roles
+(`_roles`); dates and account codes had none, so a ledger note with the accrual's and the
+reversal's dates exchanged, or the expense account and 2100 exchanged, passed every check.
+An `AmountRole` with a text value now binds a date or code to its cues: bound to another
+role's words only, it is misplaced; unbound, or beside its own words, it passes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mcpgym_grading import AmountRole, Param
+from mcpgym_grading._roles import resolve_roles, role_outcome
+from mcpgym_grading._value_roles import value_outcome
+from mcpgym_grading._values import resolve
+
+ACCRUAL = ("accru*",)
+REVERSAL = ("revers*",)
+DEBIT = ("dr", "debit*")
+CREDIT = ("cr", "credit*", "against", "accrued expenses")
+ROLES = [
+    ("2026-05-31", ACCRUAL),
+    ("2026-06-01", REVERSAL),
+    ("6600", DEBIT),
+    ("2100", CREDIT),
+]
+NOTE = (
+    "Accrued $1,995.50 of May expenses on 2026-05-31 (6600: $1,995.50) against 2100, "
+    "reversed on 2026-06-01."
+)
+
+
+def _swap(text: str, a: str, b: str) -> str:
+    return text.replace(a, "\0").replace(b, a).replace("\0", b)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        NOTE,
+        "Reversal of the 2026-05-31 accrual on 2026-06-01. Dr 6600 / Cr 2100",
+        "Debit 6600, credit 2100 Accrued Expenses, dated 2026-05-31; auto-reverses 2026-06-01",
+        "May accrual dated 2026-05-31 (Dr 6600 $1,995.50; Cr 2100 $1,995.50). "
+        "Reversed on 2026-06-01.",
+        "6600 debited and 2100 credited. 2026-05-31 / 2026-06-01.",  # no cue: unbound
+    ],
+)
+def test_honest_forms_pass(text: str) -> None:
+    ok, misplaced, _ = value_outcome(text, ROLES)
+    assert ok, misplaced
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("2026-05-31", "2026-06-01"), ("6600", "2100")], ids=["dates", "accounts"]
+)
+def test_swapped_values_are_misplaced(a: str, b: str) -> None:
+    ok, misplaced, detail = value_outcome(_swap(NOTE, a, b), ROLES)
+    assert not ok and misplaced and detail["misplaced_values"] == misplaced
+
+
+def test_a_cue_nearer_another_value_is_that_ones() -> None:
+    # "against" is 2100's (nearer it), not the expense account's before it
+    assert value_outcome("6600: $800.00 against 2100", ROLES)[0]
+    assert not value_outcome("2100: $800.00 against 6600", ROLES)[0]
+
+
+def test_whole_tokens_only() -> None:
+    # 2100 inside an amount or a longer number is no mention of the account
+    assert value_outcome("Accrued $2,100.00 and 21000 units against 2100", ROLES)[0]
+    assert value_outcome("accrued: ref 2026-06-011", ROLES)[0]
+
+
+def test_a_value_in_two_roles_stands_in_either() -> None:
+    roles = [("2026-05-01", ("dated",)), ("2026-05-01", ("posted",))]
+    assert value_outcome("Dated 2026-05-01, posted on 2026-05-01.", roles)[0]
+
+
+def test_role_outcome_reads_text_roles_beside_amount_roles() -> None:
+    roles = [(199550, ("accru*",)), ("2026-05-31", ACCRUAL), ("2026-06-01", REVERSAL)]
+    assert role_outcome(NOTE, -1, roles)[0]
+    ok, misplaced, _ = role_outcome(_swap(NOTE, "2026-05-31", "2026-06-01"), -1, roles)
+    assert not ok and len(misplaced) == 2
+
+
+def test_resolve_roles_keeps_text_values() -> None:
+    roles = (
+        AmountRole(amount=Param("accrual_date"), cues=ACCRUAL),
+        AmountRole(amount="2100", cues=CREDIT),
+        Param("note_roles"),
+    )
+    params = {"accrual_date": "2026-05-31", "note_roles": '[["6600", ["dr"]], [4500, ["x"]]]'}
+    got = resolve_roles(roles, params, resolve)
+    assert [r[0] for r in got] == ["2026-05-31", "2100", "6600", 4500]
+    # an empty or null text binds nothing
+    assert resolve_roles((AmountRole(amount="", cues=ACCRUAL),), {}, resolve) == []
