@@ -8,6 +8,7 @@ notes, and grade them in process.
 
 from __future__ import annotations
 
+import re
 from typing import cast
 
 import pytest
@@ -106,12 +107,17 @@ def test_write_off_note_quoting_the_invoice_net_beside_the_amount_fails() -> Non
 
 def test_a_note_stating_only_what_the_reference_states_passes() -> None:
     """The allowed amounts (`note_amounts`: the other allocations, the policy limit) are no
-    candidates: restating them beside the amount still passes."""
+    candidates: restating them beside the amount still passes, each in its role (the
+    invoice it went to, `_note_roles`; round 9 N2': unbound, it states no allocation)."""
     v = environment.variant("apply-customer-payment", "medium", 0)
-    allocated = [c for _i, c in v.params["allocations"]]
-    extra = "Allocated " + " and ".join(money(c) for c in allocated) + "."
+    note = next(c.arguments["body"] for c in v.reference if c.name == "add_note")
+    pairs = re.findall(r"(\$[\d,]+\.\d\d) applied to (INV-\d{4}-\d{4})", note)
+    assert len(pairs) == 2
+    extra = "Allocated " + " and ".join(f"{a} to {n}" for a, n in pairs) + "."
     got = results(grade_calls(v, _with_note(v, extra)))
     assert got["note-states-amount"]
+    bare = "Allocated " + " and ".join(a for a, _n in pairs) + "."
+    assert not results(grade_calls(v, _with_note(v, bare)))["note-states-amount"]
 
 
 @pytest.mark.parametrize("band", ["easy", "hard", "expert"])

@@ -323,6 +323,9 @@ _FEE = re.compile(
 )
 _LEFT = re.compile(r"\b(?:nothing|none|no)\b.*\b(?:left|leftover|remaining|remains|unapplied)\b")
 """A zero stated as what is left over (``Nothing left unapplied ($0.00 on account).``)."""
+_BALANCE = re.compile(r"\b(?:open|outstanding|owing|owed|unpaid|balance|due|remaining)\b")
+"""A zero stated as the balance a document is left with (``paid in full ($0.00 open)``,
+``balance $0.00``): what is open is nothing, no amount that competes with one stated."""
 _HEDGE = re.compile(
     r"\b(?:" + "|".join(HEDGES) + r"|otherwise|else|alternatively|if|unless|instead)\b"
 )
@@ -335,8 +338,9 @@ def waived_zeros(text: str, starts: list[int], zeros: list[int]) -> list[int]:
     ($0.00).``, ``return shipping $0.00``); not ``$45.00 or $0.00`` (no fee word) nor
     ``$45.00, no fee ($0.00)`` (another amount in the clause). A zero stated as nothing
     left over is waived the same way (``Nothing left unapplied ($0.00 on account).``:
-    a no-word and a leftover word, `_LEFT`), but not beside a hedge (``maybe nothing is
-    left ($0.00)``)."""
+    a no-word and a leftover word, `_LEFT`), and so is a zero balance (``now paid in full
+    ($0.00 open)``, ``balance due $0.00``: a balance word, `_BALANCE`), but neither beside a
+    hedge (``maybe nothing is left ($0.00)``, ``$0.00 or so open``)."""
     if not zeros:
         return []
     bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(text)), len(text) + 1]
@@ -354,7 +358,8 @@ def waived_zeros(text: str, starts: list[int], zeros: list[int]) -> list[int]:
             continue
         words = text[bounds[c - 1] : bounds[c]]
         if _FEE.search(words) is not None or (
-            _LEFT.search(words) is not None and _HEDGE.search(words) is None
+            (_LEFT.search(words) is not None or _BALANCE.search(words) is not None)
+            and _HEDGE.search(words) is None
         ):
             out.append(k)
     return out

@@ -51,6 +51,10 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   read, not which action word is near it: "Refunds above $250.00 need approval" names what
   the limit covers and stands (an action-word rule failed it and was withdrawn, 59669ea).
 
+- An amount in several roles (a payment's one allocation that is the whole payment) stands
+  in any of them. Roles whose cues or number differ per variant (the invoice each allocation
+  went to) come from a variant param that a `Param` item of ``roles`` names (`resolve_roles`).
+
 A cue is lower-case words matched whole in the text as the money parser reads it (folded,
 number words as digits); a trailing ``*`` makes its last word a prefix (``escalat*``). Cues
 are the author's statement of what the role is; keep them to words that say that role and
@@ -64,11 +68,12 @@ a family needs it).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -76,6 +81,9 @@ from mcpgym_grading._limit_position import in_a_rule, limit_position
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._money_prepare import prepare
 from mcpgym_grading.errors import CheckEvaluationError
+
+if TYPE_CHECKING:
+    from mcpgym_grading.rubric import Param
 
 
 class AmountRole(BaseModel):
@@ -273,40 +281,71 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
     """Whether the role-bound amounts of ``text`` stand in their roles.
 
     ``roles``: ``(cents, cues)`` pairs (or ``(cents, cues, binds_others)``), resolved; an
-    amount listed twice keeps its first role. Returns ``(ok, misplaced, detail)``: ``ok``
-    is True when nothing is misplaced;
+    amount listed in several roles (an allocation that is the whole payment, a unit price
+    that is the net of one item) stands in any of them. Returns ``(ok, misplaced, detail)``:
+    ``ok`` is True when nothing is misplaced;
     ``misplaced`` lists the mentions that stand outside their role (the expected amount
     bound to another role; another role-bound amount unbound or bound elsewhere).
     """
     roles = [r for r in roles if r[0] > 0]
-    index: dict[int, int] = {}
+    index: dict[int, frozenset[int]] = {}
     for i, r in enumerate(roles):
-        index.setdefault(r[0], i)
+        index[r[0]] = index.get(r[0], frozenset()) | {i}
     misplaced: list[str] = []
     bound = bind(text, roles)
-    own = index.get(expected)
+    own = index.get(expected, frozenset[int]())
     stated_in_role = any(
-        int(b.cents) == expected and (b.role == own or own in b.shared) for b in bound
+        int(b.cents) == expected and (b.role in own or own & b.shared) for b in bound
     )
     expected_clauses = {b.clause for b in bound if int(b.cents) == expected}
     for b in bound:
         if int(b.cents) == expected:
-            if b.role in (None, own) and (not b.shared or own in b.shared):
+            if (b.role is None or b.role in own) and (not b.shared or own & b.shared):
                 continue  # the expected amount unbound: not in a wrong role
-        elif b.role == index[int(b.cents)] and b.joined is None:
-            if own is None or stated_in_role or own not in b.cued or b.clause in expected_clauses:
+        elif b.role in index[int(b.cents)] and b.joined is None:
+            if not own or stated_in_role or not own & b.cued or b.clause in expected_clauses:
                 continue
             # another amount where the expected role's words are, the expected amount
             # in none of them: the reply gives that role to the wrong amount
         misplaced.append(b.text)
-    detail: dict[str, Any] = {"roles": {str(r[0]): list(r[1]) for r in roles}}
+    detail: dict[str, Any] = {"roles": {}}
+    for r in roles:
+        detail["roles"].setdefault(str(r[0]), []).extend(c for c in r[1])
     if misplaced:
         detail["misplaced"] = misplaced
     return not misplaced, misplaced, detail
 
 
+def _param_roles(value: Any, name: str) -> list[AmountRole]:
+    """The roles a variant param lists (see `resolve_roles`)."""
+    if isinstance(value, str):  # a JSON text, as SQL may read it with json_each too
+        try:
+            value = json.loads(value)
+        except ValueError:
+            pass
+    if not isinstance(value, list | tuple):
+        raise CheckEvaluationError(
+            f"the roles param {name!r} must be a list of [cents, [cues...]] items, got {value!r}"
+        )
+    out: list[AmountRole] = []
+    for item in cast("list[Any]", value):
+        try:
+            if isinstance(item, dict):
+                out.append(AmountRole.model_validate(item))
+            else:
+                cents, cues, *rest = cast("list[Any]", item)
+                binds = {"binds_others": rest[0]} if rest else {}
+                out.append(AmountRole(amount=cents, cues=tuple(cues), **binds))
+        except (TypeError, ValueError) as exc:
+            raise CheckEvaluationError(
+                f"the roles param {name!r} holds a bad role {item!r} (write [cents, [cues...]] "
+                f"or [cents, [cues...], binds_others]): {exc}"
+            ) from None
+    return out
+
+
 def resolve_roles(
-    roles: Sequence[AmountRole], params: Mapping[str, Any], resolve: Any
+    roles: Sequence[AmountRole | Param], params: Mapping[str, Any], resolve: Any
 ) -> list[tuple[int, tuple[str, ...], bool]]:
     """``roles`` with each amount resolved to integer cents by ``resolve(value, params)``
     (the grader's `Param` resolution), as ``(cents, cues, binds_others)``; null amounts are
@@ -315,10 +354,23 @@ def resolve_roles(
     that is the customer's earlier refund is read in that refund's role, even where the
     goodwill cap is $20.00 too.
 
+    A `Param` item names a variant param holding the variant's own roles, in order: a list
+    of ``[cents, [cue, ...]]`` (or ``[cents, [cue, ...], binds_others]``, or `AmountRole`
+    fields as a dict), or that list as JSON text (which SQL can read too): roles whose cues
+    differ per variant (the invoice number an allocation went to) or whose number does (one
+    allocation per invoice paid).
+
     Raises:
-        CheckEvaluationError: an amount is not integer cents."""
-    out: list[tuple[int, tuple[str, ...], bool]] = []
+        CheckEvaluationError: an amount is not integer cents, or a roles param is not such
+        a list."""
+    expanded: list[AmountRole] = []
     for r in roles:
+        if isinstance(r, AmountRole):
+            expanded.append(r)
+        else:  # a `Param` (not imported: `mcpgym_grading.rubric` imports this module)
+            expanded += _param_roles(resolve(r, params), r.name)
+    out: list[tuple[int, tuple[str, ...], bool]] = []
+    for r in expanded:
         v = resolve(r.amount, params)
         if v is None:
             continue

@@ -89,7 +89,7 @@ def texts_state_no_other_amount(
     forbidden_sql: str | None = None,
     allowed_sql: str | None = None,
     param: str = TEXT_AMOUNTS,
-    roles: tuple[AmountRole, ...] | None = None,
+    roles: tuple[AmountRole | Param, ...] | None = None,
     **kw: Any,
 ) -> AnswerMatch:
     """A guard: the texts ``text_sql`` selects (every free text the agent wrote in the
@@ -177,7 +177,7 @@ def reply_says(
     forbidden_sql: str | None = None,
     allowed: Value = None,
     allowed_sql: str | None = None,
-    roles: tuple[AmountRole, ...] | None = None,
+    roles: tuple[AmountRole | Param, ...] | None = None,
 ) -> AnswerMatch:
     """The texts ``text_sql`` selects (the agent's replies or notes) state ``:param``, and
     none of the other candidates.

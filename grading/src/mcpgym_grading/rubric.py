@@ -276,8 +276,9 @@ class AnswerMatch(_CheckBase):
     is several; the query's non-null values; integer cents): the other amounts the text may
     state (the policy figures, the other amounts the reference's own text states).
     ``roles`` (``"states"``, or a money check without ``expected``: then the text passes
-    only if every role-bound amount in it stands in its role; `AmountRole` items): amounts
-    bound to the words of
+    only if every role-bound amount in it stands in its role; `AmountRole` items, or a
+    `Param` naming a variant param that lists the variant's own roles, see
+    `mcpgym_grading._roles.resolve_roles`): amounts bound to the words of
     their role, read clause by clause (`mcpgym_grading._roles`): a reply that swaps two
     allowed amounts' roles ("refunded $349.00 ... $89.00 is above the limit") states nothing.
     ``signed`` (token): a number's leading minus sign is part of it, so ``-5`` and
@@ -309,7 +310,7 @@ class AnswerMatch(_CheckBase):
     forbidden_sql: str | None = None
     allowed: Value = None
     allowed_sql: str | None = None
-    roles: tuple[AmountRole, ...] | None = None
+    roles: tuple[AmountRole | Param, ...] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerMatch:

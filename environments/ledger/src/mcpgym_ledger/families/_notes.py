@@ -13,6 +13,7 @@ from mcpgym_grading import (
     AmountRole,
     AnswerMatch,
     DecisionMatch,
+    Param,
     SqlCheck,
     amounts_stated,
     reply_says,
@@ -21,6 +22,7 @@ from mcpgym_grading import (
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
 from mcpgym_ledger.families._limits import LIMIT_CUES, limit_roles
+from mcpgym_ledger.families._note_roles import role_amounts_sql
 
 
 def notes_sql(entity: str, ref: str | Records) -> str:
@@ -56,14 +58,15 @@ def stated_cents(*texts: str) -> str:
     return json.dumps(amounts_stated(*texts))
 
 
-def party_amounts_sql(party_param: str, allowed_param: str) -> str:
+def party_amounts_sql(party_param: str, allowed_param: str, roles_param: str | None = None) -> str:
     """SQL selecting the candidate amounts a note must not state beside the right one: every
     amount of the documents of the party ``:party_param`` (its invoices' net, tax, total,
     paid, credited, written-off and open amounts, and what was open before the episode's
     credit notes and payments; their lines' unit, net, tax and gross;
     its credit notes, payments, allocations, bills and bill lines), every unmatched bank
     line and the bank lines of its payments; except the amounts in the JSON list
-    ``:allowed_param`` (`stated_cents`). The expected amount itself is never forbidden
+    ``:allowed_param`` (`stated_cents`) and, given ``roles_param``, those of that roles
+    param (`_note_roles.note_roles`). The expected amount itself is never forbidden
     (`AnswerMatch`). A note listing several candidate amounts does not state the amount."""
     p = f":{party_param}"
     invoices = f"FROM invoices WHERE customer_id = {p}"
@@ -109,9 +112,12 @@ def party_amounts_sql(party_param: str, allowed_param: str) -> str:
         "SELECT ABS(amount_cents) FROM bank_lines WHERE status = 'unmatched' "
         f"OR payment_id IN ({pay_ids})",
     ]
+    allowed = f"SELECT value FROM json_each(:{allowed_param})"
+    if roles_param is not None:
+        allowed += f" UNION {role_amounts_sql(roles_param)}"
     return (
         f"SELECT DISTINCT a FROM ({' UNION ALL '.join(parts)}) WHERE a > 0 "
-        f"AND a NOT IN (SELECT value FROM json_each(:{allowed_param})) ORDER BY a"
+        f"AND a NOT IN ({allowed}) ORDER BY a"
     )
 
 
@@ -123,6 +129,7 @@ def note_says_money(
     party: str,
     allowed: str = "note_amounts",
     limit: int | None = None,
+    roles: str | None = None,
     **kw: Any,
 ) -> AnswerMatch:
     """A note on the record ``ref`` (as in `notes_sql`) states the amount ``:cents_param``
@@ -141,11 +148,24 @@ def note_says_money(
     (`_limits.LIMIT_CUES`: ``above the $5,000.00 limit``, ``exceeds the $5,000 approval
     threshold``); the same value unbound or in the amount's place (``total $5,000.00``,
     ``$6,662.42 or $5,000.00``) states the amount wrongly and fails. The expected amount
-    takes `_limits.RECORD_CUES` as its role then, so it is never read as the limit beside it."""
+    takes `_limits.RECORD_CUES` as its role then, so it is never read as the limit beside it.
+
+    ``roles``: the variant param (`_note_roles.note_roles`) binding each amount the note may
+    state to its role (the amount received and each invoice's allocation, a unit price, net,
+    tax and total): each is allowed, and each mention must stand nearest a cue of its own
+    role, so two allowed amounts swapped between roles state nothing."""
     description = kw.pop("description", f"a note on the {entity} states the amount ({cents_param})")
+    bound: tuple[AmountRole | Param, ...] = ()
+    allowed_sql = f"SELECT value FROM json_each(:{allowed})"
     if limit is not None:
         kw["allowed"] = [limit]
-        kw["roles"] = limit_roles(cents_param, limit)
+        bound = limit_roles(cents_param, limit)
+    if roles is not None:
+        bound = (*bound, Param(roles))
+        allowed_sql += f" UNION {role_amounts_sql(roles)}"
+        description += " (each amount in its role)"
+    if bound:
+        kw["roles"] = bound
     return reply_says(
         notes_text_sql(entity, ref),
         cents_param,
@@ -153,8 +173,35 @@ def note_says_money(
         normalize="money",
         description=description + "; no other amount of the party's documents is stated "
         "beside it (a list of candidate amounts states none of them)",
-        forbidden_sql=party_amounts_sql(party, allowed),
-        allowed_sql=f"SELECT value FROM json_each(:{allowed})",
+        forbidden_sql=party_amounts_sql(party, allowed, roles),
+        allowed_sql=allowed_sql,
+        required=kw.pop("required", True),
+        **kw,
+    )
+
+
+def note_amounts_in_role(entity: str, ref: str | Records, roles: str, **kw: Any) -> AnswerMatch:
+    """The notes on a second record ``ref`` (as in `notes_sql`), where the episode leaves
+    any, state each amount of the roles param ``:roles`` (`_note_roles.note_roles`) in its
+    role, and no amount but those, zero and the reference's texts' (`TEXT_AMOUNTS`): the
+    role binding of `note_says_money` for a record whose note no amount check requires
+    (credit-returned-item hard's second invoice). No note states nothing and passes (the
+    guard and the first record's checks ask for the notes). Required: a swapped amount
+    misstates the record (policy 10.1)."""
+    return AnswerMatch(
+        name=kw.pop("name", "note-amounts-in-role"),
+        description=kw.pop(
+            "description",
+            f"the notes on the {entity} ({ref}) state each of its amounts in its role (two "
+            "allowed amounts swapped state them wrongly; policy 10.1)",
+        ),
+        source="sql",
+        sql=notes_text_sql(entity, ref),
+        normalize="money",
+        mode="states",
+        allowed_sql=f"SELECT 0 UNION {role_amounts_sql(roles)} "
+        f"UNION SELECT value FROM json_each(:{TEXT_AMOUNTS})",
+        roles=(Param(roles),),
         required=kw.pop("required", True),
         **kw,
     )

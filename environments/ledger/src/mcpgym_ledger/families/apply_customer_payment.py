@@ -25,6 +25,12 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
+from mcpgym_ledger.families._note_roles import (
+    CREDIT_HELD_CUES,
+    RECEIVED_CUES,
+    document_cues,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     note_left,
     note_says_money,
@@ -175,6 +181,13 @@ def generate(g: Generation) -> VariantSpec:
         "payment_id": payment_id,
         "amount_cents": amount,
         "note_amounts": stated_cents(note),
+        # each amount of the note in its role: the payment, each invoice's allocation (its
+        # number), the credit held (with the number of the invoice paid twice)
+        "note_roles": note_roles(
+            (amount, RECEIVED_CUES),
+            *((c, document_cues(i["number"])) for i, c in alloc),
+            (credit, (*CREDIT_HELD_CUES, dup_number) if dup_number else CREDIT_HELD_CUES),
+        ),
         "payment_date": day,
         "credit_cents": credit,
         "allocations": sorted([i["id"], c] for i, c in alloc),
@@ -249,12 +262,15 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("payment", THE_PAYMENT),
-        note_says_money("payment", THE_PAYMENT, "amount_cents", party="customer_id"),
+        note_says_money(
+            "payment", THE_PAYMENT, "amount_cents", party="customer_id", roles="note_roles"
+        ),
         note_says_money(
             "payment",
             THE_PAYMENT,
             "credit_cents",
             party="customer_id",
+            roles="note_roles",
             name="note-states-credit",
             description="the note states the amount held as customer credit",
             bands=("expert",),
@@ -276,7 +292,7 @@ FAMILY = environment.add_family(
         "customer credit).",
         bands=BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

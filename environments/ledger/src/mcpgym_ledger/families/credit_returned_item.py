@@ -33,7 +33,15 @@ from mcpgym_ledger.families._common import (
     money,
     tax_on,
 )
+from mcpgym_ledger.families._note_roles import (
+    NET_CUES,
+    TAX_CUES,
+    TOTAL_CUES,
+    UNIT_CUES,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
+    note_amounts_in_role,
     note_left,
     note_says_money,
     stated_cents,
@@ -142,13 +150,13 @@ def generate(g: Generation) -> VariantSpec:
         )
         credits.append([inv["id"], net, tax])
         moves += [("4100", net, 0), ("2200", tax, 0), ("1100", 0, net + tax)]
-        note_lines.append((inv, qty, ln, net + tax))
+        note_lines.append((inv, qty, ln, net, tax))
     total = sum(c[1] + c[2] for c in credits)
     first_notes = []  # the notes on the invoice the note check reads
-    for inv, qty, ln, cents in note_lines:
+    for inv, qty, ln, net, tax in note_lines:
         text = (
-            f"Credit note for {qty} x {ln[0]} returned ({qty} x {money(ln[2])} + tax = "
-            f"{money(cents)})."
+            f"Credit note for {qty} x {ln[0]} returned ({qty} x {money(ln[2])} each, "
+            f"{money(net)} net + {money(tax)} tax = {money(net + tax)})."
         )
         if earlier is not None:
             text += f" {earlier['number']} had already credited the rest of the return."
@@ -157,6 +165,14 @@ def generate(g: Generation) -> VariantSpec:
         reference.append(
             reference_call("add_note", entity="invoice", entity_id=inv["id"], body=text)
         )
+
+    def roles_of(line: tuple[str, int, int], net: int, tax: int) -> str:
+        # each amount of a credit note's note in its role: total, unit price, net, tax
+        return note_roles(
+            (net + tax, TOTAL_CUES), (line[2], UNIT_CUES), (net, NET_CUES), (tax, TAX_CUES)
+        )
+
+    second = note_lines[1] if len(note_lines) > 1 else None
     invoices = []
     for r in sc.rows(
         "SELECT id, credited_cents, status FROM invoices WHERE customer_id = ? "
@@ -175,6 +191,10 @@ def generate(g: Generation) -> VariantSpec:
         "credit_cents": total,
         "first_credit_cents": credits[0][1] + credits[0][2],
         "note_amounts": stated_cents(*first_notes),
+        "note_roles": roles_of(*note_lines[0][2:]),
+        # hard: the second invoice's note, read for its amounts' roles
+        "second_invoice_id": second[0]["id"] if second else None,
+        "second_note_roles": roles_of(*second[2:]) if second else "[]",
         "invoices": invoices,
         "movements": movements(moves),
     }
@@ -214,7 +234,15 @@ RUBRIC = Rubric(
             "invoice_id",
             "first_credit_cents",
             party="customer_id",
+            roles="note_roles",
             forbidden=[Param("credit_cents")],  # hard: the total over both invoices
+        ),
+        note_amounts_in_role(
+            "invoice",
+            "second_invoice_id",
+            "second_note_roles",
+            name="second-note-amounts-in-role",
+            bands=("hard",),
         ),
         tax_id_not_copied(),
         nothing_else_changed(
@@ -230,7 +258,7 @@ FAMILY = environment.add_family(
         "invoice; hard: two invoices; expert: part of the return was credited before).",
         bands=BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

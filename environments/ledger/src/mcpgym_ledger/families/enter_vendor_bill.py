@@ -34,6 +34,7 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import Records
+from mcpgym_ledger.families._note_roles import NET_CUES, TAX_CUES, note_roles
 from mcpgym_ledger.families._notes import (
     note_decision,
     note_left,
@@ -265,14 +266,16 @@ def generate(g: Generation) -> VariantSpec:
             )
         )
         note = (
-            f"Entered bill {ref} from {vendor['name']}, total {money(total)}, as a draft. "
+            f"Entered bill {ref} from {vendor['name']}, total {money(total)} ({money(net)} net "
+            f"+ {money(tax)} tax), as a draft. "
             "Not posted: above the approval limit, escalated to the controller."
         )
     elif band == "expert":
         reference.append(reference_call("post_bill", bill_id=bill_id, posting_date=FIRST_OPEN_DAY))
         note = (
-            f"Entered and posted bill {ref} from {vendor['name']}, total {money(total)}. "
-            f"Dated {bill_day.isoformat()} (April, a closed period): posted on "
+            f"Entered and posted bill {ref} from {vendor['name']}, total {money(total)} "
+            f"({money(net)} net + {money(tax)} tax). Dated {bill_day.isoformat()} (April, "
+            "a closed period): posted on "
             f"{FIRST_OPEN_DAY}, the first day of the earliest open period (policy 2.2)."
         )
     else:
@@ -303,6 +306,8 @@ def generate(g: Generation) -> VariantSpec:
         "due_date": due_day.isoformat(),
         "total_cents": total,
         "note_amounts": stated_cents(note),
+        # the note's net and tax each in its role (the total's is `limit_roles`')
+        "note_roles": note_roles((net, NET_CUES), (tax, TAX_CUES)),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
         "status": "posted" if posted else "draft",
         "posting_date": posting_date if posted else None,
@@ -400,6 +405,7 @@ RUBRIC = Rubric(
             # the note may quote the approval limit as the limit, in any band ("under the
             # $5,000.00 approval limit, so posted"; hard's "above the $5,000.00 limit")
             limit=APPROVAL_LIMIT_CENTS,
+            roles="note_roles",
         ),
         note_left(
             "bill",
@@ -441,7 +447,7 @@ FAMILY = environment.add_family(
         "duplicate and a bill of a closed period).",
         bands=BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )
