@@ -404,10 +404,12 @@ def _listed(value: Any, sql: str | None, ctx: CheckContext, what: str) -> list[A
         _, rows = _run_sql(ctx, sql)
         values += [v for row in rows for v in row if v is not None]
     out: list[Any] = []
+    seen: set[Any] = set()  # 1 and 1.0 hash and compare equal, as `in` on the list did
     for v in values:
         if isinstance(v, bool) or not isinstance(v, str | int | float):
             raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
-        if v not in out:
+        if v not in seen:
+            seen.add(v)
             out.append(v)
     return out
 
@@ -561,6 +563,8 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         except ValueError as exc:
             raise CheckEvaluationError(f"`expected` {exc}") from None
         banned = [v for v in forbidden if expected is None or not _inside(check, v, expected)]
+        if check.given_sql and banned:
+            banned = _not_given(check, ctx, banned)
         leaked = []
         for value in banned:  # looked for as `contains` would, whatever the mode
             try:
@@ -582,6 +586,27 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         detail["forbidden_found"] = leaked[:MAX_FOUND_ROWS]
     passed = (matched != check.negate) and not leaked
     return Outcome(passed, detail)
+
+
+def _not_given(check: AnswerMatch, ctx: CheckContext, values: list[Any]) -> list[Any]:
+    """``values`` less the ones the texts ``check.given_sql`` selects state, read as the
+    check reads its own text (the other party's own words are theirs to hear back)."""
+    parts = _sql_texts(ctx, check.given_sql or "")
+    if not parts:
+        return values
+    if check.normalize == "text":
+        have = normalise_text("\n".join(parts))
+        return [v for v in values if normalise_text(str(v)) not in have]
+    view = TextView.of(parts, signed=False)
+    out: list[Any] = []
+    for value in values:
+        try:
+            given = view.contains(str(value)) or email_leaked("\n".join(parts), str(value))
+        except ValueError:
+            given = False
+        if not given:
+            out.append(value)
+    return out
 
 
 def _inside(check: AnswerMatch, value: Any, expected: Any) -> bool:
