@@ -199,8 +199,11 @@ _PREFIX = (
     r"(?P<pre>(?<![a-z])(?P<dq>us|" + "|".join(_FOREIGN_DOLLAR_PREFIXES) + r")?\$"
     r"|[" + _SIGN_CHARS + r"]|\b" + _CODE + r"(?![a-z])|\b(?:dollars?|bucks?|euros?)\b)"
 )
-_UNIT = (
-    r"(?P<post>(?P<pdq>us|" + "|".join(_FOREIGN_DOLLAR_PREFIXES) + r")?\$|¢|[" + _SIGN_CHARS + r"]"
+_UNIT = (  # a trailing `$` marks the number before it only when no number follows it:
+    # in `Dr 6600 $1,995.50` the `$` is the prefix of $1,995.50 and 6600 is no money
+    r"(?P<post>(?P<pdq>us|" + "|".join(_FOREIGN_DOLLAR_PREFIXES) + r")?\$(?![\s(]*-?\d)|¢|["
+    + _SIGN_CHARS
+    + r"]"
     r"|(?:(?P<qual>us|u s|american|"
     + _QUAL
     + r")\s)?(?P<unitword>"
