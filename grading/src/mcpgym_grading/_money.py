@@ -201,7 +201,9 @@ _PREFIX = (
 )
 _UNIT = (  # a trailing `$` marks the number before it only when no number follows it:
     # in `Dr 6600 $1,995.50` the `$` is the prefix of $1,995.50 and 6600 is no money
-    r"(?P<post>(?P<pdq>us|" + "|".join(_FOREIGN_DOLLAR_PREFIXES) + r")?\$(?![\s(]*-?\d)|¢|["
+    r"(?P<post>(?P<pdq>us|"
+    + "|".join(_FOREIGN_DOLLAR_PREFIXES)
+    + r")?\$(?![\s(]*-?\d)|¢|["
     + _SIGN_CHARS
     + r"]"
     r"|(?:(?P<qual>us|u s|american|"
