@@ -2,25 +2,32 @@
 
 Real child processes on loopback: they serve and grade an episode as the in-process
 servers do, keep their secrets off the command line, stop when the campaign's process
-closes them, and stop on their own when that process is killed (SIGKILL) without a
-word. Environments built in the test process (not installed by name) stay in process.
+closes them, stop on their own when that process is killed (SIGKILL) without a word,
+and are restarted when one of them is killed mid-campaign. Environments built in the
+test process (not installed by name) stay in process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
+from rich.console import Console
 
-from mcpgym_clients import EpisodeDriver, ReferenceAgent
+from mcpgym_clients import CampaignStatus, EpisodeDriver, LocalServers, ReferenceAgent, evaluation
 from mcpgym_clients.child_servers import serve_in_processes, use_child_processes
+from mcpgym_clients.evaluation import EvalOptions, evaluate
+from mcpgym_clients.protocol import AgentResult, EpisodeContext
 from mcpgym_server import Environment, load_environment
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc, pidfd")
@@ -156,3 +163,87 @@ async def test_child_servers_follow_the_event_loop_switch(
             assert len(kids) == 2
             for pid in kids:
                 assert _maps_uvloop(pid) is (setting == "1"), (pid, setting)
+
+
+def _listener(port: int) -> int:
+    """The pid of this process's child listening on 127.0.0.1:``port``."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if state == "0A" and int(local.split(":")[1], 16) == port:  # LISTEN
+            inodes.add(f"socket:[{inode}]")
+    for pid in _children(os.getpid()):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return pid
+    raise AssertionError(f"no child listens on port {port}")
+
+
+class _KillingReference(ReferenceAgent):
+    """The reference agent, which kill -9s one child server as its 3rd episode starts."""
+
+    def __init__(self, servers: list[LocalServers], which: str) -> None:
+        self.servers, self.which, self.started = servers, which, 0
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        self.started += 1
+        if self.started == 3:
+            url = (
+                self.servers[0].env_url
+                if self.which == "environment"
+                else (self.servers[0].grading_url)
+            )
+            os.kill(_listener(int(url.rsplit(":", 1)[1])), signal.SIGKILL)
+        return await super().run(ctx)
+
+
+@pytest.mark.parametrize("which", ["environment", pytest.param("grading", marks=pytest.mark.slow)])
+def test_a_child_killed_mid_campaign_is_restarted_and_the_retries_run_on_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str
+) -> None:
+    served: list[LocalServers] = []
+    real = serve_in_processes
+
+    @contextlib.asynccontextmanager
+    async def recorded(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        async with real(*args, **kwargs) as servers:
+            served.append(servers)
+            yield servers
+
+    monkeypatch.setattr(evaluation, "serve_in_processes", recorded)
+    opts = EvalOptions(
+        env="helpdesk",
+        agent=_KillingReference(served, which),
+        tasks=["order-status"],
+        bands=["easy"],
+        seeds=[0, 1, 2, 3],
+        epochs=1,
+        concurrency=1,
+        env_url=None,
+        grading_url=None,
+        grading_token=None,
+        store=tmp_path / "runs" / "mcpgym.db",
+        episodes=tmp_path / "runs" / "episodes",
+        baseline=False,
+        timeout=60.0,
+        argv=["test"],
+        infra_retry_wait=0.2,
+        servers="processes",
+    )
+
+    async def main() -> Any:
+        with anyio.fail_after(240):
+            return await evaluate(opts, Console(quiet=True), CampaignStatus())
+
+    out = anyio.run(main)
+    assert out is not None
+    log = (tmp_path / "runs" / "servers.log").read_text()
+    terms = [(r.seed, r.termination) for r in out[0].records]
+    assert terms == [(s, "completed") for s in range(4)], (terms, log[-3000:])
+    assert all(r.score == 1.0 for r in out[0].records)
+    role = "environment server" if which == "environment" else "grading service"
+    assert f"the {role} process died (exit status -9); restarting it on port" in log
+    assert f"the {role} serves again at" in log
+    assert not _children(os.getpid())  # the restarted child stopped with the campaign

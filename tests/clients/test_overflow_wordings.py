@@ -6,6 +6,7 @@ import pytest
 
 from mcpgym_clients.adapters.outcomes import (
     OverflowFigures,
+    error_signature,
     is_context_overflow,
     overflow_figures,
 )
@@ -89,6 +90,87 @@ def _error(status: int, body: str) -> ModelAPIError:
             OverflowFigures(4745, None, 4096),
             id="llama-cpp-python raw ValueError (400)",
         ),
+        # Recorded wire formats, each from the server's source or a quoted answer:
+        pytest.param(
+            400,
+            '{"error":{"message":"Prompt length 4745 exceeds the available context size of '
+            '4096 tokens","type":"invalid_request_error","param":null,'
+            '"code":"context_length_exceeded"}}',
+            OverflowFigures(4745, None, 4096),
+            id="TabbyAPI (common/errors.py, 2026-06 on)",
+        ),
+        pytest.param(
+            400,
+            '{"detail":"Prompt length 4745 is greater than max_seq_len 4096"}',
+            OverflowFigures(4745, None, 4096),
+            id="TabbyAPI (HTTPException 400, 2026-06-13 to 06-15)",
+        ),
+        pytest.param(
+            400,
+            '{"error":{"message":"Initial job allocation requires 6793 cache tokens, which '
+            'exceeds the available context size of 4096 tokens","type":"invalid_request_error",'
+            '"param":null,"code":"context_length_exceeded"}}',
+            OverflowFigures(6793, None, 4096),
+            id="TabbyAPI ExLlamaV3 allocation (prompt plus the cap)",
+        ),
+        pytest.param(
+            400,
+            '{"error":{"code":400,"message":"request (4745 tokens) exceeds the available '
+            'context size (4096 tokens), try increasing it","type":"exceed_context_size_error"}}',
+            OverflowFigures(4745, None, 4096),
+            id="llama.cpp server message alone (Jan relays it)",
+        ),
+        pytest.param(
+            400,
+            '{"error":{"code":400,"message":"input (4745 tokens) is larger than the max '
+            'context size (4096 tokens). skipping","type":"exceed_context_size_error"}}',
+            OverflowFigures(4745, None, 4096),
+            id="llama.cpp server, a prompt it cannot split",
+        ),
+        pytest.param(
+            500,
+            '{"error":{"code":500,"message":"Context size has been exceeded.",'
+            '"type":"server_error"}}',
+            OverflowFigures(),
+            id="llama.cpp server, filled while generating (500)",
+        ),
+        pytest.param(
+            400,
+            '{"error":"Context size has been exceeded."}',
+            OverflowFigures(),
+            id="LM Studio forwarding llama.cpp's (400)",
+        ),
+        pytest.param(
+            400,
+            '{"error":{"message":"This endpoint\'s maximum context length is 131072 tokens. '
+            "However, you requested about 139521 tokens (138021 of text input, 1500 in the "
+            'output). Please reduce the length of either one, or use the \\"middle-out\\" '
+            'transform to compress your prompt automatically.","code":400}}',
+            OverflowFigures(138021, 1500, 131072),
+            id="OpenRouter",
+        ),
+        pytest.param(
+            400,
+            '{"error":{"message":"This endpoint\'s maximum context length is 256000 tokens. '
+            "However, you requested about 424983 tokens (358454 of text input, 56529 of tool "
+            'input, 10000 in the output).","code":400}}',
+            OverflowFigures(414983, 10000, 256000),
+            id="OpenRouter with tool input",
+        ),
+        pytest.param(
+            413,
+            '{"error":{"message":"This model\'s maximum context length is 4096 tokens. '
+            "However, your request has 4745 input tokens. Please reduce the length of the "
+            'input messages.","type":"PayloadTooLarge","param":"input_tokens","code":413}}',
+            OverflowFigures(4745, None, 4096),
+            id="vLLM as a 413 (vllm-project/vllm#34363)",
+        ),
+        pytest.param(
+            400,
+            '{"error":"Input prompt (4745 tokens) is too long and exceeds limit of 4096"}',
+            OverflowFigures(4745, None, 4096),
+            id="vLLM scheduler text raised as an error",
+        ),
     ],
 )
 def test_server_overflow_wordings_are_read_with_their_figures(
@@ -107,7 +189,76 @@ def test_server_overflow_wordings_are_read_with_their_figures(
         (500, '{"error":"prompt too long; exceeded max context length by 649 tokens"}'),
         (500, '{"error":{"message":"llama_decode returned -1 (context window full?)"}}'),
         (503, '{"error":{"message":"Requested tokens exceed context window"}}'),
+        # TabbyAPI before 2026-06: the overflow only in its console, a generic 503 here
+        (
+            503,
+            '{"detail":"Chat completion 52c1a4f4badd475c8067daab9971af49 aborted. Maybe the '
+            'model was unloaded? Please check the server console."}',
+        ),
     ],
 )
 def test_other_answers_are_not_overflows(status: int, body: str) -> None:
     assert not is_context_overflow(_error(status, body))
+
+
+@pytest.mark.parametrize(
+    ("figures", "said"),
+    [
+        (
+            OverflowFigures(4745, None, 4096),
+            "4,745 prompt tokens vs a context window of 4,096 tokens",
+        ),
+        (
+            OverflowFigures(None, None, 4096),
+            "a prompt of unknown size vs a context window of 4,096 tokens",
+        ),
+        (OverflowFigures(), "a prompt of unknown size (the server stated no figures)"),
+    ],
+)
+def test_the_figures_are_said_in_words_whatever_is_known(
+    figures: OverflowFigures, said: str
+) -> None:
+    assert figures.describe() == said
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        pytest.param(
+            "Internal Server Error (request id 0b7e1c52-8f7a-4d3e-9a41-3c2f7e8d9b10)",
+            "Internal Server Error (request id 5f0c2a9e-1b4d-4c8a-8e27-9d6b3a1f4c22)",
+            id="UUID",
+        ),
+        pytest.param(
+            "Chat completion 52c1a4f4badd475c8067daab9971af49 aborted.",
+            "Chat completion 96b5accf70144d28907c306816d5513e aborted.",
+            id="TabbyAPI hex id",
+        ),
+        pytest.param(
+            "upstream failed for chatcmpl-c7fb9a0fcba844e996ceca2878cc0f92",
+            "upstream failed for chatcmpl-573665c74ccb4f4090b71560fddb0860",
+            id="prefixed id",
+        ),
+        pytest.param(
+            "engine error at 2026-12-06T09:21:23.512Z (ts 1765012883)",
+            "engine error at 2026-12-06T09:21:24.007Z (ts 1765012884)",
+            id="timestamps",
+        ),
+    ],
+)
+def test_per_request_ids_and_times_do_not_make_two_failures_differ(first: str, second: str) -> None:
+    assert error_signature(500, first) == error_signature(500, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "status"),
+    [
+        ("template failed to render tools", "template failed to render tool message", 500),
+        ("failed at step 3 of 12", "failed at step 4 of 12", 500),
+        ("max_tokens must be at least 1", "max_tokens must be at least 1", 503),
+    ],
+)
+def test_failures_that_differ_in_what_they_say_stay_apart(
+    first: str, second: str, status: int
+) -> None:
+    assert error_signature(500, first) != error_signature(status, second)

@@ -384,3 +384,6 @@ def test_yields_to_sql_at_its_default_keeps_the_rubric_digest() -> None:
     assert Rubric(checks=(base,)).digest() == Rubric(checks=(same,)).digest()
     assert Rubric(checks=(base,)).digest() != Rubric(checks=(other,)).digest()
     assert '"yields_to_sql"' not in Rubric(checks=(base,)).canonical_json()
+    # a `Param` item (a variant's own roles) has no such option: left as it is
+    params = base.model_copy(update={"roles": (Param("my_roles"),)})
+    assert '"my_roles"' in Rubric(checks=(params,)).canonical_json()

@@ -47,6 +47,40 @@ def test_lock_then_sign_writes_a_signed_lock(
     assert "unchanged" in result.output and "not signed off" not in result.output
 
 
+def test_signing_an_unchanged_rubric_again_never_silently_replaces_its_sign_off(
+    monkeypatch: pytest.MonkeyPatch, toy: ToyFactory
+) -> None:
+    env = install(monkeypatch, toy())
+    runner.invoke(cli.app, ["lock", "toyvault"])
+    runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY])
+    first = read_lock(env).signoffs["copy-secret"]
+    other = "Grace Hopper <grace@example.org>"
+    refused = runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", other])
+    assert refused.exit_code == 1, refused.output
+    assert f"is already signed off by {BY} at {first.at}" in flat(refused.output)
+    assert "pass --force to replace it" in flat(refused.output)
+    same = runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY])
+    assert same.exit_code == 0 and "unchanged:" in flat(same.output), same.output
+    assert read_lock(env).signoffs["copy-secret"] == first
+    forced = runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", other, "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert f"replacing {BY}'s of {first.at}" in flat(forced.output)
+    assert read_lock(env).signoffs["copy-secret"].by == other
+
+
+def test_after_a_rubric_change_lock_then_sign_signs_again_without_force(
+    monkeypatch: pytest.MonkeyPatch, toy: ToyFactory
+) -> None:
+    install(monkeypatch, toy())
+    runner.invoke(cli.app, ["lock", "toyvault"])
+    runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY])
+    env = install(monkeypatch, toy(weight=4.0))
+    assert runner.invoke(cli.app, ["lock", "toyvault"]).exit_code == 0
+    result = runner.invoke(cli.app, ["sign", "toyvault", "copy-secret", "--by", BY])
+    assert result.exit_code == 0 and "replacing" not in result.output, result.output
+    assert read_lock(env).signoff_status("copy-secret") == "valid"
+
+
 def test_sign_refuses_a_malformed_signer_and_an_unknown_family(
     monkeypatch: pytest.MonkeyPatch, toy: ToyFactory
 ) -> None:

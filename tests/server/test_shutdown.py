@@ -175,6 +175,10 @@ async def test_a_second_ctrl_c_during_shutdown_still_seals_before_exit(tmp_path:
             await stream.aclose()
     metas = _bundles(store)
     assert [(m.termination, m.steps) for m in metas.values()] == [("shutdown", 1)], log.text
+    # said in one line, and nothing else: no traceback of the cut request or the lifespan
+    assert "second interrupt: not waiting for 1 request(s) in flight" in log.text, log.text
+    assert "Traceback" not in log.text and "Exception in" not in log.text, log.text
+    assert proc.returncode == 0, log.text
 
 
 def _rpc(method: str, params: dict[str, Any], id_: int | None = None) -> bytes:

@@ -4,8 +4,9 @@ Run as ``python -m mcpgym_clients._server_child``. The first line of standard in
 the JSON settings `mcpgym_clients.child_servers.serve_in_processes` writes (role,
 environment name, store, log file, secrets); the child loads the environment, warms
 what its first request would otherwise pay for (the grading service's lock), serves on
-a free loopback port, prints ``{"url": ...}`` and serves until standard input closes
-(the parent closed it, or died) or SIGTERM. SIGINT is ignored: the parent stops it.
+a free loopback port (or the ``port`` of its settings: a restart), prints
+``{"url": ...}`` and serves until standard input closes (the parent closed it, or died)
+or SIGTERM. SIGINT is ignored: the parent stops it.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ async def _serve_child(settings: dict[str, Any]) -> None:
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     name = "environment server" if settings["role"] == "environment" else "grading service"
-    async with serve(app, name=name) as url:
+    # a restarted child takes its predecessor's port: the campaign holds its URL
+    async with serve(app, name=name, port=int(settings.get("port") or 0)) as url:
         sys.stdout.write(json.dumps({"url": url}) + "\n")
         sys.stdout.flush()
         os.dup2(2, 1)  # nobody reads the pipe any more: later output goes to the log

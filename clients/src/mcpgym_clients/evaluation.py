@@ -187,6 +187,7 @@ async def evaluate(
         if stopper.requested:
             return None
         driver: Any = None
+        backoff = infra_backoff(opts.infra_retry_wait)
         if opts.backend == "ray" and local_env is not None:  # servers as Ray actors
             from mcpgym_clients.backends.ray import ray_backend
 
@@ -220,11 +221,13 @@ async def evaluate(
             if opts.servers == "processes" or (
                 opts.servers == "auto" and use_child_processes(local_env)
             ):  # the servers on cores of their own
-                servers = await stack.enter_async_context(
+                children = await stack.enter_async_context(
                     serve_in_processes(
                         local_env.name, opts.episodes, log_path=log, seed_salt=opts.seed_salt
                     )
                 )
+                backoff = children.retry_policy(backoff)  # a retry waits for a restart
+                servers = children
             else:
                 stack.enter_context(server_logs(log))
                 servers = await stack.enter_async_context(
@@ -287,7 +290,7 @@ async def evaluate(
                 status=status,
                 resume=not opts.new_run,
                 infra_retries=opts.infra_retries,
-                infra_backoff=infra_backoff(opts.infra_retry_wait),
+                infra_backoff=backoff,
                 environment=local_env,
                 planner=campaign_planner(console, yes=opts.yes, bundles=bundles, store=opts.store),
             )

@@ -34,6 +34,7 @@ from mcpgym_grading.rubric import (
     AnswerMatch,
     CalledBefore,
     NoCollateralChanges,
+    Param,
     Rubric,
     SqlCheck,
     StateMatchesReference,
@@ -418,11 +419,12 @@ def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
     return _listed(check.forbidden, check.forbidden_sql, ctx, "a forbidden")
 
 
-def _roles_in_force(check: AnswerMatch, ctx: CheckContext) -> list[AmountRole]:
-    """``check.roles`` less each role whose ``yields_to_sql`` selects its amount."""
-    out: list[AmountRole] = []
+def _roles_in_force(check: AnswerMatch, ctx: CheckContext) -> list[AmountRole | Param]:
+    """``check.roles`` less each role whose ``yields_to_sql`` selects its amount (a `Param`
+    item, a variant's own roles, is kept as it is)."""
+    out: list[AmountRole | Param] = []
     for role in check.roles or ():
-        if role.yields_to_sql:
+        if isinstance(role, AmountRole) and role.yields_to_sql:
             amount = resolve(role.amount, ctx.params)
             yielded = _listed(None, role.yields_to_sql, ctx, "a yielded-to")
             if amount is not None and amount in yielded:

@@ -26,11 +26,12 @@ a vertical line glued between letters as ``l`` by itself (`PIPES`).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
 from importlib import resources
-from typing import cast
+from typing import Any, NamedTuple, cast
 
 _LATIN_LIKE = re.compile(
     r"LATIN (?:SMALL |CAPITAL )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .+)?"
@@ -168,17 +169,31 @@ def _tables() -> tuple[dict[int, str], dict[str, str], dict[int, str]]:
     return skeleton, {k: "".join(sorted(v)) for k, v in readings.items()}, folded
 
 
-SKELETON, READINGS, CONFUSABLES = _tables()
-"""`SKELETON`: ``{code point: what the skeleton writes}`` for the text *before*
-casefolding (a Latin letter or digit, `I_MARK` for ``I``, or the casefolded character
-itself where it has several readings); `READINGS`: ``{character: the letters and digits it
-may be read as}`` for those; `CONFUSABLES`: ``{code point: one Latin letter or digit}`` for
-casefolded text (the mention readers, a value's needle)."""
+class Tables(NamedTuple):
+    """The reading tables, built on first use (`tables`: about 0.3 s, so not at import).
+
+    Attributes:
+        skeleton: ``{code point: what the skeleton writes}`` for the text *before*
+            casefolding (a Latin letter or digit, `I_MARK` for ``I``, or the casefolded
+            character itself where it has several readings).
+        readings: ``{character: the letters and digits it may be read as}`` for those.
+        confusables: ``{code point: one Latin letter or digit}`` for casefolded text (the
+            mention readers, a value's needle).
+        digit_lookalikes: ``{code point: digit}``: letters of other scripts drawn like a
+            digit (casefolded: Cyrillic ``з`` ``3``, ``ч`` ``4``, ``б`` ``6``, ``о``
+            ``0``) and the braille cells of the digits (``⠁`` is ``1``), for the money
+            reader: read as digits in a number (`mcpgym_grading._money_prepare`).
+    """
+
+    skeleton: dict[int, str]
+    readings: dict[str, str]
+    confusables: dict[int, str]
+    digit_lookalikes: dict[int, str]
 
 
-def _digit_lookalikes() -> dict[int, str]:
+def _digit_lookalikes(skeleton: dict[int, str]) -> dict[int, str]:
     out = {
-        code: r for code, r in SKELETON.items() if r.isdigit() and chr(code).casefold() == chr(code)
+        code: r for code, r in skeleton.items() if r.isdigit() and chr(code).casefold() == chr(code)
     }
     for c in "\u043e\u03bf\u0585":  # Cyrillic, Greek and Armenian small o: 0 in a number
         out[ord(c)] = "0"
@@ -186,8 +201,26 @@ def _digit_lookalikes() -> dict[int, str]:
     return out
 
 
-DIGIT_LOOKALIKES = _digit_lookalikes()
-"""``{code point: digit}``: letters of other scripts drawn like a digit (casefolded:
-Cyrillic ``з`` ``3``, ``ч`` ``4``, ``б`` ``6``, ``о`` ``0``) and the braille cells of the
-digits (``⠁`` is ``1``), for the money reader: read as digits in a number
-(`mcpgym_grading._money_prepare`)."""
+@functools.cache
+def tables() -> Tables:
+    """The reading tables (`Tables`), built once, on the first call (not at import:
+    ``import mcpgym_grading`` does not pay for them)."""
+    skeleton, readings, confusables = _tables()
+    return Tables(skeleton, readings, confusables, _digit_lookalikes(skeleton))
+
+
+_LAZY = {
+    "SKELETON": "skeleton",
+    "READINGS": "readings",
+    "CONFUSABLES": "confusables",
+    "DIGIT_LOOKALIKES": "digit_lookalikes",
+}
+"""The module's former constants, now `Tables` fields, still importable by name."""
+
+
+def __getattr__(name: str) -> Any:
+    """``SKELETON``, ``READINGS``, ``CONFUSABLES``, ``DIGIT_LOOKALIKES``: the `tables`
+    fields of those names (built on first use)."""
+    if name in _LAZY:
+        return getattr(tables(), _LAZY[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

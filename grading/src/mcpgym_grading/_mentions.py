@@ -19,8 +19,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from mcpgym_grading import _confusables
 from mcpgym_grading._decode import markup_source
-from mcpgym_grading._skeleton import CONFUSABLES
 from mcpgym_grading._text import fold
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -28,7 +28,7 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 def _read(text: str) -> str:
     text = _CAMEL.sub(" ", unicodedata.normalize("NFKC", text))
-    return fold(text).translate(CONFUSABLES)
+    return fold(text).translate(_confusables.tables().confusables)
 
 
 def reading_texts(text: str) -> list[str]:

@@ -6,12 +6,13 @@ superscript cents, `fold`, dingbat digits, Arabic separators, number words as di
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
 from fractions import Fraction
 
-from mcpgym_grading._confusables import DIGIT_LOOKALIKES
+from mcpgym_grading import _confusables
 from mcpgym_grading._text import fold
 
 _UNITS = (
@@ -95,23 +96,28 @@ _LINE_BREAK = "\ue000"
 _DOLLAR_LOOKALIKES = re.compile(r"\U0001f4b2|%24", re.IGNORECASE)  # 💲, a URL-escaped $
 
 
-_LOOKS = "".join(map(chr, DIGIT_LOOKALIKES))
-_LOOKALIKE_NUMBER = re.compile(rf"(?<![^\W\d_])[\d{_LOOKS}]+(?:[.,][\d{_LOOKS}]+)*(?![^\W\d_])")
-"""A number that may be written with digit look-alikes (`DIGIT_LOOKALIKES`): read so
-where it has a digit too or stands after a currency sign (``$2О5.О2``, ``$бЧ9.88``,
-``$⠃⠑.⠚⠚``)."""
+@functools.cache
+def _lookalike_number() -> re.Pattern[str]:
+    """A number that may be written with digit look-alikes (`_confusables.Tables`'s
+    ``digit_lookalikes``): read so where it has a digit too or stands after a currency
+    sign (``$2О5.О2``, ``$бЧ9.88``, ``$⠃⠑.⠚⠚``). Compiled on first use, as the tables
+    are built."""
+    looks = "".join(map(chr, _confusables.tables().digit_lookalikes))
+    return re.compile(rf"(?<![^\W\d_])[\d{looks}]+(?:[.,][\d{looks}]+)*(?![^\W\d_])")
 
 
 def _lookalike_digits(text: str) -> str:
+    lookalikes = _confusables.tables().digit_lookalikes
+
     def sub(m: re.Match[str]) -> str:
         run = m.group(0)
-        read = run.translate(DIGIT_LOOKALIKES)
+        read = run.translate(lookalikes)
         if read == run:
             return run
         after_sign = text[: m.start()].rstrip(" ")[-1:] in ("$", "\u00a3", "\u20ac")
         return read if after_sign or any(c.isdigit() for c in run) else run
 
-    return _LOOKALIKE_NUMBER.sub(sub, text)
+    return _lookalike_number().sub(sub, text)
 
 
 _CHECK_CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(?:and|&)\s*(\d{2})\s*/\s*100\b")

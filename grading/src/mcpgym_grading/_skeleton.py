@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from mcpgym_grading import _confusables, _prose
-from mcpgym_grading._confusables import BRAILLE_LETTERS, MULTI, PIPES, READINGS, SKELETON
+from mcpgym_grading._confusables import BRAILLE_LETTERS, MULTI, PIPES
 
 SEPARATOR_WORDS = frozenset(
     {
@@ -99,11 +99,15 @@ _SPELLING = {
 } | {"zee": "z", "zed": "z"}
 """The spelling alphabet, and the names of Z: read as one letter (each also as its word)."""
 
-CONFUSABLES = _confusables.CONFUSABLES
-"""Letters that a reader takes for Latin ones, one reading per casefolded character
-(`mcpgym_grading._confusables`: Unicode's confusables data, Latin small capitals and
-letters with marks by their names, a short hand list): a value's needle reads so, and the
-mention readers do."""
+
+def __getattr__(name: str) -> dict[int, str]:
+    """``CONFUSABLES``: letters that a reader takes for Latin ones, one reading per
+    casefolded character (`mcpgym_grading._confusables.Tables.confusables`, built on first
+    use): a value's needle reads so, and the mention readers do."""
+    if name == "CONFUSABLES":
+        return _confusables.tables().confusables
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 LETTER_LIKE = {
     "n": "ν",
@@ -262,7 +266,7 @@ def build(folded: str, money_spans: Sequence[tuple[int, int]]) -> tuple[Atom, ..
     same but for that); ``money_spans`` (sorted ``(start, end)`` character spans of money
     amounts in the casefolded text) become one opaque atom each. Linear time."""
     # one character for one, and casefolded as `fold` does: the spans stay
-    folded = folded.translate(SKELETON).casefold()
+    folded = folded.translate(_confusables.tables().skeleton).casefold()
     if "ray" in folded:  # x-ray: one word, padded so the spans stay
         folded = _XRAY.sub(lambda m: "xray" + " " * (len(m.group(0)) - 4), folded)
     raw: list[tuple[str, bool] | None] = []  # a token and its sign; None: a money amount
@@ -395,7 +399,7 @@ class Needle:
         breaks: set[int] = set()
         proses: set[int] = set()
         end = 0
-        for m in _TOKEN.finditer(folded.translate(CONFUSABLES)):
+        for m in _TOKEN.finditer(folded.translate(_confusables.tables().confusables)):
             if chars:
                 breaks.add(len(chars))
                 if _prose.is_break(folded[end : m.start()]):
@@ -444,7 +448,7 @@ def _alike(seen: str, wanted: str, more: dict[str, str] | None = None) -> bool:
     if seen in like:
         return True
     # a character with several readings (`READINGS`: a capital I is i or l)
-    readings = READINGS.get(seen)
+    readings = _confusables.tables().readings.get(seen)
     return readings is not None and any(r == wanted or r in like for r in readings)
 
 

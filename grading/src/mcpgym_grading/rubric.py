@@ -522,7 +522,7 @@ class Rubric(BaseModel):
                     del check[key]
             for role in check.get("roles") or ():
                 for key, default in _DIGEST_ROLE_DEFAULTS.items():
-                    if role.get(key) == default:
+                    if key in role and role[key] == default:
                         del role[key]
             reader = check.get("reader")
             if isinstance(reader, dict) and reader.get("document_dates") == "named":

@@ -9,10 +9,14 @@ Ctrl-C forces the stop.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
+import logging
+import signal
 import socket
 from collections.abc import AsyncIterator, Callable, Generator
+from types import FrameType
 from typing import Any
 
 import anyio
@@ -53,8 +57,9 @@ class _StoppableServer(uvicorn.Server):
     """A uvicorn server (signals captured as usual) that calls ``on_stop`` after shutdown.
 
     uvicorn skips the application's lifespan shutdown when a second Ctrl-C forces the
-    stop; ``on_stop`` runs on every path, inside the signal capture, so a signal that
-    stopped the server is re-raised (and ends the process) only after it returned.
+    stop; this server runs it anyway (`_forced_stop`). ``on_stop`` runs on every path,
+    inside the signal capture, so a signal that stopped the server is re-raised (and ends
+    the process) only after it returned.
     """
 
     def __init__(
@@ -74,11 +79,56 @@ class _StoppableServer(uvicorn.Server):
                 self._log_started_message(sockets)
             self._on_ready()
 
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self.should_exit and sig == signal.SIGINT:
+            # A second Ctrl-C: stop waiting for requests in flight (`_forced_stop`). It is
+            # not recorded, so the SIGINT is raised again once at the end, not twice (the
+            # second would interrupt the event loop and leave tracebacks in the log).
+            self.force_exit = True
+            return
+        super().handle_exit(sig, frame)
+
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         try:
             await super().shutdown(sockets)
+            if self.force_exit:
+                await self._forced_stop()
         finally:
             self._on_stop()
+
+    async def _forced_stop(self) -> None:
+        """After a second Ctrl-C: cut the requests in flight, then shut the app down.
+
+        uvicorn's forced stop leaves both to the end of the event loop, which cancels
+        them there with a traceback each; here the cut requests are said in one line
+        (their cancellation is not logged) and the app's lifespan shutdown runs as on a
+        graceful stop (it seals the open episodes; ``on_stop`` seals what it missed).
+        """
+        tasks = [t for t in self.server_state.tasks if not t.done()]
+        _log.warning(
+            "second interrupt: not waiting for %d request(s) in flight; sealing the open "
+            "episodes, then exiting",
+            len(tasks),
+        )
+        _log.addFilter(_hide_cancelled)
+        for task in tasks:
+            task.cancel()
+        if tasks:  # uvicorn's own tasks, so asyncio's wait (it raises nothing)
+            await asyncio.wait(tasks, timeout=FORCED_STOP_TIMEOUT)
+        with anyio.move_on_after(FORCED_STOP_TIMEOUT):
+            await self.lifespan.shutdown()
+
+
+FORCED_STOP_TIMEOUT = 5.0
+"""Seconds a forced stop (a second Ctrl-C) waits for the cut requests, and then for the
+app's lifespan shutdown, each."""
+
+_log = logging.getLogger("uvicorn.error")
+
+
+def _hide_cancelled(record: logging.LogRecord) -> bool:
+    """A log filter: drop the traceback records of requests a forced stop cancelled."""
+    return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 def run_until_stopped(
@@ -95,10 +145,14 @@ def run_until_stopped(
 
     A signal stops accepting connections, lets requests in flight finish (at most
     ``graceful_timeout`` seconds, then they are cancelled), runs the app's lifespan
-    shutdown, then ``on_stop`` (synchronous; also after a forced stop, a second Ctrl-C,
-    which skips the lifespan shutdown). uvicorn then re-raises the signal: SIGTERM ends
-    the process with its usual status; SIGINT's `KeyboardInterrupt` is swallowed here, as
-    ``uvicorn.run`` does, so the call returns.
+    shutdown, then ``on_stop`` (synchronous). A second Ctrl-C while it waits forces the
+    stop: it logs one line (``second interrupt: not waiting for N request(s) in flight;
+    sealing the open episodes, then exiting``), cancels the requests in flight without a
+    traceback each, and runs the lifespan shutdown and ``on_stop`` all the same, so the
+    sealing always finishes (later Ctrl-Cs change nothing; ``kill -9`` is the hard stop).
+    uvicorn then re-raises the signal once: SIGTERM ends the process with its usual
+    status; SIGINT's `KeyboardInterrupt` is swallowed here, as ``uvicorn.run`` does, so
+    the call returns.
 
     Args:
         app: the ASGI app. host: interface to bind. port: TCP port (0: a free one).
@@ -130,6 +184,7 @@ def run_until_stopped(
         with contextlib.suppress(KeyboardInterrupt):
             server.run(sockets=[sock])
     finally:
+        _log.removeFilter(_hide_cancelled)
         sock.close()
     if not server.started:
         raise SystemExit(STARTUP_FAILURE)

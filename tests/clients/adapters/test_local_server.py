@@ -8,6 +8,7 @@ injected transport where only the answers matter.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import anyio
@@ -97,6 +98,26 @@ async def test_a_server_error_repeated_on_a_fresh_episode_is_ours_not_an_outage(
     assert first.termination == "infra_error"  # once, it may be an outage
     assert fresh.termination == "model_error"
     assert NULL_CONTENT_ERROR in fresh.error and "not an outage" in fresh.error
+
+
+def _tabby_aborted() -> dict[str, Any]:
+    # TabbyAPI before 2026-06 (endpoints/OAI/utils/chat_completion.py): a failed generation,
+    # an overflow included, is a 503 naming the request's fresh id
+    detail = (
+        f"Chat completion {uuid.uuid4().hex} aborted. Maybe the model was unloaded? "
+        "Please check the server console."
+    )
+    return {"status": 503, "response": {"detail": detail}}
+
+
+async def test_a_server_error_naming_a_fresh_request_id_each_time_is_still_alike() -> None:
+    # each episode: the first request answered, the second refused on all 3 attempts,
+    # each refusal with its own request id
+    tape = Tape.of(2 * ([_call_turn()] + [_tabby_aborted() for _ in range(3)]))
+    first, fresh = await _episodes(tape, 2)
+    assert first.termination == "infra_error"
+    assert fresh.termination == "model_error", fresh.error
+    assert "Maybe the model was unloaded" in fresh.error and "not an outage" in fresh.error
 
 
 async def test_an_outage_stays_infra_error_on_the_fresh_episode() -> None:

@@ -5,24 +5,37 @@ that are the request's fault rather than an outage.
   model's context window, in the words of OpenAI, vLLM, llama-cpp-python
   (``context_length_exceeded``, "maximum context length is N tokens"), vLLM 0.10+ ("The
   decoder prompt (length N) is longer than the maximum model length of M"), the llama.cpp
-  server (``exceed_context_size_error``, "exceeds the available context size"), SGLang
-  ("longer than the model's context length"), TGI and the services built on it
-  ("`inputs` tokens + `max_new_tokens` must be <= M", "`inputs` must have less than M
-  tokens"), Ollama ("prompt too long"), LM Studio ("the model is loaded with context
+  server and Jan, which runs it (``exceed_context_size_error``, "request (N tokens)
+  exceeds the available context size (M tokens)", "input (N tokens) is larger than the
+  max context size (M tokens)"), SGLang ("longer than the model's context length"), TGI
+  and the services built on it ("`inputs` tokens + `max_new_tokens` must be <= M",
+  "`inputs` must have less than M tokens"), TabbyAPI (``context_length_exceeded``,
+  "Prompt length N exceeds the available context size of M tokens"; until 2026-06
+  "Prompt length N is greater than max_seq_len M"), OpenRouter ("maximum context length
+  is M tokens. However, you requested about T tokens (N of text input, C in the
+  output)"), Ollama ("prompt too long"), LM Studio ("the model is loaded with context
   length of only M tokens"), MLX-LM ("Prompt length N exceeds the maximum context
-  length M"), Anthropic ("prompt is too long") and Gemini ("input token count ... exceeds").
-  One 5xx form counts too: llama-cpp-python's own ``ValueError`` ("Requested tokens (N)
-  exceed context window of M", raised by ``Llama.create_completion``), which its server
-  turns into the 400 above only when it can re-read the request as its own request type,
-  and otherwise answers raw as a 500 ``internal_server_error`` (as do servers embedding
-  the library). Only that exact wording counts on a 5xx: any other 5xx is an outage or a
-  request the server cannot process (`RepeatedServerErrors`), never an overflow.
+  length M"), vLLM's scheduler text ("Input prompt (N tokens) is too long and exceeds
+  limit of M"), Anthropic ("prompt is too long") and Gemini ("input token count ...
+  exceeds"). A 413 counts like a 400. Two 5xx forms count too: llama-cpp-python's own
+  ``ValueError`` ("Requested tokens (N) exceed context window of M", raised by
+  ``Llama.create_completion``), which its server turns into the 400 above only when it
+  can re-read the request as its own request type, and otherwise answers raw as a 500
+  ``internal_server_error`` (as do servers embedding the library); and the llama.cpp
+  server's generation-time "Context size has been exceeded." (a 500 ``server_error``:
+  the context filled while the response was generated; LM Studio forwards it). Only
+  those wordings count on a 5xx: any other 5xx is an outage or a request the server
+  cannot process (`RepeatedServerErrors`), never an overflow. KoboldCpp has no overflow
+  answer: it cuts the front of a prompt that does not fit and answers 200.
 - `overflow_figures`: the token counts such an answer states (prompt, completion asked
   for, context window), where it states them.
 - `RepeatedServerErrors`: a 5xx answer that every attempt of a request got alike, and
   that a fresh episode gets alike again while the server keeps answering other requests,
   is a request the server cannot process (``model_error``), not an outage
-  (``infra_error``).
+  (``infra_error``). "Alike" is `error_signature`: the status and the message with its
+  per-request ids and timestamps left out (TabbyAPI's 503 names its request:
+  ``Chat completion 52c1a4f4badd475c8067daab9971af49 aborted. Maybe the model was
+  unloaded? Please check the server console.``).
 """
 
 from __future__ import annotations
@@ -40,14 +53,21 @@ _OVERFLOW = re.compile(
     r"exceeds the available context size|longer than the model's context length|"
     r"longer than the maximum model length|prompt too long|"
     r"`?inputs`? tokens \+ `?max_new_tokens`? must be <=|`?inputs`? must have less than|"
-    r"loaded with context length of only|context the overflows",
+    r"loaded with context length of only|context the overflows|"
+    r"is greater than max_seq_len|is larger than the max context size|"
+    r"is too long and exceeds limit of|context size has been exceeded",
     re.IGNORECASE,
 )
 
-# llama-cpp-python's raw ValueError (llama_cpp/llama.py), the one overflow read on a 5xx
+# llama-cpp-python's raw ValueError (llama_cpp/llama.py), an overflow read on a 5xx
 _RAW_LLAMA_CPP = re.compile(
     r"Requested tokens \((?P<prompt>\d+)\) exceed context window of (?P<ctx>\d+)"
 )
+
+# the llama.cpp server's generation-time overflow (a 500 ``server_error``, or an error event
+# in a 200 stream; LM Studio's llama.cpp engine forwards it): the context filled while the
+# response was generated; the other overflow read on a 5xx, with no figures
+_GENERATION_FILLED = re.compile(r"context size has been exceeded", re.IGNORECASE)
 
 
 def is_context_overflow(exc: ModelAPIError) -> bool:
@@ -59,7 +79,7 @@ def is_context_overflow(exc: ModelAPIError) -> bool:
     """
     text = f"{exc} {exc.body or ''}"
     if exc.status is not None and 500 <= exc.status < 600:
-        return bool(_RAW_LLAMA_CPP.search(text))
+        return bool(_RAW_LLAMA_CPP.search(text) or _GENERATION_FILLED.search(text))
     if exc.status not in (400, 413, 422):
         return False
     return bool(_OVERFLOW.search(text))
@@ -90,8 +110,9 @@ class OverflowFigures:
         )
 
     def describe(self) -> str:
-        """``"4,745 prompt tokens vs a context window of 4,096"`` (what is known; the
-        response cap only when it is what does not fit)."""
+        """``"4,745 prompt tokens vs a context window of 4,096 tokens"`` (what is known; the
+        response cap only when it is what does not fit; ``"a prompt of unknown size (the
+        server stated no figures)"`` when nothing is)."""
         parts = []
         if self.prompt_tokens is not None:
             parts.append(f"{self.prompt_tokens:,} prompt tokens")
@@ -99,7 +120,9 @@ class OverflowFigures:
             parts.append(f"{self.completion_tokens:,} asked for the response")
         text = " + ".join(parts) or "a prompt of unknown size"
         if self.context is not None:
-            text += f" vs a context window of {self.context:,}"
+            text += f" vs a context window of {self.context:,} tokens"
+        elif not parts:
+            text += " (the server stated no figures)"
         return text
 
 
@@ -173,6 +196,46 @@ _FIGURES = (
     # llama-cpp-python's raw ValueError (a 500): "Requested tokens (4745) exceed context
     # window of 4096" (the prompt alone; the library checks it before the response cap)
     _RAW_LLAMA_CPP,
+    # OpenRouter: "This endpoint's maximum context length is 4096 tokens. However, you
+    # requested about 6793 tokens (4745 of text input, 2048 in the output)" (a tool-input
+    # part may come between: "(358454 of text input, 56529 of tool input, 10000 in the
+    # output)"; the prompt is the inputs together)
+    re.compile(
+        r"maximum context length is (?P<ctx>\d+) tokens.*?requested about \d+ tokens "
+        r"\((?P<text>\d+) of text input, (?:(?P<tool>\d+) of tool input, )?"
+        r"(?P<completion>\d+) in the output\)",
+        re.IGNORECASE | re.DOTALL,
+    ),
+    # TabbyAPI (2026-06 on, 400 ``context_length_exceeded``): "Prompt length 4745 exceeds
+    # the available context size of 4096 tokens"; before: "Prompt length 4745 is greater
+    # than max_seq_len 4096"
+    re.compile(
+        r"length (?P<prompt>\d+) (?:exceeds the available context size of|is greater than "
+        r"max_seq_len) (?P<ctx>\d+)",
+        re.IGNORECASE,
+    ),
+    # TabbyAPI (ExLlamaV3): "Initial job allocation requires 6793 cache tokens, which
+    # exceeds the available context size of 4096 tokens" (prompt plus the response cap)
+    re.compile(
+        r"requires (?P<total>\d+) cache tokens, which exceeds the available context size of "
+        r"(?P<ctx>\d+)",
+        re.IGNORECASE,
+    ),
+    # the llama.cpp server's message (Jan, and proxies that pass on only the message):
+    # "request (4745 tokens) exceeds the available context size (4096 tokens), try
+    # increasing it"; "input (4745 tokens) is larger than the max context size (4096
+    # tokens). skipping"
+    re.compile(
+        r"\((?P<prompt>\d+) tokens\) (?:exceeds the available|is larger than the max) "
+        r"context size \((?P<ctx>\d+) tokens\)",
+        re.IGNORECASE,
+    ),
+    # vLLM's scheduler (the text of its "ignored" request, raised as an error by servers
+    # built on it): "Input prompt (4745 tokens) is too long and exceeds limit of 4096"
+    re.compile(
+        r"prompt \((?P<prompt>\d+) tokens\) is too long and exceeds limit of (?P<ctx>\d+)",
+        re.IGNORECASE,
+    ),
     # Anthropic: "prompt is too long: 212345 tokens > 200000 maximum"
     re.compile(r"prompt is too long: (?P<prompt>\d+) tokens > (?P<ctx>\d+)", re.IGNORECASE),
     # Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed
@@ -206,6 +269,8 @@ def overflow_figures(exc: ModelAPIError) -> OverflowFigures:
         if m is None:
             continue
         found = m.groupdict()
+        if found.get("text"):  # OpenRouter: the prompt is its inputs together
+            found["prompt"] = str(int(found["text"]) + int(found.get("tool") or 0))
         prompt = found.get("prompt") or found.get("total")
         completion = found.get("completion")
         return OverflowFigures(
@@ -216,11 +281,41 @@ def overflow_figures(exc: ModelAPIError) -> OverflowFigures:
     return OverflowFigures()
 
 
+_VOLATILE = re.compile(
+    # a UUID (request ids of many servers, Python's uuid4)
+    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
+    # an ISO 8601 or log timestamp: 2026-12-06T09:21:23.5Z, 2026-12-06 09:21:23
+    r"|\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+    # a prefixed id with a digit in it: chatcmpl-c7fb9a0f..., req_011CSHoE..., cmpl-3f2a...
+    r"|\b[a-z]+[-_](?=[a-z0-9]*\d)[a-z0-9]{8,}\b"
+    # a bare hex id (TabbyAPI's request ids: 52c1a4f4badd475c8067daab9971af49)
+    r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b"
+    # epoch seconds or milliseconds, long counters
+    r"|\b\d{10,}\b",
+    re.IGNORECASE,
+)
+
+
+def error_signature(status: int | None, reason: str) -> str:
+    """What two failures share when they are alike: the status and the message, with the
+    parts a server makes fresh for every request (request ids, UUIDs, hex ids, timestamps)
+    replaced by ``<id>``, so that ``"500: failed (request id 9b1d...)"`` twice is alike.
+
+    Args:
+        status: the HTTP status (``None``: no answer). reason: the failure's message.
+
+    Returns:
+        ``"500 model API answered 500: failed (request id <id>)"``.
+    """
+    return f"{status} {_VOLATILE.sub('<id>', reason)}"
+
+
 class RepeatedServerErrors:
     """Tells a request the server cannot process from an outage, across episodes.
 
     A 5xx answer qualifies when every attempt of the request got it with the same status
-    and message (`ModelAPIError.identical`). The first time a campaign sees it, it is an
+    and message (`ModelAPIError.identical`; both compared as `error_signature`, so a fresh
+    request id in each does not make them differ). The first time a campaign sees it, it is an
     outage as far as anyone can tell (``infra_error``: the episode is retried fresh). When
     a later episode gets the same answer again *and* the server answered some request in
     between (so it is up), the request is at fault: ``model_error`` with the server's
@@ -242,7 +337,7 @@ class RepeatedServerErrors:
         records it otherwise."""
         if exc.status is None or not 500 <= exc.status < 600 or not exc.identical:
             return False
-        signature = f"{exc.status} {exc.reason}"
+        signature = error_signature(exc.status, exc.reason)
         first = self._first_seen.setdefault(signature, self.successes)
         return self.successes > first
 

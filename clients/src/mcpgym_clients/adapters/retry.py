@@ -35,7 +35,7 @@ from typing import TypeVar
 
 import anyio
 
-from mcpgym_clients.adapters.outcomes import is_context_overflow
+from mcpgym_clients.adapters.outcomes import error_signature, is_context_overflow
 from mcpgym_clients.errors import ModelAPIError
 
 T = TypeVar("T")
@@ -234,7 +234,7 @@ async def _retrying(
     activity: ModelActivity | None = None,
 ) -> T:
     n = 0
-    seen: set[tuple[int | None, str]] = set()
+    seen: set[str] = set()  # the attempts' failures, as `error_signature`s
     while True:
         started = anyio.current_time()
         try:
@@ -246,7 +246,7 @@ async def _retrying(
                 transient=True,
             )
         except ModelAPIError as exc:
-            seen.add((exc.status, exc.reason))
+            seen.add(error_signature(exc.status, exc.reason))
             if exc.transient and is_context_overflow(exc):
                 exc.transient = False  # the request's, not the service's (see above)
             if not exc.transient or n >= policy.max_retries:

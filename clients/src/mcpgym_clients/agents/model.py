@@ -411,7 +411,7 @@ class _Episode:
                 raise ConfigurationError(
                     "stopping: the model server's context window is too small for this "
                     f"environment: the first request ({len(self.ctx.tools)} tools, system "
-                    f"prompt and task) needs {figures.describe()} tokens; start the server "
+                    f"prompt and task) needs {figures.describe()}; start the server "
                     "with a larger context (llama.cpp: --n_ctx / -c; vLLM: --max-model-len; "
                     "Ollama: num_ctx)"
                     + (" or lower --max-output-tokens" if figures.cap_too_large else "")

@@ -4,6 +4,7 @@
 
     mcpgym lock ENV                                  recompute and write ENV's mcpgym.lock
     mcpgym sign ENV FAMILY --by "Name <email>"       sign off FAMILY's rubric as it stands
+                 [--force]                       (replace another's valid sign-off)
     mcpgym record ENV --task T --band B --seed N     work one episode by hand; save the run
                  [--force] [--allow-failing]     (replace a run; keep a run under 1.0)
     mcpgym validate ENV [--seeds 20] [--check]       the ship gate (conditions 0-6)
@@ -72,12 +73,18 @@ def sign_(
     env: Annotated[str, typer.Argument(help="Environment name.")],
     family: Annotated[str, typer.Argument(help="Task family whose rubric you approve.")],
     by: Annotated[str, typer.Option(help='Who signs: "Name <email>".')],
+    force: Annotated[
+        bool, typer.Option(help="Replace a valid sign-off of the same rubric by someone else.")
+    ] = False,
 ) -> None:
     """Sign off FAMILY's rubric (checks, weights, required flags, threshold) as it stands.
 
-    Changing any of them later voids the sign-off until it is signed again.
+    Changing any of them later voids the sign-off until it is signed again. A rubric that
+    already carries a valid sign-off keeps it: signing it again by the same signer changes
+    nothing, and by another signer is refused (exit 1) unless --force.
     """
     environment = _environment(env)
+    console = Console()
     with reported():
         current = read_lock(environment)
         fresh, changes = relock(environment, current)
@@ -90,9 +97,28 @@ def sign_(
             signed = sign(current, family, by)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="'--by'") from None
+        new, old = signed.signoffs[family], current.signoffs.get(family)
+        valid = old if current.signoff_status(family) == "valid" else None
+        if valid is not None and valid.by == new.by:
+            say(
+                console,
+                f"unchanged: `{family}` rubric {valid.rubric_digest[:12]} is already signed "
+                f"off by {valid.by} at {valid.at}",
+            )
+            return
+        if valid is not None and not force:
+            raise fail(
+                f"`{family}` rubric {valid.rubric_digest[:12]} is already signed off by "
+                f"{valid.by} at {valid.at}, and it has not changed since; signing it would "
+                f"replace that sign-off with yours (pass --force to replace it)"
+            )
         path = write_lock(environment, signed)
-    s = signed.signoffs[family]
-    say(Console(), f"signed `{family}` rubric {s.rubric_digest[:12]} by {s.by} at {s.at} in {path}")
+    replaced = f", replacing {valid.by}'s of {valid.at}" if valid is not None else ""
+    say(
+        console,
+        f"signed `{family}` rubric {new.rubric_digest[:12]} by {new.by} at {new.at}{replaced} "
+        f"in {path}",
+    )
 
 
 def record(
