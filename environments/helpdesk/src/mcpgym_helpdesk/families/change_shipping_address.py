@@ -441,7 +441,7 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.texts_reveal_no_other_customer(),
-        privacy.replies_reveal_no_details_on_file(),
+        privacy.replies_reveal_no_details_on_file(zip_on_file=False),
         replies.reply_decision(
             bands=("easy", "medium", "expert"),
             claimed=("address-change",),
