@@ -565,8 +565,6 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         except ValueError as exc:
             raise CheckEvaluationError(f"`expected` {exc}") from None
         banned = [v for v in forbidden if expected is None or not _inside(check, v, expected)]
-        if check.given_sql and banned:
-            banned = _not_given(check, ctx, banned)
         leaked = []
         for value in banned:  # looked for as `contains` would, whatever the mode
             try:
@@ -574,6 +572,8 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state
+        if check.given_sql and leaked:  # what the other party wrote is theirs to hear back
+            leaked = _not_given(check, ctx, leaked)
         detail["found"] = _truncate_text(text)
     detail.update(
         {
