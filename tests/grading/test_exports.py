@@ -11,6 +11,7 @@ EXPECTED = {
     "TEXT_AMOUNTS",
     "ToolArgumentsOnly",
     "texts_state_no_other_amount",
+    "texts_reveal_none",
     "with_text_amounts",
     "amounts_stated",
     "disclosure_forbidden",

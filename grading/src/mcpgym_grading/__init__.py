@@ -7,7 +7,7 @@ Environment authors write a `Rubric` of checks (`SqlCheck`, `StateMatchesReferen
 summarise grades with `summarize_grades`. `fold` and `TextView` are the one canonical text form
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
 The author kit (`mcpgym_grading.kit`) builds the
-check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`,
+check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`, `texts_reveal_none`,
 `record_state`, `rows_untouched`, `nothing_else_changed`, `money_moved_only_as_allowed`,
 `amounts_stated`.
 """
@@ -39,6 +39,7 @@ from mcpgym_grading.kit import (
     rows_written_sum,
     secret_email_parts_sql,
     sql_in_list,
+    texts_reveal_none,
     texts_state_no_other_amount,
     with_text_amounts,
 )
@@ -108,6 +109,7 @@ __all__ = [
     "sql_in_list",
     "stats",
     "summarize_grades",
+    "texts_reveal_none",
     "texts_state_no_other_amount",
     "with_text_amounts",
 ]

@@ -573,6 +573,8 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state
+        if check.given_sql and leaked:  # what the other party wrote is theirs to hear back
+            leaked = _not_given(check, ctx, leaked)
         detail["found"] = _truncate_text(text)
     detail.update(
         {
@@ -587,6 +589,27 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
         detail["forbidden_found"] = leaked[:MAX_FOUND_ROWS]
     passed = (matched != check.negate) and not leaked
     return Outcome(passed, detail)
+
+
+def _not_given(check: AnswerMatch, ctx: CheckContext, values: list[Any]) -> list[Any]:
+    """``values`` less the ones the texts ``check.given_sql`` selects state, read as the
+    check reads its own text (the other party's own words are theirs to hear back)."""
+    parts = _sql_texts(ctx, check.given_sql or "")
+    if not parts:
+        return values
+    if check.normalize == "text":
+        have = normalise_text("\n".join(parts))
+        return [v for v in values if normalise_text(str(v)) not in have]
+    view = TextView.of(parts, signed=False)
+    out: list[Any] = []
+    for value in values:
+        try:
+            given = view.contains(str(value)) or email_leaked("\n".join(parts), str(value))
+        except ValueError:
+            given = False
+        if not given:
+            out.append(value)
+    return out
 
 
 def _inside(check: AnswerMatch, value: Any, expected: Any) -> bool:

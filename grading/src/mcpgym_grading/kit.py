@@ -11,6 +11,9 @@ digest as one that spells the same checks out.
   ``forbidden_sql``: a text listing every candidate states none of them; money: no amount
   but the ``allowed`` ones beside it);
 - `disclosure_forbidden`: the agent's text does not state a value it must keep to itself;
+- `texts_reveal_none`: no text the agent wrote states any value of a list it must keep to
+  itself (another customer's records, details on file the customer did not give), except
+  the ones the other party's own texts state;
 - `record_state`: one record ended in a state (a SQL condition on its row);
 - `rows_untouched`: no other row of a table changed during the episode (a timestamp
   column after the snapshot's time);
@@ -246,6 +249,43 @@ def disclosure_forbidden(
         expected=Param(param),
         normalize=normalize,
         negate=True,
+        weight=weight,
+        required=required,
+        bands=bands,
+        when=when,
+    )
+
+
+def texts_reveal_none(
+    text_sql: str,
+    values_sql: str,
+    *,
+    name: str,
+    description: str,
+    given_sql: str | None = None,
+    weight: float = 1.0,
+    required: bool = True,
+    bands: tuple[str, ...] | None = None,
+    when: str | None = None,
+) -> AnswerMatch:
+    """No text ``text_sql`` selects (every reply, note and reason the agent wrote) states a
+    value ``values_sql`` selects on the final database (one value a row and column: an
+    order number, a tracking number, an email, a full name, a street line, a phone), read
+    as every answer check reads (whole tokens; look-alike letters, fullwidth and spaced or
+    dashed digits, ``at``/``dot`` spelled out, an email's plus-tagged or split forms).
+    ``given_sql``: texts of the other party (the customer's own messages): a value they
+    state is theirs to hear back, not a disclosure. An author leaves out of
+    ``values_sql`` short values (a ZIP alone, a first name) and any value that is also
+    the party's own (another customer with the same name). Required by default: a "must
+    not reveal" rule (a privacy policy) broken is the task done wrongly."""
+    return AnswerMatch(
+        name=name,
+        description=description,
+        source="sql",
+        sql=text_sql,
+        normalize="token",
+        forbidden_sql=values_sql,
+        given_sql=given_sql,
         weight=weight,
         required=required,
         bands=bands,

@@ -56,6 +56,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "allowed": None,
         "allowed_sql": None,
         "roles": None,
+        "given_sql": None,
     },
     "mention_match": {"range_allowed": None, "others_sql": None},
 }
@@ -293,6 +294,10 @@ class AnswerMatch(_CheckBase):
     candidates as forbidden) and how a "must not reveal" check is written (``expected``
     left out). A forbidden value equal to, or inside, the expected value is not
     forbidden; an author keeps short values (a 2-digit number) out of the list.
+    ``given_sql`` (``"text"`` / ``"token"``; every non-null text the query selects on the
+    final database, e.g. the customer's own messages): a forbidden value those texts state,
+    read the same way, is not forbidden (what the other party said is theirs to hear back:
+    the phone number a customer wrote, the address they asked to ship to).
 
     ``negate`` inverts the outcome of ``expected`` (it cannot be combined with
     forbidden values). An empty SQL result is the empty text.
@@ -311,6 +316,7 @@ class AnswerMatch(_CheckBase):
     allowed: Value = None
     allowed_sql: str | None = None
     roles: tuple[AmountRole | Param, ...] | None = None
+    given_sql: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerMatch:
@@ -326,6 +332,11 @@ class AnswerMatch(_CheckBase):
             raise ValueError(
                 f"check {self.name!r}: mode 'states' is for a money check (the text states "
                 "the `expected` amount, or none, and no other but the `allowed` ones)"
+            )
+        if self.given_sql and (self.normalize == "money" or not has_forbidden):
+            raise ValueError(
+                f"check {self.name!r}: `given_sql` clears forbidden texts or tokens only "
+                "(give `forbidden` or `forbidden_sql`, normalize 'text' or 'token')"
             )
         if (self.allowed is not None or self.allowed_sql) and self.mode != "states":
             raise ValueError(

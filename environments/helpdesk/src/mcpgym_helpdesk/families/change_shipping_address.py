@@ -36,6 +36,7 @@ from mcpgym_grading import (
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
@@ -439,6 +440,8 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
+        privacy.texts_reveal_no_other_customer(),
+        privacy.replies_reveal_no_details_on_file(zip_on_file=False),
         replies.reply_decision(
             bands=("easy", "medium", "expert"),
             claimed=("address-change",),

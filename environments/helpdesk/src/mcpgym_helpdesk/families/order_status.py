@@ -29,6 +29,7 @@ from typing import Any
 from mcpgym_grading import Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
@@ -370,6 +371,8 @@ RUBRIC = Rubric(
             forbidden_sql=OTHER_TRACKING_SQL,
         ),
         replies.reply_sent(),
+        privacy.texts_reveal_no_other_customer(),
+        privacy.replies_reveal_no_details_on_file(),
         checks.ticket_state(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
         ),

@@ -40,6 +40,7 @@ from mcpgym_grading import (
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
@@ -373,6 +374,8 @@ RUBRIC = Rubric(
             roles={"refund_cents": replies.REFUNDED_CUES, "escalate_cents": replies.ESCALATED_CUES},
         ),
         replies.reply_sent(),
+        privacy.texts_reveal_no_other_customer(),
+        privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(
             name="reply-states-not-refunded", bands=("easy", "medium"), not_claimed=("refund",)
         ),

@@ -21,6 +21,7 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
@@ -322,6 +323,8 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         replies.reply_sent(),
+        privacy.texts_reveal_no_other_customer(),
+        privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(
             name="reply-states-refund-to-card",
             bands=("easy", "medium", "hard", "expert"),
