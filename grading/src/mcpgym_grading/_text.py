@@ -347,7 +347,7 @@ class TextView:
         return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=1 << 14)  # a check may list thousands of values
 def _value_forms(
     value: str, signed: bool
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], _skeleton.Needle]:

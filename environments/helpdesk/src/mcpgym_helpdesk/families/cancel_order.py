@@ -337,7 +337,6 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(bands=("easy", "medium"), not_denied=("cancel",)),
         replies.reply_decision(

@@ -440,7 +440,6 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(zip_on_file=False),
         replies.reply_decision(
             bands=("easy", "medium", "expert"),

@@ -262,7 +262,6 @@ RUBRIC = Rubric(
             required=True,
         ),
         replies.reply_sent(),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(
             name="reply-states-duplicate-refunded-to-card",

@@ -358,7 +358,6 @@ RUBRIC = Rubric(
             weight=1,
             required=True,
         ),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(bands=("easy", "medium", "expert"), not_denied=("exchange",)),
         replies.reply_decision(

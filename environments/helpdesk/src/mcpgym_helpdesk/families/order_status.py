@@ -371,7 +371,6 @@ RUBRIC = Rubric(
             forbidden_sql=OTHER_TRACKING_SQL,
         ),
         replies.reply_sent(),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(),
         checks.ticket_state(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)

@@ -374,7 +374,6 @@ RUBRIC = Rubric(
             roles={"refund_cents": replies.REFUNDED_CUES, "escalate_cents": replies.ESCALATED_CUES},
         ),
         replies.reply_sent(),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(
             name="reply-states-not-refunded", bands=("easy", "medium"), not_claimed=("refund",)

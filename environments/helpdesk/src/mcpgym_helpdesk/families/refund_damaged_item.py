@@ -323,7 +323,6 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         replies.reply_sent(),
-        privacy.texts_reveal_no_other_customer(),
         privacy.replies_reveal_no_details_on_file(),
         replies.reply_decision(
             name="reply-states-refund-to-card",
