@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from mcpgym_grading._clauses import _cue_pattern, clauses
 from mcpgym_grading._limit_position import in_a_rule, limit_position
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._money_prepare import prepare
@@ -123,25 +124,6 @@ class AmountRole(BaseModel):
                 "(write e.g. ('refunded', 'credited'))"
             )
         return cues
-
-
-_CLAUSE_END = re.compile(
-    r"(?<!\bvs)(?:(?<!\d)[.]|[.](?!\d))|[!?;\n\r]+|(?=\s(?:but|while|whereas)\s)|,(?=\s+(?:and|so)\s)",
-    re.IGNORECASE,
-)
-
-
-def clauses(text: str) -> list[str]:
-    """``text`` cut into clauses (see the module docstring), empty ones dropped."""
-    return [c for c in _CLAUSE_END.split(text) if c.strip()]
-
-
-def _cue_pattern(cue: str) -> re.Pattern[str]:
-    prefix = cue.endswith("*")
-    words = cue.rstrip("*").split()
-    body = r"\s+".join(re.escape(w) for w in words)
-    tail = "" if prefix else r"(?![^\W_])"
-    return re.compile(r"(?<![^\W_])" + body + tail)
 
 
 @dataclass(frozen=True)

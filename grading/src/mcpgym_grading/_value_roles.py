@@ -35,6 +35,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from mcpgym_grading._clauses import _cue_pattern, clauses
 from mcpgym_grading._money_prepare import prepare
 
 ValueRoles = Sequence[tuple[str, Sequence[str]]]
@@ -74,8 +75,6 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     module docstring). Returns ``(ok, misplaced, detail)``: ``misplaced`` lists the mentions
     bound to another role only, as ``"VALUE (as CUE)"``; ``detail`` has ``value_roles``
     (value to its cues) and, when some are, ``misplaced_values``."""
-    from mcpgym_grading._roles import _cue_pattern, clauses  # noqa: PLC0415 (cycle)
-
     roles = [(v.lower(), tuple(c)) for v, c in roles if v]
     detail: dict[str, Any] = {"value_roles": {}}
     for v, cues in roles:
