@@ -95,3 +95,21 @@ def test_resolve_roles_keeps_text_values() -> None:
     assert [r[0] for r in got] == ["2026-05-31", "2100", "6600", 4500]
     # an empty or null text binds nothing
     assert resolve_roles((AmountRole(amount="", cues=ACCRUAL),), {}, resolve) == []
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        " (2026-01-31, 2026-02-28, 2026-03-31, 2026-04-30, 2026-06-30)",
+        " (or 2026-01, 2026-02, 2026-03, 2026-04)",
+        "; also 2026-04-30",
+    ],
+)
+def test_earlier_months_listed_beside_the_record_fail(extra: str) -> None:
+    """The ship gate's ``choices-i`` mutant: the accrual date with every earlier month-end
+    beside it is a shotgun, not a record; a later date (a due date) stays free."""
+    note = "Accrued on 2026-05-31" + extra + ", reversed on 2026-06-01."
+    ok, misplaced, _ = value_outcome(note, ROLES)
+    assert not ok
+    assert any("before the record" in m for m in misplaced), misplaced
+    assert value_outcome("Accrued on 2026-05-31, reversed on 2026-06-01; due 2026-07-15.", ROLES)[0]

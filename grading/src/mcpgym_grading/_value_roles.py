@@ -23,6 +23,9 @@ role* binds such a value to the words of its role (its cues), read clause by cla
   own role among the nearest passes: the check asks that a value is not given another
   role's words, not that the text uses any word. A value in several roles (a bill posted on
   its own date) stands in any of them.
+- Where the roles hold ISO dates, a date or month the text states before the first role
+  date's month fails too (`_unnamed_dates`): the earlier months listed beside the right one
+  are a shotgun; later dates (a due date) stay free.
 
 A heuristic over surface words, like the amount roles: it refuses the exchanged values of
 an honest text and keeps the usual honest wordings; a text that writes the value in another
@@ -113,6 +116,29 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                     named |= ids
             if named and not named & own[value]:
                 misplaced.append(f"{value} (as {cue_named!r})")
+    misplaced += _unnamed_dates(text, [v for v, _ in roles])
     if misplaced:
         detail["misplaced_values"] = misplaced
     return not misplaced, misplaced, detail
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE_LIKE = re.compile(r"(?<![\w.-])\d{4}-\d{2}(?:-\d{2})?(?![\w]|-\d)")
+
+
+def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
+    """Where the roles hold ISO dates, the dates (``2026-01-31``) and months (``2026-01``) the
+    text states in a month before every role date's month, as ``"VALUE (a date before the
+    record's)"``: a note that lists the earlier months beside its own ("accrued 2026-05-31
+    (2026-01-31, 2026-02-28, ...)") is a shotgun, not a record (the ship gate's
+    ``choices-i`` mutant). Later dates stay free (a due date, a review), as do the role
+    months' own days."""
+    dates = {v.lower() for v in values if _ISO_DATE.match(v)}
+    if not dates:
+        return []
+    first = min(d[:7] for d in dates)
+    return [
+        f"{m.group(0)} (a date before the record's)"
+        for m in _DATE_LIKE.finditer(prepare(text))
+        if m.group(0)[:7] < first
+    ]
