@@ -394,8 +394,10 @@ def _text_key(args: dict[str, Any]) -> str:
 
 
 def _without(text: str, value: str) -> str:
-    """``text`` with every whole-word ``value`` (any case) taken out."""
-    return re.sub(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", "(not said)", text, flags=re.I)
+    """``text`` with every whole-word ``value`` (any case) taken out, ``(blank)`` in its
+    place: a word no reader takes for a negation (``(not said)`` read as a denial to the
+    decision reader, so a decision check seemed to read the value)."""
+    return re.sub(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", "(blank)", text, flags=re.I)
 
 
 def _submit_builder(body: Sequence[Call], answer: str) -> Callable[..., list[Call]]:
