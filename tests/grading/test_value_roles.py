@@ -113,3 +113,12 @@ def test_earlier_months_listed_beside_the_record_fail(extra: str) -> None:
     assert not ok
     assert any("before the record" in m for m in misplaced), misplaced
     assert value_outcome("Accrued on 2026-05-31, reversed on 2026-06-01; due 2026-07-15.", ROLES)[0]
+
+
+@pytest.mark.parametrize("sep", ["\u2014", "\u2012", "\u2212", "\u2003", "\u3000", " "])
+def test_earlier_months_in_look_alike_forms_fail(sep: str) -> None:
+    """The gate's look-alike forms of the same shotgun: dashes and spaces of other kinds
+    between a date's parts."""
+    alts = ", ".join(f"2026{sep}0{m}{sep}28" for m in (1, 2, 3, 4))
+    assert not value_outcome(f"Accrued on 2026-05-31 ({alts}), reversed on 2026-06-01.", ROLES)[0]
+    assert not value_outcome(f"Accrued on 2026-05-31 (2026{sep}01, 2026{sep}02).", ROLES)[0]

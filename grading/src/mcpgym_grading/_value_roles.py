@@ -123,7 +123,16 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATE_LIKE = re.compile(r"(?<![\w.-])\d{4}-\d{2}(?:-\d{2})?(?![\w]|-\d)")
+_DATE_LIKE = re.compile(
+    r"(?<![\w.-])((?:19|20)\d{2})[- ](0[1-9]|1[0-2])(?:[- ]\d{2})?(?![\w]|[- ]\d)"
+)
+_SEPARATORS = {
+    **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"},
+    **{c: " " for c in "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"},
+    **{c: " " for c in "\u2009\u200a\u202f\u205f\u3000"},
+}
+"""Dashes and spaces a date's parts may be written with (`2026—05—31`, `2026　05　31`),
+read as ``-`` and a space."""
 
 
 def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
@@ -137,8 +146,9 @@ def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
     if not dates:
         return []
     first = min(d[:7] for d in dates)
+    plain = prepare(text).translate(str.maketrans(_SEPARATORS))
     return [
         f"{m.group(0)} (a date before the record's)"
-        for m in _DATE_LIKE.finditer(prepare(text))
-        if m.group(0)[:7] < first
+        for m in _DATE_LIKE.finditer(plain)
+        if f"{m.group(1)}-{m.group(2)}" < first
     ]
