@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import statistics
 import tempfile
@@ -51,6 +50,7 @@ from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign
 from mcpgym_clients._pooled import _backend_class  # pyright: ignore[reportPrivateUsage]
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.records import EpisodeRecord
+from mcpgym_clients.runstore import episode_row
 from mcpgym_clients.selection import VariantKey
 from mcpgym_server import load_environment
 
@@ -104,32 +104,7 @@ def _library_add_episode(
     self: RunStore, run_id: str, rec: EpisodeRecord, *, attempts: int = 1
 ) -> int:
     """`RunStore.add_episode` before its single ``INSERT``: sqlite-utils' ``insert``."""
-    row = {
-        "run_id": run_id,
-        "agent": rec.agent,
-        "variant_id": rec.variant_id,
-        "task": rec.task,
-        "band": rec.band,
-        "seed": rec.seed,
-        "epoch": rec.epoch,
-        "episode_id": rec.episode_id,
-        "termination": rec.termination,
-        "episode_termination": rec.episode_termination,
-        "scored": int(rec.scored),
-        "score": rec.score,
-        "passed": None if rec.passed is None else int(rec.passed),
-        "grade": None if rec.grade is None else json.dumps(rec.grade),
-        "transcript": json.dumps(rec.transcript),
-        "usage": json.dumps(rec.usage),
-        "answer": rec.answer,
-        "error": rec.error,
-        "steps": rec.steps,
-        "started_at": rec.started_at,
-        "ended_at": rec.ended_at,
-        "duration_s": rec.duration_s,
-        "timings": json.dumps(rec.timings),
-        "attempts": attempts,
-    }
+    row = episode_row(run_id, rec, attempts=attempts)
     with self._lock, self.db.conn:  # noqa: SLF001 - the code path before
         self.db.execute(
             "DELETE FROM episodes WHERE run_id = ? AND task = ? AND band = ? "

@@ -314,32 +314,7 @@ class RunStore:
             run_id: the run. rec: the episode. attempts: episodes run for this slot
                 (1 plus the retries after infrastructure errors).
         """
-        row = {
-            "run_id": run_id,
-            "agent": rec.agent,
-            "variant_id": rec.variant_id,
-            "task": rec.task,
-            "band": rec.band,
-            "seed": rec.seed,
-            "epoch": rec.epoch,
-            "episode_id": rec.episode_id,
-            "termination": rec.termination,
-            "episode_termination": rec.episode_termination,
-            "scored": int(rec.scored),
-            "score": rec.score,
-            "passed": None if rec.passed is None else int(rec.passed),
-            "grade": None if rec.grade is None else json.dumps(rec.grade),
-            "transcript": json.dumps(rec.transcript),
-            "usage": json.dumps(rec.usage),
-            "answer": rec.answer,
-            "error": rec.error,
-            "steps": rec.steps,
-            "started_at": rec.started_at,
-            "ended_at": rec.ended_at,
-            "duration_s": rec.duration_s,
-            "timings": json.dumps(rec.timings),
-            "attempts": attempts,
-        }
+        row = episode_row(run_id, rec, attempts=attempts)
         values = [row[c] for c in _EPISODE_COLUMNS]
         with self._lock, self.db.conn:
             conn = self.db.conn
@@ -538,3 +513,34 @@ class RunStore:
     ) -> None:
         """Close the connection."""
         self.close()
+
+
+def episode_row(run_id: str, rec: EpisodeRecord, *, attempts: int = 1) -> dict[str, Any]:
+    """The ``episodes`` table row of one episode record of ``run_id``: a column name to its
+    value (booleans as 0/1, the grade, transcript, usage and timings as JSON text)."""
+    return {
+        "run_id": run_id,
+        "agent": rec.agent,
+        "variant_id": rec.variant_id,
+        "task": rec.task,
+        "band": rec.band,
+        "seed": rec.seed,
+        "epoch": rec.epoch,
+        "episode_id": rec.episode_id,
+        "termination": rec.termination,
+        "episode_termination": rec.episode_termination,
+        "scored": int(rec.scored),
+        "score": rec.score,
+        "passed": None if rec.passed is None else int(rec.passed),
+        "grade": None if rec.grade is None else json.dumps(rec.grade),
+        "transcript": json.dumps(rec.transcript),
+        "usage": json.dumps(rec.usage),
+        "answer": rec.answer,
+        "error": rec.error,
+        "steps": rec.steps,
+        "started_at": rec.started_at,
+        "ended_at": rec.ended_at,
+        "duration_s": rec.duration_s,
+        "timings": json.dumps(rec.timings),
+        "attempts": attempts,
+    }
