@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from mcpgym_clients.instrument.forms import FORMS
 from mcpgym_grading import AmountRole, Param
 from mcpgym_grading._roles import resolve_roles, role_outcome
 from mcpgym_grading._value_roles import value_outcome
@@ -122,3 +123,20 @@ def test_earlier_months_in_look_alike_forms_fail(sep: str) -> None:
     alts = ", ".join(f"2026{sep}0{m}{sep}28" for m in (1, 2, 3, 4))
     assert not value_outcome(f"Accrued on 2026-05-31 ({alts}), reversed on 2026-06-01.", ROLES)[0]
     assert not value_outcome(f"Accrued on 2026-05-31 (2026{sep}01, 2026{sep}02).", ROLES)[0]
+
+
+@pytest.mark.parametrize(
+    "form", ["em-dash", "figure-dash", "minus", "em-space", "ideographic-space"]
+)
+def test_earlier_months_in_the_gates_own_forms_fail(form: str) -> None:
+    """The same shotgun written by the gate's own form functions (a value cut in groups of
+    four joined by the look-alike, or a sign before it): the text the gate's
+    ``choices-i~FORM`` mutants write."""
+    alts = ", ".join(
+        FORMS[form](v) or v for v in ("2026-01-31", "2026-02-28", "2026-03", "2026-04-30")
+    )
+    ok, misplaced, _ = value_outcome(
+        f"Accrued on 2026-05-31 ({alts}), reversed on 2026-06-01.", ROLES
+    )
+    assert not ok, alts
+    assert sum("before the record" in m for m in misplaced) == 4, misplaced

@@ -123,14 +123,18 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATE_LIKE = re.compile(r"(?<![\w.-])((?:19|20)\d{2})[- ](0[1-9]|1[0-2])(?:[- ]\d{2})?(?!\w|-\d)")
+_DATE_LIKE = re.compile(
+    r"(?<![\w.])(?<!\w-)((?:19|20)\d{2})[- ]{1,3}(0[1-9]|1[0-2])(?:[- ]{1,3}\d{2})?(?!\w|-\d)"
+)
 _SEPARATORS = {
     **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"},
     **{c: " " for c in "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"},
     **{c: " " for c in "\u2009\u200a\u202f\u205f\u3000"},
 }
 """Dashes and spaces a date's parts may be written with (`2026—05—31`, `2026　05　31`),
-read as ``-`` and a space."""
+read as ``-`` and a space; a run of up to three of them joins two parts (the gate's forms
+cut a value in groups of four: `2026—-05-—31`), and a sign before the year is no digit
+(`-2026-05-31`)."""
 
 
 def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
