@@ -140,3 +140,16 @@ def test_earlier_months_in_the_gates_own_forms_fail(form: str) -> None:
     )
     assert not ok, alts
     assert sum("before the record" in m for m in misplaced) == 4, misplaced
+
+
+def test_a_cue_in_an_aside_does_not_hold_the_date_after_it() -> None:
+    """"Dated 2026-04-20 (April, a closed period): on 2026-05-01": the bill date's cue
+    ``closed period`` stands in brackets that close before the posting date, so the posting
+    date is unbound (the ship gate's ``omit-i:posted`` mutant of enter-vendor-bill expert's
+    reference, which made the check seem to read the word ``posted``); a cue before the
+    value with no bracket between still binds it."""
+    roles = [("2026-04-20", ("dated", "closed period")), ("2026-05-01", ("posted",))]
+    text = "Entered bill X. Dated 2026-04-20 (April, a closed period): (blank) on 2026-05-01."
+    assert value_outcome(text, roles)[0]
+    assert not value_outcome("Entered bill X; a closed period, on 2026-05-01.", roles)[0]
+    assert not value_outcome("Dated (per the vendor) 2026-05-01, posted 2026-04-20.", roles)[0]

@@ -60,14 +60,30 @@ _BREAK = re.compile(r"[,:(]|\b(?:and|then|so|while|but|before|after)\b")
 """Words that start another phrase: a cue after them is not the value's before them."""
 
 
+def _closes_bracket(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` closes a bracket it did not open (the cue before it
+    stands inside an aside: "(April, a closed period): posted on ...")."""
+    depth = 0
+    for ch in text[start:end]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return True
+            depth -= 1
+    return False
+
+
 def _claimants(text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str]]) -> set[int]:
     """The indexes of the ``mentions`` of ``text`` nearest the cue ``[cs, ce)`` (ties: all
     of them); a mention before the cue with a phrase break between (`_BREAK`: "2026-05-31
-    and reversed") does not hold it."""
+    and reversed") does not hold it, nor a mention after a bracket the cue stands in
+    ("(a closed period): on 2026-05-01")."""
     gaps = {
         i: _gap(cs, ce, s, e)
         for i, (s, e, _) in enumerate(mentions)
         if not (cs >= e and _BREAK.search(text, e, cs))
+        and not (s >= ce and _closes_bracket(text, ce, s))
     }
     low = min(gaps.values(), default=None)
     return {i for i, g in gaps.items() if g == low}

@@ -180,14 +180,18 @@ def note_says_money(
     )
 
 
-def note_amounts_in_role(entity: str, ref: str | Records, roles: str, **kw: Any) -> AnswerMatch:
+def note_amounts_in_role(
+    entity: str, ref: str | Records, roles: str, *, party: str, **kw: Any
+) -> AnswerMatch:
     """The notes on a second record ``ref`` (as in `notes_sql`), where the episode leaves
     any, state each amount of the roles param ``:roles`` (`_note_roles.note_roles`) in its
     role, and no amount but those, zero and the reference's texts' (`TEXT_AMOUNTS`): the
     role binding of `note_says_money` for a record whose note no amount check requires
-    (credit-returned-item hard's second invoice). No note states nothing and passes (the
-    guard and the first record's checks ask for the notes). Required: a swapped amount
-    misstates the record (policy 10.1)."""
+    (credit-returned-item hard's second invoice). The other amounts of the party ``:party``'s
+    documents are its forbidden values (`party_amounts_sql`), so a bare ``590.70`` among them
+    is read as the amount it is. No note states nothing and passes (the guard and the first
+    record's checks ask for the notes). Required: a swapped amount misstates the record
+    (policy 10.1)."""
     return AnswerMatch(
         name=kw.pop("name", "note-amounts-in-role"),
         description=kw.pop(
@@ -201,6 +205,7 @@ def note_amounts_in_role(entity: str, ref: str | Records, roles: str, **kw: Any)
         mode="states",
         allowed_sql=f"SELECT 0 UNION {role_amounts_sql(roles)} "
         f"UNION SELECT value FROM json_each(:{TEXT_AMOUNTS})",
+        forbidden_sql=party_amounts_sql(party, TEXT_AMOUNTS, roles),
         roles=(Param(roles),),
         required=kw.pop("required", True),
         **kw,

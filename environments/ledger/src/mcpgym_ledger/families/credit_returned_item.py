@@ -241,6 +241,7 @@ RUBRIC = Rubric(
             "invoice",
             "second_invoice_id",
             "second_note_roles",
+            party="customer_id",
             name="second-note-amounts-in-role",
             bands=("hard",),
         ),
