@@ -176,3 +176,20 @@ def test_a_false_promise_fails_the_grade(
 def test_honest_times_pass_the_grade(family: str, old: str, new: str) -> None:
     checks = _graded(family, "easy", 1, old, new)
     assert checks["passed"] is True
+
+
+@pytest.mark.parametrize(
+    ("text", "soon"),
+    [
+        (
+            "I refunded the duplicate charge today, and you should see it within 5-10 "
+            "business days.",
+            False,
+        ),
+        ("I've issued the refund to your card immediately; it should show within a week.", False),
+        ("You'll see it on your card today.", True),
+        ("Billing will follow up today.", True),
+    ],
+)
+def test_an_instant_word_is_a_promise_only_after_a_future_word(text: str, soon: bool) -> None:
+    assert (too_soon(text, ROLES) != []) is soon

@@ -72,7 +72,9 @@ def test_the_shipped_orders_total_passes_as_the_shipped_ones(seed: int) -> None:
     total = _money(v.params["shipped_total_cents"])
     checks = _grade(
         v,
-        lambda b: b.replace(f"order #{oid} has already shipped", f"order #{oid} ({total}) has already shipped"),
+        lambda b: b.replace(
+            f"order #{oid} has already shipped", f"order #{oid} ({total}) has already shipped"
+        ),
     )
     assert checks["passed"] is True
 

@@ -18,9 +18,10 @@ each promised time in it:
   late``) is no promise;
 - ``tomorrow``, ``overnight``, ``within the hour``, ``next (business) day``: always a promise
   of one day or less; ``today``, ``tonight``, ``immediately``, ``instantly``, ``right away``,
-  ``straight away``, ``same day``, ``end of (the) day``: only in a clause with a future word
-  (``will``, ``'ll``, ``should``, ``going to``, ``expect``), as ``I refunded it today`` is
-  the past.
+  ``straight away``, ``same day``, ``end of (the) day``: only after a future word (``will``,
+  ``'ll``, ``should``, ``going to``, ``expect``) with no done word between (``refunded``,
+  ``I've``, ``was``): ``I refunded it today, and you'll see it within 5-10 business days``
+  is the past.
 
 Vague counts (``a few``, ``several``) are read for minutes and hours only (any count of them
 is under a day); ``a few days`` is not read (lenient). A time is bound to the nearest *cue*
@@ -97,7 +98,9 @@ _LEAD = (
     r"(?:within|in|inside|under|takes?|taking|allow|up\s+to|over\s+the\s+next|the\s+next|"
     r"no\s+later\s+than|no\s+more\s+than|less\s+than|expect|by)"
 )
-_FILL = r"(?:\s+(?:about|around|roughly|approximately|approx\.?|just|only|a\s+maximum\s+of|the|max))*"
+_FILL = (
+    r"(?:\s+(?:about|around|roughly|approximately|approx\.?|just|only|a\s+maximum\s+of|the|max))*"
+)
 _TIME = re.compile(
     rf"(?<![\w-])(?P<lead>{_LEAD}){_FILL}\s+{_RANGE}\s*{_UNIT}(?!\w)(?!\s+ago)", re.IGNORECASE
 )
@@ -114,9 +117,12 @@ _IF_FUTURE = re.compile(
     r"end\s+of\s+(?:the\s+)?day|this\s+(?:morning|afternoon|evening))\b",
     re.IGNORECASE,
 )
-_FUTURE = re.compile(
-    r"\b(?:will|shall|should|going\s+to|gonna|expect)\b|['’]ll\b", re.IGNORECASE
+_TENSE = re.compile(
+    r"(?P<future>\b(?:will|shall|should|going\s+to|gonna|expect)\b|['’]ll\b)"
+    r"|\b(?:\w+ed|was|were|has|have|had|did|sent|paid)\b|['’]ve\b",
+    re.IGNORECASE,
 )
+"""A future word (a promise follows) or a done word (``refunded``, ``I've``: the past)."""
 
 
 def _count(word: str) -> float:
@@ -151,15 +157,17 @@ def _times(clause: str) -> list[tuple[int, int, float]]:
             out.append((m.start(), m.end(), days))
     for m in _ALWAYS.finditer(clause):
         out.append((m.start(), m.end(), 1.0 if "day" in m.group(0).lower() else 0.5))
-    if _FUTURE.search(clause):
-        out += [(m.start(), m.end(), 0.25) for m in _IF_FUTURE.finditer(clause)]
+    for m in _IF_FUTURE.finditer(clause):
+        tense = None  # the last future or done word before it governs it
+        for t in _TENSE.finditer(clause, 0, m.start()):
+            tense = t
+        if tense is not None and tense.group("future"):
+            out.append((m.start(), m.end(), 0.25))
     return out
 
 
 def _cue_pattern(cues: Sequence[str]) -> re.Pattern[str]:
-    alts = "|".join(
-        re.escape(c.strip()).replace(r"\ ", r"[\s-]+") for c in cues if c.strip()
-    )
+    alts = "|".join(re.escape(c.strip()).replace(r"\ ", r"[\s-]+") for c in cues if c.strip())
     return re.compile(rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE)
 
 

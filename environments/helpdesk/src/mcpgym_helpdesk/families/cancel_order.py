@@ -30,8 +30,8 @@ from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
-from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where

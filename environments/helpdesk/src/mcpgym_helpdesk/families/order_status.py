@@ -32,8 +32,8 @@ from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
-from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
