@@ -42,3 +42,16 @@ def test_a_euro_banknote_is_euros() -> None:
 )
 def test_honest_neighbours_read_as_before(text: str, cents: list[int]) -> None:
     assert [int(m.cents) for m in money_mentions(text)] == cents
+
+
+def test_a_multipliers_product_is_marked_and_no_role_binds_it() -> None:
+    from mcpgym_grading._roles import bind
+
+    text = "Credit note (2 x $23.50 each, $47.00 net)."
+    assert [(int(m.cents), m.product) for m in money_mentions(text)] == [
+        (2350, False),
+        (4700, True),
+        (4700, False),
+    ]
+    bound = bind(text, [(2350, ("x", "each")), (4700, ("net",))])
+    assert len(bound) == 2

@@ -166,6 +166,9 @@ class Mention:
     """Written glued to letters or an underscore (``$266.13ish``, ``$90_max``, ``is$266``):
     an amount all the same, so it competes with the expected one, but a hedged or mangled
     form never states it."""
+    product: bool = False
+    """The product a multiplier states (``2 x $324.94`` is $649.88 too): an amount stated,
+    read by the guards, but not a written figure a role binds (the multiplied one is)."""
 
     @property
     def whole_cents(self) -> int | None:
@@ -411,7 +414,7 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
         if times is not None and not mention.waived:
             k = int(times.group("k"))
             text_k = prepared[times.start() : at] + mention.text
-            out.append((at, replace(mention, cents=mention.cents * k, text=text_k)))
+            out.append((at, replace(mention, cents=mention.cents * k, text=text_k, product=True)))
     if bare:
         for start, end, cents in bare_amounts(prepared, spans, candidates):
             whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
