@@ -42,6 +42,7 @@ will process your request`` (processing includes deciding).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -171,6 +172,13 @@ def _cue_pattern(cues: Sequence[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=32)
+def _patterns(
+    roles: tuple[tuple[float, tuple[str, ...]], ...],
+) -> list[tuple[float, re.Pattern[str]]]:
+    return [(least, _cue_pattern(cues)) for least, cues in roles if any(cues)]
+
+
 def too_soon(text: str, roles: Sequence[tuple[float, Sequence[str]]]) -> list[str]:
     """The clauses of ``text`` promising a time sooner than its role allows (module
     docstring), stripped, in text order, without repeats.
@@ -178,7 +186,7 @@ def too_soon(text: str, roles: Sequence[tuple[float, Sequence[str]]]) -> list[st
     ``roles``: ``(least figure in business days, cue words)`` per role; a promised time is
     bound to the nearest cue of its clause (a tie binds it to the role with the larger
     figure, the stricter one), and a time with no cue in its clause is not read."""
-    patterns = [(least, _cue_pattern(cues)) for least, cues in roles if any(cues)]
+    patterns = _patterns(tuple((least, tuple(cues)) for least, cues in roles))
     out: list[str] = []
     for clause in _CLAUSE.split(text):
         if not clause or not clause.strip():
@@ -212,7 +220,8 @@ _PAYOUT = (
 _WILL = r"(?:will|shall|is\s+going\s+to|are\s+going\s+to|(?:is|are)\s+gonna)"
 
 
-def _payout_pattern(deciders: Sequence[str]) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=32)
+def _payout_pattern(deciders: tuple[str, ...]) -> re.Pattern[str]:
     who = "|".join(
         [re.escape(d.strip()).replace(r"\ ", r"\s+") for d in deciders if d.strip()]
         + ["they", "we", "the\\s+team", "someone", "a\\s+colleague"]
@@ -232,7 +241,7 @@ def payout_promised(text: str, deciders: Sequence[str]) -> list[str]:
     """The clauses of ``text`` in which one of ``deciders`` (or ``they``, ``we``, ``the
     team``) will pay out, or a refund will be approved (module docstring), stripped, in text
     order; a clause with a condition or hedge is none."""
-    pattern = _payout_pattern(deciders)
+    pattern = _payout_pattern(tuple(deciders))
     out: list[str] = []
     for clause in _CLAUSE.split(text):
         if clause and clause.strip() and pattern.search(clause) and not _HEDGE.search(clause):
