@@ -54,8 +54,15 @@ def test_families_registered() -> None:
         assert fam.bands == BANDS
         # 2: the expert band; duplicate-charge 3: the param prior_refund_cents;
         # change-shipping-address 3: new_address with USPS abbreviations; +1: the param
-        # text_amounts (`with_text_amounts`)
-        four = ("duplicate-charge", "change-shipping-address")
+        # text_amounts (`with_text_amounts`); order-status, cancel-order, refund-damaged-item
+        # 4: the true amounts a reply may state in their role (`_true_amounts`)
+        four = (
+            "duplicate-charge",
+            "change-shipping-address",
+            "order-status",
+            "cancel-order",
+            "refund-damaged-item",
+        )
         assert fam.generator_version == ("4" if name in four else "3")
         assert "texts-state-no-other-amount" in {c.name for c in fam.rubric.checks}  # type: ignore[attr-defined]
         names = [c.name for c in fam.rubric.checks]  # type: ignore[attr-defined]

@@ -166,6 +166,9 @@ class Mention:
     """Written glued to letters or an underscore (``$266.13ish``, ``$90_max``, ``is$266``):
     an amount all the same, so it competes with the expected one, but a hedged or mangled
     form never states it."""
+    product: bool = False
+    """The product a multiplier states (``2 x $324.94`` is $649.88 too): an amount stated,
+    read by the guards, but not a written figure a role binds (the multiplied one is)."""
 
     @property
     def whole_cents(self) -> int | None:
@@ -252,6 +255,9 @@ _LIST_PREV = re.compile(r"(?<![\w.,])" + _LISTED + r"[\s()]*" + _SEP + r"[\s(]*\
 _GLUED = re.compile(  # a sign with letters glued on either side: "$266.13ish", "is$266"
     r"(?P<sign>[$" + _SIGN_CHARS + r"])[\s(]*(?P<n>" + _NUMBER + r")" + _END
 )
+_TIMES_BEFORE = re.compile(r"(?<![\w.,$])(?P<k>[2-9]|[1-9]\d)[ \t]*(?:x|\u00d7|\*|times)[ \t]*\Z")
+"""A multiplier right before a mention (``2 x $324.94``, ``3 × $5``, ``2 times $45``): the
+text states the product too."""
 _LIST_WINDOW = 200
 """How far before a mention its list is looked for (characters)."""
 
@@ -403,6 +409,12 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
         currency = USD if sign == "$" else _SIGNS.get(sign, sign)
         out.append((g.start(), Mention(currency, value * 100, g.group(0), glued=True)))
         spans.append(g.span())
+    for at, mention in list(out):  # 2 x $324.94: $649.88 is stated too
+        times = _TIMES_BEFORE.search(prepared, max(0, at - 12), at)
+        if times is not None and not mention.waived:
+            k = int(times.group("k"))
+            text_k = prepared[times.start() : at] + mention.text
+            out.append((at, replace(mention, cents=mention.cents * k, text=text_k, product=True)))
     if bare:
         for start, end, cents in bare_amounts(prepared, spans, candidates):
             whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])

@@ -94,6 +94,22 @@ _OTHER_DIGITS = {
 _LINE_BREAK = "\ue000"
 """A private-use character standing for a line break while `fold` runs."""
 _DOLLAR_LOOKALIKES = re.compile(r"\U0001f4b2|%24", re.IGNORECASE)  # 💲, a URL-escaped $
+_MONEY_EMOJI = re.compile(
+    r"(?P<e>[\U0001f4b0\U0001f4b5\U0001f4b8\U0001f4b6\U0001f4b7\U0001f4b4])[ \t]*(?=\d)"
+)
+"""A money emoji right before a number (``💵649.89``): its currency's sign (the banknotes
+with a dollar, the money bag and money with wings ``$``; ``💶`` ``€``, ``💷`` ``£``, ``💴``
+``¥``). Elsewhere (``Refund done 💰``) it marks nothing."""
+_EMOJI_SIGN = {"\U0001f4b6": "\u20ac", "\U0001f4b7": "\u00a3", "\U0001f4b4": "\u00a5"}
+_CODE_COMMA = re.compile(
+    r"\b(?P<code>usd|us dollars?|dollars?)[ \t]*,[ \t]*(?=\d{1,3}(?:,\d{3})*\.\d\d(?![\d.,]\d))"
+)
+"""A currency code or word, a comma, then an amount with cents (``in USD, 649.89``): the
+amount is in that currency (the comma dropped). A whole number after it (``in USD, 2
+refunds``) stays bare."""
+_GLUED_CENTS = re.compile(r"(?<![\w.,#$])(?P<n>\d{2,})c(?![\w'’])")
+"""A whole number of two digits or more glued to ``c`` (``64989c``, ``50c``): cents, as
+``64989 cents`` (``2c`` stays: a list item or a size as often as an amount)."""
 
 
 @functools.cache
@@ -131,9 +147,11 @@ def prepare(text: str) -> str:
     ``45.00``), `fold`-ed (NFKC, every space, dash and digit script the same), dingbat
     digits (``❺``) as digits, Arabic decimal and thousands separators as ``.`` and ``,``,
     number words as digits (``forty-five`` is ``45``), a check-writer's ``45 and 00/100``
-    as ``45.00``."""
+    as ``45.00``; a money emoji before a number as its sign (``💵649.89``), ``USD, 649.89``
+    as ``USD 649.89``, a number glued to ``c`` as cents (``64989c``)."""
     text = html.unescape(html.unescape(text))
     text = _DOLLAR_LOOKALIKES.sub("$", text)
+    text = _MONEY_EMOJI.sub(lambda m: _EMOJI_SIGN.get(m.group("e"), "$"), text)
     text = _VULGAR_RE.sub(lambda m: (m.group("d") or "0") + _VULGAR[m.group("f")], text)
     text = _SUPER_AFTER_DIGIT.sub(
         lambda m: "." + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)).ljust(2, "0"),
@@ -144,4 +162,6 @@ def prepare(text: str) -> str:
     text = fold(text).replace(_LINE_BREAK, "\n").translate(_OTHER_DIGITS)
     text = _lookalike_digits(text)  # $бЧ9.88, $⠃⠑.⠚⠚
     text = text.replace("\u066b", ".").replace("\u066c", ",")
+    text = _CODE_COMMA.sub(lambda m: m.group("code") + " ", text)
+    text = _GLUED_CENTS.sub(lambda m: m.group("n") + " cents", text)
     return _CHECK_CENTS.sub(r"\1.\2", _digits_for_words(text))

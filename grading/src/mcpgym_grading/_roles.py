@@ -191,7 +191,11 @@ def bind(text: str, roles: Roles) -> list[Bound]:
     patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
     out: list[Bound] = []
     for n, clause in enumerate(clauses(text)):
-        usd = [m for m in money_mentions(clause, bare=True) if m.currency == USD and m.cents > 0]
+        usd = [  # a multiplier's product (`Mention.product`) is no written figure to bind
+            m
+            for m in money_mentions(clause, bare=True)
+            if m.currency == USD and m.cents > 0 and not m.product
+        ]
         mentions = [m for m in usd if m.cents in amounts]
         if not mentions:
             continue

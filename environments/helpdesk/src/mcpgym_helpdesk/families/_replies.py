@@ -284,7 +284,9 @@ MOVED_CENTS_SQL = (
 """The money the episode moved (refunds, store credit granted): a text may state it."""
 
 
-def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
+def texts_state_no_other_amount(
+    *allow: str, roles: Mapping[str, tuple[str, ...]] | None = None, **kw: Any
+) -> AnswerMatch:
     """No text the agent wrote in the episode (`AGENT_TEXTS_SQL`) states an amount but zero,
     the ones the reference's own texts state (the kit's `with_text_amounts` param), the
     params ``allow`` (what the family's reply checks also allow: an earlier refund the
@@ -296,10 +298,21 @@ def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
     In every family and band, also where no refund is made or nothing was captured: a
     reply that invents a refund or a credit, or a reason stating a wrong amount, fails.
     The customer's order amounts (`other_amounts_sql`) are its candidates, read in any
-    form."""
+    form. ``roles`` (param name -> cue words, `_true_amounts`): true amounts the reference
+    leaves out, allowed only in their role (an `AmountRole` that yields where the amount is
+    allowed anyway: stated by the reference, moved, or in ``allow``)."""
     allowed = " UNION ".join([MOVED_CENTS_SQL, *(f"SELECT COALESCE(:{p}, 0)" for p in allow)])
     own = f"SELECT value FROM json_each(:{TEXT_AMOUNTS}) UNION {allowed}"
-    roles = tuple(r.model_copy(update={"yields_to_sql": own}) for r in POLICY_ROLES)
+    roles_in = tuple(
+        r.model_copy(update={"yields_to_sql": own})
+        for r in (
+            *POLICY_ROLES,
+            *(AmountRole(amount=Param(p), cues=cues) for p, cues in (roles or {}).items()),
+        )
+    )
+    if roles:
+        allowed += "".join(f" UNION SELECT COALESCE(:{p}, 0)" for p in roles)
+        allow = (*allow, *roles)
     policy = f"SELECT {REFUND_LIMIT_CENTS} UNION SELECT {GOODWILL_CAP_CENTS}"
     candidates = (
         f"SELECT a FROM ({other_amounts_sql(*allow)}) WHERE a NOT IN "
@@ -315,7 +328,7 @@ def texts_state_no_other_amount(*allow: str, **kw: Any) -> AnswerMatch:
         ),
         forbidden_sql=candidates,
         allowed_sql=f"{allowed} UNION {policy}",
-        roles=roles,
+        roles=roles_in,
         **kw,
     )
 

@@ -27,9 +27,11 @@ from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled, with_text_amo
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _privacy as privacy
+from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
@@ -230,6 +232,13 @@ def generate(g: Generation) -> VariantSpec:
         "credit_back_cents": credit_back if band != "hard" else 0,
         "tracking_number": shipment["tracking_number"] if shipment else None,
         "shipped_order_id": shipped_order["id"] if shipped_order else None,
+        # the shipped order's total (hard: the order; expert: the other one): true, allowed
+        # in its role (`_true_amounts`)
+        "shipped_total_cents": order["total_cents"]
+        if band == "hard"
+        else shipped_order["total_cents"]
+        if shipped_order
+        else None,
     }
     return VariantSpec(
         instruction=instruction(ticket_id),
@@ -260,7 +269,9 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount("credit_back_cents"),
+        replies.texts_state_no_other_amount(
+            "credit_back_cents", roles={"shipped_total_cents": true_amounts.SHIPPED_CUES}
+        ),
         SqlCheck(
             name="order-cancelled",
             description="the order was cancelled",
@@ -338,6 +349,7 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
+        promises.replies_promise_policy_times(),
         replies.reply_decision(bands=("easy", "medium"), not_denied=("cancel",)),
         replies.reply_decision(
             name="reply-states-not-cancelled", bands=("hard",), not_claimed=("cancel",)
@@ -417,7 +429,7 @@ FAMILY = environment.add_family(
         "unshipped one and decline the shipped one).",
         bands=store.BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

@@ -24,6 +24,7 @@ from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _privacy as privacy
+from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
@@ -263,6 +264,7 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
+        promises.replies_promise_policy_times(),
         replies.reply_decision(
             name="reply-states-duplicate-refunded-to-card",
             bands=("easy", "medium", "hard", "expert"),

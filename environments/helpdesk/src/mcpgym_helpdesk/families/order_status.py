@@ -33,6 +33,7 @@ from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -260,6 +261,7 @@ def generate(g: Generation) -> VariantSpec:
         sc.insert("shipments", {"order_id": order["id"], **second})
         shipments.append(second)
 
+    charge_cents: int | None = None  # the charge the customer describes (expert)
     if band == "easy":
         subject = f"Where is order #{order['id']}?"
         body = rng.choice(
@@ -271,6 +273,7 @@ def generate(g: Generation) -> VariantSpec:
         )
     elif band == "expert":
         pay = queries.rows(g.db, "SELECT * FROM payments WHERE order_id = ?", (order["id"],))[0]
+        charge_cents = pay["amount_cents"]
         subject = "Where is my order?"
         body = (
             f"I've ordered from you a lot, so I'm not sure which order this is, but there's a "
@@ -330,6 +333,8 @@ def generate(g: Generation) -> VariantSpec:
         "second_tracking_number": shipments[1]["tracking_number"] if len(shipments) > 1 else None,
         "has_distractor": distractor is not None,
         "distractor_tracking_number": distractor["tracking_number"] if distractor else None,
+        # the charge the customer describes (expert): true, allowed in its role
+        "charge_cents": charge_cents,
     }
     return VariantSpec(
         instruction=instruction(ticket_id),
@@ -343,7 +348,7 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount(),
+        replies.texts_state_no_other_amount(roles={"charge_cents": true_amounts.CHARGE_CUES}),
         replies.reply_mentions_token(
             "tracking_number",
             name="reply-gives-tracking",
@@ -389,7 +394,7 @@ FAMILY = environment.add_family(
         "found only through the card charge in a long history).",
         bands=store.BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

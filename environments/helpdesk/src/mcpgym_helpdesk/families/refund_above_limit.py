@@ -41,6 +41,7 @@ from mcpgym_grading import (
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _privacy as privacy
+from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
@@ -375,6 +376,8 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
+        promises.replies_promise_policy_times(),
+        promises.replies_promise_no_payout(),
         replies.reply_decision(
             name="reply-states-not-refunded", bands=("easy", "medium"), not_claimed=("refund",)
         ),

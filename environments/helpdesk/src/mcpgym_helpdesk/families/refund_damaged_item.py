@@ -22,9 +22,11 @@ from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _privacy as privacy
+from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -240,6 +242,8 @@ def generate(g: Generation) -> VariantSpec:
         "declined_item_id": extra["id"] if extra else None,
         "declined_order_id": extra["order"]["id"] if extra else None,
         "declined_reason": extra["why"] if extra else None,
+        # the declined item's price: true, allowed in its role (`_true_amounts`)
+        "declined_cents": extra["line_total_cents"] if extra else None,
     }
     return VariantSpec(
         instruction=instruction(ticket_id),
@@ -289,7 +293,9 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount("prior_refund_cents"),
+        replies.texts_state_no_other_amount(
+            "prior_refund_cents", roles={"declined_cents": true_amounts.DECLINED_CUES}
+        ),
         SqlCheck(
             name="item-refunded-to-original-payment",
             description="the damaged item's price was refunded to the original payment, "
@@ -324,6 +330,7 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
+        promises.replies_promise_policy_times(),
         replies.reply_decision(
             name="reply-states-refund-to-card",
             bands=("easy", "medium", "hard", "expert"),
@@ -341,11 +348,16 @@ RUBRIC = Rubric(
             description="a reply states the amount refunded for the damaged item (policy 9.2); "
             "the earlier price adjustment (expert) may be named beside it, as the earlier one: "
             "each amount stands in its role",
-            allow=("prior_refund_cents",),
+            allow=("prior_refund_cents", "declined_cents"),
             # the two refunds in their roles: a reply swapping them states neither; the order
             # total stays refused (refunding the whole order is the wrong answer this family
-            # tempts, and "your order total of $X" sits beside refund words in both)
-            roles={"refund_cents": replies.REFUNDED_CUES, "prior_refund_cents": replies.PRIOR_CUES},
+            # tempts, and "your order total of $X" sits beside refund words in both); the
+            # declined item's price only as the declined one's
+            roles={
+                "refund_cents": replies.REFUNDED_CUES,
+                "prior_refund_cents": replies.PRIOR_CUES,
+                "declined_cents": true_amounts.DECLINED_CUES,
+            },
             required=True,
         ),
         SqlCheck(
@@ -375,7 +387,7 @@ FAMILY = environment.add_family(
         "as hard, with part of the item already refunded).",
         bands=store.BANDS,
         generator=with_text_amounts(generate),
-        generator_version="3",
+        generator_version="4",
         rubric=RUBRIC,
     )
 )

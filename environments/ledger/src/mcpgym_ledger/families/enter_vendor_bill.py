@@ -18,10 +18,21 @@ total. Policy 10.2: no party's tax id is copied into anything written (`tax_id_n
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
-from mcpgym_grading import AmountRole, Param, Rubric, SqlCheck, record_state, with_text_amounts
+from mcpgym_grading import (
+    TEXT_AMOUNTS,
+    AmountRole,
+    Param,
+    Rubric,
+    SqlCheck,
+    record_state,
+    with_text_amounts,
+)
 from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import (
@@ -303,6 +314,7 @@ def generate(g: Generation) -> VariantSpec:
             )
         )
 
+    line_amounts = [c for x in lines for c in (x["net"], x["tax"]) if c > 0]
     entry_lines = [(x["account"], x["net"], 0) for x in lines]
     entry_lines += [("1400", tax, 0), ("2000", 0, total)]
     params = {
@@ -312,7 +324,9 @@ def generate(g: Generation) -> VariantSpec:
         "bill_date": bill_day.isoformat(),
         "due_date": due_day.isoformat(),
         "total_cents": total,
-        "note_amounts": stated_cents(note),
+        # what the note says, and each line's net and tax: true, a note may list them
+        # ("6300: $506.49 net + $50.65 tax"; round10rub FF8)
+        "note_amounts": json.dumps(sorted({*json.loads(stated_cents(note)), *line_amounts})),
         # the note's net and tax each in its role (the total's is `limit_roles`')
         "note_roles": note_roles((net, NET_CUES), (tax, TAX_CUES)),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
@@ -333,6 +347,24 @@ BILL = "FROM bills WHERE vendor_id = :vendor_id AND vendor_ref = :vendor_ref"
 THE_BILL = Records(f"SELECT id {BILL}")
 """The bill entered in the episode, found by what it is (its vendor and their reference),
 as every other check of the bill finds it; not by the id the generator predicts."""
+
+
+def _with_line_amounts(
+    generate: Callable[[Generation], VariantSpec],
+) -> Callable[[Generation], VariantSpec]:
+    """``generate`` with each bill line's net and tax added to the amounts the texts may
+    state (`TEXT_AMOUNTS`, the episode guard's list; `note_amounts` has them too): true
+    figures of the bill a note may list, which the reference's note leaves out."""
+
+    def generator(g: Generation) -> VariantSpec:
+        spec = generate(g)
+        said = set(json.loads(spec.params[TEXT_AMOUNTS]))
+        lines = {c for _, net, _, tax in spec.params["lines"] for c in (net, tax) if c > 0}
+        params = {**spec.params, TEXT_AMOUNTS: json.dumps(sorted(said | lines))}
+        return dataclasses.replace(spec, params=params)
+
+    return generator
+
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -461,8 +493,8 @@ FAMILY = environment.add_family(
         "post it (medium: derive the codes; hard: above the approval limit; expert: a "
         "duplicate and a bill of a closed period).",
         bands=BANDS,
-        generator=with_text_amounts(generate),
-        generator_version="4",
+        generator=_with_line_amounts(with_text_amounts(generate)),
+        generator_version="5",
         rubric=RUBRIC,
     )
 )
