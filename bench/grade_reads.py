@@ -1,4 +1,4 @@
-"""Benchmark: a grade's query results and cue patterns read once, on and off, in one process.
+"""Benchmark: a grade's query results, cue patterns and text answers read once, on and off.
 
 Usage::
 
@@ -12,7 +12,12 @@ and on, the order alternating bundle by bundle:
 - ``_checks._run_sql`` answers a query a grade already ran from `CheckContext.sql_results`
   (off: every check runs its SQL again, as before);
 - ``_clauses._cue_pattern`` is remembered per cue (off: built and looked up in ``re``'s
-  cache on every call, as before).
+  cache on every call, as before);
+- ``TextView.contains`` remembers its answers per value (off: the value looked for again).
+
+The first round's texts are new to the views' answers only when this process has not
+graded them: the null bundles graded first are other texts, so round 1 measures new
+replies and later rounds regrades (the same replies: epochs, RL groups, campaigns again).
 
 Prints the thread CPU per grade (median, mean), the mean ratio on/off, the median of the
 per-bundle ratios, and whether the grades (JSON, episode id left out) are byte-identical.
@@ -39,12 +44,14 @@ from mcpgym_grading import (
     _value_roles,
     grade_bundle,
 )
+from mcpgym_grading._text import TextView
 from mcpgym_grading._values import bind_sql
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_server import EpisodeManager, EpisodeStore, load_environment
 
 _RUN_SQL = _checks._run_sql  # noqa: SLF001
 _CUE = _clauses._cue_pattern  # noqa: SLF001
+_CONTAINS = TextView.contains
 
 
 def _run_sql_each_time(ctx: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -55,8 +62,15 @@ def _run_sql_each_time(ctx: Any, sql: str) -> tuple[list[str], list[tuple[Any, .
     return list(columns), rows
 
 
+def _contains_each_time(self: TextView, value: str) -> bool:
+    """`TextView.contains` before its answers were remembered."""
+    found = self._contains(value)  # noqa: SLF001
+    return found or (self._source is not None and self._source._contains(value))  # noqa: SLF001
+
+
 def _use(on: bool) -> None:
     _checks._run_sql = _RUN_SQL if on else _run_sql_each_time  # noqa: SLF001
+    TextView.contains = _CONTAINS if on else _contains_each_time  # type: ignore[method-assign]
     cue = _CUE if on else _CUE.__wrapped__
     for module in (_roles, _value_roles):
         module._cue_pattern = cue  # type: ignore[attr-defined]  # noqa: SLF001

@@ -1,11 +1,12 @@
 """The grading memos give the grades of the code without them, on every variant.
 
-Five memos make grading cheaper (`mcpgym_grading._sqlmemo`: a check query over tables equal
+Six memos make grading cheaper (`mcpgym_grading._sqlmemo`: a check query over tables equal
 to the snapshot's, answered once per snapshot; `money_mentions` per text; the skeleton's
 character likeness; a grade's query results, once per grade; the role readers' cue
-patterns). With every memo off (the plain functions, nothing remembered) and on,
-grades must be equal on the demo matrix (reference and null agents on every family x band of
-both environments, one seed each) and on the ship gate's control mutants.
+patterns; a text view's answers). With every memo off (the plain functions, nothing
+remembered) and on, grades must be equal on the demo matrix (reference and null agents on
+every family x band of both environments, one seed each) and on the ship gate's control
+mutants.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from mcpgym_grading import (
     grade_bundle,
 )
 from mcpgym_grading._statepages import base_index, open_state
+from mcpgym_grading._text import TextView
 from mcpgym_grading._values import bind_sql
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_helpdesk import environment as helpdesk
@@ -62,7 +64,12 @@ def _memos_off() -> Iterator[None]:
             raise CheckEvaluationError("the SQL statement returns no columns")
         return list(columns), rows
 
+    def contains_each_time(self: TextView, value: str) -> bool:
+        found = self._contains(value)  # noqa: SLF001
+        return found or (self._source is not None and self._source._contains(value))  # noqa: SLF001
+
     mp.setattr(_sqlmemo, "_memo_key", lambda *_a: None)
+    mp.setattr(TextView, "contains", contains_each_time)  # a view's answers not remembered
     mp.setattr(_checks, "_run_sql", run_sql_each_time)  # a grade's queries run each time
     for module in (_roles, _value_roles):
         mp.setattr(module, "_cue_pattern", _clauses._cue_pattern.__wrapped__)  # noqa: SLF001

@@ -1,14 +1,16 @@
 """Reads shared by the checks of one grade (issue 12 §2), never across grades.
 
 `mcpgym_grading._checks._run_sql` answers a query the grade already ran from its
-`CheckContext.sql_results`; `_clauses._cue_pattern` remembers each cue's pattern. A grade
-must still read its own database (another grade's rows, of another episode, are never
-served), every caller gets lists of its own, and a failing query fails each time.
+`CheckContext.sql_results`; `_clauses._cue_pattern` remembers each cue's pattern; a
+`TextView` remembers its `contains` answers. A grade must still read its own database
+(another grade's rows, of another episode, are never served), every caller gets lists of
+its own, a failing query fails each time, and a view answers for its own text.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -16,6 +18,7 @@ import pytest
 
 from mcpgym_grading import _checks
 from mcpgym_grading._clauses import _cue_pattern
+from mcpgym_grading._text import FOUND_KEPT, TextView
 from mcpgym_grading.errors import CheckEvaluationError
 
 SQL = "SELECT body FROM messages WHERE ticket = :ticket ORDER BY id"
@@ -77,3 +80,32 @@ def test_cue_patterns_are_per_cue() -> None:
     assert _cue_pattern("charge") is word
     assert word.search("charged") is None and prefix.search("charged") is not None
     assert other.search("a refund") is not None and word.search("a refund") is None
+
+
+def test_view_answers_are_per_text_and_sign() -> None:
+    """`TextView.contains` remembers its answers per view: another text, or the same text
+    read unsigned, answers for itself (asked alternately, each value twice)."""
+    signed = TextView.of("tracking -764342929901 sent", signed=True)
+    unsigned = TextView.of("tracking -764342929901 sent", signed=False)
+    other = TextView.of("tracking 111 sent", signed=True)
+    for _ in range(2):
+        assert signed.contains("764342929901") is False
+        assert unsigned.contains("764342929901") is True
+        assert other.contains("764342929901") is False
+        assert other.contains("111") is True and signed.contains("111") is False
+
+
+def test_view_answers_cover_the_markup_source() -> None:
+    """A value only in a reply's markup source is found on every ask (the remembered
+    answer is the whole view's, rendered text and source)."""
+    view = TextView.of('<a href="https://x.test/track/ZX9">link</a> ok')
+    assert [view.contains("ZX9") for _ in range(2)] == [True, True]
+    assert replace(view)._found == {}  # noqa: SLF001 - a copy starts empty
+
+
+def test_view_memo_is_bounded() -> None:
+    view = TextView.of("plain words only")
+    for i in range(FOUND_KEPT + 10):
+        assert view.contains(f"w{i}") is False
+    assert len(view._found) == FOUND_KEPT  # noqa: SLF001
+    assert view.contains("words") is True

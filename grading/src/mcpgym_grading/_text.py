@@ -263,6 +263,13 @@ class TextView:
     _lists: tuple[tuple[str, ...], ...]
     _atoms: tuple[_skeleton.Atom, ...] = field(repr=False)
     _source: TextView | None = field(default=None, repr=False)
+    _found: dict[str, bool] = field(
+        default_factory=dict[str, bool], init=False, repr=False, compare=False
+    )
+    """`contains` answers by value (at most `FOUND_KEPT`): a view is immutable and
+    remembered per text (`_cached_view`), and the checks of a grade, and the grades of a
+    variant's episodes, look for the same values in the same replies. Each view has its
+    own (``init=False``: `dataclasses.replace` makes a new, empty one)."""
 
     @classmethod
     def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
@@ -305,9 +312,14 @@ class TextView:
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
-        if self._contains(value):
-            return True
-        return self._source is not None and self._source._contains(value)
+        found = self._found.get(value)
+        if found is None:
+            found = self._contains(value) or (
+                self._source is not None and self._source._contains(value)
+            )
+            if len(self._found) < FOUND_KEPT:
+                self._found[value] = found
+        return found
 
     def _contains(self, value: str) -> bool:
         plain, grouped, loose, needle = _value_forms(value, self.signed)
@@ -360,6 +372,10 @@ def _value_forms(
         _skeleton.Needle.of(fold(value)),
     )
 
+
+FOUND_KEPT = 4096
+"""Values whose `TextView.contains` answer one view keeps (a forbidden list may name
+thousands: past this they are looked for each time)."""
 
 VIEW_CACHE_MAX_CHARS = 8192
 """Texts up to this length have their `TextView` remembered (`_cached_view`)."""
