@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import pytest
 
-from mcpgym_grading import _checks
+from mcpgym_grading import _checks, _text
 from mcpgym_grading._clauses import _cue_pattern
 from mcpgym_grading._text import FOUND_KEPT, TextView
 from mcpgym_grading.errors import CheckEvaluationError
@@ -109,3 +109,23 @@ def test_view_memo_is_bounded() -> None:
         assert view.contains(f"w{i}") is False
     assert len(view._found) == FOUND_KEPT  # noqa: SLF001
     assert view.contains("words") is True
+
+
+def test_views_kept_by_characters_each_its_own_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cycle of 300 texts (a campaign's replies, graded again) is served from the cache
+    the second time, each text its own view; past `VIEW_CACHE_CHARS` the oldest go."""
+    _text._cached_view.cache_clear()  # noqa: SLF001
+    texts = [f"Refund {i} sent for order ORD-{i:05d}" for i in range(300)]
+    for _ in range(2):
+        for i, t in enumerate(texts):
+            view = TextView.of(t)
+            assert view.contains(f"ORD-{i:05d}") and not view.contains(f"ORD-{i + 1:05d}")
+    info = _text._cached_view.cache_info()  # noqa: SLF001
+    assert (info.misses, info.hits, info.currsize) == (300, 300, 300)
+    assert info.chars == sum(map(len, texts))
+    monkeypatch.setattr(_text, "VIEW_CACHE_CHARS", 10 * len(texts[0]))
+    TextView.of("one more text")
+    info = _text._cached_view.cache_info()  # noqa: SLF001
+    assert info.currsize <= 10 and info.chars <= 10 * len(texts[0])
+    assert TextView.of(texts[-1]).contains("ORD-00299")  # the newest kept
+    assert _text._cached_view.cache_info().hits == info.hits + 1  # noqa: SLF001
