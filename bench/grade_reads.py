@@ -13,7 +13,9 @@ and on, the order alternating bundle by bundle:
   (off: every check runs its SQL again, as before);
 - ``_clauses._cue_pattern`` is remembered per cue (off: built and looked up in ``re``'s
   cache on every call, as before);
-- ``TextView.contains`` remembers its answers per value (off: the value looked for again).
+- ``TextView.contains`` remembers its answers per value (off: the value looked for again);
+- text views are kept up to `VIEW_CACHE_CHARS` characters (off: the 256 views kept before;
+  each way has its own cache, so a way's rounds find what it kept).
 
 The first round's texts are new to the views' answers only when this process has not
 graded them: the null bundles graded first are other texts, so round 1 measures new
@@ -26,6 +28,7 @@ per-bundle ratios, and whether the grades (JSON, episode id left out) are byte-i
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -41,6 +44,7 @@ from mcpgym_grading import (
     _clauses,
     _roles,
     _sqlmemo,
+    _text,
     _value_roles,
     grade_bundle,
 )
@@ -68,7 +72,12 @@ def _contains_each_time(self: TextView, value: str) -> bool:
     return found or (self._source is not None and self._source._contains(value))  # noqa: SLF001
 
 
+_VIEWS = _text._cached_view  # noqa: SLF001
+_VIEWS_256 = functools.lru_cache(maxsize=256)(TextView._build)  # noqa: SLF001
+
+
 def _use(on: bool) -> None:
+    _text._cached_view = _VIEWS if on else _VIEWS_256  # type: ignore[assignment]  # noqa: SLF001
     _checks._run_sql = _RUN_SQL if on else _run_sql_each_time  # noqa: SLF001
     TextView.contains = _CONTAINS if on else _contains_each_time  # type: ignore[method-assign]
     cue = _CUE if on else _CUE.__wrapped__
