@@ -140,16 +140,20 @@ def _sql_value(value: Any) -> Any:
 def _run_sql(ctx: CheckContext, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """``sql`` (bound to the variant's params) on the final database: its column names and
     rows, lists of the caller's own. Run once per grade (`CheckContext.sql_results`); a
-    failing query is not remembered (it fails again where it is read again).
+    failing query is not remembered (it fails again where it is read again). A context
+    without ``sql_results`` (a stand-in with the fields a check reads) runs it each time.
 
     Raises:
         CheckEvaluationError: the statement returns no columns.
         sqlite3.Error: the query fails.
     """
-    known = ctx.sql_results.get(sql)
+    results: dict[str, Any] | None = getattr(ctx, "sql_results", None)
+    known = None if results is None else results.get(sql)
     if known is None:
         columns, rows = _sqlmemo.query(ctx.final_db, sql, bind_sql(sql, ctx.params))
-        known = ctx.sql_results[sql] = (columns, tuple(rows))
+        known = (columns, tuple(rows))
+        if results is not None:
+            results[sql] = known
     columns, rows = known
     if columns is None:
         raise CheckEvaluationError("the SQL statement returns no columns; use a SELECT")
