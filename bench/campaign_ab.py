@@ -21,6 +21,8 @@ campaign only, that puts back the code path before one change:
   single ``INSERT``); the slot index stays;
 - ``gc-unfrozen``: `run_campaign` without `collector_spared` (before it: the objects alive
   at the start traced by every full collection, a young collection every 700 allocations);
+- ``unparsed-urls``: request URLs parsed by the libraries on every request (before
+  `mcpgym_clients._parsed_urls.ParsedUrlClient` and `ServiceClients._url`);
 - ``main``: the three at once (the code path of main before them; the run store's slot
   index stays, which at 140 rows a run makes no difference).
 
@@ -138,6 +140,24 @@ def _gc_unfrozen() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _unparsed_urls() -> Iterator[None]:
+    """URLs parsed again per request: the library's ``build_request``, the control paths
+    merged by ``httpx`` each time."""
+    import httpx2
+
+    from mcpgym_clients._parsed_urls import ParsedUrlClient
+    from mcpgym_clients.services import ServiceClients
+
+    saved = ParsedUrlClient.build_request, ServiceClients._url  # noqa: SLF001
+    ParsedUrlClient.build_request = httpx2.AsyncClient.build_request  # type: ignore[method-assign]
+    ServiceClients._url = lambda self, service, http, path: path  # type: ignore[method-assign, assignment]  # noqa: SLF001
+    try:
+        yield
+    finally:
+        ParsedUrlClient.build_request, ServiceClients._url = saved  # type: ignore[method-assign]  # noqa: SLF001
+
+
+@contextlib.contextmanager
 def _main() -> Iterator[None]:
     """All the ways above at once: main before this branch (the slot index aside)."""
     with _split_writes(), _gc_unfrozen(), _library_insert():
@@ -149,6 +169,7 @@ WAYS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "split-writes": _split_writes,
     "library-insert": _library_insert,
     "gc-unfrozen": _gc_unfrozen,
+    "unparsed-urls": _unparsed_urls,
     "main": _main,
 }
 

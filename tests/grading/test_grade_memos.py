@@ -1,10 +1,12 @@
 """The grading memos give the grades of the code without them, on every variant.
 
-Three memos make grading cheaper (`mcpgym_grading._sqlmemo`: a check query over tables equal
+Six memos make grading cheaper (`mcpgym_grading._sqlmemo`: a check query over tables equal
 to the snapshot's, answered once per snapshot; `money_mentions` per text; the skeleton's
-character likeness). With every memo off (the plain functions, nothing remembered) and on,
-grades must be equal on the demo matrix (reference and null agents on every family x band of
-both environments, one seed each) and on the ship gate's control mutants.
+character likeness; a grade's query results, once per grade; the role readers' cue
+patterns; a text view's answers). With every memo off (the plain functions, nothing
+remembered) and on, grades must be equal on the demo matrix (reference and null agents on
+every family x band of both environments, one seed each) and on the ship gate's control
+mutants.
 """
 
 from __future__ import annotations
@@ -17,8 +19,21 @@ from typing import Any
 import pytest
 
 from mcpgym_clients.instrument.controls import mutants
-from mcpgym_grading import ReferenceCache, _money, _skeleton, _sqlmemo, grade_bundle
+from mcpgym_grading import (
+    ReferenceCache,
+    _checks,
+    _clauses,
+    _money,
+    _roles,
+    _skeleton,
+    _sqlmemo,
+    _value_roles,
+    grade_bundle,
+)
 from mcpgym_grading._statepages import base_index, open_state
+from mcpgym_grading._text import TextView
+from mcpgym_grading._values import bind_sql
+from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_helpdesk import environment as helpdesk
 from mcpgym_ledger import environment as ledger
 from mcpgym_server import SUBMIT_TOOL, Environment, ToolCall, replay
@@ -43,7 +58,21 @@ def _memos_off() -> Iterator[None]:
         key = frozenset(candidates) if bare else frozenset()
         return list(_money._money_mentions.__wrapped__(text, bare, key))  # noqa: SLF001
 
+    def run_sql_each_time(ctx: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        columns, rows = _sqlmemo.query(ctx.final_db, sql, bind_sql(sql, ctx.params))
+        if columns is None:
+            raise CheckEvaluationError("the SQL statement returns no columns")
+        return list(columns), rows
+
+    def contains_each_time(self: TextView, value: str) -> bool:
+        found = self._contains(value)  # noqa: SLF001
+        return found or (self._source is not None and self._source._contains(value))  # noqa: SLF001
+
     mp.setattr(_sqlmemo, "_memo_key", lambda *_a: None)
+    mp.setattr(TextView, "contains", contains_each_time)  # a view's answers not remembered
+    mp.setattr(_checks, "_run_sql", run_sql_each_time)  # a grade's queries run each time
+    for module in (_roles, _value_roles):
+        mp.setattr(module, "_cue_pattern", _clauses._cue_pattern.__wrapped__)  # noqa: SLF001
     for module in ("mcpgym_grading._money", "mcpgym_grading._checks", "mcpgym_grading._roles"):
         mp.setattr(f"{module}.money_mentions", plain_mentions)
     mp.setattr(_skeleton, "_alike_plain", lambda s, w: _skeleton._alike_of(s, w, None))  # noqa: SLF001

@@ -27,6 +27,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from mcpgym_clients._parsed_urls import ParsedUrlClient
 from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
@@ -82,8 +83,8 @@ class McpConnections:
     Args:
         mode: `mcp.Client` protocol mode: ``"auto"`` (2026-07-28 against mcpgym servers)
             or ``"legacy"`` (the 2025 handshake).
-        http: the shared client (default: a new one, closed by `aclose`; a given one
-            is left open).
+        http: the shared client (default: a new `ParsedUrlClient`, closed by `aclose`; a
+            given one is left open).
         request_timeout: seconds per request of a new client (reads: at least 300).
         trust_env: whether a new client honours proxy settings (not on loopback).
     """
@@ -98,7 +99,7 @@ class McpConnections:
     ) -> None:
         self.mode = mode
         self._own_http = http is None
-        self._http = http or httpx2.AsyncClient(
+        self._http = http or ParsedUrlClient(
             timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
             trust_env=trust_env,
             transport=http2_transport(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
@@ -89,6 +89,12 @@ class CheckContext:
     rubric: Rubric
     final_db: sqlite3.Connection
     reference_db: Callable[[], sqlite3.Connection]
+    sql_results: dict[str, tuple[tuple[str, ...] | None, tuple[tuple[Any, ...], ...]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """This grade's query results by SQL text (`_run_sql`): several checks of a rubric read
+    the same texts or lists (the agent's replies, a forbidden list), and the final database
+    is read-only (``PRAGMA query_only``) for the whole grade, so each query runs once."""
 
     @property
     def params(self) -> Mapping[str, Any]:
@@ -132,10 +138,26 @@ def _sql_value(value: Any) -> Any:
 
 
 def _run_sql(ctx: CheckContext, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    columns, rows = _sqlmemo.query(ctx.final_db, sql, bind_sql(sql, ctx.params))
+    """``sql`` (bound to the variant's params) on the final database: its column names and
+    rows, lists of the caller's own. Run once per grade (`CheckContext.sql_results`); a
+    failing query is not remembered (it fails again where it is read again). A context
+    without ``sql_results`` (a stand-in with the fields a check reads) runs it each time.
+
+    Raises:
+        CheckEvaluationError: the statement returns no columns.
+        sqlite3.Error: the query fails.
+    """
+    results: dict[str, Any] | None = getattr(ctx, "sql_results", None)
+    known = None if results is None else results.get(sql)
+    if known is None:
+        columns, rows = _sqlmemo.query(ctx.final_db, sql, bind_sql(sql, ctx.params))
+        known = (columns, tuple(rows))
+        if results is not None:
+            results[sql] = known
+    columns, rows = known
     if columns is None:
         raise CheckEvaluationError("the SQL statement returns no columns; use a SELECT")
-    return list(columns), rows
+    return list(columns), list(rows)
 
 
 def eval_sql(check: SqlCheck, ctx: CheckContext) -> Outcome:

@@ -4,6 +4,7 @@ and ids): one module both import, so neither imports the other."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _CLAUSE_END = re.compile(
@@ -19,7 +20,12 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE_END.split(text) if c.strip()]
 
 
+@functools.lru_cache(maxsize=4096)
 def _cue_pattern(cue: str) -> re.Pattern[str]:
+    """The pattern of one cue (``"refund"``, ``"charg*"``: a trailing ``*`` matches any
+    ending) as a whole word or words, remembered per cue: the role readers ask for every
+    cue of every role on each text (~60 a helpdesk grade, a handful distinct), and a
+    compiled pattern is immutable."""
     prefix = cue.endswith("*")
     words = cue.rstrip("*").split()
     body = r"\s+".join(re.escape(w) for w in words)

@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from mcpgym_grading import _skeleton
 from mcpgym_grading._decode import (
@@ -263,6 +266,13 @@ class TextView:
     _lists: tuple[tuple[str, ...], ...]
     _atoms: tuple[_skeleton.Atom, ...] = field(repr=False)
     _source: TextView | None = field(default=None, repr=False)
+    _found: dict[str, bool] = field(
+        default_factory=dict[str, bool], init=False, repr=False, compare=False
+    )
+    """`contains` answers by value (at most `FOUND_KEPT`): a view is immutable and
+    remembered per text (`_cached_view`), and the checks of a grade, and the grades of a
+    variant's episodes, look for the same values in the same replies. Each view has its
+    own (``init=False``: `dataclasses.replace` makes a new, empty one)."""
 
     @classmethod
     def of(cls, parts: Sequence[str] | str, *, signed: bool = True) -> TextView:
@@ -305,9 +315,14 @@ class TextView:
         Raises:
             ValueError: ``value`` has no alphanumeric token.
         """
-        if self._contains(value):
-            return True
-        return self._source is not None and self._source._contains(value)
+        found = self._found.get(value)
+        if found is None:
+            found = self._contains(value) or (
+                self._source is not None and self._source._contains(value)
+            )
+            if len(self._found) < FOUND_KEPT:
+                self._found[value] = found
+        return found
 
     def _contains(self, value: str) -> bool:
         plain, grouped, loose, needle = _value_forms(value, self.signed)
@@ -361,17 +376,76 @@ def _value_forms(
     )
 
 
+FOUND_KEPT = 4096
+"""Values whose `TextView.contains` answer one view keeps (a forbidden list may name
+thousands: past this they are looked for each time)."""
+
 VIEW_CACHE_MAX_CHARS = 8192
 """Texts up to this length have their `TextView` remembered (`_cached_view`)."""
 
 
-@functools.lru_cache(maxsize=256)
-def _cached_view(text: str, signed: bool) -> TextView:
-    """`TextView.of` of a short text, remembered: a view depends only on the text and
-    ``signed`` and is immutable, and one grade reads the same texts through several checks
-    (the submitted answer by each answer check, the expected value once per forbidden value
-    in `value_within`), as do the grades of one variant's episodes."""
-    return TextView._build(text, signed)  # noqa: SLF001
+VIEW_CACHE_CHARS = 1_000_000
+"""Characters of text whose views `_cached_view` keeps in all (~40 bytes of view a
+character: ~40 MB). Bounded by characters, not views: a 140-episode helpdesk campaign
+reads ~280 distinct texts per pass, which a cache of 256 views forgot every pass (an LRU
+read in a cycle longer than itself misses every time), while a few long replies must not
+hold hundreds of MB."""
+
+
+class ViewCacheInfo(NamedTuple):
+    """`_ViewCache.cache_info`: lookups answered and built, views and characters kept."""
+
+    hits: int
+    misses: int
+    currsize: int
+    chars: int
+
+
+class _ViewCache:
+    """`TextView` by ``(text, signed)``, least recently used dropped first once the texts
+    kept pass `VIEW_CACHE_CHARS` characters (the callable `_cached_view`)."""
+
+    def __init__(self) -> None:
+        self._views: OrderedDict[tuple[str, bool], TextView] = OrderedDict()
+        self._chars = self._hits = self._misses = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str, signed: bool) -> TextView:
+        """`TextView.of` of a short text, remembered: a view depends only on the text and
+        ``signed`` and is immutable, and one grade reads the same texts through several
+        checks (the submitted answer by each answer check, the expected value once per
+        forbidden value in `value_within`), as do the grades of one variant's episodes."""
+        key = (text, signed)
+        with self._lock:
+            view = self._views.get(key)
+            if view is not None:
+                self._views.move_to_end(key)
+                self._hits += 1
+                return view
+            self._misses += 1
+        view = TextView._build(text, signed)  # noqa: SLF001 - built outside the lock
+        with self._lock:
+            if key not in self._views:
+                self._views[key] = view
+                self._chars += len(text)
+                while self._chars > VIEW_CACHE_CHARS and len(self._views) > 1:
+                    (old, _), _ = self._views.popitem(last=False)
+                    self._chars -= len(old)
+            return self._views[key]
+
+    def cache_clear(self) -> None:
+        """Forget every view (tests, benchmarks)."""
+        with self._lock:
+            self._views.clear()
+            self._chars = self._hits = self._misses = 0
+
+    def cache_info(self) -> ViewCacheInfo:
+        """Lookups answered and built since the last clear, views and characters kept."""
+        with self._lock:
+            return ViewCacheInfo(self._hits, self._misses, len(self._views), self._chars)
+
+
+_cached_view = _ViewCache()
 
 
 def value_within(inner: str, outer: str, *, signed: bool = True) -> bool:
