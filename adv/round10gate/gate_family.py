@@ -1,6 +1,6 @@
 # ruff: noqa  (a probe script, not product code)
 """The ship gate end to end (real servers over MCP, `validate_environment`) on ONE family,
-seeds 0 and mutant seeds 0: shows that condition 7 reports the swap mutants that pass.
+seeds 0 and mutant seeds 0: shows that condition 7 reports the swap mutants that pass,\nand the other conditions' findings that name the family (condition 4: a vacuous check).
 The other families' jobs are left out, so conditions 1 and 4 complain about them: read
 condition 7 only.
 
@@ -32,11 +32,14 @@ async def main() -> None:
         report = await v.validate_environment(
             e, store_dir=Path(d), seeds=1, mutant_seeds=1, concurrency=4
         )
-    c7 = report.conditions[7]
     print(f"{envname} {family}: {report.episodes} episodes, {report.wall_s:.0f} s")
-    print(f"condition 7 passed={c7.passed} figures={c7.figures}")
-    for line in c7.failures:
-        print("   ", line[:220])
+    for c in report.conditions:
+        n = c.id
+        mine = [line for line in c.failures if family in line or n == 7]
+        if n == 7 or mine:
+            print(f"condition {n} passed={c.passed} figures={c.figures}")
+        for line in mine:
+            print("   ", line[:220])
 
 
 anyio.run(main)
