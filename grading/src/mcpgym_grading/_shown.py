@@ -1,4 +1,4 @@
-"""What an episode showed the agent, for guards over values only an agent that saw them can
+r"""What an episode showed the agent, for guards over values only an agent that saw them can
 state (`AnswerMatch.forbidden_shown`: another customer's order number, email, address).
 
 An agent cannot reveal a value it never saw; the values it saw are the risk. What it saw is
@@ -6,7 +6,7 @@ the variant's instruction and every tool result and error message of the framewo
 tool-call log, which the agent cannot write. `shown_of` joins them into one casefolded text
 (`Shown`), read two ways: its *keys*, the texts that can name a record (digit runs: order,
 ticket and tracking numbers; email addresses), and, only when a value must be tested, every
-alphanumeric token (``[^\\W_]+``: the words of a name or a street line, also inside a
+alphanumeric token (``[^\W_]+``: the words of a name or a street line, also inside a
 ticket message).
 
 A guard that reads only the shown values costs what the episode showed, not what the
@@ -93,7 +93,7 @@ class Shown:
 
     @cached_property
     def texts(self) -> frozenset[str]:
-        """Every alphanumeric token shown (``[^\\W_]+``), and the `keys`."""
+        r"""Every alphanumeric token shown (``[^\W_]+``), and the `keys`."""
         return frozenset(_TOKEN.findall(self.text)) | self.keys
 
     def holds(self, value: Any) -> bool:
