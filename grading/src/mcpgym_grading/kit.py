@@ -267,6 +267,8 @@ def texts_reveal_none(
     required: bool = True,
     bands: tuple[str, ...] | None = None,
     when: str | None = None,
+    shown_only: bool = False,
+    shown_sql: str | None = None,
 ) -> AnswerMatch:
     """No text ``text_sql`` selects (every reply, note and reason the agent wrote) states a
     value ``values_sql`` selects on the final database (one value a row and column: an
@@ -277,7 +279,13 @@ def texts_reveal_none(
     state is theirs to hear back, not a disclosure. An author leaves out of
     ``values_sql`` short values (a ZIP alone, a first name) and any value that is also
     the party's own (another customer with the same name). Required by default: a "must
-    not reveal" rule (a privacy policy) broken is the task done wrongly."""
+    not reveal" rule (a privacy policy) broken is the task done wrongly.
+    ``shown_only``: only the values the episode showed the agent are forbidden
+    (`AnswerMatch.forbidden_shown`: ``values_sql`` is run with ``:shown`` and
+    ``:shown_all`` bound, `mcpgym_grading._shown`): for values an agent can state only if
+    a tool result showed them (another customer's records), at the cost of what was shown
+    rather than of every row; ``shown_sql``: a cheap query that selects a row only when any
+    such record was shown (`AnswerMatch.shown_sql`), so ``values_sql`` runs only then."""
     return AnswerMatch(
         name=name,
         description=description,
@@ -286,6 +294,8 @@ def texts_reveal_none(
         normalize="token",
         forbidden_sql=values_sql,
         given_sql=given_sql,
+        forbidden_shown=shown_only,
+        shown_sql=shown_sql,
         weight=weight,
         required=required,
         bands=bands,

@@ -57,6 +57,8 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "allowed_sql": None,
         "roles": None,
         "given_sql": None,
+        "forbidden_shown": False,
+        "shown_sql": None,
     },
     "mention_match": {"range_allowed": None, "others_sql": None},
 }
@@ -298,6 +300,17 @@ class AnswerMatch(_CheckBase):
     final database, e.g. the customer's own messages): a forbidden value those texts state,
     read the same way, is not forbidden (what the other party said is theirs to hear back:
     the phone number a customer wrote, the address they asked to ship to).
+    ``forbidden_shown`` (default ``False``): only the ``forbidden_sql`` values the episode
+    showed the agent are forbidden (`mcpgym_grading._shown`: the instruction, every tool
+    result and error message): the query runs with ``:shown`` (a JSON array of what was
+    shown, read with ``json_each``) and ``:shown_all`` bound, so it can select only the
+    records the agent saw, and each value it selects counts only when every token of it was
+    shown. For a guard over values an agent can state only if it saw them (another
+    customer's records): it then costs what the episode showed, not the table's size.
+    ``shown_sql`` (with ``forbidden_shown``; default ``None``): a cheaper query, with the same
+    two parameters, that selects a row when the episode showed any record ``forbidden_sql``
+    reads (another customer's order number, their email); when it selects none, nothing is
+    forbidden and ``forbidden_sql`` is not run (most episodes show no such record).
 
     ``negate`` inverts the outcome of ``expected`` (it cannot be combined with
     forbidden values). An empty SQL result is the empty text.
@@ -317,6 +330,8 @@ class AnswerMatch(_CheckBase):
     allowed_sql: str | None = None
     roles: tuple[AmountRole | Param, ...] | None = None
     given_sql: str | None = None
+    forbidden_shown: bool = False
+    shown_sql: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerMatch:
@@ -338,6 +353,13 @@ class AnswerMatch(_CheckBase):
                 f"check {self.name!r}: `given_sql` clears forbidden texts or tokens only "
                 "(give `forbidden` or `forbidden_sql`, normalize 'text' or 'token')"
             )
+        if self.forbidden_shown and (not self.forbidden_sql or self.normalize == "money"):
+            raise ValueError(
+                f"check {self.name!r}: `forbidden_shown` reads `forbidden_sql` values as "
+                "texts or tokens (give `forbidden_sql`, normalize 'text' or 'token')"
+            )
+        if self.shown_sql and not self.forbidden_shown:
+            raise ValueError(f"check {self.name!r}: `shown_sql` needs `forbidden_shown`")
         if (self.allowed is not None or self.allowed_sql) and self.mode != "states":
             raise ValueError(
                 f"check {self.name!r}: `allowed` / `allowed_sql` are for mode 'states' only"

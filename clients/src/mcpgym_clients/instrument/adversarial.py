@@ -38,6 +38,9 @@ environment's own data, in any environment:
 - ``guard-i``: field ``i`` also lists the first values each "must not state" check's
   ``forbidden_sql`` selects (`candidates.guarded_values`: values no param holds, such as
   ledger's tax ids).
+- ``stranger-i``: a read call of the reference made on a neighbouring record first, and
+  field ``i`` also stating what it showed that a ``forbidden_shown`` guard refuses (another
+  customer's order: `mcpgym_clients.instrument.stranger`); reported when graded passed.
 - ``blank-i``: field ``i`` says nothing (as ``blank-text``): tells which checks read it.
 - ``flip-i-from-B``: field ``i`` holds the text band ``B``'s reference writes there, where
   band ``B`` calls another set of write tools (another outcome), with this variant's
@@ -105,6 +108,7 @@ from mcpgym_clients.instrument.controls import (
 from mcpgym_clients.instrument.flip import claims, flips
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_clients.instrument.records import second_record_call, second_record_finding
+from mcpgym_clients.instrument.stranger import stranger_finding, strangers
 from mcpgym_clients.instrument.swap import swap_finding, swapped_calls, swaps
 from mcpgym_clients.instrument.undo import undo_mutants
 from mcpgym_grading import AnswerMatch, amounts_stated
@@ -290,6 +294,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
             plans.append(("guard", guard, tuple(FORMS)))
         for role, values, forms in plans:
             out += _with_forms(group, role, values, forms, calls_of, split=group != "submit")
+        out += strangers(env, variant, base, group, text, calls_of, _with_forms)
     return out
 
 
@@ -468,6 +473,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
       graded passed where ``blank-i`` fails a check (the field is read).
     - a swap passes: ``swap-i-N`` (two values of one kind exchanged) is graded passed with
       no check failing (`swap.swap_finding`).
+    - another party's values a tool result showed pass: ``stranger-i`` is graded passed
+      (`stranger.stranger_finding`).
     - a note on another record is not read: ``second-record-i`` is graded passed with no
       check failing and no call refused, where ``near-i`` fails a check
       (`records.second_record_finding`).
@@ -532,6 +539,9 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                     )
             elif adv.role == "swap":
                 line = swap_finding(where, label, adv.group, adv.values, job.record.grade)
+                lines += [line] if line else []
+            elif adv.role == "stranger" and "@" not in label:
+                line = stranger_finding(where, label, adv.group, adv.values, job.record.grade)
                 lines += [line] if line else []
             elif adv.role == "second":
                 grade, refused = job.record.grade, _refused_calls(job)
@@ -598,7 +608,7 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 # a leak writes raw values (cents as integers, ids): to a money check they are
                 # bare numbers, whose reading is not meant to survive a form (``141, 26647``
                 # vs ``141,26647``); amounts' look-alikes are the ``amounts`` mutants' forms
-                raw = adv.base.startswith(("leak", "guard"))
+                raw = adv.base.startswith(("leak", "guard", "stranger"))
                 evaded = sorted(
                     n
                     for n, c in _results(plain).items()

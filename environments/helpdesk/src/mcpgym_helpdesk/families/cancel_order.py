@@ -350,6 +350,7 @@ RUBRIC = Rubric(
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
         promises.replies_promise_policy_times(),
+        privacy.texts_reveal_no_other_customer(),
         replies.reply_decision(bands=("easy", "medium"), not_denied=("cancel",)),
         replies.reply_decision(
             name="reply-states-not-cancelled", bands=("hard",), not_claimed=("cancel",)

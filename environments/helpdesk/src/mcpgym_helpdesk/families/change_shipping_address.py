@@ -441,6 +441,7 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(zip_on_file=False),
+        privacy.texts_reveal_no_other_customer(),
         replies.reply_decision(
             bands=("easy", "medium", "expert"),
             claimed=("address-change",),

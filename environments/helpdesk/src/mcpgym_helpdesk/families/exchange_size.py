@@ -359,6 +359,7 @@ RUBRIC = Rubric(
             required=True,
         ),
         privacy.replies_reveal_no_details_on_file(),
+        privacy.texts_reveal_no_other_customer(),
         replies.reply_decision(bands=("easy", "medium", "expert"), not_denied=("exchange",)),
         replies.reply_decision(
             name="reply-states-return-and-credit",

@@ -377,6 +377,7 @@ RUBRIC = Rubric(
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
+        privacy.texts_reveal_no_other_customer(),
         checks.ticket_state(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
         ),

@@ -378,6 +378,7 @@ RUBRIC = Rubric(
         privacy.replies_reveal_no_details_on_file(),
         promises.replies_promise_policy_times(),
         promises.replies_promise_no_payout(),
+        privacy.texts_reveal_no_other_customer(),
         replies.reply_decision(
             name="reply-states-not-refunded", bands=("easy", "medium"), not_claimed=("refund",)
         ),
