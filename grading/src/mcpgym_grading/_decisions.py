@@ -59,6 +59,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from mcpgym_grading._action_forms import EXTRA_ACTIONS, EXTRA_CLAIMS, EXTRA_NOUNS, EXTRA_SENTENCES
 from mcpgym_grading._mentions import reading_texts
 
 Action = Literal[
@@ -71,8 +72,17 @@ Action = Literal[
     "refund-both",
     "store-credit",
     "card-refund",
+    "return",
+    "replacement",
+    "shipping-upgrade",
+    "contact-update",
+    "escalate",
+    "pay",
+    "approve",
+    "enter-bill",
 ]
-"""The actions the reader knows (`ACTIONS`)."""
+"""The actions the reader knows (`ACTIONS`; the tools' other writes are
+`mcpgym_grading._action_forms`')."""
 
 _W = r"[^;:!?\n]"  # a character inside one clause (split first at `_CLAUSE`)
 
@@ -90,10 +100,11 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "address-change": (
         (
-            rf"\b(changed|updated|amended|corrected|switched|redirected)\b{_W}{{0,40}}\baddress",
-            rf"\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected|is now|now reads|"
-            r"has been set|was set|is set)\b",
-            rf"\b(set|moved)\b{_W}{{0,40}}\baddress\b",
+            rf"\b(changed|updated|amended|corrected|switched|redirected)\b{_W}{{0,40}}"
+            r"(?<!mail )\baddress",
+            rf"(?<!mail )\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected|is now|"
+            r"now reads|has been set|was set|is set)\b",
+            rf"\b(set|moved)\b{_W}{{0,40}}(?<!mail )\baddress\b",
             r"\b(will|shall) (now )?(be )?(delivered|sent|going|headed|heading) to\b",
             r"\b(will|shall) now (be )?ship(ped)? to\b",
             r"\bnow ships? to\b",
@@ -181,6 +192,9 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (),
     ),
 }
+ACTIONS.update(EXTRA_ACTIONS)
+for _a, _more in EXTRA_CLAIMS.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 """Each action's forms: those that claim it, and base forms that only deny it."""
 
 _NOUNS: dict[str, str] = {
@@ -194,6 +208,7 @@ _NOUNS: dict[str, str] = {
 }
 """Each action's nouns: with a word of completion after them (`_DONE`) they claim it
 (``Your request to cancel order #7 has been completed``, ``your refund went through``)."""
+_NOUNS.update(EXTRA_NOUNS)
 _DONE = (
     r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
     r"out|fulfilled|finali[sz]ed)|went through|is through)"
@@ -452,6 +467,7 @@ _CLAIM_SENTENCES: dict[str, str] = {
     "write-off": "{it} has{not} been written off.",
     "store-credit": "{it} has{not} been refunded as store credit on your account.",
     "card-refund": "{it} has{not} been refunded back to your card.",
+    **EXTRA_SENTENCES,
 }
 
 

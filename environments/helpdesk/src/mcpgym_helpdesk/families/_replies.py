@@ -548,3 +548,54 @@ def reply_decision(
         required=True,
         bands=bands,
     )
+
+
+HELPDESK_ACTIONS = (
+    "cancel",
+    "address-change",
+    "exchange",
+    "refund",
+    "refund-both",
+    "store-credit",
+    "card-refund",
+    "return",
+    "replacement",
+    "shipping-upgrade",
+    "contact-update",
+    "escalate",
+)
+"""The actions a helpdesk text can claim (`mcpgym_grading._decisions.ACTIONS`): the tools'
+write set, read by the decision reader."""
+
+
+def texts_claim_only(
+    taken: Mapping[str, tuple[str, ...]], *, name: str = "texts-claim-only-actions-taken"
+) -> tuple[DecisionMatch, ...]:
+    """No text the agent wrote in the episode (`AGENT_TEXTS_SQL`: replies, internal notes,
+    the reasons of its writes) claims as done an action of `HELPDESK_ACTIONS` that the band
+    did not take. ``taken``: band -> the actions the band takes (an exchange ships a
+    replacement and sends a return label: name each). One `DecisionMatch` per set of bands
+    with the same actions not taken (its ``not_claimed``). Required: a reply claiming a
+    refund, a return, an escalation or an email change that was not made misinforms the
+    customer (policy 9.2), a note claiming one misinforms the staff."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for band, done in taken.items():
+        unknown = set(done) - set(HELPDESK_ACTIONS)
+        if unknown:
+            raise ValueError(f"unknown action(s) {sorted(unknown)}")
+        groups.setdefault(tuple(a for a in HELPDESK_ACTIONS if a not in done), []).append(band)
+    return tuple(
+        DecisionMatch(
+            name=name if len(groups) == 1 else f"{name}-{'-'.join(b[0] for b in bands)}",
+            description="no reply, internal note or reason the agent wrote claims an action "
+            f"the episode did not take ({', '.join(not_claimed)}); conditional, future, "
+            "requested and denied forms state nothing (policy 9.2)",
+            source="sql",
+            sql=AGENT_TEXTS_SQL,
+            not_claimed=not_claimed,
+            required=True,
+            bands=tuple(bands),
+        )
+        for not_claimed, bands in groups.items()
+        if not_claimed
+    )

@@ -63,6 +63,11 @@ DAMAGE_SINCE = "2026-05-01"
 """Damaged or defective items are refunded regardless of the return window (policy 6.1); a
 claim about an order delivered since this day is still plausible as "arrived damaged"."""
 
+_ESCALATED = ("escalate",)
+"""Above the limit: the request passed to billing."""
+_SPLIT = ("escalate", "refund", "card-refund")
+"""Hard/expert: the small order refunded to the card, the large one passed to billing."""
+
 
 def _orders(
     g: Generation, *, since: str = DAMAGE_SINCE, card: bool = True, extra: str = ""
@@ -412,6 +417,9 @@ RUBRIC = Rubric(
             expected="billing",
             weight=1,
             required=True,
+        ),
+        *replies.texts_claim_only(
+            {"easy": _ESCALATED, "medium": _ESCALATED, "hard": _SPLIT, "expert": _SPLIT}
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),
