@@ -90,8 +90,20 @@ for billing to review, not refunded (an `AmountRole`'s cues; the negations are l
 `REFUNDED_CUES`' "refunded", so they win at equal gaps: "I have not refunded the $349.00")."""
 
 
-DUPLICATE_CUES = (*REFUNDED_CUES, "duplicate", "twice", "double*", "second charge", "extra charge")
-"""The words that say an amount is the duplicate charge refunded (duplicate-charge)."""
+DUPLICATE_CUES = (
+    *REFUNDED_CUES,
+    "duplicate",
+    "twice",
+    "double*",
+    "second charge",
+    "extra charge",
+    "today",
+    "just now",
+    "right now",
+)
+"""The words that say an amount is the duplicate charge refunded (duplicate-charge); a
+refund made today is this one (the earlier refund's amount "refunded today for the item you
+returned" is no earlier refund: round 10's M3)."""
 
 PRIOR_REFUND_VERBS = ("refunded", "credited", "reimbursed", "issued", "processed", "paid back")
 """The done-words of `REFUNDED_CUES` that an earlier refund takes too (not "on its way" nor
