@@ -12,8 +12,9 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   ``whereas`` and ``, and`` / ``, so``.
 - A mention's role is the role of the cue nearest to it in its clause (the gap in characters
   between the two; a cue inside the mention does not count; at equal gaps a cue of one role
-  before a shared cue, then the longer cue, ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
-  Two roles' cues equally near and equally long: it is *unbound* too.
+  before a shared cue, then the longer cue, ``refunded earlier`` before ``refunded``). No
+  cue in the clause: the mention is *unbound*. Two roles' cues equally near and equally
+  long: it is *unbound* too.
 - A *shared cue* is one several roles list (``refunded``, where the duplicate charge refunded
   now and the refund for a returned item earlier are both refunds): it says the amount is
   one of them, not which. Nearest to a mention, it is decided by a ``for`` phrase right
