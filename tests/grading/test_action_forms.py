@@ -63,6 +63,9 @@ NOT_CLAIMED = [
     ("I've updated order #7 so you'll get an email confirmation.", "contact-update"),
     ("Please send the email address on your account; we'll update the address.", "contact-update"),
     ("It is on its way with USPS (Priority Mail).", "shipping-upgrade"),
+    ("Your email and ZIP code matched our records so I've updated the address.", "contact-update"),
+    ("The expense paid by card to the vendor was reversed and posted again.", "pay"),
+    ("FIXR-8104 had already been recorded as a bill, so it was not accrued.", "enter-bill"),
 ]
 
 

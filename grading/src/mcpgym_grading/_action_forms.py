@@ -15,7 +15,10 @@ forms are the engine's, not the rubric's: changing them changes grades, not dige
 from __future__ import annotations
 
 _W = r"[^;:!?\n]"  # a character inside one clause (as `_decisions._W`)
-_EARLIER = r"(?<!\balready )(?<!\bpreviously )(?<!\bearlier )"
+_EARLIER = (
+    r"(?<!\balready )(?<!\bpreviously )(?<!\bearlier )(?<!\balready been )"
+    r"(?<!\bpreviously been )"
+)
 """Not after ``already`` / ``previously`` / ``earlier``: a document entered before the
 episode (``it was already entered here``) is no claim of entering it now."""
 _TEAM = (
@@ -69,8 +72,9 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "contact-update": (
         (
             rf"\b(changed|updated|amended|corrected|replaced)(?:\s+\S+){{0,3}}?\s+{_CONTACT}",
-            rf"{_CONTACT}{_W}{{0,30}}\b(changed|updated|amended|corrected|replaced|is now|now "
-            r"reads|has been set|was set)\b",
+            rf"{_CONTACT}(?: (?:on|for|of) (?:your|the) (?:account|file|profile))? (?:has been |"
+            r"have been |was |were |is now |is )?(?:changed|updated|amended|corrected|replaced|"
+            r"set to|now reads)\b",
         ),
         (r"\b(change|update)\b",),
     ),
@@ -86,12 +90,11 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "pay": (
         (
-            rf"\bpaid\b{_W}{{0,30}}\b(the |this |that )?(vendor|supplier|bill)s?\b",
+            r"\bpaid (off |out )?(the |this |that |our )?(vendor|supplier|bill)s?\b",
             rf"\b(vendor|supplier|bill)s?\b{_W}{{0,50}}\b(has|have|was|were|is|are) (now )?"
             rf"(been )?{_EARLIER}(paid|settled)\b",
             rf"\bpayment\b{_W}{{0,40}}\b(to|for) (the )?(vendor|supplier|bill)\b{_W}{{0,40}}"
             r"\b(made|sent|issued|released|scheduled|done)\b",
-            rf"\b(made|sent|issued|released)\b{_W}{{0,20}}\bpayment\b{_W}{{0,30}}\bto\b",
             rf"\bsettled\b{_W}{{0,30}}\b(the |this )?(vendor|supplier|bill)\b",
         ),
         (r"\bpay\b",),

@@ -327,6 +327,18 @@ def _compiled() -> dict[str, _Compiled]:
 
 
 _PATTERNS = _compiled()
+_ANY = {
+    a: re.compile(
+        "|".join(
+            [f"(?:{p.pattern})" for group in groups for p in group]
+            + ([rf"\b(?:{_NOUNS[a]})\b"] if a in _NOUNS else [])
+        )
+    )
+    for a, groups in _PATTERNS.items()
+}
+"""Any form of each action (or its noun): an action none of whose forms stands anywhere in a
+reading is not looked for clause by clause (a clause's match is a match of the whole
+reading: clauses adjoin no word characters, and `_W` spans more of it)."""
 
 
 def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
@@ -371,6 +383,9 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         if joined != reading:
             readings.append(joined)
     for reading in readings:
+        live = tuple(a for a in wanted if _ANY[a].search(reading))
+        if not live:
+            continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
@@ -378,7 +393,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
             value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
             found = False
-            for action in wanted:
+            for action in live:
                 got = _read(clause, carried, action, value)
                 found = found or got is not None
                 out.extend(Decision(action, done, shown) for done in got or ())

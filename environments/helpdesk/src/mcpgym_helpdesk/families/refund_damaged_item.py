@@ -339,7 +339,7 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
             not_claimed=("refund", "store-credit", "card-refund"),
             about="declined_order_id",
-            when=":declined_order_id <> :order_id",
+            only_if=":declined_order_id <> :order_id",
         ),
         replies.reply_decision(
             name="reply-states-refunded",
