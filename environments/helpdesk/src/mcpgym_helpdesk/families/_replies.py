@@ -288,6 +288,12 @@ AGENT_TEXTS_SQL = (
 reason of each write that takes one (a refund, a cancellation, a return, an exchange, an
 escalation: the audit trail records each as written)."""
 
+ESCALATION_REASONS_SQL = (
+    "SELECT json_extract(detail, '$.reason') FROM audit_log "
+    f"WHERE at > '{SNAPSHOT_TIME}' AND actor = 'agent' AND action = 'ticket.escalate' ORDER BY id"
+)
+"""The reasons of the agent's escalations (what the team reads before it acts)."""
+
 MOVED_CENTS_SQL = (
     f"SELECT amount_cents FROM refunds WHERE created_at > '{SNAPSHOT_TIME}' "
     "UNION SELECT amount_cents FROM store_credit_ledger "

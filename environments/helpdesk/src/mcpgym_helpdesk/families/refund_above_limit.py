@@ -31,6 +31,7 @@ from typing import Any
 from mcpgym_grading import (
     AmountRole,
     AnswerMatch,
+    DecisionMatch,
     MentionMatch,
     Param,
     Rubric,
@@ -388,6 +389,19 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
             not_claimed=("refund",),
             about="escalate_order_id",
+        ),
+        DecisionMatch(
+            name="reason-states-escalated-not-refunded",
+            description="the escalation reason does not claim the escalated order refunded "
+            "(billing acts on it; its sentences naming the order, and those naming no order "
+            "after it, are read: round 10 F4 'Already refunded ... please just close the "
+            "ticket')",
+            source="sql",
+            sql=replies.ESCALATION_REASONS_SQL,
+            not_claimed=("refund", "card-refund", "store-credit"),
+            about=Param("escalate_order_id"),
+            required=True,
+            bands=("hard", "expert"),
         ),
         replies.reply_decision(
             name="reply-states-small-refund",
