@@ -56,8 +56,10 @@ rubric's: changing them changes grades, not rubric digests.
 from __future__ import annotations
 
 import re
+import re._constants as _C  # noqa: PLC2701 (the parser's opcodes: `_stems`)
+import re._parser as _P  # noqa: PLC2701
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from mcpgym_grading._action_forms import EXTRA_ACTIONS, EXTRA_CLAIMS, EXTRA_NOUNS, EXTRA_SENTENCES
 from mcpgym_grading._mentions import reading_texts
@@ -327,18 +329,61 @@ def _compiled() -> dict[str, _Compiled]:
 
 
 _PATTERNS = _compiled()
-_ANY = {
-    a: re.compile(
-        "|".join(
-            [f"(?:{p.pattern})" for group in groups for p in group]
-            + ([rf"\b(?:{_NOUNS[a]})\b"] if a in _NOUNS else [])
-        )
-    )
-    for a, groups in _PATTERNS.items()
-}
-"""Any form of each action (or its noun): an action none of whose forms stands anywhere in a
-reading is not looked for clause by clause (a clause's match is a match of the whole
-reading: clauses adjoin no word characters, and `_W` spans more of it)."""
+
+
+def _stems(items: list[Any], lead: bool = True) -> list[str]:
+    """The literal beginnings of every match of a parsed pattern ``items`` (after its leading
+    word boundaries and look-arounds when ``lead``): ``""`` among them where one cannot be
+    told (a class or an assertion first)."""
+    i = 0
+    while lead and i < len(items) and items[i][0] in (_C.AT, _C.ASSERT_NOT, _C.ASSERT):
+        i += 1
+    lit = ""
+    while i < len(items) and items[i][0] is _C.LITERAL:
+        lit += chr(items[i][1])
+        i += 1
+    if i == len(items):
+        return [lit]
+    op, av = items[i]
+    rest = items[i + 1 :]
+    if op is _C.SUBPATTERN:
+        tails = _stems(list(av[3]) + rest, False)
+    elif op is _C.BRANCH:
+        tails = [t for alt in av[1] for t in _stems(list(alt) + rest, False)]
+    elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
+        tails = _stems(list(av[2]) + rest, False)
+        tails += _stems(rest, False) if av[0] == 0 else []
+    else:
+        tails = [""]
+    return [lit + t for t in tails]
+
+
+def _stem_table() -> dict[str, tuple[str, ...] | None]:
+    stems: dict[str, tuple[str, ...] | None] = {}
+    for a, groups in _PATTERNS.items():
+        found: list[str] | None = []
+        noun = [re.compile(rf"\b(?:{_NOUNS[a]})\b")] if a in _NOUNS else []
+        for p in [*(p for group in groups for p in group), *noun]:
+            got = _stems(list(_P.parse(p.pattern)))
+            found = None if "" in got or found is None else [*found, *got]
+        # a stem that holds a shorter one is found whenever it is: keep the shorter
+        kept = sorted(set(found or ()), key=len)
+        kept = [x for i, x in enumerate(kept) if not any(y in x for y in kept[:i])]
+        stems[a] = None if found is None else tuple(kept)
+    return stems
+
+
+_STEMS = _stem_table()
+"""The literal beginnings of each action's forms (and noun): an action none of whose stems
+stands in a reading is not looked for clause by clause (sound: a clause's match is a match
+of the whole reading, so its stem stands there; an action with a form of no literal
+beginning, None, is always looked for). A substring test, far cheaper than the forms."""
+
+
+def _live(reading: str, wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The actions of ``wanted`` some form of which may stand in ``reading`` (`_STEMS`; an
+    unknown action raises KeyError)."""
+    return tuple(a for a in wanted if (s := _STEMS[a]) is None or any(x in reading for x in s))
 
 
 def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
@@ -383,7 +428,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         if joined != reading:
             readings.append(joined)
     for reading in readings:
-        live = tuple(a for a in wanted if _ANY[a].search(reading))
+        live = _live(reading, wanted)
         if not live:
             continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
