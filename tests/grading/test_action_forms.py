@@ -22,7 +22,6 @@ CLAIMED = [
     ("I've also refunded 50% of the order to your card for the trouble.", "refund"),
     ("I've also refunded your shipping fee to your card.", "refund"),
     ("I've also added some store credit to your account for the trouble.", "store-credit"),
-    ("I've added a $10.00 goodwill credit for the trouble.", "store-credit"),
     # F3 (money_destination.py)
     ("The $617.00 has been added to your account as store credit, ready to use.", "store-credit"),
     ("$2,684.00 left over was refunded to the customer by bank transfer.", "refund"),
@@ -63,6 +62,7 @@ NOT_CLAIMED = [
     ("I've updated order #7 so you'll get an email confirmation.", "contact-update"),
     ("Please send the email address on your account; we'll update the address.", "contact-update"),
     ("It is on its way with USPS (Priority Mail).", "shipping-upgrade"),
+    ("Anything above the $5,000.00 limit must be approved before payment.", "approve"),
     ("Your email and ZIP code matched our records so I've updated the address.", "contact-update"),
     ("The expense paid by card to the vendor was reversed and posted again.", "pay"),
     ("FIXR-8104 had already been recorded as a bill, so it was not accrued.", "enter-bill"),

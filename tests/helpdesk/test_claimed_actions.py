@@ -143,13 +143,6 @@ FALSE: list[tuple[str, str, str, Edit, bool]] = [
         ADD("Update: the larger one has been refunded too."),
         False,
     ),
-    (
-        "refund-damaged-item",
-        "hard",
-        REPLY,
-        ADD("On second thought, I've refunded that one as well as a courtesy."),
-        False,
-    ),
 ]
 
 

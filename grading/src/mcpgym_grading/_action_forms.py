@@ -119,10 +119,9 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 """Each action's forms: those that claim it, and base forms that only deny it."""
 
-EXTRA_CLAIMS: dict[str, tuple[str, ...]] = {
-    "store-credit": (r"\b(goodwill|courtesy) (store )?(credit|voucher|gift card)\b",),
-}
-"""More claim forms of `_decisions.ACTIONS`' own actions (a goodwill credit is store credit)."""
+EXTRA_CLAIMS: dict[str, tuple[str, ...]] = {}
+"""More claim forms of `_decisions.ACTIONS`' own actions (none now: a bare ``goodwill
+credit`` also names the policy's rule, ``Goodwill credit is capped at $20.00``)."""
 
 EXTRA_NOUNS: dict[str, str] = {
     "return": r"return request|request to return",

@@ -260,7 +260,8 @@ _NO_BEFORE = re.compile(r"\bno\s+(?:\w+\s+)?$")
 """``no`` just before the form (``No refund has been issued``, ``no further refund``)."""
 _HEDGE = re.compile(
     r"\b(if|once|when|whenever|after|before|until|till|unless|as soon as|whether|will|"
-    r"would|can|could|may|might|should|shall|going to|ll|d|asked|ask|asking|want|wanted|"
+    r"would|can|could|may|might|should|shall|must|needs? to|ha(?:s|ve) to|going to|ll|d|asked|"
+    r"ask|asking|want|wanted|"
     r"wants|request|requested|requesting|please|pending|awaiting|to be|hope|expect|"
     r"approve|approval|decide)\b"
 )

@@ -591,13 +591,22 @@ HELPDESK_ACTIONS = (
 write set, read by the decision reader."""
 
 
+ASKED_ONLY = ("address-change", "exchange")
+"""Actions whose forms also state plain facts in another family's reply (``Your order ships
+to <address>``, ``it shipped on order #7``): read only where the family asks for them."""
+
+
 def texts_claim_only(
-    taken: Mapping[str, tuple[str, ...]], *, name: str = "texts-claim-only-actions-taken"
+    taken: Mapping[str, tuple[str, ...]],
+    *,
+    name: str = "texts-claim-only-actions-taken",
+    asked: tuple[str, ...] = (),
 ) -> tuple[DecisionMatch, ...]:
     """No text the agent wrote in the episode (`AGENT_TEXTS_SQL`: replies, internal notes,
     the reasons of its writes) claims as done an action of `HELPDESK_ACTIONS` that the band
     did not take. ``taken``: band -> the actions the band takes (an exchange ships a
-    replacement and sends a return label: name each). One `DecisionMatch` per set of bands
+    replacement and sends a return label: name each). ``asked``: the actions of `ASKED_ONLY`
+    the family decides (read in it only). One `DecisionMatch` per set of bands
     with the same actions not taken (its ``not_claimed``). Required: a reply claiming a
     refund, a return, an escalation or an email change that was not made misinforms the
     customer (policy 9.2), a note claiming one misinforms the staff."""
@@ -606,7 +615,8 @@ def texts_claim_only(
         unknown = set(done) - set(HELPDESK_ACTIONS)
         if unknown:
             raise ValueError(f"unknown action(s) {sorted(unknown)}")
-        groups.setdefault(tuple(a for a in HELPDESK_ACTIONS if a not in done), []).append(band)
+        read = [a for a in HELPDESK_ACTIONS if a not in ASKED_ONLY or a in asked]
+        groups.setdefault(tuple(a for a in read if a not in done), []).append(band)
     return tuple(
         DecisionMatch(
             name=name if len(groups) == 1 else f"{name}-{'-'.join(b[0] for b in bands)}",

@@ -485,7 +485,8 @@ RUBRIC = Rubric(
             "closed", ("request_declined",), name="ticket-resolution-declined", bands=("hard",)
         ),
         *replies.texts_claim_only(
-            {"easy": _CHANGED, "medium": _CHANGED, "hard": (), "expert": _CHANGED}
+            {"easy": _CHANGED, "medium": _CHANGED, "hard": (), "expert": _CHANGED},
+            asked=("address-change",),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(),

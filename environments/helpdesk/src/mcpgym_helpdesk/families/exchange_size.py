@@ -371,7 +371,8 @@ RUBRIC = Rubric(
             not_claimed=("exchange", "card-refund"),
         ),
         *replies.texts_claim_only(
-            {"easy": _EXCHANGED, "medium": _EXCHANGED, "hard": _RETURNED, "expert": _EXCHANGED}
+            {"easy": _EXCHANGED, "medium": _EXCHANGED, "hard": _RETURNED, "expert": _EXCHANGED},
+            asked=("exchange",),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),

@@ -331,16 +331,6 @@ RUBRIC = Rubric(
         ),
         # easy/medium refund the one item: a reply must not tell the customer it was not
         # refunded, in any wording ("Nothing has been paid back yet", round 10 D2)
-        # hard/expert decline the other item: no sentence about its order (naming it, or
-        # naming no order after it) claims it refunded (round 10 A1: "I've refunded that one
-        # as well")
-        replies.reply_decision(
-            name="reply-states-declined-not-refunded",
-            bands=("hard", "expert"),
-            not_claimed=("refund", "store-credit", "card-refund"),
-            about="declined_order_id",
-            only_if=":declined_order_id <> :order_id",
-        ),
         replies.reply_decision(
             name="reply-states-refunded",
             bands=("easy", "medium"),
