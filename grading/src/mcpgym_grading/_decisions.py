@@ -56,8 +56,7 @@ rubric's: changing them changes grades, not rubric digests.
 from __future__ import annotations
 
 import re
-import re._constants as _C  # noqa: PLC2701 (the parser's opcodes: `_stems`)
-import re._parser as _P  # noqa: PLC2701
+import re._parser as _P  # noqa: PLC2701 (the forms' literal beginnings: `_stems`)
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -332,27 +331,48 @@ def _compiled() -> dict[str, _Compiled]:
 _PATTERNS = _compiled()
 
 
+_OP: dict[str, Any] = {
+    n: getattr(_P, n)
+    for n in (
+        "AT",
+        "ASSERT",
+        "ASSERT_NOT",
+        "LITERAL",
+        "SUBPATTERN",
+        "BRANCH",
+        "MAX_REPEAT",
+        "MIN_REPEAT",
+    )
+}
+"""The parser's opcodes `_stems` reads."""
+
+
+def _items(sub: Any) -> list[Any]:
+    """A parsed (sub)pattern's items."""
+    return list(sub.data)
+
+
 def _stems(items: list[Any], lead: bool = True) -> list[str]:
     """The literal beginnings of every match of a parsed pattern ``items`` (after its leading
     word boundaries and look-arounds when ``lead``): ``""`` among them where one cannot be
     told (a class or an assertion first)."""
     i = 0
-    while lead and i < len(items) and items[i][0] in (_C.AT, _C.ASSERT_NOT, _C.ASSERT):
+    while lead and i < len(items) and items[i][0] in (_OP["AT"], _OP["ASSERT_NOT"], _OP["ASSERT"]):
         i += 1
     lit = ""
-    while i < len(items) and items[i][0] is _C.LITERAL:
+    while i < len(items) and items[i][0] is _OP["LITERAL"]:
         lit += chr(items[i][1])
         i += 1
     if i == len(items):
         return [lit]
     op, av = items[i]
     rest = items[i + 1 :]
-    if op is _C.SUBPATTERN:
-        tails = _stems(list(av[3]) + rest, False)
-    elif op is _C.BRANCH:
-        tails = [t for alt in av[1] for t in _stems(list(alt) + rest, False)]
-    elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
-        tails = _stems(list(av[2]) + rest, False)
+    if op is _OP["SUBPATTERN"]:
+        tails = _stems(_items(av[3]) + rest, False)
+    elif op is _OP["BRANCH"]:
+        tails = [t for alt in av[1] for t in _stems(_items(alt) + rest, False)]
+    elif op in (_OP["MAX_REPEAT"], _OP["MIN_REPEAT"]):
+        tails = _stems(_items(av[2]) + rest, False)
         tails += _stems(rest, False) if av[0] == 0 else []
     else:
         tails = [""]
@@ -365,7 +385,7 @@ def _stem_table() -> dict[str, tuple[str, ...] | None]:
         found: list[str] | None = []
         noun = [re.compile(rf"\b(?:{_NOUNS[a]})\b")] if a in _NOUNS else []
         for p in [*(p for group in groups for p in group), *noun]:
-            got = _stems(list(_P.parse(p.pattern)))
+            got = _stems(_items(_P.parse(p.pattern)))
             found = None if "" in got or found is None else [*found, *got]
         # a stem that holds a shorter one is found whenever it is: keep the shorter
         kept = sorted(set(found or ()), key=len)
