@@ -538,16 +538,14 @@ def reply_decision(
     name: str = "reply-states-decision",
     weight: float = 1.0,
     about: str | None = None,
-    only_if: str | None = None,
 ) -> DecisionMatch:
     """The replies do not claim an outcome the band did not take, nor deny the one it took
     (`mcpgym_grading.DecisionMatch`; actions as `mcpgym_grading._decisions.ACTIONS`):
     ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund"``, ``"refund-both"``,
     ``"store-credit"``, ``"card-refund"``. ``about``: a param naming the record; only the
     sentences naming it, and those naming no record after it, are read (two orders, two
-    decisions). ``only_if``: an SQL condition on the params; where it is false no reply is
-    read and the check passes (the declined item on the refunded order itself). Required: a
-    reply stating the opposite decision answers the customer wrongly, whatever the state."""
+    decisions). Required: a reply stating the opposite decision answers the customer
+    wrongly, whatever the state."""
     said = [f"claims {', '.join(claimed)} as done"] if claimed else []
     if not_claimed:
         said.append(f"does not claim {', '.join(not_claimed)} (not done)")
@@ -560,9 +558,7 @@ def reply_decision(
         + "; ".join(said)
         + " (conditional, future and requested forms state nothing)",
         source="sql",
-        sql=AGENT_REPLIES_SQL.replace(" ORDER BY", f" AND ({only_if}) ORDER BY")
-        if only_if
-        else (AGENT_REPLIES_SQL),
+        sql=AGENT_REPLIES_SQL,
         claimed=claimed,
         not_claimed=not_claimed,
         not_denied=not_denied,
