@@ -73,9 +73,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in known.items():
         targets = {_first_party(name, known) for name, _ in imported_names(module, path)}
-        graph[module] = {
-            t for t in targets if t and t != module and not module.startswith(t + ".")
-        }
+        graph[module] = {t for t in targets if t and t != module and not module.startswith(t + ".")}
     return graph
 
 

@@ -697,16 +697,23 @@ def test_above_limit_reply_claiming_payment_fails(band: str, seed: int) -> None:
     assert not g.passed
 
 
+_CLAIMS = "texts-claim-only-actions-taken"
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_claiming_both_refunds_and_closing_as_no_action_fails(seed: int) -> None:
     """Hard band: a reply claiming the declined item was refunded too, closed as no_action,
-    fails on the resolution code alone, and on the missing amount when it states none."""
+    fails on the resolution code, on the claim of both refunds (round 10: the texts claim
+    only actions taken), and on the missing amount when it states none."""
     variant = environment.variant("refund-damaged-item", "hard", seed)
     cents = variant.params["refund_cents"]
     amount = f"${cents // 100:,}.{cents % 100:02d}"
     for body, failing in (
-        ("I've refunded both items.", {"reply-states-amount", "ticket-resolution"}),
-        (f"I've refunded both items ({amount} for the damaged one).", {"ticket-resolution"}),
+        ("I've refunded both items.", {"reply-states-amount", "ticket-resolution", _CLAIMS}),
+        (
+            f"I've refunded both items ({amount} for the damaged one).",
+            {"ticket-resolution", _CLAIMS},
+        ),
     ):
         calls = _replace(
             tuple(_close_with(variant, "no_action")),

@@ -59,7 +59,8 @@ def test_show_episodes_lists_them_by_task_band_seed_and_epoch(
     db, a, _ = store
     out = tmp_path / "e.json"
     result = runner.invoke(
-        app, ["show", a, "--episodes", "--json", str(out), "--store", str(db)],
+        app,
+        ["show", a, "--episodes", "--json", str(out), "--store", str(db)],
         env={"COLUMNS": "160"},
     )
     assert result.exit_code == 0, result.output

@@ -31,14 +31,19 @@ async def test_export_writes_each_scored_rollout_and_reads_back(
     toy_env: Environment, toy_row: TrainingRow, tmp_path: Path
 ) -> None:
     value = target_value("easy", 0)
-    call = {"id": "c1", "type": "function",
-            "function": {"name": "put", "arguments": json.dumps({"key": "target", "value": value})}}
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "put", "arguments": json.dumps({"key": "target", "value": value})},
+    }
     answers = [
         vllm_answer({"role": "assistant", "tool_calls": [call]}, [1, 2], [3, 4]),
         vllm_answer({"role": "assistant", "content": "done"}, [1, 2, 3, 4, 5, 6], [7]),
     ]
     policy = OpenAIPolicy(
-        "http://vllm.test/v1", "tiny", parse_text_tool_calls=False,
+        "http://vllm.test/v1",
+        "tiny",
+        parse_text_tool_calls=False,
         transport=httpx.MockTransport(lambda r: httpx.Response(200, json=answers.pop(0))),
     )
     async with Rollouts.in_process(toy_env) as ro:

@@ -36,8 +36,13 @@ def row(seed: int) -> dict[str, object]:
 def response(text: str) -> dict[str, object]:
     return {
         "id": "resp_1",
-        "output": [{"type": "message", "role": "assistant",
-                    "content": [{"type": "output_text", "text": text}]}],
+        "output": [
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": text}],
+            }
+        ],
     }
 
 
@@ -48,8 +53,9 @@ async def test_two_concurrent_rollouts_are_kept_apart_and_graded(toy_env: Enviro
             httpx.AsyncClient(base_url=url, trust_env=False) as a,
             httpx.AsyncClient(base_url=url, trust_env=False) as b,
         ):
-            seeded_a, seeded_b = await a.post("/seed_session", json=row(0)), await b.post(
-                "/seed_session", json=row(1)
+            seeded_a, seeded_b = (
+                await a.post("/seed_session", json=row(0)),
+                await b.post("/seed_session", json=row(1)),
             )
             assert seeded_a.status_code == seeded_b.status_code == 200, seeded_a.text
             ea, eb = seeded_a.json(), seeded_b.json()

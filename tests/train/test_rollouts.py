@@ -125,8 +125,11 @@ def vllm_answer(message: dict[str, Any], prompt_ids: list[int], ids: list[int]) 
                 "logprobs": {"content": [{"token": f"t{i}", "logprob": -0.5} for i in ids]},
             }
         ],
-        "usage": {"prompt_tokens": len(prompt_ids), "completion_tokens": len(ids),
-                  "total_tokens": len(prompt_ids) + len(ids)},
+        "usage": {
+            "prompt_tokens": len(prompt_ids),
+            "completion_tokens": len(ids),
+            "total_tokens": len(prompt_ids) + len(ids),
+        },
     }
 
 
@@ -135,8 +138,11 @@ async def test_openai_policy_asks_for_token_ids_and_keeps_them_per_turn(
 ) -> None:
     bodies: list[dict[str, Any]] = []
     value = target_value("easy", 0)
-    call = {"id": "c1", "type": "function",
-            "function": {"name": "put", "arguments": json.dumps({"key": "target", "value": value})}}
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "put", "arguments": json.dumps({"key": "target", "value": value})},
+    }
     answers = [
         vllm_answer({"role": "assistant", "tool_calls": [call]}, [1, 2, 3], [7, 8]),
         vllm_answer({"role": "assistant", "content": "done"}, [1, 2, 3, 7, 8, 9], [10]),
@@ -147,7 +153,9 @@ async def test_openai_policy_asks_for_token_ids_and_keeps_them_per_turn(
         return httpx.Response(200, json=answers[len(bodies) - 1])
 
     policy = OpenAIPolicy(
-        "http://vllm.test/v1", "tiny", transport=httpx.MockTransport(handler),
+        "http://vllm.test/v1",
+        "tiny",
+        transport=httpx.MockTransport(handler),
         parse_text_tool_calls=False,
     )
     async with Rollouts.in_process(toy_env) as ro:
@@ -172,8 +180,11 @@ async def test_a_chat_function_is_a_policy(toy_env: Environment, toy_row: Traini
         if messages[-1]["role"] == "tool":
             return {"content": "done", "generation_token_ids": [4]}
         args = {"key": "target", "value": target_value("easy", 0)}
-        return {"tool_calls": [{"id": "a", "type": "function",
-                                "function": {"name": "put", "arguments": args}}]}
+        return {
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "put", "arguments": args}}
+            ]
+        }
 
     async with Rollouts.in_process(toy_env) as ro:
         r = await ro.rollout(toy_row, ChatPolicy(policy))

@@ -58,8 +58,9 @@ def test_grpo_trainer_trains_on_an_mcpgym_environment(toy_env: Environment, tmp_
         value = row["instruction"].removeprefix("Set key `target` to ").rstrip(".")
         right = tool_call_text("put", {"key": "target", "value": value})
         wrong = tool_call_text("put", {"key": "target", "value": "7"})
-        tokenizer = make_tokenizer([render_prompt(make_tokenizer(["x"]), row["prompt"], tools)] * 3
-                                   + [right, wrong] * 3)
+        tokenizer = make_tokenizer(
+            [render_prompt(make_tokenizer(["x"]), row["prompt"], tools)] * 3 + [right, wrong] * 3
+        )
         model = make_model(len(tokenizer), tokenizer.eos_token_id, tokenizer.pad_token_id)
         args = GRPOConfig(
             output_dir=str(tmp_path / "out"),

@@ -49,18 +49,29 @@ def sentences_about(text: str, value: str) -> list[str]:
     breaks) that name ``value`` as a whole token, read folded (`fold`). A sentence that also
     names another record of its shape (`_others`) gives only its piece about ``value``: cut
     at the last break (a comma, ``;``, ``but``, ``while``, ``and``) before the next record's
-    name, or at that name (``I've cancelled order #7, but order #8 had shipped``)."""
+    name, or at that name (``I've cancelled order #7, but order #8 had shipped``).
+
+    A sentence that names no record of the shape (nor every record at once, `_COLLECTIVE`)
+    is about the record named last before it: ``Order #8 has shipped. I've cancelled the
+    other one as well`` claims the cancellation of #8, as a reader takes it (round 10's A1:
+    a claim about the other order in a sentence that does not name it)."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
     others = _others(value)
     out: list[str] = []
+    last_mine = False  # whether the record named last so far is ``value``
     for s in _SENTENCE.split(text):
         folded = fold(s)
-        if not token.search(folded):
-            continue
         names = sorted(
             [(m.start(), True) for m in token.finditer(folded)]
             + [(m.start(), False) for m in others.finditer(folded) if m.group(1) != fold(value)]
         )
+        if not names:
+            if last_mine and s.strip() and not _collective(s):
+                out.append(s)
+            continue
+        last_mine = names[-1][1]
+        if not any(mine for _, mine in names):
+            continue
         cuts = [0]
         for (p0, _), (p1, _) in zip(names, names[1:], strict=False):
             breaks = [m.start() for m in _PIECE_BREAK.finditer(folded, p0, p1)]

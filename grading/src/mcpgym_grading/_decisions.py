@@ -56,9 +56,11 @@ rubric's: changing them changes grades, not rubric digests.
 from __future__ import annotations
 
 import re
+import re._parser as _P  # noqa: PLC2701 (the forms' literal beginnings: `_stems`)
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from mcpgym_grading._action_forms import EXTRA_ACTIONS, EXTRA_CLAIMS, EXTRA_NOUNS, EXTRA_SENTENCES
 from mcpgym_grading._mentions import reading_texts
 
 Action = Literal[
@@ -71,8 +73,17 @@ Action = Literal[
     "refund-both",
     "store-credit",
     "card-refund",
+    "return",
+    "replacement",
+    "shipping-upgrade",
+    "contact-update",
+    "escalate",
+    "pay",
+    "approve",
+    "enter-bill",
 ]
-"""The actions the reader knows (`ACTIONS`)."""
+"""The actions the reader knows (`ACTIONS`; the tools' other writes are
+`mcpgym_grading._action_forms`')."""
 
 _W = r"[^;:!?\n]"  # a character inside one clause (split first at `_CLAUSE`)
 
@@ -90,10 +101,11 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "address-change": (
         (
-            rf"\b(changed|updated|amended|corrected|switched|redirected)\b{_W}{{0,40}}\baddress",
-            rf"\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected|is now|now reads|"
-            r"has been set|was set|is set)\b",
-            rf"\b(set|moved)\b{_W}{{0,40}}\baddress\b",
+            rf"\b(changed|updated|amended|corrected|switched|redirected)\b{_W}{{0,40}}"
+            r"(?<!mail )\baddress",
+            rf"(?<!mail )\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected|is now|"
+            r"now reads|has been set|was set|is set)\b",
+            rf"\b(set|moved)\b{_W}{{0,40}}(?<!mail )\baddress\b",
             r"\b(will|shall) (now )?(be )?(delivered|sent|going|headed|heading) to\b",
             r"\b(will|shall) now (be )?ship(ped)? to\b",
             r"\bnow ships? to\b",
@@ -181,6 +193,9 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (),
     ),
 }
+ACTIONS.update(EXTRA_ACTIONS)
+for _a, _more in EXTRA_CLAIMS.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 """Each action's forms: those that claim it, and base forms that only deny it."""
 
 _NOUNS: dict[str, str] = {
@@ -194,6 +209,7 @@ _NOUNS: dict[str, str] = {
 }
 """Each action's nouns: with a word of completion after them (`_DONE`) they claim it
 (``Your request to cancel order #7 has been completed``, ``your refund went through``)."""
+_NOUNS.update(EXTRA_NOUNS)
 _DONE = (
     r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
     r"out|fulfilled|finali[sz]ed)|went through|is through)"
@@ -243,7 +259,8 @@ _NO_BEFORE = re.compile(r"\bno\s+(?:\w+\s+)?$")
 """``no`` just before the form (``No refund has been issued``, ``no further refund``)."""
 _HEDGE = re.compile(
     r"\b(if|once|when|whenever|after|before|until|till|unless|as soon as|whether|will|"
-    r"would|can|could|may|might|should|shall|going to|ll|d|asked|ask|asking|want|wanted|"
+    r"would|can|could|may|might|should|shall|must|needs? to|ha(?:s|ve) to|going to|ll|d|asked|"
+    r"ask|asking|want|wanted|"
     r"wants|request|requested|requesting|please|pending|awaiting|to be|hope|expect|"
     r"approve|approval|decide)\b"
 )
@@ -314,6 +331,82 @@ def _compiled() -> dict[str, _Compiled]:
 _PATTERNS = _compiled()
 
 
+_OP: dict[str, Any] = {
+    n: getattr(_P, n)
+    for n in (
+        "AT",
+        "ASSERT",
+        "ASSERT_NOT",
+        "LITERAL",
+        "SUBPATTERN",
+        "BRANCH",
+        "MAX_REPEAT",
+        "MIN_REPEAT",
+    )
+}
+"""The parser's opcodes `_stems` reads."""
+
+
+def _items(sub: Any) -> list[Any]:
+    """A parsed (sub)pattern's items."""
+    return list(sub.data)
+
+
+def _stems(items: list[Any], lead: bool = True) -> list[str]:
+    """The literal beginnings of every match of a parsed pattern ``items`` (after its leading
+    word boundaries and look-arounds when ``lead``): ``""`` among them where one cannot be
+    told (a class or an assertion first)."""
+    i = 0
+    while lead and i < len(items) and items[i][0] in (_OP["AT"], _OP["ASSERT_NOT"], _OP["ASSERT"]):
+        i += 1
+    lit = ""
+    while i < len(items) and items[i][0] is _OP["LITERAL"]:
+        lit += chr(items[i][1])
+        i += 1
+    if i == len(items):
+        return [lit]
+    op, av = items[i]
+    rest = items[i + 1 :]
+    if op is _OP["SUBPATTERN"]:
+        tails = _stems(_items(av[3]) + rest, False)
+    elif op is _OP["BRANCH"]:
+        tails = [t for alt in av[1] for t in _stems(_items(alt) + rest, False)]
+    elif op in (_OP["MAX_REPEAT"], _OP["MIN_REPEAT"]):
+        tails = _stems(_items(av[2]) + rest, False)
+        tails += _stems(rest, False) if av[0] == 0 else []
+    else:
+        tails = [""]
+    return [lit + t for t in tails]
+
+
+def _stem_table() -> dict[str, tuple[str, ...] | None]:
+    stems: dict[str, tuple[str, ...] | None] = {}
+    for a, groups in _PATTERNS.items():
+        found: list[str] | None = []
+        noun = [re.compile(rf"\b(?:{_NOUNS[a]})\b")] if a in _NOUNS else []
+        for p in [*(p for group in groups for p in group), *noun]:
+            got = _stems(_items(_P.parse(p.pattern)))
+            found = None if "" in got or found is None else [*found, *got]
+        # a stem that holds a shorter one is found whenever it is: keep the shorter
+        kept = sorted(set(found or ()), key=len)
+        kept = [x for i, x in enumerate(kept) if not any(y in x for y in kept[:i])]
+        stems[a] = None if found is None else tuple(kept)
+    return stems
+
+
+_STEMS = _stem_table()
+"""The literal beginnings of each action's forms (and noun): an action none of whose stems
+stands in a reading is not looked for clause by clause (sound: a clause's match is a match
+of the whole reading, so its stem stands there; an action with a form of no literal
+beginning, None, is always looked for). A substring test, far cheaper than the forms."""
+
+
+def _live(reading: str, wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The actions of ``wanted`` some form of which may stand in ``reading`` (`_STEMS`; an
+    unknown action raises KeyError)."""
+    return tuple(a for a in wanted if (s := _STEMS[a]) is None or any(x in reading for x in s))
+
+
 def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
     """Whether ``found`` (a negation or hedge) stands for the form after ``before``: in the
     last proposition of ``before`` (`_BOUNDARY`), or in an earlier one whose words end at it
@@ -356,6 +449,9 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         if joined != reading:
             readings.append(joined)
     for reading in readings:
+        live = _live(reading, wanted)
+        if not live:
+            continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
@@ -363,7 +459,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
             value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
             found = False
-            for action in wanted:
+            for action in live:
                 got = _read(clause, carried, action, value)
                 found = found or got is not None
                 out.extend(Decision(action, done, shown) for done in got or ())
@@ -452,6 +548,7 @@ _CLAIM_SENTENCES: dict[str, str] = {
     "write-off": "{it} has{not} been written off.",
     "store-credit": "{it} has{not} been refunded as store credit on your account.",
     "card-refund": "{it} has{not} been refunded back to your card.",
+    **EXTRA_SENTENCES,
 }
 
 

@@ -11,9 +11,10 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   is none, nor the dot of ``vs.``), ``;``, line breaks, and before ``but``, ``while``,
   ``whereas`` and ``, and`` / ``, so``.
 - A mention's role is the role of the cue nearest to it in its clause (the gap in characters
-  between the two; a cue inside the mention does not count; at equal gaps the longer cue,
-  ``refunded earlier`` before ``refunded``). No cue in the clause: the mention is *unbound*.
-  Two roles' cues equally near and equally long: it is *unbound* too.
+  between the two; a cue inside the mention does not count; at equal gaps a cue of one role
+  before a shared cue, then the longer cue, ``refunded earlier`` before ``refunded``). No
+  cue in the clause: the mention is *unbound*. Two roles' cues equally near and equally
+  long: it is *unbound* too.
 - A *shared cue* is one several roles list (``refunded``, where the duplicate charge refunded
   now and the refund for a returned item earlier are both refunds): it says the amount is
   one of them, not which. Nearest to a mention, it is decided by a ``for`` phrase right
@@ -227,7 +228,7 @@ def bind(text: str, roles: Roles) -> list[Bound]:
             else:
                 end = start + len(m.text)
                 at = end
-            near: tuple[int, int] | None = None
+            near: tuple[int, bool, int] | None = None
             nearest: list[tuple[frozenset[int], int, int]] = []
             for ids, cs, ce in hits:
                 if cs >= start and ce <= end:
@@ -237,7 +238,9 @@ def bind(text: str, roles: Roles) -> list[Bound]:
                     if not ids:
                         continue
                 gap = cs - end if cs >= end else start - ce if ce <= start else 0
-                key = (gap, cs - ce)  # nearest first; at equal gaps the longer cue
+                # nearest first; at equal gaps a cue of one role before a shared one (it says
+                # which: "refunded $229.00 today"), then the longer cue
+                key = (gap, len(ids) > 1, cs - ce)
                 if near is None or key < near:
                     near, nearest = key, [(ids, cs, ce)]
                 elif key == near:

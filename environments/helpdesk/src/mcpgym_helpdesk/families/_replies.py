@@ -90,8 +90,20 @@ for billing to review, not refunded (an `AmountRole`'s cues; the negations are l
 `REFUNDED_CUES`' "refunded", so they win at equal gaps: "I have not refunded the $349.00")."""
 
 
-DUPLICATE_CUES = (*REFUNDED_CUES, "duplicate", "twice", "double*", "second charge", "extra charge")
-"""The words that say an amount is the duplicate charge refunded (duplicate-charge)."""
+DUPLICATE_CUES = (
+    *REFUNDED_CUES,
+    "duplicate",
+    "twice",
+    "double*",
+    "second charge",
+    "extra charge",
+    "today",
+    "just now",
+    "right now",
+)
+"""The words that say an amount is the duplicate charge refunded (duplicate-charge); a
+refund made today is this one (the earlier refund's amount "refunded today for the item you
+returned" is no earlier refund: round 10's M3)."""
 
 PRIOR_REFUND_VERBS = ("refunded", "credited", "reimbursed", "issued", "processed", "paid back")
 """The done-words of `REFUNDED_CUES` that an earlier refund takes too (not "on its way" nor
@@ -275,6 +287,12 @@ AGENT_TEXTS_SQL = (
 """Every free text the agent wrote in the episode: its replies and internal notes, and the
 reason of each write that takes one (a refund, a cancellation, a return, an exchange, an
 escalation: the audit trail records each as written)."""
+
+ESCALATION_REASONS_SQL = (
+    "SELECT json_extract(detail, '$.reason') FROM audit_log "
+    f"WHERE at > '{SNAPSHOT_TIME}' AND actor = 'agent' AND action = 'ticket.escalate' ORDER BY id"
+)
+"""The reasons of the agent's escalations (what the team reads before it acts)."""
 
 MOVED_CENTS_SQL = (
     f"SELECT amount_cents FROM refunds WHERE created_at > '{SNAPSHOT_TIME}' "
@@ -538,8 +556,9 @@ def reply_decision(
     (`mcpgym_grading.DecisionMatch`; actions as `mcpgym_grading._decisions.ACTIONS`):
     ``"cancel"``, ``"address-change"``, ``"exchange"``, ``"refund"``, ``"refund-both"``,
     ``"store-credit"``, ``"card-refund"``. ``about``: a param naming the record; only the
-    sentences naming it are read (two orders, two decisions). Required: a reply stating the
-    opposite decision answers the customer wrongly, whatever the state."""
+    sentences naming it, and those naming no record after it, are read (two orders, two
+    decisions). Required: a reply stating the opposite decision answers the customer
+    wrongly, whatever the state."""
     said = [f"claims {', '.join(claimed)} as done"] if claimed else []
     if not_claimed:
         said.append(f"does not claim {', '.join(not_claimed)} (not done)")
@@ -560,4 +579,65 @@ def reply_decision(
         weight=weight,
         required=True,
         bands=bands,
+    )
+
+
+HELPDESK_ACTIONS = (
+    "cancel",
+    "address-change",
+    "exchange",
+    "refund",
+    "refund-both",
+    "store-credit",
+    "card-refund",
+    "return",
+    "replacement",
+    "shipping-upgrade",
+    "contact-update",
+    "escalate",
+)
+"""The actions a helpdesk text can claim (`mcpgym_grading._decisions.ACTIONS`): the tools'
+write set, read by the decision reader."""
+
+
+ASKED_ONLY = ("address-change", "exchange")
+"""Actions whose forms also state plain facts in another family's reply (``Your order ships
+to <address>``, ``it shipped on order #7``): read only where the family asks for them."""
+
+
+def texts_claim_only(
+    taken: Mapping[str, tuple[str, ...]],
+    *,
+    name: str = "texts-claim-only-actions-taken",
+    asked: tuple[str, ...] = (),
+) -> tuple[DecisionMatch, ...]:
+    """No text the agent wrote in the episode (`AGENT_TEXTS_SQL`: replies, internal notes,
+    the reasons of its writes) claims as done an action of `HELPDESK_ACTIONS` that the band
+    did not take. ``taken``: band -> the actions the band takes (an exchange ships a
+    replacement and sends a return label: name each). ``asked``: the actions of `ASKED_ONLY`
+    the family decides (read in it only). One `DecisionMatch` per set of bands
+    with the same actions not taken (its ``not_claimed``). Required: a reply claiming a
+    refund, a return, an escalation or an email change that was not made misinforms the
+    customer (policy 9.2), a note claiming one misinforms the staff."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for band, done in taken.items():
+        unknown = set(done) - set(HELPDESK_ACTIONS)
+        if unknown:
+            raise ValueError(f"unknown action(s) {sorted(unknown)}")
+        read = [a for a in HELPDESK_ACTIONS if a not in ASKED_ONLY or a in asked]
+        groups.setdefault(tuple(a for a in read if a not in done), []).append(band)
+    return tuple(
+        DecisionMatch(
+            name=name if len(groups) == 1 else f"{name}-{'-'.join(b[0] for b in bands)}",
+            description="no reply, internal note or reason the agent wrote claims an action "
+            f"the episode did not take ({', '.join(not_claimed)}); conditional, future, "
+            "requested and denied forms state nothing (policy 9.2)",
+            source="sql",
+            sql=AGENT_TEXTS_SQL,
+            not_claimed=not_claimed,
+            required=True,
+            bands=tuple(bands),
+        )
+        for not_claimed, bands in groups.items()
+        if not_claimed
     )

@@ -46,6 +46,9 @@ REASONS = (
     ("it won't arrive in time for my trip", "will not arrive in time"),
 )
 
+_CANCELLED = ("cancel", "refund", "card-refund")
+"""What a cancellation does: the order cancelled, a captured payment refunded to the card."""
+
 
 def _shipments(g: Generation, order_id: int) -> list[dict[str, Any]]:
     return queries.rows(g.db, "SELECT * FROM shipments WHERE order_id = ? ORDER BY id", (order_id,))
@@ -415,6 +418,9 @@ RUBRIC = Rubric(
             name="ticket-resolution-declined",
             bands=("hard",),
             goodwill_codes=("store_credit_issued",),
+        ),
+        *replies.texts_claim_only(
+            {"easy": _CANCELLED, "medium": _CANCELLED, "hard": (), "expert": _CANCELLED}
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),

@@ -56,6 +56,9 @@ from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "change-shipping-address"
 
+_CHANGED = ("address-change",)
+"""What the bands that verify the customer do."""
+
 
 def _twins(g: Generation) -> set[int]:
     """Ids of customers whose first and last name another customer also has."""
@@ -481,6 +484,10 @@ RUBRIC = Rubric(
         checks.ticket_state("closed", ("address_updated",), bands=("easy", "medium", "expert")),
         checks.ticket_state(
             "closed", ("request_declined",), name="ticket-resolution-declined", bands=("hard",)
+        ),
+        *replies.texts_claim_only(
+            {"easy": _CHANGED, "medium": _CHANGED, "hard": (), "expert": _CHANGED},
+            asked=("address-change",),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(),

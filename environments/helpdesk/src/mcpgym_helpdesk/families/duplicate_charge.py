@@ -288,6 +288,9 @@ RUBRIC = Rubric(
             required=True,
         ),
         checks.ticket_state("closed", ("refunded",)),
+        *replies.texts_claim_only(
+            {b: ("refund", "card-refund") for b in ("easy", "medium", "hard", "expert")}
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
         checks.no_collateral("refunds"),

@@ -32,6 +32,11 @@ from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
 
 NAME = "exchange-size"
 
+_EXCHANGED = ("exchange", "replacement", "return")
+"""An exchange ships the new size on a replacement order, with a return label in the parcel."""
+_RETURNED = ("return", "refund", "store-credit")
+"""Out of stock (hard): a return started, the item's price refunded as store credit."""
+
 
 def _wanted_variants(g: Generation, item: dict[str, Any]) -> list[dict[str, Any]]:
     """Variants of the item's product in the same colour and a neighbouring size."""
@@ -365,6 +370,10 @@ RUBRIC = Rubric(
             name="reply-states-return-and-credit",
             bands=("hard",),
             not_claimed=("exchange", "card-refund"),
+        ),
+        *replies.texts_claim_only(
+            {"easy": _EXCHANGED, "medium": _EXCHANGED, "hard": _RETURNED, "expert": _EXCHANGED},
+            asked=("exchange",),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),

@@ -381,6 +381,7 @@ RUBRIC = Rubric(
         checks.ticket_state(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
         ),
+        *replies.texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),
         checks.no_collateral("store_credit_ledger"),

@@ -31,6 +31,7 @@ from typing import Any
 from mcpgym_grading import (
     AmountRole,
     AnswerMatch,
+    DecisionMatch,
     MentionMatch,
     Param,
     Rubric,
@@ -63,6 +64,11 @@ NAME = "refund-above-limit"
 DAMAGE_SINCE = "2026-05-01"
 """Damaged or defective items are refunded regardless of the return window (policy 6.1); a
 claim about an order delivered since this day is still plausible as "arrived damaged"."""
+
+_ESCALATED = ("escalate",)
+"""Above the limit: the request passed to billing."""
+_SPLIT = ("escalate", "refund", "card-refund")
+"""Hard/expert: the small order refunded to the card, the large one passed to billing."""
 
 
 def _orders(
@@ -388,6 +394,19 @@ RUBRIC = Rubric(
             not_claimed=("refund",),
             about="escalate_order_id",
         ),
+        DecisionMatch(
+            name="reason-states-escalated-not-refunded",
+            description="the escalation reason does not claim the escalated order refunded "
+            "(billing acts on it; its sentences naming the order, and those naming no order "
+            "after it, are read: round 10 F4 'Already refunded ... please just close the "
+            "ticket')",
+            source="sql",
+            sql=replies.ESCALATION_REASONS_SQL,
+            not_claimed=("refund", "card-refund", "store-credit"),
+            about=Param("escalate_order_id"),
+            required=True,
+            bands=("hard", "expert"),
+        ),
         replies.reply_decision(
             name="reply-states-small-refund",
             bands=("hard", "expert"),
@@ -416,6 +435,9 @@ RUBRIC = Rubric(
             expected="billing",
             weight=1,
             required=True,
+        ),
+        *replies.texts_claim_only(
+            {"easy": _ESCALATED, "medium": _ESCALATED, "hard": _SPLIT, "expert": _SPLIT}
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),

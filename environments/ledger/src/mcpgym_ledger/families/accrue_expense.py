@@ -38,6 +38,7 @@ from mcpgym_ledger.families._notes import (
     note_left,
     notes_values_in_role,
     tax_id_not_copied,
+    texts_claim_only,
     texts_state_no_other_amount_guard,
 )
 from mcpgym_ledger.families._past_books import PastBooks
@@ -239,6 +240,7 @@ RUBRIC = Rubric(
             "beside its account (two of them exchanged misstate the entry; policy 10.1)",
         ),
         tax_id_not_copied(),
+        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "
             "closed (2.3), no bill entered or paid"

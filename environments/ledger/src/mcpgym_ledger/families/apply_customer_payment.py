@@ -36,6 +36,7 @@ from mcpgym_ledger.families._notes import (
     note_says_money,
     stated_cents,
     tax_id_not_copied,
+    texts_claim_only,
     texts_state_no_other_amount_guard,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -276,6 +277,7 @@ RUBRIC = Rubric(
             bands=("expert",),
         ),
         tax_id_not_copied(),
+        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},
             description="every other table equals the reference end state, the payment, its "

@@ -31,6 +31,7 @@ from mcpgym_ledger.families._identity import SNAPSHOT_TIME
 from mcpgym_ledger.families._notes import (
     note_left,
     tax_id_not_copied,
+    texts_claim_only,
     texts_state_no_other_amount_guard,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
@@ -256,6 +257,7 @@ RUBRIC = Rubric(
         books_moved(),
         note_left("journal_entry", "wrong_entry_id"),
         tax_id_not_copied(),
+        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(),
     ),
 )

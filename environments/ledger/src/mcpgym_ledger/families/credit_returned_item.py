@@ -46,6 +46,7 @@ from mcpgym_ledger.families._notes import (
     note_says_money,
     stated_cents,
     tax_id_not_copied,
+    texts_claim_only,
     texts_state_no_other_amount_guard,
 )
 from mcpgym_ledger.families._past_books import PastBooks
@@ -246,6 +247,7 @@ RUBRIC = Rubric(
             bands=("hard",),
         ),
         tax_id_not_copied(),
+        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},
         ),

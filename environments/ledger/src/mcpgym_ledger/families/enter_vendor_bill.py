@@ -59,6 +59,7 @@ from mcpgym_ledger.families._notes import (
     notes_values_in_role,
     stated_cents,
     tax_id_not_copied,
+    texts_claim_only,
     texts_state_no_other_amount_guard,
 )
 from mcpgym_server import (
@@ -122,6 +123,9 @@ LINES: dict[str, list[tuple[str, str, str]]] = {
 }
 STOCK_VENDORS = ("Summit Textile Mills", "Trailhead Manufacturing", "Harbor Hardware Wholesale")
 APPROVAL_LIMIT_CENTS = 500000
+
+_ENTERED = ("enter-bill",)
+"""Every band enters the bill (hard leaves it a draft and escalates)."""
 
 
 def _amount(g: Generation, lo: int, hi: int) -> int:
@@ -471,6 +475,14 @@ RUBRIC = Rubric(
             bands=("easy", "medium", "expert"),
         ),
         tax_id_not_copied(),
+        *texts_claim_only(
+            {
+                "easy": _ENTERED,
+                "medium": _ENTERED,
+                "hard": (*_ENTERED, "escalate"),
+                "expert": _ENTERED,
+            }
+        ),
         nothing_else_changed(
             ignore_columns={
                 "bills": ("memo",),

@@ -27,7 +27,11 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import entry_key
-from mcpgym_ledger.families._notes import tax_id_not_copied, texts_state_no_other_amount_guard
+from mcpgym_ledger.families._notes import (
+    tax_id_not_copied,
+    texts_claim_only,
+    texts_state_no_other_amount_guard,
+)
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "reconcile-bank-lines"
@@ -312,6 +316,7 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         tax_id_not_copied(),
+        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             "bank_lines",
             ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},

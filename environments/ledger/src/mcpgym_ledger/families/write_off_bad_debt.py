@@ -49,6 +49,7 @@ from mcpgym_ledger.families._notes import (
     note_says_money,
     stated_cents,
     tax_id_not_copied,
+    texts_claim_only,
     texts_state_no_other_amount_guard,
 )
 from mcpgym_ledger.families._past_books import PastBooks
@@ -63,6 +64,9 @@ OLD_BEFORE = "2026-03-17"
 """Due before this day means more than 90 days past due on 2026-06-15."""
 
 REASONS = ("has ceased trading", "went into liquidation", "closed its doors for good")
+
+_WRITTEN = ("write-off",)
+"""The bands that write an invoice off (hard escalates it, expert does both)."""
 
 
 def _lines(g: Generation, lo: int, hi: int) -> list[tuple[str, int, int]]:
@@ -276,6 +280,14 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         tax_id_not_copied(),
+        *texts_claim_only(
+            {
+                "easy": _WRITTEN,
+                "medium": _WRITTEN,
+                "hard": ("escalate",),
+                "expert": (*_WRITTEN, "escalate"),
+            }
+        ),
         nothing_else_changed(
             description="every other table equals the reference end state (the customer's "
             "other invoices included): nothing else was written off, paid or changed; "

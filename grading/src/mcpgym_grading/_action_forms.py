@@ -1,0 +1,146 @@
+"""The decision reader's vocabulary for the tools' other writes (`mcpgym_grading._decisions`).
+
+`_decisions.ACTIONS` holds the actions a band decides (cancel, post, write off...); these are
+the rest of the environments' write set, which a text can claim although the band did not
+take them: a return started or a label sent, a replacement, a shipping upgrade, the email or
+phone on the account changed, an escalation; in the books, a payment to a vendor, an
+approval, a bill entered. A text claiming one the episode did not take misinforms the
+customer or the books as much as the band's own decision (round 10's C1, C3).
+
+Each entry is read as `_decisions.ACTIONS`' are: forms that claim the action when neither
+negated nor hedged, and base forms that only deny it (``I could not escalate it``). The
+forms are the engine's, not the rubric's: changing them changes grades, not digests.
+"""
+
+from __future__ import annotations
+
+_W = r"[^;:!?\n]"  # a character inside one clause (as `_decisions._W`)
+_EARLIER = (
+    r"(?<!\balready )(?<!\bpreviously )(?<!\bearlier )(?<!\balready been )"
+    r"(?<!\bpreviously been )"
+)
+"""Not after ``already`` / ``previously`` / ``earlier``: a document entered before the
+episode (``it was already entered here``) is no claim of entering it now."""
+_TEAM = (
+    r"(?:billing|manager|supervisor|management|controller|finance|fraud|returns|escalations?|"
+    r"senior|specialist|team lead|cfo)"
+)
+_CONTACT = (
+    r"\b(?:e-?mail(?: address)?|phone(?: number)?|telephone(?: number)?|mobile(?: number)?|"
+    r"contact (?:details|info|information|number|email))\b"
+)
+"""A contact detail on the account (not an order's shipping address)."""
+"""Whom a text escalates to (a bare ``team`` is not one: ``handed to the carrier's team``)."""
+
+EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "return": (
+        (
+            rf"\b(started|created|opened|set up|arranged|initiated|booked|logged|registered)\b"
+            rf"{_W}{{0,25}}\breturns?\b(?! (label|window|policy|period|address))",
+            rf"\breturns?\b(?! (label|window|policy|period|address)){_W}{{0,25}}\b(has been|was|is"
+            r") (now )?(started|created|opened|set up|arranged|initiated|booked|approved|"
+            r"authori[sz]ed|open)\b",
+            rf"\b(sent|emailed|e-?mailed|mailed|attached|issued|generated|created)\b{_W}{{0,40}}"
+            r"\b(return|prepaid|shipping|postage)[- ](shipping )?label\b",
+            rf"\b(return|prepaid)[- ](shipping )?label\b{_W}{{0,40}}\b(is on its way|has been "
+            r"(sent|emailed|issued|attached)|was (sent|emailed|issued|attached)|is attached)",
+            r"\brma\b",
+        ),
+        (r"\bstart a return\b",),
+    ),
+    "replacement": (
+        (
+            rf"\b(sent|shipped|dispatched|arranged|ordered|created|placed|mailed|set up|"
+            rf"issued)\b{_W}{{0,30}}\b(a |an |the |your )?(free |new |no-charge )?"
+            r"replacement\b",
+            rf"\breplacement\b{_W}{{0,30}}\b(ships|shipped|is on its way|is being sent|has been "
+            r"(sent|created|arranged|ordered|placed|dispatched|shipped)|was (sent|created|"
+            r"arranged|ordered|placed|dispatched|shipped)|goes out|went out)\b",
+        ),
+        (r"\breplace\b",),
+    ),
+    "shipping-upgrade": (
+        (
+            rf"\b(upgraded|bumped( up)?)\b{_W}{{0,40}}\b(shipping|delivery|postage|overnight|"
+            r"express|expedited|priority|next[- ]day|faster)\b",
+            rf"\b(shipping|delivery|postage)\b{_W}{{0,30}}\b(has been|was|is now|is) (now )?"
+            r"(upgraded|switched to (overnight|express|expedited|priority|next[- ]day))\b",
+            rf"\bupgrade\b{_W}{{0,20}}\b(is|has been|was) (done|applied|complete|confirmed)\b",
+        ),
+        (r"\bupgrade\b",),
+    ),
+    "contact-update": (
+        (
+            rf"\b(changed|updated|amended|corrected|replaced)(?:\s+\S+){{0,3}}?\s+{_CONTACT}",
+            rf"{_CONTACT}(?: (?:on|for|of) (?:your|the) (?:account|file|profile))? (?:has been |"
+            r"have been |was |were |is now |is )?(?:changed|updated|amended|corrected|replaced|"
+            r"set to|now reads)\b",
+        ),
+        (r"\b(change|update)\b",),
+    ),
+    "escalate": (
+        (
+            r"\bescalated\b",
+            rf"\b(passed|referred|forwarded|handed|sent|transferred|raised|flagged|routed)\b"
+            rf"{_W}{{0,40}}\b(to|with) (our |the |my |a |your )?(\w+ )?{_TEAM}\b",
+            rf"\bescalation\b{_W}{{0,20}}\b(is|has been|was) (done|raised|opened|created|"
+            r"filed|logged|sent)\b",
+        ),
+        (r"\bescalate\b",),
+    ),
+    "pay": (
+        (
+            r"\bpaid (off |out )?(the |this |that |our )?(vendor|supplier|bill)s?\b",
+            rf"\b(vendor|supplier|bill)s?\b{_W}{{0,50}}\b(has|have|was|were|is|are) (now )?"
+            rf"(been )?{_EARLIER}(paid|settled)\b",
+            rf"\bpayment\b{_W}{{0,40}}\b(to|for) (the )?(vendor|supplier|bill)\b{_W}{{0,40}}"
+            r"\b(made|sent|issued|released|scheduled|done)\b",
+            rf"\bsettled\b{_W}{{0,30}}\b(the |this )?(vendor|supplier|bill)\b",
+        ),
+        (r"\bpay\b",),
+    ),
+    "approve": (
+        (
+            r"\bapproved\b",
+            rf"\bapproval\b{_W}{{0,20}}\b(was|has been|is) (given|granted|received|obtained)\b",
+            r"\b(got|received|obtained) (the )?(\w+'s )?approval\b",
+            r"\bsigned off\b",
+        ),
+        (r"\bapprove\b",),
+    ),
+    "enter-bill": (
+        (
+            rf"{_EARLIER}\bentered\b{_W}{{0,40}}\bbills?\b",
+            rf"\bbills?\b{_W}{{0,50}}{_EARLIER}\b(entered|keyed in|logged|recorded|booked)\b",
+            r"\breceived and entered\b",
+        ),
+        (r"\benter\b",),
+    ),
+}
+"""Each action's forms: those that claim it, and base forms that only deny it."""
+
+EXTRA_CLAIMS: dict[str, tuple[str, ...]] = {}
+"""More claim forms of `_decisions.ACTIONS`' own actions (none now: a bare ``goodwill
+credit`` also names the policy's rule, ``Goodwill credit is capped at $20.00``)."""
+
+EXTRA_NOUNS: dict[str, str] = {
+    "return": r"return request|request to return",
+    "replacement": r"replacement",
+    "escalate": r"escalation",
+    "pay": r"payment to the vendor|vendor payment",
+    "approve": r"approval",
+}
+"""Nouns that claim their action with a word of completion after them (``your replacement
+went through``, as `_decisions._NOUNS`)."""
+
+EXTRA_SENTENCES: dict[str, str] = {
+    "return": "I have{not} started a return for {it}.",
+    "replacement": "I have{not} sent a free replacement for {it}.",
+    "shipping-upgrade": "The shipping of {it} has{not} been upgraded to overnight express.",
+    "contact-update": "I have{not} updated the email address on the account of {it}.",
+    "escalate": "{it} has{not} been escalated to a manager.",
+    "pay": "I have{not} paid the vendor of {it} in full.",
+    "approve": "{it} has{not} been approved by the controller.",
+    "enter-bill": "The vendor bills for {it} have{not} been received and entered.",
+}
+"""A plain sentence for each (`_decisions.decision_sentence`)."""
