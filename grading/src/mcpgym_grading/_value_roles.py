@@ -26,6 +26,15 @@ role* binds such a value to the words of its role (its cues), read clause by cla
 - Where the roles hold ISO dates, a date or month the text states before the first role
   date's month fails too (`_unnamed_dates`): the earlier months listed beside the right one
   are a shotgun; later dates (a due date) stay free.
+- Each value's *kind* is closed (`_kind`: its shape, every run of digits a run of as many
+  digits, every other character itself: ``2026-06-01`` a date, ``6600`` a four-digit code,
+  ``inv-2026-0151`` an invoice number, ``100510`` an order number): a value of a role's
+  kind that is none of the roles' values (another date, account, invoice, order) is a
+  mention too, and fails where a role's cue binds it (``reversed on 2026-07-01``,
+  ``against 2000``) or where it stands unbound, but for a date later than every role date
+  (a due date, a review) and a year (``2026``) where the kind is four digits. The
+  episode's own values are what the text may state of each kind: the wrong ETA, the other
+  order's number, the wrong account read as the wrong amount is read.
 
 A heuristic over surface words, like the amount roles: it refuses the exchanged values of
 an honest text and keeps the usual honest wordings; a text that writes the value in another
@@ -45,9 +54,29 @@ ValueRoles = Sequence[tuple[str, Sequence[str]]]
 """Resolved value roles: ``(value, cues)`` pairs, the value a non-empty text."""
 
 
-def _value_pattern(values: Sequence[str]) -> re.Pattern[str]:
-    alts = "|".join(re.escape(v.lower()) for v in sorted(set(values), key=len, reverse=True))
-    return re.compile(rf"(?<![\w$.,/-])(?:{alts})(?!\w)(?![.,/-]\w)")
+def _value_pattern(values: Sequence[str], kinds: Sequence[str] = ()) -> re.Pattern[str]:
+    alts = "|".join(
+        [re.escape(v.lower()) for v in sorted(set(values), key=len, reverse=True)]
+        + [k for k in sorted(set(kinds), key=len, reverse=True)]
+    )
+    return re.compile(rf"(?<![\w$.,/#-])#?(?:{alts})(?!\w)(?![.,/-]\w)")
+
+
+_PARTS = re.compile(r"\d+|\D+")
+_YEAR = re.compile(r"^#?20[2-3][0-9]$")
+"""A four-digit token read as a year, not a code: ``2020``-``2039``, save where it is
+one of the roles' own values."""
+
+
+def _kind(value: str) -> str | None:
+    """The regex of ``value``'s shape (`ValueRoles` docstring: digit runs as runs of as many
+    digits, other characters themselves), None for a value without a digit (a name) or
+    with a non-ASCII digit."""
+    if not re.search(r"[0-9]", value) or re.search(r"(?![0-9])\d", value):
+        return None
+    return "".join(
+        rf"[0-9]{{{len(p)}}}" if p[0].isdigit() else re.escape(p) for p in _PARTS.findall(value)
+    )
 
 
 def _gap(cs: int, ce: int, start: int, end: int) -> int:
@@ -91,11 +120,17 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         for c in cues:
             owners.setdefault(c, set()).add(i)
     patterns = [(frozenset(ids), c, _cue_pattern(c)) for c, ids in owners.items()]
-    values = _value_pattern([v for v, _ in roles])
+    kinds = {k for v, _ in roles if (k := _kind(v)) is not None}
+    values = _value_pattern([v for v, _ in roles], sorted(kinds))
+    last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
     for clause in clauses(text):
         prepared = prepare(clause)
-        mentions = [(m.start(), m.end(), m.group(0)) for m in values.finditer(prepared)]
+        mentions = [
+            (m.start(), m.end(), m.group(0).lstrip("#"))
+            for m in values.finditer(prepared)
+            if m.group(0).lstrip("#") in own or not _YEAR.match(m.group(0))
+        ]
         if not mentions:
             continue
         hits = [
@@ -114,7 +149,12 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                     best, named, cue_named = key, set(ids), cue
                 elif key == best:
                     named |= ids
-            if named and not named & own[value]:
+            if value not in own:  # another value of a role's kind
+                if named:
+                    misplaced.append(f"{value} (as {cue_named!r})")
+                elif not (last_date and _ISO_DATE.match(value) and value > last_date):
+                    misplaced.append(f"{value} (none of the record's)")
+            elif named and not named & own[value]:
                 misplaced.append(f"{value} (as {cue_named!r})")
     misplaced += _unnamed_dates(text, [v for v, _ in roles])
     if misplaced:

@@ -39,6 +39,7 @@ from mcpgym_ledger.families._note_roles import (
     NET_CUES,
     POSTING_DATE_CUES,
     TAX_CUES,
+    id_roles,
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
@@ -314,7 +315,9 @@ def generate(g: Generation) -> VariantSpec:
         "total_cents": total,
         "note_amounts": stated_cents(note),
         # the note's net and tax each in its role (the total's is `limit_roles`')
-        "note_roles": note_roles((net, NET_CUES), (tax, TAX_CUES)),
+        "note_roles": note_roles(
+            (net, NET_CUES), (tax, TAX_CUES), *id_roles(ref, old["vendor_ref"] if old else None)
+        ),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
         "status": "posted" if posted else "draft",
         "posting_date": posting_date if posted else None,

@@ -43,6 +43,7 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
+from mcpgym_ledger.families._note_roles import BAD_DEBT_ACCOUNT_CUES, id_roles, note_roles
 from mcpgym_ledger.families._notes import (
     note_decision,
     note_left,
@@ -188,6 +189,11 @@ def generate(g: Generation) -> VariantSpec:
         "write_off_cents": cents_off,
         "write_off_note_amounts": noted(write_off),
         "escalate_note_amounts": noted(escalate),
+        # 6800 and each invoice number a note states are the record's own
+        "note_roles": note_roles(
+            ("6800", BAD_DEBT_ACCOUNT_CUES),
+            *id_roles(*(i["number"] for i in (write_off, escalate) if i is not None)),
+        ),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -263,6 +269,7 @@ RUBRIC = Rubric(
             party="customer_id",
             allowed="write_off_note_amounts",
             limit=LIMIT_CENTS,
+            roles="note_roles",
             bands=("easy", "medium", "expert"),
         ),
         note_says_money(
@@ -272,6 +279,7 @@ RUBRIC = Rubric(
             party="customer_id",
             allowed="escalate_note_amounts",
             limit=LIMIT_CENTS,
+            roles="note_roles",
             name="note-states-escalated-amount",
             bands=("hard", "expert"),
         ),
