@@ -43,9 +43,10 @@ form (``May 31``) is not read.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from mcpgym_grading._clauses import _cue_pattern, clauses
 from mcpgym_grading._money_prepare import prepare
@@ -89,14 +90,17 @@ _BREAK = re.compile(r"[,:(]|\b(?:and|then|so|while|but|before|after)\b")
 """Words that start another phrase: a cue after them is not the value's before them."""
 
 
-def _claimants(text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str]]) -> set[int]:
+def _claimants(
+    text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str] | None]
+) -> set[int]:
     """The indexes of the ``mentions`` of ``text`` nearest the cue ``[cs, ce)`` (ties: all
-    of them); a mention before the cue with a phrase break between (`_BREAK`: "2026-05-31
-    and reversed") does not hold it."""
+    of them; a None mention, of another kind than the cue's roles, is skipped); a mention
+    before the cue with a phrase break between (`_BREAK`: "2026-05-31 and reversed") does
+    not hold it."""
     gaps = {
-        i: _gap(cs, ce, s, e)
-        for i, (s, e, _) in enumerate(mentions)
-        if not (cs >= e and _BREAK.search(text, e, cs))
+        i: _gap(cs, ce, m[0], m[1])
+        for i, m in enumerate(mentions)
+        if m is not None and not (cs >= m[1] and _BREAK.search(text, m[1], cs))
     }
     low = min(gaps.values(), default=None)
     return {i for i, g in gaps.items() if g == low}
@@ -114,12 +118,12 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     if not roles:
         return True, [], detail
     own: dict[str, set[int]] = {}
-    owners: dict[str, set[int]] = {}
+    owners: dict[tuple[str, str | None], set[int]] = {}
     for i, (v, cues) in enumerate(roles):
         own.setdefault(v, set()).add(i)
-        for c in cues:
-            owners.setdefault(c, set()).add(i)
-    patterns = [(frozenset(ids), c, _cue_pattern(c)) for c, ids in owners.items()]
+        for c in cues:  # a cue binds only values of its roles' kinds (a date's, an account's)
+            owners.setdefault((c, _kind(v)), set()).add(i)
+    patterns = [(frozenset(ids), c, k, _cue_pattern(c)) for (c, k), ids in owners.items()]
     kinds = {k for v, _ in roles if (k := _kind(v)) is not None}
     values = _value_pattern([v for v, _ in roles], sorted(kinds))
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
@@ -133,17 +137,24 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         ]
         if not mentions:
             continue
+        shapes = [_kind(v) for _, _, v in mentions]
         hits = [
-            (ids, c, h.start(), h.end()) for ids, c, pat in patterns for h in pat.finditer(prepared)
+            (ids, c, k, h.start(), h.end())
+            for ids, c, k, pat in patterns
+            if k in shapes
+            for h in pat.finditer(prepared)
         ]
-        claimed = [_claimants(prepared, cs, ce, mentions) for _, _, cs, ce in hits]
-        for k, (start, end, value) in enumerate(mentions):
+        claimed = [
+            _claimants(prepared, cs, ce, [m if sh == k else None for m, sh in zip(mentions, shapes)])
+            for _, _, k, cs, ce in hits
+        ]
+        for n, (start, end, value) in enumerate(mentions):
             best: tuple[int, int] | None = None
             named: set[int] = set()
             cue_named = ""
-            for (ids, cue, cs, ce), owners_of in zip(hits, claimed, strict=True):
-                if k not in owners_of:
-                    continue  # a cue nearer another value is that one's
+            for (ids, cue, _, cs, ce), owners_of in zip(hits, claimed, strict=True):
+                if n not in owners_of:
+                    continue  # a cue nearer another value (of its kind) is that one's
                 key = (_gap(cs, ce, start, end), cs - ce)
                 if best is None or key < best:
                     best, named, cue_named = key, set(ids), cue
@@ -194,3 +205,32 @@ def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
         for m in _DATE_LIKE.finditer(plain)
         if f"{m.group(1)}-{m.group(2)}" < first
     ]
+
+
+SQL_MISSTATED = "mcpgym_misstated"
+"""The SQL function ``mcpgym_misstated(text, roles)``: the values ``text`` states outside
+their roles (`value_outcome`'s misplaced list: a value bound to another role's words, or
+another value of a role's kind) joined by newlines, or NULL where there are none (or
+``text`` is NULL). ``roles`` is a JSON array of ``[value, [cue, ...]]`` (a value NULL or
+empty is left out; a number is read as its decimal text: an order number). A malformed
+``roles`` is an error of the query (the check is an evaluation error, never a pass)."""
+
+
+def sql_misstated(text: object, roles: object) -> str | None:
+    """`SQL_MISSTATED` (see there); raises ValueError for a malformed ``roles``."""
+    if not isinstance(text, str):
+        return None
+    raw = json.loads(roles) if isinstance(roles, str) else None
+    if not isinstance(raw, list):
+        raise ValueError(f"{SQL_MISSTATED}: roles must be a JSON array text, got {roles!r}")
+    parsed: list[tuple[str, tuple[str, ...]]] = []
+    for item in cast("list[Any]", raw):
+        if not isinstance(item, list) or len(cast("list[Any]", item)) != 2:
+            raise ValueError(f"{SQL_MISSTATED}: each role is [value, [cue, ...]]: {item!r}")
+        value, cues = cast("list[Any]", item)
+        if value is None or value == "":
+            continue
+        cue_list = cast("list[Any]", cues) if isinstance(cues, list) else [cues]
+        parsed.append((str(value), tuple(str(c).lower() for c in cue_list if c)))
+    _, misplaced, _ = value_outcome(text, parsed)
+    return "\n".join(dict.fromkeys(misplaced)) or None

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
+from mcpgym_grading._value_roles import SQL_MISSTATED, sql_misstated
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._text import TextView, normalise_text
 from mcpgym_grading._without import sql_without, sql_without_bound
@@ -181,13 +182,15 @@ _sql_without = sql_without
 
 def register_sql_functions(db: sqlite3.Connection) -> None:
     """Make the grading SQL functions (`SQL_FOLD`, `SQL_MENTIONS`, `SQL_WITHOUT`,
-    `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._direction.SQL_REVERSED`) callable
+    `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
+    `mcpgym_grading._direction.SQL_REVERSED`) callable
     in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
     db.create_function(SQL_WITHOUT, 4, sql_without_bound, deterministic=True)
     db.create_function(SQL_MISBOUND, 2, sql_misbound, deterministic=True)
+    db.create_function(SQL_MISSTATED, 2, sql_misstated, deterministic=True)
     db.create_function(SQL_REVERSED, 3, sql_reversed, deterministic=True)
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -402,6 +403,11 @@ RUBRIC = Rubric(
             name="ticket-resolution-declined",
             bands=("hard",),
             goodwill_codes=("store_credit_issued",),
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id"),
+            facts.role("SELECT :shipped_order_id"),
+            facts.role(facts.CARD_SQL.format(order=":order_id")),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),

@@ -29,6 +29,7 @@ from typing import Any
 from mcpgym_grading import Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -374,6 +375,17 @@ RUBRIC = Rubric(
         privacy.replies_reveal_no_details_on_file(),
         checks.ticket_state(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id"),
+            facts.role(
+                "SELECT substr(estimated_delivery, 1, 10) FROM shipments "
+                "WHERE order_id = :order_id",
+                facts.ETA_CUES,
+            ),
+            facts.role("SELECT substr(shipped_at, 1, 10) FROM shipments WHERE order_id = :order_id"),
+            facts.role("SELECT substr(placed_at, 1, 10) FROM orders WHERE id = :order_id"),
+            facts.role(facts.CARD_SQL.format(order=":order_id")),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),

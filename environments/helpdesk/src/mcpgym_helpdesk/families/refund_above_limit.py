@@ -40,6 +40,7 @@ from mcpgym_grading import (
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -412,6 +413,11 @@ RUBRIC = Rubric(
             expected="billing",
             weight=1,
             required=True,
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :escalate_order_id"),
+            facts.role("SELECT :refund_order_id"),
+            facts.role(facts.CARD_SQL.format(order="coalesce(:refund_order_id, :escalate_order_id)")),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),

@@ -21,6 +21,7 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -361,6 +362,11 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         checks.ticket_state("closed", ("refunded",)),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.REFUNDED_CUES),
+            facts.role("SELECT :declined_order_id", facts.DECLINED_CUES),
+            facts.role(facts.CARD_SQL.format(order=":order_id")),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
         checks.no_collateral("refunds"),

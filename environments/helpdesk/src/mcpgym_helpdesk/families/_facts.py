@@ -1,0 +1,79 @@
+"""The facts a reply states that are not amounts, each one of the episode's own
+(`mcpgym_grading._value_roles`, through the SQL function ``mcpgym_misstated``).
+
+A reply can keep every amount, carrier and tracking number right and still tell the
+customer a wrong fact: another estimated delivery date, another order number, another card's
+last four digits, another ZIP for the new address. Each such value is a *value role* read
+from the final state (the order's number, its parcels' dates, its card's last four): a
+value of a role's shape that is none of the roles' values (an order number that is not the
+order's, a date before the record's or bound to the delivery words) fails the check, as
+does a role's value beside another role's words (the declined order's number beside the
+refund's). Roles without cues only close their kind; cues name a role where two values of
+one kind play different parts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from mcpgym_grading import SqlCheck
+
+ETA_CUES = (
+    "estimated",
+    "estimated delivery",
+    "deliver*",
+    "arriv*",
+    "eta",
+    "expected",
+    "expect*",
+    "due",
+    "by",
+)
+"""An estimated delivery date's words."""
+
+REFUNDED_CUES = ("refunded", "i've refunded", "have refunded", "refund of")
+"""The order whose item was refunded."""
+
+DECLINED_CUES = ("can't", "cannot", "can not", "unable", "couldn't", "declin*", "outside")
+"""The order whose item could not be refunded."""
+
+CARD_SQL = "SELECT card_last4 FROM payments WHERE order_id = {order} AND card_last4 IS NOT NULL"
+"""The last four digits of an order's card (``{order}``: a SQL expression of its id)."""
+
+
+def role(value_sql: str, cues: Sequence[str] = ()) -> str:
+    """One role's rows for `replies_state_own_facts`: the values ``value_sql`` selects (one
+    column), each with ``cues`` (none: the role only closes its values' kind)."""
+    return f"SELECT r.*, '{json.dumps(list(cues))}' FROM ({value_sql}) AS r"
+
+
+def replies_state_own_facts(*roles: str, **kw: object) -> SqlCheck:
+    """No reply on the ticket states a value outside its role (``mcpgym_misstated``):
+    ``roles`` are `role` selections on the final state, each row ``(value, cues)``. Required:
+    a wrong date, order number or card tells the customer a false fact (policy 9.2)."""
+    union = " UNION ALL ".join(roles)
+    sql = (
+        "WITH rr(v, c) AS (" + union + "), "
+        "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles "
+        "FROM rr WHERE v IS NOT NULL) "
+        "SELECT x FROM (SELECT mcpgym_misstated(m.body, j.roles) AS x "
+        "FROM ticket_messages m, j WHERE m.ticket_id = :ticket_id AND m.author = 'agent') "
+        "WHERE x IS NOT NULL"
+    )
+    return SqlCheck(
+        name=str(kw.pop("name", "replies-state-own-facts")),
+        description=str(
+            kw.pop(
+                "description",
+                "every date, order number, card's last four digits and ZIP a reply states is "
+                "the episode's own, in its role (a wrong fact other than an amount misleads "
+                "the customer; policy 9.2)",
+            )
+        ),
+        sql=sql,
+        expected=[],
+        weight=float(kw.pop("weight", 1)),  # type: ignore[arg-type]
+        required=bool(kw.pop("required", True)),
+        **kw,  # type: ignore[arg-type]
+    )
