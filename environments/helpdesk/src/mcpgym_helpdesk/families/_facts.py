@@ -45,7 +45,8 @@ CARD_SQL = "SELECT card_last4 FROM payments WHERE order_id = {order} AND card_la
 def role(value_sql: str, cues: Sequence[str] = ()) -> str:
     """One role's rows for `replies_state_own_facts`: the values ``value_sql`` selects (one
     column), each with ``cues`` (none: the role only closes its values' kind)."""
-    return f"SELECT r.*, '{json.dumps(list(cues))}' FROM ({value_sql}) AS r"
+    quoted = json.dumps(list(cues)).replace("'", "''")
+    return f"SELECT r.*, '{quoted}' FROM ({value_sql}) AS r"
 
 
 def replies_state_own_facts(*roles: str, **kw: object) -> SqlCheck:
