@@ -32,7 +32,8 @@ role* binds such a value to the words of its role (its cues), read clause by cla
   kind that is none of the roles' values (another date, account, invoice, order) is a
   mention too, and fails where a role's cue binds it (``reversed on 2026-07-01``,
   ``against 2000``) or where it stands unbound, but for a date later than every role date
-  (a due date, a review) and a year (``2026``) where the kind is four digits. The
+  (a due date, a review), a year (``2026``) where the kind is four digits, and a group of
+  a number written in groups (``9405 5932 3632``: a tracking number, not a card). The
   episode's own values are what the text may state of each kind: the wrong ETA, the other
   order's number, the wrong account read as the wrong amount is read.
 
@@ -67,6 +68,18 @@ _PARTS = re.compile(r"\d+|\D+")
 _YEAR = re.compile(r"^#?20[2-3][0-9]$")
 """A four-digit token read as a year, not a code: ``2020``-``2039``, save where it is
 one of the roles' own values."""
+
+
+_GROUP_BEFORE = re.compile(r"[0-9][^\S\n]{1,3}$")
+_GROUP_AFTER = re.compile(r"[^\S\n]{1,3}[0-9]")
+
+
+def _in_a_group(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one group of a number written in groups (a tracking
+    number as ``9405 5932 3632``): digits one to three spaces before or after it."""
+    return bool(
+        _GROUP_BEFORE.search(text, max(0, start - 4), start) or _GROUP_AFTER.match(text, end)
+    )
 
 
 def _kind(value: str) -> str | None:
@@ -133,7 +146,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         mentions = [
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
-            if m.group(0).lstrip("#") in own or not _YEAR.match(m.group(0))
+            if m.group(0).lstrip("#") in own
+            or not (_YEAR.match(m.group(0)) or _in_a_group(prepared, m.start(), m.end()))
         ]
         if not mentions:
             continue
