@@ -159,7 +159,12 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             for h in pat.finditer(prepared)
         ]
         claimed = [
-            _claimants(prepared, cs, ce, [m if sh == k else None for m, sh in zip(mentions, shapes)])
+            _claimants(
+                prepared,
+                cs,
+                ce,
+                [m if sh == k else None for m, sh in zip(mentions, shapes, strict=True)],
+            )
             for _, _, k, cs, ce in hits
         ]
         for n, (start, end, value) in enumerate(mentions):

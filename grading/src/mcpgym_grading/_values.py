@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
-from mcpgym_grading._value_roles import SQL_MISSTATED, sql_misstated
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._text import TextView, normalise_text
+from mcpgym_grading._value_roles import SQL_MISSTATED, sql_misstated
 from mcpgym_grading._without import sql_without, sql_without_bound
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param

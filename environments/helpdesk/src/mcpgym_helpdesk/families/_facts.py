@@ -32,11 +32,20 @@ ETA_CUES = (
 )
 """An estimated delivery date's words."""
 
-REFUNDED_CUES = ("refunded", "i've refunded", "have refunded", "refund of")
+REFUNDED_CUES = ("refunded", "i've refunded", "have refunded", "already refunded")
 """The order whose item was refunded."""
 
 DECLINED_CUES = ("can't", "cannot", "can not", "unable", "couldn't", "declin*", "outside")
 """The order whose item could not be refunded."""
+
+ESCALATED_CUES = ("request*", "requests a refund", "asks", "escalat*", "above", "over", "exceeds")
+"""The order whose refund request is passed to billing (refund-above-limit)."""
+
+REPLIES_SQL = "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent'"
+"""The agent's messages on the ticket (replies and internal notes)."""
+
+ESCALATION_REASONS_SQL = "SELECT reason FROM escalations WHERE ticket_id = :ticket_id"
+"""The reasons the ticket was escalated with (the team acts on them)."""
 
 CARD_SQL = "SELECT card_last4 FROM payments WHERE order_id = {order} AND card_last4 IS NOT NULL"
 """The last four digits of an order's card (``{order}``: a SQL expression of its id)."""
@@ -49,17 +58,19 @@ def role(value_sql: str, cues: Sequence[str] = ()) -> str:
     return f"SELECT r.*, '{quoted}' FROM ({value_sql}) AS r"
 
 
-def replies_state_own_facts(*roles: str, **kw: object) -> SqlCheck:
+def replies_state_own_facts(*roles: str, texts_sql: str = REPLIES_SQL, **kw: object) -> SqlCheck:
     """No reply on the ticket states a value outside its role (``mcpgym_misstated``):
-    ``roles`` are `role` selections on the final state, each row ``(value, cues)``. Required:
-    a wrong date, order number or card tells the customer a false fact (policy 9.2)."""
+    ``roles`` are `role` selections on the final state, each row ``(value, cues)``;
+    ``texts_sql`` selects the texts read (one column; `ESCALATION_REASONS_SQL` for the
+    reasons billing acts on). Required: a wrong date, order number or card tells the customer
+    (or the team) a false fact (policy 9.2)."""
     union = " UNION ALL ".join(roles)
     sql = (
         "WITH rr(v, c) AS (" + union + "), "
         "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles "
-        "FROM rr WHERE v IS NOT NULL) "
-        "SELECT x FROM (SELECT mcpgym_misstated(m.body, j.roles) AS x "
-        "FROM ticket_messages m, j WHERE m.ticket_id = :ticket_id AND m.author = 'agent') "
+        "FROM rr WHERE v IS NOT NULL), "
+        f"t(body) AS ({texts_sql}) "
+        "SELECT x FROM (SELECT mcpgym_misstated(t.body, j.roles) AS x FROM t, j) "
         "WHERE x IS NOT NULL"
     )
     return SqlCheck(

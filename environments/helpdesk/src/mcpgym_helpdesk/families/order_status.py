@@ -383,7 +383,9 @@ RUBRIC = Rubric(
                 "WHERE order_id = :order_id",
                 facts.ETA_CUES,
             ),
-            facts.role("SELECT substr(shipped_at, 1, 10) FROM shipments WHERE order_id = :order_id"),
+            facts.role(
+                "SELECT substr(shipped_at, 1, 10) FROM shipments WHERE order_id = :order_id"
+            ),
             facts.role("SELECT substr(placed_at, 1, 10) FROM orders WHERE id = :order_id"),
             facts.role(facts.CARD_SQL.format(order=":order_id")),
         ),

@@ -43,6 +43,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -424,6 +425,14 @@ RUBRIC = Rubric(
             "posting date beside the words of the posting (a bill dated in closed April and "
             "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",
             bands=("expert",),
+        ),
+        notes_values_in_role(
+            Param("note_roles"),
+            sql=EPISODE_REASONS_SQL,
+            name="reason-values-in-role",
+            description="the vendor reference the escalation reason states is the bill's "
+            "(the controller acts on it: another reference sends them to another bill)",
+            bands=("hard",),
         ),
         note_left(
             "bill",

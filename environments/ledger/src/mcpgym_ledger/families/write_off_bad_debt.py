@@ -24,6 +24,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from mcpgym_grading import (
+    Param,
     Rubric,
     SqlCheck,
     money_moved_only_as_allowed,
@@ -45,9 +46,11 @@ from mcpgym_ledger.families._common import (
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
 from mcpgym_ledger.families._note_roles import BAD_DEBT_ACCOUNT_CUES, id_roles, note_roles
 from mcpgym_ledger.families._notes import (
+    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
+    notes_values_in_role,
     stated_cents,
     tax_id_not_copied,
     texts_state_no_other_amount_guard,
@@ -281,6 +284,14 @@ RUBRIC = Rubric(
             limit=LIMIT_CENTS,
             roles="note_roles",
             name="note-states-escalated-amount",
+            bands=("hard", "expert"),
+        ),
+        notes_values_in_role(
+            Param("note_roles"),
+            sql=EPISODE_REASONS_SQL,
+            name="reason-values-in-role",
+            description="each invoice number the escalation reason states is the episode's "
+            "own (the controller acts on it: another number sends them to another invoice)",
             bands=("hard", "expert"),
         ),
         tax_id_not_copied(),
