@@ -89,3 +89,40 @@ def replies_state_own_facts(*roles: str, texts_sql: str = REPLIES_SQL, **kw: obj
         required=bool(kw.pop("required", True)),
         **kw,  # type: ignore[arg-type]
     )
+
+
+DELIVERED_CLAIMS = (
+    "was delivered",
+    "has been delivered",
+    "have been delivered",
+    "it's been delivered",
+    "it got delivered",
+    "got delivered",
+    "delivered yesterday",
+    "delivered today",
+    "delivered this morning",
+    "delivered earlier",
+    "shows as delivered",
+    "marked as delivered",
+    "status delivered",
+    "status is delivered",
+    "already delivered",
+    "already arrived",
+    "has arrived",
+    "was left at",
+    "left at your",
+    "has been dropped off",
+    "was dropped off",
+)
+"""Words that say a parcel has been delivered (whole tokens: ``hasn't been delivered`` and
+``will be delivered`` are none of them)."""
+
+
+def undelivered_claims_sql(order: str = ":order_id") -> str:
+    """SQL: `DELIVERED_CLAIMS` where no shipment of the order ``order`` (a SQL expression of
+    its id) is delivered, else nothing (what a reply must not say of a parcel on its way)."""
+    values = ", ".join("('" + c.replace("'", "''") + "')" for c in DELIVERED_CLAIMS)
+    return (
+        f"SELECT column1 FROM (VALUES {values}) WHERE NOT EXISTS (SELECT 1 FROM shipments "
+        f"WHERE order_id = {order} AND (status = 'delivered' OR delivered_at IS NOT NULL))"
+    )
