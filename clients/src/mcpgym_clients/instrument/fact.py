@@ -10,7 +10,8 @@ fails it. The mutant keeps everything else of the reference.
 
 The values come as `instrument.swap` finds them (the variant's params and what the
 reference's reads returned, by name ending; every ISO date a ``date``), stated as whole
-tokens outside the amounts. For each stated value the replacement is, in order:
+tokens outside the amounts in the field's free text; a value with a space (a product's
+name, a subject) is none. For each stated value the replacement is, in order:
 
 - another value of its kind from the same sources the text does not state, of the same
   shape (digits where it has digits: another order of the customer, another date read);
@@ -81,6 +82,8 @@ def _by_kind(variant: TaskVariant, looked_up: Mapping[str, list[Any]]) -> dict[s
                 continue
             s = str(v)
             if len(s) < MIN_VALUE or not any(c.isdigit() for c in s) or s.startswith("$"):
+                continue
+            if re.search(r"\s", s):  # a name or a subject with a number in it: no value
                 continue
             kind = "date" if _ISO_DATE.fullmatch(s) else _suffix(key)
             bucket = out.setdefault(kind, [])
@@ -169,6 +172,8 @@ def fact_mutants(
     ``text``), none outside `FACT_FAMILIES`: what `adversarial` registers."""
     if variant.family not in FACT_FAMILIES:
         return []
+    if i < len(body):  # the free text `fact_calls` rewrites, not an id or a ZIP argument
+        text = "\n".join(v for v in body[i][1].values() if isinstance(v, str) and len(v) >= 20)
     return [
         ((f"fact-{group}-{n}", fact_calls(body, submit, i, f), group), f[:3])
         for n, f in enumerate(facts(variant, looked_up, text), 1)

@@ -47,6 +47,24 @@ REPLIES_SQL = "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND
 ESCALATION_REASONS_SQL = "SELECT reason FROM escalations WHERE ticket_id = :ticket_id"
 """The reasons the ticket was escalated with (the team acts on them)."""
 
+NEW_ADDRESS_CUES = (
+    "ship to",
+    "ships to",
+    "now ship",
+    "deliver* to",
+    "address",
+    "new address",
+    "send to",
+    "sent to",
+    "going to",
+    "goes to",
+    "headed to",
+)
+"""The ZIP of the address an order now ships to (change-shipping-address)."""
+
+GIVEN_ZIP_CUES = ("billing", "verif*", "you gave", "you sent", "on file", "match*", "confirm*")
+"""The billing ZIP the customer gave to verify their identity."""
+
 CARD_SQL = "SELECT card_last4 FROM payments WHERE order_id = {order} AND card_last4 IS NOT NULL"
 """The last four digits of an order's card (``{order}``: a SQL expression of its id)."""
 

@@ -407,6 +407,11 @@ RUBRIC = Rubric(
         facts.replies_state_own_facts(
             facts.role("SELECT :order_id"),
             facts.role("SELECT :shipped_order_id"),
+            facts.role(
+                "SELECT substr(estimated_delivery, 1, 10) FROM shipments "
+                "WHERE order_id IN (:order_id, :shipped_order_id)",
+                facts.ETA_CUES,
+            ),
             facts.role(facts.CARD_SQL.format(order=":order_id")),
         ),
         checks.other_tickets_untouched(),

@@ -484,8 +484,10 @@ RUBRIC = Rubric(
         ),
         facts.replies_state_own_facts(
             facts.role("SELECT :order_id"),
-            facts.role("SELECT shipping_zip FROM orders WHERE id = :order_id"),
-            facts.role("SELECT :given_zip"),
+            facts.role(
+                "SELECT shipping_zip FROM orders WHERE id = :order_id", facts.NEW_ADDRESS_CUES
+            ),
+            facts.role("SELECT :given_zip", facts.GIVEN_ZIP_CUES),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(),
