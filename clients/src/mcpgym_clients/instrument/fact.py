@@ -44,7 +44,16 @@ __all__ = [
     "facts",
 ]
 
-FACT_FAMILIES = frozenset[str]()
+FACT_FAMILIES = frozenset(
+    {
+        "order-status",
+        "refund-damaged-item",
+        "duplicate-charge",
+        "accrue-expense",
+        "apply-customer-payment",
+        "write-off-bad-debt",
+    }
+)
 """The families the gate makes ``fact-i`` mutants for: those whose rubrics read the kinds
 (a family is added once `adv/round10gate/gate_family.py` passes condition 7 with it)."""
 

@@ -227,6 +227,12 @@ PAYMENT_DATE_CUES = ("received", "recorded", "deposit*", "paid", "payment date",
 BAD_DEBT_ACCOUNT_CUES = ("bad debt", "bad debts", "bad-debt", "expense", "written off to")
 """The account a write-off is charged to (6800 Bad Debt Expense)."""
 
+WROTE_OFF_CUES = ("wrote off", "written off", "write-off of", "wrote-off")
+"""The invoice written off (write-off-bad-debt)."""
+
+ESCALATED_CUES = ("not written off", "escalat*", "above", "over the", "exceeds", "controller")
+"""The invoice escalated instead (write-off-bad-debt)."""
+
 RIGHT_ACCOUNT_CUES = ("should", "right", "correct", "corrected to", "reposted", "posted again")
 """The account a mis-coded entry belongs on (correct-misposted-entry)."""
 

@@ -421,6 +421,7 @@ RUBRIC = Rubric(
         notes_values_in_role(
             AmountRole(amount=Param("bill_date"), cues=DOCUMENT_DATE_CUES),
             AmountRole(amount=Param("posting_date"), cues=POSTING_DATE_CUES),
+            Param("note_roles"),
             description="the notes state the bill's date beside the words of its date and the "
             "posting date beside the words of the posting (a bill dated in closed April and "
             "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",

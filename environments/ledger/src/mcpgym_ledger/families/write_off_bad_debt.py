@@ -44,7 +44,13 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
-from mcpgym_ledger.families._note_roles import BAD_DEBT_ACCOUNT_CUES, id_roles, note_roles
+from mcpgym_ledger.families._note_roles import (
+    BAD_DEBT_ACCOUNT_CUES,
+    ESCALATED_CUES,
+    WROTE_OFF_CUES,
+    id_roles,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     EPISODE_REASONS_SQL,
     note_decision,
@@ -195,8 +201,10 @@ def generate(g: Generation) -> VariantSpec:
         # 6800 and each invoice number a note states are the record's own
         "note_roles": note_roles(
             ("6800", BAD_DEBT_ACCOUNT_CUES),
-            *id_roles(*(i["number"] for i in (write_off, escalate) if i is not None)),
+            (write_off["number"] if write_off else None, WROTE_OFF_CUES),
+            (escalate["number"] if escalate else None, ESCALATED_CUES),
         ),
+        "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -287,7 +295,7 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         notes_values_in_role(
-            Param("note_roles"),
+            Param("reason_roles"),
             sql=EPISODE_REASONS_SQL,
             name="reason-values-in-role",
             description="each invoice number the escalation reason states is the episode's "
