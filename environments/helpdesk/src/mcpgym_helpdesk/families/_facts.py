@@ -65,8 +65,13 @@ NEW_ADDRESS_CUES = (
 GIVEN_ZIP_CUES = ("billing", "verif*", "you gave", "you sent", "on file", "match*", "confirm*")
 """The billing ZIP the customer gave to verify their identity."""
 
-CARD_SQL = "SELECT card_last4 FROM payments WHERE order_id = {order} AND card_last4 IS NOT NULL"
-"""The last four digits of an order's card (``{order}``: a SQL expression of its id)."""
+CARD_SQL = (
+    "SELECT 'ending in ' || card_last4 FROM payments "
+    "WHERE order_id = {order} AND card_last4 IS NOT NULL"
+)
+"""The last four digits of an order's card as a reply writes them, ``ending in 2466``
+(``{order}``: a SQL expression of its id): the kind is ``ending in`` and four digits, so a
+house number (``3787 Dogwood Lane``) or a digit group is no card."""
 
 
 def role(value_sql: str, cues: Sequence[str] = ()) -> str:

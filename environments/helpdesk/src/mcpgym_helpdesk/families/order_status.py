@@ -387,7 +387,6 @@ RUBRIC = Rubric(
                 "SELECT substr(shipped_at, 1, 10) FROM shipments WHERE order_id = :order_id"
             ),
             facts.role("SELECT substr(placed_at, 1, 10) FROM orders WHERE id = :order_id"),
-            facts.role(facts.CARD_SQL.format(order=":order_id")),
         ),
         replies.reply_omits(
             name="reply-claims-no-delivery",
