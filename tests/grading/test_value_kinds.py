@@ -63,7 +63,12 @@ def test_a_cue_binds_only_values_of_its_roles_kind() -> None:
 )
 def test_reply_facts_through_sql(text: str) -> None:
     roles = json.dumps(
-        [[100510, []], ["2026-06-15", ["estimated", "deliver*"]], ["4613", []], [None, ["x"]]]
+        [
+            [100510, ["order"]],
+            ["2026-06-15", ["estimated", "deliver*"]],
+            ["ending in 4613", ["ending in"]],
+            [None, ["x"]],
+        ]
     )
     honest = "Order #100510 is on its way, estimated delivery 2026-06-15 (card ending in 4613)."
     assert sql_misstated(honest, roles) is None
@@ -78,6 +83,12 @@ def test_swapped_order_numbers_by_role() -> None:
     assert sql_misstated(swapped, roles)
 
 
+def test_an_unbound_value_is_left_to_the_form_reading_checks() -> None:
+    # a bare list of numbers: only its plain form would be read (the gate's condition 7)
+    roles = json.dumps([[100510, ["order"]]])
+    assert sql_misstated("Order #100510 shipped. 100511, 100512.", roles) is None
+
+
 def test_malformed_roles_are_an_error() -> None:
     with pytest.raises(ValueError):
         sql_misstated("text", '{"a": 1}')
@@ -86,6 +97,6 @@ def test_malformed_roles_are_an_error() -> None:
 
 def test_a_group_of_a_grouped_number_is_no_card() -> None:
     # a tracking number in groups of four is not a card's last four
-    roles = json.dumps([["4613", []], [100510, []]])
+    roles = json.dumps([["ending in 4613", ["ending in"]], [100510, ["order"]]])
     assert sql_misstated("Order #100510: tracking 9405 5932 3632 2621 4688 48.", roles) is None
     assert sql_misstated("Refunded to the card ending in 1111.", roles)

@@ -236,8 +236,9 @@ another value of a role's kind) joined by newlines, or NULL where there are none
 ``text`` is NULL). ``roles`` is a JSON array of ``[value, [cue, ...]]`` (a value NULL or
 empty is left out; a number is read as its decimal text: an order number). A malformed
 ``roles`` is an error of the query (the check is an evaluation error, never a pass).
-A date that no role's words bind is not reported here (a reply may state a date of birth
-the customer gave, an order's history): a date is wrong where the delivery words bind it."""
+Only values a role's words bind are reported here (``order #100511``, ``estimated delivery
+2026-09-30``, ``ending in 1111``): an unbound value of a role's kind (a date of birth the
+customer gave, a bare list of numbers) is left to the checks that read look-alike forms."""
 
 
 def sql_misstated(text: object, roles: object) -> str | None:
@@ -257,10 +258,7 @@ def sql_misstated(text: object, roles: object) -> str | None:
         cue_list = cast("list[Any]", cues) if isinstance(cues, list) else [cues]
         parsed.append((str(value), tuple(str(c).lower() for c in cue_list if c)))
     _, misplaced, _ = value_outcome(text, parsed)
-    # a date no role's words bind stays free here (a date of birth, an order's history):
-    # only the gate's plain forms of it would be read, not its look-alike forms
-    misplaced = [m for m in misplaced if not m.endswith(_UNBOUND_DATE)]
+    # only a value bound to a role's words: an unbound one of a role's kind (a list of
+    # numbers) is read in its plain form only, not in the gate's look-alike forms of it
+    misplaced = [m for m in misplaced if " (as " in m]
     return "\n".join(dict.fromkeys(misplaced)) or None
-
-
-_UNBOUND_DATE = ("(a date before the record's)",)

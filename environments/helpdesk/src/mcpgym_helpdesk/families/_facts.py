@@ -8,8 +8,8 @@ from the final state (the order's number, its parcels' dates, its card's last fo
 value of a role's shape that is none of the roles' values (an order number that is not the
 order's, a date before the record's or bound to the delivery words) fails the check, as
 does a role's value beside another role's words (the declined order's number beside the
-refund's). Roles without cues only close their kind; cues name a role where two values of
-one kind play different parts.
+refund's). Only a value bound to a role's words is read (`mcpgym_grading._value_roles.
+SQL_MISSTATED`): every role has its cues (an order's number beside ``order``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,12 @@ import json
 from collections.abc import Sequence
 
 from mcpgym_grading import SqlCheck
+
+ORDER_CUES = ("order", "order number", "order no", "order #")
+"""An order's number (``order #100510``)."""
+
+CARD_CUES = ("ending in", "ending", "card", "last four", "last 4")
+"""A card's last four digits."""
 
 ETA_CUES = (
     "estimated",

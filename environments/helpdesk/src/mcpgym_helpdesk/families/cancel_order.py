@@ -405,14 +405,14 @@ RUBRIC = Rubric(
             goodwill_codes=("store_credit_issued",),
         ),
         facts.replies_state_own_facts(
-            facts.role("SELECT :order_id"),
-            facts.role("SELECT :shipped_order_id"),
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role("SELECT :shipped_order_id", facts.ORDER_CUES),
             facts.role(
                 "SELECT substr(estimated_delivery, 1, 10) FROM shipments "
                 "WHERE order_id IN (:order_id, :shipped_order_id)",
                 facts.ETA_CUES,
             ),
-            facts.role(facts.CARD_SQL.format(order=":order_id")),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),

@@ -483,7 +483,7 @@ RUBRIC = Rubric(
             "closed", ("request_declined",), name="ticket-resolution-declined", bands=("hard",)
         ),
         facts.replies_state_own_facts(
-            facts.role("SELECT :order_id"),
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
             facts.role(
                 "SELECT shipping_zip FROM orders WHERE id = :order_id", facts.NEW_ADDRESS_CUES
             ),

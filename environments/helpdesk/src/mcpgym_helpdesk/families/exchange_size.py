@@ -367,9 +367,9 @@ RUBRIC = Rubric(
             not_claimed=("exchange", "card-refund"),
         ),
         facts.replies_state_own_facts(
-            facts.role("SELECT :order_id"),
-            facts.role("SELECT :replacement_order_id"),
-            facts.role(facts.CARD_SQL.format(order=":order_id")),
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role("SELECT :replacement_order_id", facts.ORDER_CUES),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),

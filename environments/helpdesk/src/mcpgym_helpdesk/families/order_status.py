@@ -377,7 +377,7 @@ RUBRIC = Rubric(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
         ),
         facts.replies_state_own_facts(
-            facts.role("SELECT :order_id"),
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
             facts.role(
                 "SELECT substr(estimated_delivery, 1, 10) FROM shipments "
                 "WHERE order_id = :order_id",

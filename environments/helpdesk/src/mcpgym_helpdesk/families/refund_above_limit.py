@@ -415,8 +415,8 @@ RUBRIC = Rubric(
             required=True,
         ),
         facts.replies_state_own_facts(
-            facts.role("SELECT :escalate_order_id"),
-            facts.role("SELECT :refund_order_id"),
+            facts.role("SELECT :escalate_order_id", facts.ORDER_CUES),
+            facts.role("SELECT :refund_order_id", facts.ORDER_CUES),
             facts.role(
                 facts.CARD_SQL.format(order="coalesce(:refund_order_id, :escalate_order_id)")
             ),

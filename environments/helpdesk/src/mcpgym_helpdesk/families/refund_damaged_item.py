@@ -365,7 +365,7 @@ RUBRIC = Rubric(
         facts.replies_state_own_facts(
             facts.role("SELECT :order_id", facts.REFUNDED_CUES),
             facts.role("SELECT :declined_order_id", facts.DECLINED_CUES),
-            facts.role(facts.CARD_SQL.format(order=":order_id")),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
