@@ -418,7 +418,8 @@ RUBRIC = Rubric(
             facts.role("SELECT :escalate_order_id", facts.ORDER_CUES),
             facts.role("SELECT :refund_order_id", facts.ORDER_CUES),
             facts.role(
-                facts.CARD_SQL.format(order="coalesce(:refund_order_id, :escalate_order_id)")
+                facts.CARD_SQL.format(order="coalesce(:refund_order_id, :escalate_order_id)"),
+                facts.CARD_CUES,
             ),
         ),
         facts.replies_state_own_facts(
