@@ -5,6 +5,7 @@ and ids): one module both import, so neither imports the other."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _CLAUSE_END = re.compile(
     r"(?<!\bvs)(?:(?<!\d)[.]|[.](?!\d))|[!?;\n\r]+|(?=\s(?:but|while|whereas)\s)|,(?=\s+(?:and|so)\s)",
@@ -19,6 +20,7 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE_END.split(text) if c.strip()]
 
 
+@lru_cache(maxsize=4096)
 def _cue_pattern(cue: str) -> re.Pattern[str]:
     prefix = cue.endswith("*")
     words = cue.rstrip("*").split()

@@ -47,6 +47,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, cast
 
 from mcpgym_grading._clauses import _cue_pattern, clauses
@@ -56,7 +57,8 @@ ValueRoles = Sequence[tuple[str, Sequence[str]]]
 """Resolved value roles: ``(value, cues)`` pairs, the value a non-empty text."""
 
 
-def _value_pattern(values: Sequence[str], kinds: Sequence[str] = ()) -> re.Pattern[str]:
+@lru_cache(maxsize=1024)
+def _value_pattern(values: tuple[str, ...], kinds: tuple[str, ...] = ()) -> re.Pattern[str]:
     alts = "|".join(
         [re.escape(v.lower()) for v in sorted(set(values), key=len, reverse=True)]
         + [k for k in sorted(set(kinds), key=len, reverse=True)]
@@ -82,6 +84,7 @@ def _in_a_group(text: str, start: int, end: int) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def _kind(value: str) -> str | None:
     """The regex of ``value``'s shape (`ValueRoles` docstring: digit runs as runs of as many
     digits, other characters themselves), None for a value without a digit (a name) or
@@ -138,7 +141,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             owners.setdefault((c, _kind(v)), set()).add(i)
     patterns = [(frozenset(ids), c, k, _cue_pattern(c)) for (c, k), ids in owners.items()]
     kinds = {k for v, _ in roles if (k := _kind(v)) is not None}
-    values = _value_pattern([v for v, _ in roles], sorted(kinds))
+    values = _value_pattern(tuple(v for v, _ in roles), tuple(sorted(kinds)))
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
     for clause in clauses(text):
