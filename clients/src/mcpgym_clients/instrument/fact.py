@@ -47,9 +47,6 @@ __all__ = [
 FACT_FAMILIES = frozenset(
     {
         "order-status",
-        "refund-damaged-item",
-        "duplicate-charge",
-        "accrue-expense",
         "apply-customer-payment",
         "write-off-bad-debt",
     }
