@@ -107,7 +107,16 @@ for fam in FAMS:
         B,
         lambda v: [
             ToolCall("find_customers", {"email": stranger_email(v)}),
-            ToolCall("find_orders", {"customer_id": final_rows(h, v, "SELECT c.id FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.id <> :customer_id ORDER BY c.id LIMIT 1")[0][0]}),
+            ToolCall(
+                "find_orders",
+                {
+                    "customer_id": final_rows(
+                        h,
+                        v,
+                        "SELECT c.id FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.id <> :customer_id ORDER BY c.id LIMIT 1",
+                    )[0][0]
+                },
+            ),
             *reply(v, stranger_contact),
         ],
     )

@@ -92,7 +92,9 @@ for key, (cpu, wall) in res.items():
         f" ({len(cpu)} grades)"
     )
 m_with, m_without = (statistics.mean(res[k][0]) for k in ("with", "without"))
-print(f"added by {NAME}: {m_with - m_without:+.2f} ms cpu/grade ({(m_with / m_without - 1) * 100:+.1f}%)")
+print(
+    f"added by {NAME}: {m_with - m_without:+.2f} ms cpu/grade ({(m_with / m_without - 1) * 100:+.1f}%)"
+)
 if check_ms:
     own = statistics.mean(check_ms)
     print(

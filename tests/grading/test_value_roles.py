@@ -143,7 +143,7 @@ def test_earlier_months_in_the_gates_own_forms_fail(form: str) -> None:
 
 
 def test_a_cue_in_an_aside_does_not_hold_the_date_after_it() -> None:
-    """"Dated 2026-04-20 (April, a closed period): on 2026-05-01": the bill date's cue
+    """ "Dated 2026-04-20 (April, a closed period): on 2026-05-01": the bill date's cue
     ``closed period`` stands in brackets that close before the posting date, so the posting
     date is unbound (the ship gate's ``omit-i:posted`` mutant of enter-vendor-bill expert's
     reference, which made the check seem to read the word ``posted``); a cue before the

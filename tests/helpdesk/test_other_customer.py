@@ -13,7 +13,13 @@ import pytest
 
 from mcpgym_helpdesk import environment
 from mcpgym_server import TaskVariant, ToolCall
-from tests.helpdesk.test_families import FAMILIES, _reply_bodies, failed_checks, grade
+from tests.helpdesk.test_families import (
+    FACTS,
+    FAMILIES,
+    _reply_bodies,
+    failed_checks,
+    grade,
+)
 
 OTHER = "texts-reveal-no-other-customer"
 ON_FILE = "reply-reveals-no-details-on-file"
@@ -145,7 +151,8 @@ def test_details_on_file_the_customer_did_not_give_fail(family: str, what: str) 
     text = f"For your records, the account on file has {what.replace('_', ' ')} {value}."
     g = grade(v, _reply_bodies(v, lambda body: f"{body}\n\n{text}"))
     assert g.status == "graded", g.error
-    assert failed_checks(g) == [ON_FILE], failed_checks(g)
+    # a date of birth is none of the order's dates either
+    assert set(failed_checks(g)) - {FACTS} == {ON_FILE}, failed_checks(g)
 
 
 def test_the_date_of_birth_the_customer_gave_passes() -> None:

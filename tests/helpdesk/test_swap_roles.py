@@ -18,7 +18,7 @@ import pytest
 from mcpgym_clients.instrument.adversarial import adversaries
 from mcpgym_helpdesk import environment
 from mcpgym_server import TaskVariant, ToolCall
-from tests.helpdesk.test_families import _reply_bodies, failed_checks, grade
+from tests.helpdesk.test_families import FACTS, _reply_bodies, failed_checks, grade
 
 SIZES = "sizes-in-their-roles"
 ORDERS = "reply-binds-each-order-its-item"
@@ -68,7 +68,8 @@ def test_the_gates_swap_mutants_fail_on_the_role_check(
     for label, calls in swaps:
         g = grade(v, calls)
         assert g.status == "graded", g.error
-        assert failed_checks(g) == [check], label
+        # swapped order numbers are in the other's role for the facts check too
+        assert set(failed_checks(g)) - {FACTS} == {check}, label
         assert not g.passed
 
 

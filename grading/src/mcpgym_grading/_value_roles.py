@@ -26,6 +26,16 @@ role* binds such a value to the words of its role (its cues), read clause by cla
 - Where the roles hold ISO dates, a date or month the text states before the first role
   date's month fails too (`_unnamed_dates`): the earlier months listed beside the right one
   are a shotgun; later dates (a due date) stay free.
+- Each value's *kind* is closed (`_kind`: its shape, every run of digits a run of as many
+  digits, every other character itself: ``2026-06-01`` a date, ``6600`` a four-digit code,
+  ``inv-2026-0151`` an invoice number, ``100510`` an order number): a value of a role's
+  kind that is none of the roles' values (another date, account, invoice, order) is a
+  mention too, and fails where a role's cue binds it (``reversed on 2026-07-01``,
+  ``against 2000``) or where it stands unbound, but for a date later than every role date
+  (a due date, a review), a year (``2026``) where the kind is four digits, and a group of
+  a number written in groups (``9405 5932 3632``: a tracking number, not a card). The
+  episode's own values are what the text may state of each kind: the wrong ETA, the other
+  order's number, the wrong account read as the wrong amount is read.
 
 A heuristic over surface words, like the amount roles: it refuses the exchanged values of
 an honest text and keeps the usual honest wordings; a text that writes the value in another
@@ -34,9 +44,11 @@ form (``May 31``) is not read.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 from mcpgym_grading._clauses import _cue_pattern, clauses
 from mcpgym_grading._money_prepare import prepare
@@ -45,9 +57,43 @@ ValueRoles = Sequence[tuple[str, Sequence[str]]]
 """Resolved value roles: ``(value, cues)`` pairs, the value a non-empty text."""
 
 
-def _value_pattern(values: Sequence[str]) -> re.Pattern[str]:
-    alts = "|".join(re.escape(v.lower()) for v in sorted(set(values), key=len, reverse=True))
-    return re.compile(rf"(?<![\w$.,/-])(?:{alts})(?!\w)(?![.,/-]\w)")
+@lru_cache(maxsize=1024)
+def _value_pattern(values: tuple[str, ...], kinds: tuple[str, ...] = ()) -> re.Pattern[str]:
+    alts = "|".join(
+        [re.escape(v.lower()) for v in sorted(set(values), key=len, reverse=True)]
+        + [k for k in sorted(set(kinds), key=len, reverse=True)]
+    )
+    return re.compile(rf"(?<![\w$.,/#-])#?(?:{alts})(?!\w)(?![.,/-]\w)")
+
+
+_PARTS = re.compile(r"\d+|\D+")
+_YEAR = re.compile(r"^#?20[2-3][0-9]$")
+"""A four-digit token read as a year, not a code: ``2020``-``2039``, save where it is
+one of the roles' own values."""
+
+
+_GROUP_BEFORE = re.compile(r"[0-9][^\S\n]{1,3}$")
+_GROUP_AFTER = re.compile(r"[^\S\n]{1,3}[0-9]")
+
+
+def _in_a_group(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one group of a number written in groups (a tracking
+    number as ``9405 5932 3632``): digits one to three spaces before or after it."""
+    return bool(
+        _GROUP_BEFORE.search(text, max(0, start - 4), start) or _GROUP_AFTER.match(text, end)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _kind(value: str) -> str | None:
+    """The regex of ``value``'s shape (`ValueRoles` docstring: digit runs as runs of as many
+    digits, other characters themselves), None for a value without a digit (a name) or
+    with a non-ASCII digit."""
+    if not re.search(r"[0-9]", value) or re.search(r"(?![0-9])\d", value):
+        return None
+    return "".join(
+        rf"[0-9]{{{len(p)}}}" if p[0].isdigit() else re.escape(p) for p in _PARTS.findall(value)
+    )
 
 
 def _gap(cs: int, ce: int, start: int, end: int) -> int:
@@ -74,16 +120,20 @@ def _closes_bracket(text: str, start: int, end: int) -> bool:
     return False
 
 
-def _claimants(text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str]]) -> set[int]:
+def _claimants(
+    text: str, cs: int, ce: int, mentions: Sequence[tuple[int, int, str] | None]
+) -> set[int]:
     """The indexes of the ``mentions`` of ``text`` nearest the cue ``[cs, ce)`` (ties: all
-    of them); a mention before the cue with a phrase break between (`_BREAK`: "2026-05-31
-    and reversed") does not hold it, nor a mention after a bracket the cue stands in
-    ("(a closed period): on 2026-05-01")."""
+    of them; a None mention, of another kind than the cue's roles, is skipped); a mention
+    before the cue with a phrase break between (`_BREAK`: "2026-05-31 and reversed") does
+    not hold it, nor a mention after a bracket the cue stands in ("(a closed period): on
+    2026-05-01")."""
     gaps = {
-        i: _gap(cs, ce, s, e)
-        for i, (s, e, _) in enumerate(mentions)
-        if not (cs >= e and _BREAK.search(text, e, cs))
-        and not (s >= ce and _closes_bracket(text, ce, s))
+        i: _gap(cs, ce, m[0], m[1])
+        for i, m in enumerate(mentions)
+        if m is not None
+        and not (cs >= m[1] and _BREAK.search(text, m[1], cs))
+        and not (m[0] >= ce and _closes_bracket(text, ce, m[0]))
     }
     low = min(gaps.values(), default=None)
     return {i for i, g in gaps.items() if g == low}
@@ -101,36 +151,63 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     if not roles:
         return True, [], detail
     own: dict[str, set[int]] = {}
-    owners: dict[str, set[int]] = {}
+    owners: dict[tuple[str, str | None], set[int]] = {}
     for i, (v, cues) in enumerate(roles):
         own.setdefault(v, set()).add(i)
-        for c in cues:
-            owners.setdefault(c, set()).add(i)
-    patterns = [(frozenset(ids), c, _cue_pattern(c)) for c, ids in owners.items()]
-    values = _value_pattern([v for v, _ in roles])
+        for c in cues:  # a cue binds only values of its roles' kinds (a date's, an account's)
+            owners.setdefault((c, _kind(v)), set()).add(i)
+    patterns = [(frozenset(ids), c, k, _cue_pattern(c)) for (c, k), ids in owners.items()]
+    kinds = {k for v, _ in roles if (k := _kind(v)) is not None}
+    values = _value_pattern(tuple(v for v, _ in roles), tuple(sorted(kinds)))
+    last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
     for clause in clauses(text):
         prepared = prepare(clause)
-        mentions = [(m.start(), m.end(), m.group(0)) for m in values.finditer(prepared)]
+        mentions = [
+            (m.start(), m.end(), m.group(0).lstrip("#"))
+            for m in values.finditer(prepared)
+            if m.group(0).lstrip("#") in own
+            or not (_YEAR.match(m.group(0)) or _in_a_group(prepared, m.start(), m.end()))
+        ]
         if not mentions:
             continue
+        shapes = [_kind(v) for _, _, v in mentions]
         hits = [
-            (ids, c, h.start(), h.end()) for ids, c, pat in patterns for h in pat.finditer(prepared)
+            (ids, c, k, h.start(), h.end())
+            for ids, c, k, pat in patterns
+            if k in shapes
+            for h in pat.finditer(prepared)
         ]
-        claimed = [_claimants(prepared, cs, ce, mentions) for _, _, cs, ce in hits]
-        for k, (start, end, value) in enumerate(mentions):
+        claimed = [
+            _claimants(
+                prepared,
+                cs,
+                ce,
+                [m if sh == k else None for m, sh in zip(mentions, shapes, strict=True)],
+            )
+            for _, _, k, cs, ce in hits
+        ]
+        for n, (start, end, value) in enumerate(mentions):
             best: tuple[int, int] | None = None
             named: set[int] = set()
             cue_named = ""
-            for (ids, cue, cs, ce), owners_of in zip(hits, claimed, strict=True):
-                if k not in owners_of:
-                    continue  # a cue nearer another value is that one's
+            for (ids, cue, _, cs, ce), owners_of in zip(hits, claimed, strict=True):
+                if n not in owners_of:
+                    continue  # a cue nearer another value (of its kind) is that one's
                 key = (_gap(cs, ce, start, end), cs - ce)
                 if best is None or key < best:
                     best, named, cue_named = key, set(ids), cue
                 elif key == best:
                     named |= ids
-            if named and not named & own[value]:
+            if value not in own:  # another value of a role's kind
+                if named:
+                    misplaced.append(f"{value} (as {cue_named!r})")
+                elif _ISO_DATE.match(value):
+                    if not (last_date and value > last_date):
+                        misplaced.append(f"{value} (a date before the record's)")
+                else:
+                    misplaced.append(f"{value} (none of the record's)")
+            elif named and not named & own[value]:
                 misplaced.append(f"{value} (as {cue_named!r})")
     misplaced += _unnamed_dates(text, [v for v, _ in roles])
     if misplaced:
@@ -170,3 +247,38 @@ def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
         for m in _DATE_LIKE.finditer(plain)
         if f"{m.group(1)}-{m.group(2)}" < first
     ]
+
+
+SQL_MISSTATED = "mcpgym_misstated"
+"""The SQL function ``mcpgym_misstated(text, roles)``: the values ``text`` states outside
+their roles (`value_outcome`'s misplaced list: a value bound to another role's words, or
+another value of a role's kind) joined by newlines, or NULL where there are none (or
+``text`` is NULL). ``roles`` is a JSON array of ``[value, [cue, ...]]`` (a value NULL or
+empty is left out; a number is read as its decimal text: an order number). A malformed
+``roles`` is an error of the query (the check is an evaluation error, never a pass).
+Only values a role's words bind are reported here (``order #100511``, ``estimated delivery
+2026-09-30``, ``ending in 1111``): an unbound value of a role's kind (a date of birth the
+customer gave, a bare list of numbers) is left to the checks that read look-alike forms."""
+
+
+def sql_misstated(text: object, roles: object) -> str | None:
+    """`SQL_MISSTATED` (see there); raises ValueError for a malformed ``roles``."""
+    if not isinstance(text, str):
+        return None
+    raw = json.loads(roles) if isinstance(roles, str) else None
+    if not isinstance(raw, list):
+        raise ValueError(f"{SQL_MISSTATED}: roles must be a JSON array text, got {roles!r}")
+    parsed: list[tuple[str, tuple[str, ...]]] = []
+    for item in cast("list[Any]", raw):
+        if not isinstance(item, list) or len(cast("list[Any]", item)) != 2:
+            raise ValueError(f"{SQL_MISSTATED}: each role is [value, [cue, ...]]: {item!r}")
+        value, cues = cast("list[Any]", item)
+        if value is None or value == "":
+            continue
+        cue_list = cast("list[Any]", cues) if isinstance(cues, list) else [cues]
+        parsed.append((str(value), tuple(str(c).lower() for c in cue_list if c)))
+    _, misplaced, _ = value_outcome(text, parsed)
+    # only a value bound to a role's words: an unbound one of a role's kind (a list of
+    # numbers) is read in its plain form only, not in the gate's look-alike forms of it
+    misplaced = [m for m in misplaced if " (as " in m]
+    return "\n".join(dict.fromkeys(misplaced)) or None

@@ -19,6 +19,7 @@ from mcpgym_grading._promises import (
     sql_too_soon,
 )
 from mcpgym_grading._text import TextView, normalise_text
+from mcpgym_grading._value_roles import SQL_MISSTATED, sql_misstated
 from mcpgym_grading._without import sql_without, sql_without_bound
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
@@ -187,14 +188,15 @@ _sql_without = sql_without
 
 def register_sql_functions(db: sqlite3.Connection) -> None:
     """Make the grading SQL functions (`SQL_FOLD`, `SQL_MENTIONS`, `SQL_WITHOUT`,
-    `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._direction.SQL_REVERSED`,
-    `mcpgym_grading._promises.SQL_TOO_SOON`, `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`)
-    callable in ``db``'s queries."""
+    `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
+    `mcpgym_grading._direction.SQL_REVERSED`, `mcpgym_grading._promises.SQL_TOO_SOON`,
+    `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`) callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
     db.create_function(SQL_WITHOUT, 4, sql_without_bound, deterministic=True)
     db.create_function(SQL_MISBOUND, 2, sql_misbound, deterministic=True)
+    db.create_function(SQL_MISSTATED, 2, sql_misstated, deterministic=True)
     db.create_function(SQL_REVERSED, 3, sql_reversed, deterministic=True)
     db.create_function(SQL_TOO_SOON, 2, sql_too_soon, deterministic=True)
     db.create_function(SQL_PAYOUT_PROMISED, 2, sql_payout_promised, deterministic=True)

@@ -33,8 +33,7 @@ def turn_tokens(data: Mapping[str, Any]) -> dict[str, Any] | None:
     """
     choices = data.get("choices")
     choice: Mapping[str, Any] = (
-        choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict)
-        else {}
+        choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
     )
     prompt_ids = _ints(data.get("prompt_token_ids")) or _ints(choice.get("prompt_token_ids"))
     gen_ids = _ints(choice.get("token_ids")) or _ints(choice.get("response_token_ids"))

@@ -186,8 +186,7 @@ def eval_(
     request_timeout: Annotated[
         float | None,
         typer.Option(
-            help="Seconds per model request attempt (then retried; infra_error) "
-            "[default: 120].",
+            help="Seconds per model request attempt (then retried; infra_error) [default: 120].",
             min=1.0,
             metavar="SECONDS",
             show_default=False,

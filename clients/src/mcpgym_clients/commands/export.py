@@ -51,8 +51,12 @@ def export(
     n = write_rollouts((export_rollout(e, lock=lock, run_id=run_id) for e in kept), out)
     dropped = len(episodes) - len(kept)
     err = Console(stderr=True)
-    say(err, f"wrote {n} rollouts of run {run_id}" + (f" to {out}" if out else "")
-        + (f" ({dropped} unscored dropped)" if dropped else ""))
+    say(
+        err,
+        f"wrote {n} rollouts of run {run_id}"
+        + (f" to {out}" if out else "")
+        + (f" ({dropped} unscored dropped)" if dropped else ""),
+    )
 
 
 def register(app: typer.Typer) -> None:

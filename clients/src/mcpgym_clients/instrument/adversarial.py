@@ -51,6 +51,10 @@ environment's own data, in any environment:
 - ``swap-i-N``: field ``i`` with two distinct values of one kind it states exchanged (two
   amounts, two tracking numbers or their carriers, two invoice numbers: `instrument.swap`),
   all else kept. Reported when it is graded passed with no check failing.
+- ``fact-i-N``: field ``i`` with one value it states, not an amount (a date, an order,
+  invoice or account number), replaced by another of its kind (`instrument.fact`), in
+  the families of `fact.FACT_FAMILIES`. Reported when it is graded passed with no check
+  failing.
 - ``second-record-i``: field ``i``'s call made again on the neighbouring record, its text
   also stating ``near-i``'s near misses (`instrument.records`). Reported as ``swap-i-N``,
   where ``near-i`` fails a check (the field is read on its own record).
@@ -105,6 +109,7 @@ from mcpgym_clients.instrument.controls import (
     json_key,
     reference_calls,
 )
+from mcpgym_clients.instrument.fact import fact_finding, fact_mutants
 from mcpgym_clients.instrument.flip import claims, flips
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS, groups
 from mcpgym_clients.instrument.records import second_record_call, second_record_finding
@@ -209,6 +214,10 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         for n, swap in enumerate(swaps(env, variant, body, looked_up, text), 1):
             calls = swapped_calls(body, submit, i, swap)
             out.append(Adversary(f"swap-{group}-{n}", calls, group, "swap", values=swap[:3]))
+        out += [
+            Adversary(*m, "fact", values=v)
+            for m, v in fact_mutants(variant, looked_up, text, body, submit, i, group)
+        ]
         for label, sentence in claims(env, variant):  # controls: no decision check is vacuous
             out.append(Adversary(f"{label}-{group}", calls_of([sentence[:-1]]), group, "claim"))
         plans: list[tuple[str, list[str], tuple[str, ...]]] = []
@@ -542,6 +551,9 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 lines += [line] if line else []
             elif adv.role == "stranger" and "@" not in label:
                 line = stranger_finding(where, label, adv.group, adv.values, job.record.grade)
+                lines += [line] if line else []
+            elif adv.role == "fact":
+                line = fact_finding(where, label, adv.group, adv.values, job.record.grade)
                 lines += [line] if line else []
             elif adv.role == "second":
                 grade, refused = job.record.grade, _refused_calls(job)

@@ -358,4 +358,3 @@ def usage_comparison_table(c: Mapping[str, Any]) -> Table:
         format_seconds(dd, signed=True),
     )
     return table
-

@@ -53,9 +53,7 @@ async def in_process_driver(
 
     with contextlib.ExitStack() as stack:
         if store_dir is None:
-            store_dir = stack.enter_context(
-                tempfile.TemporaryDirectory(prefix="mcpgym-rollouts-")
-            )
+            store_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="mcpgym-rollouts-"))
         store = Path(store_dir)
         token = secrets.token_urlsafe(24)
         key = secrets.token_urlsafe(32)

@@ -144,8 +144,8 @@ class DirectEpisodes:
                 if isinstance(failure, (ConfigurationError, ServerRequestError)):
                     raise failure
                 rec.termination, rec.grade = "infra_error", None
-                rec.error = str(failure) if isinstance(failure, InfraError) else (
-                    _harness_failure(failure)
+                rec.error = (
+                    str(failure) if isinstance(failure, InfraError) else (_harness_failure(failure))
                 )
                 self._discard(rec.episode_id)
         finally:

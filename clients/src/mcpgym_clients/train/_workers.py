@@ -149,7 +149,7 @@ class WorkerEpisodes:
             raise InfraError(
                 "env",
                 f"a rollout worker process died: {exc} (if at the first rollout: the script "
-                "that starts the workers needs the `if __name__ == \"__main__\":` guard, "
+                'that starts the workers needs the `if __name__ == "__main__":` guard, '
                 "as workers start with forkserver, which imports the main module)",
             ) from None
         finally:

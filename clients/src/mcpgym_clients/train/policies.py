@@ -106,9 +106,7 @@ class _CallableAdapter(ChatCompletionsAdapter):
             if not isinstance(fn.get("arguments"), str):
                 fn["arguments"] = json.dumps(fn.get("arguments") or {})
         message.setdefault("role", "assistant")
-        turn = chat_turn(
-            {"choices": [{"message": message, "finish_reason": finish or "stop"}]}
-        )
+        turn = chat_turn({"choices": [{"message": message, "finish_reason": finish or "stop"}]})
         turn.tokens = tokens or None
         return turn
 
@@ -184,5 +182,3 @@ def as_agent(policy: Policy) -> Agent:
         f"cannot use {policy!r} as a policy: give an OpenAIPolicy, a ChatPolicy, an Agent or "
         "an async function"
     )
-
-

@@ -300,9 +300,7 @@ class Rollouts:
         if workers is None:
             episodes = DirectEpisodes(environment, episode_timeout=episode_timeout)
         else:
-            episodes = WorkerEpisodes(
-                environment, workers=workers, episode_timeout=episode_timeout
-            )
+            episodes = WorkerEpisodes(environment, workers=workers, episode_timeout=episode_timeout)
         try:
             yield cls(episodes, environment, concurrency)
         finally:

@@ -26,6 +26,7 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
@@ -421,6 +422,16 @@ RUBRIC = Rubric(
         ),
         *replies.texts_claim_only(
             {"easy": _CANCELLED, "medium": _CANCELLED, "hard": (), "expert": _CANCELLED}
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role("SELECT :shipped_order_id", facts.ORDER_CUES),
+            facts.role(
+                "SELECT substr(estimated_delivery, 1, 10) FROM shipments "
+                "WHERE order_id IN (:order_id, :shipped_order_id)",
+                facts.ETA_CUES,
+            ),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),

@@ -36,6 +36,7 @@ from mcpgym_grading import (
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -488,6 +489,13 @@ RUBRIC = Rubric(
         *replies.texts_claim_only(
             {"easy": _CHANGED, "medium": _CHANGED, "hard": (), "expert": _CHANGED},
             asked=("address-change",),
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role(
+                "SELECT shipping_zip FROM orders WHERE id = :order_id", facts.NEW_ADDRESS_CUES
+            ),
+            facts.role("SELECT :given_zip", facts.GIVEN_ZIP_CUES),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(),

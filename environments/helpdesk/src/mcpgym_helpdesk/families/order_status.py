@@ -29,6 +29,7 @@ from typing import Any
 from mcpgym_grading import Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -382,6 +383,24 @@ RUBRIC = Rubric(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
         ),
         *replies.texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role(
+                "SELECT substr(estimated_delivery, 1, 10) FROM shipments "
+                "WHERE order_id = :order_id",
+                facts.ETA_CUES,
+            ),
+            facts.role(
+                "SELECT substr(shipped_at, 1, 10) FROM shipments WHERE order_id = :order_id"
+            ),
+            facts.role("SELECT substr(placed_at, 1, 10) FROM orders WHERE id = :order_id"),
+        ),
+        replies.reply_omits(
+            name="reply-claims-no-delivery",
+            description="no reply says the order was delivered while no parcel of it is (the "
+            "answer to 'where is my order' is where it is; policy 9.2)",
+            forbidden_sql=facts.undelivered_claims_sql(),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),
         checks.no_collateral("store_credit_ledger"),

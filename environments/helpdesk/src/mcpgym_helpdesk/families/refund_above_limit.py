@@ -41,6 +41,7 @@ from mcpgym_grading import (
 )
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
@@ -438,6 +439,33 @@ RUBRIC = Rubric(
         ),
         *replies.texts_claim_only(
             {"easy": _ESCALATED, "medium": _ESCALATED, "hard": _SPLIT, "expert": _SPLIT}
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :escalate_order_id", facts.ORDER_CUES),
+            facts.role("SELECT :refund_order_id", facts.ORDER_CUES),
+            facts.role(
+                facts.CARD_SQL.format(order="coalesce(:refund_order_id, :escalate_order_id)"),
+                facts.CARD_CUES,
+            ),
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :escalate_order_id", facts.ESCALATED_CUES),
+            facts.role("SELECT :refund_order_id", facts.REFUNDED_CUES),
+            texts_sql=facts.ESCALATION_REASONS_SQL,
+            name="escalation-states-own-facts",
+            description="the order numbers the escalation reason states are the episode's, "
+            "the escalated one as the request (billing acts on it: another order's number "
+            "sends them to the wrong order)",
+        ),
+        AnswerMatch(
+            name="escalation-names-order",
+            description="the escalation reason names the escalated order (policy 7.1: "
+            "billing needs to know which order)",
+            source="sql",
+            sql=facts.ESCALATION_REASONS_SQL,
+            expected=Param("escalate_order_id"),
+            weight=1,
+            required=True,
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),

@@ -21,6 +21,7 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
@@ -376,6 +377,14 @@ RUBRIC = Rubric(
         checks.ticket_state("closed", ("refunded",)),
         *replies.texts_claim_only(
             {b: ("refund", "card-refund") for b in ("easy", "medium", "hard", "expert")}
+        ),
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.REFUNDED_CUES),
+            facts.role("SELECT :declined_order_id", facts.DECLINED_CUES),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
+            # expert: a leaked value beside the earlier refund's words binds (the gate's
+            # condition 7 found its look-alike forms unread); left out until read in forms
+            bands=("easy", "medium", "hard"),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),

@@ -214,3 +214,37 @@ def account_cues(code: str) -> tuple[str, ...]:
     """The cues of an amount booked to the account ``code`` (``6600: $800.00``, ``Dr 6600
     $800.00``, ``$800.00 to 6600``)."""
     return (code, f"{code}:", f"to {code}", f"account {code}", f"dr {code}", f"debit {code}")
+
+
+# The episode's own ids (invoice and bill numbers, vendor references, bank lines): each is a
+# value role of its own, so another id of the same shape in a note (`INV-2026-0149` for
+# `INV-2026-0151`, `SUMM-8590` for `SUMM-8594`, `bank line 188`) is none of the record's
+# (`mcpgym_grading._value_roles`: a role's kind is closed).
+
+PAYMENT_DATE_CUES = ("received", "recorded", "deposit*", "paid", "payment date", "dated")
+"""The date a payment was received on (apply-customer-payment)."""
+
+BAD_DEBT_ACCOUNT_CUES = ("bad debt", "bad debts", "bad-debt", "expense", "written off to")
+"""The account a write-off is charged to (6800 Bad Debt Expense)."""
+
+WROTE_OFF_CUES = ("wrote off", "written off", "write-off of", "wrote-off")
+"""The invoice written off (write-off-bad-debt)."""
+
+ESCALATED_CUES = ("not written off", "escalat*", "above", "over the", "exceeds", "controller")
+"""The invoice escalated instead (write-off-bad-debt)."""
+
+RIGHT_ACCOUNT_CUES = ("should", "right", "correct", "corrected to", "reposted", "posted again")
+"""The account a mis-coded entry belongs on (correct-misposted-entry)."""
+
+WRONG_ACCOUNT_CUES = ("wrong*", "mis*", "coded to", "from", "instead of")
+"""The account a mis-coded entry was coded to (correct-misposted-entry)."""
+
+ENTRY_DATE_CUES = ("dated", "original*", "paid on", "payment on", "entry of", "card payment")
+"""The date of the entry being corrected (correct-misposted-entry)."""
+
+
+def id_roles(*ids: str | None) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+    """`note_roles` items for the episode's own ids (an invoice number, a vendor reference):
+    each bound by itself, so any of them may stand anywhere and another id of their shape is
+    none of the record's; a None id is left out."""
+    return tuple((i, (i.lower(),)) for i in ids if i)

@@ -212,7 +212,18 @@ def note_amounts_in_role(
     )
 
 
-def notes_values_in_role(*roles: AmountRole | Param, **kw: Any) -> AnswerMatch:
+EPISODE_NOTES_SQL = f"SELECT body FROM notes WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
+"""Every note the episode left, one text each (a decision is read clause by clause)."""
+
+EPISODE_REASONS_SQL = (
+    f"SELECT reason FROM escalations WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
+)
+"""Every escalation reason the episode wrote (the controller acts on it)."""
+
+
+def notes_values_in_role(
+    *roles: AmountRole | Param, sql: str = EPISODE_NOTES_SQL, **kw: Any
+) -> AnswerMatch:
     """Every note left in the episode (`EPISODE_NOTES_SQL`) states each date, account code
     and amount of ``roles`` that it states in its role (an `AmountRole` with a text value,
     a date or an account code: `mcpgym_grading._value_roles`; with cents,
@@ -222,7 +233,8 @@ def notes_values_in_role(*roles: AmountRole | Param, **kw: Any) -> AnswerMatch:
     may state at all is the guard's (`texts_state_no_other_amount_guard`): this check reads
     roles only (a money check with no ``expected`` and nothing forbidden). No note states
     nothing and passes. Required: a swapped date or account misstates the record (policy
-    10.1), as a swapped amount does (`note_amounts_in_role`)."""
+    10.1), as a swapped amount does (`note_amounts_in_role`). ``sql``: the texts read
+    (`EPISODE_REASONS_SQL`: the escalation reasons the controller acts on)."""
     return AnswerMatch(
         name=kw.pop("name", "note-values-in-role"),
         description=kw.pop(
@@ -231,7 +243,7 @@ def notes_values_in_role(*roles: AmountRole | Param, **kw: Any) -> AnswerMatch:
             "own role (two of them exchanged misstate the record; policy 10.1)",
         ),
         source="sql",
-        sql=EPISODE_NOTES_SQL,
+        sql=sql,
         normalize="money",
         forbidden=[],  # roles only: the guard holds which amounts may be stated
         roles=roles,
@@ -354,10 +366,6 @@ def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
         roles=roles or None,
         **kw,
     )
-
-
-EPISODE_NOTES_SQL = f"SELECT body FROM notes WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
-"""Every note the episode left, one text each (a decision is read clause by clause)."""
 
 
 def note_decision(

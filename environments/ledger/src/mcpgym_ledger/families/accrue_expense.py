@@ -32,6 +32,7 @@ from mcpgym_ledger.families._note_roles import (
     DEBIT_ACCOUNT_CUES,
     REVERSAL_DATE_CUES,
     account_cues,
+    id_roles,
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
@@ -177,6 +178,7 @@ def generate(g: Generation) -> VariantSpec:
             (total, ACCRUED_TOTAL_CUES),
             *((x["cents"], account_cues(x["account"])) for x in items),
             *((x["account"], DEBIT_ACCOUNT_CUES) for x in items),
+            *id_roles(billed["ref"] if billed else None),
         ),
     }
     return VariantSpec(

@@ -27,8 +27,10 @@ from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction,
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
 from mcpgym_ledger.families._note_roles import (
     CREDIT_HELD_CUES,
+    PAYMENT_DATE_CUES,
     RECEIVED_CUES,
     document_cues,
+    id_roles,
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
@@ -188,6 +190,10 @@ def generate(g: Generation) -> VariantSpec:
             (amount, RECEIVED_CUES),
             *((c, document_cues(i["number"])) for i, c in alloc),
             (credit, (*CREDIT_HELD_CUES, dup_number) if dup_number else CREDIT_HELD_CUES),
+            # the date, the bank line and each invoice number stated are the record's own
+            (day, PAYMENT_DATE_CUES),
+            (f"bank line {line_id}", ("bank line",)),
+            *id_roles(*(i["number"] for i, _ in alloc), dup_number),
         ),
         "payment_date": day,
         "credit_cents": credit,

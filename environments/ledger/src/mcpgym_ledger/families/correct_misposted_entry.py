@@ -28,8 +28,17 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, TODAY, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
+from mcpgym_ledger.families._note_roles import (
+    ENTRY_DATE_CUES,
+    POSTING_DATE_CUES,
+    REVERSAL_DATE_CUES,
+    RIGHT_ACCOUNT_CUES,
+    WRONG_ACCOUNT_CUES,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     note_left,
+    notes_values_in_role,
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
@@ -220,6 +229,15 @@ def generate(g: Generation) -> VariantSpec:
         "amount_cents": amount,
         "repost": movements(fixed),
         "movements": movements([(c, cr, dr) for c, dr, cr in redo], fixed),
+        # the dates and accounts a note states are the record's own, each in its role
+        "note_roles": note_roles(
+            (TODAY, (*REVERSAL_DATE_CUES, *POSTING_DATE_CUES)),
+            (day.isoformat(), ENTRY_DATE_CUES),
+            (right, RIGHT_ACCOUNT_CUES),
+            *((c, WRONG_ACCOUNT_CUES) for c, _, _ in redo if c not in (right, "1000")),
+            *((c, ("other line", "other")) for c, _, _ in fixed if c not in (right, "1000")),
+            ("1000", ("cash", "bank", "card")),
+        ),
     }
     return VariantSpec(
         instruction=instruction(body), setup=sc.setup, params=params, reference=reference
@@ -256,6 +274,12 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         note_left("journal_entry", "wrong_entry_id"),
+        notes_values_in_role(
+            Param("note_roles"),
+            description="each date and account the notes state is one of the correction's "
+            "(the reversal's date, the entry's, the right account, the wrong one) beside the "
+            "words of its own role (policy 10.1)",
+        ),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(),

@@ -38,6 +38,7 @@ from mcpgym_ledger.families._note_roles import (
     TAX_CUES,
     TOTAL_CUES,
     UNIT_CUES,
+    id_roles,
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
@@ -170,7 +171,15 @@ def generate(g: Generation) -> VariantSpec:
     def roles_of(line: tuple[str, int, int], net: int, tax: int) -> str:
         # each amount of a credit note's note in its role: total, unit price, net, tax
         return note_roles(
-            (net + tax, TOTAL_CUES), (line[2], UNIT_CUES), (net, NET_CUES), (tax, TAX_CUES)
+            (net + tax, TOTAL_CUES),
+            (line[2], UNIT_CUES),
+            (net, NET_CUES),
+            (tax, TAX_CUES),
+            # the earlier credit note and the invoices a note may name are the record's own
+            *id_roles(
+                earlier["number"] if earlier is not None else None,
+                *(i["number"] for i, *_ in note_lines),
+            ),
         )
 
     second = note_lines[1] if len(note_lines) > 1 else None

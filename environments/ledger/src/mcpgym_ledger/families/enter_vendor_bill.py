@@ -50,9 +50,11 @@ from mcpgym_ledger.families._note_roles import (
     NET_CUES,
     POSTING_DATE_CUES,
     TAX_CUES,
+    id_roles,
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -332,7 +334,9 @@ def generate(g: Generation) -> VariantSpec:
         # ("6300: $506.49 net + $50.65 tax"; round10rub FF8)
         "note_amounts": json.dumps(sorted({*json.loads(stated_cents(note)), *line_amounts})),
         # the note's net and tax each in its role (the total's is `limit_roles`')
-        "note_roles": note_roles((net, NET_CUES), (tax, TAX_CUES)),
+        "note_roles": note_roles(
+            (net, NET_CUES), (tax, TAX_CUES), *id_roles(ref, old["vendor_ref"] if old else None)
+        ),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
         "status": "posted" if posted else "draft",
         "posting_date": posting_date if posted else None,
@@ -453,10 +457,19 @@ RUBRIC = Rubric(
         notes_values_in_role(
             AmountRole(amount=Param("bill_date"), cues=DOCUMENT_DATE_CUES),
             AmountRole(amount=Param("posting_date"), cues=POSTING_DATE_CUES),
+            Param("note_roles"),
             description="the notes state the bill's date beside the words of its date and the "
             "posting date beside the words of the posting (a bill dated in closed April and "
             "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",
             bands=("expert",),
+        ),
+        notes_values_in_role(
+            Param("note_roles"),
+            sql=EPISODE_REASONS_SQL,
+            name="reason-values-in-role",
+            description="the vendor reference the escalation reason states is the bill's "
+            "(the controller acts on it: another reference sends them to another bill)",
+            bands=("hard",),
         ),
         note_left(
             "bill",

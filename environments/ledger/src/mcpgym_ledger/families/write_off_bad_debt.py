@@ -24,6 +24,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from mcpgym_grading import (
+    Param,
     Rubric,
     SqlCheck,
     money_moved_only_as_allowed,
@@ -43,10 +44,19 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
+from mcpgym_ledger.families._note_roles import (
+    BAD_DEBT_ACCOUNT_CUES,
+    ESCALATED_CUES,
+    WROTE_OFF_CUES,
+    id_roles,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
+    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
+    notes_values_in_role,
     stated_cents,
     tax_id_not_copied,
     texts_claim_only,
@@ -192,6 +202,13 @@ def generate(g: Generation) -> VariantSpec:
         "write_off_cents": cents_off,
         "write_off_note_amounts": noted(write_off),
         "escalate_note_amounts": noted(escalate),
+        # 6800 and each invoice number a note states are the record's own
+        "note_roles": note_roles(
+            ("6800", BAD_DEBT_ACCOUNT_CUES),
+            (write_off["number"] if write_off else None, WROTE_OFF_CUES),
+            (escalate["number"] if escalate else None, ESCALATED_CUES),
+        ),
+        "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -267,6 +284,7 @@ RUBRIC = Rubric(
             party="customer_id",
             allowed="write_off_note_amounts",
             limit=LIMIT_CENTS,
+            roles="note_roles",
             bands=("easy", "medium", "expert"),
         ),
         note_says_money(
@@ -276,7 +294,16 @@ RUBRIC = Rubric(
             party="customer_id",
             allowed="escalate_note_amounts",
             limit=LIMIT_CENTS,
+            roles="note_roles",
             name="note-states-escalated-amount",
+            bands=("hard", "expert"),
+        ),
+        notes_values_in_role(
+            Param("reason_roles"),
+            sql=EPISODE_REASONS_SQL,
+            name="reason-values-in-role",
+            description="each invoice number the escalation reason states is the episode's "
+            "own (the controller acts on it: another number sends them to another invoice)",
             bands=("hard", "expert"),
         ),
         tax_id_not_copied(),

@@ -1,0 +1,157 @@
+"""The facts a reply states that are not amounts, each one of the episode's own
+(`mcpgym_grading._value_roles`, through the SQL function ``mcpgym_misstated``).
+
+A reply can keep every amount, carrier and tracking number right and still tell the
+customer a wrong fact: another estimated delivery date, another order number, another card's
+last four digits, another ZIP for the new address. Each such value is a *value role* read
+from the final state (the order's number, its parcels' dates, its card's last four): a
+value of a role's shape that is none of the roles' values (an order number that is not the
+order's, a date before the record's or bound to the delivery words) fails the check, as
+does a role's value beside another role's words (the declined order's number beside the
+refund's). Only a value bound to a role's words is read (`mcpgym_grading._value_roles.
+SQL_MISSTATED`): every role has its cues (an order's number beside ``order``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from mcpgym_grading import SqlCheck
+
+ORDER_CUES = ("order", "order number", "order no", "order #")
+"""An order's number (``order #100510``)."""
+
+CARD_CUES = ("ending in", "ending", "card", "last four", "last 4")
+"""A card's last four digits."""
+
+ETA_CUES = (
+    "estimated",
+    "estimated delivery",
+    "deliver*",
+    "arriv*",
+    "eta",
+    "expected",
+    "expect*",
+    "due",
+    "by",
+)
+"""An estimated delivery date's words."""
+
+REFUNDED_CUES = ("refunded", "i've refunded", "have refunded", "already refunded")
+"""The order whose item was refunded."""
+
+DECLINED_CUES = ("can't", "cannot", "can not", "unable", "couldn't", "declin*", "outside")
+"""The order whose item could not be refunded."""
+
+ESCALATED_CUES = ("request*", "requests a refund", "asks", "escalat*", "above", "over", "exceeds")
+"""The order whose refund request is passed to billing (refund-above-limit)."""
+
+REPLIES_SQL = "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent'"
+"""The agent's messages on the ticket (replies and internal notes)."""
+
+ESCALATION_REASONS_SQL = "SELECT reason FROM escalations WHERE ticket_id = :ticket_id"
+"""The reasons the ticket was escalated with (the team acts on them)."""
+
+NEW_ADDRESS_CUES = (
+    "ship to",
+    "ships to",
+    "now ship",
+    "deliver* to",
+    "address",
+    "new address",
+    "send to",
+    "sent to",
+    "going to",
+    "goes to",
+    "headed to",
+)
+"""The ZIP of the address an order now ships to (change-shipping-address)."""
+
+GIVEN_ZIP_CUES = ("billing", "verif*", "you gave", "you sent", "on file", "match*", "confirm*")
+"""The billing ZIP the customer gave to verify their identity."""
+
+CARD_SQL = (
+    "SELECT 'ending in ' || card_last4 FROM payments "
+    "WHERE order_id = {order} AND card_last4 IS NOT NULL"
+)
+"""The last four digits of an order's card as a reply writes them, ``ending in 2466``
+(``{order}``: a SQL expression of its id): the kind is ``ending in`` and four digits, so a
+house number (``3787 Dogwood Lane``) or a digit group is no card."""
+
+
+def role(value_sql: str, cues: Sequence[str] = ()) -> str:
+    """One role's rows for `replies_state_own_facts`: the values ``value_sql`` selects (one
+    column), each with ``cues`` (none: the role only closes its values' kind)."""
+    quoted = json.dumps(list(cues)).replace("'", "''")
+    return f"SELECT r.*, '{quoted}' FROM ({value_sql}) AS r"
+
+
+def replies_state_own_facts(*roles: str, texts_sql: str = REPLIES_SQL, **kw: object) -> SqlCheck:
+    """No reply on the ticket states a value outside its role (``mcpgym_misstated``):
+    ``roles`` are `role` selections on the final state, each row ``(value, cues)``;
+    ``texts_sql`` selects the texts read (one column; `ESCALATION_REASONS_SQL` for the
+    reasons billing acts on). Required: a wrong date, order number or card tells the customer
+    (or the team) a false fact (policy 9.2)."""
+    union = " UNION ALL ".join(roles)
+    sql = (
+        "WITH rr(v, c) AS (" + union + "), "
+        "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles "
+        "FROM rr WHERE v IS NOT NULL), "
+        f"t(body) AS ({texts_sql}) "
+        "SELECT x FROM (SELECT mcpgym_misstated(t.body, j.roles) AS x FROM t, j) "
+        "WHERE x IS NOT NULL"
+    )
+    return SqlCheck(
+        name=str(kw.pop("name", "replies-state-own-facts")),
+        description=str(
+            kw.pop(
+                "description",
+                "every date, order number, card's last four digits and ZIP a reply states is "
+                "the episode's own, in its role (a wrong fact other than an amount misleads "
+                "the customer; policy 9.2)",
+            )
+        ),
+        sql=sql,
+        expected=[],
+        weight=float(kw.pop("weight", 1)),  # type: ignore[arg-type]
+        required=bool(kw.pop("required", True)),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+DELIVERED_CLAIMS = (
+    "was delivered",
+    "has been delivered",
+    "have been delivered",
+    "it's been delivered",
+    "it got delivered",
+    "got delivered",
+    "delivered yesterday",
+    "delivered today",
+    "delivered this morning",
+    "delivered earlier",
+    "shows as delivered",
+    "marked as delivered",
+    "status delivered",
+    "status is delivered",
+    "already delivered",
+    "already arrived",
+    "has arrived",
+    "was left at",
+    "left at your",
+    "has been dropped off",
+    "was dropped off",
+)
+"""Words that say a parcel has been delivered (whole tokens: ``hasn't been delivered`` and
+``will be delivered`` are none of them)."""
+
+
+def undelivered_claims_sql(order: str = ":order_id") -> str:
+    """SQL: `DELIVERED_CLAIMS` where no shipment of the order ``order`` (a SQL expression of
+    its id) is delivered, else nothing (what a reply must not say of a parcel on its way)."""
+    values = ", ".join("('" + c.replace("'", "''") + "')" for c in DELIVERED_CLAIMS)
+    return (
+        f"SELECT column1 FROM (VALUES {values}) WHERE NOT EXISTS (SELECT 1 FROM shipments "
+        f"WHERE order_id = {order} AND (status = 'delivered' OR delivered_at IS NOT NULL))"
+    )

@@ -1,0 +1,48 @@
+"""``fact-i-N`` mutants (issue 9, round 10's F1, F2, F5): one non-amount value an answer
+field states (a date, an order or invoice number, an account, a card's last four) replaced
+by another of its kind. Every such mutant of the registered families' references fails a
+check: the gate reports one graded passed with no check failing."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcpgym_clients.instrument.adversarial import adversaries
+from mcpgym_clients.instrument.fact import FACT_FAMILIES, _derived, fact_finding
+from mcpgym_grading import ReferenceCache, grade_bundle
+from mcpgym_helpdesk import environment as helpdesk
+from mcpgym_ledger import environment as ledger
+from mcpgym_server import Environment, ToolCall, replay
+
+CACHE = ReferenceCache(maxsize=32)
+
+
+def test_derived_values_keep_the_shape() -> None:
+    assert _derived("100510") == "100511"
+    assert _derived("INV-2026-0159") == "INV-2026-0150"
+    assert _derived("2026-06-15") == "2026-06-14"
+    assert _derived("2026-06-01") == "2026-06-02"
+
+
+def test_a_passing_fact_mutant_is_a_finding() -> None:
+    ok = {"passed": True, "score": 1.0, "checks": [{"applicable": True, "passed": True}]}
+    line = fact_finding("v", "fact-5-1", "5", ("date", "2026-06-15", "2026-06-14"), ok)
+    assert "wrong fact passes" in line and "2026-06-14" in line
+    failed = {**ok, "passed": False}
+    assert fact_finding("v", "fact-5-1", "5", ("date", "a", "b"), failed) == ""
+
+
+@pytest.mark.parametrize(
+    ("env", "family"),
+    [(helpdesk, f) for f in sorted(FACT_FAMILIES) if f in helpdesk.families]
+    + [(ledger, f) for f in sorted(FACT_FAMILIES) if f in ledger.families],
+)
+def test_every_fact_mutant_of_a_registered_family_fails(env: Environment, family: str) -> None:
+    v = env.variant(family, "easy", 0)
+    mutants = [a for a in adversaries(env, v) if a.role == "fact"]
+    assert mutants
+    for a in mutants:
+        calls = [ToolCall(n, args) for n, args in a.calls]
+        assert calls != list(v.reference), a.label  # the mutant changes the field
+        g = grade_bundle(replay(env, family, "easy", 0, calls), env, reference_cache=CACHE)
+        assert not g.passed, (a.label, a.values)
