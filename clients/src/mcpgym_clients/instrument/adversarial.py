@@ -108,6 +108,7 @@ from mcpgym_clients.instrument.controls import (
     _suffix,
     json_key,
     reference_calls,
+    task_values,
 )
 from mcpgym_clients.instrument.fact import fact_finding, fact_mutants
 from mcpgym_clients.instrument.flip import claims, flips
@@ -290,7 +291,7 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
                 )
         leak = [
             str(v)
-            for v in [*_flat_values(params), *of_kinds(leak_kinds, {}, looked_up)]
+            for v in [*task_values(params), *of_kinds(leak_kinds, {}, looked_up)]
             if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
         ]
         leak = [v for v in dict.fromkeys(leak) if v.casefold() not in text.casefold()]

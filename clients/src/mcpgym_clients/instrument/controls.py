@@ -273,6 +273,14 @@ def _flat_values(value: Any) -> list[Any]:
     return [value]
 
 
+def task_values(params: Mapping[str, Any]) -> list[Any]:
+    """The variant's parameter values, flattened, that an agent could know and leak: every
+    param but the rubric's role specs (a name ending ``_roles``: JSON lists of values and the
+    cue words a grader binds them with, such as ``"written off"``; their values are in the
+    other params, and their cue words are no fact of the task)."""
+    return _flat_values({k: v for k, v in params.items() if not k.endswith("_roles")})
+
+
 def _leak(
     args: Mapping[str, Any], params: Mapping[str, Any], looked_up: Mapping[str, list[Any]]
 ) -> dict[str, Any] | None:
@@ -281,7 +289,7 @@ def _leak(
     extra = [v for k, vs in looked_up.items() if _suffix(k) in kinds for v in vs]
     values = [
         str(v)
-        for v in [*_flat_values(params), *extra]
+        for v in [*task_values(params), *extra]
         if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
     ]
     out = dict(args)
