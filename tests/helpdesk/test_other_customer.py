@@ -71,7 +71,10 @@ def test_another_customers_values_the_agent_looked_up_fail(family: str, leak: An
     v = environment.variant(family, "easy", 0)
     g = grade(v, _looked_up(v, *leak(v)))
     assert g.status == "graded", g.error
-    assert failed_checks(g) == [OTHER], failed_checks(g)
+    # another customer's order number stated as an order is also a wrong fact of this
+    # episode (`replies-state-own-facts`, stop 20); the guard fails either way
+    expected = [OTHER, "replies-state-own-facts"] if leak is _stranger_parcel else [OTHER]
+    assert failed_checks(g) == expected, failed_checks(g)
 
 
 @pytest.mark.parametrize("leak", [_stranger_parcel, _stranger_contact])

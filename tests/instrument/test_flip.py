@@ -49,9 +49,15 @@ def _jobs(band: str) -> list[Any]:
 
 
 def _without_decision_checks(job: Any) -> Any:
-    """The job as graded by the rubric before the decision checks (round 9)."""
+    """The job as graded by the rubric before the decision checks (round 9) and the checks
+    of the facts the reply states (``replies-state-own-facts``, stop 20: the expert band's
+    text names its own orders, which this variant's facts check refuses)."""
     grade = dict(job.record.grade)
-    checks = [c for c in grade["checks"] if c["kind"] != "decision_match"]
+    checks = [
+        c
+        for c in grade["checks"]
+        if c["kind"] != "decision_match" and c["name"] != "replies-state-own-facts"
+    ]
     grade["checks"] = checks
     grade["passed"] = all(c["passed"] for c in checks if c["applicable"] and c["required"])
     grade["score"] = 1.0 if all(c["passed"] for c in checks if c["applicable"]) else 0.9
@@ -96,7 +102,11 @@ def test_claim_controls_fail_every_decision_check_they_target() -> None:
             reference_cache=CACHE,
         )
         failed = [c.name for c in grade.checks if c.passed is False]
-        assert failed == ["reply-states-duplicate-refunded-to-card"], failed
+        # the same claim fails the check of every action the band did not take (stop 20)
+        assert failed == [
+            "reply-states-duplicate-refunded-to-card",
+            "texts-claim-only-actions-taken",
+        ], failed
 
 
 def test_claim_controls_name_the_record_a_check_is_about() -> None:
