@@ -73,8 +73,9 @@ def test_another_customers_values_the_agent_looked_up_fail(family: str, leak: An
     assert g.status == "graded", g.error
     # another customer's order number stated as an order is also a wrong fact of this
     # episode (`replies-state-own-facts`, stop 20); the guard fails either way
-    expected = [OTHER, "replies-state-own-facts"] if leak is _stranger_parcel else [OTHER]
-    assert failed_checks(g) == expected, failed_checks(g)
+    failed = failed_checks(g)
+    assert OTHER in failed and set(failed) <= {OTHER, "replies-state-own-facts"}, failed
+    assert leak is _stranger_parcel or failed == [OTHER], failed
 
 
 @pytest.mark.parametrize("leak", [_stranger_parcel, _stranger_contact])

@@ -94,7 +94,7 @@ def test_claim_controls_fail_every_decision_check_they_target() -> None:
     variant = helpdesk.variant("duplicate-charge", "easy", 0)
     advs = {a.label: a for a in adversaries(helpdesk, variant) if a.role == "claim"}
     assert set(advs) >= {"claim-refund-both-4", "claim-store-credit-4"}
-    for adv in advs.values():
+    for label, adv in advs.items():
         calls = [ToolCall(n, a) for n, a in adv.calls if n != "submit"]
         grade = grade_bundle(
             replay(helpdesk, "duplicate-charge", "easy", 0, calls),
@@ -102,11 +102,15 @@ def test_claim_controls_fail_every_decision_check_they_target() -> None:
             reference_cache=CACHE,
         )
         failed = [c.name for c in grade.checks if c.passed is False]
-        # the same claim fails the check of every action the band did not take (stop 20)
-        assert failed == [
+        # each claim fails the check of every action the band did not take (stop 20); the
+        # band's own outcomes' claims fail its decision check too
+        assert "texts-claim-only-actions-taken" in failed, (label, failed)
+        assert set(failed) <= {
             "reply-states-duplicate-refunded-to-card",
             "texts-claim-only-actions-taken",
-        ], failed
+        }, (label, failed)
+        if label in ("claim-refund-both-4", "claim-store-credit-4"):
+            assert "reply-states-duplicate-refunded-to-card" in failed, (label, failed)
 
 
 def test_claim_controls_name_the_record_a_check_is_about() -> None:
