@@ -62,7 +62,12 @@ def test_order_status_honest_forms_pass(extra: str) -> None:
     assert g.passed, failed_checks(g)
 
 
-def test_wrong_card_order_and_zip_fail() -> None:
+@pytest.mark.xfail(
+    strict=True,
+    reason="duplicate-charge's replies-state-own-facts is left out of its rubric (the ship "
+    "gate found it vacuous, stop 20)",
+)
+def test_wrong_card_and_order_fail_in_duplicate_charge() -> None:
     v = environment.variant("duplicate-charge", "easy", 0)
     body = next(c.arguments["body"] for c in v.reference if c.name == "reply_to_customer")
     last4 = re.search(r"ending in (\d{4})", body)
@@ -72,6 +77,9 @@ def test_wrong_card_order_and_zip_fail() -> None:
     _fails(
         v, _edit(v, "reply_to_customer", "body", lambda b: b.replace(f"#{order}", "#100001")), FACTS
     )
+
+
+def test_a_wrong_zip_fails() -> None:
     v = environment.variant("change-shipping-address", "easy", 0)
     _fails(
         v,
@@ -95,11 +103,6 @@ def test_escalation_reason_names_the_escalated_order(band: str) -> None:
         v,
         _edit(v, "escalate_ticket", "reason", lambda r: r.replace(f"#{order}", f"#{order + 1}")),
         "escalation-states-own-facts",
-    )
-    _fails(
-        v,
-        _edit(v, "escalate_ticket", "reason", lambda r: r.replace(f" on order #{order}", "")),
-        "escalation-names-order",
     )
     if v.params["refund_order_id"]:
         other = v.params["refund_order_id"]

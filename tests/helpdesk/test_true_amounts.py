@@ -65,6 +65,11 @@ def test_the_declined_items_price_claimed_as_refunded_fails() -> None:
     assert checks["passed"] is False
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="cancel-order's guard has no role for the shipped order's total (left out: the ship "
+    "gate's amounts-3 bare/entities forms passed with it, stop 20)",
+)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_shipped_orders_total_passes_as_the_shipped_ones(seed: int) -> None:
     v = environment.variant("cancel-order", "hard", seed)

@@ -32,7 +32,6 @@ from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
-from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
@@ -273,9 +272,10 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=store.VOLATILE_COLUMNS,
     checks=(
-        replies.texts_state_no_other_amount(
-            "credit_back_cents", roles={"shipped_total_cents": true_amounts.SHIPPED_CUES}
-        ),
+        # the shipped order's total in its role (`_true_amounts.SHIPPED_CUES`, FF7) is left
+        # out: the ship gate's `amounts-3` in its bare and entities forms passed the guard
+        # with it (condition 7, hard; stop 20)
+        replies.texts_state_no_other_amount("credit_back_cents"),
         SqlCheck(
             name="order-cancelled",
             description="the order was cancelled",

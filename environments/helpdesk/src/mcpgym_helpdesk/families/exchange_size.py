@@ -22,7 +22,6 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
-from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
@@ -376,11 +375,8 @@ RUBRIC = Rubric(
             {"easy": _EXCHANGED, "medium": _EXCHANGED, "hard": _RETURNED, "expert": _EXCHANGED},
             asked=("exchange",),
         ),
-        facts.replies_state_own_facts(
-            facts.role("SELECT :order_id", facts.ORDER_CUES),
-            facts.role("SELECT :replacement_order_id", facts.ORDER_CUES),
-            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
-        ),
+        # `replies-state-own-facts` (the order numbers and card last four) is left out: the
+        # ship gate found it vacuous here (no control run fails it, condition 4; stop 20)
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
     ),

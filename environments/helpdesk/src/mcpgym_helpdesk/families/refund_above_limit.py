@@ -457,16 +457,10 @@ RUBRIC = Rubric(
             "the escalated one as the request (billing acts on it: another order's number "
             "sends them to the wrong order)",
         ),
-        AnswerMatch(
-            name="escalation-names-order",
-            description="the escalation reason names the escalated order (policy 7.1: "
-            "billing needs to know which order)",
-            source="sql",
-            sql=facts.ESCALATION_REASONS_SQL,
-            expected=Param("escalate_order_id"),
-            weight=1,
-            required=True,
-        ),
+        # `escalation-names-order` (an AnswerMatch expecting the escalated order's number in
+        # the reason) is left out: the ship gate's `stuff-i` shotgun of the customer's order
+        # numbers passed it (condition 7; stop 20); `escalation-states-own-facts` binds each
+        # number the reason states to its role
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),
         checks.no_collateral("escalations", bands=("easy", "medium")),

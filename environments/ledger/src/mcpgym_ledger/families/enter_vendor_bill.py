@@ -54,7 +54,6 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
-    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -463,14 +462,9 @@ RUBRIC = Rubric(
             "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",
             bands=("expert",),
         ),
-        notes_values_in_role(
-            Param("note_roles"),
-            sql=EPISODE_REASONS_SQL,
-            name="reason-values-in-role",
-            description="the vendor reference the escalation reason states is the bill's "
-            "(the controller acts on it: another reference sends them to another bill)",
-            bands=("hard",),
-        ),
+        # `reason-values-in-role` (the vendor reference the escalation reason states is the
+        # bill's) is left out: the ship gate found it vacuous here (no control run fails it,
+        # condition 4; stop 20); write-off-bad-debt keeps its own
         note_left(
             "bill",
             "duplicate_bill_id",
