@@ -106,7 +106,7 @@ CASES: list[tuple[str, str, str, str, Callable[[TaskVariant, str], str]]] = [
             v.params["vendor_ref"][:-1] + ("1" if v.params["vendor_ref"][-1] == "0" else "0"),
         ),
     ),
-    (
+    pytest.param(
         "enter-vendor-bill",
         "hard",
         "escalate",
@@ -114,6 +114,11 @@ CASES: list[tuple[str, str, str, str, Callable[[TaskVariant, str], str]]] = [
         lambda v, b: b.replace(
             v.params["vendor_ref"],
             v.params["vendor_ref"][:-1] + ("1" if v.params["vendor_ref"][-1] == "0" else "0"),
+        ),
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="enter-vendor-bill's reason-values-in-role is left out of its rubric (the "
+            "ship gate found it vacuous, stop 20)",
         ),
     ),
     (
