@@ -8,8 +8,8 @@ summarise grades with `summarize_grades`. `fold` and `TextView` are the one cano
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
 The author kit (`mcpgym_grading.kit`) builds the
 check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`, `texts_reveal_none`,
-`record_state`, `rows_untouched`, `nothing_else_changed`, `money_moved_only_as_allowed`,
-`amounts_stated`.
+`claims_only_taken`, `record_state`, `rows_untouched`, `nothing_else_changed`,
+`money_moved_only_as_allowed`, `amounts_stated`.
 """
 
 from mcpgym_grading._periods import PeriodReader
@@ -29,6 +29,7 @@ from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
 from mcpgym_grading.kit import (
     TEXT_AMOUNTS,
     amounts_stated,
+    claims_only_taken,
     disclosure_forbidden,
     money_moved_only_as_allowed,
     nothing_else_changed,
@@ -110,6 +111,7 @@ __all__ = [
     "stats",
     "summarize_grades",
     "texts_reveal_none",
+    "claims_only_taken",
     "texts_state_no_other_amount",
     "with_text_amounts",
 ]

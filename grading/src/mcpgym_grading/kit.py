@@ -41,7 +41,14 @@ from typing import Any, Literal
 
 from mcpgym_grading._money import money_amounts
 from mcpgym_grading._roles import AmountRole
-from mcpgym_grading.rubric import AnswerMatch, NoCollateralChanges, Param, SqlCheck, Value
+from mcpgym_grading.rubric import (
+    AnswerMatch,
+    DecisionMatch,
+    NoCollateralChanges,
+    Param,
+    SqlCheck,
+    Value,
+)
 from mcpgym_server import Generation, VariantSpec
 
 Normalize = Literal["text", "token", "money"]
@@ -441,4 +448,48 @@ def money_moved_only_as_allowed(
         weight=weight,
         required=True,
         bands=bands,
+    )
+
+
+def claims_only_taken(
+    taken: Mapping[str, Sequence[str]],
+    read: Sequence[str],
+    *,
+    name: str,
+    sql: str,
+    description: str,
+) -> tuple[DecisionMatch, ...]:
+    """Required `DecisionMatch` checks that no text ``sql`` selects claims as done an action
+    of ``read`` the band did not take: one check per set of bands with the same actions not
+    taken (its ``not_claimed``), named ``name`` when there is one set and
+    ``name-<band initials>`` otherwise; a set with every action taken adds none.
+
+    Args:
+        taken: band -> the actions the band takes.
+        read: the actions the check reads, in order (the environment's action set).
+        name: the check name (or its stem).
+        sql: the query selecting the texts read.
+        description: a format string; ``{actions}`` becomes the actions not taken.
+
+    Raises:
+        ValueError: a band takes an action not in ``read``, naming it.
+    """
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for band, done in taken.items():
+        unknown = set(done) - set(read)
+        if unknown:
+            raise ValueError(f"unknown action(s) {sorted(unknown)}")
+        groups.setdefault(tuple(a for a in read if a not in done), []).append(band)
+    return tuple(
+        DecisionMatch(
+            name=name if len(groups) == 1 else f"{name}-{'-'.join(b[0] for b in bands)}",
+            description=description.format(actions=", ".join(not_claimed)),
+            source="sql",
+            sql=sql,
+            not_claimed=not_claimed,
+            required=True,
+            bands=tuple(bands),
+        )
+        for not_claimed, bands in groups.items()
+        if not_claimed
     )

@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcpgym_grading import TEXT_AMOUNTS, AmountRole, AnswerMatch, DecisionMatch, Param, SqlCheck
+from mcpgym_grading import (
+    TEXT_AMOUNTS,
+    AmountRole,
+    AnswerMatch,
+    DecisionMatch,
+    Param,
+    SqlCheck,
+    claims_only_taken,
+)
 from mcpgym_grading import reply_sent as _kit_reply_sent
 from mcpgym_grading import texts_state_no_other_amount as _kit_texts_state_no_other_amount
 from mcpgym_helpdesk.families._store import (
@@ -619,25 +627,19 @@ def texts_claim_only(
     with the same actions not taken (its ``not_claimed``). Required: a reply claiming a
     refund, a return, an escalation or an email change that was not made misinforms the
     customer (policy 9.2), a note claiming one misinforms the staff."""
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for band, done in taken.items():
-        unknown = set(done) - set(HELPDESK_ACTIONS)
-        if unknown:
-            raise ValueError(f"unknown action(s) {sorted(unknown)}")
-        read = [a for a in HELPDESK_ACTIONS if a not in ASKED_ONLY or a in asked]
-        groups.setdefault(tuple(a for a in read if a not in done), []).append(band)
-    return tuple(
-        DecisionMatch(
-            name=name if len(groups) == 1 else f"{name}-{'-'.join(b[0] for b in bands)}",
-            description="no reply, internal note or reason the agent wrote claims an action "
-            f"the episode did not take ({', '.join(not_claimed)}); conditional, future, "
-            "requested and denied forms state nothing (policy 9.2)",
-            source="sql",
-            sql=AGENT_TEXTS_SQL,
-            not_claimed=not_claimed,
-            required=True,
-            bands=tuple(bands),
-        )
-        for not_claimed, bands in groups.items()
-        if not_claimed
+    unknown = {a for done in taken.values() for a in done} - set(HELPDESK_ACTIONS)
+    if unknown:
+        raise ValueError(f"unknown action(s) {sorted(unknown)}")
+    return claims_only_taken(
+        # an action of a band outside the read set (asked only elsewhere) is not read anyway
+        {
+            b: tuple(a for a in done if a not in ASKED_ONLY or a in asked)
+            for b, done in taken.items()
+        },
+        [a for a in HELPDESK_ACTIONS if a not in ASKED_ONLY or a in asked],
+        name=name,
+        sql=AGENT_TEXTS_SQL,
+        description="no reply, internal note or reason the agent wrote claims an action the "
+        "episode did not take ({actions}); conditional, future, requested and denied forms "
+        "state nothing (policy 9.2)",
     )

@@ -16,6 +16,7 @@ from mcpgym_grading import (
     Param,
     SqlCheck,
     amounts_stated,
+    claims_only_taken,
     reply_says,
     reply_sent,
     texts_state_no_other_amount,
@@ -417,24 +418,12 @@ def texts_claim_only(
     bands with the same actions not taken (its ``not_claimed``). Required: a note claiming
     a payment, an approval or an escalation that was not made misstates the books (policy
     10.1)."""
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for band, done in taken.items():
-        unknown = set(done) - set(LEDGER_ACTIONS)
-        if unknown:
-            raise ValueError(f"unknown action(s) {sorted(unknown)}")
-        groups.setdefault(tuple(a for a in LEDGER_ACTIONS if a not in done), []).append(band)
-    return tuple(
-        DecisionMatch(
-            name=name if len(groups) == 1 else f"{name}-{'-'.join(b[0] for b in bands)}",
-            description="no note, memo or reason written in the episode claims an action it "
-            f"did not take ({', '.join(not_claimed)}); conditional, future, requested and "
-            "denied forms state nothing (policy 10.1)",
-            source="sql",
-            sql=EPISODE_TEXT_SQL,
-            not_claimed=not_claimed,
-            required=True,
-            bands=tuple(bands),
-        )
-        for not_claimed, bands in groups.items()
-        if not_claimed
+    return claims_only_taken(
+        taken,
+        LEDGER_ACTIONS,
+        name=name,
+        sql=EPISODE_TEXT_SQL,
+        description="no note, memo or reason written in the episode claims an action it did "
+        "not take ({actions}); conditional, future, requested and denied forms state nothing "
+        "(policy 10.1)",
     )
