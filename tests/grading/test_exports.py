@@ -12,6 +12,7 @@ EXPECTED = {
     "ToolArgumentsOnly",
     "texts_state_no_other_amount",
     "texts_reveal_none",
+    "claims_only_taken",
     "with_text_amounts",
     "amounts_stated",
     "disclosure_forbidden",
