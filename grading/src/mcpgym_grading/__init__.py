@@ -95,6 +95,7 @@ __all__ = [
     "ToolCalled",
     "ToolNotCalled",
     "amounts_stated",
+    "claims_only_taken",
     "create_app",
     "disclosure_forbidden",
     "fold",
@@ -111,7 +112,6 @@ __all__ = [
     "stats",
     "summarize_grades",
     "texts_reveal_none",
-    "claims_only_taken",
     "texts_state_no_other_amount",
     "with_text_amounts",
 ]
