@@ -1,5 +1,6 @@
-"""Tool calls in the text forms of gpt-oss, Kimi K2, GLM-4/4.5/4.6 and ReAct, and what
-still looks like a call (adversarial round 9, S8-2, S8-3, S8-4)."""
+"""Tool calls in the text forms of gpt-oss, Kimi K2, GLM-4/4.5/4.6, ReAct and MiniMax-M2's
+``<invoke>``, and what still looks like a call (adversarial round 9, S8-2, S8-3, S8-4;
+round 11, S8-9)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,26 @@ ARGS = '{"order_id": 7}'
             "Observation:",
             id="ReAct with an invented observation",
         ),
+        pytest.param(
+            '<minimax:tool_call>\n<invoke name="get_order">\n<parameter name="order_id">7'
+            "</parameter>\n</invoke>\n</minimax:tool_call>",
+            "invoke",
+            "",
+            id="MiniMax-M2",
+        ),
+        pytest.param(
+            '<function_calls>\n<invoke name="get_order">\n<parameter name="order_id">7'
+            "</parameter>\n</invoke>\n</function_calls>",
+            "invoke",
+            "",
+            id="function_calls and invoke",
+        ),
+        pytest.param(
+            "Let me look.\n<invoke name=get_order><parameter name=order_id>7</invoke>",
+            "invoke",
+            "Let me look.",
+            id="bare invoke, unquoted, unclosed parameter",
+        ),
     ],
 )
 def test_template_forms_are_recovered(text: str, source: str, rest: str) -> None:
@@ -98,6 +119,20 @@ def test_glm45_values_are_json_where_they_read_and_text_otherwise() -> None:
     )
     (call,) = parse_text_tool_calls(text, TOOLS).calls
     assert call.arguments == {"key": "target", "value": 103}
+
+
+def test_invoke_values_and_two_calls_come_in_order() -> None:
+    text = (
+        '<minimax:tool_call><invoke name="put"><parameter name="key">target</parameter>'
+        '<parameter name="value">103</parameter></invoke><invoke name="get">'
+        '<parameter name="key">a</parameter></invoke></minimax:tool_call>'
+    )
+    parsed = parse_text_tool_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [
+        ("put", {"key": "target", "value": 103}),
+        ("get", {"key": "a"}),
+    ]
+    assert parsed.text == ""
 
 
 def test_two_kimi_calls_in_one_section_come_in_order() -> None:
@@ -133,6 +168,13 @@ def test_two_kimi_calls_in_one_section_come_in_order() -> None:
             id="GLM-4.5, no such tool",
         ),
         pytest.param("Action: get_order\nAction Input: order 7", id="ReAct, input not JSON"),
+        pytest.param(
+            '<invoke name="hammer"><parameter name="x">1</parameter></invoke>',
+            id="invoke, no such tool",
+        ),
+        pytest.param(
+            '<invoke name="get_order">order 7</invoke>', id="invoke, text that is no parameter"
+        ),
     ],
 )
 def test_an_unreadable_template_call_is_reported_and_looks_like_a_call(text: str) -> None:
@@ -150,6 +192,7 @@ def test_an_unreadable_template_call_is_reported_and_looks_like_a_call(text: str
         pytest.param("get_order\n{order_id: 7", id="GLM-4, broken JSON"),
         pytest.param("<|channel|>commentary to=functions.get_order", id="harmony cut short"),
         pytest.param("Action: get_order\n", id="ReAct without an input"),
+        pytest.param("<minimax:tool_call>\n<invoke", id="MiniMax-M2 cut short"),
     ],
 )
 def test_unreadable_call_shapes_look_like_calls(text: str) -> None:
@@ -172,6 +215,7 @@ def test_unreadable_call_shapes_look_like_calls(text: str) -> None:
         "The get_order tool returned:\n" + ARGS,
         "Your parcel goes to=functions street, flat 7.",
         "print(get_order(7)) is how you would do it in Python; it shipped.",
+        "Please send the invoice; I will invoke the refund policy if it arrived damaged.",
     ],
 )
 def test_honest_answers_stay_answers(text: str) -> None:

@@ -56,6 +56,7 @@ TextCallSource = Literal[
     "kimi",
     "glm",
     "react",
+    "invoke",
 ]
 """Which written form a parsed call came from (re-exported by `text_tool_calls`)."""
 

@@ -17,8 +17,12 @@ matching tool-call parser; arguments are read as JSON or leniently
   names a tool of the episode.
 - ``react`` (ReAct, LangChain): ``Action: get_order`` then ``Action Input: {"order_id": 7}``
   on the next line, for a tool of the episode only (``Action: Final Answer`` is prose).
+- ``invoke`` (MiniMax-M2, and models trained on XML function-call transcripts):
+  ``<invoke name="get_order"><parameter name="order_id">7</parameter></invoke>``, bare or
+  inside ``<minimax:tool_call>`` or ``<function_calls>`` tags; each parameter's value is
+  read as JSON where it reads as JSON, else kept as text.
 
-The marker forms (harmony, kimi) name their tool explicitly: a call of no tool of the
+The marker forms (harmony, kimi, invoke) name their tool explicitly: a call of no tool of the
 episode, or arguments that do not read as a JSON object, are reported back as errors.
 """
 
@@ -58,6 +62,16 @@ _NAME_TAG = re.compile(
     r"(?:<(arguments|parameters|args)>(.*?)(?:</\2>|\Z))?\s*\Z",
     re.DOTALL,
 )
+_INVOKE = re.compile(
+    r"<invoke\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?\s*>(.*?)(?:</invoke>|(?=<invoke[\s>])|\Z)",
+    re.DOTALL,
+)
+_INVOKE_PARAMETER = re.compile(
+    r"<parameter\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?\s*>(.*?)"
+    r"(?:</parameter>|(?=<parameter[\s>])|\Z)",
+    re.DOTALL,
+)
+_INVOKE_WRAP = re.compile(r"</?\s*(?:minimax:tool_call|function_calls)\s*>")
 _NAME_FIRST = re.compile(r"\A([\w.\-]+)[ \t]*(?:\n|\Z|(?=<arg_key>)|(?=\{))(.*)\Z", re.DOTALL)
 
 
@@ -110,6 +124,7 @@ def template_forms(text: str, names: Collection[str]) -> list[FormMatch]:
         found.append(_explicit(m, m.group(1), m.group(2), "kimi", names))
     if any(f.source == "kimi" for f in found):
         found += [FormMatch(m.start(), m.end(), "kimi", []) for m in _KIMI_WRAP.finditer(text)]
+    found += _invoke_forms(text, names)
     for m in _REACT.finditer(text):
         name = m.group(1)
         if name not in names:
@@ -131,6 +146,30 @@ def template_forms(text: str, names: Collection[str]) -> list[FormMatch]:
         args = _object(glm.group(2))
         if args is not None:
             found.append(FormMatch(0, len(text), "glm", [(glm.group(1), args)]))
+    return found
+
+
+def _invoke_forms(text: str, names: Collection[str]) -> list[FormMatch]:
+    """The ``<invoke name=...>`` calls in ``text`` (and their wrapper tags, as matches
+    without calls, so that they leave the rest of the text); text between the parameters
+    that is not a parameter is an error, as is a name that is no tool of the episode."""
+    found: list[FormMatch] = []
+    for m in _INVOKE.finditer(text):
+        name, body = m.group(1), m.group(2)
+        pairs = _INVOKE_PARAMETER.findall(body)
+        if _INVOKE_PARAMETER.sub("", body).strip():
+            error = (
+                f"the <invoke> of {name} holds text that is no <parameter>: {body.strip()[:80]!r}"
+            )
+            found.append(FormMatch(m.start(), m.end(), "invoke", [], error))
+        elif name not in names:
+            error = f"the call of {name!r} names no tool of this episode"
+            found.append(FormMatch(m.start(), m.end(), "invoke", [], error))
+        else:
+            args = {k: _value(v) for k, v in pairs}
+            found.append(FormMatch(m.start(), m.end(), "invoke", [(name, args)]))
+    if found:
+        found += [FormMatch(m.start(), m.end(), "invoke", []) for m in _INVOKE_WRAP.finditer(text)]
     return found
 
 
@@ -171,12 +210,14 @@ def tagged_named(body: str, names: Collection[str]) -> list[Call] | str | None:
 
 _LOOKS = re.compile(
     r"<\|channel\|>[^<]*to\s*=|to\s*=\s*functions\.[\w\-]+|<\|call\|>|"
-    r"<\|tool_calls?_(?:section_)?begin\|>|<\|tool_call_argument_begin\|>|<arg_key>"
+    r"<\|tool_calls?_(?:section_)?begin\|>|<\|tool_call_argument_begin\|>|<arg_key>|"
+    r"<invoke\s+name\s*=|<\s*(?:minimax:tool_call|function_calls)\s*>"
 )
 
 
 def looks_like_template_call(text: str, names: Collection[str]) -> bool:
-    """Whether ``text`` holds a harmony or Kimi marker, GLM's ``<arg_key>``, a ReAct
+    """Whether ``text`` holds a harmony or Kimi marker, GLM's ``<arg_key>``, an
+    ``<invoke name=`` tag or its ``<minimax:tool_call>``/``<function_calls>`` wrapper, a ReAct
     ``Action: <tool>`` line, or starts with a tool's name alone on its first line followed
     by ``{`` (GLM-4)."""
     if _LOOKS.search(text):
