@@ -108,7 +108,9 @@ async def _one_call(client: Client) -> None:
     assert not result.is_error, result
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=["SIGTERM", "SIGINT", "SIGHUP"]
+)
 async def test_a_signal_seals_every_open_episode_on_every_http_transport(
     tmp_path: Path, signum: signal.Signals
 ) -> None:

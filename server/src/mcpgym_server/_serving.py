@@ -2,7 +2,8 @@
 
 `serve` runs an app inside the caller's event loop and leaves signals to the caller;
 `run_until_stopped` is the blocking form for a server process (``mcpgym serve``):
-SIGTERM or SIGINT stop it gracefully, and its ``on_stop`` hook (the environment server
+SIGTERM, SIGINT or SIGHUP (the terminal or SSH session that started it closed) stop it
+gracefully, and its ``on_stop`` hook (the environment server
 seals every open episode there) runs before the process exits, even when a second
 Ctrl-C forces the stop.
 """
@@ -15,6 +16,7 @@ import errno
 import logging
 import signal
 import socket
+import threading
 from collections.abc import AsyncIterator, Callable, Generator
 from types import FrameType
 from typing import Any
@@ -79,6 +81,23 @@ class _StoppableServer(uvicorn.Server):
                 self._log_started_message(sockets)
             self._on_ready()
 
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        """Uvicorn's capture (SIGINT, SIGTERM), SIGHUP included: a hang-up's default action
+        ends the process at once, losing every open episode (adversarial round 11, S2-2).
+        A captured signal is raised again once the server stopped, as uvicorn does."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        for captured in reversed(self._captured_signals):
+            signal.raise_signal(captured)
+
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self.should_exit and sig == signal.SIGINT:
             # A second Ctrl-C: stop waiting for requests in flight (`_forced_stop`). It is
@@ -119,6 +138,13 @@ class _StoppableServer(uvicorn.Server):
             await self.lifespan.shutdown()
 
 
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
+    if hasattr(signal, name)
+)
+"""The signals that stop a `run_until_stopped` server gracefully (those the platform has)."""
+
 FORCED_STOP_TIMEOUT = 5.0
 """Seconds a forced stop (a second Ctrl-C) waits for the cut requests, and then for the
 app's lifespan shutdown, each."""
@@ -141,7 +167,7 @@ def run_until_stopped(
     graceful_timeout: float = 10.0,
     on_ready: Callable[[str], object] | None = None,
 ) -> None:
-    """Serve an ASGI app with uvicorn in a new event loop until SIGTERM or SIGINT.
+    """Serve an ASGI app with uvicorn in a new event loop until SIGTERM, SIGINT or SIGHUP.
 
     A signal stops accepting connections, lets requests in flight finish (at most
     ``graceful_timeout`` seconds, then they are cancelled), runs the app's lifespan
@@ -150,8 +176,8 @@ def run_until_stopped(
     sealing the open episodes, then exiting``), cancels the requests in flight without a
     traceback each, and runs the lifespan shutdown and ``on_stop`` all the same, so the
     sealing always finishes (later Ctrl-Cs change nothing; ``kill -9`` is the hard stop).
-    uvicorn then re-raises the signal once: SIGTERM ends the process with its usual
-    status; SIGINT's `KeyboardInterrupt` is swallowed here, as ``uvicorn.run`` does, so
+    uvicorn then re-raises the signal once: SIGTERM (or SIGHUP) ends the process with its
+    usual status; SIGINT's `KeyboardInterrupt` is swallowed here, as ``uvicorn.run`` does, so
     the call returns.
 
     Args:
