@@ -163,6 +163,27 @@ async def test_either_finish_reason_or_done_marks_a_whole_stream() -> None:
     assert caught.value.transient
 
 
+async def test_a_stream_of_chunks_without_a_choice_is_no_answer() -> None:
+    # A 200 of garbage: chunks whose ``choices`` are empty, then [DONE] (adversarial round
+    # 11, S8-10). It was taken as an empty final answer and scored; now model_error, as
+    # the non-streaming endpoint's "no choices".
+    empty = _sse([{"id": "x", "object": "chat.completion.chunk", "choices": []}], done=True)
+    agent, sent = _tape_agent([empty])
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    assert result.termination == "model_error" and len(sent) == 1
+    assert "but no choice" in (result.error or "")
+    usage_last = _sse(
+        [
+            _chunk({"role": "assistant", "content": "Shipped."}, "stop"),
+            {"id": "chatcmpl-1", "choices": [], "usage": {"prompt_tokens": 5}},
+        ],
+        done=True,
+    )
+    data = await assemble(_lines(usage_last), where="x")
+    assert data["choices"][0]["message"]["content"] == "Shipped."
+
+
 def _chat_json(content: str) -> bytes:
     message = {"role": "assistant", "content": content}
     return json.dumps(

@@ -70,6 +70,7 @@ class _Assembly:
         self.extra: dict[str, Any] = {}
         self.logprobs: list[Any] | None = None
         self.chunks = 0
+        self.choices = 0
 
     def add(self, chunk: dict[str, Any]) -> None:
         self.chunks += 1
@@ -81,6 +82,7 @@ class _Assembly:
         for choice in chunk.get("choices") or []:
             if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
+            self.choices += 1
             self._add_choice(choice)
 
     def _add_choice(self, choice: dict[str, Any]) -> None:
@@ -247,7 +249,9 @@ async def assemble(
         ModelAPIError: an ``error`` event (its ``code`` as the status when it is an HTTP
             status), a ``data`` line that is not JSON, a stream that ended without a
             single chunk (`EmptyStream`), or one that ended without a ``finish_reason``
-            and without ``[DONE]`` (`TruncatedStream`: cut off; transient).
+            and without ``[DONE]`` (`TruncatedStream`: cut off; transient), or one whose
+            chunks carried no choice at all (not even an empty delta: a 200 of garbage, as
+            the non-streaming endpoint's "no choices"; not transient).
     """
     acc = _Assembly()
     event = "message"
@@ -281,6 +285,12 @@ async def assemble(
             acc.add(chunk)
     if not acc.chunks:
         raise EmptyStream(f"model API at {where} ended its stream without a response")
+    if done and not acc.choices:
+        raise ModelAPIError(
+            f"model API at {where} streamed {acc.chunks} chunk(s) and [DONE] but no choice: "
+            "there is no response to take as an answer",
+            body=json.dumps(acc.top)[:2000],
+        )
     if not done and acc.finish_reason is None:
         raise TruncatedStream(
             f"model API at {where} ended its stream after {acc.chunks} chunk(s) without a "
