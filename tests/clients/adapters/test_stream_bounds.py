@@ -16,6 +16,7 @@ recorded wire-format bodies through an injected transport otherwise.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -147,7 +148,7 @@ async def test_a_stream_cut_off_on_every_attempt_is_infra_error() -> None:
     assert "I will look" not in json.dumps(result.transcript)
 
 
-async def _lines(body: bytes) -> Any:
+async def _lines(body: bytes) -> AsyncIterator[str]:
     for line in body.decode().split("\n"):
         yield line
 
