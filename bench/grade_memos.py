@@ -22,7 +22,7 @@ from typing import Any
 from _grade_ab import grade_both_ways, run_episodes, summary
 
 from mcpgym_grading import (
-    _checks,
+    _answer_check,
     _money,
     _roles,
     _skeleton,
@@ -54,7 +54,7 @@ _OFF = {
 
 def _use(ways: dict[str, Any]) -> None:
     _sqlmemo._memo_key = ways["key"]  # noqa: SLF001
-    for module in (_money, _checks, _roles):
+    for module in (_money, _answer_check, _roles):
         module.money_mentions = ways["mentions"]  # type: ignore[attr-defined]
     _skeleton._alike_plain = ways["plain"]  # noqa: SLF001
     _skeleton._alike_long = ways["long"]  # noqa: SLF001

@@ -34,6 +34,8 @@ from typing import Any
 from _grade_ab import grade_both_ways, run_episodes, summary
 
 from mcpgym_grading import (
+    _answer_check,
+    _check_context,
     _checks,
     _clauses,
     _roles,
@@ -70,7 +72,8 @@ _VIEWS_256 = functools.lru_cache(maxsize=256)(TextView._build)  # noqa: SLF001
 
 def _use(on: bool) -> None:
     _text._cached_view = _VIEWS if on else _VIEWS_256  # type: ignore[assignment]  # noqa: SLF001
-    _checks._run_sql = _RUN_SQL if on else _run_sql_each_time  # noqa: SLF001
+    for module in (_check_context, _checks, _answer_check):  # every module that reads it
+        module._run_sql = _RUN_SQL if on else _run_sql_each_time  # type: ignore[attr-defined]  # noqa: SLF001
     TextView.contains = _CONTAINS if on else _contains_each_time  # type: ignore[method-assign]
     cue = _CUE if on else _CUE.__wrapped__
     for module in (_roles, _value_roles):
