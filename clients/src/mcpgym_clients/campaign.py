@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,7 @@ from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
+from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.selection import VariantKey
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
@@ -332,12 +333,68 @@ async def run_campaign(
         left = store.runs_with_work_left(env=info.env, agent=agent.name)
         return None, not_resumed(left, **inputs)
 
-    status = status if status is not None else CampaignStatus()
-    null: Agent | None = NullAgent() if baseline and agent.name != "null" else None
-    found, why_not = await anyio.to_thread.run_sync(find) if resume else (None, None)
+    def choose() -> tuple[str, str | None, str | None]:
+        """Find or create the run and claim it, one process at a time (`run_claims`)."""
+        with choosing_run(store.path):
+            found, why_not = find() if resume else (None, None)
+            run_id = found or new_run(agent, None)
+            claim_run(store.path, run_id)
+        return run_id, found, why_not
+
+    run_id, found, why_not = await anyio.to_thread.run_sync(choose)
+    try:
+        return await _run_claimed(
+            driver,
+            agent,
+            variants,
+            store,
+            run_id,
+            found,
+            why_not,
+            new_run,
+            env_name=info.env,
+            epochs=epochs,
+            concurrency=concurrency,
+            baseline=baseline,
+            console=console,
+            show_progress=show_progress,
+            status=status,
+            infra_retries=infra_retries,
+            infra_backoff=infra_backoff,
+            planner=planner,
+            live_progress=live_progress,
+        )
+    finally:
+        release_run(store.path, run_id)
+
+
+async def _run_claimed(
+    driver: EpisodeRunner,
+    agent: Agent,
+    variants: Sequence[VariantKey],
+    store: RunStore,
+    run_id: str,
+    found: str | None,
+    why_not: str | None,
+    new_run: Callable[[Agent, str | None], str],
+    *,
+    env_name: str,
+    epochs: int,
+    concurrency: int,
+    baseline: bool,
+    console: Console | None,
+    show_progress: bool,
+    status: CampaignStatus | None,
+    infra_retries: int,
+    infra_backoff: RetryPolicy,
+    planner: Planner | None,
+    live_progress: bool | None,
+) -> CampaignResult:
+    """`run_campaign` once its run is chosen and claimed (``found``: the run resumed)."""
     if why_not is not None and console is not None:
         console.print(why_not, soft_wrap=True, highlight=False, markup=False)
-    run_id = found or await anyio.to_thread.run_sync(new_run, agent, None)
+    status = status if status is not None else CampaignStatus()
+    null: Agent | None = NullAgent() if baseline and agent.name != "null" else None
     status.run_id, status.resumed = run_id, found is not None
     baseline_id: str | None = None
     if null is not None:
@@ -386,7 +443,7 @@ async def run_campaign(
         agent_todo = sum(1 for j in jobs if j[1] == run_id)
         gate = planner.announce(
             CampaignPlan(
-                env=info.env,
+                env=env_name,
                 agent=agent.name,
                 model=agent.model,
                 variants=len(variants),
