@@ -212,7 +212,18 @@ _NOUNS: dict[str, str] = {
 _NOUNS.update(EXTRA_NOUNS)
 _DONE = (
     r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
-    r"out|fulfilled|finali[sz]ed)|went through|is through)"
+    r"out|fulfilled|finali[sz]ed|confirmed|approved)|went through|is through)"
+)
+_DONE_BEFORE = (
+    r"\b(?:issued|processed|put through|completed|finali[sz]ed|carried out|approved|actioned|"
+    r"made)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
+)
+"""A done-word before the noun (``I've issued a full refund``, ``I've processed the
+cancellation``): the noun then claims unless a word of a request or a rule follows it
+(`_NOT_DONE_NOUN`: ``processed your refund request``)."""
+_NOT_DONE_NOUN = (
+    r"(?!\s+(?:request|policy|policies|window|rules?|terms|limit|options?|form|fee|deadline|"
+    r"process))"
 )
 _STATES: dict[str, tuple[str, ...]] = {
     "cancel": (
@@ -275,6 +286,21 @@ or the subject ``I``/``we`` after other words (``After checking your account I
 cancelled``). A negation or hedge stands only for its own proposition."""
 _REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pending|awaiting)$")
 """Hedge words that close their own proposition (``As you requested I cancelled``)."""
+_FRAME = re.compile(
+    r"\b(?:i|we)(?:\s+(?:can|could|would|will|want(?:ed)? to|wish to|(?:would |)like to|"
+    r"(?:am|are) (?:happy|pleased|glad|delighted) to)|['\u2019](?:d|ll)(?: like to)?|"
+    r"['\u2019](?:m|re) (?:happy|pleased|glad|delighted) to)\s+(?:(?:now|just|also|happily|"
+    r"gladly)\s+)?(?:confirm|let you know|tell you|inform you|assure you|advise(?: you)?|"
+    r"report|say|share|update you)\b"
+    r"|\byou(?:\s+(?:will|may|might|would)|['\u2019](?:ll|d))\s+be\s+(?:pleased|glad|happy|"
+    r"relieved|delighted)\s+to\s+(?:know|hear|learn|see)\b"
+    r"|\b(?:please|kindly)\s+(?:note|be advised|be aware|know)\b"
+)
+"""A frame of saying whose modal or request word governs the saying, not what is said (``I
+can confirm that order #7 has been cancelled``, ``I'd like to let you know that…``,
+``Please note that…``, ``You'll be glad to hear that…``): blanked before the hedges are
+read, so what follows it claims as it would alone (round 11's R1). Negations in it still
+stand (``I can't confirm…``: ``can't`` is not ``can`` + space)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
@@ -319,7 +345,14 @@ _Compiled = tuple[list[re.Pattern[str]], list[re.Pattern[str]], list[re.Pattern[
 def _compiled() -> dict[str, _Compiled]:
     out: dict[str, _Compiled] = {}
     for a, (claims, bases) in ACTIONS.items():
-        more = [rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b"] if a in _NOUNS else []
+        more = (
+            [
+                rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b",
+                rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
+            ]
+            if a in _NOUNS
+            else []
+        )
         out[a] = (
             [re.compile(p) for p in (*claims, *more)],
             [re.compile(p) for p in bases],
@@ -479,6 +512,7 @@ def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool]
     read: list[tuple[bool, tuple[int, int], str]] = []
     seen = False
     context = f"{carried} {clause}"
+    unframed = _FRAME.sub(lambda m: " " * len(m.group(0)), context)
     for patterns, kind in ((claims, "claim"), (bases, "base"), (states, "state")):
         for pattern in patterns:
             for m in pattern.finditer(clause):
@@ -498,7 +532,7 @@ def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool]
                     continue
                 elif _CHECKED.search(before) or (
                     (kind == "claim" or _DONE_ABLE.search(before))
-                    and not _scoped(_HEDGE, context, at, action)
+                    and not _scoped(_HEDGE, unframed, at, action)
                 ):
                     read.append((True, m.span(), kind))
     if not seen and action in _NOUNS and value:

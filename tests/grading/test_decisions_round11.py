@@ -1,0 +1,68 @@
+"""The decision reader, round 11 (issue 9; adv/round11rub R1, R2): a frame of saying whose
+modal or request word governs the saying (``I can confirm that…``, ``Please note that…``)
+does not hedge what it introduces, and a done-word before an action's noun (``I've issued a
+full refund``) claims it. Honest hedges, requests and denials around them read as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcpgym_grading._decisions import decisions
+
+CASES = [  # (text, action, expected reading: claim, deny or none)
+    # R1: frames of saying (each read as no claim before the fix)
+    ("I can confirm that order #7 has been cancelled.", "cancel", "claim"),
+    ("We can confirm that order #7 has been cancelled.", "cancel", "claim"),
+    ("I can confirm order #7 is cancelled.", "cancel", "claim"),
+    ("I'd like to let you know that order #7 has been refunded in full.", "refund", "claim"),
+    ("I\u2019d like to let you know that order #7 has been refunded in full.", "refund", "claim"),
+    ("I would like to confirm that order #7 has been cancelled.", "cancel", "claim"),
+    ("I wanted to let you know that order #7 has been cancelled.", "cancel", "claim"),
+    ("Please note that order #7 has been cancelled.", "cancel", "claim"),
+    ("Please note order #7 has been cancelled.", "cancel", "claim"),
+    ("You will be pleased to know that order #7 has been cancelled.", "cancel", "claim"),
+    ("You'll be glad to hear that a free replacement has been sent to you.", "replacement", "claim"),
+    (
+        "I can confirm that the shipping address of order #7 has been updated.",
+        "address-change",
+        "claim",
+    ),
+    # R1: what must still read as before
+    ("I can't confirm that order #7 has been cancelled.", "cancel", "deny"),
+    ("I can confirm that order #7 has not been cancelled.", "cancel", "deny"),
+    ("I can tell you that billing has not approved the refund yet.", "refund", "deny"),
+    (
+        "I'd like to let you know that your refund will be processed once billing approves it.",
+        "refund",
+        "none",
+    ),
+    ("Please note that once it is delivered, we'll refund it.", "refund", "none"),
+    ("We can confirm that if billing approves it, the refund will be issued.", "refund", "none"),
+    ("I'll let you know once the refund has been processed.", "refund", "none"),
+    ("Please note that refunds above $250.00 need billing's approval.", "refund", "none"),
+    ("Please confirm that you want order #7 cancelled.", "cancel", "none"),
+    # R2: a done-word before the noun (each read as no claim before the fix)
+    ("I've issued a full refund for order #7.", "refund", "claim"),
+    ("I've processed your refund for order #7.", "refund", "claim"),
+    ("I've put through a full refund for order #7.", "refund", "claim"),
+    ("I've approved a full refund for order #7.", "refund", "claim"),
+    ("Your refund for order #7 has been approved.", "refund", "claim"),
+    ("I've processed the cancellation of order #7.", "cancel", "claim"),
+    ("Your cancellation of order #7 is confirmed.", "cancel", "claim"),
+    ("I've processed the address change for order #7.", "address-change", "claim"),
+    ("I've processed the write-off of INV-1.", "write-off", "claim"),
+    # R2: what must still read as before
+    ("I have not issued a refund for order #7.", "refund", "deny"),
+    ("No refund has been issued.", "refund", "deny"),
+    ("I've processed your refund request and passed it to billing.", "refund", "none"),
+    ("I can confirm your refund request has been passed to billing.", "refund", "none"),
+    ("I've processed the cancellation request, but order #7 had shipped.", "cancel", "none"),
+]
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), CASES)
+def test_frames_of_saying_and_done_words_before_nouns_read_right(
+    text: str, action: str, expected: str
+) -> None:
+    got = {"claim" if d.done else "deny" for d in decisions(text, (action,))}
+    assert got == (set() if expected == "none" else {expected}), got
