@@ -1,7 +1,8 @@
 """The decision reader, round 11 (issue 9; adv/round11rub R1, R2): a frame of saying whose
 modal or request word governs the saying (``I can confirm that…``, ``Please note that…``)
-does not hedge what it introduces, and a done-word before an action's noun (``I've issued a
-full refund``) claims it. Honest hedges, requests and denials around them read as before."""
+does not hedge what it introduces, a done-word before an action's noun (``I've issued a
+full refund``) claims it, and so do the agent's present progressive (``I'm cancelling order
+#7 now``, R3) and an elided completion after the request (``…, which I did``). Honest hedges, requests and denials around them read as before."""
 
 from __future__ import annotations
 
@@ -57,6 +58,22 @@ CASES = [  # (text, action, expected reading: claim, deny or none)
     ("I've processed your refund request and passed it to billing.", "refund", "none"),
     ("I can confirm your refund request has been passed to billing.", "refund", "none"),
     ("I've processed the cancellation request, but order #7 had shipped.", "cancel", "none"),
+    # R3: the agent's present progressive, and an elided completion after the request
+    ("I'm cancelling order #7 for you right now.", "cancel", "claim"),
+    ("I’m refunding order #7 to your card right now.", "refund", "claim"),
+    ("We are issuing a full refund for order #7 today.", "refund", "claim"),
+    ("I'm updating the shipping address of order #7 now.", "address-change", "claim"),
+    ("I'm exchanging it for the L right now.", "exchange", "claim"),
+    ("You asked me to cancel order #7, which I did.", "cancel", "claim"),
+    ("You asked me to refund order #7 and I have.", "refund", "claim"),
+    ("You asked me to change the address of order #7, and I did.", "address-change", "claim"),
+    # R3: what must still read as before
+    ("We are processing your refund request now.", "refund", "none"),
+    ("You asked me to cancel order #7, which I have not done.", "cancel", "none"),
+    ("You asked me to cancel order #7. I did check it.", "cancel", "none"),
+    ("If you want me to cancel it, I will.", "cancel", "none"),
+    ("You asked me to cancel it and I have checked: it shipped.", "cancel", "none"),
+    ("I can't cancel order #7, and I have passed it on.", "cancel", "deny"),
 ]
 
 

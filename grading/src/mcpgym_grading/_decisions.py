@@ -193,6 +193,23 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (),
     ),
 }
+_DOING = r"\b(?:i|we)(?:['\u2019](?:m|re)|\s+am|\s+are)\s+(?:(?:now|just|already)\s+)?"
+"""The agent as subject of a present progressive (``I'm cancelling order #7 now``): what it
+says it is doing now is claimed (round 11's R3)."""
+_PROGRESSIVE: dict[str, tuple[str, ...]] = {
+    "cancel": (rf"{_DOING}cancell?ing\b",),
+    "refund": (
+        rf"{_DOING}(?:refunding|(?:issuing|processing)\s+(?:(?:a|the|your|full)\s+){{0,2}}"
+        r"refund\b(?!\s+request))",
+    ),
+    "address-change": (
+        rf"{_DOING}(?:changing|updating|amending|correcting|redirecting)\b{_W}{{0,40}}"
+        r"(?<!mail )\baddress",
+    ),
+    "exchange": (rf"{_DOING}(?:exchanging|swapping)\b",),
+}
+for _a, _more in _PROGRESSIVE.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 ACTIONS.update(EXTRA_ACTIONS)
 for _a, _more in EXTRA_CLAIMS.items():
     ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
@@ -302,6 +319,14 @@ can confirm that order #7 has been cancelled``, ``I'd like to let you know that�
 read, so what follows it claims as it would alone (round 11's R1). Negations in it still
 stand (``I can't confirm…``: ``can't`` is not ``can`` + space)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
+_ELIDED = re.compile(
+    r"(?:^|\b(?:which|and|so|as)\s+)(?:i|we)\s*(?:did|have|had|['\u2019]ve)(?:\s+(?:now|"
+    r"already|just))?(?:\s+done)?(?:\s+(?:it|so|that|this|exactly that))?(?:\s+(?:now|"
+    r"already|for you))?\s*$"
+)
+"""A clause that only says the agent did what was just named (``You asked me to cancel
+order #7, which I did``; ``… and I have``): the action named in the request before it, in
+the same sentence, is claimed (round 11's R3)."""
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
 _VALUE_YES = re.compile(
@@ -486,16 +511,29 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         if not live:
             continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
+        unread: list[str] = []  # actions named, hedged, in the sentence's last clause with one
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
             keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
             value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
             found = False
+            elided = bool(_ELIDED.search(clause.strip()))
+            hedged: list[str] = []
             for action in live:
                 got = _read(clause, carried, action, value)
                 found = found or got is not None
+                if got == [] and elided:
+                    got = [True]
+                elif got == []:
+                    hedged.append(action)
                 out.extend(Decision(action, done, shown) for done in got or ())
+            if not found and elided:
+                out.extend(Decision(a, True, f"{shown} ({a})") for a in unread)
+            if found:
+                unread = hedged
+            if _SENTENCE_BREAK.search(sep):
+                unread = []
             if found or _SENTENCE_BREAK.search(sep):
                 carried = ""
             elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
