@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from mcpgym_grading._decision_check import sentences_about_all
 from mcpgym_grading._decisions import decisions
 
 CASES = [  # (text, action, expected reading: claim, deny or none)
@@ -74,6 +75,13 @@ CASES = [  # (text, action, expected reading: claim, deny or none)
     ("If you want me to cancel it, I will.", "cancel", "none"),
     ("You asked me to cancel it and I have checked: it shipped.", "cancel", "none"),
     ("I can't cancel order #7, and I have passed it on.", "cancel", "deny"),
+    # R9: a request word in a relative clause before the verb does not hedge it
+    ("Everything you asked for has been cancelled.", "cancel", "claim"),
+    ("What you requested was refunded.", "refund", "claim"),
+    ("The order you asked about was cancelled.", "cancel", "claim"),
+    ("You asked for it to be cancelled.", "cancel", "none"),
+    ("You asked if it was cancelled.", "cancel", "none"),
+    ("The refund you asked for has been passed to billing.", "refund", "none"),
 ]
 
 
@@ -83,3 +91,18 @@ def test_frames_of_saying_and_done_words_before_nouns_read_right(
 ) -> None:
     got = {"claim" if d.done else "deny" for d in decisions(text, (action,))}
     assert got == (set() if expected == "none" else {expected}), got
+
+
+@pytest.mark.parametrize(
+    ("text", "collective"),
+    [
+        ("I've cancelled your orders as requested.", True),
+        ("Everything you asked for has been refunded.", True),
+        ("I have not touched your other orders.", False),
+        ("I cancelled one of your orders.", False),
+    ],
+)
+def test_a_claim_over_every_order_is_about_each(text: str, collective: bool) -> None:
+    """R9: "your orders" and "everything" name every record at once (a claim there is a
+    claim about each order); "your other orders" and "one of your orders" do not."""
+    assert bool(sentences_about_all(text, "100545")) is collective

@@ -20,9 +20,12 @@ _COLLECTIVE = re.compile(
     r"\s+(?:orders?|ones|of them|purchases|records)\b"
     r"|\b(?:the|your|my|these|those)\s+two\s+(?:\w+\s+)?orders\b"
     r"|\bboth\b(?=\s*(?:[.!?,;:]|$))"
+    r"|\b(?:your|my|these|those)\s+(?!other\b)(?:\w+\s+)?orders\b"
+    r"|\beverything\b|\ball of it\b"
 )
 """Words naming every record at once ("both orders", "all of your orders", "the two
-orders", "cancelled both."): a sentence with them is about each record."""
+orders", "cancelled both.", "your orders", "everything"; not "your other orders"): a
+sentence with them is about each record (round 11's R9: "I've cancelled your orders")."""
 _ONE_OF = re.compile(r"\b(?:one|only one|either one|neither one|just one)\s+of\s*$")
 
 

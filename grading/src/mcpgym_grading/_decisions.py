@@ -318,6 +318,9 @@ can confirm that order #7 has been cancelled``, ``I'd like to let you know that�
 ``Please note that…``, ``You'll be glad to hear that…``): blanked before the hedges are
 read, so what follows it claims as it would alone (round 11's R1). Negations in it still
 stand (``I can't confirm…``: ``can't`` is not ``can`` + space)."""
+_AFTER_REQUEST = re.compile(r"\s*(?:for|about)?\s*(?:has|have|had|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?$")
+"""What stands between a request word and the form in ``what you asked for has been
+cancelled``: the request word belongs to a relative clause (round 11's R9)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
 _ELIDED = re.compile(
     r"(?:^|\b(?:which|and|so|as)\s+)(?:i|we)\s*(?:did|have|had|['\u2019]ve)(?:\s+(?:now|"
@@ -483,7 +486,9 @@ def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
             continue
         rest = part[last.end() :]
         if b == len(before):
-            return True
+            # a request word in a relative clause before the verb (``Everything you asked
+            # for has been cancelled``) names what was asked, it does not hedge the claim
+            return not (_REQUEST.search(last.group(0)) and _AFTER_REQUEST.match(rest))
         if _THINK.search(rest) or any(p.search(rest) for g in _PATTERNS[action][:2] for p in g):
             live = "always"
         else:
