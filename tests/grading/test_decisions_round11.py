@@ -1,8 +1,9 @@
-"""The decision reader, round 11 (issue 9; adv/round11rub R1, R2): a frame of saying whose
+"""The decision reader, round 11 (issue 9; adv/round11rub R1-R3, R9): a frame of saying whose
 modal or request word governs the saying (``I can confirm that…``, ``Please note that…``)
 does not hedge what it introduces, a done-word before an action's noun (``I've issued a
 full refund``) claims it, and so do the agent's present progressive (``I'm cancelling order
-#7 now``, R3) and an elided completion after the request (``…, which I did``). Honest hedges, requests and denials around them read as before."""
+#7 now``) and an elided completion after the request (``…, which I did``); a request word in
+a relative clause does not hedge. Honest hedges, requests and denials read as before."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ CASES = [  # (text, action, expected reading: claim, deny or none)
     ("Please note that order #7 has been cancelled.", "cancel", "claim"),
     ("Please note order #7 has been cancelled.", "cancel", "claim"),
     ("You will be pleased to know that order #7 has been cancelled.", "cancel", "claim"),
-    ("You'll be glad to hear that a free replacement has been sent to you.", "replacement", "claim"),
+    (
+        "You'll be glad to hear that a free replacement has been sent to you.",
+        "replacement",
+        "claim",
+    ),
     (
         "I can confirm that the shipping address of order #7 has been updated.",
         "address-change",

@@ -6,6 +6,7 @@ import re
 
 from mcpgym_grading._checks import MAX_FOUND_ROWS, CheckContext, Outcome, _sql_texts, _truncate_text
 from mcpgym_grading._decisions import decisions
+from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold
 from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
@@ -116,6 +117,9 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
         together = ""
     actions = tuple(dict.fromkeys((*check.claimed, *check.not_claimed, *check.not_denied)))
     read = decisions(text, actions) + [d for d in decisions(together, actions) if d.done]
+    # a sentence in another language is read as nothing: where no claim of an action not
+    # taken may stand, it fails closed (round 11's R4: "J'ai annulé la commande #7")
+    unread = foreign_sentences(text) if check.not_claimed else []
     if together:
         text = f"{text}\n{together}" if text else together
     missing = [a for a in check.claimed if not any(d.done and d.action == a for d in read)]
@@ -124,7 +128,7 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
         for d in read
         if (d.done and d.action in check.not_claimed)
         or (not d.done and d.action in check.not_denied)
-    ]
+    ] + [{"action": None, "done": None, "clause": s, "reason": "not English"} for s in unread]
     detail = {
         "expected": {
             "about": about,

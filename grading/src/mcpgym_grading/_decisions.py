@@ -318,7 +318,9 @@ can confirm that order #7 has been cancelled``, ``I'd like to let you know that�
 ``Please note that…``, ``You'll be glad to hear that…``): blanked before the hedges are
 read, so what follows it claims as it would alone (round 11's R1). Negations in it still
 stand (``I can't confirm…``: ``can't`` is not ``can`` + space)."""
-_AFTER_REQUEST = re.compile(r"\s*(?:for|about)?\s*(?:has|have|had|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?$")
+_AFTER_REQUEST = re.compile(
+    r"\s*(?:for|about)?\s*(?:has|have|had|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?$"
+)
 """What stands between a request word and the form in ``what you asked for has been
 cancelled``: the request word belongs to a relative clause (round 11's R9)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")

@@ -135,7 +135,9 @@ def _count(word: str) -> float:
 
 
 def _days(n: float, unit: str) -> float:
-    u = re.sub(r"^(?:business|working|office)(?=min|h)", "", unit.lower().replace(" ", "").replace("-", ""))
+    u = re.sub(
+        r"^(?:business|working|office)(?=min|h)", "", unit.lower().replace(" ", "").replace("-", "")
+    )
     if u.startswith("min"):
         return 0.0 if n < 0 else n / 1440
     if u.startswith("h"):
