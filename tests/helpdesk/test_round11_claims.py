@@ -48,3 +48,25 @@ def test_a_false_claim_the_reader_missed_fails_the_grade(
 )
 def test_the_reference_still_passes(family: str, band: str) -> None:
     assert _graded(family, band, 0, "")["passed"] is True
+
+
+@pytest.mark.parametrize("band", ["easy", "hard"])
+def test_an_invented_tracking_number_fails_order_status(band: str) -> None:
+    """R11: a parcel whose tracking number exists nowhere (the order's own with its last
+    digits changed) is a false fact of the answer; passed before the tracking role."""
+    from mcpgym_helpdesk import environment
+
+    t = str(environment.variant("order-status", band, 0).params["tracking_number"])
+    bumped = t[:-4] + f"{(int(t[-4:]) + 4321) % 10000:04d}"
+    extra = f"A further parcel is on its way too, tracking number {bumped}."
+    checks = _graded("order-status", band, 0, extra)
+    assert checks["replies-state-own-facts"] is False
+    assert checks["passed"] is False
+
+
+def test_the_tracking_number_in_groups_still_passes_order_status() -> None:
+    from mcpgym_helpdesk import environment
+
+    t = str(environment.variant("order-status", "easy", 1).params["tracking_number"])
+    grouped = " ".join(t[i : i + 4] for i in range(0, len(t), 4))
+    assert _graded("order-status", "easy", 1, f"(Tracking number in groups: {grouped}.)")["passed"]
