@@ -37,3 +37,11 @@ def test_a_claim_in_another_language_is_not_english(text: str) -> None:
 )
 def test_english_with_foreign_names_is_english(text: str) -> None:
     assert foreign_sentences(text) == []
+
+
+def test_letters_inside_identifiers_are_no_words() -> None:
+    """The ship gate's `stuff` mutant: a list of tracking numbers (``1ZR4E917…``: ``e``
+    is Italian "and") read as another language failed `texts-claim-only-actions-taken`
+    while its split form passed (condition 7)."""
+    text = "782583193689, 1ZR4E9170276424173, 1ZR4E9170354452701, 9400148002803680343099."
+    assert foreign_sentences(text) == []

@@ -17,7 +17,8 @@ import re
 from mcpgym_grading._text import fold
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+_WORD = re.compile(r"(?<![^\W_])[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?![^\W_])")
+"""A word: letters only, a whole token (the letters of ``1ZR4E917…`` are no words)."""
 
 _FOREIGN = frozenset(
     # French
@@ -27,12 +28,12 @@ _FOREIGN = frozenset(
     "der das und ist sind ich habe wurde wurden ihre ihr wir nicht mit für eine ein "
     "bestellung storniert erstattet "
     # Spanish
-    "el los las y es su sus con para por una hemos ha sido pedido reembolsado "
+    "el los las es su sus con para por una hemos ha sido pedido reembolsado "
     # Italian
-    "il lo gli e è sono ho abbiamo stato stata vostro vostra suo sua ordine rimborsato "
+    "il lo gli è sono ho abbiamo stato stata vostro vostra suo sua ordine rimborsato "
     "annullato "
     # Portuguese
-    "o os um uma seu sua foi pedido reembolsado cancelei eu".split()
+    "os um uma seu sua foi pedido reembolsado cancelei eu".split()
 )
 """Function words (and the action words) of the languages a claim was written in."""
 _ENGLISH = frozenset(
