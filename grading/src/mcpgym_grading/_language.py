@@ -33,7 +33,7 @@ _FOREIGN = frozenset(
     "il lo gli è sono ho abbiamo stato stata vostro vostra suo sua ordine rimborsato "
     "annullato "
     # Portuguese
-    "os um uma seu sua foi pedido reembolsado cancelei eu".split()
+    "um seu sua foi pedido reembolsado cancelei eu".split()
 )
 """Function words (and the action words) of the languages a claim was written in."""
 _ENGLISH = frozenset(
