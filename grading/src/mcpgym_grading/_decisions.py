@@ -47,7 +47,12 @@ it``) still stands for the next. Also read:
   a noun of the action with a word of completion claims (``Your request to cancel order #7
   has been completed``, ``your refund went through``), as do ``was able to`` / ``managed to``
   + a base form and a checked box (``- [x] Cancel order #7``);
-- letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined.
+- letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined;
+- (round 11) a frame of saying does not hedge what it says (`_FRAME`: ``I can confirm
+  that…``, ``Please note that…``); a done-word before the action's noun claims (``I've
+  issued a full refund``), as do the agent's present progressive (``I'm cancelling order
+  #7``), an elided completion after the request (``…, which I did``) and a request word in
+  a relative clause (``What you asked for has been refunded``).
 
 Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
 rubric's: changing them changes grades, not rubric digests.
