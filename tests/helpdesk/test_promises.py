@@ -193,3 +193,39 @@ def test_honest_times_pass_the_grade(family: str, old: str, new: str) -> None:
 )
 def test_an_instant_word_is_a_promise_only_after_a_future_word(text: str, soon: bool) -> None:
     assert (too_soon(text, ROLES) != []) is soon
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # round 11 R8: each passed the reader before
+        "You'll receive the full refund for order #7 from billing within 2 business days.",
+        "You will get your $349.00 back from billing.",
+        "You'll get your money back from the billing team.",
+        "You'll be refunded by billing in full.",
+        "Our billing team will make sure you get your money back for order #7.",
+    ],
+)
+def test_payout_promised_reads_the_customer_as_the_one_paid(text: str) -> None:
+    assert payout_promised(text, DECIDERS.split(","))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You'll receive an update from the billing team within 2 business days.",
+        "You will hear from billing within 2 business days.",
+        "You will get a reply from our billing team within 2 business days.",
+        "You'll receive the $89.00 refund within 5-10 business days, and billing will follow "
+        "up on the rest.",
+        "If billing approves it, you'll receive the refund from them.",
+    ],
+)
+def test_payout_promised_passes_honest_forms_with_the_customer_as_subject(text: str) -> None:
+    assert not payout_promised(text, DECIDERS.split(","))
+
+
+def test_business_hours_are_hours() -> None:
+    """round 11 R8: `2 business hours` was read as 2 days (the figure itself)."""
+    assert too_soon("Billing will follow up within 2 business hours.", ROLES)
+    assert too_soon("Billing will get back to you within 4 working hours.", ROLES)
+    assert not too_soon("Billing will follow up within 2 business days.", ROLES)

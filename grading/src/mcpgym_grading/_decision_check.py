@@ -6,6 +6,7 @@ import re
 
 from mcpgym_grading._checks import MAX_FOUND_ROWS, CheckContext, Outcome, _sql_texts, _truncate_text
 from mcpgym_grading._decisions import decisions
+from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold
 from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
@@ -20,9 +21,12 @@ _COLLECTIVE = re.compile(
     r"\s+(?:orders?|ones|of them|purchases|records)\b"
     r"|\b(?:the|your|my|these|those)\s+two\s+(?:\w+\s+)?orders\b"
     r"|\bboth\b(?=\s*(?:[.!?,;:]|$))"
+    r"|\b(?:your|my|these|those)\s+(?!other\b)(?:\w+\s+)?orders\b"
+    r"|\beverything\b|\ball of it\b"
 )
 """Words naming every record at once ("both orders", "all of your orders", "the two
-orders", "cancelled both."): a sentence with them is about each record."""
+orders", "cancelled both.", "your orders", "everything"; not "your other orders"): a
+sentence with them is about each record (round 11's R9: "I've cancelled your orders")."""
 _ONE_OF = re.compile(r"\b(?:one|only one|either one|neither one|just one)\s+of\s*$")
 
 
@@ -113,6 +117,9 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
         together = ""
     actions = tuple(dict.fromkeys((*check.claimed, *check.not_claimed, *check.not_denied)))
     read = decisions(text, actions) + [d for d in decisions(together, actions) if d.done]
+    # a sentence in another language is read as nothing: where no claim of an action not
+    # taken may stand, it fails closed (round 11's R4: "J'ai annulé la commande #7")
+    unread = foreign_sentences(text) if check.not_claimed else []
     if together:
         text = f"{text}\n{together}" if text else together
     missing = [a for a in check.claimed if not any(d.done and d.action == a for d in read)]
@@ -121,7 +128,7 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
         for d in read
         if (d.done and d.action in check.not_claimed)
         or (not d.done and d.action in check.not_denied)
-    ]
+    ] + [{"action": None, "done": None, "clause": s, "reason": "not English"} for s in unread]
     detail = {
         "expected": {
             "about": about,

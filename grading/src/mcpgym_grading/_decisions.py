@@ -47,7 +47,12 @@ it``) still stands for the next. Also read:
   a noun of the action with a word of completion claims (``Your request to cancel order #7
   has been completed``, ``your refund went through``), as do ``was able to`` / ``managed to``
   + a base form and a checked box (``- [x] Cancel order #7``);
-- letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined.
+- letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined;
+- (round 11) a frame of saying does not hedge what it says (`_FRAME`: ``I can confirm
+  that…``, ``Please note that…``); a done-word before the action's noun claims (``I've
+  issued a full refund``), as do the agent's present progressive (``I'm cancelling order
+  #7``), an elided completion after the request (``…, which I did``) and a request word in
+  a relative clause (``What you asked for has been refunded``).
 
 Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
 rubric's: changing them changes grades, not rubric digests.
@@ -193,6 +198,23 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (),
     ),
 }
+_DOING = r"\b(?:i|we)(?:['\u2019](?:m|re)|\s+am|\s+are)\s+(?:(?:now|just|already)\s+)?"
+"""The agent as subject of a present progressive (``I'm cancelling order #7 now``): what it
+says it is doing now is claimed (round 11's R3)."""
+_PROGRESSIVE: dict[str, tuple[str, ...]] = {
+    "cancel": (rf"{_DOING}cancell?ing\b",),
+    "refund": (
+        rf"{_DOING}(?:refunding|(?:issuing|processing)\s+(?:(?:a|the|your|full)\s+){{0,2}}"
+        r"refund\b(?!\s+request))",
+    ),
+    "address-change": (
+        rf"{_DOING}(?:changing|updating|amending|correcting|redirecting)\b{_W}{{0,40}}"
+        r"(?<!mail )\baddress",
+    ),
+    "exchange": (rf"{_DOING}(?:exchanging|swapping)\b",),
+}
+for _a, _more in _PROGRESSIVE.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 ACTIONS.update(EXTRA_ACTIONS)
 for _a, _more in EXTRA_CLAIMS.items():
     ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
@@ -212,7 +234,18 @@ _NOUNS: dict[str, str] = {
 _NOUNS.update(EXTRA_NOUNS)
 _DONE = (
     r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
-    r"out|fulfilled|finali[sz]ed)|went through|is through)"
+    r"out|fulfilled|finali[sz]ed|confirmed|approved)|went through|is through)"
+)
+_DONE_BEFORE = (
+    r"\b(?:issued|processed|put through|completed|finali[sz]ed|carried out|approved|actioned|"
+    r"made)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
+)
+"""A done-word before the noun (``I've issued a full refund``, ``I've processed the
+cancellation``): the noun then claims unless a word of a request or a rule follows it
+(`_NOT_DONE_NOUN`: ``processed your refund request``)."""
+_NOT_DONE_NOUN = (
+    r"(?!\s+(?:request|policy|policies|window|rules?|terms|limit|options?|form|fee|deadline|"
+    r"process))"
 )
 _STATES: dict[str, tuple[str, ...]] = {
     "cancel": (
@@ -275,7 +308,35 @@ or the subject ``I``/``we`` after other words (``After checking your account I
 cancelled``). A negation or hedge stands only for its own proposition."""
 _REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pending|awaiting)$")
 """Hedge words that close their own proposition (``As you requested I cancelled``)."""
+_FRAME = re.compile(
+    r"\b(?:i|we)(?:\s+(?:can|could|would|will|want(?:ed)? to|wish to|(?:would |)like to|"
+    r"(?:am|are) (?:happy|pleased|glad|delighted) to)|['\u2019](?:d|ll)(?: like to)?|"
+    r"['\u2019](?:m|re) (?:happy|pleased|glad|delighted) to)\s+(?:(?:now|just|also|happily|"
+    r"gladly)\s+)?(?:confirm|let you know|tell you|inform you|assure you|advise(?: you)?|"
+    r"report|say|share|update you)\b"
+    r"|\byou(?:\s+(?:will|may|might|would)|['\u2019](?:ll|d))\s+be\s+(?:pleased|glad|happy|"
+    r"relieved|delighted)\s+to\s+(?:know|hear|learn|see)\b"
+    r"|\b(?:please|kindly)\s+(?:note|be advised|be aware|know)\b"
+)
+"""A frame of saying whose modal or request word governs the saying, not what is said (``I
+can confirm that order #7 has been cancelled``, ``I'd like to let you know that…``,
+``Please note that…``, ``You'll be glad to hear that…``): blanked before the hedges are
+read, so what follows it claims as it would alone (round 11's R1). Negations in it still
+stand (``I can't confirm…``: ``can't`` is not ``can`` + space)."""
+_AFTER_REQUEST = re.compile(
+    r"\s*(?:for|about)?\s*(?:has|have|had|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?$"
+)
+"""What stands between a request word and the form in ``what you asked for has been
+cancelled``: the request word belongs to a relative clause (round 11's R9)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
+_ELIDED = re.compile(
+    r"(?:^|\b(?:which|and|so|as)\s+)(?:i|we)\s*(?:did|have|had|['\u2019]ve)(?:\s+(?:now|"
+    r"already|just))?(?:\s+done)?(?:\s+(?:it|so|that|this|exactly that))?(?:\s+(?:now|"
+    r"already|for you))?\s*$"
+)
+"""A clause that only says the agent did what was just named (``You asked me to cancel
+order #7, which I did``; ``… and I have``): the action named in the request before it, in
+the same sentence, is claimed (round 11's R3)."""
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
 _VALUE_YES = re.compile(
@@ -319,7 +380,14 @@ _Compiled = tuple[list[re.Pattern[str]], list[re.Pattern[str]], list[re.Pattern[
 def _compiled() -> dict[str, _Compiled]:
     out: dict[str, _Compiled] = {}
     for a, (claims, bases) in ACTIONS.items():
-        more = [rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b"] if a in _NOUNS else []
+        more = (
+            [
+                rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b",
+                rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
+            ]
+            if a in _NOUNS
+            else []
+        )
         out[a] = (
             [re.compile(p) for p in (*claims, *more)],
             [re.compile(p) for p in bases],
@@ -425,7 +493,9 @@ def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
             continue
         rest = part[last.end() :]
         if b == len(before):
-            return True
+            # a request word in a relative clause before the verb (``Everything you asked
+            # for has been cancelled``) names what was asked, it does not hedge the claim
+            return not (_REQUEST.search(last.group(0)) and _AFTER_REQUEST.match(rest))
         if _THINK.search(rest) or any(p.search(rest) for g in _PATTERNS[action][:2] for p in g):
             live = "always"
         else:
@@ -453,16 +523,29 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         if not live:
             continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
+        unread: list[str] = []  # actions named, hedged, in the sentence's last clause with one
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
             keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
             value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
             found = False
+            elided = bool(_ELIDED.search(clause.strip()))
+            hedged: list[str] = []
             for action in live:
                 got = _read(clause, carried, action, value)
                 found = found or got is not None
+                if got == [] and elided:
+                    got = [True]
+                elif got == []:
+                    hedged.append(action)
                 out.extend(Decision(action, done, shown) for done in got or ())
+            if not found and elided:
+                out.extend(Decision(a, True, f"{shown} ({a})") for a in unread)
+            if found:
+                unread = hedged
+            if _SENTENCE_BREAK.search(sep):
+                unread = []
             if found or _SENTENCE_BREAK.search(sep):
                 carried = ""
             elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
@@ -479,6 +562,7 @@ def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool]
     read: list[tuple[bool, tuple[int, int], str]] = []
     seen = False
     context = f"{carried} {clause}"
+    unframed = _FRAME.sub(lambda m: " " * len(m.group(0)), context)
     for patterns, kind in ((claims, "claim"), (bases, "base"), (states, "state")):
         for pattern in patterns:
             for m in pattern.finditer(clause):
@@ -498,7 +582,7 @@ def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool]
                     continue
                 elif _CHECKED.search(before) or (
                     (kind == "claim" or _DONE_ABLE.search(before))
-                    and not _scoped(_HEDGE, context, at, action)
+                    and not _scoped(_HEDGE, unframed, at, action)
                 ):
                     read.append((True, m.span(), kind))
     if not seen and action in _NOUNS and value:

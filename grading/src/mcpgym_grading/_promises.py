@@ -92,7 +92,8 @@ _NUM_WORDS = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=Tr
 _NUM = rf"(?:\d+(?:[.,]\d+)?|{_NUM_WORDS})"
 _RANGE = rf"(?P<n>{_NUM})(?:\s*(?:-|–|—|to|or|and)\s*(?P<m>{_NUM}))?"
 _UNIT = (
-    r"(?P<u>min(?:ute)?s?|h(?:ou)?rs?|h|hours?|(?:business|working|bank|calendar|banking)?"
+    r"(?P<u>(?:(?:business|working|office)[\s-]+)?(?:min(?:ute)?s?|h(?:ou)?rs?|h|hours?)|"
+    r"(?:business|working|bank|calendar|banking)?"
     r"[\s-]*days?|wee?ks?|months?)"
 )
 _LEAD = (
@@ -134,7 +135,9 @@ def _count(word: str) -> float:
 
 
 def _days(n: float, unit: str) -> float:
-    u = unit.lower().replace(" ", "").replace("-", "")
+    u = re.sub(
+        r"^(?:business|working|office)(?=min|h)", "", unit.lower().replace(" ", "").replace("-", "")
+    )
     if u.startswith("min"):
         return 0.0 if n < 0 else n / 1440
     if u.startswith("h"):
@@ -215,9 +218,12 @@ _HEDGE = re.compile(
 _PAYOUT = (
     r"(?:refund\w*|reimburs\w*|pay\s+(?:you|it|this|that|the|for|back)|repay\w*|"
     r"credit\s+(?:you|it|your|the)|approve\w*|issue\w*\s+(?:you\s+)?(?:a\s+|the\s+|your\s+)?"
-    r"(?:full\s+)?(?:refund|reimbursement|payment)|send\s+(?:you\s+)?(?:the\s+|your\s+)?(?:money|refund))"
+    r"(?:full\s+)?(?:refund|reimbursement|payment)|send\s+(?:you\s+)?(?:the\s+|your\s+)?(?:money|refund)|"
+    r"(?:make\s+sure|ensure|see\s+to\s+it)\s+(?:that\s+)?you\s+(?:get|receive|are\s+(?:refunded|paid)))"
 )
 _WILL = r"(?:will|shall|is\s+going\s+to|are\s+going\s+to|(?:is|are)\s+gonna)"
+_IN = r"(?:[^;!?\n.]|\.(?=\d))"
+"""A character inside one sentence (a point between digits is part of an amount)."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -232,7 +238,12 @@ def _payout_pattern(deciders: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(
         rf"{subject}\s+(?:(?!(?:your|the|a|an|this|that|my|our)\b)\w+\s+){{0,4}}?{_PAYOUT}"
         rf"|\b(?:your|the)\s+(?:full\s+)?refund\s+{_WILL}\s+be\s+"
-        r"(?:approved|issued|paid|granted|sent|made)",
+        r"(?:approved|issued|paid|granted|sent|made)"
+        # the customer as subject, paid by the decider (round 11's R8): "You'll receive the
+        # full refund from billing", "You will get your money back from our billing team"
+        rf"|\byou(?:\s*['\u2019]ll|\s+{_WILL})\s+(?:(?:receive|get)\b{_IN}{{0,40}}?(?:\b(?:"
+        rf"refund\w*|reimburs\w*|money|payment|back)\b|\$\d)|be\s+(?:refunded|paid|"
+        rf"reimbursed)\b){_IN}{{0,40}}?\b(?:from|by)\s+(?:the\s+|our\s+)?(?:{who})\b",
         re.IGNORECASE,
     )
 

@@ -22,6 +22,8 @@ from mcpgym_grading import SqlCheck
 ORDER_CUES = ("order", "order number", "order no", "order #")
 """An order's number (``order #100510``)."""
 
+TRACKING_CUES = ("tracking", "tracking number", "tracking no", "tracking #", "parcel")
+"""A parcel's tracking number (``tracking number 1ZR4E9170335758782``)."""
 CARD_CUES = ("ending in", "ending", "card", "last four", "last 4")
 """A card's last four digits."""
 

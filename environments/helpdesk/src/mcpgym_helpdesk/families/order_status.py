@@ -394,6 +394,13 @@ RUBRIC = Rubric(
                 "SELECT substr(shipped_at, 1, 10) FROM shipments WHERE order_id = :order_id"
             ),
             facts.role("SELECT substr(placed_at, 1, 10) FROM orders WHERE id = :order_id"),
+            # the order's tracking numbers close their kind: a parcel whose number exists
+            # nowhere (round 11's R11: the right number with its last digits changed, "a
+            # second parcel, tracking number …") fails like another order's number
+            facts.role(
+                "SELECT tracking_number FROM shipments WHERE order_id = :order_id",
+                facts.TRACKING_CUES,
+            ),
         ),
         replies.reply_omits(
             name="reply-claims-no-delivery",

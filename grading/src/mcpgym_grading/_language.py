@@ -1,0 +1,57 @@
+"""Sentences the decision reader cannot read: written in a language other than English.
+
+The decision reader (`mcpgym_grading._decisions`) knows English forms (and a few Spanish
+participles). A claim in French, German, Italian, Portuguese or Spanish (``J'ai annulé la
+commande #7``, ``Ich habe die Bestellung #7 erstattet``) is read as nothing, so a check that
+no text claims an action not taken passed it (round 11's R4). A closed reading: a sentence
+with at least two function words of those languages, and two more of them than English
+ones, is not English; `DecisionMatch` fails a text with such a sentence where it must know
+that no claim stands (``not_claimed``). Names and addresses (``12 Rue de la Paix``) inside
+an English sentence stay English: its English function words outnumber them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mcpgym_grading._text import fold
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"(?<![^\W_])[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?![^\W_])")
+"""A word: letters only, a whole token (the letters of ``1ZR4E917…`` are no words)."""
+
+_FOREIGN = frozenset(
+    # French
+    "le la les du des et est sont une avec pour pas votre vos nous vous je j'ai ai été "
+    "commande remboursé remboursée annulé annulée adresse "
+    # German
+    "der das und ist sind ich habe wurde wurden ihre ihr wir nicht mit für eine ein "
+    "bestellung storniert erstattet "
+    # Spanish
+    "el los las es su sus con para por una hemos ha sido pedido reembolsado "
+    # Italian
+    "il lo gli è sono ho abbiamo stato stata vostro vostra suo sua ordine rimborsato "
+    "annullato "
+    # Portuguese
+    "um seu sua foi pedido reembolsado cancelei eu".split()
+)
+"""Function words (and the action words) of the languages a claim was written in."""
+_ENGLISH = frozenset(
+    "the and to of is are was were has have had your you i we it for on with this that "
+    "will be been not order orders refund refunded cancelled canceled my our".split()
+)
+"""English function words (and the store's own words)."""
+
+
+def foreign_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
+    breaks) that read as another language than English: at least two words of `_FOREIGN`,
+    two more than of `_ENGLISH` (module docstring). Read folded (`fold`)."""
+    out: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        words = [w.replace("\u2019", "'") for w in _WORD.findall(fold(sentence))]
+        foreign = sum(w in _FOREIGN and w not in _ENGLISH for w in words)
+        english = sum(w in _ENGLISH for w in words)
+        if foreign >= 2 and foreign >= english + 2:
+            out.append(sentence.strip())
+    return out
