@@ -222,38 +222,6 @@ EPISODE_REASONS_SQL = (
 """Every escalation reason the episode wrote (the controller acts on it)."""
 
 
-def notes_values_in_role(
-    *roles: AmountRole | Param, sql: str = EPISODE_NOTES_SQL, **kw: Any
-) -> AnswerMatch:
-    """Every note left in the episode (`EPISODE_NOTES_SQL`) states each date, account code
-    and amount of ``roles`` that it states in its role (an `AmountRole` with a text value,
-    a date or an account code: `mcpgym_grading._value_roles`; with cents,
-    `mcpgym_grading._roles`; a `Param` names a roles param, `_note_roles.note_roles`). Two
-    allowed dates, accounts or amounts exchanged (the accrual dated on the reversal's day,
-    the posting date given as the date asked for) misstate the record. Which amounts a note
-    may state at all is the guard's (`texts_state_no_other_amount_guard`): this check reads
-    roles only (a money check with no ``expected`` and nothing forbidden). No note states
-    nothing and passes. Required: a swapped date or account misstates the record (policy
-    10.1), as a swapped amount does (`note_amounts_in_role`). ``sql``: the texts read
-    (`EPISODE_REASONS_SQL`: the escalation reasons the controller acts on)."""
-    return AnswerMatch(
-        name=kw.pop("name", "note-values-in-role"),
-        description=kw.pop(
-            "description",
-            "each date, account and amount the notes state stands beside the words of its "
-            "own role (two of them exchanged misstate the record; policy 10.1)",
-        ),
-        source="sql",
-        sql=sql,
-        normalize="money",
-        forbidden=[],  # roles only: the guard holds which amounts may be stated
-        roles=roles,
-        weight=kw.pop("weight", 0.5),
-        required=kw.pop("required", True),
-        **kw,
-    )
-
-
 def _written(table: str, column: str, when: str) -> str:
     return f"SELECT {column} FROM {table} WHERE {when}"
 
@@ -291,6 +259,42 @@ EPISODE_TEXT_SQL = " UNION ALL ".join(
 entry and line memos (a write-off's or credit note's reason lands there), a bill's vendor
 reference and memo, document line descriptions, credit note reasons, payment references,
 bank line notes and escalation reasons."""
+
+def notes_values_in_role(
+    *roles: AmountRole | Param, sql: str = EPISODE_TEXT_SQL, **kw: Any
+) -> AnswerMatch:
+    """Every note and every other free text written in the episode (`EPISODE_TEXT_SQL`: an
+    entry's or line's memo, a write-off's reason, a bill line's description, a bank line's
+    note, an escalation reason: records the books keep beside the note) states each date,
+    account code and amount of ``roles`` that it states in its role (an `AmountRole` with a
+    text value, a date or an account code: `mcpgym_grading._value_roles`; with cents,
+    `mcpgym_grading._roles`; a `Param` names a roles param, `_note_roles.note_roles`). Two
+    allowed dates, accounts or amounts exchanged (the accrual dated on the reversal's day,
+    the posting date given as the date asked for) misstate the record. Which amounts a note
+    may state at all is the guard's (`texts_state_no_other_amount_guard`): this check reads
+    roles only (a money check with no ``expected`` and nothing forbidden). No note states
+    nothing and passes. Required: a swapped date or account misstates the record (policy
+    10.1), as a swapped amount does (`note_amounts_in_role`); a memo dating the accrual in
+    April or naming 6900 for the account debited misstates the entry the same way (round 11's
+    M11). ``sql``: the texts read (`EPISODE_REASONS_SQL`: the escalation reasons the
+    controller acts on)."""
+    return AnswerMatch(
+        name=kw.pop("name", "note-values-in-role"),
+        description=kw.pop(
+            "description",
+            "each date, account and amount the notes state stands beside the words of its "
+            "own role (two of them exchanged misstate the record; policy 10.1)",
+        ),
+        source="sql",
+        sql=sql,
+        normalize="money",
+        forbidden=[],  # roles only: the guard holds which amounts may be stated
+        roles=roles,
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
+
 
 TAX_IDS_SQL = "SELECT substr(tax_id, instr(tax_id, '-') + 1) FROM parties"
 """Every party's tax id as its digit core (``998256290`` of ``TX-998256290``; the whole form

@@ -52,7 +52,6 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
-    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -208,7 +207,14 @@ def generate(g: Generation) -> VariantSpec:
             (write_off["number"] if write_off else None, WROTE_OFF_CUES),
             (escalate["number"] if escalate else None, ESCALATED_CUES),
         ),
-        "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
+        # every invoice number a text states is one of the episode's own: the escalation
+        # reason's, the write-off's memo (its reason) and the notes' (round 11's M11)
+        "reason_roles": note_roles(
+            *id_roles(
+                write_off["number"] if write_off else None,
+                escalate["number"] if escalate else None,
+            )
+        ),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -300,11 +306,11 @@ RUBRIC = Rubric(
         ),
         notes_values_in_role(
             Param("reason_roles"),
-            sql=EPISODE_REASONS_SQL,
             name="reason-values-in-role",
-            description="each invoice number the escalation reason states is the episode's "
-            "own (the controller acts on it: another number sends them to another invoice)",
-            bands=("hard", "expert"),
+            description="each invoice number the escalation reason, the write-off's reason "
+            "(its entry's memo) and every other text of the episode states is the episode's "
+            "own (the controller acts on the reason: another number sends them to another "
+            "invoice; a memo naming another invoice misstates the entry)",
         ),
         tax_id_not_copied(),
         *texts_claim_only(
