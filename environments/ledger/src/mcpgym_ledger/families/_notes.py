@@ -227,9 +227,8 @@ def _written(table: str, column: str, when: str) -> str:
 
 
 _T = f"'{SNAPSHOT_TIME}'"
-EPISODE_TEXT_SQL = " UNION ALL ".join(
+EPISODE_MEMOS_SQL = " UNION ALL ".join(
     (
-        _written("notes", "body", f"created_at > {_T}"),
         _written("journal_entries", "memo", f"created_at > {_T}"),
         _written(
             "journal_lines",
@@ -252,13 +251,25 @@ EPISODE_TEXT_SQL = " UNION ALL ".join(
         _written("credit_notes", "reason", f"created_at > {_T}"),
         _written("payments", "reference", f"created_at > {_T}"),
         _written("bank_lines", "note", f"updated_at > {_T}"),
+    )
+)
+"""Every free text the agent writes in an episode on the records of the books, on the rows
+it wrote or changed, but notes and escalation reasons: entry and line memos (a write-off's
+reason lands in its entry's memo), a bill's vendor reference and memo, document line
+descriptions, credit note reasons, payment references and bank line notes."""
+
+EPISODE_TEXT_SQL = " UNION ALL ".join(
+    (
+        _written("notes", "body", f"created_at > {_T}"),
+        EPISODE_MEMOS_SQL,
         _written("escalations", "reason", f"created_at > {_T}"),
     )
 )
 """Every free text the agent can write in an episode, on the rows it wrote or changed: notes,
-entry and line memos (a write-off's or credit note's reason lands there), a bill's vendor
-reference and memo, document line descriptions, credit note reasons, payment references,
-bank line notes and escalation reasons."""
+the texts of `EPISODE_MEMOS_SQL` (entry and line memos, a bill's vendor reference and memo,
+document line descriptions, credit note reasons, payment references, bank line notes) and
+escalation reasons."""
+
 
 def notes_values_in_role(
     *roles: AmountRole | Param, sql: str = EPISODE_TEXT_SQL, **kw: Any

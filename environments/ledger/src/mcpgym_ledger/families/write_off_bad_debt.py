@@ -52,6 +52,8 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_MEMOS_SQL,
+    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -207,9 +209,10 @@ def generate(g: Generation) -> VariantSpec:
             (write_off["number"] if write_off else None, WROTE_OFF_CUES),
             (escalate["number"] if escalate else None, ESCALATED_CUES),
         ),
-        # every invoice number a text states is one of the episode's own: the escalation
-        # reason's, the write-off's memo (its reason) and the notes' (round 11's M11)
-        "reason_roles": note_roles(
+        "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
+        # every invoice number the write-off's memo (its reason) states is one of the
+        # episode's own (round 11's M11)
+        "memo_roles": note_roles(
             *id_roles(
                 write_off["number"] if write_off else None,
                 escalate["number"] if escalate else None,
@@ -306,11 +309,19 @@ RUBRIC = Rubric(
         ),
         notes_values_in_role(
             Param("reason_roles"),
+            sql=EPISODE_REASONS_SQL,
             name="reason-values-in-role",
-            description="each invoice number the escalation reason, the write-off's reason "
-            "(its entry's memo) and every other text of the episode states is the episode's "
-            "own (the controller acts on the reason: another number sends them to another "
-            "invoice; a memo naming another invoice misstates the entry)",
+            description="each invoice number the escalation reason states is the episode's "
+            "own (the controller acts on it: another number sends them to another invoice)",
+            bands=("hard", "expert"),
+        ),
+        notes_values_in_role(
+            Param("memo_roles"),
+            sql=EPISODE_MEMOS_SQL,
+            name="memo-values-in-role",
+            description="each invoice number the write-off's reason (its entry's memo) and "
+            "every other memo of the episode states is one of the episode's own (a memo "
+            "naming another invoice misstates the entry; policy 10.1)",
         ),
         tax_id_not_copied(),
         *texts_claim_only(
