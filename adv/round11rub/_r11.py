@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/round10rub")
-from _r import N, edit, env, grade, report, run  # noqa: E402,F401
+from _r import N, edit, env, final_rows, grade, report, run  # noqa: E402,F401
 from mcpgym_server import ToolCall  # noqa: E402,F401
 
 L = env("ledger")

@@ -418,6 +418,57 @@ def note_decision(
     )
 
 
+_ESCALATED = f"SELECT entity_id FROM escalations WHERE created_at > {_T} AND entity = "
+UNTOUCHED_NOTES_SQL = (
+    f"SELECT n.body FROM notes n WHERE n.created_at > {_T} AND ("
+    "(n.entity = 'invoice' AND n.entity_id NOT IN "
+    f"(SELECT id FROM invoices WHERE updated_at > {_T} UNION {_ESCALATED}'invoice')) "
+    "OR (n.entity = 'bill' AND n.entity_id NOT IN "
+    f"(SELECT id FROM bills WHERE updated_at > {_T} UNION {_ESCALATED}'bill')) "
+    "OR (n.entity = 'bank_line' AND n.entity_id NOT IN "
+    f"(SELECT id FROM bank_lines WHERE updated_at > {_T} UNION {_ESCALATED}'bank_line')) "
+    "OR (n.entity = 'journal_entry' AND n.entity_id NOT IN "
+    f"(SELECT id FROM journal_entries WHERE created_at > {_T} OR edited_at IS NOT NULL "
+    f"UNION SELECT reverses_entry_id FROM journal_entries WHERE created_at > {_T} "
+    f"AND reverses_entry_id IS NOT NULL UNION {_ESCALATED}'journal_entry')) "
+    f"OR (n.entity = 'payment' AND n.entity_id NOT IN (SELECT id FROM payments "
+    f"WHERE created_at > {_T})) "
+    f"OR (n.entity = 'credit_note' AND n.entity_id NOT IN (SELECT id FROM credit_notes "
+    f"WHERE created_at > {_T}))) ORDER BY n.id"
+)
+"""The notes the episode left on a document, entry, bank line or payment it did not create,
+change, reverse or escalate (an untouched record: another invoice of the customer, another
+customer's, another bill of the vendor); notes on a party are left out (a summary of the
+work may stand there)."""
+
+UNTOUCHED_ACTIONS = ("post", "write-off", "refund", "store-credit", "pay", "enter-bill")
+"""The actions a note on an untouched record cannot claim were done to it: each changes the
+record it is done to (an escalation does not, but escalates it: such a record is touched)."""
+
+
+def untouched_records_claim_nothing(**kw: Any) -> DecisionMatch:
+    """No note the episode left on a record it did not touch (`UNTOUCHED_NOTES_SQL`) claims
+    an action of `UNTOUCHED_ACTIONS` was done (round 11's O11: ``Written off as bad debt``
+    on the customer's other invoice, which nothing wrote off, passed where the band writes
+    one off: the claim check allows the band's own actions in any text). Denials, and
+    conditional, future and requested forms state nothing (the expert bill's ``it was not
+    entered a second time``). Required: the note is that record's record (policy 10.1)."""
+    return DecisionMatch(
+        name=kw.pop("name", "untouched-records-claim-nothing"),
+        description=kw.pop(
+            "description",
+            "no note on a record the episode did not change (another invoice, bill, entry, "
+            "bank line or payment) claims it was posted, written off, refunded, credited, "
+            "paid or entered (policy 10.1)",
+        ),
+        source="sql",
+        sql=UNTOUCHED_NOTES_SQL,
+        not_claimed=UNTOUCHED_ACTIONS,
+        required=kw.pop("required", True),
+        **kw,
+    )
+
+
 LEDGER_ACTIONS = ("write-off", "refund", "pay", "approve", "escalate", "enter-bill")
 """The actions a ledger text can claim beside the band's posting decision
 (`mcpgym_grading._decisions.ACTIONS`): a write-off, a refund to a customer, a payment to a

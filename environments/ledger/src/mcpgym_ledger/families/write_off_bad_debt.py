@@ -62,6 +62,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -324,6 +325,7 @@ RUBRIC = Rubric(
             "naming another invoice misstates the entry; policy 10.1)",
         ),
         tax_id_not_copied(),
+        untouched_records_claim_nothing(),
         *texts_claim_only(
             {
                 "easy": _WRITTEN,
