@@ -41,7 +41,6 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
-    untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
@@ -243,7 +242,6 @@ RUBRIC = Rubric(
             "beside its account (two of them exchanged misstate the entry; policy 10.1)",
         ),
         tax_id_not_copied(),
-        untouched_records_claim_nothing(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "

@@ -40,7 +40,6 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
-    untouched_records_claim_nothing,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -284,7 +283,6 @@ RUBRIC = Rubric(
             bands=("expert",),
         ),
         tax_id_not_copied(),
-        untouched_records_claim_nothing(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},
