@@ -90,7 +90,7 @@ def test_a_wrong_fact_in_a_memo_or_reason_fails(
     failed = {
         n
         for n, ok in checks.items()
-        if not ok and n in ("note-values-in-role", "reason-values-in-role")
+        if not ok and n in ("note-values-in-role", "memo-values-in-role")
     }
     assert failed, checks
 
