@@ -35,7 +35,7 @@ def _lines(extra: str) -> Edit:
     return lambda v, ls: [{**x, "description": x["description"] + extra} for x in ls]
 
 
-WRONG: list[tuple[str, str, str, str, Edit]] = [
+WRONG: list[Any] = [  # (family, band, tool, key, edit) tuples and pytest.param
     (
         "accrue-expense",
         "easy",
@@ -64,12 +64,17 @@ WRONG: list[tuple[str, str, str, str, Edit]] = [
         "memo",
         lambda v, m: f"{m} (posted on {v.params['issue_date']}, in April)",
     ),
-    (
+    pytest.param(
         "write-off-bad-debt",
         "easy",
         "write_off_invoice",
         "reason",
         lambda v, r: r + " (INV-2026-0149)",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="write-off-bad-debt's memo-values-in-role is left out of its rubric (the "
+            "ship gate found it vacuous, round 11)",
+        ),
     ),
     (
         "enter-vendor-bill",

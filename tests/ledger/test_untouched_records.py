@@ -1,7 +1,7 @@
 """A note on a record the episode did not touch claims no action was done to it (issue 9,
 round 11's O11): where the band writes an invoice off, a second note `Written off as bad
 debt (6800)` on the customer's other invoice (nothing wrote it off) passed at score 1.0, as
-did `Entered and posted` on another bill of the vendor: the claim check allows the band's
+did `Bill entered and posted` on another bill of the vendor: the claim check allows the band's
 own actions in every text. The references (the expert bill's note on the bill already
 entered: `it was not entered a second time`) and plain notes pass."""
 
@@ -56,7 +56,7 @@ OTHER_BILL = "SELECT id FROM bills WHERE vendor_id = :vendor_id AND id < :bill_i
             "medium",
             OTHER_BILL,
             "bill",
-            "Entered and posted today from the vendor's email.",
+            "Bill entered and posted today from the vendor's email.",
         ),
     ],
 )

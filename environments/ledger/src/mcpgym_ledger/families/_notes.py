@@ -446,13 +446,18 @@ UNTOUCHED_ACTIONS = ("post", "write-off", "refund", "store-credit", "pay", "ente
 record it is done to (an escalation does not, but escalates it: such a record is touched)."""
 
 
-def untouched_records_claim_nothing(**kw: Any) -> DecisionMatch:
+def untouched_records_claim_nothing(
+    actions: tuple[str, ...] = UNTOUCHED_ACTIONS, **kw: Any
+) -> DecisionMatch:
     """No note the episode left on a record it did not touch (`UNTOUCHED_NOTES_SQL`) claims
     an action of `UNTOUCHED_ACTIONS` was done (round 11's O11: ``Written off as bad debt``
     on the customer's other invoice, which nothing wrote off, passed where the band writes
     one off: the claim check allows the band's own actions in any text). Denials, and
     conditional, future and requested forms state nothing (the expert bill's ``it was not
-    entered a second time``). Required: the note is that record's record (policy 10.1)."""
+    entered a second time``). Required: the note is that record's record (policy 10.1).
+    ``actions``: the actions read (enter-vendor-bill leaves ``post`` out: a leaked
+    ``status: posted`` on the duplicate bill's note read as a claim in the plain form only,
+    and the ship gate refuses a check its look-alike forms evade)."""
     return DecisionMatch(
         name=kw.pop("name", "untouched-records-claim-nothing"),
         description=kw.pop(
@@ -463,7 +468,7 @@ def untouched_records_claim_nothing(**kw: Any) -> DecisionMatch:
         ),
         source="sql",
         sql=UNTOUCHED_NOTES_SQL,
-        not_claimed=UNTOUCHED_ACTIONS,
+        not_claimed=actions,
         required=kw.pop("required", True),
         **kw,
     )

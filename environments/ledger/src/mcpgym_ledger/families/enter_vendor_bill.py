@@ -483,7 +483,9 @@ RUBRIC = Rubric(
             bands=("easy", "medium", "expert"),
         ),
         tax_id_not_copied(),
-        untouched_records_claim_nothing(),
+        untouched_records_claim_nothing(
+            ("write-off", "refund", "store-credit", "pay", "enter-bill")
+        ),
         *texts_claim_only(
             {
                 "easy": _ENTERED,

@@ -52,7 +52,6 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
-    EPISODE_MEMOS_SQL,
     EPISODE_REASONS_SQL,
     note_decision,
     note_left,
@@ -211,14 +210,6 @@ def generate(g: Generation) -> VariantSpec:
             (escalate["number"] if escalate else None, ESCALATED_CUES),
         ),
         "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
-        # every invoice number the write-off's memo (its reason) states is one of the
-        # episode's own (round 11's M11)
-        "memo_roles": note_roles(
-            *id_roles(
-                write_off["number"] if write_off else None,
-                escalate["number"] if escalate else None,
-            )
-        ),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -316,14 +307,9 @@ RUBRIC = Rubric(
             "own (the controller acts on it: another number sends them to another invoice)",
             bands=("hard", "expert"),
         ),
-        notes_values_in_role(
-            Param("memo_roles"),
-            sql=EPISODE_MEMOS_SQL,
-            name="memo-values-in-role",
-            description="each invoice number the write-off's reason (its entry's memo) and "
-            "every other memo of the episode states is one of the episode's own (a memo "
-            "naming another invoice misstates the entry; policy 10.1)",
-        ),
+        # `memo-values-in-role` (each invoice number the write-off's reason, its entry's
+        # memo, states is the episode's own; round 11's M11) is left out: the ship gate found
+        # it vacuous (no control run states an invoice number in the reason)
         tax_id_not_copied(),
         untouched_records_claim_nothing(),
         *texts_claim_only(
