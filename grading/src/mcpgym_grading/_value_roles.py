@@ -161,8 +161,11 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     values = _value_pattern(tuple(v for v, _ in roles), tuple(sorted(kinds)))
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
+    dated = last_date is not None
     for clause in clauses(text):
         prepared = prepare(clause)
+        if dated:  # the dates written in another numeric form, read as ISO (round 11's D11)
+            prepared = iso_dates(prepared, frozenset(own))
         mentions = [
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
@@ -216,6 +219,50 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+_EDGE = r"(?<![\w./-])"
+_YMD = re.compile(_EDGE + r"(20\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
+_DMY = re.compile(_EDGE + r"(\d{1,2})([/.-])(\d{1,2})\2(20\d{2})(?![\w/]|[.-]\d)")
+_PACKED = re.compile(_EDGE + r"(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w/]|[.-]\d)")
+_CLOCK = re.compile(
+    r"(?<=\d{4}-\d{2}-\d{2})t\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?\b"
+)
+
+
+def _iso(y: str, m: str, d: str) -> str | None:
+    if 1 <= int(m) <= 12 and 1 <= int(d) <= 31:
+        return f"{y}-{int(m):02d}-{int(d):02d}"
+    return None
+
+
+def iso_dates(text: str, own: frozenset[str] = frozenset()) -> str:
+    """``text`` (prepared, lower-case) with the dates written in another numeric form read
+    as ISO dates: ``2026/05/31``, ``2026.5.31``, ``2026-5-31``, ``20260531``, ``31/05/2026``,
+    ``05/31/2026``, ``31.05.2026``, and ``2026-05-31t00:00:00z`` (the time dropped). A
+    day/month order that both readings allow (``04/05/2026``) is read as the one in ``own``
+    (the roles' values) if either is, else month first (the books' US dollars); a dot or a
+    dash between the parts is always day first. Anything else (an invalid month or day, a
+    longer run of digits) is left as written."""
+
+    def ymd(m: re.Match[str]) -> str:
+        return _iso(m.group(1), m.group(3), m.group(4)) or m.group(0)
+
+    def dmy(m: re.Match[str]) -> str:
+        a, sep, b, y = m.group(1), m.group(2), m.group(3), m.group(4)
+        day_first, month_first = _iso(y, b, a), _iso(y, a, b)
+        if sep != "/" or month_first is None:
+            return day_first or m.group(0)
+        if day_first is None or day_first == month_first:
+            return month_first
+        return day_first if day_first in own and month_first not in own else month_first
+
+    def packed(m: re.Match[str]) -> str:
+        return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+
+    text = _CLOCK.sub("", text)
+    return _PACKED.sub(packed, _DMY.sub(dmy, _YMD.sub(ymd, text)))
+
+
 _DATE_LIKE = re.compile(
     r"(?<![\w.])(?<!\w-)((?:19|20)\d{2})[- ]{1,3}(0[1-9]|1[0-2])(?:[- ]{1,3}\d{2})?(?!\w|-\d)"
 )
@@ -241,7 +288,7 @@ def _unnamed_dates(text: str, values: Sequence[str]) -> list[str]:
     if not dates:
         return []
     first = min(d[:7] for d in dates)
-    plain = prepare(text).translate(str.maketrans(_SEPARATORS))
+    plain = iso_dates(prepare(text).translate(str.maketrans(_SEPARATORS)), frozenset(dates))
     return [
         f"{m.group(0)} (a date before the record's)"
         for m in _DATE_LIKE.finditer(plain)

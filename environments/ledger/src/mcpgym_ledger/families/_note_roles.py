@@ -149,6 +149,8 @@ POSTING_DATE_CUES = (
     "posting",
     "posting date",
     "posts",
+    "repost*",
+    "re-post*",
     "booked",
     "moved",
     "moved to",
@@ -160,7 +162,8 @@ POSTING_DATE_CUES = (
     "instead",
 )
 """The date an entry was posted on (closed-period-posting, enter-vendor-bill: 2026-05-01,
-the first day of the earliest open period)."""
+the first day of the earliest open period; correct-misposted-entry's corrected entry,
+"reposted on 2026-06-15")."""
 
 ASKED_DATE_CUES = (
     "asked",

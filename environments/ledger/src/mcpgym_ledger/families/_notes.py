@@ -222,46 +222,13 @@ EPISODE_REASONS_SQL = (
 """Every escalation reason the episode wrote (the controller acts on it)."""
 
 
-def notes_values_in_role(
-    *roles: AmountRole | Param, sql: str = EPISODE_NOTES_SQL, **kw: Any
-) -> AnswerMatch:
-    """Every note left in the episode (`EPISODE_NOTES_SQL`) states each date, account code
-    and amount of ``roles`` that it states in its role (an `AmountRole` with a text value,
-    a date or an account code: `mcpgym_grading._value_roles`; with cents,
-    `mcpgym_grading._roles`; a `Param` names a roles param, `_note_roles.note_roles`). Two
-    allowed dates, accounts or amounts exchanged (the accrual dated on the reversal's day,
-    the posting date given as the date asked for) misstate the record. Which amounts a note
-    may state at all is the guard's (`texts_state_no_other_amount_guard`): this check reads
-    roles only (a money check with no ``expected`` and nothing forbidden). No note states
-    nothing and passes. Required: a swapped date or account misstates the record (policy
-    10.1), as a swapped amount does (`note_amounts_in_role`). ``sql``: the texts read
-    (`EPISODE_REASONS_SQL`: the escalation reasons the controller acts on)."""
-    return AnswerMatch(
-        name=kw.pop("name", "note-values-in-role"),
-        description=kw.pop(
-            "description",
-            "each date, account and amount the notes state stands beside the words of its "
-            "own role (two of them exchanged misstate the record; policy 10.1)",
-        ),
-        source="sql",
-        sql=sql,
-        normalize="money",
-        forbidden=[],  # roles only: the guard holds which amounts may be stated
-        roles=roles,
-        weight=kw.pop("weight", 0.5),
-        required=kw.pop("required", True),
-        **kw,
-    )
-
-
 def _written(table: str, column: str, when: str) -> str:
     return f"SELECT {column} FROM {table} WHERE {when}"
 
 
 _T = f"'{SNAPSHOT_TIME}'"
-EPISODE_TEXT_SQL = " UNION ALL ".join(
+EPISODE_MEMOS_SQL = " UNION ALL ".join(
     (
-        _written("notes", "body", f"created_at > {_T}"),
         _written("journal_entries", "memo", f"created_at > {_T}"),
         _written(
             "journal_lines",
@@ -284,13 +251,61 @@ EPISODE_TEXT_SQL = " UNION ALL ".join(
         _written("credit_notes", "reason", f"created_at > {_T}"),
         _written("payments", "reference", f"created_at > {_T}"),
         _written("bank_lines", "note", f"updated_at > {_T}"),
+    )
+)
+"""Every free text the agent writes in an episode on the records of the books, on the rows
+it wrote or changed, but notes and escalation reasons: entry and line memos (a write-off's
+reason lands in its entry's memo), a bill's vendor reference and memo, document line
+descriptions, credit note reasons, payment references and bank line notes."""
+
+EPISODE_TEXT_SQL = " UNION ALL ".join(
+    (
+        _written("notes", "body", f"created_at > {_T}"),
+        EPISODE_MEMOS_SQL,
         _written("escalations", "reason", f"created_at > {_T}"),
     )
 )
 """Every free text the agent can write in an episode, on the rows it wrote or changed: notes,
-entry and line memos (a write-off's or credit note's reason lands there), a bill's vendor
-reference and memo, document line descriptions, credit note reasons, payment references,
-bank line notes and escalation reasons."""
+the texts of `EPISODE_MEMOS_SQL` (entry and line memos, a bill's vendor reference and memo,
+document line descriptions, credit note reasons, payment references, bank line notes) and
+escalation reasons."""
+
+
+def notes_values_in_role(
+    *roles: AmountRole | Param, sql: str = EPISODE_TEXT_SQL, **kw: Any
+) -> AnswerMatch:
+    """Every note and every other free text written in the episode (`EPISODE_TEXT_SQL`: an
+    entry's or line's memo, a write-off's reason, a bill line's description, a bank line's
+    note, an escalation reason: records the books keep beside the note) states each date,
+    account code and amount of ``roles`` that it states in its role (an `AmountRole` with a
+    text value, a date or an account code: `mcpgym_grading._value_roles`; with cents,
+    `mcpgym_grading._roles`; a `Param` names a roles param, `_note_roles.note_roles`). Two
+    allowed dates, accounts or amounts exchanged (the accrual dated on the reversal's day,
+    the posting date given as the date asked for) misstate the record. Which amounts a note
+    may state at all is the guard's (`texts_state_no_other_amount_guard`): this check reads
+    roles only (a money check with no ``expected`` and nothing forbidden). No note states
+    nothing and passes. Required: a swapped date or account misstates the record (policy
+    10.1), as a swapped amount does (`note_amounts_in_role`); a memo dating the accrual in
+    April or naming 6900 for the account debited misstates the entry the same way (round 11's
+    M11). ``sql``: the texts read (`EPISODE_REASONS_SQL`: the escalation reasons the
+    controller acts on)."""
+    return AnswerMatch(
+        name=kw.pop("name", "note-values-in-role"),
+        description=kw.pop(
+            "description",
+            "each date, account and amount the notes state stands beside the words of its "
+            "own role (two of them exchanged misstate the record; policy 10.1)",
+        ),
+        source="sql",
+        sql=sql,
+        normalize="money",
+        forbidden=[],  # roles only: the guard holds which amounts may be stated
+        roles=roles,
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
+
 
 TAX_IDS_SQL = "SELECT substr(tax_id, instr(tax_id, '-') + 1) FROM parties"
 """Every party's tax id as its digit core (``998256290`` of ``TX-998256290``; the whole form
@@ -400,6 +415,62 @@ def note_decision(
         not_denied=not_denied,
         required=True,
         bands=bands,
+    )
+
+
+_ESCALATED = f"SELECT entity_id FROM escalations WHERE created_at > {_T} AND entity = "
+UNTOUCHED_NOTES_SQL = (
+    f"SELECT n.body FROM notes n WHERE n.created_at > {_T} AND ("
+    "(n.entity = 'invoice' AND n.entity_id NOT IN "
+    f"(SELECT id FROM invoices WHERE updated_at > {_T} UNION {_ESCALATED}'invoice')) "
+    "OR (n.entity = 'bill' AND n.entity_id NOT IN "
+    f"(SELECT id FROM bills WHERE updated_at > {_T} UNION {_ESCALATED}'bill')) "
+    "OR (n.entity = 'bank_line' AND n.entity_id NOT IN "
+    f"(SELECT id FROM bank_lines WHERE updated_at > {_T} UNION {_ESCALATED}'bank_line')) "
+    "OR (n.entity = 'journal_entry' AND n.entity_id NOT IN "
+    f"(SELECT id FROM journal_entries WHERE created_at > {_T} OR edited_at IS NOT NULL "
+    f"UNION SELECT reverses_entry_id FROM journal_entries WHERE created_at > {_T} "
+    f"AND reverses_entry_id IS NOT NULL UNION {_ESCALATED}'journal_entry')) "
+    f"OR (n.entity = 'payment' AND n.entity_id NOT IN (SELECT id FROM payments "
+    f"WHERE created_at > {_T})) "
+    f"OR (n.entity = 'credit_note' AND n.entity_id NOT IN (SELECT id FROM credit_notes "
+    f"WHERE created_at > {_T}))) ORDER BY n.id"
+)
+"""The notes the episode left on a document, entry, bank line or payment it did not create,
+change, reverse or escalate (an untouched record: another invoice of the customer, another
+customer's, another bill of the vendor); notes on a party are left out (a summary of the
+work may stand there)."""
+
+UNTOUCHED_ACTIONS = ("post", "write-off", "refund", "store-credit", "pay", "enter-bill")
+"""The actions a note on an untouched record cannot claim were done to it: each changes the
+record it is done to (an escalation does not, but escalates it: such a record is touched)."""
+
+
+def untouched_records_claim_nothing(
+    actions: tuple[str, ...] = UNTOUCHED_ACTIONS, **kw: Any
+) -> DecisionMatch:
+    """No note the episode left on a record it did not touch (`UNTOUCHED_NOTES_SQL`) claims
+    an action of `UNTOUCHED_ACTIONS` was done (round 11's O11: ``Written off as bad debt``
+    on the customer's other invoice, which nothing wrote off, passed where the band writes
+    one off: the claim check allows the band's own actions in any text). Denials, and
+    conditional, future and requested forms state nothing (the expert bill's ``it was not
+    entered a second time``). Required: the note is that record's record (policy 10.1).
+    ``actions``: the actions read (enter-vendor-bill leaves ``post`` out: a leaked
+    ``status: posted`` on the duplicate bill's note read as a claim in the plain form only,
+    and the ship gate refuses a check its look-alike forms evade)."""
+    return DecisionMatch(
+        name=kw.pop("name", "untouched-records-claim-nothing"),
+        description=kw.pop(
+            "description",
+            "no note on a record the episode did not change (another invoice, bill, entry, "
+            "bank line or payment) claims it was posted, written off, refunded, credited, "
+            "paid or entered (policy 10.1)",
+        ),
+        source="sql",
+        sql=UNTOUCHED_NOTES_SQL,
+        not_claimed=actions,
+        required=kw.pop("required", True),
+        **kw,
     )
 
 

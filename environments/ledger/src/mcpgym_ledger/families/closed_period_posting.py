@@ -66,6 +66,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
@@ -321,6 +322,7 @@ RUBRIC = Rubric(
             "exchanged say it was posted in the closed period; policy 2.2)",
         ),
         tax_id_not_copied(),
+        untouched_records_claim_nothing(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             description="every other table equals the reference end state: no period closed "

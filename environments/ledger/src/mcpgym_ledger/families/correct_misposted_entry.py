@@ -42,6 +42,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
 
@@ -281,6 +282,7 @@ RUBRIC = Rubric(
             "words of its own role (policy 10.1)",
         ),
         tax_id_not_copied(),
+        untouched_records_claim_nothing(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(),
     ),

@@ -62,6 +62,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_server import (
     Generation,
@@ -482,6 +483,9 @@ RUBRIC = Rubric(
             bands=("easy", "medium", "expert"),
         ),
         tax_id_not_copied(),
+        untouched_records_claim_nothing(
+            ("write-off", "refund", "store-credit", "pay", "enter-bill")
+        ),
         *texts_claim_only(
             {
                 "easy": _ENTERED,

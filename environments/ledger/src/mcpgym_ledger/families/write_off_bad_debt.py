@@ -61,6 +61,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -306,7 +307,11 @@ RUBRIC = Rubric(
             "own (the controller acts on it: another number sends them to another invoice)",
             bands=("hard", "expert"),
         ),
+        # `memo-values-in-role` (each invoice number the write-off's reason, its entry's
+        # memo, states is the episode's own; round 11's M11) is left out: the ship gate found
+        # it vacuous (no control run states an invoice number in the reason)
         tax_id_not_copied(),
+        untouched_records_claim_nothing(),
         *texts_claim_only(
             {
                 "easy": _WRITTEN,
