@@ -46,7 +46,8 @@ it``) still stands for the next. Also read:
 - a short key takes its value (``Posted: no``, ``Cancellation of order #7: done``);
   a noun of the action with a word of completion claims (``Your request to cancel order #7
   has been completed``, ``your refund went through``), as do ``was able to`` / ``managed to``
-  + a base form and a checked box (``- [x] Cancel order #7``);
+  + a base form, a checked box or a check mark (``- [x] Cancel order #7``, ``✅ Cancel
+  order #7``) and a key of completion (``Done: cancel order #7``);
 - letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined.
 
 Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
@@ -81,6 +82,7 @@ Action = Literal[
     "pay",
     "approve",
     "enter-bill",
+    "reverse",
 ]
 """The actions the reader knows (`ACTIONS`; the tools' other writes are
 `mcpgym_grading._action_forms`')."""
@@ -277,7 +279,16 @@ _REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pendi
 """Hedge words that close their own proposition (``As you requested I cancelled``)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
-_CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
+_CHECKED = re.compile(
+    r"^\s*(?:[-*]\s*)?(?:\[[x\u2713\u2714]\]|[\u2705\u2714\u2611\u2713](?:\ufe0f)?)\s*$"
+)
+"""A ticked box or a check mark before the form (``- [x] Cancel #7``, ``✅ Cancel #7``)."""
+_DONE_KEY = re.compile(
+    r"^\s*(?:[-*]\s*)?(?:done|completed?|finished|handled|actioned|sorted|resolved)\s*"
+    r"[\u2705\u2714\u2611]?\s*$"
+)
+"""A key of completion (``Done: cancel #7``, ``Completed - refund #7``): the base form that
+leads the clause after it is claimed, as after a ticked box."""
 _VALUE_YES = re.compile(
     r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
     r"(?:[\u2705\u2714\u2611(]|$)"
@@ -458,9 +469,10 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
             keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
             value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
+            ticked = i > 0 and _ticks(*clauses[i - 1])
             found = False
             for action in live:
-                got = _read(clause, carried, action, value)
+                got = _read(clause, carried, action, value, ticked=ticked)
                 found = found or got is not None
                 out.extend(Decision(action, done, shown) for done in got or ())
             if found or _SENTENCE_BREAK.search(sep):
@@ -470,10 +482,19 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     return out
 
 
-def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool] | None:
+def _ticks(clause: str, sep: str) -> bool:
+    """Whether ``clause`` (with the break ``sep`` after it) is a key of completion whose
+    value is the next clause (`_DONE_KEY`: ``Done: cancel #7``, ``Completed - refund it``)."""
+    return sep.strip()[:1] in (":", "-", "\u2013", "\u2014") and bool(_DONE_KEY.search(clause))
+
+
+def _read(
+    clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
+) -> list[bool] | None:
     """The readings (True: claim, False: denial) of ``action`` in one clause; None where no
     form of it stands there. ``value``: the clause after a colon, read as the key's value
-    (``Posted: no``, ``Cancellation of order #7: done``)."""
+    (``Posted: no``, ``Cancellation of order #7: done``). ``ticked``: the clause is the value
+    of a key of completion (`_ticks`): a form leading it is claimed, as after ``- [x]``."""
     claims, bases, states = _PATTERNS[action]
     generic = bool(_GENERIC.search(clause))
     read: list[tuple[bool, tuple[int, int], str]] = []
@@ -496,9 +517,13 @@ def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool]
                     read.append((False, m.span(), kind))
                 elif generic:
                     continue
-                elif _CHECKED.search(before) or (
-                    (kind == "claim" or _DONE_ABLE.search(before))
-                    and not _scoped(_HEDGE, context, at, action)
+                elif (
+                    _CHECKED.search(before)
+                    or (ticked and not before.strip())
+                    or (
+                        (kind == "claim" or _DONE_ABLE.search(before))
+                        and not _scoped(_HEDGE, context, at, action)
+                    )
                 ):
                     read.append((True, m.span(), kind))
     if not seen and action in _NOUNS and value:

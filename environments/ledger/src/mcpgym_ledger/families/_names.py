@@ -1,0 +1,75 @@
+"""Rubric checks on the names a ledger text states: the record's own party and product.
+
+A note can keep every amount, date and number right and name another vendor, customer or
+product than the record's (round 10's F5: ``Credit note for 2 x Camp chair returned`` on
+a credit for water filters). `texts_name_only_own_party` refuses the names of the other
+parties in the books; `note_names_product` asks the note for the product the record is
+about, so a product the books do not know (``Camp chair``) fails too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mcpgym_grading import AnswerMatch, Param
+from mcpgym_ledger.families._identity import Records
+from mcpgym_ledger.families._notes import EPISODE_TEXT_SQL, notes_text_sql
+
+_SPEC = re.compile(r"\([^)]*\)|\S*\d\S*")
+
+
+def product_word(product: str) -> str:
+    """The word a text names ``product`` by (its last word, not a size or a pack: ``filter``
+    of ``Water filter``, ``daypack`` of ``Trail daypack 28L``, ``poles`` of ``Trekking poles
+    (pair)``), casefolded; a plural or a longer name holds it (``water filters``)."""
+    words = [w for w in re.findall(r"[A-Za-z]+", _SPEC.sub(" ", product)) if len(w) >= 3]
+    return (words[-1] if words else product).casefold()
+
+
+def texts_name_only_own_party(party: str, **kw: Any) -> AnswerMatch:
+    """No free text written in the episode (`EPISODE_TEXT_SQL`) names a party of the books
+    but ``:party`` (the customer or vendor the records are about) by its name, read as whole
+    words (another vendor on a bill's note, another customer on a credit or payment; policy
+    10.1: the note is the record). Required: a note naming another party misstates whose
+    document it is."""
+    return AnswerMatch(
+        name=kw.pop("name", "texts-name-only-own-party"),
+        description=kw.pop(
+            "description",
+            "no note, memo or reason written in the episode names another customer or vendor "
+            "than the record's own (policy 10.1)",
+        ),
+        source="sql",
+        sql=EPISODE_TEXT_SQL,
+        normalize="token",
+        forbidden_sql=f"SELECT name FROM parties WHERE id <> :{party}",
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
+
+
+def note_names_product(entity: str, ref: str | Records, word: str, **kw: Any) -> AnswerMatch:
+    """The notes on ``entity`` ``ref`` (`_notes.notes_sql`) name the product of the variant
+    param ``:word`` (`product_word`), and no product the customer ``:customer_id`` never
+    bought (the other products the company sells, by name). Required: a note naming another
+    product misstates what was credited (policy 10.1)."""
+    return AnswerMatch(
+        name=kw.pop("name", "note-names-product"),
+        description=kw.pop(
+            "description",
+            f"the note on the {entity} names the product it is about, and no product the "
+            "customer never bought (policy 10.1)",
+        ),
+        source="sql",
+        sql=notes_text_sql(entity, ref),
+        normalize="text",
+        expected=Param(word),
+        forbidden_sql="SELECT DISTINCT description FROM invoice_lines WHERE description NOT IN "
+        "(SELECT l.description FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id "
+        "WHERE i.customer_id = :customer_id)",
+        weight=kw.pop("weight", 0.5),
+        required=kw.pop("required", True),
+        **kw,
+    )
