@@ -273,24 +273,29 @@ row(
 )
 
 
-
 def memo(fn):
     return lambda v: edit(v, "reverse_journal_entry", lambda a: {**a, "memo": fn(v, a["memo"])})
 
 
 row(
     "correct-misposted-entry: the reversal's memo names another entry (fact-i's kind)",
-    L, "correct-misposted-entry", B,
+    L,
+    "correct-misposted-entry",
+    B,
     memo(lambda v, b: re.sub(r"entry (\d+)", lambda m: f"entry {int(m.group(1)) + 1}", b)),
 )
 row(
     "honest correct-misposted-entry expert: memo naming the original and its earlier reversal",
-    L, "correct-misposted-entry", ("expert",),
+    L,
+    "correct-misposted-entry",
+    ("expert",),
     memo(lambda v, b: b + f" (the wrong re-post of original entry {v.params['entry_id']})"),
 )
 row(
     "honest correct-misposted-entry: memo 'Reverses entry N, coded to the wrong account'",
-    L, "correct-misposted-entry", B,
+    L,
+    "correct-misposted-entry",
+    B,
     memo(lambda v, b: re.sub(r"Reversal of entry (\d+):", r"Reverses entry \1,", b)),
 )
 

@@ -95,9 +95,11 @@ WRONG: list[tuple[str, str, str, str, Edit, str]] = [
         "body",
         lambda v, b: re.sub(
             r"received from (.+?) on",
-            lambda m: "received from "
-            + _other_party(m.group(1), "Kestrel Mountain Shop", "Osprey Coast Gear")
-            + " on",
+            lambda m: (
+                "received from "
+                + _other_party(m.group(1), "Kestrel Mountain Shop", "Osprey Coast Gear")
+                + " on"
+            ),
             b,
         ),
         "texts-name-only-own-party",
