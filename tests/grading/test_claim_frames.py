@@ -49,6 +49,14 @@ def test_frames_with_a_hedge_or_no_tick_claim_nothing(text: str, action: str) ->
     assert not claims(text, action), text
 
 
+@pytest.mark.parametrize("frame", sorted(FRAMES))
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_a_frame_after_a_text_with_no_stop_claims(action: str, frame: str) -> None:
+    # a reading joins lines: the frame's key or mark ends the clause of the text before it
+    text = "bad debt: the customer has ceased trading\n\n" + framed_claim(action, frame)
+    assert claims(text, action), text
+
+
 def test_done_key_with_a_negation_denies() -> None:
     assert denies("Done: could not cancel order #7, it had shipped", "cancel")
 

@@ -280,15 +280,18 @@ _REQUEST = re.compile(r"^(?:asked|wanted|requested|request|please|approval|pendi
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(
-    r"^\s*(?:[-*]\s*)?(?:\[[x\u2713\u2714]\]|[\u2705\u2714\u2611\u2713](?:\ufe0f)?)\s*$"
+    r"(?:^|\s)(?:[-*]\s*)?(?:\[[x\u2713\u2714]\]|[\u2705\u2714\u2611\u2713](?:\ufe0f)?)\s*$"
 )
-"""A ticked box or a check mark before the form (``- [x] Cancel #7``, ``✅ Cancel #7``)."""
+"""A ticked box or a check mark just before the form (``- [x] Cancel #7``, ``✅ Cancel
+#7``), wherever the clause began: a reading joins lines, so a list item after a text with
+no stop ends the clause before it."""
 _DONE_KEY = re.compile(
-    r"^\s*(?:[-*]\s*)?(?:done|completed?|finished|handled|actioned|sorted|resolved)\s*"
-    r"[\u2705\u2714\u2611]?\s*$"
+    r"(?:^|\s)(?<!\bbe )(?<!\bnot )(?<!\bnothing )(?:[-*]\s*)?(?:done|completed?|"
+    r"finished|actioned)\s*[\u2705\u2714\u2611]?\s*$"
 )
-"""A key of completion (``Done: cancel #7``, ``Completed - refund #7``): the base form that
-leads the clause after it is claimed, as after a ticked box."""
+"""A key of completion ending the clause (``Done: cancel #7``, ``Completed - refund #7``;
+not ``to be done:``, ``not done:``): the base form that leads the clause after it is
+claimed, as after a ticked box."""
 _VALUE_YES = re.compile(
     r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
     r"(?:[\u2705\u2714\u2611(]|$)"
