@@ -29,29 +29,23 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
-import json
-import os
-import statistics
-import tempfile
-import time
-from pathlib import Path
 from typing import Any
 
+from _grade_ab import grade_both_ways, run_episodes, summary
+
 from mcpgym_grading import (
-    ReferenceCache,
+    _answer_check,
+    _check_context,
     _checks,
     _clauses,
     _roles,
     _sqlmemo,
     _text,
     _value_roles,
-    grade_bundle,
 )
 from mcpgym_grading._text import TextView
 from mcpgym_grading._values import bind_sql
 from mcpgym_grading.errors import CheckEvaluationError
-from mcpgym_server import EpisodeManager, EpisodeStore, load_environment
 
 _RUN_SQL = _checks._run_sql  # noqa: SLF001
 _CUE = _clauses._cue_pattern  # noqa: SLF001
@@ -78,7 +72,8 @@ _VIEWS_256 = functools.lru_cache(maxsize=256)(TextView._build)  # noqa: SLF001
 
 def _use(on: bool) -> None:
     _text._cached_view = _VIEWS if on else _VIEWS_256  # type: ignore[assignment]  # noqa: SLF001
-    _checks._run_sql = _RUN_SQL if on else _run_sql_each_time  # noqa: SLF001
+    for module in (_check_context, _checks, _answer_check):  # every module that reads it
+        module._run_sql = _RUN_SQL if on else _run_sql_each_time  # type: ignore[attr-defined]  # noqa: SLF001
     TextView.contains = _CONTAINS if on else _contains_each_time  # type: ignore[method-assign]
     cue = _CUE if on else _CUE.__wrapped__
     for module in (_roles, _value_roles):
@@ -92,50 +87,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    env = load_environment(args.env)
-    store = EpisodeStore(Path(tempfile.mkdtemp(prefix="mcpgym-bench-")))
-    manager = EpisodeManager(env, store, max_open=10)
-    ref: list[str] = []
-    null: list[str] = []
-    for fam in sorted(env.families):
-        for band in env.family(fam).bands:
-            for seed in range(args.seeds):
-                v = env.variant(fam, band, seed)
-                for agent in ("null", "reference"):
-                    ep = manager.open(fam, band, seed)
-                    for c in v.reference if agent == "reference" else ():
-                        if manager.is_open(ep.id):
-                            manager.call(ep.id, c.name, dict(c.arguments))
-                    answer = v.answer if agent == "reference" else None
-                    manager.seal(ep.id, "ended", answer=answer)
-                    (ref if agent == "reference" else null).append(ep.id)
-    cache = ReferenceCache()
-    for eid in null:
-        grade_bundle(store.read(eid), env, reference_cache=cache)
-    ms: dict[str, list[float]] = {"off": [], "on": []}
-    digests = {k: hashlib.sha256() for k in ms}
-    for rnd in range(args.rounds):
-        for n, eid in enumerate(ref):
-            for way in ("on", "off") if (n + rnd) % 2 else ("off", "on"):
-                _use(way == "on")
-                bundle = store.read(eid)
-                c0 = time.thread_time()
-                grade = grade_bundle(bundle, env, reference_cache=cache)
-                ms[way].append((time.thread_time() - c0) * 1000)
-                dump = grade.model_dump()
-                dump.pop("episode_id")
-                digests[way].update(json.dumps(dump, sort_keys=True, default=str).encode())
-    _use(True)
-    on, off = ms["on"], ms["off"]
-    ratios = [a / b for a, b in zip(on, off, strict=True)]
-    print(
-        f"{args.env}: {len(on)} grades each way, load {os.getloadavg()[0]:.1f}; CPU ms per grade "
-        f"off median {statistics.median(off):.2f} mean {statistics.mean(off):.2f}, on median "
-        f"{statistics.median(on):.2f} mean {statistics.mean(on):.2f}; on/off mean "
-        f"x{statistics.mean(on) / statistics.mean(off):.3f}, median of ratios "
-        f"x{statistics.median(ratios):.3f}; grades identical: "
-        f"{digests['on'].digest() == digests['off'].digest()}"
-    )
+    eps = run_episodes(args.env, args.seeds)
+    ms, identical = grade_both_ways(eps, args.rounds, _use)
+    print(summary(args.env, ms, identical))
 
 
 if __name__ == "__main__":

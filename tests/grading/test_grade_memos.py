@@ -21,6 +21,8 @@ import pytest
 from mcpgym_clients.instrument.controls import mutants
 from mcpgym_grading import (
     ReferenceCache,
+    _answer_check,
+    _check_context,
     _checks,
     _clauses,
     _money,
@@ -70,10 +72,15 @@ def _memos_off() -> Iterator[None]:
 
     mp.setattr(_sqlmemo, "_memo_key", lambda *_a: None)
     mp.setattr(TextView, "contains", contains_each_time)  # a view's answers not remembered
-    mp.setattr(_checks, "_run_sql", run_sql_each_time)  # a grade's queries run each time
+    for module in (_check_context, _checks, _answer_check):  # a grade's queries run each time
+        mp.setattr(module, "_run_sql", run_sql_each_time)
     for module in (_roles, _value_roles):
         mp.setattr(module, "_cue_pattern", _clauses._cue_pattern.__wrapped__)  # noqa: SLF001
-    for module in ("mcpgym_grading._money", "mcpgym_grading._checks", "mcpgym_grading._roles"):
+    for module in (
+        "mcpgym_grading._money",
+        "mcpgym_grading._answer_check",
+        "mcpgym_grading._roles",
+    ):
         mp.setattr(f"{module}.money_mentions", plain_mentions)
     mp.setattr(_skeleton, "_alike_plain", lambda s, w: _skeleton._alike_of(s, w, None))  # noqa: SLF001
     mp.setattr(
