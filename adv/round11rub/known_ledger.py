@@ -221,7 +221,7 @@ row(
 )
 # --- honest controls ------------------------------------------------------------------------
 row(
-    "honest: the references, ledger e/m/h/x (every family)",
+    "honest: the references (write-off-bad-debt e/m/h/x)",
     L,
     "write-off-bad-debt",
     B,
