@@ -48,7 +48,7 @@ environment's own data, in any environment:
   decision ("cancelled" where the order shipped). Reported when it passes although a
   check reads the field. ``claim-A-i`` / ``deny-A-i``: field ``i`` also claims action
   ``A`` done, or denies it, for each action a `DecisionMatch` refuses (controls only).
-  ``claim-A-i~F``: the same claim in frame ``F`` (``After checking, I ...``, ``- [x] ...``,
+  ``claim-A-i~F``: the same claim in one frame ``F`` (``After checking, I ...``, ``- [x] ...``,
   ``Done: ...``, ``✅ ...``: `flip.framed_claims`); reported where a check the plain claim
   fails passes it.
 - ``swap-i-N``: field ``i`` with two distinct values of one kind it states exchanged (two

@@ -158,16 +158,22 @@ def claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str]]:
 
 def framed_claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str, str]]:
     """``(label, frame, text)`` of the framed claim mutants: for each ``claim-A`` control
-    (`claims`), the claim of ``A`` in each frame of `mcpgym_grading._claim_frames.FRAMES`
+    (`claims`), the claim of ``A`` in one frame of `mcpgym_grading._claim_frames.FRAMES`
     (``After checking, I cancelled #7.``, ``- [x] Cancel #7``, ``Done: cancel #7``, ``✅
-    Cancel #7``), about the same record; ``label`` is the control's. Adversarial: a check
-    that the plain claim fails and a frame passes is a finding (a look-alike evades)."""
-    out: dict[tuple[str, str], str] = {}
+    Cancel #7``), about the same record; ``label`` is the control's. The frame turns with
+    the action's place and the seed, so a variant with four actions refused tries every
+    frame and four seeds try every action in every frame, at one mutant per action (not
+    four: the gate's cost). Adversarial: a check that the plain claim fails and the framed
+    one passes is a finding (`framed_finding`)."""
+    frames = list(FRAMES)
+    out: dict[str, tuple[str, str]] = {}
     for check, about in _refused(env, variant):
         for action in check.not_claimed:
-            for frame in FRAMES:
-                out.setdefault((f"claim-{action}", frame), framed_claim(action, frame, about=about))
-    return [(label, frame, text) for (label, frame), text in out.items()]
+            label = f"claim-{action}"
+            if label not in out:
+                frame = frames[(len(out) + variant.seed) % len(frames)]
+                out[label] = (frame, framed_claim(action, frame, about=about))
+    return [(label, frame, text) for label, (frame, text) in out.items()]
 
 
 def framed_finding(where: str, label: str, plain: Any, framed: Any) -> str:
