@@ -126,6 +126,18 @@ class _Books:
         )
 
 
+REVERSED_ENTRY_CUES = ("reversal of", "reverses", "reversing", "reversed", "wrong", "correct*")
+"""The entry the episode reverses, in a memo."""
+ORIGINAL_ENTRY_CUES = ("original", "re-post of", "repost of", "first")
+"""Expert: the original entry, reversed before the episode."""
+EARLIER_REVERSAL_CUES = ("earlier reversal", "reversed by", "previous reversal")
+"""Expert: the earlier reversal of the original entry."""
+EPISODE_MEMOS_SQL = (
+    f"SELECT memo FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
+)
+"""The memos of the entries the episode posted (the reversal's and the correction's)."""
+
+
 def generate(g: Generation) -> VariantSpec:
     """Generate a `correct-misposted-entry` variant for ``(g.seed, g.band)`` (see above).
 
@@ -256,17 +268,6 @@ def generate(g: Generation) -> VariantSpec:
         instruction=instruction(body), setup=sc.setup, params=params, reference=reference
     )
 
-
-REVERSED_ENTRY_CUES = ("reversal of", "reverses", "reversing", "reversed", "wrong", "correct*")
-"""The entry the episode reverses, in a memo."""
-ORIGINAL_ENTRY_CUES = ("original", "re-post of", "repost of", "first")
-"""Expert: the original entry, reversed before the episode."""
-EARLIER_REVERSAL_CUES = ("earlier reversal", "reversed by", "previous reversal")
-"""Expert: the earlier reversal of the original entry."""
-EPISODE_MEMOS_SQL = (
-    f"SELECT memo FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
-)
-"""The memos of the entries the episode posted (the reversal's and the correction's)."""
 
 RUBRIC = Rubric(
     threshold=0.85,
