@@ -76,7 +76,7 @@ row(
 )
 # --- another product / party ------------------------------------------------------------
 row(
-    "credit-returned-item: another product, not one the company sells ('Camp chair')",
+    "credit-returned-item: another product, not one the company sells ('Camp chair'; left open)",
     L,
     "credit-returned-item",
     B,

@@ -5,7 +5,7 @@ each edit of a reference below passed at score 1.0 before; each honest edit pass
   nothing was reversed (`note-states-reversed`, the ``reverse`` action of
   `texts-claim-only-actions-taken`);
 - a note naming another product or another party of the books than the record's
-  (`note-names-product`, `texts-name-only-own-party`);
+  (`note-names-no-other-product`, `texts-name-only-own-party`);
 - write-off-bad-debt's escalation reason claiming the escalated invoice written off
   (`reason-states-not-written-off`);
 - the reversal's memo naming another entry (correct-misposted-entry `memo-values-in-role`);
@@ -77,8 +77,16 @@ WRONG: list[tuple[str, str, str, str, Edit, str]] = [
         "easy",
         "add_note",
         "body",
-        lambda v, b: re.sub(r"for (\d+) x (.*?) returned", r"for \1 x Camp chair returned", b),
-        "note-names-product",
+        lambda v, b: re.sub(
+            r"for (\d+) x (.*?) returned",
+            lambda m: (
+                f"for {m.group(1)} x "
+                + ("Camp stove" if "stove" not in m.group(2) else "Rain shell")
+                + " returned"
+            ),
+            b,
+        ),
+        "note-names-no-other-product",
     ),
     (
         "enter-vendor-bill",

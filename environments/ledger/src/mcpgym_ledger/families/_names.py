@@ -1,30 +1,20 @@
 """Rubric checks on the names a ledger text states: the record's own party and product.
 
 A note can keep every amount, date and number right and name another vendor, customer or
-product than the record's (round 10's F5: ``Credit note for 2 x Camp chair returned`` on
+product than the record's (round 10's F5: ``Credit note for 2 x Camp stove returned`` on
 a credit for water filters). `texts_name_only_own_party` refuses the names of the other
-parties in the books; `note_names_product` asks the note for the product the record is
-about, so a product the books do not know (``Camp chair``) fails too.
+parties in the books; `note_names_no_other_product` the products the customer never
+bought. A name the books do not hold (``Camp chair``) is not read: an honest note may name
+no product at all (``2 x item returned``), so none is required.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from mcpgym_grading import AnswerMatch, Param
+from mcpgym_grading import AnswerMatch
 from mcpgym_ledger.families._identity import Records
 from mcpgym_ledger.families._notes import EPISODE_TEXT_SQL, notes_text_sql
-
-_SPEC = re.compile(r"\([^)]*\)|\S*\d\S*")
-
-
-def product_word(product: str) -> str:
-    """The word a text names ``product`` by (its last word, not a size or a pack: ``filter``
-    of ``Water filter``, ``daypack`` of ``Trail daypack 28L``, ``poles`` of ``Trekking poles
-    (pair)``), casefolded; a plural or a longer name holds it (``water filters``)."""
-    words = [w for w in re.findall(r"[A-Za-z]+", _SPEC.sub(" ", product)) if len(w) >= 3]
-    return (words[-1] if words else product).casefold()
 
 
 def texts_name_only_own_party(party: str, **kw: Any) -> AnswerMatch:
@@ -50,22 +40,20 @@ def texts_name_only_own_party(party: str, **kw: Any) -> AnswerMatch:
     )
 
 
-def note_names_product(entity: str, ref: str | Records, word: str, **kw: Any) -> AnswerMatch:
-    """The notes on ``entity`` ``ref`` (`_notes.notes_sql`) name the product of the variant
-    param ``:word`` (`product_word`), and no product the customer ``:customer_id`` never
-    bought (the other products the company sells, by name). Required: a note naming another
+def note_names_no_other_product(entity: str, ref: str | Records, **kw: Any) -> AnswerMatch:
+    """The notes on ``entity`` ``ref`` (`_notes.notes_sql`) name no product the customer
+    ``:customer_id`` never bought (the other products on the books' invoices, by name, read
+    as text). No note, or one naming no product, passes. Required: a note naming another
     product misstates what was credited (policy 10.1)."""
     return AnswerMatch(
-        name=kw.pop("name", "note-names-product"),
+        name=kw.pop("name", "note-names-no-other-product"),
         description=kw.pop(
             "description",
-            f"the note on the {entity} names the product it is about, and no product the "
-            "customer never bought (policy 10.1)",
+            f"the note on the {entity} names no product the customer never bought (policy 10.1)",
         ),
         source="sql",
         sql=notes_text_sql(entity, ref),
         normalize="text",
-        expected=Param(word),
         forbidden_sql="SELECT DISTINCT description FROM invoice_lines WHERE description NOT IN "
         "(SELECT l.description FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id "
         "WHERE i.customer_id = :customer_id)",

@@ -33,11 +33,7 @@ from mcpgym_ledger.families._common import (
     money,
     tax_on,
 )
-from mcpgym_ledger.families._names import (
-    note_names_product,
-    product_word,
-    texts_name_only_own_party,
-)
+from mcpgym_ledger.families._names import note_names_no_other_product, texts_name_only_own_party
 from mcpgym_ledger.families._note_roles import (
     NET_CUES,
     TAX_CUES,
@@ -201,7 +197,6 @@ def generate(g: Generation) -> VariantSpec:
     params = {
         "customer_id": cust["id"],
         "invoice_id": returns[0][0]["id"],
-        "product_word": product_word(returns[0][1][0]),  # the product the first note names
         "first_credit_note_id": cn_id,
         "credits": sorted(credits),
         "credit_cents": total,
@@ -261,7 +256,7 @@ RUBRIC = Rubric(
             name="second-note-amounts-in-role",
             bands=("hard",),
         ),
-        note_names_product("invoice", "invoice_id", "product_word"),
+        note_names_no_other_product("invoice", "invoice_id"),
         texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
