@@ -87,7 +87,7 @@ row(
     ),
 )
 row(
-    "credit-returned-item: another product the company sells, not bought by this customer",
+    "credit-returned-item: another product named (Camp stove or Rain shell)",
     L,
     "credit-returned-item",
     B,

@@ -3,8 +3,8 @@
 A note can keep every amount, date and number right and name another vendor, customer or
 product than the record's (round 10's F5: ``Credit note for 2 x Camp stove returned`` on
 a credit for water filters). `texts_name_only_own_party` refuses the names of the other
-parties in the books; `note_names_no_other_product` the products the customer never
-bought. A name the books do not hold (``Camp chair``) is not read: an honest note may name
+parties in the books; `note_names_no_other_product` the products not sold on the
+invoice. A name the books do not hold (``Camp chair``) is not read: an honest note may name
 no product at all (``2 x item returned``), so none is required.
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgym_grading import AnswerMatch
-from mcpgym_ledger.families._identity import Records
 from mcpgym_ledger.families._notes import EPISODE_TEXT_SQL, notes_text_sql
 
 
@@ -40,23 +39,22 @@ def texts_name_only_own_party(party: str, **kw: Any) -> AnswerMatch:
     )
 
 
-def note_names_no_other_product(entity: str, ref: str | Records, **kw: Any) -> AnswerMatch:
-    """The notes on ``entity`` ``ref`` (`_notes.notes_sql`) name no product the customer
-    ``:customer_id`` never bought (the other products on the books' invoices, by name, read
-    as text). No note, or one naming no product, passes. Required: a note naming another
-    product misstates what was credited (policy 10.1)."""
+def note_names_no_other_product(invoice: str, **kw: Any) -> AnswerMatch:
+    """The notes on the invoice ``:invoice`` (`_notes.notes_sql`) name no product the books
+    sell but those on its lines (another product, by name, read as text). No note, or one
+    naming no product, passes. Required: a note naming another product misstates what was
+    credited (policy 10.1)."""
     return AnswerMatch(
         name=kw.pop("name", "note-names-no-other-product"),
         description=kw.pop(
             "description",
-            f"the note on the {entity} names no product the customer never bought (policy 10.1)",
+            "the note on the invoice names no product but those sold on it (policy 10.1)",
         ),
         source="sql",
-        sql=notes_text_sql(entity, ref),
+        sql=notes_text_sql("invoice", invoice),
         normalize="text",
         forbidden_sql="SELECT DISTINCT description FROM invoice_lines WHERE description NOT IN "
-        "(SELECT l.description FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id "
-        "WHERE i.customer_id = :customer_id)",
+        f"(SELECT description FROM invoice_lines WHERE invoice_id = :{invoice})",
         weight=kw.pop("weight", 0.5),
         required=kw.pop("required", True),
         **kw,

@@ -256,7 +256,7 @@ RUBRIC = Rubric(
             name="second-note-amounts-in-role",
             bands=("hard",),
         ),
-        note_names_no_other_product("invoice", "invoice_id"),
+        note_names_no_other_product("invoice_id"),
         texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
