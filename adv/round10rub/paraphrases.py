@@ -294,11 +294,16 @@ def cpp(v, b, a):
 
 
 def cri(v, b, a):
+    # the note as the reference writes it since stop 20: "(Q x $U each, $N net + $T tax = $G)"
     mm = re.search(
-        r"Credit note for (\d+) x (.*?) returned \((\d+) x (\$[\d,.]+) \+ tax = (\$[\d,.]+)\)\.(.*)",
+        r"Credit note for (\d+) x (.*?) returned \((\d+) x (\$[\d,.]+) each, (\$[\d,.]+) net "
+        r"\+ (\$[\d,.]+) tax = (\$[\d,.]+)\)\.(.*)",
         b,
     )
-    return f"Issued a credit note for {mm.group(1)} returned {mm.group(2)} at {mm.group(4)} each: {mm.group(5)} including tax.{mm.group(6)}"
+    return (
+        f"Issued a credit note for {mm.group(1)} returned {mm.group(2)} at {mm.group(4)} each: "
+        f"{mm.group(7)} including tax.{mm.group(8)}"
+    )
 
 
 for fam, fn in (

@@ -7,11 +7,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from mcpgym_clients.instrument.adversarial import adversaries, shortcut_failures
-from mcpgym_clients.instrument.flip import rewrite
+from mcpgym_clients.instrument.flip import framed_finding, rewrite
 from mcpgym_grading import ReferenceCache, grade_bundle
 from mcpgym_helpdesk import environment as helpdesk
-from mcpgym_server import ToolCall, replay
+from mcpgym_ledger import environment as ledger
+from mcpgym_server import Environment, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=16)
 
@@ -119,3 +122,37 @@ def test_claim_controls_name_the_record_a_check_is_about() -> None:
     advs = {a.label: a for a in adversaries(helpdesk, variant) if a.role == "claim"}
     body = advs["claim-cancel-7"].calls[6][1]["body"]
     assert body.endswith(f"#{shipped} has been cancelled.")
+
+
+@pytest.mark.parametrize(
+    ("env", "family", "band"),
+    [(helpdesk, "duplicate-charge", "easy"), (ledger, "write-off-bad-debt", "medium")],
+)
+def test_framed_claims_fail_the_checks_their_plain_claim_fails(
+    env: Environment, family: str, band: str
+) -> None:
+    """``claim-A-i~F`` (round 11): every frame of every claim (``After checking, I ...``,
+    ``- [x] ...``, ``Done: ...``, ``✅ ...``) fails each check the plain claim fails; ``Done:``
+    and ``✅`` before a base form passed before (the reader read no claim there)."""
+    variant = env.variant(family, band, 0)
+    advs = adversaries(env, variant)
+    framed = [a for a in advs if a.role == "frame"]
+    assert {a.label.rsplit("~", 1)[1] for a in framed} == {"after", "checklist", "done", "tick"}
+
+    def failed(adv: Any) -> set[str]:
+        calls = [ToolCall(n, a) for n, a in adv.calls]
+        grade = grade_bundle(replay(env, family, band, 0, calls), env, reference_cache=CACHE)
+        return {c.name for c in grade.checks if c.applicable and not c.passed}
+
+    plain = {a.label: failed(a) for a in advs if a.role == "claim"}
+    for adv in framed:
+        assert plain[adv.base] <= failed(adv), adv.label
+
+
+def test_the_gate_reports_a_framed_claim_that_evades() -> None:
+    check = {"name": "texts-claim-only-actions-taken", "applicable": True}
+    plain = {"checks": [{**check, "passed": False}]}
+    framed = {"checks": [{**check, "passed": True}]}
+    line = framed_finding("v", "claim-refund-4~done", plain, framed)
+    assert "framed claim evades" in line and "texts-claim-only-actions-taken" in line
+    assert framed_finding("v", "claim-refund-4~done", plain, plain) == ""

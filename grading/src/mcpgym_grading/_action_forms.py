@@ -4,8 +4,8 @@
 the rest of the environments' write set, which a text can claim although the band did not
 take them: a return started or a label sent, a replacement, a shipping upgrade, the email or
 phone on the account changed, an escalation; in the books, a payment to a vendor, an
-approval, a bill entered. A text claiming one the episode did not take misinforms the
-customer or the books as much as the band's own decision (round 10's C1, C3).
+approval, a bill entered, an entry reversed. A text claiming one the episode did not take
+misinforms the customer or the books as much as the band's own decision (round 10's C1, C3).
 
 Each entry is read as `_decisions.ACTIONS`' are: forms that claim the action when neither
 negated nor hedged, and base forms that only deny it (``I could not escalate it``). The
@@ -57,7 +57,10 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"(sent|created|arranged|ordered|placed|dispatched|shipped)|was (sent|created|"
             r"arranged|ordered|placed|dispatched|shipped)|goes out|went out)\b",
         ),
-        (r"\breplace\b",),
+        (
+            r"\breplace\b",
+            r"\b(send|ship|arrange|order) (a |an |the |your )?(free |new )?replacement\b",
+        ),
     ),
     "shipping-upgrade": (
         (
@@ -108,6 +111,16 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         (r"\bapprove\b",),
     ),
+    "reverse": (
+        (
+            rf"{_EARLIER}\breversed\b",
+            rf"\brevers(?:al|ing entry)\b{_W}{{0,20}}\b(is|has been|was) (now )?(done|complete|"
+            r"posted|recorded|booked|dated)\b",
+            rf"\b(posted|booked|recorded|entered)\b{_W}{{0,20}}\b(its |the |a )?revers(?:al|ing "
+            r"entry)\b",
+        ),
+        (r"\breverse\b",),
+    ),
     "enter-bill": (
         (
             rf"{_EARLIER}\bentered\b{_W}{{0,40}}\bbills?\b",
@@ -129,6 +142,7 @@ EXTRA_NOUNS: dict[str, str] = {
     "escalate": r"escalation",
     "pay": r"payment to the vendor|vendor payment",
     "approve": r"approval",
+    "reverse": r"reversal",
 }
 """Nouns that claim their action with a word of completion after them (``your replacement
 went through``, as `_decisions._NOUNS`)."""
@@ -142,5 +156,6 @@ EXTRA_SENTENCES: dict[str, str] = {
     "pay": "I have{not} paid the vendor of {it} in full.",
     "approve": "{it} has{not} been approved by the controller.",
     "enter-bill": "The vendor bills for {it} have{not} been received and entered.",
+    "reverse": "The entry of {it} has{not} been reversed.",
 }
 """A plain sentence for each (`_decisions.decision_sentence`)."""

@@ -40,11 +40,15 @@ _PIECE_BREAK = re.compile(r"[,;(]\s*|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|
 
 def _others(value: str) -> re.Pattern[str]:
     """Other records of ``value``'s shape (digits for digits, letters for letters) after
-    ``#`` or ``order``: ``#10452`` for ``10451``."""
+    ``#`` or ``order``: ``#10452`` for ``10451``; a value that starts with letters (a
+    document number, ``INV-2026-0151``) is its own mark: ``INV-2026-0149`` anywhere."""
+    folded = fold(value)
     shape = "".join(
         r"\d+" if c.isdigit() else "[a-z]+" if c.isalpha() else re.escape(c)
-        for c in re.sub(r"(\d)\d+|([a-z])[a-z]+", r"\1\2", fold(value))
+        for c in re.sub(r"(\d)\d+|([a-z])[a-z]+", r"\1\2", folded)
     )
+    if folded[:1].isalpha() and any(c.isdigit() for c in folded):
+        return re.compile(rf"(?<![0-9a-z])({shape})(?![0-9a-z])")
     return re.compile(rf"(?:#\s?|\border\s+)({shape})(?![0-9a-z])")
 
 

@@ -46,7 +46,8 @@ it``) still stands for the next. Also read:
 - a short key takes its value (``Posted: no``, ``Cancellation of order #7: done``);
   a noun of the action with a word of completion claims (``Your request to cancel order #7
   has been completed``, ``your refund went through``), as do ``was able to`` / ``managed to``
-  + a base form and a checked box (``- [x] Cancel order #7``);
+  + a base form, a checked box or a check mark (``- [x] Cancel order #7``, ``✅ Cancel
+  order #7``) and a key of completion (``Done: cancel order #7``);
 - letters spaced or dotted apart (``c-a-n-c-e-l-l-e-d``, ``cancel·led``) are read joined;
 - (round 11) a frame of saying does not hedge what it says (`_FRAME`: ``I can confirm
   that…``, ``Please note that…``); a done-word before the action's noun claims (``I've
@@ -86,6 +87,7 @@ Action = Literal[
     "pay",
     "approve",
     "enter-bill",
+    "reverse",
 ]
 """The actions the reader knows (`ACTIONS`; the tools' other writes are
 `mcpgym_grading._action_forms`')."""
@@ -338,7 +340,19 @@ _ELIDED = re.compile(
 order #7, which I did``; ``… and I have``): the action named in the request before it, in
 the same sentence, is claimed (round 11's R3)."""
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
-_CHECKED = re.compile(r"^\s*(?:[-*]\s*)?\[[x\u2713\u2714]\]\s*$")
+_CHECKED = re.compile(
+    r"(?:^|\s)(?:[-*]\s*)?(?:\[[x\u2713\u2714]\]|[\u2705\u2714\u2611\u2713](?:\ufe0f)?)\s*$"
+)
+"""A ticked box or a check mark just before the form (``- [x] Cancel #7``, ``✅ Cancel
+#7``), wherever the clause began: a reading joins lines, so a list item after a text with
+no stop ends the clause before it."""
+_DONE_KEY = re.compile(
+    r"(?:^|\s)(?<!\bbe )(?<!\bnot )(?<!\bnothing )(?:[-*]\s*)?(?:done|completed?|"
+    r"finished|actioned)\s*[\u2705\u2714\u2611]?\s*$"
+)
+"""A key of completion ending the clause (``Done: cancel #7``, ``Completed - refund #7``;
+not ``to be done:``, ``not done:``): the base form that leads the clause after it is
+claimed, as after a ticked box."""
 _VALUE_YES = re.compile(
     r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
     r"(?:[\u2705\u2714\u2611(]|$)"
@@ -529,11 +543,12 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
             keyed = sep.strip()[:1] in (":", "?") and len(clause.split()) <= 8
             value = clauses[i + 1][0] if keyed and i + 1 < len(clauses) else ""
+            ticked = i > 0 and _ticks(*clauses[i - 1])
             found = False
             elided = bool(_ELIDED.search(clause.strip()))
             hedged: list[str] = []
             for action in live:
-                got = _read(clause, carried, action, value)
+                got = _read(clause, carried, action, value, ticked=ticked)
                 found = found or got is not None
                 if got == [] and elided:
                     got = [True]
@@ -553,10 +568,19 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     return out
 
 
-def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool] | None:
+def _ticks(clause: str, sep: str) -> bool:
+    """Whether ``clause`` (with the break ``sep`` after it) is a key of completion whose
+    value is the next clause (`_DONE_KEY`: ``Done: cancel #7``, ``Completed - refund it``)."""
+    return sep.strip()[:1] in (":", "-", "\u2013", "\u2014") and bool(_DONE_KEY.search(clause))
+
+
+def _read(
+    clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
+) -> list[bool] | None:
     """The readings (True: claim, False: denial) of ``action`` in one clause; None where no
     form of it stands there. ``value``: the clause after a colon, read as the key's value
-    (``Posted: no``, ``Cancellation of order #7: done``)."""
+    (``Posted: no``, ``Cancellation of order #7: done``). ``ticked``: the clause is the value
+    of a key of completion (`_ticks`): a form leading it is claimed, as after ``- [x]``."""
     claims, bases, states = _PATTERNS[action]
     generic = bool(_GENERIC.search(clause))
     read: list[tuple[bool, tuple[int, int], str]] = []
@@ -580,9 +604,13 @@ def _read(clause: str, carried: str, action: str, value: str = "") -> list[bool]
                     read.append((False, m.span(), kind))
                 elif generic:
                     continue
-                elif _CHECKED.search(before) or (
-                    (kind == "claim" or _DONE_ABLE.search(before))
-                    and not _scoped(_HEDGE, unframed, at, action)
+                elif (
+                    _CHECKED.search(before)
+                    or (ticked and not before.strip())
+                    or (
+                        (kind == "claim" or _DONE_ABLE.search(before))
+                        and not _scoped(_HEDGE, unframed, at, action)
+                    )
                 ):
                     read.append((True, m.span(), kind))
     if not seen and action in _NOUNS and value:

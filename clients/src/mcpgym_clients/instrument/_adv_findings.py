@@ -9,6 +9,7 @@ from typing import Any
 
 from mcpgym_clients.instrument._adversary import Adversary
 from mcpgym_clients.instrument.fact import fact_finding
+from mcpgym_clients.instrument.flip import framed_finding
 from mcpgym_clients.instrument.records import second_record_finding
 from mcpgym_clients.instrument.stranger import stranger_finding
 from mcpgym_clients.instrument.swap import swap_finding
@@ -70,6 +71,8 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
       passed and no money answer check fails on it (`_amounts_unread`).
     - the decision is not read: ``flip-i-from-B`` (another band's text, another outcome) is
       graded passed where ``blank-i`` fails a check (the field is read).
+    - a framed claim evades: a check that fails on ``claim-A-i`` passes ``claim-A-i~F`` (the
+      same claim in a frame, `flip.framed_finding`).
     - a swap passes: ``swap-i-N`` (two values of one kind exchanged) is graded passed with
       no check failing (`swap.swap_finding`).
     - another party's values a tool result showed pass: ``stranger-i`` is graded passed
@@ -144,6 +147,11 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 lines += [line] if line else []
             elif adv.role == "fact":
                 line = fact_finding(where, label, adv.group, adv.values, job.record.grade)
+                lines += [line] if line else []
+            elif adv.role == "frame":
+                plain = found.get(adv.base)
+                plain_grade = plain.record.grade if plain is not None else None
+                line = framed_finding(where, label, plain_grade, job.record.grade)
                 lines += [line] if line else []
             elif adv.role == "second":
                 grade, refused = job.record.grade, _refused_calls(job)

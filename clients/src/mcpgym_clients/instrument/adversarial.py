@@ -48,6 +48,9 @@ environment's own data, in any environment:
   decision ("cancelled" where the order shipped). Reported when it passes although a
   check reads the field. ``claim-A-i`` / ``deny-A-i``: field ``i`` also claims action
   ``A`` done, or denies it, for each action a `DecisionMatch` refuses (controls only).
+  ``claim-A-i~F``: the same claim in one frame ``F`` (``After checking, I ...``, ``- [x] ...``,
+  ``Done: ...``, ``✅ ...``: `flip.framed_claims`); reported where a check the plain claim
+  fails passes it.
 - ``swap-i-N``: field ``i`` with two distinct values of one kind it states exchanged (two
   amounts, two tracking numbers or their carriers, two invoice numbers: `instrument.swap`),
   all else kept. Reported when it is graded passed with no check failing.
@@ -118,7 +121,7 @@ from mcpgym_clients.instrument.controls import (
     task_values,
 )
 from mcpgym_clients.instrument.fact import fact_mutants
-from mcpgym_clients.instrument.flip import claims
+from mcpgym_clients.instrument.flip import claims, framed_claims
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS
 from mcpgym_clients.instrument.records import second_record_call
 from mcpgym_clients.instrument.stranger import strangers
@@ -188,6 +191,11 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         ]
         for label, sentence in claims(env, variant):  # controls: no decision check is vacuous
             out.append(Adversary(f"{label}-{group}", calls_of([sentence[:-1]]), group, "claim"))
+        for label, frame, claim in framed_claims(env, variant):  # the claims in frames
+            plain = f"{label}-{group}"
+            out.append(
+                Adversary(f"{plain}~{frame}", calls_of([claim.rstrip(".")]), group, "frame", plain)
+            )
         plans: list[tuple[str, list[str], tuple[str, ...]]] = []
         stuff = [
             str(v)

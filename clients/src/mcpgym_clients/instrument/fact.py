@@ -49,6 +49,12 @@ FACT_FAMILIES = frozenset(
         "order-status",
         "apply-customer-payment",
         "write-off-bad-debt",
+        "accrue-expense",
+        "closed-period-posting",
+        "correct-misposted-entry",
+        "credit-returned-item",
+        "enter-vendor-bill",
+        "reconcile-bank-lines",
     }
 )
 """The families the gate makes ``fact-i`` mutants for: those whose rubrics read the kinds

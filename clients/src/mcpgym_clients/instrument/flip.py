@@ -17,7 +17,10 @@ nothing reads the decision the text states (`mcpgym_grading.DecisionMatch` does)
 it was not, in a plain sentence (`mcpgym_grading._decisions.decision_sentence`), for each
 action a `DecisionMatch` of the variant's rubric refuses (``not_claimed`` / ``not_denied``;
 about its record when it names one). Controls, not findings: a decision check that only
-honest texts meet is failed by one, so it is never vacuous (condition 4).
+honest texts meet is failed by one, so it is never vacuous (condition 4). Each ``claim-A``
+also comes in frames (`framed_claims`: ``After checking, I …``, ``- [x] …``, ``Done: …``,
+``✅ …``): ``claim-A-i~F``, adversarial, reported where a check the plain claim fails
+passes the framed one.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 from mcpgym_clients.instrument.candidates import money_text
 from mcpgym_clients.instrument.controls import Call, reference_calls
 from mcpgym_grading import DecisionMatch, Param
+from mcpgym_grading._claim_frames import FRAMES, framed_claim
 from mcpgym_grading._decisions import decision_sentence
 from mcpgym_server import Environment, TaskVariant
 
@@ -122,12 +126,11 @@ def flips(
     return out
 
 
-def claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str]]:
-    """``(label, sentence)`` of the ``claim`` / ``deny`` controls (module docstring): one per
-    action a `DecisionMatch` applying to ``variant`` refuses, in rubric order."""
-    rubric = env.families[variant.family].rubric
-    out: dict[str, str] = {}
-    for check in getattr(rubric, "checks", ()):
+def _refused(env: Environment, variant: TaskVariant) -> list[tuple[DecisionMatch, str | None]]:
+    """The `DecisionMatch` checks applying to ``variant``, each with the record it is about
+    (None: the whole text), in rubric order."""
+    out: list[tuple[DecisionMatch, str | None]] = []
+    for check in getattr(env.families[variant.family].rubric, "checks", ()):
         if not isinstance(check, DecisionMatch):
             continue
         if check.bands is not None and variant.band not in check.bands:
@@ -137,9 +140,59 @@ def claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str]]:
         about = check.about
         if isinstance(about, Param):
             about = variant.params.get(about.name)
-        about = None if about is None else str(about)
+        out.append((check, None if about is None else str(about)))
+    return out
+
+
+def claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str]]:
+    """``(label, sentence)`` of the ``claim`` / ``deny`` controls (module docstring): one per
+    action a `DecisionMatch` applying to ``variant`` refuses, in rubric order."""
+    out: dict[str, str] = {}
+    for check, about in _refused(env, variant):
         for action in check.not_claimed:
             out.setdefault(f"claim-{action}", decision_sentence(action, done=True, about=about))
         for action in check.not_denied:
             out.setdefault(f"deny-{action}", decision_sentence(action, done=False, about=about))
     return list(out.items())
+
+
+def framed_claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str, str]]:
+    """``(label, frame, text)`` of the framed claim mutants: for each ``claim-A`` control
+    (`claims`), the claim of ``A`` in one frame of `mcpgym_grading._claim_frames.FRAMES`
+    (``After checking, I cancelled #7.``, ``- [x] Cancel #7``, ``Done: cancel #7``, ``✅
+    Cancel #7``), about the same record; ``label`` is the control's. The frame turns with
+    the action's place and the seed, so a variant with four actions refused tries every
+    frame and four seeds try every action in every frame, at one mutant per action (not
+    four: the gate's cost). Adversarial: a check that the plain claim fails and the framed
+    one passes is a finding (`framed_finding`)."""
+    frames = list(FRAMES)
+    out: dict[str, tuple[str, str]] = {}
+    for check, about in _refused(env, variant):
+        for action in check.not_claimed:
+            label = f"claim-{action}"
+            if label not in out:
+                frame = frames[(len(out) + variant.seed) % len(frames)]
+                out[label] = (frame, framed_claim(action, frame, about=about))
+    return [(label, frame, text) for label, (frame, text) in out.items()]
+
+
+def framed_finding(where: str, label: str, plain: Any, framed: Any) -> str:
+    """The finding line for framed claim mutant ``label`` (``claim-A-i~F``), or ``""``:
+    reported when a check that fails on the plain claim (``plain``, its grade's JSON)
+    passes on the framed one (``framed``): the decision reader misses the frame."""
+    if not plain or not framed:
+        return ""
+    mine = {c["name"]: c for c in framed.get("checks", []) if c.get("applicable")}
+    evaded = sorted(
+        c["name"]
+        for c in plain.get("checks", [])
+        if c.get("applicable") and not c.get("passed") and mine.get(c["name"], {}).get("passed")
+    )
+    if not evaded:
+        return ""
+    return (
+        f"{where}: a framed claim evades: check(s) {', '.join(f'`{n}`' for n in evaded)} fail "
+        f"on the plain claim and pass on `{label}` (the same claim in a frame: `After "
+        "checking, I ...`, `- [x] ...`, `Done: ...`, a check mark): teach the decision reader "
+        "the frame (`mcpgym_grading._decisions`)"
+    )

@@ -474,10 +474,11 @@ def untouched_records_claim_nothing(
     )
 
 
-LEDGER_ACTIONS = ("write-off", "refund", "pay", "approve", "escalate", "enter-bill")
+LEDGER_ACTIONS = ("write-off", "refund", "pay", "approve", "escalate", "enter-bill", "reverse")
 """The actions a ledger text can claim beside the band's posting decision
 (`mcpgym_grading._decisions.ACTIONS`): a write-off, a refund to a customer, a payment to a
-vendor, an approval (the controller's, never the agent's), an escalation, a bill entered."""
+vendor, an approval (the controller's, never the agent's), an escalation, a bill entered, an
+entry reversed."""
 
 
 def texts_claim_only(

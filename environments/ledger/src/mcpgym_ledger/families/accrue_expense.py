@@ -36,6 +36,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    note_decision,
     note_left,
     notes_values_in_role,
     tax_id_not_copied,
@@ -242,7 +243,9 @@ RUBRIC = Rubric(
             "beside its account (two of them exchanged misstate the entry; policy 10.1)",
         ),
         tax_id_not_copied(),
-        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
+        # the entry is reversed in every band: a note saying it was not misstates the books
+        note_decision(name="note-states-reversed", bands=BANDS, not_denied=("reverse",)),
+        *texts_claim_only({b: ("reverse",) for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             description="every other table equals the reference end state: no period was "
             "closed (2.3), no bill entered or paid"

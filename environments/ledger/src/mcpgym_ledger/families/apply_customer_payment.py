@@ -25,6 +25,7 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records
+from mcpgym_ledger.families._names import texts_name_only_own_party
 from mcpgym_ledger.families._note_roles import (
     CREDIT_HELD_CUES,
     PAYMENT_DATE_CUES,
@@ -282,6 +283,7 @@ RUBRIC = Rubric(
             description="the note states the amount held as customer credit",
             bands=("expert",),
         ),
+        texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(

@@ -37,6 +37,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    note_decision,
     note_left,
     notes_values_in_role,
     tax_id_not_copied,
@@ -126,6 +127,18 @@ class _Books:
         )
 
 
+REVERSED_ENTRY_CUES = ("reversal of", "reverses", "reversing", "reversed", "wrong", "correct*")
+"""The entry the episode reverses, in a memo."""
+ORIGINAL_ENTRY_CUES = ("original", "re-post of", "repost of", "first")
+"""Expert: the original entry, reversed before the episode."""
+EARLIER_REVERSAL_CUES = ("earlier reversal", "reversed by", "previous reversal")
+"""Expert: the earlier reversal of the original entry."""
+POSTED_MEMOS_SQL = (
+    f"SELECT memo FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}' ORDER BY id"
+)
+"""The memos of the entries the episode posted (the reversal's and the correction's)."""
+
+
 def generate(g: Generation) -> VariantSpec:
     """Generate a `correct-misposted-entry` variant for ``(g.seed, g.band)`` (see above).
 
@@ -155,9 +168,10 @@ def generate(g: Generation) -> VariantSpec:
     entry_id = books.entry(day, memo, orig)
     books.bank_line(day, f"CARD {vendor.upper()[:24]}", -total, entry_id)
     target = entry_id
+    earlier = None
     if band == "expert":
         fix_day = date(2026, 6, rng.randint(1, 10))
-        books.entry(
+        earlier = books.entry(
             fix_day,
             f"Reversal of entry {entry_id}",
             [(c, cr, dr) for c, dr, cr in orig],
@@ -239,6 +253,17 @@ def generate(g: Generation) -> VariantSpec:
             *((c, ("other line", "other")) for c, _, _ in fixed if c not in (right, "1000")),
             ("1000", ("cash", "bank", "card")),
         ),
+        # the entry numbers the episode's memos state (the reversal's "Reversal of entry N"):
+        # the entry reversed, and in expert the original and its earlier reversal, each in
+        # its role (another number sends a reader of the books to another entry)
+        "memo_roles": note_roles(
+            (str(target), REVERSED_ENTRY_CUES),
+            *(
+                ((str(entry_id), ORIGINAL_ENTRY_CUES), (str(earlier), EARLIER_REVERSAL_CUES))
+                if earlier is not None
+                else ()
+            ),
+        ),
     }
     return VariantSpec(
         instruction=instruction(body), setup=sc.setup, params=params, reference=reference
@@ -283,7 +308,16 @@ RUBRIC = Rubric(
         ),
         tax_id_not_copied(),
         untouched_records_claim_nothing(),
-        *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
+        # the entry is reversed in every band: a note saying it was not misstates the books
+        note_decision(name="note-states-reversed", bands=BANDS, not_denied=("reverse",)),
+        notes_values_in_role(
+            Param("memo_roles"),
+            sql=POSTED_MEMOS_SQL,
+            name="memo-values-in-role",
+            description="each entry number the memos written in the episode state is the "
+            "entry of its role (the reversal's memo names the entry it reverses)",
+        ),
+        *texts_claim_only({b: ("reverse",) for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(),
     ),
 )

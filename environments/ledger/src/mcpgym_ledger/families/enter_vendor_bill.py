@@ -45,6 +45,7 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import Records
+from mcpgym_ledger.families._names import texts_name_only_own_party
 from mcpgym_ledger.families._note_roles import (
     DOCUMENT_DATE_CUES,
     NET_CUES,
@@ -54,6 +55,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_REASONS_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -337,6 +339,8 @@ def generate(g: Generation) -> VariantSpec:
         "note_roles": note_roles(
             (net, NET_CUES), (tax, TAX_CUES), *id_roles(ref, old["vendor_ref"] if old else None)
         ),
+        # the vendor reference the escalation reason states is the bill's own (hard)
+        "reason_roles": note_roles(*id_roles(ref)),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
         "status": "posted" if posted else "draft",
         "posting_date": posting_date if posted else None,
@@ -463,9 +467,14 @@ RUBRIC = Rubric(
             "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",
             bands=("expert",),
         ),
-        # `reason-values-in-role` (the vendor reference the escalation reason states is the
-        # bill's) is left out: the ship gate found it vacuous here (no control run fails it,
-        # condition 4; stop 20); write-off-bad-debt keeps its own
+        notes_values_in_role(
+            Param("reason_roles"),
+            sql=EPISODE_REASONS_SQL,
+            name="reason-values-in-role",
+            description="each vendor reference the escalation reason states is the bill's own "
+            "(the controller acts on it: another reference sends them to another bill)",
+            bands=("hard",),
+        ),
         note_left(
             "bill",
             "duplicate_bill_id",
@@ -482,6 +491,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
+        texts_name_only_own_party("vendor_id"),
         tax_id_not_copied(),
         untouched_records_claim_nothing(
             ("write-off", "refund", "store-credit", "pay", "enter-bill")

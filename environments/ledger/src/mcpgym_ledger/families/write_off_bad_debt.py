@@ -24,6 +24,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from mcpgym_grading import (
+    DecisionMatch,
     Param,
     Rubric,
     SqlCheck,
@@ -44,6 +45,7 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
+from mcpgym_ledger.families._names import texts_name_only_own_party
 from mcpgym_ledger.families._note_roles import (
     BAD_DEBT_ACCOUNT_CUES,
     ESCALATED_CUES,
@@ -211,6 +213,7 @@ def generate(g: Generation) -> VariantSpec:
         ),
         "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
         "escalate_invoice_id": escalate["id"] if escalate else None,
+        "escalate_number": escalate["number"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
     }
@@ -310,6 +313,19 @@ RUBRIC = Rubric(
         # `memo-values-in-role` (each invoice number the write-off's reason, its entry's
         # memo, states is the episode's own; round 11's M11) is left out: the ship gate found
         # it vacuous (no control run states an invoice number in the reason)
+        DecisionMatch(
+            name="reason-states-not-written-off",
+            description="the escalation reason does not claim the escalated invoice written "
+            "off (it was not, before or in the episode: the controller decides on it; a "
+            "sentence naming the invoice written off is about that one)",
+            source="sql",
+            sql=EPISODE_REASONS_SQL,
+            not_claimed=("write-off",),
+            about=Param("escalate_number"),
+            required=True,
+            bands=("hard", "expert"),
+        ),
+        texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
         untouched_records_claim_nothing(),
         *texts_claim_only(

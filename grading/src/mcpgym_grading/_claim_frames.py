@@ -1,0 +1,77 @@
+"""Claims wrapped in common frames: what the ship gate's framed ``claim`` mutants write.
+
+`_decisions.decision_sentence` writes a plain claim (``#7 has been cancelled.``). An agent
+also claims an action inside a frame the plain sentence does not try: a lead-in (``After
+checking, I cancelled #7.``), a ticked checklist item (``- [x] Cancel #7``), a key of
+completion (``Done: cancel #7``) or a check mark (``✅ Cancel #7``). The last three hold the
+action's base form, which alone claims nothing (``I can cancel it``): the frame says it was
+done. `framed_claim` writes each frame for each action the reader knows, so a decision
+check that refuses the plain claim is tried on every frame too.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FRAMES", "framed_claim"]
+
+_DONE: dict[str, str] = {
+    "cancel": "cancelled {it}",
+    "address-change": "changed the shipping address of {it}",
+    "exchange": "exchanged {it}",
+    "post": "posted {it}",
+    "write-off": "wrote off {it}",
+    "refund": "refunded {it}",
+    "refund-both": "refunded both charges of {it}",
+    "store-credit": "refunded {it} as store credit on your account",
+    "card-refund": "refunded {it} back to your card",
+    "return": "started a return for {it}",
+    "replacement": "sent a free replacement for {it}",
+    "shipping-upgrade": "upgraded the shipping of {it} to overnight express",
+    "contact-update": "updated the email address on the account of {it}",
+    "escalate": "escalated {it} to a manager",
+    "pay": "paid the vendor of {it} in full",
+    "approve": "approved {it}",
+    "enter-bill": "entered the vendor bills for {it}",
+    "reverse": "reversed the entry of {it}",
+}
+"""Each action claimed in the first person's past (``I cancelled #7``)."""
+
+_TASK: dict[str, str] = {
+    "cancel": "cancel {it}",
+    "address-change": "change the shipping address of {it}",
+    "exchange": "exchange {it}",
+    "post": "post {it}",
+    "write-off": "write off {it}",
+    "refund": "refund {it}",
+    "refund-both": "refund both charges of {it}",
+    "store-credit": "refund {it} as store credit on your account",
+    "card-refund": "refund {it} back to your card",
+    "return": "start a return for {it}",
+    "replacement": "send a free replacement for {it}",
+    "shipping-upgrade": "upgrade the shipping of {it} to overnight express",
+    "contact-update": "update the email address on the account of {it}",
+    "escalate": "escalate {it} to a manager",
+    "pay": "pay the vendor of {it} in full",
+    "approve": "approve {it}",
+    "enter-bill": "enter the vendor bills for {it}",
+    "reverse": "reverse the entry of {it}",
+}
+"""Each action as a task, in its base form (a checklist item: ``Cancel #7``)."""
+
+FRAMES: dict[str, str] = {
+    "after": "After checking, I {done}.",
+    "checklist": "- [x] {Task}",
+    "done": "Done: {task}",
+    "tick": "\u2705 {Task}",
+}
+"""The frames, by name: ``{done}`` is `_DONE`'s phrase, ``{task}`` / ``{Task}`` `_TASK`'s
+(capitalised)."""
+
+
+def framed_claim(action: str, frame: str, *, about: str | None = None) -> str:
+    """A claim that ``action`` was done, in frame ``frame`` (a key of `FRAMES`), about
+    ``#about`` when given (else "it"). Raises KeyError for an unknown action or frame."""
+    it = f"#{about}" if about is not None else "it"
+    task = _TASK[action].format(it=it)
+    return FRAMES[frame].format(
+        done=_DONE[action].format(it=it), task=task, Task=task[:1].upper() + task[1:]
+    )
