@@ -37,15 +37,19 @@ role* binds such a value to the words of its role (its cues), read clause by cla
   episode's own values are what the text may state of each kind: the wrong ETA, the other
   order's number, the wrong account read as the wrong amount is read.
 
+Where the roles hold ISO dates, a date in words (``September 30``, ``30 Sept 2026``,
+``Sept. 30th``) is read as the ISO date it names (`_iso_dates`; no year: the role dates'
+year), for the roles as the ISO form is; a date relative to today (``next Tuesday``) is not.
+
 A heuristic over surface words, like the amount roles: it refuses the exchanged values of
-an honest text and keeps the usual honest wordings; a text that writes the value in another
-form (``May 31``) is not read.
+an honest text and keeps the usual honest wordings.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, cast
@@ -163,6 +167,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     misplaced: list[str] = []
     for clause in clauses(text):
         prepared = prepare(clause)
+        if last_date is not None:
+            prepared = _iso_dates(prepared, last_date[:4])
         mentions = [
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
@@ -216,6 +222,53 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sept", "sep"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        1,
+    )
+    for m in names
+}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"([0-3]?[0-9])(?:st|nd|rd|th)?"
+_YEAR_AFTER = r"(?:,?[^\S\n]+((?:19|20)[0-9]{2}))?"
+_WORD_DATES = re.compile(
+    rf"(?<![\w-])(?:{_MONTH}[^\S\n]+{_DAY}{_YEAR_AFTER}"
+    rf"|{_DAY}[^\S\n]+(?:of[^\S\n]+)?{_MONTH}{_YEAR_AFTER})(?![\w-])"
+)
+"""A date in words, as the money reader prepares it (lower-case): ``september 30``,
+``sept. 30th, 2026``, ``30 sept 2026``, ``30th of september``."""
+
+
+def _iso_dates(prepared: str, year: str) -> str:
+    """``prepared`` with each date in words (`_WORD_DATES`) written as an ISO date, in
+    ``year`` where it names none (a day that is no date of its month is left as written):
+    the date roles read ``September 30`` as ``2026-09-30``."""
+
+    def iso(m: re.Match[str]) -> str:
+        month = _MONTHS[m.group(1) or m.group(5)]
+        day, y = int(m.group(2) or m.group(4)), m.group(3) or m.group(6) or year
+        try:
+            return date(int(y), month, day).isoformat()
+        except ValueError:
+            return m.group(0)
+
+    return _WORD_DATES.sub(iso, prepared)
+
 _DATE_LIKE = re.compile(
     r"(?<![\w.])(?<!\w-)((?:19|20)\d{2})[- ]{1,3}(0[1-9]|1[0-2])(?:[- ]{1,3}\d{2})?(?!\w|-\d)"
 )
