@@ -38,6 +38,9 @@ ETA_CUES = (
 )
 """An estimated delivery date's words."""
 
+DELIVERED_CUES = ("delivered", "deliver*", "arriv*", "received")
+"""A delivered order's delivery date (the declined item's, outside the return window)."""
+
 REFUNDED_CUES = ("refunded", "i've refunded", "have refunded", "already refunded")
 """The order whose item was refunded."""
 

@@ -32,6 +32,7 @@ from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
@@ -433,6 +434,7 @@ RUBRIC = Rubric(
             ),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
+        words.replies_state_own_words(words.other_brands_sql(":order_id, :shipped_order_id")),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),
         checks.no_collateral("refunds", "store_credit_ledger"),
