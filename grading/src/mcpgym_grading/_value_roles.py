@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
 from collections.abc import Sequence
+from datetime import date
 from functools import lru_cache
 from typing import Any, cast
 
@@ -268,6 +268,7 @@ def _iso_dates(prepared: str, year: str) -> str:
             return m.group(0)
 
     return _WORD_DATES.sub(iso, prepared)
+
 
 _DATE_LIKE = re.compile(
     r"(?<![\w.])(?<!\w-)((?:19|20)\d{2})[- ]{1,3}(0[1-9]|1[0-2])(?:[- ]{1,3}\d{2})?(?!\w|-\d)"
