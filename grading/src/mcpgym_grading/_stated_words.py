@@ -53,7 +53,7 @@ def stated_other(text: str, forbidden: Sequence[str], allowed: Sequence[str] = (
 
 _GREETING = re.compile(
     r"(?:^|\n)[^\S\n]*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))"
-    r"\b[\s,!:.-]*(?:(?:mr|mrs|ms|mx|miss|dr)\b\.?\s*)?([^\W\d_][\w'’-]*)",
+    r"\b[^\S\n]*[,!:.-]?[^\S\n]*(?:(?:mr|mrs|ms|mx|miss|dr)\b\.?[^\S\n]*)?([^\W\d_][\w'’-]*)",
     re.IGNORECASE,
 )
 _NOBODY = frozenset(

@@ -165,10 +165,9 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     values = _value_pattern(tuple(v for v, _ in roles), tuple(sorted(kinds)))
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
-    for clause in clauses(text):
+    # dates in words as ISO dates before the clauses are cut (``Sept. 30``: no sentence end)
+    for clause in clauses(_iso_dates(text, last_date[:4]) if last_date else text):
         prepared = prepare(clause)
-        if last_date is not None:
-            prepared = _iso_dates(prepared, last_date[:4])
         mentions = [
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
@@ -248,19 +247,20 @@ _DAY = r"([0-3]?[0-9])(?:st|nd|rd|th)?"
 _YEAR_AFTER = r"(?:,?[^\S\n]+((?:19|20)[0-9]{2}))?"
 _WORD_DATES = re.compile(
     rf"(?<![\w-])(?:{_MONTH}[^\S\n]+{_DAY}{_YEAR_AFTER}"
-    rf"|{_DAY}[^\S\n]+(?:of[^\S\n]+)?{_MONTH}{_YEAR_AFTER})(?![\w-])"
+    rf"|{_DAY}[^\S\n]+(?:of[^\S\n]+)?{_MONTH}{_YEAR_AFTER})(?![\w-])",
+    re.IGNORECASE,
 )
-"""A date in words, as the money reader prepares it (lower-case): ``september 30``,
-``sept. 30th, 2026``, ``30 sept 2026``, ``30th of september``."""
+"""A date in words (any case): ``September 30``, ``Sept. 30th, 2026``, ``30 Sept 2026``,
+``30th of September``."""
 
 
 def _iso_dates(prepared: str, year: str) -> str:
-    """``prepared`` with each date in words (`_WORD_DATES`) written as an ISO date, in
+    """``prepared`` (a text) with each date in words (`_WORD_DATES`) written as an ISO date, in
     ``year`` where it names none (a day that is no date of its month is left as written):
     the date roles read ``September 30`` as ``2026-09-30``."""
 
     def iso(m: re.Match[str]) -> str:
-        month = _MONTHS[m.group(1) or m.group(5)]
+        month = _MONTHS[(m.group(1) or m.group(5)).lower()]
         day, y = int(m.group(2) or m.group(4)), m.group(3) or m.group(6) or year
         try:
             return date(int(y), month, day).isoformat()
