@@ -405,9 +405,6 @@ RUBRIC = Rubric(
                 "SELECT substr(delivered_at, 1, 10) FROM orders WHERE id = :declined_order_id",
                 facts.DELIVERED_CUES,
             ),
-            # expert: a leaked value beside the earlier refund's words binds (the gate's
-            # condition 7 found its look-alike forms unread); left out until read in forms
-            bands=("easy", "medium", "hard"),
         ),
         words.replies_state_own_words(
             words.other_products_sql(":order_id, :declined_order_id"),
