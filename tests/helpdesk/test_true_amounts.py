@@ -65,11 +65,6 @@ def test_the_declined_items_price_claimed_as_refunded_fails() -> None:
     assert checks["passed"] is False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cancel-order's guard has no role for the shipped order's total (left out: the ship "
-    "gate's amounts-3 bare/entities forms passed with it, stop 20)",
-)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_shipped_orders_total_passes_as_the_shipped_ones(seed: int) -> None:
     v = environment.variant("cancel-order", "hard", seed)
@@ -88,4 +83,19 @@ def test_the_shipped_orders_total_claimed_as_refunded_fails() -> None:
     v = environment.variant("cancel-order", "hard", 0)
     total = _money(v.params["shipped_total_cents"])
     checks = _grade(v, lambda b: b + f"\n\nI've refunded {total} to your card.")
+    assert checks["texts-state-no-other-amount"] is False
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "429.00",  # bare: read as the guard reads it (a candidate figure)
+        "&dollar;&#x34;&#x32;&#x39;&period;&#x30;&#x30;",  # HTML entities: one figure
+    ],
+)
+def test_the_shipped_orders_total_alone_in_gate_forms_fails(form: str) -> None:
+    # the ship gate's `amounts-3` bare/entities forms (stop 20): the total in no role's words
+    v = environment.variant("cancel-order", "hard", 0)
+    assert v.params["shipped_total_cents"] == 42900
+    checks = _grade(v, lambda b: b + f"\n\n{form}.")
     assert checks["texts-state-no-other-amount"] is False

@@ -58,3 +58,30 @@ def test_every_fact_mutant_of_a_registered_family_fails(env: Environment, family
 def test_fact_mutants_are_registered_for_every_ledger_family() -> None:
     # stop 20 registered only apply-customer-payment and write-off-bad-debt
     assert set(ledger.families) <= FACT_FAMILIES
+
+
+@pytest.mark.parametrize("family", ["duplicate-charge", "exchange-size"])
+def test_the_own_facts_check_fails_a_fact_mutant(family: str) -> None:
+    # stop 21: `replies-state-own-facts` was vacuous here (condition 4) while no fact mutant
+    # was made; exchange-size's only stated order is the replacement, whose other value is
+    # the episode's own original order: a derived one (held nowhere) is made too
+    v = helpdesk.variant(family, "easy", 0)
+    failing: set[str] = set()
+    for a in adversaries(helpdesk, v):
+        if a.role != "fact":
+            continue
+        calls = [ToolCall(n, args) for n, args in a.calls]
+        g = grade_bundle(
+            replay(helpdesk, family, "easy", 0, calls), helpdesk, reference_cache=CACHE
+        )
+        failing |= {c.name for c in g.checks if c.passed is False}
+    assert {"replies-state-own-facts", "replies-state-own-words"} <= failing
+
+
+def test_word_facts_replace_the_greeting_and_the_brand() -> None:
+    from mcpgym_clients.instrument.fact import _word_facts
+
+    text = "Hi Olivia,\n\nI've refunded $45.00 to your Visa card ending in 7333."
+    got = {(k, old, new) for k, old, new, _ in _word_facts(text)}
+    assert got == {("name", "Olivia", "Alex"), ("brand", "Visa", "Mastercard")}
+    assert _word_facts("Hi Alex,")[0][2] == "Sam"

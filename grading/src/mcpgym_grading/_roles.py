@@ -72,6 +72,7 @@ a family needs it).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -191,11 +192,15 @@ def bind(text: str, roles: Roles) -> list[Bound]:
             owners.setdefault(c, set()).add(i)
     patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
     out: list[Bound] = []
-    for n, clause in enumerate(clauses(text)):
+    known = sorted({int(a) for a in amounts if a == int(a)})
+    # cut where the guard reads: HTML character references decoded first (``&dollar;&#x34;...``
+    # is one figure, not clauses cut at each ``;``), and a bare figure that is one of the
+    # roles' amounts (``429.00``) read as the guard reads it (a whole bare number never)
+    for n, clause in enumerate(clauses(html.unescape(text))):
         usd = [  # a multiplier's product (`Mention.product`) is no written figure to bind
             m
-            for m in money_mentions(clause, bare=True)
-            if m.currency == USD and m.cents > 0 and not m.product
+            for m in money_mentions(clause, bare=True, candidates=known)
+            if m.currency == USD and m.cents > 0 and not m.product and not m.whole_bare
         ]
         mentions = [m for m in usd if m.cents in amounts]
         if not mentions:

@@ -37,9 +37,12 @@ role* binds such a value to the words of its role (its cues), read clause by cla
   episode's own values are what the text may state of each kind: the wrong ETA, the other
   order's number, the wrong account read as the wrong amount is read.
 
+Where the roles hold ISO dates, a date in words (``September 30``, ``30 Sept 2026``,
+``Sept. 30th``) is read as the ISO date it names (`_iso_dates`; no year: the role dates'
+year), for the roles as the ISO form is; a date relative to today (``next Tuesday``) is not.
+
 A heuristic over surface words, like the amount roles: it refuses the exchanged values of
-an honest text and keeps the usual honest wordings; a text that writes the value in another
-form (``May 31``) is not read.
+an honest text and keeps the usual honest wordings.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from datetime import date
 from functools import lru_cache
 from typing import Any, cast
 
@@ -162,7 +166,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
     dated = last_date is not None
-    for clause in clauses(text):
+    # dates in words as ISO dates before the clauses are cut (``Sept. 30``: no sentence end)
+    for clause in clauses(_iso_dates(text, last_date[:4]) if last_date else text):
         prepared = prepare(clause)
         if dated:  # the dates written in another numeric form, read as ISO (round 11's D11)
             prepared = iso_dates(prepared, frozenset(own))
@@ -261,6 +266,55 @@ def iso_dates(text: str, own: frozenset[str] = frozenset()) -> str:
 
     text = _CLOCK.sub("", text)
     return _PACKED.sub(packed, _DMY.sub(dmy, _YMD.sub(ymd, text)))
+
+
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sept", "sep"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        1,
+    )
+    for m in names
+}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"([0-3]?[0-9])(?:st|nd|rd|th)?"
+_YEAR_AFTER = r"(?:,?[^\S\n]+((?:19|20)[0-9]{2}))?"
+_WORD_DATES = re.compile(
+    rf"(?<![\w-])(?:{_MONTH}[^\S\n]+{_DAY}{_YEAR_AFTER}"
+    rf"|{_DAY}[^\S\n]+(?:of[^\S\n]+)?{_MONTH}{_YEAR_AFTER})(?![\w-])",
+    re.IGNORECASE,
+)
+"""A date in words (any case): ``September 30``, ``Sept. 30th, 2026``, ``30 Sept 2026``,
+``30th of September``."""
+
+
+def _iso_dates(prepared: str, year: str) -> str:
+    """``prepared`` (a text) with each date in words (`_WORD_DATES`) written as an ISO date, in
+    ``year`` where it names none (a day that is no date of its month is left as written):
+    the date roles read ``September 30`` as ``2026-09-30``."""
+
+    def iso(m: re.Match[str]) -> str:
+        month = _MONTHS[(m.group(1) or m.group(5)).lower()]
+        day, y = int(m.group(2) or m.group(4)), m.group(3) or m.group(6) or year
+        try:
+            return date(int(y), month, day).isoformat()
+        except ValueError:
+            return m.group(0)
+
+    return _WORD_DATES.sub(iso, prepared)
 
 
 _DATE_LIKE = re.compile(

@@ -15,10 +15,17 @@ name, a subject) is none. For each stated value the replacement is, in order:
 
 - another value of its kind from the same sources the text does not state, of the same
   shape (digits where it has digits: another order of the customer, another date read);
-- else the value with its last digit changed (``100510`` -> ``100511``; a date's day moved
-  by one, ``2026-06-15`` -> ``2026-06-14``), a value of the same column no row holds.
+- else, and also where that other value is one of the variant's params (the original order
+  for the replacement: a check reading that the right value is there already fails it), the
+  value with its last digit changed (``100510`` -> ``100511``; a date's day moved by one,
+  ``2026-06-15`` -> ``2026-06-14``), a value of the same column no row holds: what a check
+  that every value is the episode's own must fail.
 
-At most `MAX_FACTS` per field, taken in turn from each kind.
+Two kinds are read in words (`_word_facts`): the name a greeting uses (``Hi Olivia`` ->
+``Hi Alex``) and a card brand (``Visa`` -> ``Mastercard``), what a check closing those
+kinds by their vocabulary fails (helpdesk ``replies-state-own-words``).
+
+At most `MAX_FACTS` per field, taken in turn from each kind, and the word facts.
 """
 
 from __future__ import annotations
@@ -47,6 +54,12 @@ __all__ = [
 FACT_FAMILIES = frozenset(
     {
         "order-status",
+        "cancel-order",
+        "change-shipping-address",
+        "duplicate-charge",
+        "exchange-size",
+        "refund-above-limit",
+        "refund-damaged-item",
         "apply-customer-payment",
         "write-off-bad-debt",
         "accrue-expense",
@@ -104,14 +117,36 @@ def _by_kind(variant: TaskVariant, looked_up: Mapping[str, list[Any]]) -> dict[s
     return out
 
 
+_BRANDS = ("Visa", "Mastercard", "Amex", "Discover")
+_GREETED = re.compile(r"^[^\S\n]*(?:hi|hello|hey|dear)[^\S\n]+([A-Z][a-z]+)\b", re.M | re.I)
+
+
+def _word_facts(text: str) -> list[Fact]:
+    """The facts ``text`` states in words: the name its greeting uses (as ``name``: written
+    ``Alex``, or ``Sam`` for an Alex) and the first card brand it names (as ``brand``: the
+    next of `_BRANDS`)."""
+    out: list[Fact] = []
+    if (m := _GREETED.search(text)) is not None:
+        old = m.group(1)
+        new = "Sam" if old == "Alex" else "Alex"
+        out.append(("name", old, new, _pattern("name", [old]).sub(new, text)))
+    for i, brand in enumerate(_BRANDS):
+        if _pattern("brand", [brand]).search(text):
+            new = _BRANDS[(i + 1) % len(_BRANDS)]
+            out.append(("brand", brand, new, _pattern("brand", [brand]).sub(new, text)))
+            break
+    return out
+
+
 def facts(variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str) -> list[Fact]:
     """The fact mutants of field text ``text`` (module docstring): ``(kind, old, new,
-    text)``, at most `MAX_FACTS`; ``kind`` is a name ending (``id``, ``number``) or
-    ``date``."""
+    text)``, at most `MAX_FACTS` and the word facts; ``kind`` is a name ending (``id``,
+    ``number``), ``date``, ``name`` or ``brand``."""
     amounts = [money_text(c) for c in dict.fromkeys(amounts_stated(text)) if c > 0]
     amounts = [a for a in amounts if a in text]
     masked = _pattern("amount", amounts).sub(" ", text) if amounts else text
     per_kind: list[list[Fact]] = []
+    own = {str(v) for value in variant.params.values() for v in _flat_values(value)}
     for kind, values in _by_kind(variant, looked_up).items():
         stated = _first_positions(masked, kind, values)
         mine: list[Fact] = []
@@ -121,10 +156,13 @@ def facts(variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str) -
                 for v in values
                 if v not in stated and _shape(v) == _shape(old) and old not in v and v not in old
             ]
-            new = others[0] if others else _derived(old)
-            replaced = _pattern(kind, [old]).sub(new, text)
-            if replaced != text:
-                mine.append((kind, old, new, replaced))
+            news = [others[0]] if others else []
+            if not others or others[0] in own:  # the episode's own: also one it holds nowhere
+                news.append(_derived(old))
+            for new in news:
+                replaced = _pattern(kind, [old]).sub(new, text)
+                if replaced != text:
+                    mine.append((kind, old, new, replaced))
         if mine:
             per_kind.append(mine)
     out: list[Fact] = []
@@ -135,7 +173,7 @@ def facts(variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str) -
                 per_kind.remove(mine)
             if len(out) >= MAX_FACTS:
                 break
-    return out
+    return out + _word_facts(text)
 
 
 def fact_calls(body: Sequence[Call], submit: Call, i: int, fact: Fact) -> list[Call]:

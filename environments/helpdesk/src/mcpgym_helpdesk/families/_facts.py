@@ -40,11 +40,15 @@ ETA_CUES = (
 )
 """An estimated delivery date's words."""
 
+DELIVERED_CUES = ("delivered", "deliver*", "arriv*", "received")
+"""A delivered order's delivery date (the declined item's, outside the return window)."""
+
 REFUNDED_CUES = ("refunded", "i've refunded", "have refunded", "already refunded")
 """The order whose item was refunded."""
 
-DECLINED_CUES = ("can't", "cannot", "can not", "unable", "couldn't", "declin*", "outside")
-"""The order whose item could not be refunded."""
+DECLINED_CUES = ("can't", "cannot", "can not", "unable", "couldn't", "declin*")
+"""The order whose item could not be refunded (not ``outside``: the gate's leak of the
+declined reason ``outside_window`` beside an item id bound it, stop 21)."""
 
 ESCALATED_CUES = ("request*", "requests a refund", "asks", "escalat*", "above", "over", "exceeds")
 """The order whose refund request is passed to billing (refund-above-limit)."""

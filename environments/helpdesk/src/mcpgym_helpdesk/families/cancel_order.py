@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, ToolNotCalled, with_text_amounts
+from mcpgym_grading import DecisionMatch, Param, Rubric, SqlCheck, ToolNotCalled, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _facts as facts
@@ -32,6 +32,8 @@ from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _true_amounts as true_amounts
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
@@ -275,7 +277,9 @@ RUBRIC = Rubric(
         # the shipped order's total in its role (`_true_amounts.SHIPPED_CUES`, FF7) is left
         # out: the ship gate's `amounts-3` in its bare and entities forms passed the guard
         # with it (condition 7, hard; stop 20)
-        replies.texts_state_no_other_amount("credit_back_cents"),
+        replies.texts_state_no_other_amount(
+            "credit_back_cents", roles={"shipped_total_cents": true_amounts.SHIPPED_CUES}
+        ),
         SqlCheck(
             name="order-cancelled",
             description="the order was cancelled",
@@ -392,6 +396,21 @@ RUBRIC = Rubric(
             allow=("credit_back_cents",),
         ),
         checks.ticket_state("closed", ("cancelled",), bands=("easy", "medium", "expert")),
+        # nothing captured (a pending order): the released card authorisation is no refund;
+        # "I've refunded $X to your card" tells the customer of money that never moved
+        DecisionMatch(
+            name="reply-states-no-refund-when-uncharged",
+            description="where nothing was captured, the reply does not claim the cancelled "
+            "order was refunded (the card authorisation is released, no money moved; policy "
+            "9.2)",
+            source="sql",
+            sql=replies.AGENT_REPLIES_SQL.replace(" ORDER BY", " AND :refund_cents = 0 ORDER BY"),
+            not_claimed=("refund", "card-refund", "store-credit"),
+            about=Param("order_id"),
+            weight=1,
+            required=True,
+            bands=("easy", "medium", "expert"),
+        ),
         SqlCheck(
             name="shipped-second-order-not-refunded",
             description="nothing was refunded on the second order, which has shipped and "
@@ -433,6 +452,7 @@ RUBRIC = Rubric(
             ),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
+        words.replies_state_own_words(words.other_brands_sql(":order_id, :shipped_order_id")),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),
         checks.no_collateral("refunds", "store_credit_ledger"),

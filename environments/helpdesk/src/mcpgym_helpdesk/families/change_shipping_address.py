@@ -41,6 +41,7 @@ from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._addresses import (
     ADDRESS_SQL,
     PLACES,
@@ -497,6 +498,7 @@ RUBRIC = Rubric(
             ),
             facts.role("SELECT :given_zip", facts.GIVEN_ZIP_CUES),
         ),
+        words.replies_state_own_words(words.other_brands_sql(":order_id")),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(),
         SqlCheck(

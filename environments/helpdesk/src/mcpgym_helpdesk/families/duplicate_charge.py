@@ -23,11 +23,13 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -291,8 +293,11 @@ RUBRIC = Rubric(
         *replies.texts_claim_only(
             {b: ("refund", "card-refund") for b in ("easy", "medium", "hard", "expert")}
         ),
-        # `replies-state-own-facts` (the order number and card last four) is left out: the
-        # ship gate found it vacuous here (no control run fails it, condition 4; stop 20)
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
+        ),
+        words.replies_state_own_words(words.other_brands_sql(":order_id")),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
         checks.no_collateral("refunds"),

@@ -22,10 +22,12 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
@@ -375,8 +377,17 @@ RUBRIC = Rubric(
             {"easy": _EXCHANGED, "medium": _EXCHANGED, "hard": _RETURNED, "expert": _EXCHANGED},
             asked=("exchange",),
         ),
-        # `replies-state-own-facts` (the order numbers and card last four) is left out: the
-        # ship gate found it vacuous here (no control run fails it, condition 4; stop 20)
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role("SELECT :replacement_order_id", facts.ORDER_CUES),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
+        ),
+        words.replies_state_own_words(
+            words.other_colours_sql(":old_variant_id, :new_variant_id"),
+            words.other_products_sql(":order_id, :replacement_order_id"),
+            words.other_brands_sql(":order_id"),
+            allowed=words.order_products_sql(":order_id, :replacement_order_id"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
     ),

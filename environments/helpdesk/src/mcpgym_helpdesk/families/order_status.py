@@ -35,6 +35,7 @@ from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _true_amounts as true_amounts
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -408,6 +409,7 @@ RUBRIC = Rubric(
             "answer to 'where is my order' is where it is; policy 9.2)",
             forbidden_sql=facts.undelivered_claims_sql(),
         ),
+        words.replies_state_own_words(words.other_brands_sql(":order_id")),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),
         checks.no_collateral("store_credit_ledger"),

@@ -47,6 +47,7 @@ from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._teams import TEAMS
 from mcpgym_helpdesk.families._wording import (
@@ -461,6 +462,9 @@ RUBRIC = Rubric(
         # the reason) is left out: the ship gate's `stuff-i` shotgun of the customer's order
         # numbers passed it (condition 7; stop 20); `escalation-states-own-facts` binds each
         # number the reason states to its role
+        words.replies_state_own_words(
+            words.other_brands_sql(":escalate_order_id, :refund_order_id")
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),
         checks.no_collateral("escalations", bands=("easy", "medium")),

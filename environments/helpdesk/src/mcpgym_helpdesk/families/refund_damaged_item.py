@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
+from mcpgym_grading import DecisionMatch, Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
 from mcpgym_helpdesk.families import _facts as facts
@@ -28,6 +28,7 @@ from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _true_amounts as true_amounts
+from mcpgym_helpdesk.families import _words as words
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -345,6 +346,24 @@ RUBRIC = Rubric(
             bands=("easy", "medium"),
             not_denied=("refund",),
         ),
+        # hard/expert: the declined item's order is not refunded, in a sentence naming it or
+        # in one after it naming no order ("I've refunded that one as well", round 10's A1);
+        # read only where it is another order than the refunded one (a final-sale item of
+        # the same order: the refund's sentences name that order too)
+        DecisionMatch(
+            name="reply-states-declined-not-refunded",
+            description="the reply does not claim the declined item's order (each sentence "
+            "naming it, or after it naming no order) was refunded (policy 9.2)",
+            source="sql",
+            sql=replies.AGENT_REPLIES_SQL.replace(
+                " ORDER BY", " AND :declined_order_id <> :order_id ORDER BY"
+            ),
+            not_claimed=("refund", "card-refund", "store-credit"),
+            about=Param("declined_order_id"),
+            weight=1,
+            required=True,
+            bands=("hard", "expert"),
+        ),
         replies.reply_mentions_money(
             "refund_cents",
             description="a reply states the amount refunded for the damaged item (policy 9.2); "
@@ -382,9 +401,16 @@ RUBRIC = Rubric(
             facts.role("SELECT :order_id", facts.REFUNDED_CUES),
             facts.role("SELECT :declined_order_id", facts.DECLINED_CUES),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
-            # expert: a leaked value beside the earlier refund's words binds (the gate's
-            # condition 7 found its look-alike forms unread); left out until read in forms
-            bands=("easy", "medium", "hard"),
+            facts.role(
+                "SELECT substr(delivered_at, 1, 10) FROM orders WHERE id = :declined_order_id",
+                facts.DELIVERED_CUES,
+            ),
+        ),
+        words.replies_state_own_words(
+            words.other_products_sql(":order_id, :declined_order_id"),
+            words.other_brands_sql(":order_id, :declined_order_id"),
+            words.other_reasons_sql(),
+            allowed=words.order_products_sql(":order_id, :declined_order_id"),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
