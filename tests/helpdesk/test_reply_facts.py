@@ -52,7 +52,7 @@ def test_order_status_wrong_eta_order_or_delivery_fails(band: str) -> None:
     "extra",
     [
         " It hasn't been delivered yet; it will be delivered soon.",
-        " Placed on June 2, 2026; expected 12 June.",
+        " Placed on June 2, 2026; expected 15 June.",  # the ETA in words (2026-06-15)
         " Tracking: 9405 5932 3632 2621.",
     ],
 )

@@ -346,10 +346,13 @@ RUBRIC = Rubric(
             bands=("easy", "medium"),
             not_denied=("refund",),
         ),
-        # hard/expert: the declined item's order is not refunded, in a sentence naming it or
-        # in one after it naming no order ("I've refunded that one as well", round 10's A1);
-        # read only where it is another order than the refunded one (a final-sale item of
-        # the same order: the refund's sentences name that order too)
+        # hard: the declined item's order is not refunded, in a sentence naming it or in one
+        # after it naming no order ("I've refunded that one as well", round 10's A1); read
+        # only where it is another order than the refunded one (a final-sale item of the same
+        # order: the refund's sentences name that order too). Not expert: there an earlier
+        # price adjustment was refunded, and an honest sentence about it naming no order
+        # ("$5.00 was refunded earlier as a price adjustment") reads as about the last order
+        # named, often the declined one
         DecisionMatch(
             name="reply-states-declined-not-refunded",
             description="the reply does not claim the declined item's order (each sentence "
@@ -362,7 +365,7 @@ RUBRIC = Rubric(
             about=Param("declined_order_id"),
             weight=1,
             required=True,
-            bands=("hard", "expert"),
+            bands=("hard",),
         ),
         replies.reply_mentions_money(
             "refund_cents",
