@@ -85,3 +85,13 @@ def test_word_facts_replace_the_greeting_and_the_brand() -> None:
     got = {(k, old, new) for k, old, new, _ in _word_facts(text)}
     assert got == {("name", "Olivia", "Alex"), ("brand", "Visa", "Mastercard")}
     assert _word_facts("Hi Alex,")[0][2] == "Sam"
+
+
+def test_a_derived_value_is_no_value_the_episode_holds() -> None:
+    # reconcile-bank-lines expert: 188 -> 189 was the duplicate line itself (a fact mutant
+    # naming the episode's own line passed; a made-up value must be held nowhere)
+    from mcpgym_clients.instrument.fact import _derived
+
+    assert _derived("188") == "189"
+    assert _derived("188", frozenset({"189"})) == "180"
+    assert _derived("2026-06-15", frozenset({"2026-06-14"})) == "2026-06-16"

@@ -86,15 +86,23 @@ def _shape(value: str) -> str:
     return re.sub(r"[0-9]", "9", value)
 
 
-def _derived(value: str) -> str:
-    """``value`` with its last digit changed (a date: its day moved by one)."""
+def _derived(value: str, known: frozenset[str] = frozenset()) -> str:
+    """``value`` with its last digit changed (a date: its day moved by one, back first),
+    avoiding the values in ``known`` (the variant's and the reads': ``188`` -> ``189`` where
+    189 is another line of the episode would be no made-up value)."""
     if _ISO_DATE.fullmatch(value):
         day = date.fromisoformat(value)
-        other = day - timedelta(days=1) if day.day > 1 else day + timedelta(days=1)
-        return other.isoformat()
-    digits = [i for i, c in enumerate(value) if c.isdigit()]
-    i = digits[-1]
-    return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1 :]
+        for step in (-1, 1, -2, 2, -3, 3) if day.day > 1 else (1, 2, 3, 4):
+            other = (day + timedelta(days=step)).isoformat()
+            if other not in known:
+                return other
+        return other
+    i = [i for i, c in enumerate(value) if c.isdigit()][-1]
+    for step in range(1, 10):
+        other = value[:i] + str((int(value[i]) + step) % 10) + value[i + 1 :]
+        if other not in known:
+            return other
+    return other
 
 
 def _by_kind(variant: TaskVariant, looked_up: Mapping[str, list[Any]]) -> dict[str, list[str]]:
@@ -147,7 +155,9 @@ def facts(variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str) -
     masked = _pattern("amount", amounts).sub(" ", text) if amounts else text
     per_kind: list[list[Fact]] = []
     own = {str(v) for value in variant.params.values() for v in _flat_values(value)}
-    for kind, values in _by_kind(variant, looked_up).items():
+    by_kind = _by_kind(variant, looked_up)
+    known = frozenset(own.union(*by_kind.values()))
+    for kind, values in by_kind.items():
         stated = _first_positions(masked, kind, values)
         mine: list[Fact] = []
         for old in stated:
@@ -158,7 +168,7 @@ def facts(variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str) -
             ]
             news = [others[0]] if others else []
             if not others or others[0] in own:  # the episode's own: also one it holds nowhere
-                news.append(_derived(old))
+                news.append(_derived(old, known))
             for new in news:
                 replaced = _pattern(kind, [old]).sub(new, text)
                 if replaced != text:

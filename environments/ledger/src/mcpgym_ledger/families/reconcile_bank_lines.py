@@ -27,7 +27,9 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import entry_key
+from mcpgym_ledger.families._note_roles import note_roles
 from mcpgym_ledger.families._notes import (
+    notes_values_in_role,
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
@@ -176,6 +178,11 @@ def generate(g: Generation) -> VariantSpec:
         if inv
         else None,
         "duplicate_line_id": duplicate_line,
+        # the pair's two lines, each bound by the word "line": a line number of their shape
+        # that is neither (one the books do not hold) misstates the duplicate's reason
+        "line_roles": note_roles(
+            *((str(i), ("line", "lines")) for i in (deposit_line, duplicate_line) if i)
+        ),
         "payment_id": payment_id,
         "new_payments": 1 if inv else 0,
         "vendor_line_id": vendor_line,
@@ -312,6 +319,14 @@ RUBRIC = Rubric(
             forbidden_sql=OTHER_LINES_SQL,
             weight=0.5,
             required=True,
+            bands=("hard", "expert"),
+        ),
+        notes_values_in_role(
+            Param("line_roles"),
+            sql=PAIR_IGNORED,
+            name="duplicate-reason-lines-in-role",
+            description="each line number the duplicate's reason states beside the word "
+            "'line' is one of the identical pair (a line the books do not hold misstates it)",
             bands=("hard", "expert"),
         ),
         books_moved(),
