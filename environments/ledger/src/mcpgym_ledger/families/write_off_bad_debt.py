@@ -52,6 +52,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_MEMOS_SQL,
     EPISODE_REASONS_SQL,
     note_decision,
     note_left,
@@ -209,7 +210,12 @@ def generate(g: Generation) -> VariantSpec:
             (write_off["number"] if write_off else None, WROTE_OFF_CUES),
             (escalate["number"] if escalate else None, ESCALATED_CUES),
         ),
-        "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
+        # the invoice number the controller's reason states (hard, expert); easy and
+        # medium, where nothing is escalated: the one the write-off's reason (its entry's
+        # memo) states (round 11's M11)
+        "reason_roles": note_roles(
+            *id_roles(escalate["number"] if escalate else write_off and write_off["number"])
+        ),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
@@ -220,6 +226,13 @@ def generate(g: Generation) -> VariantSpec:
 
 
 T = SNAPSHOT_TIME
+
+REASONS_OR_MEMOS_SQL = (
+    f"SELECT * FROM ({EPISODE_REASONS_SQL}) UNION ALL "
+    f"SELECT * FROM ({EPISODE_MEMOS_SQL}) WHERE :escalate_invoice_id IS NULL"
+)
+"""The escalation reasons, and where the band escalates nothing (easy, medium) the memos
+(`EPISODE_MEMOS_SQL`: the write-off's reason is its entry's memo)."""
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -301,15 +314,16 @@ RUBRIC = Rubric(
         ),
         notes_values_in_role(
             Param("reason_roles"),
-            sql=EPISODE_REASONS_SQL,
+            sql=REASONS_OR_MEMOS_SQL,
             name="reason-values-in-role",
             description="each invoice number the escalation reason states is the episode's "
-            "own (the controller acts on it: another number sends them to another invoice)",
-            bands=("hard", "expert"),
+            "own (the controller acts on it: another number sends them to another invoice); "
+            "where nothing is escalated, each the write-off's reason (its entry's memo) and "
+            "every other memo states is the invoice written off (round 11's M11)",
         ),
-        # `memo-values-in-role` (each invoice number the write-off's reason, its entry's
-        # memo, states is the episode's own; round 11's M11) is left out: the ship gate found
-        # it vacuous (no control run states an invoice number in the reason)
+        # expert's write-off reason is not read: one roles param for both texts would let
+        # the escalation reason name the invoice written off (the gate's `fact-6-1`), and a
+        # check of its own was vacuous at the gate (no control states an invoice number there)
         tax_id_not_copied(),
         untouched_records_claim_nothing(),
         *texts_claim_only(
