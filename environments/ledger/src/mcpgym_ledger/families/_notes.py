@@ -360,15 +360,24 @@ BOOK_AMOUNTS_SQL = (
 state): the candidates a text could state wrongly, read in any form (a bare ``536.25``)."""
 
 
-def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
+def texts_state_no_other_amount_guard(
+    *limits: int, values: str | None = None, **kw: Any
+) -> AnswerMatch:
     """No free text written in the episode (`EPISODE_TEXT_SQL`: notes on every record,
     entry and line memos, reasons, escalation reasons) states an amount but zero and the
     ones the reference's own texts state (the kit's `with_text_amounts`), in any form
     (policy 10.1: what the agent writes is the record of the amounts). ``limits`` (cents):
     the policy limits the texts may quote, in every band, each only as the limit
     (`_limits.LIMIT_CUES`).
+    ``values``: a roles param (`_note_roles.note_roles`) of text values every text states
+    only as the record's (credit-returned-item's quantities, ``2 x Water filter``: a credit
+    note's reason stating ``returned 9 x`` misstates the return; round 11's Q11).
     Required: a note, memo or reason stating a wrong amount misstates the books."""
-    roles = tuple(AmountRole(amount=c, cues=LIMIT_CUES, binds_others=False) for c in limits)
+    roles: tuple[AmountRole | Param, ...] = tuple(
+        AmountRole(amount=c, cues=LIMIT_CUES, binds_others=False) for c in limits
+    )
+    if values is not None:
+        roles = (*roles, Param(values))
     return texts_state_no_other_amount(
         EPISODE_TEXT_SQL,
         description=kw.pop(
