@@ -33,7 +33,7 @@ def _graded(v: TaskVariant, reason: str | None = None, note: str | None = None) 
 
 
 @pytest.mark.parametrize("band", ["easy", "medium", "hard", "expert"])
-@pytest.mark.parametrize("form", ["9 x", "9x"])
+@pytest.mark.parametrize("form", ["9 x", "9x", "12 x", "120x"])
 def test_another_quantity_in_the_credit_notes_reason_fails(band: str, form: str) -> None:
     checks = _graded(environment.variant("credit-returned-item", band, 0), reason=form)
     assert not checks[GUARD], checks

@@ -183,16 +183,18 @@ def generate(g: Generation) -> VariantSpec:
         )
 
     # each quantity a text may state, `N x` beside its product: the one credited, and in
-    # expert the one the customer says and the one credited before (round 11's Q11)
+    # expert the one the customer says and the one credited before (round 11's Q11); each
+    # also zero-padded, so `10 x` and `100 x` are read as quantities too
     said_of = {ln[0]: said for _i, ln, _q, said in returns}
     quantity_roles = note_roles(
         *(
-            (f"{n}{sep}x", (ln[0],))
+            (f"{n:0{width}d}{sep}x", (ln[0],))
             for _inv, qty, ln, _net, _tax in note_lines
             for n in sorted(
                 {qty, said_of[ln[0]], *([said_of[ln[0]] - qty] if earlier is not None else [])}
             )
             for sep in (" ", "")
+            for width in (1, 2, 3)  # `02 x` too: a value's digits fix the kind read
         )
     )
     second = note_lines[1] if len(note_lines) > 1 else None
