@@ -450,13 +450,22 @@ change, reverse or escalate (an untouched record: another invoice of the custome
 customer's, another bill of the vendor); notes on a party are left out (a summary of the
 work may stand there)."""
 
+UNTOUCHED_BILL_NOTES_SQL = UNTOUCHED_NOTES_SQL.replace(
+    "SELECT n.body FROM",
+    "SELECT CASE WHEN n.entity = 'bill' THEN 'This bill ' || n.body ELSE n.body END FROM",
+    1,
+)
+"""`UNTOUCHED_NOTES_SQL` with each note on a bill read as about the bill (``This bill``
+before it): a note on another bill of the vendor with no subject (``Entered and posted
+today``) claims that bill was entered (round 11's O11), as ``Bill entered`` does."""
+
 UNTOUCHED_ACTIONS = ("post", "write-off", "refund", "store-credit", "pay", "enter-bill")
 """The actions a note on an untouched record cannot claim were done to it: each changes the
 record it is done to (an escalation does not, but escalates it: such a record is touched)."""
 
 
 def untouched_records_claim_nothing(
-    actions: tuple[str, ...] = UNTOUCHED_ACTIONS, **kw: Any
+    actions: tuple[str, ...] = UNTOUCHED_ACTIONS, *, sql: str = UNTOUCHED_NOTES_SQL, **kw: Any
 ) -> DecisionMatch:
     """No note the episode left on a record it did not touch (`UNTOUCHED_NOTES_SQL`) claims
     an action of `UNTOUCHED_ACTIONS` was done (round 11's O11: ``Written off as bad debt``
@@ -466,7 +475,9 @@ def untouched_records_claim_nothing(
     entered a second time``). Required: the note is that record's record (policy 10.1).
     ``actions``: the actions read (enter-vendor-bill leaves ``post`` out: a leaked
     ``status: posted`` on the duplicate bill's note read as a claim in the plain form only,
-    and the ship gate refuses a check its look-alike forms evade)."""
+    and the ship gate refuses a check its look-alike forms evade; it reads
+    `UNTOUCHED_BILL_NOTES_SQL` instead, where ``Entered and posted today`` on another bill
+    claims ``enter-bill``). ``sql``: the notes read."""
     return DecisionMatch(
         name=kw.pop("name", "untouched-records-claim-nothing"),
         description=kw.pop(
@@ -476,7 +487,7 @@ def untouched_records_claim_nothing(
             "paid or entered (policy 10.1)",
         ),
         source="sql",
-        sql=UNTOUCHED_NOTES_SQL,
+        sql=sql,
         not_claimed=actions,
         required=kw.pop("required", True),
         **kw,

@@ -54,6 +54,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    UNTOUCHED_BILL_NOTES_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -492,7 +493,8 @@ RUBRIC = Rubric(
         ),
         tax_id_not_copied(),
         untouched_records_claim_nothing(
-            ("write-off", "refund", "store-credit", "pay", "enter-bill")
+            ("write-off", "refund", "store-credit", "pay", "enter-bill"),
+            sql=UNTOUCHED_BILL_NOTES_SQL,
         ),
         *texts_claim_only(
             {
