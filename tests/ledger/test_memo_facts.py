@@ -78,6 +78,13 @@ WRONG: list[Any] = [  # (family, band, tool, key, edit) tuples and pytest.param
         "reason",
         lambda v, r: r + " (INV-2026-0149, written off to 6800)",
     ),
+    (
+        "write-off-bad-debt",
+        "expert",
+        "write_off_invoice",
+        "reason",
+        lambda v, r: r + " (INV-2026-0149)",
+    ),
     # enter-vendor-bill easy and medium: a line coded to another account, dated before the bill
     ("enter-vendor-bill", "easy", "create_bill", "lines", _lines(" (coded 6900)")),
     ("enter-vendor-bill", "medium", "create_bill", "lines", _lines(" (dated 2026-03-01)")),

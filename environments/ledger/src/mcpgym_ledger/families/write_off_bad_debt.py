@@ -212,11 +212,12 @@ def generate(g: Generation) -> VariantSpec:
         ),
         # the invoice number the controller's reason states (hard, expert); easy and
         # medium, where nothing is escalated: the one the write-off's reason (its entry's
-        # memo) states (round 11's M11)
+        # memo) states (round 11's M11; `REASONS_OR_MEMOS_SQL` takes it out of the memos)
         "reason_roles": note_roles(
             *id_roles(escalate["number"] if escalate else write_off and write_off["number"])
         ),
         "escalate_invoice_id": escalate["id"] if escalate else None,
+        "write_off_number": write_off["number"] if write_off else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
     }
@@ -228,11 +229,13 @@ def generate(g: Generation) -> VariantSpec:
 T = SNAPSHOT_TIME
 
 REASONS_OR_MEMOS_SQL = (
-    f"SELECT * FROM ({EPISODE_REASONS_SQL}) UNION ALL "
-    f"SELECT * FROM ({EPISODE_MEMOS_SQL}) WHERE :escalate_invoice_id IS NULL"
+    f"SELECT * FROM ({EPISODE_REASONS_SQL}) UNION ALL SELECT "
+    "COALESCE(replace(lower(memo), lower(:write_off_number), ''), memo) "
+    f"FROM ({EPISODE_MEMOS_SQL})"
 )
-"""The escalation reasons, and where the band escalates nothing (easy, medium) the memos
-(`EPISODE_MEMOS_SQL`: the write-off's reason is its entry's memo)."""
+"""The escalation reasons, and the memos (`EPISODE_MEMOS_SQL`: the write-off's reason is its
+entry's memo) with the number of the invoice written off taken out (the memos may name it;
+expert: the roles param binds the escalated invoice's, the reason's own)."""
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -318,12 +321,10 @@ RUBRIC = Rubric(
             name="reason-values-in-role",
             description="each invoice number the escalation reason states is the episode's "
             "own (the controller acts on it: another number sends them to another invoice); "
-            "where nothing is escalated, each the write-off's reason (its entry's memo) and "
-            "every other memo states is the invoice written off (round 11's M11)",
+            "each invoice number the write-off's reason (its entry's memo) and every other memo "
+            "states is the invoice written off or, in expert, the one escalated (round 11's "
+            "M11)",
         ),
-        # expert's write-off reason is not read: one roles param for both texts would let
-        # the escalation reason name the invoice written off (the gate's `fact-6-1`), and a
-        # check of its own was vacuous at the gate (no control states an invoice number there)
         tax_id_not_copied(),
         untouched_records_claim_nothing(),
         *texts_claim_only(
