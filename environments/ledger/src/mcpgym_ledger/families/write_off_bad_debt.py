@@ -213,9 +213,7 @@ def generate(g: Generation) -> VariantSpec:
         # the invoice number the controller's reason states (hard, expert); easy and
         # medium, where nothing is escalated: the one the write-off's reason (its entry's
         # memo) states (round 11's M11; `REASONS_OR_MEMOS_SQL` takes it out of the memos)
-        "reason_roles": note_roles(
-            *id_roles(escalate["number"] if escalate else write_off and write_off["number"])
-        ),
+        "reason_roles": note_roles(*id_roles((escalate or main)["number"])),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "write_off_number": write_off["number"] if write_off else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
