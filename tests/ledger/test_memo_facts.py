@@ -88,6 +88,7 @@ WRONG: list[Any] = [  # (family, band, tool, key, edit) tuples and pytest.param
     # enter-vendor-bill easy and medium: a line coded to another account, dated before the bill
     ("enter-vendor-bill", "easy", "create_bill", "lines", _lines(" (coded 6900)")),
     ("enter-vendor-bill", "medium", "create_bill", "lines", _lines(" (dated 2026-03-01)")),
+    ("enter-vendor-bill", "hard", "create_bill", "lines", _lines(" (coded 6900)")),
     (
         "enter-vendor-bill",
         "expert",
@@ -195,6 +196,7 @@ HONEST += [
     ),
     ("enter-vendor-bill", "easy", "create_bill", "lines", _coded_own),
     ("enter-vendor-bill", "medium", "create_bill", "lines", _coded_own),
+    ("enter-vendor-bill", "hard", "create_bill", "lines", _coded_own),
 ]
 
 

@@ -470,7 +470,7 @@ RUBRIC = Rubric(
             "bill dated in closed April and posted on 2026-05-01: the two exchanged say it was "
             "posted in April; policy 2.2), no earlier date, and no account but the lines', "
             "1400 and 2000 (round 11's M11)",
-            bands=("easy", "medium", "expert"),
+            bands=BANDS,
         ),
         # `reason-values-in-role` (the vendor reference the escalation reason states is the
         # bill's) is left out: the ship gate found it vacuous here (no control run fails it,
