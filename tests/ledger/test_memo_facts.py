@@ -64,18 +64,31 @@ WRONG: list[Any] = [  # (family, band, tool, key, edit) tuples and pytest.param
         "memo",
         lambda v, m: f"{m} (posted on {v.params['issue_date']}, in April)",
     ),
-    pytest.param(
+    (
         "write-off-bad-debt",
         "easy",
         "write_off_invoice",
         "reason",
         lambda v, r: r + " (INV-2026-0149)",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="write-off-bad-debt's memo-values-in-role is left out of its rubric (the "
-            "ship gate found it vacuous, round 11)",
-        ),
     ),
+    (
+        "write-off-bad-debt",
+        "medium",
+        "write_off_invoice",
+        "reason",
+        lambda v, r: r + " (INV-2026-0149, written off to 6800)",
+    ),
+    (
+        "write-off-bad-debt",
+        "expert",
+        "write_off_invoice",
+        "reason",
+        lambda v, r: r + " (INV-2026-0149)",
+    ),
+    # enter-vendor-bill easy and medium: a line coded to another account, dated before the bill
+    ("enter-vendor-bill", "easy", "create_bill", "lines", _lines(" (coded 6900)")),
+    ("enter-vendor-bill", "medium", "create_bill", "lines", _lines(" (dated 2026-03-01)")),
+    ("enter-vendor-bill", "hard", "create_bill", "lines", _lines(" (coded 6900)")),
     (
         "enter-vendor-bill",
         "expert",
@@ -95,7 +108,7 @@ def test_a_wrong_fact_in_a_memo_or_reason_fails(
     failed = {
         n
         for n, ok in checks.items()
-        if not ok and n in ("note-values-in-role", "memo-values-in-role")
+        if not ok and n in ("note-values-in-role", "memo-values-in-role", "reason-values-in-role")
     }
     assert failed, checks
 
@@ -149,6 +162,41 @@ HONEST: list[tuple[str, str, str, str, Edit]] = [
         "lines",
         lambda v, ls: _lines(f" (bill dated {v.params['bill_date']})")(v, ls),
     ),
+]
+
+
+def _own_number(v: TaskVariant) -> str:
+    return str(
+        next(
+            c.arguments["body"].split(" on ")[1].split(" ")[0]
+            for c in v.reference
+            if c.name == "add_note"
+        )
+    )
+
+
+def _coded_own(v: TaskVariant, ls: Any) -> Any:
+    return [
+        {
+            **x,
+            "description": f"{x['description']} (coded {x['account_code']}, credit 2000, "
+            f"dated {v.params['bill_date']})",
+        }
+        for x in ls
+    ]
+
+
+HONEST += [
+    (
+        "write-off-bad-debt",
+        "medium",
+        "write_off_invoice",
+        "reason",
+        lambda v, r: f"{r} ({_own_number(v)} written off to 6800)",
+    ),
+    ("enter-vendor-bill", "easy", "create_bill", "lines", _coded_own),
+    ("enter-vendor-bill", "medium", "create_bill", "lines", _coded_own),
+    ("enter-vendor-bill", "hard", "create_bill", "lines", _coded_own),
 ]
 
 

@@ -107,7 +107,7 @@ CASES: list[Any] = [  # (family, band, tool, key, edit) tuples and pytest.param
             v.params["vendor_ref"][:-1] + ("1" if v.params["vendor_ref"][-1] == "0" else "0"),
         ),
     ),
-    (
+    (  # read by note-values-in-role, in every band since round 11 (the vendor reference)
         "enter-vendor-bill",
         "hard",
         "escalate",

@@ -58,6 +58,21 @@ OTHER_BILL = "SELECT id FROM bills WHERE vendor_id = :vendor_id AND id < :bill_i
             "bill",
             "Bill entered and posted today from the vendor's email.",
         ),
+        # no subject: a note on a bill is about that bill
+        (
+            "enter-vendor-bill",
+            "easy",
+            OTHER_BILL,
+            "bill",
+            "Entered and posted today from the vendor's email.",
+        ),
+        (
+            "enter-vendor-bill",
+            "expert",
+            OTHER_BILL,
+            "bill",
+            "Entered today from the vendor's email; posted on 2026-05-01.",
+        ),
     ],
 )
 def test_a_claim_on_an_untouched_record_fails(
@@ -84,6 +99,20 @@ def test_a_claim_on_an_untouched_record_fails(
             OTHER_BILL,
             "bill",
             "Checked against the new bill: this one is a different delivery.",
+        ),
+        (
+            "enter-vendor-bill",
+            "medium",
+            OTHER_BILL,
+            "bill",
+            "Already entered in April; the new email is for a different delivery.",
+        ),
+        (
+            "enter-vendor-bill",
+            "expert",
+            OTHER_BILL,
+            "bill",
+            "Not entered again: the vendor's email repeats a bill already on the books.",
         ),
     ],
 )

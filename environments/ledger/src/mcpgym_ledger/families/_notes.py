@@ -360,15 +360,24 @@ BOOK_AMOUNTS_SQL = (
 state): the candidates a text could state wrongly, read in any form (a bare ``536.25``)."""
 
 
-def texts_state_no_other_amount_guard(*limits: int, **kw: Any) -> AnswerMatch:
+def texts_state_no_other_amount_guard(
+    *limits: int, values: str | None = None, **kw: Any
+) -> AnswerMatch:
     """No free text written in the episode (`EPISODE_TEXT_SQL`: notes on every record,
     entry and line memos, reasons, escalation reasons) states an amount but zero and the
     ones the reference's own texts state (the kit's `with_text_amounts`), in any form
     (policy 10.1: what the agent writes is the record of the amounts). ``limits`` (cents):
     the policy limits the texts may quote, in every band, each only as the limit
     (`_limits.LIMIT_CUES`).
+    ``values``: a roles param (`_note_roles.note_roles`) of text values every text states
+    only as the record's (credit-returned-item's quantities, ``2 x Water filter``: a credit
+    note's reason stating ``returned 9 x`` misstates the return; round 11's Q11).
     Required: a note, memo or reason stating a wrong amount misstates the books."""
-    roles = tuple(AmountRole(amount=c, cues=LIMIT_CUES, binds_others=False) for c in limits)
+    roles: tuple[AmountRole | Param, ...] = tuple(
+        AmountRole(amount=c, cues=LIMIT_CUES, binds_others=False) for c in limits
+    )
+    if values is not None:
+        roles = (*roles, Param(values))
     return texts_state_no_other_amount(
         EPISODE_TEXT_SQL,
         description=kw.pop(
@@ -441,13 +450,22 @@ change, reverse or escalate (an untouched record: another invoice of the custome
 customer's, another bill of the vendor); notes on a party are left out (a summary of the
 work may stand there)."""
 
+UNTOUCHED_BILL_NOTES_SQL = UNTOUCHED_NOTES_SQL.replace(
+    "SELECT n.body FROM",
+    "SELECT CASE WHEN n.entity = 'bill' THEN 'This bill ' || n.body ELSE n.body END FROM",
+    1,
+)
+"""`UNTOUCHED_NOTES_SQL` with each note on a bill read as about the bill (``This bill``
+before it): a note on another bill of the vendor with no subject (``Entered and posted
+today``) claims that bill was entered (round 11's O11), as ``Bill entered`` does."""
+
 UNTOUCHED_ACTIONS = ("post", "write-off", "refund", "store-credit", "pay", "enter-bill")
 """The actions a note on an untouched record cannot claim were done to it: each changes the
 record it is done to (an escalation does not, but escalates it: such a record is touched)."""
 
 
 def untouched_records_claim_nothing(
-    actions: tuple[str, ...] = UNTOUCHED_ACTIONS, **kw: Any
+    actions: tuple[str, ...] = UNTOUCHED_ACTIONS, *, sql: str = UNTOUCHED_NOTES_SQL, **kw: Any
 ) -> DecisionMatch:
     """No note the episode left on a record it did not touch (`UNTOUCHED_NOTES_SQL`) claims
     an action of `UNTOUCHED_ACTIONS` was done (round 11's O11: ``Written off as bad debt``
@@ -457,7 +475,9 @@ def untouched_records_claim_nothing(
     entered a second time``). Required: the note is that record's record (policy 10.1).
     ``actions``: the actions read (enter-vendor-bill leaves ``post`` out: a leaked
     ``status: posted`` on the duplicate bill's note read as a claim in the plain form only,
-    and the ship gate refuses a check its look-alike forms evade)."""
+    and the ship gate refuses a check its look-alike forms evade; it reads
+    `UNTOUCHED_BILL_NOTES_SQL` instead, where ``Entered and posted today`` on another bill
+    claims ``enter-bill``). ``sql``: the notes read."""
     return DecisionMatch(
         name=kw.pop("name", "untouched-records-claim-nothing"),
         description=kw.pop(
@@ -467,7 +487,7 @@ def untouched_records_claim_nothing(
             "paid or entered (policy 10.1)",
         ),
         source="sql",
-        sql=UNTOUCHED_NOTES_SQL,
+        sql=sql,
         not_claimed=actions,
         required=kw.pop("required", True),
         **kw,

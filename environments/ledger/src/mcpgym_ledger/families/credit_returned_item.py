@@ -183,6 +183,21 @@ def generate(g: Generation) -> VariantSpec:
             ),
         )
 
+    # each quantity a text may state, `N x` beside its product: the one credited, and in
+    # expert the one the customer says and the one credited before (round 11's Q11); each
+    # also zero-padded, so `10 x` and `100 x` are read as quantities too
+    said_of = {ln[0]: said for _i, ln, _q, said in returns}
+    quantity_roles = note_roles(
+        *(
+            (f"{n:0{width}d}{sep}x", (ln[0],))
+            for _inv, qty, ln, _net, _tax in note_lines
+            for n in sorted(
+                {qty, said_of[ln[0]], *([said_of[ln[0]] - qty] if earlier is not None else [])}
+            )
+            for sep in (" ", "")
+            for width in (1, 2, 3)  # `02 x` too: a value's digits fix the kind read
+        )
+    )
     second = note_lines[1] if len(note_lines) > 1 else None
     invoices = []
     for r in sc.rows(
@@ -206,6 +221,7 @@ def generate(g: Generation) -> VariantSpec:
         # hard: the second invoice's note, read for its amounts' roles
         "second_invoice_id": second[0]["id"] if second else None,
         "second_note_roles": roles_of(*second[2:]) if second else "[]",
+        "quantity_roles": quantity_roles,
         "invoices": invoices,
         "movements": movements(moves),
     }
@@ -218,7 +234,13 @@ RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
     checks=(
-        texts_state_no_other_amount_guard(),
+        texts_state_no_other_amount_guard(
+            values="quantity_roles",
+            description="no note, memo or credit note reason written in the episode states an "
+            "amount but the ones the reference states (a wrong amount, a near miss or a list "
+            "of candidate amounts misstates the record), nor a quantity (`N x` a product) but "
+            "the one returned (policy 10.1)",
+        ),
         SqlCheck(
             name="credit-notes",
             description="one credit note per invoice the goods were sold on, net = quantity "

@@ -56,6 +56,7 @@ from mcpgym_ledger.families._note_roles import (
 )
 from mcpgym_ledger.families._notes import (
     EPISODE_REASONS_SQL,
+    UNTOUCHED_BILL_NOTES_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -342,6 +343,11 @@ def generate(g: Generation) -> VariantSpec:
         # the vendor reference the escalation reason states is the bill's own (hard)
         "reason_roles": note_roles(*id_roles(ref)),
         "lines": sorted([x["account"], x["net"], x["tax_code"], x["tax"]] for x in lines),
+        # the accounts the texts may name: the lines', input tax and payables (round 11's
+        # M11: a line coded 6900 in a memo, another account, misstates the bill)
+        "account_roles": note_roles(
+            *id_roles(*sorted({x["account"] for x in lines if x["account"]} | {"1400", "2000"}))
+        ),
         "status": "posted" if posted else "draft",
         "posting_date": posting_date if posted else None,
         "movements": movements(entry_lines) if posted else [],
@@ -462,10 +468,13 @@ RUBRIC = Rubric(
             AmountRole(amount=Param("bill_date"), cues=DOCUMENT_DATE_CUES),
             AmountRole(amount=Param("posting_date"), cues=POSTING_DATE_CUES),
             Param("note_roles"),
-            description="the notes state the bill's date beside the words of its date and the "
-            "posting date beside the words of the posting (a bill dated in closed April and "
-            "posted on 2026-05-01: the two exchanged say it was posted in April; policy 2.2)",
-            bands=("expert",),
+            Param("account_roles"),
+            description="the notes, memos and line descriptions state the bill's date beside "
+            "the words of its date and the posting date beside the words of the posting (a "
+            "bill dated in closed April and posted on 2026-05-01: the two exchanged say it was "
+            "posted in April; policy 2.2), no earlier date, and no account but the lines', "
+            "1400 and 2000 (round 11's M11)",
+            bands=BANDS,
         ),
         notes_values_in_role(
             Param("reason_roles"),
@@ -494,7 +503,8 @@ RUBRIC = Rubric(
         texts_name_only_own_party("vendor_id"),
         tax_id_not_copied(),
         untouched_records_claim_nothing(
-            ("write-off", "refund", "store-credit", "pay", "enter-bill")
+            ("write-off", "refund", "store-credit", "pay", "enter-bill"),
+            sql=UNTOUCHED_BILL_NOTES_SQL,
         ),
         *texts_claim_only(
             {

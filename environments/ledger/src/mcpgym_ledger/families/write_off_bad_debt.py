@@ -54,6 +54,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_MEMOS_SQL,
     EPISODE_REASONS_SQL,
     note_decision,
     note_left,
@@ -211,9 +212,13 @@ def generate(g: Generation) -> VariantSpec:
             (write_off["number"] if write_off else None, WROTE_OFF_CUES),
             (escalate["number"] if escalate else None, ESCALATED_CUES),
         ),
-        "reason_roles": note_roles(*id_roles(escalate["number"] if escalate else None)),
+        # the invoice number the controller's reason states (hard, expert); easy and
+        # medium, where nothing is escalated: the one the write-off's reason (its entry's
+        # memo) states (round 11's M11; `REASONS_OR_MEMOS_SQL` takes it out of the memos)
+        "reason_roles": note_roles(*id_roles((escalate or main)["number"])),
         "escalate_invoice_id": escalate["id"] if escalate else None,
         "escalate_number": escalate["number"] if escalate else None,
+        "write_off_number": write_off["number"] if write_off else None,
         "escalate_cents": escalate["open_cents"] if escalate else None,
         "movements": movements([("6800", cents_off, 0), ("1100", 0, cents_off)]),
     }
@@ -223,6 +228,15 @@ def generate(g: Generation) -> VariantSpec:
 
 
 T = SNAPSHOT_TIME
+
+REASONS_OR_MEMOS_SQL = (
+    f"SELECT * FROM ({EPISODE_REASONS_SQL}) UNION ALL SELECT "
+    "COALESCE(replace(lower(memo), lower(:write_off_number), ''), memo) "
+    f"FROM ({EPISODE_MEMOS_SQL})"
+)
+"""The escalation reasons, and the memos (`EPISODE_MEMOS_SQL`: the write-off's reason is its
+entry's memo) with the number of the invoice written off taken out (the memos may name it;
+expert: the roles param binds the escalated invoice's, the reason's own)."""
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -304,15 +318,14 @@ RUBRIC = Rubric(
         ),
         notes_values_in_role(
             Param("reason_roles"),
-            sql=EPISODE_REASONS_SQL,
+            sql=REASONS_OR_MEMOS_SQL,
             name="reason-values-in-role",
             description="each invoice number the escalation reason states is the episode's "
-            "own (the controller acts on it: another number sends them to another invoice)",
-            bands=("hard", "expert"),
+            "own (the controller acts on it: another number sends them to another invoice); "
+            "each invoice number the write-off's reason (its entry's memo) and every other memo "
+            "states is the invoice written off or, in expert, the one escalated (round 11's "
+            "M11)",
         ),
-        # `memo-values-in-role` (each invoice number the write-off's reason, its entry's
-        # memo, states is the episode's own; round 11's M11) is left out: the ship gate found
-        # it vacuous (no control run states an invoice number in the reason)
         DecisionMatch(
             name="reason-states-not-written-off",
             description="the escalation reason does not claim the escalated invoice written "
