@@ -62,6 +62,10 @@ ESTIMATES = (
     ("FixRight Maintenance", "the May repair of the loading dock door", "6600"),
     ("Paperworks Office Supply", "office supplies delivered on May 29", "6200"),
 )
+DELIVERED_ON = {"office supplies delivered on May 29": "2026-05-29"}
+"""The dates in words an expense's own words carry (the memo repeats them: a date role of
+their own, bound by ``delivered``, so the accrual's date roles do not read them)."""
+
 HOURLY = (
     ("Ledgerline CPAs", "May bookkeeping review", "6400"),
     ("FixRight Maintenance", "forklift servicing in May", "6600"),
@@ -180,6 +184,11 @@ def generate(g: Generation) -> VariantSpec:
             *((x["cents"], account_cues(x["account"])) for x in items),
             *((x["account"], DEBIT_ACCOUNT_CUES) for x in items),
             *id_roles(billed["ref"] if billed else None),
+            *(
+                (DELIVERED_ON[x["what"]], ("delivered", "delivered on"))
+                for x in [*items, *([billed] if billed else [])]
+                if x["what"] in DELIVERED_ON
+            ),
         ),
     }
     return VariantSpec(
