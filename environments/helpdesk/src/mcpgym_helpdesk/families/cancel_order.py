@@ -420,6 +420,7 @@ RUBRIC = Rubric(
             bands=("hard",),
             goodwill_codes=("store_credit_issued",),
         ),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {"easy": _CANCELLED, "medium": _CANCELLED, "hard": (), "expert": _CANCELLED}
         ),
@@ -432,6 +433,13 @@ RUBRIC = Rubric(
                 facts.ETA_CUES,
             ),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
+            # the parcels' tracking numbers close their kind (order-status's role; round 11's
+            # R11): a second number "if that one does not work" that exists nowhere fails
+            facts.role(
+                "SELECT tracking_number FROM shipments "
+                "WHERE order_id IN (:order_id, :shipped_order_id)",
+                facts.TRACKING_CUES,
+            ),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),

@@ -23,6 +23,7 @@ from typing import Any
 from mcpgym_grading import Param, Rubric, SqlCheck, with_text_amounts
 from mcpgym_helpdesk.env import environment
 from mcpgym_helpdesk.families import _checks as checks
+from mcpgym_helpdesk.families import _facts as facts
 from mcpgym_helpdesk.families import _privacy as privacy
 from mcpgym_helpdesk.families import _promises as promises
 from mcpgym_helpdesk.families import _queries as queries
@@ -288,11 +289,16 @@ RUBRIC = Rubric(
             required=True,
         ),
         checks.ticket_state("closed", ("refunded",)),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {b: ("refund", "card-refund") for b in ("easy", "medium", "hard", "expert")}
         ),
-        # `replies-state-own-facts` (the order number and card last four) is left out: the
-        # ship gate found it vacuous here (no control run fails it, condition 4; stop 20)
+        # the order number and card the texts state, notes included (round 11's R5: a note
+        # naming another of the customer's orders as the one refunded)
+        facts.replies_state_own_facts(
+            facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
         checks.no_collateral("refunds"),
