@@ -6,10 +6,11 @@ helpdesk grade before; the honest forms beside it still pass."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-_Calls = Callable[[list], list]
+_Calls = Callable[[object], list[Any]]
 
 
 def _grade(family: str, band: str, seed: int, edit: _Calls) -> dict[str, bool | None]:
@@ -47,7 +48,7 @@ def _with(
     from mcpgym_helpdesk import environment
     from mcpgym_server import ToolCall
 
-    def edit(_calls: list) -> list:
+    def edit(_variant: object) -> list[Any]:
         v = environment.variant(family, band, seed)
         p = dict(v.params)
         calls = [ToolCall(c.name, dict(c.arguments)) for c in v.reference]
@@ -69,7 +70,7 @@ def _with(
             )
         return calls
 
-    return lambda v: edit(v)
+    return edit
 
 
 # R5 ---------------------------------------------------------------------------------------
