@@ -200,3 +200,23 @@ def test_a_tracking_number_never_issued_fails(family: str, band: str, key: str, 
 )
 def test_the_reference_passes(family: str, band: str) -> None:
     assert _grade(family, band, 0, _with(family, band, 0))["passed"] is True
+
+
+def test_the_gate_has_a_withdrawal_control_that_the_guard_fails() -> None:
+    """Condition 4 needs a control run failing `replies-withdraw-nothing`: the
+    ``withdraw-text-i`` mutant repeats the reply with `WITHDRAW_TEXT` after it."""
+    from mcpgym_clients.instrument.controls import WITHDRAW_TEXT, mutants
+    from mcpgym_helpdesk import environment
+    from mcpgym_server import SUBMIT_TOOL, ToolCall
+
+    v = environment.variant("order-status", "easy", 0)
+    found = dict(mutants(environment, v))
+    label = next(
+        k
+        for k, calls in found.items()
+        if k.startswith("withdraw-text-")
+        and any(n == "reply_to_customer" and a.get("body") == WITHDRAW_TEXT for n, a in calls)
+    )
+    calls = [ToolCall(n, a) for n, a in found[label] if n != SUBMIT_TOOL]
+    checks = _grade("order-status", "easy", 0, lambda _v: calls)
+    assert checks["replies-withdraw-nothing"] is False

@@ -19,6 +19,10 @@ Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a
   value they do not mention (a reply that gives away what it should not);
 - ``promise-text-i``: the free-text arguments of ``ci`` also promise an outcome no one
   has decided, sooner than any policy allows (`PROMISE_TEXT`: an agent over-promising);
+- ``withdraw-text-i``: after call ``ci``, the same call again with its free text (20
+  characters or more) replaced by `WITHDRAW_TEXT`: a second reply withdrawing the first,
+  which leaves the customer with no answer while every check reading the first still
+  passes (round 11's R6);
 - ``insert-T``: before the reference's first write, one extra call of write tool ``T`` whose
   arguments come from the task (a collateral or forbidden write): each argument takes
   the variant parameter or reference argument of the same name, or one whose name ends
@@ -141,6 +145,19 @@ def _promise(args: Mapping[str, Any]) -> dict[str, Any] | None:
     return out if changed else None
 
 
+WITHDRAW_TEXT = (
+    "Please disregard my previous message: it was sent in error. I'll follow up with the "
+    "correct information."
+)
+"""The text of the call ``withdraw-text-i`` repeats after ``ci``: it withdraws that call's
+text as a whole."""
+
+
+def _withdraw(args: Mapping[str, Any]) -> dict[str, Any] | None:
+    out = {k: WITHDRAW_TEXT if isinstance(v, str) and len(v) >= 20 else v for k, v in args.items()}
+    return out if out != dict(args) else None
+
+
 def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call]]]:
     """The mutants of ``variant``'s reference solution (see the module docstring).
 
@@ -179,6 +196,10 @@ def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call
         promise = _promise(args)
         if promise is not None:
             out.append((f"promise-text-{n}", swap(i, (name, promise))))
+        withdrawn = _withdraw(args)
+        if withdrawn is not None:
+            after = [*body[: i + 1], (name, withdrawn), *body[i + 1 :], submit]
+            out.append((f"withdraw-text-{n}", after))
     first_write = next(
         (
             i
