@@ -62,11 +62,6 @@ def test_order_status_honest_forms_pass(extra: str) -> None:
     assert g.passed, failed_checks(g)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="duplicate-charge's replies-state-own-facts is left out of its rubric (the ship "
-    "gate found it vacuous, stop 20)",
-)
 def test_wrong_card_and_order_fail_in_duplicate_charge() -> None:
     v = environment.variant("duplicate-charge", "easy", 0)
     body = next(c.arguments["body"] for c in v.reference if c.name == "reply_to_customer")
