@@ -220,3 +220,19 @@ def test_the_gate_has_a_withdrawal_control_that_the_guard_fails() -> None:
     calls = [ToolCall(n, a) for n, a in found[label] if n != SUBMIT_TOOL]
     checks = _grade("order-status", "easy", 0, lambda _v: calls)
     assert checks["replies-withdraw-nothing"] is False
+
+
+def test_the_gate_has_a_misnamed_record_control_that_own_facts_fails() -> None:
+    """Condition 4 needs a control run failing duplicate-charge's `replies-state-own-facts`:
+    ``misname-text-i`` writes the reply's order number as the previous order's."""
+    from mcpgym_clients.instrument.controls import mutants
+    from mcpgym_helpdesk import environment
+    from mcpgym_server import SUBMIT_TOOL, ToolCall
+
+    v = environment.variant("duplicate-charge", "easy", 0)
+    found = [c for k, c in mutants(environment, v) if k.startswith("misname-text-")]
+    assert found
+    calls = [ToolCall(n, a) for n, a in found[0] if n != SUBMIT_TOOL]
+    assert (
+        _grade("duplicate-charge", "easy", 0, lambda _v: calls)["replies-state-own-facts"] is False
+    )
