@@ -19,6 +19,13 @@ Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a
   value they do not mention (a reply that gives away what it should not);
 - ``promise-text-i``: the free-text arguments of ``ci`` also promise an outcome no one
   has decided, sooner than any policy allows (`PROMISE_TEXT`: an agent over-promising);
+- ``withdraw-text-i``: after call ``ci``, the same call again with its free text (20
+  characters or more) replaced by `WITHDRAW_TEXT`: a second reply withdrawing the first,
+  which leaves the customer with no answer while every check reading the first still
+  passes (round 11's R6);
+- ``misname-text-i``: the free text of ``ci`` with every id of the variant it names (an
+  integer ``*_id`` parameter) written as the previous one, as ``retarget-i`` moves a write:
+  a reply or note naming another record than the one acted on (round 11's R5);
 - ``insert-T``: before the reference's first write, one extra call of write tool ``T`` whose
   arguments come from the task (a collateral or forbidden write): each argument takes
   the variant parameter or reference argument of the same name, or one whose name ends
@@ -39,6 +46,7 @@ Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -141,6 +149,29 @@ def _promise(args: Mapping[str, Any]) -> dict[str, Any] | None:
     return out if changed else None
 
 
+WITHDRAW_TEXT = (
+    "Please disregard my previous message: it was sent in error. I'll follow up with the "
+    "correct information."
+)
+"""The text of the call ``withdraw-text-i`` repeats after ``ci``: it withdraws that call's
+text as a whole."""
+
+
+def _withdraw(args: Mapping[str, Any]) -> dict[str, Any] | None:
+    out = {k: WITHDRAW_TEXT if isinstance(v, str) and len(v) >= 20 else v for k, v in args.items()}
+    return out if out != dict(args) else None
+
+
+def _misname(args: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any] | None:
+    ids = [v for k, v in params.items() if k.endswith("_id") and type(v) is int and v > 1]
+    out = dict(args)
+    for key, value in args.items():
+        if isinstance(value, str) and len(value) >= 20:
+            for i in ids:
+                out[key] = re.sub(rf"(?<!\d){i}(?!\d)", str(i - 1), out[key])
+    return out if out != dict(args) else None
+
+
 def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call]]]:
     """The mutants of ``variant``'s reference solution (see the module docstring).
 
@@ -179,6 +210,13 @@ def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call
         promise = _promise(args)
         if promise is not None:
             out.append((f"promise-text-{n}", swap(i, (name, promise))))
+        misnamed = _misname(args, variant.params)
+        if misnamed is not None:
+            out.append((f"misname-text-{n}", swap(i, (name, misnamed))))
+        withdrawn = _withdraw(args)
+        if withdrawn is not None:
+            after = [*body[: i + 1], (name, withdrawn), *body[i + 1 :], submit]
+            out.append((f"withdraw-text-{n}", after))
     first_write = next(
         (
             i

@@ -53,8 +53,12 @@ declined reason ``outside_window`` beside an item id bound it, stop 21)."""
 ESCALATED_CUES = ("request*", "requests a refund", "asks", "escalat*", "above", "over", "exceeds")
 """The order whose refund request is passed to billing (refund-above-limit)."""
 
-REPLIES_SQL = "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent'"
-"""The agent's messages on the ticket (replies and internal notes)."""
+REPLIES_SQL = (
+    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author IN ('agent', 'note')"
+)
+"""The agent's messages on the ticket: its replies and its internal notes (staff act on a
+note's facts, policy 9.3: a note naming another of the customer's orders as the one cancelled
+misleads them as a reply would; round 11's R5)."""
 
 ESCALATION_REASONS_SQL = "SELECT reason FROM escalations WHERE ticket_id = :ticket_id"
 """The reasons the ticket was escalated with (the team acts on them)."""
@@ -94,8 +98,9 @@ def role(value_sql: str, cues: Sequence[str] = ()) -> str:
 
 
 def replies_state_own_facts(*roles: str, texts_sql: str = REPLIES_SQL, **kw: object) -> SqlCheck:
-    """No reply on the ticket states a value outside its role (``mcpgym_misstated``):
-    ``roles`` are `role` selections on the final state, each row ``(value, cues)``;
+    """No reply or internal note on the ticket states a value outside its role
+    (``mcpgym_misstated``): ``roles`` are `role` selections on the final state, each row
+    ``(value, cues)``;
     ``texts_sql`` selects the texts read (one column; `ESCALATION_REASONS_SQL` for the
     reasons billing acts on). Required: a wrong date, order number or card tells the customer
     (or the team) a false fact (policy 9.2)."""
@@ -113,9 +118,9 @@ def replies_state_own_facts(*roles: str, texts_sql: str = REPLIES_SQL, **kw: obj
         description=str(
             kw.pop(
                 "description",
-                "every date, order number, card's last four digits and ZIP a reply states is "
-                "the episode's own, in its role (a wrong fact other than an amount misleads "
-                "the customer; policy 9.2)",
+                "every date, order number, card's last four digits and ZIP a reply or internal "
+                "note states is the episode's own, in its role (a wrong fact other than an "
+                "amount misleads the customer or the staff; policy 9.2, 9.3)",
             )
         ),
         sql=sql,

@@ -109,3 +109,51 @@ def reply_omits(
         required=required,
         bands=bands,
     )
+
+
+def _withdrawals() -> tuple[str, ...]:
+    """The phrases that withdraw an earlier reply as a whole (`replies_withdraw_nothing`)."""
+    whole = [
+        f"{verb} {det}{adj} {noun}"
+        for verb in ("disregard", "ignore", "retract", "withdraw")
+        for det in ("my", "our", "the")
+        for adj in ("", " previous", " last", " earlier", " prior", " above", " first")
+        for noun in ("message", "reply", "email", "response", "answer")
+    ]
+    return (
+        *whole,
+        "meant for another customer",
+        "meant for a different customer",
+        "intended for another customer",
+        "intended for a different customer",
+        "sent to the wrong customer",
+        "was not meant for you",
+        "wasn't meant for you",
+        "was sent in error",
+        "was sent by mistake",
+    )
+
+
+WITHDRAWALS = _withdrawals()
+"""Words that withdraw an earlier reply as a whole (``Please disregard my previous message``,
+``my last message was meant for another customer``), whole tokens; a correction of one fact
+(``the date in my last message should read…``) is none of them."""
+
+
+def replies_withdraw_nothing(
+    *, weight: float = 1.0, bands: tuple[str, ...] | None = None
+) -> AnswerMatch:
+    """No reply to the customer withdraws an earlier one (`WITHDRAWALS`). Required: the
+    positive checks read every reply, so an answer followed by "please disregard my previous
+    message" would pass them while the customer is left with no answer (round 11's R6; the
+    kind-level rule of docs/instrument.md: one answer stands, a fact is corrected by stating
+    it, not by withdrawing the reply that held it)."""
+    values = ", ".join("('" + w.replace("'", "''") + "')" for w in WITHDRAWALS)
+    return reply_omits(
+        name="replies-withdraw-nothing",
+        description="no reply withdraws an earlier one ('please disregard my previous "
+        "message'): the customer is left with no answer the checks can read (policy 9.2)",
+        forbidden_sql=f"SELECT column1 FROM (VALUES {values})",
+        weight=weight,
+        bands=bands,
+    )

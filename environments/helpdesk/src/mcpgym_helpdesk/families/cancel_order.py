@@ -439,6 +439,7 @@ RUBRIC = Rubric(
             bands=("hard",),
             goodwill_codes=("store_credit_issued",),
         ),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {"easy": _CANCELLED, "medium": _CANCELLED, "hard": (), "expert": _CANCELLED}
         ),
@@ -451,6 +452,13 @@ RUBRIC = Rubric(
                 facts.ETA_CUES,
             ),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
+            # the parcels' tracking numbers close their kind (order-status's role; round 11's
+            # R11): a second number "if that one does not work" that exists nowhere fails
+            facts.role(
+                "SELECT tracking_number FROM shipments "
+                "WHERE order_id IN (:order_id, :shipped_order_id)",
+                facts.TRACKING_CUES,
+            ),
         ),
         words.replies_state_own_words(words.other_brands_sql(":order_id, :shipped_order_id")),
         checks.other_tickets_untouched(),

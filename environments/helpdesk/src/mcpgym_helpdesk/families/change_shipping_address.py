@@ -487,6 +487,7 @@ RUBRIC = Rubric(
         checks.ticket_state(
             "closed", ("request_declined",), name="ticket-resolution-declined", bands=("hard",)
         ),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {"easy": _CHANGED, "medium": _CHANGED, "hard": (), "expert": _CHANGED},
             asked=("address-change",),

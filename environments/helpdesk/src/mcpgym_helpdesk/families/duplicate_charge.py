@@ -290,9 +290,12 @@ RUBRIC = Rubric(
             required=True,
         ),
         checks.ticket_state("closed", ("refunded",)),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {b: ("refund", "card-refund") for b in ("easy", "medium", "hard", "expert")}
         ),
+        # the order number and card the texts state, notes included (round 11's R5: a note
+        # naming another of the customer's orders as the one refunded)
         facts.replies_state_own_facts(
             facts.role("SELECT :order_id", facts.ORDER_CUES),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),

@@ -373,12 +373,34 @@ RUBRIC = Rubric(
             bands=("hard",),
             not_claimed=("exchange", "card-refund"),
         ),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {"easy": _EXCHANGED, "medium": _EXCHANGED, "hard": _RETURNED, "expert": _EXCHANGED},
             asked=("exchange",),
         ),
+        # the order numbers and tracking numbers the texts state (round 11's R5, R11): the
+        # order's and its replacement's numbers, their parcels' and the return label's
+        # tracking numbers; where no return was made, the number its label would get closes
+        # that kind (a value binds only through a cue of its kind's role; `_value_roles`): a
+        # replacement or return "tracking number" never issued fails, that one number aside
         facts.replies_state_own_facts(
             facts.role("SELECT :order_id", facts.ORDER_CUES),
+            facts.role(
+                "SELECT replacement_order_id FROM exchanges WHERE order_id = :order_id",
+                facts.ORDER_CUES,
+            ),
+            facts.role(
+                "SELECT tracking_number FROM shipments WHERE order_id = :order_id "
+                "OR order_id IN (SELECT replacement_order_id FROM exchanges "
+                "WHERE order_id = :order_id) "
+                "UNION SELECT return_tracking_number FROM returns WHERE order_id = :order_id",
+                facts.TRACKING_CUES,
+            ),
+            facts.role(
+                "SELECT :return_tracking_number WHERE NOT EXISTS (SELECT 1 FROM returns "
+                "WHERE return_tracking_number = :return_tracking_number)",
+                facts.TRACKING_CUES,
+            ),
             facts.role("SELECT :replacement_order_id", facts.ORDER_CUES),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),

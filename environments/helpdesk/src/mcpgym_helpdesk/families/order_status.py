@@ -383,6 +383,7 @@ RUBRIC = Rubric(
         checks.ticket_state(
             "closed", ("information_provided",), goodwill_codes=("store_credit_issued",)
         ),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         facts.replies_state_own_facts(
             facts.role("SELECT :order_id", facts.ORDER_CUES),

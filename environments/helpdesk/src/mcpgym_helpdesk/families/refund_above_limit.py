@@ -438,6 +438,7 @@ RUBRIC = Rubric(
             weight=1,
             required=True,
         ),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {"easy": _ESCALATED, "medium": _ESCALATED, "hard": _SPLIT, "expert": _SPLIT}
         ),

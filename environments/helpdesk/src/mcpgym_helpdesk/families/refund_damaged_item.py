@@ -397,6 +397,7 @@ RUBRIC = Rubric(
             bands=("hard", "expert"),
         ),
         checks.ticket_state("closed", ("refunded",)),
+        replies.replies_withdraw_nothing(),
         *replies.texts_claim_only(
             {b: ("refund", "card-refund") for b in ("easy", "medium", "hard", "expert")}
         ),
