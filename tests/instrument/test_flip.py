@@ -54,12 +54,14 @@ def _jobs(band: str) -> list[Any]:
 def _without_decision_checks(job: Any) -> Any:
     """The job as graded by the rubric before the decision checks (round 9) and the checks
     of the facts the reply states (``replies-state-own-facts``, stop 20: the expert band's
-    text names its own orders, which this variant's facts check refuses)."""
+    text names its own orders, which this variant's facts check refuses; and
+    ``replies-state-own-words``, stop 21: its own products)."""
     grade = dict(job.record.grade)
     checks = [
         c
         for c in grade["checks"]
-        if c["kind"] != "decision_match" and c["name"] != "replies-state-own-facts"
+        if c["kind"] != "decision_match"
+        and c["name"] not in ("replies-state-own-facts", "replies-state-own-words")
     ]
     grade["checks"] = checks
     grade["passed"] = all(c["passed"] for c in checks if c["applicable"] and c["required"])
