@@ -3,8 +3,8 @@
 Two `mcpgym eval` commands started at once with the same arguments would both resume the
 same unfinished run and both run its missing episodes: each slot ends holding whichever copy
 finished last, the other copy's bundle is orphaned and ``attempts`` under-counts. A campaign
-therefore *claims* the run it runs: an exclusive ``flock`` on ``<store>.locks/<run_id>``,
-taken while a store-wide lock (``<store>.locks/choose``) is held around finding or creating
+therefore *claims* the run it runs: an exclusive ``flock`` on ``.<store>.locks/<run_id>``,
+taken while a store-wide lock (``.<store>.locks/choose``) is held around finding or creating
 the run, and released when the campaign ends. The operating system drops both locks when a
 process dies (``kill -9`` included), so a crashed campaign never leaves its run claimed.
 
@@ -45,9 +45,15 @@ class RunBusyError(ConfigurationError):
 def _locks_dir(store_path: Path | None) -> Path | None:
     if store_path is None or fcntl is None:
         return None
-    folder = Path(str(store_path.resolve()) + ".locks")
+    folder = _folder(store_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def _folder(store_path: Path) -> Path:
+    """``<dir>/.<store file name>.locks``: beside the store, not matched by ``runs.db*``."""
+    resolved = store_path.resolve()
+    return resolved.parent / f".{resolved.name}.locks"
 
 
 @contextlib.contextmanager
@@ -103,9 +109,7 @@ def claim_run(store_path: Path | None, run_id: str) -> None:
 
 def release_run(store_path: Path | None, run_id: str) -> None:
     """Give back one `claim_run` of ``run_id`` by this process (the last one drops the lock)."""
-    folder = (
-        None if store_path is None or fcntl is None else Path(str(store_path.resolve()) + ".locks")
-    )
+    folder = None if store_path is None or fcntl is None else _folder(store_path)
     if folder is None:
         return
     key = (str(folder), run_id)
