@@ -33,7 +33,7 @@ from mcpgym_ledger.families._common import (
     money,
     tax_on,
 )
-from mcpgym_ledger.families._names import note_names_no_other_product, texts_name_only_own_party
+from mcpgym_ledger.families._names import texts_name_only_own_party
 from mcpgym_ledger.families._note_roles import (
     NET_CUES,
     TAX_CUES,
@@ -278,7 +278,8 @@ RUBRIC = Rubric(
             name="second-note-amounts-in-role",
             bands=("hard",),
         ),
-        note_names_no_other_product("invoice_id"),
+        # `note-names-no-other-product` (`_names.py`) is left out: the ship gate's look-alike
+        # forms of a product name (wide gaps, small caps, homoglyphs...) evaded it (stop 21)
         texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),

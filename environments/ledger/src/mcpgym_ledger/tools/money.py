@@ -23,6 +23,9 @@ from mcpgym_ledger.tools._common import (
 )
 from mcpgym_server import Sandbox, ToolError
 
+WRITE_OFF_MEMO = 300
+"""Characters of a write-off entry's memo (``Write off <number>: <reason>``)."""
+
 
 class Allocation(BaseModel):
     """How much of a payment goes to one invoice."""
@@ -250,12 +253,18 @@ def write_off_invoice(
             f"{inv['number']} (policy 8.3)"
         )
     why = require_text(reason, "reason")
+    memo = f"Write off {inv['number']}: {why}"
+    if len(memo) > WRITE_OFF_MEMO:  # refused, never cut: a cut reason is not what was written
+        raise ToolError(
+            f"`reason` is too long for the entry's memo ({len(why)} characters; at most "
+            f"{WRITE_OFF_MEMO - len(memo) + len(why)} here): shorten it"
+        )
     day = require_date(write_off_date, "write_off_date")
     cust = inv["customer_id"]
     entry_id, warnings = post_entry(
         sb,
         day,
-        f"Write off {inv['number']}: {why}"[:300],
+        memo,
         "write_off",
         invoice_id,
         [("6800", amount_cents, 0, cust, ""), ("1100", 0, amount_cents, cust, "")],
