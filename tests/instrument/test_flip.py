@@ -152,9 +152,19 @@ def test_framed_claims_fail_the_checks_their_plain_claim_fails(
 
 
 def test_the_gate_reports_a_framed_claim_that_evades() -> None:
-    check = {"name": "texts-claim-only-actions-taken", "applicable": True}
+    check = {"name": "texts-claim-only-actions-taken", "applicable": True, "kind": "decision_match"}
     plain = {"checks": [{**check, "passed": False}]}
     framed = {"checks": [{**check, "passed": True}]}
     line = framed_finding("v", "claim-refund-4~done", plain, framed)
     assert "framed claim evades" in line and "texts-claim-only-actions-taken" in line
     assert framed_finding("v", "claim-refund-4~done", plain, plain) == ""
+
+
+def test_a_fact_check_reading_only_the_plain_sentence_is_no_framed_finding() -> None:
+    # stop 21's gate: `escalation-states-own-facts` read the order number beside the plain
+    # claim's `refunded` and not beside `Done: refund order #N`, while the decision checks
+    # refused both forms: the frames test the decision reader, not the fact readers
+    fact = {"name": "escalation-states-own-facts", "applicable": True, "kind": "answer_match"}
+    plain = {"checks": [{**fact, "passed": False}]}
+    framed = {"checks": [{**fact, "passed": True}]}
+    assert framed_finding("v", "claim-refund-5~done", plain, framed) == ""

@@ -178,15 +178,21 @@ def framed_claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str
 
 def framed_finding(where: str, label: str, plain: Any, framed: Any) -> str:
     """The finding line for framed claim mutant ``label`` (``claim-A-i~F``), or ``""``:
-    reported when a check that fails on the plain claim (``plain``, its grade's JSON)
-    passes on the framed one (``framed``): the decision reader misses the frame."""
+    reported when a decision check (``decision_match``) that fails on the plain claim
+    (``plain``, its grade's JSON) passes on the framed one (``framed``): the decision reader
+    misses the frame. Other checks are not compared: a fact check may read the plain claim's
+    sentence (an order number beside ``refunded``) and not the framed one's (``Done: refund
+    order #N``) while the claim itself is refused in both forms; the frames test the reader."""
     if not plain or not framed:
         return ""
     mine = {c["name"]: c for c in framed.get("checks", []) if c.get("applicable")}
     evaded = sorted(
         c["name"]
         for c in plain.get("checks", [])
-        if c.get("applicable") and not c.get("passed") and mine.get(c["name"], {}).get("passed")
+        if c.get("applicable")
+        and c.get("kind") == "decision_match"
+        and not c.get("passed")
+        and mine.get(c["name"], {}).get("passed")
     )
     if not evaded:
         return ""
