@@ -5,6 +5,9 @@ FAULT:
 - ``stop_env_forever`` / ``stop_grading_forever``: SIGSTOP the server's process group once
   ~15 rows are stored and never SIGCONT it while the eval runs (a hung host, a frozen VM):
   does the eval end on its own, every slot one row, rc != 0?
+- ``stop_env_for_N``: SIGSTOP the env server at ~15 rows, SIGCONT it N seconds later (a
+  stall longer than ``--timeout``, e.g. ``stop_env_for_60 1 0-1 "--timeout 30"``): is the
+  stalled episode scored as the agent's ``timeout``?
 - ``kill_driver_twice``: kill -9 the `mcpgym eval` process group at ~10 rows, rerun, kill -9
   again at ~10 more rows, rerun to the end: one run, every slot once, finished, rc 0?
 - ``full_runstore``: the run store (``--store``) on a 3 MiB tmpfs left with ~150 KB free.
@@ -116,6 +119,7 @@ EVAL = MC + [
     str(STORE),
     "--infra-retry-wait",
     "0.5",
+    *EXTRA,
 ]
 
 
@@ -178,11 +182,17 @@ def run_eval(tag: str, kill_at: int | None = None, timeout: float = 300) -> dict
     if FAULT.startswith("stop_") and tag == "eval1":
         while len(rows()) < 15 and ev.poll() is None and time.monotonic() - t0 < 300:
             time.sleep(0.2)
+        if FAULT.startswith("stop_env_for_"):  # past the next episode's start: mid tool call
+            time.sleep(float(os.environ.get("R12_STOP_DELAY", "0.35")))
         killpg(SERVERS["env" if "env" in FAULT else "grading"], signal.SIGSTOP)
         print(
             json.dumps({"stopped_at_rows": len(rows()), "t": round(time.monotonic() - t0, 1)}),
             flush=True,
         )
+        if FAULT.startswith("stop_env_for_"):  # a stall, not a hang: SIGCONT after N seconds
+            time.sleep(float(FAULT.rsplit("_", 1)[1]))
+            killpg(SERVERS["env"], signal.SIGCONT)
+            print(json.dumps({"continued_at_rows": len(rows())}), flush=True)
     if FAULT == "ro_runstore" and tag == "eval1":
         while len(rows()) < 10 and ev.poll() is None and time.monotonic() - t0 < 300:
             time.sleep(0.1)
@@ -222,6 +232,13 @@ def main() -> None:
             print(json.dumps(run_eval("eval3")), flush=True)
             return
         print(json.dumps(run_eval("eval1")), flush=True)
+        if FAULT.startswith("stop_env_for_"):
+            c = sqlite3.connect(f"file:{STORE}?mode=ro", uri=True)
+            q = "SELECT variant_id, termination, scored, score, error FROM episodes"
+            for row in c.execute(q + " WHERE termination != 'completed'"):
+                print(json.dumps({"row": row}), flush=True)
+            c.close()
+            return
         if FAULT.startswith("stop_"):
             for p in SERVERS.values():
                 killpg(p, signal.SIGCONT)
