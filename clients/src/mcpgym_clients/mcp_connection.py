@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
@@ -86,7 +86,8 @@ async def _note_too_large(response: httpx2.Response) -> None:
     refused.append(TooLarge(int(declared) if declared.isdigit() else None, text))
 
 
-def _bounded_close(seconds: float):  # noqa: ANN202 - an httpx2 event hook
+def _bounded_close(seconds: float) -> Callable[[httpx2.Request], Awaitable[None]]:
+    """A request hook bounding the session's ``DELETE`` to ``seconds``."""
     timeout = httpx2.Timeout(seconds).as_dict()
 
     async def hook(request: httpx2.Request) -> None:
