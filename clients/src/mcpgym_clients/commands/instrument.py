@@ -327,6 +327,7 @@ def validate(
                 mutant_seeds=mutant_seeds,
                 concurrency=concurrency,
                 progress=progress,
+                server_log=server_log,
             ),
             backend="asyncio",
         )
