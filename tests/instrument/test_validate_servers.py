@@ -9,8 +9,10 @@ from typing import Any
 
 import anyio
 import pytest
+from typer.testing import CliRunner
 
 import mcpgym_clients.instrument.validate as gate
+from mcpgym_clients import cli
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.instrument import conditions
 from mcpgym_clients.instrument.validate import ValidationReport, validate_environment
@@ -89,3 +91,8 @@ async def test_an_installed_environment_is_gated_in_child_processes_with_the_sam
     assert len(used) == 1  # "auto" only
     assert reports[0] == reports[1]
     assert reports[0]["episodes"] >= 10 and not reports[0]["infrastructure"]
+
+
+def test_the_validate_command_refuses_an_unknown_server_mode() -> None:
+    result = CliRunner().invoke(cli.app, ["validate", "helpdesk", "--servers", "threads"])
+    assert result.exit_code == 2 and "--servers threads" in result.output
