@@ -17,9 +17,14 @@ ended otherwise (scored, or failed for another reason) resets the count.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
+from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord
+from mcpgym_clients.runstore import RunStore
+from mcpgym_clients.selection import VariantKey
 
 BREAKER_THRESHOLD = 3
 """Consecutive counted attempts that one server did not answer after which the campaign
@@ -66,3 +71,38 @@ class ServiceBreaker:
                 f"each after its retry wait (the last: {rec.error})"
             )
         return self.reason
+
+
+def store_not_run(
+    store: RunStore, jobs: Sequence[tuple[Agent, str, VariantKey, int]], reason: str
+) -> int:
+    """Store an ``infra_error`` row for every job whose slot holds no row yet; return how many.
+
+    ``jobs``: (agent, run id, variant, epoch) per planned slot, as the campaign queues them.
+
+    Called when the breaker stopped the campaign: the episodes it cancelled and those it never
+    started end as unscored rows whose error names the stop, so that every planned (variant,
+    epoch) ends as exactly one row and a rerun retries them (`mcpgym_clients.resume`).
+    """
+    held: dict[str, set[tuple[str, str, int, int]]] = {}
+    added = 0
+    for agent, rid, v, epoch in jobs:
+        if rid not in held:
+            held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.episodes(rid)}
+        if (v.task, v.band, v.seed, epoch) in held[rid]:
+            continue
+        now = datetime.now(UTC).isoformat()
+        rec = EpisodeRecord(
+            agent=agent.name,
+            task=v.task,
+            band=v.band,
+            seed=v.seed,
+            epoch=epoch,
+            error=f"not run to its end: the campaign stopped ({reason})",
+            started_at=now,
+            ended_at=now,
+        )
+        store.add_episode(rid, rec, attempts=0)
+        held[rid].add((v.task, v.band, v.seed, epoch))
+        added += 1
+    return added

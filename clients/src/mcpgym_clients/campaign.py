@@ -44,7 +44,6 @@ import functools
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -53,7 +52,7 @@ from rich.console import Console
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
-from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker
+from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
 from mcpgym_clients.errors import ClientError, ConfigurationError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
@@ -498,7 +497,7 @@ async def _run_claimed(
             last = rec.termination != "infra_error" or attempts > infra_retries
             if breaker.note(rec, after_wait=attempts > 1 or last) is not None:
                 groups[0].cancel_scope.cancel()  # a server stopped answering: stop here
-                if not last:  # stored after the pool stops (`_store_not_run`)
+                if not last:  # stored after the pool stops (`store_not_run`)
                     shown.end(rid, ep, rec, stored=False)
                     return rec
             if not last:
@@ -549,7 +548,7 @@ async def _run_claimed(
     if refused:
         raise CampaignNotConfirmed(refused[0])
     if breaker.reason is not None:  # every planned slot still ends as one row
-        await anyio.to_thread.run_sync(_store_not_run, store, jobs, breaker.reason)
+        await anyio.to_thread.run_sync(store_not_run, store, jobs, breaker.reason)
     planned = {run_id: {(v.task, v.band, v.seed, e) for v in variants for e in range(epochs)}}
     if baseline_id is not None:
         planned[baseline_id] = {(v.task, v.band, v.seed, 0) for v in variants}
@@ -577,36 +576,3 @@ async def _run_claimed(
         baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
         stopped=breaker.reason,
     )
-
-
-def _store_not_run(
-    store: RunStore, jobs: list[tuple[Agent, str, VariantKey, int]], reason: str
-) -> int:
-    """Store an ``infra_error`` row for every job whose slot holds no row yet; return how many.
-
-    Called when the breaker stopped the campaign: the episodes it cancelled and those it never
-    started end as unscored rows whose error names the stop, so that every planned (variant,
-    epoch) ends as exactly one row and a rerun retries them (`mcpgym_clients.resume`).
-    """
-    held: dict[str, set[tuple[str, str, int, int]]] = {}
-    added = 0
-    for agent, rid, v, epoch in jobs:
-        if rid not in held:
-            held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.episodes(rid)}
-        if (v.task, v.band, v.seed, epoch) in held[rid]:
-            continue
-        now = datetime.now(UTC).isoformat()
-        rec = EpisodeRecord(
-            agent=agent.name,
-            task=v.task,
-            band=v.band,
-            seed=v.seed,
-            epoch=epoch,
-            error=f"not run to its end: the campaign stopped ({reason})",
-            started_at=now,
-            ended_at=now,
-        )
-        store.add_episode(rid, rec, attempts=0)
-        held[rid].add((v.task, v.band, v.seed, epoch))
-        added += 1
-    return added
