@@ -143,6 +143,9 @@ async def test_a_signal_seals_every_open_episode_on_every_http_transport(
     assert set(metas) == expected, log.text
     assert {(m.termination, m.steps) for m in metas.values()} == {("shutdown", 1)}, log.text
     assert not [p.name for p in store.iterdir() if p.name.startswith(".tmp-")]
+    # a clean stop logs no error: the 2025-era sessions' SSE streams, cut by the stop, are
+    # ended (was one "ASGI callable returned without completing response" each, S2-5)
+    assert "ERROR" not in log.text and "Traceback" not in log.text, log.text
 
 
 async def _ignore_close_errors(stack: contextlib.AsyncExitStack) -> None:
