@@ -336,3 +336,41 @@ async def test_the_hard_cap_inside_a_tool_call_is_infra_error_not_a_score(
             rec = await driver.run_episode(WaitsOnTheEnvironment(), "set-target", "easy", 0)
     assert rec.termination == "infra_error" and not rec.scored
     assert "waiting on the environment server" in (rec.error or "")
+
+
+async def test_a_retry_after_past_the_hard_cap_is_not_waited(
+    servers: LocalServers, toy_env: Environment
+) -> None:
+    # Every answer a 429 with `Retry-After: 86400` (adversarial round 12, S8-14): the
+    # waits were capped and retried until the hard cap (226 s per slot); now the first
+    # such answer ends the episode `infra_error`, naming the wait, with no wait at all.
+    from mcpgym_clients.adapters.retry import RetryPolicy
+
+    asked: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        asked.append(seconds)
+
+    def day(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, json={"error": "rate limited"}, headers={"Retry-After": "86400"})
+
+    def soon(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, json={"error": "rate limited"}, headers={"Retry-After": "2"})
+
+    for handler, waits in ((day, []), (soon, [2.0, 2.0])):
+        asked.clear()
+        client = ChatCompletionsClient(
+            base_url="http://model.test/v1",
+            transport=httpx.MockTransport(handler),
+            retry=RetryPolicy(max_retries=2, sleep=sleep),
+        )
+        agent = OpenAIAgent(client=client, model="gpt-4o-mini")
+        async with driver_for(servers, toy_env, episode_timeout=90) as driver:
+            with anyio.fail_after(10):
+                rec = await driver.run_episode(agent, "set-target", "easy", 0)
+        await agent.aclose()
+        assert rec.termination == "infra_error" and not rec.scored
+        assert asked == waits  # a Retry-After within the time left is still waited
+        if handler is day:
+            assert "asked to wait 86,400 s (Retry-After)" in (rec.error or "")
+            assert "hard cap (--timeout)" in (rec.error or "")

@@ -27,6 +27,12 @@ are skipped and the missing and unscored ones run again, so an interrupted or cr
 campaign loses at most the episodes that were in flight. A campaign whose inputs differ
 from such a run in anything starts a new run and says which inputs differed.
 `CampaignResult.incomplete` says how many planned episodes are still unscored, and why.
+
+A server that stops answering stops the campaign (`mcpgym_clients.breaker`): after
+`BREAKER_THRESHOLD` consecutive episode attempts, each after its retry wait, that the
+environment server or the grading service did not answer at all, the episodes in flight
+are cancelled (not stored: a rerun runs them), and the result says which server
+(`CampaignResult.stopped`); ``mcpgym eval`` exits with `EXIT_INCOMPLETE`.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from rich.console import Console
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
+from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker
 from mcpgym_clients.errors import ClientError, ConfigurationError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
@@ -107,6 +114,8 @@ class CampaignResult:
         records, baseline: episode records (sorted by task, band, seed, epoch).
         summary: `summarize_records` rows. planned, baseline_planned: episodes the campaign
             planned for the run (variants x epochs) and for its baseline (variants).
+        stopped: why the campaign stopped before its end (a server not answering:
+            `mcpgym_clients.breaker`), or ``None``.
     """
 
     run_id: str
@@ -116,6 +125,7 @@ class CampaignResult:
     summary: list[SummaryRow] = field(default_factory=list)
     planned: int = 0
     baseline_planned: int = 0
+    stopped: str | None = None
 
     def unscored(self) -> dict[str, int]:
         """Why planned episodes (the agent's and the baseline's) are unscored: counts by
@@ -129,16 +139,18 @@ class CampaignResult:
 
     def incomplete(self) -> str | None:
         """``None`` when every planned episode is scored; else one line saying how many of
-        how many are not, and why (``mcpgym eval`` prints it and exits with status 3)."""
+        how many are not, and why, after `stopped` if the campaign stopped (``mcpgym eval``
+        prints it and exits with status 3)."""
         reasons = self.unscored()
-        if not reasons:
+        if not reasons and self.stopped is None:
             return None
         total = self.planned + self.baseline_planned
         why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items()))
-        return (
+        line = (
             f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
             f"({why}); run the same command again to resume run {self.run_id} and retry them"
         )
+        return line if self.stopped is None else f"{self.stopped}\n{line}"
 
 
 CAMPAIGN_GC_THRESHOLD = 20_000
@@ -466,6 +478,9 @@ async def _run_claimed(
     if planner is not None:
         planner.pause = shown.paused
 
+    breaker = ServiceBreaker(BREAKER_THRESHOLD)
+    groups: list[anyio.abc.TaskGroup] = []
+
     async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> EpisodeRecord:
         attempts = 0
         name = f"{v.task}@{v.band}#{v.seed}"
@@ -478,6 +493,11 @@ async def _run_claimed(
                 shown.end(rid, ep, None, stored=False)
                 raise
             last = rec.termination != "infra_error" or attempts > infra_retries
+            if breaker.note(rec, after_wait=attempts > 1 or last) is not None:
+                groups[0].cancel_scope.cancel()  # a server stopped answering: stop here
+                if not last:  # not stored: the slot stays for a rerun
+                    shown.end(rid, ep, rec, stored=False)
+                    return rec
             if not last:
                 shown.end(rid, ep, rec, stored=False)
                 # a server restarting under the episode: give it a moment to come back
@@ -515,6 +535,7 @@ async def _run_claimed(
     try:
         with collector_spared():
             async with shown.running(), anyio.create_task_group() as tg:
+                groups.append(tg)
                 for _ in range(min(concurrency, len(jobs))):
                     tg.start_soon(worker)
     except BaseExceptionGroup as group:
@@ -549,4 +570,5 @@ async def _run_claimed(
         summarize_records(records, base, epochs=epochs),
         planned=len(planned[run_id]),
         baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
+        stopped=breaker.reason,
     )

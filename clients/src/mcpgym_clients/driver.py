@@ -36,7 +36,7 @@ import anyio
 import httpx
 import httpx2
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR
+from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, REQUEST_TIMEOUT
 
 from mcpgym_clients.adapters.retry import RetryPolicy, watched
 from mcpgym_clients.containment import StrayCancellation, run_isolated
@@ -48,7 +48,7 @@ from mcpgym_clients.errors import (
 )
 from mcpgym_clients.grade_reply import checked_grade
 from mcpgym_clients.harness import failure_result, where
-from mcpgym_clients.mcp_connection import McpConnections
+from mcpgym_clients.mcp_connection import McpConnections, no_answer
 from mcpgym_clients.protocol import (
     Agent,
     AgentResult,
@@ -84,6 +84,13 @@ class _Episode:
     steps: int = 0
     submitted: bool = False
     in_tool_call: bool = False  # a tool call to the environment server is in flight
+    unanswered: bool = False  # a tool call got no answer (timeout, connection lost)
+
+
+def _mark_unanswered(rec: EpisodeRecord, exc: InfraError) -> None:
+    """Note on ``rec`` which server did not answer, when ``exc`` says none did."""
+    if exc.unanswered:
+        rec.unanswered = "grading" if exc.service == "grading" else "env"
 
 
 AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
@@ -265,9 +272,16 @@ class EpisodeDriver(ServiceClients):
         (best effort: it may be gone), so that it is retried as a fresh episode."""
         rec.termination, rec.grade = "infra_error", None
         rec.error = str(failure) if isinstance(failure, InfraError) else _harness_failure(failure)
+        if isinstance(failure, InfraError):
+            _mark_unanswered(rec, failure)
         if rec.episode_id is not None and rec.episode_termination is None:
-            with anyio.move_on_after(5, shield=True), contextlib.suppress(ClientError):
-                await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
+            await self._end_best_effort(rec)
+
+    async def _end_best_effort(self, rec: EpisodeRecord) -> None:
+        """``POST /episodes/{id}/end`` for at most 5 s, failures ignored: for an episode
+        lost to the infrastructure (a server that did not answer reaps it at its idle TTL)."""
+        with anyio.move_on_after(5, shield=True), contextlib.suppress(ClientError):
+            await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
 
     async def _run(self, agent: Agent, rec: EpisodeRecord, live: LiveEpisode | None = None) -> None:
         t = time.perf_counter()
@@ -277,6 +291,7 @@ class EpisodeDriver(ServiceClients):
             )
         except InfraError as exc:
             rec.error = str(exc)
+            _mark_unanswered(rec, exc)
             return
         finally:
             rec.timings["create"] = (time.perf_counter() - t) * 1000
@@ -303,6 +318,11 @@ class EpisodeDriver(ServiceClients):
         rec.transcript, rec.usage, rec.answer = result.transcript, result.usage, result.answer
         rec.error = result.error
 
+        if rec.episode_termination is None and rec.unanswered == "env":
+            t = time.perf_counter()
+            await self._end_best_effort(rec)  # not 60 s more on a server that is not answering
+            rec.timings["end"] = (time.perf_counter() - t) * 1000
+            return
         if rec.episode_termination is None:
             t = time.perf_counter()
             body = {} if result.answer is None else {"answer": result.answer}
@@ -314,6 +334,7 @@ class EpisodeDriver(ServiceClients):
             except InfraError as exc:
                 if rec.termination != "infra_error":
                     rec.termination, rec.error = "infra_error", str(exc)
+                    _mark_unanswered(rec, exc)
                 return
             finally:
                 rec.timings["end"] = (time.perf_counter() - t) * 1000
@@ -327,10 +348,21 @@ class EpisodeDriver(ServiceClients):
             rec.grade = checked_grade(answered, str(rec.episode_id))  # InfraError if malformed
         except InfraError as exc:
             rec.termination, rec.error = "infra_error", str(exc)
+            _mark_unanswered(rec, exc)
         finally:
             rec.timings["grade"] = (time.perf_counter() - t) * 1000
         if rec.grade is not None:
             rec.episode_termination = rec.grade.get("termination") or rec.episode_termination
+
+    def _tool_failure(self, name: str, exc: Exception, state: _Episode) -> InfraError:
+        """The `InfraError` of a tool call the environment server failed (its request
+        timeout, `McpConnections`: the call waited ``request_timeout`` seconds)."""
+        unanswered = no_answer(exc)
+        state.unanswered = state.unanswered or unanswered
+        why = describe_error(exc)
+        if isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT:
+            why += f" (no answer within {self._mcp.request_timeout:g} s)"
+        return InfraError("mcp", f"calling `{name}`: {why}", unanswered=unanswered)
 
     def _cut_off(self, ctx: EpisodeContext, in_model_request: bool, agent: Agent) -> AgentResult:
         """The result of an agent cut off by the hard cap: what it recorded so far, as
@@ -367,7 +399,9 @@ class EpisodeDriver(ServiceClients):
                 try:
                     listed = await self._listings.list_tools(client, self.env_url, rec.lock)
                 except Exception as exc:  # transport boundary
-                    raise InfraError("mcp", f"listing tools: {describe_error(exc)}") from exc
+                    raise InfraError(
+                        "mcp", f"listing tools: {describe_error(exc)}", unanswered=no_answer(exc)
+                    ) from exc
                 rec.timings["connect"] = (time.perf_counter() - t) * 1000
 
                 async def call_tool(name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
@@ -390,10 +424,10 @@ class EpisodeDriver(ServiceClients):
                             return ToolOutcome(True, f"Error: {exc.message}")
                         if too_large:  # a bare 413: the model's arguments were too large
                             return ToolOutcome(True, too_large[0].explain(name))
-                        raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
+                        raise self._tool_failure(name, exc, state) from exc
                     except Exception as exc:  # transport boundary
                         state.in_tool_call = False
-                        raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
+                        raise self._tool_failure(name, exc, state) from exc
                     state.steps += 1
                     rec.steps = state.steps
                     text = "\n".join(c.text for c in res.content if c.type == "text")
@@ -434,6 +468,8 @@ class EpisodeDriver(ServiceClients):
                 rec.timings["agent"] = (time.perf_counter() - t) * 1000
                 if result is None:
                     result = self._cut_off(ctx, activity.cancelled_inside, agent)
+                    if state.in_tool_call:
+                        state.unanswered = True
                     if state.in_tool_call and result.termination == "timeout":
                         # The environment server's time, not the agent's (adversarial round
                         # 12, S1-7: a 60 s stall of the server was scored as the agent's
@@ -445,6 +481,9 @@ class EpisodeDriver(ServiceClients):
                         )
                 else:
                     result = checked_result(result, f"agent `{agent.name}`")
+                if result.termination == "infra_error" and state.unanswered:
+                    rec.unanswered = "env"
+                    return result  # no `submit` to a server that is not answering
                 if (
                     result.termination == "completed"
                     and result.answer is not None
@@ -453,4 +492,5 @@ class EpisodeDriver(ServiceClients):
                     await call_tool(SUBMIT_TOOL, {"answer": result.answer})
                 return result
         except InfraError as exc:
+            _mark_unanswered(rec, exc)
             return AgentResult("infra_error", error=str(exc))

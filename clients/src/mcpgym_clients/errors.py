@@ -101,10 +101,14 @@ class InfraError(ClientError):
 
     Attributes:
         service: which service failed: ``"env"``, ``"mcp"`` or ``"grading"``.
+        unanswered: the service did not answer at all (a timeout, a refused or broken
+            connection), as opposed to answering wrongly (a 5xx, a malformed body); what
+            the campaign's breaker counts (`mcpgym_clients.breaker`).
     """
 
-    def __init__(self, service: str, message: str) -> None:
+    def __init__(self, service: str, message: str, *, unanswered: bool = False) -> None:
         self.service = service
+        self.unanswered = unanswered
         super().__init__(f"{service} server: {message}")
 
 

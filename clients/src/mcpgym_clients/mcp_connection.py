@@ -11,13 +11,21 @@ reports as ``-32603`` ("Server returned an error response", the status lost). Wh
 `McpConnections.refusals` is entered, such refusals of the requests sent from the current
 task are noted (`TooLarge`), so the driver answers the call to the model as a tool error
 instead of blaming the server.
+
+Every MCP request of a session (initialize, discover, list, each tool call) gets at most
+``request_timeout`` seconds for its answer (the SDK's ``read_timeout_seconds``; 60 s by
+default): a frozen server (SIGSTOP, a hung host) fails the request with the SDK's
+``REQUEST_TIMEOUT`` instead of the 300 s read timeout of the HTTP client, which stays
+that long only for the idle listening stream (adversarial round 12, S1-5). The session's
+closing ``DELETE`` (the SDK sends it on exit, outside any bound of the caller's) gets
+`CLOSE_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
@@ -26,11 +34,17 @@ import anyio
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
 from mcpgym_clients._parsed_urls import ParsedUrlClient
 from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
+
+CLOSE_TIMEOUT = 5.0
+"""Seconds the closing ``DELETE`` of an MCP session may take (at most the request timeout):
+best effort; a server that does not answer it reaps the session at its idle TTL."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,30 @@ async def _note_too_large(response: httpx2.Response) -> None:
     refused.append(TooLarge(int(declared) if declared.isdigit() else None, text))
 
 
+def _bounded_close(seconds: float) -> Callable[[httpx2.Request], Awaitable[None]]:
+    """A request hook bounding the session's ``DELETE`` to ``seconds``."""
+    timeout = httpx2.Timeout(seconds).as_dict()
+
+    async def hook(request: httpx2.Request) -> None:
+        """Request hook: the session's ``DELETE`` gets ``seconds``, not the 300 s read
+        timeout meant for the idle listening stream."""
+        if request.method == "DELETE":
+            request.extensions = {**request.extensions, "timeout": timeout}
+
+    return hook
+
+
+def no_answer(exc: BaseException) -> bool:
+    """Whether an MCP failure means the server did not answer at all (`InfraError.unanswered`):
+    the SDK's request timeout or a closed connection, a transport timeout or network error
+    (of the first leaf of an exception group)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        return exc.code in (REQUEST_TIMEOUT, CONNECTION_CLOSED)
+    return isinstance(exc, (httpx2.TimeoutException, httpx2.NetworkError, TimeoutError))
+
+
 def _cancelled_here() -> bool:
     """Whether a cancel scope enclosing the current code has been cancelled (unshielded)."""
     return anyio.current_effective_deadline() == -math.inf
@@ -85,7 +123,9 @@ class McpConnections:
             or ``"legacy"`` (the 2025 handshake).
         http: the shared client (default: a new `ParsedUrlClient`, closed by `aclose`; a
             given one is left open).
-        request_timeout: seconds per request of a new client (reads: at least 300).
+        request_timeout: seconds an MCP request may wait for its answer (the SDK's
+            ``read_timeout_seconds``; the HTTP client's reads may idle 300 s, for the
+            listening stream).
         trust_env: whether a new client honours proxy settings (not on loopback).
     """
 
@@ -98,6 +138,7 @@ class McpConnections:
         trust_env: bool = True,
     ) -> None:
         self.mode = mode
+        self.request_timeout = request_timeout
         self._own_http = http is None
         self._http = http or ParsedUrlClient(
             timeout=httpx2.Timeout(request_timeout, read=max(request_timeout, 300.0)),
@@ -114,6 +155,9 @@ class McpConnections:
         response_hooks = self._http.event_hooks["response"]  # a given client gets it too
         if _note_too_large not in response_hooks:
             response_hooks.append(_note_too_large)
+        self._http.event_hooks["request"].append(
+            _bounded_close(min(CLOSE_TIMEOUT, request_timeout))
+        )
 
     @staticmethod
     @contextlib.contextmanager
@@ -145,6 +189,7 @@ class McpConnections:
             streamable_http_client(url, http_client=self._http),
             mode=self.mode,  # type: ignore[arg-type]
             cache=None,
+            read_timeout_seconds=self.request_timeout,
         )
 
     @contextlib.asynccontextmanager
@@ -159,7 +204,9 @@ class McpConnections:
         try:
             await client.__aenter__()
         except Exception as exc:  # transport boundary: any SDK failure is infrastructure
-            raise InfraError("mcp", f"cannot connect to {url}: {describe_error(exc)}") from exc
+            raise InfraError(
+                "mcp", f"cannot connect to {url}: {describe_error(exc)}", unanswered=no_answer(exc)
+            ) from exc
         try:
             yield client
         except BaseException as exc:

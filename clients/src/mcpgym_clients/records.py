@@ -70,6 +70,10 @@ class EpisodeRecord:
         steps: tool calls made through MCP. started_at, ended_at: wall-clock ISO 8601.
         duration_s: seconds from start to grade. timings: milliseconds per phase
             (``create``, ``connect``, ``agent``, ``end``, ``grade``).
+        unanswered: for an ``infra_error`` because a server did not answer at all (a
+            timeout, a refused or broken connection: `InfraError.unanswered`), which one:
+            ``"env"`` or ``"grading"``; else ``None``. Not stored; the campaign's breaker
+            reads it (`mcpgym_clients.breaker`).
     """
 
     agent: str
@@ -92,6 +96,7 @@ class EpisodeRecord:
     ended_at: str = ""
     duration_s: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    unanswered: str | None = None
 
     @property
     def scored(self) -> bool:

@@ -40,6 +40,11 @@ RATE_LIMIT = RetryPolicy(max_retries=5, base_delay=2.0, max_delay=30.0, jitter=0
 times; then the episode is ``infra_error``."""
 
 
+NOT_ANSWERED = (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
+"""Transport errors that mean a service did not answer at all (`InfraError.unanswered`):
+no answer in time, a connection refused, reset or closed before a response."""
+
+
 def is_loopback(url: str) -> bool:
     """Whether ``url`` points at this machine (then proxy settings must not apply)."""
     host = httpx.URL(url).host
@@ -169,7 +174,9 @@ class ServiceClients:
                 resp = await http.request(method, self._url(service, http, path), json=body)
             except httpx.TransportError as exc:
                 raise InfraError(
-                    service, f"{method} {http.base_url}{path}: {describe_error(exc)}"
+                    service,
+                    f"{method} {http.base_url}{path}: {describe_error(exc)}",
+                    unanswered=isinstance(exc, NOT_ANSWERED),
                 ) from exc
             if resp.status_code != 429 or retries >= self.rate_limit.max_retries:
                 break

@@ -164,6 +164,53 @@ async def test_either_finish_reason_or_done_marks_a_whole_stream() -> None:
     assert caught.value.transient
 
 
+def _half_call(done: bool) -> bytes:
+    call = {"index": 0, "id": "c_1", "type": "function", "function": {"name": "get_order"}}
+    return _sse(
+        [
+            _chunk({"role": "assistant", "tool_calls": [call]}),
+            _chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"order_'}}]}),
+        ],
+        done=done,
+    )
+
+
+async def test_done_without_a_finish_reason_inside_a_call_is_a_cut() -> None:
+    # Adversarial round 12, S8-13: a call's arguments half sent, then [DONE] with no
+    # finish_reason (a proxy closing a cut upstream). It was run as the model's malformed
+    # call, 30 turns, max_turns, scored; now a cut: retried, then infra_error.
+    agent, sent = _tape_agent([_half_call(True)] * 3)
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    assert result.termination == "infra_error" and len(sent) == 3
+    assert "[DONE] without a finish_reason" in (result.error or "")
+    assert "get_order" in (result.error or "")
+    agent, sent = _tape_agent([_half_call(True), WHOLE])
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    assert (result.termination, result.answer) == ("completed", "Shipped.")
+    assert len(sent) == 2
+    # A whole call (or one with no arguments) before [DONE] is still taken as sent.
+    whole = _chunk(
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": "c_1",
+                    "function": {"name": "get_order", "arguments": '{"a": 1}'},
+                },
+                {"index": 1, "id": "c_2", "function": {"name": "list_orders", "arguments": ""}},
+            ],
+        }
+    )
+    data = await assemble(_lines(_sse([whole], done=True)), where="x")
+    assert [c["function"]["name"] for c in data["choices"][0]["message"]["tool_calls"]] == [
+        "get_order",
+        "list_orders",
+    ]
+
+
 async def test_a_stream_of_chunks_without_a_choice_is_no_answer() -> None:
     # A 200 of garbage: chunks whose ``choices`` are empty, then [DONE] (adversarial round
     # 11, S8-10). It was taken as an empty final answer and scored; now model_error, as

@@ -18,7 +18,10 @@ Time lost to a failed attempt and to the wait after it is not the model's: `Time
 and moved back by the time of every failed attempt and wait, so a rate-limited or hanging
 API never ends an episode as a scored ``timeout``; the time of a request that succeeds
 counts. `ModelActivity` tells the driver whether the agent is inside a model request or a
-retry wait when its hard cap (``--timeout``) fires: that episode is ``infra_error``.
+retry wait when its hard cap (``--timeout``) fires: that episode is ``infra_error``. A
+``Retry-After`` longer than the time left before that cap (the nearest deadline of the
+enclosing cancel scopes) is not waited at all: the request fails at once, transient
+(``infra_error``), its message naming the wait the server asked for.
 """
 
 from __future__ import annotations
@@ -204,7 +207,9 @@ NO_WAIT = RetryPolicy(base_delay=0.0, jitter=0.0)
 async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]]) -> T:
     """Run ``attempt`` until it succeeds, fails for good, or the retries run out.
 
-    Each attempt gets at most ``policy.request_timeout`` seconds. The current `TimeBudget`
+    Each attempt gets at most ``policy.request_timeout`` seconds. A failure whose
+    ``retry_after`` exceeds the time left before the nearest enclosing deadline (the
+    episode's hard cap) is raised at once, without waiting. The current `TimeBudget`
     (see `charged_to`) is paused meanwhile, and the time of each failed attempt and of
     each wait is excluded from it; the current `ModelActivity` counts this call as waiting.
 
@@ -253,6 +258,20 @@ async def _retrying(
                 exc.attempts, exc.identical = n + 1, len(seen) == 1
                 if n:
                     exc.args = (f"{exc.args[0]} (after {n + 1} attempts)",)
+                if budget is not None:
+                    budget.exclude(anyio.current_time() - started)
+                raise
+            left = anyio.current_effective_deadline() - anyio.current_time()
+            if exc.retry_after is not None and exc.retry_after > left:
+                # The server's wait runs past the episode's hard cap (adversarial round 12,
+                # S8-14: ``Retry-After: 86400`` was waited out in capped pieces until the
+                # cap, 226 s per slot): no attempt can come in time, stop now.
+                exc.attempts, exc.identical = n + 1, len(seen) == 1
+                exc.args = (
+                    f"{exc.args[0]}: the server asked to wait {exc.retry_after:,.0f} s "
+                    f"(Retry-After), more than the {max(left, 0.0):,.0f} s left before the "
+                    "episode's hard cap (--timeout); stopped without waiting",
+                )
                 if budget is not None:
                     budget.exclude(anyio.current_time() - started)
                 raise

@@ -12,7 +12,9 @@ prompt over its context window when streaming) is sent again once without stream
 which gets the server's real answer (its 400 with the figures). A stream that ends after
 some chunks with neither a ``finish_reason`` nor ``[DONE]`` was cut off
 (`TruncatedStream`): transient, retried, then ``infra_error``; its fragment is never an
-answer.
+answer. So is one that sends ``[DONE]`` without any ``finish_reason`` while a tool call's
+arguments are not whole JSON (a proxy closing a cut upstream; adversarial round 12, S8-13:
+the half call was run as the model's malformed call, 30 turns, scored).
 
 Every response is bounded (`StreamWatch`): no *event* for ``--request-timeout`` seconds
 (comment lines such as ``: keepalive`` are not events), or the whole response past
@@ -147,6 +149,19 @@ class _Assembly:
             key = self.moved[index] = max(self.calls) + 1
         return key
 
+    def unparsed_call(self) -> str | None:
+        """The name of the first tool call whose streamed arguments are not whole JSON
+        (empty arguments count as whole: no arguments), or ``None``."""
+        for _, slot in sorted(self.calls.items()):
+            text = "".join(slot["args"])
+            if not text.strip():
+                continue
+            try:
+                json.loads(text)
+            except ValueError:
+                return slot["name"] or "(unnamed)"
+        return None
+
     def response(self) -> dict[str, Any]:
         message: dict[str, Any] = {"role": self.role, "content": "".join(self.content) or None}
         if self.refusal:
@@ -271,7 +286,9 @@ async def assemble(
         ModelAPIError: an ``error`` event (its ``code`` as the status when it is an HTTP
             status), a ``data`` line that is not JSON, a stream that ended without a
             single chunk (`EmptyStream`), or one that ended without a ``finish_reason``
-            and without ``[DONE]`` (`TruncatedStream`: cut off; transient), or one whose
+            and without ``[DONE]``, or with ``[DONE]`` but no ``finish_reason`` while a
+            tool call's arguments are not whole JSON (`TruncatedStream`: cut off;
+            transient), or one whose
             chunks carried no choice at all (not even an empty delta: a 200 of garbage, as
             the non-streaming endpoint's "no choices"; not transient).
     """
@@ -319,13 +336,22 @@ async def assemble(
             "finish_reason or [DONE]: the response was cut off (not taken as an answer)",
             transient=True,
         )
+    if done and acc.finish_reason is None and (cut := acc.unparsed_call()) is not None:
+        raise TruncatedStream(
+            f"model API at {where} sent [DONE] without a finish_reason while the arguments "
+            f"of its tool call {cut!r} were not whole JSON: the response was cut off (a "
+            "proxy closing a cut upstream; not run as the model's call)",
+            transient=True,
+        )
     return acc.response()
 
 
 class TruncatedStream(ModelAPIError):
     """A stream that closed after some chunks but with neither a ``finish_reason`` nor
-    ``[DONE]``: the connection was cut (a crashed worker, a proxy's timeout), and what
-    came is a fragment, never a final answer. Transient: retried, then ``infra_error``."""
+    ``[DONE]``, or with ``[DONE]`` and no ``finish_reason`` while a tool call's arguments
+    are not whole JSON: the connection was cut (a crashed worker, a proxy's timeout), and
+    what came is a fragment, never a final answer. Transient: retried, then
+    ``infra_error``."""
 
 
 class EmptyStream(ModelAPIError):

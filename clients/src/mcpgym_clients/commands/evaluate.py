@@ -2,7 +2,8 @@
 
 Both run `mcpgym_clients.evaluation.evaluate` (servers, checks, campaign, baseline) and
 print its summary. Exit status: 0 on success; 1 for an error the user can fix and when no
-episode of the agent's run was scored; `EXIT_INCOMPLETE` when episodes are missing;
+episode of the agent's run was scored; `EXIT_INCOMPLETE` when episodes are missing or a
+server stopped answering (`mcpgym_clients.breaker`);
 128 + the signal number (130 for Ctrl-C) when interrupted, after the servers stop.
 """
 
@@ -65,7 +66,8 @@ def run_eval(opts: EvalOptions) -> None:
 
     Raises:
         typer.Exit: 1 when no episode of the agent's run was scored, `EXIT_INCOMPLETE`
-            when episodes are missing, 128 + the signal number when interrupted.
+            when episodes are missing or a server stopped answering (the campaign's
+            breaker), 128 + the signal number when interrupted.
     """
     from mcpgym_clients.campaign import EXIT_INCOMPLETE, CampaignStatus
     from mcpgym_clients.evaluation import evaluate_until_stopped
@@ -112,7 +114,7 @@ def run_eval(opts: EvalOptions) -> None:
     if bundles:
         say(console, f"episode bundles: {bundles}")
         say(console, f"server log: {Path(bundles).parent / 'servers.log'}")
-    if result.records and not any(r.scored for r in result.records):
+    if result.stopped is None and result.records and not any(r.scored for r in result.records):
         why = ", ".join(f"{k} {v}" for k, v in sorted(unscored_reasons(result.records).items()))
         raise fail(
             f"no episode of the {opts.agent.name} run was scored ({why}); "
