@@ -128,6 +128,7 @@ async def _campaign(d: EpisodeDriver, agent: Any, store: RunStore) -> Any:
         )
 
 
+@pytest.mark.slow  # real child processes frozen for a breaker's worth of timeouts
 @pytest.mark.parametrize("frozen", ["grading", "env"])
 async def test_a_server_that_stops_answering_stops_the_campaign_and_a_rerun_resumes(
     tmp_path: Path, frozen: str
