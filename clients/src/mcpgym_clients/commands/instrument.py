@@ -22,7 +22,7 @@ import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import anyio
 import anyio.to_thread
@@ -37,6 +37,8 @@ from mcpgym_server.lock import lock_path, read_lock, relock, salvage_lock, sign,
 
 if TYPE_CHECKING:
     import asyncio
+
+    from mcpgym_clients.instrument.validate import ServerMode
 
 
 def _environment(name: str) -> Environment:
@@ -288,6 +290,13 @@ def validate(
             "--force", help="Stamp even over a stronger validation of the same lock (more seeds)."
         ),
     ] = False,
+    servers: Annotated[
+        str,
+        typer.Option(
+            help="auto (child processes for an installed environment on 2+ cores), "
+            "processes, or in-process. Same report either way."
+        ),
+    ] = "auto",
 ) -> None:
     """The ship gate: run ENV through real servers over MCP before it ships.
 
@@ -304,6 +313,8 @@ def validate(
     from mcpgym_clients.instrument.validate import validate_environment, weaker_than_stamp
     from mcpgym_server.lock import ValidationStamp, read_lock, write_lock
 
+    if servers not in ("auto", "processes", "in-process"):
+        raise fail(f"--servers {servers}: give auto, processes or in-process", 2)
     environment = _environment(env)
     console = Console()
     err = Console(stderr=True)
@@ -331,6 +342,8 @@ def validate(
                 mutant_seeds=mutant_seeds,
                 concurrency=concurrency,
                 progress=progress,
+                server_log=server_log,
+                servers=cast("ServerMode", servers),
             ),
             backend="asyncio",
         )

@@ -27,26 +27,41 @@ checks the issue's six conditions (1 to 6) plus condition 0 (the lock matches th
    values of one kind an answer states exchanged) find no shotgun answer that passes, no
    check that a look-alike form evades, no undone write and no swap that passes.
 
+The two servers run in child processes of their own when the environment is the one
+installed under its name and the machine has more than one core (as ``mcpgym eval`` runs
+them: `mcpgym_clients.child_servers`), so that the harness, the environment server and
+the grading service do not share one interpreter lock; an environment built in this
+process (a test fixture) is served in process (`serve_locally`). Both serve the same
+episodes and give the same grades: only where the work runs differs.
+
 An episode that hits an infrastructure error (a server or transport failure) is retried
-on a fresh episode up to `INFRA_RETRIES` times; one that still fails is reported apart
+on a fresh episode up to `INFRA_RETRIES` times (after a child server that died is up
+again); one that still fails is reported apart
 from the conditions (`ValidationReport.infrastructure`). Any other per-episode failure
 (a run file for an unknown task, a refused request) is a failure of its condition.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import anyio.to_thread
 
 from mcpgym_clients.agents import NullAgent, RandomAgent, ReferenceAgent
+from mcpgym_clients.child_servers import (
+    START_TIMEOUT,
+    ChildServers,
+    serve_in_processes,
+    use_child_processes,
+)
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.instrument.adversarial import adversaries, shortcut_failures
 from mcpgym_clients.instrument.conditions import (
@@ -62,7 +77,7 @@ from mcpgym_clients.instrument.conditions import (
 )
 from mcpgym_clients.instrument.controls import ScriptAgent, mutants
 from mcpgym_clients.instrument.runs import RecordedRun, load_runs, runs_dir
-from mcpgym_clients.local import serve_locally
+from mcpgym_clients.local import LocalServers, serve_locally
 from mcpgym_server import Environment, EpisodeStore, LockError
 
 
@@ -82,14 +97,21 @@ INFRA_RETRIES = 2
 
 
 async def _run_job(
-    driver: EpisodeDriver, job: Job, limiter: anyio.CapacityLimiter, store_dir: Path
+    driver: EpisodeDriver,
+    job: Job,
+    limiter: anyio.CapacityLimiter,
+    store_dir: Path,
+    servers_up: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Run ``job``'s episode: an infrastructure error is retried on a fresh episode (up to
-    `INFRA_RETRIES` times) and, when it persists, kept in ``job.infra``; any other failure
-    (unknown task or band, a refused request, an agent that raises) is kept in ``job.error``.
-    Never raises (except cancellation)."""
+    `INFRA_RETRIES` times, each after ``servers_up``: a child server's restart under way)
+    and, when it persists, kept in ``job.infra``; any other failure (unknown task or band,
+    a refused request, an agent that raises) is kept in ``job.error``. Never raises (except
+    cancellation)."""
     for attempt in range(1 + INFRA_RETRIES):
         job.attempts = attempt + 1
+        if attempt and servers_up is not None:
+            await servers_up()
         try:
             async with limiter:
                 rec = await driver.run_episode(job.agent, job.task, job.band, job.seed)
@@ -154,6 +176,42 @@ class ValidationReport:
                 if isinstance(value, int | float | str | bool):
                     out[key] = value
         return out
+
+
+MUTANT_BATCH = 8
+"""Mutant controls a family runs between two looks at which of its checks have failed (the
+phase stops per family once all have): the batch, not the episodes in flight, decides how
+many mutants run, so ``concurrency`` changes the gate's speed and never its episode set."""
+
+ServerMode = Literal["auto", "in-process", "processes"]
+"""Where `validate_environment` runs the servers: ``"processes"`` (child processes,
+`serve_in_processes`), ``"in-process"`` (`serve_locally`) or ``"auto"`` (processes when
+`use_child_processes` allows)."""
+
+
+@contextlib.asynccontextmanager
+async def _servers(
+    env: Environment, store_dir: Path, mode: ServerMode, log: Path | None
+) -> AsyncIterator[LocalServers]:
+    """The environment server and the grading service for the gate, per ``mode``."""
+    if mode == "processes" or (mode == "auto" and use_child_processes(env)):
+        log_path = log if log is not None else store_dir.parent / "servers.log"
+        async with serve_in_processes(env.name, store_dir, log_path=log_path) as children:
+            yield children
+    else:
+        async with serve_locally(env, store_dir) as servers:
+            yield servers
+
+
+def _restarts_awaited(children: ChildServers) -> Callable[[], Awaitable[None]]:
+    """What a retry awaits first: a child server's restart under way (at most
+    `START_TIMEOUT` seconds; a child that will not be restarted fails the retry as before)."""
+
+    async def servers_up() -> None:
+        with anyio.move_on_after(START_TIMEOUT):
+            await children.wait_up()
+
+    return servers_up
 
 
 DEFAULT_MUTANT_SEEDS = 2
@@ -236,6 +294,8 @@ async def validate_environment(
     mutant_seeds: int = DEFAULT_MUTANT_SEEDS,
     concurrency: int = 8,
     progress: Callable[[int, int | None], None] | None = None,
+    servers: ServerMode = "auto",
+    server_log: Path | None = None,
 ) -> ValidationReport:
     """Run the ship gate on ``env`` (see the module docstring for the conditions).
 
@@ -243,9 +303,14 @@ async def validate_environment(
         env: the environment. store_dir: episode store for the servers (created).
         seeds: seeds per family and band for conditions 2 and 3 (N, default 20).
         mutant_seeds: seeds per family and band whose reference gets mutants (condition 4).
-        concurrency: episodes in flight. progress: called with ``(done, total)`` after each
-            episode; ``total`` is ``None`` once the mutant controls run (they stop per
-            family when every check has failed).
+        concurrency: episodes in flight (the mutant controls still run in batches of
+            `MUTANT_BATCH`, so it changes no result). progress: called with ``(done,
+            total)`` after each episode; ``total`` is ``None`` once the mutant controls run
+            (they stop per family when every check has failed).
+        servers: where the servers run (`ServerMode`; ``"processes"`` needs ``env``
+            installed under its name). server_log: the file child servers append their
+            log to (default: ``servers.log`` beside ``store_dir``); in process, the
+            caller routes the log (`mcpgym_clients.server_logs`).
 
     Returns:
         The `ValidationReport` (the caller decides what to do when it fails).
@@ -286,12 +351,13 @@ async def validate_environment(
     adversarial = await anyio.to_thread.run_sync(_adversarial_jobs, env, mutant_seeds)
     jobs += adversarial
     mutant_count = 0
-    async with serve_locally(env, store_dir) as servers:
+    async with _servers(env, store_dir, servers, server_log) as served:
+        servers_up = _restarts_awaited(served) if isinstance(served, ChildServers) else None
         async with EpisodeDriver(
-            servers.env_url,
-            servers.grading_url,
-            servers.grading_token,
-            control_token=servers.control_token,
+            served.env_url,
+            served.grading_url,
+            served.grading_token,
+            control_token=served.control_token,
             environment=env,
         ) as driver:
             limiter = anyio.CapacityLimiter(concurrency)
@@ -300,7 +366,7 @@ async def validate_environment(
 
             async def one(job: Job) -> None:
                 nonlocal done
-                await _run_job(driver, job, limiter, store_dir)
+                await _run_job(driver, job, limiter, store_dir, servers_up)
                 eid = job.record.episode_id if job.record is not None else None
                 if eid is not None and not _bundle_needed(job):
                     # graded: the bundle (about 300 KB) is not read again
@@ -326,7 +392,7 @@ async def validate_environment(
                     failed = {c for f, c in failed_checks(jobs) if f == family}
                     if names <= failed:
                         break
-                    batch, pending = pending[:concurrency], pending[concurrency:]
+                    batch, pending = pending[:MUTANT_BATCH], pending[MUTANT_BATCH:]
                     jobs.extend(batch)
                     mutant_count += len(batch)
                     await run_all(batch)
