@@ -18,6 +18,7 @@ from mcpgym_grading._promises import (
     sql_payout_promised,
     sql_too_soon,
 )
+from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
 from mcpgym_grading._stated_words import (
     SQL_GREETED_OTHER,
     SQL_STATED_OTHER,
@@ -197,7 +198,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
     `mcpgym_grading._direction.SQL_REVERSED`, `mcpgym_grading._promises.SQL_TOO_SOON`,
     `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`, `mcpgym_grading._stated_words.
-    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`) callable in ``db``'s queries."""
+    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`)
+    callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
@@ -209,6 +211,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     db.create_function(SQL_PAYOUT_PROMISED, 2, sql_payout_promised, deterministic=True)
     db.create_function(SQL_STATED_OTHER, 3, sql_stated_other, deterministic=True)
     db.create_function(SQL_GREETED_OTHER, 2, sql_greeted_other, deterministic=True)
+    db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:

@@ -36,6 +36,7 @@ from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families import _words as words
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -111,7 +112,7 @@ def _carrier_names_sql(column: str, *, services: bool) -> str:
 
 
 PARCEL_FACTS_SQL = (
-    "WITH m AS (SELECT body AS b FROM ticket_messages "
+    f"WITH m AS (SELECT {AGENT_BODY} AS b FROM ticket_messages "
     "WHERE ticket_id = :ticket_id AND author = 'agent'), "
     "parcels AS (SELECT json_group_array(json_object('key', tracking_number, 'facts', "
     f"json_array({_carrier_names_sql('carrier', services=False)}, "

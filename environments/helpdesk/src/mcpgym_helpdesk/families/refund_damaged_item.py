@@ -29,6 +29,7 @@ from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families import _words as words
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -277,7 +278,7 @@ def _item_facts_sql(order_item_id: str, *amounts: str) -> str:
 
 
 ORDERS_MISBOUND_SQL = (
-    "WITH m AS (SELECT body AS b FROM ticket_messages "
+    f"WITH m AS (SELECT {AGENT_BODY} AS b FROM ticket_messages "
     "WHERE ticket_id = :ticket_id AND author = 'agent'), "
     f"items AS (SELECT json_array(json({_item_facts_sql(':order_item_id', ':refund_cents')}), "
     f"json({_item_facts_sql(':declined_item_id')})) AS j "
