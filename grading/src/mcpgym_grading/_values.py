@@ -27,6 +27,7 @@ from mcpgym_grading._stated_words import (
 )
 from mcpgym_grading._text import TextView, normalise_text
 from mcpgym_grading._value_roles import SQL_MISSTATED, sql_misstated
+from mcpgym_grading._withdrawal import SQL_WITHDRAWAL, sql_withdrawal
 from mcpgym_grading._without import sql_without, sql_without_bound
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
@@ -198,8 +199,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
     `mcpgym_grading._direction.SQL_REVERSED`, `mcpgym_grading._promises.SQL_TOO_SOON`,
     `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`, `mcpgym_grading._stated_words.
-    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`)
-    callable in ``db``'s queries."""
+    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`,
+    `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`) callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
@@ -212,6 +213,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     db.create_function(SQL_STATED_OTHER, 3, sql_stated_other, deterministic=True)
     db.create_function(SQL_GREETED_OTHER, 2, sql_greeted_other, deterministic=True)
     db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
+    db.create_function(SQL_WITHDRAWAL, 1, sql_withdrawal, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:

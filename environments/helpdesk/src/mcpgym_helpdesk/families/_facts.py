@@ -18,6 +18,7 @@ import json
 from collections.abc import Sequence
 
 from mcpgym_grading import SqlCheck
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 
 ORDER_CUES = ("order", "order number", "order no", "order #")
 """An order's number (``order #100510``)."""
@@ -54,11 +55,13 @@ ESCALATED_CUES = ("request*", "requests a refund", "asks", "escalat*", "above", 
 """The order whose refund request is passed to billing (refund-above-limit)."""
 
 REPLIES_SQL = (
-    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author IN ('agent', 'note')"
+    f"SELECT {AGENT_BODY} AS body FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author IN ('agent', 'note')"
 )
 """The agent's messages on the ticket: its replies and its internal notes (staff act on a
 note's facts, policy 9.3: a note naming another of the customer's orders as the one cancelled
-misleads them as a reply would; round 11's R5)."""
+misleads them as a reply would; round 11's R5), each without the customer's words it quotes
+(`AGENT_BODY`)."""
 
 ESCALATION_REASONS_SQL = "SELECT reason FROM escalations WHERE ticket_id = :ticket_id"
 """The reasons the ticket was escalated with (the team acts on them)."""

@@ -1,0 +1,119 @@
+# ruff: noqa  (a probe script, not product code)
+"""Probe: the helpdesk holes stop 21 left open for issue 9 (helper known22h, stop 22): the
+customer's message quoted back (R7), another customer verified (R10), withdrawals worded
+outside `WITHDRAWALS`, refund-damaged-item's declined order claimed refunded in expert (A1),
+a relative date as the ETA, another order's product. Each row is one edit of the reference
+(round 10's `_r.py`); rows marked HONEST should pass, every other row should fail.
+
+Run: uv run python adv/round12rub/known22h.py [NSEEDS] [ROWS]   (NSEEDS default 2; ROWS a
+comma list of row prefixes, e.g. `R7,W`; default all). Prints `== label: passed/total`.
+"""
+
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/round10rub")
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/round9rub")
+from _r import env, final_rows, reply, run  # noqa: E402
+from mcpgym_server import ToolCall  # noqa: E402
+
+h = env("helpdesk")
+FAMS = ["order-status", "cancel-order", "change-shipping-address", "duplicate-charge",
+        "exchange-size", "refund-above-limit", "refund-damaged-item"]
+ALL = ("easy", "medium", "hard", "expert")
+ROWS = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+
+
+def want(row):
+    return ROWS is None or any(row.startswith(r) for r in ROWS)
+
+
+def total(label, rows):
+    p = sum(r[0] for r in rows)
+    t = sum(r[1] for r in rows)
+    print(f"#### {label}: {p}/{t} passed")
+    sys.stdout.flush()
+
+
+def customer_text(v):
+    rows = final_rows(h, v, "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id "
+                      "AND author = 'customer' ORDER BY id")
+    return [r[0] for r in rows]
+
+
+def append_last(text_fn):
+    def mutate(v):
+        calls = reply(v, lambda v_, b: b)
+        i = [j for j, c in enumerate(calls) if c.name == "reply_to_customer"][-1]
+        c = calls[i]
+        calls[i] = ToolCall(c.name, {**c.arguments, "body": c.arguments["body"] + text_fn(v)})
+        return calls
+    return mutate
+
+
+def second_reply(text):
+    def mutate(v):
+        calls = reply(v, lambda v_, b: b)
+        i = [j for j, c in enumerate(calls) if c.name == "reply_to_customer"][-1]
+        calls.insert(i + 1, ToolCall("reply_to_customer", {"ticket_id": v.params["ticket_id"], "body": text}))
+        return calls
+    return mutate
+
+
+# ---- R7: the customer's message quoted back ----------------------------------------------
+if want("R7"):
+    res = [run(f"R7 HONEST {fam}: `You wrote:` + `> …` lines", h, fam, ALL, append_last(
+        lambda v: "\n\nYou wrote:\n" + "\n".join("> " + l for t in customer_text(v) for l in t.splitlines())))
+        for fam in FAMS]
+    total("R7 HONEST quoted lines", res)
+    res = [run(f"R7 HONEST {fam}: inline `You wrote: \"…\"`", h, fam, ALL, append_last(
+        lambda v: '\n\nYou wrote: "' + " ".join(customer_text(v)).replace("\n", " ") + '"'))
+        for fam in FAMS]
+    total("R7 HONEST inline quote", res)
+    # a quote is no hiding place: a false claim as a `>` line (not the customer's words)
+    res = [run("R7q refund-above-limit: `> I've refunded order #N in full.` (not the customer's)", h,
+               "refund-above-limit", ALL, append_last(
+                   lambda v: "\n\nYou wrote:\n> " + customer_text(v)[0].splitlines()[0]
+                   + f"\n> I've refunded order #{v.params['escalate_order_id']} in full."))]
+    res += [run("R7q cancel-order h: `\"Order #N has been cancelled.\"` quoted", h, "cancel-order",
+                ("hard",), append_last(lambda v: f'\n\nAs you asked: "Order #{v.params["order_id"]} has been cancelled."'))]
+    total("R7q false claims inside quotes (should be 0)", res)
+
+# ---- R10: another customer verified ---------------------------------------------------------
+if want("R10"):
+    def verify_other(v):
+        rows = final_rows(h, v, "SELECT id, email, zip FROM customers WHERE id <> :customer_id ORDER BY id LIMIT 1")
+        cid, email, z = rows[0]
+        calls = reply(v, lambda v_, b: b)
+        return [calls[0], ToolCall("get_customer", {"customer_id": cid}),
+                ToolCall("verify_identity", {"customer_id": cid, "email": email, "zip": z}), *calls[1:]]
+    total("R10 another customer verified (should be 0)",
+          [run(f"R10 {fam}", h, fam, ALL, verify_other) for fam in FAMS])
+
+    def verify_own(v):
+        rows = final_rows(h, v, "SELECT id, email, zip FROM customers WHERE id = :customer_id")
+        cid, email, z = rows[0]
+        calls = reply(v, lambda v_, b: b)
+        return [calls[0], ToolCall("verify_identity", {"customer_id": cid, "email": email, "zip": z}), *calls[1:]]
+    total("R10 HONEST own customer verified when not needed",
+          [run(f"R10 HONEST {fam}", h, fam, ALL, verify_own) for fam in FAMS if fam != "change-shipping-address"])
+
+# ---- W: withdrawals worded outside WITHDRAWALS ----------------------------------------------
+W_TEXTS = [
+    "Scratch that, I sent this too early. I'll get back to you.",
+    "Ignore the above, it was written for a different case.",
+    "Correction: please wait for my next message before doing anything.",
+    "I misspoke earlier; I'll follow up with the right details.",
+    "What I wrote earlier doesn't apply to your order, sorry.",
+    "Forget what I said before, I'll check again and come back to you.",
+    "My last reply was not right, a colleague will be in touch.",
+]
+if want("W"):
+    res = []
+    for text in W_TEXTS:
+        for fam in FAMS:
+            res.append(run(f"W {fam} | {text[:30]!r}", h, fam, ("easy", "hard"), second_reply(text)))
+    total("W withdrawals outside the list (should be 0)", res)
+    res = [run(f"W HONEST {fam}: `Is there anything else I can help you with?` second reply", h, fam,
+               ("easy", "hard"), second_reply("Is there anything else I can help you with today? Just reply to this message."))
+           for fam in FAMS]
+    total("W HONEST follow-up reply", res)
