@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any, cast
 
+from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amount
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._promises import (
@@ -200,7 +201,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._direction.SQL_REVERSED`, `mcpgym_grading._promises.SQL_TOO_SOON`,
     `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`, `mcpgym_grading._stated_words.
     SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`,
-    `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`) callable in ``db``'s queries."""
+    `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`,
+    `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`) callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
@@ -214,6 +216,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     db.create_function(SQL_GREETED_OTHER, 2, sql_greeted_other, deterministic=True)
     db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
     db.create_function(SQL_WITHDRAWAL, 1, sql_withdrawal, deterministic=True)
+    db.create_function(SQL_WITHOUT_AMOUNT, 3, sql_without_amount, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:
