@@ -20,6 +20,7 @@ from mcpgym_grading._promises import (
     sql_too_soon,
 )
 from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
+from mcpgym_grading._relative_dates import SQL_DATED, sql_dated
 from mcpgym_grading._stated_words import (
     SQL_GREETED_OTHER,
     SQL_STATED_OTHER,
@@ -202,7 +203,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`, `mcpgym_grading._stated_words.
     SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`,
     `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`,
-    `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`) callable in ``db``'s queries."""
+    `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
+    `mcpgym_grading._relative_dates.SQL_DATED`) callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
@@ -217,6 +219,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
     db.create_function(SQL_WITHDRAWAL, 1, sql_withdrawal, deterministic=True)
     db.create_function(SQL_WITHOUT_AMOUNT, 3, sql_without_amount, deterministic=True)
+    db.create_function(SQL_DATED, 3, sql_dated, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:
