@@ -42,10 +42,12 @@ def without_amount(text: str, cents: int, cues: tuple[str, ...]) -> str:
     return "\n".join(kept)
 
 
-def sql_without_amount(text: object, cents: object, cues: object) -> object:
-    """`without_amount` for SQLite: ``text`` unchanged unless it is text and ``cents`` an
-    integer."""
-    if not isinstance(text, str) or not isinstance(cents, int) or isinstance(cents, bool):
+def sql_without_amount(text: object, cents: object, cues: object) -> str | None:
+    """`without_amount` for SQLite: None for non-text ``text``; ``text`` unchanged unless
+    ``cents`` is an integer."""
+    if not isinstance(text, str):
+        return None
+    if not isinstance(cents, int) or isinstance(cents, bool):
         return text
     words = tuple(c.strip() for c in cues.split(",")) if isinstance(cues, str) else ()
     return without_amount(text, cents, words)

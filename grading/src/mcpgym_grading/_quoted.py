@@ -91,9 +91,8 @@ def unquoted(text: str, source: str) -> str:
     return "\n".join(lines)
 
 
-def sql_unquoted(text: object, source: object) -> object:
-    """`unquoted` for SQLite: non-text ``text`` passes through, non-text ``source`` is
-    empty."""
+def sql_unquoted(text: object, source: object) -> str | None:
+    """`unquoted` for SQLite: None for non-text ``text``; non-text ``source`` is empty."""
     if not isinstance(text, str):
-        return text
+        return None
     return unquoted(text, source if isinstance(source, str) else "")

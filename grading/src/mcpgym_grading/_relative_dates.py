@@ -120,10 +120,12 @@ def dated(text: str, today: str, own: frozenset[str] = frozenset()) -> str:
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def sql_dated(text: object, today: object, roles: object) -> object:
+def sql_dated(text: object, today: object, roles: object) -> str | None:
     """`dated` for SQLite: ``roles`` a `mcpgym_misstated` roles JSON array (``[[value,
-    cues], ...]``) or NULL; non-text ``text`` passes through."""
-    if not isinstance(text, str) or not isinstance(today, str):
+    cues], ...]``) or NULL; None for non-text ``text``."""
+    if not isinstance(text, str):
+        return None
+    if not isinstance(today, str):
         return text
     own: set[str] = set()
     if isinstance(roles, str):
