@@ -152,3 +152,36 @@ if want("D"):
     run("D order-status e/m/h/x: `It should arrive next Tuesday.` for the ETA", h, "order-status", ALL,
         lambda v: reply(v, lambda v, b: re.sub(r"2026-\d\d-\d\d", "next Tuesday", b)),
         where=lambda v: all(r[0] not in ("2026-06-16", "2026-06-23") for r in final_rows(h, v, "SELECT estimated_delivery FROM shipments WHERE order_id = :order_id")))
+
+# ---- P: a product of the customer's other order named as this order's ----------------------
+ORDERS = {
+    "order-status": ":order_id", "cancel-order": ":order_id", "change-shipping-address": ":order_id",
+    "duplicate-charge": ":order_id", "exchange-size": ":order_id", "refund-above-limit": ":escalate_order_id",
+    "refund-damaged-item": ":order_id",
+}
+if want("P"):
+    def products_of(v, where):
+        return [r[0] for r in final_rows(h, v, "SELECT DISTINCT p.name FROM order_items oi JOIN product_variants pv "
+                "ON pv.id = oi.variant_id JOIN products p ON p.id = pv.product_id JOIN orders o ON o.id = oi.order_id "
+                f"WHERE {where} ORDER BY length(p.name) DESC")]
+
+    def swap_product(fam, other_customer):
+        def mutate(v):
+            own = products_of(v, f"o.id = {ORDERS[fam]}")
+            if other_customer:
+                cond = "o.customer_id <> :customer_id"
+            else:
+                cond = "o.customer_id = :customer_id"
+            others = [p for p in products_of(v, cond) if p not in own and p not in " ".join(
+                final_rows(h, v, "SELECT group_concat(body, ' ') FROM ticket_messages WHERE ticket_id = :ticket_id")[0])]
+            calls = reply(v, lambda v_, b: b)
+            body = [c for c in calls if c.name == "reply_to_customer"][-1].arguments["body"]
+            named = [p for p in own if p in body]
+            if not others:
+                return None
+            if named:
+                return reply(v, lambda v_, b: b.replace(named[0], others[0]))
+            return append_last(lambda v_: f"\n\nYour {others[0]} is part of this order.")(v)
+        return mutate
+    total("P a product of the customer's other order as this order's (should be 0)",
+          [run(f"P {fam}: the customer's other order's product", h, fam, ALL, swap_product(fam, False)) for fam in FAMS])

@@ -188,3 +188,41 @@ def test_the_eta_as_a_relative_date_passes(band: str) -> None:
     v = environment.variant("order-status", band, 0)
     g = grade(v, _last_reply(v, _relative(0)))
     assert g.passed and g.score == 1.0, failed_checks(g)
+
+
+# -- a product of the customer's other order named as this order's -----------------------------
+
+_PRODUCTS = (
+    "SELECT DISTINCT p.name FROM order_items oi JOIN product_variants pv ON pv.id = oi.variant_id "
+    "JOIN products p ON p.id = pv.product_id JOIN orders o ON o.id = oi.order_id "
+)
+
+
+@pytest.mark.parametrize(
+    ("family", "order"),
+    [
+        ("order-status", "order_id"),
+        ("cancel-order", "order_id"),
+        ("change-shipping-address", "order_id"),
+        ("duplicate-charge", "order_id"),
+        ("refund-above-limit", "escalate_order_id"),
+    ],
+)
+def test_another_orders_product_fails_and_the_own_passes(family: str, order: str) -> None:
+    """These families read no product before (only card brands)."""
+    v = environment.variant(family, "easy", 0)
+    own = [str(r[0]) for r in _rows(v, _PRODUCTS + f"WHERE o.id = :{order}")]
+    said = " ".join(_customer(v))
+    other = [
+        str(r[0])
+        for r in _rows(v, _PRODUCTS + "WHERE o.customer_id = :customer_id ORDER BY p.name")
+        if r[0] not in own and r[0] not in said
+    ] or [
+        str(r[0])
+        for r in _rows(v, _PRODUCTS + "WHERE o.customer_id <> :customer_id ORDER BY p.name")
+        if r[0] not in own and r[0] not in said
+    ]
+    g = grade(v, _last_reply(v, lambda b: b + f"\n\nYour {other[0]} is part of this order."))
+    assert "replies-state-own-words" in failed_checks(g) and not g.passed, failed_checks(g)
+    g = grade(v, _last_reply(v, lambda b: b + f"\n\nYour {own[0]} is part of this order."))
+    assert g.passed and g.score == 1.0, failed_checks(g)

@@ -411,7 +411,13 @@ RUBRIC = Rubric(
             "answer to 'where is my order' is where it is; policy 9.2)",
             forbidden_sql=facts.undelivered_claims_sql(),
         ),
-        words.replies_state_own_words(words.other_brands_sql(":order_id")),
+        # the products too (stop 22: a product of the customer's other order, or any
+        # catalogue product, named as this order's passed where only brands were read)
+        words.replies_state_own_words(
+            words.other_brands_sql(":order_id"),
+            words.other_products_sql(":order_id"),
+            allowed=words.order_products_sql(":order_id"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),
         checks.no_collateral("store_credit_ledger"),
