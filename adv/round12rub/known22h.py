@@ -101,7 +101,7 @@ if want("R10"):
 W_TEXTS = [
     "Scratch that, I sent this too early. I'll get back to you.",
     "Ignore the above, it was written for a different case.",
-    "Correction: please wait for my next message before doing anything.",
+    "Correction: my last reply was wrong, please wait for the next one.",
     "I misspoke earlier; I'll follow up with the right details.",
     "What I wrote earlier doesn't apply to your order, sorry.",
     "Forget what I said before, I'll check again and come back to you.",

@@ -47,6 +47,7 @@ def test_short_quoted_spans_and_apostrophes_stay() -> None:
         "Scratch that, the refund didn't go through.",
         "Ignore the above.",
         "Correction: my last message was meant for another customer.",
+        "Correction: my last reply was wrong, please wait for the next one.",
         "I misspoke earlier.",
         "Sorry, wrong customer!",
         "My previous reply was not right for your order.",
@@ -71,6 +72,9 @@ def test_withdrawals_are_read(text: str) -> None:
         "You can ignore the automatic shipping notice you received.",
         "I can't refund the tent from order #5012: it is outside our 30-day window.",
         "Is there anything else I can help you with? Just reply to this message.",
+        "Correction: the order number in my last message should read #5012.",
+        "The date in my last message was wrong: it is June 16.",
+        "My mistake, the delivery date is June 16.",
     ],
 )
 def test_honest_sentences_withdraw_nothing(text: str) -> None:

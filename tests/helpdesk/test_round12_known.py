@@ -130,7 +130,7 @@ def test_verifying_the_own_customer_when_not_needed_passes(family: str) -> None:
 WITHDRAWN = [
     "Scratch that, I sent this too early. I'll get back to you.",
     "Ignore the above, it was written for a different case.",
-    "Correction: please wait for my next message before doing anything.",
+    "Correction: my last reply was wrong, please wait for the next one.",
     "I misspoke earlier; I'll follow up with the right details.",
     "What I wrote earlier doesn't apply to your order, sorry.",
     "Forget what I said before, I'll check again and come back to you.",
@@ -150,11 +150,12 @@ def test_a_withdrawal_in_other_words_fails(text: str) -> None:
     [
         "Is there anything else I can help you with today? Just reply to this message.",
         "One more thing: you can track the parcel on the carrier's site at any time.",
+        "Correction: the order number in my last message should read #{order_id}.",
     ],
 )
 def test_an_honest_follow_up_passes(text: str) -> None:
     v = environment.variant("order-status", "easy", 0)
-    g = grade(v, _second_reply(v, text))
+    g = grade(v, _second_reply(v, text.format(**v.params)))
     assert g.passed and g.score == 1.0, failed_checks(g)
 
 

@@ -12,8 +12,12 @@ sentence withdraws the earlier text when
   writer's (`BACK_REFERENCE`: ``my previous message``, ``our last reply``, ``the above``,
   ``what I said``, ``that`` right after the verb); or
 - it is one of the self-corrections that need no object (`SELF_CORRECTIONS`: ``scratch
-  that``, ``never mind``, ``I misspoke``, ``my mistake``, a sentence opening with
-  ``Correction``, ``I meant to say``…).
+  that``, ``never mind``, ``I misspoke``, ``I take that back``, ``please disregard``).
+
+A correction of one fact is no withdrawal (docs/instrument.md, "One answer stands"): a back
+reference to a part of the earlier text (``the date in my last message was wrong: it is
+June 16``, ``the order number in my last message should read #N``) does not count, nor does
+``Correction:`` or ``my mistake`` before a fact; the fact checks read both replies.
 
 The customer's own earlier message is no back reference (``the details in your message did
 not match``), and neither is a text of a third party (``the shipping notice``). Texts are
@@ -70,28 +74,18 @@ BACK_REFERENCE = (
 
 SELF_CORRECTIONS = (
     r"(?:scratch|strike|ignore|disregard|forget|delete) (?:that|this|it|all that)\b|"
-    r"never ?mind|i mis-?spok(?:e|en)|i misstated|i take (?:that|it|this|everything) back|"
-    r"my (?:mistake|bad|error)|i (?:was|am) (?:wrong|mistaken)|"
-    r"i (?:made|have made|'ve made) (?:a|an) (?:mistake|error)|"
-    r"(?:that|this|it) (?:was|is) (?:wrong|incorrect|a mistake|an error|not right|not correct)|"
-    r"(?:that|this|it)'s (?:wrong|incorrect|not right|not correct)|"
-    r"i (?:meant|mean) to (?:say|write)|what i meant (?:was|is)|"
-    r"(?:let me|to|i need to|i must|allow me to) correct (?:myself|that|this|my)|"
-    r"correcting (?:myself|my)|please (?:disregard|ignore)\b|"
-    r"sorry,? wrong (?:customer|ticket|person|order|message|account)|"
-    r"i (?:got|mixed) (?:that|it|this|things) (?:wrong|up)|should have said"
+    r"never ?mind|i mis-?spok(?:e|en)|i take (?:that|it|this|everything) back|"
+    r"please (?:disregard|ignore)\b|"
+    r"sorry,? wrong (?:customer|ticket|person|order|message|account)"
 )
 """Self-corrections that need no object (regex alternatives)."""
-
-_OPENERS = r"^(?:correction|erratum|errata|retraction|amendment)\b"
-"""A sentence opening with one of these corrects what came before (``Correction: …``)."""
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|[;\n]+")
 _WITHDRAWN = re.compile(rf"\b(?:{WITHDRAW_VERBS})\b")
 _WRONG = re.compile(rf"\b(?:{WRONG_WORDS})\b")
 _BACK = re.compile(rf"\b(?:{BACK_REFERENCE})\b")
 _SELF = re.compile(rf"\b(?:{SELF_CORRECTIONS})")
-_OPENER = re.compile(_OPENERS)
+_PART_OF = re.compile(r"\b(?:in|of|from|on|at)\s+$")
 _VERB_THAT = re.compile(rf"\b(?:{WITHDRAW_VERBS}) (?:all (?:of )?)?(?:that|this|it|everything)\b")
 
 
@@ -105,13 +99,11 @@ def withdrawal(text: str) -> str | None:
         s = sentence.strip(" \"'*_-\u2013\u2014()[]")
         if not s:
             continue
-        if (m := _OPENER.search(s)) is not None:
-            return m.group(0)
         if (m := _SELF.search(s)) is not None:
             return m.group(0)
         if (m := _VERB_THAT.search(s)) is not None:
             return m.group(0)
-        back = _BACK.search(s)
+        back = next((b for b in _BACK.finditer(s) if not _PART_OF.search(s[: b.start()])), None)
         if back is None:
             continue
         act = _WITHDRAWN.search(s) or _WRONG.search(s)
