@@ -217,11 +217,11 @@ def test_another_orders_product_fails_and_the_own_passes(family: str, order: str
     other = [
         str(r[0])
         for r in _rows(v, _PRODUCTS + "WHERE o.customer_id = :customer_id ORDER BY p.name")
-        if r[0] not in own and r[0] not in said
+        if str(r[0]) not in own and str(r[0]) not in said
     ] or [
         str(r[0])
         for r in _rows(v, _PRODUCTS + "WHERE o.customer_id <> :customer_id ORDER BY p.name")
-        if r[0] not in own and r[0] not in said
+        if str(r[0]) not in own and str(r[0]) not in said
     ]
     g = grade(v, _last_reply(v, lambda b: b + f"\n\nYour {other[0]} is part of this order."))
     assert "replies-state-own-words" in failed_checks(g) and not g.passed, failed_checks(g)
