@@ -120,7 +120,9 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
     else:
         together = ""
     actions = tuple(dict.fromkeys((*check.claimed, *check.not_claimed, *check.not_denied)))
-    read = decisions(text, actions) + [d for d in decisions(together, actions) if d.done is not False]
+    read = decisions(text, actions) + [
+        d for d in decisions(together, actions) if d.done is not False
+    ]
     # a sentence in another language is read as nothing: where no claim of an action not
     # taken may stand, it fails closed (round 11's R4: "J'ai annulé la commande #7")
     unread = foreign_sentences(text) if check.not_claimed else []

@@ -33,7 +33,7 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             rf"\brefund\b{_W}{{0,40}}\b(?:went out|has gone out|was sent( out)?|is on its way)\b",
-            "had the refund for {it} go out this morning",
+            "checked that the refund for {it} went out",
         ),
         (
             r"\bsent (?:out )?(?:the |a |your )?(?:full )?refund\b(?!\s+request)",
@@ -58,7 +58,10 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
     "address-change": (
         (r"\bre-?routed\b", "rerouted {it} to the new address"),
         (r"\bnow lands? (?:at|on|with)\b", "arranged for {it} to now land at your new place"),
-        (r"\b(?:will|shall|ll) now land (?:at|on|with)\b", "made sure {it} will now land at your new place"),
+        (
+            r"\b(?:will|shall|ll) now land (?:at|on|with)\b",
+            "made sure {it} will now land at your new place",
+        ),
     ),
     "exchange": (
         (
@@ -68,7 +71,10 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "replacement": (
         (r"\bre-?shipped\b", "reshipped {it} free of charge"),
-        (r"\bre-?sent (?:you )?(?:the |your )(?:order|parcel|package|item)\b", "re-sent you the parcel of {it}"),
+        (
+            r"\bre-?sent (?:you )?(?:the |your )(?:order|parcel|package|item)\b",
+            "re-sent you the parcel of {it}",
+        ),
     ),
     "write-off": (
         (r"\bcharged off\b", "charged off {it} as uncollectible"),

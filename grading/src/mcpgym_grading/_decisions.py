@@ -229,7 +229,7 @@ def _read(
                 negated = not led and (
                     _scoped(_NEGATION, context, at, action)
                     or _NEGATION.search(m.group(0))
-                    or _NO_BEFORE.search(context[: at])
+                    or _NO_BEFORE.search(context[:at])
                 )
                 if kind == "state":
                     if not negated:
