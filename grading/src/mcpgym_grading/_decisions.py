@@ -209,10 +209,11 @@ def _ticks(clause: str, sep: str) -> bool:
 def _read(
     clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
 ) -> list[bool | None] | None:
-    """The readings (True: claim, False: denial, None: unsure claim) of ``action`` in one clause; None where no
-    form of it stands there. ``value``: the clause after a colon, read as the key's value
-    (``Posted: no``, ``Cancellation of order #7: done``). ``ticked``: the clause is the value
-    of a key of completion (`_ticks`): a form leading it is claimed, as after ``- [x]``."""
+    """The readings (True: claim, False: denial, None: unsure claim) of ``action`` in one
+    clause; None where no form of it stands there. ``value``: the clause after a colon, read
+    as the key's value (``Posted: no``, ``Cancellation of order #7: done``). ``ticked``: the
+    clause is the value of a key of completion (`_ticks`): a form leading it is claimed, as
+    after ``- [x]``."""
     claims, bases, states = _PATTERNS[action]
     generic = bool(_GENERIC.search(clause))
     read: list[tuple[bool | None, tuple[int, int], str]] = []

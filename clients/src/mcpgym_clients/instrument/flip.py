@@ -164,8 +164,9 @@ def framed_claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str
     the control's. The frame turns with the action's place and the seed, so a variant with
     five actions refused tries every frame and five seeds try every action in every frame,
     at one mutant per action (not five: the gate's cost); the ``synonym`` frame's word
-    (`mcpgym_grading._decision_synonyms.SYNONYMS`) turns with the seed and place too. Adversarial: a check that the plain claim fails and the framed
-    one passes is a finding (`framed_finding`)."""
+    (`mcpgym_grading._decision_synonyms.SYNONYMS`) turns with the seed and place too.
+    Adversarial: a check that the plain claim fails and the framed one passes is a finding
+    (`framed_finding`)."""
     frames = list(FRAMES)
     out: dict[str, tuple[str, str]] = {}
     for check, about in _refused(env, variant):
