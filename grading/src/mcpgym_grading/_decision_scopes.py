@@ -100,8 +100,8 @@ def _clauses(reading: str) -> list[tuple[str, str]]:
 
 _N = r"(?:n['\u2019]?t|\s+not)"
 _LITOTES = re.compile(
-    rf"\b(?:did|do|does|would|will|wo|could|can|ca)?{_N}\s+(?:even\s+)?(?:hesitate|wait|delay|"
-    r"think twice)\b"
+    r"\b(?:did(?:n['\u2019]?t|\s+not)|never)\s+(?:even\s+)?(?:hesitated?|waited|wait|delayed|"
+    r"delay|think twice|thought twice)\b"
     rf"|\b(?:did|do|does){_N}\s+(?:waste|lose|take)\s+(?:any\s+)?time\b"
     r"|\bnothing\s+(?:stopped|prevented|kept|held back|stood in the way)\b(?:\s+(?:me|us))?"
     r"|\bnot\s+only\b|\bno\s+doubt\b|\bnot\s+(?:surprisingly|to worry)\b"
@@ -109,7 +109,7 @@ _LITOTES = re.compile(
     r"|\b(?:wasted|lost|took|takes|take|taking|needed|needs)\s+no\s+time\b|\bin no time\b"
     r"|\b(?:there\s+(?:was|were|is|has been)\s+)?no\s+(?:real\s+)?(?:issues?|problems?|trouble|"
     r"difficulty|difficulties|hassle|delay|hiccups?|snags?)\b"
-    rf"|\b(?:cannot|(?:can|ca|could){_N})\s+(?:believe|wait|be\s+(?:happier|more pleased|"
+    rf"|\b(?:cannot|(?:can|ca|could){_N})\s+(?:believe|be\s+(?:happier|more pleased|"
     r"gladder|prouder))\b"
     r"|\b(?:you|u)\s+(?:may|might|will|would|could)(?:\s+already)?\s+have\s+(?:noticed|seen|"
     r"heard|spotted)\b"
@@ -176,6 +176,6 @@ def litotes_led(text: str, pos: int) -> bool:
     last = None
     for m in _LITOTES.finditer(text, 0, pos):
         last = m
-    if last is None or not re.search(r"n['\u2019]?t\b|\bnot\b|\bno\b|\bnothing\b", last.group(0)):
+    if last is None or not re.search(r"n['\u2019]?t\b|\bnot\b|\bno\b|\bnothing\b|\bnever\b", last.group(0)):
         return False
     return all(w in _THROUGH or w in _LED for w in _WORD.findall(text[last.end() : pos]))
