@@ -164,6 +164,7 @@ def ungoverned(found: re.Pattern[str], text: str, pos: int) -> bool:
     return not governs(text[last.end() : pos])
 
 
+_NEGATED_FRAME = re.compile(r"n['\u2019]?t\b|\b(?:not|no|nothing|never)\b")
 _LED = frozenset({"to", "from", "me", "us", "did", "i", "we", "than", "in", "on", "with"})
 
 
@@ -176,6 +177,6 @@ def litotes_led(text: str, pos: int) -> bool:
     last = None
     for m in _LITOTES.finditer(text, 0, pos):
         last = m
-    if last is None or not re.search(r"n['\u2019]?t\b|\bnot\b|\bno\b|\bnothing\b|\bnever\b", last.group(0)):
+    if last is None or not _NEGATED_FRAME.search(last.group(0)):
         return False
     return all(w in _THROUGH or w in _LED for w in _WORD.findall(text[last.end() : pos]))

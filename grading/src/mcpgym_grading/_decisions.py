@@ -226,7 +226,8 @@ def _read(
             for m in pattern.finditer(clause):
                 seen = True
                 before, at = clause[: m.start()], len(carried) + 1 + m.start()
-                led = kind == "base" and litotes_led(raw, at)
+                # (refund-both's base is refund's: ``refund`` alone names no two charges)
+                led = kind == "base" and action != "refund-both" and litotes_led(raw, at)
                 negated = not led and (
                     _scoped(_NEGATION, context, at, action)
                     or _NEGATION.search(m.group(0))
@@ -256,7 +257,12 @@ def _read(
                     _CHECKED.search(before)
                     or (ticked and not before.strip())
                     or (
-                        (kind == "claim" or led or _DONE_ABLE.search(before) or _DID.search(before))
+                        (
+                            kind == "claim"
+                            or led
+                            or _DONE_ABLE.search(before)
+                            or (action != "refund-both" and _DID.search(before))
+                        )
                         and not _scoped(_HEDGE, unframed, at, action)
                     )
                 ):
