@@ -18,6 +18,8 @@ B = json.load(open(before_json))["files"]
 A = json.load(open(after_json))["files"]
 FAM = "environments/helpdesk/src/mcpgym_helpdesk/families/"
 LEDGER = "environments/ledger/src/mcpgym_ledger/families/"
+GRADING = "grading/src/mcpgym_grading/"
+INSTRUMENT = "clients/src/mcpgym_clients/instrument/"
 SPLITS = {
     FAM + "_common.py": [
         FAM + m
@@ -33,7 +35,47 @@ SPLITS = {
     LEDGER + "_common.py": [
         LEDGER + m for m in ("_common.py", "_checks.py", "_notes.py", "_past_books.py")
     ],
+    # stop 21
+    GRADING + "_checks.py": [
+        GRADING + m for m in ("_checks.py", "_check_context.py", "_answer_check.py")
+    ],
+    INSTRUMENT + "adversarial.py": [
+        INSTRUMENT + m for m in ("adversarial.py", "_adversary.py", "_adv_findings.py")
+    ],
+    FAM + "_replies.py": [
+        FAM + m
+        for m in (
+            "_replies.py",
+            "_reply_sql.py",
+            "_reply_amounts.py",
+            "_reply_carrier.py",
+            "_reply_decisions.py",
+        )
+    ],
+    # stop 22
+    GRADING + "_decisions.py": [
+        GRADING + m
+        for m in (
+            "_decision_forms.py",
+            "_decision_scopes.py",
+            "_decision_stems.py",
+            "_decisions.py",
+        )
+    ],
 }
+"""A file split into several (each a path in the tree): BEFORE's lines are looked for in the
+concatenation of the parts. A part that is split again later is replaced by its own parts
+when AFTER has them all (`parts`), so a comparison across both splits maps through both."""
+
+
+def parts(rel):
+    """The files of AFTER that hold what ``rel`` held: its split's parts, each resolved in
+    turn; ``[rel]`` when it was not split, or when AFTER lacks a part but has ``rel`` (both
+    trees before the split)."""
+    if rel not in SPLITS:
+        return [rel]
+    out = [p for t in SPLITS[rel] for p in ([t] if t == rel else parts(t))]
+    return [rel] if rel in A and not all(t in A for t in out) else out
 
 
 def lines(root, rel):
@@ -44,7 +86,7 @@ lost_total = 0
 checked = 0
 for rel, info in sorted(B.items()):
     covered_before = set(info["executed_lines"])
-    targets = SPLITS.get(rel, [rel])
+    targets = parts(rel)
     if not all(t in A for t in targets):
         missing = [t for t in targets if t not in A]
         print(f"GONE {rel}: {len(covered_before)} covered lines; after has no {missing}")

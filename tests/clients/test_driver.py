@@ -308,3 +308,31 @@ async def test_malformed_model_output_is_answered_as_an_error_and_the_episode_sc
             rec = await driver.run_episode(Malformed(), "set-target", "easy", 0)
     assert (rec.termination, rec.error) == ("completed", None)
     assert rec.scored and rec.score == 0.0
+
+
+class WaitsOnTheEnvironment(Agent):
+    """Inside a tool call the environment server never answers, at the hard cap."""
+
+    name = "waits-on-env"
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        await ctx.call_tool("put", {"key": "target", "value": "1"})
+        raise AssertionError("unreachable")
+
+
+async def test_the_hard_cap_inside_a_tool_call_is_infra_error_not_a_score(
+    servers: LocalServers, toy_env: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stalled environment server (SIGSTOP for 60 s, --timeout 30) was scored as the
+    # agent's `timeout` (adversarial round 12, S1-7).
+    from mcp import Client
+
+    async def never_answers(self: Any, name: str, *args: Any, **kw: Any) -> Any:
+        await anyio.Event().wait()
+
+    monkeypatch.setattr(Client, "call_tool", never_answers)
+    async with driver_for(servers, toy_env, episode_timeout=0.05) as driver:
+        with anyio.fail_after(10):
+            rec = await driver.run_episode(WaitsOnTheEnvironment(), "set-target", "easy", 0)
+    assert rec.termination == "infra_error" and not rec.scored
+    assert "waiting on the environment server" in (rec.error or "")

@@ -8,11 +8,13 @@ import mcpgym_grading
 
 EXPECTED = {
     "DecisionMatch",
+    "DECISION_ACTIONS",
     "TEXT_AMOUNTS",
     "ToolArgumentsOnly",
     "texts_state_no_other_amount",
     "texts_reveal_none",
     "claims_only_taken",
+    "states_decision",
     "with_text_amounts",
     "amounts_stated",
     "disclosure_forbidden",

@@ -179,3 +179,45 @@ def test_reply_says_reads_money_as_stated_by_default() -> None:
 def test_amounts_stated_reads_every_money_form() -> None:
     text = "4500 cents, forty-five dollars, 12 dollars 50, $45⁰⁰, 45,01 $, $1k and €7"
     assert amounts_stated(text) == [1250, 4500, 4501, 100000]
+
+
+def test_states_decision_is_the_hand_written_decision_match() -> None:
+    from mcpgym_grading import DECISION_ACTIONS, DecisionMatch, states_decision
+
+    assert "cancel" in DECISION_ACTIONS and "post" in DECISION_ACTIONS
+    built = states_decision(
+        name="reply-states-decision",
+        lead="the reply states the decision taken (policy 9.2): it ",
+        sql=REPLIES,
+        bands=("easy",),
+        claimed=("refund",),
+        not_claimed=("cancel", "exchange"),
+        not_denied=("refund",),
+        about=Param("order_id"),
+        weight=2.0,
+    )
+    same(
+        built,
+        DecisionMatch(
+            name="reply-states-decision",
+            description="the reply states the decision taken (policy 9.2): it claims refund as "
+            "done; does not claim cancel, exchange (not done); does not say refund was not "
+            "done (conditional, future and requested forms state nothing)",
+            source="sql",
+            sql=REPLIES,
+            claimed=("refund",),
+            not_claimed=("cancel", "exchange"),
+            not_denied=("refund",),
+            about=Param("order_id"),
+            weight=2.0,
+            required=True,
+            bands=("easy",),
+        ),
+    )
+    only = states_decision(
+        name="n", lead="x: ", sql="SELECT 1", bands=("easy",), claimed=("post",)
+    )
+    assert (
+        only.description
+        == "x: claims post as done (conditional, future and requested forms state nothing)"
+    )

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from mcpgym_clients import cli, evaluation
 from mcpgym_clients.commands import _common, evaluate, instrument
 from mcpgym_server import BundleSignatureError, Environment, EpisodeStore
-from mcpgym_server.lock import read_lock
+from mcpgym_server.lock import lock_path, read_lock
+from tests import toyenv
 from tests.toyenv import secret
 
 from .conftest import ToyFactory
@@ -45,6 +46,26 @@ def test_lock_then_sign_writes_a_signed_lock(
     assert read_lock(env).signoff_status("copy-secret") == "valid"
     result = runner.invoke(cli.app, ["lock", "toyvault"])
     assert "unchanged" in result.output and "not signed off" not in result.output
+
+
+def test_lock_reads_sign_offs_in_another_order_as_the_same_lock(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    package, sha = toyenv.install(tmp_path)
+    env = install(
+        monkeypatch,
+        toyenv.make_env(package, sha, families=("set-target", "copy-secret"), name="toyvault"),
+    )
+    assert runner.invoke(cli.app, ["lock", "toyvault"]).exit_code == 0
+    for family in ("set-target", "copy-secret"):  # `sign` appends: not the order lock writes
+        assert runner.invoke(cli.app, ["sign", "toyvault", family, "--by", BY]).exit_code == 0
+    path = lock_path(env)
+    text = path.read_text()
+    assert text.index("[signoffs.set-target]") < text.index("[signoffs.copy-secret]")
+    result = runner.invoke(cli.app, ["lock", "toyvault"])
+    assert result.exit_code == 0, result.output
+    assert "unchanged" in result.output and "wrote" not in result.output, result.output
+    assert path.read_text() == text
 
 
 def test_signing_an_unchanged_rubric_again_never_silently_replaces_its_sign_off(

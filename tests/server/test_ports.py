@@ -78,5 +78,9 @@ async def test_port_0_picks_a_free_port_and_prints_the_url_it_serves(tmp_path: P
             async with httpx.AsyncClient() as client:
                 health = await client.get(f"{found[1]}/healthz")
             assert health.status_code == 200
-            proc.send_signal(signal.SIGTERM)
+            # SIGUSR2's default action ended it at once (S2-3): it stops as on SIGTERM now
+            proc.send_signal(signal.SIGUSR2)
+            async for chunk in proc.stderr:
+                text += chunk.decode()
             await proc.wait()
+    assert "Finished server process" in text and proc.returncode == -signal.SIGUSR2, text

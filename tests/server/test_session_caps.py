@@ -224,3 +224,36 @@ async def test_mcpgym_serve_takes_the_cap_from_its_option(tmp_path: Path) -> Non
                 ep = (await http.post("/episodes", json={"task": "order-status"})).json()
                 codes = [(await initialize(http, ep["mcp_url"])).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
+
+
+async def test_a_session_is_refused_on_another_episodes_url(
+    toy_env: Environment, store_dir: Path
+) -> None:
+    # adversarial round 11, S3-1: episode A's session id sent to episode B's mcp_url was
+    # served (as B); a session belongs to the URL that opened it, so it is answered as an
+    # unknown session there, and B's log stays empty
+    async with served(toy_env, store_dir) as http:
+        a, b = await open_episode(http), await open_episode(http)
+        with anyio.fail_after(20):
+            opened = await initialize(http, a["mcp_url"])
+            session = opened.headers["mcp-session-id"]
+            headers = {**MCP, "mcp-session-id": session, "mcp-protocol-version": HANDSHAKE}
+            note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert (await http.post(a["mcp_url"], json=note, headers=headers)).is_success
+            call = {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "method": "tools/call",
+                "params": {"name": "get", "arguments": {}},
+            }
+            elsewhere = [
+                await http.post(url, json=call, headers=headers)
+                for url in (b["mcp_url"], "/tasks/set-target/mcp?seed=1")
+            ]
+            own = await http.post(a["mcp_url"], json=call, headers=headers)
+            status = (await http.get(f"/episodes/{b['episode_id']}")).json()
+    for resp in elsewhere:
+        assert resp.status_code == 404, resp.text
+        assert resp.json()["error"]["message"] == "Session not found"
+    assert status["steps"] == 0
+    assert own.status_code == 200 and "result" in own.json(), own.text

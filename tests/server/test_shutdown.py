@@ -108,9 +108,19 @@ async def _one_call(client: Client) -> None:
     assert not result.is_error, result
 
 
-@pytest.mark.parametrize(
-    "signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=["SIGTERM", "SIGINT", "SIGHUP"]
-)
+# SIGUSR1, SIGUSR2, SIGALRM ended the process by their default action with every episode
+# open (adversarial round 11, S2-3: 0 of 55 bundles); like SIGHUP (S2-2) they now stop it
+STOPS = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2]
+STOPS.append(signal.SIGALRM)
+
+
+def _status(signum: signal.Signals) -> int:
+    """The exit status after a stop: the signal's own (raised again once the server
+    stopped), but 0 after SIGINT, whose KeyboardInterrupt the command swallows."""
+    return 0 if signum == signal.SIGINT else -signum
+
+
+@pytest.mark.parametrize("signum", STOPS, ids=[s.name for s in STOPS])
 async def test_a_signal_seals_every_open_episode_on_every_http_transport(
     tmp_path: Path, signum: signal.Signals
 ) -> None:
@@ -143,6 +153,10 @@ async def test_a_signal_seals_every_open_episode_on_every_http_transport(
     assert set(metas) == expected, log.text
     assert {(m.termination, m.steps) for m in metas.values()} == {("shutdown", 1)}, log.text
     assert not [p.name for p in store.iterdir() if p.name.startswith(".tmp-")]
+    # a clean stop logs no error: the 2025-era sessions' SSE streams, cut by the stop, are
+    # ended (was one "ASGI callable returned without completing response" each, S2-5)
+    assert "ERROR" not in log.text and "Traceback" not in log.text, log.text
+    assert proc.returncode == _status(signum), log.text
 
 
 async def _ignore_close_errors(stack: contextlib.AsyncExitStack) -> None:
@@ -190,7 +204,10 @@ def _rpc(method: str, params: dict[str, Any], id_: int | None = None) -> bytes:
     return (json.dumps(message) + "\n").encode()
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+STDIO_STOPS = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1]
+
+
+@pytest.mark.parametrize("signum", STDIO_STOPS, ids=[s.name for s in STDIO_STOPS])
 async def test_a_signal_seals_the_stdio_episode(tmp_path: Path, signum: signal.Signals) -> None:
     store, log = tmp_path / "episodes", _Log()
     args = ["serve", "helpdesk", "--stdio", "--task", TASK, "--store", str(store)]
@@ -215,6 +232,7 @@ async def test_a_signal_seals_the_stdio_episode(tmp_path: Path, signum: signal.S
             await proc.wait()
     metas = _bundles(store)
     assert [(m.termination, m.steps) for m in metas.values()] == [("shutdown", 1)], log.text
+    assert proc.returncode == -signum, log.text
 
 
 async def test_the_store_sweeps_debris_of_a_killed_sealing_at_start(tmp_path: Path) -> None:

@@ -83,6 +83,7 @@ def _now_iso() -> str:
 class _Episode:
     steps: int = 0
     submitted: bool = False
+    in_tool_call: bool = False  # a tool call to the environment server is in flight
 
 
 AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
@@ -379,15 +380,19 @@ class EpisodeDriver(ServiceClients):
                             f"{MAX_ARGUMENT_DEPTH} deep",
                         )
                     try:
+                        state.in_tool_call = True
                         with self._mcp.refusals() as too_large:
                             res = await client.call_tool(name, dict(arguments))
+                        state.in_tool_call = False
                     except MCPError as exc:
+                        state.in_tool_call = False
                         if exc.code in AGENT_FAULT_CODES:  # the server refused this request
                             return ToolOutcome(True, f"Error: {exc.message}")
                         if too_large:  # a bare 413: the model's arguments were too large
                             return ToolOutcome(True, too_large[0].explain(name))
                         raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
                     except Exception as exc:  # transport boundary
+                        state.in_tool_call = False
                         raise InfraError("mcp", f"calling `{name}`: {describe_error(exc)}") from exc
                     state.steps += 1
                     rec.steps = state.steps
@@ -429,6 +434,15 @@ class EpisodeDriver(ServiceClients):
                 rec.timings["agent"] = (time.perf_counter() - t) * 1000
                 if result is None:
                     result = self._cut_off(ctx, activity.cancelled_inside, agent)
+                    if state.in_tool_call and result.termination == "timeout":
+                        # The environment server's time, not the agent's (adversarial round
+                        # 12, S1-7: a 60 s stall of the server was scored as the agent's
+                        # `timeout`): infrastructure, retried as a fresh episode.
+                        result.termination = "infra_error"
+                        result.error = (
+                            f"the hard cap of {self.episode_timeout} s (--timeout) passed while "
+                            "the agent was waiting on the environment server (a tool call)"
+                        )
                 else:
                     result = checked_result(result, f"agent `{agent.name}`")
                 if (

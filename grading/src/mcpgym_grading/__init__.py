@@ -8,8 +8,8 @@ summarise grades with `summarize_grades`. `fold` and `TextView` are the one cano
 every answer check reads (fullwidth, dashes, spaces, split digits, spelled-out separators).
 The author kit (`mcpgym_grading.kit`) builds the
 check bundles that recur: `reply_sent`, `reply_says`, `disclosure_forbidden`, `texts_reveal_none`,
-`claims_only_taken`, `record_state`, `rows_untouched`, `nothing_else_changed`,
-`money_moved_only_as_allowed`, `amounts_stated`.
+`claims_only_taken`, `states_decision` (`DECISION_ACTIONS`), `record_state`, `rows_untouched`,
+`nothing_else_changed`, `money_moved_only_as_allowed`, `amounts_stated`.
 """
 
 from mcpgym_grading._periods import PeriodReader
@@ -27,6 +27,7 @@ from mcpgym_grading.errors import (
 )
 from mcpgym_grading.grade import CheckResult, Grade, GradeStatus
 from mcpgym_grading.kit import (
+    DECISION_ACTIONS,
     TEXT_AMOUNTS,
     amounts_stated,
     claims_only_taken,
@@ -40,6 +41,7 @@ from mcpgym_grading.kit import (
     rows_written_sum,
     secret_email_parts_sql,
     sql_in_list,
+    states_decision,
     texts_reveal_none,
     texts_state_no_other_amount,
     with_text_amounts,
@@ -70,6 +72,7 @@ __all__ = [
     "Check",
     "CheckEvaluationError",
     "CheckResult",
+    "DECISION_ACTIONS",
     "DecisionMatch",
     "Grade",
     "GradeStats",
@@ -109,6 +112,7 @@ __all__ = [
     "rows_written_sum",
     "secret_email_parts_sql",
     "sql_in_list",
+    "states_decision",
     "stats",
     "summarize_grades",
     "texts_reveal_none",

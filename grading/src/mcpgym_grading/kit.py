@@ -18,6 +18,9 @@ digest as one that spells the same checks out.
 - `rows_untouched`: no other row of a table changed during the episode (a timestamp
   column after the snapshot's time);
 - `nothing_else_changed`: every other table equals the reference end state;
+- `states_decision`, `DECISION_ACTIONS`: the agent's texts state the decision the band took (a
+  `DecisionMatch` with its description); `claims_only_taken`: no text claims an action the
+  band did not take;
 - `money_moved_only_as_allowed`: no row of a list of violation queries exists (a refund,
   payment, credit or posting that was not allowed);
 - `sql_in_list`, `rows_written_sum`: SQL fragments these checks are made of;
@@ -39,6 +42,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from mcpgym_grading._decisions import ACTIONS
 from mcpgym_grading._money import money_amounts
 from mcpgym_grading._roles import AmountRole
 from mcpgym_grading.rubric import (
@@ -445,6 +449,64 @@ def money_moved_only_as_allowed(
         description=description,
         sql=" UNION ALL ".join(v.strip() for v in violations),
         expected=[],
+        weight=weight,
+        required=True,
+        bands=bands,
+    )
+
+
+DECISION_ACTIONS: tuple[str, ...] = tuple(ACTIONS)
+"""The actions the decision reader knows (`DecisionMatch`'s ``claimed`` / ``not_claimed`` /
+``not_denied``, `claims_only_taken`'s ``read``), in the reader's order."""
+
+
+def states_decision(
+    *,
+    name: str,
+    lead: str,
+    sql: str,
+    bands: tuple[str, ...],
+    claimed: tuple[str, ...] = (),
+    not_claimed: tuple[str, ...] = (),
+    not_denied: tuple[str, ...] = (),
+    about: Value = None,
+    weight: float = 1.0,
+) -> DecisionMatch:
+    """A required `DecisionMatch`: the texts ``sql`` selects state the decision the band
+    took, described as ``lead`` then what it reads (``claims A, B as done; does not claim C
+    (not done); does not say D was not done``) and that conditional, future and requested
+    forms state nothing.
+
+    Args:
+        name: the check name.
+        lead: the description's beginning (the texts read, the policy), ending in a space
+            or ``": "``.
+        sql: the query selecting the texts read.
+        bands: the bands the check applies in.
+        claimed: actions the texts must claim as done.
+        not_claimed: actions they must not claim as done.
+        not_denied: actions they must not say were not done.
+        about: as `DecisionMatch.about` (a `Param` naming the record, or None).
+        weight: the check's weight.
+
+    Raises:
+        ValueError: (from `DecisionMatch`) no action named, or an unknown one.
+    """
+    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
+    if not_claimed:
+        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
+    if not_denied:
+        said.append(f"does not say {', '.join(not_denied)} was not done")
+    return DecisionMatch(
+        name=name,
+        description=lead + "; ".join(said) + " (conditional, future and requested forms state "
+        "nothing)",
+        source="sql",
+        sql=sql,
+        claimed=claimed,
+        not_claimed=not_claimed,
+        not_denied=not_denied,
+        about=about,
         weight=weight,
         required=True,
         bands=bands,

@@ -583,10 +583,31 @@ class _HostCheck:
 
 
 class _AsgiEndpoint:
-    """Marks a raw ASGI callable so Starlette's `Route` passes it scope/receive/send."""
+    """Marks a raw ASGI callable so Starlette's `Route` passes it scope/receive/send.
+
+    A response the callable started and returned from without its last body message is
+    ended here (an empty ``more_body: False``). The MCP SDK's SSE streams (a 2025-era
+    session's ``GET`` stream) return that way when the server stops: sse-starlette cancels
+    them on uvicorn's exit flag, and uvicorn then logged ``ASGI callable returned without
+    completing response`` once per live session on every graceful stop (adversarial
+    round 11, S2-5). Ended, the client sees its stream close cleanly.
+    """
 
     def __init__(self, app: Any) -> None:
         self._app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self._app(scope, receive, send)
+        open_response = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal open_response
+            if message["type"] == "http.response.start":
+                open_response = True
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                open_response = False
+            await send(message)
+
+        await self._app(scope, receive, tracked)
+        if open_response:
+            with contextlib.suppress(OSError):  # the client left: nothing to end
+                await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -2,10 +2,11 @@
 
 `serve` runs an app inside the caller's event loop and leaves signals to the caller;
 `run_until_stopped` is the blocking form for a server process (``mcpgym serve``):
-SIGTERM, SIGINT or SIGHUP (the terminal or SSH session that started it closed) stop it
-gracefully, and its ``on_stop`` hook (the environment server
-seals every open episode there) runs before the process exits, even when a second
-Ctrl-C forces the stop.
+SIGTERM, SIGINT, SIGHUP (the terminal or SSH session that started it closed) and every
+other signal whose default action would end the process (SIGUSR1, SIGUSR2, SIGALRM...;
+`mcpgym_server._stop_signals`) stop it gracefully, and its ``on_stop`` hook (the
+environment server seals every open episode there) runs before the process exits, even
+when a second Ctrl-C forces the stop.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
 from mcpgym_server._errors import ServerStartError
+from mcpgym_server._stop_signals import stop_signals
 
 __all__ = [
     "ServerStartError",
@@ -83,13 +85,14 @@ class _StoppableServer(uvicorn.Server):
 
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
-        """Uvicorn's capture (SIGINT, SIGTERM), SIGHUP included: a hang-up's default action
-        ends the process at once, losing every open episode (adversarial round 11, S2-2).
-        A captured signal is raised again once the server stopped, as uvicorn does."""
+        """Uvicorn's capture (SIGINT, SIGTERM) widened to `stop_signals`: SIGHUP, SIGUSR1,
+        SIGALRM... ended the process at once by their default action, losing every open
+        episode (adversarial round 11, S2-2, S2-3). A captured signal is raised again once
+        the server stopped, as uvicorn does, so the process ends with its status."""
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in stop_signals()}
         try:
             yield
         finally:
@@ -138,13 +141,6 @@ class _StoppableServer(uvicorn.Server):
             await self.lifespan.shutdown()
 
 
-STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name)
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
-    if hasattr(signal, name)
-)
-"""The signals that stop a `run_until_stopped` server gracefully (those the platform has)."""
-
 FORCED_STOP_TIMEOUT = 5.0
 """Seconds a forced stop (a second Ctrl-C) waits for the cut requests, and then for the
 app's lifespan shutdown, each."""
@@ -167,18 +163,20 @@ def run_until_stopped(
     graceful_timeout: float = 10.0,
     on_ready: Callable[[str], object] | None = None,
 ) -> None:
-    """Serve an ASGI app with uvicorn in a new event loop until SIGTERM, SIGINT or SIGHUP.
+    """Serve an ASGI app with uvicorn in a new event loop until a stop signal.
 
-    A signal stops accepting connections, lets requests in flight finish (at most
-    ``graceful_timeout`` seconds, then they are cancelled), runs the app's lifespan
-    shutdown, then ``on_stop`` (synchronous). A second Ctrl-C while it waits forces the
+    The stop signals are SIGTERM, SIGINT, SIGHUP and the others whose default action
+    would end the process (`mcpgym_server._stop_signals.stop_signals`). One stops accepting
+    connections, lets requests in flight finish (at most ``graceful_timeout`` seconds,
+    then they are cancelled), runs the app's lifespan shutdown, then ``on_stop``
+    (synchronous). A second Ctrl-C while it waits forces the
     stop: it logs one line (``second interrupt: not waiting for N request(s) in flight;
     sealing the open episodes, then exiting``), cancels the requests in flight without a
     traceback each, and runs the lifespan shutdown and ``on_stop`` all the same, so the
     sealing always finishes (later Ctrl-Cs change nothing; ``kill -9`` is the hard stop).
-    uvicorn then re-raises the signal once: SIGTERM (or SIGHUP) ends the process with its
-    usual status; SIGINT's `KeyboardInterrupt` is swallowed here, as ``uvicorn.run`` does, so
-    the call returns.
+    uvicorn then re-raises the signal once: SIGTERM (SIGHUP, SIGUSR1...) ends the process
+    with its usual status; SIGINT's `KeyboardInterrupt` is swallowed here, as
+    ``uvicorn.run`` does, so the call returns.
 
     Args:
         app: the ASGI app. host: interface to bind. port: TCP port (0: a free one).

@@ -63,14 +63,16 @@ class Slot:
 
     ``held`` is set by `hold` when the request established a 2025-era session: the slot
     then stays reserved until that session ends (`SessionCaps.release_session` on its
-    DELETE, or its connection's exit stack).
+    DELETE, or its connection's exit stack). ``endpoint`` is the URL path the session was
+    opened on (`SessionCaps.endpoint_of`).
     """
 
-    __slots__ = ("_caps", "episode_id", "held", "released", "session_id")
+    __slots__ = ("_caps", "endpoint", "episode_id", "held", "released", "session_id")
 
-    def __init__(self, caps: SessionCaps, episode_id: str) -> None:
+    def __init__(self, caps: SessionCaps, episode_id: str, endpoint: str | None = None) -> None:
         self._caps = caps
         self.episode_id = episode_id
+        self.endpoint = endpoint
         self.session_id: str | None = None
         self.held = False
         self.released = False
@@ -117,8 +119,15 @@ class SessionCaps:
         """Live sessions of ``episode_id`` (``None``: of the whole server)."""
         return self._count if episode_id is None else self._live.get(episode_id, 0)
 
-    def reserve(self, episode_id: str) -> Slot | CapRefusal:
-        """Reserve a slot for a session of ``episode_id``, or say why not (see the module)."""
+    def endpoint_of(self, session_id: str) -> str | None:
+        """The URL path the live 2025-era session ``session_id`` was opened on (``None``:
+        not a session this server holds, or opened without a path)."""
+        slot = self._sessions.get(session_id)
+        return None if slot is None else slot.endpoint
+
+    def reserve(self, episode_id: str, endpoint: str | None = None) -> Slot | CapRefusal:
+        """Reserve a slot for a session of ``episode_id`` opened on the URL path
+        ``endpoint``, or say why not (see the module)."""
         live = self._live.get(episode_id, 0)
         if live >= self.per_episode:
             return CapRefusal(
@@ -147,7 +156,7 @@ class SessionCaps:
             )
         self._live[episode_id] = live + 1
         self._count += 1
-        return Slot(self, episode_id)
+        return Slot(self, episode_id, endpoint)
 
     def release_session(self, session_id: str) -> None:
         """Free the slot of the 2025-era session ``session_id`` (it was deleted); an

@@ -4,6 +4,7 @@ until its connection closes."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,6 +18,12 @@ from mcpgym_server._session_caps import SESSION_CAP_ERROR, CapRefusal, SessionCa
 
 SCOPE_SLOT = "mcpgym.session_slot"
 """ASGI scope key carrying the `Slot` reserved for an opening request."""
+
+SESSION_NOT_FOUND = "Session not found"
+"""The message of a refused session id: the MCP SDK's own for an unknown session, so a
+session sent to another URL tells nothing about where it lives."""
+
+logger = logging.getLogger(__name__)
 
 _VERSION_HEADER = b"mcp-protocol-version"
 _SESSION_HEADER = b"mcp-session-id"
@@ -52,7 +59,7 @@ async def serve_capped(
     if not opens_session(scope):
         await serve_in_session(caps, scope, receive, send, handle)
         return
-    slot = caps.reserve(episode_id)
+    slot = caps.reserve(episode_id, scope.get("path"))
     if isinstance(slot, CapRefusal):
         await refuse(
             scope, receive, send, slot.status, slot.message, code=SESSION_CAP_ERROR, data=slot.data
@@ -73,8 +80,22 @@ async def serve_in_session(
     handle: Callable[[Scope, Receive, Send], Awaitable[None]],
 ) -> None:
     """Serve an MCP request that opens no session; a successful ``DELETE`` of a session
-    frees its slot as soon as the SDK has forgotten the session (see `serve_capped`)."""
+    frees its slot as soon as the SDK has forgotten the session (see `serve_capped`).
+
+    A session belongs to the URL it was opened on: its id sent to another MCP URL (episode
+    A's session on episode B's ``mcp_url``, adversarial round 11, S3-1) is answered as the
+    SDK answers an unknown session (404 ``Session not found``), and the request is not
+    served."""
     session_id = dict(scope.get("headers") or []).get(_SESSION_HEADER)
+    if session_id is not None:
+        opened_on = caps.endpoint_of(session_id.decode("latin-1"))
+        if opened_on is not None and opened_on != scope.get("path"):
+            logger.info(
+                "refused a request to %s with a session opened on another MCP URL",
+                scope.get("path"),
+            )
+            await refuse(scope, receive, send, 404, SESSION_NOT_FOUND)
+            return
     if scope.get("method") != "DELETE" or session_id is None:
         await handle(scope, receive, send)
         return

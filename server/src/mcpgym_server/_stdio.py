@@ -2,8 +2,9 @@
 
 The episode opens when the process starts and is sealed (termination ``eof``)
 when standard input ends, or ``submitted`` if the agent calls ``submit`` first.
-SIGTERM or SIGINT seal it with termination ``shutdown``, then end the process with
-that signal's default action. Works with clients of both protocol eras, since the
+SIGTERM, SIGINT, SIGHUP and the other signals whose default action would end the process
+(`mcpgym_server._stop_signals`) seal it with termination ``shutdown``, then end the
+process with that signal's default action. Works with clients of both protocol eras, since the
 process is the episode.
 """
 
@@ -14,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from anyio.abc import TaskStatus
@@ -26,9 +27,7 @@ from mcpgym_server._environment import Environment
 from mcpgym_server._episode import EpisodeManager
 from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server._mcp_bridge import build_mcp_server
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-"""Signals that seal the stdio episode (termination ``shutdown``) and end the process."""
+from mcpgym_server._stop_signals import stop_signals
 
 
 async def _seal_on_signal(
@@ -37,7 +36,9 @@ async def _seal_on_signal(
     # Standard input is read in a worker thread that no cancellation can interrupt, so a
     # signal seals the episode here, then ends the process with the signal's default
     # action (the status a supervisor expects), as uvicorn does for the HTTP server.
-    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+    # anyio annotates `Signals`; asyncio takes any number (the real-time ones have no name)
+    taken = cast("tuple[signal.Signals, ...]", stop_signals())
+    with anyio.open_signal_receiver(*taken) as signals:
         task_status.started()
         async for signum in signals:
             for eid in episode_id:
@@ -74,7 +75,8 @@ async def serve_stdio(
         announce: called once with a line naming the opened episode (its id, variant and
             bundle directory); default: written to standard error (standard output is
             the MCP stream).
-        handle_signals: on SIGTERM or SIGINT, seal the episode (termination ``shutdown``)
+        handle_signals: on a stop signal (SIGTERM, SIGINT, SIGHUP...: `stop_signals`), seal
+            the episode (termination ``shutdown``)
             and end the process with that signal's default action (only from the main
             thread; pass ``False`` to leave signals to the caller).
         log_value_cap, log_budget: the tool-call log's caps (see `EpisodeManager`).

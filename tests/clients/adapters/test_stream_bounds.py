@@ -280,3 +280,57 @@ def test_the_eval_flags_reach_every_vendor() -> None:
     assert local.adapter.max_response_bytes == 1000  # type: ignore[attr-defined]
     hosted = build_agent("openai", model="anthropic:c", max_response_bytes=1000, **common)
     assert hosted.adapter.max_response_bytes == 1000  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("finish", ["abort", "error"])
+async def test_a_response_the_server_aborted_is_no_answer(finish: str) -> None:
+    # vLLM ends an aborted request with finish_reason "abort"; proxies say "error"
+    # (adversarial round 12, S8-11). The fragment was graded as the final answer.
+    aborted = _sse(
+        [_chunk({"role": "assistant", "content": "Your order shipped with"}), _chunk({}, finish)],
+        done=True,
+    )
+    agent, sent = _tape_agent([aborted])
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    assert result.termination == "infra_error" and result.answer is None
+    assert repr(finish) in (result.error or "")
+
+
+def _whole_call(call_id: str, key: str, index: int | None) -> dict[str, Any]:
+    call: dict[str, Any] = {"id": call_id, "type": "function"}
+    call["function"] = {"name": "get", "arguments": json.dumps({"key": key})}
+    if index is not None:
+        call["index"] = index
+    return _chunk({"tool_calls": [call]})
+
+
+@pytest.mark.parametrize("index", [None, 0])
+async def test_whole_calls_in_their_own_chunks_stay_separate_calls(index: int | None) -> None:
+    # Each call whole in its own chunk, without an index or all at index 0, distinct ids
+    # (adversarial round 12, S8-12): they were merged into one call `getget` with the
+    # argument objects run together, and the model was told its JSON was invalid.
+    body = _sse(
+        [
+            _chunk({"role": "assistant", "content": None}),
+            _whole_call("c_a", "a", index),
+            _whole_call("c_b", "b", index),
+            _chunk({}, "tool_calls"),
+        ],
+        done=True,
+    )
+    data = await assemble(_lines(body), where="x")
+    calls = data["choices"][0]["message"]["tool_calls"]
+    assert [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in calls] == [
+        ("c_a", "get", '{"key": "a"}'),
+        ("c_b", "get", '{"key": "b"}'),
+    ]
+    pieces = [  # one call streamed in pieces, the id repeated on each: still one call
+        _chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "get"}}]}),
+        _chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"arguments": '{"key"'}}]}),
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": ': "a"}'}}]}),
+        _chunk({}, "tool_calls"),
+    ]
+    data = await assemble(_lines(_sse(pieces, done=True)), where="x")
+    (call,) = data["choices"][0]["message"]["tool_calls"]
+    assert call["function"] == {"name": "get", "arguments": '{"key": "a"}'}

@@ -20,6 +20,7 @@ is asked again once with the cap that fits). ``openai`` uses the official ``open
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mcpgym_clients.adapters.base import (
@@ -60,13 +61,29 @@ _FINISH: dict[str, StopReason] = {
 }
 
 
+FAILED_FINISH = frozenset({"abort", "error"})
+"""Finish reasons that say the server failed the request (vLLM's ``abort``; ``error``
+from proxies such as OpenRouter): the response is a fragment, retried and then
+``infra_error``, never graded as the model's answer (adversarial round 12, S8-11)."""
+
+
 def chat_turn(data: dict[str, Any]) -> ModelTurn:
     """A `ModelTurn` from a Chat Completions response object.
 
     Raises:
-        ModelAPIError: no choices, or a malformed message or tool call.
+        ModelAPIError: no choices, or a malformed message or tool call; a
+            `FAILED_FINISH` finish reason (transient).
     """
     reply = parse_response(data, turn=0)  # the one parse of a Chat Completions reply
+    if reply.finish_reason in FAILED_FINISH:
+        raise ModelAPIError(
+            f"the model server ended the response with finish_reason "
+            f"{reply.finish_reason!r}: it failed or was aborted server-side, so what came "
+            f"({len(reply.content or '')} characters, {len(reply.tool_calls)} call(s)) is "
+            "a fragment, not an answer",
+            body=json.dumps(data)[:2000],
+            transient=True,
+        )
     refusal = reply.refusal
     stop = _FINISH.get(reply.finish_reason or "", "other")
     if refusal:

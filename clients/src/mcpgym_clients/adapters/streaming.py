@@ -65,6 +65,7 @@ class _Assembly:
         self.refusal: list[str] = []
         self.reasoning: list[str] = []
         self.calls: dict[int, dict[str, Any]] = {}
+        self.moved: dict[int, int] = {}  # a reused index -> the slot of its latest call
         self.finish_reason: str | None = None
         self.usage: dict[str, Any] | None = None
         self.extra: dict[str, Any] = {}
@@ -100,7 +101,7 @@ class _Assembly:
             if not isinstance(raw, dict):
                 continue
             slot = self.calls.setdefault(
-                raw.get("index", i), {"id": None, "type": "function", "name": "", "args": []}
+                self._call_key(raw, i), {"id": None, "type": "function", "name": "", "args": []}
             )
             if raw.get("id"):
                 slot["id"] = raw["id"]
@@ -124,6 +125,27 @@ class _Assembly:
                 self.extra[key] = self.extra[key] + value
             else:
                 self.extra[key] = value
+
+    def _call_key(self, raw: dict[str, Any], position: int) -> int:
+        """Which call a streamed tool-call delta continues. By its ``index``; but a delta
+        that carries an ``id`` other than the one its slot already has starts a new call
+        (servers that send each whole call in its own chunk, without an ``index`` or all
+        at index 0: adversarial round 12, S8-12; merged, two calls became one named
+        ``get_orderget_order`` with both argument objects run together)."""
+        index = raw.get("index")
+        call_id = raw.get("id")
+        if not isinstance(index, int):
+            if not call_id:
+                return self.moved.get(position, position)
+            for key, slot in self.calls.items():
+                if slot["id"] == call_id:
+                    return key
+            return max(self.calls, default=-1) + 1
+        key = self.moved.get(index, index)
+        slot = self.calls.get(key)
+        if call_id and slot is not None and slot["id"] and slot["id"] != call_id:
+            key = self.moved[index] = max(self.calls) + 1
+        return key
 
     def response(self) -> dict[str, Any]:
         message: dict[str, Any] = {"role": self.role, "content": "".join(self.content) or None}

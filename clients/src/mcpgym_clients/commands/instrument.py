@@ -59,8 +59,12 @@ def lock(env: Annotated[str, typer.Argument(help="Environment name, e.g. `helpde
             new, notes = salvage_lock(environment, str(exc))
         else:
             new, notes = relock(environment, previous)
-        path = write_lock(environment, new)
-    unchanged = previous is not None and previous.to_toml() == new.to_toml()
+        # content, not text: a file whose tables (sign-offs) stand in another order than
+        # `to_toml` writes them (`sign` appends) is the same lock, and is left as it is
+        unchanged = previous is not None and previous.model_dump(mode="json") == new.model_dump(
+            mode="json"
+        )
+        path = lock_path(environment) if unchanged else write_lock(environment, new)
     say(console, f"{'unchanged' if unchanged else 'wrote'} {path} (lock {new.digest[:12]})")
     for note in notes:
         say(console, f"  {note}")

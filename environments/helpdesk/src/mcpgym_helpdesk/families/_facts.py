@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from mcpgym_grading import SqlCheck
+from mcpgym_helpdesk.families._reply_sql import texts_read_check
 
 ORDER_CUES = ("order", "order number", "order no", "order #")
 """An order's number (``order #100510``)."""
@@ -97,37 +99,31 @@ def role(value_sql: str, cues: Sequence[str] = ()) -> str:
     return f"SELECT r.*, '{quoted}' FROM ({value_sql}) AS r"
 
 
-def replies_state_own_facts(*roles: str, texts_sql: str = REPLIES_SQL, **kw: object) -> SqlCheck:
+def replies_state_own_facts(
+    *roles: str,
+    texts_sql: str = REPLIES_SQL,
+    name: str = "replies-state-own-facts",
+    description: str = "every date, order number, card's last four digits and ZIP a reply or "
+    "internal note states is the episode's own, in its role (a wrong fact other than an amount "
+    "misleads the customer or the staff; policy 9.2, 9.3)",
+    **kw: Any,
+) -> SqlCheck:
     """No reply or internal note on the ticket states a value outside its role
     (``mcpgym_misstated``): ``roles`` are `role` selections on the final state, each row
     ``(value, cues)``;
     ``texts_sql`` selects the texts read (one column; `ESCALATION_REASONS_SQL` for the
     reasons billing acts on). Required: a wrong date, order number or card tells the customer
-    (or the team) a false fact (policy 9.2)."""
+    (or the team) a false fact (policy 9.2). ``kw``: as `texts_read_check`'s."""
     union = " UNION ALL ".join(roles)
-    sql = (
-        "WITH rr(v, c) AS (" + union + "), "
+    return texts_read_check(
+        "rr(v, c) AS (" + union + "), "
         "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles "
-        "FROM rr WHERE v IS NOT NULL), "
-        f"t(body) AS ({texts_sql}) "
-        "SELECT x FROM (SELECT mcpgym_misstated(t.body, j.roles) AS x FROM t, j) "
-        "WHERE x IS NOT NULL"
-    )
-    return SqlCheck(
-        name=str(kw.pop("name", "replies-state-own-facts")),
-        description=str(
-            kw.pop(
-                "description",
-                "every date, order number, card's last four digits and ZIP a reply or internal "
-                "note states is the episode's own, in its role (a wrong fact other than an "
-                "amount misleads the customer or the staff; policy 9.2, 9.3)",
-            )
-        ),
-        sql=sql,
-        expected=[],
-        weight=float(kw.pop("weight", 1)),  # type: ignore[arg-type]
-        required=bool(kw.pop("required", True)),
-        **kw,  # type: ignore[arg-type]
+        "FROM rr WHERE v IS NOT NULL)",
+        "SELECT mcpgym_misstated(t.body, j.roles) AS x FROM t, j",
+        texts_sql=texts_sql,
+        name=name,
+        description=description,
+        **kw,
     )
 
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mcpgym_grading import DecisionMatch, Param, claims_only_taken
+from mcpgym_grading import (
+    DECISION_ACTIONS,
+    DecisionMatch,
+    Param,
+    claims_only_taken,
+    states_decision,
+)
 from mcpgym_helpdesk.families._reply_sql import AGENT_REPLIES_SQL, AGENT_TEXTS_SQL
 
 
@@ -27,45 +33,27 @@ def reply_decision(
     sentences naming it, and those naming no record after it, are read (two orders, two
     decisions). Required: a reply stating the opposite decision answers the customer
     wrongly, whatever the state."""
-    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
-    if not_claimed:
-        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
-    if not_denied:
-        said.append(f"does not say {', '.join(not_denied)} was not done")
-    return DecisionMatch(
+    return states_decision(
         name=name,
-        description="the reply states the decision taken (policy 9.2): it "
-        + (f"(each sentence naming {about}) " if about else "")
-        + "; ".join(said)
-        + " (conditional, future and requested forms state nothing)",
-        source="sql",
+        lead="the reply states the decision taken (policy 9.2): it "
+        + (f"(each sentence naming {about}) " if about else ""),
         sql=AGENT_REPLIES_SQL,
+        bands=bands,
         claimed=claimed,
         not_claimed=not_claimed,
         not_denied=not_denied,
         about=Param(about) if about else None,
         weight=weight,
-        required=True,
-        bands=bands,
     )
 
 
-HELPDESK_ACTIONS = (
-    "cancel",
-    "address-change",
-    "exchange",
-    "refund",
-    "refund-both",
-    "store-credit",
-    "card-refund",
-    "return",
-    "replacement",
-    "shipping-upgrade",
-    "contact-update",
-    "escalate",
-)
-"""The actions a helpdesk text can claim (`mcpgym_grading._decisions.ACTIONS`): the tools'
-write set, read by the decision reader."""
+_BOOKS_ACTIONS = ("post", "write-off", "pay", "approve", "reverse", "enter-bill")
+"""The decision reader's actions on the books (the ledger's), which no helpdesk tool takes."""
+
+HELPDESK_ACTIONS = tuple(a for a in DECISION_ACTIONS if a not in _BOOKS_ACTIONS)
+"""The actions a helpdesk text can claim: the decision reader's (`mcpgym_grading.DECISION_ACTIONS`,
+in its order) but those on the books; the tools' write set. An action the reader learns is
+read here too (the lock moves)."""
 
 
 ASKED_ONLY = ("address-change", "exchange")

@@ -1,10 +1,13 @@
 """The texts the helpdesk reply checks read: the agent's replies on the variant's ticket, every
 free text it wrote in the episode, its escalation reasons, and the money it moved (moved out
-of `_replies`).
+of `_replies`); `texts_read_check`, the check that reads each text with a SQL function.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from mcpgym_grading import SqlCheck
 from mcpgym_helpdesk.families._store import SNAPSHOT_TIME
 
 AGENT_REPLIES_SQL = (
@@ -34,3 +37,34 @@ MOVED_CENTS_SQL = (
     f"WHERE created_at > '{SNAPSHOT_TIME}' AND amount_cents > 0"
 )
 """The money the episode moved (refunds, store credit granted): a text may state it."""
+
+
+def texts_read_check(
+    values: str,
+    reading: str,
+    *,
+    texts_sql: str,
+    name: str,
+    description: str,
+    weight: float = 1,
+    required: bool = True,
+    **kw: Any,
+) -> SqlCheck:
+    """A `SqlCheck` (required by default) that ``reading`` finds nothing in the texts
+    ``texts_sql`` selects (one column, named ``t(body)``).
+
+    ``values``: the common table expressions (``name AS (SELECT ...), ...``) that hold what
+    the texts are read against (the value roles of `_facts`, the phrases of `_words`, as
+    JSON). ``reading``: a SELECT of one column ``x`` over ``t`` and ``values``, NULL for a
+    text read as fine. The check expects no row of ``x`` that is not NULL. ``kw``: more
+    `SqlCheck` fields (``bands``...)."""
+    return SqlCheck(
+        name=name,
+        description=description,
+        sql=f"WITH {values}, t(body) AS ({texts_sql}) SELECT x FROM ({reading}) "
+        "WHERE x IS NOT NULL",
+        expected=[],
+        weight=float(weight),
+        required=required,
+        **kw,
+    )

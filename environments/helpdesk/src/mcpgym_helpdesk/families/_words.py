@@ -10,7 +10,10 @@ names are read out of the text first (a colour word inside ``Forest Green Rain S
 
 from __future__ import annotations
 
+from typing import Any
+
 from mcpgym_grading import SqlCheck
+from mcpgym_helpdesk.families._reply_sql import texts_read_check
 
 _AGENT_REPLIES = (
     "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent'"
@@ -129,38 +132,31 @@ def other_reasons_sql(reason: str = ":declined_reason") -> str:
 
 
 def replies_state_own_words(
-    *forbidden: str, allowed: str = "SELECT NULL WHERE 0", **kw: object
+    *forbidden: str,
+    allowed: str = "SELECT NULL WHERE 0",
+    name: str = "replies-state-own-words",
+    description: str = "every card brand, colour, product and reason a reply states in words, "
+    "and the name it greets, is the episode's own (a wrong fact without digits misleads the "
+    "customer; policy 9.2)",
+    **kw: Any,
 ) -> SqlCheck:
     """No reply states a phrase of ``forbidden`` (SQL selections of one column: the kinds'
     phrases that are not the episode's) outside the phrases ``allowed`` selects (default
     none; `order_products_sql` where colours or products are read), nor greets
     anyone but the ticket's customer (first or last name). Required: a wrong card, colour,
-    product, reason or name tells the customer a false fact (policy 9.2)."""
+    product, reason or name tells the customer a false fact (policy 9.2). ``kw``: as
+    `texts_read_check`'s."""
     union = " UNION ".join(forbidden) if forbidden else "SELECT NULL WHERE 0"
-    sql = (
-        f"WITH f(w) AS ({union}), a(w) AS ({allowed}), "
+    return texts_read_check(
+        f"f(w) AS ({union}), a(w) AS ({allowed}), "
         "fj AS (SELECT json_group_array(w) AS j FROM f WHERE w IS NOT NULL), "
         "aj AS (SELECT json_group_array(w) AS j FROM a WHERE w IS NOT NULL), "
         "nj AS (SELECT json_array(first_name, last_name) AS j FROM customers "
-        "WHERE id = (SELECT customer_id FROM tickets WHERE id = :ticket_id)), "
-        f"t(body) AS ({_AGENT_REPLIES}) "
-        "SELECT x FROM (SELECT mcpgym_stated_other(t.body, fj.j, aj.j) AS x FROM t, fj, aj "
-        "UNION ALL SELECT 'greets ' || mcpgym_greeted_other(t.body, nj.j) FROM t, nj) "
-        "WHERE x IS NOT NULL"
-    )
-    return SqlCheck(
-        name=str(kw.pop("name", "replies-state-own-words")),
-        description=str(
-            kw.pop(
-                "description",
-                "every card brand, colour, product and reason a reply states in words, and "
-                "the name it greets, is the episode's own (a wrong fact without digits misleads "
-                "the customer; policy 9.2)",
-            )
-        ),
-        sql=sql,
-        expected=[],
-        weight=float(kw.pop("weight", 1)),  # type: ignore[arg-type]
-        required=bool(kw.pop("required", True)),
-        **kw,  # type: ignore[arg-type]
+        "WHERE id = (SELECT customer_id FROM tickets WHERE id = :ticket_id))",
+        "SELECT mcpgym_stated_other(t.body, fj.j, aj.j) AS x FROM t, fj, aj "
+        "UNION ALL SELECT 'greets ' || mcpgym_greeted_other(t.body, nj.j) FROM t, nj",
+        texts_sql=_AGENT_REPLIES,
+        name=name,
+        description=description,
+        **kw,
     )

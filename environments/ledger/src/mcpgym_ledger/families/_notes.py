@@ -19,6 +19,7 @@ from mcpgym_grading import (
     claims_only_taken,
     reply_says,
     reply_sent,
+    states_decision,
     texts_state_no_other_amount,
 )
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
@@ -410,30 +411,21 @@ def note_decision(
     `EPISODE_TEXT_SQL`: a claim in a bill line's description or an escalation reason
     misstates the books as one in a note does, round 12's R12)."""
     everywhere = bool(not_claimed) and not claimed and not not_denied
-    said = [f"claims {', '.join(claimed)} as done"] if claimed else []
-    if not_claimed:
-        said.append(f"does not claim {', '.join(not_claimed)} (not done)")
-    if not_denied:
-        said.append(f"does not say {', '.join(not_denied)} was not done")
-    return DecisionMatch(
+    return states_decision(
         name=name,
-        description="the notes state the decision taken (policy 10.1): "
+        lead="the notes state the decision taken (policy 10.1): "
         + (
             f"the notes on the {on[0]} ({on[1]}) "
             if on
             else "every note, memo, description and reason "
             if everywhere
             else "every note "
-        )
-        + "; ".join(said)
-        + " (conditional, future and requested forms state nothing)",
-        source="sql",
+        ),
         sql=notes_sql(*on) if on else EPISODE_TEXT_SQL if everywhere else EPISODE_NOTES_SQL,
+        bands=bands,
         claimed=claimed,
         not_claimed=not_claimed,
         not_denied=not_denied,
-        required=True,
-        bands=bands,
     )
 
 
