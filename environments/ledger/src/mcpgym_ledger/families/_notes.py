@@ -406,12 +406,22 @@ def note_decision(
     """The episode's notes do not claim an outcome the band did not take (``"post"``,
     ``"write-off"``), nor deny the one it took (`mcpgym_grading.DecisionMatch`). Required:
     the note is the record of what was done (policy 10.1). ``on``: ``(entity, ref)`` as in
-    `notes_sql`, the notes of that record only (default: every note of the episode)."""
+    `notes_sql`, the notes of that record only (default: every note of the episode; a check
+    that only rules out claims, ``not_claimed`` alone, reads every text the agent wrote,
+    `EPISODE_TEXT_SQL`: a claim in a bill line's description or an escalation reason
+    misstates the books as one in a note does, round 12's R12)."""
+    everywhere = bool(not_claimed) and not claimed and not not_denied
     return states_decision(
         name=name,
         lead="the notes state the decision taken (policy 10.1): "
-        + (f"the notes on the {on[0]} ({on[1]}) " if on else "every note "),
-        sql=notes_sql(*on) if on else EPISODE_NOTES_SQL,
+        + (
+            f"the notes on the {on[0]} ({on[1]}) "
+            if on
+            else "every note, memo, description and reason "
+            if everywhere
+            else "every note "
+        ),
+        sql=notes_sql(*on) if on else EPISODE_TEXT_SQL if everywhere else EPISODE_NOTES_SQL,
         bands=bands,
         claimed=claimed,
         not_claimed=not_claimed,
