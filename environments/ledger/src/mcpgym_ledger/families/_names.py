@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgym_grading import AnswerMatch
-from mcpgym_ledger.families._notes import EPISODE_TEXT_SQL, notes_text_sql
+from mcpgym_ledger.families._identity import SNAPSHOT_TIME
+from mcpgym_ledger.families._notes import EPISODE_NOTES_SQL, EPISODE_TEXT_SQL
 
 
 def texts_name_only_own_party(party: str, **kw: Any) -> AnswerMatch:
@@ -39,22 +40,39 @@ def texts_name_only_own_party(party: str, **kw: Any) -> AnswerMatch:
     )
 
 
-def note_names_no_other_product(invoice: str, **kw: Any) -> AnswerMatch:
-    """The notes on the invoice ``:invoice`` (`_notes.notes_sql`) name no product the books
-    sell but those on its lines (another product, by name, read as text). No note, or one
-    naming no product, passes. Required: a note naming another product misstates what was
-    credited (policy 10.1)."""
+GOODS_TEXT_SQL = " UNION ALL ".join(
+    (
+        EPISODE_NOTES_SQL.removesuffix(" ORDER BY id"),
+        f"SELECT reason FROM credit_notes WHERE created_at > '{SNAPSHOT_TIME}'",
+        f"SELECT memo FROM journal_entries WHERE created_at > '{SNAPSHOT_TIME}'",
+    )
+)
+"""The texts the agent writes about goods in an episode: notes, credit note reasons, entry
+memos (not the document lines a credit updates: those are the invoice's own)."""
+
+
+def note_names_no_other_product(returned: str, **kw: Any) -> AnswerMatch:
+    """No note, credit note reason or entry memo written in the episode (`GOODS_TEXT_SQL`)
+    names a product the books sell but the ones returned (``:returned``, a
+    JSON list of product names): not another product of the books, nor the invoice's other
+    product named as the returned one (``2 x Camp stove returned`` on a credit for water
+    filters sold beside a camp stove). Read as every disclosure check reads a text
+    (``normalize="token"``: `mcpgym_grading.TextView`, folded, whole tokens and their
+    skeleton), so a name in look-alike forms (wide gaps, small capitals, Cyrillic
+    homoglyphs, character references) is the name (stop 21's condition 7 findings). No
+    text, or one naming no product, passes. Required: a text naming another product
+    misstates what was credited (policy 10.1)."""
     return AnswerMatch(
         name=kw.pop("name", "note-names-no-other-product"),
         description=kw.pop(
             "description",
-            "the note on the invoice names no product but those sold on it (policy 10.1)",
+            "no note or credit note reason names a product but the ones returned (policy 10.1)",
         ),
         source="sql",
-        sql=notes_text_sql("invoice", invoice),
-        normalize="text",
+        sql=GOODS_TEXT_SQL,
+        normalize="token",
         forbidden_sql="SELECT DISTINCT description FROM invoice_lines WHERE description NOT IN "
-        f"(SELECT description FROM invoice_lines WHERE invoice_id = :{invoice})",
+        f"(SELECT value FROM json_each(:{returned}))",
         weight=kw.pop("weight", 0.5),
         required=kw.pop("required", True),
         **kw,
