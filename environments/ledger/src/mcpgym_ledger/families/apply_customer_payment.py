@@ -37,6 +37,7 @@ from mcpgym_ledger.families._note_roles import (
 from mcpgym_ledger.families._notes import (
     note_left,
     note_says_money,
+    notes_values_in_role,
     stated_cents,
     tax_id_not_copied,
     texts_claim_only,
@@ -282,6 +283,14 @@ RUBRIC = Rubric(
             name="note-states-credit",
             description="the note states the amount held as customer credit",
             bands=("expert",),
+        ),
+        notes_values_in_role(
+            Param("note_roles"),
+            name="texts-values-in-role",
+            description="each date, invoice number and amount a note, the payment's "
+            "reference or any other text written in the episode states is the record's own, "
+            "beside the words of its role (`INV-2026-0003 paid 2026-01-05` as the payment's "
+            "reference misstates it; policy 10.1)",
         ),
         texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
