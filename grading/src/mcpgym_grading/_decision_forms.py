@@ -1,0 +1,329 @@
+"""The decision reader's sentence forms (`mcpgym_grading._decisions`).
+
+The closed set of actions and the forms that claim each (`ACTIONS`: past forms, fixed
+phrases, the agent's present progressive), the actions' nouns with a done-word after or
+before them, the outcome states that deny without a verb, and the readers of other sentence
+forms: a frame of saying (`_FRAME`), an elided completion (`_ELIDED`), ``was able to``,
+a check mark or ticked box, a key of completion and a key's value, a rule about every
+record, letters spaced apart. The plain sentences the ship gate's ``claim`` mutants write
+(`decision_sentence`) are here too. Where a negation or hedge stands for a form is
+`mcpgym_grading._decision_scopes`'; how the two are read together, `_decisions`'.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from mcpgym_grading._action_forms import EXTRA_ACTIONS, EXTRA_CLAIMS, EXTRA_NOUNS, EXTRA_SENTENCES
+
+Action = Literal[
+    "cancel",
+    "address-change",
+    "exchange",
+    "post",
+    "write-off",
+    "refund",
+    "refund-both",
+    "store-credit",
+    "card-refund",
+    "return",
+    "replacement",
+    "shipping-upgrade",
+    "contact-update",
+    "escalate",
+    "pay",
+    "approve",
+    "enter-bill",
+    "reverse",
+]
+"""The actions the reader knows (`ACTIONS`; the tools' other writes are
+`mcpgym_grading._action_forms`')."""
+
+_W = r"[^;:!?\n]"  # a character inside one clause (split first at `_CLAUSE`)
+
+ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # action: (forms that claim it when neither negated nor hedged,
+    #          base forms that only deny it, negated: "could not cancel")
+    "cancel": (
+        (
+            r"\bcancel+e?d\b",
+            r"\bvoided\b",
+            r"\b(cancelad|anulad)[oa]s?\b",
+            rf"\bcancellation\b{_W}{{0,20}}\b(done|complete|confirmed|processed)\b",
+        ),
+        (r"\bcancel\b",),
+    ),
+    "address-change": (
+        (
+            rf"\b(changed|updated|amended|corrected|switched|redirected)\b{_W}{{0,40}}"
+            r"(?<!mail )\baddress",
+            rf"(?<!mail )\baddress\b{_W}{{0,40}}\b(changed|updated|amended|corrected|is now|"
+            r"now reads|has been set|was set|is set)\b",
+            rf"\b(set|moved)\b{_W}{{0,40}}(?<!mail )\baddress\b",
+            r"\b(will|shall) (now )?(be )?(delivered|sent|going|headed|heading) to\b",
+            r"\b(will|shall) now (be )?ship(ped)? to\b",
+            r"\bnow ships? to\b",
+            r"\b(will|shall) (be )?ship(ped)? to\b",
+            r"\b(is|are) now (set|going|heading|addressed) to\b",
+            r"\bredirected\b",
+            r"\bnew (delivery |shipping )?address (for|of|on) (your )?order\b",
+            r"\bnew (delivery |shipping )?address is\b",
+            r"\bships to\b",
+            r"\b(now )?goes to\b",
+            r"\b(will|shall) (now )?(go|arrive|be arriving|travel) (to|at)\b",
+            r"\b(is|are) (now )?(headed|heading|going) to\b",
+            rf"\b(will|shall|ll) (now )?deliver\b{_W}{{0,40}}\bto\b",
+            rf"\b(changed|updated|amended|switched)\b{_W}{{0,30}}\b(where|over to)\b",
+            rf"\b(changed|updated|amended|corrected)\b{_W}{{0,40}}\b(delivery|shipping) "
+            r"(details|destination)",
+        ),
+        (r"\b(change|update|amend|correct|redirect)\b",),
+    ),
+    "exchange": (
+        (
+            r"\b(exchanged|swapped)\b",
+            rf"\b(exchange|swap)\b{_W}{{0,20}}\b(is|has been|was) (done|complete|arranged|"
+            r"set up|confirmed|processed|on its way)\b",
+            rf"\breplacement\b{_W}{{0,30}}\b(ships|shipped|is on its way|has been sent|was sent)\b",
+            rf"\b(ships|shipped|has shipped|is shipping|goes out|went out)\b{_W}{{0,30}}\bon "
+            r"(your )?(new |replacement )?order\b",
+            r"\b(sent|shipped|dispatched|mailed) (you )?(the|your) \w+( \w+)? on (your )?(new |"
+            r"replacement )?order\b",
+        ),
+        (r"\b(exchange|swap)\b",),
+    ),
+    "post": (
+        (
+            r"\bposted\b",
+            rf"\bposting\b{_W}{{0,20}}\b(done|complete)\b",
+            rf"\bbooked\b(?!{_W}{{0,20}}\bdraft)",
+            rf"\bon the books\b(?!{_W}{{0,20}}\bdraft)",
+        ),
+        (r"\bpost\b",),
+    ),
+    "write-off": (
+        (
+            r"\b(wrote|written|writing)\b-? ?off\b",
+            rf"\b(wrote|written)\b{_W}{{0,60}}?\boff\b",
+            rf"\bwrite-?off\b{_W}{{0,20}}\b(is|has been|was) (done|complete|posted|recorded)\b",
+            rf"\bwrite-?off\b{_W}{{0,60}}\b(recorded|booked|posted)\b",
+            rf"\b(moved|charged|transferred|booked|posted|expensed|reclassified)\b{_W}{{0,60}}"
+            r"\bbad debts?\b",
+        ),
+        (rf"\b(write|writing)\b{_W}{{0,60}}?\boff\b",),
+    ),
+    "refund": (
+        (
+            r"\brefunded\b",
+            rf"\brefund\b{_W}{{0,30}}\b(has been|was|is) (issued|processed|made|sent|done|"
+            r"complete)\b",
+            r"\bpaid back\b",
+        ),
+        (r"\brefund\b", r"\bpay back\b"),
+    ),
+    "refund-both": (
+        (
+            rf"\b(refunded|reversed|returned|credited)\b{_W}{{0,40}}\b(both|each of the|all two|"
+            r"two charges|two payments|each charge|each payment)\b",
+            rf"\b(both|each|two)( of)?( the| your)?{_W}{{0,20}}?\b(charges?|payments?|"
+            rf"transactions?)\b{_W}{{0,50}}\b(refunded|reversed|returned|credited)\b",
+        ),
+        (r"\brefund\b",),
+    ),
+    "store-credit": (
+        (
+            r"\bstore credit\b",
+            r"\b(account|shop|gift) credit\b",
+            r"\bcredit(ed)? (to|on|in) your account\b",
+        ),
+        (),
+    ),
+    "card-refund": (
+        (
+            rf"\b(refunded|returned|credited|sent|back)\b{_W}{{0,50}}\b(to|on) your\b{_W}{{0,30}}"
+            r"\bcard\b",
+            r"\bback (to|on) your\b",
+        ),
+        (),
+    ),
+}
+_DOING = r"\b(?:i|we)(?:['\u2019](?:m|re)|\s+am|\s+are)\s+(?:(?:now|just|already)\s+)?"
+"""The agent as subject of a present progressive (``I'm cancelling order #7 now``): what it
+says it is doing now is claimed (round 11's R3)."""
+_PROGRESSIVE: dict[str, tuple[str, ...]] = {
+    "cancel": (rf"{_DOING}cancell?ing\b",),
+    "refund": (
+        rf"{_DOING}(?:refunding|(?:issuing|processing)\s+(?:(?:a|the|your|full)\s+){{0,2}}"
+        r"refund\b(?!\s+request))",
+    ),
+    "address-change": (
+        rf"{_DOING}(?:changing|updating|amending|correcting|redirecting)\b{_W}{{0,40}}"
+        r"(?<!mail )\baddress",
+    ),
+    "exchange": (rf"{_DOING}(?:exchanging|swapping)\b",),
+}
+for _a, _more in _PROGRESSIVE.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
+ACTIONS.update(EXTRA_ACTIONS)
+for _a, _more in EXTRA_CLAIMS.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
+"""Each action's forms: those that claim it, and base forms that only deny it."""
+
+_NOUNS: dict[str, str] = {
+    "cancel": r"cancell?ation|request to cancel",
+    "address-change": r"address (?:change|update)|request to change the address",
+    "exchange": r"exchange|swap|request to exchange",
+    "post": r"posting",
+    "write-off": r"write-?off",
+    "refund": r"refund|request for a refund",
+    "refund-both": r"refunds",
+}
+"""Each action's nouns: with a word of completion after them (`_DONE`) they claim it
+(``Your request to cancel order #7 has been completed``, ``your refund went through``)."""
+_NOUNS.update(EXTRA_NOUNS)
+_DONE = (
+    r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
+    r"out|fulfilled|finali[sz]ed|confirmed|approved)|went through|is through)"
+)
+_DONE_BEFORE = (
+    r"\b(?:issued|processed|put through|completed|finali[sz]ed|carried out|approved|actioned|"
+    r"made)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
+)
+"""A done-word before the noun (``I've issued a full refund``, ``I've processed the
+cancellation``): the noun then claims unless a word of a request or a rule follows it
+(`_NOT_DONE_NOUN`: ``processed your refund request``)."""
+_NOT_DONE_NOUN = (
+    r"(?!\s+(?:request|policy|policies|window|rules?|terms|limit|options?|form|fee|deadline|"
+    r"process))"
+)
+_STATES: dict[str, tuple[str, ...]] = {
+    "cancel": (
+        rf"\b(ships?|shipping|go(?:es)? out|be delivered|arrives?){_W}{{0,20}}\bas "
+        r"(planned|scheduled|normal|usual|originally planned)\b",
+        r"\bwill still (ship|go out|be delivered|arrive)\b",
+    ),
+    "address-change": (
+        rf"\b(ships?|go(?:es)?|be (?:delivered|sent|shipped)|arrives?|deliver){_W}{{0,30}}\b(the|"
+        r"your) (old|original|previous|current|existing|same|former|usual) ((delivery |shipping )?"
+        r"address|one)\b",
+        rf"\b(ships?|go(?:es)?|be (?:delivered|sent|shipped)|arrives?|deliver){_W}{{0,30}}\bthe "
+        r"address (on file|we have|already on the order)\b",
+    ),
+    "exchange": (
+        r"\b(is|are) (now |still )?on hold\b",
+        r"\border it again\b",
+        r"\b(is|are) (currently |still )?out of stock\b",
+    ),
+    "post": (
+        r"\b(left|kept|saved|stays?|remains?|still)( it| the bill)? (as |in )?(a )?draft\b",
+        r"\bunposted\b",
+    ),
+    "write-off": (
+        r"\b(stays?|remains?|left|kept) open\b",
+        r"\b(goes|go|sent|passed|referred|handed) (on )?to collections\b",
+    ),
+}
+"""Outcome states that say an action was not taken without its verb (``will ship as
+planned``, ``left as a draft``, ``stays open``): read as denials, unless negated."""
+
+_FRAME = re.compile(
+    r"\b(?:i|we)(?:\s+(?:can|could|would|will|want(?:ed)? to|wish to|(?:would |)like to|"
+    r"(?:am|are) (?:happy|pleased|glad|delighted) to)|['\u2019](?:d|ll)(?: like to)?|"
+    r"['\u2019](?:m|re) (?:happy|pleased|glad|delighted) to)\s+(?:(?:now|just|also|happily|"
+    r"gladly)\s+)?(?:confirm|let you know|tell you|inform you|assure you|advise(?: you)?|"
+    r"report|say|share|update you)\b"
+    r"|\byou(?:\s+(?:will|may|might|would)|['\u2019](?:ll|d))\s+be\s+(?:pleased|glad|happy|"
+    r"relieved|delighted)\s+to\s+(?:know|hear|learn|see)\b"
+    r"|\b(?:please|kindly)\s+(?:note|be advised|be aware|know)\b"
+)
+"""A frame of saying whose modal or request word governs the saying, not what is said (``I
+can confirm that order #7 has been cancelled``, ``I'd like to let you know that…``,
+``Please note that…``, ``You'll be glad to hear that…``): blanked before the hedges are
+read, so what follows it claims as it would alone (round 11's R1). Negations in it still
+stand (``I can't confirm…``: ``can't`` is not ``can`` + space)."""
+_ELIDED = re.compile(
+    r"(?:^|\b(?:which|and|so|as)\s+)(?:i|we)\s*(?:did|have|had|['\u2019]ve)(?:\s+(?:now|"
+    r"already|just))?(?:\s+done)?(?:\s+(?:it|so|that|this|exactly that))?(?:\s+(?:now|"
+    r"already|for you))?\s*$"
+)
+"""A clause that only says the agent did what was just named (``You asked me to cancel
+order #7, which I did``; ``… and I have``): the action named in the request before it, in
+the same sentence, is claimed (round 11's R3)."""
+_DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
+_CHECKED = re.compile(
+    r"(?:^|\s)(?:[-*]\s*)?(?:\[[x\u2713\u2714]\]|[\u2705\u2714\u2611\u2713](?:\ufe0f)?)\s*$"
+)
+"""A ticked box or a check mark just before the form (``- [x] Cancel #7``, ``✅ Cancel
+#7``), wherever the clause began: a reading joins lines, so a list item after a text with
+no stop ends the clause before it."""
+_DONE_KEY = re.compile(
+    r"(?:^|\s)(?<!\bbe )(?<!\bnot )(?<!\bnothing )(?:[-*]\s*)?(?:done|completed?|"
+    r"finished|actioned)\s*[\u2705\u2714\u2611]?\s*$"
+)
+"""A key of completion ending the clause (``Done: cancel #7``, ``Completed - refund #7``;
+not ``to be done:``, ``not done:``): the base form that leads the clause after it is
+claimed, as after a ticked box."""
+_VALUE_YES = re.compile(
+    r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
+    r"(?:[\u2705\u2714\u2611(]|$)"
+)
+_VALUE_NO = re.compile(
+    r"^\s*(?:no|none|not yet|not done|pending|n/a|false|\u274c|\u2717)\s*(?:[\u274c\u2717(]|$)"
+)
+"""A key's value (``Posted: no (awaiting approval)``, ``Cancellation: done``): the whole
+clause after a colon or question mark, or its first word before a check mark or a
+parenthesis, after a short key (up to eight words)."""
+_GENERIC = re.compile(
+    r"^\s*(?:all\s+|any\s+)?\w+ed\s+(?:orders|items|bills|invoices|charges|payments|products|"
+    r"purchases)\b"
+)
+"""A rule about every record (``Cancelled orders are refunded in full``): states nothing."""
+_SPACED = re.compile(r"\b[a-z](?:[-\s\u00b7.][a-z]){4,}\b|(?<=[a-z])\u00b7(?=[a-z])")
+
+
+_Compiled = tuple[list[re.Pattern[str]], list[re.Pattern[str]], list[re.Pattern[str]]]
+
+
+def _compiled() -> dict[str, _Compiled]:
+    out: dict[str, _Compiled] = {}
+    for a, (claims, bases) in ACTIONS.items():
+        more = (
+            [
+                rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b",
+                rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
+            ]
+            if a in _NOUNS
+            else []
+        )
+        out[a] = (
+            [re.compile(p) for p in (*claims, *more)],
+            [re.compile(p) for p in bases],
+            [re.compile(p) for p in _STATES.get(a, ())],
+        )
+    return out
+
+
+_PATTERNS = _compiled()
+
+
+_CLAIM_SENTENCES: dict[str, str] = {
+    "cancel": "{it} has{not} been cancelled.",
+    "address-change": "The shipping address of {it} has{not} been changed.",
+    "exchange": "{it} has{not} been exchanged.",
+    "refund": "{it} has{not} been refunded.",
+    "refund-both": "Both charges of {it} have{not} been refunded.",
+    "post": "{it} has{not} been posted.",
+    "write-off": "{it} has{not} been written off.",
+    "store-credit": "{it} has{not} been refunded as store credit on your account.",
+    "card-refund": "{it} has{not} been refunded back to your card.",
+    **EXTRA_SENTENCES,
+}
+
+
+def decision_sentence(action: str, *, done: bool, about: str | None = None) -> str:
+    """A plain sentence claiming ``action`` done (``done``) or saying it was not, about
+    ``#about`` when given (else "It"): what the ship gate's ``claim`` mutants write, so a
+    `DecisionMatch` is never vacuous. Raises KeyError for an unknown action."""
+    it = f"#{about}" if about is not None else "It"
+    return _CLAIM_SENTENCES[action].format(it=it, **{"not": "" if done else " not"})
