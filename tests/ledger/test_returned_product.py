@@ -110,8 +110,10 @@ def test_the_quantity_returned_in_words_or_units_passes(band: str) -> None:
         v,
         "add_note",
         "body",
-        lambda v, b: b
-        if "for " not in b
-        else f"{b} The customer returned {words} units ({qty} {_returned(v)}s).",
+        lambda v, b: (
+            b
+            if "for " not in b
+            else f"{b} The customer returned {words} units ({qty} {_returned(v)}s)."
+        ),
     )
     assert passed, failed

@@ -33,6 +33,11 @@ def _graded(v: TaskVariant, tool: str, key: str, fn: Edit) -> tuple[bool, list[s
     return g.passed, [c.name for c in g.checks if c.applicable and not c.passed]
 
 
+def _deposit_day(v: TaskVariant) -> str:
+    call = next(c for c in v.reference if c.name == "record_customer_payment")
+    return str(call.arguments["payment_date"])
+
+
 def _fee_day(v: TaskVariant) -> str:
     return str(v.params["fee"][0][0])
 
@@ -112,6 +117,6 @@ def test_the_deposits_payment_reference_may_name_its_invoice_and_date(band: str)
         v,
         "record_customer_payment",
         "reference",
-        lambda v, r: f"{r} paid {next(c for c in v.reference if c.name == 'record_customer_payment').arguments['payment_date']}",
+        lambda v, r: f"{r} paid {_deposit_day(v)}",
     )
     assert passed, failed

@@ -35,6 +35,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    UNTOUCHED_ACTIONS,
     note_left,
     note_says_money,
     notes_values_in_role,
@@ -42,6 +43,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -293,6 +295,12 @@ RUBRIC = Rubric(
             "reference misstates it; policy 10.1)",
         ),
         texts_name_only_own_party("customer_id"),
+        untouched_records_claim_nothing(
+            ("receive-payment", *UNTOUCHED_ACTIONS),
+            description="no note on a record the episode did not change "
+            "(another invoice of the customer, another record) claims a payment was "
+            "received or applied there, or that it is paid in full (policy 10.1)",
+        ),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(

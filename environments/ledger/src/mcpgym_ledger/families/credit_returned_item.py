@@ -18,7 +18,6 @@ no entry by hand, nothing reversed.
 from __future__ import annotations
 
 import json
-
 from datetime import date, timedelta
 from typing import Any
 
@@ -45,6 +44,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    UNTOUCHED_ACTIONS,
     note_amounts_in_role,
     note_left,
     note_says_money,
@@ -52,6 +52,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -298,6 +299,12 @@ RUBRIC = Rubric(
         ),
         note_names_no_other_product("returned_products"),
         texts_name_only_own_party("customer_id"),
+        untouched_records_claim_nothing(
+            ("credit-note", *UNTOUCHED_ACTIONS),
+            description="no note on a record the episode did not change "
+            "(another invoice of the customer, another record) claims a credit note was "
+            "issued there (policy 10.1)",
+        ),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
