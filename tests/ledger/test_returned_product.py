@@ -1,12 +1,14 @@
 """Issue 9, stop 21's open ledger holes in credit-returned-item: a text naming a product that
 was not returned (in look-alike forms too: the ship gate's wide gaps, small capitals,
 Cyrillic homoglyphs...; or the invoice's other product named as the returned one) fails
-`note-names-no-other-product`; a quantity in words (``returned nine units``) is read as a
+`note-names-no-other-product`, as does a product the books do not hold (``Camp chair``,
+read by its vocabulary); a quantity in words (``returned nine units``) is read as a
 quantity by `texts-state-no-other-amount`. Each edit of the reference below passed at 1.0 on
 main ef00833; each honest edit passes."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -15,6 +17,7 @@ import pytest
 from mcpgym_clients.instrument.forms import FORMS
 from mcpgym_grading import ReferenceCache, grade_bundle
 from mcpgym_ledger import environment
+from mcpgym_ledger.families._names import unknown_words
 from mcpgym_server import TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=32)
@@ -117,3 +120,18 @@ def test_the_quantity_returned_in_words_or_units_passes(band: str) -> None:
         ),
     )
     assert passed, failed
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize("product", ["Camp chair", "Kayak paddles", "Trail backpack"])
+def test_a_product_the_books_do_not_hold_fails(band: str, product: str) -> None:
+    v = environment.variant(FAMILY, band, 0)
+    passed, failed = _grade(
+        v, "add_note", "body", lambda v, b: b.replace(f"x {_returned(v)} ", f"x {product} ")
+    )
+    assert not passed and "note-names-no-other-product" in failed, failed
+
+
+def test_unknown_words_leave_out_what_the_task_and_records_use() -> None:
+    words = json.loads(unknown_words(("chair", "stove", "supply"), "Camp stoves", "Upland Supply"))
+    assert words == ["chair", "chaires", "chairs"]
