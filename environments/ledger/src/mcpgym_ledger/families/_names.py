@@ -22,7 +22,6 @@ from mcpgym_grading import AnswerMatch
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
 from mcpgym_ledger.families._notes import EPISODE_NOTES_SQL, EPISODE_TEXT_SQL
 
-
 GOODS_WORDS = (
     *"chair cot hammock lantern cooler kayak canoe paddle bike bicycle helmet glove boot "
     "shoe sandal hat beanie scarf shirt t-shirt pants trousers shorts jacket vest fleece hoodie "
