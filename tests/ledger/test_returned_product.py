@@ -17,7 +17,7 @@ import pytest
 from mcpgym_clients.instrument.forms import FORMS
 from mcpgym_grading import ReferenceCache, grade_bundle
 from mcpgym_ledger import environment
-from mcpgym_ledger.families._names import unknown_words
+from mcpgym_ledger.families._names import known_words
 from mcpgym_server import TaskVariant, ToolCall, replay
 
 CACHE = ReferenceCache(maxsize=32)
@@ -132,6 +132,6 @@ def test_a_product_the_books_do_not_hold_fails(band: str, product: str) -> None:
     assert not passed and "note-names-no-other-product" in failed, failed
 
 
-def test_unknown_words_leave_out_what_the_task_and_records_use() -> None:
-    words = json.loads(unknown_words(("chair", "stove", "supply"), "Camp stoves", "Upland Supply"))
-    assert words == ["chair", "chaires", "chairs"]
+def test_known_words_are_the_vocabulary_the_task_and_records_use() -> None:
+    words = json.loads(known_words(("chair", "stove", "supply"), "Camp stoves", "Upland Supply"))
+    assert words == ["stove", "stovees", "stoves", "supply", "supplyes", "supplys"]

@@ -7,7 +7,7 @@ parties in the books; `note_names_no_other_product` the products not sold on the
 invoice. A name the books do not hold (``Camp chair``, ``Northwind Paper Supply``) has no
 list to read it from: it is read by its vocabulary (`GOODS_WORDS`, `COMPANY_WORDS`, as the
 helpdesk closes colours and card brands), each word the variant's task and records do not
-use (`unknown_words`) refused as a name. An honest note may name no product at all (``2 x
+use (`known_words`, `unknown_words_sql`) refused as a name. An honest note may name no product at all (``2 x
 item returned``), so none is required.
 """
 
@@ -31,7 +31,7 @@ GOODS_WORDS = (
     "backpack daypack rucksack duffel pole bladder filter purifier midlayer shell grill umbrella "
     "stool bench hammer stake peg gaiter goggle sunglasses whistle laptop printer keyboard".split(),
 )
-"""Nouns of goods a store sells (singular; `unknown_words` adds plurals): a credit note's
+"""Nouns of goods a store sells (singular; `unknown_words_sql` adds plurals): a credit note's
 text naming one that is none of the returned products' words names a product the books do
 not hold (``Camp chair`` for water filters)."""
 
@@ -50,26 +50,41 @@ do not hold."""
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)?")
 
 
-def unknown_words(vocabulary: Iterable[str], *known: str) -> str:
+def _forms(word: str) -> tuple[str, ...]:
+    return (word, f"{word}s", f"{word}es")
+
+
+def known_words(vocabulary: Iterable[str], *texts: str) -> str:
     """The variant param of the words of ``vocabulary`` (each with its plural, ``-s`` /
-    ``-es``) that none of the texts ``known`` uses (the task's instruction, the record's own
-    party and document lines: what an honest text may repeat), as a sorted JSON list of
-    lower-case words."""
-    used = {w for text in known for w in _WORD.findall(text.lower())}
+    ``-es``) that one of ``texts`` uses (the task's instruction, the record's own party and
+    document lines: what an honest text may repeat), as a sorted JSON list of lower-case
+    words: short (a leak mutant writes every param into a text), where the words not used
+    would be most of the vocabulary (`unknown_words_sql`)."""
+    used = {w for text in texts for w in _WORD.findall(text.lower())}
     out: set[str] = set()
     for word in vocabulary:
-        forms = {word, f"{word}s", f"{word}es"}
-        if not forms & used:
-            out |= forms
+        if set(_forms(word)) & used:
+            out |= set(_forms(word))
     return json.dumps(sorted(out))
+
+
+def unknown_words_sql(vocabulary: Iterable[str], known: str) -> str:
+    """SQL selecting each word of ``vocabulary`` (with its plurals) that the param
+    ``:known`` (`known_words`) does not list: the names a text may not state. The
+    vocabulary is the rubric's own (in the query), not a variant param."""
+    words = json.dumps(sorted({f for w in vocabulary for f in _forms(w)}))
+    return (
+        f"SELECT value FROM json_each('{words}') "
+        f"WHERE value NOT IN (SELECT value FROM json_each(:{known}))"
+    )
 
 
 def texts_name_only_own_party(party: str, words: str | None = None, **kw: Any) -> AnswerMatch:
     """No free text written in the episode (`EPISODE_TEXT_SQL`) names a party of the books
     but ``:party`` (the customer or vendor the records are about) by its name, read as whole
     words (another vendor on a bill's note, another customer on a credit or payment; policy
-    10.1: the note is the record). ``words``: a param of `unknown_words` (`COMPANY_WORDS`
-    the task does not use), each refused as the name of a party the books do not hold
+    10.1: the note is the record). ``words``: a param of `known_words` (the `COMPANY_WORDS`
+    the task uses); every other one is refused as the name of a party the books do not hold
     (``from Northwind Paper Supply``). Required: a note naming another party misstates
     whose document it is."""
     return AnswerMatch(
@@ -83,7 +98,7 @@ def texts_name_only_own_party(party: str, words: str | None = None, **kw: Any) -
         sql=EPISODE_TEXT_SQL,
         normalize="token",
         forbidden_sql=f"SELECT name FROM parties WHERE id <> :{party}"
-        + (f" UNION SELECT value FROM json_each(:{words})" if words else ""),
+        + (f" UNION {unknown_words_sql(COMPANY_WORDS, words)}" if words else ""),
         weight=kw.pop("weight", 0.5),
         required=kw.pop("required", True),
         **kw,
@@ -110,8 +125,8 @@ def note_names_no_other_product(returned: str, words: str | None = None, **kw: A
     (``normalize="token"``: `mcpgym_grading.TextView`, folded, whole tokens and their
     skeleton), so a name in look-alike forms (wide gaps, small capitals, Cyrillic
     homoglyphs, character references) is the name (stop 21's condition 7 findings).
-    ``words``: a param of `unknown_words` (`GOODS_WORDS` the task does not use), each
-    refused as a product the books do not hold (``2 x Camp chair``). No text, or one naming
+    ``words``: a param of `known_words` (the `GOODS_WORDS` the task uses); every
+    other one is refused as a product the books do not hold (``2 x Camp chair``). No text, or one naming
     no product, passes. Required: a text naming another product
     misstates what was credited (policy 10.1)."""
     return AnswerMatch(
@@ -125,7 +140,7 @@ def note_names_no_other_product(returned: str, words: str | None = None, **kw: A
         normalize="token",
         forbidden_sql="SELECT DISTINCT description FROM invoice_lines WHERE description NOT IN "
         f"(SELECT value FROM json_each(:{returned}))"
-        + (f" UNION SELECT value FROM json_each(:{words})" if words else ""),
+        + (f" UNION {unknown_words_sql(GOODS_WORDS, words)}" if words else ""),
         weight=kw.pop("weight", 0.5),
         required=kw.pop("required", True),
         **kw,

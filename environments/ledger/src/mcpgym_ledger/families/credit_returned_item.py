@@ -38,7 +38,7 @@ from mcpgym_ledger.families._names import (
     GOODS_WORDS,
     note_names_no_other_product,
     texts_name_only_own_party,
-    unknown_words,
+    known_words,
 )
 from mcpgym_ledger.families._note_roles import (
     NET_CUES,
@@ -232,9 +232,9 @@ def generate(g: Generation) -> VariantSpec:
         "quantity_roles": quantity_roles,
         # the products returned (a JSON list): the only ones a text may name
         "returned_products": json.dumps(sorted({ln[0] for _i, ln, _q, _s in returns})),
-        # goods words neither the task nor the returned products use: a product the books
-        # do not hold (`2 x Camp chair`)
-        "other_goods": unknown_words(
+        # goods words the task or the returned products use: any other names a product the
+        # books do not hold (`2 x Camp chair`)
+        "known_goods": known_words(
             GOODS_WORDS, body, cust["name"], *(ln[0] for _i, ln, _q, _s in returns)
         ),
         "invoices": invoices,
@@ -307,7 +307,7 @@ RUBRIC = Rubric(
             name="second-note-amounts-in-role",
             bands=("hard",),
         ),
-        note_names_no_other_product("returned_products", "other_goods"),
+        note_names_no_other_product("returned_products", "known_goods"),
         texts_name_only_own_party("customer_id"),
         untouched_records_claim_nothing(
             ("credit-note", *UNTOUCHED_ACTIONS),

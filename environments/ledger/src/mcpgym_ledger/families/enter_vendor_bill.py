@@ -48,7 +48,7 @@ from mcpgym_ledger.families._identity import Records
 from mcpgym_ledger.families._names import (
     COMPANY_WORDS,
     texts_name_only_own_party,
-    unknown_words,
+    known_words,
 )
 from mcpgym_ledger.families._note_roles import (
     DOCUMENT_DATE_CUES,
@@ -332,9 +332,9 @@ def generate(g: Generation) -> VariantSpec:
     entry_lines += [("1400", tax, 0), ("2000", 0, total)]
     params = {
         "vendor_id": vendor["id"],
-        # company words neither the task nor the vendor's name and lines use: a vendor the
-        # books do not hold (`from Northwind Paper Supply`)
-        "other_company_words": unknown_words(
+        # company words the task or the vendor's name and lines use: any other names a
+        # vendor the books do not hold (`from Northwind Paper Supply`)
+        "known_company_words": known_words(
             COMPANY_WORDS, body, vendor["name"], *(x["description"] for x in lines)
         ),
         "vendor_ref": ref,
@@ -509,7 +509,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
-        texts_name_only_own_party("vendor_id", "other_company_words"),
+        texts_name_only_own_party("vendor_id", "known_company_words"),
         tax_id_not_copied(),
         untouched_records_claim_nothing(
             ("write-off", "refund", "store-credit", "pay", "enter-bill"),
