@@ -36,9 +36,9 @@ from mcpgym_ledger.families._common import (
 )
 from mcpgym_ledger.families._names import (
     GOODS_WORDS,
+    known_words,
     note_names_no_other_product,
     texts_name_only_own_party,
-    known_words,
 )
 from mcpgym_ledger.families._note_roles import (
     NET_CUES,

@@ -47,8 +47,8 @@ from mcpgym_ledger.families._common import (
 from mcpgym_ledger.families._identity import Records
 from mcpgym_ledger.families._names import (
     COMPANY_WORDS,
-    texts_name_only_own_party,
     known_words,
+    texts_name_only_own_party,
 )
 from mcpgym_ledger.families._note_roles import (
     DOCUMENT_DATE_CUES,
