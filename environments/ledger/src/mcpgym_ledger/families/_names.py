@@ -7,8 +7,8 @@ parties in the books; `note_names_no_other_product` the products not sold on the
 invoice. A name the books do not hold (``Camp chair``, ``Northwind Paper Supply``) has no
 list to read it from: it is read by its vocabulary (`GOODS_WORDS`, `COMPANY_WORDS`, as the
 helpdesk closes colours and card brands), each word the variant's task and records do not
-use (`known_words`, `unknown_words_sql`) refused as a name. An honest note may name no product at all (``2 x
-item returned``), so none is required.
+use (`known_words`, `unknown_words_sql`) refused as a name. An honest note may name no
+product at all (``2 x item returned``), so none is required.
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ def note_names_no_other_product(returned: str, words: str | None = None, **kw: A
     skeleton), so a name in look-alike forms (wide gaps, small capitals, Cyrillic
     homoglyphs, character references) is the name (stop 21's condition 7 findings).
     ``words``: a param of `known_words` (the `GOODS_WORDS` the task uses); every
-    other one is refused as a product the books do not hold (``2 x Camp chair``). No text, or one naming
-    no product, passes. Required: a text naming another product
+    other one is refused as a product the books do not hold (``2 x Camp chair``). No
+    text, or one naming no product, passes. Required: a text naming another product
     misstates what was credited (policy 10.1)."""
     return AnswerMatch(
         name=kw.pop("name", "note-names-no-other-product"),
