@@ -118,7 +118,12 @@ def _money_outcome(
     dollars = [m.cents for m in mentions if m.currency == USD]
     # a bare whole number ("Total: 90") competes with the expected amount, never states it
     # nor does an amount glued to letters ("$45.00ish")
-    stating = [m.cents for m in mentions if m.currency == USD and not (m.whole_bare or m.glued)]
+    # nor an amount under arithmetic or an approximation ("50% of $45.00", "up to $45.00")
+    stating = [
+        m.cents
+        for m in mentions
+        if m.currency == USD and not (m.whole_bare or m.glued or m.hedged)
+    ]
     detail: dict[str, Any] = {
         "found": [
             m.whole_cents if m.whole_cents is not None else float(m.cents)
