@@ -62,6 +62,4 @@ _AFTER = re.compile(
 def hedged(prepared: str, start: int, end: int) -> bool:
     """Whether the mention ``prepared[start:end]`` (a text as `_money_prepare.prepare`
     leaves it) is under arithmetic or an approximation (see the module docstring)."""
-    return bool(
-        _BEFORE.search(prepared, max(0, start - 48), start) or _AFTER.match(prepared, end)
-    )
+    return bool(_BEFORE.search(prepared, max(0, start - 48), start) or _AFTER.match(prepared, end))

@@ -157,7 +157,9 @@ def _roman(m: re.Match[str]) -> str:
     if not word:
         return m.group(0)
     values = [_ROMAN_VALUES[c] for c in word.lower()]
-    total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    total = sum(
+        -v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)
+    )
     return str(total)
 
 
