@@ -114,6 +114,11 @@ _RANGE_MONTH = re.compile(
 )
 
 
+def _dot(m: re.Match[str]) -> str:
+    """A month's dot that ends the match: kept after the rewrite (it may end a sentence)."""
+    return "." if m.group(0).endswith(".") else ""
+
+
 def _month(word: str) -> int:
     return _MONTHS[word.lower().rstrip(".")]
 
@@ -136,7 +141,7 @@ def more_dates(text: str, anchor: str) -> str:
 
     def ordinal_before(m: re.Match[str]) -> str:
         day = _ORDINALS[re.sub(r"[ \t]+", " ", m.group(1).lower())]
-        return f"{m.group(2)} {day}th"
+        return f"{m.group(2).rstrip('.')} {day}th" + _dot(m)
 
     def dashed_dmy(m: re.Match[str]) -> str:
         return _iso(int(m.group(3)), _month(m.group(2)), int(m.group(1))) or m.group(0)
@@ -186,7 +191,8 @@ def more_dates(text: str, anchor: str) -> str:
         return f"{m.group(1)} {m.group(2)} - {m.group(1)} {m.group(3)}"
 
     def range_month(m: re.Match[str]) -> str:
-        return f"{m.group(1)} {m.group(3)} - {m.group(2)} {m.group(3)}"
+        month = m.group(3).rstrip(".")
+        return f"{m.group(1)} {month} - {m.group(2)} {month}" + _dot(m)
 
     text = _ORDINAL_AFTER.sub(ordinal_after, text)
     text = _ORDINAL_BEFORE.sub(ordinal_before, text)

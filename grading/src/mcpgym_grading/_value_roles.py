@@ -341,8 +341,8 @@ def _iso_dates(prepared: str, year: str) -> str:
     def iso(m: re.Match[str]) -> str:
         month = _MONTHS[(m.group(1) or m.group(5)).lower()]
         day, y = int(m.group(2) or m.group(4)), m.group(3) or m.group(6) or year
-        try:
-            return date(int(y), month, day).isoformat()
+        try:  # a month's dot at the end of the match is a sentence's end too (``1st of June.``)
+            return date(int(y), month, day).isoformat() + ("." if m.group(0).endswith(".") else "")
         except ValueError:
             return m.group(0)
 
