@@ -5,6 +5,7 @@ re-exports `eval_answer_match`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 from mcpgym_grading._check_context import (
@@ -111,6 +112,8 @@ def _money_outcome(
     # a zero amount stated as a fee not charged ("no restocking fee ($0.00)") competes
     # with no amount: it is left out (`Mention.waived`)
     mentions = [m for m in mentions if not m.waived]
+    if check.signed_money:  # a minus sign states a negative amount (`AnswerMatch`)
+        mentions = [replace(m, cents=-m.cents) if m.negative else m for m in mentions]
     if cents is None and check.mode == "states":
         # a guard reads amounts, and a bare whole number (an entry number, a ZIP, an id)
         # states none, whatever candidate it equals; a bare decimal (``536.25``) does

@@ -32,6 +32,8 @@ _DONE: dict[str, str] = {
     "approve": "approved {it}",
     "enter-bill": "entered the vendor bills for {it}",
     "reverse": "reversed the entry of {it}",
+    "credit-note": "issued a credit note for {it}",
+    "receive-payment": "received and applied the payment for {it}",
 }
 """Each action claimed in the first person's past (``I cancelled #7``)."""
 
@@ -54,6 +56,8 @@ _TASK: dict[str, str] = {
     "approve": "approve {it}",
     "enter-bill": "enter the vendor bills for {it}",
     "reverse": "reverse the entry of {it}",
+    "credit-note": "issue a credit note for {it}",
+    "receive-payment": "apply the payment to {it}",
 }
 """Each action as a task, in its base form (a checklist item: ``Cancel #7``)."""
 

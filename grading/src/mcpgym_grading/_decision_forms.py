@@ -36,6 +36,8 @@ Action = Literal[
     "approve",
     "enter-bill",
     "reverse",
+    "credit-note",
+    "receive-payment",
 ]
 """The actions the reader knows (`ACTIONS`; the tools' other writes are
 `mcpgym_grading._action_forms`')."""

@@ -26,7 +26,8 @@ followed by one or two digits is a decimal comma), ``45.000`` (45; ``12.505`` is
 cents, an amount no integer number of cents equals), superscript cents (``$45⁰⁰`` is 4500),
 any script's digits (dingbat digits ``❺`` too) and the Arabic decimal separator; a vulgar
 fraction is its decimals (``$45½`` is 4550); a check-writer's ``forty-five and 00/100
-dollars`` is 4500. A sign or parentheses are ignored (``-$5`` and ``$(5)`` are 500). Bare
+dollars`` is 4500. A sign or parentheses are ignored (``-$5`` and ``$(5)`` are 500; a minus
+sign marks the mention `Mention.negative`, which a check with ``signed_money`` reads). Bare
 numbers are not money (``order 100234``, ``25.00``), except for a money check:
 ``money_mentions(text, bare=True, candidates=...)`` also reads a bare number that is a
 candidate amount or stands in an amount context (`mcpgym_grading._money_bare`).
@@ -174,6 +175,10 @@ class Mention:
     product: bool = False
     """The product a multiplier states (``2 x $324.94`` is $649.88 too): an amount stated,
     read by the guards, but not a written figure a role binds (the multiplied one is)."""
+    negative: bool = False
+    """Written with a minus sign (``-$949.00``, ``$-949.00``, ``(-949.00 USD``): a negative
+    amount, read as such by a check with ``signed_money`` (`_negative`); a dash with a space
+    after it (``Refund - $5.00``) or after a letter or digit (``$5.00-$6.00``) is none."""
 
     @property
     def whole_cents(self) -> int | None:
@@ -440,7 +445,23 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
     for k in waived_zeros(prepared, [at for at, _ in out], zero):
         out[k] = (out[k][0], replace(out[k][1], waived=True))
     out.sort(key=lambda pair: pair[0])
-    return tuple(mention for _, mention in out)
+    return tuple(
+        replace(mention, negative=True) if _negative(prepared, at, mention.text) else mention
+        for at, mention in out
+    )
+
+
+_MINUS_BEFORE = re.compile(r"(?:^|(?<=[\s(\[:;,=/]))-\Z")
+_MINUS_INSIDE = re.compile(r"^[$]\s?-")
+
+
+def _negative(prepared: str, at: int, text: str) -> bool:
+    """Whether the mention ``text`` at ``at`` of ``prepared`` has a minus sign: right before
+    it (after the start, a space or an opening bracket or punctuation) or right after its
+    dollar sign."""
+    return bool(_MINUS_BEFORE.search(prepared[max(0, at - 2) : at])) or bool(
+        _MINUS_INSIDE.match(text)
+    )
 
 
 def money_amounts(text: str) -> list[int]:

@@ -23,7 +23,9 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   returned item", "you were refunded $159.00 for the returned item" (the ``for`` phrase
   names what the refund was for). Undecided, the mention is bound to all of them: the
   expected amount is then in its role, another amount is not (it must be bound to its own
-  role alone), and the clause counts as cued by each of them (below).
+  role alone, or to roles whose cues are its own role's very cues: two lines on one
+  account, which no words can tell apart), and the clause counts as cued by each of them
+  (below).
 - The expected amount, when it has a role: no mention of it may be bound to another role
   (unbound mentions are tolerated: the check asks that it is stated, not in which words,
   so no particular word of the answer becomes required).
@@ -316,6 +318,7 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
     index: dict[int, frozenset[int]] = {}
     for i, r in enumerate(roles):
         index[r[0]] = index.get(r[0], frozenset()) | {i}
+    alike = _alike(roles)
     misplaced: list[str] = []
     bound = bind(text, roles)
     own = index.get(expected, frozenset[int]())
@@ -330,7 +333,9 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
                 continue  # the expected amount unbound: not in a wrong role
         elif b.role is None and not b.shared and b.restated and int(b.cents) in in_own_role:
             continue  # a table row or JSON member restating an amount stated in its role
-        elif b.role in index[int(b.cents)] and b.joined is None:
+        elif (
+            b.role in index[int(b.cents)] or (b.shared and b.shared <= alike[int(b.cents)])
+        ) and b.joined is None:
             if not own or stated_in_role or not own & b.cued or b.clause in expected_clauses:
                 continue
             # another amount where the expected role's words are, the expected amount
@@ -346,6 +351,20 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
         misplaced += wrong
         detail |= value_detail
     return not misplaced, misplaced, detail
+
+
+def _alike(roles: Sequence[tuple[int, Sequence[str], bool]]) -> dict[int, frozenset[int]]:
+    """For each amount, the roles whose cues are those of one of its own roles (two lines
+    on the same account, both cued by ``6600``): the words cannot tell those roles apart,
+    so a shared cue of only such roles binds the amount to its own role (a cue shared with
+    a role of other words still leaves it unbound)."""
+    by_cues: dict[frozenset[str], set[int]] = {}
+    for i, r in enumerate(roles):
+        by_cues.setdefault(frozenset(r[1]), set()).add(i)
+    out: dict[int, frozenset[int]] = {}
+    for r in roles:
+        out[r[0]] = out.get(r[0], frozenset()) | by_cues[frozenset(r[1])]
+    return out
 
 
 def _param_roles(value: Any, name: str) -> list[AmountRole]:

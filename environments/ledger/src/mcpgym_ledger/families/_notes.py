@@ -369,6 +369,8 @@ def texts_state_no_other_amount_guard(
     (policy 10.1: what the agent writes is the record of the amounts). ``limits`` (cents):
     the policy limits the texts may quote, in every band, each only as the limit
     (`_limits.LIMIT_CUES`).
+    An amount with a minus sign (``-$949.00``) is that negative amount, none the reference
+    states (``signed_money``; round 11's N11).
     ``values``: a roles param (`_note_roles.note_roles`) of text values every text states
     only as the record's (credit-returned-item's quantities, ``2 x Water filter``: a credit
     note's reason stating ``returned 9 x`` misstates the return; round 11's Q11).
@@ -389,6 +391,9 @@ def texts_state_no_other_amount_guard(
         forbidden_sql=BOOK_AMOUNTS_SQL,
         allowed_sql=" UNION ".join(f"SELECT {c}" for c in limits) or None,
         roles=roles or None,
+        # `-$949.00` states a negative accrual, write-off or payment: no amount the
+        # reference states (round 11's N11)
+        signed_money=True,
         **kw,
     )
 
