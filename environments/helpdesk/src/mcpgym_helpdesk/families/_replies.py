@@ -149,13 +149,23 @@ def replies_withdraw_nothing(
     positive checks read every reply, so an answer followed by "please disregard my previous
     message" would pass them while the customer is left with no answer (round 11's R6; the
     kind-level rule of docs/instrument.md: one answer stands, a fact is corrected by stating
-    it, not by withdrawing the reply that held it)."""
+    it, not by withdrawing the reply that held it).
+
+    Beside the phrases, each reply is read for the speech act (`mcpgym_withdrawal`,
+    `mcpgym_grading._withdrawal`): a verb of withdrawing or of being wrong with a reference
+    back to the agent's earlier text (``What I wrote earlier doesn't apply``), or a
+    self-correction (``Scratch that``, ``Ignore the above``, ``I misspoke``, ``Correction:
+    …``); the words it finds are forbidden as the phrases are (stop 22: wordings outside
+    `WITHDRAWALS` passed)."""
     values = ", ".join("('" + w.replace("'", "''") + "')" for w in WITHDRAWALS)
     return reply_omits(
         name="replies-withdraw-nothing",
         description="no reply withdraws an earlier one ('please disregard my previous "
-        "message'): the customer is left with no answer the checks can read (policy 9.2)",
-        forbidden_sql=f"SELECT column1 FROM (VALUES {values})",
+        "message', 'scratch that', 'I misspoke'): the customer is left with no answer the "
+        "checks can read (policy 9.2)",
+        forbidden_sql=f"SELECT column1 FROM (VALUES {values}) UNION ALL "
+        f"SELECT x FROM (SELECT mcpgym_withdrawal(body) AS x FROM ({AGENT_REPLIES_SQL})) "
+        "WHERE x IS NOT NULL",
         weight=weight,
         bands=bands,
     )

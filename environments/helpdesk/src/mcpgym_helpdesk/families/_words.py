@@ -11,9 +11,11 @@ names are read out of the text first (a colour word inside ``Forest Green Rain S
 from __future__ import annotations
 
 from mcpgym_grading import SqlCheck
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 
 _AGENT_REPLIES = (
-    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent'"
+    f"SELECT {AGENT_BODY} AS body FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author = 'agent'"
 )
 
 
