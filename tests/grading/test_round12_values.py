@@ -78,9 +78,7 @@ def test_a_hedged_mention_beside_the_plain_one_competes(text: str) -> None:
     ],
 )
 def test_plain_amounts_still_state(text: str) -> None:
-    check = AnswerMatch(
-        name="a", expected=RIGHT, normalize="money", mode="states", allowed=[25000]
-    )
+    check = AnswerMatch(name="a", expected=RIGHT, normalize="money", mode="states", allowed=[25000])
     assert grade_check(check, [], answer=text).passed is True
 
 
@@ -113,7 +111,10 @@ def test_a_currency_tag_after_an_amount_is_its_own() -> None:
 
 @pytest.mark.parametrize(
     "tail",
-    ["\n\n| Item | Amount |\n|---|---|\n| line | $1,995.50 |\n", '\n\n```json\n{"amount": "$1,995.50"}\n```'],
+    [
+        "\n\n| Item | Amount |\n|---|---|\n| line | $1,995.50 |\n",
+        '\n\n```json\n{"amount": "$1,995.50"}\n```',
+    ],
 )
 def test_a_table_row_or_json_member_restating_an_amount_stands(tail: str) -> None:
     roles = [(199550, ("accru*",))]

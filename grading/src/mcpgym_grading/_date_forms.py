@@ -109,7 +109,8 @@ _MONTH_RANGE = re.compile(
     re.IGNORECASE,
 )
 _RANGE_MONTH = re.compile(
-    rf"(?<![\w-])(\d{{1,2}})(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*(\d{{1,2}})(?:st|nd|rd|th)?{_S}({_MONTH})(?![\w])",
+    rf"(?<![\w-])(\d{{1,2}})(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*"
+    rf"(\d{{1,2}})(?:st|nd|rd|th)?{_S}({_MONTH})(?![\w])",
     re.IGNORECASE,
 )
 

@@ -44,7 +44,8 @@ _AFTER = re.compile(
     r"|(?:/|÷)[ \t]*\d{1,2}(?!\d|[.,]\d)"  # $X / 2 (not $45.00/90.00)
     r"|\b(?:twice|thrice|doubled|halved|tripled)\b"  # $X twice
     rf"|\btimes[ \t]+{_WORD_NUMBER}\b|\b{_WORD_NUMBER}[ \t]+times\b"  # $X times two
-    r"|\b(?:less|minus|plus|more|off|discounted|over|under)\b[ \t]+\d{1,3}(?:\.\d+)?[ \t]*(?:%|percent)"
+    r"|\b(?:less|minus|plus|more|off|discounted|over|under)\b"
+    r"[ \t]+\d{1,3}(?:\.\d+)?[ \t]*(?:%|percent)"
     r"|(?:\bplus\b|\+)[ \t]*(?:taxe?s?|vat|shipping|fees?|interest|the[ \t]+same)\b"  # plus tax
     r"|±|\+/-|\+-"
     r"|,?[ \t]*\(?[ \t]*\bor\b[ \t]+(?:maybe[ \t]+|perhaps[ \t]+|possibly[ \t]+)?"

@@ -243,7 +243,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ALTERNATIVE = re.compile(
     r"[ \t]*[,(]?[ \t]*(?:\bor\b|\bto\b|\band\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b"
-    r"|[-/~\u2013\u2014])[ \t]*(?:(?:maybe|perhaps|possibly|even|else|up[ \t]+to|by)\b[ \t]*)?\(?[ \t]*"
+    r"|[-/~\u2013\u2014])[ \t]*"
+    r"(?:(?:maybe|perhaps|possibly|even|else|up[ \t]+to|by)\b[ \t]*)?\(?[ \t]*"
 )
 """What joins a date to an alternative or the other end of a range (``2026-06-15 (or
 2026-06-16)``, ``between 2026-06-15 and 2026-06-18``, ``2026-06-15 to 2026-06-20``,
@@ -251,7 +252,8 @@ _ALTERNATIVE = re.compile(
 _HEDGED_DATE = re.compile(
     r"[ \t]*[,(]?[ \t]*(?:give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|\+/-|±"
     r"|or[ \t]+(?:so|thereabouts|later|earlier|after|before)\b"
-    r"|or[ \t]+(?:up[ \t]+to[ \t]+)?(?:a|an|one|two|three|four|few|several|\d+)[ \t]+(?:business[ \t]+)?"
+    r"|or[ \t]+(?:up[ \t]+to[ \t]+)?(?:a|an|one|two|three|four|few|several|\d+)[ \t]+"
+    r"(?:business[ \t]+)?"
     r"(?:days?|weeks?|months?)\b)"
 )
 """A role's date widened by a hedge (``2026-06-15, give or take a week``, ``2026-06-15 or up
