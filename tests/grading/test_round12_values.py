@@ -179,3 +179,11 @@ def test_a_month_dot_ending_a_date_ends_the_sentence() -> None:
     roles = [("2026-05-31", ("accru*",)), ("2026-06-01", ("revers*",))]
     text = "Accrued on the 31st of May, reversed on the 1st of June. Not accrued: the door."
     assert value_outcome(text, roles)[0] is True
+
+
+def test_another_roles_date_as_an_alternative_takes_the_first_ones_role() -> None:
+    roles = [("2026-05-31", ("accru*",)), ("2026-06-01", ("revers*",))]
+    honest = "Accrued on 2026-05-31 (6600: $1,995.50), reversed on 2026-06-01."
+    assert value_outcome(honest, roles)[0] is True
+    shotgun = honest.replace("2026-05-31 (", "2026-05-31 (or 2026-06-01) (")
+    assert value_outcome(shotgun, roles)[0] is False

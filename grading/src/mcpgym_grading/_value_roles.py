@@ -199,6 +199,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             )
             for _, _, k, cs, ce in hits
         ]
+        named_of: list[set[int]] = [set() for _ in mentions]
+        cue_of: list[str] = ["" for _ in mentions]
         for n, (start, end, value) in enumerate(mentions):
             best: tuple[int, int] | None = None
             named: set[int] = set()
@@ -216,14 +218,18 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                     misplaced.append(f"{value} (as a hedged date)")
                 prev = mentions[n - 1] if n else None
                 if (
-                    value not in own
-                    and prev is not None
+                    prev is not None
+                    and prev[2] != value
                     and prev[2] in own
                     and _ISO_DATE.match(prev[2])
                     and _ALTERNATIVE.fullmatch(prepared, prev[1], start)
                 ):
-                    misplaced.append(f"{value} (as an alternative to {prev[2]})")
-                    continue
+                    if value not in own:
+                        misplaced.append(f"{value} (as an alternative to {prev[2]})")
+                        continue
+                    # another role's own date as the alternative: it takes the first's role
+                    named, cue_named = set(named_of[n - 1]), cue_of[n - 1]
+                named_of[n], cue_of[n] = set(named), cue_named
             if value not in own:  # another value of a role's kind
                 if named:
                     misplaced.append(f"{value} (as {cue_named!r})")
