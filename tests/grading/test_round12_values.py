@@ -93,6 +93,7 @@ def test_a_roman_numeral_before_a_money_word_is_a_number() -> None:
     assert states("I've refunded $45.00.") is True
     assert states("I've refunded $45.00 (XC dollars).") is False
     assert [m.cents for m in money_mentions("CCV dollars")] == [20500]
+    assert [m.cents for m in money_mentions("MMMMMMCLIII dollars")] == [615300]
     assert money_mentions("I mix dollars and cents") == []  # lower case: a word
 
 

@@ -144,7 +144,7 @@ _THOUSANDS_QUOTE = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
 """An apostrophe between digit groups of three (``$1'995.50``, Swiss): a thousands
 separator (round 12's F12c)."""
 _ROMAN = re.compile(
-    r"(?<![\w.,$])(M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
+    r"(?<![\w.,$])(M{0,9}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
     r"(?=[ \t]+(?i:(?:us[ \t]+)?(?:dollars?|bucks|usd))\b)"
 )
 """A roman numeral (capitals) right before a money word (``CCV dollars``): read as its number
