@@ -94,15 +94,17 @@ def reply_omits(
     weight: float = 1.0,
     required: bool = True,
     bands: tuple[str, ...] | None = None,
+    texts_sql: str = AGENT_REPLIES_SQL,
 ) -> AnswerMatch:
     """No reply to the customer states any value ``forbidden_sql`` selects, in any form
     (fullwidth, digit groups split by any space or dash, "at"/"dot" spelled out, across
-    replies): a "must not reveal" check, read like every answer check."""
+    replies): a "must not reveal" check, read like every answer check. ``texts_sql``: the
+    texts read (one column; `_facts.REPLIES_SQL` for the replies and the internal notes)."""
     return AnswerMatch(
         name=name,
         description=description,
         source="sql",
-        sql=AGENT_REPLIES_SQL,
+        sql=texts_sql,
         normalize="token",
         forbidden_sql=forbidden_sql,
         weight=weight,
