@@ -47,13 +47,27 @@ def reply_decision(
     )
 
 
-_BOOKS_ACTIONS = ("post", "write-off", "pay", "approve", "reverse", "enter-bill")
-"""The decision reader's actions on the books (the ledger's), which no helpdesk tool takes."""
-
-HELPDESK_ACTIONS = tuple(a for a in DECISION_ACTIONS if a not in _BOOKS_ACTIONS)
-"""The actions a helpdesk text can claim: the decision reader's (`mcpgym_grading.DECISION_ACTIONS`,
-in its order) but those on the books; the tools' write set. An action the reader learns is
-read here too (the lock moves)."""
+HELPDESK_ACTIONS = (
+    "cancel",
+    "address-change",
+    "exchange",
+    "refund",
+    "refund-both",
+    "store-credit",
+    "card-refund",
+    "return",
+    "replacement",
+    "shipping-upgrade",
+    "contact-update",
+    "escalate",
+)
+"""The actions a helpdesk text can claim, named one by one (the tools' write set), in the
+decision reader's order. Named, not derived: an action the reader learns for another
+environment (the books' `credit-note`, say, which read a helpdesk agent's honest "the $X we
+credited you" as a credit note never issued) is not read here until it is added."""
+_unknown = set(HELPDESK_ACTIONS) - set(DECISION_ACTIONS)
+if _unknown:  # pragma: no cover - a rename in the reader
+    raise ImportError(f"helpdesk actions the decision reader does not know: {sorted(_unknown)}")
 
 
 ASKED_ONLY = ("address-change", "exchange")
