@@ -31,8 +31,10 @@ from such a run in anything starts a new run and says which inputs differed.
 A server that stops answering stops the campaign (`mcpgym_clients.breaker`): after
 `BREAKER_THRESHOLD` consecutive episode attempts, each after its retry wait, that the
 environment server or the grading service did not answer at all, the episodes in flight
-are cancelled (not stored: a rerun runs them), and the result says which server
-(`CampaignResult.stopped`); ``mcpgym eval`` exits with `EXIT_INCOMPLETE`.
+are cancelled, each slot with no row yet (in flight or not started) is stored as
+``infra_error`` naming the stop (so every planned slot still ends as one row, and a rerun
+retries them), and the result says which server (`CampaignResult.stopped`); ``mcpgym eval``
+exits with `EXIT_INCOMPLETE`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import functools
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -495,7 +498,7 @@ async def _run_claimed(
             last = rec.termination != "infra_error" or attempts > infra_retries
             if breaker.note(rec, after_wait=attempts > 1 or last) is not None:
                 groups[0].cancel_scope.cancel()  # a server stopped answering: stop here
-                if not last:  # not stored: the slot stays for a rerun
+                if not last:  # stored after the pool stops (`_store_not_run`)
                     shown.end(rid, ep, rec, stored=False)
                     return rec
             if not last:
@@ -545,6 +548,8 @@ async def _run_claimed(
         raise
     if refused:
         raise CampaignNotConfirmed(refused[0])
+    if breaker.reason is not None:  # every planned slot still ends as one row
+        await anyio.to_thread.run_sync(_store_not_run, store, jobs, breaker.reason)
     planned = {run_id: {(v.task, v.band, v.seed, e) for v in variants for e in range(epochs)}}
     if baseline_id is not None:
         planned[baseline_id] = {(v.task, v.band, v.seed, 0) for v in variants}
@@ -572,3 +577,36 @@ async def _run_claimed(
         baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
         stopped=breaker.reason,
     )
+
+
+def _store_not_run(
+    store: RunStore, jobs: list[tuple[Agent, str, VariantKey, int]], reason: str
+) -> int:
+    """Store an ``infra_error`` row for every job whose slot holds no row yet; return how many.
+
+    Called when the breaker stopped the campaign: the episodes it cancelled and those it never
+    started end as unscored rows whose error names the stop, so that every planned (variant,
+    epoch) ends as exactly one row and a rerun retries them (`mcpgym_clients.resume`).
+    """
+    held: dict[str, set[tuple[str, str, int, int]]] = {}
+    added = 0
+    for agent, rid, v, epoch in jobs:
+        if rid not in held:
+            held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.episodes(rid)}
+        if (v.task, v.band, v.seed, epoch) in held[rid]:
+            continue
+        now = datetime.now(UTC).isoformat()
+        rec = EpisodeRecord(
+            agent=agent.name,
+            task=v.task,
+            band=v.band,
+            seed=v.seed,
+            epoch=epoch,
+            error=f"not run to its end: the campaign stopped ({reason})",
+            started_at=now,
+            ended_at=now,
+        )
+        store.add_episode(rid, rec, attempts=0)
+        held[rid].add((v.task, v.band, v.seed, epoch))
+        added += 1
+    return added
