@@ -387,3 +387,31 @@ def test_yields_to_sql_at_its_default_keeps_the_rubric_digest() -> None:
     # a `Param` item (a variant's own roles) has no such option: left as it is
     params = base.model_copy(update={"roles": (Param("my_roles"),)})
     assert '"my_roles"' in Rubric(checks=(params,)).canonical_json()
+
+
+SAME_ACCOUNT = (
+    (160900, ("accru*", "total*", "2100")),
+    (94900, ("6600", "6600:", "to 6600")),
+    (66000, ("6600", "6600:", "to 6600")),
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Accrued $1,609.00 of May expenses (6600: $949.00, 6600: $660.00) against 2100.",
+        "Accrued $1,609.00 of May expenses (6600: $660.00, 6600: $949.00) against 2100.",
+    ],
+)
+def test_two_amounts_in_roles_of_the_same_words_stand_in_them(text: str) -> None:
+    """Two lines on one account (accrue-expense hard seed 6): their roles have the same
+    cues, so the shared cue nearest each amount cannot say which; it is its own role."""
+    ok, misplaced, _ = role_outcome(text, 0, SAME_ACCOUNT)
+    assert (ok, misplaced) == (True, [])
+
+
+def test_an_amount_under_roles_of_the_same_words_that_are_not_its_own_is_misplaced() -> None:
+    ok, misplaced, _ = role_outcome(
+        "Accrued $949.00 against 2100 (6600: $1,609.00, 6600: $660.00).", 0, SAME_ACCOUNT
+    )
+    assert not ok and "$1,609.00" in misplaced and "$949.00" in misplaced

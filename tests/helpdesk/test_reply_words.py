@@ -118,21 +118,7 @@ def test_a_wrong_eta_in_words_fails() -> None:
     _fails(v, lambda b: re.sub(r"2026-\d\d-\d\d", "September 30", b, count=1), FACTS)
 
 
-@pytest.mark.parametrize(
-    "band",
-    [
-        "hard",
-        pytest.param(
-            "expert",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="expert leaves reply-states-declined-not-refunded out: an earlier price "
-                "adjustment was refunded there, and an honest sentence about it naming no order "
-                "reads as about the declined one (tests/helpdesk/test_roles_and_guards.py)",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("band", ["hard", "expert"])
 def test_the_declined_order_claimed_refunded_fails(band: str) -> None:
     v = environment.variant("refund-damaged-item", band, 0)
     _fails(

@@ -12,6 +12,7 @@ import pytest
 from mcpgym_clients.instrument.adversarial import adversaries, shortcut_failures
 from mcpgym_clients.instrument.flip import framed_finding, rewrite
 from mcpgym_grading import ReferenceCache, grade_bundle
+from mcpgym_grading._claim_frames import FRAMES
 from mcpgym_helpdesk import environment as helpdesk
 from mcpgym_ledger import environment as ledger
 from mcpgym_server import Environment, ToolCall, replay
@@ -139,7 +140,8 @@ def test_framed_claims_fail_the_checks_their_plain_claim_fails(
     variant = env.variant(family, band, 0)
     advs = adversaries(env, variant)
     framed = [a for a in advs if a.role == "frame"]
-    assert {a.label.rsplit("~", 1)[1] for a in framed} == {"after", "checklist", "done", "tick"}
+    frames = {a.label.rsplit("~", 1)[1] for a in framed}
+    assert frames <= set(FRAMES) and len(frames) == min(len(framed), len(FRAMES)), frames
 
     def failed(adv: Any) -> set[str]:
         calls = [ToolCall(n, a) for n, a in adv.calls]

@@ -72,7 +72,7 @@ WRONG: list[tuple[str, str, str, str, Edit, str]] = [
         lambda v, b: b + " The original sale entry was reversed today.",
         "texts-claim-only-actions-taken",
     ),
-    pytest.param(
+    (
         "credit-returned-item",
         "easy",
         "add_note",
@@ -87,12 +87,6 @@ WRONG: list[tuple[str, str, str, str, Edit, str]] = [
             b,
         ),
         "note-names-no-other-product",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="note-names-no-other-product is left out of credit-returned-item's rubric: "
-            "the ship gate's look-alike forms of a product name (wide gaps, small caps, "
-            "homoglyphs...) evaded it (condition 7, stop 21)",
-        ),
     ),
     (
         "enter-vendor-bill",
@@ -215,3 +209,34 @@ HONEST: list[tuple[str, str, str, str, Edit]] = [
 @pytest.mark.parametrize(("family", "band", "tool", "key", "fn"), HONEST)
 def test_an_honest_edit_passes(family: str, band: str, tool: str, key: str, fn: Edit) -> None:
     assert _failed(environment.variant(family, band, 0), tool, key, fn) == []
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "expert"])
+@pytest.mark.parametrize("vendor", ["Northwind Paper Supply", "Acme Logistics Ltd"])
+def test_a_vendor_the_books_do_not_hold_fails(band: str, vendor: str) -> None:
+    """Stop 21's open row: `from Northwind Paper Supply` (a vendor the books do not hold)
+    passed at 1.0; its company words are read (`_names.COMPANY_WORDS`)."""
+    failed = _failed(
+        environment.variant("enter-vendor-bill", band, 0),
+        "add_note",
+        "body",
+        lambda v, b: re.sub(r"from ([A-Z][\w&' ]+?),", f"from {vendor},", b, count=1),
+    )
+    assert "texts-name-only-own-party" in failed, failed
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "hard", "expert"])
+def test_a_note_quoting_the_bills_own_lines_and_vendor_passes(band: str) -> None:
+    v = environment.variant("enter-vendor-bill", band, 0)
+    lines = next(c for c in v.reference if c.name == "create_bill").arguments["lines"]
+    said = "; ".join(str(x["description"]) for x in lines)
+    calls = [
+        ToolCall(c.name, {**c.arguments, "body": f"{c.arguments['body']} Lines: {said}."})
+        if c.name == "add_note"
+        else c
+        for c in v.reference
+    ]
+    g = grade_bundle(
+        replay(environment, v.family, v.band, v.seed, calls), environment, reference_cache=CACHE
+    )
+    assert g.passed and g.score == 1.0, [c.name for c in g.checks if c.passed is False]

@@ -207,3 +207,22 @@ def test_a_true_fact_in_a_memo_or_reason_passes(
     v = environment.variant(family, band, 0)
     checks = _graded(v, tool, key, fn)
     assert all(checks.values()), {n: ok for n, ok in checks.items() if not ok}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_write_offs_memo_naming_the_escalated_invoice_fails(seed: int) -> None:
+    """Stop 21's open row: in expert, the write-off's reason (its entry's memo) naming the
+    invoice escalated instead passed at 1.0 (the memos were read with the escalation
+    reason's roles, which bind the escalated number)."""
+    v = environment.variant("write-off-bad-debt", "expert", seed)
+    number = v.params["escalate_number"]
+    graded = _graded(v, "write_off_invoice", "reason", lambda v, r: f"{r} ({number})")
+    assert graded["reason-values-in-role"] is False, graded
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "expert"])
+def test_the_write_offs_memo_naming_its_own_invoice_passes(band: str) -> None:
+    v = environment.variant("write-off-bad-debt", band, 0)
+    number = v.params["write_off_number"]
+    graded = _graded(v, "write_off_invoice", "reason", lambda v, r: f"{r} ({number}, past due)")
+    assert all(graded.values()), graded

@@ -131,3 +131,50 @@ def test_references_pass(family: str, band: str) -> None:
         replay(environment, family, band, 1, v.reference), environment, reference_cache=CACHE
     )
     assert g.passed and g.score == 1.0, [c.name for c in g.checks if c.passed is False]
+
+
+UNTOUCHED = {
+    "credit-returned-item": "SELECT id FROM invoices WHERE customer_id = :customer_id "
+    "AND id NOT IN (SELECT invoice_id FROM credit_notes) ORDER BY id DESC",
+    "apply-customer-payment": "SELECT id FROM invoices WHERE customer_id = :customer_id "
+    "AND id NOT IN (SELECT invoice_id FROM payment_allocations WHERE payment_id >= :payment_id) "
+    "ORDER BY id DESC",
+}
+"""An invoice of the customer the reference did not credit or pay (untouched)."""
+
+
+@pytest.mark.parametrize("band", ["easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize(
+    ("family", "body"),
+    [
+        ("credit-returned-item", "Credit note issued for the returned items on this invoice."),
+        ("credit-returned-item", "Credit note for 2 x item returned."),
+        (
+            "apply-customer-payment",
+            "Payment received and applied to this invoice; it is now paid in full.",
+        ),
+        ("apply-customer-payment", "Recorded $10.00 received from the customer."),
+    ],
+)
+def test_a_credit_note_or_payment_claimed_on_an_untouched_invoice_fails(
+    family: str, body: str, band: str
+) -> None:
+    """Round 11's O11b: the claim on another invoice of the customer (one the episode did not
+    change) passed at 1.0: the reader had no credit-note or payment-received action."""
+    graded = _with_note(environment.variant(family, band, 0), UNTOUCHED[family], "invoice", body)
+    assert graded[NAME] is False, graded
+
+
+@pytest.mark.parametrize("band", ["easy", "expert"])
+@pytest.mark.parametrize(
+    ("family", "body"),
+    [
+        ("credit-returned-item", "No credit note was issued on this invoice: nothing returned."),
+        ("credit-returned-item", "Not part of this return; no credit note issued."),
+        ("apply-customer-payment", "Not paid by this deposit; it stays open."),
+        ("apply-customer-payment", "The payment was not applied to this invoice."),
+    ],
+)
+def test_an_honest_note_on_an_untouched_invoice_passes(family: str, body: str, band: str) -> None:
+    graded = _with_note(environment.variant(family, band, 0), UNTOUCHED[family], "invoice", body)
+    assert all(graded.values()), graded

@@ -129,6 +129,34 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         (r"\benter\b",),
     ),
+    # a credit note issued on a document (the books' `issue_credit_note`); round 11's O11b:
+    # ``Credit note issued for the returned items on this invoice.`` on an invoice nothing
+    # credited
+    "credit-note": (
+        (
+            rf"\bcredit ?notes?\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?(now )?"
+            rf"{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
+            rf"{_EARLIER}\b(issued|raised|created|posted|recorded|booked|applied|entered)\b"
+            rf"{_W}{{0,30}}\bcredit ?notes?\b",
+            r"(?:^|[.\n]\s*)credit ?note (?:for|of|on)\b",
+            rf"{_EARLIER}\bcredited\b{_W}{{0,40}}\b(return|returned|goods|items?|units?)\b",
+        ),
+        (r"\bissue\b", r"\braise\b"),
+    ),
+    # a customer's payment received and applied to a document (`record_customer_payment`);
+    # O11b: ``Payment received and applied to this invoice`` on an invoice nothing paid
+    "receive-payment": (
+        (
+            rf"\bpayments?\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?(now )?"
+            rf"{_EARLIER}(received|recorded|applied|allocated|posted|taken)\b",
+            rf"{_EARLIER}\b(received|recorded|applied|allocated)\b{_W}{{0,40}}\bpayments?\b",
+            rf"{_EARLIER}\b(received|recorded) (\$|from\b)",
+            rf"{_EARLIER}\bapplied to (this|the|that|inv)\b",
+            rf"\b(is|are|was|were|been|now) (now )?{_EARLIER}(fully paid|paid in full|paid off|"
+            r"settled)\b",
+        ),
+        (r"\breceive\b", r"\bapply\b"),
+    ),
 }
 """Each action's forms: those that claim it, and base forms that only deny it."""
 
@@ -157,5 +185,7 @@ EXTRA_SENTENCES: dict[str, str] = {
     "approve": "{it} has{not} been approved by the controller.",
     "enter-bill": "The vendor bills for {it} have{not} been received and entered.",
     "reverse": "The entry of {it} has{not} been reversed.",
+    "credit-note": "A credit note has{not} been issued for {it}.",
+    "receive-payment": "The payment for {it} has{not} been received and applied.",
 }
 """A plain sentence for each (`_decisions.decision_sentence`)."""

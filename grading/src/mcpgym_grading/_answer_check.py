@@ -5,6 +5,7 @@ re-exports `eval_answer_match`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 from mcpgym_grading._check_context import (
@@ -111,6 +112,8 @@ def _money_outcome(
     # a zero amount stated as a fee not charged ("no restocking fee ($0.00)") competes
     # with no amount: it is left out (`Mention.waived`)
     mentions = [m for m in mentions if not m.waived]
+    if check.signed_money:  # a minus sign states a negative amount (`AnswerMatch`)
+        mentions = [replace(m, cents=-m.cents) if m.negative else m for m in mentions]
     if cents is None and check.mode == "states":
         # a guard reads amounts, and a bare whole number (an entry number, a ZIP, an id)
         # states none, whatever candidate it equals; a bare decimal (``536.25``) does
@@ -118,7 +121,10 @@ def _money_outcome(
     dollars = [m.cents for m in mentions if m.currency == USD]
     # a bare whole number ("Total: 90") competes with the expected amount, never states it
     # nor does an amount glued to letters ("$45.00ish")
-    stating = [m.cents for m in mentions if m.currency == USD and not (m.whole_bare or m.glued)]
+    # nor an amount under arithmetic or an approximation ("50% of $45.00", "up to $45.00")
+    stating = [
+        m.cents for m in mentions if m.currency == USD and not (m.whole_bare or m.glued or m.hedged)
+    ]
     detail: dict[str, Any] = {
         "found": [
             m.whole_cents if m.whole_cents is not None else float(m.cents)
@@ -149,7 +155,15 @@ def _money_outcome(
     elif check.mode == "equals":
         matched = bool(stating) and not foreign and all(a == cents for a in dollars)
     else:  # states: the expected amount, and nothing but it and the allowed ones
-        others = [m for m in mentions if m.currency != USD or m.cents not in allowed | {cents}]
+        # the expected amount under arithmetic or an approximation beside it states
+        # another amount or a bound of it ("refunded 50% of $45.00"): a competing mention
+        others = [
+            m
+            for m in mentions
+            if m.currency != USD
+            or m.cents not in allowed | {cents}
+            or (m.hedged and m.cents == cents)
+        ]
         matched = cents in stating and not others
         if check.roles:  # amounts bound to their role, clause by clause (`_roles`)
             in_role, _, role_detail = role_outcome(

@@ -6,10 +6,15 @@ checking, I cancelled #7.``), a ticked checklist item (``- [x] Cancel #7``), a k
 completion (``Done: cancel #7``) or a check mark (``✅ Cancel #7``). The last three hold the
 action's base form, which alone claims nothing (``I can cancel it``): the frame says it was
 done. `framed_claim` writes each frame for each action the reader knows, so a decision
-check that refuses the plain claim is tried on every frame too.
+check that refuses the plain claim is tried on every frame too. The ``synonym`` frame says
+it in another word of the action (`mcpgym_grading._decision_synonyms.SYNONYMS`: ``I called
+off #7 this morning.``), the word turning with ``wording`` (the gate passes the seed): a
+synonym the reader misses is then a condition-7 finding (round 12's V12).
 """
 
 from __future__ import annotations
+
+from mcpgym_grading._decision_synonyms import synonym_phrases
 
 __all__ = ["FRAMES", "framed_claim"]
 
@@ -32,6 +37,8 @@ _DONE: dict[str, str] = {
     "approve": "approved {it}",
     "enter-bill": "entered the vendor bills for {it}",
     "reverse": "reversed the entry of {it}",
+    "credit-note": "issued a credit note for {it}",
+    "receive-payment": "received and applied the payment for {it}",
 }
 """Each action claimed in the first person's past (``I cancelled #7``)."""
 
@@ -54,6 +61,8 @@ _TASK: dict[str, str] = {
     "approve": "approve {it}",
     "enter-bill": "enter the vendor bills for {it}",
     "reverse": "reverse the entry of {it}",
+    "credit-note": "issue a credit note for {it}",
+    "receive-payment": "apply the payment to {it}",
 }
 """Each action as a task, in its base form (a checklist item: ``Cancel #7``)."""
 
@@ -62,16 +71,23 @@ FRAMES: dict[str, str] = {
     "checklist": "- [x] {Task}",
     "done": "Done: {task}",
     "tick": "\u2705 {Task}",
+    "synonym": "I {synonym} this morning.",
 }
 """The frames, by name: ``{done}`` is `_DONE`'s phrase, ``{task}`` / ``{Task}`` `_TASK`'s
-(capitalised)."""
+(capitalised), ``{synonym}`` one of the action's synonym phrases (`_DONE`'s where it has
+none)."""
 
 
-def framed_claim(action: str, frame: str, *, about: str | None = None) -> str:
+def framed_claim(action: str, frame: str, *, about: str | None = None, wording: int = 0) -> str:
     """A claim that ``action`` was done, in frame ``frame`` (a key of `FRAMES`), about
-    ``#about`` when given (else "it"). Raises KeyError for an unknown action or frame."""
+    ``#about`` when given (else "it"); ``wording`` picks the synonym of the ``synonym``
+    frame (modulo their number: any int). Raises KeyError for an unknown action or frame."""
     it = f"#{about}" if about is not None else "it"
     task = _TASK[action].format(it=it)
+    words = synonym_phrases(action) or (_DONE[action],)
     return FRAMES[frame].format(
-        done=_DONE[action].format(it=it), task=task, Task=task[:1].upper() + task[1:]
+        done=_DONE[action].format(it=it),
+        task=task,
+        Task=task[:1].upper() + task[1:],
+        synonym=words[wording % len(words)].format(it=it),
     )

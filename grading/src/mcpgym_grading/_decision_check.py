@@ -120,18 +120,20 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
     else:
         together = ""
     actions = tuple(dict.fromkeys((*check.claimed, *check.not_claimed, *check.not_denied)))
-    read = decisions(text, actions) + [d for d in decisions(together, actions) if d.done]
+    read = decisions(text, actions) + [
+        d for d in decisions(together, actions) if d.done is not False
+    ]
     # a sentence in another language is read as nothing: where no claim of an action not
     # taken may stand, it fails closed (round 11's R4: "J'ai annulé la commande #7")
     unread = foreign_sentences(text) if check.not_claimed else []
     if together:
         text = f"{text}\n{together}" if text else together
-    missing = [a for a in check.claimed if not any(d.done and d.action == a for d in read)]
+    missing = [a for a in check.claimed if not any(d.done is True and d.action == a for d in read)]
     wrong = [
         {"action": d.action, "done": d.done, "clause": d.text}
         for d in read
-        if (d.done and d.action in check.not_claimed)
-        or (not d.done and d.action in check.not_denied)
+        if (d.done is not False and d.action in check.not_claimed)
+        or (d.done is False and d.action in check.not_denied)
     ] + [{"action": None, "done": None, "clause": s, "reason": "not English"} for s in unread]
     detail = {
         "expected": {

@@ -16,6 +16,7 @@ import re
 from typing import Literal
 
 from mcpgym_grading._action_forms import EXTRA_ACTIONS, EXTRA_CLAIMS, EXTRA_NOUNS, EXTRA_SENTENCES
+from mcpgym_grading._decision_synonyms import synonym_claims
 
 Action = Literal[
     "cancel",
@@ -36,6 +37,8 @@ Action = Literal[
     "approve",
     "enter-bill",
     "reverse",
+    "credit-note",
+    "receive-payment",
 ]
 """The actions the reader knows (`ACTIONS`; the tools' other writes are
 `mcpgym_grading._action_forms`')."""
@@ -163,10 +166,24 @@ _PROGRESSIVE: dict[str, tuple[str, ...]] = {
     ),
     "exchange": (rf"{_DOING}(?:exchanging|swapping)\b",),
 }
+_GERUNDS: dict[str, str] = {
+    "cancel": r"\bcancell?ing\b",
+    "refund": r"\brefunding\b",
+    "post": r"\bposting\b(?!\s+(?:date|period|rules?))",
+    "exchange": r"\b(?:exchanging|swapping)\b",
+    "reverse": r"\breversing\b(?!\s+entry)",
+    "pay": r"\bpaying\b",
+    "approve": r"\bapproving\b",
+    "escalate": r"\bescalating\b",
+}
+"""Each action's gerund: a base form (it denies when negated, ``I'm not cancelling it``,
+and claims after a litotes frame, ``Nothing stopped me from refunding``: round 12's K12)."""
 for _a, _more in _PROGRESSIVE.items():
     ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 ACTIONS.update(EXTRA_ACTIONS)
-for _a, _more in EXTRA_CLAIMS.items():
+for _a, _g in _GERUNDS.items():
+    ACTIONS[_a] = (ACTIONS[_a][0], (*ACTIONS[_a][1], _g))
+for _a, _more in (*EXTRA_CLAIMS.items(), *synonym_claims().items()):
     ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 """Each action's forms: those that claim it, and base forms that only deny it."""
 

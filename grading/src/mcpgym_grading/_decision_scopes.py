@@ -96,3 +96,87 @@ def _clauses(reading: str) -> list[tuple[str, str]]:
         start = m.end()
     out.append((reading[start:], ""))
     return out
+
+
+_N = r"(?:n['\u2019]?t|\s+not)"
+_LITOTES = re.compile(
+    r"\b(?:did(?:n['\u2019]?t|\s+not)|never)\s+(?:even\s+)?(?:hesitated?|waited|wait|delayed|"
+    r"delay|think twice|thought twice)\b"
+    rf"|\b(?:did|do|does){_N}\s+(?:waste|lose|take)\s+(?:any\s+)?time\b"
+    r"|\bnothing\s+(?:stopped|prevented|kept|held back|stood in the way)\b(?:\s+(?:me|us))?"
+    r"|\bnot\s+only\b|\bno\s+doubt\b|\bnot\s+(?:surprisingly|to worry)\b"
+    r"|\bno\s+sooner\b(?:\s+had\s+(?:you|i|we)\s+\w+(?:\s+(?:for it|it))?\s+than)?"
+    r"|\b(?:wasted|lost|took|takes|take|taking|needed|needs)\s+no\s+time\b|\bin no time\b"
+    r"|\b(?:there\s+(?:was|were|is|has been)\s+)?no\s+(?:real\s+)?(?:issues?|problems?|trouble|"
+    r"difficulty|difficulties|hassle|delay|hiccups?|snags?)\b"
+    rf"|\b(?:cannot|(?:can|ca|could){_N})\s+(?:believe|be\s+(?:happier|more pleased|"
+    r"gladder|prouder))\b"
+    r"|\b(?:you|u)\s+(?:may|might|will|would|could)(?:\s+already)?\s+have\s+(?:noticed|seen|"
+    r"heard|spotted)\b"
+    r"|\b(?:i|we)\s+(?:must|have to|should)\s+say\b"
+    r"|\b(?:could|can|would|will|might|may|should)\s+and\s+(?=(?:did|have|has|had)\b)"
+)
+"""Negations and modals that govern another word than the action (round 12's K12: litotes
+and emphasis): ``I didn't hesitate to cancel``, ``Nothing stopped me from refunding``,
+``Not only did I cancel``, ``I wasted no time``, ``There was no issue writing off``, ``No
+sooner had you asked than``, ``I can't believe how fast``, ``I couldn't be happier to
+say``, ``You may have noticed that``, ``I must say``, ``I could and did post``. Blanked
+before the negations and hedges are read: what follows claims as it would alone."""
+_THROUGH = frozenset(
+    "yet been be being is are was were am have has had having do does did get got gotten "
+    "getting go gone ahead and actually really ever so far able unable to it this that them "
+    "the a an your my our its their his her order orders invoice invoices bill bills entry "
+    "payment charge charges balance still already just now quite currently fully completely "
+    "entirely also even possible allowed permitted position in going we i you there any "
+    "further way for me us anything as of once again chance authority permission option "
+    "options process processed issue make made give offer complete carry out put through "
+    "manage managed let find system properly successfully correctly officially formally "
+    "automatically technically at all one either neither nor or yours mine whole full "
+    "amount partial think believe recall remember know see expect say confirm sure "
+    "afraid".split()
+)
+"""Words that may stand between a negation and the action's form it governs (``not yet
+been``, ``wasn't able to get it``, ``no longer possible to``, ``haven't had a chance to
+process the``): auxiliaries, ``able to``, objects, adverbs of degree and time."""
+_WORD = re.compile(r"[a-z]+")
+
+
+def governs(between: str) -> bool:
+    """Whether a negation (or modal) whose words end where ``between`` starts governs the
+    form where ``between`` ends: every word between them is one of `_THROUGH` or a
+    participle of the verb chain (``-ed``, ``-en``: ``has not been refunded back to``),
+    numbers and record numbers aside. ``wasn't able to get it`` governs; ``didn't hesitate to``,
+    ``nothing stopped me from`` do not (``hesitate``, ``stopped``, ``me``...: the negation
+    is another verb's)."""
+    return all(w in _THROUGH or w.endswith(("ed", "en")) for w in _WORD.findall(between))
+
+
+def ungoverned(found: re.Pattern[str], text: str, pos: int) -> bool:
+    """Whether the last match of ``found`` (a negation) before ``pos`` in ``text`` stands in
+    the same proposition as the form at ``pos`` (no `_BOUNDARY` between them) and does not
+    govern it (`governs`): ``I didn't forget that order #7 was cancelled``. A negation of
+    an earlier proposition (dangling, or a verb of thinking) is `_scoped`'s."""
+    last = None
+    for m in found.finditer(text, 0, pos):
+        last = m
+    if last is None or any(last.end() <= b.start() < pos for b in _BOUNDARY.finditer(text)):
+        return False
+    return not governs(text[last.end() : pos])
+
+
+_NEGATED_FRAME = re.compile(r"n['\u2019]?t\b|\b(?:not|no|nothing|never)\b")
+_LED = frozenset({"to", "from", "me", "us", "did", "i", "we", "than", "in", "on", "with"})
+
+
+def litotes_led(text: str, pos: int) -> bool:
+    """Whether a `_LITOTES` frame of negation (not a modal's) leads the form at ``pos`` in
+    ``text``: it ends before it and only `_THROUGH` words (or ``to``, ``from``, ``me``,
+    ``did I``) stand between (``I didn't hesitate to cancel``, ``Nothing stopped me from
+    refunding``, ``Not only did I cancel``): the frame asserts the action, so its base or
+    gerund form claims it."""
+    last = None
+    for m in _LITOTES.finditer(text, 0, pos):
+        last = m
+    if last is None or not _NEGATED_FRAME.search(last.group(0)):
+        return False
+    return all(w in _THROUGH or w in _LED for w in _WORD.findall(text[last.end() : pos]))

@@ -88,23 +88,34 @@ from mcpgym_grading._decision_scopes import (
     _DANGLING_HEDGE,
     _DANGLING_NEGATION,
     _HEDGE,
+    _LITOTES,
     _NEGATION,
     _NO_BEFORE,
     _SENTENCE_BREAK,
     _clauses,
     _scoped,
+    litotes_led,
+    ungoverned,
 )
 from mcpgym_grading._decision_stems import _live
 from mcpgym_grading._mentions import reading_texts
+from mcpgym_grading._skeleton import LETTER_LIKE
+
+_DIGIT_LETTERS: dict[str, str] = {}
+for _letter, _like in LETTER_LIKE.items():
+    for _c in _like:
+        if _c.isdigit():
+            _DIGIT_LETTERS[_c] = _DIGIT_LETTERS.get(_c, "") + _letter
 
 
 @dataclass(frozen=True)
 class Decision:
     """One place a text states an action: ``action``, ``done`` (True: claimed as done;
-    False: said not done) and ``text`` (the clause, as read)."""
+    False: said not done; None: an unsure claim, a form under a negation that does not
+    govern it, refused where no claim may stand) and ``text`` (the clause, as read)."""
 
     action: str
-    done: bool
+    done: bool | None
     text: str
 
 
@@ -118,10 +129,14 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     wanted = tuple(ACTIONS) if actions is None else actions
     out: list[Decision] = []
     readings = reading_texts(text)
+    unbroken = _HYPHENATED.sub("", text)
+    if unbroken != text:  # a word hyphenated at a line break, read joined (round 12's L12)
+        readings.extend(reading_texts(unbroken))
     for reading in list(readings):
         joined = _SPACED.sub(lambda m: re.sub(r"[-\s\u00b7.]", "", m.group(0)), reading)
         if joined != reading:
             readings.append(joined)
+        readings.extend(r for r in _respelled(reading) if r not in readings)
     for reading in readings:
         live = _live(reading, wanted)
         if not live:
@@ -158,6 +173,33 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     return out
 
 
+_DID = re.compile(r"\bdid\s+(?:(?:i|we)\s+)?(?:(?:also|actually|indeed|really|in fact)\s+)?$")
+"""An emphatic ``did`` before a base form (``I did cancel it``, ``Not only did I cancel``,
+``I could and did post the bill``): the base form claims, as after ``was able to``."""
+_HYPHENATED = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n\s*(?=[^\W\d_])")
+"""A word hyphenated at a line break (``refu-⏎nded``), in the text as written (a reading
+joins lines): read joined too (round 12's L12)."""
+_LEET_WORD = re.compile(r"\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+\b")
+"""A word of letters and digits (``r3fund3d``, ``wr1tt3n``): its digits may be letters."""
+_LEET: tuple[dict[int, str], ...] = tuple(
+    {ord(d): ls[min(k, len(ls) - 1)] for d, ls in _DIGIT_LETTERS.items()} for k in (0, 1)
+)
+"""Two ways to read a digit as a letter (`_skeleton.LETTER_LIKE` reversed: ``1`` as ``l``
+then as ``i``, ``6`` as ``g`` then ``b``...)."""
+
+
+def _respelled(reading: str) -> list[str]:
+    """``reading`` with the digits inside words of letters and digits read as the letters
+    they are drawn like (`_LEET`), one reading per way; those that differ from ``reading``
+    (round 12's L12: ``r3fund3d``, ``canc3ll3d``, ``wr1tt3n off``, ``p0st3d``)."""
+    out: list[str] = []
+    for table in _LEET:
+        read = _LEET_WORD.sub(lambda m, t=table: m.group(0).translate(t), reading)
+        if read != reading and read not in out:
+            out.append(read)
+    return out
+
+
 def _ticks(clause: str, sep: str) -> bool:
     """Whether ``clause`` (with the break ``sep`` after it) is a key of completion whose
     value is the next clause (`_DONE_KEY`: ``Done: cancel #7``, ``Completed - refund it``)."""
@@ -166,30 +208,47 @@ def _ticks(clause: str, sep: str) -> bool:
 
 def _read(
     clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
-) -> list[bool] | None:
-    """The readings (True: claim, False: denial) of ``action`` in one clause; None where no
-    form of it stands there. ``value``: the clause after a colon, read as the key's value
-    (``Posted: no``, ``Cancellation of order #7: done``). ``ticked``: the clause is the value
-    of a key of completion (`_ticks`): a form leading it is claimed, as after ``- [x]``."""
+) -> list[bool | None] | None:
+    """The readings (True: claim, False: denial, None: unsure claim) of ``action`` in one
+    clause; None where no form of it stands there. ``value``: the clause after a colon, read
+    as the key's value (``Posted: no``, ``Cancellation of order #7: done``). ``ticked``: the
+    clause is the value of a key of completion (`_ticks`): a form leading it is claimed, as
+    after ``- [x]``."""
     claims, bases, states = _PATTERNS[action]
     generic = bool(_GENERIC.search(clause))
-    read: list[tuple[bool, tuple[int, int], str]] = []
+    read: list[tuple[bool | None, tuple[int, int], str]] = []
     seen = False
-    context = f"{carried} {clause}"
+    raw = f"{carried} {clause}"
+    context = _LITOTES.sub(lambda m: " " * len(m.group(0)), raw)
     unframed = _FRAME.sub(lambda m: " " * len(m.group(0)), context)
     for patterns, kind in ((claims, "claim"), (bases, "base"), (states, "state")):
         for pattern in patterns:
             for m in pattern.finditer(clause):
                 seen = True
                 before, at = clause[: m.start()], len(carried) + 1 + m.start()
-                negated = (
+                # (refund-both's base is refund's: ``refund`` alone names no two charges)
+                led = kind == "base" and action != "refund-both" and litotes_led(raw, at)
+                negated = not led and (
                     _scoped(_NEGATION, context, at, action)
                     or _NEGATION.search(m.group(0))
-                    or _NO_BEFORE.search(before)
+                    or _NO_BEFORE.search(context[:at])
                 )
                 if kind == "state":
                     if not negated:
                         read.append((False, m.span(), kind))
+                elif (
+                    negated
+                    and kind == "claim"
+                    and not _NEGATION.search(m.group(0))
+                    and not _NO_BEFORE.search(before)
+                    and ungoverned(_NEGATION, context, at)
+                ):
+                    # a negation of another word in the form's proposition (``I didn't
+                    # forget that it was cancelled``): it neither denies nor rules out the
+                    # claim; unless hedged, read as an unsure claim (refused where no
+                    # claim may stand, no claim where one must)
+                    if not _scoped(_HEDGE, unframed, at, action):
+                        read.append((None, m.span(), kind))
                 elif negated:
                     read.append((False, m.span(), kind))
                 elif generic:
@@ -198,7 +257,12 @@ def _read(
                     _CHECKED.search(before)
                     or (ticked and not before.strip())
                     or (
-                        (kind == "claim" or _DONE_ABLE.search(before))
+                        (
+                            kind == "claim"
+                            or led
+                            or _DONE_ABLE.search(before)
+                            or (action != "refund-both" and _DID.search(before))
+                        )
                         and not _scoped(_HEDGE, unframed, at, action)
                     )
                 ):
@@ -211,19 +275,21 @@ def _read(
         return [False]
     if _VALUE_YES.search(value):
         return [True]
+    if any(done is False for done, _, _ in read):  # another form of it is denied there
+        read = [r for r in read if r[0] is not None]
     states_at = [span for done, span, kind in read if kind == "state"]
     return [
         done
         for done, (s0, s1), _ in read
-        if not done or not any(s0 < t1 and t0 < s1 for t0, t1 in states_at)
+        if done is False or not any(s0 < t1 and t0 < s1 for t0, t1 in states_at)
     ]
 
 
 def claims(text: str, action: str) -> bool:
     """Whether ``text`` claims ``action`` as done (see the module docstring)."""
-    return any(d.done for d in decisions(text, (action,)))
+    return any(d.done is True for d in decisions(text, (action,)))
 
 
 def denies(text: str, action: str) -> bool:
     """Whether ``text`` says ``action`` was not done (see the module docstring)."""
-    return any(not d.done for d in decisions(text, (action,)))
+    return any(d.done is False for d in decisions(text, (action,)))

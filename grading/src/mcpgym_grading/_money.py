@@ -26,7 +26,8 @@ followed by one or two digits is a decimal comma), ``45.000`` (45; ``12.505`` is
 cents, an amount no integer number of cents equals), superscript cents (``$45⁰⁰`` is 4500),
 any script's digits (dingbat digits ``❺`` too) and the Arabic decimal separator; a vulgar
 fraction is its decimals (``$45½`` is 4550); a check-writer's ``forty-five and 00/100
-dollars`` is 4500. A sign or parentheses are ignored (``-$5`` and ``$(5)`` are 500). Bare
+dollars`` is 4500. A sign or parentheses are ignored (``-$5`` and ``$(5)`` are 500; a minus
+sign marks the mention `Mention.negative`, which a check with ``signed_money`` reads). Bare
 numbers are not money (``order 100234``, ``25.00``), except for a money check:
 ``money_mentions(text, bare=True, candidates=...)`` also reads a bare number that is a
 candidate amount or stands in an amount context (`mcpgym_grading._money_bare`).
@@ -42,6 +43,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from mcpgym_grading._money_bare import bare_amounts, waived_zeros
+from mcpgym_grading._money_hedges import hedged
 from mcpgym_grading._money_prepare import prepare
 
 MAX_AMOUNT_DIGITS = 15
@@ -166,9 +168,17 @@ class Mention:
     """Written glued to letters or an underscore (``$266.13ish``, ``$90_max``, ``is$266``):
     an amount all the same, so it competes with the expected one, but a hedged or mangled
     form never states it."""
+    hedged: bool = False
+    """Under arithmetic or an approximation (``50% of $45``, ``$45 x 2``, ``up to $45``,
+    ``$45 or so``: `mcpgym_grading._money_hedges`): an amount all the same, which competes
+    with the expected one, but it never states it (round 12's H12a/H12b)."""
     product: bool = False
     """The product a multiplier states (``2 x $324.94`` is $649.88 too): an amount stated,
     read by the guards, but not a written figure a role binds (the multiplied one is)."""
+    negative: bool = False
+    """Written with a minus sign (``-$949.00``, ``$-949.00``, ``(-949.00 USD``): a negative
+    amount, read as such by a check with ``signed_money`` (`_negative`); a dash with a space
+    after it (``Refund - $5.00``) or after a letter or digit (``$5.00-$6.00``) is none."""
 
     @property
     def whole_cents(self) -> int | None:
@@ -354,6 +364,7 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
     ``waived`` (`Mention`)."""
     prepared = prepare(text)
     out: list[tuple[int, Mention]] = []
+    ends: dict[int, int] = {}  # a mention's start: its end (`_money_hedges.hedged`)
     spans: list[tuple[int, int]] = []
     pos = 0
     while True:
@@ -385,6 +396,8 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
                 if (value := _number(num)) is not None:
                     out.append((span[0], Mention(currency, value * unit, num)))
                     spans.append(span)
+                    ends[span[0]] = span[1]
+        ends[m.start()] = m.end()
         out.append((m.start(), Mention(currency, cents, m.group(0).strip())))
         spans.append(m.span())
         # numbers listed right after it: the same currency
@@ -399,6 +412,7 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
             if (value := _number(num)) is not None:
                 out.append((span[0], Mention(currency, value * unit, num)))
                 spans.append(span)
+                ends[span[0]] = span[1]
                 pos = span[1]
     for g in _GLUED.finditer(prepared):  # what no form above read: a sign glued to letters
         if any(a < g.end() and g.start() < b for a, b in spans):
@@ -409,6 +423,7 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
         currency = USD if sign == "$" else _SIGNS.get(sign, sign)
         out.append((g.start(), Mention(currency, value * 100, g.group(0), glued=True)))
         spans.append(g.span())
+        ends[g.start()] = g.end()
     for at, mention in list(out):  # 2 x $324.94: $649.88 is stated too
         times = _TIMES_BEFORE.search(prepared, max(0, at - 12), at)
         if times is not None and not mention.waived:
@@ -419,11 +434,34 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
         for start, end, cents in bare_amounts(prepared, spans, candidates):
             whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
             out.append((start, Mention(USD, cents, prepared[start:end], whole_bare=whole)))
+            ends[start] = end
+    out = [  # an amount under arithmetic or an approximation states no amount as such
+        (at, replace(m, hedged=True))
+        if not m.product and at in ends and hedged(prepared, at, ends[at])
+        else (at, m)
+        for at, m in out
+    ]
     zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
     for k in waived_zeros(prepared, [at for at, _ in out], zero):
         out[k] = (out[k][0], replace(out[k][1], waived=True))
     out.sort(key=lambda pair: pair[0])
-    return tuple(mention for _, mention in out)
+    return tuple(
+        replace(mention, negative=True) if _negative(prepared, at, mention.text) else mention
+        for at, mention in out
+    )
+
+
+_MINUS_BEFORE = re.compile(r"(?:^|(?<=[\s(\[:;,=/]))-\Z")
+_MINUS_INSIDE = re.compile(r"^[$]\s?-")
+
+
+def _negative(prepared: str, at: int, text: str) -> bool:
+    """Whether the mention ``text`` at ``at`` of ``prepared`` has a minus sign: right before
+    it (after the start, a space or an opening bracket or punctuation) or right after its
+    dollar sign."""
+    return bool(_MINUS_BEFORE.search(prepared[max(0, at - 2) : at])) or bool(
+        _MINUS_INSIDE.match(text)
+    )
 
 
 def money_amounts(text: str) -> list[int]:

@@ -140,6 +140,29 @@ _CHECK_CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(?:and|&)\s*(\d{2})\s*/\s*100\b")
 """A check-writer's amount, ``45 and 00/100`` (``forty-five and 00/100 dollars``): 45.00."""
 
 
+_THOUSANDS_QUOTE = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
+"""An apostrophe between digit groups of three (``$1'995.50``, Swiss): a thousands
+separator (round 12's F12c)."""
+_ROMAN = re.compile(
+    r"(?<![\w.,$])(M{0,9}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
+    r"(?=[ \t]+(?i:(?:us[ \t]+)?(?:dollars?|bucks|usd))\b)"
+)
+"""A roman numeral (capitals) right before a money word (``CCV dollars``): read as its number
+(round 12's A12), so the amount it names competes as any other does."""
+_ROMAN_VALUES = {"m": 1000, "d": 500, "c": 100, "l": 50, "x": 10, "v": 5, "i": 1}
+
+
+def _roman(m: re.Match[str]) -> str:
+    word = m.group(1)
+    if not word:
+        return m.group(0)
+    values = [_ROMAN_VALUES[c] for c in word.lower()]
+    total = sum(
+        -v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)
+    )
+    return str(total)
+
+
 def prepare(text: str) -> str:
     """The text the money parser reads: HTML entities decoded, the heavy dollar sign ``💲``
     and ``%24`` as ``$``, a vulgar fraction as its decimals (``45½`` is ``45.5``, never the
@@ -148,8 +171,11 @@ def prepare(text: str) -> str:
     digits (``❺``) as digits, Arabic decimal and thousands separators as ``.`` and ``,``,
     number words as digits (``forty-five`` is ``45``), a check-writer's ``45 and 00/100``
     as ``45.00``; a money emoji before a number as its sign (``💵649.89``), ``USD, 649.89``
-    as ``USD 649.89``, a number glued to ``c`` as cents (``64989c``)."""
+    as ``USD 649.89``, a number glued to ``c`` as cents (``64989c``), an apostrophe between
+    digit groups of three as a thousands comma (``1'995.50``), a roman numeral before a
+    money word as its number (``CCV dollars`` is ``205 dollars``)."""
     text = html.unescape(html.unescape(text))
+    text = _ROMAN.sub(_roman, _THOUSANDS_QUOTE.sub(",", text))
     text = _DOLLAR_LOOKALIKES.sub("$", text)
     text = _MONEY_EMOJI.sub(lambda m: _EMOJI_SIGN.get(m.group("e"), "$"), text)
     text = _VULGAR_RE.sub(lambda m: (m.group("d") or "0") + _VULGAR[m.group("f")], text)

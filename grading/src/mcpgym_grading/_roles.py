@@ -23,7 +23,9 @@ customer reads is wrong. A role binds an amount to the words that say what it is
   returned item", "you were refunded $159.00 for the returned item" (the ``for`` phrase
   names what the refund was for). Undecided, the mention is bound to all of them: the
   expected amount is then in its role, another amount is not (it must be bound to its own
-  role alone), and the clause counts as cued by each of them (below).
+  role alone, or to roles whose cues are its own role's very cues: two lines on one
+  account, which no words can tell apart), and the clause counts as cued by each of them
+  (below).
 - The expected amount, when it has a role: no mention of it may be bound to another role
   (unbound mentions are tolerated: the check asks that it is stated, not in which words,
   so no particular word of the answer becomes required).
@@ -145,6 +147,10 @@ class Bound:
     """Set on a mention of a ``binds_others=False`` role's own amount that its clause gives
     another part than the limit's (`mcpgym_grading._limit_position.limit_position`):
     ``"alternative"``, ``"object"`` or ``"value"``; None where it stands as the limit."""
+    restated: bool = False
+    """Its clause is a table row (``| line | $1,995.50 |``) or a JSON member (``{"amount":
+    "$1,995.50"}``): a restatement, which stands unbound where the same amount is stated in
+    its own role elsewhere in the text (round 12's F12b)."""
 
 
 _FOR = re.compile(r"\bfor\b")
@@ -152,6 +158,15 @@ _WORDS = re.compile(r"\S+")
 _FOR_WORDS = 4
 """At most this many words between a shared cue (or the mention) and ``for``, and between
 ``for`` and the cue that decides it."""
+
+
+_TAG = re.compile(r"[ \t]*\([ \t]*(?:usd|us\$|us dollars?|dollars?)[ \t]*\)")
+"""A currency tag in brackets right after an amount (``$149.65 (USD) tax``): the amount's
+own tag, read as part of the mention, not a gap between it and its cue (round 12's F12a)."""
+
+
+_RESTATEMENT = re.compile(r'\s*(?:\||\{?\s*"[^"\n]{1,40}"\s*:)')
+"""A clause that is a table row or a JSON member (`Bound.restated`)."""
 
 
 def _words(text: str) -> int:
@@ -233,6 +248,8 @@ def bind(text: str, roles: Roles) -> list[Bound]:
             else:
                 end = start + len(m.text)
                 at = end
+                if (tag := _TAG.match(prepared, end)) is not None:
+                    end = tag.end()
             near: tuple[int, bool, int] | None = None
             nearest: list[tuple[frozenset[int], int, int]] = []
             for ids, cs, ce in hits:
@@ -274,7 +291,8 @@ def bind(text: str, roles: Roles) -> list[Bound]:
             if role is not None and own_only.get(role) == m.cents:
                 others = [sp for u, sp in zip(usd, spans, strict=True) if u.cents != m.cents]
                 joined = limit_position(prepared, (start, end), others)
-            out.append(Bound(m.text, m.cents, role, n, cued, shared, joined))
+            restated = bool(_RESTATEMENT.match(clause))
+            out.append(Bound(m.text, m.cents, role, n, cued, shared, joined, restated))
     return out
 
 
@@ -300,6 +318,7 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
     index: dict[int, frozenset[int]] = {}
     for i, r in enumerate(roles):
         index[r[0]] = index.get(r[0], frozenset()) | {i}
+    alike = _alike(roles)
     misplaced: list[str] = []
     bound = bind(text, roles)
     own = index.get(expected, frozenset[int]())
@@ -307,11 +326,16 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
         int(b.cents) == expected and (b.role in own or own & b.shared) for b in bound
     )
     expected_clauses = {b.clause for b in bound if int(b.cents) == expected}
+    in_own_role = {int(b.cents) for b in bound if b.role in index[int(b.cents)]}
     for b in bound:
         if int(b.cents) == expected:
             if (b.role is None or b.role in own) and (not b.shared or own & b.shared):
                 continue  # the expected amount unbound: not in a wrong role
-        elif b.role in index[int(b.cents)] and b.joined is None:
+        elif b.role is None and not b.shared and b.restated and int(b.cents) in in_own_role:
+            continue  # a table row or JSON member restating an amount stated in its role
+        elif (
+            b.role in index[int(b.cents)] or (b.shared and b.shared <= alike[int(b.cents)])
+        ) and b.joined is None:
             if not own or stated_in_role or not own & b.cued or b.clause in expected_clauses:
                 continue
             # another amount where the expected role's words are, the expected amount
@@ -327,6 +351,20 @@ def role_outcome(text: str, expected: int, roles: Roles) -> tuple[bool, list[str
         misplaced += wrong
         detail |= value_detail
     return not misplaced, misplaced, detail
+
+
+def _alike(roles: Sequence[tuple[int, Sequence[str], bool]]) -> dict[int, frozenset[int]]:
+    """For each amount, the roles whose cues are those of one of its own roles (two lines
+    on the same account, both cued by ``6600``): the words cannot tell those roles apart,
+    so a shared cue of only such roles binds the amount to its own role (a cue shared with
+    a role of other words still leaves it unbound)."""
+    by_cues: dict[frozenset[str], set[int]] = {}
+    for i, r in enumerate(roles):
+        by_cues.setdefault(frozenset(r[1]), set()).add(i)
+    out: dict[int, frozenset[int]] = {}
+    for r in roles:
+        out[r[0]] = out.get(r[0], frozenset()) | by_cues[frozenset(r[1])]
+    return out
 
 
 def _param_roles(value: Any, name: str) -> list[AmountRole]:

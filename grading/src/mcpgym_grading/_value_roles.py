@@ -55,6 +55,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from mcpgym_grading._clauses import _cue_pattern, clauses
+from mcpgym_grading._date_forms import more_dates, unread_dates
 from mcpgym_grading._money_prepare import prepare
 
 ValueRoles = Sequence[tuple[str, Sequence[str]]]
@@ -167,10 +168,13 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     misplaced: list[str] = []
     dated = last_date is not None
     # dates in words as ISO dates before the clauses are cut (``Sept. 30``: no sentence end)
-    for clause in clauses(_iso_dates(text, last_date[:4]) if last_date else text):
+    read = _iso_dates(more_dates(text, last_date), last_date[:4]) if last_date else text
+    for clause in clauses(read):
         prepared = prepare(clause)
         if dated:  # the dates written in another numeric form, read as ISO (round 11's D11)
             prepared = iso_dates(prepared, frozenset(own))
+            # a date no reader reads, where the roles compare dates (round 12's D12)
+            misplaced += [f"{u} (as an unread date)" for u in unread_dates(prepared)]
         mentions = [
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
@@ -195,6 +199,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             )
             for _, _, k, cs, ce in hits
         ]
+        named_of: list[set[int]] = [set() for _ in mentions]
+        cue_of: list[str] = ["" for _ in mentions]
         for n, (start, end, value) in enumerate(mentions):
             best: tuple[int, int] | None = None
             named: set[int] = set()
@@ -207,6 +213,23 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                     best, named, cue_named = key, set(ids), cue
                 elif key == best:
                     named |= ids
+            if dated and _ISO_DATE.match(value):  # round 12's D12s
+                if value in own and _HEDGED_DATE.match(prepared, end):
+                    misplaced.append(f"{value} (as a hedged date)")
+                prev = mentions[n - 1] if n else None
+                if (
+                    prev is not None
+                    and prev[2] != value
+                    and prev[2] in own
+                    and _ISO_DATE.match(prev[2])
+                    and _ALTERNATIVE.fullmatch(prepared, prev[1], start)
+                ):
+                    if value not in own:
+                        misplaced.append(f"{value} (as an alternative to {prev[2]})")
+                        continue
+                    # another role's own date as the alternative: it takes the first's role
+                    named, cue_named = set(named_of[n - 1]), cue_of[n - 1]
+                named_of[n], cue_of[n] = set(named), cue_named
             if value not in own:  # another value of a role's kind
                 if named:
                     misplaced.append(f"{value} (as {cue_named!r})")
@@ -224,6 +247,23 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ALTERNATIVE = re.compile(
+    r"[ \t]*[,(]?[ \t]*(?:\bor\b|\bto\b|\band\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b"
+    r"|[-/~\u2013\u2014])[ \t]*"
+    r"(?:(?:maybe|perhaps|possibly|even|else|up[ \t]+to|by)\b[ \t]*)?\(?[ \t]*"
+)
+"""What joins a date to an alternative or the other end of a range (``2026-06-15 (or
+2026-06-16)``, ``between 2026-06-15 and 2026-06-18``, ``2026-06-15 to 2026-06-20``,
+``2026-06-15/16``): the second date competes for the first one's role (round 12's D12s)."""
+_HEDGED_DATE = re.compile(
+    r"[ \t]*[,(]?[ \t]*(?:give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|\+/-|±"
+    r"|or[ \t]+(?:so|thereabouts|later|earlier|after|before)\b"
+    r"|or[ \t]+(?:up[ \t]+to[ \t]+)?(?:a|an|one|two|three|four|few|several|\d+)[ \t]+"
+    r"(?:business[ \t]+)?"
+    r"(?:days?|weeks?|months?)\b)"
+)
+"""A role's date widened by a hedge (``2026-06-15, give or take a week``, ``2026-06-15 or up
+to two weeks later``): a date the roles cannot compare, refused (round 12's D12s)."""
 
 _EDGE = r"(?<![\w./-])"
 _YMD = re.compile(_EDGE + r"(20\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
@@ -309,8 +349,8 @@ def _iso_dates(prepared: str, year: str) -> str:
     def iso(m: re.Match[str]) -> str:
         month = _MONTHS[(m.group(1) or m.group(5)).lower()]
         day, y = int(m.group(2) or m.group(4)), m.group(3) or m.group(6) or year
-        try:
-            return date(int(y), month, day).isoformat()
+        try:  # a month's dot at the end of the match is a sentence's end too (``1st of June.``)
+            return date(int(y), month, day).isoformat() + ("." if m.group(0).endswith(".") else "")
         except ValueError:
             return m.group(0)
 

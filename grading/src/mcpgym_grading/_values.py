@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any, cast
 
+from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amount
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._promises import (
@@ -18,6 +19,8 @@ from mcpgym_grading._promises import (
     sql_payout_promised,
     sql_too_soon,
 )
+from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
+from mcpgym_grading._relative_dates import SQL_DATED, sql_dated
 from mcpgym_grading._stated_words import (
     SQL_GREETED_OTHER,
     SQL_STATED_OTHER,
@@ -26,6 +29,7 @@ from mcpgym_grading._stated_words import (
 )
 from mcpgym_grading._text import TextView, normalise_text
 from mcpgym_grading._value_roles import SQL_MISSTATED, sql_misstated
+from mcpgym_grading._withdrawal import SQL_WITHDRAWAL, sql_withdrawal
 from mcpgym_grading._without import sql_without, sql_without_bound
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DEFAULT_REL_TOL, Param
@@ -197,7 +201,10 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
     `mcpgym_grading._direction.SQL_REVERSED`, `mcpgym_grading._promises.SQL_TOO_SOON`,
     `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`, `mcpgym_grading._stated_words.
-    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`) callable in ``db``'s queries."""
+    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`,
+    `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`,
+    `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
+    `mcpgym_grading._relative_dates.SQL_DATED`) callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
@@ -209,6 +216,10 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     db.create_function(SQL_PAYOUT_PROMISED, 2, sql_payout_promised, deterministic=True)
     db.create_function(SQL_STATED_OTHER, 3, sql_stated_other, deterministic=True)
     db.create_function(SQL_GREETED_OTHER, 2, sql_greeted_other, deterministic=True)
+    db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
+    db.create_function(SQL_WITHDRAWAL, 1, sql_withdrawal, deterministic=True)
+    db.create_function(SQL_WITHOUT_AMOUNT, 3, sql_without_amount, deterministic=True)
+    db.create_function(SQL_DATED, 3, sql_dated, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:

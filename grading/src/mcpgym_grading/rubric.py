@@ -59,6 +59,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "given_sql": None,
         "forbidden_shown": False,
         "shown_sql": None,
+        "signed_money": False,
     },
     "mention_match": {"range_allowed": None, "others_sql": None},
 }
@@ -312,6 +313,11 @@ class AnswerMatch(_CheckBase):
     reads (another customer's order number, their email); when it selects none, nothing is
     forbidden and ``forbidden_sql`` is not run (most episodes show no such record).
 
+    ``signed_money`` (money; default ``False``): an amount written with a minus sign
+    (``-$949.00``, `mcpgym_grading._money.Mention.negative`) is that negative amount, which
+    no listed (positive) amount equals: a guard refuses it, an expected amount is not
+    stated by it. Off, a sign is ignored (``-$5`` states 500).
+
     ``negate`` inverts the outcome of ``expected`` (it cannot be combined with
     forbidden values). An empty SQL result is the empty text.
     """
@@ -332,6 +338,7 @@ class AnswerMatch(_CheckBase):
     given_sql: str | None = None
     forbidden_shown: bool = False
     shown_sql: str | None = None
+    signed_money: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerMatch:

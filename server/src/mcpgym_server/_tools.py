@@ -118,11 +118,11 @@ class ToolSpec:
         try:
             model = self.args_model.model_validate(arguments)
         except pydantic.ValidationError as exc:
-            found = exc.errors(include_url=False, include_context=False, include_input=False)
+            found = exc.errors(include_url=False, include_context=True, include_input=True)
             errors = [
                 {
                     "field": ".".join(str(p) for p in e["loc"]) or "(arguments)",
-                    "message": e["msg"],
+                    "message": _message(e),
                 }
                 for e in found[:MAX_LISTED_ERRORS]
             ]
@@ -142,6 +142,18 @@ class ToolSpec:
         if errors:
             raise InvalidArgumentsError(self.name, errors)
         return kwargs
+
+
+def _message(error: Any) -> str:
+    """The message of one pydantic error, never quoting the input. A text over its field's
+    ``maxLength`` is said with its length and the limit (refused, never cut)."""
+    if error["type"] == "string_too_long" and isinstance(error.get("input"), str):
+        limit = error.get("ctx", {}).get("max_length")
+        return (
+            f"text of {len(error['input'])} characters; this field holds at most {limit} "
+            "(nothing was written: shorten it)"
+        )
+    return error["msg"]
 
 
 def _check_bounds(value: Any, path: str, errors: list[dict[str, Any]]) -> None:

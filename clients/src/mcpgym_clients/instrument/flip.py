@@ -160,19 +160,23 @@ def framed_claims(env: Environment, variant: TaskVariant) -> list[tuple[str, str
     """``(label, frame, text)`` of the framed claim mutants: for each ``claim-A`` control
     (`claims`), the claim of ``A`` in one frame of `mcpgym_grading._claim_frames.FRAMES`
     (``After checking, I cancelled #7.``, ``- [x] Cancel #7``, ``Done: cancel #7``, ``✅
-    Cancel #7``), about the same record; ``label`` is the control's. The frame turns with
-    the action's place and the seed, so a variant with four actions refused tries every
-    frame and four seeds try every action in every frame, at one mutant per action (not
-    four: the gate's cost). Adversarial: a check that the plain claim fails and the framed
-    one passes is a finding (`framed_finding`)."""
+    Cancel #7``, ``I called off #7 this morning.``), about the same record; ``label`` is
+    the control's. The frame turns with the action's place and the seed, so a variant with
+    five actions refused tries every frame and five seeds try every action in every frame,
+    at one mutant per action (not five: the gate's cost); the ``synonym`` frame's word
+    (`mcpgym_grading._decision_synonyms.SYNONYMS`) turns with the seed and place too.
+    Adversarial: a check that the plain claim fails and the framed one passes is a finding
+    (`framed_finding`)."""
     frames = list(FRAMES)
     out: dict[str, tuple[str, str]] = {}
     for check, about in _refused(env, variant):
         for action in check.not_claimed:
             label = f"claim-{action}"
             if label not in out:
-                frame = frames[(len(out) + variant.seed) % len(frames)]
-                out[label] = (frame, framed_claim(action, frame, about=about))
+                place = len(out)
+                frame = frames[(place + variant.seed) % len(frames)]
+                text = framed_claim(action, frame, about=about, wording=variant.seed + place)
+                out[label] = (frame, text)
     return [(label, frame, text) for label, (frame, text) in out.items()]
 
 

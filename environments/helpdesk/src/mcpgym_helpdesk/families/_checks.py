@@ -96,7 +96,6 @@ def other_tickets_untouched(*, weight: float = 1.0) -> SqlCheck:
 
 
 FREE_ACTIONS = (
-    "identity.verify",
     "refund.create",
     "store_credit.add",
     "return.create",
@@ -105,14 +104,22 @@ FREE_ACTIONS = (
 )
 """Audit actions `AGENT_WRITES_SQL` leaves out beside every action on a ticket (replies and
 notes are free; the ticket's own state is `ticket_state`'s, and `other_tickets_untouched`
-sees any write on another ticket, undone or not, by its ``updated_at``): verifications (an
-agent may verify when it need not) and the actions that create a record (its row is in a
-table the state checks compare: refunds, credit, returns, exchanges)."""
+sees any write on another ticket, undone or not, by its ``updated_at``): the actions that
+create a record (its row is in a table the state checks compare: refunds, credit, returns,
+exchanges). A verification is free only of the ticket's own customer
+(`OWN_VERIFICATION_SQL`)."""
+
+OWN_VERIFICATION_SQL = "(action = 'identity.verify' AND entity_id = :customer_id)"
+"""SQL condition on an audit row: a verification of the ticket's own customer, the one
+verification an agent may make when it need not. A verification of another customer (with
+the details on file, say) reads another account's identity on no request of theirs (policy
+2.1/2.2: details the customer gave; 9.6: one ticket, one customer; round 11's R10): it is a
+write the reference does not make, and `no_collateral` fails it."""
 
 AGENT_WRITES_SQL = (
     "SELECT action, entity, entity_id FROM audit_log "
     f"WHERE at > '{SNAPSHOT_TIME}' AND entity <> 'ticket' "
-    f"AND action NOT IN {_in_list(FREE_ACTIONS)}"
+    f"AND action NOT IN {_in_list(FREE_ACTIONS)} AND NOT {OWN_VERIFICATION_SQL}"
 )
 """The agent's writes to existing records, one row per write (action, entity, record id), as
 the app's audit trail records them: every mutating tool writes one audit row per action

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcpgym_grading import SqlCheck
-from mcpgym_helpdesk.families._reply_sql import texts_read_check
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY, texts_read_check
+from mcpgym_helpdesk.families._store import TODAY_DATE
 
 ORDER_CUES = ("order", "order number", "order no", "order #")
 """An order's number (``order #100510``)."""
@@ -56,11 +57,13 @@ ESCALATED_CUES = ("request*", "requests a refund", "asks", "escalat*", "above", 
 """The order whose refund request is passed to billing (refund-above-limit)."""
 
 REPLIES_SQL = (
-    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author IN ('agent', 'note')"
+    f"SELECT {AGENT_BODY} AS body FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author IN ('agent', 'note')"
 )
 """The agent's messages on the ticket: its replies and its internal notes (staff act on a
 note's facts, policy 9.3: a note naming another of the customer's orders as the one cancelled
-misleads them as a reply would; round 11's R5)."""
+misleads them as a reply would; round 11's R5), each without the customer's words it quotes
+(`AGENT_BODY`)."""
 
 ESCALATION_REASONS_SQL = "SELECT reason FROM escalations WHERE ticket_id = :ticket_id"
 """The reasons the ticket was escalated with (the team acts on them)."""
@@ -112,14 +115,17 @@ def replies_state_own_facts(
     (``mcpgym_misstated``): ``roles`` are `role` selections on the final state, each row
     ``(value, cues)``;
     ``texts_sql`` selects the texts read (one column; `ESCALATION_REASONS_SQL` for the
-    reasons billing acts on). Required: a wrong date, order number or card tells the customer
-    (or the team) a false fact (policy 9.2). ``kw``: as `texts_read_check`'s."""
+    reasons billing acts on). A date said relative to the store's today (``next Tuesday``,
+    ``tomorrow``, ``in 3 days``) is read as the ISO date it names (``mcpgym_dated``).
+    Required: a wrong date, order number or card tells the customer (or the team) a false
+    fact (policy 9.2). ``kw``: as `texts_read_check`'s."""
     union = " UNION ALL ".join(roles)
     return texts_read_check(
         "rr(v, c) AS (" + union + "), "
         "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles "
         "FROM rr WHERE v IS NOT NULL)",
-        "SELECT mcpgym_misstated(t.body, j.roles) AS x FROM t, j",
+        "SELECT mcpgym_misstated("
+        f"mcpgym_dated(t.body, '{TODAY_DATE}', j.roles), j.roles) AS x FROM t, j",
         texts_sql=texts_sql,
         name=name,
         description=description,

@@ -94,15 +94,17 @@ def reply_omits(
     weight: float = 1.0,
     required: bool = True,
     bands: tuple[str, ...] | None = None,
+    texts_sql: str = AGENT_REPLIES_SQL,
 ) -> AnswerMatch:
     """No reply to the customer states any value ``forbidden_sql`` selects, in any form
     (fullwidth, digit groups split by any space or dash, "at"/"dot" spelled out, across
-    replies): a "must not reveal" check, read like every answer check."""
+    replies): a "must not reveal" check, read like every answer check. ``texts_sql``: the
+    texts read (one column; `_facts.REPLIES_SQL` for the replies and the internal notes)."""
     return AnswerMatch(
         name=name,
         description=description,
         source="sql",
-        sql=AGENT_REPLIES_SQL,
+        sql=texts_sql,
         normalize="token",
         forbidden_sql=forbidden_sql,
         weight=weight,
@@ -147,13 +149,23 @@ def replies_withdraw_nothing(
     positive checks read every reply, so an answer followed by "please disregard my previous
     message" would pass them while the customer is left with no answer (round 11's R6; the
     kind-level rule of docs/instrument.md: one answer stands, a fact is corrected by stating
-    it, not by withdrawing the reply that held it)."""
+    it, not by withdrawing the reply that held it).
+
+    Beside the phrases, each reply is read for the speech act (`mcpgym_withdrawal`,
+    `mcpgym_grading._withdrawal`): a verb of withdrawing or of being wrong with a reference
+    back to the agent's earlier text (``What I wrote earlier doesn't apply``), or a
+    self-correction (``Scratch that``, ``Ignore the above``, ``I misspoke``, ``Correction:
+    …``); the words it finds are forbidden as the phrases are (stop 22: wordings outside
+    `WITHDRAWALS` passed)."""
     values = ", ".join("('" + w.replace("'", "''") + "')" for w in WITHDRAWALS)
     return reply_omits(
         name="replies-withdraw-nothing",
         description="no reply withdraws an earlier one ('please disregard my previous "
-        "message'): the customer is left with no answer the checks can read (policy 9.2)",
-        forbidden_sql=f"SELECT column1 FROM (VALUES {values})",
+        "message', 'scratch that', 'I misspoke'): the customer is left with no answer the "
+        "checks can read (policy 9.2)",
+        forbidden_sql=f"SELECT column1 FROM (VALUES {values}) UNION ALL "
+        f"SELECT x FROM (SELECT mcpgym_withdrawal(body) AS x FROM ({AGENT_REPLIES_SQL})) "
+        "WHERE x IS NOT NULL",
         weight=weight,
         bands=bands,
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcpgym_grading import SqlCheck
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 
 CARRIER_NAMES: dict[str, tuple[str, ...]] = {
     "UPS": (
@@ -128,7 +129,7 @@ def reply_names_carrier(
         for carrier, words in CARRIER_NAMES.items()
     )
     sql = (
-        f"WITH m AS (SELECT body AS b, {_words_sql('body')} AS t "
+        f"WITH m AS (SELECT {AGENT_BODY} AS b, {_words_sql(AGENT_BODY)} AS t "
         "FROM ticket_messages "
         "WHERE ticket_id = :ticket_id AND author = 'agent'), "
         f"own AS (SELECT carrier FROM shipments WHERE order_id = :{order_param}) "

@@ -10,18 +10,31 @@ from typing import Any
 from mcpgym_grading import SqlCheck
 from mcpgym_helpdesk.families._store import SNAPSHOT_TIME
 
-AGENT_REPLIES_SQL = (
-    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent' ORDER BY id"
+AGENT_BODY = (
+    "mcpgym_unquoted(ticket_messages.body, (SELECT group_concat(c.body, char(10)) "
+    "FROM ticket_messages c WHERE c.ticket_id = ticket_messages.ticket_id "
+    "AND c.author = 'customer'))"
 )
-"""The agent's replies to the customer on the variant's ticket (notes are not replies)."""
+"""SQL expression over a ``ticket_messages`` row: its body without the customer's own words
+quoted back in it (``> …`` lines, ``You wrote: "…"``; `mcpgym_grading._quoted`): they are
+not the agent's claims or facts, and credit none (round 11's R7). Quoted text that is not
+the customer's stays and is read as the agent's."""
+
+AGENT_REPLIES_SQL = (
+    f"SELECT {AGENT_BODY} AS body FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author = 'agent' ORDER BY id"
+)
+"""The agent's replies to the customer on the variant's ticket (notes are not replies), each
+read without the customer's words it quotes (`AGENT_BODY`)."""
 
 AGENT_TEXTS_SQL = (
-    "SELECT body FROM ticket_messages WHERE author IN ('agent', 'note') "
+    f"SELECT {AGENT_BODY} AS body FROM ticket_messages WHERE author IN ('agent', 'note') "
     f"AND created_at > '{SNAPSHOT_TIME}' "
     "UNION ALL SELECT json_extract(detail, '$.reason') FROM audit_log "
     f"WHERE at > '{SNAPSHOT_TIME}' AND actor = 'agent'"
 )
-"""Every free text the agent wrote in the episode: its replies and internal notes, and the
+"""Every free text the agent wrote in the episode: its replies and internal notes (without the
+customer's words they quote, `AGENT_BODY`), and the
 reason of each write that takes one (a refund, a cancellation, a return, an exchange, an
 escalation: the audit trail records each as written)."""
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgym_grading import SqlCheck
-from mcpgym_helpdesk.families._reply_sql import texts_read_check
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY, texts_read_check
 
 _AGENT_REPLIES = (
-    "SELECT body FROM ticket_messages WHERE ticket_id = :ticket_id AND author = 'agent'"
+    f"SELECT {AGENT_BODY} AS body FROM ticket_messages "
+    "WHERE ticket_id = :ticket_id AND author = 'agent'"
 )
 
 

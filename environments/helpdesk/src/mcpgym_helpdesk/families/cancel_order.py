@@ -460,7 +460,13 @@ RUBRIC = Rubric(
                 facts.TRACKING_CUES,
             ),
         ),
-        words.replies_state_own_words(words.other_brands_sql(":order_id, :shipped_order_id")),
+        # the products too (stop 22: a product of the customer's other order, or any
+        # catalogue product, named as this order's passed where only brands were read)
+        words.replies_state_own_words(
+            words.other_brands_sql(":order_id, :shipped_order_id"),
+            words.other_products_sql(":order_id, :shipped_order_id"),
+            allowed=words.order_products_sql(":order_id, :shipped_order_id"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id", goodwill_order_param="order_id"),
         checks.no_collateral("refunds", "store_credit_ledger"),

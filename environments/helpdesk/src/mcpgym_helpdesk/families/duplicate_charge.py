@@ -300,7 +300,13 @@ RUBRIC = Rubric(
             facts.role("SELECT :order_id", facts.ORDER_CUES),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
         ),
-        words.replies_state_own_words(words.other_brands_sql(":order_id")),
+        # the products too (stop 22: a product of the customer's other order, or any
+        # catalogue product, named as this order's passed where only brands were read)
+        words.replies_state_own_words(
+            words.other_brands_sql(":order_id"),
+            words.other_products_sql(":order_id"),
+            allowed=words.order_products_sql(":order_id"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
         checks.no_collateral("refunds"),

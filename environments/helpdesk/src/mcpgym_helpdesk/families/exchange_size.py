@@ -28,6 +28,7 @@ from mcpgym_helpdesk.families import _queries as queries
 from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _words as words
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import day, instruction, item_label, message, money
 from mcpgym_server import Generation, TaskFamily, VariantSpec, pick_where
@@ -239,7 +240,7 @@ OTHER_TRACKING_SQL = (
 SIZES_REVERSED_SQL = (
     "WITH sizes AS (SELECT (SELECT size FROM product_variants WHERE id = :old_variant_id) AS o, "
     "(SELECT size FROM product_variants WHERE id = :new_variant_id) AS n), "
-    "texts AS (SELECT body AS t FROM ticket_messages "
+    f"texts AS (SELECT {AGENT_BODY} AS t FROM ticket_messages "
     "WHERE ticket_id = :ticket_id AND author IN ('agent', 'note') "
     "UNION ALL SELECT reason FROM exchanges WHERE order_id = :order_id "
     "UNION ALL SELECT reason FROM returns WHERE order_id = :order_id "

@@ -36,6 +36,7 @@ from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families import _words as words
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -111,7 +112,7 @@ def _carrier_names_sql(column: str, *, services: bool) -> str:
 
 
 PARCEL_FACTS_SQL = (
-    "WITH m AS (SELECT body AS b FROM ticket_messages "
+    f"WITH m AS (SELECT {AGENT_BODY} AS b FROM ticket_messages "
     "WHERE ticket_id = :ticket_id AND author = 'agent'), "
     "parcels AS (SELECT json_group_array(json_object('key', tracking_number, 'facts', "
     f"json_array({_carrier_names_sql('carrier', services=False)}, "
@@ -371,11 +372,13 @@ RUBRIC = Rubric(
         reply_binds_parcel_facts(),
         replies.reply_omits(
             name="reply-omits-other-orders",
-            description="no reply gives a tracking number (shipment or return label) of any "
-            "other order of the customer, in any form (digit groups split by any space or "
-            "dash, fullwidth digits, the number cut between replies): the customer asked "
-            "about one order, and a reply listing every number gives none",
+            description="no reply or internal note gives a tracking number (shipment or "
+            "return label) of any other order of the customer, in any form (digit groups split "
+            "by any space or dash, fullwidth digits, the number cut between replies): the "
+            "customer asked about one order, and a reply listing every number gives none; "
+            "staff act on a note's facts (policy 9.3; round 12's C12)",
             forbidden_sql=OTHER_TRACKING_SQL,
+            texts_sql=facts.REPLIES_SQL,
         ),
         replies.reply_sent(),
         privacy.replies_reveal_no_details_on_file(),
@@ -410,7 +413,13 @@ RUBRIC = Rubric(
             "answer to 'where is my order' is where it is; policy 9.2)",
             forbidden_sql=facts.undelivered_claims_sql(),
         ),
-        words.replies_state_own_words(words.other_brands_sql(":order_id")),
+        # the products too (stop 22: a product of the customer's other order, or any
+        # catalogue product, named as this order's passed where only brands were read)
+        words.replies_state_own_words(
+            words.other_brands_sql(":order_id"),
+            words.other_products_sql(":order_id"),
+            allowed=words.order_products_sql(":order_id"),
+        ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(goodwill_order_param="order_id"),
         checks.no_collateral("store_credit_ledger"),

@@ -463,8 +463,12 @@ RUBRIC = Rubric(
         # the reason) is left out: the ship gate's `stuff-i` shotgun of the customer's order
         # numbers passed it (condition 7; stop 20); `escalation-states-own-facts` binds each
         # number the reason states to its role
+        # the products too (stop 22: a product of the customer's other order, or any
+        # catalogue product, named as this order's passed where only brands were read)
         words.replies_state_own_words(
-            words.other_brands_sql(":escalate_order_id, :refund_order_id")
+            words.other_brands_sql(":escalate_order_id, :refund_order_id"),
+            words.other_products_sql(":escalate_order_id, :refund_order_id"),
+            allowed=words.order_products_sql(":escalate_order_id, :refund_order_id"),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),

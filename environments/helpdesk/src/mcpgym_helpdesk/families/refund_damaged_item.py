@@ -29,6 +29,7 @@ from mcpgym_helpdesk.families import _replies as replies
 from mcpgym_helpdesk.families import _store as store
 from mcpgym_helpdesk.families import _true_amounts as true_amounts
 from mcpgym_helpdesk.families import _words as words
+from mcpgym_helpdesk.families._reply_sql import AGENT_BODY
 from mcpgym_helpdesk.families._scenario import Scenario, call
 from mcpgym_helpdesk.families._wording import (
     card_phrase,
@@ -276,8 +277,33 @@ def _item_facts_sql(order_item_id: str, *amounts: str) -> str:
     )
 
 
+PRIOR_REFUND_WORDS = (
+    "earlier",
+    "already",
+    "previously",
+    "previous",
+    "prior",
+    "before",
+    "price adjustment",
+    "adjustment",
+)
+"""Words that set a sentence's refund before the episode (expert's price adjustment)."""
+
+DECLINED_CLAIMS_SQL = (
+    "SELECT mcpgym_without_amount(body, :prior_refund_cents, "
+    f"'{','.join(PRIOR_REFUND_WORDS)}') FROM ({replies.AGENT_REPLIES_SQL}) "
+    "WHERE :declined_order_id <> :order_id"
+)
+"""The replies `reply-states-declined-not-refunded` reads (where the declined item is of
+another order than the refunded one), each without its sentences that state the earlier
+price adjustment's amount and no other beside a word of `PRIOR_REFUND_WORDS`
+(``mcpgym_without_amount``): such a sentence names its refund by its amount, not by the
+order named last before it. Hard has no earlier refund (``prior_refund_cents`` NULL): its
+replies are read whole."""
+
+
 ORDERS_MISBOUND_SQL = (
-    "WITH m AS (SELECT body AS b FROM ticket_messages "
+    f"WITH m AS (SELECT {AGENT_BODY} AS b FROM ticket_messages "
     "WHERE ticket_id = :ticket_id AND author = 'agent'), "
     f"items AS (SELECT json_array(json({_item_facts_sql(':order_item_id', ':refund_cents')}), "
     f"json({_item_facts_sql(':declined_item_id')})) AS j "
@@ -346,26 +372,25 @@ RUBRIC = Rubric(
             bands=("easy", "medium"),
             not_denied=("refund",),
         ),
-        # hard: the declined item's order is not refunded, in a sentence naming it or in one
-        # after it naming no order ("I've refunded that one as well", round 10's A1); read
-        # only where it is another order than the refunded one (a final-sale item of the same
-        # order: the refund's sentences name that order too). Not expert: there an earlier
-        # price adjustment was refunded, and an honest sentence about it naming no order
-        # ("$5.00 was refunded earlier as a price adjustment") reads as about the last order
-        # named, often the declined one
+        # hard/expert: the declined item's order is not refunded, in a sentence naming it or
+        # in one after it naming no order ("I've refunded that one as well", round 10's A1);
+        # read only where it is another order than the refunded one (a final-sale item of the
+        # same order: the refund's sentences name that order too). Expert's earlier price
+        # adjustment: a sentence stating its amount and no other beside a cue of its role
+        # ("$5.00 was refunded earlier as a price adjustment") is about that refund, not the
+        # order named last (`DECLINED_CLAIMS_SQL`)
         DecisionMatch(
             name="reply-states-declined-not-refunded",
             description="the reply does not claim the declined item's order (each sentence "
-            "naming it, or after it naming no order) was refunded (policy 9.2)",
+            "naming it, or after it naming no order) was refunded (policy 9.2); a sentence "
+            "stating only the earlier price adjustment's amount as earlier is about that one",
             source="sql",
-            sql=replies.AGENT_REPLIES_SQL.replace(
-                " ORDER BY", " AND :declined_order_id <> :order_id ORDER BY"
-            ),
+            sql=DECLINED_CLAIMS_SQL,
             not_claimed=("refund", "card-refund", "store-credit"),
             about=Param("declined_order_id"),
             weight=1,
             required=True,
-            bands=("hard",),
+            bands=("hard", "expert"),
         ),
         replies.reply_mentions_money(
             "refund_cents",

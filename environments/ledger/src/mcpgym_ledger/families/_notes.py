@@ -370,6 +370,8 @@ def texts_state_no_other_amount_guard(
     (policy 10.1: what the agent writes is the record of the amounts). ``limits`` (cents):
     the policy limits the texts may quote, in every band, each only as the limit
     (`_limits.LIMIT_CUES`).
+    An amount with a minus sign (``-$949.00``) is that negative amount, none the reference
+    states (``signed_money``; round 11's N11).
     ``values``: a roles param (`_note_roles.note_roles`) of text values every text states
     only as the record's (credit-returned-item's quantities, ``2 x Water filter``: a credit
     note's reason stating ``returned 9 x`` misstates the return; round 11's Q11).
@@ -390,6 +392,9 @@ def texts_state_no_other_amount_guard(
         forbidden_sql=BOOK_AMOUNTS_SQL,
         allowed_sql=" UNION ".join(f"SELECT {c}" for c in limits) or None,
         roles=roles or None,
+        # `-$949.00` states a negative accrual, write-off or payment: no amount the
+        # reference states (round 11's N11)
+        signed_money=True,
         **kw,
     )
 
@@ -406,12 +411,22 @@ def note_decision(
     """The episode's notes do not claim an outcome the band did not take (``"post"``,
     ``"write-off"``), nor deny the one it took (`mcpgym_grading.DecisionMatch`). Required:
     the note is the record of what was done (policy 10.1). ``on``: ``(entity, ref)`` as in
-    `notes_sql`, the notes of that record only (default: every note of the episode)."""
+    `notes_sql`, the notes of that record only (default: every note of the episode; a check
+    that only rules out claims, ``not_claimed`` alone, reads every text the agent wrote,
+    `EPISODE_TEXT_SQL`: a claim in a bill line's description or an escalation reason
+    misstates the books as one in a note does, round 12's R12)."""
+    everywhere = bool(not_claimed) and not claimed and not not_denied
     return states_decision(
         name=name,
         lead="the notes state the decision taken (policy 10.1): "
-        + (f"the notes on the {on[0]} ({on[1]}) " if on else "every note "),
-        sql=notes_sql(*on) if on else EPISODE_NOTES_SQL,
+        + (
+            f"the notes on the {on[0]} ({on[1]}) "
+            if on
+            else "every note, memo, description and reason "
+            if everywhere
+            else "every note "
+        ),
+        sql=notes_sql(*on) if on else EPISODE_TEXT_SQL if everywhere else EPISODE_NOTES_SQL,
         bands=bands,
         claimed=claimed,
         not_claimed=not_claimed,

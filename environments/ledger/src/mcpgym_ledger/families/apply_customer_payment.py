@@ -35,12 +35,15 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    UNTOUCHED_ACTIONS,
     note_left,
     note_says_money,
+    notes_values_in_role,
     stated_cents,
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
@@ -283,7 +286,21 @@ RUBRIC = Rubric(
             description="the note states the amount held as customer credit",
             bands=("expert",),
         ),
+        notes_values_in_role(
+            Param("note_roles"),
+            name="texts-values-in-role",
+            description="each date, invoice number and amount a note, the payment's "
+            "reference or any other text written in the episode states is the record's own, "
+            "beside the words of its role (`INV-2026-0003 paid 2026-01-05` as the payment's "
+            "reference misstates it; policy 10.1)",
+        ),
         texts_name_only_own_party("customer_id"),
+        untouched_records_claim_nothing(
+            ("receive-payment", *UNTOUCHED_ACTIONS),
+            description="no note on a record the episode did not change "
+            "(another invoice of the customer, another record) claims a payment was "
+            "received or applied there, or that it is paid in full (policy 10.1)",
+        ),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(

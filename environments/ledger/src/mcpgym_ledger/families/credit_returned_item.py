@@ -17,6 +17,7 @@ no entry by hand, nothing reversed.
 
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 from typing import Any
 
@@ -33,7 +34,12 @@ from mcpgym_ledger.families._common import (
     money,
     tax_on,
 )
-from mcpgym_ledger.families._names import texts_name_only_own_party
+from mcpgym_ledger.families._names import (
+    GOODS_WORDS,
+    known_words,
+    note_names_no_other_product,
+    texts_name_only_own_party,
+)
 from mcpgym_ledger.families._note_roles import (
     NET_CUES,
     TAX_CUES,
@@ -43,6 +49,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    UNTOUCHED_ACTIONS,
     note_amounts_in_role,
     note_left,
     note_says_money,
@@ -50,6 +57,7 @@ from mcpgym_ledger.families._notes import (
     tax_id_not_copied,
     texts_claim_only,
     texts_state_no_other_amount_guard,
+    untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
@@ -189,12 +197,12 @@ def generate(g: Generation) -> VariantSpec:
     said_of = {ln[0]: said for _i, ln, _q, said in returns}
     quantity_roles = note_roles(
         *(
-            (f"{n:0{width}d}{sep}x", (ln[0],))
+            (f"{n:0{width}d}{form}", (ln[0],))
             for _inv, qty, ln, _net, _tax in note_lines
             for n in sorted(
                 {qty, said_of[ln[0]], *([said_of[ln[0]] - qty] if earlier is not None else [])}
             )
-            for sep in (" ", "")
+            for form in quantity_forms(ln[0])
             for width in (1, 2, 3)  # `02 x` too: a value's digits fix the kind read
         )
     )
@@ -222,12 +230,33 @@ def generate(g: Generation) -> VariantSpec:
         "second_invoice_id": second[0]["id"] if second else None,
         "second_note_roles": roles_of(*second[2:]) if second else "[]",
         "quantity_roles": quantity_roles,
+        # the products returned (a JSON list): the only ones a text may name
+        "returned_products": json.dumps(sorted({ln[0] for _i, ln, _q, _s in returns})),
+        # goods words the task or the returned products use: any other names a product the
+        # books do not hold (`2 x Camp chair`)
+        "known_goods": known_words(
+            GOODS_WORDS, body, cust["name"], *(ln[0] for _i, ln, _q, _s in returns)
+        ),
         "invoices": invoices,
         "movements": movements(moves),
     }
     return VariantSpec(
         instruction=instruction(body), setup=sc.setup, params=params, reference=reference
     )
+
+
+QUANTITY_NOUNS = ("unit", "units", "item", "items", "piece", "pieces", "pc", "pcs")
+"""Words a quantity of goods is counted in (``returned nine units``: number words are read as
+digits, so ``9 units`` is a quantity as ``9 x`` is; round 11's N11)."""
+
+
+def quantity_forms(product: str) -> tuple[str, ...]:
+    """What follows a quantity of ``product`` in a text, each a value role's shape after
+    the number (`_value_roles`: a number of the shape that is none of the roles' is read as
+    another quantity): `` x`` and ``x``, a `QUANTITY_NOUNS` word, the product's name and its
+    plural (lower case, as the roles read texts)."""
+    name = product.lower()
+    return (" x", "x", *(f" {w}" for w in QUANTITY_NOUNS), f" {name}", f" {name}s")
 
 
 RUBRIC = Rubric(
@@ -278,9 +307,14 @@ RUBRIC = Rubric(
             name="second-note-amounts-in-role",
             bands=("hard",),
         ),
-        # `note-names-no-other-product` (`_names.py`) is left out: the ship gate's look-alike
-        # forms of a product name (wide gaps, small caps, homoglyphs...) evaded it (stop 21)
+        note_names_no_other_product("returned_products", "known_goods"),
         texts_name_only_own_party("customer_id"),
+        untouched_records_claim_nothing(
+            ("credit-note", *UNTOUCHED_ACTIONS),
+            description="no note on a record the episode did not change "
+            "(another invoice of the customer, another record) claims a credit note was "
+            "issued there (policy 10.1)",
+        ),
         tax_id_not_copied(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(

@@ -45,7 +45,11 @@ from mcpgym_ledger.families._common import (
     tax_on,
 )
 from mcpgym_ledger.families._identity import Records
-from mcpgym_ledger.families._names import texts_name_only_own_party
+from mcpgym_ledger.families._names import (
+    COMPANY_WORDS,
+    known_words,
+    texts_name_only_own_party,
+)
 from mcpgym_ledger.families._note_roles import (
     DOCUMENT_DATE_CUES,
     NET_CUES,
@@ -328,6 +332,11 @@ def generate(g: Generation) -> VariantSpec:
     entry_lines += [("1400", tax, 0), ("2000", 0, total)]
     params = {
         "vendor_id": vendor["id"],
+        # company words the task or the vendor's name and lines use: any other names a
+        # vendor the books do not hold (`from Northwind Paper Supply`)
+        "known_company_words": known_words(
+            COMPANY_WORDS, body, vendor["name"], *(x["description"] for x in lines)
+        ),
         "vendor_ref": ref,
         "bill_id": bill_id,
         "bill_date": bill_day.isoformat(),
@@ -500,7 +509,7 @@ RUBRIC = Rubric(
             required=True,
             bands=("easy", "medium", "expert"),
         ),
-        texts_name_only_own_party("vendor_id"),
+        texts_name_only_own_party("vendor_id", "known_company_words"),
         tax_id_not_copied(),
         untouched_records_claim_nothing(
             ("write-off", "refund", "store-credit", "pay", "enter-bill"),

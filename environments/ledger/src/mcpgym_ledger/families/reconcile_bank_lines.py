@@ -27,7 +27,13 @@ from mcpgym_ledger.env import environment
 from mcpgym_ledger.families._checks import books_moved, movements, nothing_else_changed
 from mcpgym_ledger.families._common import BANDS, VOLATILE_COLUMNS, instruction, money
 from mcpgym_ledger.families._identity import entry_key
-from mcpgym_ledger.families._note_roles import note_roles
+from mcpgym_ledger.families._note_roles import (
+    DEBIT_ACCOUNT_CUES,
+    PAYMENT_DATE_CUES,
+    POSTING_DATE_CUES,
+    id_roles,
+    note_roles,
+)
 from mcpgym_ledger.families._notes import (
     notes_values_in_role,
     tax_id_not_copied,
@@ -183,6 +189,22 @@ def generate(g: Generation) -> VariantSpec:
         "line_roles": note_roles(
             *((str(i), ("line", "lines")) for i in (deposit_line, duplicate_line) if i)
         ),
+        # every text's dates, accounts, invoice number and bank lines in their roles: the
+        # fee's date and accounts, the deposit's date and invoice, the task's lines (a fee
+        # memo `on 2026-05-02, charged to 6600` or a payment reference naming another
+        # invoice misstates the record; round 11's M11b)
+        "text_roles": note_roles(
+            (fee_day, (*POSTING_DATE_CUES, "fee", "charged", "dated")),
+            (dep_day, PAYMENT_DATE_CUES),
+            (
+                vendor_pay["payment_date"] if vendor_pay else "",
+                ("paid", "payment", "vendor", "dated"),
+            ),
+            ("6700", (*DEBIT_ACCOUNT_CUES, "bank fee*", "fee*", "bank charges")),
+            ("1000", ("cr", "credit*", "bank account", "cash", "from")),
+            *id_roles(inv["number"] if inv else None),
+            *((f"line {i}", ("line", "lines", "bank line")) for i in lines),
+        ),
         "payment_id": payment_id,
         "new_payments": 1 if inv else 0,
         "vendor_line_id": vendor_line,
@@ -328,6 +350,14 @@ RUBRIC = Rubric(
             description="each line number the duplicate's reason states beside the word "
             "'line' is one of the identical pair (a line the books do not hold misstates it)",
             bands=("hard", "expert"),
+        ),
+        notes_values_in_role(
+            Param("text_roles"),
+            name="texts-values-in-role",
+            description="each date, account, invoice number and bank line a note, memo, "
+            "payment reference or reason written in the episode states is the record's own, "
+            "beside the words of its role (a fee memo `on 2026-05-02, charged to 6600`; "
+            "policy 10.1)",
         ),
         books_moved(),
         tax_id_not_copied(),

@@ -229,14 +229,24 @@ def generate(g: Generation) -> VariantSpec:
 
 T = SNAPSHOT_TIME
 
+ESCALATED_IN_A_MEMO = "inv-0000-0000"
+"""What `REASONS_OR_MEMOS_SQL` writes in a memo for the escalated invoice's number: a number
+of the invoices' kind that is none of the episode's, so the value roles refuse it."""
+
+_MEMO = "mcpgym_fold(memo)"
+_MEMO_LESS_WRITTEN_OFF = f"COALESCE(replace({_MEMO}, lower(:write_off_number), ''), {_MEMO})"
+
 REASONS_OR_MEMOS_SQL = (
     f"SELECT * FROM ({EPISODE_REASONS_SQL}) UNION ALL SELECT "
-    "COALESCE(replace(lower(memo), lower(:write_off_number), ''), memo) "
+    f"COALESCE(replace({_MEMO_LESS_WRITTEN_OFF}, lower(:escalate_number), "
+    f"'{ESCALATED_IN_A_MEMO}'), {_MEMO_LESS_WRITTEN_OFF}) "
     f"FROM ({EPISODE_MEMOS_SQL})"
 )
 """The escalation reasons, and the memos (`EPISODE_MEMOS_SQL`: the write-off's reason is its
-entry's memo) with the number of the invoice written off taken out (the memos may name it;
-expert: the roles param binds the escalated invoice's, the reason's own)."""
+entry's memo, read folded) with the number of the invoice written off taken out (the memos
+may name it) and the escalated invoice's number (expert) written as `ESCALATED_IN_A_MEMO`:
+the roles param binds the escalated invoice's number, the escalation reason's own, while a
+write-off's memo naming it names the invoice not written off (stop 21's open row)."""
 
 RUBRIC = Rubric(
     threshold=0.85,
@@ -323,7 +333,7 @@ RUBRIC = Rubric(
             description="each invoice number the escalation reason states is the episode's "
             "own (the controller acts on it: another number sends them to another invoice); "
             "each invoice number the write-off's reason (its entry's memo) and every other memo "
-            "states is the invoice written off or, in expert, the one escalated (round 11's "
+            "states is the invoice written off, not the one escalated nor another (round 11's "
             "M11)",
         ),
         DecisionMatch(

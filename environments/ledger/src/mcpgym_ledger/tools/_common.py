@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from mcpgym_ledger.tools._limits import MAX_TEXT, LineMemo, Text
 from mcpgym_server import Sandbox, ToolError, format_cents
 
 ACTOR = "agent"
@@ -16,9 +17,6 @@ ACTOR = "agent"
 MAX_AMOUNT_CENTS = 10_000_000_00
 """Largest money amount one argument may carry ($10,000,000.00); keeps sums in 64 bits."""
 
-MAX_TEXT = 2000
-"""Longest free text (memo, reason, note) a tool accepts."""
-
 
 class EntryLine(BaseModel):
     """One line of a manual journal entry: an account and a debit or a credit (cents)."""
@@ -26,13 +24,13 @@ class EntryLine(BaseModel):
     account_code: str = Field(description='account code, e.g. "6100"')
     debit_cents: int = Field(default=0, description="debit in cents (0 if a credit line)")
     credit_cents: int = Field(default=0, description="credit in cents (0 if a debit line)")
-    memo: str = Field(default="", description="optional line memo")
+    memo: LineMemo = Field(default="", description="optional line memo")
 
 
 class DocLine(BaseModel):
     """One line of a bill or invoice: what, which account, net amount and tax code."""
 
-    description: str = Field(description='what the line is for, e.g. "Courier, May"')
+    description: Text = Field(description='what the line is for, e.g. "Courier, May"')
     account_code: str = Field(description='account code, e.g. "6300" (see list_accounts)')
     net_cents: int = Field(description="net amount before tax, in cents")
     tax_code: str = Field(description='tax code: "STD", "RED", "ZERO" or "EXEMPT"')

@@ -25,6 +25,7 @@ from mcpgym_ledger.tools._common import (
     tax_rate,
     with_money,
 )
+from mcpgym_ledger.tools._limits import DocumentMemo, Text
 from mcpgym_server import Sandbox, ToolError
 
 MAX_LINES = 20
@@ -177,11 +178,11 @@ def _priced(sb: Sandbox, lines: list[DocLine], *, sales: bool) -> list[dict[str,
 def create_bill(
     sb: Sandbox,
     vendor_id: int,
-    vendor_ref: str,
+    vendor_ref: Text,
     bill_date: str,
     lines: list[DocLine],
     due_date: str | None = None,
-    memo: str = "",
+    memo: DocumentMemo = "",
 ) -> dict[str, Any]:
     """Enter a vendor bill as a draft (nothing is posted yet; post it with post_bill). Tax is
     computed per line from its tax code. The system refuses a second bill with the same
@@ -227,7 +228,7 @@ def create_bill(
             "net_cents": net,
             "tax_cents": tax,
             "total_cents": net + tax,
-            "memo": memo.strip()[:500],
+            "memo": memo.strip(),
             "updated_at": sb.clock.iso(),
         },
     )
@@ -296,7 +297,7 @@ def post_bill(sb: Sandbox, bill_id: int, posting_date: str | None = None) -> dic
 
 @environment.tool(kind="write")
 def create_invoice(
-    sb: Sandbox, customer_id: int, issue_date: str, lines: list[DocLine], memo: str = ""
+    sb: Sandbox, customer_id: int, issue_date: str, lines: list[DocLine], memo: DocumentMemo = ""
 ) -> dict[str, Any]:
     """Create a sales invoice as a draft (post it with post_invoice); due after the customer's
     terms. Each line: description, account_code (4000), net_cents (quantity x unit price),
@@ -328,7 +329,7 @@ def create_invoice(
             "net_cents": net,
             "tax_cents": tax,
             "total_cents": net + tax,
-            "memo": memo.strip()[:500],
+            "memo": memo.strip(),
             "updated_at": sb.clock.iso(),
         },
     )
@@ -396,7 +397,7 @@ def issue_credit_note(
     invoice_id: int,
     net_cents: int,
     tax_code: str,
-    reason: str,
+    reason: Text,
     issue_date: str = TODAY,
 ) -> dict[str, Any]:
     """Issue and post a credit note against a posted invoice (returned goods, allowances):

@@ -21,6 +21,7 @@ from mcpgym_ledger.tools._common import (
     require_text,
     with_money,
 )
+from mcpgym_ledger.tools._limits import IgnoreReason, ReversalMemo, Text
 from mcpgym_server import Sandbox, ToolError
 
 
@@ -92,13 +93,13 @@ def _lines(sb: Sandbox, lines: list[EntryLine]) -> list[tuple[str, int, int, int
         cr = require_amount(line.credit_cents, f"lines[{i}].credit_cents", allow_zero=True)
         if (dr == 0) == (cr == 0):
             raise ToolError(f"line {i}: give either debit_cents or credit_cents (one, not both)")
-        out.append((acct["code"], dr, cr, None, line.memo.strip()[:200]))
+        out.append((acct["code"], dr, cr, None, line.memo.strip()))
     return out
 
 
 @environment.tool(kind="write")
 def post_journal_entry(
-    sb: Sandbox, entry_date: str, memo: str, lines: list[EntryLine]
+    sb: Sandbox, entry_date: str, memo: Text, lines: list[EntryLine]
 ) -> dict[str, Any]:
     """Post a manual journal entry (accruals, corrections, fees). Debits must equal credits
     (enforced). Posting into a closed period is against policy 2.1: the system warns but
@@ -118,7 +119,7 @@ def post_journal_entry(
 
 @environment.tool(kind="write")
 def reverse_journal_entry(
-    sb: Sandbox, entry_id: int, reversal_date: str, memo: str = ""
+    sb: Sandbox, entry_id: int, reversal_date: str, memo: ReversalMemo = ""
 ) -> dict[str, Any]:
     """Post the reversal of an entry: the same lines with debits and credits swapped, dated
     `reversal_date`. The system refuses an entry that is already reversed or is itself a
@@ -144,7 +145,7 @@ def reverse_journal_entry(
         (x["account_code"], x["credit_cents"], x["debit_cents"], x["party_id"], x["memo"])
         for x in entry["lines"]
     ]
-    text = memo.strip()[:300] or f"Reversal of entry {entry_id}"
+    text = memo.strip() or f"Reversal of entry {entry_id}"
     new_id, warnings = post_entry(sb, day, text, "reversal", entry_id, lines, reverses=entry_id)
     return {
         "journal_entry_id": new_id,
@@ -284,7 +285,7 @@ def match_bank_line(sb: Sandbox, bank_line_id: int, journal_entry_id: int) -> di
 
 
 @environment.tool(kind="write")
-def ignore_bank_line(sb: Sandbox, bank_line_id: int, reason: str) -> dict[str, Any]:
+def ignore_bank_line(sb: Sandbox, bank_line_id: int, reason: IgnoreReason) -> dict[str, Any]:
     """Mark a bank statement line as ignored (a duplicate feed line, policy 5.1), with why.
 
     Args:
@@ -295,7 +296,7 @@ def ignore_bank_line(sb: Sandbox, bank_line_id: int, reason: str) -> dict[str, A
     why = require_text(reason, "reason")
     sb.db.execute(
         "UPDATE bank_lines SET status = 'ignored', note = ?, updated_at = ? WHERE id = ?",
-        (why[:500], sb.clock.iso(), bank_line_id),
+        (why, sb.clock.iso(), bank_line_id),
     )
     audit(sb, "bank_line.ignore", "bank_line", bank_line_id)
     return {"bank_line_id": bank_line_id, "status": "ignored"}
@@ -308,7 +309,7 @@ def add_note(
         "invoice", "bill", "journal_entry", "bank_line", "payment", "party", "credit_note"
     ],
     entity_id: int,
-    body: str,
+    body: Text,
 ) -> dict[str, Any]:
     """Leave a note on a record saying what was done and why (policy 10.1).
 
@@ -344,7 +345,7 @@ def escalate(
     sb: Sandbox,
     entity: Literal["invoice", "bill", "journal_entry", "bank_line"],
     entity_id: int,
-    reason: str,
+    reason: Text,
     amount_cents: int | None = None,
 ) -> dict[str, Any]:
     """Escalate a record to the controller for a decision the policy does not let you make

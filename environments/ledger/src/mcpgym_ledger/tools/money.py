@@ -21,10 +21,8 @@ from mcpgym_ledger.tools._common import (
     require_row,
     require_text,
 )
+from mcpgym_ledger.tools._limits import WRITE_OFF_MEMO, PaymentReference, WriteOffReason
 from mcpgym_server import Sandbox, ToolError
-
-WRITE_OFF_MEMO = 300
-"""Characters of a write-off entry's memo (``Write off <number>: <reason>``)."""
 
 
 class Allocation(BaseModel):
@@ -56,7 +54,7 @@ def record_customer_payment(
     payment_date: str,
     allocations: list[Allocation],
     bank_line_id: int | None = None,
-    reference: str = "",
+    reference: PaymentReference = "",
 ) -> dict[str, Any]:
     """Record money received from a customer and apply it to their invoices. Its entry debits
     Operating Bank (1000) with the amount and credits Accounts Receivable (1100) with what is
@@ -113,7 +111,7 @@ def record_customer_payment(
             "payment_date": day,
             "amount_cents": amount_cents,
             "unapplied_cents": unapplied,
-            "reference": reference.strip()[:200],
+            "reference": reference.strip(),
             "created_at": sb.clock.iso(),
         },
     )
@@ -229,7 +227,11 @@ def pay_bill(
 
 @environment.tool(kind="write")
 def write_off_invoice(
-    sb: Sandbox, invoice_id: int, amount_cents: int, reason: str, write_off_date: str = TODAY
+    sb: Sandbox,
+    invoice_id: int,
+    amount_cents: int,
+    reason: WriteOffReason,
+    write_off_date: str = TODAY,
 ) -> dict[str, Any]:
     """Write off what a customer will not pay on an invoice as bad debt: debit Bad Debt
     Expense (6800), credit Accounts Receivable (1100). The system refuses more than is still

@@ -1,0 +1,119 @@
+"""The decision reader's synonym table: more words that claim an action (round 12's V12).
+
+`mcpgym_grading._decision_forms.ACTIONS` holds each action's own verb forms (``cancelled``,
+``refunded``, ``posted``); an agent also claims an action in another word (``I've called
+off order #7``, ``I've reimbursed you``, ``Charged off the balance``, ``The sale entry was
+backed out``). `SYNONYMS` lists, per action, each such word as a pair: the claim form the
+reader reads (a regular expression over one folded clause, read as `ACTIONS`' claim forms
+are: a negation or hedge governing it still denies or hedges it) and a first-person phrase
+claiming the action with it (``{it}`` stands for the record), which the ship gate's framed
+claim mutants write (`mcpgym_grading._claim_frames.framed_claim`, the wording turning with
+the seed): a synonym added here without a form the reader reads is then a condition-7
+finding of the gate. The table is documented in docs/instrument.md ("Decision
+synonyms"); a word outside it is read as no claim (the kind closes only as far as a
+vocabulary can).
+"""
+
+from __future__ import annotations
+
+__all__ = ["SYNONYMS", "synonym_claims", "synonym_phrases"]
+
+_W = r"[^;:!?\n]"  # a character inside one clause (as `_decision_forms._W`)
+_GL = r"(?:the )?(?:general ledger|gl|books|ledger)"
+
+SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "refund": (
+        (r"\breimbursed\b", "reimbursed you in full for {it}"),
+        (r"\brepaid\b", "repaid the full amount of {it}"),
+        (r"\bcompensated\b", "compensated you for the full cost of {it}"),
+        (r"\b(?:been|i|we|ve|have) paid (?:you )?(?:back )?in full\b", "paid you in full for {it}"),
+        (
+            rf"\bmoney\b{_W}{{0,50}}\b(?:on (?:its|the) way back|sent back|returned)\b",
+            "sent your money for {it} on its way back to you",
+        ),
+        (
+            rf"\brefund\b{_W}{{0,40}}\b(?:went out|has gone out|was sent( out)?|is on its way)\b",
+            "checked that the refund for {it} went out",
+        ),
+        (
+            r"\bsent (?:out )?(?:the |a |your )?(?:full )?refund\b(?!\s+request)",
+            "sent out the full refund for {it}",
+        ),
+        (
+            r"\bpaid out\b(?!\s+(?:the |this |that |our )?(?:vendor|supplier|bill))",
+            "paid out the credit of {it} to the customer",
+        ),
+    ),
+    "cancel": (
+        (r"\bcalled off\b", "called off {it}"),
+        (r"\bscrapped\b", "scrapped {it}"),
+        (r"\bannul+ed\b", "annulled {it}"),
+        (r"\bterminated\b", "terminated {it}"),
+        (
+            r"(?<!\bnothing )(?<!\bnobody )\bstopped\b(?! by\b)(?!\s+(?:me|us|you|him|her|them)\b)",
+            "stopped {it}",
+        ),
+        (rf"\b(?:is|was|now|made|rendered|been)\b{_W}{{0,30}}\bvoid\b", "made {it} void"),
+    ),
+    "address-change": (
+        (r"\bre-?routed\b", "rerouted {it} to the new address"),
+        (r"\bnow lands? (?:at|on|with)\b", "arranged for {it} to now land at your new place"),
+        (
+            r"\b(?:will|shall|ll) now land (?:at|on|with)\b",
+            "made sure {it} will now land at your new place",
+        ),
+    ),
+    "exchange": (
+        (
+            rf"\b(?:sent|shipped|dispatched|mailed)(?: out)?\b{_W}{{0,40}}\bin exchange\b",
+            "sent out the new size in exchange for {it}",
+        ),
+    ),
+    "replacement": (
+        (r"\bre-?shipped\b", "reshipped {it} free of charge"),
+        (
+            r"\bre-?sent (?:you )?(?:the |your )(?:order|parcel|package|item)\b",
+            "re-sent you the parcel of {it}",
+        ),
+    ),
+    "write-off": (
+        (r"\bcharged off\b", "charged off {it} as uncollectible"),
+        (r"\bzeroed (?:out|off)\b", "zeroed out the balance of {it}"),
+        (r"\b(?:forgiven|forgave)\b", "forgave the open balance of {it}"),
+        (
+            rf"\b(?:expensed|charged|booked|moved|posted|recorded|written)\b{_W}{{0,60}}"
+            r"\buncollectible\b",
+            "expensed the open balance of {it} as uncollectible",
+        ),
+        (
+            r"\b(?:posted|booked|recorded|entered|made)\s+(?:(?:the|a|an|this|its|full)\s+){0,2}"
+            r"write-?offs?\b(?!\s+(?:request|policy|proposal|recommendation|approval|decision))",
+            "posted the write-off of {it}",
+        ),
+    ),
+    "post": (
+        (rf"\breleased\b{_W}{{0,30}}\bto {_GL}\b", "released {it} to the general ledger"),
+        (rf"\bcommitted\b{_W}{{0,30}}\bto {_GL}\b", "committed {it} to the GL"),
+    ),
+    "reverse": (
+        (r"\bbacked out\b", "backed out the entry of {it}"),
+        (r"\bunwound\b", "unwound the entry of {it}"),
+        (
+            rf"\b(?:recorded|posted|booked|made|entered)\b{_W}{{0,20}}\bcontra entry\b"
+            rf"|\bcontra entry\b{_W}{{0,60}}\b(?:recorded|posted|booked|made|entered)\b",
+            "recorded a contra entry for {it}",
+        ),
+    ),
+}
+"""Each action's synonyms: ``(claim form, first-person phrase)``."""
+
+
+def synonym_claims() -> dict[str, tuple[str, ...]]:
+    """The claim forms of `SYNONYMS`, by action (regular expressions over a folded clause)."""
+    return {a: tuple(form for form, _ in pairs) for a, pairs in SYNONYMS.items()}
+
+
+def synonym_phrases(action: str) -> tuple[str, ...]:
+    """The first-person phrases of ``action``'s synonyms (``{it}`` for the record), ``()``
+    for an action with none."""
+    return tuple(phrase for _, phrase in SYNONYMS.get(action, ()))
