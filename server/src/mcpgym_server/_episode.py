@@ -42,6 +42,7 @@ from mcpgym_server._bundle import (
     TerminationReason,
     to_jsonable,
 )
+from mcpgym_server._bundle_meta import RateLimited
 from mcpgym_server._capacity import default_max_open
 from mcpgym_server._environment import SUBMIT_TOOL, Environment
 from mcpgym_server._errors import (
@@ -162,6 +163,7 @@ class Episode:
         log: the tool-call log so far (framework-owned; tools never see it).
         opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
         log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server._logcap`).
+        rate_limited: requests refused for the episode's request rate (`note_refused_request`).
     """
 
     id: str
@@ -172,6 +174,7 @@ class Episode:
     log: list[LogEntry] = field(default_factory=list)
     internal_errors: int = 0
     log_bytes: int = 0
+    rate_limited: RateLimited | None = None
 
 
 class EpisodeManager(SealingMixin):
@@ -329,6 +332,22 @@ class EpisodeManager(SealingMixin):
     def is_open(self, episode_id: str) -> bool:
         """Whether ``episode_id`` names an open (not yet sealed) episode."""
         return episode_id in self._open
+
+    def is_served(self, episode_id: str) -> bool:
+        """Whether this manager opened ``episode_id`` and still holds it in memory: open,
+        being sealed, or among the sealed ids it remembers (no store lookup)."""
+        return episode_id in self._open or episode_id in self._sealing or episode_id in self._sealed
+
+    def note_refused_request(self, episode_id: str, per_second: float, burst: int) -> None:
+        """Count a request to the episode's MCP URL refused for its rate (limit
+        ``per_second``, ``burst``; `mcpgym_server._rate_limit`): its bundle's metadata
+        records the count (``rate_limited``). An episode no longer open is left as sealed."""
+        ep = self._open.get(episode_id)
+        if ep is None:
+            return
+        if ep.rate_limited is None:
+            ep.rate_limited = RateLimited(refused=0, per_second=per_second, burst=burst)
+        ep.rate_limited.refused += 1
 
     @property
     def open_episodes(self) -> list[str]:
