@@ -91,6 +91,14 @@ MAX_ARGUMENT_DEPTH = 32
 """Deepest nesting of lists and objects accepted in tool arguments."""
 
 
+def ascii_head(value: Any, limit: int) -> str:
+    """``ascii(value)``, cut to its first ``limit`` characters when longer and then marked
+    ``… (cut, N chars)`` (N: the whole text's length), so a reader of the log never takes
+    the head for the whole."""
+    text = ascii(value)
+    return text if len(text) <= limit else f"{text[:limit]}… (cut, {len(text)} chars)"
+
+
 def _depth_ok(value: Any, limit: int) -> bool:
     stack = [(value, 0)]
     while stack:
@@ -393,7 +401,7 @@ class EpisodeManager(SealingMixin):
         too_many = _items_over(arguments, MAX_ARGUMENT_ITEMS)
         arguments_json = _plain_json_bytes(arguments, check_depth=not too_many)
         if arguments_json is None:
-            entry.arguments = ascii(arguments)[:1000]
+            entry.arguments = ascii_head(arguments, 1000)
             entry.status = "invalid_arguments"
             entry.error = (
                 f"arguments for tool `{tool}` must be JSON in valid Unicode, "
