@@ -182,7 +182,7 @@ async def test_a_held_refusal_does_not_hold_up_other_episodes(
     toy_env: Environment, store_dir: Path
 ) -> None:
     kwargs: dict[str, Any] = {"max_requests_per_second": SLOW, "request_burst": 1}
-    async with served(toy_env, store_dir, hold_s=2.0, **kwargs) as http:
+    async with served(toy_env, store_dir, hold_s=3.0, **kwargs) as http:
         flooder, other = await open_episode(http), await open_episode(http)
         rate = http.app.state.request_rate  # type: ignore[attr-defined]
         held, answers = anyio.Event(), []
