@@ -47,7 +47,13 @@ def _serve(env: str, port: int, store: str, cap: int) -> None:
     from mcpgym_server import load_environment
     from mcpgym_server.runtime import create_app, serve
 
-    app = create_app(load_environment(env), store, control_token=None, max_sessions_per_episode=cap)
+    app = create_app(
+        load_environment(env),
+        store,
+        control_token=None,
+        max_sessions_per_episode=cap,
+        max_requests_per_second=None,  # the sessions' memory, not the request rate
+    )
 
     async def run() -> None:
         async with serve(app, port=port):

@@ -848,6 +848,26 @@ def test_verify_identity_rejects_badly_formatted_dob(sb: Sandbox) -> None:
     assert audit_rows(sb, "identity.verify_failed") == []
 
 
+def test_verify_identity_takes_a_zip_or_zip4_and_refuses_the_rest(sb: Sandbox) -> None:
+    # `zip[:5]` was compared: "94107-junk" (or "94107999") verified as 94107
+    c = one(sb, "SELECT * FROM customers WHERE id = 1006")
+    for bad in (
+        f"{c['zip']}-junk",
+        f"{c['zip']}999",
+        f"{c['zip']}-12",
+        f"{c['zip']}-12345",
+        f"{c['zip']} 1234",
+        c["zip"][:4],
+        "٩٤١٠٧",
+    ):
+        with pytest.raises(ToolError, match="5-digit ZIP code or ZIP\\+4"):
+            call(sb, "verify_identity", customer_id=1006, email=c["email"], zip=bad)
+    assert one(sb, "SELECT COUNT(*) FROM identity_verifications")[0] == 0
+    for good in (c["zip"], f" {c['zip']}-1234 "):
+        res = call(sb, "verify_identity", customer_id=1006, email=c["email"], zip=good)
+        assert res["verified"] and res["method"] == "email_zip"
+
+
 def test_list_tickets_newest_first(sb: Sandbox) -> None:
     listed = call(sb, "list_tickets", status="open")
     created = [t["created_at"] for t in listed]

@@ -186,6 +186,20 @@ def test_arguments_that_are_not_json_are_refused_and_the_episode_still_seals(
     assert [e.status for e in log] == ["invalid_arguments"] * 3 + ["unknown_tool"]
 
 
+def test_a_cut_non_json_call_is_marked_cut_in_the_log(manager: EpisodeManager) -> None:
+    # the log kept `ascii(arguments)[:1000]` unmarked: a head that read as the whole call
+    ep = manager.open("set-target", "easy", 1)
+    long_args = {"key": "\ud800" * 400, "value": "1"}
+    short = manager.call(ep.id, "put", {"key": "\ud800", "value": "1"})
+    cut = manager.call(ep.id, "put", long_args)
+    whole = ascii(long_args)
+    assert short.arguments == ascii({"key": "\ud800", "value": "1"})  # short: whole, unmarked
+    assert cut.arguments == f"{whole[:1000]}… (cut, {len(whole)} chars)"
+    manager.seal(ep.id, "ended")
+    log = manager.store.read(ep.id).log
+    assert [e.arguments for e in log[:2]] == [short.arguments, cut.arguments]
+
+
 def test_an_episode_is_sealed_when_it_reaches_its_step_limit(
     toy_env: Environment, store_dir: Path
 ) -> None:

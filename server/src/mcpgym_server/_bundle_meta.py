@@ -13,6 +13,7 @@ __all__ = [
     "CappedValue",
     "EpisodeMeta",
     "LogEntry",
+    "RateLimited",
     "StepStatus",
     "TerminationReason",
     "canonical_json",
@@ -84,6 +85,21 @@ class LogEntry(BaseModel):
     result_capped: CappedValue | None = Field(default=None, exclude_if=_is_none)
 
 
+class RateLimited(BaseModel):
+    """What an episode's MCP URL refused for coming faster than the server's request rate
+    per episode (`mcpgym_server._rate_limit`), recorded in its bundle's metadata.
+
+    Attributes:
+        refused: requests refused (HTTP 429, never run) while the episode was open.
+        per_second, burst: the limit they went past (sustained rate, bucket size).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    refused: int
+    per_second: float
+    burst: int
+
+
 class EpisodeMeta(BaseModel):
     """Metadata of a sealed episode.
 
@@ -104,6 +120,8 @@ class EpisodeMeta(BaseModel):
             page-wise digest (`mcpgym_server._delta.PageDigests`): a grader that rebuilds the
             final state from the snapshot checks it against this, at the cost of the pages
             the episode changed; ``final_sha256`` stays the whole file's sha256.
+        rate_limited: set when requests to the episode's MCP URL were refused for coming
+            faster than the server admits (`RateLimited`): the agent flooded its URL.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -130,6 +148,7 @@ class EpisodeMeta(BaseModel):
     delta_sha256: str | None = None
     answer_capped: CappedValue | None = Field(None, exclude_if=_is_none)
     final_pages_sha256: str | None = Field(None, exclude_if=_is_none)
+    rate_limited: RateLimited | None = Field(None, exclude_if=_is_none)
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})

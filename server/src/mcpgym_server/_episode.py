@@ -42,6 +42,7 @@ from mcpgym_server._bundle import (
     TerminationReason,
     to_jsonable,
 )
+from mcpgym_server._bundle_meta import RateLimited
 from mcpgym_server._capacity import default_max_open
 from mcpgym_server._environment import SUBMIT_TOOL, Environment
 from mcpgym_server._errors import (
@@ -88,6 +89,14 @@ def new_episode_id() -> str:
 
 MAX_ARGUMENT_DEPTH = 32
 """Deepest nesting of lists and objects accepted in tool arguments."""
+
+
+def ascii_head(value: Any, limit: int) -> str:
+    """``ascii(value)``, cut to its first ``limit`` characters when longer and then marked
+    ``… (cut, N chars)`` (N: the whole text's length), so a reader of the log never takes
+    the head for the whole."""
+    text = ascii(value)
+    return text if len(text) <= limit else f"{text[:limit]}… (cut, {len(text)} chars)"
 
 
 def _depth_ok(value: Any, limit: int) -> bool:
@@ -162,6 +171,7 @@ class Episode:
         log: the tool-call log so far (framework-owned; tools never see it).
         opened_at: wall-clock ISO time. last_activity: `time.monotonic` of the last call.
         log_bytes: bytes the log holds, as counted against its budget (`mcpgym_server._logcap`).
+        rate_limited: requests refused for the episode's request rate (`note_refused_request`).
     """
 
     id: str
@@ -172,6 +182,7 @@ class Episode:
     log: list[LogEntry] = field(default_factory=list)
     internal_errors: int = 0
     log_bytes: int = 0
+    rate_limited: RateLimited | None = None
 
 
 class EpisodeManager(SealingMixin):
@@ -330,6 +341,22 @@ class EpisodeManager(SealingMixin):
         """Whether ``episode_id`` names an open (not yet sealed) episode."""
         return episode_id in self._open
 
+    def is_served(self, episode_id: str) -> bool:
+        """Whether this manager opened ``episode_id`` and still holds it in memory: open,
+        being sealed, or among the sealed ids it remembers (no store lookup)."""
+        return episode_id in self._open or episode_id in self._sealing or episode_id in self._sealed
+
+    def note_refused_request(self, episode_id: str, per_second: float, burst: int) -> None:
+        """Count a request to the episode's MCP URL refused for its rate (limit
+        ``per_second``, ``burst``; `mcpgym_server._rate_limit`): its bundle's metadata
+        records the count (``rate_limited``). An episode no longer open is left as sealed."""
+        ep = self._open.get(episode_id)
+        if ep is None:
+            return
+        if ep.rate_limited is None:
+            ep.rate_limited = RateLimited(refused=0, per_second=per_second, burst=burst)
+        ep.rate_limited.refused += 1
+
     @property
     def open_episodes(self) -> list[str]:
         """Ids of the episodes currently open."""
@@ -374,7 +401,7 @@ class EpisodeManager(SealingMixin):
         too_many = _items_over(arguments, MAX_ARGUMENT_ITEMS)
         arguments_json = _plain_json_bytes(arguments, check_depth=not too_many)
         if arguments_json is None:
-            entry.arguments = ascii(arguments)[:1000]
+            entry.arguments = ascii_head(arguments, 1000)
             entry.status = "invalid_arguments"
             entry.error = (
                 f"arguments for tool `{tool}` must be JSON in valid Unicode, "

@@ -38,7 +38,9 @@ two MCP endpoints the same refusals are JSON-RPC errors (``{"jsonrpc", "id", "er
 show; a request body over `MAX_MCP_BODY` (4 MiB) is refused with 413 and ``-32602``
 naming the limit and the size (`mcpgym_server._body_limit`). An episode holds at most
 ``max_sessions_per_episode`` live MCP sessions (a 429
-refusal past it, 503 past the server's total; `mcpgym_server._session_caps`).
+refusal past it, 503 past the server's total; `mcpgym_server._session_caps`), and is sent at
+most ``max_requests_per_second`` requests a second after a burst of ``request_burst`` (a 429
+refusal past it, held 1 s; `mcpgym_server._rate_limit`).
 
 This module assembles the app; the control routes are in `mcpgym_server._http_control`, the
 MCP endpoints in `mcpgym_server._http_mcp`, the ``Host`` check and the raw-ASGI route marker
@@ -75,6 +77,11 @@ from mcpgym_server._http_mcp import (
 from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS
 from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP
 from mcpgym_server._mcp_bridge import build_mcp_server, connection_of
+from mcpgym_server._rate_limit import (
+    DEFAULT_REQUEST_BURST,
+    DEFAULT_REQUESTS_PER_SECOND,
+    RequestRate,
+)
 from mcpgym_server._seeds import salt_fingerprint, salted_seed
 from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SessionCaps
 from mcpgym_server._session_gate import session_slot_middleware
@@ -103,6 +110,8 @@ def create_app(
     max_sessions_per_episode: int = DEFAULT_SESSIONS_PER_EPISODE,
     max_sessions: int | None = None,
     max_message_items: int | None = MAX_MESSAGE_ITEMS,
+    max_requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND,
+    request_burst: int = DEFAULT_REQUEST_BURST,
 ) -> Starlette:
     """Build the environment server's ASGI app.
 
@@ -137,18 +146,26 @@ def create_app(
         max_message_items: most JSON items (object members plus list items) in one MCP
             message; a request with more is refused before it is parsed, with HTTP 413 and
             ``-32602`` (`mcpgym_server._item_limit`). ``None``: no such limit (benchmarks).
+        max_requests_per_second, request_burst: the request rate one episode may send to
+            its MCP URL, a token bucket of ``request_burst`` requests refilled at
+            ``max_requests_per_second`` (default 20 a second, bursts of 200); a request
+            past it is a 429 JSON-RPC error (`mcpgym_server._rate_limit`), logged once per
+            episode and counted in its bundle (``rate_limited``). ``None``: no such limit.
 
     Returns:
         A Starlette app; ``app.state.manager`` is the `EpisodeManager` and
         ``app.state.mcp_server`` the low-level MCP `Server` (`build_mcp_server`),
-        ``app.state.session_caps`` the live-session counts (`SessionCaps`). Its lifespan
-        shutdown seals every open episode (termination ``shutdown``) on every transport;
+        ``app.state.session_caps`` the live-session counts (`SessionCaps`),
+        ``app.state.request_rate`` the per-episode request rate (`RequestRate` or
+        ``None``). Its lifespan shutdown seals every open episode (termination
+        ``shutdown``) on every transport;
         ``app.state.seal_all()`` does the same for a host that may skip the lifespan
         shutdown (`mcpgym_server._serving.run_until_stopped` calls it after a forced stop).
 
     Raises:
         ValueError: ``control_token`` or ``seed_salt`` is an empty string; the log caps
-            are out of range (see `EpisodeManager`); a session cap is below 1.
+            are out of range (see `EpisodeManager`); a session cap is below 1; the request
+            rate is not a positive number or the burst is below 1.
     """
     if control_token is not None and not control_token.strip():
         raise ValueError("the control token must not be empty (or pass None for an open server)")
@@ -211,7 +228,12 @@ def create_app(
         "max_sessions_per_episode": max_sessions_per_episode,
     }
     control = control_routes(env, manager, token, generator_seed, episode_settings)
-    mcp = McpEndpoints(env, manager, token, caps, sessions.handle_request, generator_seed)
+    rate = (
+        RequestRate(max_requests_per_second, request_burst)
+        if max_requests_per_second is not None
+        else None
+    )
+    mcp = McpEndpoints(env, manager, token, caps, sessions.handle_request, generator_seed, rate)
 
     def seal_all_for_shutdown() -> None:
         sealed = manager.close_all("shutdown")
@@ -248,17 +270,26 @@ def create_app(
     app = Starlette(
         middleware=[Middleware(HostCheck, hosts=hosts)],
         routes=[
-            # an oversized MCP message is refused as the sender's fault (`limit_body`); the
-            # episode URL first: every tool call is matched against the routes in order
+            # a request past its episode's rate is refused before it is read, an oversized
+            # MCP message as the sender's fault (`limit_body`); the episode URL first:
+            # every tool call is matched against the routes in order
             Route(
                 "/episodes/{episode_id}/mcp",
-                AsgiEndpoint(partial(limit_body, mcp.episode_mcp, max_items=max_message_items)),
+                AsgiEndpoint(
+                    mcp.rate_limited(
+                        mcp.url_episode,
+                        partial(limit_body, mcp.episode_mcp, max_items=max_message_items),
+                    )
+                ),
             ),
             *control,
             Route(
                 "/tasks/{task}/mcp",
                 AsgiEndpoint(
-                    partial(limit_body, mcp.connect_to_start, max_items=max_message_items)
+                    mcp.rate_limited(
+                        mcp.session_episode,
+                        partial(limit_body, mcp.connect_to_start, max_items=max_message_items),
+                    )
                 ),
             ),
         ],
@@ -267,5 +298,6 @@ def create_app(
     app.state.manager = manager
     app.state.mcp_server = mcp_server
     app.state.session_caps = caps
+    app.state.request_rate = rate
     app.state.seal_all = seal_all_for_shutdown
     return app

@@ -5,6 +5,8 @@ middleware that ties a request or a session to its episode."""
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -35,8 +37,11 @@ from mcpgym_server._mcp_refusals import (
     refuse_response,
     refuse_sessionless,
 )
+from mcpgym_server._rate_limit import RATE_LIMIT_ERROR, RateRefusal, RequestRate
 from mcpgym_server._session_caps import SessionCaps
 from mcpgym_server._session_gate import serve_capped, serve_in_session
+
+logger = logging.getLogger("mcpgym.http")
 
 EPISODE_ID_HEADER = "mcp-episode-id"
 """Response header carrying the episode id created by the connect-to-start endpoint."""
@@ -44,6 +49,7 @@ EPISODE_ID_HEADER = "mcp-episode-id"
 _SCOPE_EPISODE = "mcpgym.episode_id"
 _SCOPE_NEW_EPISODE = "mcpgym.new_episode"
 _STATE_EPISODE = "mcpgym.episode_id"
+_SESSION_HEADER = MCP_SESSION_ID_HEADER.encode()
 
 Middleware = Callable[[ServerRequestContext[Any, Any], Any], Awaitable[Any]]
 
@@ -101,6 +107,7 @@ class McpEndpoints:
         caps: the live-session counts (`SessionCaps`).
         handle: the MCP transport (``StreamableHTTPSessionManager.handle_request``).
         generator_seed: ``(task, band, requested seed) -> generator seed`` (the salt).
+        rate: the per-episode request rate (`mcpgym_server._rate_limit`); ``None``: none.
     """
 
     def __init__(
@@ -111,6 +118,7 @@ class McpEndpoints:
         caps: SessionCaps,
         handle: ASGIApp,
         generator_seed: Callable[[str, str, int], int],
+        rate: RequestRate | None = None,
     ) -> None:
         self._env = env
         self._manager = manager
@@ -118,6 +126,77 @@ class McpEndpoints:
         self._caps = caps
         self._handle = handle
         self._generator_seed = generator_seed
+        self._rate = rate
+
+    def url_episode(self, scope: Scope) -> str | None:
+        """The episode an episode-URL request belongs to, if this server holds it in
+        memory (open or recently sealed); ``None`` for any other id (answered 404)."""
+        eid = scope["path_params"]["episode_id"]
+        return eid if self._manager.is_served(eid) else None
+
+    def session_episode(self, scope: Scope) -> str | None:
+        """The episode a connect-to-start request belongs to: its live session's
+        (``None`` for an opening request or an unknown session)."""
+        for name, value in scope.get("headers") or ():
+            if name == _SESSION_HEADER:
+                return self._caps.episode_of(value.decode("latin-1"))
+        return None
+
+    def rate_limited(self, episode: Callable[[Scope], str | None], app: ASGIApp) -> ASGIApp:
+        """``app`` behind the per-episode request rate: a request of the episode named by
+        ``episode(scope)`` that finds its bucket empty is refused (429, see
+        `mcpgym_server._rate_limit`) before ``app`` reads it; other episodes' requests and
+        requests of no episode (``None``) are not affected."""
+
+        async def limited(scope: Scope, receive: Receive, send: Send) -> None:
+            eid = episode(scope) if self._rate is not None else None
+            refusal = None if eid is None or self._rate is None else self._rate.take(eid)
+            if refusal is None or eid is None:
+                await app(scope, receive, send)
+                return
+            await self._refuse_rate(eid, refusal, scope, receive, send)
+
+        return limited
+
+    async def _refuse_rate(
+        self, eid: str, refusal: RateRefusal, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        rate = self._rate
+        assert rate is not None
+        if refusal.first:
+            logger.warning(
+                "episode %s: requests to its MCP URL came faster than %g a second (bursts of "
+                "%d); refusing those past it with 429 (logged once per episode; its bundle "
+                "counts them)",
+                eid,
+                rate.per_second,
+                rate.burst,
+            )
+        self._manager.note_refused_request(eid, rate.per_second, rate.burst)
+        wait = refusal.retry_after
+        if rate.hold(eid):  # costs a flooder its time, not the server's (see the module)
+            try:
+                await anyio.sleep(rate.hold_s)
+            finally:
+                rate.release(eid)
+            wait = max(0.0, wait - rate.hold_s)
+        data = {
+            "kind": "rate_limit",
+            "episode_id": eid,
+            "limit_per_second": rate.per_second,
+            "burst": rate.burst,
+            "retry_after_s": round(wait, 3),
+        }
+        await refuse(
+            scope,
+            receive,
+            send,
+            429,
+            rate.message(eid),
+            code=RATE_LIMIT_ERROR,
+            data=data,
+            headers={"Retry-After": str(math.ceil(wait))},
+        )
 
     async def episode_mcp(self, scope: Scope, receive: Receive, send: Send) -> None:
         """``/episodes/{id}/mcp``: both protocol eras; 404 (JSON-RPC) for an unknown id."""

@@ -165,6 +165,7 @@ class SealingMixin:
                 answer_capped=answer_capped,
                 steps=len(ep.log),
                 internal_errors=ep.internal_errors,
+                rate_limited=ep.rate_limited and ep.rate_limited.model_copy(),
                 clock_end=job.clock_end,
                 **delta_meta(job.final, delta, snapshot, digests=self.hash_final),
             )

@@ -125,6 +125,12 @@ class SessionCaps:
         slot = self._sessions.get(session_id)
         return None if slot is None else slot.endpoint
 
+    def episode_of(self, session_id: str) -> str | None:
+        """The episode the live 2025-era session ``session_id`` belongs to (``None``: not
+        a session this server holds)."""
+        slot = self._sessions.get(session_id)
+        return None if slot is None else slot.episode_id
+
     def reserve(self, episode_id: str, endpoint: str | None = None) -> Slot | CapRefusal:
         """Reserve a slot for a session of ``episode_id`` opened on the URL path
         ``endpoint``, or say why not (see the module)."""

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
+    from mcpgym_server._rate_limit import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
     from mcpgym_server._seeds import salt_fingerprint, salted_seed
     from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
     from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SESSION_BYTES
@@ -58,6 +59,8 @@ _WHERE = {
     "log_form": "_logcap",
     "episode_instructions": "_mcp_bridge",
     "tool_definitions": "_mcp_tools",
+    "DEFAULT_REQUEST_BURST": "_rate_limit",
+    "DEFAULT_REQUESTS_PER_SECOND": "_rate_limit",
     "salt_fingerprint": "_seeds",
     "salted_seed": "_seeds",
     "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
@@ -71,6 +74,8 @@ _WHERE = {
 }
 
 __all__ = [
+    "DEFAULT_REQUESTS_PER_SECOND",
+    "DEFAULT_REQUEST_BURST",
     "DEFAULT_SESSIONS_PER_EPISODE",
     "EPISODE_ID_HEADER",
     "EPISODE_OVERHEAD",

@@ -20,7 +20,13 @@ from mcpgym_clients.commands._options import (
     LOG_VALUE_CAP_HELP,
     SEED_SALT,
 )
-from mcpgym_server.runtime import DEFAULT_SESSIONS_PER_EPISODE, LOG_BUDGET, LOG_VALUE_CAP
+from mcpgym_server.runtime import (
+    DEFAULT_REQUEST_BURST,
+    DEFAULT_REQUESTS_PER_SECOND,
+    DEFAULT_SESSIONS_PER_EPISODE,
+    LOG_BUDGET,
+    LOG_VALUE_CAP,
+)
 
 
 def serve(
@@ -84,6 +90,23 @@ def serve(
             min=1,
         ),
     ] = DEFAULT_SESSIONS_PER_EPISODE,
+    max_requests_per_second: Annotated[
+        float,
+        typer.Option(
+            help="Most MCP requests a second one episode URL may send, notifications "
+            "included (sustained, after --request-burst at once); past it a request is "
+            "refused (429), logged once per episode and counted in its bundle.",
+            min=0.001,
+        ),
+    ] = DEFAULT_REQUESTS_PER_SECOND,
+    request_burst: Annotated[
+        int,
+        typer.Option(
+            help="MCP requests one episode URL may send at once before "
+            "--max-requests-per-second applies.",
+            min=1,
+        ),
+    ] = DEFAULT_REQUEST_BURST,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
     if control_token and no_control_token:
@@ -147,6 +170,8 @@ def serve(
             log_value_cap=log_value_cap,
             log_budget=log_budget,
             max_sessions_per_episode=max_sessions_per_episode,
+            max_requests_per_second=max_requests_per_second,
+            request_burst=request_burst,
         )
     with reported():
         run_until_stopped(

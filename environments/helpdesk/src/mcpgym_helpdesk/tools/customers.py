@@ -103,6 +103,11 @@ def verify_identity(
             f"date_of_birth {date_of_birth!r} must be written YYYY-MM-DD, e.g. 1984-03-27 "
             "(nothing was checked)"
         )
+    if zip_given and not re.fullmatch(r"\d{5}(?:-\d{4})?", zip.strip(), flags=re.ASCII):
+        raise ToolError(
+            f"zip {zip!r} must be a 5-digit ZIP code or ZIP+4, e.g. 94107 or 94107-1234 "
+            "(nothing was checked)"
+        )
     if not zip_given and not dob_given:
         raise ToolError(
             "give the customer's billing ZIP (`zip`) or date of birth (`date_of_birth`) "
