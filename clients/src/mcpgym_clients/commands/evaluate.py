@@ -57,7 +57,8 @@ def _signal_name(signum: int) -> str:
 
 def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
     err = Console(stderr=True)
-    how = "interrupted" if signum == signal.SIGINT else f"interrupted by {_signal_name(signum)}"
+    plain = signum in (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, a stop: as always said
+    how = "interrupted" if plain else f"interrupted by {_signal_name(signum)}"
     if status.run_id is None:
         say(err, f"{how} before any episode ran")
     else:
