@@ -28,10 +28,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _sys as S  # noqa: E402
+
 FAULT, CONC = sys.argv[1], int(sys.argv[2])
 SEEDS = sys.argv[3] if len(sys.argv) > 3 else "0-1"
 EXTRA = sys.argv[4].split() if len(sys.argv) > 4 else []  # more eval options, e.g. "--timeout 40"
@@ -54,47 +55,13 @@ if FAULT.startswith(("full_", "ro_")):
         EPS = FULL / "eps"
 EPS.mkdir(parents=True, exist_ok=True)
 EP, GP = 19700 + CONC * 10 + len(FAULT) % 10, 19900 + CONC * 10 + len(FAULT) % 10
-ENVV = dict(
-    os.environ,
-    MCPGYM_BUNDLE_KEY="k" * 32,
-    MCPGYM_CONTROL_TOKEN="ctl-tok",
-    MCPGYM_GRADING_TOKEN="gr-tok",
-)
-MC = ["uv", "run", "--project", str(ROOT), "mcpgym"]
-
-
-def start(args: list[str], log: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        MC + args,
-        env=ENVV,
-        stdout=open(W / log, "a"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-
-
-def wait_up(port: int) -> None:
-    for _ in range(240):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-            return
-        except Exception:
-            time.sleep(0.5)
-    raise SystemExit(f"port {port} never came up")
+ENVV = S.probe_env(control="ctl-tok", grading="gr-tok", bundle_key="k" * 32)
+MC = S.MCPGYM
+killpg = S.killpg
 
 
 def rows() -> list[tuple]:
-    if not STORE.exists():
-        return []
-    try:
-        c = sqlite3.connect(f"file:{STORE}?mode=ro", uri=True, timeout=5)
-        r = c.execute(
-            "SELECT task, band, seed, epoch, scored, termination, attempts, run_id FROM episodes"
-        ).fetchall()
-        c.close()
-        return r
-    except sqlite3.Error:
-        return []
+    return S.rows(STORE)
 
 
 EVAL = MC + [
@@ -121,13 +88,6 @@ EVAL = MC + [
     "0.5",
     *EXTRA,
 ]
-
-
-def killpg(p: subprocess.Popen, sig: int) -> None:
-    try:
-        os.killpg(p.pid, sig)
-    except ProcessLookupError:
-        pass
 
 
 def summary(tag: str, rc, log: Path) -> dict:
@@ -217,48 +177,43 @@ PROCS: list[subprocess.Popen] = []
 SERVERS: dict[str, subprocess.Popen] = {}
 
 
-def main() -> None:
-    SERVERS["env"] = start(["serve", "helpdesk", "--port", str(EP), "--store", str(EPS)], "env.log")
-    SERVERS["grading"] = start(
-        ["grading", "serve", "--port", str(GP), "--store", str(EPS)], "grading.log"
-    )
-    PROCS.extend(SERVERS.values())
-    try:
-        wait_up(EP)
-        wait_up(GP)
-        if FAULT == "kill_driver_twice":
-            print(json.dumps(run_eval("eval1", kill_at=10)), flush=True)
-            print(json.dumps(run_eval("eval2", kill_at=10)), flush=True)
-            print(json.dumps(run_eval("eval3")), flush=True)
-            return
-        print(json.dumps(run_eval("eval1")), flush=True)
-        if FAULT.startswith("stop_env_for_"):
-            c = sqlite3.connect(f"file:{STORE}?mode=ro", uri=True)
-            q = "SELECT variant_id, termination, scored, score, error FROM episodes"
-            for row in c.execute(q + " WHERE termination != 'completed'"):
-                print(json.dumps({"row": row}), flush=True)
-            c.close()
-            return
-        if FAULT.startswith("stop_"):
-            for p in SERVERS.values():
-                killpg(p, signal.SIGCONT)
-        if FAULT.startswith("full_"):
-            (FULL / "filler").unlink()
-        if FAULT == "ro_runstore":
-            subprocess.run(["mount", "-o", "remount,rw", str(FULL)], check=True)
-        print(json.dumps(run_eval("rerun")), flush=True)
-        if FAULT == "full_bundles":
-            left = [p.name for p in EPS.iterdir() if p.name.startswith(".tmp")]
-            print(json.dumps({"tmp_debris": left[:5], "n": len(left)}))
-    finally:
-        for p in PROCS:
+def faults() -> None:
+    """The fault's evals, against the servers `main` started."""
+    if FAULT == "kill_driver_twice":
+        print(json.dumps(run_eval("eval1", kill_at=10)), flush=True)
+        print(json.dumps(run_eval("eval2", kill_at=10)), flush=True)
+        print(json.dumps(run_eval("eval3")), flush=True)
+        return
+    print(json.dumps(run_eval("eval1")), flush=True)
+    if FAULT.startswith("stop_env_for_"):
+        c = sqlite3.connect(f"file:{STORE}?mode=ro", uri=True)
+        q = "SELECT variant_id, termination, scored, score, error FROM episodes"
+        for row in c.execute(q + " WHERE termination != 'completed'"):
+            print(json.dumps({"row": row}), flush=True)
+        c.close()
+        return
+    if FAULT.startswith("stop_"):
+        for p in SERVERS.values():
             killpg(p, signal.SIGCONT)
-            killpg(p, signal.SIGTERM)
-        for p in PROCS:
+    if FAULT.startswith("full_"):
+        (FULL / "filler").unlink()
+    if FAULT == "ro_runstore":
+        subprocess.run(["mount", "-o", "remount,rw", str(FULL)], check=True)
+    print(json.dumps(run_eval("rerun")), flush=True)
+    if FAULT == "full_bundles":
+        left = [p.name for p in EPS.iterdir() if p.name.startswith(".tmp")]
+        print(json.dumps({"tmp_debris": left[:5], "n": len(left)}))
+
+
+def main() -> None:
+    try:
+        with S.servers(EP, GP, EPS, ENVV, W) as procs:
+            SERVERS.update(procs)
             try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                killpg(p, signal.SIGKILL)
+                faults()
+            finally:
+                S.stop_all(PROCS)  # the evals; the servers stop after them
+    finally:
         if FAULT.startswith(("full_", "ro_")):
             subprocess.run(["umount", str(FULL)], capture_output=True)
 

@@ -18,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -27,7 +25,9 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _sys as S  # noqa: E402
+
 NSESS = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
 NNOTIF = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
 W = Path("/tmp/r12/p5flood")
@@ -35,48 +35,13 @@ subprocess.run(["rm", "-rf", str(W)])
 (W / "eps").mkdir(parents=True)
 PORT = 19861
 BASE = f"http://127.0.0.1:{PORT}"
-ENVV = dict(os.environ, MCPGYM_CONTROL_TOKEN="c12", MCPGYM_BUNDLE_KEY="z" * 32)
+ENVV = S.probe_env(control="c12", grading=None, bundle_key="z" * 32)
 CA = {"authorization": "Bearer c12"}
-ACC = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "p", "version": "1"},
-    },
-}
+ACC, INIT, stats = S.ACC, S.INIT, S.stats
 
 
 def rss_mb(pid: int) -> float:
-    total = 0
-    for p in [pid, *child_pids(pid)]:
-        try:
-            for ln in Path(f"/proc/{p}/status").read_text().splitlines():
-                if ln.startswith("VmRSS:"):
-                    total += int(ln.split()[1])
-        except OSError:
-            pass
-    return round(total / 1024, 1)
-
-
-def child_pids(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
-
-
-def stats(xs: list[float]) -> dict:
-    xs = sorted(xs)
-    if not xs:
-        return {}
-    return {
-        "n": len(xs),
-        "p50_ms": round(xs[len(xs) // 2] * 1000, 1),
-        "p99_ms": round(xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1000, 1),
-        "max_ms": round(xs[-1] * 1000, 1),
-    }
+    return S.rss_mb(pid, children=True)
 
 
 async def bystander(
@@ -299,34 +264,13 @@ async def main_async(pid: int) -> None:
 
 
 def main() -> None:
-    srv = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/mcpgym"),
-            "serve",
-            "helpdesk",
-            "--port",
-            str(PORT),
-            "--store",
-            str(W / "eps"),
-        ],
-        env=ENVV,
-        stdout=open(W / "serve.log", "w"),
-        stderr=subprocess.STDOUT,
-    )
     try:
-        for _ in range(240):
-            try:
-                httpx.get(BASE + "/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.25)
-        asyncio.run(main_async(srv.pid))
+        with S.servers(PORT, None, W / "eps", ENVV, W) as procs:
+            asyncio.run(main_async(procs["env"].pid))
     finally:
-        srv.send_signal(signal.SIGTERM)
-        srv.wait(60)
         errs = [
             ln
-            for ln in (W / "serve.log").read_text().splitlines()
+            for ln in (W / "env.log").read_text().splitlines()
             if "Error" in ln or "Traceback" in ln
         ]
         print(json.dumps({"serve_log_error_lines": len(errs), "first": errs[:3]})[:600])

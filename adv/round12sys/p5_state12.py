@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +20,9 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _sys as S  # noqa: E402
+
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 KB = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 W = Path("/tmp/r12/p5state")
@@ -29,59 +30,14 @@ subprocess.run(["rm", "-rf", str(W)])
 (W / "eps").mkdir(parents=True)
 PORT = 19871
 BASE = f"http://127.0.0.1:{PORT}"
-ENVV = dict(os.environ, MCPGYM_CONTROL_TOKEN="c12", MCPGYM_BUNDLE_KEY="z" * 32)
+ENVV = S.probe_env(control="c12", grading=None, bundle_key="z" * 32)
 CA = {"authorization": "Bearer c12"}
-ACC = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": {"name": "p", "version": "1"},
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
-
-
-def call(c: httpx.Client, url: str, i: int, name: str, args: dict) -> httpx.Response:
-    h = {**ACC, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name}
-    return c.post(
-        url,
-        headers=h,
-        json={
-            "jsonrpc": "2.0",
-            "id": i,
-            "method": "tools/call",
-            "params": {"name": name, "arguments": args, "_meta": META},
-        },
-    )
-
-
-def rss_mb(pid: int) -> float:
-    for ln in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if ln.startswith("VmRSS:"):
-            return round(int(ln.split()[1]) / 1024, 1)
-    return -1.0
+call, rss_mb = S.tools_call, S.rss_mb
 
 
 def main() -> None:
-    srv = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/mcpgym"),
-            "serve",
-            "helpdesk",
-            "--port",
-            str(PORT),
-            "--store",
-            str(W / "eps"),
-        ],
-        env=ENVV,
-        stdout=open(W / "serve.log", "w"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        for _ in range(240):
-            try:
-                httpx.get(BASE + "/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.25)
+    with S.servers(PORT, None, W / "eps", ENVV, W) as procs:
+        srv = procs["env"]
         c = httpx.Client(timeout=120)
         ep = c.post(BASE + "/episodes", headers=CA, json={"task": "order-status"}).json()
         url = ep["mcp_url"]
@@ -140,9 +96,6 @@ def main() -> None:
                     flush=True,
                 )
         print(json.dumps({"rss_after_mb": rss_mb(srv.pid)}))
-    finally:
-        srv.send_signal(signal.SIGTERM)
-        srv.wait(60)
 
 
 if __name__ == "__main__":

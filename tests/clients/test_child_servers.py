@@ -68,6 +68,15 @@ def _exited(pids: list[int], timeout: float = 30.0) -> bool:
     return True
 
 
+def _ignored(pid: int) -> set[int]:
+    """The signals process ``pid`` ignores (``SigIgn`` of /proc/PID/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            mask = int(line.split()[1], 16)
+            return {n for n in range(1, 65) if mask >> (n - 1) & 1}
+    raise AssertionError(f"no SigIgn line for {pid}")
+
+
 @pytest.mark.anyio
 async def test_child_servers_serve_and_grade_an_episode_and_stop_on_exit(tmp_path: Path) -> None:
     env = load_environment("helpdesk")
@@ -81,6 +90,9 @@ async def test_child_servers_serve_and_grade_an_episode_and_stop_on_exit(tmp_pat
                 argv = _argv(pid)
                 assert servers.grading_token not in argv
                 assert servers.control_token not in argv
+                # A Ctrl-C or a closing terminal's hang-up reaches the whole process group:
+                # the campaign, which takes both as a stop, stops its servers in order.
+                assert {signal.SIGINT, signal.SIGHUP} <= _ignored(pid)
             async with EpisodeDriver(
                 servers.env_url,
                 servers.grading_url,

@@ -6,7 +6,9 @@ environment name, store, log file, secrets); the child loads the environment, wa
 what its first request would otherwise pay for (the grading service's lock), serves on
 a free loopback port (or the ``port`` of its settings: a restart), prints
 ``{"url": ...}`` and serves until standard input closes (the parent closed it, or died)
-or SIGTERM. SIGINT is ignored: the parent stops it.
+or SIGTERM. SIGINT and SIGHUP are ignored: a Ctrl-C, or the hang-up of a closing terminal
+or SSH session, reaches the whole process group, and the parent, which takes both as a
+request to stop the campaign (`mcpgym_clients.stopping`), stops its servers in order.
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ async def _serve_child(settings: dict[str, Any]) -> None:
 def main() -> None:
     """The child's entry point: settings from the first line of stdin, then serve."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     settings = json.loads(sys.stdin.buffer.readline())
     handler = logging.FileHandler(settings["log"], encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -12,7 +12,18 @@ Only an attempt that came after a wait counts: a retry (the slot already waited 
 ``infra_backoff``, and with child servers the restart of a dead one), or a slot's last
 attempt. The first attempts of the episodes in flight when a server restarts all fail at
 once; a restart that is over by their retries never trips the breaker. Any attempt that
-ended otherwise (scored, or failed for another reason) resets the count.
+ended otherwise (scored, or failed for another reason) resets the count of both servers.
+
+The model API is counted the same way when it keeps refusing: an ``infra_error`` attempt
+whose model requests got no answer, the last refused with a 429/503/529 whose
+``Retry-After`` asked for longer than the harness waits before a retry
+(`EpisodeRecord.refused`; a day's quota spent, a server down for maintenance). Each such
+episode ends at once, unscored, so without the breaker a campaign of thousands of slots
+ran through them all, each one more refused request (adversarial round 12, S8-14). A
+refusal with a shorter wait is waited out and retried, and does not count. Only an episode
+in which the model API answered a request resets this count: the null baseline's episodes,
+interleaved with the agent's, make no model request, and an episode that failed for
+another reason before its first answer says nothing about the model API.
 """
 
 from __future__ import annotations
@@ -30,7 +41,11 @@ BREAKER_THRESHOLD = 3
 """Consecutive counted attempts that one server did not answer after which the campaign
 stops (`ServiceBreaker`)."""
 
-SERVICE_NAMES = {"env": "the environment server", "grading": "the grading service"}
+SERVICE_NAMES = {
+    "env": "the environment server",
+    "grading": "the grading service",
+    "model": "the model API",
+}
 
 
 @dataclass
@@ -39,12 +54,17 @@ class ServiceBreaker:
 
     Attributes:
         threshold: counted attempts in a row (`BREAKER_THRESHOLD`).
-        counts: per server (``"env"``, ``"grading"``), the current run of counted attempts.
-        reason: once tripped, the line saying which server stopped answering and how it
-            failed (the last attempt's error); ``None`` before.
+        model_endpoint: the model API's URL (without secrets), named when it trips on
+            the model's refusals; ``None``: unknown (named "the model API").
+        counts: per server (``"env"``, ``"grading"``, ``"model"``), the current run of
+            counted attempts.
+        reason: once tripped, the line saying which server stopped answering (or keeps
+            refusing, with the wait it asked for) and how it failed (the last attempt's
+            error); ``None`` before.
     """
 
     threshold: int = BREAKER_THRESHOLD
+    model_endpoint: str | None = None
     counts: dict[str, int] = field(default_factory=dict)
     reason: str | None = None
 
@@ -53,24 +73,53 @@ class ServiceBreaker:
 
         Args:
             rec: the attempt's record (its ``unanswered`` names the server that did not
-                answer, if any).
+                answer, if any; its ``refused``, the model API's refusal, and
+                ``model_answered``, whether the model API answered).
             after_wait: the attempt was a retry or its slot's last attempt (see the
-                module); other attempts a server did not answer neither count nor reset.
+                module); other such attempts neither count nor reset.
         """
+        if rec.model_answered:  # the model API answers: its count starts again
+            self.counts.pop("model", None)
+        elif rec.refused is not None and after_wait:
+            self._count("model", rec)
+        # Episodes that made no model request (the null baseline's, interleaved with the
+        # agent's) and other failures neither count nor reset the model API's refusals.
         service = rec.unanswered
         if service is None:
-            self.counts.clear()
-            return self.reason
-        if not after_wait:
-            return self.reason
-        self.counts = {service: self.counts.get(service, 0) + 1}
-        if self.counts[service] >= self.threshold and self.reason is None:
-            self.reason = (
+            for name in ("env", "grading"):
+                self.counts.pop(name, None)
+        elif after_wait:
+            self._count(service, rec)
+        return self.reason
+
+    def _count(self, service: str, rec: EpisodeRecord) -> None:
+        """One more counted attempt for ``service`` (the other server's run ends)."""
+        n = self.counts.get(service, 0) + 1
+        if service != "model":
+            self.counts = {k: v for k, v in self.counts.items() if k == "model"}
+        self.counts[service] = n
+        if n >= self.threshold and self.reason is None:
+            self.reason = self._why(service, n, rec)
+
+    def _why(self, service: str, n: int, rec: EpisodeRecord) -> str:
+        """The `reason` line once ``n`` attempts in a row counted for ``service``."""
+        refused = rec.refused
+        if service != "model" or refused is None:
+            return (
                 f"stopped: {SERVICE_NAMES.get(service, service)} is not answering: "
-                f"{self.counts[service]} episode attempts in a row got no answer from it, "
+                f"{n} episode attempts in a row got no answer from it, "
                 f"each after its retry wait (the last: {rec.error})"
             )
-        return self.reason
+        where = (
+            f"the model API at {self.model_endpoint}" if self.model_endpoint else "the model API"
+        )
+        return (
+            f"stopped: {where} keeps refusing requests: {n} episode attempts in a row had "
+            f"every model request refused, the last with {refused.status} asking to wait "
+            f"{refused.retry_after:,.0f} s (Retry-After), longer than the "
+            f"{refused.cap:,.0f} s the harness waits before a retry (it said: "
+            f"{refused.message})"
+        )
 
 
 def store_not_run(

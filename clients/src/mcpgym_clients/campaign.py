@@ -30,10 +30,13 @@ from such a run in anything starts a new run and says which inputs differed.
 
 A server that stops answering stops the campaign (`mcpgym_clients.breaker`): after
 `BREAKER_THRESHOLD` consecutive episode attempts, each after its retry wait, that the
-environment server or the grading service did not answer at all, the episodes in flight
+environment server or the grading service did not answer at all, or whose model requests
+the model API all refused asking for a wait longer than the harness makes (a 429/503 with
+a long ``Retry-After``), the episodes in flight
 are cancelled, each slot with no row yet (in flight or not started) is stored as
 ``infra_error`` naming the stop (so every planned slot still ends as one row, and a rerun
-retries them), and the result says which server (`CampaignResult.stopped`); ``mcpgym eval``
+retries them), and the result says which server, and the wait a refusing model API asked for
+(`CampaignResult.stopped`); ``mcpgym eval``
 exits with `EXIT_INCOMPLETE`.
 """
 
@@ -480,7 +483,10 @@ async def _run_claimed(
     if planner is not None:
         planner.pause = shown.paused
 
-    breaker = ServiceBreaker(BREAKER_THRESHOLD)
+    endpoint = agent.settings().get("base_url")
+    breaker = ServiceBreaker(
+        BREAKER_THRESHOLD, model_endpoint=endpoint if isinstance(endpoint, str) else None
+    )
     groups: list[anyio.abc.TaskGroup] = []
 
     async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> EpisodeRecord:

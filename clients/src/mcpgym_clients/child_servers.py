@@ -14,8 +14,9 @@ input, so that nothing secret is on a command line, prints ``{"url": ...}`` once
 accepts connections, and serves until its standard input closes. The parent keeps
 that pipe open for the children's whole life: when the parent exits, however it exits
 (``kill -9`` included), the pipe closes and the children stop on their own. They
-ignore SIGINT (a Ctrl-C in the terminal reaches the whole process group; the parent
-decides when to stop them) and stop gracefully on SIGTERM. Their log records and
+ignore SIGINT and SIGHUP (a Ctrl-C in the terminal, or the hang-up of a closing terminal,
+reaches the whole process group; the parent decides when to stop them) and stop
+gracefully on SIGTERM. Their log records and
 standard error go to the log file the parent names (``servers.log`` for ``mcpgym
 eval``).
 

@@ -481,6 +481,9 @@ class EpisodeDriver(ServiceClients):
                         )
                 else:
                     result = checked_result(result, f"agent `{agent.name}`")
+                rec.model_answered = activity.answered  # read by the campaign's breaker
+                if result.termination == "infra_error" and not activity.answered:
+                    rec.refused = activity.refused  # the model API refusing
                 if result.termination == "infra_error" and state.unanswered:
                     rec.unanswered = "env"
                     return result  # no `submit` to a server that is not answering

@@ -32,7 +32,7 @@ from mcpgym_clients.records import ServerInfo, TaskInfo
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
 from mcpgym_clients.selection import select_variants
 from mcpgym_clients.server_logs import server_logs
-from mcpgym_clients.stopping import STOP_SIGNALS, Stopper, watch_signals
+from mcpgym_clients.stopping import Stopper, stop_signals, watch_signals
 from mcpgym_server import load_environment, verify_lock
 
 
@@ -300,7 +300,8 @@ async def evaluate(
 async def evaluate_until_stopped(
     opts: EvalOptions, console: Console, status: CampaignStatus, stopper: Stopper
 ) -> tuple[CampaignResult, str | None] | None:
-    """Run `evaluate` until it ends or a stop signal (`STOP_SIGNALS`) stops it.
+    """Run `evaluate` until it ends or a stop signal (`stop_signals`: SIGINT, SIGTERM,
+    SIGHUP and every other signal whose default action would end the process) stops it.
 
     Returns:
         What `evaluate` returns; ``None`` when a signal stopped it (``stopper.signum``
@@ -308,7 +309,7 @@ async def evaluate_until_stopped(
     """
     result: tuple[CampaignResult, str | None] | None = None
     async with anyio.create_task_group() as tg:
-        if STOP_SIGNALS:
+        if stop_signals():
             await tg.start(watch_signals, stopper)
         try:
             result = await evaluate(opts, console, status, stopper)

@@ -55,6 +55,24 @@ class ServerInfo:
         raise UnknownNameError("task", name, [t.name for t in self.tasks])
 
 
+@dataclass(frozen=True)
+class ModelRefusal:
+    """A model request the model API refused for longer than the harness waits: a 429,
+    503 or 529 whose ``Retry-After`` asked for more than the per-retry wait cap
+    (`mcpgym_clients.adapters.retry.refusal_of`).
+
+    Attributes:
+        status: the HTTP status. retry_after: the wait the server asked for, in seconds.
+        cap: the longest wait the harness makes before a retry (``RetryPolicy.max_delay``),
+            in seconds. message: the refusal's message (``ModelAPIError.reason``).
+    """
+
+    status: int
+    retry_after: float
+    cap: float
+    message: str = ""
+
+
 @dataclass
 class EpisodeRecord:
     """The outcome of one episode as the harness saw it.
@@ -74,6 +92,12 @@ class EpisodeRecord:
             timeout, a refused or broken connection: `InfraError.unanswered`), which one:
             ``"env"`` or ``"grading"``; else ``None``. Not stored; the campaign's breaker
             reads it (`mcpgym_clients.breaker`).
+        refused: for an ``infra_error`` episode whose model requests got no answer and
+            the last was refused with a wait beyond the cap, that refusal; else ``None``.
+            Not stored; read by the breaker.
+        model_answered: model requests the model API answered in this episode (counted
+            by `mcpgym_clients.adapters.retry.with_retries`). Not stored; read by the
+            breaker.
     """
 
     agent: str
@@ -97,6 +121,8 @@ class EpisodeRecord:
     duration_s: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
     unanswered: str | None = None
+    refused: ModelRefusal | None = None
+    model_answered: int = 0
 
     @property
     def scored(self) -> bool:

@@ -1,4 +1,14 @@
-"""Stopping a campaign cleanly on a signal: the `Stopper` and the signal watcher."""
+"""Stopping a campaign cleanly on a signal: the `Stopper` and the signal watcher.
+
+``mcpgym eval`` takes as a request to stop the same signals as ``mcpgym serve`` (issue 9
+§2; adversarial round 11, S2-2/S2-3): every signal whose default action would end the
+process (`stop_signals`). Before, only SIGINT and SIGTERM were: a SIGHUP (the terminal or
+SSH session closed) or a SIGUSR1 ended the campaign's process at once, by the signal,
+without the line saying what was kept, its local servers left to their own end. Now the
+campaign stops as on Ctrl-C: the episodes stored are kept, the run is left unfinished (a
+rerun of the same command resumes it, running the slots with no row), the servers stop in
+order, and the process exits with ``128 + signum``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import anyio
 from anyio.abc import TaskStatus
@@ -15,10 +26,57 @@ from anyio.abc import TaskStatus
 REPEAT_WINDOW = 1.0
 """Seconds after a stop signal during which another is taken as the same request."""
 
-STOP_SIGNALS: tuple[signal.Signals, ...] = (
-    () if sys.platform == "win32" else (signal.SIGINT, signal.SIGTERM)
+ALWAYS = ("SIGINT", "SIGTERM", "SIGHUP")
+"""Signals a campaign always takes as a stop (names; those the platform lacks are skipped)."""
+
+WHILE_DEFAULT = (
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGALRM",
+    "SIGVTALRM",
+    "SIGPROF",
+    "SIGIO",
+    "SIGPOLL",
+    "SIGPWR",
+    "SIGSTKFLT",
+    "SIGXCPU",
 )
-"""Signals that stop a campaign cleanly (on Windows, Ctrl-C arrives as KeyboardInterrupt)."""
+"""Signals whose default action ends the process, taken as a stop while still default
+(nothing else in the process handles or ignores them), with SIGRTMIN..SIGRTMAX.
+
+The same lists as the servers' (``mcpgym_server``'s stop signals, whose module says why
+SIGQUIT, the faults, SIGPIPE/SIGXFSZ and the stop signals are left to their default;
+a test keeps the two equal): that list is not public, and a client does not import a
+server's private module."""
+
+
+def _named(names: tuple[str, ...]) -> list[int]:
+    return [int(getattr(signal, name)) for name in names if hasattr(signal, name)]
+
+
+def stop_signals() -> tuple[int, ...]:
+    """The signal numbers that stop a campaign cleanly, now (see the module).
+
+    Read when the watcher starts (`watch_signals`): a `WHILE_DEFAULT` or real-time signal
+    another part of the process already handles or ignores is left to it.
+
+    Returns:
+        Distinct signal numbers, `ALWAYS` first, then the others in ascending order;
+        empty on Windows (Ctrl-C arrives there as ``KeyboardInterrupt``).
+    """
+    if sys.platform == "win32":
+        return ()
+    taken = dict.fromkeys(_named(ALWAYS))
+    low, high = getattr(signal, "SIGRTMIN", None), getattr(signal, "SIGRTMAX", None)
+    realtime = [] if low is None or high is None else list(range(int(low), int(high) + 1))
+    for signum in sorted(set(_named(WHILE_DEFAULT) + realtime)):
+        try:
+            default = signal.getsignal(signum) == signal.SIG_DFL
+        except (OSError, ValueError):  # not a signal this platform lets a process handle
+            continue
+        if default:
+            taken.setdefault(signum)
+    return tuple(taken)
 
 
 class Stopper:
@@ -76,11 +134,13 @@ async def watch_signals(
 ) -> None:
     """Stop the campaign on the first stop signal; exit at once on a second one.
 
-    A second signal counts only if it comes `REPEAT_WINDOW` seconds or more after the
-    first (one sooner is the same request, delivered twice); the process then exits with
+    The stop signals are `stop_signals` as they are when the watcher starts. A second
+    signal counts only if it comes `REPEAT_WINDOW` seconds or more after the first (one
+    sooner is the same request, delivered twice); the process then exits with
     ``128 + signum`` without cleaning up.
     """
-    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+    taken = cast("tuple[signal.Signals, ...]", stop_signals())  # ints: real-time ones too
+    with anyio.open_signal_receiver(*taken) as signals:
         task_status.started()
         async for signum in signals:
             if stopper.requested:

@@ -21,7 +21,10 @@ counts. `ModelActivity` tells the driver whether the agent is inside a model req
 retry wait when its hard cap (``--timeout``) fires: that episode is ``infra_error``. A
 ``Retry-After`` longer than the time left before that cap (the nearest deadline of the
 enclosing cancel scopes) is not waited at all: the request fails at once, transient
-(``infra_error``), its message naming the wait the server asked for.
+(``infra_error``), its message naming the wait the server asked for. `ModelActivity` also
+counts the requests answered and keeps the last request that failed on a refusal asking
+for a wait beyond the per-retry cap (`refusal_of`): the campaign's breaker stops a campaign
+whose model API keeps refusing (`mcpgym_clients.breaker`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import anyio
 
 from mcpgym_clients.adapters.outcomes import error_signature, is_context_overflow
 from mcpgym_clients.errors import ModelAPIError
+from mcpgym_clients.records import ModelRefusal
 
 T = TypeVar("T")
 
@@ -105,11 +109,16 @@ class ModelActivity:
             retry wait.
         retries: model requests retried so far in this episode (shown live by
             `mcpgym_clients.progress`).
+        answered: model requests that got an answer in this episode.
+        refused: the last model request that failed on a refusal asking for a wait
+            beyond the per-retry cap (`refusal_of`), else ``None`` (read by the driver).
     """
 
     waiting: int = 0
     cancelled_inside: bool = False
     retries: int = 0
+    answered: int = 0
+    refused: ModelRefusal | None = None
 
 
 _ACTIVITY: ContextVar[ModelActivity | None] = ContextVar("mcpgym_model_activity", default=None)
@@ -200,6 +209,25 @@ class RetryPolicy:
         return backoff * (1.0 - self.jitter * self.rng.random())
 
 
+REFUSING_STATUSES = frozenset({429, 503, 529})
+"""Statuses by which a model API refuses a request for a while: rate limited (429),
+unavailable (503; a server loading its model, a proxy with no upstream), Anthropic's
+"overloaded" (529)."""
+
+
+def refusal_of(exc: ModelAPIError, policy: RetryPolicy) -> ModelRefusal | None:
+    """The `ModelRefusal` ``exc`` is, else ``None``: a `REFUSING_STATUSES` answer whose
+    ``Retry-After`` asks for longer than ``policy.max_delay``, the longest wait the harness
+    makes before a retry (a request refused so cannot be waited out by its retries)."""
+    if (
+        exc.status not in REFUSING_STATUSES
+        or exc.retry_after is None
+        or exc.retry_after <= policy.max_delay
+    ):
+        return None
+    return ModelRefusal(exc.status, exc.retry_after, policy.max_delay, exc.reason)
+
+
 NO_WAIT = RetryPolicy(base_delay=0.0, jitter=0.0)
 """A policy for tests: retries at once (pass ``sleep=`` to record the waits asked for)."""
 
@@ -211,7 +239,8 @@ async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]])
     ``retry_after`` exceeds the time left before the nearest enclosing deadline (the
     episode's hard cap) is raised at once, without waiting. The current `TimeBudget`
     (see `charged_to`) is paused meanwhile, and the time of each failed attempt and of
-    each wait is excluded from it; the current `ModelActivity` counts this call as waiting.
+    each wait is excluded from it; the current `ModelActivity` counts this call as waiting,
+    then as answered, or keeps its failure if it was a refusal (`refusal_of`).
 
     Raises:
         ModelAPIError: the last failure (``transient`` tells whether it was the service's).
@@ -222,7 +251,14 @@ async def with_retries(policy: RetryPolicy, attempt: Callable[[], Awaitable[T]])
         activity.waiting += 1
     try:
         with budget.paused() if budget is not None else contextlib.nullcontext():
-            return await _retrying(policy, attempt, budget, activity)
+            answer = await _retrying(policy, attempt, budget, activity)
+        if activity is not None:
+            activity.answered += 1
+        return answer
+    except ModelAPIError as exc:
+        if activity is not None:
+            activity.refused = refusal_of(exc, policy) if exc.transient else None
+        raise
     except anyio.get_cancelled_exc_class():
         if activity is not None:
             activity.cancelled_inside = True

@@ -206,7 +206,7 @@ class ModelAgent(Agent):
     def _trip(self, state: _Episode) -> None:
         """The circuit breaker: stop the campaign when the first `BREAKER_EPISODES`
         episodes all failed on their first request with the same 4xx answer (a wrong
-        endpoint or model id that the preflight could not see).
+        endpoint or model id that the preflight could not see); a 408/409/429 is not one.
 
         Raises:
             ConfigurationError: the breaker tripped (the message quotes the error).
@@ -214,6 +214,13 @@ class ModelAgent(Agent):
         if self._breaker is None:
             return
         exc = state.api_error
+        transient_4xx = exc is not None and exc.transient and 400 <= (exc.status or 0) < 500
+        if transient_4xx and not state.usage["requests"]:
+            # A 429 (or 408/409) is the service refusing for a while, not a wrong endpoint
+            # or model id: it neither counts nor proves the endpoint right. A model API
+            # that keeps refusing stops the campaign through its breaker instead
+            # (`mcpgym_clients.breaker`), every planned slot still stored.
+            return
         if (
             state.usage["requests"]
             or exc is None

@@ -4,7 +4,9 @@ Both run `mcpgym_clients.evaluation.evaluate` (servers, checks, campaign, baseli
 print its summary. Exit status: 0 on success; 1 for an error the user can fix and when no
 episode of the agent's run was scored; `EXIT_INCOMPLETE` when episodes are missing or a
 server stopped answering (`mcpgym_clients.breaker`);
-128 + the signal number (130 for Ctrl-C) when interrupted, after the servers stop.
+128 + the signal number (130 for Ctrl-C, 129 for SIGHUP) when a stop signal
+(`mcpgym_clients.stopping.stop_signals`: SIGINT, SIGTERM, SIGHUP and every other signal
+whose default action would end the process) interrupted it, after the servers stop.
 """
 
 from __future__ import annotations
@@ -45,17 +47,27 @@ def build_agent(name: str, **options: Any) -> Agent:
     return build(name, **options)
 
 
+def _signal_name(signum: int) -> str:
+    """``SIGHUP`` for 1; ``signal 40`` for a real-time signal without a name of its own."""
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
 def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
     err = Console(stderr=True)
+    plain = signum in (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, a stop: as always said
+    how = "interrupted" if plain else f"interrupted by {_signal_name(signum)}"
     if status.run_id is None:
-        say(err, "interrupted before any episode ran")
+        say(err, f"{how} before any episode ran")
     else:
         runs = f"run {status.run_id}"
         if status.baseline_run_id:
             runs += f", baseline run {status.baseline_run_id}"
         say(
             err,
-            f"interrupted: {status.stored} of {status.total} episodes completed "
+            f"{how}: {status.stored} of {status.total} episodes completed "
             f"are in {opts.store} ({runs}; left unfinished)",
         )
     return typer.Exit(128 + signum)
