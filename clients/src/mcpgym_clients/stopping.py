@@ -23,60 +23,26 @@ from typing import cast
 import anyio
 from anyio.abc import TaskStatus
 
+from mcpgym_server import stop_signals as server_stop_signals
+
 REPEAT_WINDOW = 1.0
 """Seconds after a stop signal during which another is taken as the same request."""
 
-ALWAYS = ("SIGINT", "SIGTERM", "SIGHUP")
-"""Signals a campaign always takes as a stop (names; those the platform lacks are skipped)."""
-
-WHILE_DEFAULT = (
-    "SIGUSR1",
-    "SIGUSR2",
-    "SIGALRM",
-    "SIGVTALRM",
-    "SIGPROF",
-    "SIGIO",
-    "SIGPOLL",
-    "SIGPWR",
-    "SIGSTKFLT",
-    "SIGXCPU",
-)
-"""Signals whose default action ends the process, taken as a stop while still default
-(nothing else in the process handles or ignores them), with SIGRTMIN..SIGRTMAX.
-
-The same lists as the servers' (``mcpgym_server``'s stop signals, whose module says why
-SIGQUIT, the faults, SIGPIPE/SIGXFSZ and the stop signals are left to their default;
-a test keeps the two equal): that list is not public, and a client does not import a
-server's private module."""
-
-
-def _named(names: tuple[str, ...]) -> list[int]:
-    return [int(getattr(signal, name)) for name in names if hasattr(signal, name)]
-
 
 def stop_signals() -> tuple[int, ...]:
-    """The signal numbers that stop a campaign cleanly, now (see the module).
+    """The signal numbers that stop a campaign cleanly, now: the servers' own
+    (`mcpgym_server.stop_signals`: SIGINT, SIGTERM, SIGHUP, then every signal whose default
+    action would end the process while nothing else in it handles or ignores it).
 
-    Read when the watcher starts (`watch_signals`): a `WHILE_DEFAULT` or real-time signal
-    another part of the process already handles or ignores is left to it.
+    Read when the watcher starts (`watch_signals`).
 
     Returns:
-        Distinct signal numbers, `ALWAYS` first, then the others in ascending order;
-        empty on Windows (Ctrl-C arrives there as ``KeyboardInterrupt``).
+        Distinct signal numbers; empty on Windows (Ctrl-C arrives there as
+        ``KeyboardInterrupt``).
     """
     if sys.platform == "win32":
         return ()
-    taken = dict.fromkeys(_named(ALWAYS))
-    low, high = getattr(signal, "SIGRTMIN", None), getattr(signal, "SIGRTMAX", None)
-    realtime = [] if low is None or high is None else list(range(int(low), int(high) + 1))
-    for signum in sorted(set(_named(WHILE_DEFAULT) + realtime)):
-        try:
-            default = signal.getsignal(signum) == signal.SIG_DFL
-        except (OSError, ValueError):  # not a signal this platform lets a process handle
-            continue
-        if default:
-            taken.setdefault(signum)
-    return tuple(taken)
+    return server_stop_signals()
 
 
 class Stopper:

@@ -52,6 +52,7 @@ from mcpgym_server._lockfile import LockFile, read_lock, verify_lock
 from mcpgym_server._registry import available_environments, load_environment
 from mcpgym_server._sandbox import Sandbox, VirtualClock
 from mcpgym_server._snapshot import Snapshot
+from mcpgym_server._stop_signals import stop_signals
 from mcpgym_server._tasks import (
     BANDS,
     Band,
@@ -133,5 +134,6 @@ __all__ = [
     "read_lock",
     "reference_call",
     "replay",
+    "stop_signals",
     "verify_lock",
 ]
