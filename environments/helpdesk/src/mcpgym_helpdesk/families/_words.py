@@ -6,6 +6,15 @@ kind here is closed by its vocabulary (`mcpgym_grading._stated_words`): the chec
 phrases of the kind that are *not* the episode's (every catalogue colour but the item's, every
 card brand but the order's card's) and a reply stating one fails. The episode's own product
 names are read out of the text first (a colour word inside ``Forest Green Rain Shell``).
+
+A vocabulary closes a kind only as far as it goes, so the card brand and the colour are
+also read by their slot (stop 23, `brand_slot`, `colour_slot`): the words where a brand or a
+colour stands (``your X card ending in``, ``to your X ending in``, ``in XL (X)``, ``(XL,
+X)``, ``the X one``) must be the record's (its brand and aliases, its colours), or words of
+no fact (``credit``, ``original``, ``new``, a size); any other word there is refused. And
+where a family's reply speaks of two orders, each product it names is paired with the order
+number nearest it (`order_pairs_sql`, ``mcpgym_paired_other``): another order's product
+named for an order is a wrong fact.
 """
 
 from __future__ import annotations
