@@ -129,3 +129,14 @@ def test_each_orders_product_with_its_own_number_passes(
     _passes(v, lambda b: b + f"\n\n(For your records: the {only[0]} is on order #{n}.)")
     _passes(v, lambda b: b + f"\n\nOrder #{m} and order #{n}, with your {only[0]}, are noted.")
     _passes(v, lambda b: b + f"\n\nAbout order #{n}: your {only[0]} is on it.")
+
+
+def test_a_tracking_number_ending_in_digits_is_no_card_slot() -> None:
+    v = environment.variant("order-status", "easy", 0)
+    last = v.params["tracking_number"][-4:]
+    _passes(v, lambda b: b + f"\n\nThe UPS tracking number ending in {last} is your parcel's.")
+
+
+def test_words_of_no_colour_in_brackets_or_before_one_pass() -> None:
+    v = environment.variant("exchange-size", "easy", 0)
+    _passes(v, lambda b: b + "\n\nIt's (as you asked) the only one we had; the XL one is yours.")

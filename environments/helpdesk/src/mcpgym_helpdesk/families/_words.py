@@ -122,11 +122,13 @@ def other_brands_sql(orders: str) -> str:
 _DET = r"(?:your|the|my|a|an|this|that|same|its|their|our|to|on|with|via|from|onto|of|and|or)"
 _SLOT_WORD = rf"(?!{_DET}\b)(?!card\b)(?!ending\b)[^\W\d_][\w&.-]*"
 BRAND_SLOT = (
-    rf"\b{_DET}\s+(?P<x>{_SLOT_WORD}(?:\s+{_SLOT_WORD}){{0,2}}?)\s+(?:cards?|ending\s+in)\b"
+    rf"\b{_DET}\s+(?P<x>{_SLOT_WORD}(?:\s+{_SLOT_WORD}){{0,2}}?)\s+cards?\b"
+    rf"|\b{_DET}\s+(?P<y>{_SLOT_WORD}(?:\s+{_SLOT_WORD})?)\s+ending\s+in\b"
 )
 """The card brand's slot, over the folded text: the one to three words between a
-determiner or preposition and ``card`` or ``ending in`` (``your X card ending in 1234``,
-``to your X ending in 1234``, ``the X card``). Whatever fills it is the card's brand, one
+determiner or preposition and ``card`` (``your X card ending in 1234``, ``the X card``),
+or the one or two words between them and ``ending in`` (``to your X ending in 1234``; not
+``the UPS tracking number ending in``: three words). Whatever fills it is the card's brand, one
 of `GENERIC_CARD_WORDS` or refused (`brand_slot`): a brand no list holds (``Diners``,
 ``Revolut``) is no longer read as no brand."""
 
@@ -199,13 +201,13 @@ def other_colours_sql(variants: str) -> str:
 _SIZE = r"(?:one size|regular|long|wide|s/m|m/l|l/xl|us \d{1,2}(?:\.5)?|xxs|xs|s|m|l|xl|xxl|xxxl)"
 _COLOUR = rf"(?!{_DET}\b)[^\W\d_][\w-]*(?:\s+(?!{_DET}\b)[^\W\d_][\w-]*)?"
 COLOUR_SLOT = (
-    rf"\b{_SIZE}\s*\(\s*(?P<x>[^(),\d]{{1,30}}?)\s*\)"
+    rf"(?<![\w'\u2019]){_SIZE}\s*\(\s*(?P<x>[^(),\d]{{1,30}}?)\s*\)"
     rf"|\(\s*{_SIZE}\s*,\s*(?P<y>[^(),\d]{{1,30}}?)\s*\)"
-    rf"|\b(?:in|the)\s+(?P<z>{_COLOUR})\s+(?:colou?r(?:way)?|shade|version|one)\b"
+    rf"|\b(?:in|the)\s+(?P<z>{_COLOUR})\s+(?:colou?r(?:way)?|shade|one)\b"
     rf"|\bcolou?r(?:way)?\s*[:=-]\s*(?P<w>{_COLOUR})"
 )
 """The colour's slot, over the folded text: the words in brackets after a size (``in XL
-(X)``, ``(XL, X)``), before ``colour``, ``version`` or ``one`` (``the X one``, ``in X
+(X)``, ``(XL, X)``), before ``colour``, ``shade`` or ``one`` (``the X one``, ``in X
 colour``) and after a ``colour:`` key. Whatever fills it is one of the item's colours, a
 size or one of `GENERIC_COLOUR_WORDS`, or refused (`colour_slot`): a colour no list holds
 (``Mauve``) is no longer read as no colour."""
@@ -214,7 +216,9 @@ GENERIC_COLOUR_WORDS = (
     "same new old original other right correct wrong first second last current previous "
     "exact replacement exchanged returned bigger smaller larger shorter longer wider "
     "narrower tighter looser different usual matching size small medium large extra x "
-    "one size regular long wide us"
+    "one size regular long wide us only very next third cheaper identical updated ordered "
+    "requested wanted preferred defective damaged faulty broken unused worn spare exchange "
+    "another whole"
 )
 """Words of no colour that may fill `COLOUR_SLOT` (``the new one``, ``the same colour``,
 ``in XL (extra large)``)."""
