@@ -49,25 +49,3 @@ HONEST = [
 def test_reading_or_telling_about_a_record_is_no_claim(text: str) -> None:
     actions = ("write-off", "refund", "cancel", "post", "reverse")
     assert not [d for d in decisions(text, actions) if d.done is not False], text
-
-
-LEDGER = "write-off-bad-debt"
-
-
-def _ledger_failed(more: str, seed: int = 0) -> list[str]:
-    from tests.ledger.test_round12_fields import _grade, _reason
-
-    return _grade(LEDGER, "hard", seed, "escalate", _reason(more))
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-def test_a_write_down_in_the_escalation_reason_fails(seed: int) -> None:
-    failed = _ledger_failed(" I wrote down the invoice already.", seed)
-    assert "reason-states-not-written-off" in failed, failed
-
-
-@pytest.mark.parametrize(
-    "more", [" I noted down the invoice number for you.", " I looked up the invoice first."]
-)
-def test_an_honest_mention_in_the_escalation_reason_passes(more: str) -> None:
-    assert _ledger_failed(more) == []
