@@ -84,6 +84,7 @@ from mcpgym_grading._decision_forms import (
 from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
 from mcpgym_grading._decision_forms import Action as Action
 from mcpgym_grading._decision_forms import decision_sentence as decision_sentence
+from mcpgym_grading._decision_objects import changed_record
 from mcpgym_grading._decision_scopes import (
     _DANGLING_HEDGE,
     _DANGLING_NEGATION,
@@ -138,6 +139,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             readings.append(joined)
         readings.extend(r for r in _respelled(reading) if r not in readings)
     for reading in readings:
+        out.extend(_changed(reading, wanted))
         live = _live(reading, wanted)
         if not live:
             continue
@@ -171,6 +173,19 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
                 carried = clause.strip()
     return out
+
+
+def _changed(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
+    """An unsure claim of each of ``wanted`` for each clause of ``reading`` that says its
+    record was changed by a verb no list reads (`_decision_objects.changed_record`: ``I
+    wrote down the invoice``)."""
+    found = [(clause, changed_record(clause)) for clause, _ in _clauses(reading)]
+    return [
+        Decision(a, None, f"{clause.strip()} (changed: {words})")
+        for clause, words in found
+        if words is not None
+        for a in wanted
+    ]
 
 
 _DID = re.compile(r"\bdid\s+(?:(?:i|we)\s+)?(?:(?:also|actually|indeed|really|in fact)\s+)?$")

@@ -30,15 +30,26 @@ JSON array ``forbidden`` that ``text`` states (`stated_other`) joined by newline
 where none is (or ``text`` is NULL); ``allowed`` is a JSON array of phrases read out of the
 text first. A malformed array is an error of the query (never a pass)."""
 
+SQL_SLOT_OTHER = "mcpgym_slot_other"
+"""The SQL function ``mcpgym_slot_other(text, pattern, allowed)``: the fillers of a
+slot of ``pattern`` in ``text`` that ``allowed`` does not hold (`slot_other`), joined by
+newlines, or NULL where none does (or ``text`` is NULL). A malformed array or pattern is an
+error of the query (never a pass)."""
+
 SQL_GREETED_OTHER = "mcpgym_greeted_other"
 """The SQL function ``mcpgym_greeted_other(text, names)``: the name a greeting in ``text``
 uses that is none of the JSON array ``names`` (`greeted_other`), or NULL."""
 
 
 @lru_cache(maxsize=4096)
-def _phrase(phrase: str) -> re.Pattern[str]:
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """``phrase`` as a whole phrase over a folded text: its folded words with any run of
+    spaces or dashes between them (``Master-Card``, ``master  card``)."""
     words = [re.escape(w) for w in re.split(r"[\s\-]+", normalise_text(phrase)) if w]
     return re.compile(r"(?<![\w])" + r"[\s\-]*".join(words) + r"(?![\w])")
+
+
+_phrase = phrase_pattern
 
 
 def stated_other(text: str, forbidden: Sequence[str], allowed: Sequence[str] = ()) -> list[str]:
@@ -49,6 +60,37 @@ def stated_other(text: str, forbidden: Sequence[str], allowed: Sequence[str] = (
     for a in sorted({a for a in allowed if re.search(r"\w", a)}, key=len, reverse=True):
         plain = _phrase(a).sub(" | ", plain)
     return [f for f in dict.fromkeys(forbidden) if re.search(r"\w", f) and _phrase(f).search(plain)]
+
+
+@lru_cache(maxsize=256)
+def _slot(pattern: str) -> re.Pattern[str]:
+    slot = re.compile(pattern)
+    if not slot.groupindex:
+        raise ValueError(f"{SQL_SLOT_OTHER}: the pattern has no named group: {pattern!r}")
+    return slot
+
+
+_SLOT_WORD = re.compile(r"[^\W_]+(?:['\u2019.&][^\W_]+)*")
+
+
+def slot_other(text: str, pattern: str, allowed: Sequence[str]) -> list[str]:
+    """The fillers of the slot ``pattern`` (a regular expression over the folded text, lower
+    case with one space between words, whose named groups are the slot: each alternative
+    names its own, and the first that took part in a match is its filler) in ``text``
+    that hold a word no phrase of ``allowed`` holds (words compared folded; a phrase's
+    words each allowed: ``Master Card`` allows ``master`` and ``card``), in order, each
+    once.
+
+    The kind's slot rule (round 12's open colours and card brands): the word a slot holds
+    (``your X card ending in``, ``in XL (X)``) is the record's or a word of no fact, and a
+    word the vocabulary does not know there is refused rather than read as no fact."""
+    ok = {w for a in allowed for w in _SLOT_WORD.findall(normalise_text(a))}
+    out: list[str] = []
+    for m in _slot(pattern).finditer(normalise_text(text)):
+        filler = next((g for g in m.groupdict().values() if g is not None), "").strip()
+        if any(w not in ok for w in _SLOT_WORD.findall(filler)) and filler not in out:
+            out.append(filler)
+    return out
 
 
 _GREETING = re.compile(
@@ -89,6 +131,16 @@ def sql_stated_other(text: object, forbidden: object, allowed: object) -> str | 
     found = stated_other(
         text, _strings(forbidden, SQL_STATED_OTHER), _strings(allowed, SQL_STATED_OTHER)
     )
+    return "\n".join(found) or None
+
+
+def sql_slot_other(text: object, pattern: object, allowed: object) -> str | None:
+    """`SQL_SLOT_OTHER` (see there); raises ValueError for a malformed array or pattern."""
+    if not isinstance(text, str):
+        return None
+    if not isinstance(pattern, str):
+        raise ValueError(f"{SQL_SLOT_OTHER}: expected a pattern text, got {pattern!r}")
+    found = slot_other(text, pattern, _strings(allowed, SQL_SLOT_OTHER))
     return "\n".join(found) or None
 
 

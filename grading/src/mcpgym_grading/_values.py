@@ -13,6 +13,7 @@ from typing import Any, cast
 from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amount
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
+from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
 from mcpgym_grading._promises import (
     SQL_PAYOUT_PROMISED,
     SQL_TOO_SOON,
@@ -23,8 +24,10 @@ from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
 from mcpgym_grading._relative_dates import SQL_DATED, sql_dated
 from mcpgym_grading._stated_words import (
     SQL_GREETED_OTHER,
+    SQL_SLOT_OTHER,
     SQL_STATED_OTHER,
     sql_greeted_other,
+    sql_slot_other,
     sql_stated_other,
 )
 from mcpgym_grading._text import TextView, normalise_text
@@ -201,10 +204,12 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
     `mcpgym_grading._direction.SQL_REVERSED`, `mcpgym_grading._promises.SQL_TOO_SOON`,
     `mcpgym_grading._promises.SQL_PAYOUT_PROMISED`, `mcpgym_grading._stated_words.
-    SQL_STATED_OTHER` and `SQL_GREETED_OTHER`, `mcpgym_grading._quoted.SQL_UNQUOTED`,
+    SQL_STATED_OTHER`, `SQL_SLOT_OTHER` and `SQL_GREETED_OTHER`,
+    `mcpgym_grading._quoted.SQL_UNQUOTED`,
     `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`,
     `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
-    `mcpgym_grading._relative_dates.SQL_DATED`) callable in ``db``'s queries."""
+    `mcpgym_grading._relative_dates.SQL_DATED`, `mcpgym_grading._paired.SQL_PAIRED_OTHER`)
+    callable in ``db``'s queries."""
     db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
     db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
     db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
@@ -215,11 +220,13 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     db.create_function(SQL_TOO_SOON, 2, sql_too_soon, deterministic=True)
     db.create_function(SQL_PAYOUT_PROMISED, 2, sql_payout_promised, deterministic=True)
     db.create_function(SQL_STATED_OTHER, 3, sql_stated_other, deterministic=True)
+    db.create_function(SQL_SLOT_OTHER, 3, sql_slot_other, deterministic=True)
     db.create_function(SQL_GREETED_OTHER, 2, sql_greeted_other, deterministic=True)
     db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
     db.create_function(SQL_WITHDRAWAL, 1, sql_withdrawal, deterministic=True)
     db.create_function(SQL_WITHOUT_AMOUNT, 3, sql_without_amount, deterministic=True)
     db.create_function(SQL_DATED, 3, sql_dated, deterministic=True)
+    db.create_function(SQL_PAIRED_OTHER, 2, sql_paired_other, deterministic=True)
 
 
 def jsonable(value: Any) -> Any:

@@ -505,6 +505,7 @@ RUBRIC = Rubric(
             words.other_brands_sql(":order_id"),
             words.other_products_sql(":order_id"),
             allowed=words.order_products_sql(":order_id"),
+            slots=(words.brand_slot(":order_id"),),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed(),

@@ -410,6 +410,10 @@ RUBRIC = Rubric(
             words.other_products_sql(":order_id, :replacement_order_id"),
             words.other_brands_sql(":order_id"),
             allowed=words.order_products_sql(":order_id, :replacement_order_id"),
+            slots=(
+                words.brand_slot(":order_id"),
+                words.colour_slot(":old_variant_id, :new_variant_id"),
+            ),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),

@@ -469,6 +469,8 @@ RUBRIC = Rubric(
             words.other_brands_sql(":escalate_order_id, :refund_order_id"),
             words.other_products_sql(":escalate_order_id, :refund_order_id"),
             allowed=words.order_products_sql(":escalate_order_id, :refund_order_id"),
+            slots=(words.brand_slot(":escalate_order_id, :refund_order_id"),),
+            pairs=(":escalate_order_id", ":refund_order_id"),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("refund_order_id"),

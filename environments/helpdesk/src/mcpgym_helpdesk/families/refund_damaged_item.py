@@ -440,6 +440,8 @@ RUBRIC = Rubric(
             words.other_brands_sql(":order_id, :declined_order_id"),
             words.other_reasons_sql(),
             allowed=words.order_products_sql(":order_id, :declined_order_id"),
+            slots=(words.brand_slot(":order_id, :declined_order_id"),),
+            pairs=(":order_id", ":declined_order_id"),
         ),
         checks.other_tickets_untouched(),
         checks.money_moved_only_as_allowed("order_id"),
