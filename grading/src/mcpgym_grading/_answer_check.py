@@ -141,7 +141,13 @@ def _money_outcome(
         )
         # an amount the check allows, hedged, states another amount or none (round 12's
         # H12): refused, but a limit's own amount bounded ("I can refund up to $250.00")
-        hedged = _hedged_allowed(mentions, allowed, roles)
+        # (a limit's role that yields to an amount the reference states is a limit still)
+        limits = {
+            r[0]
+            for r in resolve_roles(list(check.roles or ()), ctx.params, resolve)
+            if not r[2] and isinstance(r[0], int)
+        }
+        hedged = _hedged_allowed(mentions, allowed, roles, limits)
         matched = not hedged
         if hedged:
             detail["hedged"] = [m.text for m in hedged][:MAX_FOUND_ROWS]
@@ -190,14 +196,14 @@ def _hedged_allowed(
     mentions: list[Mention],
     allowed: set[int],
     roles: list[tuple[int | str, tuple[str, ...], bool]],
+    limits: set[int | str],
 ) -> list[Mention]:
     """The US-dollar ``mentions`` of an amount a check without an expected amount lets a
     text state (``allowed``, or a role's amount) that are hedged (`Mention.hedged`): under
     arithmetic or an approximation (``50% of $X``, ``$X plus tax``, ``$X or so``,
     ``approximately $X``), or bounded (``up to $X``, ``more than $X``) where the amount is
     no limit's own (a role with ``binds_others=False``, the policy figures: ``I can refund up
-    to $250.00`` states the limit as a limit is worded)."""
-    limits = {r[0] for r in roles if not r[2] and isinstance(r[0], int)}
+    to $250.00`` states the limit as a limit is worded; ``limits``: those amounts)."""
     known = allowed | {r[0] for r in roles if isinstance(r[0], int)}
     return [
         m
