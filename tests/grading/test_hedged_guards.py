@@ -67,16 +67,17 @@ def test_honest_limit_wording_keeps_passing(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "form", ["about $250.00", "$250.00 x 2", "half of $250.00", "$250.00 plus tax"]
+    "form", ["roughly $250.00", "$250.00 x 2", "half of $250.00", "$250.00 plus tax"]
 )
 def test_the_limit_itself_under_arithmetic_or_approximation_fails(form: str) -> None:
-    text = f"I can refund {form}; your $349.00 request went to billing."
-    assert grade_check(_guard(), [], answer=text).passed is False
+    text = "My refund limit is {}; your $349.00 request went to billing."
+    assert grade_check(_guard(), [], answer=text.format("$250.00")).passed is True
+    assert grade_check(_guard(), [], answer=text.format(form)).passed is False
 
 
 @pytest.mark.parametrize("form", ["approximately $949.00", "$949.00 or so", "up to $949.00"])
 def test_a_roles_only_check_refuses_its_role_amount_hedged(form: str) -> None:
-    assert grade_check(_roles_only(), [], answer=f"Accrued $949.00.").passed is True
+    assert grade_check(_roles_only(), [], answer="Accrued $949.00.").passed is True
     assert grade_check(_roles_only(), [], answer=f"Accrued {form}.").passed is False
 
 
