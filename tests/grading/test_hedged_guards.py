@@ -14,7 +14,9 @@ from mcpgym_grading._money import money_mentions
 
 from .episodes import grade_check
 
-LIMIT = AmountRole(amount=25000, cues=("limit", "up to", "can refund", "more than"), binds_others=False)
+LIMIT = AmountRole(
+    amount=25000, cues=("limit", "up to", "can refund", "more than"), binds_others=False
+)
 
 
 def _guard(**kw: object) -> AnswerMatch:
