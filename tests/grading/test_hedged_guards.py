@@ -19,9 +19,9 @@ LIMIT = AmountRole(
 )
 
 
-def _guard(**kw: object) -> AnswerMatch:
+def _guard() -> AnswerMatch:
     return AnswerMatch(
-        name="g", normalize="money", mode="states", allowed=[34900, 25000], roles=(LIMIT,), **kw
+        name="g", normalize="money", mode="states", allowed=[34900, 25000], roles=(LIMIT,)
     )
 
 

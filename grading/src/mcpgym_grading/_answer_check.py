@@ -196,7 +196,7 @@ def _hedged_allowed(
     mentions: list[Mention],
     allowed: set[int],
     roles: list[tuple[int | str, tuple[str, ...], bool]],
-    limits: set[int | str],
+    limits: set[int],
 ) -> list[Mention]:
     """The US-dollar ``mentions`` of an amount a check without an expected amount lets a
     text state (``allowed``, or a role's amount) that are hedged (`Mention.hedged`): under
