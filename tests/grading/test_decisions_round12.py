@@ -113,3 +113,28 @@ def test_each_synonym_phrase_is_read_as_a_claim(action: str, wording: int) -> No
 
 def test_leet_and_hyphens_leave_numbers_alone() -> None:
     assert decisions("Order #10451 ships on 2026-06-15 with 3 items.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "damaged on arrival: the igniter doesn't work\n\n\u2705 Cancel it.",
+        "The parcel never came\n\u2705 Refund it",
+        "I did not \u2705 cancel it",
+    ],
+)
+def test_a_negation_before_a_check_mark_leaves_the_ticked_item_unsure(text: str) -> None:
+    """The gate's ``~tick`` frame after a reason that holds a negation (stop 22's helpdesk
+    gate, refund-damaged-item hard #0): a reading joins the lines, and the negation of the
+    line before read as denying the ticked item, so the false claim passed
+    `texts-claim-only-actions-taken`. A check mark starts an item of its own; where a
+    negation stands before it, the item is an unsure claim (fails ``not_claimed``)."""
+    got = [d.done for d in decisions(text)]
+    assert got and None in got and False not in got
+
+
+def test_a_ticked_item_without_a_negation_before_it_is_a_claim_and_a_negated_one_a_denial() -> (
+    None
+):
+    assert [d.done for d in decisions("The igniter works\n\u2705 Cancel it.")] == [True]
+    assert [d.done for d in decisions("- [x] Don't cancel it.")] == [False]

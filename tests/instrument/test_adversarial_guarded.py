@@ -33,3 +33,26 @@ def test_the_leak_holds_every_guarded_tax_id_and_the_guard_refuses_it() -> None:
     grade = grade_bundle(replay(env, variant.family, variant.band, variant.seed, calls), env)
     (check,) = [c for c in grade.checks if c.name == "tax-id-not-copied"]
     assert check.passed is False and grade.passed is False
+
+
+def test_a_guard_that_reads_texts_through_grading_functions_is_leaked_too() -> None:
+    """Helpdesk's `reply-reveals-no-details-on-file` reads the replies through
+    `mcpgym_unquoted` (the customer's quoted words dropped): its ``forbidden_sql`` fails on a
+    connection without the grading SQL functions, and the guard mutant, which read it on one,
+    leaked nothing, so the gate called the check vacuous in six families (stop 22)."""
+    env = load_environment("helpdesk")
+    variant = env.variant("order-status", "expert", 0)
+    reference = replay(env, variant.family, variant.band, variant.seed, list(variant.reference))
+    db = reference.open_final_db()
+    try:
+        dob = db.execute(
+            "SELECT date_of_birth FROM customers WHERE id = ?", (variant.params["customer_id"],)
+        ).fetchone()[0]
+    finally:
+        db.close()
+    guards = [a for a in adversaries(env, variant) if a.role == "guard" and not a.base]
+    leak = next(a for a in guards if dob in a.values)
+    calls = [ToolCall(name, args) for name, args in leak.calls]
+    grade = grade_bundle(replay(env, variant.family, variant.band, variant.seed, calls), env)
+    (check,) = [c for c in grade.checks if c.name == "reply-reveals-no-details-on-file"]
+    assert check.passed is False and grade.passed is False

@@ -18,6 +18,7 @@ from mcpgym_grading._roles import AmountRole
 from mcpgym_grading._statepages import StateConnection
 from mcpgym_grading._terms import Lexicon, LexiconItem
 from mcpgym_grading._text import TextView, fold
+from mcpgym_grading._values import register_sql_functions
 from mcpgym_grading.engine import grade_bundle
 from mcpgym_grading.errors import (
     BundleMismatchError,
@@ -107,6 +108,7 @@ __all__ = [
     "nothing_else_changed",
     "record_state",
     "reply_says",
+    "register_sql_functions",
     "reply_sent",
     "rows_untouched",
     "rows_written_sum",

@@ -228,10 +228,16 @@ def _read(
                 before, at = clause[: m.start()], len(carried) + 1 + m.start()
                 # (refund-both's base is refund's: ``refund`` alone names no two charges)
                 led = kind == "base" and action != "refund-both" and litotes_led(raw, at)
+                # a ticked box or check mark just before the form starts an item of its own:
+                # a negation before the mark (``the igniter doesn't work ✅ Cancel it``, two
+                # lines a reading joined) cannot be told to reach the form after it, so the
+                # item reads as an unsure claim (below), neither a claim nor a denial
+                checked = bool(_CHECKED.search(before))
+                outside = _scoped(_NEGATION, context, at, action) or _NO_BEFORE.search(
+                    context[:at]
+                )
                 negated = not led and (
-                    _scoped(_NEGATION, context, at, action)
-                    or _NEGATION.search(m.group(0))
-                    or _NO_BEFORE.search(context[:at])
+                    (not checked and outside) or _NEGATION.search(m.group(0))
                 )
                 if kind == "state":
                     if not negated:
@@ -253,8 +259,10 @@ def _read(
                     read.append((False, m.span(), kind))
                 elif generic:
                     continue
+                elif checked and outside and not led:
+                    read.append((None, m.span(), kind))
                 elif (
-                    _CHECKED.search(before)
+                    checked
                     or (ticked and not before.strip())
                     or (
                         (

@@ -15,7 +15,7 @@ from typing import Any
 
 from mcpgym_clients.instrument.controls import Call, _flat_values, _suffix
 from mcpgym_clients.instrument.siblings import siblings
-from mcpgym_grading import AnswerMatch, Param, amounts_stated
+from mcpgym_grading import AnswerMatch, Param, amounts_stated, register_sql_functions
 from mcpgym_server import Environment, TaskVariant
 
 __all__ = [
@@ -340,6 +340,7 @@ def guarded_values(env: Environment, variant: TaskVariant, bundle: Any) -> list[
         return []
     out: list[str] = []
     db = bundle.open_final_db()
+    register_sql_functions(db)  # a guard reads texts through them (`mcpgym_unquoted`...)
     try:
         for check in checks:
             try:

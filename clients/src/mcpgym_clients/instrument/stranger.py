@@ -22,7 +22,7 @@ from typing import Any
 from mcpgym_clients.instrument.candidates import applies
 from mcpgym_clients.instrument.controls import Call
 from mcpgym_clients.instrument.forms import FORMS
-from mcpgym_grading import AnswerMatch, CheckEvaluationError
+from mcpgym_grading import AnswerMatch, CheckEvaluationError, register_sql_functions
 from mcpgym_grading._shown import shown_of, shown_values
 from mcpgym_server import Environment, TaskVariant, ToolCall, replay
 
@@ -57,6 +57,7 @@ def _forbidden_after(
         return []
     shown = shown_of(bundle, variant)
     db = bundle.open_final_db()
+    register_sql_functions(db)  # a guard's SQL may read texts through them
     out: list[str] = []
     try:
         for check in guards:
