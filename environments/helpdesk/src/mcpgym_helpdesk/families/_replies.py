@@ -21,6 +21,7 @@ from mcpgym_helpdesk.families._reply_amounts import POLICY_ROLES as POLICY_ROLES
 from mcpgym_helpdesk.families._reply_amounts import PRIOR_CUES as PRIOR_CUES
 from mcpgym_helpdesk.families._reply_amounts import PRIOR_REFUND_VERBS as PRIOR_REFUND_VERBS
 from mcpgym_helpdesk.families._reply_amounts import REFUNDED_CUES as REFUNDED_CUES
+from mcpgym_helpdesk.families._reply_amounts import RETURNED_NOW_CUES as RETURNED_NOW_CUES
 from mcpgym_helpdesk.families._reply_amounts import other_amounts_sql as other_amounts_sql
 from mcpgym_helpdesk.families._reply_amounts import reply_mentions_money as reply_mentions_money
 from mcpgym_helpdesk.families._reply_amounts import (

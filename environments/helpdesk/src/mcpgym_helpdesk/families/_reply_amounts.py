@@ -91,6 +91,12 @@ DUPLICATE_CUES = (
 refund made today is this one (the earlier refund's amount "refunded today for the item you
 returned" is no earlier refund: round 10's M3)."""
 
+RETURNED_NOW_CUES = ("i've returned", "i have returned", "we've returned", "we have returned")
+""""Returned" said of money by the one who refunds it now (``I've returned $X to your
+card``): a refund made now. Longer than `PRIOR_CUES`' "returned" (the item the customer
+sent back), so it wins at equal gaps (round 12's F12c: refund-damaged-item expert's honest
+``I've returned $X`` was read as the earlier refund)."""
+
 PRIOR_REFUND_VERBS = ("refunded", "credited", "reimbursed", "issued", "processed", "paid back")
 """The done-words of `REFUNDED_CUES` that an earlier refund takes too (not "on its way" nor
 "back to your": those are this refund's)."""

@@ -403,7 +403,7 @@ RUBRIC = Rubric(
             # tempts, and "your order total of $X" sits beside refund words in both); the
             # declined item's price only as the declined one's
             roles={
-                "refund_cents": replies.REFUNDED_CUES,
+                "refund_cents": (*replies.REFUNDED_CUES, *replies.RETURNED_NOW_CUES),
                 "prior_refund_cents": replies.PRIOR_CUES,
                 "declined_cents": true_amounts.DECLINED_CUES,
             },
