@@ -25,8 +25,8 @@ from _grade_ab import grade_both_ways, run_episodes, summary
 from mcpgym_grading import _cow, _email_leak, engine
 
 _ON: dict[str, Any] = {
-    "reopen": engine.reopen_cow,
-    "keep": engine.keep_cow,
+    "reopen": _cow.reopen_cow,
+    "keep": _cow.keep_cow,
     "form": _email_leak._value_form,  # noqa: SLF001
     "folded": _email_leak._folded,  # noqa: SLF001
 }

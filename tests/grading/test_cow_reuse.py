@@ -125,7 +125,7 @@ def test_grades_through_kept_connections_equal_fresh_ones(
             ids.append(ep.id)
     cache = ReferenceCache()
     reopened: list[bool] = []
-    real = engine.reopen_cow
+    real = _cow.reopen_cow
 
     def spy(snapshot: object, delta: PageDelta) -> StateConnection | None:
         db = real(snapshot, delta)  # type: ignore[arg-type]

@@ -109,9 +109,9 @@ def test_a_text_is_folded_once_for_a_list_of_values(monkeypatch: pytest.MonkeyPa
     """A forbidden list of hundreds of values is read against one reply: the reply is
     folded once, each value read once (stop 23: ~440 folds a helpdesk grade)."""
     from mcpgym_grading import _email_leak
+    from mcpgym_grading._text import fold as real
 
     folded: list[str] = []
-    real = _email_leak.fold
     monkeypatch.setattr(_email_leak, "fold", lambda t: folded.append(t) or real(t))
     _email_leak._folded.cache_clear()  # noqa: SLF001
     _email_leak._value_form.cache_clear()  # noqa: SLF001
