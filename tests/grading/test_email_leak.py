@@ -103,3 +103,21 @@ def test_pieces_joined_by_filler_words_are_leaks(text: str, value: str) -> None:
 )
 def test_prose_with_the_words_is_no_leak(text: str, value: str) -> None:
     assert not email_leaked(text, value)
+
+
+def test_a_text_is_folded_once_for_a_list_of_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forbidden list of hundreds of values is read against one reply: the reply is
+    folded once, each value read once (stop 23: ~440 folds a helpdesk grade)."""
+    from mcpgym_grading import _email_leak
+    from mcpgym_grading._text import fold as real
+
+    folded: list[str] = []
+    monkeypatch.setattr(_email_leak, "fold", lambda t: folded.append(t) or real(t))
+    _email_leak._folded.cache_clear()  # noqa: SLF001
+    _email_leak._value_form.cache_clear()  # noqa: SLF001
+    text = "Write to quinn.sullivan+help@example.net, starts quinn.sullivan, domain example.net"
+    values = ["quinn.sullivan@example.net", "example.net", "disregard my reply", "250.00"]
+    found = [email_leaked(text, v) for v in values * 3]
+    assert found == [True, True, False, False] * 3
+    assert folded.count(text) == 1
+    assert len(folded) == 1 + 5  # the text once, each value (or its two parts) once

@@ -27,6 +27,7 @@ import os
 import sqlite3
 import sys
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from mcpgym_grading._statepages import StateConnection
@@ -74,6 +75,14 @@ def _setup() -> bool:
         lib.sqlite3_limit.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
         lib.sqlite3_limit.restype = ctypes.c_int
         lib.sqlite3_libversion.restype = ctypes.c_char_p
+        lib.sqlite3_next_stmt.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib.sqlite3_next_stmt.restype = ctypes.c_void_p
+        lib.sqlite3_stmt_busy.argtypes = [ctypes.c_void_p]
+        lib.sqlite3_stmt_busy.restype = ctypes.c_int
+        lib.sqlite3_get_autocommit.argtypes = [ctypes.c_void_p]
+        lib.sqlite3_get_autocommit.restype = ctypes.c_int
+        lib.sqlite3_db_release_memory.argtypes = [ctypes.c_void_p]
+        lib.sqlite3_db_release_memory.restype = ctypes.c_int
         if lib.sqlite3_libversion().decode() != sqlite3.sqlite_version:
             return False  # another SQLite than the one the sqlite3 module runs
         probe = sqlite3.connect(":memory:")
@@ -149,6 +158,7 @@ def open_cow(snapshot: Snapshot, delta: PageDelta) -> StateConnection | None:
         return None
     db.mapping = (mm, buf)
     db.data = mm  # type: ignore[assignment]
+    db.written = frozenset(n for n, _ in delta.pages)
     return db
 
 
@@ -156,3 +166,139 @@ def _page_size(snapshot: Snapshot) -> int:
     from mcpgym_server.bundles import page_size_of
 
     return page_size_of(snapshot.data)
+
+
+# -- final states reopened on a kept connection ----------------------------------------------
+#
+# SQLite prepares a statement per connection, and every bundle used to be opened on a fresh
+# one: a helpdesk grade spent ~40% of its SQLite time compiling the rubric's statements
+# (some hold hundreds of phrases). A connection mapped here is kept after its grade
+# (`keep_cow`) and the next bundle of the same snapshot and file size is written into its
+# mapping (`reopen_cow`): the pages the last bundle wrote are put back from the snapshot,
+# the new delta's pages written, and SQLite's page cache emptied
+# (``sqlite3_db_release_memory``: no transaction is open, so every cached page is free and
+# dropped). The next query reads the new bytes; its compiled statement stays valid because
+# the schema it was compiled against is the snapshot's, in both bundles. Only then:
+#
+# - the whole schema (``sqlite_master``) is the snapshot's in the bundle kept and in the one
+#   reopened (`StateConnection.schema_is_base`, checked after reopening: otherwise the
+#   connection is closed and a fresh one opened), and SQLite's own tables (``sqlite_stat1``:
+#   what the planner read with the schema) are unchanged;
+# - the database header is the snapshot's but for its change counters and page count (bytes
+#   24-31 and 92-95): page size, encoding, schema cookie and format as the schema was read
+#   with;
+# - the file has the size of the one kept (the mapping's length is SQLite's file size):
+#   connections are kept per snapshot and file size;
+# - no statement of the connection is running and no transaction is open.
+#
+# `reopen_cow` never re-registers functions nor sets pragmas: redefining a function or
+# setting a flag pragma expires every prepared statement (`StateConnection.sql_functions`,
+# `StateConnection.query_only`).
+
+KEEP_MAX = 8
+"""Final-state connections kept between grades, in all (each holds at most its file's size
+of private pages); the least recently kept is closed first."""
+
+_kept: OrderedDict[tuple[str, int], list[StateConnection]] = OrderedDict()
+_kept_count = 0
+_MUTABLE_HEADER = ((24, 32), (92, 96))
+"""The file change counter, the page count and the version-valid-for number: what writes
+change in the header without changing how SQLite reads the schema."""
+
+
+def _header(page1: bytes | mmap.mmap) -> bytes:
+    head = bytes(page1[:100])
+    for start, end in _MUTABLE_HEADER:
+        head = head[:start] + bytes(end - start) + head[end:]
+    return head
+
+
+def _reusable(snapshot: Snapshot, delta: PageDelta) -> bool:
+    """Whether a database of ``delta`` may be read through a kept connection (its header
+    as the snapshot's; the schema is checked once it is open)."""
+    if delta.size == 0 or delta.page_size != _page_size(snapshot):
+        return False
+    page1 = next((chunk for n, chunk in delta.pages if n == 1), None)
+    return page1 is None or _header(page1) == _header(snapshot.data)
+
+
+def reopen_cow(snapshot: Snapshot, delta: PageDelta) -> StateConnection | None:
+    """A kept connection (`keep_cow`) of ``snapshot`` and ``delta``'s file size, now reading
+    ``snapshot`` with ``delta`` applied, its compiled statements kept (see the comment
+    above); ``None`` when none is kept or the delta cannot be read through one (then
+    `open_cow`). The caller must check ``schema_is_base`` once the state is adopted
+    (`adopt_state`) and close the connection when it is false."""
+    global _kept_count
+    if not cow_available() or not _reusable(snapshot, delta):
+        return None
+    with _lock:
+        idle = _kept.get((snapshot.sha256, delta.size))
+        if not idle:
+            return None
+        db = idle.pop()
+        _kept_count -= 1
+    mm = db.data
+    assert isinstance(mm, mmap.mmap) and len(mm) == delta.size
+    p = delta.page_size
+    base = snapshot.data
+    for n in db.written:  # the last bundle's pages back to what `open_cow` maps there
+        off = (n - 1) * p
+        old = base[off : off + p]
+        mm[off : off + p] = old + bytes(p - len(old))  # past the snapshot: zeros
+    for n, chunk in delta.pages:
+        off = (n - 1) * p
+        mm[off : off + len(chunk)] = chunk
+    db.written = frozenset(n for n, _ in delta.pages)
+    _lib.sqlite3_db_release_memory(_handle(db))  # no page of the last bundle stays cached
+    db.reopened = True
+    return db
+
+
+def keep_cow(db: StateConnection, snapshot: Snapshot) -> bool:
+    """Keep ``db`` (a mapped state of ``snapshot``, done with its grade) for `reopen_cow`
+    when it qualifies (see the comment above), closing the least recently kept one past
+    `KEEP_MAX`; ``False``: not kept, the caller closes it."""
+    global _kept_count
+    index, delta = db.index, db.delta
+    if db.mapping is None or index is None or delta is None or not cow_available():
+        return False
+    if not (db.schema_is_base and db.sql_functions and db.query_only) or KEEP_MAX < 1:
+        return False
+    if not (db.base_sha256 == index.sha256 == snapshot.sha256 and _reusable(snapshot, delta)):
+        return False
+    if any(t.startswith("sqlite_stat") and t not in db.same_as_base for t in index.table_pages):
+        return False  # the planner's statistics, read with the schema
+    handle = _handle(db)
+    if not _lib.sqlite3_get_autocommit(handle):
+        return False
+    stmt = _lib.sqlite3_next_stmt(handle, None)
+    while stmt:
+        if _lib.sqlite3_stmt_busy(stmt):
+            return False
+        stmt = _lib.sqlite3_next_stmt(handle, stmt)
+    closing: list[StateConnection] = []
+    with _lock:
+        key = (snapshot.sha256, delta.size)
+        _kept.setdefault(key, []).append(db)
+        _kept.move_to_end(key)
+        _kept_count += 1
+        while _kept_count > KEEP_MAX:
+            old_key, old = next(iter(_kept.items()))
+            closing.append(old.pop(0))
+            _kept_count -= 1
+            if not old:
+                del _kept[old_key]
+    for victim in closing:
+        victim.close()
+    return True
+
+
+def close_kept() -> None:
+    """Close every kept connection (tests, benchmarks)."""
+    global _kept_count
+    with _lock:
+        dbs = [db for idle in _kept.values() for db in idle]
+        _kept.clear()
+        _kept_count = 0
+    for db in dbs:
+        db.close()

@@ -65,6 +65,16 @@ class StateConnection(sqlite3.Connection):
     mapping: Any = None
     """The copy-on-write mapping SQLite reads in place (`mcpgym_grading._cow`), if any:
     released once the connection is closed."""
+    written: frozenset[int] = frozenset()
+    """Pages of the mapping written over the snapshot's (`mcpgym_grading._cow`)."""
+    query_only: bool = False
+    """Whether ``PRAGMA query_only = ON`` was set (setting it again would expire every
+    compiled statement)."""
+    sql_functions: bool = False
+    """Whether the grading SQL functions are registered (`register_sql_functions`;
+    registering them again would expire every compiled statement)."""
+    reopened: bool = False
+    """Whether this connection read another bundle before (`mcpgym_grading._cow.reopen_cow`)."""
 
     def close(self) -> None:
         """Close the database, then release its mapping (never the other way round)."""
@@ -224,7 +234,9 @@ def adopt_state(
         ``db``.
     """
     db.row_factory = None
-    db.execute("PRAGMA query_only = ON")
+    if not db.query_only:  # setting it again would expire the compiled statements
+        db.execute("PRAGMA query_only = ON")
+        db.query_only = True
     db.memo = {}
     db.page_size = page_size_of(data)  # PRAGMA page_size is stale until page 1 is read
     if delta is not None and index is not None:

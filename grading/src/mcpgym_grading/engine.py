@@ -20,7 +20,7 @@ import weakref
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
-from mcpgym_grading._cow import open_cow
+from mcpgym_grading._cow import keep_cow, open_cow, reopen_cow
 from mcpgym_grading._decision_check import eval_decision_match
 from mcpgym_grading._log_checks import eval_tool_arguments_only
 from mcpgym_grading._mention_check import eval_mention_match
@@ -283,7 +283,10 @@ def grade_bundle(
     else:
         final_db.row_factory = None
         final_db.execute("PRAGMA query_only = ON")
-    register_sql_functions(final_db)
+    if not getattr(final_db, "sql_functions", False):  # a kept connection has them
+        register_sql_functions(final_db)
+        if isinstance(final_db, StateConnection):
+            final_db.sql_functions = True
     try:
         ctx = CheckContext(
             bundle=bundle,
@@ -295,7 +298,7 @@ def grade_bundle(
         )
         results = tuple(_evaluate(check, ctx) for check in rubric.checks)
     finally:
-        if own_final:
+        if own_final and not (mapped is not None and keep_cow(mapped, snapshot)):
             final_db.close()
         for db in opened:
             if index is None:
@@ -322,7 +325,7 @@ def _open_mapped(
     delta = bundle.delta_against(snapshot)
     if delta is None:
         return None
-    db = open_cow(snapshot, delta)
+    db = reopen_cow(snapshot, delta) or open_cow(snapshot, delta)
     if db is None:
         return None
     data, p = db.data, delta.page_size
@@ -335,6 +338,12 @@ def _open_mapped(
             f"{meta.final_pages_sha256[:12]} in meta; the bundle or the snapshot is damaged"
         )
     adopt_state(db, data, delta, snapshot, index)
+    if db.reopened and not db.schema_is_base:  # compiled against another schema
+        db.close()
+        db = open_cow(snapshot, delta)
+        if db is None:
+            return None
+        adopt_state(db, db.data, delta, snapshot, index)
     return db
 
 
