@@ -45,13 +45,16 @@ def _run(manager: EpisodeManager, fam: str, band: str, seed: int, calls: list[An
     return ep.id
 
 
-def dump(env_name: str, seeds: int, passes: int) -> dict[str, str]:
-    """``{label: sha256 of the grade's JSON}`` for every episode (see the module docstring)."""
+def dump(
+    env_name: str, seeds: int, passes: int, families: list[str] | None = None
+) -> dict[str, str]:
+    """``{label: sha256 of the grade's JSON}`` for every episode (see the module docstring);
+    ``families``: only these (default: all)."""
     env = load_environment(env_name)
     store = EpisodeStore(Path(tempfile.mkdtemp(prefix="mcpgym-equal-")))
     manager = EpisodeManager(env, store, max_open=10)
     episodes: list[tuple[str, str]] = []
-    for fam in sorted(env.families):
+    for fam in sorted(families or env.families):
         for band in env.family(fam).bands:
             for seed in range(seeds):
                 v = env.variant(fam, band, seed)
@@ -94,6 +97,7 @@ def main() -> None:
     ap.add_argument("--env", default="helpdesk")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--passes", type=int, default=2)
+    ap.add_argument("--families", help="comma-separated families (default: all)")
     ap.add_argument("--out")
     ap.add_argument("--compare", nargs=2)
     args = ap.parse_args()
@@ -105,7 +109,17 @@ def main() -> None:
         for k in differ[:20]:
             print("  differs:", k)
         raise SystemExit(1 if differ else 0)
-    Path(args.out).write_text(json.dumps(dump(args.env, args.seeds, args.passes), indent=0))
+    Path(args.out).write_text(
+        json.dumps(
+            dump(
+                args.env,
+                args.seeds,
+                args.passes,
+                args.families.split(",") if args.families else None,
+            ),
+            indent=0,
+        )
+    )
 
 
 if __name__ == "__main__":
