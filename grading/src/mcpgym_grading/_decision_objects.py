@@ -44,8 +44,12 @@ _ATTRIBUTE = (
     r"line|lines|memo|description|copy|copies|pdf))"
 )
 _ID = r"#?\s*(?:[a-z]+-?)?\d[\w-]*"
+_MARKED_ID = r"(?:#\s*\d[\w-]*|[a-z]+-?\d[\w-]*)"
+"""An id that names a record without a record noun (``#7``, ``INV-2026-0151``): a bare
+number (``ripped out 5227``, a figure on the next line of a reading that joined lines)
+names none."""
 _DET = r"(?:(?:the|your|this|that|its|their|our|my|full|whole|entire|open|remaining)\s+){0,3}"
-_OBJECT = rf"(?:{_DET}(?:{_RECORD}\s+)?(?:{_ID})|{_DET}{_RECORD}\b{_ATTRIBUTE})"
+_OBJECT = rf"(?:{_DET}{_RECORD}\s+{_ID}|{_DET}{_MARKED_ID}|{_DET}{_RECORD}\b{_ATTRIBUTE})"
 _ACTIVE = re.compile(
     rf"\b(?P<v>{_PAST})\s+(?:(?:it|them)\s+(?:down|off|back|out)\b"
     rf"|(?:down|off|back|out)\s+(?:{_OBJECT}|(?:it|them)\b))"
