@@ -44,7 +44,7 @@ _ATTRIBUTE = (
     r"line|lines|memo|description|copy|copies|pdf))"
 )
 _ID = r"#?\s*(?:[a-z]+-?)?\d[\w-]*"
-_MARKED_ID = r"(?:#\s*\d[\w-]*|[a-z]+-?\d[\w-]*)"
+_MARKED_ID = r"(?:#\s*\d[\w-]*|[a-z]{2,}-\d[\w-]*)"
 """An id that names a record without a record noun (``#7``, ``INV-2026-0151``): a bare
 number (``ripped out 5227``, a figure on the next line of a reading that joined lines)
 names none."""
