@@ -21,6 +21,7 @@ EXPECTED = {
     "money_moved_only_as_allowed",
     "nothing_else_changed",
     "record_state",
+    "register_sql_functions",
     "reply_sent",
     "reply_says",
     "rows_untouched",

@@ -23,6 +23,7 @@ from tests.helpdesk.test_families import FACTS, _reply_bodies, failed_checks, gr
 SIZES = "sizes-in-their-roles"
 ORDERS = "reply-binds-each-order-its-item"
 DECLINED = "reply-states-declined-not-refunded"
+OWN_WORDS = "replies-state-own-words"
 
 
 @cache
@@ -70,8 +71,9 @@ def test_the_gates_swap_mutants_fail_on_the_role_check(
         g = grade(v, calls)
         assert g.status == "graded", g.error
         # swapped order numbers are in the other's role for the facts check too, and the
-        # refund sentence then names the declined order (hard: it is not refunded)
-        assert set(failed_checks(g)) - {FACTS, DECLINED} == {check}, label
+        # refund sentence then names the declined order (hard: it is not refunded), and each
+        # order's product now stands beside the other order's number (stop 23's pairing)
+        assert set(failed_checks(g)) - {FACTS, DECLINED, OWN_WORDS} == {check}, label
         assert not g.passed
 
 
