@@ -9,11 +9,9 @@ leaves its run unfinished (resumable). The SIGINT is sent twice, 50 ms apart, as
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -21,10 +19,10 @@ import pytest
 
 from mcpgym_clients import RunStore
 from mcpgym_server import load_environment
+from tests.clients._eval_process import eval_until
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
-MCPGYM = Path(sys.executable).with_name("mcpgym")
 _HELPDESK = load_environment("helpdesk")
 AGENT_EPISODES = 4001 * sum(len(f.bands) for f in _HELPDESK.families.values())
 """The agent's episodes of ``--seeds 0-4000`` over every helpdesk family and band (as many
@@ -35,34 +33,10 @@ stop in order first). The old code took 10-18 s here."""
 
 
 def _eval_until(tmp: Path, marker: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """Start ``mcpgym eval`` and return once a stderr line containing ``marker`` appeared."""
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [str(MCPGYM), "eval", "helpdesk", "--seeds", "0-4000", "--yes", "--store", "runs.db"],
-        cwd=tmp,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
+    """`eval_until` on this file's campaign."""
+    return eval_until(
+        tmp, ["eval", "helpdesk", "--seeds", "0-4000", "--yes", "--store", "runs.db"], marker
     )
-    lines: list[str] = []
-    seen = threading.Event()
-    watchdog = threading.Timer(120, proc.kill)  # a hung start fails the test, never hangs it
-    watchdog.start()
-
-    def read() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            lines.append(line)
-            if marker in line:
-                seen.set()
-        seen.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    seen.wait()
-    watchdog.cancel()
-    assert any(marker in line for line in lines), "".join(lines)
-    return proc, lines
 
 
 def _interrupt(proc: subprocess.Popen[str]) -> float:

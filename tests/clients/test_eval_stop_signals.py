@@ -13,17 +13,15 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from mcpgym_clients import RunStore
 from mcpgym_clients.stopping import stop_signals
+from tests.clients._eval_process import eval_until
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-
-MCPGYM = Path(sys.executable).with_name("mcpgym")
 
 
 def test_the_campaign_takes_the_servers_stop_signals() -> None:
@@ -45,36 +43,8 @@ ARGS += ["--seeds", "0-400", "--concurrency", "1", "--yes", "--store", "runs.db"
 
 
 def _eval_until(tmp: Path, marker: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """Start ``mcpgym eval`` in a process group of its own (as a terminal's job) and
-    return once a stderr line containing ``marker`` appeared."""
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [str(MCPGYM), *ARGS],
-        cwd=tmp,
-        process_group=0,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    lines: list[str] = []
-    seen = threading.Event()
-    watchdog = threading.Timer(120, proc.kill)  # a hung start fails the test, never hangs it
-    watchdog.start()
-
-    def read() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            lines.append(line)
-            if marker in line:
-                seen.set()
-        seen.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    seen.wait()
-    watchdog.cancel()
-    assert any(marker in line for line in lines), "".join(lines)
-    return proc, lines
+    """`eval_until` on this file's campaign."""
+    return eval_until(tmp, ARGS, marker, group=True)
 
 
 def _stop(proc: subprocess.Popen[str], signum: int, *, group: bool = False) -> None:
