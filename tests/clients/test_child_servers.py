@@ -82,7 +82,11 @@ async def test_child_servers_serve_and_grade_an_episode_and_stop_on_exit(tmp_pat
     env = load_environment("helpdesk")
     with anyio.fail_after(120):
         async with serve_in_processes(
-            "helpdesk", tmp_path / "episodes", log_path=tmp_path / "servers.log"
+            "helpdesk",
+            tmp_path / "episodes",
+            log_path=tmp_path / "servers.log",
+            max_requests_per_second=7.5,
+            request_burst=300,
         ) as servers:
             kids = _children(os.getpid())
             assert len(kids) == 2
@@ -101,6 +105,9 @@ async def test_child_servers_serve_and_grade_an_episode_and_stop_on_exit(tmp_pat
                 environment=env,
             ) as driver:
                 rec = await driver.run_episode(ReferenceAgent(), "order-status", "easy", 0)
+                served = (await driver.server_info()).episode_settings or {}
+        # the settings eval passes reach the child (and the run records them)
+        assert (served["max_requests_per_second"], served["request_burst"]) == (7.5, 300)
         assert rec.termination == "completed", rec.error
         assert rec.score == 1.0
         assert (tmp_path / "episodes").is_dir()

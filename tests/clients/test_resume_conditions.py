@@ -26,6 +26,10 @@ from mcpgym_clients.resume import differences
 from mcpgym_server import Environment
 from mcpgym_server.runtime import salt_fingerprint, salted_seed
 
+from .test_cli import toy_installed
+
+__all__ = ["toy_installed"]  # a fixture, used by name
+
 pytestmark = pytest.mark.anyio
 
 SALT_A = "salt-a-only-the-operator-knows"
@@ -50,12 +54,14 @@ async def campaign(
     salt: str | None,
     cap: float | None = 600.0,
     variants: Sequence[VariantKey] = VARIANTS,
+    **server: Any,
 ) -> tuple[str, str]:
     """One campaign against a loopback server started with ``salt``, as ``--env-url`` gives
-    the harness only its URL and control token; returns the run id and what was printed."""
+    the harness only its URL and control token (``server``: more of `serve_locally`'s
+    settings); returns the run id and what was printed."""
     console = Console(record=True, width=400)
     with anyio.fail_after(30):
-        async with serve_locally(env, episodes, seed_salt=salt) as servers:
+        async with serve_locally(env, episodes, seed_salt=salt, **server) as servers:
             async with EpisodeDriver(
                 servers.env_url,
                 servers.grading_url,
@@ -134,6 +140,28 @@ async def test_an_unsalted_rerun_of_a_salted_run_and_another_hard_cap_start_new_
     assert capped not in (first, unsalted), "a run mixing two hard caps per episode"
     assert f"starting a new run: run {unsalted} " in out
     assert "hard cap per episode (--timeout)" in out
+
+
+async def test_a_run_served_at_another_request_rate_is_not_resumed(
+    toy_env: Environment, tmp_path: Path
+) -> None:
+    db, episodes = tmp_path / "runs.db", tmp_path / "episodes"
+    first, _ = await campaign(toy_env, episodes, db, salt=None, max_requests_per_second=50.0)
+    crash_after_first_episode(db, first)
+    faster, out = await campaign(toy_env, episodes, db, salt=None, max_requests_per_second=60.0)
+    assert faster != first, "a run served at two request rates"
+    assert f"starting a new run: run {first} " in out
+    assert "(--max-requests-per-second)" in out and "(--request-burst)" not in out
+    crash_after_first_episode(db, faster)
+    burst, out = await campaign(
+        toy_env, episodes, db, salt=None, max_requests_per_second=60.0, request_burst=300
+    )
+    assert burst not in (first, faster) and "(--request-burst)" in out
+    again, out = await campaign(toy_env, episodes, db, salt=None, max_requests_per_second=50.0)
+    assert again == first and f"resuming run {first}: 1 of 2 episodes done" in out
+    with RunStore(db) as store:
+        stored = store.run(first)["conditions"]["server"]
+    assert (stored["max_requests_per_second"], stored["request_burst"]) == (50.0, 200)
 
 
 async def test_a_run_recorded_without_its_conditions_is_not_resumed(
@@ -260,3 +288,36 @@ def test_the_store_matches_runs_on_their_conditions_and_old_stores_gain_the_colu
         assert find(settings={}, selection=sel, conditions=salted, **kw) == a
         assert find(settings={}, selection=sel, conditions=unsalted, **kw) is None
         assert find(settings={}, selection={}, **kw) == "old"  # recorded without: only None
+
+
+def test_eval_sets_the_request_rate_of_the_servers_it_starts_and_a_rerun_compares_it(
+    toy_installed: Environment, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from mcpgym_clients.cli import app
+
+    store = tmp_path / "runs.db"
+    args = ["eval", "toy", "--agent", "reference", "--seeds", "0-1", "--no-baseline"]
+    args += ["--store", str(store), "--max-requests-per-second", "50", "--request-burst", "300"]
+    cli = CliRunner()
+    first = cli.invoke(app, args, env={"COLUMNS": "200"})
+    assert first.exit_code == 0, first.output
+    with RunStore(store) as runs:
+        (run,) = runs.runs()
+    served = run["conditions"]["server"]
+    assert (served["max_requests_per_second"], served["request_burst"]) == (50.0, 300)
+    crash_after_first_episode(store, run["id"])
+    other = cli.invoke(app, [*args[:-1], "301"], env={"COLUMNS": "200"})
+    assert other.exit_code == 0, other.output
+    out = " ".join(other.output.split())
+    assert f"starting a new run: run {run['id']} " in out and "(--request-burst)" in out, out
+    again = cli.invoke(app, args, env={"COLUMNS": "200"})
+    assert f"resuming run {run['id']}" in " ".join(again.output.split()), again.output
+
+    remote = ["eval", "toy", "--env-url", "http://127.0.0.1:9", "--grading-url"]
+    remote += ["http://127.0.0.1:9", "--grading-token", "t", "--request-burst", "300"]
+    refused = cli.invoke(app, remote, env={"COLUMNS": "200"})
+    assert refused.exit_code == 2 and "the --env-url server has its own" in " ".join(
+        refused.output.split()
+    ), refused.output

@@ -273,3 +273,26 @@ async def test_mcpgym_serve_takes_the_limit_from_its_options(tmp_path: Path) -> 
                 answers = [await initialize(http, ep["mcp_url"]) for _ in range(3)]
     assert [r.status_code for r in answers] == [200, 200, 429]
     assert answers[2].json()["error"]["data"]["burst"] == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reported"),
+    [
+        ({}, (DEFAULT_REQUESTS_PER_SECOND, DEFAULT_REQUEST_BURST)),
+        ({"max_requests_per_second": 7.5, "request_burst": 9}, (7.5, 9)),
+        ({"max_requests_per_second": None, "request_burst": 9}, (None, None)),
+    ],
+)
+async def test_the_limit_is_one_of_the_episode_settings_a_run_records(
+    toy_env: Environment, tmp_path: Path, kwargs: dict[str, Any], reported: tuple[Any, Any]
+) -> None:
+    # what the harness compares before it resumes a run (`mcpgym_clients.resume`): a run
+    # served at one limit is never resumed on a server with another
+    app: Starlette = create_app(toy_env, tmp_path, control_token=TOKEN, **kwargs)
+    with anyio.fail_after(20):
+        async with (
+            serve(app) as base,
+            httpx.AsyncClient(base_url=base, headers=CONTROL, timeout=30) as http,
+        ):
+            settings = (await http.get("/tasks")).json()["episode_settings"]
+    assert (settings["max_requests_per_second"], settings["request_burst"]) == reported

@@ -44,6 +44,8 @@ def _app(settings: dict[str, Any]) -> Any:
             idle_ttl=settings["idle_ttl"],
             bundle_key=settings["bundle_key"],
             seed_salt=settings["seed_salt"],
+            max_requests_per_second=settings["max_requests_per_second"],
+            request_burst=settings["request_burst"],
         )
     from mcpgym_grading.engine import environment_lock
     from mcpgym_grading.service import create_app as create_grading_app

@@ -51,6 +51,7 @@ from anyio.abc import Process
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.local import LocalServers
+from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
 
 logger = logging.getLogger("mcpgym_clients.child_servers")
 
@@ -226,6 +227,8 @@ async def serve_in_processes(
     bundle_key: str | None = None,
     control_token: str | None = None,
     seed_salt: str | None = None,
+    max_requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND,
+    request_burst: int = DEFAULT_REQUEST_BURST,
     max_restarts: int = MAX_RESTARTS,
 ) -> AsyncIterator[ChildServers]:
     """Start the environment server and the grading service for ``env``, a process each.
@@ -234,8 +237,8 @@ async def serve_in_processes(
         env: the name of an installed environment (``mcpgym.environments`` entry point).
         store_dir: the shared episode store (created).
         log_path: the file both children append their log records and standard error to.
-        token, idle_ttl, bundle_key, control_token, seed_salt: as for `serve_locally`
-            (random secrets by default).
+        token, idle_ttl, bundle_key, control_token, seed_salt, max_requests_per_second,
+            request_burst: as for `serve_locally` (random secrets by default).
         max_restarts: restarts of each child after it died (0: none).
 
     Yields:
@@ -260,6 +263,8 @@ async def serve_in_processes(
             "control_token": control_token,
             "idle_ttl": idle_ttl,
             "seed_salt": seed_salt,
+            "max_requests_per_second": max_requests_per_second,
+            "request_burst": request_burst,
         },
         {**common, "role": "grading", "token": token},
     ]

@@ -34,6 +34,7 @@ from mcpgym_clients.selection import select_variants
 from mcpgym_clients.server_logs import server_logs
 from mcpgym_clients.stopping import Stopper, stop_signals, watch_signals
 from mcpgym_server import load_environment, verify_lock
+from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
 
 
 @dataclass
@@ -63,6 +64,8 @@ class EvalOptions:
             `mcpgym_clients.campaign.infra_backoff`).
         control_token: Control token of the ``env_url`` server.
         seed_salt: Seed salt of local servers.
+        max_requests_per_second, request_burst: The request rate per episode of local
+            servers (`mcpgym_server.runtime.create_app`; a rate of ``None``: no limit).
         backend: ``local`` (servers in this process) or ``ray`` (servers as Ray actors,
             `mcpgym_clients.backends.ray`).
         ray_address: The Ray cluster to join (``None``: a local Ray).
@@ -96,6 +99,8 @@ class EvalOptions:
     infra_retry_wait: float = 3.0
     control_token: str | None = None
     seed_salt: str | None = None
+    max_requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND
+    request_burst: int = DEFAULT_REQUEST_BURST
     backend: str = "local"
     ray_address: str | None = None
     ray_actors: int = 2
@@ -200,6 +205,8 @@ async def evaluate(
                     actors=opts.ray_actors,
                     address=opts.ray_address,
                     seed_salt=opts.seed_salt,
+                    max_requests_per_second=opts.max_requests_per_second,
+                    request_burst=opts.request_burst,
                     episode_timeout=opts.timeout,
                 )
             )
@@ -218,20 +225,23 @@ async def evaluate(
                     f"--episodes {opts.episodes}: cannot create the episode store: {message(exc)}"
                 ) from None
             log = opts.episodes.parent / "servers.log"
+            served: dict[str, Any] = {  # what eval decides of the environment server
+                "seed_salt": opts.seed_salt,
+                "max_requests_per_second": opts.max_requests_per_second,
+                "request_burst": opts.request_burst,
+            }
             if opts.servers == "processes" or (
                 opts.servers == "auto" and use_child_processes(local_env)
             ):  # the servers on cores of their own
                 children = await stack.enter_async_context(
-                    serve_in_processes(
-                        local_env.name, opts.episodes, log_path=log, seed_salt=opts.seed_salt
-                    )
+                    serve_in_processes(local_env.name, opts.episodes, log_path=log, **served)
                 )
                 backoff = children.retry_policy(backoff)  # a retry waits for a restart
                 servers = children
             else:
                 stack.enter_context(server_logs(log))
                 servers = await stack.enter_async_context(
-                    serve_locally(local_env, opts.episodes, seed_salt=opts.seed_salt)
+                    serve_locally(local_env, opts.episodes, **served)
                 )
             env_url, grading_url, token, control = (
                 servers.env_url,

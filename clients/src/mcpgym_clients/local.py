@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mcpgym_clients.errors import InfraError
 from mcpgym_server import Environment, ServerStartError, load_environment
-from mcpgym_server.runtime import serve
+from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND, serve
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,8 @@ async def serve_locally(
     bundle_key: str | None = None,
     control_token: str | None = None,
     seed_salt: str | None = None,
+    max_requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND,
+    request_burst: int = DEFAULT_REQUEST_BURST,
 ) -> AsyncIterator[LocalServers]:
     """Start the environment server and the grading service for ``env``.
 
@@ -68,6 +70,8 @@ async def serve_locally(
         control_token: the environment server's control token (default: a random one;
             only the caller, never the agent, gets it through `LocalServers`).
         seed_salt: the environment server's secret seed salt (`mcpgym_server._seeds`).
+        max_requests_per_second, request_burst: the environment server's request rate per
+            episode (`create_app`; ``None``: no limit).
 
     Yields:
         The servers' `LocalServers`; both stop when the context exits.
@@ -90,6 +94,8 @@ async def serve_locally(
         unlocked=unlocked,
         bundle_key=bundle_key,
         seed_salt=seed_salt,
+        max_requests_per_second=max_requests_per_second,
+        request_burst=request_burst,
     )
 
     def env_loader(name: str) -> Environment:

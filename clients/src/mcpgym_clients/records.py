@@ -33,8 +33,9 @@ class ServerInfo:
 
     ``episode_settings`` is what the server reports, to the holder of its control token,
     about how it serves episodes besides the lock: its seed salt's fingerprint
-    (`mcpgym_server.runtime.salt_fingerprint`, ``None``: no salt), idle TTL and log caps;
-    ``None`` when the server reports none (an older server).
+    (`mcpgym_server.runtime.salt_fingerprint`, ``None``: no salt), idle TTL, log caps,
+    MCP session cap and request rate per episode; ``None`` when the server reports none
+    (an older server).
     """
 
     env: str

@@ -9,9 +9,9 @@ A run's episodes and their grades are decided by
   source digest);
 - the *conditions* it was served under (`campaign_conditions`): the environment server's
   seed salt, as a keyed fingerprint (`mcpgym_server.runtime.salt_fingerprint`; the salt
-  itself is never recorded), its idle TTL, log caps and MCP session cap, which it reports to
-  the holder of its control token (``GET /tasks``), and the driver's hard cap per episode
-  (``--timeout``).
+  itself is never recorded), its idle TTL, log caps, MCP session cap and request rate per
+  episode (`mcpgym_server._rate_limit`), which it reports to the holder of its control
+  token (``GET /tasks``), and the driver's hard cap per episode (``--timeout``).
 
 Every one is recorded with the run and compared (`RunStore.find_resumable`): a campaign
 whose inputs differ in any of them starts a new run, so that one run never holds episodes
@@ -38,6 +38,8 @@ SETTING_NAMES = {
     "log_value_cap": "the server's log value cap (--log-value-cap)",
     "log_budget": "the server's log budget (--log-budget)",
     "max_sessions_per_episode": "MCP sessions per episode (--max-sessions-per-episode)",
+    "max_requests_per_second": "MCP requests per episode a second (--max-requests-per-second)",
+    "request_burst": "MCP requests per episode at once (--request-burst)",
     "episode_timeout": "hard cap per episode (--timeout)",
 }
 """How `not_resumed` names a differing condition."""

@@ -226,6 +226,9 @@ def create_app(
         "log_value_cap": log_value_cap,
         "log_budget": log_budget,
         "max_sessions_per_episode": max_sessions_per_episode,
+        # the per-episode request rate (`mcpgym_server._rate_limit`): ``None`` when off
+        "max_requests_per_second": max_requests_per_second,
+        "request_burst": request_burst if max_requests_per_second is not None else None,
     }
     control = control_routes(env, manager, token, generator_seed, episode_settings)
     rate = (

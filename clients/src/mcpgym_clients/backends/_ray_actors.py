@@ -101,7 +101,8 @@ class EnvironmentServer:
         env_name: the installed environment to serve (`load_environment`).
         lock: the lock the driver expects; a different installed environment refuses.
         store_dir: the episode store (created); the graders of this node read it.
-        control_token, bundle_key, seed_salt, idle_ttl: as for `create_app`.
+        control_token, bundle_key, seed_salt, idle_ttl, max_requests_per_second,
+            request_burst: as for `create_app`.
         host: the address to bind (``None``: the node's IP, for a driver on another node).
     """
 
@@ -115,6 +116,8 @@ class EnvironmentServer:
         bundle_key: str,
         seed_salt: str | None,
         idle_ttl: float,
+        max_requests_per_second: float | None,
+        request_burst: int,
         host: str | None,
     ) -> None:
         from mcpgym_server import compute_lock, load_environment
@@ -138,6 +141,8 @@ class EnvironmentServer:
                 idle_ttl=idle_ttl,
                 bundle_key=bundle_key,
                 seed_salt=seed_salt,
+                max_requests_per_second=max_requests_per_second,
+                request_burst=request_burst,
                 allowed_hosts=None if loopback else [f"{bind}:*"],
             ),
             bind,

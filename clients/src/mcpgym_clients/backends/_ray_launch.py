@@ -52,12 +52,15 @@ class Launcher:
         host: str | None,
         seed_salt: str | None,
         idle_ttl: float,
+        max_requests_per_second: float | None,
+        request_burst: int,
         episode_timeout: float | None,
         graders_per_node: int,
         actor_cpus: float,
     ) -> None:
         self.ray, self.env, self.store_dir, self.host = ray, env, store_dir, host
         self.seed_salt, self.idle_ttl, self.episode_timeout = seed_salt, idle_ttl, episode_timeout
+        self.max_requests_per_second, self.request_burst = max_requests_per_second, request_burst
         self.graders_per_node, self.actor_cpus = graders_per_node, actor_cpus
         self.lock = compute_lock(env)
         self.control_token = secrets.token_urlsafe(32)
@@ -110,6 +113,8 @@ class Launcher:
                 bundle_key=self.bundle_key,
                 seed_salt=self.seed_salt,
                 idle_ttl=self.idle_ttl,
+                max_requests_per_second=self.max_requests_per_second,
+                request_burst=self.request_burst,
                 host=self.host,
             )
             for name in names

@@ -41,6 +41,7 @@ from mcpgym_clients.progress import LiveEpisode
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, ServerInfo
 from mcpgym_server import Environment
+from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
 
 ACTOR_CPUS = 0.25
 """Logical CPUs each actor asks Ray for: 4 actors per core by default (an actor is one
@@ -257,6 +258,8 @@ async def ray_backend(
     graders_per_node: int = 1,
     seed_salt: str | None = None,
     idle_ttl: float = 600.0,
+    max_requests_per_second: float | None = DEFAULT_REQUESTS_PER_SECOND,
+    request_burst: int = DEFAULT_REQUEST_BURST,
     episode_timeout: float | None = 600.0,
     actor_cpus: float = ACTOR_CPUS,
     max_replacements: int | None = None,
@@ -272,7 +275,8 @@ async def ray_backend(
             ``"ray://head:10001"``...); ``None``: start a local Ray (or use the one this
             process already started), the actors then listen on loopback only.
         graders_per_node: grading actors on each node that holds environment actors.
-        seed_salt, idle_ttl: the environment servers' (see `create_app`).
+        seed_salt, idle_ttl, max_requests_per_second, request_burst: the environment
+            servers' (see `create_app`; a rate of ``None``: no limit).
         episode_timeout: the drivers' hard cap per episode (`EpisodeDriver`).
         actor_cpus: logical CPUs each actor asks Ray for (`ACTOR_CPUS`).
         max_replacements: dead actors the campaign may replace (default ``2 * actors``).
@@ -317,6 +321,8 @@ async def ray_backend(
         host="127.0.0.1" if address is None else None,
         seed_salt=seed_salt,
         idle_ttl=idle_ttl,
+        max_requests_per_second=max_requests_per_second,
+        request_burst=request_burst,
         episode_timeout=episode_timeout,
         graders_per_node=graders_per_node,
         actor_cpus=actor_cpus,

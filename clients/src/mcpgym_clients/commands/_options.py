@@ -40,6 +40,15 @@ LOG_BUDGET_HELP = (
     "(termination log_budget)."
 )
 
+REQUESTS_PER_SECOND_HELP = (
+    "Most MCP requests a second one episode URL may send, notifications included "
+    "(sustained, after --request-burst at once); past it a request is refused (429), "
+    "logged once per episode and counted in its bundle."
+)
+REQUEST_BURST_HELP = (
+    "MCP requests one episode URL may send at once before --max-requests-per-second applies."
+)
+
 
 MaxResponseBytes = Annotated[
     int | None,

@@ -23,12 +23,15 @@ from mcpgym_clients.backends import backend_problem
 from mcpgym_clients.commands._common import fail, parsed, reported, say
 from mcpgym_clients.commands._options import (
     DEFAULT_STORE,
+    REQUEST_BURST_HELP,
+    REQUESTS_PER_SECOND_HELP,
     SEED_SALT,
     MaxResponseBytes,
     ResponseTimeout,
 )
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import UnknownEnvironmentError, available_environments
+from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
 
 if TYPE_CHECKING:
     from mcpgym_clients.campaign import CampaignStatus
@@ -252,6 +255,23 @@ def eval_(
         str | None,
         typer.Option(envvar="MCPGYM_SEED_SALT", help=SEED_SALT + " For local servers (see serve)."),
     ] = None,
+    max_requests_per_second: Annotated[
+        float | None,
+        typer.Option(
+            help=REQUESTS_PER_SECOND_HELP + " For local servers (see serve). "
+            f"[default: {DEFAULT_REQUESTS_PER_SECOND:g}]",
+            min=0.001,
+            show_default=False,
+        ),
+    ] = None,
+    request_burst: Annotated[
+        int | None,
+        typer.Option(
+            help=REQUEST_BURST_HELP + f" For local servers. [default: {DEFAULT_REQUEST_BURST}]",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
     episodes: Annotated[
         Path | None,
@@ -336,6 +356,12 @@ def eval_(
             "--grading-url needs --env-url (without both, servers start locally)",
             param_hint="'--env-url'",
         )
+    if env_url is not None and (max_requests_per_second, request_burst) != (None, None):
+        raise typer.BadParameter(
+            "--max-requests-per-second and --request-burst set the servers eval starts; "
+            "the --env-url server has its own (mcpgym serve --max-requests-per-second)",
+            param_hint="'--max-requests-per-second'",
+        )
     if (problem := backend_problem(backend, ray_address, env_url)) is not None:
         raise typer.BadParameter(problem, param_hint="'--backend'")
     if env_url is None and env not in available_environments():
@@ -403,6 +429,8 @@ def eval_(
             infra_retry_wait=infra_retry_wait,
             control_token=control_token if env_url is not None else None,
             seed_salt=seed_salt or None,
+            max_requests_per_second=max_requests_per_second or DEFAULT_REQUESTS_PER_SECOND,
+            request_burst=request_burst or DEFAULT_REQUEST_BURST,
             backend=backend,
             ray_address=ray_address,
             ray_actors=ray_actors,

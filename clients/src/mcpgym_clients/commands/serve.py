@@ -18,6 +18,8 @@ from mcpgym_clients.commands._options import (
     DEFAULT_EPISODES,
     LOG_BUDGET_HELP,
     LOG_VALUE_CAP_HELP,
+    REQUEST_BURST_HELP,
+    REQUESTS_PER_SECOND_HELP,
     SEED_SALT,
 )
 from mcpgym_server.runtime import (
@@ -91,21 +93,10 @@ def serve(
         ),
     ] = DEFAULT_SESSIONS_PER_EPISODE,
     max_requests_per_second: Annotated[
-        float,
-        typer.Option(
-            help="Most MCP requests a second one episode URL may send, notifications "
-            "included (sustained, after --request-burst at once); past it a request is "
-            "refused (429), logged once per episode and counted in its bundle.",
-            min=0.001,
-        ),
+        float, typer.Option(help=REQUESTS_PER_SECOND_HELP, min=0.001)
     ] = DEFAULT_REQUESTS_PER_SECOND,
     request_burst: Annotated[
-        int,
-        typer.Option(
-            help="MCP requests one episode URL may send at once before "
-            "--max-requests-per-second applies.",
-            min=1,
-        ),
+        int, typer.Option(help=REQUEST_BURST_HELP, min=1)
     ] = DEFAULT_REQUEST_BURST,
 ) -> None:
     """Serve an environment over streamable HTTP (or one episode over stdio)."""
