@@ -10,7 +10,8 @@ has the 1-minute load average at its end and B's answers' status codes; a first 
 ``quiet``, measures B alone for 20 s (the noise of the machine at that load);
 ``B_slowest_at_s_ms`` lists B's slowest calls as (seconds into the phase, ms). A flood
 request that fails (``ReadError``...) is counted by its exception's name.
-Starts `mcpgym serve helpdesk` (loopback, control token, bundle key), opens episode A (the
+Starts `mcpgym serve helpdesk` (loopback, control token, bundle key; `adv/_sys.py`'s
+`servers`, its output in /tmp/r13/p5flood/env.log), opens episode A (the
 flooder) and B (a bystander), then on A's URL: NSESS `initialize` calls never closed;
 NNOTIF notifications (`notifications/initialized`, `notifications/cancelled`,
 `notifications/progress`, unknown ones) on one session; 200 GET streams held open at once;
@@ -26,7 +27,6 @@ import asyncio
 import gzip
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -34,58 +34,26 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _sys as S  # noqa: E402 (the shared probe helpers, adv/_sys.py)
+
 NSESS = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
 NNOTIF = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
-SERVE_OPTIONS = sys.argv[3:]
+SERVE_OPTIONS = tuple(sys.argv[3:])
 QUIET_S = 20
 W = Path("/tmp/r13/p5flood")
 subprocess.run(["rm", "-rf", str(W)])
 (W / "eps").mkdir(parents=True)
 PORT = 19871
 BASE = f"http://127.0.0.1:{PORT}"
-ENVV = dict(os.environ, MCPGYM_CONTROL_TOKEN="c12", MCPGYM_BUNDLE_KEY="z" * 32)
+ENVV = S.probe_env(control="c12", grading=None, bundle_key="z" * 32)
 CA = {"authorization": "Bearer c12"}
-ACC = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "p", "version": "1"},
-    },
-}
+ACC, INIT = S.ACC, S.INIT
 
 
 def rss_mb(pid: int) -> float:
-    total = 0
-    for p in [pid, *child_pids(pid)]:
-        try:
-            for ln in Path(f"/proc/{p}/status").read_text().splitlines():
-                if ln.startswith("VmRSS:"):
-                    total += int(ln.split()[1])
-        except OSError:
-            pass
-    return round(total / 1024, 1)
-
-
-def child_pids(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
-
-
-def stats(xs: list[float]) -> dict:
-    xs = sorted(xs)
-    if not xs:
-        return {}
-    return {
-        "n": len(xs),
-        "p50_ms": round(xs[len(xs) // 2] * 1000, 1),
-        "p99_ms": round(xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1000, 1),
-        "max_ms": round(xs[-1] * 1000, 1),
-    }
+    """The server's resident memory with its children's, in MB."""
+    return S.rss_mb(pid, children=True)
 
 
 async def bystander(
@@ -143,7 +111,7 @@ async def phase(name: str, pid: int, c: httpx.AsyncClient, b_url: str, b_h: dict
         "wall_s": round(time.monotonic() - t0, 1),
         "rss_before_mb": before,
         "rss_after_mb": rss_mb(pid),
-        "B_calls": stats(lat),
+        "B_calls": S.stats(lat),
         "B_codes": b_codes,
         "B_slowest_at_s_ms": sorted(at, key=lambda x: -x[1])[:4],
         "load1": os.getloadavg()[0],
@@ -299,9 +267,6 @@ async def main_async(pid: int) -> None:
         ended = await c.post(BASE + f"/episodes/{a['episode_id']}/end", headers=CA)
         print(json.dumps({"end_A": ended.status_code}), flush=True)
     await asyncio.sleep(2)
-    for d in (W / "eps").iterdir():
-        if d.name.startswith("ep_") and (d / "log.jsonl.gz").exists() or (d / "log.jsonl").exists():
-            pass
     for d in sorted((W / "eps").iterdir()):
         files = {p.name: p.stat().st_size for p in d.iterdir()} if d.is_dir() else {}
         meta = json.loads((d / "meta.json").read_text()) if (d / "meta.json").exists() else {}
@@ -335,40 +300,13 @@ async def main_async(pid: int) -> None:
 
 
 def main() -> None:
-    srv = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/mcpgym"),
-            "serve",
-            "helpdesk",
-            "--port",
-            str(PORT),
-            "--store",
-            str(W / "eps"),
-            *SERVE_OPTIONS,
-        ],
-        env=ENVV,
-        stdout=open(W / "serve.log", "w"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        for _ in range(240):
-            try:
-                httpx.get(BASE + "/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.25)
-        asyncio.run(main_async(srv.pid))
-    finally:
-        srv.send_signal(signal.SIGTERM)
-        srv.wait(60)
-        errs = [
-            ln
-            for ln in (W / "serve.log").read_text().splitlines()
-            if "Error" in ln or "Traceback" in ln
-        ]
-        print(json.dumps({"serve_log_error_lines": len(errs), "first": errs[:3]})[:600])
-        rate = [ln for ln in (W / "serve.log").read_text().splitlines() if "faster than" in ln]
-        print(json.dumps({"serve_log_rate_lines": len(rate), "first": rate[:2]})[:600])
+    with S.servers(PORT, None, W / "eps", ENVV, W, extra=SERVE_OPTIONS) as procs:
+        asyncio.run(main_async(procs["env"].pid))
+    log = (W / "env.log").read_text().splitlines()  # the server's output (`S.servers`)
+    errs = [ln for ln in log if "Error" in ln or "Traceback" in ln]
+    print(json.dumps({"serve_log_error_lines": len(errs), "first": errs[:3]})[:600])
+    rate = [ln for ln in log if "faster than" in ln]
+    print(json.dumps({"serve_log_rate_lines": len(rate), "first": rate[:2]})[:600])
 
 
 if __name__ == "__main__":
