@@ -235,6 +235,22 @@ def _row(**changes: Any) -> dict[str, Any]:
                 "the server's idle TTL (--idle-ttl)",
             ],
         ),
+        (  # a request rate one side reports and the other does not (a server before stop 24)
+            {
+                "conditions": {
+                    "server": {
+                        **_row()["conditions"]["server"],
+                        "max_requests_per_second": 20.0,
+                        "request_burst": 200,
+                    },
+                    "episode_timeout": 600.0,
+                }
+            },
+            [
+                "MCP requests per episode a second (--max-requests-per-second)",
+                "MCP requests per episode at once (--request-burst)",
+            ],
+        ),
         (
             {"conditions": {"server": None, "episode_timeout": 600.0}},
             [
