@@ -20,7 +20,7 @@ import pytest
 from mcpgym_clients import serve_locally
 from mcpgym_clients.agents import ReferenceAgent
 from mcpgym_clients.backends import backend_problem
-from mcpgym_clients.campaign import run_campaign
+from mcpgym_clients.campaign import EXIT_INCOMPLETE, run_campaign
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.protocol import AgentResult, EpisodeContext
@@ -196,3 +196,74 @@ async def test_a_killed_grader_is_replaced_and_its_grades_retried(
     assert [r.score for r in result.records] == [1.0] * len(VARIANTS)
     # the four episodes waiting in the agent lost their grade request: all retried
     assert len([row for row in rows if row["attempts"] > 1]) == 4
+
+
+def _eval_with_a_refusing_model(
+    monkeypatch: pytest.MonkeyPatch, store: Path, backend: str, refuse: list[int | None]
+) -> tuple[int, str, list[str]]:
+    """``mcpgym eval helpdesk`` with an OpenAI-compatible model API behind an injected
+    transport (`tests.clients.test_model_refusals.serve_model`): exit code, output (one
+    line) and the paths requested."""
+    from typer.testing import CliRunner
+
+    from mcpgym_clients.cli import app
+
+    from .test_model_refusals import serve_model
+
+    paths = serve_model(monkeypatch, refuse)
+    args = ["eval", "helpdesk", "--model", "m", "--base-url", "http://model.test/v1"]
+    args += ["--tasks", "cancel-order", "--bands", "easy", "--seeds", "0-5"]
+    args += ["--store", str(store), "--infra-retry-wait", "0", "--concurrency", "1"]
+    args += ["--backend", backend, "--max-requests-per-second", "50"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    return result.exit_code, " ".join(result.output.split()), paths
+
+
+def _rows(store: Path) -> tuple[dict[str, Any], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The agent's run, and its rows and its baseline's, as (seed, termination, scored,
+    error) sorted by seed."""
+
+    with RunStore(store) as runs:
+        (main,) = [r for r in runs.runs() if r["baseline_of"] is None]
+        rows, base = runs.episodes(main["id"]), runs.episodes(runs.baseline_run(main["id"]) or "")
+    shape = [
+        sorted((r["seed"], r["termination"], r["scored"], r["error"]) for r in some)
+        for some in (rows, base)
+    ]
+    return main, shape[0], shape[1]
+
+
+@pytest.mark.slow
+def test_a_refusing_model_api_stops_a_ray_campaign_as_it_stops_a_local_one(
+    ray_session: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The model breaker on Ray: the same exit status, stop line and rows (`store_not_run`)
+    as the local backend, and the same command resumes the run once the model answers."""
+    seen: dict[str, Any] = {}
+    for backend in ("local", "ray"):
+        refuse: list[int | None] = [429]
+        store = tmp_path / backend / "m.db"
+        code, text, paths = _eval_with_a_refusing_model(monkeypatch, store, backend, refuse)
+        assert code == EXIT_INCOMPLETE, (backend, text)
+        assert (
+            "stopped: the model API at http://model.test/v1 keeps refusing requests: 3 episode "
+            "attempts in a row had every model request refused, the last with 429 asking to "
+            "wait 86,400 s (Retry-After)"
+        ) in text, (backend, text)
+        assert "incomplete: 11 of 12 planned episodes are unscored (infra_error 11)" in text
+        calls = paths.count("/v1/chat/completions")
+        main, rows, base = _rows(store)
+        assert main["finished_at"] is None
+        # the servers eval started, actors or child processes, took the rate it was given
+        assert main["conditions"]["server"]["max_requests_per_second"] == 50.0
+        assert [r[0] for r in rows] == list(range(6)) and [r[0] for r in base] == list(range(6))
+
+        refuse[0] = None  # the quota is back: the same command resumes and finishes the run
+        code, text, _ = _eval_with_a_refusing_model(monkeypatch, store, backend, refuse)
+        assert code == 0, (backend, text)
+        assert f"resuming run {main['id']}" in text, (backend, text)
+        again, resumed, _ = _rows(store)
+        assert again["id"] == main["id"] and again["finished_at"] is not None
+        assert [(r[0], r[2]) for r in resumed] == [(s, 1) for s in range(6)], (backend, resumed)
+        seen[backend] = (calls, rows, base, resumed)
+    assert seen["ray"] == seen["local"]
