@@ -261,6 +261,7 @@ def eval_(
             help=REQUESTS_PER_SECOND_HELP + " For local servers (see serve). "
             f"[default: {DEFAULT_REQUESTS_PER_SECOND:g}]",
             min=0.001,
+            metavar="N",
             show_default=False,
         ),
     ] = None,
