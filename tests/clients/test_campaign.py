@@ -63,6 +63,20 @@ def test_all_means_every_name_and_lists_are_deduplicated() -> None:
     assert parse_names("a, b,a") == ["a", "b"]
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("order-status,", "empty item"),
+        ("a,,b", "empty item"),
+        (" , ", "empty list"),
+        ("all,order-status", "`all` stands alone"),
+    ],
+)
+def test_name_lists_refuse_empty_items_and_all_beside_names(text: str, says: str) -> None:
+    with pytest.raises(ConfigurationError, match=says):
+        parse_names(text)
+
+
 def test_selection_runs_families_only_in_the_bands_they_offer() -> None:
     keys = select_variants(INFO, None, ["easy", "hard"], [0, 1])
     assert keys == [

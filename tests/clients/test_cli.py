@@ -236,11 +236,12 @@ MISTAKES = {
     ),
     "store under a file": (
         ["--store", "{d}/a-file/mcpgym.db"],
-        "--store {d}/a-file/mcpgym.db: cannot open the run store: ",
+        "--store {d}/a-file/mcpgym.db: its folder {d}/a-file is a file; give a path under a folder",
     ),
     "store is not a database": (
         ["--store", "{d}/a-file"],
-        "--store {d}/a-file: cannot open the run store: file is not a database",
+        "--store {d}/a-file: cannot open the run store: file is not a database; give a new "
+        "path, or the store of an earlier `mcpgym eval`",
     ),
 }
 

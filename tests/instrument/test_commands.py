@@ -375,6 +375,21 @@ def test_validate_refuses_an_unwritable_report_path_before_running(
     assert "episodes" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("seeds", "says"),
+    [("0-2", "is a range or a list"), ("0,1", "is a range or a list"), ("0", "not a count")],
+)
+def test_validate_seeds_is_a_count_and_a_range_is_named_as_such(seeds: str, says: str) -> None:
+    # `eval --seeds 0-2` is a range; `validate --seeds` a count: the mix-up is named, not
+    # read as the integer -2 ("greater than or equal to 1").
+    result = runner.invoke(cli.app, ["validate", "toyvault", "--seeds", seeds, "--check"])
+    assert result.exit_code == 2
+    out = flat(result.output)
+    assert says in out
+    assert "validate --seeds is a count N (seeds 0..N-1)" in out
+    assert "episodes" not in result.output
+
+
 def test_lock_keeps_sign_offs_from_a_lock_file_left_with_merge_conflicts(
     locked: Environment,
 ) -> None:

@@ -125,3 +125,19 @@ def test_usage_that_was_not_reported_is_worded_one_way_everywhere(
     html = _flat(page.read_text())
     assert usage_legend("–") in html and "<th>usage reported</th>" in html
     assert usage_notice(7, 2, legend=False) in html
+
+
+def test_runs_of_agents_without_a_model_show_no_usage(tmp_path: Path) -> None:
+    # reference, null and random make no model calls: no table of dashes, no
+    # "usage not reported" line under `show` or `runs`.
+    db = tmp_path / "ref.db"
+    with RunStore(db) as s:
+        ref = store_run(
+            s, [rec(t, b, sd, e, 1.0, True) for t, b, sd, e in STORED], agent="reference"
+        )
+    shown = runner.invoke(app, ["show", ref, "--store", str(db)], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    listed = runner.invoke(app, ["runs", "--store", str(db)], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0, listed.output
+    for out in (shown.output, listed.output):
+        assert "usage not reported" not in out and "usage reported" not in out

@@ -136,19 +136,29 @@ def open_store(path: Path) -> RunStore:
     """Open (create) the run store at ``path``.
 
     Raises:
-        ConfigurationError: ``path`` is a directory or cannot be opened (the message
-            names ``--store``).
+        ConfigurationError: ``path`` is a directory, lies under a file, or cannot be
+            opened, e.g. it is not SQLite (the message names ``--store``).
     """
     if path.is_dir():
         raise ConfigurationError(
             f"--store {path} is a directory; give the database file, "
             f"e.g. --store {path / DEFAULT_STORE.name}"
         )
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise ConfigurationError(
+            f"--store {path}: its folder {blocking} is a file; give a path under a folder"
+        )
     try:
         return RunStore(path)
     except (OSError, sqlite3.Error) as exc:
+        hint = (
+            "; give a new path, or the store of an earlier `mcpgym eval`"
+            if isinstance(exc, sqlite3.DatabaseError)
+            else ""
+        )
         raise ConfigurationError(
-            f"--store {path}: cannot open the run store: {message(exc)}"
+            f"--store {path}: cannot open the run store: {message(exc)}{hint}"
         ) from None
 
 

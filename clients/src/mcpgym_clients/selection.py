@@ -60,14 +60,19 @@ def parse_names(text: str) -> list[str] | None:
     """Parse a comma-separated name list; ``"all"`` gives ``None`` (meaning every name).
 
     Raises:
-        ConfigurationError: the list is empty.
+        ConfigurationError: the list is empty, has an empty item (``a,,b``, ``a,``), or
+            names ``all`` beside other names (``all`` stands alone).
     """
     if text.strip().lower() == "all":
         return None
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names:
+    items = [n.strip() for n in text.split(",")]
+    if not any(items):
         raise ConfigurationError("empty list; give comma-separated names or `all`")
-    return list(dict.fromkeys(names))
+    if not all(items):
+        raise ConfigurationError(f"empty item in {text!r}; give e.g. a,b or `all`")
+    if any(n.lower() == "all" for n in items):
+        raise ConfigurationError(f"`all` stands alone: {text!r} lists names beside it")
+    return list(dict.fromkeys(items))
 
 
 @dataclass(frozen=True, order=True)

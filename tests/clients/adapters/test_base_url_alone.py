@@ -90,8 +90,10 @@ def test_base_url_pointing_at_nothing_says_it_cannot_reach_the_model_api(
         sock.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
     result = runner.invoke(app, ["eval", "helpdesk", "--base-url", dead])
-    assert result.exit_code == 2
-    assert f"cannot reach the model API at {dead}" in flat(result.output)
+    assert result.exit_code == 1
+    out = flat(result.output)
+    assert f"cannot reach the model API at {dead}" in out
+    assert "is the model server running, and is --base-url right?" in out
     assert ran == []
 
 

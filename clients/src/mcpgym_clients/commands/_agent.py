@@ -26,7 +26,7 @@ from mcpgym_clients.agents.vendors import (
     build_model_agent,
     parse_model_spec,
 )
-from mcpgym_clients.commands._common import parsed, reported
+from mcpgym_clients.commands._common import fail, parsed, reported
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.protocol import Agent
 from mcpgym_server import did_you_mean
@@ -173,7 +173,8 @@ def choose_agent(
 
     Raises:
         typer.BadParameter: a model-only flag without a model agent; the server lists
-            no model or several, or cannot be reached.
+            no model or several.
+        typer.Exit: the server cannot be reached (exit 1; `served_model`).
     """
     if agent is None and model is None and base_url is not None:
         return "openai", f"openai-compatible:{served_model(base_url, api_key, transport)}"
@@ -196,9 +197,11 @@ def served_model(
     """The id of the one model an OpenAI-compatible server lists at ``GET {base_url}/models``.
 
     Raises:
-        typer.BadParameter: the server cannot be reached ("cannot reach the model API"),
-            answers an error or no list, lists no model, or lists several (the message
-            names them and says ``--model openai-compatible:NAME``).
+        typer.Exit: the server cannot be reached (``error: cannot reach the model API``
+            on stderr, exit 1, as for a model endpoint that cannot be reached later).
+        typer.BadParameter: the server answers an error or no list, lists no model, or
+            lists several (the message names them and says
+            ``--model openai-compatible:NAME``).
     """
     base = base_url.rstrip("/")
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -208,8 +211,9 @@ def served_model(
             resp = http.get(f"{base}/models", headers=headers)
     except (httpx.TransportError, httpx.InvalidURL) as exc:
         detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        raise typer.BadParameter(
-            f"cannot reach the model API at {base} ({detail})", param_hint=hint
+        raise fail(
+            f"cannot reach the model API at {base} ({detail}); is the model server "
+            "running, and is --base-url right?"
         ) from exc
     try:
         data = resp.json()

@@ -268,9 +268,33 @@ class _StdinLines:
         return line if line else None
 
 
+def seed_count(text: str | int) -> int:
+    """``validate --seeds``: a count of seeds, at least 1 (the seeds are 0..N-1).
+
+    Raises:
+        typer.BadParameter: ``text`` is not a whole number of at least 1; a range or a
+            list (``0-2``, ``0,1``: `mcpgym eval`'s form) is named as such.
+    """
+    value = str(text).strip()
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    if any(sep in value.lstrip("-") for sep in "-,"):
+        why = f"{text!r} is a range or a list, as `mcpgym eval --seeds` takes"
+    else:
+        why = f"{text!r} is not a count of at least 1"
+    raise typer.BadParameter(f"{why}; validate --seeds is a count N (seeds 0..N-1), e.g. --seeds 3")
+
+
 def validate(
     env: Annotated[str, typer.Argument(help="Environment name.")],
-    seeds: Annotated[int, typer.Option(help="Seeds per family and band (N).", min=1)] = 20,
+    seeds: Annotated[
+        int,
+        typer.Option(
+            help="Seeds per family and band: a count N (seeds 0..N-1), not a range.",
+            parser=seed_count,
+            metavar="N",
+        ),
+    ] = 20,
     check: Annotated[
         bool, typer.Option("--check", help="Only check: never write the validation stamp.")
     ] = False,

@@ -131,11 +131,12 @@ def runs(json_path: JsonOption = None, store: StoreOption = DEFAULT_STORE) -> No
                 or bool(run["baseline_of"]),
             )
     print_table(console, table)
-    if rows:
-        total = {
-            "episodes": sum(h.get("episodes", 0) for h in heads.values()),
-            "reported": sum(h.get("usage_reported", 0) for h in heads.values()),
-        }
+    total = {
+        "episodes": sum(h.get("episodes", 0) for h in heads.values()),
+        "reported": sum(h.get("usage_reported", 0) for h in heads.values()),
+    }
+    # Runs of agents without a model (reference, null, random) have no usage to report.
+    if rows and (total["reported"] or any(run["model"] for run in rows)):
         for line in usage_lines({"": total}):
             say(console, line)
 
@@ -199,7 +200,10 @@ def show(
     if listing is not None:
         print_table(console, episodes_table(listing, title=f"episodes of run {run_id}"))
     print_table(console, metrics_table(m))
-    if m["usage"]["overall"]["episodes"]:
+    # An agent without a model (reference, null, random) has no usage: no table of dashes.
+    if m["usage"]["overall"]["episodes"] and (
+        m["run"]["model"] or m["usage"]["overall"]["reported"]
+    ):
         print_table(console, usage_table(m["usage"]))
         for line in usage_lines({"": m["usage"]["overall"]}):
             say(console, line)
@@ -346,9 +350,10 @@ def targets(
         say(console, f"no fresh variants: the environment is not installed here ({missing})")
         return
     print_table(console, ceiling_table(ceiling))
+    # A note several families share (the hardest band) is said once.
+    for note in dict.fromkeys(note for f in ceiling for note in f["notes"]):
+        say(console, f"note: {note}")
     for f in ceiling:
-        for note in f["notes"]:
-            say(console, f"note: {note}")
         bad = [v["variant_id"] for v in f["fresh"] if not v["validated"]]
         if bad:
             say(console, f"warning: the reference solution fails on {', '.join(bad)}")
