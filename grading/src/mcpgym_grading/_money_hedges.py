@@ -22,18 +22,23 @@ import re
 _WORD_NUMBER = r"(?:two|three|four|five|ten|\d{1,3}(?:\.\d+)?)"
 _PART = r"(?:half|third|quarter|fifth|tenth|fraction|portion)"
 _APPROX = (
-    r"up[ \t]+to|at[ \t]+(?:least|most)|no[ \t]+(?:more|less)[ \t]+than|(?:more|less)[ \t]+than"
-    r"|approx(?:imately|\.)?|roughly|circa|ca\.|nearly|almost|around|an[ \t]+estimated"
+    r"approx(?:imately|\.)?|roughly|circa|ca\.|nearly|almost|around|an[ \t]+estimated"
     r"|~|≈|±|\+/-|\+-"
 )
+_BOUND_WORDS = (
+    r"up[ \t]+to|at[ \t]+(?:least|most)|no[ \t]+(?:more|less)[ \t]+than|(?:more|less)[ \t]+than"
+)
+"""The comparison words of a bound (``up to $250.00``, ``more than $250.00``): how a limit
+is worded, not an approximation (`hedge`)."""
 _BEFORE = re.compile(
     r"(?:"
-    rf"\b{_WORD_NUMBER}[ \t]*(?:%|percent)[ \t]+(?:of|off)"  # 50% of $X
+    rf"(?P<bound>(?<![\w])(?:{_BOUND_WORDS}))"  # up to $X (a limit's wording)
+    rf"|\b{_WORD_NUMBER}[ \t]*(?:%|percent)[ \t]+(?:of|off)"  # 50% of $X
     rf"|\b(?:a|one|an?other)[ \t]+{_PART}[ \t]+of"  # a quarter of $X
     rf"|\b{_PART}[ \t]+(?:of[ \t]+)?"  # half of $X, half $X
     r"|\b(?:double|twice|triple|thrice)"  # double $X
     rf"|\b{_WORD_NUMBER}[ \t]+times"  # two times $X (a digit: the product, `_TIMES_BEFORE`)
-    rf"|(?<![\w])(?:{_APPROX})"  # up to $X, ~$X
+    rf"|(?<![\w])(?:{_APPROX})"  # ~$X, approximately $X
     r")(?:[ \t]+(?:of|the|that|an?))*[ \t:]*\(?[ \t]*\Z",
     re.IGNORECASE,
 )
@@ -48,19 +53,40 @@ _AFTER = re.compile(
     r"[ \t]+\d{1,3}(?:\.\d+)?[ \t]*(?:%|percent)"
     r"|(?:\bplus\b|\+)[ \t]*(?:taxe?s?|vat|shipping|fees?|interest|the[ \t]+same)\b"  # plus tax
     r"|±|\+/-|\+-"
-    r"|,?[ \t]*\(?[ \t]*\bor\b[ \t]+(?:maybe[ \t]+|perhaps[ \t]+|possibly[ \t]+)?"
-    rf"(?:so\b|thereabouts|more|less|double|twice|triple|half|a[ \t]+{_PART}|{_PART}"
+    r"|,?[ \t]*\(?[ \t]*\bor\b[ \t]+(?:(?:maybe|perhaps|possibly)[ \t]+(?:more|less)\b"
+    r"|(?:maybe[ \t]+|perhaps[ \t]+|possibly[ \t]+)?"
+    rf"(?:so\b|thereabouts|double|twice|triple|half|a[ \t]+{_PART}|{_PART}"
     r"|\d{1,3}(?:\.\d+)?[ \t]*(?:%|percent)"
-    r"|the[ \t]+(?:full|whole|entire|order|original|total|remaining|other)\b)"
+    r"|the[ \t]+(?:full|whole|entire|order|original|total|remaining|other)\b))"
     r"|,?[ \t]*\(?[ \t]*give[ \t]+or[ \t]+take\b"
-    r"|[ \t]*\(?[ \t]*\b(?:approx(?:imately|\.)?|roughly|circa|at[ \t]+(?:most|least)|tops|max)\b"
+    r"|[ \t]*\(?[ \t]*\b(?:approx(?:imately|\.)?|roughly|circa)\b"
+    r"|(?P<bound>[ \t]*\(?[ \t]*\b(?:at[ \t]+(?:most|least)|tops|max(?:imum)?)\b"
+    r"|,?[ \t]*\(?[ \t]*\bor[ \t]+(?:more|less|above|below|under|over)\b(?![ \t]+than))"
     r")",
     re.IGNORECASE,
 )
 """What makes the amount right before it another amount or a bound: starts at its end."""
 
 
+def hedge(prepared: str, start: int, end: int) -> str | None:
+    """The hedge of the mention ``prepared[start:end]`` (a text as
+    `_money_prepare.prepare` leaves it): ``"bound"`` where only comparison words bound it
+    (``up to $X``, ``more than $X``, ``$X at most``, ``$X or less``: how a limit is
+    worded), ``"other"`` where arithmetic or an approximation governs it (see the module
+    docstring), None where neither does."""
+    kinds: list[str] = []
+    before = _BEFORE.search(prepared, max(0, start - 48), start)
+    if before is not None:
+        kinds.append("bound" if before.group("bound") else "other")
+    after = _AFTER.match(prepared, end)
+    if after is not None:
+        kinds.append("bound" if after.group("bound") else "other")
+    if not kinds:
+        return None
+    return "bound" if all(k == "bound" for k in kinds) else "other"
+
+
 def hedged(prepared: str, start: int, end: int) -> bool:
     """Whether the mention ``prepared[start:end]`` (a text as `_money_prepare.prepare`
-    leaves it) is under arithmetic or an approximation (see the module docstring)."""
-    return bool(_BEFORE.search(prepared, max(0, start - 48), start) or _AFTER.match(prepared, end))
+    leaves it) is under arithmetic, an approximation or a bound (`hedge`)."""
+    return hedge(prepared, start, end) is not None
