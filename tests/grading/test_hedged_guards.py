@@ -106,3 +106,78 @@ def test_a_hedged_amount_the_check_does_not_know_is_left_to_the_guard() -> None:
 def test_a_bound_is_told_from_other_hedges(text: str, bound: bool) -> None:
     (m,) = money_mentions(text)
     assert m.hedged and m.bound is bound
+
+
+# a computation shown with its result (stop 24): the unit price under ``+ tax`` is a part of
+# how an amount on file was reached, not a hedge of it; no result, a result off file, below
+# its parts or itself hedged leaves the unit price hedged
+
+CREDIT_NOTE = AnswerMatch(
+    name="c", normalize="money", mode="states", allowed=[5170, 10340, 1660, 12000]
+)
+"""A credit note's guard: unit price $51.70, net $103.40, tax $16.60, total $120.00."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Credit note for 2 x item returned (2 x $51.70 + tax = $120.00).",
+        "Credit note for 2 x item returned (2 x $51.70 plus tax = $120.00).",
+        "Credit note for $120.00 (2 x $51.70 plus tax).",
+        "Credit note for $120.00: 2 x $51.70 plus tax.",
+        "Credited $103.40 + tax, for a total of $120.00.",
+        "2 x $51.70 plus sales tax comes to $120.00.",
+    ],
+)
+def test_a_computation_shown_with_its_result_passes(text: str) -> None:
+    assert grade_check(CREDIT_NOTE, [], answer=text).passed is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Credited 2 x $51.70 plus tax.",  # no result: a total it does not state
+        "Credit note for 2 x $51.70 + tax = approximately $120.00.",  # the result hedged
+        "Credit note for 2 x $51.70 + tax = $120.00 or so.",
+        "Credit note for 2 x $51.70 + tax = $51.70.",  # a result below its parts
+        "Credit note for 2 x $51.70 + tax = $16.60.",
+        "Credit note for $16.60 (2 x $51.70 plus tax).",
+        "Credit note for roughly $51.70 + tax = $120.00.",  # an approximation on the part
+    ],
+)
+def test_a_computation_without_a_true_result_is_a_hedge(text: str) -> None:
+    assert grade_check(CREDIT_NOTE, [], answer=text).passed is False
+
+
+def test_a_roles_only_check_refuses_a_computation_whose_result_is_not_on_file() -> None:
+    assert grade_check(_roles_only(), [], answer="Accrued $949.00 + tax = $949.00.").passed
+    text = "Accrued $949.00 + tax = $1,043.90."
+    assert grade_check(_roles_only(), [], answer=text).passed is False
+
+
+@pytest.mark.parametrize(
+    "text", ["$291.75 + tax $29.18", "$291.75 plus tax of $29.18", "$291.75 + tax: $29.18"]
+)
+def test_a_net_followed_by_its_tax_amount_is_no_hedge(text: str) -> None:
+    # a vendor bill lists its lines so (enter-vendor-bill's instruction): both are stated
+    net = AnswerMatch(name="n", normalize="money", mode="states", expected=29175, allowed=[2918])
+    assert grade_check(net, [], answer=f"Line 1: {text}.").passed is True
+    guard = AnswerMatch(name="g", normalize="money", mode="states", allowed=[29175, 2918])
+    assert grade_check(guard, [], answer=f"Line 1: {text}.").passed is True
+
+
+@pytest.mark.parametrize(
+    ("text", "computed"),
+    [
+        ("2 x $51.70 + tax = $120.00", (2, 12000)),
+        ("$120.00 (2 x $51.70 plus tax)", (2, 12000)),
+        ("$103.40 + tax equals $120.00", (1, 12000)),
+        ("2 x $51.70 plus tax", None),
+        ("2 x $51.70 + tax = ~$120.00", None),
+    ],
+)
+def test_a_shown_computation_is_read_with_its_quantity_and_result(
+    text: str, computed: tuple[int, int] | None
+) -> None:
+    part = next(m for m in money_mentions(text) if m.hedged)  # the unit price, first
+    assert part.computed == computed

@@ -203,7 +203,11 @@ def _hedged_allowed(
     arithmetic or an approximation (``50% of $X``, ``$X plus tax``, ``$X or so``,
     ``approximately $X``), or bounded (``up to $X``, ``more than $X``) where the amount is
     no limit's own (a role with ``binds_others=False``, the policy figures: ``I can refund up
-    to $250.00`` states the limit as a limit is worded; ``limits``: those amounts)."""
+    to $250.00`` states the limit as a limit is worded; ``limits``: those amounts). A unit
+    price in a computation shown with its result (`Mention.computed`: ``2 x $51.70 + tax =
+    $120.00``) is no hedge where the result is known too and at least the quantity times
+    the unit price (tax, shipping and fees add); a result not on file, or none, leaves it
+    hedged."""
     known = allowed | {r[0] for r in roles if isinstance(r[0], int)}
     return [
         m
@@ -212,6 +216,11 @@ def _hedged_allowed(
         and m.hedged
         and m.cents in known
         and not (m.bound and m.cents in limits)
+        and not (
+            m.computed is not None
+            and m.computed[1] in known
+            and m.computed[1] >= m.computed[0] * m.cents
+        )
     ]
 
 

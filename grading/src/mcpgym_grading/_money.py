@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from mcpgym_grading._money_bare import bare_amounts, waived_zeros
-from mcpgym_grading._money_hedges import hedge
+from mcpgym_grading._money_hedges import hedge, shown_computation
 from mcpgym_grading._money_prepare import prepare
 
 MAX_AMOUNT_DIGITS = 15
@@ -177,6 +177,11 @@ class Mention:
     at most``, ``$250.00 or less``: `mcpgym_grading._money_hedges.hedge`): the wording of a
     limit, which a check without an expected amount accepts on a limit's own amount
     (`mcpgym_grading._answer_check`); every other hedge is arithmetic or an approximation."""
+    computed: tuple[int, Fraction] | None = None
+    """Where a hedged mention is the unit price of a computation shown with its result
+    (``2 x $51.70 + tax = $120.00``, ``$120.00 (2 x $51.70 plus tax)``:
+    `mcpgym_grading._money_hedges.shown_computation`): ``(quantity, result)``, the result
+    in cents as stated; a check weighs the hedge by it (`mcpgym_grading._answer_check`)."""
     product: bool = False
     """The product a multiplier states (``2 x $324.94`` is $649.88 too): an amount stated,
     read by the guards, but not a written figure a role binds (the multiplied one is)."""
@@ -446,6 +451,13 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
         kind = hedge(prepared, at, ends[at])
         if kind is not None:
             out[k] = (at, replace(m, hedged=True, bound=kind == "bound"))
+    stated = {at: m for at, m in out if not (m.product or m.hedged or m.glued or m.whole_bare)}
+    for k, (at, m) in enumerate(out):  # a unit price in a computation shown with its result
+        if m.hedged and not m.bound and not m.product and at in ends:
+            shown = shown_computation(prepared, at, ends[at], ends)
+            result = None if shown is None else stated.get(shown[1])
+            if shown is not None and result is not None and result.currency == m.currency:
+                out[k] = (at, replace(m, computed=(shown[0], result.cents)))
     zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
     for k in waived_zeros(prepared, [at for at, _ in out], zero):
         out[k] = (out[k][0], replace(out[k][1], waived=True))
