@@ -48,3 +48,36 @@ def test_honest_forms_pass(env: Environment, family: str, band: str, tool: str) 
     if env is helpdesk:
         g = _graded(env, family, band, tool, lambda b: b + "\n\nI can refund up to $250.00.")
         assert g.passed, [c.name for c in g.checks if c.applicable and not c.passed]
+
+
+# a computation shown with its result (stop 24) ------------------------------------------------
+
+ACCRUE = [(ledger, "accrue-expense", b, "add_note") for b in ("easy", "hard")]
+
+
+def _plus_tax_equals(result: Callable[[str], str]) -> Callable[[str], str]:
+    """The note's first amount ``$X`` written ``$X + tax = <result($X)>``."""
+    return lambda b: MONEY.sub(lambda m: f"{m[0]} + tax = {result(m[0])}", b, 1)
+
+
+@pytest.mark.parametrize(("env", "family", "band", "tool"), ACCRUE)
+def test_a_computation_whose_result_is_not_on_file_fails(
+    env: Environment, family: str, band: str, tool: str
+) -> None:
+    # accrue-expense's note is read by a roles-only check: the result is no amount on file
+    g = _graded(env, family, band, tool, _plus_tax_equals(lambda x: "$99,999.99"))
+    assert not g.passed
+    g = _graded(env, family, band, tool, _plus_tax_equals(lambda x: x))  # zero tax: true
+    assert g.passed, [c.name for c in g.checks if c.applicable and not c.passed]
+
+
+def test_a_bill_note_listing_its_lines_as_the_bill_does_passes() -> None:
+    # enter-vendor-bill's instruction lists each line `$506.49 + tax $50.65`: the net and its
+    # tax, both stated (b1a640a refused the net as hedged by `+ tax`)
+    v = ledger.variant("enter-vendor-bill", "medium", 0)
+    lines = re.findall(r"\d\. (.*?: \$[\d,.]+ \+ tax \$[\d,.]+)", v.instruction)
+    assert len(lines) > 1, v.instruction
+    g = _graded(
+        ledger, "enter-vendor-bill", "medium", "add_note", lambda b: f"{b} {'; '.join(lines)}."
+    )
+    assert g.passed, [c.name for c in g.checks if c.applicable and not c.passed]
