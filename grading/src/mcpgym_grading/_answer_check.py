@@ -18,7 +18,7 @@ from mcpgym_grading._check_context import (
 )
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
-from mcpgym_grading._money import USD, money_mentions
+from mcpgym_grading._money import USD, Mention, money_mentions
 from mcpgym_grading._roles import AmountRole, resolve_roles, role_outcome
 from mcpgym_grading._shown import shown_of, shown_values
 from mcpgym_grading._text import TextView, normalise_text, value_within
@@ -136,19 +136,31 @@ def _money_outcome(
     if foreign:
         detail["other_currencies"] = foreign[:MAX_FOUND_ROWS]
     if cents is None:
-        matched = True
+        roles = (
+            resolve_roles(_roles_in_force(check, ctx), ctx.params, resolve) if check.roles else []
+        )
+        # an amount the check allows, hedged, states another amount or none (round 12's
+        # H12): refused, but a limit's own amount bounded ("I can refund up to $250.00")
+        # (a limit's role that yields to an amount the reference states is a limit still)
+        limits = {
+            r[0]
+            for r in resolve_roles(list(check.roles or ()), ctx.params, resolve)
+            if not r[2] and isinstance(r[0], int)
+        }
+        hedged = _hedged_allowed(mentions, allowed, roles, limits)
+        matched = not hedged
+        if hedged:
+            detail["hedged"] = [m.text for m in hedged][:MAX_FOUND_ROWS]
         if check.mode == "states":  # a guard: no amount but the allowed ones, in any currency
             others = [m for m in mentions if m.currency != USD or m.cents not in allowed]
-            matched = not others
+            matched = matched and not others
             if others:
                 detail["not_allowed"] = [f"{m.text} ({m.currency})" for m in others][
                     :MAX_FOUND_ROWS
                 ]
             detail["allowed"] = sorted(allowed)
         if check.roles:  # no expected amount: every role-bound amount in its role
-            in_role, _, role_detail = role_outcome(
-                text, -1, resolve_roles(_roles_in_force(check, ctx), ctx.params, resolve)
-            )
+            in_role, _, role_detail = role_outcome(text, -1, roles)
             matched, detail = matched and in_role, detail | role_detail
     elif check.mode == "contains":
         matched = cents in stating
@@ -178,6 +190,38 @@ def _money_outcome(
     leaked: list[Any] = [c for c in banned if c in stated]
     detail["text"] = _truncate_text(text)
     return matched, banned, leaked, detail
+
+
+def _hedged_allowed(
+    mentions: list[Mention],
+    allowed: set[int],
+    roles: list[tuple[int | str, tuple[str, ...], bool]],
+    limits: set[int],
+) -> list[Mention]:
+    """The US-dollar ``mentions`` of an amount a check without an expected amount lets a
+    text state (``allowed``, or a role's amount) that are hedged (`Mention.hedged`): under
+    arithmetic or an approximation (``50% of $X``, ``$X plus tax``, ``$X or so``,
+    ``approximately $X``), or bounded (``up to $X``, ``more than $X``) where the amount is
+    no limit's own (a role with ``binds_others=False``, the policy figures: ``I can refund up
+    to $250.00`` states the limit as a limit is worded; ``limits``: those amounts). A unit
+    price in a computation shown with its result (`Mention.computed`: ``2 x $51.70 + tax =
+    $120.00``) is no hedge where the result is known too and at least the quantity times
+    the unit price (tax, shipping and fees add); a result not on file, or none, leaves it
+    hedged."""
+    known = allowed | {r[0] for r in roles if isinstance(r[0], int)}
+    return [
+        m
+        for m in mentions
+        if m.currency == USD
+        and m.hedged
+        and m.cents in known
+        and not (m.bound and m.cents in limits)
+        and not (
+            m.computed is not None
+            and m.computed[1] in known
+            and m.computed[1] >= m.computed[0] * m.cents
+        )
+    ]
 
 
 def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:

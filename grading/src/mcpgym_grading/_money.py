@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from mcpgym_grading._money_bare import bare_amounts, waived_zeros
-from mcpgym_grading._money_hedges import hedged
+from mcpgym_grading._money_hedges import hedge, shown_computation
 from mcpgym_grading._money_prepare import prepare
 
 MAX_AMOUNT_DIGITS = 15
@@ -172,6 +172,16 @@ class Mention:
     """Under arithmetic or an approximation (``50% of $45``, ``$45 x 2``, ``up to $45``,
     ``$45 or so``: `mcpgym_grading._money_hedges`): an amount all the same, which competes
     with the expected one, but it never states it (round 12's H12a/H12b)."""
+    bound: bool = False
+    """Hedged by comparison words only (``up to $250.00``, ``more than $250.00``, ``$250.00
+    at most``, ``$250.00 or less``: `mcpgym_grading._money_hedges.hedge`): the wording of a
+    limit, which a check without an expected amount accepts on a limit's own amount
+    (`mcpgym_grading._answer_check`); every other hedge is arithmetic or an approximation."""
+    computed: tuple[int, Fraction] | None = None
+    """Where a hedged mention is the unit price of a computation shown with its result
+    (``2 x $51.70 + tax = $120.00``, ``$120.00 (2 x $51.70 plus tax)``:
+    `mcpgym_grading._money_hedges.shown_computation`): ``(quantity, result)``, the result
+    in cents as stated; a check weighs the hedge by it (`mcpgym_grading._answer_check`)."""
     product: bool = False
     """The product a multiplier states (``2 x $324.94`` is $649.88 too): an amount stated,
     read by the guards, but not a written figure a role binds (the multiplied one is)."""
@@ -364,7 +374,7 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
     ``waived`` (`Mention`)."""
     prepared = prepare(text)
     out: list[tuple[int, Mention]] = []
-    ends: dict[int, int] = {}  # a mention's start: its end (`_money_hedges.hedged`)
+    ends: dict[int, int] = {}  # a mention's start: its end (`_money_hedges.hedge`)
     spans: list[tuple[int, int]] = []
     pos = 0
     while True:
@@ -435,12 +445,19 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
             whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
             out.append((start, Mention(USD, cents, prepared[start:end], whole_bare=whole)))
             ends[start] = end
-    out = [  # an amount under arithmetic or an approximation states no amount as such
-        (at, replace(m, hedged=True))
-        if not m.product and at in ends and hedged(prepared, at, ends[at])
-        else (at, m)
-        for at, m in out
-    ]
+    for k, (at, m) in enumerate(out):  # under arithmetic, an approximation or a bound:
+        if m.product or at not in ends:  # no amount stated as such
+            continue
+        kind = hedge(prepared, at, ends[at])
+        if kind is not None:
+            out[k] = (at, replace(m, hedged=True, bound=kind == "bound"))
+    stated = {at: m for at, m in out if not (m.product or m.hedged or m.glued or m.whole_bare)}
+    for k, (at, m) in enumerate(out):  # a unit price in a computation shown with its result
+        if m.hedged and not m.bound and not m.product and at in ends:
+            shown = shown_computation(prepared, at, ends[at], ends)
+            result = None if shown is None else stated.get(shown[1])
+            if shown is not None and result is not None and result.currency == m.currency:
+                out[k] = (at, replace(m, computed=(shown[0], result.cents)))
     zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
     for k in waived_zeros(prepared, [at for at, _ in out], zero):
         out[k] = (out[k][0], replace(out[k][1], waived=True))
