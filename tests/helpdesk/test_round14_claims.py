@@ -33,6 +33,8 @@ CANCEL_ASKED = "Please cancel order #{order_id}, I don't need it after all."
         ("cancel-order", "hard", f"> {CANCEL_ASKED}\n\nDone, that's handled."),
         ("refund-damaged-item", "hard", 'You wrote: "Please refund that too." Done.'),
         ("cancel-order", "hard", "Wondering whether order #{order_id} was cancelled? It was."),
+        ("cancel-order", "hard", "Ik heb bestelling #{order_id} geannuleerd."),
+        ("refund-above-limit", "easy", "\u8ba2\u5355#{escalate_order_id}\u5df2\u9000\u6b3e\u3002"),
     ],
 )
 def test_an_affirmed_request_not_taken_fails(family: str, band: str, extra: str) -> None:
