@@ -146,6 +146,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
         unread: list[str] = []  # actions named, hedged, in the sentence's last clause with one
+        said: list[str] = []  # actions named, hedged, in this sentence (to a full stop)
         asked: list[str] = []  # the same of the sentence before, for an affirmation after it
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
@@ -156,8 +157,11 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             found = False
             elided = bool(_ELIDED.search(clause.strip()))
             if AFFIRMED.match(clause):  # ``… cancel order #7. Done.`` (round 14's Q)
-                out.extend(Decision(a, True, f"{shown} ({a})") for a in unread or asked)
+                done = dict.fromkeys(unread + (said or asked))
+                out.extend(Decision(a, True, f"{shown} ({a})") for a in done)
                 asked = []
+                if _FULL_STOP.search(sep):
+                    said, unread = [], []
                 continue
             if asked and _BARE_YES.match(clause):
                 continue  # ``Yes: all done``: the affirmation still follows the sentence
@@ -175,8 +179,11 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 out.extend(Decision(a, True, f"{shown} ({a})") for a in unread)
             if found:
                 unread = hedged
-            if _SENTENCE_BREAK.search(sep):
-                asked, unread = unread, []
+                said += [a for a in hedged if a not in said]
+            if _FULL_STOP.search(sep):
+                asked, said, unread = said, [], []
+            elif _SENTENCE_BREAK.search(sep):
+                unread = []
             if found or _SENTENCE_BREAK.search(sep):
                 carried = ""
             elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
@@ -197,6 +204,9 @@ def _changed(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
     ]
 
 
+_FULL_STOP = re.compile(r"[.!?\n]")
+"""The breaks that end a sentence for an affirmation after it (``;`` and ``:`` do not:
+``Please refund it; I don't want another one. Done.``)."""
 _TWO = re.compile(r"\b(?:both|each|two|twice|all|every)\b")
 """A word of two charges: without one, refund-both's base form (``refund``) is no reading of
 it (a ticked ``Refund order #7`` refunds one charge; round 14's false fail)."""
