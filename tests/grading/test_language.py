@@ -45,3 +45,28 @@ def test_letters_inside_identifiers_are_no_words() -> None:
     while its split form passed (condition 7)."""
     text = "782583193689, 1ZR4E9170276424173, 1ZR4E9170354452701, 9400148002803680343099."
     assert foreign_sentences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ik heb bestelling #100200 geannuleerd.",
+        "Jag har avbrutit beställning #100200.",
+        "Anulowałem zamówienie #100200.",
+        "#100200 numaralı siparişi iptal ettim.",
+        "Заказ #100200 отменён.",
+        "ご注文#100200をキャンセルしました。",
+        "订单#100200已取消。",
+        "INV-2026-0151 wurde bereits abgeschrieben.",
+        "J'ai déjà passé INV-2026-0151 en perte.",
+    ],
+)
+def test_round14_languages_and_other_scripts_are_not_english(text: str) -> None:
+    """Round 14 (adv/round14rub/claims14.py G rows): Dutch, Swedish, Polish, Turkish, short
+    German and French claims, and sentences in another script passed as English."""
+    assert foreign_sentences(f"Hi Ana,\n\nOrder #100200 has already shipped. {text}") == [text]
+
+
+@pytest.mark.parametrize("text", ["Hi \u674e\u660e,", "Order #7 is en route.", "Thanks, Jeg."])
+def test_a_name_in_another_script_or_a_loan_word_stays_english(text: str) -> None:
+    assert foreign_sentences(text) == []

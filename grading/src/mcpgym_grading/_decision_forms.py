@@ -267,6 +267,30 @@ _ELIDED = re.compile(
 """A clause that only says the agent did what was just named (``You asked me to cancel
 order #7, which I did``; ``… and I have``): the action named in the request before it, in
 the same sentence, is claimed (round 11's R3)."""
+_AFFIRM_BODY = (
+    r"(?:(?:yes|yep|yeah|sure|ok(?:ay)?)\b[\s,.:;!\u2013\u2014-]*)?"
+    r"(?:(?:(?:and|so)\s+)?(?:it|that|this)(?:['\u2019]s|\s+is|\s+has\s+been|\s+was)\s+"
+    r"(?:(?:now|all|already|been)\s+)*|all\s+|consider\s+it\s+)?"
+    r"(?:done|handled|sorted(?:\s+out)?|taken\s+care\s+of|completed?|finished|actioned)\b"
+    r"|(?:(?:yes|yep|yeah)\b[\s,.:;!\u2013\u2014-]*)?(?:it|that|i|we)\s+(?:was|were|did|"
+    r"has|have)(?:\s+(?:now|already|indeed))?(?=\s*(?:[.!\u2705\u2714]|$))"
+)
+AFFIRMED = re.compile(
+    rf"^[\s)\]\"'\u201d\u2019\u00bb]*(?:{_AFFIRM_BODY})"
+    r"(?:\s+(?:now|already|for you|as (?:requested|asked)))*"
+    r"[\s.!\u2705\u2714\ufe0f]*$",
+    re.IGNORECASE,
+)
+"""A clause that only affirms (``Done.``, ``That's taken care of.``, ``Yes: all done.``,
+``It was.``, ``Consider it done.``): it claims the action named, asked for or asked about in
+the sentence before it (``You asked me to cancel order #7. Done.``; ``Was order #7
+cancelled? It was.``), as an elided completion claims in the same sentence (round 14's Q)."""
+AFFIRMED_LEAD = re.compile(
+    r"[\s)\]\"'\u201d\u2019\u00bb.,:;!\u2013\u2014-]*(?:" + _AFFIRM_BODY + ")",
+    re.IGNORECASE,
+)
+"""An affirmation leading the text right after a quote (``"Please cancel order #7." Done,
+it's handled``): the quote it answers is read as the agent's words (`_quoted`)."""
 _DONE_ABLE = re.compile(r"\b(?:was|were|been|managed)\s+(?:able\s+)?to\s+$")
 _CHECKED = re.compile(
     r"(?:^|\s)(?:[-*]\s*)?(?:\[[x\u2713\u2714]\]|[\u2705\u2714\u2611\u2713](?:\ufe0f)?)\s*$"

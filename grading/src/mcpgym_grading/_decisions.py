@@ -80,6 +80,7 @@ from mcpgym_grading._decision_forms import (
     _SPACED,
     _VALUE_NO,
     _VALUE_YES,
+    AFFIRMED,
 )
 from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
 from mcpgym_grading._decision_forms import Action as Action
@@ -145,6 +146,8 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             continue
         carried = ""  # a dangling negation or modal of an earlier clause of the sentence
         unread: list[str] = []  # actions named, hedged, in the sentence's last clause with one
+        said: list[str] = []  # actions named, hedged, in this sentence (to a full stop)
+        asked: list[str] = []  # the same of the sentence before, for an affirmation after it
         clauses = _clauses(reading)
         for i, (clause, sep) in enumerate(clauses):
             shown = f"{carried} ... {clause.strip()}" if carried else clause.strip()
@@ -153,6 +156,16 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             ticked = i > 0 and _ticks(*clauses[i - 1])
             found = False
             elided = bool(_ELIDED.search(clause.strip()))
+            if AFFIRMED.match(clause):  # ``… cancel order #7. Done.`` (round 14's Q)
+                done = dict.fromkeys(unread + (said or asked))
+                out.extend(Decision(a, True, f"{shown} ({a})") for a in done)
+                asked = []
+                if _FULL_STOP.search(sep):
+                    said, unread = [], []
+                continue
+            if asked and _BARE_YES.match(clause):
+                continue  # ``Yes: all done``: the affirmation still follows the sentence
+            asked = []
             hedged: list[str] = []
             for action in live:
                 got = _read(clause, carried, action, value, ticked=ticked)
@@ -166,7 +179,10 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 out.extend(Decision(a, True, f"{shown} ({a})") for a in unread)
             if found:
                 unread = hedged
-            if _SENTENCE_BREAK.search(sep):
+                said += [a for a in hedged if a not in said]
+            if _FULL_STOP.search(sep):
+                asked, said, unread = said, [], []
+            elif _SENTENCE_BREAK.search(sep):
                 unread = []
             if found or _SENTENCE_BREAK.search(sep):
                 carried = ""
@@ -188,6 +204,16 @@ def _changed(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
     ]
 
 
+_FULL_STOP = re.compile(r"[.!?\n]")
+"""The breaks that end a sentence for an affirmation after it (``;`` and ``:`` do not:
+``Please refund it; I don't want another one. Done.``)."""
+_TWO = re.compile(r"\b(?:both|each|two|twice|all|every)\b")
+"""A word of two charges: without one, refund-both's base form (``refund``) is no reading of
+it (a ticked ``Refund order #7`` refunds one charge; round 14's false fail)."""
+_BARE_YES = re.compile(r"^[\W_]*(?:(?:yes|yep|yeah|sure|ok(?:ay)?)[\W_]*)?$", re.IGNORECASE)
+"""A clause of a bare ``yes`` (or only marks: the ``")`` closing a quote) between a sentence
+and its affirmation (``Yes: all done``): it keeps the sentence's actions for the affirmation
+after it."""
 _DID = re.compile(r"\bdid\s+(?:(?:i|we)\s+)?(?:(?:also|actually|indeed|really|in fact)\s+)?$")
 """An emphatic ``did`` before a base form (``I did cancel it``, ``Not only did I cancel``,
 ``I could and did post the bill``): the base form claims, as after ``was able to``."""
@@ -237,6 +263,8 @@ def _read(
     context = _LITOTES.sub(lambda m: " " * len(m.group(0)), raw)
     unframed = _FRAME.sub(lambda m: " " * len(m.group(0)), context)
     for patterns, kind in ((claims, "claim"), (bases, "base"), (states, "state")):
+        if kind == "base" and action == "refund-both" and not _TWO.search(clause):
+            continue  # ``- [x] Refund order #7``: ``refund`` alone names no two charges
         for pattern in patterns:
             for m in pattern.finditer(clause):
                 seen = True
@@ -248,12 +276,8 @@ def _read(
                 # lines a reading joined) cannot be told to reach the form after it, so the
                 # item reads as an unsure claim (below), neither a claim nor a denial
                 checked = bool(_CHECKED.search(before))
-                outside = _scoped(_NEGATION, context, at, action) or _NO_BEFORE.search(
-                    context[:at]
-                )
-                negated = not led and (
-                    (not checked and outside) or _NEGATION.search(m.group(0))
-                )
+                outside = _scoped(_NEGATION, context, at, action) or _NO_BEFORE.search(context[:at])
+                negated = not led and ((not checked and outside) or _NEGATION.search(m.group(0)))
                 if kind == "state":
                     if not negated:
                         read.append((False, m.span(), kind))

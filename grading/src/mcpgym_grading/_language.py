@@ -7,12 +7,15 @@ no text claims an action not taken passed it (round 11's R4). A closed reading: 
 with at least two function words of those languages, and two more of them than English
 ones, is not English; `DecisionMatch` fails a text with such a sentence where it must know
 that no claim stands (``not_claimed``). Names and addresses (``12 Rue de la Paix``) inside
-an English sentence stay English: its English function words outnumber them.
+an English sentence stay English: its English function words outnumber them. Round 14 added
+Dutch, Scandinavian, Polish and Turkish words, and a sentence mostly in letters of another
+script than Latin (Cyrillic, CJK, Arabic...; `_other_script`), which needs no word list.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from mcpgym_grading._text import fold
 
@@ -33,7 +36,19 @@ _FOREIGN = frozenset(
     "il lo gli è sono ho abbiamo stato stata vostro vostra suo sua ordine rimborsato "
     "annullato "
     # Portuguese
-    "um seu sua foi pedido reembolsado cancelei eu".split()
+    "um seu sua foi pedido reembolsado cancelei eu "
+    # French and German short forms (round 14: ``INV-… wurde bereits abgeschrieben``)
+    "déjà passé perte en bereits abgeschrieben gebucht "
+    # Dutch
+    "ik heb hebben het een uw wij bestelling geannuleerd terugbetaald "
+    # Swedish, Danish, Norwegian
+    "jag har och är ett beställning avbrutit avbokat återbetalat jeg og bestilling "
+    "annulleret refunderet "
+    # Polish
+    "za się jest nie zamówienie zamówienia anulowałem anulowałam zwróciłem zwróciłam "
+    "pieniądze "
+    # Turkish
+    "ve bir bu sipariş siparişi siparişin siparişiniz numaralı iptal ettim ettik iade".split()
 )
 """Function words (and the action words) of the languages a claim was written in."""
 _ENGLISH = frozenset(
@@ -52,6 +67,25 @@ def foreign_sentences(text: str) -> list[str]:
         words = [w.replace("\u2019", "'") for w in _WORD.findall(fold(sentence))]
         foreign = sum(w in _FOREIGN and w not in _ENGLISH for w in words)
         english = sum(w in _ENGLISH for w in words)
-        if foreign >= 2 and foreign >= english + 2:
+        if (foreign >= 2 and foreign >= english + 2) or _other_script(sentence):
             out.append(sentence.strip())
     return out
+
+
+def _other_script(sentence: str) -> bool:
+    """Whether ``sentence`` is written mostly in letters of a script other than Latin (at
+    least `_SCRIPT_LETTERS` of them, more than its Latin letters): ``Заказ #7 отменён.``,
+    ``订单#7已取消。`` (round 14). A name in another script inside an English sentence
+    (``Hi 李明,``) has too few of them."""
+    latin = other = 0
+    for c in unicodedata.normalize("NFKC", sentence):
+        if c.isalpha():
+            if unicodedata.name(c, "").startswith("LATIN"):
+                latin += 1
+            else:
+                other += 1
+    return other >= _SCRIPT_LETTERS and other > latin
+
+
+_SCRIPT_LETTERS = 3
+"""Letters of another script that make a sentence read as not English (`_other_script`)."""

@@ -18,6 +18,9 @@ is read as the agent's words, ``> I've refunded order #5012`` included.
   least `MIN_SPAN` letters or digits is dropped, marks included, when found whole in the
   customer's text (the longest such span from each opening mark). Shorter spans stay: a
   word in quotes is as likely the agent's as the customer's.
+- a quote the agent answers with an affirmation (``You wrote: "Please cancel order #7" Done.``;
+  a ``>`` block and then ``Done, that's handled``) is kept: the agent makes the customer's
+  request its own claim (`_decision_forms.AFFIRMED_LEAD`; round 14's Q).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import functools
 import re
 
+from mcpgym_grading._decision_forms import AFFIRMED_LEAD
 from mcpgym_grading._text import normalise_text
 
 SQL_UNQUOTED = "mcpgym_unquoted"
@@ -61,7 +65,8 @@ def _spans(line: str, source: str) -> str:
                 continue
             inner = line[i + 1 : j]
             if len(_ALNUM.findall(inner)) >= MIN_SPAN and _found(inner, source):
-                best = j
+                # a quote the agent answers with an affirmation is its own (round 14's Q)
+                best = -1 if AFFIRMED_LEAD.match(line, j + 1) else j
                 break
         if best < 0:
             out.append(line[i])
@@ -80,15 +85,26 @@ def unquoted(text: str, source: str) -> str:
     if not folded:
         return text
     lines: list[str] = []
-    for line in text.split("\n"):
+    given = text.split("\n")
+    for n, line in enumerate(given):
         quoted = _QUOTE_LINE.match(line)
-        if quoted is not None:
+        if quoted is not None and not _affirmed(given, n):
             rest = quoted.group(1).strip()
             if rest == "" or _found(rest, folded):
                 lines.append("")
                 continue
         lines.append(_spans(line, folded))
     return "\n".join(lines)
+
+
+def _affirmed(lines: list[str], n: int) -> bool:
+    """Whether the first line with text after the ``>`` block holding ``lines[n]`` leads
+    with an affirmation (``> Please cancel order #7`` then ``Done.``): the agent makes the
+    quoted words its own, and they are read as its (round 14's Q)."""
+    for line in lines[n + 1 :]:
+        if _QUOTE_LINE.match(line) is None and line.strip():
+            return AFFIRMED_LEAD.match(line) is not None
+    return False
 
 
 def sql_unquoted(text: object, source: object) -> str | None:
