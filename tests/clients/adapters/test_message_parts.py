@@ -161,3 +161,34 @@ async def test_a_last_chunk_repeating_the_whole_message_does_not_double_the_answ
     with anyio.fail_after(10):
         result = await agent.run(FakeEpisode().context())
     assert result.answer == ANSWER
+
+
+async def test_a_body_that_cannot_be_decoded_is_retried_then_infra_error() -> None:
+    # a proxy's cut gzip (adversarial round 14, S8-18): the agent "raised DecodingError",
+    # model_error at once, never retried
+    good = _whole({"content": ANSWER}, "stop")
+    plan: list[bytes | None] = [None, good, None, None]  # None: a broken gzip body
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = plan.pop(0)
+        if body is not None:
+            return httpx.Response(200, content=body)
+        headers = {"content-type": "application/json", "content-encoding": "gzip"}
+        return httpx.Response(
+            200, stream=httpx.ByteStream(b"\x1f\x8b\x08\x00garbage-not-deflate"), headers=headers
+        )
+
+    http = ChatCompletionsClient(
+        base_url="http://127.0.0.1:8001/v1",
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(max_retries=1, sleep=Waits()),
+        stream=False,
+    )
+    agent = ModelAgent(ChatCompletionsAdapter(http, ModelSettings("m")))
+    with anyio.fail_after(10):
+        result = await agent.run(FakeEpisode().context())
+    assert (result.termination, result.answer, len(plan)) == ("completed", ANSWER, 2)
+    with anyio.fail_after(10):  # every attempt broken: an outage, not the model's error
+        result = await agent.run(FakeEpisode().context())
+    assert result.termination == "infra_error" and not plan
+    assert "could not be decoded (gzip content encoding)" in (result.error or "")

@@ -191,6 +191,15 @@ class ChatCompletionsClient:
                 f"model API at {self.url} unreachable: {type(exc).__name__}: {exc}",
                 transient=True,
             ) from exc
+        except httpx.DecodingError as exc:
+            # a body its Content-Encoding cannot undo (a proxy's cut gzip): the transport's
+            # failure, retried like a cut stream, never the agent's crash (adversarial round
+            # 14, S8-18: `agent raised DecodingError`, model_error, not retried)
+            raise ModelAPIError(
+                f"model API at {self.url} sent a response body that could not be decoded "
+                f"({resp.headers.get('content-encoding', 'no')} content encoding): {exc}",
+                transient=True,
+            ) from exc
         try:
             data = json.loads(text)
         except ValueError as exc:
