@@ -215,3 +215,51 @@ async def test_a_server_restarted_under_live_episodes_costs_retries_not_the_camp
     retried = [r for r in rows if r["attempts"] > 1]
     assert retried, "no episode was live when the server restarted"
     assert "404" in (tmp_path / "servers.log").read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_a_server_that_comes_back_with_another_seed_salt_stops_the_campaign(
+    tmp_path: Path,
+) -> None:
+    """The server is killed and started again on the same port with a seed salt it did not
+    have: its episodes are other variants under the same ids. The campaign stops with the
+    reason (exit 1, run unfinished) instead of finishing a run of two measurements
+    (adversarial round 14, S1-8: rc 0, run finished, 15 of 28 rows salted variants)."""
+    episodes, db = tmp_path / "episodes", tmp_path / "runs.db"
+    episodes.mkdir()
+    env_port, grading_port = free_port(), free_port()
+    env_url, grading_url = f"http://127.0.0.1:{env_port}", f"http://127.0.0.1:{grading_port}"
+    command = [MCPGYM, "eval", "helpdesk", "--agent", "reference", "--tasks", "order-status"]
+    command += ["--bands", "easy,medium", "--seeds", "0-3", "--concurrency", "2", "--no-baseline"]
+    command += ["--env-url", env_url, "--grading-url", grading_url, "--grading-token", TOKEN]
+    command += ["--control-token", CONTROL, "--store", str(db), "--infra-retry-wait", "0"]
+    grading_args = [MCPGYM, "grading", "serve", "--port", str(grading_port)]
+    grading_args += ["--store", str(episodes), "--token", TOKEN]
+    salted = [*env_server(env_port, episodes), "--seed-salt", "a-salt-it-did-not-have"]
+    log, out = tmp_path / "servers.log", tmp_path / "eval.out"
+    async with process(grading_args, log) as grading:
+        with anyio.fail_after(180):
+            async with process(env_server(env_port, episodes), log) as server:
+                await wait_healthy(env_url, server)
+                await wait_healthy(grading_url, grading)
+                async with process(command, out) as campaign:
+                    while stored(db) < 2:
+                        assert campaign.returncode is None, out.read_text()
+                        await anyio.sleep(0.01)
+                    campaign.send_signal(signal.SIGSTOP)  # no episode starts meanwhile
+                    server.send_signal(signal.SIGKILL)
+                    assert await server.wait() == -signal.SIGKILL
+                    async with process(salted, log) as restarted:
+                        await wait_healthy(env_url, restarted)
+                        campaign.send_signal(signal.SIGCONT)
+                        code = await campaign.wait()
+    text = out.read_text()
+    assert code == 1, text
+    assert "not the one this campaign started with" in text and "seed_salt" in text
+    with RunStore(db) as runs:
+        (run,) = runs.runs()
+        rows = runs.episodes(run["id"])
+    assert run["finished_at"] is None
+    scored = [r for r in rows if r["scored"]]
+    assert scored and all(r["variant_id"].endswith(f"#{r['seed']}") for r in scored)

@@ -251,3 +251,83 @@ async def test_the_store_sweeps_debris_of_a_killed_sealing_at_start(tmp_path: Pa
             proc.send_signal(signal.SIGTERM)
             await proc.wait()
     assert left == ["notes.txt"], log.text
+
+
+FSIZE_LIMIT = 1_000_000  # bytes a file of the server may have (RLIMIT_FSIZE): EFBIG past it
+
+
+async def test_a_bundle_that_cannot_be_written_costs_only_its_own_episode(tmp_path: Path) -> None:
+    # Three open episodes whose bundles do not fit (their log.jsonl is over the file size
+    # the server may write), five that do, then SIGTERM (adversarial round 14, S2-6, with
+    # a full disk): sealing stopped at the first failure, so episodes after it were never
+    # written (4 of 8 lost) and no line named the episodes lost.
+    store, log = tmp_path / "episodes", _Log()
+    port = _free_port()
+    limited = [
+        sys.executable,
+        "-c",
+        "import resource; resource.setrlimit(resource.RLIMIT_FSIZE, "
+        f"({FSIZE_LIMIT}, {FSIZE_LIMIT})); from mcpgym_clients.cli import main; main()",
+    ]
+    args = ["serve", "helpdesk", "--port", str(port), "--store", str(store)]
+    mcp_headers = {
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+    }
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
+    async def call(http: httpx.AsyncClient, url: str, i: int, name: str, arguments: Any) -> None:
+        params = {"name": name, "arguments": arguments, "_meta": meta}
+        body = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
+        response = await http.post(url, json=body, headers={**mcp_headers, "mcp-name": name})
+        assert response.status_code == 200, response.text
+
+    with anyio.fail_after(120):
+        async with (
+            await anyio.open_process(
+                [*limited, *args],
+                cwd=ROOT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1", "MCPGYM_CONTROL_TOKEN": TOKEN},
+                stdin=subprocess.DEVNULL,
+            ) as proc,
+            anyio.create_task_group() as tg,
+        ):
+            assert proc.stderr is not None
+            stderr = proc.stderr
+
+            async def drain() -> None:
+                async for chunk in stderr:
+                    log.add(chunk.decode(errors="replace"))
+
+            tg.start_soon(drain)
+            await log.wait_for(READY)
+            base = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(headers=CONTROL, timeout=60) as http:
+                opened = []
+                for seed in range(8):
+                    body = {"task": TASK, "seed": seed}
+                    opened.append((await http.post(f"{base}/episodes", json=body)).json())
+                big = [opened[0], opened[3], opened[6]]
+                for ep in opened:
+                    if ep in big:
+                        for i in range(20):
+                            junk = {"order_id": 1, "junk": "x" * 60_000}
+                            await call(http, ep["mcp_url"], i + 1, "get_order", junk)
+                    else:
+                        await call(http, ep["mcp_url"], 1, "get_policy", {})
+            proc.send_signal(signal.SIGTERM)
+            await proc.wait()
+    metas = _bundles(store)
+    small = {ep["episode_id"] for ep in opened if ep not in big}
+    lost = {ep["episode_id"] for ep in big}
+    assert set(metas) == small, log.text
+    assert {m.termination for m in metas.values()} == {"shutdown"}
+    for eid in lost:
+        assert f"episode {eid} could not be sealed (shutdown)" in log.text, log.text
+    assert proc.returncode == 1, log.text  # the stop lost episodes: not a clean exit
+    assert not [p.name for p in store.iterdir() if p.name.startswith(".tmp-")]

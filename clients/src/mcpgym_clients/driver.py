@@ -277,6 +277,56 @@ class EpisodeDriver(ServiceClients):
         if rec.episode_id is not None and rec.episode_termination is None:
             await self._end_best_effort(rec)
 
+    def _served_otherwise(self, meta: dict[str, Any]) -> str | None:
+        """Why the episode ``meta`` (``POST /episodes``'s answer) was not served under the
+        lock and episode settings `server_info` read when the campaign started, or ``None``.
+
+        A server restarted mid-campaign with another seed salt (other variants under the
+        same ids), another environment version (lock), TTL or log caps would otherwise
+        fill one run with episodes of two measurements (adversarial round 14, S1-8: after
+        a restart with a seed salt, 15 of 28 rows of a finished run were other variants).
+        Settings are compared only when both answers carry them (an older server's do
+        not); without them, a served seed other than the requested one under a run
+        started without a salt is the same change.
+        """
+        info = self._info
+        if info is None:
+            return None
+        what = None
+        if meta.get("lock") is not None and meta["lock"] != info.lock:
+            what = f"its lock is now {str(meta['lock'])[:12]} (was {info.lock[:12]})"
+        elif (now := meta.get("episode_settings")) is not None and (
+            info.episode_settings is not None and now != info.episode_settings
+        ):
+            keys = sorted(
+                k
+                for k in {*now, *info.episode_settings}
+                if now.get(k) != info.episode_settings.get(k)
+            )
+            what = (
+                "its episode settings changed ("
+                + ", ".join(
+                    f"{k}: {info.episode_settings.get(k)!r} -> {now.get(k)!r}" for k in keys
+                )
+                + ")"
+            )
+        elif (
+            info.episode_settings is not None
+            and info.episode_settings.get("seed_salt") is None
+            and "requested_seed" in meta
+            and meta.get("seed") != meta["requested_seed"]
+        ):
+            what = "it now serves salted seeds (the run started without a seed salt)"
+        if what is None:
+            return None
+        return (
+            f"stopping: the environment server at {self.env_url} is not the one this "
+            f"campaign started with: {what}. It was restarted or replaced mid-campaign; "
+            "episodes served now would not be comparable with the run's. Run the same "
+            "command again: a server with the run's settings resumes it, another starts "
+            "a new run"
+        )
+
     async def _end_best_effort(self, rec: EpisodeRecord) -> None:
         """``POST /episodes/{id}/end`` for at most 5 s, failures ignored: for an episode
         lost to the infrastructure (a server that did not answer reaps it at its idle TTL)."""
@@ -298,6 +348,10 @@ class EpisodeDriver(ServiceClients):
         rec.episode_id = meta["episode_id"]
         rec.variant_id = meta.get("variant_id")
         rec.lock = meta.get("lock")
+        if (changed := self._served_otherwise(meta)) is not None:
+            with contextlib.suppress(InfraError, ServerRequestError):
+                await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
+            raise ConfigurationError(changed)
         reference: list[ToolCall] | None = None
         reference_answer: str | None = None
         if agent.uses_reference:

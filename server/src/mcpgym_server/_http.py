@@ -9,7 +9,8 @@ need the control token (``Authorization: Bearer <token>``) when the server has o
                                                   with the token also ``episode_settings``
 ``POST /episodes``                     control    ``{"task", "band", "seed"}`` -> 201 episode
                                                   (``seed``: the generator seed served,
-                                                  ``requested_seed``: the one asked for)
+                                                  ``requested_seed``: the one asked for,
+                                                  ``episode_settings`` as ``GET /tasks``)
 ``GET  /episodes/{id}``                (control)  ``{"episode_id", "state", "steps"}``; with
                                                   the token also ``variant_id``, ``termination``
 ``POST /episodes/{id}/end``            control    seal the episode -> its metadata

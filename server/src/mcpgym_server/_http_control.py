@@ -147,6 +147,9 @@ def control_routes(
                 "env": env.name,
                 "env_version": env.version,
                 "lock": manager.lock,
+                # so that a harness sees a server that came back different mid-campaign
+                # (another seed salt, TTL or cap: adversarial round 14, S1-8)
+                "episode_settings": episode_settings,
             },
             status_code=201,
         )

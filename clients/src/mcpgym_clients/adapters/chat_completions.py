@@ -22,6 +22,7 @@ import anyio
 import httpx
 
 from mcpgym_clients.adapters.base import FunctionCall
+from mcpgym_clients.adapters.message_parts import content_parts, legacy_call
 from mcpgym_clients.adapters.retry import RetryPolicy, retry_after_seconds, with_retries
 from mcpgym_clients.adapters.streaming import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -190,6 +191,15 @@ class ChatCompletionsClient:
                 f"model API at {self.url} unreachable: {type(exc).__name__}: {exc}",
                 transient=True,
             ) from exc
+        except httpx.DecodingError as exc:
+            # a body its Content-Encoding cannot undo (a proxy's cut gzip): the transport's
+            # failure, retried like a cut stream, never the agent's crash (adversarial round
+            # 14, S8-18: `agent raised DecodingError`, model_error, not retried)
+            raise ModelAPIError(
+                f"model API at {self.url} sent a response body that could not be decoded "
+                f"({resp.headers.get('content-encoding', 'no')} content encoding): {exc}",
+                transient=True,
+            ) from exc
         try:
             data = json.loads(text)
         except ValueError as exc:
@@ -305,8 +315,13 @@ def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
         data: the decoded response. turn: 1-based turn number, used to make ids for
             tool calls that arrive without one (some local servers omit them).
 
+    ``content`` may be a string or typed parts (text parts are the content; see
+    `mcpgym_clients.adapters.message_parts`); a legacy ``function_call`` is read as the
+    one tool call.
+
     Raises:
-        ModelAPIError: no choices, or a malformed message or tool call.
+        ModelAPIError: no choices, or a malformed message or tool call (content neither
+            text nor readable parts among them).
     """
     choices = data.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -315,11 +330,10 @@ def parse_response(data: Mapping[str, Any], *, turn: int) -> AssistantTurn:
     msg = choice.get("message")
     if not isinstance(msg, dict):
         raise ModelAPIError("model response choice has no message object")
-    content = msg.get("content")
-    if content is not None and not isinstance(content, str):
-        raise ModelAPIError("model message content is not a string")
+    content, _ = content_parts(msg.get("content"))  # typed parts: text, thinking aside
     calls: list[FunctionCall] = []
-    for i, raw in enumerate(msg.get("tool_calls") or []):
+    legacy = legacy_call(msg)  # the older `functions` shape: one call, no id
+    for i, raw in enumerate([legacy] if legacy else msg.get("tool_calls") or []):
         fn = raw.get("function") if isinstance(raw, dict) else None
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
             raise ModelAPIError(f"malformed tool call in model response: {raw!r}"[:500])

@@ -43,6 +43,7 @@ from typing import Any
 
 import anyio
 
+from mcpgym_clients.adapters.message_parts import content_parts, legacy_call
 from mcpgym_clients.errors import ModelAPIError
 
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 2**20
@@ -89,17 +90,25 @@ class _Assembly:
             self._add_choice(choice)
 
     def _add_choice(self, choice: dict[str, Any]) -> None:
-        delta = choice.get("delta") or choice.get("message") or {}
+        # a chunk with a delta (empty or not) is read by it alone: a last chunk that also
+        # repeats the whole `message` doubled the answer (adversarial round 14, S8-17);
+        # `message` is read only from servers that stream it instead of a delta
+        delta: dict[str, Any] = {}
+        for key in ("delta", "message"):
+            if isinstance(choice.get(key), dict):
+                delta = choice[key]
+                break
         if isinstance(delta.get("role"), str):
             self.role = delta["role"]
-        for key, parts in (
-            ("content", self.content),
-            ("refusal", self.refusal),
-            ("reasoning_content", self.reasoning),
-        ):
+        text, thinking = content_parts(delta.get("content"))  # a string, or typed parts
+        for value, parts in ((text, self.content), (thinking, self.reasoning)):
+            if value is not None:
+                parts.append(value)
+        for key, parts in (("refusal", self.refusal), ("reasoning_content", self.reasoning)):
             if isinstance(delta.get(key), str):
                 parts.append(delta[key])
-        for i, raw in enumerate(delta.get("tool_calls") or []):
+        legacy = legacy_call(delta)  # the older `functions` shape: one call, no id
+        for i, raw in enumerate([legacy] if legacy else delta.get("tool_calls") or []):
             if not isinstance(raw, dict):
                 continue
             slot = self.calls.setdefault(
