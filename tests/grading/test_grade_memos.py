@@ -1,12 +1,13 @@
 """The grading memos give the grades of the code without them, on every variant.
 
-Six memos make grading cheaper (`mcpgym_grading._sqlmemo`: a check query over tables equal
+Nine memos make grading cheaper (`mcpgym_grading._sqlmemo`: a check query over tables equal
 to the snapshot's, answered once per snapshot; `money_mentions` per text; the skeleton's
 character likeness; a grade's query results, once per grade; the role readers' cue
-patterns; a text view's answers). With every memo off (the plain functions, nothing
-remembered) and on, grades must be equal on the demo matrix (reference and null agents on
-every family x band of both environments, one seed each) and on the ship gate's control
-mutants.
+patterns; a text view's answers; a view's search starts, `mcpgym_grading._view_index`; a
+needle's run plan; the grading SQL functions' results, `mcpgym_grading._sql_function_memo`).
+With every memo off (the plain functions, nothing remembered) and on, grades must be equal
+on the demo matrix (reference and null agents on every family x band of both environments,
+one seed each) and on the ship gate's control mutants.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from mcpgym_grading import (
     _value_roles,
     grade_bundle,
 )
+from mcpgym_grading._sql_function_memo import SQL_FUNCTION_MEMO
 from mcpgym_grading._statepages import base_index, open_state
 from mcpgym_grading._text import TextView
 from mcpgym_grading._values import bind_sql
@@ -71,6 +73,10 @@ def _memos_off() -> Iterator[None]:
         return found or (self._source is not None and self._source._contains(value))  # noqa: SLF001
 
     mp.setattr(_sqlmemo, "_memo_key", lambda *_a: None)
+    mp.setattr(SQL_FUNCTION_MEMO, "enabled", False)  # the SQL functions called each time
+    mp.setattr(TextView, "_starts", lambda _self, _name, _toks: None)  # every start scanned
+    mp.setattr(TextView, "_atom_starts", lambda _self: None)
+    mp.setattr(_skeleton, "_plan", _skeleton._plan.__wrapped__)  # noqa: SLF001
     mp.setattr(TextView, "contains", contains_each_time)  # a view's answers not remembered
     for module in (_check_context, _checks, _answer_check):  # a grade's queries run each time
         mp.setattr(module, "_run_sql", run_sql_each_time)

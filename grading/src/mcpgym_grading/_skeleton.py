@@ -36,9 +36,13 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from mcpgym_grading import _confusables, _prose
 from mcpgym_grading._confusables import BRAILLE_LETTERS, MULTI, PIPES
+
+if TYPE_CHECKING:
+    from mcpgym_grading._view_index import AtomStarts
 
 SEPARATOR_WORDS = frozenset(
     {
@@ -411,13 +415,30 @@ class Needle:
         return cls(chars, frozenset(breaks), neg, frozenset(proses))
 
 
-def find(atoms: Sequence[Atom], needle: Needle, *, signed: bool, whole: bool = False) -> bool:
+def find(
+    atoms: Sequence[Atom],
+    needle: Needle,
+    *,
+    signed: bool,
+    whole: bool = False,
+    index: AtomStarts | None = None,
+) -> bool:
     """Whether ``needle`` is the letters and digits of consecutive ``atoms`` (see the module
     docstring). ``signed``: a number's sign must be the value's, and a signed number does not
     join the one before it. ``whole``: the match must span every atom (but separator words
-    at either end). Linear in the atoms for a value of a few dozen characters."""
+    at either end). ``index``: ``atoms``' `mcpgym_grading._view_index.AtomStarts` (the same
+    answer, trying only the atoms whose first character can start the needle). Linear in
+    the atoms for a value of a few dozen characters."""
     v = needle.chars
     if not v or len(v) > MAX_CHARS:
+        return False
+    if index is not None and index.usable and not whole:
+        run = _Run(atoms, needle, signed, -1)
+        for start, ci in index.starts(v[0], run.more):
+            if signed and atoms[start].neg != needle.neg:
+                continue
+            if run.consume(start, ci, 0, 0):
+                return True
         return False
     if whole:
         toks = [i for i, a in enumerate(atoms) if a.kind != SEP]
@@ -484,19 +505,27 @@ def _same(text: str, off: int, v: str, i: int, k: int, more: dict[str, str] | No
     return len(text) - off >= k and all(_alike(text[off + j], v[i + j], more) for j in range(k))
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _plan(needle: Needle) -> tuple[bool, dict[str, str] | None, tuple[int, ...]]:
+    """What `_Run` reads of a needle, worked out once per needle (a check's values are
+    looked for in every text): whether it is long (`_prose.LONG_VALUE`: it crosses every
+    prose break), its ``more`` table, and the first break after each position (or the end)."""
+    long = len(needle.chars) >= _prose.LONG_VALUE
+    more = LONG_DIGIT_LIKE if long and needle.chars.isdigit() else None
+    n = len(needle.chars)
+    nxt = [n] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        nxt[i] = i + 1 if i + 1 in needle.breaks else nxt[i + 1]
+    return long, more, tuple(nxt)
+
+
 class _Run:
     """The search of one needle from one atom on (depth: the atoms it spans)."""
 
     def __init__(self, atoms: Sequence[Atom], needle: Needle, signed: bool, last: int) -> None:
         self.atoms, self.v, self.signed, self.last = atoms, needle.chars, signed, last
         self.breaks, self.proses = needle.breaks, needle.proses
-        self.long = len(needle.chars) >= _prose.LONG_VALUE  # crosses every prose break
-        self.more = LONG_DIGIT_LIKE if self.long and needle.chars.isdigit() else None
-        n = len(needle.chars)
-        nxt = [n] * (n + 1)  # the first break after each position (or the end)
-        for i in range(n - 1, -1, -1):
-            nxt[i] = i + 1 if i + 1 in needle.breaks else nxt[i + 1]
-        self.next_break = nxt
+        self.long, self.more, self.next_break = _plan(needle)
 
     def consume(self, a: int, c: int, off: int, i: int) -> bool:
         v, n = self.v, len(self.v)

@@ -34,7 +34,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mcpgym_grading import _skeleton
 from mcpgym_grading._decode import (
@@ -44,6 +44,7 @@ from mcpgym_grading._decode import (
     visual_order,
 )
 from mcpgym_grading._lookalike import lookalike_table
+from mcpgym_grading._view_index import AtomStarts, GroupStarts
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -219,13 +220,22 @@ def _without_spelled(
     return tuple(out_t), tuple(out_j)
 
 
-def _find_groups(toks: tuple[str, ...], joins: tuple[bool, ...], groups: Sequence[str]) -> bool:
+def _find_groups(
+    toks: tuple[str, ...],
+    joins: tuple[bool, ...],
+    groups: Sequence[str],
+    index: GroupStarts | None = None,
+) -> bool:
     """Whether ``groups`` (a value's grouped tokens) occur from some token on, each group
     made of one token or of consecutive tokens that may join (any run of them: a digit
-    group glued to the number before it is still found)."""
+    group glued to the number before it is still found). ``index``: ``toks``'
+    `GroupStarts` (the same answer, trying only the tokens the first group starts with)."""
     n = len(toks)
     head = groups[0] if groups else None
-    for start in range(n):
+    starts: Iterable[int] = range(n)
+    if index is not None and head is not None:
+        starts = index.starts(head)
+    for start in starts:
         if head is not None and not head.startswith(toks[start]):
             continue  # the first group starts with the first token (or is it)
         k = start
@@ -269,6 +279,10 @@ class TextView:
     _found: dict[str, bool] = field(
         default_factory=dict[str, bool], init=False, repr=False, compare=False
     )
+    _index: dict[str, Any] = field(
+        default_factory=dict[str, Any], init=False, repr=False, compare=False
+    )
+    """Where searches may start (`mcpgym_grading._view_index`), built on first use."""
     """`contains` answers by value (at most `FOUND_KEPT`): a view is immutable and
     remembered per text (`_cached_view`), and the checks of a grade, and the grades of a
     variant's episodes, look for the same values in the same replies. Each view has its
@@ -330,11 +344,23 @@ class TextView:
             raise ValueError(f"{value!r} has no alphanumeric token to match")
         if _joined(plain) in self._plain:
             return True
-        if _find_groups(*self._pieces, grouped):
+        if _find_groups(*self._pieces, grouped, self._starts("pieces", self._pieces[0])):
             return True
-        if loose and _find_groups(*self._loose, loose):
+        if loose and _find_groups(*self._loose, loose, self._starts("loose", self._loose[0])):
             return True
-        return _skeleton.find(self._atoms, needle, signed=self.signed)
+        return _skeleton.find(self._atoms, needle, signed=self.signed, index=self._atom_starts())
+
+    def _starts(self, name: str, toks: tuple[str, ...]) -> GroupStarts:
+        index = self._index.get(name)
+        if index is None:
+            index = self._index[name] = GroupStarts(toks)
+        return index
+
+    def _atom_starts(self) -> AtomStarts:
+        index = self._index.get("atoms")
+        if index is None:
+            index = self._index["atoms"] = AtomStarts(self._atoms)
+        return index
 
     def equals(self, value: str) -> bool:
         """Whether the whole text is ``value``'s tokens (plain, grouped or loose), both as

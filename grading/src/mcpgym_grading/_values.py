@@ -7,7 +7,7 @@ import json
 import math
 import re
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amount
@@ -22,6 +22,7 @@ from mcpgym_grading._promises import (
 )
 from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
 from mcpgym_grading._relative_dates import SQL_DATED, sql_dated
+from mcpgym_grading._sql_function_memo import SQL_FUNCTION_MEMO
 from mcpgym_grading._stated_words import (
     SQL_GREETED_OTHER,
     SQL_SLOT_OTHER,
@@ -199,6 +200,28 @@ NULL where ``text`` is NULL."""
 _sql_without = sql_without
 
 
+_SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
+    (SQL_FOLD, 1, _sql_fold),
+    (SQL_MENTIONS, 2, _sql_mentions),
+    (SQL_WITHOUT, 3, sql_without),
+    (SQL_WITHOUT, 4, sql_without_bound),
+    (SQL_MISBOUND, 2, sql_misbound),
+    (SQL_MISSTATED, 2, sql_misstated),
+    (SQL_REVERSED, 3, sql_reversed),
+    (SQL_TOO_SOON, 2, sql_too_soon),
+    (SQL_PAYOUT_PROMISED, 2, sql_payout_promised),
+    (SQL_STATED_OTHER, 3, sql_stated_other),
+    (SQL_SLOT_OTHER, 3, sql_slot_other),
+    (SQL_GREETED_OTHER, 2, sql_greeted_other),
+    (SQL_UNQUOTED, 2, sql_unquoted),
+    (SQL_WITHDRAWAL, 1, sql_withdrawal),
+    (SQL_WITHOUT_AMOUNT, 3, sql_without_amount),
+    (SQL_DATED, 3, sql_dated),
+    (SQL_PAIRED_OTHER, 2, sql_paired_other),
+)
+"""The grading SQL functions: name, number of arguments, the (pure) Python function."""
+
+
 def register_sql_functions(db: sqlite3.Connection) -> None:
     """Make the grading SQL functions (`SQL_FOLD`, `SQL_MENTIONS`, `SQL_WITHOUT`,
     `mcpgym_grading._binding.SQL_MISBOUND`, `mcpgym_grading._value_roles.SQL_MISSTATED`,
@@ -209,24 +232,10 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`,
     `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
     `mcpgym_grading._relative_dates.SQL_DATED`, `mcpgym_grading._paired.SQL_PAIRED_OTHER`)
-    callable in ``db``'s queries."""
-    db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
-    db.create_function(SQL_MENTIONS, 2, _sql_mentions, deterministic=True)
-    db.create_function(SQL_WITHOUT, 3, sql_without, deterministic=True)
-    db.create_function(SQL_WITHOUT, 4, sql_without_bound, deterministic=True)
-    db.create_function(SQL_MISBOUND, 2, sql_misbound, deterministic=True)
-    db.create_function(SQL_MISSTATED, 2, sql_misstated, deterministic=True)
-    db.create_function(SQL_REVERSED, 3, sql_reversed, deterministic=True)
-    db.create_function(SQL_TOO_SOON, 2, sql_too_soon, deterministic=True)
-    db.create_function(SQL_PAYOUT_PROMISED, 2, sql_payout_promised, deterministic=True)
-    db.create_function(SQL_STATED_OTHER, 3, sql_stated_other, deterministic=True)
-    db.create_function(SQL_SLOT_OTHER, 3, sql_slot_other, deterministic=True)
-    db.create_function(SQL_GREETED_OTHER, 2, sql_greeted_other, deterministic=True)
-    db.create_function(SQL_UNQUOTED, 2, sql_unquoted, deterministic=True)
-    db.create_function(SQL_WITHDRAWAL, 1, sql_withdrawal, deterministic=True)
-    db.create_function(SQL_WITHOUT_AMOUNT, 3, sql_without_amount, deterministic=True)
-    db.create_function(SQL_DATED, 3, sql_dated, deterministic=True)
-    db.create_function(SQL_PAIRED_OTHER, 2, sql_paired_other, deterministic=True)
+    callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.
+    SQL_FUNCTION_MEMO` (results kept per function and arguments across grades)."""
+    for name, nargs, fn in _SQL_FUNCTIONS:
+        db.create_function(name, nargs, SQL_FUNCTION_MEMO.wrap(name, nargs, fn), deterministic=True)
 
 
 def jsonable(value: Any) -> Any:
