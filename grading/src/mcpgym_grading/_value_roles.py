@@ -37,6 +37,10 @@ role* binds such a value to the words of its role (its cues), read clause by cla
   episode's own values are what the text may state of each kind: the wrong ETA, the other
   order's number, the wrong account read as the wrong amount is read.
 
+An id of a role's kind written in another form (``INV 2026 0152``, ``Invoice 2026-0152``,
+``INV-26-152``: `_id_forms.loose_ids`) is read in the record's form first, so another id in
+any such form is another value of the kind (round 14's I14).
+
 Where the roles hold ISO dates, a date in words (``September 30``, ``30 Sept 2026``,
 ``Sept. 30th``) is read as the ISO date it names (`_iso_dates`; no year: the role dates'
 year), for the roles as the ISO form is; a date relative to today (``next Tuesday``) is not.
