@@ -15,14 +15,20 @@ date, whose year a form without one takes):
 - a month/day without a year: ``6/30`` (month first; day first where only that is a date);
 - a weekday and a day without a month: ``Tuesday the 30th`` (the anchor's month, the next
   or the one before, whichever has that day on that weekday);
+- (round 14's D14) an ordinal date, the year and the day of the year: ``2026-167``;
+- a date in CJK characters: ``2026年6月16日``, ``6月16日`` (the anchor's year), ``2026년 6월 16일``;
 - a range or alternative in one token: ``2026-06-15/16``, ``June 15-17``, ``15-17 June``
   as two dates joined by ``/`` or ``-`` (`_value_roles` then reads the second as an
   alternative of the first's role).
 
+`short_years(prepared, own)` reads a date with a two-digit year (``26-06-16``, ``6/16/26``,
+``16.06.26``) as the ISO date it names, in the order its separator suggests, or in the one
+that names a date of the record where another order does.
+
 `unread_dates(prepared)` lists what still looks like a day of a month after all the
-readers (``June 31``, ``Jun-45``, ``2026-W60``, ``31.XIII.2026``): the text names a date the
-roles cannot compare, which a date role refuses as the period reader refuses an ``unread
-period``.
+readers (``June 31``, ``Jun-45``, ``2026-W60``, ``31.XIII.2026``, ``2026-400``, ``6月31日``):
+the text names a date the roles cannot compare, which a date role refuses as the period
+reader refuses an ``unread period``.
 """
 
 from __future__ import annotations
@@ -94,6 +100,13 @@ _ISO_WEEK = re.compile(r"(?<![\w-])(20\d\d)-?w(\d\d)-?([1-7])(?![\w-])", re.IGNO
 _DAY_OF_YEAR = re.compile(
     r"\bday[ \t]+(\d{1,3})[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?(20\d\d)\b", re.IGNORECASE
 )
+_DASH = "\\-\u2010\u2011\u2012\u2013\u2212"
+_ORDINAL_DATE = re.compile(rf"(?<![\w{_DASH}.])(20\d\d)[{_DASH}](\d{{3}})(?!\w|[{_DASH}/.:]\d)")
+"""An ordinal date (ISO 8601): the year and the day of the year, ``2026-167``."""
+_CJK_DATE = re.compile(
+    r"(?:(\d{4}|\d{2})[ \t]*[年년][ \t]*)?(\d{1,2})[ \t]*[月월][ \t]*(\d{1,2})[ \t]*[日일]"
+)
+"""A date in CJK characters: ``2026年6月16日``, ``6月16日``, ``2026년 6월 16일``."""
 _MONTH_DAY = re.compile(r"(?<![\w/.,$#:-])(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:-]\d)")
 _WEEKDAY_DAY = re.compile(
     r"\b("
@@ -188,6 +201,17 @@ def more_dates(text: str, anchor: str) -> str:
             return m.group(0)
         return f"{m.group(1)}{m.group(2)} {m.group(3)} {second}"
 
+    def ordinal_date(m: re.Match[str]) -> str:
+        n, y = int(m.group(2)), int(m.group(1))
+        if not 1 <= n <= (366 if _iso(y, 2, 29) else 365):
+            return m.group(0)
+        return (date(y, 1, 1) + timedelta(days=n - 1)).isoformat()
+
+    def cjk_date(m: re.Match[str]) -> str:
+        y = int(m.group(1)) if m.group(1) else year
+        iso = _iso(y + 2000 if y < 100 else y, int(m.group(2)), int(m.group(3)))
+        return f" {iso} " if iso else m.group(0)  # set apart: a CJK letter is a word letter
+
     def month_range(m: re.Match[str]) -> str:
         return f"{m.group(1)} {m.group(2)} - {m.group(1)} {m.group(3)}"
 
@@ -203,6 +227,7 @@ def more_dates(text: str, anchor: str) -> str:
     text = _ROMAN_MONTH.sub(roman, text)
     text = _ISO_WEEK.sub(iso_week, text)
     text = _DAY_OF_YEAR.sub(day_of_year, text)
+    text = _CJK_DATE.sub(cjk_date, _ORDINAL_DATE.sub(ordinal_date, text))
     text = _WEEKDAY_DAY.sub(weekday_day, text)
     text = _MONTH_DAY.sub(month_day, text)
     return _ISO_SPLIT.sub(iso_split, text)
@@ -212,7 +237,9 @@ _UNREAD = re.compile(
     rf"(?<![\w])(?:{_MONTH})[ \t.-]*(?:the[ \t]+)?\d{{1,2}}(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
     rf"|(?<![\w.])\d{{1,2}}(?:st|nd|rd|th)?[ \t.-]*(?:of[ \t]+)?(?:{_MONTH})(?![\w])"
     r"|(?<![\w-])20\d\d-?w\d\d(?:-?\d)?(?![\w])"
-    r"|(?<![\w.])\d{1,2}[./][xvi]+[./]20\d\d(?![\w])",
+    r"|(?<![\w.])\d{1,2}[./][xvi]+[./]20\d\d(?![\w])"
+    r"|(?<![\w.-])20\d\d-\d{3}(?!\w|[-/.:]\d)"
+    r"|\d{1,2}[ \t]*[月월][ \t]*\d{1,2}[ \t]*[日일]",
     re.IGNORECASE,
 )
 
@@ -226,3 +253,29 @@ def unread_dates(text: str) -> list[str]:
         for m in _UNREAD.finditer(text)
         if not m.group(0).lower().startswith("may") and not m.group(0).lower().endswith("may")
     ]
+
+
+_SHORT = re.compile(r"(?<![\w./-])(\d{1,2})([/.-])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
+_ORDERS = {"-": ("ymd", "dmy", "mdy"), "/": ("mdy", "dmy", "ymd"), ".": ("dmy", "ymd")}
+"""The orders of a date with a two-digit year a separator suggests, most likely first: a
+dash as ISO's year first, a slash as the books' US month first, a dot as day first."""
+
+
+def short_years(text: str, own: frozenset[str] = frozenset()) -> str:
+    """``text`` (prepared, lower-case) with each date of a two-digit year (``26-06-16``,
+    ``6/16/26``, ``16.06.26``: three parts of one or two digits, the year's two) written as
+    the ISO date it names in the 2000s: in the first order (`_ORDERS`) that names a date of
+    ``own`` (the roles' ISO dates), else in the first that names a real date; a form that
+    names none is left as written."""
+
+    def one(m: re.Match[str]) -> str:
+        parts = dict(zip("abc", (m.group(1), m.group(3), m.group(4)), strict=True))
+        found: list[str] = []
+        for order in _ORDERS[m.group(2)]:
+            y, mo, d = (parts["abc"[order.index(k)]] for k in "ymd")
+            iso = _iso(2000 + int(y), int(mo), int(d)) if len(y) == 2 else None
+            if iso is not None:
+                found.append(iso)
+        return next((f for f in found if f in own), found[0] if found else m.group(0))
+
+    return _SHORT.sub(one, text)

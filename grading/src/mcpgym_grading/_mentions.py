@@ -7,7 +7,10 @@ read texts this way: the text names the expected item and no item but the allowe
 
 The readers read the text as every answer check does (`fold`: NFKC, references decoded,
 markup a reader does not see dropped, display order, every space and dash alike,
-casefolded), with glued CamelCase words split first (``FraudTeam`` is ``fraud team``) and
+casefolded), with glued CamelCase words split first (``FraudTeam`` is ``fraud team``), words
+joined by underscores read apart (``written_off``, ``WRITTEN_OFF`` are ``written off``: an
+identifier, a status value in JSON; round 14's J14) but for a field's name (`_FIELD_ENDS`:
+``written_off_cents``, ``shipped_at`` stay as written) and
 letters drawn like Latin ones read as those (`mcpgym_grading._skeleton.CONFUSABLES`:
 small capitals, Cyrillic ``а``). A text holding markup is read twice, as rendered and as
 its source (a period hidden in a comment is named all the same).
@@ -24,10 +27,23 @@ from mcpgym_grading._decode import markup_source
 from mcpgym_grading._text import fold
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_SNAKE = re.compile(r"(?<![^\W_])[^\W\d_]+(?:_+[^\W\d_]+)+(?![^\W_])")
+"""Words of letters joined by underscores (``written_off``)."""
+_FIELD_ENDS = frozenset(
+    ("at", "on", "by", "id", "ids", "cents", "date", "code", "number", "count", "total")
+    + ("amount", "days", "name", "time", "bp", "ref", "status")
+)
+"""The last words of a field's name (``refunded_cents``, ``posted_at``): a field named, not
+a state claimed; read as written."""
+
+
+def _unsnaked(m: re.Match[str]) -> str:
+    parts = [p for p in m.group(0).split("_") if p]
+    return m.group(0) if parts[-1].casefold() in _FIELD_ENDS else " ".join(parts)
 
 
 def _read(text: str) -> str:
-    text = _CAMEL.sub(" ", unicodedata.normalize("NFKC", text))
+    text = _SNAKE.sub(_unsnaked, _CAMEL.sub(" ", unicodedata.normalize("NFKC", text)))
     return fold(text).translate(_confusables.tables().confusables)
 
 

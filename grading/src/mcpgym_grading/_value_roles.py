@@ -37,6 +37,10 @@ role* binds such a value to the words of its role (its cues), read clause by cla
   episode's own values are what the text may state of each kind: the wrong ETA, the other
   order's number, the wrong account read as the wrong amount is read.
 
+An id of a role's kind written in another form (``INV 2026 0152``, ``Invoice 2026-0152``,
+``INV-26-152``: `_id_forms.loose_ids`) is read in the record's form first, so another id in
+any such form is another value of the kind (round 14's I14).
+
 Where the roles hold ISO dates, a date in words (``September 30``, ``30 Sept 2026``,
 ``Sept. 30th``) is read as the ISO date it names (`_iso_dates`; no year: the role dates'
 year), for the roles as the ISO form is; a date relative to today (``next Tuesday``) is not.
@@ -55,7 +59,8 @@ from functools import lru_cache
 from typing import Any, cast
 
 from mcpgym_grading._clauses import _cue_pattern, clauses
-from mcpgym_grading._date_forms import more_dates, unread_dates
+from mcpgym_grading._date_forms import more_dates, short_years, unread_dates
+from mcpgym_grading._id_forms import loose_ids
 from mcpgym_grading._money_prepare import prepare
 
 ValueRoles = Sequence[tuple[str, Sequence[str]]]
@@ -99,6 +104,13 @@ def _kind(value: str) -> str | None:
     return "".join(
         rf"[0-9]{{{len(p)}}}" if p[0].isdigit() else re.escape(p) for p in _PARTS.findall(value)
     )
+
+
+def _grouped(text: str, start: int, end: int) -> bool:
+    """Whether the mention ``text[start:end]`` is a group of a number written in groups:
+    digits only (an id or a date beside a number, ``INV-2026-0152 12 days``, is no group:
+    round 14's I14) and `_in_a_group`."""
+    return text[start:end].lstrip("#").isdigit() and _in_a_group(text, start, end)
 
 
 def _gap(cs: int, ce: int, start: int, end: int) -> int:
@@ -167,6 +179,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
     misplaced: list[str] = []
     dated = last_date is not None
+    # ids of a role's kind in other forms, in the record's form (round 14's I14)
+    text = loose_ids(text, [v for v, _ in roles])
     # dates in words as ISO dates before the clauses are cut (``Sept. 30``: no sentence end)
     read = _iso_dates(more_dates(text, last_date), last_date[:4]) if last_date else text
     for clause in clauses(read):
@@ -179,7 +193,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
             if m.group(0).lstrip("#") in own
-            or not (_YEAR.match(m.group(0)) or _in_a_group(prepared, m.start(), m.end()))
+            or not (_YEAR.match(m.group(0)) or _grouped(prepared, m.start(), m.end()))
         ]
         if not mentions:
             continue
@@ -266,8 +280,8 @@ _HEDGED_DATE = re.compile(
 to two weeks later``): a date the roles cannot compare, refused (round 12's D12s)."""
 
 _EDGE = r"(?<![\w./-])"
-_YMD = re.compile(_EDGE + r"(20\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
-_DMY = re.compile(_EDGE + r"(\d{1,2})([/.-])(\d{1,2})\2(20\d{2})(?![\w/]|[.-]\d)")
+_YMD = re.compile(_EDGE + r"(20\d{2})([/. -])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
+_DMY = re.compile(_EDGE + r"(\d{1,2})([/. -])(\d{1,2})\2(20\d{2})(?![\w/]|[.-]\d)")
 _PACKED = re.compile(_EDGE + r"(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w/]|[.-]\d)")
 _CLOCK = re.compile(
     r"(?<=\d{4}-\d{2}-\d{2})t\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?\b"
@@ -282,8 +296,10 @@ def _iso(y: str, m: str, d: str) -> str | None:
 
 def iso_dates(text: str, own: frozenset[str] = frozenset()) -> str:
     """``text`` (prepared, lower-case) with the dates written in another numeric form read
-    as ISO dates: ``2026/05/31``, ``2026.5.31``, ``2026-5-31``, ``20260531``, ``31/05/2026``,
-    ``05/31/2026``, ``31.05.2026``, and ``2026-05-31t00:00:00z`` (the time dropped). A
+    as ISO dates: ``2026/05/31``, ``2026.5.31``, ``2026-5-31``, ``2026 05 31``,
+    ``20260531``, ``31/05/2026``, ``05/31/2026``, ``31.05.2026``, ``31 05 2026``, a two-digit
+    year (`_date_forms.short_years`: ``26-05-31``, ``5/31/26``) and
+    ``2026-05-31t00:00:00z`` (the time dropped). A
     day/month order that both readings allow (``04/05/2026``) is read as the one in ``own``
     (the roles' values) if either is, else month first (the books' US dollars); a dot or a
     dash between the parts is always day first. Anything else (an invalid month or day, a
@@ -305,7 +321,7 @@ def iso_dates(text: str, own: frozenset[str] = frozenset()) -> str:
         return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
 
     text = _CLOCK.sub("", text)
-    return _PACKED.sub(packed, _DMY.sub(dmy, _YMD.sub(ymd, text)))
+    return short_years(_PACKED.sub(packed, _DMY.sub(dmy, _YMD.sub(ymd, text))), own)
 
 
 _MONTHS = {
