@@ -28,6 +28,8 @@ def _read(text: str, action: str) -> set[bool | None]:
         ("I will write off INV-2026-0151 today.", "write-off"),
         ("INV-2026-0151 will be written off today.", "write-off"),
         ("Please note: I will refund order #7 today.", "refund"),
+        ("I'm going to cancel order #7 now.", "cancel"),
+        ("We are going to refund order #7 today.", "refund"),
     ],
 )
 def test_an_unconditional_promise_is_an_unsure_claim(text: str, action: str) -> None:
@@ -48,6 +50,8 @@ def test_an_unconditional_promise_is_an_unsure_claim(text: str, action: str) -> 
         ("I'll escalate order #7 so that a specialist can refund it.", "refund"),
         ("A specialist will review order #7.", "refund"),
         ("I will not cancel order #7.", "cancel"),
+        ("I'm not going to cancel order #7.", "cancel"),
+        ("I'm going to ask billing to refund order #7.", "refund"),
         ("Shall I cancel order #7?", "cancel"),
         ("Will order #7 be refunded?", "refund"),
         ("Your refund will be issued to your card in 5 days.", "refund"),

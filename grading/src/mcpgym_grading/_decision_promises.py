@@ -3,8 +3,9 @@ within the hour`` (round 14's F14, F14b).
 
 The decision reader (`mcpgym_grading._decisions`) reads ``will`` as a hedge: a time to come
 claims nothing. An unconditional promise of the action, in the first person (``I will``,
-``I'll``, ``we will``, ``we'll``, ``I shall``) followed by a form of the action, or a
-passive future (``will be`` / ``will get`` followed by a form that claims it), still tells
+``I'll``, ``we will``, ``we'll``, ``I shall``, ``I'm going to``) followed by a form of the
+action, or a passive future (``will be`` / ``will get`` followed by a form that claims it),
+still tells
 the reader the action is settled: read as an *unsure claim* (refused where no claim may
 stand, never a claim where one must), as a record changed by a verb no list reads is.
 
@@ -25,8 +26,12 @@ _ADVERBS = (
     r"(?:(?:now|also|then|just|personally|immediately|promptly|certainly|definitely|"
     r"gladly|happily|right away|go ahead and|be sure to|make sure to|get|have)\s+)*"
 )
-_FIRST = re.compile(rf"\b(?:i|we)(?:\s+(?:will|shall)\s+|\s*['\u2019]ll\s+){_ADVERBS}")
-"""The agent's own future before a form (``I will``, ``we'll now``, ``I'll go ahead and``)."""
+_FIRST = re.compile(
+    rf"\b(?:i|we)(?:\s+(?:will|shall)\s+|\s*['\u2019]ll\s+|(?:\s+am|\s+are|['\u2019]m|"
+    rf"['\u2019]re)\s+going\s+to\s+){_ADVERBS}"
+)
+"""The agent's own future before a form (``I will``, ``we'll now``, ``I'll go ahead and``,
+``I'm going to``)."""
 _PASSIVE = re.compile(
     rf"\b(?:will|shall|['\u2019]ll)\s+{_ADVERBS}(?:be|get)\s+"
     r"(?:(?:fully|now|also|immediately|promptly|completely)\s+)*"
