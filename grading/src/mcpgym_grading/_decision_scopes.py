@@ -50,8 +50,11 @@ _AFTER_REQUEST = re.compile(
 cancelled``: the request word belongs to a relative clause (round 11's R9)."""
 _THINK = re.compile(r"\b(think|believe|recall|remember|know|see|expect|say|confirm)\b")
 _DANGLING_NEGATION = re.compile(
-    rf"(?:\b(?:not|never|no longer|cannot|neither|nor)|n['\u2019]?t){_ADVERBS}\s*$"
+    rf"(?:\b(?:not|never|no longer|cannot|neither|nor)|n['\u2019]t|\b(?:can|don|won|didn|doesn|"
+    rf"isn|wasn|weren|aren|hasn|haven|hadn|couldn|wouldn|shouldn)t){_ADVERBS}\s*$"
 )
+"""A negation ending its clause (``I have not,``; ``I couldn't,``; ``I didnt,``), not a word
+that only ends in ``nt`` (``a replacement,``: round 14's FF14d)."""
 _DANGLING_HEDGE = re.compile(
     rf"^(?:\S+\s+){{0,3}}?(?:\b(?:if|once|when|whenever|until|unless|whether|will|would|can|"
     rf"could|may|might|should|shall|ll|d)){_ADVERBS}\s*$"

@@ -86,6 +86,7 @@ from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
 from mcpgym_grading._decision_forms import Action as Action
 from mcpgym_grading._decision_forms import decision_sentence as decision_sentence
 from mcpgym_grading._decision_objects import changed_record
+from mcpgym_grading._decision_promises import promises
 from mcpgym_grading._decision_scopes import (
     _DANGLING_HEDGE,
     _DANGLING_NEGATION,
@@ -141,6 +142,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         readings.extend(r for r in _respelled(reading) if r not in readings)
     for reading in readings:
         out.extend(_changed(reading, wanted))
+        out.extend(_promised(reading, wanted))
         live = _live(reading, wanted)
         if not live:
             continue
@@ -202,6 +204,23 @@ def _changed(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
         if words is not None
         for a in wanted
     ]
+
+
+def _promised(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
+    """An unsure claim of each of ``wanted`` for each sentence of ``reading`` that promises
+    it unconditionally (`_decision_promises.promises`: ``I will cancel order #7 today``,
+    ``Order #7 will be refunded within the hour``; round 14's F14)."""
+    out: list[Decision] = []
+    for a in wanted:
+        claims_, bases, _ = _PATTERNS[a]
+
+        def matches(s: str, pos: int, passive: bool, c=claims_, b=bases, a=a) -> bool:
+            if a == "refund-both" and not _TWO.search(s):
+                return False  # ``I will refund order #7``: one charge
+            return any(p.match(s, pos) for p in (c if passive else (*c, *b)))
+
+        out.extend(Decision(a, None, f"{s} (promised)") for s in promises(reading, matches))
+    return out
 
 
 _FULL_STOP = re.compile(r"[.!?\n]")
