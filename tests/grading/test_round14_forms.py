@@ -151,6 +151,9 @@ def test_a_date_beside_a_time_is_read() -> None:
         '{"invoice": "INV-2026-0151", "status": "WRITTEN_OFF"}',
         "INV-2026-0151 status: written_off",
         "| INV-2026-0151 | written_off |",
+        # the gate's look-alike form: an invisible selector between every letter (stop
+        # 24's ledger gate: read as a claim plain, as none in this form)
+        "INV-2026-0151 status: " + "\U000e0100".join("written_off"),
     ],
 )
 def test_a_status_identifier_claims(text: str) -> None:

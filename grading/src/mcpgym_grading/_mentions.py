@@ -43,8 +43,10 @@ def _unsnaked(m: re.Match[str]) -> str:
 
 
 def _read(text: str) -> str:
-    text = _SNAKE.sub(_unsnaked, _CAMEL.sub(" ", unicodedata.normalize("NFKC", text)))
-    return fold(text).translate(_confusables.tables().confusables)
+    # underscores are read apart after `fold`, which drops the invisible characters a
+    # look-alike form puts between the letters (``w\U000e0100r…n_o…f\U000e0100f``)
+    text = fold(_CAMEL.sub(" ", unicodedata.normalize("NFKC", text)))
+    return _SNAKE.sub(_unsnaked, text).translate(_confusables.tables().confusables)
 
 
 def reading_texts(text: str) -> list[str]:
