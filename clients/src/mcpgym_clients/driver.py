@@ -349,8 +349,7 @@ class EpisodeDriver(ServiceClients):
         rec.variant_id = meta.get("variant_id")
         rec.lock = meta.get("lock")
         if (changed := self._served_otherwise(meta)) is not None:
-            with contextlib.suppress(InfraError, ServerRequestError):
-                await self._request("env", "POST", f"/episodes/{rec.episode_id}/end", {})
+            await self._end_best_effort(rec)
             raise ConfigurationError(changed)
         reference: list[ToolCall] | None = None
         reference_answer: str | None = None
