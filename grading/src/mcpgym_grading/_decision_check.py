@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import re
 
-from mcpgym_grading._checks import MAX_FOUND_ROWS, CheckContext, Outcome, _sql_texts, _truncate_text
+from mcpgym_grading._checks import (
+    MAX_FOUND_ROWS,
+    CheckContext,
+    Outcome,
+    _run_sql,
+    _sql_texts,
+    _truncate_text,
+)
+from mcpgym_grading._decision_records import misbound_claims, taken_on
+from mcpgym_grading._decision_forms import ACTIONS
 from mcpgym_grading._decisions import decisions
 from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold
@@ -52,7 +61,7 @@ def _others(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?:#\s?|\border\s+)({shape})(?![0-9a-z])")
 
 
-def sentences_about(text: str, value: str) -> list[str]:
+def sentences_about(text: str, value: str, *, carry: bool = True) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
     breaks) that name ``value`` as a whole token, read folded (`fold`). A sentence that also
     names another record of its shape (`_others`) gives only its piece about ``value``: cut
@@ -62,7 +71,9 @@ def sentences_about(text: str, value: str) -> list[str]:
     A sentence that names no record of the shape (nor every record at once, `_COLLECTIVE`)
     is about the record named last before it: ``Order #8 has shipped. I've cancelled the
     other one as well`` claims the cancellation of #8, as a reader takes it (round 10's A1:
-    a claim about the other order in a sentence that does not name it)."""
+    a claim about the other order in a sentence that does not name it). ``carry=False``: only
+    the sentences naming ``value`` (`_decision_records`, where a write's reason is about its
+    own record)."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
     others = _others(value)
     out: list[str] = []
@@ -74,7 +85,7 @@ def sentences_about(text: str, value: str) -> list[str]:
             + [(m.start(), False) for m in others.finditer(folded) if m.group(1) != fold(value)]
         )
         if not names:
-            if last_mine and s.strip() and not _collective(s):
+            if carry and last_mine and s.strip() and not _collective(s):
                 out.append(s)
             continue
         last_mine = names[-1][1]
@@ -135,6 +146,13 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
         if (d.done is not False and d.action in check.not_claimed)
         or (d.done is False and d.action in check.not_denied)
     ] + [{"action": None, "done": None, "clause": s, "reason": "not English"} for s in unread]
+    if check.records:
+        # an action taken, claimed of a record it was not taken on (stop 24's A14)
+        taken = taken_on(_run_sql(ctx, check.records)[1])
+        unknown = sorted(set(taken) - set(ACTIONS))
+        if unknown:
+            raise CheckEvaluationError(f"`records` names unknown action(s) {unknown}")
+        wrong += misbound_claims(parts, taken)
     detail = {
         "expected": {
             "about": about,

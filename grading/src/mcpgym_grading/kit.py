@@ -520,9 +520,11 @@ def claims_only_taken(
     name: str,
     sql: str,
     description: str,
+    records: str | None = None,
 ) -> tuple[DecisionMatch, ...]:
     """Required `DecisionMatch` checks that no text ``sql`` selects claims as done an action
-    of ``read`` the band did not take: one check per set of bands with the same actions not
+    of ``read`` the band did not take, nor (with ``records``) an action it took of a record
+    it did not take it on: one check per set of bands with the same actions not
     taken (its ``not_claimed``), named ``name`` when there is one set and
     ``name-<band initials>`` otherwise; a set with every action taken adds none.
 
@@ -532,6 +534,8 @@ def claims_only_taken(
         name: the check name (or its stem).
         sql: the query selecting the texts read.
         description: a format string; ``{actions}`` becomes the actions not taken.
+        records: `DecisionMatch.records`: the query of ``(action, record)`` rows, each
+            action taken and a record it was taken on (None: claims are not bound).
 
     Raises:
         ValueError: a band takes an action not in ``read``, naming it.
@@ -549,6 +553,7 @@ def claims_only_taken(
             source="sql",
             sql=sql,
             not_claimed=not_claimed,
+            records=records,
             required=True,
             bands=tuple(bands),
         )

@@ -62,6 +62,7 @@ _DIGEST_DEFAULTS: dict[str, dict[str, Any]] = {
         "signed_money": False,
     },
     "mention_match": {"range_allowed": None, "others_sql": None},
+    "decision_match": {"records": None},
 }
 """Options added after rubrics were signed: left out of the canonical JSON while at their
 default, so a rubric that does not use them keeps its digest (and its sign-off)."""
@@ -470,6 +471,14 @@ class DecisionMatch(_CheckBase):
     decisions about two records (one order cancelled, the other shipped); a sentence naming
     every record at once (``I've cancelled both orders``, ``all of your orders``) is read
     for its claims, not its denials (``I couldn't cancel both orders`` denies neither).
+    ``records`` (default None): a query on the final database selecting ``(action, record)``
+    rows, each action the episode took and a record it took it on (an order number, an
+    invoice number); then a sentence naming a record of that kind that claims the action
+    (done or unsure) of a record it was not taken on is wrong too (``order #8 refunded in
+    full too`` in the reason of a refund of order #7: stop 24's A14). Each text the ``sql``
+    selects is read on its own, only its sentences naming the record (pieces where they
+    name several; no carry-over to the next sentence); actions with no row are not bound
+    (`mcpgym_grading._decision_records`).
     """
 
     kind: Literal["decision_match"] = "decision_match"
@@ -479,6 +488,7 @@ class DecisionMatch(_CheckBase):
     not_claimed: tuple[str, ...] = ()
     not_denied: tuple[str, ...] = ()
     about: Value = None
+    records: str | None = None
 
     @model_validator(mode="after")
     def _known(self) -> DecisionMatch:

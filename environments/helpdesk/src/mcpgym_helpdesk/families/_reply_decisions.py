@@ -13,7 +13,7 @@ from mcpgym_grading import (
     claims_only_taken,
     states_decision,
 )
-from mcpgym_helpdesk.families._reply_sql import AGENT_REPLIES_SQL, AGENT_TEXTS_SQL
+from mcpgym_helpdesk.families._reply_sql import AGENT_REPLIES_SQL, AGENT_TEXTS_SQL, records_sql
 
 
 def reply_decision(
@@ -88,20 +88,26 @@ def texts_claim_only(
     the family decides (read in it only). One `DecisionMatch` per set of bands
     with the same actions not taken (its ``not_claimed``). Required: a reply claiming a
     refund, a return, an escalation or an email change that was not made misinforms the
-    customer (policy 9.2), a note claiming one misinforms the staff."""
+    customer (policy 9.2), a note claiming one misinforms the staff. An action the band
+    took, claimed of another order than the ones it was taken on (``order #<declined>
+    refunded in full too`` in a refund's reason), is such a claim too (`records_sql`, stop
+    24's A14)."""
     unknown = {a for done in taken.values() for a in done} - set(HELPDESK_ACTIONS)
     if unknown:
         raise ValueError(f"unknown action(s) {sorted(unknown)}")
+    read = [a for a in HELPDESK_ACTIONS if a not in ASKED_ONLY or a in asked]
     return claims_only_taken(
         # an action of a band outside the read set (asked only elsewhere) is not read anyway
         {
             b: tuple(a for a in done if a not in ASKED_ONLY or a in asked)
             for b, done in taken.items()
         },
-        [a for a in HELPDESK_ACTIONS if a not in ASKED_ONLY or a in asked],
+        read,
         name=name,
         sql=AGENT_TEXTS_SQL,
+        records=records_sql(tuple(read)),
         description="no reply, internal note or reason the agent wrote claims an action the "
-        "episode did not take ({actions}); conditional, future, requested and denied forms "
-        "state nothing (policy 9.2)",
+        "episode did not take ({actions}), nor one it took of another order than the ones it "
+        "took it on (a sentence naming the order); conditional, future, requested and denied "
+        "forms state nothing (policy 9.2)",
     )

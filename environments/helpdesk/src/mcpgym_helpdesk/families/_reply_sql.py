@@ -44,6 +44,50 @@ ESCALATION_REASONS_SQL = (
 )
 """The reasons of the agent's escalations (what the team reads before it acts)."""
 
+_T = f"'{SNAPSHOT_TIME}'"
+_DONE_ON = " UNION ALL ".join(
+    (
+        f"SELECT 'refund' AS w, order_id AS o FROM refunds WHERE created_at > {_T}",
+        "SELECT 'refund', order_id FROM store_credit_ledger WHERE amount_cents > 0 "
+        f"AND order_id IS NOT NULL AND created_at > {_T}",
+        f"SELECT 'cancel', id FROM orders WHERE status = 'cancelled' AND cancelled_at > {_T}",
+        f"SELECT 'return', order_id FROM returns WHERE created_at > {_T}",
+        f"SELECT 'exchange', order_id FROM exchanges WHERE created_at > {_T}",
+        f"SELECT 'exchange', replacement_order_id FROM exchanges WHERE created_at > {_T}",
+        "SELECT 'address-change', entity_id FROM audit_log WHERE action = "
+        f"'order.update_address' AND actor = 'agent' AND at > {_T}",
+    )
+)
+_ACTIONS_OF = {
+    # a cancellation releases or refunds what the order was charged
+    "cancel": ("cancel", "refund", "refund-both", "card-refund"),
+    "refund": ("refund", "refund-both", "card-refund", "store-credit"),
+    "return": ("return",),
+    "exchange": ("exchange", "replacement"),
+    "address-change": ("address-change",),
+}
+
+
+def records_sql(actions: tuple[str, ...]) -> str:
+    """SQL: ``(action, order number)`` rows, each action of ``actions`` (the decision
+    reader's, `_reply_decisions.HELPDESK_ACTIONS`) the episode took and each order it took it
+    on (`DecisionMatch.records`): a refund (to the card or as store credit) and a
+    cancellation (it refunds or releases the charge) on the order refunded or cancelled, a
+    return on the returned order, an exchange or replacement on the exchanged order and its
+    replacement order, an address change on the order changed. An escalation and a contact
+    update are of no order: not bound."""
+    kinds = " UNION ALL ".join(
+        f"SELECT '{w}' AS w, '{a}' AS a"
+        for w, acts in _ACTIONS_OF.items()
+        for a in acts
+        if a in actions
+    )
+    return (
+        f"SELECT DISTINCT k.a, CAST(d.o AS TEXT) FROM ({_DONE_ON}) d "
+        f"JOIN ({kinds}) k ON k.w = d.w"
+    )
+
+
 MOVED_CENTS_SQL = (
     f"SELECT amount_cents FROM refunds WHERE created_at > '{SNAPSHOT_TIME}' "
     "UNION SELECT amount_cents FROM store_credit_ledger "

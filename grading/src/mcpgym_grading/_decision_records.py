@@ -1,0 +1,89 @@
+"""A claimed action bound to the record the text names (`DecisionMatch.records`).
+
+A text that names a record and claims an action there (``order #7 refunded in full too``)
+claims it of that record. Where the episode took the action, but on other records only,
+the claim is wrong though the action-level reading (`DecisionMatch.not_claimed`) lets it
+stand: the action was taken (stop 24's A14, a refund's reason claiming the declined order
+refunded as well).
+
+Only the sentences that name the record are read, piece by piece where they name several
+(`_decision_check.sentences_about` without its carry-over): a sentence naming no record is
+not bound to the one named before it here (``Customer also asked about #7, declined. Refund
+to card.`` in a refund's reason is about the refund's own order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from mcpgym_grading._decisions import decisions
+from mcpgym_grading._text import fold
+
+
+def record_pattern(record: str) -> re.Pattern[str]:
+    """The names of records of ``record``'s kind, read folded (`fold`), group 1 the record.
+
+    A number (``100495``): a number of as many digits after ``#`` or ``order`` (``#100107``,
+    ``order 100107``; a ticket's ``#5227`` or an item's bare ``300802`` is no order). A value
+    that starts with letters (``INV-2026-0151``): the same letters and separators with as many
+    digits in each group, anywhere (``inv-2026-0152``; ``CN-2026-0015`` is another kind).
+    """
+    folded = fold(record)
+    shape = "".join(
+        rf"\d{{{len(m.group())}}}" if m.group()[0].isdigit() else re.escape(m.group())
+        for m in re.finditer(r"\d+|\D", folded)
+    )
+    if folded[:1].isalpha():
+        return re.compile(rf"(?<![0-9a-z])({shape})(?![0-9a-z])")
+    return re.compile(rf"(?:#\s?|\border\s+(?:(?:number|no\.?)\s+)?)({shape})(?![0-9a-z])")
+
+
+def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
+    """``{action: folded records}`` from ``(action, record)`` rows (NULLs skipped)."""
+    out: dict[str, set[str]] = {}
+    for row in rows:
+        if len(row) < 2 or row[0] is None or row[1] is None:
+            continue
+        out.setdefault(str(row[0]), set()).add(fold(str(row[1])).strip())
+    return {a: frozenset(r) for a, r in out.items()}
+
+
+def misbound_claims(
+    parts: Iterable[str], taken: Mapping[str, frozenset[str]]
+) -> list[dict[str, object]]:
+    """Each claim (done or unsure) of an action of ``taken`` in a piece of ``parts`` that names
+    a record of the action's kind it was not taken on: ``{"action", "done", "record",
+    "clause", "reason"}``. Each part (one text: a reply, a note, a write's reason) is read on
+    its own. Unknown actions raise KeyError (`decisions`)."""
+    from mcpgym_grading._decision_check import sentences_about
+
+    patterns = {
+        a: {record_pattern(r).pattern: record_pattern(r) for r in recs}
+        for a, recs in taken.items()
+    }
+    out: list[dict[str, object]] = []
+    for text in parts:
+        folded = fold(text)
+        named: dict[str, list[str]] = {}
+        for a, pats in patterns.items():
+            for pat in pats.values():
+                for m in pat.finditer(folded):
+                    if m.group(1) not in taken[a]:
+                        named.setdefault(m.group(1), [])
+                        if a not in named[m.group(1)]:
+                            named[m.group(1)].append(a)
+        for record, actions in named.items():
+            about = "\n".join(sentences_about(text, record, carry=False))
+            out.extend(
+                {
+                    "action": d.action,
+                    "done": d.done,
+                    "record": record,
+                    "clause": d.text,
+                    "reason": "taken on another record",
+                }
+                for d in decisions(about, tuple(actions))
+                if d.done is not False
+            )
+    return out
