@@ -12,8 +12,8 @@ from mcpgym_grading._checks import (
     _sql_texts,
     _truncate_text,
 )
-from mcpgym_grading._decision_records import misbound_claims, taken_on
 from mcpgym_grading._decision_forms import ACTIONS
+from mcpgym_grading._decision_records import misbound_claims, taken_on
 from mcpgym_grading._decisions import decisions
 from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold

@@ -59,8 +59,7 @@ def misbound_claims(
     from mcpgym_grading._decision_check import sentences_about
 
     patterns = {
-        a: {record_pattern(r).pattern: record_pattern(r) for r in recs}
-        for a, recs in taken.items()
+        a: {record_pattern(r).pattern: record_pattern(r) for r in recs} for a, recs in taken.items()
     }
     out: list[dict[str, object]] = []
     for text in parts:

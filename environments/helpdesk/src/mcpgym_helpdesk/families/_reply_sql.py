@@ -83,8 +83,7 @@ def records_sql(actions: tuple[str, ...]) -> str:
         if a in actions
     )
     return (
-        f"SELECT DISTINCT k.a, CAST(d.o AS TEXT) FROM ({_DONE_ON}) d "
-        f"JOIN ({kinds}) k ON k.w = d.w"
+        f"SELECT DISTINCT k.a, CAST(d.o AS TEXT) FROM ({_DONE_ON}) d JOIN ({kinds}) k ON k.w = d.w"
     )
 
 
