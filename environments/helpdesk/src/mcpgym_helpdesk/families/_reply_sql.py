@@ -44,18 +44,17 @@ ESCALATION_REASONS_SQL = (
 )
 """The reasons of the agent's escalations (what the team reads before it acts)."""
 
-_T = f"'{SNAPSHOT_TIME}'"
 _DONE_ON = " UNION ALL ".join(
     (
-        f"SELECT 'refund' AS w, order_id AS o FROM refunds WHERE created_at > {_T}",
+        "SELECT 'refund' AS w, order_id AS o FROM refunds",
         "SELECT 'refund', order_id FROM store_credit_ledger WHERE amount_cents > 0 "
-        f"AND order_id IS NOT NULL AND created_at > {_T}",
-        f"SELECT 'cancel', id FROM orders WHERE status = 'cancelled' AND cancelled_at > {_T}",
-        f"SELECT 'return', order_id FROM returns WHERE created_at > {_T}",
-        f"SELECT 'exchange', order_id FROM exchanges WHERE created_at > {_T}",
-        f"SELECT 'exchange', replacement_order_id FROM exchanges WHERE created_at > {_T}",
+        "AND order_id IS NOT NULL",
+        "SELECT 'cancel', id FROM orders WHERE status = 'cancelled'",
+        "SELECT 'return', order_id FROM returns",
+        "SELECT 'exchange', order_id FROM exchanges",
+        "SELECT 'exchange', replacement_order_id FROM exchanges",
         "SELECT 'address-change', entity_id FROM audit_log WHERE action = "
-        f"'order.update_address' AND actor = 'agent' AND at > {_T}",
+        "'order.update_address' AND actor = 'agent'",
     )
 )
 _ACTIONS_OF = {
@@ -70,8 +69,9 @@ _ACTIONS_OF = {
 
 def records_sql(actions: tuple[str, ...]) -> str:
     """SQL: ``(action, order number)`` rows, each action of ``actions`` (the decision
-    reader's, `_reply_decisions.HELPDESK_ACTIONS`) the episode took and each order it took it
-    on (`DecisionMatch.records`): a refund (to the card or as store credit) and a
+    reader's, `_reply_decisions.HELPDESK_ACTIONS`) taken and each order it was taken on, in
+    the episode or before it (`DecisionMatch.records`; ``Order #7 was refunded last month``
+    in a note is true): a refund (to the card or as store credit) and a
     cancellation (it refunds or releases the charge) on the order refunded or cancelled, a
     return on the returned order, an exchange or replacement on the exchanged order and its
     replacement order, an address change on the order changed. An escalation and a contact

@@ -509,12 +509,13 @@ entry reversed."""
 
 
 RECORDS_SQL = (
-    f"SELECT 'write-off', number FROM invoices WHERE status = 'written_off' AND updated_at > {_T} "
+    "SELECT 'write-off', number FROM invoices WHERE status = 'written_off' "
     "UNION SELECT 'credit-note', i.number FROM credit_notes c JOIN invoices i "
-    f"ON i.id = c.invoice_id WHERE c.created_at > {_T}"
+    "ON i.id = c.invoice_id"
 )
-"""``(action, invoice number)`` rows (`DecisionMatch.records`): each invoice the episode
-wrote off, each it issued a credit note against. A text naming another invoice as written
+"""``(action, invoice number)`` rows (`DecisionMatch.records`): each invoice written off,
+each a credit note was issued against, in the episode or before it (a note may tell the
+invoice's history). A text naming another invoice as written
 off or credited as well (``INV-2026-0152 credited in full too`` in a credit note's reason)
 claims an action of a record it was not taken on (stop 24's A14)."""
 
