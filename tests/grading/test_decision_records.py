@@ -19,6 +19,8 @@ WRITTEN_OFF = taken_on([("write-off", "INV-2026-0151")])
         ("damaged on arrival; order #100107 refunded in full too", REFUNDED, {"100107"}),
         ("Refunded order #100107 to the card.", REFUNDED, {"100107"}),
         ("Refunded order 100495, and order #100107 as well was refunded.", REFUNDED, {"100107"}),
+        ("Refunded 100495 and 100107 in full.", REFUNDED, {"100107"}),
+        ("Order No. 100107 refunded too.", REFUNDED, {"100107"}),
         ("bad debt; INV-2026-0152 written off as well", WRITTEN_OFF, {"inv-2026-0152"}),
     ],
 )
@@ -37,6 +39,9 @@ def test_a_claim_of_another_record_is_misbound(
         ("order #100107 not refunded (outside the window)", REFUNDED),
         ("Ticket #5227: refunded the damaged item in full.", REFUNDED),
         ("Refunded item 300802 in full.", REFUNDED),
+        ("Refunded item #300802 on order #100495 (payment 700321).", REFUNDED),
+        ("Refunded 100495; 100107 declined per policy.", REFUNDED),
+        ("Refunded $1,004.95 of $100,107.00 charged.", REFUNDED),
         ("I will refund order #100107 once it is back.", REFUNDED),
         ("INV-2026-0152 is still current, not written off", WRITTEN_OFF),
         ("CN-2026-0015 had already credited the rest; wrote off INV-2026-0151.", WRITTEN_OFF),

@@ -21,7 +21,9 @@ from mcpgym_grading._values import resolve
 from mcpgym_grading.errors import CheckEvaluationError
 from mcpgym_grading.rubric import DecisionMatch
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+"""Where a text's sentences break: after ``.``, ``!``, ``?`` before a space, and at line
+breaks."""
 
 
 _DETERMINERS = r"(?:\s+of)?(?:\s+(?:the|your|my|these|those|our|its|their))?"
@@ -61,7 +63,9 @@ def _others(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?:#\s?|\border\s+)({shape})(?![0-9a-z])")
 
 
-def sentences_about(text: str, value: str, *, carry: bool = True) -> list[str]:
+def sentences_about(
+    text: str, value: str, *, carry: bool = True, others: re.Pattern[str] | None = None
+) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
     breaks) that name ``value`` as a whole token, read folded (`fold`). A sentence that also
     names another record of its shape (`_others`) gives only its piece about ``value``: cut
@@ -73,16 +77,22 @@ def sentences_about(text: str, value: str, *, carry: bool = True) -> list[str]:
     other one as well`` claims the cancellation of #8, as a reader takes it (round 10's A1:
     a claim about the other order in a sentence that does not name it). ``carry=False``: only
     the sentences naming ``value`` (`_decision_records`, where a write's reason is about its
-    own record)."""
+    own record); ``others``: the names of other records to cut at (default `_others`; a
+    pattern whose groups hold the record, the first that matched read)."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
-    others = _others(value)
+    if others is None:
+        others = _others(value)
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
-    for s in _SENTENCE.split(text):
+    for s in SENTENCE.split(text):
         folded = fold(s)
         names = sorted(
             [(m.start(), True) for m in token.finditer(folded)]
-            + [(m.start(), False) for m in others.finditer(folded) if m.group(1) != fold(value)]
+            + [
+                (m.start(), False)
+                for m in others.finditer(folded)
+                if next(g for g in m.groups() if g is not None) != fold(value)
+            ]
         )
         if not names:
             if carry and last_mine and s.strip() and not _collective(s):
@@ -107,7 +117,7 @@ def sentences_about_all(text: str, value: str) -> list[str]:
     not "one of the two orders"): a claim there is a claim about each record, a denial is
     not a denial of each ("I couldn't cancel both orders")."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
-    return [s for s in _SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
+    return [s for s in SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
 
 
 def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:

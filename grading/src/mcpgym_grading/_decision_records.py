@@ -24,19 +24,23 @@ from mcpgym_grading._text import fold
 def record_pattern(record: str) -> re.Pattern[str]:
     """The names of records of ``record``'s kind, read folded (`fold`), group 1 the record.
 
-    A number (``100495``): a number of as many digits after ``#`` or ``order`` (``#100107``,
-    ``order 100107``; a ticket's ``#5227`` or an item's bare ``300802`` is no order). A value
-    that starts with letters (``INV-2026-0151``): the same letters and separators with as many
-    digits in each group, anywhere (``inv-2026-0152``; ``CN-2026-0015`` is another kind).
+    A number (``100495``): a whole number of as many digits with the same first digit
+    (``#100107``, ``order no. 100107``, ``100107``); the helpdesk's ids keep each kind in its
+    own range (items ``3…``, payments ``7…``, refunds ``9…``, tickets of four digits), and an
+    amount's digits (``$100,495.00``, ``1004.95``) are no record. A value that starts with
+    letters (``INV-2026-0151``): the same letters and separators with as many digits in each
+    group, anywhere (``inv-2026-0152``; ``CN-2026-0015`` is another kind).
     """
     folded = fold(record)
+    if folded.isdigit():
+        return re.compile(
+            rf"(?<![0-9a-z$.,])({folded[0]}\d{{{len(folded) - 1}}})(?![0-9a-z]|[.,]\d)"
+        )
     shape = "".join(
         rf"\d{{{len(m.group())}}}" if m.group()[0].isdigit() else re.escape(m.group())
         for m in re.finditer(r"\d+|\D", folded)
     )
-    if folded[:1].isalpha():
-        return re.compile(rf"(?<![0-9a-z])({shape})(?![0-9a-z])")
-    return re.compile(rf"(?:#\s?|\border\s+(?:(?:number|no\.?)\s+)?)({shape})(?![0-9a-z])")
+    return re.compile(rf"(?<![0-9a-z])({shape})(?![0-9a-z])")
 
 
 def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
@@ -49,6 +53,23 @@ def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     return {a: frozenset(r) for a, r in out.items()}
 
 
+_JOINED = re.compile(r"^[\s,;:]*(?:and|&|plus|as well as)\s")
+
+
+def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
+    """The pieces of ``text``'s sentences naming ``record`` (no carry-over); a piece joined
+    to the one before it by ``and`` that states no action of its own shares that one's verb
+    (``Refunded order #7 and order #8 in full``: the whole sentence is read for #8)."""
+    from mcpgym_grading._decision_check import SENTENCE, sentences_about
+
+    out: list[str] = []
+    for sentence in SENTENCE.split(text):
+        for piece in sentences_about(sentence, record, carry=False, others=kinds):
+            joined = piece is not sentence and _JOINED.match(piece) and not decisions(piece)
+            out.append(fold(sentence) if joined else piece)
+    return out
+
+
 def misbound_claims(
     parts: Iterable[str], taken: Mapping[str, frozenset[str]]
 ) -> list[dict[str, object]]:
@@ -56,11 +77,9 @@ def misbound_claims(
     a record of the action's kind it was not taken on: ``{"action", "done", "record",
     "clause", "reason"}``. Each part (one text: a reply, a note, a write's reason) is read on
     its own. Unknown actions raise KeyError (`decisions`)."""
-    from mcpgym_grading._decision_check import sentences_about
-
-    patterns = {
-        a: {record_pattern(r).pattern: record_pattern(r) for r in recs} for a, recs in taken.items()
-    }
+    patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in taken.items()}
+    every = [pat for pats in patterns.values() for pat in pats.values()]
+    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
     out: list[dict[str, object]] = []
     for text in parts:
         folded = fold(text)
@@ -73,7 +92,7 @@ def misbound_claims(
                         if a not in named[m.group(1)]:
                             named[m.group(1)].append(a)
         for record, actions in named.items():
-            about = "\n".join(sentences_about(text, record, carry=False))
+            about = "\n".join(_about(text, record, kinds))
             out.extend(
                 {
                     "action": d.action,
