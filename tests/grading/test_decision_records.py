@@ -21,6 +21,7 @@ WRITTEN_OFF = taken_on([("write-off", "INV-2026-0151")])
         ("Refunded order 100495, and order #100107 as well was refunded.", REFUNDED, {"100107"}),
         ("Refunded 100495 and 100107 in full.", REFUNDED, {"100107"}),
         ("Order No. 100107 refunded too.", REFUNDED, {"100107"}),
+        ("Refunded order #100495 and order #100107 to the card.", REFUNDED, {"100107"}),
         ("bad debt; INV-2026-0152 written off as well", WRITTEN_OFF, {"inv-2026-0152"}),
     ],
 )
@@ -41,6 +42,8 @@ def test_a_claim_of_another_record_is_misbound(
         ("Refunded item 300802 in full.", REFUNDED),
         ("Refunded item #300802 on order #100495 (payment 700321).", REFUNDED),
         ("Refunded 100495; 100107 declined per policy.", REFUNDED),
+        ("Refunded 100495 and declined 100107 per policy.", REFUNDED),
+        ("I refunded order #100495 and order #100107 was declined.", REFUNDED),
         ("Refunded $1,004.95 of $100,107.00 charged.", REFUNDED),
         ("I will refund order #100107 once it is back.", REFUNDED),
         ("INV-2026-0152 is still current, not written off", WRITTEN_OFF),

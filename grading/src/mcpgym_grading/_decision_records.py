@@ -53,20 +53,28 @@ def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     return {a: frozenset(r) for a, r in out.items()}
 
 
-_JOINED = re.compile(r"^[\s,;:]*(?:and|&|plus|as well as)\s")
+_JOINED = (
+    r"^[\s,;:]*(?:and|&|plus|as well as)\s+(?:(?:the|order|no\.?|number|#)\s*)*{record}"
+    r"(?:\s+(?:in|full|fully|too|as|well|also|to|the|your|card|both|each|original|payment))*"
+    r"[\s.!,;]*$"
+)
+"""A piece that is only ``and`` + the record (+ ``in full``, ``too``, ``to the card``...):
+it shares the verb of the piece before it."""
 
 
 def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
-    """The pieces of ``text``'s sentences naming ``record`` (no carry-over); a piece joined
-    to the one before it by ``and`` that states no action of its own shares that one's verb
-    (``Refunded order #7 and order #8 in full``: the whole sentence is read for #8)."""
+    """The pieces of ``text``'s sentences naming ``record`` (no carry-over); a piece that is
+    only ``and`` and the record (`_JOINED`) shares the verb of the one before it (``Refunded
+    order #7 and order #8 in full``: the whole sentence is read for #8; ``and declined #8``
+    has a verb of its own)."""
+    joined = re.compile(_JOINED.format(record=re.escape(record)))
     from mcpgym_grading._decision_check import SENTENCE, sentences_about
 
     out: list[str] = []
     for sentence in SENTENCE.split(text):
         for piece in sentences_about(sentence, record, carry=False, others=kinds):
-            joined = piece is not sentence and _JOINED.match(piece) and not decisions(piece)
-            out.append(fold(sentence) if joined else piece)
+            shared = piece is not sentence and joined.match(fold(piece))
+            out.append(fold(sentence) if shared else piece)
     return out
 
 
