@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcpgym_grading._date_forms import more_dates
+from mcpgym_grading._date_forms import more_dates, unread_dates
 from mcpgym_grading._id_forms import loose_ids
 
 
@@ -45,3 +45,7 @@ def test_a_number_of_no_one_shape_is_left(text: str, values: list[str]) -> None:
 def test_a_document_number_is_no_ordinal_date() -> None:
     text = "INV 2026-152, invoice #2026-152 and day 2026-152."
     assert more_dates(text, "2026-05-31") == "INV 2026-152, invoice #2026-152 and day 2026-06-01."
+
+
+def test_a_document_number_is_no_unread_date() -> None:
+    assert unread_dates("vendor invoice inv 2026-152 and 2026-152") == ["2026-152"]

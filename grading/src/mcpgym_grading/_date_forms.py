@@ -256,11 +256,15 @@ _UNREAD = re.compile(
 def unread_dates(text: str) -> list[str]:
     """What in ``text`` (rewritten by `more_dates` and the word-date reader) still looks
     like a day of a month or a week (``June 31``, ``2026-W60``): a date no reader reads.
-    ``may`` as a word before a number is left out (``may 2`` reads as a verb first)."""
+    ``may`` as a word before a number is left out (``may 2`` reads as a verb first), as is a
+    year and more digits after a document's word (``INV 2026-152``)."""
     return [
         m.group(0)
         for m in _UNREAD.finditer(text)
-        if not m.group(0).lower().startswith("may") and not m.group(0).lower().endswith("may")
+        if not m.group(0).lower().startswith("may")
+        and not m.group(0).lower().endswith("may")
+        # ``INV 2026-152``: a document's number, no ordinal date (stop 25)
+        and not (m.group(0)[:2] == "20" and _DOCUMENT_BEFORE.search(text, 0, m.start()))
     ]
 
 
