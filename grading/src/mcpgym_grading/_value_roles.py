@@ -203,8 +203,15 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             for ids, c, k, pat in patterns
             if k in shapes
             for h in pat.finditer(prepared)
-            # a cue denied (``not refunded``, a question answered no) binds nothing (FF14b)
-            if not answered_no and not _NEGATED_CUE.search(prepared, 0, h.start())
+            # a cue denied (``not refunded``, a question answered no) binds nothing (FF14b),
+            # nor one a condition waits for with no value after it (``If approved, order #7
+            # will be refunded``; not ``If you are out, it will be delivered on 2026-06-16``)
+            if not answered_no
+            and not _NEGATED_CUE.search(prepared, 0, h.start())
+            and not (
+                _CONDITIONAL_CUE.search(prepared, 0, h.start())
+                and not any(m[0] >= h.end() for m in mentions)
+            )
         ]
         claimed = [
             _claimants(
@@ -271,6 +278,12 @@ _NEGATED_CUE = re.compile(
 been refunded``, ``| Not refunded |``, ``whether it can be refunded``): the cue does not say
 the value is in its role, and binds nothing (stop 25's FF14b: the declined order in a table
 cell ``Not refunded`` read as the refunded one)."""
+_CONDITIONAL_CUE = re.compile(
+    r"\b(?:if|once|unless|when|whenever|after|pending|until|provided)\b[^.]*"
+    r"(?:\b(?:will|would|shall|could|might)|['\u2019]ll)\s+(?:(?:only|then|also)\s+)?be\s+$"
+)
+"""A future a condition waits for straight before a cue (``If a specialist approves it, order
+#7 will be refunded``): with no value after the cue in its clause, the cue binds nothing."""
 _NO_ANSWER = re.compile(r"^\W*(?:no|nope|not\s+(?:yet|at\s+all|really)|negative)\b", re.IGNORECASE)
 
 
