@@ -54,7 +54,7 @@ def test_an_unconditional_promise_is_an_unsure_claim(text: str, action: str) -> 
         ("I'm going to ask billing to refund order #7.", "refund"),
         ("Shall I cancel order #7?", "cancel"),
         ("Will order #7 be refunded?", "refund"),
-        ("Your refund will be issued to your card in 5 days.", "refund"),
+        ("Your refund will be issued to your card once billing approves it.", "refund"),
         ("I will write off INV-2026-0151 after approval.", "write-off"),
         ("Please send your ZIP code, and we'll update the address right away.", "address-change"),
         ("Kindly reply with your date of birth and I'll cancel order #7.", "cancel"),

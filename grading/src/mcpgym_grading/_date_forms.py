@@ -103,6 +103,13 @@ _DAY_OF_YEAR = re.compile(
 _DASH = "\\-\u2010\u2011\u2012\u2013\u2212"
 _ORDINAL_DATE = re.compile(rf"(?<![\w{_DASH}.])(20\d\d)[{_DASH}](\d{{3}})(?!\w|[{_DASH}/.:]\d)")
 """An ordinal date (ISO 8601): the year and the day of the year, ``2026-167``."""
+_DOCUMENT_BEFORE = re.compile(
+    r"(?:\b(?:inv|invoice|bill|cn|credit[ \t-]?note|doc(?:ument)?|ref(?:erence)?|no|nr|"
+    r"number)\.?[ \t]*[#:/_]?|#)[ \t]*$",
+    re.IGNORECASE,
+)
+"""A document's word or mark straight before a year and three digits (``INV 2026-152``,
+``invoice #2026-152``): the number of a document, not an ordinal date."""
 _CJK_DATE = re.compile(
     r"(?:(\d{4}|\d{2})[ \t]*[年년][ \t]*)?(\d{1,2})[ \t]*[月월][ \t]*(\d{1,2})[ \t]*[日일]"
 )
@@ -203,6 +210,8 @@ def more_dates(text: str, anchor: str) -> str:
 
     def ordinal_date(m: re.Match[str]) -> str:
         n, y = int(m.group(2)), int(m.group(1))
+        if _DOCUMENT_BEFORE.search(m.string, 0, m.start()):
+            return m.group(0)  # ``INV 2026-152``: a document's number, no date (stop 25)
         if not 1 <= n <= (366 if _iso(y, 2, 29) else 365):
             return m.group(0)
         return (date(y, 1, 1) + timedelta(days=n - 1)).isoformat()
@@ -247,11 +256,15 @@ _UNREAD = re.compile(
 def unread_dates(text: str) -> list[str]:
     """What in ``text`` (rewritten by `more_dates` and the word-date reader) still looks
     like a day of a month or a week (``June 31``, ``2026-W60``): a date no reader reads.
-    ``may`` as a word before a number is left out (``may 2`` reads as a verb first)."""
+    ``may`` as a word before a number is left out (``may 2`` reads as a verb first), as is a
+    year and more digits after a document's word (``INV 2026-152``)."""
     return [
         m.group(0)
         for m in _UNREAD.finditer(text)
-        if not m.group(0).lower().startswith("may") and not m.group(0).lower().endswith("may")
+        if not m.group(0).lower().startswith("may")
+        and not m.group(0).lower().endswith("may")
+        # ``INV 2026-152``: a document's number, no ordinal date (stop 25)
+        and not (m.group(0)[:2] == "20" and _DOCUMENT_BEFORE.search(text, 0, m.start()))
     ]
 
 

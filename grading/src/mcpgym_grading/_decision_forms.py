@@ -53,7 +53,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bcancel+e?d\b",
             r"\bvoided\b",
             r"\b(cancelad|anulad)[oa]s?\b",
-            rf"\bcancellation\b{_W}{{0,20}}\b(done|complete|confirmed|processed)\b",
+            # not ``will be processed``: a future, `_decision_futures`' (stop 25)
+            rf"\bcancellation\b{_W}{{0,20}}\b(?<!\bbe )(done|complete|confirmed|processed)\b",
         ),
         (r"\bcancel\b",),
     ),

@@ -85,6 +85,7 @@ from mcpgym_grading._decision_forms import (
 from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
 from mcpgym_grading._decision_forms import Action as Action
 from mcpgym_grading._decision_forms import decision_sentence as decision_sentence
+from mcpgym_grading._decision_futures import THIRD_PARTY_OBJECTS, THIRD_PARTY_SKIPS, futures
 from mcpgym_grading._decision_objects import changed_record
 from mcpgym_grading._decision_promises import promises
 from mcpgym_grading._decision_scopes import (
@@ -209,7 +210,9 @@ def _changed(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
 def _promised(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
     """An unsure claim of each of ``wanted`` for each sentence of ``reading`` that promises
     it unconditionally (`_decision_promises.promises`: ``I will cancel order #7 today``,
-    ``Order #7 will be refunded within the hour``; round 14's F14)."""
+    ``Order #7 will be refunded within the hour``; round 14's F14), or states its future
+    with a third party as subject or a noun of it (`_decision_futures.futures`: ``Billing
+    will refund order #7 today``, ``Your refund will be issued``; stop 25)."""
     out: list[Decision] = []
     for a in wanted:
         claims_, bases, _ = _PATTERNS[a]
@@ -220,6 +223,18 @@ def _promised(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
             return any(p.match(s, pos) for p in (c if passive else (*c, *b)))
 
         out.extend(Decision(a, None, f"{s} (promised)") for s in promises(reading, matches))
+        if a in THIRD_PARTY_SKIPS:
+            continue
+
+        obj = THIRD_PARTY_OBJECTS.get(a)
+
+        def third(s: str, pos: int, m=matches, o=obj) -> bool:
+            return m(s, pos, False) and (o is None or bool(o.match(s, pos)))
+
+        said = futures(reading, third, _NOUNS.get(a))
+        if a == "refund-both":  # a future of one refund is no future of both
+            said = [s for s in said if _TWO.search(s)]
+        out.extend(Decision(a, None, f"{s} (future)") for s in said)
     return out
 
 

@@ -21,8 +21,9 @@ it as a value of the kind, the episode's own or another one, and refuses another
 role does. A bare year and number (``2026-0152``, a dash or slash, zero-padded) is read as an
 id of the first such kind whose values have that digit shape; where the record has several
 prefixes of that shape (an invoice and a credit note) it is read as the one of them on file,
-if any. Anything else (a longer run of digits, a third part, a date: ``INV 2026-05-31``) is
-left as written.
+if any. A document's word and a number alone (``invoice 152``, ``bill #8595``: `_numbered`)
+is read as the one shape it fits, in the year its values share (stop 25). Anything else (a
+longer run of digits, a third part, a date: ``INV 2026-05-31``) is left as written.
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def loose_ids(text: str, values: Iterable[str]) -> str:
             shapes[shape] = shapes.get(shape, False) or year
     for shape, year in shapes.items():
         text = _loose(shape, year).sub(lambda m, s=shape, y=year: _found(s, y, m), text)
+    text = _numbered(text, shapes, own)
     bare: dict[tuple[int, int], list[Shape]] = {}
     for shape, year in shapes.items():
         if year:
@@ -133,3 +135,48 @@ def loose_ids(text: str, values: Iterable[str]) -> str:
 
         text = _bare(n1, n2).sub(one, text)
     return text
+
+
+_NUMBERED = re.compile(
+    r"(?<![^\W_])(invoice|inv|bill|document|doc|credit[ \t]+note|credit-note)"
+    r"(?:[ \t]+(?:no\.?|number|nr\.?|num\.?)|[ \t]*#)?[ \t]*#?[ \t]*(\d{1,6})"
+    r"(?!\d|[.,/:-]\d|[ \t]*(?:%|\+|[-/][ \t]*\d)|[ \t]+(?:days?|weeks?|months?|years?|"
+    r"business|percent|lines?|items?|units?|times|of|x)\b)",
+    re.IGNORECASE,
+)
+"""A document's word and a number with no year nor prefix (``invoice 152``, ``Invoice
+#152``, ``bill no. 8595``; not ``an invoice 90 days past due``, ``invoice 1 of 2``)."""
+
+
+def _numbered(text: str, shapes: dict[Shape, bool], own: set[str]) -> str:
+    """``text`` with each document's number written without its year or prefix
+    (`_NUMBERED`) written as the id of the one shape of ``shapes`` it fits (stop 25): a
+    year's shape takes the year its values share (``invoice 152`` as ``inv-2026-0152``,
+    the number padded), a shape of one run takes a number of as many digits (``bill 8595``
+    as ``summ-8595``). The word picks among shapes of its prefix (`PREFIX_WORDS`: an invoice,
+    a credit note) where any fits; a number no shape fits, or more than one, or a year
+    (``20..``), is left."""
+    years: dict[Shape, set[str]] = {}
+    for v in own:
+        shape = _shape(v)
+        if shape is not None and shapes.get(shape):
+            years.setdefault(shape, set()).add(v[len(shape[0]) + len(shape[1]) :][:4])
+
+    def one(m: re.Match[str]) -> str:
+        word, digits = re.sub(r"[ \t-]+", " ", m.group(1).lower()), m.group(2)
+        fits = [
+            s
+            for s, year in shapes.items()
+            if (year and len(digits) <= s[4] and len(years.get(s, ())) == 1)
+            or (not year and not s[4] and len(digits) == s[2])
+        ]
+        named = [s for s in fits if word == s[0] or word in PREFIX_WORDS.get(s[0], ())]
+        fits = named or fits
+        if len(fits) != 1 or (len(digits) == 4 and digits.startswith("20")):
+            return m.group(0)  # none, several, or a year (``invoice 2026``)
+        s = fits[0]
+        if shapes[s]:
+            return _write(s, True, next(iter(years[s])), digits)
+        return _write(s, False, digits, None)
+
+    return _NUMBERED.sub(one, text)

@@ -58,7 +58,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any, cast
 
-from mcpgym_grading._clauses import _cue_pattern, clauses
+from mcpgym_grading._clauses import _CLAUSE_END, _cue_pattern
 from mcpgym_grading._date_forms import more_dates, short_years, unread_dates
 from mcpgym_grading._id_forms import loose_ids
 from mcpgym_grading._money_prepare import prepare
@@ -183,7 +183,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     text = loose_ids(text, [v for v, _ in roles])
     # dates in words as ISO dates before the clauses are cut (``Sept. 30``: no sentence end)
     read = _iso_dates(more_dates(text, last_date), last_date[:4]) if last_date else text
-    for clause in clauses(read):
+    for clause, answered_no in _answered(read):
         prepared = prepare(clause)
         if dated:  # the dates written in another numeric form, read as ISO (round 11's D11)
             prepared = iso_dates(prepared, frozenset(own))
@@ -203,6 +203,15 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             for ids, c, k, pat in patterns
             if k in shapes
             for h in pat.finditer(prepared)
+            # a cue denied (``not refunded``, a question answered no) binds nothing (FF14b),
+            # nor one a condition waits for with no value after it (``If approved, order #7
+            # will be refunded``; not ``If you are out, it will be delivered on 2026-06-16``)
+            if not answered_no
+            and not _NEGATED_CUE.search(prepared, 0, h.start())
+            and not (
+                _CONDITIONAL_CUE.search(prepared, 0, h.start())
+                and not any(m[0] >= h.end() for m in mentions)
+            )
         ]
         claimed = [
             _claimants(
@@ -258,6 +267,41 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     if misplaced:
         detail["misplaced_values"] = misplaced
     return not misplaced, misplaced, detail
+
+
+_NEGATED_CUE = re.compile(
+    r"(?:\bnot|n['\u2019]t|\b(?:was|were|has|have|had|is|are|did|do|does)nt|\bnever"
+    r"|\bno\s+longer|\bno|\b(?:can|could|may|might)(?:\s+not)?)"
+    r"(?:\s+(?:yet|been|be|being|already|actually|fully|even|ever|once|as|marked|shown))*\s+$"
+)
+"""A negation or a modal of what may be straight before a cue (``not refunded``, ``hasn't
+been refunded``, ``| Not refunded |``, ``whether it can be refunded``): the cue does not say
+the value is in its role, and binds nothing (stop 25's FF14b: the declined order in a table
+cell ``Not refunded`` read as the refunded one)."""
+_CONDITIONAL_CUE = re.compile(
+    r"\b(?:if|once|unless|when|whenever|after|pending|until|provided)\b[^.]*"
+    r"(?:\b(?:will|would|shall|could|might)|['\u2019]ll)\s+(?:(?:only|then|also)\s+)?be\s+$"
+)
+"""A future a condition waits for straight before a cue (``If a specialist approves it, order
+#7 will be refunded``): with no value after the cue in its clause, the cue binds nothing."""
+_NO_ANSWER = re.compile(r"^\W*(?:no|nope|not\s+(?:yet|at\s+all|really)|negative)\b", re.IGNORECASE)
+
+
+def _answered(text: str) -> list[tuple[str, bool]]:
+    """`clauses` of ``text``, each with whether it is a question the next clause answers no
+    (``Has order #7 been refunded? No, and I can't do it from here``): its cues bind
+    nothing (FF14b). The clauses are `clauses`' own, empty ones dropped."""
+    pieces: list[tuple[str, str]] = []
+    start = 0
+    for m in _CLAUSE_END.finditer(text):
+        pieces.append((text[start : m.start()], m.group(0)))
+        start = m.end()
+    pieces.append((text[start:], ""))
+    kept = [(c, sep) for c, sep in pieces if c.strip()]
+    return [
+        (c, "?" in sep and i + 1 < len(kept) and bool(_NO_ANSWER.match(kept[i + 1][0])))
+        for i, (c, sep) in enumerate(kept)
+    ]
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
