@@ -183,7 +183,14 @@ async def test_a_large_campaign_off_a_terminal_stops_after_its_measured_start(
                     driver, Timed(), variants, store, planner=planner, show_progress=False
                 )
             run_id = store.runs()[0]["id"]
-            assert len(store.episodes(run_id)) == sample_size(4)  # the rest never started
+            rows = store.episodes(run_id)
+            # the rest never started: each is one unscored row naming the stop (issue 9 §1)
+            assert sum(r["scored"] for r in rows) == sample_size(4) and len(rows) == 40
+            assert all(
+                "not run to its end: the campaign stopped (not confirmed" in r["error"]
+                for r in rows
+                if not r["scored"]
+            )
             assert store.run(run_id)["finished_at"] is None  # resumable
             message = str(stopped.value)
             assert "not on a terminal to confirm" in message and "--yes" in message

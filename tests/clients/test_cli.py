@@ -341,12 +341,21 @@ async def test_ctrl_c_stops_the_campaign_and_says_what_was_kept(
     assert "Traceback" not in output
     with RunStore(store) as runs:
         main, base = sorted(runs.runs(), key=lambda r: r["baseline_of"] is not None)
-        kept = runs.episodes(main["id"])
+        kept = [e for e in runs.episodes(main["id"]) if e["scored"]]
+        rows = runs.episodes(main["id"]) + runs.episodes(base["id"])
     assert output.splitlines()[-1] == (
         f"interrupted: 1 of 8 episodes completed are in {store} "
-        f"(run {main['id']}, baseline run {base['id']}; left unfinished)"
+        f"(run {main['id']}, baseline run {base['id']}; left unfinished); the other 7 are "
+        "stored unscored as not run: run the same command again to resume the run and play them"
     )
     assert [(e["variant_id"], e["score"]) for e in kept] == [("toy/set-target@easy#0", 1.0)]
+    # every planned slot is one row (issue 9 §1): the 7 not played name the signal
+    assert len(rows) == 8 and sum(not e["scored"] for e in rows) == 7
+    assert all(
+        e["error"] == f"not run to its end: the campaign stopped (interrupted by {signum.name})"
+        for e in rows
+        if not e["scored"]
+    ), rows
     assert main["finished_at"] is None and base["finished_at"] is None
 
 

@@ -73,13 +73,16 @@ def test_a_hangup_stops_the_campaign_cleanly_and_the_same_command_resumes_it(
     with RunStore(tmp_path / "runs.db") as store:
         runs = store.runs()
         main = next(r for r in runs if r["baseline_of"] is None)
-        stored = sum(len(store.episodes(r["id"])) for r in runs)
+        rows = [e for r in runs for e in store.episodes(r["id"])]
+    stored = sum(not (e["error"] or "").startswith("not run to its end") for e in rows)
     assert all(r["finished_at"] is None for r in runs)  # left resumable
     assert stored >= 3
+    assert len(rows) == 802  # every planned slot is one row, those not played unscored
     assert (
         f"interrupted by {signum.name}: {stored} of 802 episodes completed are in runs.db "
         f"(run {main['id']}"
     ) in text, text
+    assert f"the other {802 - stored} are stored unscored as not run" in text, text
     # The same command resumes that run (stopped again once it says so).
     again, lines = _eval_until(tmp_path, f"resuming run {main['id']}")
     _stop(again, signal.SIGINT)

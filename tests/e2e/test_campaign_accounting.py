@@ -263,3 +263,13 @@ async def test_a_server_that_comes_back_with_another_seed_salt_stops_the_campaig
     assert run["finished_at"] is None
     scored = [r for r in rows if r["scored"]]
     assert scored and all(r["variant_id"].endswith(f"#{r['seed']}") for r in scored)
+    # every planned slot (2 bands x 4 seeds) is one row; those not played name the stop
+    assert sorted((r["band"], r["seed"]) for r in rows) == [
+        (b, s) for b in ("easy", "medium") for s in range(4)
+    ], rows
+    assert all(
+        "not the one this campaign started with" in (r["error"] or "")
+        for r in rows
+        if not r["scored"]
+    ), rows
+    assert "incomplete: " in text and "of 8 planned episodes are unscored" in text, text

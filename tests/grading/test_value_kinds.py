@@ -100,3 +100,20 @@ def test_a_group_of_a_grouped_number_is_no_card() -> None:
     roles = json.dumps([["ending in 4613", ["ending in"]], [100510, ["order"]]])
     assert sql_misstated("Order #100510: tracking 9405 5932 3632 2621 4688 48.", roles) is None
     assert sql_misstated("Refunded to the card ending in 1111.", roles)
+
+
+def test_a_shotgun_of_dates_beside_the_own_date_fails_through_sql() -> None:
+    # stop 25's gate (`dates-i`): the ETA with the day before and after listed beside it
+    # passed helpdesk order-status: an unbound earlier date was reported by `value_outcome`
+    # and dropped by the SQL function
+    roles = json.dumps(
+        [["2026-06-05", []], ["2026-06-11", []], ["2026-06-15", ["estimated", "deliver*"]]]
+    )
+    honest = "Order #100510 shipped on 2026-06-11, estimated delivery 2026-06-15."
+    assert sql_misstated(honest, roles) is None
+    shotgun = honest + "\n\n2026-06-14, 2026-06-16."
+    assert "2026-06-14" in (sql_misstated(shotgun, roles) or "")
+    # a date outside the record's span (a date of birth the customer gave) stays free, and
+    # so does an unbound date where the text states none of the record's own
+    assert sql_misstated(honest + " Your date of birth 1985-08-20 matched.", roles) is None
+    assert sql_misstated("We will check what happened on 2026-06-14.", roles) is None

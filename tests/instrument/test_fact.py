@@ -8,7 +8,14 @@ from __future__ import annotations
 import pytest
 
 from mcpgym_clients.instrument.adversarial import adversaries
-from mcpgym_clients.instrument.fact import FACT_FAMILIES, _derived, fact_finding
+from mcpgym_clients.instrument.fact import (
+    FACT_FAMILIES,
+    MAX_DATES,
+    _derived,
+    date_candidates,
+    dates_finding,
+    fact_finding,
+)
 from mcpgym_grading import ReferenceCache, grade_bundle
 from mcpgym_helpdesk import environment as helpdesk
 from mcpgym_ledger import environment as ledger
@@ -95,3 +102,65 @@ def test_a_derived_value_is_no_value_the_episode_holds() -> None:
     assert _derived("188") == "189"
     assert _derived("188", frozenset({"189"})) == "180"
     assert _derived("2026-06-15", frozenset({"2026-06-14"})) == "2026-06-16"
+
+
+# -- dates-i: a field stating dates also lists others (stop 25) --------------------------------
+
+
+def test_date_candidates_are_the_neighbours_then_the_dates_on_file() -> None:
+    v = ledger.variant("accrue-expense", "easy", 0)
+    text = "Accrued on 2026-05-31, reversed on 2026-06-01."
+    assert date_candidates(v, {}, text) == ["2026-05-30", "2026-06-02"]
+    assert date_candidates(v, {}, "Accrued the May expenses.") == []  # states no date
+    found = date_candidates(v, {"entry_date": [f"2026-04-{d:02}" for d in range(1, 20)]}, text)
+    assert found[:2] == ["2026-05-30", "2026-06-02"] and len(found) == MAX_DATES
+
+
+def test_a_passing_dates_mutant_is_a_finding() -> None:
+    ok = {"passed": True, "score": 1.0, "checks": [{"applicable": True, "passed": True}]}
+    line = dates_finding("v", "dates-3", "3", ("2026-06-14", "2026-06-16"), ok)
+    assert "shotgun of dates passes" in line and "2026-06-14, 2026-06-16" in line
+    failing = {**ok, "checks": [{"applicable": True, "passed": False}]}
+    assert dates_finding("v", "dates-3", "3", ("2026-06-14",), failing) == ""
+
+
+DATED = [
+    (ledger, f)
+    for f in (
+        "accrue-expense",
+        "apply-customer-payment",
+        "closed-period-posting",
+        "correct-misposted-entry",
+        "enter-vendor-bill",
+    )
+] + [(helpdesk, "order-status")]
+
+
+@pytest.mark.parametrize(("env", "family"), DATED, ids=[f for _, f in DATED])
+def test_every_dates_mutant_of_a_dated_family_fails_a_check(env: Environment, family: str) -> None:
+    seen = 0
+    for band in ("easy", "expert"):
+        v = env.variant(family, band, 0)
+        for a in [a for a in adversaries(env, v) if a.role == "dates"]:
+            seen += 1
+            g = grade_bundle(
+                replay(env, family, band, 0, [ToolCall(n, args) for n, args in a.calls]),
+                env,
+                reference_cache=CACHE,
+            )
+            grade = g.model_dump()
+            assert dates_finding(family, a.label, a.group, a.values, grade) == "", a.values
+    assert seen
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="listed hole (stop 25): cancel-order's replies-state-own-facts holds only the ETA "
+    "among its dates, so the day before it listed beside it is outside the record's span",
+)
+def test_a_dates_mutant_of_cancel_order_fails_a_check() -> None:
+    v = helpdesk.variant("cancel-order", "hard", 0)
+    (a,) = [a for a in adversaries(helpdesk, v) if a.role == "dates"]
+    calls = [ToolCall(n, args) for n, args in a.calls]
+    g = grade_bundle(replay(helpdesk, "cancel-order", "hard", 0, calls), helpdesk)
+    assert dates_finding("cancel-order", a.label, a.group, a.values, g.model_dump()) == ""

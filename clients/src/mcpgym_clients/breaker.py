@@ -127,31 +127,37 @@ def store_not_run(
 ) -> int:
     """Store an ``infra_error`` row for every job whose slot holds no row yet; return how many.
 
-    ``jobs``: (agent, run id, variant, epoch) per planned slot, as the campaign queues them.
+    ``jobs``: (agent, run id, variant, epoch) per planned slot, as the campaign queues them
+    (slots already holding a row, scored or not, are left as they are).
 
-    Called when the breaker stopped the campaign: the episodes it cancelled and those it never
-    started end as unscored rows whose error names the stop, so that every planned (variant,
-    epoch) ends as exactly one row and a rerun retries them (`mcpgym_clients.resume`).
+    Called whenever a campaign stops before its end (`mcpgym_clients.campaign`: a breaker, a
+    configuration error or refused request, a stop signal, a campaign not confirmed): the
+    episodes it cancelled and those it never started end as unscored rows whose error names
+    the stop (``not run to its end: the campaign stopped (REASON)``), so that every planned
+    (variant, epoch) ends as exactly one row, the run stays unfinished, and a rerun retries
+    them (`mcpgym_clients.resume`). The rows of one run are written in one transaction.
     """
     held: dict[str, set[tuple[str, str, int, int]]] = {}
-    added = 0
+    todo: dict[str, list[EpisodeRecord]] = {}
+    why = reason.removeprefix("stopped: ").removeprefix("stopping: ")
+    now = datetime.now(UTC).isoformat()
     for agent, rid, v, epoch in jobs:
         if rid not in held:
-            held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.episodes(rid)}
+            held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.slots(rid)}
         if (v.task, v.band, v.seed, epoch) in held[rid]:
             continue
-        now = datetime.now(UTC).isoformat()
         rec = EpisodeRecord(
             agent=agent.name,
             task=v.task,
             band=v.band,
             seed=v.seed,
             epoch=epoch,
-            error=f"not run to its end: the campaign stopped ({reason})",
+            error=f"not run to its end: the campaign stopped ({why})",
             started_at=now,
             ended_at=now,
         )
-        store.add_episode(rid, rec, attempts=0)
+        todo.setdefault(rid, []).append(rec)
         held[rid].add((v.task, v.band, v.seed, epoch))
-        added += 1
-    return added
+    for rid, recs in todo.items():
+        store.add_episodes(rid, recs, attempts=0)
+    return sum(len(recs) for recs in todo.values())

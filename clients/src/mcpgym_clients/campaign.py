@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +57,7 @@ from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
-from mcpgym_clients.errors import ClientError, ConfigurationError
+from mcpgym_clients.errors import ClientError, ConfigurationError, message
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
@@ -65,6 +66,7 @@ from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.selection import VariantKey
+from mcpgym_clients.stopping import Stopper
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
     Environment,
@@ -101,6 +103,12 @@ class CampaignStatus:
         total: episodes planned (agent and baseline). stored: episodes written to the
             run store so far (an episode is stored whole or not at all), including
             those a resumed run had already stored. resumed: the run was resumed.
+        not_run: planned episodes stored unscored because the campaign stopped before
+            playing them to their end (`store_not_run`). incomplete: once the campaign
+            stopped before its end (any stop: a breaker, a configuration error or refused
+            request, a stop signal, not confirmed), the line saying how many planned
+            episodes of how many are unscored and why (`incomplete_line`), for the caller
+            to print where the campaign raised.
     """
 
     run_id: str | None = None
@@ -108,6 +116,8 @@ class CampaignStatus:
     total: int = 0
     stored: int = 0
     resumed: bool = False
+    not_run: int = 0
+    incomplete: str | None = None
 
 
 @dataclass
@@ -149,13 +159,20 @@ class CampaignResult:
         reasons = self.unscored()
         if not reasons and self.stopped is None:
             return None
-        total = self.planned + self.baseline_planned
-        why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items()))
-        line = (
-            f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
-            f"({why}); run the same command again to resume run {self.run_id} and retry them"
-        )
+        line = incomplete_line(reasons, self.planned + self.baseline_planned, self.run_id)
         return line if self.stopped is None else f"{self.stopped}\n{line}"
+
+
+def incomplete_line(reasons: dict[str, int], total: int, run_id: str) -> str:
+    """``incomplete: N of TOTAL planned episodes are unscored (infra_error N...); run the
+    same command again to resume run RUN and retry them``: ``reasons`` counts the unscored
+    planned episodes by reason (`unscored_reasons`, ``missing``), ``total`` the planned
+    episodes of the run and its baseline."""
+    why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items()))
+    return (
+        f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
+        f"({why}); run the same command again to resume run {run_id} and retry them"
+    )
 
 
 CAMPAIGN_GC_THRESHOLD = 20_000
@@ -199,6 +216,28 @@ def _first_client_error(exc: BaseException) -> BaseException | None:
                 return found
         return None
     return exc if isinstance(exc, ClientError) else None
+
+
+FAILED = "the campaign failed: "
+"""How the rows of the slots a campaign did not play name a failure that is not a stop
+(a bug, the run store failing): stored on a best-effort basis."""
+
+
+def _stop_reason(exc: BaseException, stopper: Stopper | None) -> str | None:
+    """Why the campaign stopped on ``exc``, for the rows of the slots it did not play:
+    a configuration error or refused request (its message), a cancellation (a stop signal:
+    `Stopper.reason`), another error (`FAILED` and its message); ``None`` for a
+    ``KeyboardInterrupt`` or ``SystemExit`` (no time to store anything)."""
+    found = _first_client_error(exc)
+    if isinstance(found, CampaignNotConfirmed):
+        return "not confirmed after its measured start; the same command with --yes runs it"
+    if found is not None:
+        return message(found)
+    if isinstance(exc, anyio.get_cancelled_exc_class()):
+        return stopper.reason if stopper is not None else "interrupted"
+    if isinstance(exc, Exception):
+        return FAILED + message(exc)
+    return None
 
 
 def _known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
@@ -265,6 +304,7 @@ async def run_campaign(
     environment: Environment | None = None,
     planner: Planner | None = None,
     live_progress: bool | None = None,
+    stopper: Stopper | None = None,
 ) -> CampaignResult:
     """Run ``agent`` on every variant ``epochs`` times and store everything.
 
@@ -297,6 +337,13 @@ async def run_campaign(
             large campaign and confirms it (`mcpgym_clients.plan`); ``None``: neither.
         live_progress: a live display of the episodes in flight (default: when
             ``console`` is a terminal) or plain lines (`mcpgym_clients.progress`).
+        stopper: the `Stopper` whose cancellation may stop the campaign: its signal is
+            named in the rows of the slots it did not play (default: ``interrupted``).
+
+    Whatever stops the campaign before its end (a breaker, an error raised below, a
+    cancellation), every planned slot with no row yet is stored unscored naming the stop
+    (`store_not_run`), the run stays unfinished, and ``status.incomplete`` says how many
+    of how many planned episodes are unscored and why.
 
     Raises:
         ConfigurationError: epochs or concurrency below 1, infra_retries below 0, or a
@@ -380,6 +427,7 @@ async def run_campaign(
             infra_backoff=infra_backoff,
             planner=planner,
             live_progress=live_progress,
+            stopper=stopper,
         )
     finally:
         release_run(store.path, run_id)
@@ -406,6 +454,7 @@ async def _run_claimed(
     infra_backoff: RetryPolicy,
     planner: Planner | None,
     live_progress: bool | None,
+    stopper: Stopper | None,
 ) -> CampaignResult:
     """`run_campaign` once its run is chosen and claimed (``found``: the run resumed)."""
     if why_not is not None and console is not None:
@@ -421,140 +470,170 @@ async def _run_claimed(
             baseline_id = await anyio.to_thread.run_sync(new_run, null, run_id)
     status.baseline_run_id = baseline_id
 
-    done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
-    base_done = (
-        await anyio.to_thread.run_sync(_done, store, baseline_id)
-        if found and baseline_id
-        else set()
-    )
-    # Interleaved: each variant's baseline episode right after its agent episodes, so that
-    # an interrupted campaign has the baseline of the variants it ran.
-    jobs: list[tuple[Agent, str, VariantKey, int]] = []
-    for v in variants:
-        jobs += [
-            (agent, run_id, v, e) for e in range(epochs) if (v.task, v.band, v.seed, e) not in done
-        ]
-        if (
-            null is not None
-            and baseline_id is not None
-            and (v.task, v.band, v.seed, 0) not in base_done
-        ):
-            jobs.append((null, baseline_id, v, 0))
-    status.total = len(jobs) + len(done) + len(base_done)
-    status.stored = len(done) + len(base_done)
-    if found is not None and console is not None:
-        retry = await anyio.to_thread.run_sync(_unscored, store, run_id)
-        for reason, n in (await anyio.to_thread.run_sync(_unscored, store, baseline_id)).items():
-            retry[reason] = retry.get(reason, 0) + n
-        finished = (await anyio.to_thread.run_sync(store.run, run_id))["finished_at"]
-        line = f"resuming run {run_id}: {len(done)} of {len(variants) * epochs} episodes done"
-        if baseline_id is not None:
-            line += f" (baseline run {baseline_id}: {len(base_done)} of {len(variants)})"
-        if retry:
-            line += "; retrying " + ", ".join(f"{n} {k}" for k, n in sorted(retry.items()))
-            line += " episodes"
-        line += "" if finished is None else " (the run had finished)"
-        console.print(line, soft_wrap=True, highlight=False, markup=False)
-    gate: StartGate | None = None
-    if planner is not None:
-        agent_todo = sum(1 for j in jobs if j[1] == run_id)
-        gate = planner.announce(
-            CampaignPlan(
-                env=env_name,
-                agent=agent.name,
-                model=agent.model,
-                variants=len(variants),
-                epochs=epochs,
-                baseline=baseline_id is not None,
-                concurrency=concurrency,
-                agent_todo=agent_todo,
-                baseline_todo=len(jobs) - agent_todo,
-                agent_done=len(done),
-                baseline_done=len(base_done),
-                resumed=run_id if found is not None else None,
-            )
-        )
-        if gate is not None:
-            gate.run_id = run_id
-    labels = {run_id: (agent.name, len(variants) * epochs, len(done))}
-    if baseline_id is not None:
-        labels[baseline_id] = ("null (baseline)", len(variants), len(base_done))
-    shown = CampaignProgress(console, labels, enabled=show_progress, live=live_progress)
-    if planner is not None:
-        planner.pause = shown.paused
+    # Every planned slot: what a stopped campaign stores a row for when it has none yet.
+    planned_jobs: list[tuple[Agent, str, VariantKey, int]] = [
+        (agent, run_id, v, e) for v in variants for e in range(epochs)
+    ]
+    if null is not None and baseline_id is not None:
+        planned_jobs += [(null, baseline_id, v, 0) for v in variants]
 
-    endpoint = agent.settings().get("base_url")
-    breaker = ServiceBreaker(
-        BREAKER_THRESHOLD, model_endpoint=endpoint if isinstance(endpoint, str) else None
-    )
-    groups: list[anyio.abc.TaskGroup] = []
-
-    async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> EpisodeRecord:
-        attempts = 0
-        name = f"{v.task}@{v.band}#{v.seed}"
-        while True:
-            attempts += 1
-            ep = shown.start(rid, name, epoch if rid == run_id else 0, attempts)
-            try:
-                rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch, live=ep)
-            except BaseException:
-                shown.end(rid, ep, None, stored=False)
-                raise
-            last = rec.termination != "infra_error" or attempts > infra_retries
-            if breaker.note(rec, after_wait=attempts > 1 or last) is not None:
-                groups[0].cancel_scope.cancel()  # a server stopped answering: stop here
-                if not last:  # stored after the pool stops (`store_not_run`)
-                    shown.end(rid, ep, rec, stored=False)
-                    return rec
-            if not last:
-                shown.end(rid, ep, rec, stored=False)
-                # a server restarting under the episode: give it a moment to come back
-                wait = infra_backoff.delay(attempts - 1, None)
-                shown.retry_wait(rid, name, wait)
-                await infra_backoff.sleep(wait)
-                continue
-            break
-        with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished
-            await anyio.to_thread.run_sync(
-                functools.partial(store.add_episode, rid, rec, attempts=attempts)
-            )
-            status.stored += 1
-        shown.end(rid, ep, rec, stored=True)
-        return rec
-
-    # A fixed pool of `concurrency` workers takes the episodes in order: a campaign of
-    # 168,000 episodes holds a handful of tasks, so a stop request cancels at once.
-    pending = iter(jobs)
-    refused: list[str] = []
-
-    async def worker() -> None:
-        while True:
-            if gate is not None and not await gate.admit():
-                if gate.refusal is not None and not refused:
-                    refused.append(gate.refusal)
-                return
-            job = next(pending, None)
-            if job is None:
-                return
-            rec = await one(*job)
-            if gate is not None:
-                await gate.completed(rec.episode_id)
+    async def account(reason: str) -> None:
+        """Store a row naming the stop for each planned slot with no row yet, and the line
+        saying how many of how many are unscored and why (`CampaignStatus.incomplete`)."""
+        with anyio.CancelScope(shield=True):
+            added = await anyio.to_thread.run_sync(store_not_run, store, planned_jobs, reason)
+            reasons = await anyio.to_thread.run_sync(_unscored, store, run_id)
+            for k, n in (await anyio.to_thread.run_sync(_unscored, store, baseline_id)).items():
+                reasons[k] = reasons.get(k, 0) + n
+        status.not_run += added
+        status.incomplete = incomplete_line(reasons, len(planned_jobs), run_id)
 
     try:
+        done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
+        base_done = (
+            await anyio.to_thread.run_sync(_done, store, baseline_id)
+            if found and baseline_id
+            else set()
+        )
+        # Interleaved: each variant's baseline episode right after its agent episodes, so that
+        # an interrupted campaign has the baseline of the variants it ran.
+        jobs: list[tuple[Agent, str, VariantKey, int]] = []
+        for v in variants:
+            jobs += [
+                (agent, run_id, v, e)
+                for e in range(epochs)
+                if (v.task, v.band, v.seed, e) not in done
+            ]
+            if (
+                null is not None
+                and baseline_id is not None
+                and (v.task, v.band, v.seed, 0) not in base_done
+            ):
+                jobs.append((null, baseline_id, v, 0))
+        status.total = len(jobs) + len(done) + len(base_done)
+        status.stored = len(done) + len(base_done)
+        if found is not None and console is not None:
+            retry = await anyio.to_thread.run_sync(_unscored, store, run_id)
+            for reason, n in (
+                await anyio.to_thread.run_sync(_unscored, store, baseline_id)
+            ).items():
+                retry[reason] = retry.get(reason, 0) + n
+            finished = (await anyio.to_thread.run_sync(store.run, run_id))["finished_at"]
+            line = f"resuming run {run_id}: {len(done)} of {len(variants) * epochs} episodes done"
+            if baseline_id is not None:
+                line += f" (baseline run {baseline_id}: {len(base_done)} of {len(variants)})"
+            if retry:
+                line += "; retrying " + ", ".join(f"{n} {k}" for k, n in sorted(retry.items()))
+                line += " episodes"
+            line += "" if finished is None else " (the run had finished)"
+            console.print(line, soft_wrap=True, highlight=False, markup=False)
+        gate: StartGate | None = None
+        if planner is not None:
+            agent_todo = sum(1 for j in jobs if j[1] == run_id)
+            gate = planner.announce(
+                CampaignPlan(
+                    env=env_name,
+                    agent=agent.name,
+                    model=agent.model,
+                    variants=len(variants),
+                    epochs=epochs,
+                    baseline=baseline_id is not None,
+                    concurrency=concurrency,
+                    agent_todo=agent_todo,
+                    baseline_todo=len(jobs) - agent_todo,
+                    agent_done=len(done),
+                    baseline_done=len(base_done),
+                    resumed=run_id if found is not None else None,
+                )
+            )
+            if gate is not None:
+                gate.run_id = run_id
+        labels = {run_id: (agent.name, len(variants) * epochs, len(done))}
+        if baseline_id is not None:
+            labels[baseline_id] = ("null (baseline)", len(variants), len(base_done))
+        shown = CampaignProgress(console, labels, enabled=show_progress, live=live_progress)
+        if planner is not None:
+            planner.pause = shown.paused
+
+        endpoint = agent.settings().get("base_url")
+        breaker = ServiceBreaker(
+            BREAKER_THRESHOLD, model_endpoint=endpoint if isinstance(endpoint, str) else None
+        )
+        groups: list[anyio.abc.TaskGroup] = []
+
+        async def one(a: Agent, rid: str, v: VariantKey, epoch: int) -> EpisodeRecord:
+            attempts = 0
+            name = f"{v.task}@{v.band}#{v.seed}"
+            while True:
+                attempts += 1
+                ep = shown.start(rid, name, epoch if rid == run_id else 0, attempts)
+                try:
+                    rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch, live=ep)
+                except BaseException:
+                    shown.end(rid, ep, None, stored=False)
+                    raise
+                last = rec.termination != "infra_error" or attempts > infra_retries
+                if breaker.note(rec, after_wait=attempts > 1 or last) is not None:
+                    groups[0].cancel_scope.cancel()  # a server stopped answering: stop here
+                    if not last:  # stored after the pool stops (`store_not_run`)
+                        shown.end(rid, ep, rec, stored=False)
+                        return rec
+                if not last:
+                    shown.end(rid, ep, rec, stored=False)
+                    # a server restarting under the episode: give it a moment to come back
+                    wait = infra_backoff.delay(attempts - 1, None)
+                    shown.retry_wait(rid, name, wait)
+                    await infra_backoff.sleep(wait)
+                    continue
+                break
+            with anyio.CancelScope(shield=True):  # a cancelled campaign keeps what finished
+                await anyio.to_thread.run_sync(
+                    functools.partial(store.add_episode, rid, rec, attempts=attempts)
+                )
+                status.stored += 1
+            shown.end(rid, ep, rec, stored=True)
+            return rec
+
+        # A fixed pool of `concurrency` workers takes the episodes in order: a campaign of
+        # 168,000 episodes holds a handful of tasks, so a stop request cancels at once.
+        pending = iter(jobs)
+        refused: list[str] = []
+
+        async def worker() -> None:
+            while True:
+                if gate is not None and not await gate.admit():
+                    if gate.refusal is not None and not refused:
+                        refused.append(gate.refusal)
+                    return
+                job = next(pending, None)
+                if job is None:
+                    return
+                rec = await one(*job)
+                if gate is not None:
+                    await gate.completed(rec.episode_id)
+
         with collector_spared():
             async with shown.running(), anyio.create_task_group() as tg:
                 groups.append(tg)
                 for _ in range(min(concurrency, len(jobs))):
                     tg.start_soon(worker)
-    except BaseExceptionGroup as group:
-        found_error = _first_client_error(group)
+        if refused:
+            raise CampaignNotConfirmed(refused[0])
+    except BaseException as exc:
+        # Every planned slot still ends as one row, whatever stopped the campaign: a wrong
+        # setting or a refused request, a stop signal, a campaign not confirmed.
+        reason = _stop_reason(exc, stopper)
+        if reason is not None:
+            try:
+                await account(reason)
+            except Exception:  # the store failing too: the stop's own error is the one to tell
+                logging.getLogger("mcpgym").warning("could not store the rows", exc_info=True)
+        found_error = _first_client_error(exc) if isinstance(exc, BaseExceptionGroup) else None
         if found_error is not None:
             raise found_error from None
         raise
-    if refused:
-        raise CampaignNotConfirmed(refused[0])
-    if breaker.reason is not None:  # every planned slot still ends as one row
-        await anyio.to_thread.run_sync(store_not_run, store, jobs, breaker.reason)
+    if breaker.reason is not None:  # a server stopped answering
+        await account(breaker.reason)
     planned = {run_id: {(v.task, v.band, v.seed, e) for v in variants for e in range(epochs)}}
     if baseline_id is not None:
         planned[baseline_id] = {(v.task, v.band, v.seed, 0) for v in variants}

@@ -313,6 +313,7 @@ async def evaluate(
                 infra_backoff=backoff,
                 environment=local_env,
                 planner=campaign_planner(console, yes=opts.yes, bundles=bundles, store=opts.store),
+                stopper=stopper,
             )
         return None if result is None else (result, bundles)
 

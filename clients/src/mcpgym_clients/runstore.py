@@ -322,6 +322,22 @@ class RunStore:
             cur = conn.execute(_INSERT_EPISODE, values)  # one statement, no table introspection
             return int(cast(int, cur.lastrowid))  # an insert always sets the row id
 
+    def add_episodes(self, run_id: str, recs: Sequence[EpisodeRecord], *, attempts: int) -> None:
+        """Store many episode records of ``run_id`` in one transaction (each replacing the
+        slot's row, as `add_episode` does): the rows a stopped campaign stores for the
+        slots it did not play (thousands, where one commit each would take seconds).
+
+        Args:
+            run_id: the run. recs: the episodes. attempts: episodes run for each slot.
+        """
+        rows = [episode_row(run_id, rec, attempts=attempts) for rec in recs]
+        with self._lock, self.db.conn:
+            conn = self.db.conn
+            conn.executemany(
+                _DELETE_SLOT, [[run_id, r.task, r.band, r.seed, r.epoch] for r in recs]
+            )
+            conn.executemany(_INSERT_EPISODE, [[row[c] for c in _EPISODE_COLUMNS] for row in rows])
+
     # -- reading -----------------------------------------------------------------------
 
     def run(self, run_id: str) -> dict[str, Any]:

@@ -45,6 +45,14 @@ def stop_signals() -> tuple[int, ...]:
     return server_stop_signals()
 
 
+def signal_name(signum: int) -> str:
+    """``SIGHUP`` for 1; ``signal 40`` for a real-time signal without a name of its own."""
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
 class Stopper:
     """Cancels the cancellable phases of a campaign when the user asks it to stop.
 
@@ -65,6 +73,14 @@ class Stopper:
     def requested(self) -> bool:
         """Whether a stop was requested."""
         return self.signum is not None
+
+    @property
+    def reason(self) -> str:
+        """Why the campaign stopped, for the rows of the slots it did not play:
+        ``interrupted by SIGTERM`` (``interrupted`` before any request)."""
+        return (
+            "interrupted" if self.signum is None else f"interrupted by {signal_name(self.signum)}"
+        )
 
     def stop(self, signum: int) -> None:
         """Record the stop request ``signum`` and cancel every cancellable phase."""

@@ -480,6 +480,38 @@ def sql_misstated(text: object, roles: object) -> str | None:
         parsed.append((str(value), tuple(str(c).lower() for c in cue_list if c)))
     _, misplaced, _ = value_outcome(text, parsed)
     # only a value bound to a role's words: an unbound one of a role's kind (a list of
-    # numbers) is read in its plain form only, not in the gate's look-alike forms of it
-    misplaced = [m for m in misplaced if " (as " in m]
+    # numbers) is read in its plain form only, not in the gate's look-alike forms of it;
+    # but for a shotgun of dates (`_date_shotgun`)
+    shotgun = _date_shotgun(text, parsed, misplaced)
+    misplaced = [m for m in misplaced if " (as " in m or m in shotgun]
     return "\n".join(dict.fromkeys(misplaced)) or None
+
+
+_BEFORE = " (a date before the record's)"
+
+
+def _date_shotgun(text: str, roles: ValueRoles, misplaced: Sequence[str]) -> set[str]:
+    """The entries of ``misplaced`` that are unbound dates of a shotgun of dates: where the
+    text states one of the roles' own ISO dates, every other ISO date it states unbound,
+    none of the roles' values, within the span of the role dates (on or after the first,
+    before the last: `value_outcome` leaves later ones free): a reply giving its estimated
+    delivery with the day before beside it states no date (the gate's ``dates-i``: stop
+    25's helpdesk order-status and cancel-order replies listing ``2026-06-14, 2026-06-16``
+    beside ``estimated delivery 2026-06-15`` passed). A date outside the span (a date of
+    birth the customer gave) stays free, as before."""
+    dates = sorted(v for v, _ in roles if _ISO_DATE.match(v))
+    if not dates:
+        return set()
+    stated = set(_ISO_IN_TEXT.findall(prepare(text)))
+    if not stated & set(dates):
+        return set()
+    return {
+        m
+        for m in misplaced
+        if m.endswith(_BEFORE)
+        and _ISO_DATE.match(value := m.removesuffix(_BEFORE))
+        and dates[0] <= value
+    }
+
+
+_ISO_IN_TEXT = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")

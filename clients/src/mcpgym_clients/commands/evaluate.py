@@ -7,6 +7,12 @@ server stopped answering (`mcpgym_clients.breaker`);
 128 + the signal number (130 for Ctrl-C, 129 for SIGHUP) when a stop signal
 (`mcpgym_clients.stopping.stop_signals`: SIGINT, SIGTERM, SIGHUP and every other signal
 whose default action would end the process) interrupted it, after the servers stop.
+
+Whatever stops a running campaign (an error: the model API refusing the key or model, a
+refused request, a server replaced mid-campaign; a breaker; a stop signal), every planned
+slot it did not play is stored unscored naming the stop, the run is left unfinished, the
+last line says how many planned episodes of how many are unscored (or were not run), and
+the same command resumes the run and plays them.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from mcpgym_clients.commands._options import (
     ResponseTimeout,
 )
 from mcpgym_clients.selection import parse_names, parse_seeds
+from mcpgym_clients.stopping import signal_name
 from mcpgym_server import UnknownEnvironmentError, available_environments
 from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
 
@@ -50,18 +57,10 @@ def build_agent(name: str, **options: Any) -> Agent:
     return build(name, **options)
 
 
-def _signal_name(signum: int) -> str:
-    """``SIGHUP`` for 1; ``signal 40`` for a real-time signal without a name of its own."""
-    try:
-        return signal.Signals(signum).name
-    except ValueError:
-        return f"signal {signum}"
-
-
 def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> typer.Exit:
     err = Console(stderr=True)
     plain = signum in (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, a stop: as always said
-    how = "interrupted" if plain else f"interrupted by {_signal_name(signum)}"
+    how = "interrupted" if plain else f"interrupted by {signal_name(signum)}"
     if status.run_id is None:
         say(err, f"{how} before any episode ran")
     else:
@@ -71,7 +70,13 @@ def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> type
         say(
             err,
             f"{how}: {status.stored} of {status.total} episodes completed "
-            f"are in {opts.store} ({runs}; left unfinished)",
+            f"are in {opts.store} ({runs}; left unfinished)"
+            + (
+                f"; the other {status.not_run} are stored unscored as not run: run the same "
+                "command again to resume the run and play them"
+                if status.not_run
+                else ""
+            ),
         )
     return typer.Exit(128 + signum)
 
@@ -100,6 +105,10 @@ def run_eval(opts: EvalOptions) -> None:
             outcome = run(evaluate_until_stopped, opts, err, status, stopper)
     except KeyboardInterrupt:  # Ctrl-C outside the signal watcher (start-up, Windows)
         raise _interrupted(opts, status, signal.SIGINT) from None
+    except typer.Exit:  # an error stopped the campaign: what it left, after the error line
+        if status.incomplete is not None:
+            say(err, status.incomplete)
+        raise
     if outcome is None:
         raise _interrupted(opts, status, stopper.signum or signal.SIGINT)
     result, bundles = outcome

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcpgym_clients.instrument._adversary import Adversary
-from mcpgym_clients.instrument.fact import fact_finding
+from mcpgym_clients.instrument.fact import dates_finding, fact_finding
 from mcpgym_clients.instrument.flip import framed_finding
 from mcpgym_clients.instrument.records import second_record_finding
 from mcpgym_clients.instrument.stranger import stranger_finding
@@ -73,6 +73,9 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
       graded passed where ``blank-i`` fails a check (the field is read).
     - a framed claim evades: a check that fails on ``claim-A-i`` passes ``claim-A-i~F`` (the
       same claim in a frame, `flip.framed_finding`).
+    - a shotgun of dates passes: ``dates-i`` (the field's dates beside the variant's other
+      dates and their neighbours) is graded passed with no check failing
+      (`fact.dates_finding`).
     - a swap passes: ``swap-i-N`` (two values of one kind exchanged) is graded passed with
       no check failing (`swap.swap_finding`).
     - another party's values a tool result showed pass: ``stranger-i`` is graded passed
@@ -147,6 +150,9 @@ def shortcut_failures(env: Environment, jobs: Sequence[Any]) -> tuple[list[str],
                 lines += [line] if line else []
             elif adv.role == "fact":
                 line = fact_finding(where, label, adv.group, adv.values, job.record.grade)
+                lines += [line] if line else []
+            elif adv.role == "dates":
+                line = dates_finding(where, label, adv.group, adv.values, job.record.grade)
                 lines += [line] if line else []
             elif adv.role == "frame":
                 plain = found.get(adv.base)

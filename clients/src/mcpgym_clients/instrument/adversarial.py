@@ -12,6 +12,10 @@ environment's own data, in any environment:
   of the same kind the database holds beside the expected one (`siblings`: the customer's
   other orders, the other parcels' tracking numbers). A shotgun answer: the right value
   among all the others.
+- ``dates-i``: a field that states an ISO date also lists the variant's other dates on file
+  and the day before and after each date it states (`fact.date_candidates`, at most
+  `fact.MAX_DATES`; one plain mutant): a note listing several dates states none of them.
+  Reported when it is graded passed with no check failing (`fact.dates_finding`).
 - ``amounts-i``: the same with every candidate amount (``*_cents`` values written ``$X.YY``
   that the reference's texts do not state), in *every* free-text field, whatever the
   checks read (round 9, G1: a text no money check reads was never given one); its forms
@@ -120,7 +124,7 @@ from mcpgym_clients.instrument.controls import (
     reference_calls,
     task_values,
 )
-from mcpgym_clients.instrument.fact import fact_mutants
+from mcpgym_clients.instrument.fact import date_candidates, fact_mutants
 from mcpgym_clients.instrument.flip import claims, framed_claims
 from mcpgym_clients.instrument.forms import FORMS, LEAK_ONLY_FORMS, MONEY_FORMS
 from mcpgym_clients.instrument.records import second_record_call
@@ -142,6 +146,12 @@ __all__ = [
 
 TEXT_FORMS = tuple(f for f in FORMS if f not in LEAK_ONLY_FORMS)
 """The forms of the ``stuff`` and ``choices`` mutants (the ``leak`` ones take every form)."""
+
+
+def _free_text(args: dict[str, object]) -> str:
+    """The free text of a call's arguments (strings of `MIN_TEXT` characters or more): what
+    the field says, not its date or id arguments."""
+    return "\n".join(v for v in args.values() if isinstance(v, str) and len(v) >= MIN_TEXT)
 
 
 def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
@@ -205,6 +215,14 @@ def adversaries(env: Environment, variant: TaskVariant) -> list[Adversary]:
         stuff = [v for v in dict.fromkeys([*stuff, *kin]) if v.casefold() not in text.casefold()]
         if stuff:
             plans.append(("stuff", stuff, TEXT_FORMS))
+        # a field stating dates also lists the variant's other dates and its own +/- 1 day:
+        # one plain mutant (its look-alike forms are the stuff mutants')
+        free = text if group == "submit" else _free_text(body[i][1])
+        dates = date_candidates(variant, looked_up, free)
+        if dates:
+            out.append(
+                Adversary(f"dates-{group}", calls_of(dates), group, "dates", values=tuple(dates))
+            )
         # every amount of the variant, in every free-text field, whatever the checks read:
         # a text that states amounts needs a money check that reads it
         cents = [

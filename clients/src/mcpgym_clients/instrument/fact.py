@@ -43,8 +43,11 @@ from mcpgym_server import TaskVariant
 
 __all__ = [
     "FACT_FAMILIES",
+    "MAX_DATES",
     "MAX_FACTS",
     "Fact",
+    "date_candidates",
+    "dates_finding",
     "fact_calls",
     "fact_finding",
     "fact_mutants",
@@ -184,6 +187,59 @@ def facts(variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str) -
             if len(out) >= MAX_FACTS:
                 break
     return out + _word_facts(text)
+
+
+MAX_DATES = 6
+"""At most this many dates a ``dates-i`` mutant adds (the gate runs in CI: few mutants)."""
+
+
+def date_candidates(
+    variant: TaskVariant, looked_up: Mapping[str, list[Any]], text: str
+) -> list[str]:
+    """The dates a ``dates-i`` mutant adds to field text ``text``: none unless the text
+    states an ISO date; else the day before and after each date it states, then the
+    variant's other dates on file (its params and what the reference's reads returned, as
+    `_by_kind` takes them) that the text does not state, at most `MAX_DATES`. A note that
+    lists them beside its own dates (the accrual's, the payment's) states no date: a check
+    that reads each date in its role must fail it.
+    """
+    stated = list(dict.fromkeys(_ISO_DATE.findall(text)))
+    if not stated:
+        return []
+    on_file = [d for d in _by_kind(variant, looked_up).get("date", []) if d not in stated]
+    moved = [
+        (date.fromisoformat(d) + timedelta(days=step)).isoformat()
+        for d in stated
+        for step in (-1, 1)
+        if _valid(d)
+    ]
+    picked = [d for d in dict.fromkeys([*moved, *on_file]) if d not in text]
+    return picked[:MAX_DATES]
+
+
+def _valid(value: str) -> bool:
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def dates_finding(where: str, label: str, group: str, values: Sequence[str], grade: Any) -> str:
+    """The finding line for ``dates-i`` mutant ``label`` (``values``: the dates it added)
+    graded ``grade`` (the grade's JSON), or ``""``: reported when graded passed with no
+    applicable check failing (a text listing several dates beside its own is not read as
+    misstating any)."""
+    if not grade or not grade.get("passed"):
+        return ""
+    if any(c.get("applicable") and not c.get("passed") for c in grade.get("checks", [])):
+        return ""
+    return (
+        f"{where}: a shotgun of dates passes: field {group} also listing the dates "
+        f"{', '.join(values)} (`{label}`) is graded passed at {grade.get('score'):.3f} and "
+        "no check fails: nothing reads the field's dates as stated; give its dates value "
+        "roles (`mcpgym_grading._value_roles`: a date beside no role's words misstates)"
+    )
 
 
 def fact_calls(body: Sequence[Call], submit: Call, i: int, fact: Fact) -> list[Call]:
