@@ -18,6 +18,7 @@ from mcpgym_grading._check_context import (
 )
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
+from mcpgym_grading._find_many import contains_each
 from mcpgym_grading._money import USD, Mention, money_mentions
 from mcpgym_grading._roles import AmountRole, resolve_roles, role_outcome
 from mcpgym_grading._shown import shown_of, shown_values
@@ -286,9 +287,18 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
             raise CheckEvaluationError(f"`expected` {exc}") from None
         banned = [v for v in forbidden if expected is None or not _inside(check, v, expected)]
         leaked = []
-        for value in banned:  # looked for as `contains` would, whatever the mode
+        # token mode: the whole list looked for in one pass (`_find_many`), as `occurs`
+        # would look for each value
+        seen = (unsigned if unsigned is not None else view) if view is not None else None
+        hits = None if seen is None else contains_each(seen, [str(v) for v in banned])
+        for n, value in enumerate(banned):  # looked for as `contains` would, whatever the mode
             try:
-                if occurs(value, "contains", as_leak=True):
+                if hits is None:
+                    if occurs(value, "contains", as_leak=True):
+                        leaked.append(value)
+                elif hits[n] is None:
+                    continue  # no alphanumeric token: nothing to state
+                elif hits[n] or email_leaked(text, str(value)):
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state
