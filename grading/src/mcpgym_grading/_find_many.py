@@ -9,9 +9,10 @@ a list is prepared once (`ValueList`, kept per list) and searched in one pass pe
 (including its ``ValueError`` for a value with no alphanumeric token, answered ``None``):
 
 - the token streams: a value's plain run, grouped and loose searches can only succeed
-  where its first token (plain) or a prefix of its first group (grouped, loose) is a token
-  of the view, so each list keeps its values by those keys and only the values whose key is
-  one of the view's tokens are searched (as `TextView` searches them);
+  where its first token (plain) or a prefix of its first group (grouped, loose; the group
+  itself where it has no digit, `_keys`) is a token of the view, so each list keeps its
+  values by those keys and only the values whose key is one of the view's tokens are
+  searched (as `TextView` searches them);
 - the skeleton: the needles of a list are one trie per ``(long, more, sign)`` (what the
   search reads of a needle beyond its characters, `mcpgym_grading._skeleton._plan`), the
   edge to each character labelled with whether the needle has a separator or a prose break
@@ -78,7 +79,13 @@ class _Trie:
         node.ends.append(value)
 
 
-def _prefixes(head: str) -> list[str]:
+def _keys(head: str) -> list[str]:
+    """The tokens a grouped search of a value whose first group is ``head`` can start
+    from (`mcpgym_grading._text._find_groups`): a token ``head`` starts with, and only
+    ``head`` itself where it has no digit (a token joins the one before it only where both
+    have digits, so a digit-free group is one whole token)."""
+    if not any(c.isdigit() for c in head):
+        return [head]
     return [head[:end] for end in range(1, len(head) + 1)]
 
 
@@ -105,12 +112,12 @@ class ValueList:
                 continue
             self.by_plain.setdefault(plain[0], []).append(i)
             if grouped:
-                for p in _prefixes(grouped[0]):
+                for p in _keys(grouped[0]):
                     self.by_grouped.setdefault(p, []).append(i)
             else:
                 self.always_grouped.append(i)
             if loose:
-                for p in _prefixes(loose[0]):
+                for p in _keys(loose[0]):
                     self.by_loose.setdefault(p, []).append(i)
             v = needle.chars
             if not v or len(v) > MAX_CHARS:
