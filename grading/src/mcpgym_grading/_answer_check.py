@@ -52,20 +52,21 @@ def _cents(value: Any, what: str) -> int:
     return int(value)
 
 
+_PLAIN = frozenset({str, int, float})
+"""The types a listed value has (a subclass, or a ``bool``, is checked one by one)."""
+
+
 def _listed(value: Any, sql: str | None, ctx: CheckContext, what: str) -> list[Any]:
     values = _flat(resolve(value, ctx.params))
     if sql:
         _, rows = _run_sql(ctx, sql)
         values += [v for row in rows for v in row if v is not None]
-    out: list[Any] = []
-    seen: set[Any] = set()  # equal values hash equal (1 and 1.0): the first one is kept
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, str | int | float):
-            raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
-        if v not in seen:
-            seen.add(v)
-            out.append(v)
-    return out
+    if not all(type(v) in _PLAIN for v in values):  # a bool or another type: the first refused
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, str | int | float):
+                raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
+    # without repeats; equal values hash equal (1 and 1.0): the first one is kept
+    return list(dict.fromkeys(values))
 
 
 def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
