@@ -18,6 +18,7 @@ from mcpgym_grading._check_context import (
 )
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
+from mcpgym_grading._find_many import contains_each
 from mcpgym_grading._money import USD, Mention, money_mentions
 from mcpgym_grading._roles import AmountRole, resolve_roles, role_outcome
 from mcpgym_grading._shown import shown_of, shown_values
@@ -51,20 +52,21 @@ def _cents(value: Any, what: str) -> int:
     return int(value)
 
 
+_PLAIN = frozenset({str, int, float})
+"""The types a listed value has (a subclass, or a ``bool``, is checked one by one)."""
+
+
 def _listed(value: Any, sql: str | None, ctx: CheckContext, what: str) -> list[Any]:
     values = _flat(resolve(value, ctx.params))
     if sql:
         _, rows = _run_sql(ctx, sql)
         values += [v for row in rows for v in row if v is not None]
-    out: list[Any] = []
-    seen: set[Any] = set()  # equal values hash equal (1 and 1.0): the first one is kept
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, str | int | float):
-            raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
-        if v not in seen:
-            seen.add(v)
-            out.append(v)
-    return out
+    if not all(type(v) in _PLAIN for v in values):  # a bool or another type: the first refused
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, str | int | float):
+                raise CheckEvaluationError(f"{what} value must be a text or number, got {v!r}")
+    # without repeats; equal values hash equal (1 and 1.0): the first one is kept
+    return list(dict.fromkeys(values))
 
 
 def _forbidden(check: AnswerMatch, ctx: CheckContext) -> list[Any]:
@@ -286,9 +288,18 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
             raise CheckEvaluationError(f"`expected` {exc}") from None
         banned = [v for v in forbidden if expected is None or not _inside(check, v, expected)]
         leaked = []
-        for value in banned:  # looked for as `contains` would, whatever the mode
+        # token mode: the whole list looked for in one pass (`_find_many`), as `occurs`
+        # would look for each value
+        seen = (unsigned if unsigned is not None else view) if view is not None else None
+        hits = None if seen is None else contains_each(seen, [str(v) for v in banned])
+        for n, value in enumerate(banned):  # looked for as `contains` would, whatever the mode
             try:
-                if occurs(value, "contains", as_leak=True):
+                if hits is None:
+                    if occurs(value, "contains", as_leak=True):
+                        leaked.append(value)
+                elif hits[n] is None:
+                    continue  # no alphanumeric token: nothing to state
+                elif hits[n] or email_leaked(text, str(value)):
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state

@@ -52,14 +52,31 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 _phrase = phrase_pattern
 
 
+@lru_cache(maxsize=4096)
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    """The words `phrase_pattern` writes for ``phrase``, as plain text: a text it matches
+    holds each of them (so a phrase with a word the text lacks is neither compiled nor
+    searched)."""
+    return tuple(w for w in re.split(r"[\s\-]+", normalise_text(phrase)) if w)
+
+
+def _may_match(phrase: str, plain: str) -> bool:
+    return all(w in plain for w in _phrase_words(phrase))
+
+
 def stated_other(text: str, forbidden: Sequence[str], allowed: Sequence[str] = ()) -> list[str]:
     """The phrases of ``forbidden`` that ``text`` states as whole phrases (folded, any run of
     spaces or dashes between words) outside every phrase of ``allowed`` (read out first,
     longest first). Phrases without a letter or digit are skipped."""
     plain = normalise_text(text)
     for a in sorted({a for a in allowed if re.search(r"\w", a)}, key=len, reverse=True):
-        plain = _phrase(a).sub(" | ", plain)
-    return [f for f in dict.fromkeys(forbidden) if re.search(r"\w", f) and _phrase(f).search(plain)]
+        if _may_match(a, plain):
+            plain = _phrase(a).sub(" | ", plain)
+    return [
+        f
+        for f in dict.fromkeys(forbidden)
+        if re.search(r"\w", f) and _may_match(f, plain) and _phrase(f).search(plain)
+    ]
 
 
 @lru_cache(maxsize=256)
