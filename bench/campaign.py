@@ -415,7 +415,10 @@ async def _one_campaign(
 
 async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[str, float]:
     """CPU and wall ms of minimal loopback round trips on the same servers and clients."""
-    async with serve_locally(env, Path(tempfile.mkdtemp(dir=tmp))) as servers:
+    # no per-episode rate limit: the MCP floor sends its calls to one episode back to back
+    async with serve_locally(
+        env, Path(tempfile.mkdtemp(dir=tmp)), max_requests_per_second=None
+    ) as servers:
         async with httpx.AsyncClient(base_url=servers.env_url, trust_env=False) as http:
             await http.get("/healthz")
             limiter = anyio.CapacityLimiter(concurrency)
