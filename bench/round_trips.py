@@ -20,7 +20,8 @@ between ways are what to read when the machine is loaded.
 
 Prints per run the episodes/s of the campaign, the CPU ms per episode of the ``mcpgym``
 process during the campaign (all threads, and its event loop's thread) and of each
-server process over its whole life (start-up included: a cold campaign); then per way
+server process from its first request on (a cold campaign: variants generated, reference
+end states built; its start-up is printed apart); then per way
 the medians, the median of per-round ratios to the first way, and the requests per
 episode by kind, as the servers counted them and as the client sent them.
 """
@@ -72,8 +73,13 @@ def one_run(way: str, seeds: str, concurrency: int, tmp: Path) -> dict[str, Any]
     for f in figures:
         if f.get("role") != "server":
             continue
-        role = "grading" if any(k.startswith(("POST /grades", "GET /grades")) for k in f["counts"]) else "env server"
-        servers[role] = f["cpu_s"] * 1000 / n
+        role = (
+            "grading"
+            if any(k.startswith(("POST /grades", "GET /grades")) for k in f["counts"])
+            else "env server"
+        )
+        servers[role] = (f["cpu_s"] - f.get("served_cpu_from", 0.0)) * 1000 / n
+        servers[f"{role} (with start-up)"] = f["cpu_s"] * 1000 / n
         for k, v in f["counts"].items():
             served[k] = served.get(k, 0) + v
     return {
@@ -104,12 +110,14 @@ def main() -> None:
     kept = tempfile.mkdtemp(dir=args.dir) if args.keep else None
     if kept:
         print(f"kept: {kept}")
-    with contextlib.nullcontext(kept) if kept else tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
+    room = contextlib.nullcontext(kept) if kept else tempfile.TemporaryDirectory(dir=args.dir)
+    with room as tmp_name:
         for r in range(args.rounds):
             for way in ways if r % 2 == 0 else ways[::-1]:
                 x = one_run(way, args.seeds, args.concurrency, Path(tmp_name))
                 runs[way].append(x)
-                shown = ", ".join(f"{k} {x[k]:.1f}" for k in keys if k in x)
+                every = (*keys, "env server (with start-up)", "grading (with start-up)")
+                shown = ", ".join(f"{k} {x[k]:.1f}" for k in every if k in x)
                 print(
                     f"round {r} {way}: {x['eps']:.1f} episodes/s, CPU ms/episode {shown} "
                     f"(load {x['load']:.1f})",
@@ -118,7 +126,10 @@ def main() -> None:
     med = statistics.median
     n = runs[ways[0]][0]["n"]
     print(f"\n{n} episodes a campaign, concurrency {args.concurrency}, {args.rounds} rounds")
-    print("| way | episodes/s | campaign process | its loop thread | env server | grading | requests/episode |")
+    print(
+        "| way | episodes/s | campaign process | its loop thread | env server | grading "
+        "| requests/episode |"
+    )
     print("|---|---|---|---|---|---|---|")
     for way, xs in runs.items():
         reqs = sum(xs[-1]["served"].values()) / xs[-1]["n"]

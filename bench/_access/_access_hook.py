@@ -52,6 +52,8 @@ def _count_server() -> None:
         async def wrapper(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] != "http":
                 return await app(scope, receive, send)
+            if "served_cpu_from" not in FIGURES:  # start-up done: the first request
+                FIGURES["served_cpu_from"] = _cpu()
             body = bytearray()
 
             async def recv() -> Any:
