@@ -17,9 +17,12 @@ COUNTS: collections.Counter[str] = collections.Counter()
 FIGURES: dict[str, Any] = {}
 
 
-def kind(method: str, path: str, body: bytes) -> str:
-    """``POST /episodes``, ``mcp tools/call``...: what one request was."""
+def kind(method: str, path: str, body: bytes, mcp_method: str | None = None) -> str:
+    """``POST /episodes``, ``mcp tools/call``...: what one request was (an MCP request's
+    JSON-RPC method from its 2026-era ``Mcp-Method`` header, else from its body)."""
     if path.endswith("/mcp"):
+        if mcp_method:
+            return f"mcp {mcp_method}"
         try:
             return "mcp " + str(json.loads(body).get("method")) if body else f"mcp {method}"
         except ValueError:
@@ -54,6 +57,14 @@ def _count_server() -> None:
                 return await app(scope, receive, send)
             if "served_cpu_from" not in FIGURES:  # start-up done: the first request
                 FIGURES["served_cpu_from"] = _cpu()
+            named = next((v for k, v in scope["headers"] if k == b"mcp-method"), None)
+            if named is not None or not scope["path"].endswith("/mcp"):
+                try:
+                    return await app(scope, receive, send)
+                finally:  # the header names it: no body read here
+                    m = named.decode("latin-1") if named else None
+                    COUNTS[kind(scope["method"], scope["path"], b"", m)] += 1
+                    FIGURES["role"] = "server"
             body = bytearray()
 
             async def recv() -> Any:
@@ -90,7 +101,9 @@ def _count_client() -> None:
         send = lib.AsyncClient.send
 
         async def counted(self: Any, request: Any, *a: Any, _send: Any = send, **k: Any) -> Any:
-            COUNTS[kind(request.method, request.url.path, request.content)] += 1
+            named = request.headers.get("mcp-method")
+            body = b"" if named else request.content
+            COUNTS[kind(request.method, request.url.path, body, named)] += 1
             return await _send(self, request, *a, **k)
 
         lib.AsyncClient.send = counted  # type: ignore[method-assign]
