@@ -66,6 +66,7 @@ import httpx2
 
 import mcpgym_server._http as server_http  # patched for *before* (tests/test_import_structure)
 from mcpgym_clients import EpisodeDriver, ReferenceAgent, RunStore, run_campaign, serve_locally
+from mcpgym_clients._parsed_urls import ParsedUrlClient
 from mcpgym_clients._pooled import http2_transport
 from mcpgym_clients.child_servers import serve_in_processes
 from mcpgym_clients.selection import VariantKey
@@ -158,7 +159,11 @@ async def _driver(
     servers: Any, env: Environment, plain_pools: bool, counts: Counts, list_each: bool = False
 ) -> AsyncIterator[EpisodeDriver]:
     async def count(request: Any) -> None:
-        counts[_kind(request.method, str(request.url), request.content)] += 1
+        named = request.headers.get("mcp-method")  # 2026 era: no body parsed to count
+        if named:
+            counts[f"mcp {named}"] += 1
+        else:
+            counts[_kind(request.method, str(request.url), request.content)] += 1
 
     limits = {"max_connections": 100, "max_keepalive_connections": 20, "keepalive_expiry": 2.0}
     plain: dict[str, Any] = {}
@@ -171,7 +176,7 @@ async def _driver(
         }
     else:
         mcp_transport = http2_transport(limits=httpx2.Limits(**limits), trust_env=False)
-    mcp_http = httpx2.AsyncClient(
+    mcp_http = ParsedUrlClient(  # as the driver makes it (`McpConnections`)
         trust_env=False, event_hooks={"request": [count]}, transport=mcp_transport
     )
     driver = EpisodeDriver(
@@ -415,7 +420,10 @@ async def _one_campaign(
 
 async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[str, float]:
     """CPU and wall ms of minimal loopback round trips on the same servers and clients."""
-    async with serve_locally(env, Path(tempfile.mkdtemp(dir=tmp))) as servers:
+    # no per-episode rate limit: the MCP floor sends its calls to one episode back to back
+    async with serve_locally(
+        env, Path(tempfile.mkdtemp(dir=tmp)), max_requests_per_second=None
+    ) as servers:
         async with httpx.AsyncClient(base_url=servers.env_url, trust_env=False) as http:
             await http.get("/healthz")
             limiter = anyio.CapacityLimiter(concurrency)

@@ -23,6 +23,8 @@ campaign only, that puts back the code path before one change:
   at the start traced by every full collection, a young collection every 700 allocations);
 - ``unparsed-urls``: request URLs parsed by the libraries on every request (before
   `mcpgym_clients._parsed_urls.ParsedUrlClient` and `ServiceClients._url`);
+- ``discover-each``: a ``server/discover`` probe in every episode (before
+  `mcpgym_clients.discover_reuse`);
 - ``main``: the three at once (the code path of main before them; the run store's slot
   index stays, which at 140 rows a run makes no difference).
 
@@ -158,6 +160,19 @@ def _unparsed_urls() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _discover_each() -> Iterator[None]:
+    """A ``server/discover`` probe in every episode (before `mcpgym_clients.discover_reuse`)."""
+    from mcpgym_clients.discover_reuse import DiscoverResults
+
+    saved = DiscoverResults.prior
+    DiscoverResults.prior = lambda self, server, lock, instructions: None  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        DiscoverResults.prior = saved  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
 def _main() -> Iterator[None]:
     """All the ways above at once: main before this branch (the slot index aside)."""
     with _split_writes(), _gc_unfrozen(), _library_insert():
@@ -170,6 +185,7 @@ WAYS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "library-insert": _library_insert,
     "gc-unfrozen": _gc_unfrozen,
     "unparsed-urls": _unparsed_urls,
+    "discover-each": _discover_each,
     "main": _main,
 }
 

@@ -1,8 +1,10 @@
 """What an episode sends over loopback: no request done twice (issue 12 §2).
 
-The driver probes ``server/discover`` once per episode (its answer carries the episode's
-own task in the server instructions); it lists the tools once per server and lock when the
-listing checks against the lock (`mcpgym_clients.tool_listing`), else once per episode;
+The driver probes ``server/discover`` once per server and lock, and later episodes adopt
+that answer with their own instructions as the server named them in ``POST /episodes``
+(`mcpgym_clients.discover_reuse`: an episode's answer carries its own task); it lists the
+tools once per server and lock when the listing checks against the lock
+(`mcpgym_clients.tool_listing`), else once per episode;
 and the MCP server answers the 2026-era ``Mcp-Param-*`` check of a ``tools/call`` from its
 own tool schemas instead of running a whole ``tools/list`` per call.
 """
@@ -93,14 +95,15 @@ async def _episodes(
     return recs, sent
 
 
-async def test_the_driver_probes_server_discover_once_per_episode(
+async def test_an_episode_sends_its_tool_calls_and_one_probe_per_server_and_lock(
     servers: Servers, toy_env: Environment
 ) -> None:
     recs, sent = await _episodes(servers, toy_env, 3)
     assert [r.score for r in recs] == [1.0, 1.0, 1.0], [r.error for r in recs]
-    assert sent["server/discover"] == 3  # never another episode's answer (its task)
+    assert sent["server/discover"] == 1  # then adopted with each episode's own instructions
     assert sent["tools/list"] == 1  # one per server and lock (`test_tool_listing.py`)
     assert sent["tools/call"] == sum(r.steps for r in recs)
+    assert sum(sent.values()) == 2 + sum(r.steps for r in recs)
 
 
 async def test_the_legacy_handshake_still_runs_per_episode(

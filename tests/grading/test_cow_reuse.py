@@ -139,3 +139,27 @@ def test_grades_through_kept_connections_equal_fresh_ones(
     _cow.close_kept()
     fresh = [grade_bundle(store.read(e), helpdesk, reference_cache=cache) for e in ids]
     assert [g.model_dump() for g in kept] == [g.model_dump() for g in fresh]
+
+
+def test_keeping_past_the_cap_after_a_size_was_reopened_to_none_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A campaign's grading service: one file size's last kept connection is reopened (none
+    # of that size left), then connections of another size are kept past `KEEP_MAX`. The
+    # least recently kept must be closed, not an emptied size's list popped (an IndexError
+    # there failed the grade: `infra_error`, the episode run again).
+    monkeypatch.setattr(_cow, "KEEP_MAX", 1)
+    small = _delta(f"UPDATE tickets SET status = 'closed' WHERE id = {FIRST}")
+    grown = _delta(f"UPDATE tickets SET subject = subject || hex(zeroblob(2000)) WHERE id = {LAST}")
+    assert small.size != grown.size and _cow._reusable(SNAPSHOT, grown)  # noqa: SLF001
+    a = _open(small)
+    assert _cow.keep_cow(a, SNAPSHOT)
+    again = _open(small)  # the one kept of this size, now in use: none of it left
+    assert again is a
+    b, c = _open(grown), _open(grown)
+    assert _cow.keep_cow(b, SNAPSHOT)
+    assert _cow.keep_cow(c, SNAPSHOT)  # past the cap: `b` is closed
+    assert _cow.reopen_cow(SNAPSHOT, grown) is c
+    assert _cow.reopen_cow(SNAPSHOT, grown) is None
+    for db in (again, c):
+        db.close()

@@ -5,7 +5,9 @@ For each episode `EpisodeDriver.run_episode`:
 1. ``POST {env_url}/episodes {"task", "band", "seed"}`` opens the episode;
 2. connects to its ``mcp_url`` with the MCP SDK client (over one shared
    ``httpx2.AsyncClient``), lists the tools and runs the agent (a listing checked against
-   the lock is reused for later episodes of the same server and lock: `ToolListings`);
+   the lock is reused for later episodes of the same server and lock: `ToolListings`; so
+   is the ``server/discover`` answer, with each episode's own instructions as the server
+   named them: `DiscoverResults`);
 3. if the agent finished with an answer and did not submit, calls ``submit`` with
    it; otherwise, if the episode is still open, ``POST /episodes/{id}/end``;
 4. ``POST {grading_url}/grades {"episode_id"}`` and returns an `EpisodeRecord`.
@@ -40,6 +42,7 @@ from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, REQUEST_TIM
 
 from mcpgym_clients.adapters.retry import RetryPolicy, watched
 from mcpgym_clients.containment import StrayCancellation, run_isolated
+from mcpgym_clients.discover_reuse import DiscoverResults
 from mcpgym_clients.errors import (
     ClientError,
     ConfigurationError,
@@ -171,6 +174,7 @@ class EpisodeDriver(ServiceClients):
         self._environment = environment
         self._local_lock: str | None = None
         self._listings = ToolListings(self._tools_of_lock)
+        self._discovered = DiscoverResults()
         self._mcp = McpConnections(
             mcp_mode,
             http=mcp_http,
@@ -447,8 +451,12 @@ class EpisodeDriver(ServiceClients):
         state = _Episode()
         url: str = meta["mcp_url"]
         t = time.perf_counter()
+        named = meta.get("server_instructions")  # the episode's discover instructions
+        prior = self._discovered.prior(self.env_url, rec.lock, named)
         try:
-            async with self._mcp.connect(url) as client:
+            async with self._mcp.connect(url, prior) as client:
+                if prior is None:
+                    self._discovered.learn(self.env_url, rec.lock, named, client)
                 try:
                     listed = await self._listings.list_tools(client, self.env_url, rec.lock)
                 except Exception as exc:  # transport boundary

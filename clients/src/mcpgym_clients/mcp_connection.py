@@ -3,8 +3,9 @@
 `McpConnections.connect` opens an episode's MCP session over a shared
 ``httpx2.AsyncClient`` and turns every failure of the SDK's transport into `InfraError`
 (connect, close, and a broken stream that cancelled the episode's requests). In
-``auto`` mode every session probes ``server/discover``: its answer carries the episode's
-own task in the server instructions.
+``auto`` mode a session probes ``server/discover`` (its answer carries the episode's own
+task in the server instructions) unless it is handed the episode's answer to adopt
+(`mcpgym_clients.discover_reuse`).
 
 A server may refuse a request with a bare HTTP 413 (a body over its limit), which the SDK
 reports as ``-32603`` ("Server returned an error response", the status lost). While
@@ -39,6 +40,7 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
 from mcpgym_clients._parsed_urls import ParsedUrlClient
 from mcpgym_clients._pooled import http2_transport
+from mcpgym_clients.discover_reuse import Adoptable
 from mcpgym_clients.errors import InfraError
 from mcpgym_clients.services import KEEPALIVE_EXPIRY, describe_error
 
@@ -177,30 +179,35 @@ class McpConnections:
             with anyio.CancelScope(shield=True):
                 await self._http.aclose()
 
-    def client(self, url: str) -> Client:
+    def client(self, url: str, prior: Adoptable | None = None) -> Client:
         """An MCP client for one episode's ``url`` (over the shared ``httpx2`` client).
 
-        In ``auto`` mode every episode probes ``server/discover`` itself: an episode URL's
-        discover result carries that episode's task in its instructions, so adopting
-        another episode's result would hand the agent the wrong task (a model agent puts
-        the server instructions in its system prompt).
+        In ``auto`` mode an episode probes ``server/discover`` unless ``prior`` is given:
+        the episode's own discover answer (`mcpgym_clients.discover_reuse`: another
+        episode's answer with this episode's instructions, as the server named them; an
+        episode URL's answer carries its task in its instructions, and a model agent puts
+        them in its system prompt). The client is then pinned to ``prior``'s version and
+        adopts it without a request. In ``legacy`` mode ``prior`` is ignored.
         """
+        adopt = prior is not None and self.mode == "auto"
         return Client(
             streamable_http_client(url, http_client=self._http),
-            mode=self.mode,  # type: ignore[arg-type]
+            mode=prior.version if adopt and prior is not None else self.mode,  # type: ignore[arg-type]
+            prior_discover=prior.result if adopt and prior is not None else None,
             cache=None,
             read_timeout_seconds=self.request_timeout,
         )
 
     @contextlib.asynccontextmanager
-    async def connect(self, url: str) -> AsyncIterator[Client]:
-        """An open MCP session on ``url``, closed when the block ends.
+    async def connect(self, url: str, prior: Adoptable | None = None) -> AsyncIterator[Client]:
+        """An open MCP session on ``url``, closed when the block ends; ``prior``: the
+        discover answer it adopts instead of probing (`client`).
 
         Raises:
             InfraError: the session cannot be opened or closed, or its transport broke
                 and cancelled the block's requests.
         """
-        client = self.client(url)
+        client = self.client(url, prior)
         try:
             await client.__aenter__()
         except Exception as exc:  # transport boundary: any SDK failure is infrastructure

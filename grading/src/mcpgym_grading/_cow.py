@@ -232,10 +232,13 @@ def reopen_cow(snapshot: Snapshot, delta: PageDelta) -> StateConnection | None:
     if not cow_available() or not _reusable(snapshot, delta):
         return None
     with _lock:
-        idle = _kept.get((snapshot.sha256, delta.size))
+        key = (snapshot.sha256, delta.size)
+        idle = _kept.get(key)
         if not idle:
             return None
         db = idle.pop()
+        if not idle:  # no key without a connection: `keep_cow` closes from the first key
+            del _kept[key]
         _kept_count -= 1
     mm = db.data
     assert isinstance(mm, mmap.mmap) and len(mm) == delta.size
@@ -282,10 +285,11 @@ def keep_cow(db: StateConnection, snapshot: Snapshot) -> bool:
         _kept.setdefault(key, []).append(db)
         _kept.move_to_end(key)
         _kept_count += 1
-        while _kept_count > KEEP_MAX:
+        while _kept_count > KEEP_MAX and _kept:
             old_key, old = next(iter(_kept.items()))
-            closing.append(old.pop(0))
-            _kept_count -= 1
+            if old:
+                closing.append(old.pop(0))
+                _kept_count -= 1
             if not old:
                 del _kept[old_key]
     for victim in closing:

@@ -10,7 +10,10 @@ need the control token (``Authorization: Bearer <token>``) when the server has o
 ``POST /episodes``                     control    ``{"task", "band", "seed"}`` -> 201 episode
                                                   (``seed``: the generator seed served,
                                                   ``requested_seed``: the one asked for,
-                                                  ``episode_settings`` as ``GET /tasks``)
+                                                  ``episode_settings`` as ``GET /tasks``,
+                                                  ``server_instructions``: what the
+                                                  episode URL's ``server/discover`` and
+                                                  ``initialize`` answer as instructions)
 ``GET  /episodes/{id}``                (control)  ``{"episode_id", "state", "steps"}``; with
                                                   the token also ``variant_id``, ``termination``
 ``POST /episodes/{id}/end``            control    seal the episode -> its metadata

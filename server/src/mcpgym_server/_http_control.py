@@ -25,6 +25,7 @@ from mcpgym_server._errors import (
     UnknownEpisodeError,
 )
 from mcpgym_server._http_asgi import json_error
+from mcpgym_server._mcp_bridge import episode_instructions
 
 MAX_SEED = 2**63 - 1
 """Largest variant seed accepted."""
@@ -150,6 +151,10 @@ def control_routes(
                 # so that a harness sees a server that came back different mid-campaign
                 # (another seed salt, TTL or cap: adversarial round 14, S1-8)
                 "episode_settings": episode_settings,
+                # what the episode URL answers `server/discover` (and `initialize`) with as
+                # instructions: a harness that adopts the server's discover result for
+                # later episodes needs no probe per episode (mcpgym_clients.discover_reuse)
+                "server_instructions": episode_instructions(env, ep.variant),
             },
             status_code=201,
         )
