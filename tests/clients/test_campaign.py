@@ -285,6 +285,20 @@ async def test_epochs_and_concurrency_must_be_positive(epochs: int, concurrency:
             )
 
 
+@pytest.mark.anyio
+async def test_a_plan_of_more_episodes_than_a_run_holds_is_refused_before_it_is_built() -> None:
+    # Adversarial round 15, S1-11: `--epochs 100000000` on one variant grew `mcpgym eval`
+    # past 5 GB in 45 s (the plan built in memory) before its first episode.
+    from mcpgym_clients.campaign import MAX_PLANNED_EPISODES
+
+    variants = [VariantKey("refund", "easy", s) for s in range(3)]
+    epochs = MAX_PLANNED_EPISODES // 3 + 1
+    async with EpisodeDriver("http://env.test", "http://grading.test", "t") as driver:
+        with RunStore(":memory:") as store, anyio.fail_after(10):
+            with pytest.raises(ConfigurationError, match="plans 1,000,002 episodes"):
+                await run_campaign(driver, NullAgent(), variants, store, epochs=epochs)
+
+
 class FlakyGrading(httpx.AsyncBaseTransport):
     """Answers the first ``failures`` grade requests with 503, forwards the rest."""
 

@@ -87,6 +87,13 @@ def infra_backoff(base: float = 3.0) -> RetryPolicy:
 INFRA_BACKOFF = infra_backoff()
 """`infra_backoff` with its default base of 3 s."""
 
+MAX_PLANNED_EPISODES = 1_000_000
+"""Most episodes one run may plan (variants x epochs). The plan is held in memory (a
+few hundred bytes an episode, more while it is stored and summarised): ``--epochs
+100000000`` on one variant grew ``mcpgym eval`` past 5 GB in 45 s before its first episode
+(adversarial round 15, S1-11). A million episodes is days of work on one server; split a
+larger campaign into runs."""
+
 EXIT_INCOMPLETE = 3
 """``mcpgym eval``'s exit status when the campaign ran to its end but planned episodes
 remain unscored (`CampaignResult.incomplete`); running the command again retries them."""
@@ -299,7 +306,8 @@ async def run_campaign(
             ``console`` is a terminal) or plain lines (`mcpgym_clients.progress`).
 
     Raises:
-        ConfigurationError: epochs or concurrency below 1, infra_retries below 0, or a
+        ConfigurationError: epochs or concurrency below 1, more than
+            `MAX_PLANNED_EPISODES` variants x epochs, infra_retries below 0, or a
             configuration problem found while running (a reference lock mismatch...).
         ServerRequestError: a server refused a request (4xx).
         CampaignNotConfirmed: ``planner`` stopped it after the measured start (above the
@@ -307,6 +315,12 @@ async def run_campaign(
     """
     if epochs < 1:
         raise ConfigurationError(f"epochs must be at least 1, got {epochs}")
+    if len(variants) * epochs > MAX_PLANNED_EPISODES:
+        raise ConfigurationError(
+            f"the campaign plans {len(variants) * epochs:,} episodes ({len(variants):,} "
+            f"variants x {epochs:,} epochs); one run holds at most {MAX_PLANNED_EPISODES:,}: "
+            "select fewer seeds, tasks, bands or epochs, and run the rest as another run"
+        )
     if concurrency < 1:
         raise ConfigurationError(f"concurrency must be at least 1, got {concurrency}")
     if infra_retries < 0:
