@@ -436,6 +436,10 @@ async def _run_claimed(
     status.baseline_run_id = baseline_id
 
     done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
+    if found and getattr(driver, "grade_signature", "") is None:
+        # a resumed run's grades are checked as its stored ones were (round 15, S5-9)
+        signature = await anyio.to_thread.run_sync(store.grade_signature, run_id)
+        driver.grade_signature = signature  # type: ignore[attr-defined]
     base_done = (
         await anyio.to_thread.run_sync(_done, store, baseline_id)
         if found and baseline_id

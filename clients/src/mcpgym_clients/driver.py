@@ -187,6 +187,11 @@ class EpisodeDriver(ServiceClients):
         self.mcp_mode = mcp_mode
         self._environment = environment
         self._local_lock: str | None = None
+        self.grade_signature: str | None = None
+        """The ``signature`` of this campaign's grades (``verified``: the grading service
+        checks bundle signatures; ``unchecked``: it has no bundle key): set by the first
+        grade, or by `run_campaign` from a resumed run's stored grades. A grade that says
+        otherwise stops the campaign (`_graded_otherwise`)."""
         self._listings = ToolListings(self._tools_of_lock)
         self._mcp = McpConnections(
             mcp_mode,
@@ -422,7 +427,34 @@ class EpisodeDriver(ServiceClients):
         finally:
             rec.timings["grade"] = (time.perf_counter() - t) * 1000
         if rec.grade is not None:
+            if (changed := self._graded_otherwise(rec.grade)) is not None:
+                raise ConfigurationError(changed)
             rec.episode_termination = rec.grade.get("termination") or rec.episode_termination
+
+    def _graded_otherwise(self, grade: Mapping[str, Any]) -> str | None:
+        """Why ``grade`` was not graded as this campaign's grades are, or ``None``.
+
+        A grading service restarted mid-campaign without the bundle key (or with one where
+        it had none) grades on, but its grades no longer say ``signature: verified``: a
+        finished run held 10 verified and 18 unchecked grades, rc 0 (adversarial round 15,
+        S5-9). A grade without the field (an older service) is not compared.
+        """
+        signature = grade.get("signature")
+        if signature is None:
+            return None
+        if self.grade_signature is None:
+            self.grade_signature = str(signature)
+            return None
+        if signature == self.grade_signature:
+            return None
+        return (
+            f"stopping: the grading service at {self.grading_url} is not the one this "
+            f"campaign started with: its grades said signature {self.grade_signature!r}, "
+            f"now {signature!r} (restarted with another bundle key setting?). Grades of one "
+            "run must be checked alike: give it the bundle key the run was graded with "
+            "(--bundle-key / MCPGYM_BUNDLE_KEY, the same as the environment server's) and "
+            "run the same command again"
+        )
 
     def _tool_failure(self, name: str, exc: Exception, state: _Episode) -> InfraError:
         """The `InfraError` of a tool call the environment server failed (its request

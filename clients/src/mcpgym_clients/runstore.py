@@ -392,6 +392,18 @@ class RunStore:
         )
         return rows[0]["id"] if rows else None
 
+    def grade_signature(self, run_id: str) -> str | None:
+        """The ``signature`` its stored grades give (``verified``, ``unchecked``; the
+        newest graded episode's), or ``None`` when no grade of ``run_id`` says."""
+        rows = self._query(
+            "SELECT json_extract(grade, '$.signature') AS signature FROM episodes "
+            "WHERE run_id = ? AND json_extract(grade, '$.signature') IS NOT NULL "
+            "ORDER BY id DESC LIMIT 1",
+            [run_id],
+            (),
+        )
+        return str(rows[0]["signature"]) if rows else None
+
     def runs_with_work_left(self, *, env: str, agent: str) -> list[dict[str, Any]]:
         """The runs (not baselines) of ``env`` and ``agent`` with work left, newest first.
 
