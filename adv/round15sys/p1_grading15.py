@@ -40,7 +40,7 @@ EVAL = S.MCPGYM + [
     "eval", "helpdesk", "--agent", "reference", "--tasks", "all", "--bands", "all",
     "--seeds", "0", "--concurrency", str(CONC), "--no-baseline",
     "--env-url", f"http://127.0.0.1:{EP}", "--grading-url", f"http://127.0.0.1:{GP}",
-    "--store", str(STORE), "--infra-retries", "2", "--infra-retry-wait", "1",
+    "--store", str(STORE), "--infra-retries", "3", "--infra-retry-wait", "10",
 ]  # fmt: skip
 
 
