@@ -35,7 +35,13 @@ if TYPE_CHECKING:
         RATE_LIMIT_ERROR,
     )
     from mcpgym_server._seeds import salt_fingerprint, salted_seed
-    from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
+    from mcpgym_server._serving import (
+        SEALING_GRACE_S,
+        bind_socket,
+        listening_socket,
+        run_until_stopped,
+        serve,
+    )
     from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SESSION_BYTES
     from mcpgym_server._stdio import serve_stdio
     from mcpgym_server._tools import MAX_STRING_LENGTH
@@ -70,6 +76,7 @@ _WHERE = {
     "salted_seed": "_seeds",
     "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
     "SESSION_BYTES": "_session_caps",
+    "SEALING_GRACE_S": "_serving",
     "bind_socket": "_serving",
     "listening_socket": "_serving",
     "run_until_stopped": "_serving",
@@ -93,6 +100,7 @@ __all__ = [
     "MIN_OPEN",
     "RATE_LIMIT_ERROR",
     "SANDBOX_CACHE_KIB",
+    "SEALING_GRACE_S",
     "SESSION_BYTES",
     "Episode",
     "EpisodeManager",
