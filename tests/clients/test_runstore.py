@@ -242,3 +242,33 @@ def test_a_store_reached_through_another_working_directory_still_writes(
         store.add_episode(run_id, record())
         store.finish_run(run_id)
         assert len(store.episodes(run_id)) == 1
+
+
+@pytest.mark.slow
+def test_a_write_waits_out_another_connections_lock_of_some_seconds(tmp_path: Path) -> None:
+    # Adversarial round 15, S1-12: a `sqlite3` shell holding a write transaction on the
+    # store for more than SQLite's default 5 s stopped the campaign ("database is locked").
+    import threading
+
+    path = tmp_path / "runs.db"
+    with RunStore(path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            other = sqlite3.connect(path, isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")
+            held.set()
+            release.wait(6.5)  # past SQLite's default busy wait of 5 s
+            other.execute("COMMIT")
+            other.close()
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(10)
+        try:
+            store.add_episode(run_id, record())
+        finally:
+            release.set()
+            holder.join()
+        assert len(store.episodes(run_id)) == 1

@@ -57,6 +57,12 @@ if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a s
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
 
+BUSY_TIMEOUT_S = 60.0
+"""Seconds a write waits for another connection's lock on the store (a ``sqlite3`` shell
+left in a write transaction, another campaign's commit) before it fails. SQLite's default
+of 5 s stopped a campaign with ``database is locked`` (adversarial round 15, S1-12); the
+writes run in worker threads, so the wait holds no event loop."""
+
 _RUN_JSON = ("settings", "selection", "argv", "lock_components", "conditions")
 SLOT_COLUMNS = ("run_id", "task", "band", "seed", "epoch")
 """The columns naming one planned episode of a run: a run holds at most one row for each;
@@ -135,7 +141,7 @@ class RunStore:
         else:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path), check_same_thread=False)
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False)
         self._lock = threading.Lock()
         self.db = Database(conn, execute_plugins=False)
         self._file_id: tuple[int, int] | None = None  # (st_dev, st_ino) of the file written
