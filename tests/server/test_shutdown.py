@@ -367,3 +367,5 @@ async def test_a_request_trickling_its_body_does_not_hold_sealing_past_a_supervi
     metas = _bundles(store)
     assert [(m.termination, m.steps) for m in metas.values()] == [("shutdown", 1)], log.text
     assert proc.returncode == -signal.SIGTERM, log.text
+    # the cut request is said in uvicorn's one line, without a traceback
+    assert "Cancel 1 running task(s)" in log.text and "Traceback" not in log.text, log.text
