@@ -110,9 +110,9 @@ def _pacing_wait(exc: MCPError) -> float | None:
     """The seconds to wait before resending a tool call the environment server refused
     for its episode's request rate (`mcpgym_server._rate_limit`; such a request was not
     run), or ``None`` when ``exc`` is another error."""
-    if exc.code != RATE_LIMIT_ERROR:
-        return None
     data = exc.data if isinstance(exc.data, dict) else {}
+    if exc.code != RATE_LIMIT_ERROR or data.get("kind") != "rate_limit":
+        return None  # -32002 is also MCP's "resource not found"
     wait = data.get("retry_after_s")
     return min(max(float(wait), 0.0), 5.0) if isinstance(wait, int | float) else 1.0
 
