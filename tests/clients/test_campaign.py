@@ -285,11 +285,26 @@ async def test_epochs_and_concurrency_must_be_positive(epochs: int, concurrency:
             )
 
 
+def test_a_selection_of_more_variants_than_a_run_holds_is_refused_before_it_is_built() -> None:
+    # Adversarial round 15, S1-11: 28 (family, band) pairs x 100,000 seeds is 2.8 M
+    # variants (~1.3 GB) built before anything could refuse them.
+    wide = ServerInfo(
+        env="toy",
+        version="1",
+        lock="l",
+        tasks=tuple(TaskInfo(f"t{i}", "", ("easy",)) for i in range(11)),
+    )
+    seeds = list(range(100_000))
+    with pytest.raises(ConfigurationError, match="names 1,100,000 variants"):
+        select_variants(wide, None, None, seeds)
+    assert len(select_variants(wide, ["t0", "t1"], None, seeds)) == 200_000
+
+
 @pytest.mark.anyio
 async def test_a_plan_of_more_episodes_than_a_run_holds_is_refused_before_it_is_built() -> None:
     # Adversarial round 15, S1-11: `--epochs 100000000` on one variant grew `mcpgym eval`
     # past 5 GB in 45 s (the plan built in memory) before its first episode.
-    from mcpgym_clients.campaign import MAX_PLANNED_EPISODES
+    from mcpgym_clients.selection import MAX_PLANNED_EPISODES
 
     variants = [VariantKey("refund", "easy", s) for s in range(3)]
     epochs = MAX_PLANNED_EPISODES // 3 + 1

@@ -64,7 +64,7 @@ from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.selection import VariantKey
+from mcpgym_clients.selection import MAX_PLANNED_EPISODES, VariantKey
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
     Environment,
@@ -86,13 +86,6 @@ def infra_backoff(base: float = 3.0) -> RetryPolicy:
 
 INFRA_BACKOFF = infra_backoff()
 """`infra_backoff` with its default base of 3 s."""
-
-MAX_PLANNED_EPISODES = 1_000_000
-"""Most episodes one run may plan (variants x epochs). The plan is held in memory (a
-few hundred bytes an episode, more while it is stored and summarised): ``--epochs
-100000000`` on one variant grew ``mcpgym eval`` past 5 GB in 45 s before its first episode
-(adversarial round 15, S1-11). A million episodes is days of work on one server; split a
-larger campaign into runs."""
 
 EXIT_INCOMPLETE = 3
 """``mcpgym eval``'s exit status when the campaign ran to its end but planned episodes
