@@ -285,6 +285,104 @@ async def test_epochs_and_concurrency_must_be_positive(epochs: int, concurrency:
             )
 
 
+def test_a_selection_of_more_variants_than_a_run_holds_is_refused_before_it_is_built() -> None:
+    # Adversarial round 15, S1-11: 28 (family, band) pairs x 100,000 seeds is 2.8 M
+    # variants (~1.3 GB) built before anything could refuse them.
+    wide = ServerInfo(
+        env="toy",
+        version="1",
+        lock="l",
+        tasks=tuple(TaskInfo(f"t{i}", "", ("easy",)) for i in range(11)),
+    )
+    seeds = list(range(100_000))
+    with pytest.raises(ConfigurationError, match="names 1,100,000 variants"):
+        select_variants(wide, None, None, seeds)
+    assert len(select_variants(wide, ["t0", "t1"], None, seeds)) == 200_000
+
+
+@pytest.mark.anyio
+async def test_a_plan_of_more_episodes_than_a_run_holds_is_refused_before_it_is_built() -> None:
+    # Adversarial round 15, S1-11: `--epochs 100000000` on one variant grew `mcpgym eval`
+    # past 5 GB in 45 s (the plan built in memory) before its first episode.
+    from mcpgym_clients.selection import MAX_PLANNED_EPISODES
+
+    variants = [VariantKey("refund", "easy", s) for s in range(3)]
+    epochs = MAX_PLANNED_EPISODES // 3 + 1
+    async with EpisodeDriver("http://env.test", "http://grading.test", "t") as driver:
+        with RunStore(":memory:") as store, anyio.fail_after(10):
+            with pytest.raises(ConfigurationError, match="plans 1,000,002 episodes"):
+                await run_campaign(driver, NullAgent(), variants, store, epochs=epochs)
+
+
+class SwappedGrading(httpx.AsyncBaseTransport):
+    """Sends the first ``first`` grade requests to the grading service the driver was
+    given and the later ones to ``other`` (the service restarted mid-campaign)."""
+
+    def __init__(self, other: str, first: int) -> None:
+        self.other = httpx.URL(other)
+        self.first = first
+        self.inner = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path == "/grades":
+            if self.first:
+                self.first -= 1
+            else:
+                request.url = request.url.copy_with(host=self.other.host, port=self.other.port)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_grading_service_back_without_the_bundle_key_stops_the_campaign(
+    toy_env: Environment, tmp_path: Path
+) -> None:
+    # Adversarial round 15, S5-9: the grading service kill -9ed at 10 rows and restarted at
+    # once without the bundle key: the run finished with 10 `verified` and 18 `unchecked`
+    # grades, rc 0. Real loopback services on one store: A has the key, B has none.
+    from mcpgym_clients import serve_locally
+    from mcpgym_grading.service import create_app as create_grading_app
+    from mcpgym_server.runtime import serve
+
+    variants = [VariantKey("set-target", "easy", s) for s in range(4)]
+    db = tmp_path / "runs.db"
+    async with serve_locally(toy_env, tmp_path / "eps", bundle_key="k" * 32) as s:
+        keyless = create_grading_app(
+            tmp_path / "eps", s.grading_token, env_loader=lambda name: toy_env, bundle_key=None
+        )
+        async with serve(keyless, name="grading service B") as other:
+            clients = {"control_token": s.control_token, "environment": toy_env}
+            async with EpisodeDriver(
+                s.env_url,
+                s.grading_url,
+                s.grading_token,
+                grading_transport=SwappedGrading(other, first=2),
+                **clients,
+            ) as driver:
+                with RunStore(db) as store, anyio.fail_after(30):
+                    with pytest.raises(ConfigurationError, match="'verified', now 'unchecked'"):
+                        await run_campaign(
+                            driver, ReferenceAgent(), variants, store, baseline=False,
+                            concurrency=1, show_progress=False,
+                        )  # fmt: skip
+                    (run,) = store.runs()
+                    assert run["finished_at"] is None
+                    rows = store.episodes(run["id"])
+                    assert [r["grade"]["signature"] for r in rows] == ["verified", "verified"]
+            # the same command again, against the keyless service: the resumed run's
+            # grades were verified, so its first grade stops it too
+            async with EpisodeDriver(s.env_url, other, s.grading_token, **clients) as driver:
+                with RunStore(db) as store, anyio.fail_after(30):
+                    with pytest.raises(ConfigurationError, match="'verified', now 'unchecked'"):
+                        await run_campaign(
+                            driver, ReferenceAgent(), variants, store, baseline=False,
+                            concurrency=1, show_progress=False,
+                        )  # fmt: skip
+                    assert len(store.episodes(run["id"])) == 2
+
+
 class FlakyGrading(httpx.AsyncBaseTransport):
     """Answers the first ``failures`` grade requests with 503, forwards the rest."""
 

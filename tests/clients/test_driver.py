@@ -374,3 +374,40 @@ async def test_a_retry_after_past_the_hard_cap_is_not_waited(
         if handler is day:
             assert "asked to wait 86,400 s (Retry-After)" in (rec.error or "")
             assert "hard cap (--timeout)" in (rec.error or "")
+
+
+class ManyCallsInOneTurn(Agent):
+    """A model turn of many tool calls, run back to back as the model loop runs them."""
+
+    name = "many-calls"
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        for i in range(self.n):
+            outcome = await ctx.call_tool("put", {"key": f"k{i}", "value": "1"})
+            assert not outcome.is_error, outcome.text
+        await ctx.call_tool("put", {"key": "target", "value": "2"})
+        return AgentResult("completed")
+
+
+async def test_a_turn_faster_than_the_servers_request_rate_is_paced_not_infra_error(
+    toy_env: Environment, tmp_path: Any
+) -> None:
+    # Adversarial round 15, S1-10: a model turn of 1,000 tool calls outran the server's
+    # per-episode rate (20 a second, bursts of 200): call 221 was refused with 429, the
+    # harness took it for an outage, and the model's episode ended `infra_error`, retried
+    # and never scored. The refused call was not run; the server says when to resend it.
+    from mcpgym_clients import serve_locally
+
+    async with serve_locally(
+        toy_env, tmp_path / "eps", max_requests_per_second=2.0, request_burst=5
+    ) as s:
+        async with driver_for(s, toy_env) as driver:
+            with anyio.fail_after(40):  # ~5 s: 15 requests at 2 a second past a burst of 5
+                rec = await driver.run_episode(ManyCallsInOneTurn(12), "set-target", "easy", 0)
+    assert (rec.termination, rec.error) == ("completed", None)
+    assert rec.steps == 13 and rec.scored
+    meta = json.loads((tmp_path / "eps" / str(rec.episode_id) / "meta.json").read_text())
+    assert meta["rate_limited"]["refused"] >= 1  # the server did refuse, and was waited on

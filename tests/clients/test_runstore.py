@@ -205,3 +205,70 @@ def test_storing_an_episode_finds_its_slot_by_index_in_new_and_older_stores(
     older.close()
     with RunStore(path) as store:
         assert slot in _slot_plan(store.db.conn)
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_store_whose_file_is_removed_or_replaced_refuses_to_write(
+    tmp_path: Path, how: str
+) -> None:
+    # Adversarial round 15, S1-9: `rm runs.db*` (or another store moved over the path)
+    # under a running `mcpgym eval`: every row went on into the unlinked file, rc 0, and
+    # the summary named a path that held none of them.
+    from mcpgym_clients.errors import RunStoreMovedError
+
+    path = tmp_path / "runs.db"
+    with RunStore(path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+        store.add_episode(run_id, record())
+        for p in tmp_path.glob("runs.db*"):
+            p.unlink()
+        if how == "replaced":
+            sqlite3.connect(path).close()
+        with pytest.raises(RunStoreMovedError, match=f"run store {path} was {how}"):
+            store.add_episode(run_id, record(seed=4))
+        with pytest.raises(RunStoreMovedError):
+            store.finish_run(run_id)
+        with pytest.raises(RunStoreMovedError):
+            store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+
+
+def test_a_store_reached_through_another_working_directory_still_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with RunStore("runs.db") as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+        monkeypatch.chdir("/")
+        store.add_episode(run_id, record())
+        store.finish_run(run_id)
+        assert len(store.episodes(run_id)) == 1
+
+
+@pytest.mark.slow
+def test_a_write_waits_out_another_connections_lock_of_some_seconds(tmp_path: Path) -> None:
+    # Adversarial round 15, S1-12: a `sqlite3` shell holding a write transaction on the
+    # store for more than SQLite's default 5 s stopped the campaign ("database is locked").
+    import threading
+
+    path = tmp_path / "runs.db"
+    with RunStore(path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            other = sqlite3.connect(path, isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")
+            held.set()
+            release.wait(6.5)  # past SQLite's default busy wait of 5 s
+            other.execute("COMMIT")
+            other.close()
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(10)
+        try:
+            store.add_episode(run_id, record())
+        finally:
+            release.set()
+            holder.join()
+        assert len(store.episodes(run_id)) == 1

@@ -331,3 +331,41 @@ async def test_a_bundle_that_cannot_be_written_costs_only_its_own_episode(tmp_pa
         assert f"episode {eid} could not be sealed (shutdown)" in log.text, log.text
     assert proc.returncode == 1, log.text  # the stop lost episodes: not a clean exit
     assert not [p.name for p in store.iterdir() if p.name.startswith(".tmp-")]
+
+
+@pytest.mark.slow
+async def test_a_request_trickling_its_body_does_not_hold_sealing_past_a_supervisors_kill(
+    tmp_path: Path,
+) -> None:
+    # Adversarial round 15, S2-7: one `POST .../mcp` sending its body a few bytes at a
+    # time kept `mcpgym serve` waiting uvicorn's 10 s for it before sealing (10.6 s): under
+    # `docker stop` (SIGKILL after 10 s) every open episode would be lost. The server now
+    # cuts requests in flight after `SEALING_GRACE_S` (3 s) and seals.
+    from mcpgym_server.runtime import SEALING_GRACE_S
+
+    store, log = tmp_path / "episodes", _Log()
+    with anyio.fail_after(90):
+        async with _server(store, log) as (proc, base):
+            async with httpx.AsyncClient(headers=CONTROL) as http:
+                opened = (await http.post(f"{base}/episodes", json={"task": TASK})).json()
+            async with Client(opened["mcp_url"], mode="2026-07-28") as client:
+                await _one_call(client)
+            port = int(base.rsplit(":", 1)[1])
+            stream = await anyio.connect_tcp("127.0.0.1", port)
+            path = opened["mcp_url"].removeprefix(base)
+            await stream.send(
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+                + b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+            )
+            mark = len(log.text)
+            proc.send_signal(signal.SIGTERM)
+            await log.wait_for("Waiting for connections to close", mark)
+            # sealed and gone well before a supervisor's 10 s (the wait is 3 s, then sealing)
+            with anyio.fail_after(SEALING_GRACE_S + 4):
+                await proc.wait()
+            await stream.aclose()
+    metas = _bundles(store)
+    assert [(m.termination, m.steps) for m in metas.values()] == [("shutdown", 1)], log.text
+    assert proc.returncode == -signal.SIGTERM, log.text
+    # the cut request is said in uvicorn's one line, without a traceback
+    assert "Cancel 1 running task(s)" in log.text and "Traceback" not in log.text, log.text

@@ -65,7 +65,7 @@ from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.selection import VariantKey
+from mcpgym_clients.selection import MAX_PLANNED_EPISODES, VariantKey
 from mcpgym_clients.stopping import Stopper
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
@@ -346,7 +346,8 @@ async def run_campaign(
     of how many planned episodes are unscored and why.
 
     Raises:
-        ConfigurationError: epochs or concurrency below 1, infra_retries below 0, or a
+        ConfigurationError: epochs or concurrency below 1, more than
+            `MAX_PLANNED_EPISODES` variants x epochs, infra_retries below 0, or a
             configuration problem found while running (a reference lock mismatch...).
         ServerRequestError: a server refused a request (4xx).
         CampaignNotConfirmed: ``planner`` stopped it after the measured start (above the
@@ -354,6 +355,12 @@ async def run_campaign(
     """
     if epochs < 1:
         raise ConfigurationError(f"epochs must be at least 1, got {epochs}")
+    if len(variants) * epochs > MAX_PLANNED_EPISODES:
+        raise ConfigurationError(
+            f"the campaign plans {len(variants) * epochs:,} episodes ({len(variants):,} "
+            f"variants x {epochs:,} epochs); one run holds at most {MAX_PLANNED_EPISODES:,}: "
+            "select fewer seeds, tasks, bands or epochs, and run the rest as another run"
+        )
     if concurrency < 1:
         raise ConfigurationError(f"concurrency must be at least 1, got {concurrency}")
     if infra_retries < 0:
@@ -490,6 +497,10 @@ async def _run_claimed(
 
     try:
         done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
+        if found and getattr(driver, "grade_signature", "") is None:
+            # a resumed run's grades are checked as its stored ones were (round 15, S5-9)
+            signature = await anyio.to_thread.run_sync(store.grade_signature, run_id)
+            driver.grade_signature = signature  # type: ignore[attr-defined]
         base_done = (
             await anyio.to_thread.run_sync(_done, store, baseline_id)
             if found and baseline_id

@@ -72,7 +72,7 @@ from mcpgym_server import (
     load_environment,
 )
 from mcpgym_server.lock import served_tools
-from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
+from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, RATE_LIMIT_ERROR, is_plain_json
 
 if TYPE_CHECKING:
     from mcpgym_clients.progress import LiveEpisode
@@ -101,6 +101,23 @@ AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
 (an mcpgym server refuses a tool call over its body limit with ``INVALID_PARAMS``, naming the
 limit and the size; a bare HTTP 413 of another server is the agent's fault too,
 `McpConnections.refusals`): the call is answered to the model as a tool error."""
+
+
+MAX_PACING_WAIT_S = 60.0
+"""Seconds one tool call may wait in all on the environment server's request rate (its
+429 ``rate_limit`` refusals, each waited as its ``retry_after_s`` says) before the refusal
+is the episode's `InfraError`."""
+
+
+def _pacing_wait(exc: MCPError) -> float | None:
+    """The seconds to wait before resending a tool call the environment server refused
+    for its episode's request rate (`mcpgym_server._rate_limit`; such a request was not
+    run), or ``None`` when ``exc`` is another error."""
+    data = exc.data if isinstance(exc.data, dict) else {}
+    if exc.code != RATE_LIMIT_ERROR or data.get("kind") != "rate_limit":
+        return None  # -32002 is also MCP's "resource not found"
+    wait = data.get("retry_after_s")
+    return min(max(float(wait), 0.0), 5.0) if isinstance(wait, int | float) else 1.0
 
 
 def _harness_failure(exc: BaseException) -> str:
@@ -173,6 +190,11 @@ class EpisodeDriver(ServiceClients):
         self.mcp_mode = mcp_mode
         self._environment = environment
         self._local_lock: str | None = None
+        self.grade_signature: str | None = None
+        """The ``signature`` of this campaign's grades (``verified``: the grading service
+        checks bundle signatures; ``unchecked``: it has no bundle key): set by the first
+        grade, or by `run_campaign` from a resumed run's stored grades. A grade that says
+        otherwise stops the campaign (`_graded_otherwise`)."""
         self._listings = ToolListings(self._tools_of_lock)
         self._discovered = DiscoverResults()
         self._mcp = McpConnections(
@@ -409,7 +431,34 @@ class EpisodeDriver(ServiceClients):
         finally:
             rec.timings["grade"] = (time.perf_counter() - t) * 1000
         if rec.grade is not None:
+            if (changed := self._graded_otherwise(rec.grade)) is not None:
+                raise ConfigurationError(changed)
             rec.episode_termination = rec.grade.get("termination") or rec.episode_termination
+
+    def _graded_otherwise(self, grade: Mapping[str, Any]) -> str | None:
+        """Why ``grade`` was not graded as this campaign's grades are, or ``None``.
+
+        A grading service restarted mid-campaign without the bundle key (or with one where
+        it had none) grades on, but its grades no longer say ``signature: verified``: a
+        finished run held 10 verified and 18 unchecked grades, rc 0 (adversarial round 15,
+        S5-9). A grade without the field (an older service) is not compared.
+        """
+        signature = grade.get("signature")
+        if signature is None:
+            return None
+        if self.grade_signature is None:
+            self.grade_signature = str(signature)
+            return None
+        if signature == self.grade_signature:
+            return None
+        return (
+            f"stopping: the grading service at {self.grading_url} is not the one this "
+            f"campaign started with: its grades said signature {self.grade_signature!r}, "
+            f"now {signature!r} (restarted with another bundle key setting?). Grades of one "
+            "run must be checked alike: give it the bundle key the run was graded with "
+            "(--bundle-key / MCPGYM_BUNDLE_KEY, the same as the environment server's) and "
+            "run the same command again"
+        )
 
     def _tool_failure(self, name: str, exc: Exception, state: _Episode) -> InfraError:
         """The `InfraError` of a tool call the environment server failed (its request
@@ -420,6 +469,33 @@ class EpisodeDriver(ServiceClients):
         if isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT:
             why += f" (no answer within {self._mcp.request_timeout:g} s)"
         return InfraError("mcp", f"calling `{name}`: {why}", unanswered=unanswered)
+
+    @staticmethod
+    async def _paced_call(client: Any, name: str, arguments: dict[str, Any]) -> Any:
+        """``client.call_tool``, resent after each refusal for the episode's request rate.
+
+        The harness runs a turn's tool calls back to back, so a model turn of many calls
+        (1,000 in one turn) outruns the server's per-episode rate (20 a second, bursts of
+        200 by default): the refused call was not run and the server says when to resend
+        it. Taking the refusal as an outage made the model's own turn an ``infra_error``,
+        retried and never scored (adversarial round 15, S1-10). Resends for at most
+        `MAX_PACING_WAIT_S` from the first refusal (then the refusal is raised), within
+        the hard cap.
+
+        Raises:
+            MCPError: another error, or the rate refusal once the waits are spent.
+        """
+        since: float | None = None
+        while True:
+            try:
+                return await client.call_tool(name, arguments)
+            except MCPError as exc:
+                wait = _pacing_wait(exc)
+                now = time.monotonic()
+                since = now if since is None else since
+                if wait is None or now + wait - since > MAX_PACING_WAIT_S:
+                    raise
+            await anyio.sleep(wait)
 
     def _cut_off(self, ctx: EpisodeContext, in_model_request: bool, agent: Agent) -> AgentResult:
         """The result of an agent cut off by the hard cap: what it recorded so far, as
@@ -477,7 +553,7 @@ class EpisodeDriver(ServiceClients):
                     try:
                         state.in_tool_call = True
                         with self._mcp.refusals() as too_large:
-                            res = await client.call_tool(name, dict(arguments))
+                            res = await self._paced_call(client, name, dict(arguments))
                         state.in_tool_call = False
                     except MCPError as exc:
                         state.in_tool_call = False

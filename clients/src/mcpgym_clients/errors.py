@@ -13,6 +13,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
         ├── InfraError              a server could not be reached or failed (transport error, 5xx);
         │                           `.service` names it; recorded as ``infra_error``, never a score
         ├── ServerRequestError      a server refused a request (4xx); `.status`, `.payload`
+        ├── RunStoreMovedError      the run store's file was removed or replaced under a writer
         └── ModelAPIError           the model endpoint failed or answered something unusable;
                                     `.status` (None for transport errors), `.body`, `.transient`
 """
@@ -110,6 +111,12 @@ class InfraError(ClientError):
         self.service = service
         self.unanswered = unanswered
         super().__init__(f"{service} server: {message}")
+
+
+class RunStoreMovedError(ClientError):
+    """The run store's file was removed or replaced (another file moved over its path) while
+    a `mcpgym_clients.RunStore` had it open for writing: what it writes now would go to a
+    file nobody can find (adversarial round 15, S1-9), so it refuses to write."""
 
 
 class ServerRequestError(ClientError):

@@ -18,7 +18,11 @@ returned decoded by the read methods.
 A run holds at most one episode per (task, band, seed, epoch): storing another
 replaces it (a resumed run retrying an infrastructure failure). ``attempts`` counts
 the episodes run for that slot (retries after ``infra_error`` included); only the
-last is kept. Each episode is committed as soon as it is stored, so a crash of the
+last is kept. A store opened for writing notes which file its path names; each write first
+checks that the path still names that file, and refuses (`RunStoreMovedError`) once it was
+removed or another file was moved over it: the rows would otherwise go to a file that is
+gone when the process ends, under a summary naming the path (adversarial round 15, S1-9).
+Each episode is committed as soon as it is stored, so a crash of the
 process (``kill -9`` included) loses at most the episodes still in flight. Commits are
 not fsynced one by one (WAL with ``synchronous = NORMAL``): only a crash of the
 operating system itself can lose the last few, which a resumed campaign runs again.
@@ -31,6 +35,7 @@ by a lock.
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import sqlite3
@@ -43,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from sqlite_utils import Database
 
-from mcpgym_clients.errors import ConfigurationError, UsageError
+from mcpgym_clients.errors import ConfigurationError, RunStoreMovedError, UsageError
 from mcpgym_clients.measure.usage import USAGE_KEYS
 
 if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a store
@@ -51,6 +56,12 @@ if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a s
 
 DEFAULT_STORE = Path("runs") / "mcpgym.db"
 """Default location of the run store, relative to the working directory."""
+
+BUSY_TIMEOUT_S = 60.0
+"""Seconds a write waits for another connection's lock on the store (a ``sqlite3`` shell
+left in a write transaction, another campaign's commit) before it fails. SQLite's default
+of 5 s stopped a campaign with ``database is locked`` (adversarial round 15, S1-12); the
+writes run in worker threads, so the wait holds no event loop."""
 
 _RUN_JSON = ("settings", "selection", "argv", "lock_components", "conditions")
 SLOT_COLUMNS = ("run_id", "task", "band", "seed", "epoch")
@@ -130,9 +141,11 @@ class RunStore:
         else:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path), check_same_thread=False)
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False)
         self._lock = threading.Lock()
         self.db = Database(conn, execute_plugins=False)
+        self._file_id: tuple[int, int] | None = None  # (st_dev, st_ino) of the file written
+        self._file: Path | None = None
         try:
             if read_only:
                 self._check_schema()
@@ -144,6 +157,10 @@ class RunStore:
                     # commit (5-7 ms each here, against 0.5 ms).
                     self.db.execute("PRAGMA synchronous = NORMAL")
                 self._create_schema()
+                if self.path is not None:
+                    self._file = self.path.resolve()  # a later chdir changes nothing
+                    st = os.stat(self._file)
+                    self._file_id = (st.st_dev, st.st_ino)
         except BaseException:  # not a database, read-only...: do not leak the connection
             conn.close()
             raise
@@ -242,6 +259,29 @@ class RunStore:
 
     # -- writing -----------------------------------------------------------------------
 
+    def _check_file(self) -> None:
+        """Refuse to write once the path no longer names the file this store opened.
+
+        Raises:
+            RunStoreMovedError: the file was removed, or another file was moved over it.
+        """
+        if self._file_id is None or self._file is None:
+            return
+        try:
+            st = os.stat(self._file)
+            now: tuple[int, int] | None = (st.st_dev, st.st_ino)
+        except FileNotFoundError:
+            now = None
+        if now == self._file_id:
+            return
+        what = "was removed" if now is None else "was replaced by another file"
+        raise RunStoreMovedError(
+            f"the run store {self.path} {what} while this process wrote to it: nothing more "
+            "is stored (rows written to the old file since are lost with it, unless it was "
+            "moved elsewhere). Put the file back and run the same command again to resume the "
+            "run (a new file at that path starts a new run)"
+        )
+
     def create_run(
         self,
         *,
@@ -267,8 +307,12 @@ class RunStore:
                 when known, so that two runs on different locks can say which part differs.
             conditions: what the run is served under besides the lock
                 (`mcpgym_clients.resume.campaign_conditions`; JSON, no secret).
+
+        Raises:
+            RunStoreMovedError: the store's file was removed or replaced (`_check_file`).
         """
         run_id = new_run_id()
+        self._check_file()
         row = {
             "id": run_id,
             "created_at": _now_iso(),
@@ -295,8 +339,10 @@ class RunStore:
 
         Raises:
             ConfigurationError: no such run.
+            RunStoreMovedError: the store's file was removed or replaced (`_check_file`).
         """
         with self._lock:
+            self._check_file()
             cur = self.db.execute(
                 "UPDATE runs SET finished_at = ? WHERE id = ?", [_now_iso(), run_id]
             )
@@ -313,10 +359,14 @@ class RunStore:
         Args:
             run_id: the run. rec: the episode. attempts: episodes run for this slot
                 (1 plus the retries after infrastructure errors).
+
+        Raises:
+            RunStoreMovedError: the store's file was removed or replaced (`_check_file`).
         """
         row = episode_row(run_id, rec, attempts=attempts)
         values = [row[c] for c in _EPISODE_COLUMNS]
         with self._lock, self.db.conn:
+            self._check_file()
             conn = self.db.conn
             conn.execute(_DELETE_SLOT, [run_id, rec.task, rec.band, rec.seed, rec.epoch])
             cur = conn.execute(_INSERT_EPISODE, values)  # one statement, no table introspection
@@ -363,6 +413,18 @@ class RunStore:
             (),
         )
         return rows[0]["id"] if rows else None
+
+    def grade_signature(self, run_id: str) -> str | None:
+        """The ``signature`` its stored grades give (``verified``, ``unchecked``; the
+        newest graded episode's), or ``None`` when no grade of ``run_id`` says."""
+        rows = self._query(
+            "SELECT json_extract(grade, '$.signature') AS signature FROM episodes "
+            "WHERE run_id = ? AND json_extract(grade, '$.signature') IS NOT NULL "
+            "ORDER BY id DESC LIMIT 1",
+            [run_id],
+            (),
+        )
+        return str(rows[0]["signature"]) if rows else None
 
     def runs_with_work_left(self, *, env: str, agent: str) -> list[dict[str, Any]]:
         """The runs (not baselines) of ``env`` and ``agent`` with work left, newest first.

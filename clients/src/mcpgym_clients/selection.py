@@ -13,6 +13,14 @@ from mcpgym_server import BANDS, did_you_mean
 MAX_SEEDS = 100_000
 """Most seeds one selection may name."""
 
+MAX_PLANNED_EPISODES = 1_000_000
+"""Most episodes one run may plan (variants x epochs). The plan is held in memory (a
+few hundred bytes an episode, more while it is stored and summarised): ``--epochs
+100000000`` on one variant grew ``mcpgym eval`` past 5 GB in 45 s before its first episode
+(adversarial round 15, S1-11). A million episodes is days of work on one server; split a
+larger campaign into runs. `select_variants` refuses a selection of more variants,
+`mcpgym_clients.run_campaign` more variants x epochs."""
+
 MAX_SEED = 2**63 - 1
 """Largest seed (the environment server refuses larger ones too)."""
 
@@ -99,7 +107,7 @@ def select_variants(
 
     Raises:
         ConfigurationError: an unknown family, a band no selected family offers, no
-            seeds, or an empty selection.
+            seeds, an empty selection, or more than `MAX_PLANNED_EPISODES` variants.
     """
     if not seeds:
         raise ConfigurationError("no seeds selected")
@@ -113,6 +121,12 @@ def select_variants(
                 f"band {missing[0]!r} is not offered by {scope}"
                 f"{did_you_mean(missing[0], offered)}; offered bands: {', '.join(offered)}"
             )
+    count = len(seeds) * sum(1 for f in families for b in f.bands if bands is None or b in bands)
+    if count > MAX_PLANNED_EPISODES:  # before building them (28 x 100,000 seeds: ~1.3 GB)
+        raise ConfigurationError(
+            f"the selection names {count:,} variants; one run holds at most "
+            f"{MAX_PLANNED_EPISODES:,} episodes: select fewer seeds, tasks or bands"
+        )
     keys = [
         VariantKey(f.name, band, seed)
         for f in families

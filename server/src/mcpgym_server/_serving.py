@@ -34,6 +34,7 @@ __all__ = [
     "base_url",
     "bind_socket",
     "listening_socket",
+    "SEALING_GRACE_S",
     "run_until_stopped",
     "serve",
 ]
@@ -111,6 +112,10 @@ class _StoppableServer(uvicorn.Server):
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        # Requests cut at the graceful timeout: uvicorn says how many in one line ("Cancel
+        # N running task(s)"); without this each also logged a traceback (one client
+        # trickling 100 requests left 100 in the log, adversarial round 15, S2-7).
+        _log.addFilter(_hide_cancelled)
         try:
             await super().shutdown(sockets)
             if self.force_exit:
@@ -140,6 +145,14 @@ class _StoppableServer(uvicorn.Server):
         with anyio.move_on_after(FORCED_STOP_TIMEOUT):
             await self.lifespan.shutdown()
 
+
+SEALING_GRACE_S = 3.0
+"""Seconds an environment server (``mcpgym serve``) lets requests in flight finish after a
+stop signal before it cuts them and seals its open episodes. A tool call is answered in
+milliseconds; a request still in flight seconds later is a client sending its body slowly.
+uvicorn's 10 s (the grading service keeps it) equals ``docker stop``'s SIGKILL timeout: one
+trickling request kept a server from sealing for 10.6 s, so under ``docker stop`` every
+open episode would have been lost (adversarial round 15, S2-7)."""
 
 FORCED_STOP_TIMEOUT = 5.0
 """Seconds a forced stop (a second Ctrl-C) waits for the cut requests, and then for the

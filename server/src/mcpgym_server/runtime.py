@@ -29,9 +29,19 @@ if TYPE_CHECKING:
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
-    from mcpgym_server._rate_limit import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SECOND
+    from mcpgym_server._rate_limit import (
+        DEFAULT_REQUEST_BURST,
+        DEFAULT_REQUESTS_PER_SECOND,
+        RATE_LIMIT_ERROR,
+    )
     from mcpgym_server._seeds import salt_fingerprint, salted_seed
-    from mcpgym_server._serving import bind_socket, listening_socket, run_until_stopped, serve
+    from mcpgym_server._serving import (
+        SEALING_GRACE_S,
+        bind_socket,
+        listening_socket,
+        run_until_stopped,
+        serve,
+    )
     from mcpgym_server._session_caps import DEFAULT_SESSIONS_PER_EPISODE, SESSION_BYTES
     from mcpgym_server._stdio import serve_stdio
     from mcpgym_server._tools import MAX_STRING_LENGTH
@@ -61,10 +71,12 @@ _WHERE = {
     "tool_definitions": "_mcp_tools",
     "DEFAULT_REQUEST_BURST": "_rate_limit",
     "DEFAULT_REQUESTS_PER_SECOND": "_rate_limit",
+    "RATE_LIMIT_ERROR": "_rate_limit",
     "salt_fingerprint": "_seeds",
     "salted_seed": "_seeds",
     "DEFAULT_SESSIONS_PER_EPISODE": "_session_caps",
     "SESSION_BYTES": "_session_caps",
+    "SEALING_GRACE_S": "_serving",
     "bind_socket": "_serving",
     "listening_socket": "_serving",
     "run_until_stopped": "_serving",
@@ -86,7 +98,9 @@ __all__ = [
     "MAX_MESSAGE_ITEMS",
     "MAX_STRING_LENGTH",
     "MIN_OPEN",
+    "RATE_LIMIT_ERROR",
     "SANDBOX_CACHE_KIB",
+    "SEALING_GRACE_S",
     "SESSION_BYTES",
     "Episode",
     "EpisodeManager",

@@ -133,7 +133,7 @@ def serve(
                 )
             )
         return
-    from mcpgym_server.runtime import create_app, run_until_stopped
+    from mcpgym_server.runtime import SEALING_GRACE_S, create_app, run_until_stopped
 
     if not control_token and not no_control_token:
         control_token = secrets.token_urlsafe(32)
@@ -170,6 +170,7 @@ def serve(
             host=host,
             port=port,
             on_stop=web.state.seal_all,
+            graceful_timeout=SEALING_GRACE_S,  # then seal: well inside `docker stop`'s 10 s
             on_ready=lambda url: say(Console(stderr=True), f"serving {env} at {url}"),
         )
 
