@@ -370,7 +370,12 @@ async def test_a_grading_service_back_without_the_bundle_key_stops_the_campaign(
                     (run,) = store.runs()
                     assert run["finished_at"] is None
                     rows = store.episodes(run["id"])
-                    assert [r["grade"]["signature"] for r in rows] == ["verified", "verified"]
+                    graded = [r["grade"]["signature"] for r in rows if r["grade"] is not None]
+                    assert graded == ["verified", "verified"]
+                    # the two slots it did not play are stored unscored, naming the stop
+                    unplayed = [r for r in rows if r["grade"] is None]
+                    assert len(unplayed) == 2
+                    assert all("now 'unchecked'" in r["error"] for r in unplayed), unplayed
             # the same command again, against the keyless service: the resumed run's
             # grades were verified, so its first grade stops it too
             async with EpisodeDriver(s.env_url, other, s.grading_token, **clients) as driver:
@@ -380,7 +385,10 @@ async def test_a_grading_service_back_without_the_bundle_key_stops_the_campaign(
                             driver, ReferenceAgent(), variants, store, baseline=False,
                             concurrency=1, show_progress=False,
                         )  # fmt: skip
-                    assert len(store.episodes(run["id"])) == 2
+                    rows = store.episodes(run["id"])
+                    assert len(rows) == 4
+                    graded = [r["grade"]["signature"] for r in rows if r["grade"] is not None]
+                    assert graded == ["verified", "verified"]
 
 
 class FlakyGrading(httpx.AsyncBaseTransport):
