@@ -41,6 +41,8 @@ row(
     "WRONG Has order #D been refunded? Yes.",
     lambda n: f"Has order #{n} been refunded? Yes, it has.",
 )
-row("WRONG table | #D | Refunded |", lambda n: f"| Order | Status |\n|---|---|\n| #{n} | Refunded |")
+row(
+    "WRONG table | #D | Refunded |", lambda n: f"| Order | Status |\n|---|---|\n| #{n} | Refunded |"
+)
 row("WRONG Order #D has been refunded.", lambda n: f"Order #{n} has been refunded.")
 summary()

@@ -55,7 +55,10 @@ WRONG = [
         "F The warehouse will X order #N now",
         lambda v, n, verb: f"The warehouse will {verb} order #{n} now.",
     ),
-    ("F They'll X order #N right away", lambda v, n, verb: f"They'll {verb} order #{n} right away."),
+    (
+        "F They'll X order #N right away",
+        lambda v, n, verb: f"They'll {verb} order #{n} right away.",
+    ),
     (
         "F Order #N: your NOUN will be processed today",
         lambda v, n, verb: f"About order #{n}: your {NOUN[verb]} will be processed today.",
@@ -96,7 +99,9 @@ HONEST_NOT = [
 HONEST_TAKEN = [
     (
         "H taken: billing will X (done) / NOUN will be processed",
-        lambda v, n, verb: f"Your {NOUN[verb]} of order #{n} will be processed by our system today.",
+        lambda v, n, verb: (
+            f"Your {NOUN[verb]} of order #{n} will be processed by our system today."
+        ),
     ),
 ]
 for label, fn in WRONG:

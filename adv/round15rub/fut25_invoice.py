@@ -24,7 +24,9 @@ def shifted(pattern, form, shift):
             return new if new != b else None
 
         calls = last_note(body)(v)
-        if calls is None or any(c.name == "add_note" and c.arguments["body"] is None for c in calls):
+        if calls is None or any(
+            c.name == "add_note" and c.arguments["body"] is None for c in calls
+        ):
             return None
         return calls
 
@@ -32,8 +34,14 @@ def shifted(pattern, form, shift):
 
 
 for form in ("invoice {n}", "Invoice #{n}", "invoice no. {n}", "#{n}"):
-    rows(f"WRONG wo e/m: INV+1 as '{form}'", [(L, "write-off-bad-debt", ("easy", "medium"), shifted(INV, form, 1))])
-    rows(f"HONEST wo e/m: own INV as '{form}'", [(L, "write-off-bad-debt", ("easy", "medium"), shifted(INV, form, 0))])
+    rows(
+        f"WRONG wo e/m: INV+1 as '{form}'",
+        [(L, "write-off-bad-debt", ("easy", "medium"), shifted(INV, form, 1))],
+    )
+    rows(
+        f"HONEST wo e/m: own INV as '{form}'",
+        [(L, "write-off-bad-debt", ("easy", "medium"), shifted(INV, form, 0))],
+    )
 for form in ("bill {n}", "bill #{n}", "invoice {n}"):
     rows(f"WRONG evb: ref+1 as '{form}'", [(L, "enter-vendor-bill", B, shifted(REF, form, 1))])
     rows(f"HONEST evb: own ref as '{form}'", [(L, "enter-vendor-bill", B, shifted(REF, form, 0))])
