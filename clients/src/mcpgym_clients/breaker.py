@@ -138,26 +138,26 @@ def store_not_run(
     them (`mcpgym_clients.resume`). The rows of one run are written in one transaction.
     """
     held: dict[str, set[tuple[str, str, int, int]]] = {}
-    todo: dict[str, list[EpisodeRecord]] = {}
-    why = reason.removeprefix("stopped: ").removeprefix("stopping: ")
-    now = datetime.now(UTC).isoformat()
+    todo: dict[tuple[str, str], list[tuple[str, str, int, int]]] = {}
     for agent, rid, v, epoch in jobs:
         if rid not in held:
             held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.slots(rid)}
-        if (v.task, v.band, v.seed, epoch) in held[rid]:
+        slot = (v.task, v.band, v.seed, epoch)
+        if slot in held[rid]:
             continue
-        rec = EpisodeRecord(
-            agent=agent.name,
-            task=v.task,
-            band=v.band,
-            seed=v.seed,
-            epoch=epoch,
+        todo.setdefault((rid, agent.name), []).append(slot)
+        held[rid].add(slot)
+    why = reason.removeprefix("stopped: ").removeprefix("stopping: ")
+    now = datetime.now(UTC).isoformat()
+    for (rid, name), slots in todo.items():
+        template = EpisodeRecord(
+            agent=name,
+            task="",
+            band="",
+            seed=0,
             error=f"not run to its end: the campaign stopped ({why})",
             started_at=now,
             ended_at=now,
         )
-        todo.setdefault(rid, []).append(rec)
-        held[rid].add((v.task, v.band, v.seed, epoch))
-    for rid, recs in todo.items():
-        store.add_episodes(rid, recs, attempts=0)
-    return sum(len(recs) for recs in todo.values())
+        store.add_unplayed(rid, template, slots)
+    return sum(len(slots) for slots in todo.values())
