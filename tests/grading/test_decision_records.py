@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from mcpgym_grading import DecisionMatch, Rubric
-from mcpgym_grading._decision_records import misbound_claims, record_pattern, taken_on
+from mcpgym_grading._decision_check import misbound_claims
+from mcpgym_grading._decision_records import record_pattern, taken_on
 
 REFUNDED = taken_on([("refund", "100495"), ("card-refund", "100495")])
 WRITTEN_OFF = taken_on([("write-off", "INV-2026-0151")])

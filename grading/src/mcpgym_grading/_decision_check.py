@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 
 from mcpgym_grading._checks import (
     MAX_FOUND_ROWS,
@@ -13,7 +14,7 @@ from mcpgym_grading._checks import (
     _truncate_text,
 )
 from mcpgym_grading._decision_forms import ACTIONS
-from mcpgym_grading._decision_records import misbound_claims, taken_on
+from mcpgym_grading._decision_records import JOINED, record_pattern, taken_on
 from mcpgym_grading._decisions import decisions
 from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold
@@ -118,6 +119,57 @@ def sentences_about_all(text: str, value: str) -> list[str]:
     not a denial of each ("I couldn't cancel both orders")."""
     token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
     return [s for s in SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
+
+
+def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
+    """The pieces of ``text``'s sentences naming ``record`` (no carry-over); a piece that is
+    only ``and`` and the record (`_decision_records.JOINED`) shares the verb of the one
+    before it (``Refunded order #7 and order #8 in full``: the whole sentence is read for
+    #8; ``and declined #8`` has a verb of its own)."""
+    joined = re.compile(JOINED.format(record=re.escape(record)))
+    out: list[str] = []
+    for sentence in SENTENCE.split(text):
+        for piece in sentences_about(sentence, record, carry=False, others=kinds):
+            shared = piece is not sentence and joined.match(fold(piece))
+            out.append(fold(sentence) if shared else piece)
+    return out
+
+
+def misbound_claims(
+    parts: Iterable[str], taken: Mapping[str, frozenset[str]]
+) -> list[dict[str, object]]:
+    """Each claim (done or unsure) of an action of ``taken`` in a piece of ``parts`` that names
+    a record of the action's kind it was not taken on: ``{"action", "done", "record",
+    "clause", "reason"}``. Each part (one text: a reply, a note, a write's reason) is read on
+    its own. Unknown actions raise KeyError (`decisions`)."""
+    patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in taken.items()}
+    every = [pat for pats in patterns.values() for pat in pats.values()]
+    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
+    out: list[dict[str, object]] = []
+    for text in parts:
+        folded = fold(text)
+        named: dict[str, list[str]] = {}
+        for a, pats in patterns.items():
+            for pat in pats.values():
+                for m in pat.finditer(folded):
+                    if m.group(1) not in taken[a]:
+                        named.setdefault(m.group(1), [])
+                        if a not in named[m.group(1)]:
+                            named[m.group(1)].append(a)
+        for record, actions in named.items():
+            about = "\n".join(_about(text, record, kinds))
+            out.extend(
+                {
+                    "action": d.action,
+                    "done": d.done,
+                    "record": record,
+                    "clause": d.text,
+                    "reason": "taken on another record",
+                }
+                for d in decisions(about, tuple(actions))
+                if d.done is not False
+            )
+    return out
 
 
 def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:

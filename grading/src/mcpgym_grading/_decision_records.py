@@ -1,4 +1,5 @@
-"""A claimed action bound to the record the text names (`DecisionMatch.records`).
+"""A claimed action bound to the record the text names (`DecisionMatch.records`): the
+record kinds and the rows read (`_decision_check.misbound_claims` reads the texts).
 
 A text that names a record and claims an action there (``order #7 refunded in full too``)
 claims it of that record. Where the episode took the action, but on other records only,
@@ -15,9 +16,8 @@ to card.`` in a refund's reason is about the refund's own order).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
-from mcpgym_grading._decisions import decisions
 from mcpgym_grading._text import fold
 
 
@@ -53,63 +53,10 @@ def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     return {a: frozenset(r) for a, r in out.items()}
 
 
-_JOINED = (
+JOINED = (
     r"^[\s,;:]*(?:and|&|plus|as well as)\s+(?:(?:the|order|no\.?|number|#)\s*)*{record}"
     r"(?:\s+(?:in|full|fully|too|as|well|also|to|the|your|card|both|each|original|payment))*"
     r"[\s.!,;]*$"
 )
 """A piece that is only ``and`` + the record (+ ``in full``, ``too``, ``to the card``...):
 it shares the verb of the piece before it."""
-
-
-def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
-    """The pieces of ``text``'s sentences naming ``record`` (no carry-over); a piece that is
-    only ``and`` and the record (`_JOINED`) shares the verb of the one before it (``Refunded
-    order #7 and order #8 in full``: the whole sentence is read for #8; ``and declined #8``
-    has a verb of its own)."""
-    joined = re.compile(_JOINED.format(record=re.escape(record)))
-    from mcpgym_grading._decision_check import SENTENCE, sentences_about
-
-    out: list[str] = []
-    for sentence in SENTENCE.split(text):
-        for piece in sentences_about(sentence, record, carry=False, others=kinds):
-            shared = piece is not sentence and joined.match(fold(piece))
-            out.append(fold(sentence) if shared else piece)
-    return out
-
-
-def misbound_claims(
-    parts: Iterable[str], taken: Mapping[str, frozenset[str]]
-) -> list[dict[str, object]]:
-    """Each claim (done or unsure) of an action of ``taken`` in a piece of ``parts`` that names
-    a record of the action's kind it was not taken on: ``{"action", "done", "record",
-    "clause", "reason"}``. Each part (one text: a reply, a note, a write's reason) is read on
-    its own. Unknown actions raise KeyError (`decisions`)."""
-    patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in taken.items()}
-    every = [pat for pats in patterns.values() for pat in pats.values()]
-    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
-    out: list[dict[str, object]] = []
-    for text in parts:
-        folded = fold(text)
-        named: dict[str, list[str]] = {}
-        for a, pats in patterns.items():
-            for pat in pats.values():
-                for m in pat.finditer(folded):
-                    if m.group(1) not in taken[a]:
-                        named.setdefault(m.group(1), [])
-                        if a not in named[m.group(1)]:
-                            named[m.group(1)].append(a)
-        for record, actions in named.items():
-            about = "\n".join(_about(text, record, kinds))
-            out.extend(
-                {
-                    "action": d.action,
-                    "done": d.done,
-                    "record": record,
-                    "clause": d.text,
-                    "reason": "taken on another record",
-                }
-                for d in decisions(about, tuple(actions))
-                if d.done is not False
-            )
-    return out
