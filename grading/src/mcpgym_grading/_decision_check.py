@@ -52,6 +52,32 @@ def _others(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?:#\s?|\border\s+)({shape})(?![0-9a-z])")
 
 
+_GROUP_SEP = r"[\s,.'\u2019_\u2009\u202f-]"
+"""One character a writer puts between a number's digits (``100,107``, ``100 107``, ``1 0 0
+1 0 7``, ``100.107``, ``100_107``)."""
+_ID_CUE = r"(?:(?<=#)|(?<=# )|(?<=order )|(?<=no\. )|(?<=no )|(?<=number ))"
+"""Where an id written in groups is read: right after ``#``, ``order``, ``no.``, ``number``
+(``$100,107`` is an amount, ``1,001.07`` no id)."""
+
+
+def _token(value: str) -> re.Pattern[str]:
+    """``value`` as a whole token of a folded text; a value of digits only also written
+    after an id's cue (`_ID_CUE`) with one separator (`_GROUP_SEP`, the same throughout)
+    between every two digits or between groups of three from the right (round 15's I15:
+    ``Order #100,107 has been refunded`` names order 100107, not order 100)."""
+    folded = fold(value)
+    body = re.escape(folded)
+    if 3 < len(folded) <= 20 and folded.isascii() and folded.isdigit():
+        each = f"{folded[0]}(?P<e>{_GROUP_SEP})" + "(?P=e)".join(folded[1:])
+        head = len(folded) % 3 or 3
+        groups = [folded[:head]] + [folded[i : i + 3] for i in range(head, len(folded), 3)]
+        body += f"|{_ID_CUE}(?:{each}"
+        if len(groups) > 1:
+            body += f"|{groups[0]}(?P<g>{_GROUP_SEP})" + "(?P=g)".join(groups[1:])
+        body += ")"
+    return re.compile(rf"(?<![0-9a-z])(?:{body})(?![0-9a-z])")
+
+
 def sentences_about(text: str, value: str) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
     breaks) that name ``value`` as a whole token, read folded (`fold`). A sentence that also
@@ -63,15 +89,21 @@ def sentences_about(text: str, value: str) -> list[str]:
     is about the record named last before it: ``Order #8 has shipped. I've cancelled the
     other one as well`` claims the cancellation of #8, as a reader takes it (round 10's A1:
     a claim about the other order in a sentence that does not name it)."""
-    token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
+    token = _token(value)
     others = _others(value)
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
     for s in _SENTENCE.split(text):
         folded = fold(s)
+        mine = [m.span() for m in token.finditer(folded)]
         names = sorted(
-            [(m.start(), True) for m in token.finditer(folded)]
-            + [(m.start(), False) for m in others.finditer(folded) if m.group(1) != fold(value)]
+            [(a, True) for a, _ in mine]
+            + [
+                (m.start(), False)
+                for m in others.finditer(folded)
+                if m.group(1) != fold(value)
+                and not any(a < m.end(1) and m.start(1) < b for a, b in mine)
+            ]
         )
         if not names:
             if last_mine and s.strip() and not _collective(s):
@@ -95,7 +127,7 @@ def sentences_about_all(text: str, value: str) -> list[str]:
     (`_COLLECTIVE`: "I've cancelled both orders", "all of your orders", "cancelled both.";
     not "one of the two orders"): a claim there is a claim about each record, a denial is
     not a denial of each ("I couldn't cancel both orders")."""
-    token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
+    token = _token(value)
     return [s for s in _SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
 
 
