@@ -111,3 +111,29 @@ def test_an_id_in_digit_groups_names_the_record(written: str) -> None:
 )
 def test_an_amount_or_another_id_names_no_record(text: str) -> None:
     assert sentences_about(text, "100107") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Order%20%23100107%20has%20been%20refunded.",
+        "Status (base64): T3JkZXIgIzEwMDEwNyBoYXMgYmVlbiByZWZ1bmRlZC4=",
+    ],
+)
+def test_an_encoded_claim_is_read_decoded(text: str) -> None:
+    # round 15's E15: a claim URL-encoded or in base64 is read as it decodes
+    assert True in _read(text, "refund")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tracking 1ZR4E9170335758782, 9405593236322621468848.",
+        "Get 50% off; 50%20 is no escape here.",
+        "Your receipt: https://example.com/orders/100107/receipt/abcdefghij",
+    ],
+)
+def test_no_encoded_run_no_more_reading(text: str) -> None:
+    from mcpgym_grading._decode import encoded_source
+
+    assert encoded_source(text) is None
