@@ -14,7 +14,10 @@ CHANGED = [
     ("I wrote down INV-2026-0151 as uncollectible.", "write-off"),
     ("I wrote down the invoice to zero.", "write-off"),
     ("The invoice was marked down to nothing.", "write-off"),
-    ("We struck off the remaining balance of INV-2026-0151.", "write-off"),
+    (
+        "We crossed off the remaining balance of INV-2026-0151.",
+        "write-off",
+    ),  # struck off: a synonym (round 15)
     ("I've knocked off the charge on order #7.", "refund"),
     ("I took back the charge for order #7.", "refund"),
     ("Order #7 has been knocked out of the system.", "cancel"),

@@ -64,6 +64,39 @@ def _others(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?:#\s?|\border\s+)({shape})(?![0-9a-z])")
 
 
+_GROUP_SEP = r"[\s,.'\u2019_\u2009\u202f-]"
+"""One character a writer puts between a number's digits (``100,107``, ``100 107``, ``1 0 0
+1 0 7``, ``100.107``, ``100_107``)."""
+_ID_CUE = r"(?:(?<=#)|(?<=# )|(?<=order )|(?<=no\. )|(?<=no )|(?<=number ))"
+"""Where an id written in groups is read: right after ``#``, ``order``, ``no.``, ``number``
+(``$100,107`` is an amount, ``1,001.07`` no id)."""
+
+
+def _token(value: str) -> re.Pattern[str]:
+    """``value`` as a whole token of a folded text; a value of digits only also written
+    after an id's cue (`_ID_CUE`) with one separator (`_GROUP_SEP`, the same throughout)
+    between every two digits or between groups of three from the right (round 15's I15:
+    ``Order #100,107 has been refunded`` names order 100107, not order 100)."""
+    folded = fold(value)
+    body = re.escape(folded)
+    if 3 < len(folded) <= 20 and folded.isascii() and folded.isdigit():
+        each = f"{folded[0]}(?P<e>{_GROUP_SEP})" + "(?P=e)".join(folded[1:])
+        head = len(folded) % 3 or 3
+        groups = [folded[:head]] + [folded[i : i + 3] for i in range(head, len(folded), 3)]
+        body += f"|{_ID_CUE}(?:{each}"
+        if len(groups) > 1:
+            body += f"|{groups[0]}(?P<g>{_GROUP_SEP})" + "(?P=g)".join(groups[1:])
+        body += ")"
+    return re.compile(rf"(?<![0-9a-z])(?:{body})(?![0-9a-z])")
+
+
+def _named(m: re.Match[str]) -> tuple[str, int, int]:
+    """The record a match of an `_others`-style pattern names: its first group that matched,
+    with that group's span."""
+    i = next(i for i in range(1, len(m.groups()) + 1) if m.group(i) is not None)
+    return m.group(i), m.start(i), m.end(i)
+
+
 def sentences_about(
     text: str, value: str, *, carry: bool = True, others: re.Pattern[str] | None = None
 ) -> list[str]:
@@ -80,19 +113,21 @@ def sentences_about(
     the sentences naming ``value`` (`_decision_records`, where a write's reason is about its
     own record); ``others``: the names of other records to cut at (default `_others`; a
     pattern whose groups hold the record, the first that matched read)."""
-    token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
+    token = _token(value)
     if others is None:
         others = _others(value)
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
     for s in SENTENCE.split(text):
         folded = fold(s)
+        mine = [m.span() for m in token.finditer(folded)]
         names = sorted(
-            [(m.start(), True) for m in token.finditer(folded)]
+            [(a, True) for a, _ in mine]
             + [
                 (m.start(), False)
                 for m in others.finditer(folded)
-                if next(g for g in m.groups() if g is not None) != fold(value)
+                for name, a, b in [_named(m)]
+                if name != fold(value) and not any(a < y and x < b for x, y in mine)
             ]
         )
         if not names:
@@ -117,7 +152,7 @@ def sentences_about_all(text: str, value: str) -> list[str]:
     (`_COLLECTIVE`: "I've cancelled both orders", "all of your orders", "cancelled both.";
     not "one of the two orders"): a claim there is a claim about each record, a denial is
     not a denial of each ("I couldn't cancel both orders")."""
-    token = re.compile(rf"(?<![0-9a-z]){re.escape(fold(value))}(?![0-9a-z])")
+    token = _token(value)
     return [s for s in SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
 
 

@@ -202,11 +202,25 @@ _NOUNS: dict[str, str] = {
 _NOUNS.update(EXTRA_NOUNS)
 _DONE = (
     r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
-    r"out|fulfilled|finali[sz]ed|confirmed|approved)|went through|is through)"
+    r"out|fulfilled|finali[sz]ed|confirmed|approved)|went through|is through"
+    r"|(?:has|have) (?:now |already |just )?(?:gone|been put) through"
+    r"|(?:is|are|has been|have been|was|were) (?:now |all |already )?(?:sorted(?: out)?|taken "
+    r"care of))"
 )
+_BARE_DONE = (
+    r"(?<!\bany )(?<!\bevery )(?<!\beach )(?<!\ba )(?<!\ban )(?<!\bno )"
+    r"\b(?:{noun})\s+(?:(?:now|already|fully|successfully)\s+)?(?:issued|processed|done|"
+    r"completed?|made|sent|confirmed|finali[sz]ed|actioned|carried out|put through|gone through|"
+    r"sorted)\b"
+)
+"""A noun of the action with a done-word straight after it and no auxiliary, the form of a
+headline or a log line (``Refund issued for order #7.``, ``Write-off done.``): it claims as
+`_DONE` does (round 15's N15); not after ``any``/``every``/``a`` (``any refund issued by
+billing…`` is a rule) and not with a word between (``refund request sent``)."""
 _DONE_BEFORE = (
     r"\b(?:issued|processed|put through|completed|finali[sz]ed|carried out|approved|actioned|"
-    r"made)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
+    r"made|taken care of|took care of|sorted(?: out)?|gone ahead with|went ahead with|pushed "
+    r"through)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
 )
 """A done-word before the noun (``I've issued a full refund``, ``I've processed the
 cancellation``): the noun then claims unless a word of a request or a rule follows it
@@ -334,6 +348,7 @@ def _compiled() -> dict[str, _Compiled]:
             [
                 rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b",
                 rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
+                _BARE_DONE.format(noun=_NOUNS[a]),
             ]
             if a in _NOUNS
             else []

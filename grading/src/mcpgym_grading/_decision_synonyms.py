@@ -43,6 +43,34 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             r"\bpaid out\b(?!\s+(?:the |this |that |our )?(?:vendor|supplier|bill))",
             "paid out the credit of {it} to the customer",
         ),
+        # round 15's V15b: the charge reversed (its direct object: an entry reversed is
+        # the books' own action), the money returned, a credit to the card
+        (
+            r"\breversed\s+(?:(?:the|your|that|this|duplicate|double|extra|second|full|card)\s+)"
+            r"{0,3}(?:charges?|transactions?)\b"
+            r"|\b(?:charges?|transactions?)\s+(?:(?:on|to|for) (?:your |the )?(?:card|order)"
+            r"(?: #?\d+)?\s+)?(?:has |have )?(?:been|was|were|is|are) (?:now |fully |also )?"
+            r"reversed\b",
+            "reversed the charge of {it} in full",
+        ),
+        (
+            r"\b(?:returned|given back|gave back|handed back)\s+(?:(?:the|your|all|of|full)\s+)"
+            r"{0,3}(?:money|funds)\b"
+            rf"|\bput\b{_W}{{0,40}}\b(?:money|funds)\b{_W}{{0,40}}\bback\b"
+            rf"|\b(?:money|funds)\b{_W}{{0,40}}\b(?:is|are) (?:now |already |all )?back\b",
+            "returned your money for {it}",
+        ),
+        (
+            r"\b(?:got|gotten|received)\s+(?:(?:your|the|all|of|full)\s+){0,3}(?:money|funds)"
+            r"\s+back\b",
+            "made sure you got your money back for {it}",
+        ),
+        (
+            r"\b(?:issued|applied|put|posted|made|sent)\s+(?:(?:a|an|the|your|full)\s+){0,2}"
+            rf"credit\b(?!\s*(?:note|memo))(?:{_W}{{0,30}}\b(?:to|on) your\b{_W}{{0,30}})?"
+            r"\bcard\b",
+            "issued a credit for {it} to your card",
+        ),
     ),
     "cancel": (
         (r"\bcalled off\b", "called off {it}"),
@@ -54,6 +82,18 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             "stopped {it}",
         ),
         (rf"\b(?:is|was|now|made|rendered|been)\b{_W}{{0,30}}\bvoid\b", "made {it} void"),
+        # round 15's V15a: said of the order (an authorisation revoked, a message withdrawn,
+        # a draft deleted or a charge reversed is none)
+        (
+            r"\b(?:rescinded|revoked|aborted)\s+(?:(?:your|the|this|that)\s+)?(?:order\b|"
+            r"purchase\b|#\s?\d|it\b)"
+            r"|\b(?:withdr[ae]w|withdrawn|deleted|removed|reversed)\s+(?:(?:your|the|this|that)\s+)?"
+            r"(?:order\b|purchase\b|#\s?\d)"
+            r"|(?:\border\b|\bpurchase\b|#\s?\d+)"
+            rf"{_W}{{0,30}}\b(?:been|was|were|is|are) (?:now |also |fully )?(?:rescinded|revoked|"
+            r"aborted|withdrawn|deleted)\b",
+            "rescinded {it}",
+        ),
     ),
     "address-change": (
         (r"\bre-?routed\b", "rerouted {it} to the new address"),
@@ -90,10 +130,63 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             r"write-?offs?\b(?!\s+(?:request|policy|proposal|recommendation|approval|decision))",
             "posted the write-off of {it}",
         ),
+        # round 15's L15a
+        (
+            r"\bstruck off\b",
+            "struck off {it}",
+        ),
+        (
+            rf"\b(?:wrote|written)\b{_W}{{0,40}}\bdown to (?:zero|nil|nothing|\$0)\b",
+            "wrote {it} down to zero",
+        ),
+        (
+            rf"\b(?:took|taken|removed|dropped|cleared)\b{_W}{{0,40}}\b(?:off|from) (?:the |our )?"
+            r"(?:books|ledger|receivables|accounts receivable|sales ledger)\b",
+            "took {it} off the books",
+        ),
+        (r"\bderecogni[sz]ed\b", "derecognised {it}"),
+        (
+            rf"\bnetted\b{_W}{{0,30}}\b(?:bad debts?|allowance|provision)\b",
+            "netted {it} off against bad debt",
+        ),
+        (
+            rf"\b(?:closed|cleared|zeroed|released)\b{_W}{{0,40}}\b(?:as |to )?(?:uncollectible|"
+            r"irrecoverable|bad debts?)\b",
+            "closed out {it} as uncollectible",
+        ),
+        (
+            rf"\bvoided\b{_W}{{0,20}}\b(?:invoice|inv-\d)"
+            rf"|\b(?:invoice|inv-\d{{4}}-\d+)\b{_W}{{0,30}}\b(?:been|was|is) (?:now )?voided\b",
+            "voided invoice {it}",
+        ),
+        (
+            r"\bcleared\s+(?:(?:the|its|this|that)\s+)?(?:open |outstanding |remaining )?balance\b",
+            "cleared the open balance of {it}",
+        ),
     ),
     "post": (
         (rf"\breleased\b{_W}{{0,30}}\bto {_GL}\b", "released {it} to the general ledger"),
         (rf"\bcommitted\b{_W}{{0,30}}\bto {_GL}\b", "committed {it} to the GL"),
+        # round 15's L15b
+        (
+            rf"\b(?:is|are|went|gone|now) live\b{_W}{{0,20}}\b(?:in|on) {_GL}\b",
+            "made sure {it} went live in the ledger",
+        ),
+        (rf"\b(?:hit|reached|landed (?:in|on))\s+{_GL}\b", "made sure {it} hit the GL"),
+        (
+            rf"\b(?:is|are|now|sits?) (?:now )?(?:in|on) {_GL}\b(?!{_W}{{0,20}}\bdraft)",
+            "made sure {it} is now on the ledger",
+        ),
+        (
+            rf"\bfinali[sz]ed\b{_W}{{0,30}}\b(?:bill|entry|invoice)\b"
+            rf"|\b(?:bill|entry)\b{_W}{{0,30}}\b(?:been|was|is|are) (?:now )?finali[sz]ed\b",
+            "finalised bill {it}",
+        ),
+        (
+            rf"\brecogni[sz]ed\b{_W}{{0,30}}\b(?:in|as) "
+            r"(?:ap|a/p|accounts payable|payables|a liability)\b",
+            "recognised {it} in accounts payable",
+        ),
     ),
     "reverse": (
         (r"\bbacked out\b", "backed out the entry of {it}"),

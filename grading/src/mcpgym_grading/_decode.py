@@ -17,9 +17,12 @@ Two ways to write a value so that the stored string is not the value a reader se
 
 from __future__ import annotations
 
+import base64
+import binascii
 import html
 import re
 import unicodedata
+import urllib.parse
 
 ROUNDS = 3
 """Nested references (``&amp;#57;``) are decoded this many times at most."""
@@ -205,3 +208,36 @@ def _line_order(line: str) -> str:
             else:
                 k += 1
     return "".join(c for c in chars if c not in _CONTROLS)
+
+
+_URL_RUN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){2,}")
+"""A run of text URL-encoded (``Order%20%23100107%20has%20been%20refunded``): two escapes
+or more in one run of non-spaces (``50%`` or ``50%20off`` alone is none)."""
+_BASE64_RUN = re.compile(r"(?<![\w+/=])[A-Za-z0-9+/]{16,4000}={0,2}(?![\w+/=])")
+"""A run that may be base64 (16 characters or more of its alphabet)."""
+
+
+def _base64_text(run: str) -> str | None:
+    """``run`` decoded from base64 when it reads as text (UTF-8, printable, words with
+    spaces: a tracking number or a path decodes to bytes that are none), else None."""
+    try:
+        raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+        out = raw.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    letters = sum(c.isalpha() for c in out)
+    if " " not in out or not out.isprintable() or letters < len(out) / 2:
+        return None
+    return out
+
+
+def encoded_source(text: str) -> str | None:
+    """``text`` with its URL-encoded runs and base64 runs that decode to text written out
+    (round 15's E15: ``Status (base64): T3JkZXIg…`` claims what it decodes to), or ``None``
+    when it holds neither. A reader reads it beside the text (`_mentions.reading_texts`)."""
+    out = text
+    if "%" in out:
+        out = _URL_RUN.sub(lambda m: urllib.parse.unquote(m.group(0)), out)
+    if len(out) >= 16:
+        out = _BASE64_RUN.sub(lambda m: _base64_text(m.group(0)) or m.group(0), out)
+    return None if out == text else out

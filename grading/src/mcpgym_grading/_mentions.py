@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from mcpgym_grading import _confusables
-from mcpgym_grading._decode import markup_source
+from mcpgym_grading._decode import encoded_source, markup_source
 from mcpgym_grading._text import fold
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -50,12 +50,16 @@ def _read(text: str) -> str:
 
 
 def reading_texts(text: str) -> list[str]:
-    """``text`` as the mention readers read it (see the module docstring): one text, or
-    two when it holds markup (as rendered, then as its source)."""
+    """``text`` as the mention readers read it (see the module docstring): one text, one
+    more when it holds markup (as rendered, then as its source), and one more when it holds
+    URL-encoded or base64 runs (`encoded_source`, decoded)."""
     out = [_read(text)]
     source = markup_source(text)
     if source is not None:
         out.append(_read(source))
+    encoded = encoded_source(text)
+    if encoded is not None:
+        out.append(_read(encoded))
     return out
 
 
