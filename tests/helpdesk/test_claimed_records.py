@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 
-def _graded(family: str, band: str, tool: str, field: str, extra: str) -> bool:
+def _graded(family: str, band: str, tool: str, field: str, extra: str, seed: int = 0) -> bool:
     from mcpgym_grading import grade_bundle
     from mcpgym_helpdesk import environment
     from mcpgym_server import ToolCall, replay
 
-    v = environment.variant(family, band, 0)
+    v = environment.variant(family, band, seed)
     params = dict(v.params)
     params["order_before"] = (params.get("order_id") or 0) - 1
     calls = []
@@ -22,7 +22,7 @@ def _graded(family: str, band: str, tool: str, field: str, extra: str) -> bool:
             args[field] += extra.format(**params)
         calls.append(ToolCall(c.name, args))
     assert any(c.name == tool for c in calls)
-    return grade_bundle(replay(environment, family, band, 0, calls), environment).passed
+    return grade_bundle(replay(environment, family, band, seed, calls), environment).passed
 
 
 @pytest.mark.parametrize(
@@ -90,3 +90,27 @@ def test_a_reason_naming_another_order_as_context_passes(
     family: str, band: str, tool: str, extra: str
 ) -> None:
     assert _graded(family, band, tool, "reason", extra) is True
+
+
+# cancel-order expert #1: the order cancelled was paid, so `cancel_order` refunds it and the
+# refund's audit row holds the system's copy of the reason, prefixed `order cancelled:`.
+# Read as the agent's text, that prefix claimed the cancellation of the shipped order the
+# reason names (stop 25's fresh-clone trial: 10 of 20 seeds failed these honest reasons).
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "; customer also asked about order #{shipped_order_id}; that one is declined per policy",
+        "; order #{shipped_order_id} has shipped and cannot be cancelled",
+        " (order #{shipped_order_id} already shipped, not cancelled)",
+    ],
+)
+def test_a_cancelled_paid_orders_reason_naming_the_shipped_order_passes(extra: str) -> None:
+    from mcpgym_helpdesk import environment
+
+    assert environment.variant("cancel-order", "expert", 1).params["order_status"] == "paid"
+    assert _graded("cancel-order", "expert", "cancel_order", "reason", extra, seed=1) is True
+
+
+def test_a_cancelled_paid_orders_reason_claiming_the_shipped_order_still_fails() -> None:
+    extra = "; order #{shipped_order_id} cancelled as well"
+    assert _graded("cancel-order", "expert", "cancel_order", "reason", extra, seed=1) is False

@@ -30,13 +30,20 @@ read without the customer's words it quotes (`AGENT_BODY`)."""
 AGENT_TEXTS_SQL = (
     f"SELECT {AGENT_BODY} AS body FROM ticket_messages WHERE author IN ('agent', 'note') "
     f"AND created_at > '{SNAPSHOT_TIME}' "
-    "UNION ALL SELECT json_extract(detail, '$.reason') FROM audit_log "
-    f"WHERE at > '{SNAPSHOT_TIME}' AND actor = 'agent'"
+    "UNION ALL SELECT json_extract(a.detail, '$.reason') FROM audit_log a "
+    f"WHERE a.at > '{SNAPSHOT_TIME}' AND a.actor = 'agent' AND NOT (a.action = 'refund.create' "
+    "AND EXISTS (SELECT 1 FROM audit_log c, json_each(c.detail, '$.refund_ids') r "
+    "WHERE c.action = 'order.cancel' AND r.value = a.entity_id))"
 )
 """Every free text the agent wrote in the episode: its replies and internal notes (without the
 customer's words they quote, `AGENT_BODY`), and the
 reason of each write that takes one (a refund, a cancellation, a return, an exchange, an
-escalation: the audit trail records each as written)."""
+escalation: the audit trail records each as written). A refund a cancellation made
+(`cancel_order` refunds what the order was charged) is left out: its reason is the system's
+copy of the cancellation's, prefixed ``order cancelled:``, which the cancellation's own row
+gives as written; read twice, that prefix would be read as the agent's claim about the next
+order the reason names (stop 25's trial: ``customer request; order #X has shipped and cannot
+be cancelled`` failed the claims-only check)."""
 
 ESCALATION_REASONS_SQL = (
     "SELECT json_extract(detail, '$.reason') FROM audit_log "
