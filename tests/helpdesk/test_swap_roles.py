@@ -24,6 +24,7 @@ SIZES = "sizes-in-their-roles"
 ORDERS = "reply-binds-each-order-its-item"
 DECLINED = "reply-states-declined-not-refunded"
 OWN_WORDS = "replies-state-own-words"
+CLAIMS = "texts-claim-only-actions-taken"
 
 
 @cache
@@ -72,8 +73,10 @@ def test_the_gates_swap_mutants_fail_on_the_role_check(
         assert g.status == "graded", g.error
         # swapped order numbers are in the other's role for the facts check too, and the
         # refund sentence then names the declined order (hard: it is not refunded), and each
-        # order's product now stands beside the other order's number (stop 23's pairing)
-        assert set(failed_checks(g)) - {FACTS, DECLINED, OWN_WORDS} == {check}, label
+        # order's product now stands beside the other order's number (stop 23's pairing),
+        # and the refund claimed of the declined order is a claim bound to an order it was
+        # not taken on (stop 25's `DecisionMatch.records`)
+        assert set(failed_checks(g)) - {FACTS, DECLINED, OWN_WORDS, CLAIMS} == {check}, label
         assert not g.passed
 
 
