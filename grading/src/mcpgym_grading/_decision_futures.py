@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mcpgym_grading._decision_promises import _ADVERBS, _ASKED, _SENTENCE, _WAITS
+from mcpgym_grading._decision_promises import _ADVERBS, _ASKED, stated_sentences
 
 THIRD_PARTY_SKIPS = frozenset({"approve", "escalate", "pay", "receive-payment", "credit-note"})
 """Actions not read after a third party's future: approving and escalating are a decision
@@ -106,13 +106,7 @@ def futures(
     order; none for a question, a sentence that waits or a future after a request."""
     nouns = _noun_patterns(noun) if noun else ()
     out: list[str] = []
-    start = 0
-    for end_m in (*_SENTENCE.finditer(reading), None):
-        end = len(reading) if end_m is None else end_m.end()
-        sentence = reading[start:end]
-        start = end
-        if sentence.rstrip().endswith("?") or _WAITS.search(sentence):
-            continue
+    for sentence in stated_sentences(reading):
         found = matches is not None and any(
             matches(sentence, m.end())
             for m in _THIRD.finditer(sentence)

@@ -20,7 +20,7 @@ the promise and the action (``I'll ask the team to refund it``, ``I will not can
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 _ADVERBS = (
     r"(?:(?:now|also|then|just|personally|immediately|promptly|certainly|definitely|"
@@ -51,6 +51,20 @@ the address``): the promise waits on the answer (a frame, ``Please note``, asks 
 _SENTENCE = re.compile(r"(?<!\d)[.!?](?!\d)|\n")
 
 
+def stated_sentences(reading: str) -> Iterator[str]:
+    """The sentences of ``reading`` (cut after ``.``, ``!``, ``?`` not between digits, and at
+    line breaks; each with its end mark) that state rather than ask or wait: a question
+    (ending ``?``) and a sentence with a condition or waiting word (`_WAITS`) are skipped.
+    What the promise and future readers (`promises`, `_decision_futures`) read."""
+    start = 0
+    for end_m in (*_SENTENCE.finditer(reading), None):
+        end = len(reading) if end_m is None else end_m.end()
+        sentence = reading[start:end]
+        start = end
+        if not sentence.rstrip().endswith("?") and not _WAITS.search(sentence):
+            yield sentence
+
+
 def promises(reading: str, matches: Callable[[str, int, bool], bool]) -> list[str]:
     """The sentences of ``reading`` (a text as the decision reader reads it: folded,
     casefolded) that promise an action unconditionally. ``matches(sentence, pos,
@@ -60,13 +74,7 @@ def promises(reading: str, matches: Callable[[str, int, bool], bool]) -> list[st
     promise after a request (`_ASKED`).
     """
     out: list[str] = []
-    start = 0
-    for end_m in (*_SENTENCE.finditer(reading), None):
-        end = len(reading) if end_m is None else end_m.end()
-        sentence = reading[start:end]
-        start = end
-        if sentence.rstrip().endswith("?") or _WAITS.search(sentence):
-            continue
+    for sentence in stated_sentences(reading):
         found = any(
             matches(sentence, m.end(), passive)
             for passive, marker in ((False, _FIRST), (True, _PASSIVE))
