@@ -57,7 +57,7 @@ from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
-from mcpgym_clients.errors import ClientError, ConfigurationError, message
+from mcpgym_clients.errors import ClientError, ConfigurationError, RunStoreMovedError, message
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
@@ -236,8 +236,12 @@ def _stop_reason(exc: BaseException, stopper: Stopper | None) -> str | None:
     """Why the campaign stopped on ``exc``, for the rows of the slots it did not play:
     a configuration error or refused request (its message), a cancellation (a stop signal:
     `Stopper.reason`), another error (`FAILED` and its message); ``None`` for a
-    ``KeyboardInterrupt`` or ``SystemExit`` (no time to store anything)."""
+    ``KeyboardInterrupt`` or ``SystemExit`` (no time to store anything) and for the run
+    store's file moved or removed (`RunStoreMovedError`: it refuses every write, and no
+    rerun of the same command resumes the run at that path)."""
     found = _first_client_error(exc)
+    if isinstance(found, RunStoreMovedError):
+        return None
     if isinstance(found, CampaignNotConfirmed):
         return "not confirmed after its measured start; the same command with --yes runs it"
     if found is not None:
