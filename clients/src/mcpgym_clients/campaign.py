@@ -108,7 +108,7 @@ class CampaignStatus:
             stopped before its end (any stop: a breaker, a configuration error or refused
             request, a stop signal, not confirmed), the line saying how many planned
             episodes of how many are unscored and why (`incomplete_line`), for the caller
-            to print where the campaign raised. not_started: after a stop signal with more
+            to print where the campaign raised. not_started: after a stop (any) with more
             than `SIGNAL_ROWS_MAX` slots not played, the slots never started, left without
             a row (the same command resumes the run and runs them).
     """
@@ -133,7 +133,8 @@ class CampaignResult:
         summary: `summarize_records` rows. planned, baseline_planned: episodes the campaign
             planned for the run (variants x epochs) and for its baseline (variants).
         stopped: why the campaign stopped before its end (a server not answering:
-            `mcpgym_clients.breaker`), or ``None``.
+            `mcpgym_clients.breaker`), or ``None``. not_started: the slots that stop left
+            without a row (`CampaignStatus.not_started`).
     """
 
     run_id: str
@@ -144,6 +145,7 @@ class CampaignResult:
     planned: int = 0
     baseline_planned: int = 0
     stopped: str | None = None
+    not_started: int = 0
 
     def unscored(self) -> dict[str, int]:
         """Why planned episodes (the agent's and the baseline's) are unscored: counts by
@@ -162,27 +164,44 @@ class CampaignResult:
         reasons = self.unscored()
         if not reasons and self.stopped is None:
             return None
-        line = incomplete_line(reasons, self.planned + self.baseline_planned, self.run_id)
+        line = incomplete_line(
+            reasons,
+            self.planned + self.baseline_planned,
+            self.run_id,
+            not_started=min(self.not_started, reasons.get("missing", 0)),
+        )
         return line if self.stopped is None else f"{self.stopped}\n{line}"
 
 
-def incomplete_line(reasons: dict[str, int], total: int, run_id: str) -> str:
+def incomplete_line(
+    reasons: dict[str, int], total: int, run_id: str, *, not_started: int = 0, confirm: bool = False
+) -> str:
     """``incomplete: N of TOTAL planned episodes are unscored (infra_error N...); run the
     same command again to resume run RUN and retry them``: ``reasons`` counts the unscored
-    planned episodes by reason (`unscored_reasons`, ``missing``), ``total`` the planned
-    episodes of the run and its baseline."""
-    why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items()))
-    return (
-        f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
-        f"({why}); run the same command again to resume run {run_id} and retry them"
-    )
+    planned episodes by reason (`unscored_reasons`, ``missing``: no row), ``total`` the
+    planned episodes of the run and its baseline. ``not_started``: of the ``missing``, those
+    a stop left without a row (above `SIGNAL_ROWS_MAX`), said apart. ``confirm``: the
+    campaign stopped for want of a confirmation, which the same command without ``--yes``
+    asks for again: the advice names ``--yes``."""
+    why = ", ".join(f"{k} {n:,}" for k, n in sorted(reasons.items()))
+    line = f"incomplete: {sum(reasons.values()):,} of {total:,} planned episodes are unscored ({why})"
+    if not_started:
+        line += (
+            f"; {not_started:,} never started have no row (a stop stores rows for at most "
+            f"{SIGNAL_ROWS_MAX:,} slots it did not play, else only for the episodes started)"
+        )
+    again = "run the same command with --yes" if confirm else "run the same command again"
+    return f"{line}; {again} to resume run {run_id} and retry them"
 
 
 SIGNAL_ROWS_MAX = 10_000
-"""Slots not played above which a stop signal stores rows only for the episodes started
-(in flight when it came): a Ctrl-C stops at once. Measured (stop 25): 200,000 rows cost
-1 s of CPU, 4-6 s of wall time at load 25 on 2 cores (``tests/clients/
-test_ctrl_c_subprocess.py`` allows 5 s from the signal to the exit); 10,000, about 50 ms."""
+"""Slots not played above which a stop (any: a stop signal, an error, a breaker, a campaign
+not confirmed) stores rows only for the episodes started (in flight when it came), and says
+how many never started have no row: a Ctrl-C stops at once, and a campaign of a million
+slots not confirmed does not store a million rows (427 MB, which a rerun and ``mcpgym
+show`` then read: stop 25, F3). Measured (stop 25): 200,000 rows cost 1 s of CPU, 4-6 s of
+wall time at load 25 on 2 cores (``tests/clients/test_ctrl_c_subprocess.py`` allows 5 s
+from the signal to the exit); 10,000, about 50 ms."""
 
 CAMPAIGN_GC_THRESHOLD = 20_000
 """Allocations between two young collections of the garbage collector during a campaign
@@ -500,13 +519,14 @@ async def _run_claimed(
     started: list[tuple[Agent, str, VariantKey, int]] = []  # the jobs the workers took
     queued: list[int] = []  # how many jobs this campaign queued, once known
 
-    async def account(reason: str, *, signalled: bool = False) -> None:
+    async def account(reason: str, *, confirm: bool = False) -> None:
         """Store a row naming the stop for each planned slot with no row yet, and the line
         saying how many of how many are unscored and why (`CampaignStatus.incomplete`).
-        ``signalled``: a stop signal, which must stop at once: above `SIGNAL_ROWS_MAX` slots
-        not played, only those started get a row (`CampaignStatus.not_started`)."""
+        Above `SIGNAL_ROWS_MAX` slots not played, only those started get a row
+        (`CampaignStatus.not_started`), whatever the stop. ``confirm``: stopped for want
+        of a confirmation (the advice names ``--yes``)."""
         slots = planned_jobs
-        if signalled and len(planned_jobs) - status.stored > SIGNAL_ROWS_MAX:
+        if len(planned_jobs) - status.stored > SIGNAL_ROWS_MAX:
             slots = started
             todo = queued[0] if queued else len(planned_jobs) - status.stored
             status.not_started = todo - len(started)
@@ -515,8 +535,19 @@ async def _run_claimed(
             reasons = await anyio.to_thread.run_sync(_unscored, store, run_id)
             for k, n in (await anyio.to_thread.run_sync(_unscored, store, baseline_id)).items():
                 reasons[k] = reasons.get(k, 0) + n
+            rows = await anyio.to_thread.run_sync(store.episode_count, run_id)
+            if baseline_id is not None:
+                rows += await anyio.to_thread.run_sync(store.episode_count, baseline_id)
+        if len(planned_jobs) > rows:
+            reasons["missing"] = len(planned_jobs) - rows
         status.not_run += added
-        status.incomplete = incomplete_line(reasons, len(planned_jobs), run_id)
+        status.incomplete = incomplete_line(
+            reasons,
+            len(planned_jobs),
+            run_id,
+            not_started=min(status.not_started, reasons.get("missing", 0)),
+            confirm=confirm,
+        )
 
     try:
         done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
@@ -662,8 +693,8 @@ async def _run_claimed(
         reason = _stop_reason(exc, stopper)
         if reason is not None:
             try:
-                cancelled = isinstance(exc, anyio.get_cancelled_exc_class())
-                await account(reason, signalled=cancelled)
+                confirm = isinstance(_first_client_error(exc), CampaignNotConfirmed)
+                await account(reason, confirm=confirm)
             except Exception:  # the store failing too: the stop's own error is the one to tell
                 logging.getLogger("mcpgym").warning("could not store the rows", exc_info=True)
         found_error = _first_client_error(exc) if isinstance(exc, BaseExceptionGroup) else None
@@ -698,4 +729,5 @@ async def _run_claimed(
         planned=len(planned[run_id]),
         baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
         stopped=breaker.reason,
+        not_started=status.not_started if breaker.reason is not None else 0,
     )

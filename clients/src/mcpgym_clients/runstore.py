@@ -577,6 +577,11 @@ class RunStore:
             (),
         )
 
+    def episode_count(self, run_id: str) -> int:
+        """How many episode rows ``run_id`` holds (0 for an unknown run)."""
+        rows = self._query("SELECT count(*) AS n FROM episodes WHERE run_id = ?", [run_id], ())
+        return int(rows[0]["n"])
+
     def episodes(self, run_id: str) -> list[dict[str, Any]]:
         """The episodes of a run in insertion order (JSON columns decoded)."""
         return self._query(
