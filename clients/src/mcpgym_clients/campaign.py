@@ -65,7 +65,7 @@ from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.selection import MAX_PLANNED_EPISODES, VariantKey
+from mcpgym_clients.selection import VariantKey, check_planned
 from mcpgym_clients.stopping import Stopper
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
@@ -379,7 +379,8 @@ async def run_campaign(
 
     Raises:
         ConfigurationError: epochs or concurrency below 1, more than
-            `MAX_PLANNED_EPISODES` variants x epochs, infra_retries below 0, or a
+            `MAX_PLANNED_EPISODES` episodes (variants x epochs and the baseline's:
+            `check_planned`), infra_retries below 0, or a
             configuration problem found while running (a reference lock mismatch...).
         ServerRequestError: a server refused a request (4xx).
         CampaignNotConfirmed: ``planner`` stopped it after the measured start (above the
@@ -387,12 +388,7 @@ async def run_campaign(
     """
     if epochs < 1:
         raise ConfigurationError(f"epochs must be at least 1, got {epochs}")
-    if len(variants) * epochs > MAX_PLANNED_EPISODES:
-        raise ConfigurationError(
-            f"the campaign plans {len(variants) * epochs:,} episodes ({len(variants):,} "
-            f"variants x {epochs:,} epochs); one run holds at most {MAX_PLANNED_EPISODES:,}: "
-            "select fewer seeds, tasks, bands or epochs, and run the rest as another run"
-        )
+    check_planned(len(variants), epochs, baseline=baseline and agent.name != "null")
     if concurrency < 1:
         raise ConfigurationError(f"concurrency must be at least 1, got {concurrency}")
     if infra_retries < 0:
