@@ -57,9 +57,15 @@ from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
-from mcpgym_clients.errors import ClientError, ConfigurationError, RunStoreMovedError, message
+from mcpgym_clients.errors import (
+    ClientError,
+    ConfigurationError,
+    RunStoreMovedError,
+    StoppingEpisodeError,
+    message,
+)
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
-from mcpgym_clients.progress import CampaignProgress
+from mcpgym_clients.progress import CampaignProgress, LiveEpisode
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
@@ -184,7 +190,8 @@ def incomplete_line(
     campaign stopped for want of a confirmation, which the same command without ``--yes``
     asks for again: the advice names ``--yes``."""
     why = ", ".join(f"{k} {n:,}" for k, n in sorted(reasons.items()))
-    line = f"incomplete: {sum(reasons.values()):,} of {total:,} planned episodes are unscored ({why})"
+    n = sum(reasons.values())
+    line = f"incomplete: {n:,} of {total:,} planned episodes are unscored ({why})"
     if not_started:
         line += (
             f"; {not_started:,} never started have no row (a stop stores rows for at most "
@@ -269,6 +276,27 @@ def _stop_reason(exc: BaseException, stopper: Stopper | None) -> str | None:
         return stopper.reason if stopper is not None else "interrupted"
     if isinstance(exc, Exception):
         return FAILED + message(exc)
+    return None
+
+
+def _ended_record(exc: BaseException, live: LiveEpisode) -> EpisodeRecord | None:
+    """The record of an episode that ``exc`` stopped after its agent had ended it as a
+    ``model_error``, to store as it ended (its own error, transcript, usage) rather than as
+    not run (stop 25, F5): the episode that tripped the model API's 4xx breaker
+    (`StoppingEpisodeError.record`), or one in flight past its agent (ending it on the
+    server, grading it: a ``model_error`` is unscored whatever its grade) when the campaign
+    was cancelled. ``None`` for any other."""
+    if isinstance(exc, StoppingEpisodeError):
+        rec = exc.record
+        return rec if isinstance(rec, EpisodeRecord) else None
+    rec = live.record
+    if (
+        isinstance(exc, anyio.get_cancelled_exc_class())
+        and rec is not None
+        and live.phase == "grading"
+        and rec.termination == "model_error"
+    ):
+        return rec
     return None
 
 
@@ -631,8 +659,15 @@ async def _run_claimed(
                 ep = shown.start(rid, name, epoch if rid == run_id else 0, attempts)
                 try:
                     rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch, live=ep)
-                except BaseException:
+                except BaseException as exc:
                     shown.end(rid, ep, None, stored=False)
+                    ended = _ended_record(exc, ep)
+                    if ended is not None:  # it ran: stored as it ended, not as "not run"
+                        with anyio.CancelScope(shield=True):
+                            await anyio.to_thread.run_sync(
+                                functools.partial(store.add_episode, rid, ended, attempts=attempts)
+                            )
+                            status.stored += 1
                     raise
                 last = rec.termination != "infra_error" or attempts > infra_retries
                 if breaker.note(rec, after_wait=attempts > 1 or last) is not None:

@@ -47,6 +47,7 @@ def check_planned(variants: int, epochs: int, *, baseline: bool) -> int:
         )
     return total
 
+
 MAX_SEED = 2**63 - 1
 """Largest seed (the environment server refuses larger ones too)."""
 
