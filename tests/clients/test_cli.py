@@ -526,8 +526,7 @@ def test_paths_are_printed_whole_when_stdout_is_not_a_terminal(
         # the baseline's episodes count: 1,000,000 of the agent's fit, with the baseline not
         (
             ["--tasks", "set-target", "--seeds", "0-99999", "--epochs", "5"],
-            "plans 1,200,000 episodes (200,000 variants x 5 epochs + 200,000 of the null "
-            "baseline)",
+            "plans 1,200,000 episodes (200,000 variants x 5 epochs + 200,000 of the null baseline)",
         ),
         (
             ["--tasks", "set-target", "--bands", "easy", "--seeds", "0", "--epochs", "1000001"],

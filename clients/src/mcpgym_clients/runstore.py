@@ -531,8 +531,10 @@ class RunStore:
         return None
 
     def headlines(self) -> dict[str, dict[str, Any]]:
-        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate", "total_tokens",
-        "cost_usd", "usage_reported"}`` (SQL aggregates; the means are over scored
+        """Per run id: ``{"episodes", "played", "scored", "mean_score", "pass_rate",
+        "total_tokens", "cost_usd", "usage_reported"}`` (SQL aggregates; ``played``: the
+        episodes but those of slots a stopped campaign never played, ``attempts`` 0,
+        `add_unplayed`; the means are over scored
         episodes, ``None`` when none; tokens and cost summed over every episode that
         reported them, ``None`` when none did; ``usage_reported``: the episodes with any
         numeric usage count, as `mcpgym_clients.measure.usage.usage_figures` counts them)."""
@@ -540,7 +542,8 @@ class RunStore:
             f"json_type(usage, '$.{key}') IN ('integer', 'real')" for key in USAGE_KEYS
         )
         rows = self._query(
-            "SELECT run_id, count(*) AS episodes, sum(scored) AS scored, "
+            "SELECT run_id, count(*) AS episodes, sum(attempts IS NOT 0) AS played, "
+            "sum(scored) AS scored, "
             "avg(CASE WHEN scored = 1 THEN score END) AS mean_score, "
             "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate, "
             "sum(coalesce(json_extract(usage, '$.total_tokens'), "
@@ -580,6 +583,14 @@ class RunStore:
     def episode_count(self, run_id: str) -> int:
         """How many episode rows ``run_id`` holds (0 for an unknown run)."""
         rows = self._query("SELECT count(*) AS n FROM episodes WHERE run_id = ?", [run_id], ())
+        return int(rows[0]["n"])
+
+    def not_run_count(self, run_id: str) -> int:
+        """How many rows of ``run_id`` are slots a stopped campaign never played
+        (``attempts`` 0: `add_unplayed`)."""
+        rows = self._query(
+            "SELECT count(*) AS n FROM episodes WHERE run_id = ? AND attempts = 0", [run_id], ()
+        )
         return int(rows[0]["n"])
 
     def episodes(self, run_id: str) -> list[dict[str, Any]]:
