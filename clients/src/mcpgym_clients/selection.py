@@ -40,10 +40,11 @@ def check_planned(variants: int, epochs: int, *, baseline: bool) -> int:
         what = f"{_plural(variants, 'variant')} x {_plural(epochs, 'epoch')}"
         if baseline:
             what += f" + {variants:,} of the null baseline"
+        fewer = "seeds, tasks, bands or epochs" + (" (or --no-baseline)" if baseline else "")
         raise ConfigurationError(
             f"the campaign plans {total:,} episodes ({what}); one campaign plans at most "
-            f"{MAX_PLANNED_EPISODES:,}: select fewer seeds, tasks, bands or epochs (or "
-            "--no-baseline), and run the rest as another campaign"
+            f"{MAX_PLANNED_EPISODES:,}: select fewer {fewer}, and run the rest as another "
+            "campaign"
         )
     return total
 
