@@ -541,3 +541,66 @@ async def test_a_campaign_spares_the_collector_what_lived_before_it_and_hands_it
             else:
                 assert before == 0 and min(agent.frozen) > 1000 and after == 0
                 assert {t[0] for t in agent.thresholds} == {CAMPAIGN_GC_THRESHOLD}
+
+
+class StoreMover(NullAgent):
+    """The null agent that, at its ``at``-th episode, moves the run store away and puts a
+    copy of ``backup`` at its path (a backup restored under a running campaign)."""
+
+    def __init__(self, path: Path, backup: Path, at: int) -> None:
+        self.path, self.backup, self.at, self.seen = path, backup, at, 0
+
+    async def run(self, ctx: Any) -> Any:
+        self.seen += 1
+        if self.seen == self.at:
+            import shutil
+
+            self.path.rename(self.path.with_name("rep.moved.db"))
+            shutil.copy(self.backup, self.path)
+        return await super().run(ctx)
+
+
+@pytest.mark.anyio
+async def test_a_store_moved_under_a_campaign_stops_it_with_every_row_in_the_moved_file(
+    servers: LocalServers, toy_env: Environment, tmp_path: Path
+) -> None:
+    # Stop 25, F2: the stop stored hundreds of unplayed rows into the log left at the path
+    # (applied to the backup by its next reader), and its `incomplete:` line advised a
+    # resume that the file at the path cannot give.
+    import sqlite3
+
+    from mcpgym_clients.campaign import CampaignStatus
+    from mcpgym_clients.errors import RunStoreMovedError
+
+    path, backup = tmp_path / "rep.db", tmp_path / "backup.db"
+    with RunStore(backup) as other:
+        other.create_run(env="toy", env_version="0.1.0", lock="abc", agent="backup")
+    status = CampaignStatus()
+    agent = StoreMover(path, backup, at=3)
+    async with EpisodeDriver(
+        servers.env_url,
+        servers.grading_url,
+        servers.grading_token,
+        control_token=servers.control_token,
+    ) as driver:
+        with RunStore(path) as store, anyio.fail_after(20):
+            with pytest.raises(RunStoreMovedError, match="replaced by another file"):
+                await run_campaign(
+                    driver,
+                    agent,
+                    [VariantKey("set-target", "easy", s) for s in range(6)],
+                    store,
+                    concurrency=1,
+                    show_progress=False,
+                    baseline=False,
+                    status=status,
+                )
+            assert (tmp_path / "rep.db-wal").stat().st_size == 0
+    assert status.incomplete is None and status.not_run == 0
+    now = sqlite3.connect(path)
+    assert now.execute("SELECT agent FROM runs").fetchall() == [("backup",)]
+    assert now.execute("SELECT count(*) FROM episodes").fetchone() == (0,)
+    now.close()
+    moved = sqlite3.connect(tmp_path / "rep.moved.db")
+    assert moved.execute("SELECT count(*) FROM episodes").fetchone() == (2,)
+    moved.close()

@@ -24,6 +24,7 @@ from mcpgym_clients import (
     run_campaign,
 )
 from mcpgym_clients.adapters.retry import NO_WAIT, with_retries
+from mcpgym_clients.campaign import CampaignStatus
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.plan import (
     CONFIRM_SECONDS,
@@ -194,7 +195,7 @@ async def test_a_large_campaign_off_a_terminal_stops_after_its_measured_start(
             assert store.run(run_id)["finished_at"] is None  # resumable
             message = str(stopped.value)
             assert "not on a terminal to confirm" in message and "--yes" in message
-            assert f"run {run_id} keeps its 8 measured episodes" in message
+            assert f"run {run_id} keeps the 8 episodes it played" in message
             # confirmed (--yes): the same campaign resumes the run and runs the rest
             planner = Planner(Console(file=out, width=400), yes=True, clock=clock)
             with anyio.fail_after(30):
@@ -256,3 +257,47 @@ def test_on_a_terminal_the_live_display_tables_the_episodes_in_flight() -> None:
     assert "slow" in text and "1/4" in text
     row = next(line for line in text.splitlines() if "set-target@easy#1" in line)
     assert row.split() == ["slow", "set-target@easy#1", "agent", "0", "0", "1", "12.5s"]
+
+
+@pytest.mark.anyio
+async def test_a_campaign_not_confirmed_stores_rows_only_for_what_it_started_above_the_cap(
+    toy_env: Environment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Stop 25, F3: `eval helpdesk --agent null --seeds 0-35713` off a terminal stored
+    # 999,960 rows (427 MB) for the slots it never played; only a stop signal was capped.
+    # Its `incomplete:` line advised "run the same command again" (it stops again), and
+    # the second stop said the run "keeps its 32 measured episodes" when it held 64.
+    from mcpgym_clients import campaign
+
+    monkeypatch.setattr(campaign, "SIGNAL_ROWS_MAX", 16)
+    clock = Clock()
+    variants = [VariantKey("set-target", "easy", s) for s in range(40)]
+
+    class Timed(NullAgent):
+        async def run(self, ctx: EpisodeContext) -> AgentResult:
+            clock.now += CONFIRM_SECONDS / 8
+            return await super().run(ctx)
+
+    with RunStore(tmp_path / "runs.db") as store:
+        async with _driver(toy_env, tmp_path) as driver:
+            for kept in (8, 16):
+                status = CampaignStatus()
+                planner = Planner(Console(file=io.StringIO()), ask=None, clock=clock)
+                with anyio.fail_after(30), pytest.raises(CampaignNotConfirmed) as stopped:
+                    await run_campaign(
+                        driver,
+                        Timed(),
+                        variants,
+                        store,
+                        planner=planner,
+                        show_progress=False,
+                        status=status,
+                    )
+                run_id = store.runs()[0]["id"]
+                assert len(store.runs()) == 1  # resumed
+                assert store.episode_count(run_id) == kept  # the measured ones, no more
+                assert f"keeps the {kept} episodes it played" in str(stopped.value)
+                line = str(status.incomplete)
+                assert f"{40 - kept} never started have no row" in line
+                assert f"run the same command with --yes to resume run {run_id}" in line
+                assert "same command again" not in line

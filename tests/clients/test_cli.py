@@ -518,3 +518,41 @@ def test_paths_are_printed_whole_when_stdout_is_not_a_terminal(
     # (with the episode's time and tool calls)
     assert any(x.startswith("reference 1/1 set-target@easy#0: score 1.000 (") for x in lines)
     assert any(x.startswith("null (baseline) 1/1 set-target@easy#0: score 0.000 (") for x in lines)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        # the baseline's episodes count: 1,000,000 of the agent's fit, with the baseline not
+        (
+            ["--tasks", "set-target", "--seeds", "0-99999", "--epochs", "5"],
+            "plans 1,200,000 episodes (200,000 variants x 5 epochs + 200,000 of the null baseline)",
+        ),
+        (
+            ["--tasks", "set-target", "--bands", "easy", "--seeds", "0", "--epochs", "1000001"],
+            "plans 1,000,001 episodes (1 variant x 1,000,001 epochs)",
+        ),
+    ],
+)
+def test_eval_refuses_too_many_planned_episodes_before_its_servers_start(
+    toy_installed: Environment,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    says: str,
+) -> None:
+    # Stop 25, F4: too many --epochs were refused only once both servers had started
+    # (10-12 s), and the cap left out the baseline's episodes (2 M accepted).
+    def started(*_: object, **__: object) -> None:
+        raise AssertionError("the servers started")
+
+    monkeypatch.setattr(evaluation, "serve_locally", started)
+    monkeypatch.setattr(evaluation, "serve_in_processes", started)
+    agent = ["--agent", "null", "--no-baseline"] if "1000001" in args else ["--agent", "reference"]
+    result = runner.invoke(
+        app,
+        ["eval", "toy", *agent, *args, "--store", str(tmp_path / "runs.db")],
+        env={"COLUMNS": "400"},
+    )
+    assert result.exit_code == 1, result.output
+    assert says in flat(result.output)

@@ -224,7 +224,8 @@ def test_a_store_whose_file_is_removed_or_replaced_refuses_to_write(
             p.unlink()
         if how == "replaced":
             sqlite3.connect(path).close()
-        with pytest.raises(RunStoreMovedError, match=f"run store {path} was {how}"):
+        said = "was moved away or removed" if how == "removed" else "was replaced"
+        with pytest.raises(RunStoreMovedError, match=f"run store {path} {said}"):
             store.add_episode(run_id, record(seed=4))
         with pytest.raises(RunStoreMovedError):
             store.finish_run(run_id)
@@ -272,3 +273,70 @@ def test_a_write_waits_out_another_connections_lock_of_some_seconds(tmp_path: Pa
             release.set()
             holder.join()
         assert len(store.episodes(run_id)) == 1
+
+
+@pytest.mark.parametrize("write", ["add_unplayed", "add_episode"])
+def test_a_store_moved_away_keeps_its_rows_and_the_file_put_at_its_path_takes_none(
+    tmp_path: Path, write: str
+) -> None:
+    # Stop 25, F2: `mv rep.db rep.moved.db; cp backup.db rep.db` under a running campaign.
+    # The rows were all in `rep.db-wal`, which stayed at the path: the moved file was an
+    # empty shell and the next reader of the backup applied that log to it. And
+    # `add_unplayed` (the rows of a stop) wrote into that log without checking the file.
+    import shutil
+
+    from mcpgym_clients.errors import RunStoreMovedError
+
+    path, moved, backup = tmp_path / "rep.db", tmp_path / "rep.moved.db", tmp_path / "backup.db"
+    with RunStore(backup) as other:
+        other.create_run(env="toy", env_version="0.1.0", lock="abc", agent="backup")
+    with RunStore(path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+        for seed in range(5):
+            store.add_episode(run_id, record(seed=seed))
+        wal = tmp_path / "rep.db-wal"
+        assert wal.stat().st_size > 0
+        path.rename(moved)
+        shutil.copy(backup, path)
+        with pytest.raises(RunStoreMovedError, match="replaced by another file") as raised:
+            if write == "add_unplayed":
+                store.add_unplayed(run_id, record(), [("set-target", "easy", 9, 0)])
+            else:
+                store.add_episode(run_id, record(seed=9))
+        assert "took none of them" in str(raised.value)
+        assert wal.stat().st_size == 0  # nothing left for the next reader of the path
+        with pytest.raises(RunStoreMovedError):  # every later write too
+            store.finish_run(run_id)
+        # the moved file holds every row on its own (copied without any log)
+        alone = tmp_path / "alone" / "moved.db"
+        alone.parent.mkdir()
+        shutil.copy(moved, alone)
+        got = sqlite3.connect(alone)
+        assert got.execute("SELECT count(*) FROM episodes").fetchone() == (5,)
+        assert got.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        got.close()
+        # the file at the path is the backup, untouched
+        now = sqlite3.connect(path)
+        assert now.execute("SELECT agent FROM runs").fetchall() == [("backup",)]
+        assert now.execute("SELECT count(*) FROM episodes").fetchone() == (0,)
+        now.close()
+
+
+def test_a_removed_store_says_its_rows_went_with_the_file_and_empties_its_log(
+    tmp_path: Path,
+) -> None:
+    from mcpgym_clients.errors import RunStoreMovedError
+
+    path = tmp_path / "rep.db"
+    with RunStore(path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="null")
+        store.add_episode(run_id, record())
+        path.unlink()  # the log stays at the path
+        with pytest.raises(RunStoreMovedError, match="was moved away or removed") as raised:
+            store.add_unplayed(run_id, record(), [("set-target", "easy", 9, 0)])
+        assert "unless it was moved elsewhere" not in str(raised.value)
+        assert (tmp_path / "rep.db-wal").stat().st_size == 0
+        # a new file at the path starts empty: no row of the removed file comes back
+        fresh = sqlite3.connect(path)
+        assert fresh.execute("SELECT name FROM sqlite_master").fetchall() == []
+        fresh.close()

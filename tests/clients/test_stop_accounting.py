@@ -131,8 +131,12 @@ def test_a_campaign_stopped_by_the_model_api_stores_every_slot_and_a_rerun_plays
     unscored = sum(not r["scored"] for r in rows + base)
     if refusal == "key":  # the first 3 episodes failed (model_error), the third stopped it
         assert lines[-2].startswith("error: stopping: the first 3 episodes all failed"), lines
-        assert len(not_run) == 8 and unscored == 10
-        why = "infra_error 8, model_error 2"
+        # the third is stored as it ended (stop 25, F5), not as not run
+        assert len(not_run) == 7 and unscored == 10
+        third = next(r for r in rows if r["seed"] == 2)
+        assert third["termination"] == "model_error" and third["attempts"] == 1, third
+        assert "Incorrect API key" in third["error"] and third["transcript"]
+        why = "infra_error 7, model_error 3"
     else:  # the first prompt stopped it at once
         assert lines[-2].startswith("error: stopping: the model server's context window"), lines
         assert len(not_run) == 12 and unscored == 12
@@ -151,6 +155,31 @@ def test_a_campaign_stopped_by_the_model_api_stores_every_slot_and_a_rerun_plays
         rows = runs.episodes(main["id"]) + runs.episodes(base_id)
         assert runs.run(main["id"])["finished_at"] is not None
     assert len(rows) == 12 and all(r["scored"] for r in rows)
+
+
+def test_the_episodes_the_model_api_breaker_counted_are_stored_as_they_ended(
+    toy_installed: Environment, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Stop 25, F5: "the first 3 episodes all failed", but with episodes in flight only one
+    # row was `model_error`; the other two had run and were stored as not run, attempts 0.
+    status, body = REFUSALS["key"]
+    serve_model(monkeypatch, [httpx.Response(status, json=body)])
+    store = tmp_path / "m.db"
+    args = ["eval", "toy", "--model", "m", "--base-url", "http://model.test/v1"]
+    args += ["--bands", "easy", "--seeds", "0-7", "--store", str(store)]
+    args += ["--infra-retry-wait", "0", "--concurrency", "4", "--no-baseline"]
+    first = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert first.exit_code == 1, first.output
+    assert "the first 3 episodes all failed" in " ".join(first.output.split())
+    with RunStore(store) as runs:
+        (main,) = runs.runs()
+        rows = runs.episodes(main["id"])
+    assert len(rows) == 8
+    ran = [r for r in rows if not r["error"].startswith("not run to its end")]
+    assert len(ran) >= 3, rows  # every episode that failed so is stored as it ended
+    assert all(r["termination"] == "model_error" and r["attempts"] == 1 for r in ran), ran
+    assert all("Incorrect API key" in r["error"] and r["transcript"] for r in ran), ran
+    assert all(r["attempts"] == 0 for r in rows if r not in ran)
 
 
 # -- in process: a refused request, a stop signal ---------------------------------------------

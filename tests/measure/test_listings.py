@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from mcpgym_clients.cli import app
 from mcpgym_clients.measure.usage import usage_legend, usage_notice
+from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.runstore import RunStore
 
 from .synthetic import rec, store_run
@@ -141,3 +142,45 @@ def test_runs_of_agents_without_a_model_show_no_usage(tmp_path: Path) -> None:
     assert listed.exit_code == 0, listed.output
     for out in (shown.output, listed.output):
         assert "usage not reported" not in out and "usage reported" not in out
+
+
+def test_slots_a_stopped_campaign_never_played_are_said_so_and_count_for_no_usage(
+    tmp_path: Path,
+) -> None:
+    # Stop 25, F7: `show` said "unfinished (16 episodes stored, not every planned one)"
+    # when every slot held a row, and `runs` "usage not reported for 15 of 16" counting
+    # the 15 rows of slots never played (no model request to report).
+    db = tmp_path / "s.db"
+    names = [f"refund@easy#{s}" for s in range(16)]
+    with RunStore(db) as s:
+        run_id = s.create_run(
+            env="toy",
+            env_version="1.0.0",
+            lock="l",
+            agent="openai",
+            model="m",
+            selection={"variants": names, "epochs": 1},
+        )
+        s.add_episode(run_id, _used(rec("refund", "easy", 0, 0, 1.0, True), 100))
+        template = EpisodeRecord(  # as `store_not_run` stores them
+            agent="openai", task="", band="", seed=0, error="not run to its end: stopped"
+        )
+        s.add_unplayed(run_id, template, [("refund", "easy", n, 0) for n in range(1, 16)])
+    listed = runner.invoke(app, ["runs", "--store", str(db)], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0, listed.output
+    assert "not reported for" not in _flat(listed.output), listed.output
+    shown = runner.invoke(app, ["show", run_id, "--store", str(db)], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    text = _flat(shown.output)
+    assert "not every planned one" not in text
+    assert (
+        "is unfinished (each of its 16 planned episodes holds a row; 15 of them unscored as "
+        "not run" in text
+    ), text
+    assert "not reported for" not in text
+
+
+def test_usage_counts_are_written_with_thousands_separators() -> None:
+    assert usage_notice(64_000, 32, legend=False) == (
+        "usage not reported for 63,968 of 64,000 episodes: the sums cover the other 32"
+    )

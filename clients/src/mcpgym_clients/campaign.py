@@ -57,15 +57,21 @@ from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
-from mcpgym_clients.errors import ClientError, ConfigurationError, message
+from mcpgym_clients.errors import (
+    ClientError,
+    ConfigurationError,
+    RunStoreMovedError,
+    StoppingEpisodeError,
+    message,
+)
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
-from mcpgym_clients.progress import CampaignProgress
+from mcpgym_clients.progress import CampaignProgress, LiveEpisode
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
-from mcpgym_clients.selection import MAX_PLANNED_EPISODES, VariantKey
+from mcpgym_clients.selection import VariantKey, check_planned
 from mcpgym_clients.stopping import Stopper
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
@@ -108,7 +114,7 @@ class CampaignStatus:
             stopped before its end (any stop: a breaker, a configuration error or refused
             request, a stop signal, not confirmed), the line saying how many planned
             episodes of how many are unscored and why (`incomplete_line`), for the caller
-            to print where the campaign raised. not_started: after a stop signal with more
+            to print where the campaign raised. not_started: after a stop (any) with more
             than `SIGNAL_ROWS_MAX` slots not played, the slots never started, left without
             a row (the same command resumes the run and runs them).
     """
@@ -133,7 +139,8 @@ class CampaignResult:
         summary: `summarize_records` rows. planned, baseline_planned: episodes the campaign
             planned for the run (variants x epochs) and for its baseline (variants).
         stopped: why the campaign stopped before its end (a server not answering:
-            `mcpgym_clients.breaker`), or ``None``.
+            `mcpgym_clients.breaker`), or ``None``. not_started: the slots that stop left
+            without a row (`CampaignStatus.not_started`).
     """
 
     run_id: str
@@ -144,6 +151,7 @@ class CampaignResult:
     planned: int = 0
     baseline_planned: int = 0
     stopped: str | None = None
+    not_started: int = 0
 
     def unscored(self) -> dict[str, int]:
         """Why planned episodes (the agent's and the baseline's) are unscored: counts by
@@ -162,27 +170,45 @@ class CampaignResult:
         reasons = self.unscored()
         if not reasons and self.stopped is None:
             return None
-        line = incomplete_line(reasons, self.planned + self.baseline_planned, self.run_id)
+        line = incomplete_line(
+            reasons,
+            self.planned + self.baseline_planned,
+            self.run_id,
+            not_started=min(self.not_started, reasons.get("missing", 0)),
+        )
         return line if self.stopped is None else f"{self.stopped}\n{line}"
 
 
-def incomplete_line(reasons: dict[str, int], total: int, run_id: str) -> str:
+def incomplete_line(
+    reasons: dict[str, int], total: int, run_id: str, *, not_started: int = 0, confirm: bool = False
+) -> str:
     """``incomplete: N of TOTAL planned episodes are unscored (infra_error N...); run the
     same command again to resume run RUN and retry them``: ``reasons`` counts the unscored
-    planned episodes by reason (`unscored_reasons`, ``missing``), ``total`` the planned
-    episodes of the run and its baseline."""
-    why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items()))
-    return (
-        f"incomplete: {sum(reasons.values())} of {total} planned episodes are unscored "
-        f"({why}); run the same command again to resume run {run_id} and retry them"
-    )
+    planned episodes by reason (`unscored_reasons`, ``missing``: no row), ``total`` the
+    planned episodes of the run and its baseline. ``not_started``: of the ``missing``, those
+    a stop left without a row (above `SIGNAL_ROWS_MAX`), said apart. ``confirm``: the
+    campaign stopped for want of a confirmation, which the same command without ``--yes``
+    asks for again: the advice names ``--yes``."""
+    why = ", ".join(f"{k} {n:,}" for k, n in sorted(reasons.items()))
+    n = sum(reasons.values())
+    line = f"incomplete: {n:,} of {total:,} planned episodes are unscored ({why})"
+    if not_started:
+        line += (
+            f"; {not_started:,} never started have no row (a stop stores rows for at most "
+            f"{SIGNAL_ROWS_MAX:,} slots it did not play, else only for the episodes started)"
+        )
+    again = "run the same command with --yes" if confirm else "run the same command again"
+    return f"{line}; {again} to resume run {run_id} and retry them"
 
 
 SIGNAL_ROWS_MAX = 10_000
-"""Slots not played above which a stop signal stores rows only for the episodes started
-(in flight when it came): a Ctrl-C stops at once. Measured (stop 25): 200,000 rows cost
-1 s of CPU, 4-6 s of wall time at load 25 on 2 cores (``tests/clients/
-test_ctrl_c_subprocess.py`` allows 5 s from the signal to the exit); 10,000, about 50 ms."""
+"""Slots not played above which a stop (any: a stop signal, an error, a breaker, a campaign
+not confirmed) stores rows only for the episodes started (in flight when it came), and says
+how many never started have no row: a Ctrl-C stops at once, and a campaign of a million
+slots not confirmed does not store a million rows (427 MB, which a rerun and ``mcpgym
+show`` then read: stop 25, F3). Measured (stop 25): 200,000 rows cost 1 s of CPU, 4-6 s of
+wall time at load 25 on 2 cores (``tests/clients/test_ctrl_c_subprocess.py`` allows 5 s
+from the signal to the exit); 10,000, about 50 ms."""
 
 CAMPAIGN_GC_THRESHOLD = 20_000
 """Allocations between two young collections of the garbage collector during a campaign
@@ -236,8 +262,12 @@ def _stop_reason(exc: BaseException, stopper: Stopper | None) -> str | None:
     """Why the campaign stopped on ``exc``, for the rows of the slots it did not play:
     a configuration error or refused request (its message), a cancellation (a stop signal:
     `Stopper.reason`), another error (`FAILED` and its message); ``None`` for a
-    ``KeyboardInterrupt`` or ``SystemExit`` (no time to store anything)."""
+    ``KeyboardInterrupt`` or ``SystemExit`` (no time to store anything) and for the run
+    store's file moved or removed (`RunStoreMovedError`: it refuses every write, and no
+    rerun of the same command resumes the run at that path)."""
     found = _first_client_error(exc)
+    if isinstance(found, RunStoreMovedError):
+        return None
     if isinstance(found, CampaignNotConfirmed):
         return "not confirmed after its measured start; the same command with --yes runs it"
     if found is not None:
@@ -246,6 +276,27 @@ def _stop_reason(exc: BaseException, stopper: Stopper | None) -> str | None:
         return stopper.reason if stopper is not None else "interrupted"
     if isinstance(exc, Exception):
         return FAILED + message(exc)
+    return None
+
+
+def _ended_record(exc: BaseException, live: LiveEpisode) -> EpisodeRecord | None:
+    """The record of an episode that ``exc`` stopped after its agent had ended it as a
+    ``model_error``, to store as it ended (its own error, transcript, usage) rather than as
+    not run (stop 25, F5): the episode that tripped the model API's 4xx breaker
+    (`StoppingEpisodeError.record`), or one in flight past its agent (ending it on the
+    server, grading it: a ``model_error`` is unscored whatever its grade) when the campaign
+    was cancelled. ``None`` for any other."""
+    if isinstance(exc, StoppingEpisodeError):
+        rec = exc.record
+        return rec if isinstance(rec, EpisodeRecord) else None
+    rec = live.record
+    if (
+        isinstance(exc, anyio.get_cancelled_exc_class())
+        and rec is not None
+        and live.phase == "grading"
+        and rec.termination == "model_error"
+    ):
+        return rec
     return None
 
 
@@ -356,7 +407,8 @@ async def run_campaign(
 
     Raises:
         ConfigurationError: epochs or concurrency below 1, more than
-            `MAX_PLANNED_EPISODES` variants x epochs, infra_retries below 0, or a
+            `MAX_PLANNED_EPISODES` episodes (variants x epochs and the baseline's:
+            `check_planned`), infra_retries below 0, or a
             configuration problem found while running (a reference lock mismatch...).
         ServerRequestError: a server refused a request (4xx).
         CampaignNotConfirmed: ``planner`` stopped it after the measured start (above the
@@ -364,12 +416,7 @@ async def run_campaign(
     """
     if epochs < 1:
         raise ConfigurationError(f"epochs must be at least 1, got {epochs}")
-    if len(variants) * epochs > MAX_PLANNED_EPISODES:
-        raise ConfigurationError(
-            f"the campaign plans {len(variants) * epochs:,} episodes ({len(variants):,} "
-            f"variants x {epochs:,} epochs); one run holds at most {MAX_PLANNED_EPISODES:,}: "
-            "select fewer seeds, tasks, bands or epochs, and run the rest as another run"
-        )
+    check_planned(len(variants), epochs, baseline=baseline and agent.name != "null")
     if concurrency < 1:
         raise ConfigurationError(f"concurrency must be at least 1, got {concurrency}")
     if infra_retries < 0:
@@ -496,13 +543,14 @@ async def _run_claimed(
     started: list[tuple[Agent, str, VariantKey, int]] = []  # the jobs the workers took
     queued: list[int] = []  # how many jobs this campaign queued, once known
 
-    async def account(reason: str, *, signalled: bool = False) -> None:
+    async def account(reason: str, *, confirm: bool = False) -> None:
         """Store a row naming the stop for each planned slot with no row yet, and the line
         saying how many of how many are unscored and why (`CampaignStatus.incomplete`).
-        ``signalled``: a stop signal, which must stop at once: above `SIGNAL_ROWS_MAX` slots
-        not played, only those started get a row (`CampaignStatus.not_started`)."""
+        Above `SIGNAL_ROWS_MAX` slots not played, only those started get a row
+        (`CampaignStatus.not_started`), whatever the stop. ``confirm``: stopped for want
+        of a confirmation (the advice names ``--yes``)."""
         slots = planned_jobs
-        if signalled and len(planned_jobs) - status.stored > SIGNAL_ROWS_MAX:
+        if len(planned_jobs) - status.stored > SIGNAL_ROWS_MAX:
             slots = started
             todo = queued[0] if queued else len(planned_jobs) - status.stored
             status.not_started = todo - len(started)
@@ -511,8 +559,19 @@ async def _run_claimed(
             reasons = await anyio.to_thread.run_sync(_unscored, store, run_id)
             for k, n in (await anyio.to_thread.run_sync(_unscored, store, baseline_id)).items():
                 reasons[k] = reasons.get(k, 0) + n
+            rows = await anyio.to_thread.run_sync(store.episode_count, run_id)
+            if baseline_id is not None:
+                rows += await anyio.to_thread.run_sync(store.episode_count, baseline_id)
+        if len(planned_jobs) > rows:
+            reasons["missing"] = len(planned_jobs) - rows
         status.not_run += added
-        status.incomplete = incomplete_line(reasons, len(planned_jobs), run_id)
+        status.incomplete = incomplete_line(
+            reasons,
+            len(planned_jobs),
+            run_id,
+            not_started=min(status.not_started, reasons.get("missing", 0)),
+            confirm=confirm,
+        )
 
     try:
         done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
@@ -600,8 +659,15 @@ async def _run_claimed(
                 ep = shown.start(rid, name, epoch if rid == run_id else 0, attempts)
                 try:
                     rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch, live=ep)
-                except BaseException:
+                except BaseException as exc:
                     shown.end(rid, ep, None, stored=False)
+                    ended = _ended_record(exc, ep)
+                    if ended is not None:  # it ran: stored as it ended, not as "not run"
+                        with anyio.CancelScope(shield=True):
+                            await anyio.to_thread.run_sync(
+                                functools.partial(store.add_episode, rid, ended, attempts=attempts)
+                            )
+                            status.stored += 1
                     raise
                 last = rec.termination != "infra_error" or attempts > infra_retries
                 if breaker.note(rec, after_wait=attempts > 1 or last) is not None:
@@ -658,8 +724,8 @@ async def _run_claimed(
         reason = _stop_reason(exc, stopper)
         if reason is not None:
             try:
-                cancelled = isinstance(exc, anyio.get_cancelled_exc_class())
-                await account(reason, signalled=cancelled)
+                confirm = isinstance(_first_client_error(exc), CampaignNotConfirmed)
+                await account(reason, confirm=confirm)
             except Exception:  # the store failing too: the stop's own error is the one to tell
                 logging.getLogger("mcpgym").warning("could not store the rows", exc_info=True)
         found_error = _first_client_error(exc) if isinstance(exc, BaseExceptionGroup) else None
@@ -694,4 +760,5 @@ async def _run_claimed(
         planned=len(planned[run_id]),
         baseline_planned=len(planned[baseline_id]) if baseline_id is not None else 0,
         stopped=breaker.reason,
+        not_started=status.not_started if breaker.reason is not None else 0,
     )

@@ -48,6 +48,7 @@ from mcpgym_clients.errors import (
     ConfigurationError,
     InfraError,
     ServerRequestError,
+    StoppingEpisodeError,
 )
 from mcpgym_clients.grade_reply import checked_grade
 from mcpgym_clients.harness import failure_result, where
@@ -285,6 +286,9 @@ class EpisodeDriver(ServiceClients):
             # client's scopes, its HTTP calls, its agent) can reach the caller's task group.
             failure = await run_isolated(functools.partial(self._run, agent, rec, live=live))
             if failure is not None:
+                if isinstance(failure, StoppingEpisodeError) and failure.record is rec:
+                    if rec.episode_termination is None:
+                        await self._end_best_effort(rec)
                 if isinstance(failure, (ConfigurationError, ServerRequestError)):
                     raise failure  # a refused request or a wrong setting: the caller's to handle
                 await self._contain(rec, failure)
@@ -596,8 +600,18 @@ class EpisodeDriver(ServiceClients):
                         result = await agent.run(ctx)
                     except InfraError as exc:
                         result = AgentResult("infra_error", error=str(exc))
+                    except StoppingEpisodeError as exc:
+                        # the episode ran to its end and showed a wrong setting (the 4xx
+                        # breaker): the campaign stops, and stores it as it ended
+                        if isinstance(exc.result, AgentResult):
+                            rec.termination, rec.error = exc.result.termination, exc.result.error
+                            rec.transcript, rec.usage = exc.result.transcript, exc.result.usage
+                            rec.answer = exc.result.answer
+                            rec.timings["agent"] = (time.perf_counter() - t) * 1000
+                            exc.record = rec
+                        raise
                     except ConfigurationError:
-                        raise  # a wrong setting (4xx breaker, lock mismatch): stops the campaign
+                        raise  # a wrong setting (lock mismatch): stops the campaign
                     except Exception as exc:  # the agent's failure is its episode's only
                         who = f"agent `{agent.name}`"
                         progress = ctx.progress

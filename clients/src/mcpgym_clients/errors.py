@@ -7,6 +7,7 @@ The tree (every class derives from `mcpgym_server.MCPGymError`)::
         ├── ConfigurationError      bad settings: missing API key, unknown agent, bad selection
         │   ├── UsageError          a command-line value names nothing that exists (exit 2)
         │   │   └── UnknownNameError  an unknown task, band, agent or run; did-you-mean
+        │   ├── StoppingEpisodeError  an episode's own outcome showed a wrong setting; `.record`
         │   ├── HarnessLoadError    an ``--agent module:attr`` or ``file.py:attr`` did not load
         │   ├── IncomparableRunsError   two runs to compare ran on different locks; `.differences`
         │   └── MissingExtraError   a vendor SDK is not installed; names the extra to install
@@ -33,6 +34,23 @@ class ClientError(MCPGymError):
 
 class ConfigurationError(ClientError):
     """The client was configured wrongly (missing API key, unknown agent or task, bad flags)."""
+
+
+class StoppingEpisodeError(ConfigurationError):
+    """A wrong setting that an episode which ran showed by its own outcome (the model API's
+    4xx breaker: the third episode in a row failing on its first request alike), raised
+    once that episode ended: the campaign stops, and stores that episode as it ended.
+
+    Attributes:
+        result: the episode's `mcpgym_clients.AgentResult` (``model_error``), as the agent
+            returned it. record: the episode's `mcpgym_clients.EpisodeRecord`, filled in by
+            the driver that ran it (``None`` before, or from a runner that does not).
+    """
+
+    def __init__(self, message: str, *, result: Any = None) -> None:
+        super().__init__(message)
+        self.result = result
+        self.record: Any = None
 
 
 class UsageError(ConfigurationError):

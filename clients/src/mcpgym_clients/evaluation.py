@@ -30,7 +30,7 @@ from mcpgym_clients.preflight import preflight
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import ServerInfo, TaskInfo
 from mcpgym_clients.runstore import DEFAULT_STORE, RunStore
-from mcpgym_clients.selection import select_variants
+from mcpgym_clients.selection import check_planned, select_variants
 from mcpgym_clients.server_logs import server_logs
 from mcpgym_clients.stopping import Stopper, stop_signals, watch_signals
 from mcpgym_server import load_environment, verify_lock
@@ -194,7 +194,10 @@ async def evaluate(
         if env_url is None:
             local_env = load_environment(opts.env)
             verify_lock(local_env)  # eval/demo serve only locked environments
-            select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
+            planned = select_variants(_served_info(local_env), opts.tasks, opts.bands, opts.seeds)
+            if opts.epochs >= 1:  # fewer: `run_campaign` says so
+                baseline = opts.baseline and opts.agent.name != "null"
+                check_planned(len(planned), opts.epochs, baseline=baseline)
         store = open_store(opts.store)
         stack.callback(store.close)
         with stopper.cancellable():

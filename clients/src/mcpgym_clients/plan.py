@@ -278,11 +278,13 @@ class Planner:
             how = "answered no"
         else:
             how = "not on a terminal to confirm"
+        # a resumed run keeps what it held scored as well as this start's measured episodes
+        kept = plan.agent_done + plan.baseline_done + estimate.measured
         return (
             f"stopped after the measured start ({how}): about "
             f"{duration(estimate.total_seconds)} and {size(estimate.total_bytes)} for "
             f"{estimate.total:,} episodes is {above}; run the same command with --yes to "
-            f"go on (run {run_id} keeps its {estimate.measured} measured episodes, agent and "
+            f"go on (run {run_id} keeps the {kept:,} episodes it played, agent and "
             "baseline, and is resumed), "
             "or select fewer --seeds, --tasks or --bands"
         )

@@ -22,6 +22,8 @@ last is kept. A store opened for writing notes which file its path names; each w
 checks that the path still names that file, and refuses (`RunStoreMovedError`) once it was
 removed or another file was moved over it: the rows would otherwise go to a file that is
 gone when the process ends, under a summary naming the path (adversarial round 15, S1-9).
+Before refusing, it writes its write-ahead log into the file it opened and empties the log
+left at the path, which the next file at that path would otherwise take in (stop 25, F2).
 Each episode is committed as soon as it is stored, so a crash of the
 process (``kill -9`` included) loses at most the episodes still in flight. Commits are
 not fsynced one by one (WAL with ``synchronous = NORMAL``): only a crash of the
@@ -146,6 +148,7 @@ class RunStore:
         self.db = Database(conn, execute_plugins=False)
         self._file_id: tuple[int, int] | None = None  # (st_dev, st_ino) of the file written
         self._file: Path | None = None
+        self._gone: str | None = None  # once the path names another file: why writes fail
         try:
             if read_only:
                 self._check_schema()
@@ -262,9 +265,19 @@ class RunStore:
     def _check_file(self) -> None:
         """Refuse to write once the path no longer names the file this store opened.
 
+        The first time it finds so, it first empties the write-ahead log into the file it
+        opened, through its own connection (``PRAGMA wal_checkpoint(TRUNCATE)``): the log
+        stays at the old path (``PATH-wal``) when the file is moved, and whoever opened
+        the next file at that path would apply it to that file, mixing this store's rows
+        into it (a backup copied over the path). The file moved away then holds every row
+        stored, and the log at the path is empty. Call with ``self._lock`` held.
+
         Raises:
-            RunStoreMovedError: the file was removed, or another file was moved over it.
+            RunStoreMovedError: the file was removed, moved away, or another file was
+                moved over it (every later write too).
         """
+        if self._gone is not None:
+            raise RunStoreMovedError(self._gone)
         if self._file_id is None or self._file is None:
             return
         try:
@@ -274,12 +287,41 @@ class RunStore:
             now = None
         if now == self._file_id:
             return
-        what = "was removed" if now is None else "was replaced by another file"
-        raise RunStoreMovedError(
-            f"the run store {self.path} {what} while this process wrote to it: nothing more "
-            "is stored (rows written to the old file since are lost with it, unless it was "
-            "moved elsewhere). Put the file back and run the same command again to resume the "
-            "run (a new file at that path starts a new run)"
+        self._gone = self._detached_message(replaced=now is not None, emptied=self._empty_log())
+        raise RunStoreMovedError(self._gone)
+
+    def _empty_log(self) -> bool:
+        """Write the whole write-ahead log into the file this store opened and truncate the
+        log (`_check_file`); whether it all went (no other connection held it back)."""
+        conn = self.db.conn
+        try:
+            if conn.in_transaction:
+                conn.rollback()
+            busy, log, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return False
+        return busy == 0 and log in (0, -1)
+
+    def _detached_message(self, *, replaced: bool, emptied: bool) -> str:
+        """What `RunStoreMovedError` says once the path no longer names the file opened."""
+        path = self.path
+        what = "was replaced by another file" if replaced else "was moved away or removed"
+        if emptied:
+            kept = (
+                "every row this process stored is in the file it opened (its write-ahead "
+                f"log was written into it and {path}-wal left empty"
+                + (f", so the file now at {path} took none of them)" if replaced else ")")
+            )
+        else:
+            kept = (
+                f"its write-ahead log could not be written into the file it opened (another "
+                f"connection holds it): {path}-wal still holds rows of that file; remove it "
+                f"before opening a file at {path}"
+            )
+        return (
+            f"the run store {path} {what} while this process wrote to it: nothing more is "
+            f"stored; {kept}. If it was moved, put it back at {path} and run the same command "
+            "again to resume the run; if it was removed, its rows are lost with it"
         )
 
     def create_run(
@@ -312,7 +354,6 @@ class RunStore:
             RunStoreMovedError: the store's file was removed or replaced (`_check_file`).
         """
         run_id = new_run_id()
-        self._check_file()
         row = {
             "id": run_id,
             "created_at": _now_iso(),
@@ -330,6 +371,7 @@ class RunStore:
             "conditions": None if conditions is None else json.dumps(dict(conditions)),
         }
         with self._lock:
+            self._check_file()
             self.db.table("runs").insert(row)
         return run_id
 
@@ -383,6 +425,9 @@ class RunStore:
         (`mcpgym_clients.breaker.store_not_run`): 200,000 after a Ctrl-C of ``--seeds 0-4000``
         over helpdesk, stored in SQLite's own loop (one insert per row from Python took
         90-120 s at load 20).
+
+        Raises:
+            RunStoreMovedError: the store's file was removed or replaced (`_check_file`).
         """
         row = episode_row(run_id, template, attempts=0)
         where = {"task": 0, "band": 1, "seed": 2, "epoch": 3}
@@ -395,6 +440,7 @@ class RunStore:
         )
         params = [row[c] for c in _EPISODE_COLUMNS if c not in where]
         with self._lock, self.db.conn:
+            self._check_file()
             self.db.conn.execute(sql, [*params, json.dumps([list(s) for s in slots])])
 
     # -- reading -----------------------------------------------------------------------
@@ -485,8 +531,10 @@ class RunStore:
         return None
 
     def headlines(self) -> dict[str, dict[str, Any]]:
-        """Per run id: ``{"episodes", "scored", "mean_score", "pass_rate", "total_tokens",
-        "cost_usd", "usage_reported"}`` (SQL aggregates; the means are over scored
+        """Per run id: ``{"episodes", "played", "scored", "mean_score", "pass_rate",
+        "total_tokens", "cost_usd", "usage_reported"}`` (SQL aggregates; ``played``: the
+        episodes but those of slots a stopped campaign never played, ``attempts`` 0,
+        `add_unplayed`; the means are over scored
         episodes, ``None`` when none; tokens and cost summed over every episode that
         reported them, ``None`` when none did; ``usage_reported``: the episodes with any
         numeric usage count, as `mcpgym_clients.measure.usage.usage_figures` counts them)."""
@@ -494,7 +542,8 @@ class RunStore:
             f"json_type(usage, '$.{key}') IN ('integer', 'real')" for key in USAGE_KEYS
         )
         rows = self._query(
-            "SELECT run_id, count(*) AS episodes, sum(scored) AS scored, "
+            "SELECT run_id, count(*) AS episodes, sum(attempts IS NOT 0) AS played, "
+            "sum(scored) AS scored, "
             "avg(CASE WHEN scored = 1 THEN score END) AS mean_score, "
             "avg(CASE WHEN scored = 1 THEN passed END) AS pass_rate, "
             "sum(coalesce(json_extract(usage, '$.total_tokens'), "
@@ -530,6 +579,19 @@ class RunStore:
             [run_id],
             (),
         )
+
+    def episode_count(self, run_id: str) -> int:
+        """How many episode rows ``run_id`` holds (0 for an unknown run)."""
+        rows = self._query("SELECT count(*) AS n FROM episodes WHERE run_id = ?", [run_id], ())
+        return int(rows[0]["n"])
+
+    def not_run_count(self, run_id: str) -> int:
+        """How many rows of ``run_id`` are slots a stopped campaign never played
+        (``attempts`` 0: `add_unplayed`)."""
+        rows = self._query(
+            "SELECT count(*) AS n FROM episodes WHERE run_id = ? AND attempts = 0", [run_id], ()
+        )
+        return int(rows[0]["n"])
 
     def episodes(self, run_id: str) -> list[dict[str, Any]]:
         """The episodes of a run in insertion order (JSON columns decoded)."""

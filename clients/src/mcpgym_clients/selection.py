@@ -19,7 +19,35 @@ few hundred bytes an episode, more while it is stored and summarised): ``--epoch
 100000000`` on one variant grew ``mcpgym eval`` past 5 GB in 45 s before its first episode
 (adversarial round 15, S1-11). A million episodes is days of work on one server; split a
 larger campaign into runs. `select_variants` refuses a selection of more variants,
-`mcpgym_clients.run_campaign` more variants x epochs."""
+`check_planned` (``mcpgym eval`` before its servers start, and
+`mcpgym_clients.run_campaign`) more variants x epochs plus the null baseline's episodes."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def check_planned(variants: int, epochs: int, *, baseline: bool) -> int:
+    """The episodes a campaign plans: ``variants x epochs``, plus one per variant for the
+    null baseline when ``baseline``; return it.
+
+    Raises:
+        ConfigurationError: more than `MAX_PLANNED_EPISODES` (the message says how many,
+            and of what).
+    """
+    total = variants * epochs + (variants if baseline else 0)
+    if total > MAX_PLANNED_EPISODES:
+        what = f"{_plural(variants, 'variant')} x {_plural(epochs, 'epoch')}"
+        if baseline:
+            what += f" + {variants:,} of the null baseline"
+        fewer = "seeds, tasks, bands or epochs" + (" (or --no-baseline)" if baseline else "")
+        raise ConfigurationError(
+            f"the campaign plans {total:,} episodes ({what}); one campaign plans at most "
+            f"{MAX_PLANNED_EPISODES:,}: select fewer {fewer}, and run the rest as another "
+            "campaign"
+        )
+    return total
+
 
 MAX_SEED = 2**63 - 1
 """Largest seed (the environment server refuses larger ones too)."""

@@ -63,7 +63,12 @@ from mcpgym_clients.adapters.outcomes import (
 )
 from mcpgym_clients.adapters.retry import TimeBudget, charged_to
 from mcpgym_clients.adapters.text_tool_calls import looks_like_tool_call, parse_text_tool_calls
-from mcpgym_clients.errors import ConfigurationError, InfraError, ModelAPIError
+from mcpgym_clients.errors import (
+    ConfigurationError,
+    InfraError,
+    ModelAPIError,
+    StoppingEpisodeError,
+)
 from mcpgym_clients.protocol import Agent, AgentResult, EpisodeContext, ToolOutcome
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -182,8 +187,8 @@ class ModelAgent(Agent):
             return state.result(
                 "timeout", error=f"the episode exceeded its time limit of {self.time_limit} s"
             )
-        self._trip(state)
         self._count_overflow(result)
+        self._trip(state, result)
         return result
 
     def _count_overflow(self, result: AgentResult) -> None:
@@ -203,13 +208,14 @@ class ModelAgent(Agent):
                 BREAKER_EPISODES,
             )
 
-    def _trip(self, state: _Episode) -> None:
+    def _trip(self, state: _Episode, result: AgentResult) -> None:
         """The circuit breaker: stop the campaign when the first `BREAKER_EPISODES`
         episodes all failed on their first request with the same 4xx answer (a wrong
         endpoint or model id that the preflight could not see); a 408/409/429 is not one.
 
         Raises:
-            ConfigurationError: the breaker tripped (the message quotes the error).
+            StoppingEpisodeError: the breaker tripped (the message quotes the error;
+                ``result``: this episode's, which the campaign stores as it ended).
         """
         if self._breaker is None:
             return
@@ -231,9 +237,10 @@ class ModelAgent(Agent):
             return
         self._breaker.append(f"{exc.status} {exc}")
         if len(self._breaker) >= BREAKER_EPISODES and len(set(self._breaker)) == 1:
-            raise ConfigurationError(
+            raise StoppingEpisodeError(
                 f"stopping: the first {len(self._breaker)} episodes all failed on their first "
-                f"model request with the same error: {exc}; check --model and --base-url"
+                f"model request with the same error: {exc}; check --model and --base-url",
+                result=result,
             )
 
 

@@ -132,7 +132,8 @@ def runs(json_path: JsonOption = None, store: StoreOption = DEFAULT_STORE) -> No
             )
     print_table(console, table)
     total = {
-        "episodes": sum(h.get("episodes", 0) for h in heads.values()),
+        # the slots a stopped campaign never played made no model request to report
+        "episodes": sum(h.get("played", 0) for h in heads.values()),
         "reported": sum(h.get("usage_reported", 0) for h in heads.values()),
     }
     # Runs of agents without a model (reference, null, random) have no usage to report.
@@ -161,7 +162,7 @@ def _runs_json(
                 "mean_score": head.get("mean_score"),
                 "pass_rate": head.get("pass_rate"),
                 "usage": {
-                    "episodes": episodes,
+                    "episodes": int(head.get("played") or 0),
                     "reported": int(head.get("usage_reported") or 0),
                     "total_tokens": head.get("total_tokens"),
                     "cost_usd": head.get("cost_usd"),
@@ -192,6 +193,7 @@ def show(
     with reported(), open_existing(store) as s:
         run_id = s.resolve(run)
         m = run_metrics(s, run_id, resamples=resamples, seed=seed)
+        stored, not_run = s.episode_count(run_id), s.not_run_count(run_id)
         listing = episode_rows(s.episodes(run_id)) if episodes else None
         if listing is not None:
             m["episodes"] = listing
@@ -225,13 +227,27 @@ def show(
             + " (not scored as failures)",
         )
     if not m["run"].get("finished_at"):
-        stored = m["usage"]["overall"]["episodes"]
-        say(
-            console,
-            f"note: run {m['run']['id']} is unfinished ({stored} episodes stored, not every "
-            "planned one): these figures cover only what ran; run its `mcpgym eval` command "
-            "again to resume it",
-        )
+        say(console, _unfinished_note(m["run"], stored, not_run))
+
+
+def _unfinished_note(run: dict[str, Any], stored: int, not_run: int) -> str:
+    """The line `show` prints under an unfinished run: how many of its planned episodes
+    hold a row, how many of those are the slots a stopped campaign never played."""
+    selection = run.get("selection") or {}
+    variants, epochs = selection.get("variants"), selection.get("epochs")
+    planned = len(variants) * int(epochs) if isinstance(variants, list) and epochs else None
+    if planned is None:
+        said = [f"{stored:,} episodes stored"]
+    elif stored >= planned:
+        said = [f"each of its {planned:,} planned episodes holds a row"]
+    else:
+        said = [f"{stored:,} of {planned:,} planned episodes stored"]
+    if not_run:
+        said.append(f"{not_run:,} of them unscored as not run (the campaign stopped first)")
+    return (
+        f"note: run {run['id']} is unfinished ({'; '.join(said)}): these figures cover only "
+        "what ran; run its `mcpgym eval` command again to resume it"
+    )
 
 
 def compare(

@@ -60,11 +60,11 @@ def usage_notice(
         return None
     missing = episodes - reported
     if reported == 0:
-        head = f"usage {NOT_REPORTED} for any of the {episodes} episodes"
+        head = f"usage {NOT_REPORTED} for any of the {episodes:,} episodes"
     else:
         head = (
-            f"usage {NOT_REPORTED} for {missing} of {episodes} episodes: "
-            f"the sums cover the other {reported}"
+            f"usage {NOT_REPORTED} for {missing:,} of {episodes:,} episodes: "
+            f"the sums cover the other {reported:,}"
         )
     return f"{head}; {usage_legend(mark)}" if legend else head
 
@@ -89,13 +89,16 @@ def usage_figures(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Summed usage and episode time of episode rows.
 
     Args:
-        rows: episode rows (``RunStore.episodes``); every row counts.
+        rows: episode rows (``RunStore.episodes``); every row counts but those of slots
+            a stopped campaign never played (``attempts`` 0: `RunStore.add_unplayed`),
+            which ran no model request to report.
 
     Returns:
         ``{"episodes": n, "reported": rows with any usage, <USAGE_KEYS>: sum or None,
         "tokens_per_episode": total / reported or None, "duration_s": {"total", "mean",
         "median", "max"} (seconds; None without rows)}``.
     """
+    rows = [r for r in rows if r.get("attempts") != 0]
     sums: dict[str, float | None] = dict.fromkeys(USAGE_KEYS)
     reported = 0
     for row in rows:
