@@ -76,3 +76,21 @@ def test_records_left_out_of_the_digest_at_its_default() -> None:
     assert '"records"' not in Rubric(checks=(check,)).canonical_json()
     bound = check.model_copy(update={"records": "SELECT 'refund', '7'"})
     assert '"records"' in Rubric(checks=(bound,)).canonical_json()
+
+
+def test_a_bare_number_binds_only_where_it_is_on_file() -> None:
+    # stop 25's helpdesk gate: a reply listing a variant's values (`partially_refunded, 4200,
+    # ..., 105624`: cents) read as a refund claimed of an order 105624 where the records on
+    # file are given; an id's cue names a record whether or not it is on file
+    from mcpgym_grading._decision_records import on_file
+
+    taken = {"refund": frozenset({"100425"})}
+    files = on_file([(None, "100425"), (None, "100107"), ("refund", "100425")])
+    assert files == frozenset({"100425", "100107"})
+    dump = ["Values: original_payment, partially_refunded, 4200, 52000, 105624."]
+    assert misbound_claims(dump, taken, files) == []
+    assert [w["record"] for w in misbound_claims(dump, taken)] == ["105624"]  # none on file
+    on = ["Refunded 100107 in full too."]
+    assert [w["record"] for w in misbound_claims(on, taken, files)] == ["100107"]
+    cued = ["Refunded order #105624 in full too."]
+    assert [w["record"] for w in misbound_claims(cued, taken, files)] == ["105624"]

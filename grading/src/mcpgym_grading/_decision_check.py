@@ -14,7 +14,7 @@ from mcpgym_grading._checks import (
     _truncate_text,
 )
 from mcpgym_grading._decision_forms import ACTIONS
-from mcpgym_grading._decision_records import JOINED, record_pattern, taken_on
+from mcpgym_grading._decision_records import CUED, JOINED, on_file, record_pattern, taken_on
 from mcpgym_grading._decisions import decisions
 from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold
@@ -171,12 +171,16 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
 
 
 def misbound_claims(
-    parts: Iterable[str], taken: Mapping[str, frozenset[str]]
+    parts: Iterable[str],
+    taken: Mapping[str, frozenset[str]],
+    files: frozenset[str] = frozenset(),
 ) -> list[dict[str, object]]:
     """Each claim (done or unsure) of an action of ``taken`` in a piece of ``parts`` that names
     a record of the action's kind it was not taken on: ``{"action", "done", "record",
     "clause", "reason"}``. Each part (one text: a reply, a note, a write's reason) is read on
-    its own. Unknown actions raise KeyError (`decisions`)."""
+    its own. ``files``: the records on file (`_decision_records.on_file`); where given, a
+    number without an id's cue before it (`_decision_records.CUED`) that is not on file
+    names no record. Unknown actions raise KeyError (`decisions`)."""
     patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in taken.items()}
     every = [pat for pats in patterns.values() for pat in pats.values()]
     kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
@@ -187,7 +191,11 @@ def misbound_claims(
         for a, pats in patterns.items():
             for pat in pats.values():
                 for m in pat.finditer(folded):
-                    if m.group(1) not in taken[a]:
+                    name = m.group(1)
+                    if files and name.isdigit() and name not in files:
+                        if not CUED.search(folded, max(0, m.start(1) - 12), m.start(1)):
+                            continue  # a bare number not on file: an amount, a count
+                    if name not in taken[a]:
                         named.setdefault(m.group(1), [])
                         if a not in named[m.group(1)]:
                             named[m.group(1)].append(a)
@@ -245,11 +253,12 @@ def eval_decision_match(check: DecisionMatch, ctx: CheckContext) -> Outcome:
     ] + [{"action": None, "done": None, "clause": s, "reason": "not English"} for s in unread]
     if check.records:
         # an action taken, claimed of a record it was not taken on (stop 24's A14)
-        taken = taken_on(_run_sql(ctx, check.records)[1])
+        rows = _run_sql(ctx, check.records)[1]
+        taken = taken_on(rows)
         unknown = sorted(set(taken) - set(ACTIONS))
         if unknown:
             raise CheckEvaluationError(f"`records` names unknown action(s) {unknown}")
-        wrong += misbound_claims(parts, taken)
+        wrong += misbound_claims(parts, taken, on_file(rows))
     detail = {
         "expected": {
             "about": about,

@@ -53,6 +53,24 @@ def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     return {a: frozenset(r) for a, r in out.items()}
 
 
+def on_file(rows: Iterable[tuple[object, ...]]) -> frozenset[str]:
+    """The folded records of ``(NULL, record)`` rows: the records on file of a kind, listed by
+    a ``records`` query beside its ``(action, record)`` rows. Where any is listed, a number
+    named without an id's cue (`CUED`) names a record only when it is on file
+    (``partially_refunded, 4200, 105624`` in a reply lists an amount in cents, not an
+    order; ``refunded 100107 in full too`` names the order 100107 on file)."""
+    return frozenset(
+        fold(str(row[1])).strip()
+        for row in rows
+        if len(row) >= 2 and row[0] is None and row[1] is not None
+    )
+
+
+CUED = re.compile(r"(?:#|\border|\bno\.?|\bnumber|\bnr\.?)\s*$")
+"""An id's cue right before a number (``#``, ``order``, ``no.``, ``number``): a number so
+named is a record's name whether or not it is on file (`on_file`)."""
+
+
 JOINED = (
     r"^[\s,;:]*(?:and|&|plus|as well as)\s+(?:(?:the|order|no\.?|number|#)\s*)*{record}"
     r"(?:\s+(?:in|full|fully|too|as|well|also|to|the|your|card|both|each|original|payment))*"

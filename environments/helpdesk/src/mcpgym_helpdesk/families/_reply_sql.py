@@ -82,7 +82,10 @@ def records_sql(actions: tuple[str, ...]) -> str:
     cancellation (it refunds or releases the charge) on the order refunded or cancelled, a
     return on the returned order, an exchange or replacement on the exchanged order and its
     replacement order, an address change on the order changed. An escalation and a contact
-    update are of no order: not bound."""
+    update are of no order: not bound. Beside them, ``(NULL, order number)`` for every order on
+    file (`mcpgym_grading._decision_records.on_file`): a number named without an id's cue
+    binds only where it is an order (``partially_refunded, 4200, 105624`` lists cents).
+    """
     kinds = " UNION ALL ".join(
         f"SELECT '{w}' AS w, '{a}' AS a"
         for w, acts in _ACTIONS_OF.items()
@@ -90,7 +93,8 @@ def records_sql(actions: tuple[str, ...]) -> str:
         if a in actions
     )
     return (
-        f"SELECT DISTINCT k.a, CAST(d.o AS TEXT) FROM ({_DONE_ON}) d JOIN ({kinds}) k ON k.w = d.w"
+        f"SELECT DISTINCT k.a, CAST(d.o AS TEXT) FROM ({_DONE_ON}) d JOIN ({kinds}) k ON k.w = d.w "
+        "UNION ALL SELECT NULL, CAST(id AS TEXT) FROM orders"
     )
 
 
