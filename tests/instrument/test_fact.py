@@ -153,14 +153,13 @@ def test_every_dates_mutant_of_a_dated_family_fails_a_check(env: Environment, fa
     assert seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="listed hole (stop 25): cancel-order's replies-state-own-facts holds only the ETA "
-    "among its dates, so the day before it listed beside it is outside the record's span",
-)
-def test_a_dates_mutant_of_cancel_order_fails_a_check() -> None:
-    v = helpdesk.variant("cancel-order", "hard", 0)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_dates_mutant_of_cancel_order_fails_a_check(seed: int) -> None:
+    # D15-2 (stop 25): with the ETA alone among its date roles, the day before it listed
+    # beside it lay outside the record's span and `dates-3` passed at 1.000; the orders'
+    # shipped and placed dates are roles now
+    v = helpdesk.variant("cancel-order", "hard", seed)
     (a,) = [a for a in adversaries(helpdesk, v) if a.role == "dates"]
     calls = [ToolCall(n, args) for n, args in a.calls]
-    g = grade_bundle(replay(helpdesk, "cancel-order", "hard", 0, calls), helpdesk)
+    g = grade_bundle(replay(helpdesk, "cancel-order", "hard", seed, calls), helpdesk)
     assert dates_finding("cancel-order", a.label, a.group, a.values, g.model_dump()) == ""

@@ -451,6 +451,17 @@ RUBRIC = Rubric(
                 "WHERE order_id IN (:order_id, :shipped_order_id)",
                 facts.ETA_CUES,
             ),
+            # the orders' other dates on file (order-status's roles): with the ETA alone a
+            # shotgun of dates around it (the gate's `dates-3`: the ETA, the day before and
+            # the day after) passed, the day before lying outside the record's span (D15-2)
+            facts.role(
+                "SELECT substr(shipped_at, 1, 10) FROM shipments "
+                "WHERE order_id IN (:order_id, :shipped_order_id) AND shipped_at IS NOT NULL"
+            ),
+            facts.role(
+                "SELECT substr(placed_at, 1, 10) FROM orders "
+                "WHERE id IN (:order_id, :shipped_order_id)"
+            ),
             facts.role(facts.CARD_SQL.format(order=":order_id"), facts.CARD_CUES),
             # the parcels' tracking numbers close their kind (order-status's role; round 11's
             # R11): a second number "if that one does not work" that exists nowhere fails
