@@ -267,9 +267,9 @@ async def test_a_campaign_not_confirmed_stores_rows_only_for_what_it_started_abo
     # 999,960 rows (427 MB) for the slots it never played; only a stop signal was capped.
     # Its `incomplete:` line advised "run the same command again" (it stops again), and
     # the second stop said the run "keeps its 32 measured episodes" when it held 64.
-    from mcpgym_clients import campaign
+    from mcpgym_clients import stop_rows
 
-    monkeypatch.setattr(campaign, "SIGNAL_ROWS_MAX", 16)
+    monkeypatch.setattr(stop_rows, "SIGNAL_ROWS_MAX", 16)
     clock = Clock()
     variants = [VariantKey("set-target", "easy", s) for s in range(40)]
 

@@ -53,25 +53,23 @@ from typing import Any
 import anyio
 from rich.console import Console
 
+from mcpgym_clients import stop_rows
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
 from mcpgym_clients.errors import (
-    ClientError,
     ConfigurationError,
-    RunStoreMovedError,
-    StoppingEpisodeError,
-    message,
 )
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
-from mcpgym_clients.progress import CampaignProgress, LiveEpisode
+from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
 from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.selection import VariantKey, check_planned
+from mcpgym_clients.stop_rows import ended_record, first_client_error, incomplete_line, stop_reason
 from mcpgym_clients.stopping import Stopper
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
 from mcpgym_server import (
@@ -179,37 +177,6 @@ class CampaignResult:
         return line if self.stopped is None else f"{self.stopped}\n{line}"
 
 
-def incomplete_line(
-    reasons: dict[str, int], total: int, run_id: str, *, not_started: int = 0, confirm: bool = False
-) -> str:
-    """``incomplete: N of TOTAL planned episodes are unscored (infra_error N...); run the
-    same command again to resume run RUN and retry them``: ``reasons`` counts the unscored
-    planned episodes by reason (`unscored_reasons`, ``missing``: no row), ``total`` the
-    planned episodes of the run and its baseline. ``not_started``: of the ``missing``, those
-    a stop left without a row (above `SIGNAL_ROWS_MAX`), said apart. ``confirm``: the
-    campaign stopped for want of a confirmation, which the same command without ``--yes``
-    asks for again: the advice names ``--yes``."""
-    why = ", ".join(f"{k} {n:,}" for k, n in sorted(reasons.items()))
-    n = sum(reasons.values())
-    line = f"incomplete: {n:,} of {total:,} planned episodes are unscored ({why})"
-    if not_started:
-        line += (
-            f"; {not_started:,} never started have no row (a stop stores rows for at most "
-            f"{SIGNAL_ROWS_MAX:,} slots it did not play, else only for the episodes started)"
-        )
-    again = "run the same command with --yes" if confirm else "run the same command again"
-    return f"{line}; {again} to resume run {run_id} and retry them"
-
-
-SIGNAL_ROWS_MAX = 10_000
-"""Slots not played above which a stop (any: a stop signal, an error, a breaker, a campaign
-not confirmed) stores rows only for the episodes started (in flight when it came), and says
-how many never started have no row: a Ctrl-C stops at once, and a campaign of a million
-slots not confirmed does not store a million rows (427 MB, which a rerun and ``mcpgym
-show`` then read: stop 25, F3). Measured (stop 25): 200,000 rows cost 1 s of CPU, 4-6 s of
-wall time at load 25 on 2 cores (``tests/clients/test_ctrl_c_subprocess.py`` allows 5 s
-from the signal to the exit); 10,000, about 50 ms."""
-
 CAMPAIGN_GC_THRESHOLD = 20_000
 """Allocations between two young collections of the garbage collector during a campaign
 (Python's default: 700). A campaign allocates thousands of short-lived objects per request
@@ -241,63 +208,6 @@ def collector_spared() -> Iterator[None]:
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
-
-
-def _first_client_error(exc: BaseException) -> BaseException | None:
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _first_client_error(inner)
-            if found is not None:
-                return found
-        return None
-    return exc if isinstance(exc, ClientError) else None
-
-
-FAILED = "the campaign failed: "
-"""How the rows of the slots a campaign did not play name a failure that is not a stop
-(a bug, the run store failing): stored on a best-effort basis."""
-
-
-def _stop_reason(exc: BaseException, stopper: Stopper | None) -> str | None:
-    """Why the campaign stopped on ``exc``, for the rows of the slots it did not play:
-    a configuration error or refused request (its message), a cancellation (a stop signal:
-    `Stopper.reason`), another error (`FAILED` and its message); ``None`` for a
-    ``KeyboardInterrupt`` or ``SystemExit`` (no time to store anything) and for the run
-    store's file moved or removed (`RunStoreMovedError`: it refuses every write, and no
-    rerun of the same command resumes the run at that path)."""
-    found = _first_client_error(exc)
-    if isinstance(found, RunStoreMovedError):
-        return None
-    if isinstance(found, CampaignNotConfirmed):
-        return "not confirmed after its measured start; the same command with --yes runs it"
-    if found is not None:
-        return message(found)
-    if isinstance(exc, anyio.get_cancelled_exc_class()):
-        return stopper.reason if stopper is not None else "interrupted"
-    if isinstance(exc, Exception):
-        return FAILED + message(exc)
-    return None
-
-
-def _ended_record(exc: BaseException, live: LiveEpisode) -> EpisodeRecord | None:
-    """The record of an episode that ``exc`` stopped after its agent had ended it as a
-    ``model_error``, to store as it ended (its own error, transcript, usage) rather than as
-    not run (stop 25, F5): the episode that tripped the model API's 4xx breaker
-    (`StoppingEpisodeError.record`), or one in flight past its agent (ending it on the
-    server, grading it: a ``model_error`` is unscored whatever its grade) when the campaign
-    was cancelled. ``None`` for any other."""
-    if isinstance(exc, StoppingEpisodeError):
-        rec = exc.record
-        return rec if isinstance(rec, EpisodeRecord) else None
-    rec = live.record
-    if (
-        isinstance(exc, anyio.get_cancelled_exc_class())
-        and rec is not None
-        and live.phase == "grading"
-        and rec.termination == "model_error"
-    ):
-        return rec
-    return None
 
 
 def _known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
@@ -550,7 +460,7 @@ async def _run_claimed(
         (`CampaignStatus.not_started`), whatever the stop. ``confirm``: stopped for want
         of a confirmation (the advice names ``--yes``)."""
         slots = planned_jobs
-        if len(planned_jobs) - status.stored > SIGNAL_ROWS_MAX:
+        if len(planned_jobs) - status.stored > stop_rows.SIGNAL_ROWS_MAX:
             slots = started
             todo = queued[0] if queued else len(planned_jobs) - status.stored
             status.not_started = todo - len(started)
@@ -661,7 +571,7 @@ async def _run_claimed(
                     rec = await driver.run_episode(a, v.task, v.band, v.seed, epoch=epoch, live=ep)
                 except BaseException as exc:
                     shown.end(rid, ep, None, stored=False)
-                    ended = _ended_record(exc, ep)
+                    ended = ended_record(exc, ep)
                     if ended is not None:  # it ran: stored as it ended, not as "not run"
                         with anyio.CancelScope(shield=True):
                             await anyio.to_thread.run_sync(
@@ -721,14 +631,14 @@ async def _run_claimed(
     except BaseException as exc:
         # Every planned slot still ends as one row, whatever stopped the campaign: a wrong
         # setting or a refused request, a stop signal, a campaign not confirmed.
-        reason = _stop_reason(exc, stopper)
+        reason = stop_reason(exc, stopper)
         if reason is not None:
             try:
-                confirm = isinstance(_first_client_error(exc), CampaignNotConfirmed)
+                confirm = isinstance(first_client_error(exc), CampaignNotConfirmed)
                 await account(reason, confirm=confirm)
             except Exception:  # the store failing too: the stop's own error is the one to tell
                 logging.getLogger("mcpgym").warning("could not store the rows", exc_info=True)
-        found_error = _first_client_error(exc) if isinstance(exc, BaseExceptionGroup) else None
+        found_error = first_client_error(exc) if isinstance(exc, BaseExceptionGroup) else None
         if found_error is not None:
             raise found_error from None
         raise

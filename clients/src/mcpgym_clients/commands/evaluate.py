@@ -11,7 +11,7 @@ whose default action would end the process) interrupted it, after the servers st
 Whatever stops a running campaign (an error: the model API refusing the key or model, a
 refused request, a server replaced mid-campaign; a breaker; a stop signal; a campaign not
 confirmed), every planned slot it did not play is stored unscored naming the stop (above
-`mcpgym_clients.campaign.SIGNAL_ROWS_MAX` such slots, only the episodes started, and the
+`mcpgym_clients.stop_rows.SIGNAL_ROWS_MAX` such slots, only the episodes started, and the
 last line says how many never started have no row), the run is left unfinished, the last
 line says how many planned episodes of how many are unscored (or were not run), and the
 same command (with ``--yes`` for a campaign not confirmed) resumes the run and plays them.
