@@ -32,7 +32,8 @@ from mcpgym_clients import (
     select_variants,
     summarize_records,
 )
-from mcpgym_clients.campaign import CAMPAIGN_GC_THRESHOLD, infra_backoff
+from mcpgym_clients.campaign import infra_backoff
+from mcpgym_clients.collector import CAMPAIGN_GC_THRESHOLD
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_server import Environment, compute_lock, lock_components
 

@@ -42,11 +42,9 @@ exits with `EXIT_INCOMPLETE`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,27 +56,21 @@ from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
 from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
-from mcpgym_clients.errors import (
-    ConfigurationError,
-)
+from mcpgym_clients.collector import collector_spared
+from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
-from mcpgym_clients.records import EpisodeRecord, ServerInfo, record_from_row
-from mcpgym_clients.resume import UNREPORTED, campaign_conditions, not_resumed
+from mcpgym_clients.records import EpisodeRecord, record_from_row
+from mcpgym_clients.resume import UNREPORTED, campaign_conditions, known_components, not_resumed
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
+from mcpgym_clients.run_slots import resuming_line, scored_slots, settled, unscored_counts
 from mcpgym_clients.runstore import RunStore
 from mcpgym_clients.selection import VariantKey, check_planned
 from mcpgym_clients.stop_rows import ended_record, first_client_error, incomplete_line, stop_reason
 from mcpgym_clients.stopping import Stopper
 from mcpgym_clients.summary import SummaryRow, summarize_records, unscored_reasons
-from mcpgym_server import (
-    Environment,
-    MCPGymError,
-    compute_lock,
-    load_environment,
-)
-from mcpgym_server import lock_components as _lock_components
+from mcpgym_server import Environment
 
 
 def infra_backoff(base: float = 3.0) -> RetryPolicy:
@@ -177,84 +169,6 @@ class CampaignResult:
         return line if self.stopped is None else f"{self.stopped}\n{line}"
 
 
-CAMPAIGN_GC_THRESHOLD = 20_000
-"""Allocations between two young collections of the garbage collector during a campaign
-(Python's default: 700). A campaign allocates thousands of short-lived objects per request
-(models, dicts, events); with the default, ~1.2 young and 0.1 older collections ran per
-episode, each tracing the objects of the episodes in flight (issue 12 §2)."""
-
-
-@contextlib.contextmanager
-def collector_spared() -> Iterator[None]:
-    """While active, the cyclic garbage collector works less: the objects alive when it was
-    entered (the environment, its variants, the imported modules: ~130,000 objects in
-    ``mcpgym eval``) are left out of its passes (`gc.freeze`), which otherwise trace them
-    all at every full collection, and it collects the young generation every
-    `CAMPAIGN_GC_THRESHOLD` allocations instead of 700. On exit the objects are handed
-    back (`gc.unfreeze`) and the thresholds restored. A no-op where something else already
-    froze objects (a trainer that freezes before forking keeps its own settings).
-
-    Measured (reference campaigns of 140 episodes on the same child servers, load 10-15):
-    time in the collector 2.3-3.6 -> 0.4 ms per episode in the campaign's process.
-    """
-    if gc.get_freeze_count():
-        yield
-        return
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(max(thresholds[0], CAMPAIGN_GC_THRESHOLD), *thresholds[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-
-
-def _known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
-    """The lock components of the served environment, when the installed one has its lock."""
-    try:
-        env = environment if environment is not None else load_environment(info.env)
-        if compute_lock(env) == info.lock:
-            return _lock_components(env)
-    except MCPGymError:  # not installed here: the run just records no components
-        pass
-    return None
-
-
-Slot = tuple[str, str, int, int]
-"""One planned episode of a run: (task, band, seed, epoch)."""
-
-
-def _done(store: RunStore, run_id: str) -> set[Slot]:
-    """The slots of a run stored with a score (the unscored ones are run again)."""
-    return {
-        (e["task"], e["band"], e["seed"], e["epoch"]) for e in store.slots(run_id) if e["scored"]
-    }
-
-
-def _unscored(store: RunStore, run_id: str | None) -> dict[str, int]:
-    """Why the stored episodes of a run are unscored (`unscored_reasons`; retried on resume)."""
-    if run_id is None:
-        return {}
-    counts: dict[str, int] = {}
-    for e in store.slots(run_id):  # as `unscored_reasons`, from the light rows
-        if e["scored"]:
-            continue
-        term = e["termination"]
-        reason = (
-            term if term in ("infra_error", "model_error") or not e["graded"] else "grade_error"
-        )
-        counts[reason] = counts.get(reason, 0) + 1
-    return counts
-
-
-def _settled(store: RunStore, run_id: str, planned: set[Slot]) -> bool:
-    """Whether every planned slot of a run holds a row and none is ``infra_error``: what
-    `RunStore.finish_run` needs (an episode the infrastructure lost is not an outcome)."""
-    rows = {(e["task"], e["band"], e["seed"], e["epoch"]): e for e in store.slots(run_id)}
-    return all(slot in rows and rows[slot]["termination"] != "infra_error" for slot in planned)
-
-
 async def run_campaign(
     driver: EpisodeRunner,
     agent: Agent,
@@ -337,7 +251,7 @@ async def run_campaign(
         "epochs": epochs,
         "concurrency": concurrency,
     }
-    components = await anyio.to_thread.run_sync(_known_components, info, environment)
+    components = await anyio.to_thread.run_sync(known_components, info, environment)
     conditions = campaign_conditions(info, getattr(driver, "episode_timeout", UNREPORTED))
 
     def new_run(a: Agent, baseline_of: str | None) -> str:
@@ -466,9 +380,7 @@ async def _run_claimed(
             status.not_started = todo - len(started)
         with anyio.CancelScope(shield=True):
             added = await anyio.to_thread.run_sync(store_not_run, store, slots, reason)
-            reasons = await anyio.to_thread.run_sync(_unscored, store, run_id)
-            for k, n in (await anyio.to_thread.run_sync(_unscored, store, baseline_id)).items():
-                reasons[k] = reasons.get(k, 0) + n
+            reasons = await anyio.to_thread.run_sync(unscored_counts, store, run_id, baseline_id)
             rows = await anyio.to_thread.run_sync(store.episode_count, run_id)
             if baseline_id is not None:
                 rows += await anyio.to_thread.run_sync(store.episode_count, baseline_id)
@@ -484,13 +396,13 @@ async def _run_claimed(
         )
 
     try:
-        done = await anyio.to_thread.run_sync(_done, store, run_id) if found else set()
+        done = await anyio.to_thread.run_sync(scored_slots, store, run_id) if found else set()
         if found and getattr(driver, "grade_signature", "") is None:
             # a resumed run's grades are checked as its stored ones were (round 15, S5-9)
             signature = await anyio.to_thread.run_sync(store.grade_signature, run_id)
             driver.grade_signature = signature  # type: ignore[attr-defined]
         base_done = (
-            await anyio.to_thread.run_sync(_done, store, baseline_id)
+            await anyio.to_thread.run_sync(scored_slots, store, baseline_id)
             if found and baseline_id
             else set()
         )
@@ -513,19 +425,18 @@ async def _run_claimed(
         status.total = len(jobs) + len(done) + len(base_done)
         status.stored = len(done) + len(base_done)
         if found is not None and console is not None:
-            retry = await anyio.to_thread.run_sync(_unscored, store, run_id)
-            for reason, n in (
-                await anyio.to_thread.run_sync(_unscored, store, baseline_id)
-            ).items():
-                retry[reason] = retry.get(reason, 0) + n
-            finished = (await anyio.to_thread.run_sync(store.run, run_id))["finished_at"]
-            line = f"resuming run {run_id}: {len(done)} of {len(variants) * epochs} episodes done"
-            if baseline_id is not None:
-                line += f" (baseline run {baseline_id}: {len(base_done)} of {len(variants)})"
-            if retry:
-                line += "; retrying " + ", ".join(f"{n} {k}" for k, n in sorted(retry.items()))
-                line += " episodes"
-            line += "" if finished is None else " (the run had finished)"
+            line = await anyio.to_thread.run_sync(
+                functools.partial(
+                    resuming_line,
+                    store,
+                    run_id,
+                    baseline_id,
+                    done=len(done),
+                    planned=len(variants) * epochs,
+                    base_done=len(base_done),
+                    base_planned=len(variants),
+                )
+            )
             console.print(line, soft_wrap=True, highlight=False, markup=False)
         gate: StartGate | None = None
         if planner is not None:
@@ -648,7 +559,7 @@ async def _run_claimed(
     if baseline_id is not None:
         planned[baseline_id] = {(v.task, v.band, v.seed, 0) for v in variants}
     for rid, slots in planned.items():  # finished only when every planned episode has its outcome
-        if await anyio.to_thread.run_sync(_settled, store, rid, slots):
+        if await anyio.to_thread.run_sync(settled, store, rid, slots):
             await anyio.to_thread.run_sync(store.finish_run, rid)
 
     position = {v: i for i, v in enumerate(variants)}

@@ -62,6 +62,7 @@ from mcpgym_clients.protocol import (
 )
 from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.results import checked_result
+from mcpgym_clients.same_services import graded_otherwise, served_otherwise
 from mcpgym_clients.services import RATE_LIMIT, ServiceClients, describe_error, is_loopback
 from mcpgym_clients.tool_listing import ToolListings
 from mcpgym_server import (
@@ -241,8 +242,6 @@ class EpisodeDriver(ServiceClients):
 
     # -- one episode ----------------------------------------------------------------------
 
-    # -- one episode ----------------------------------------------------------------------
-
     async def run_episode(
         self,
         agent: Agent,
@@ -308,54 +307,9 @@ class EpisodeDriver(ServiceClients):
             await self._end_best_effort(rec)
 
     def _served_otherwise(self, meta: dict[str, Any]) -> str | None:
-        """Why the episode ``meta`` (``POST /episodes``'s answer) was not served under the
-        lock and episode settings `server_info` read when the campaign started, or ``None``.
-
-        A server restarted mid-campaign with another seed salt (other variants under the
-        same ids), another environment version (lock), TTL or log caps would otherwise
-        fill one run with episodes of two measurements (adversarial round 14, S1-8: after
-        a restart with a seed salt, 15 of 28 rows of a finished run were other variants).
-        Settings are compared only when both answers carry them (an older server's do
-        not); without them, a served seed other than the requested one under a run
-        started without a salt is the same change.
-        """
-        info = self._info
-        if info is None:
-            return None
-        what = None
-        if meta.get("lock") is not None and meta["lock"] != info.lock:
-            what = f"its lock is now {str(meta['lock'])[:12]} (was {info.lock[:12]})"
-        elif (now := meta.get("episode_settings")) is not None and (
-            info.episode_settings is not None and now != info.episode_settings
-        ):
-            keys = sorted(
-                k
-                for k in {*now, *info.episode_settings}
-                if now.get(k) != info.episode_settings.get(k)
-            )
-            what = (
-                "its episode settings changed ("
-                + ", ".join(
-                    f"{k}: {info.episode_settings.get(k)!r} -> {now.get(k)!r}" for k in keys
-                )
-                + ")"
-            )
-        elif (
-            info.episode_settings is not None
-            and info.episode_settings.get("seed_salt") is None
-            and "requested_seed" in meta
-            and meta.get("seed") != meta["requested_seed"]
-        ):
-            what = "it now serves salted seeds (the run started without a seed salt)"
-        if what is None:
-            return None
-        return (
-            f"stopping: the environment server at {self.env_url} is not the one this "
-            f"campaign started with: {what}. It was restarted or replaced mid-campaign; "
-            "episodes served now would not be comparable with the run's. Run the same "
-            "command again: a server with the run's settings resumes it, another starts "
-            "a new run"
-        )
+        """Why the episode ``meta`` was not served as the campaign's first were, or ``None``
+        (`mcpgym_clients.same_services.served_otherwise`)."""
+        return served_otherwise(self._info, meta, self.env_url)
 
     async def _end_best_effort(self, rec: EpisodeRecord) -> None:
         """``POST /episodes/{id}/end`` for at most 5 s, failures ignored: for an episode
@@ -440,29 +394,12 @@ class EpisodeDriver(ServiceClients):
             rec.episode_termination = rec.grade.get("termination") or rec.episode_termination
 
     def _graded_otherwise(self, grade: Mapping[str, Any]) -> str | None:
-        """Why ``grade`` was not graded as this campaign's grades are, or ``None``.
-
-        A grading service restarted mid-campaign without the bundle key (or with one where
-        it had none) grades on, but its grades no longer say ``signature: verified``: a
-        finished run held 10 verified and 18 unchecked grades, rc 0 (adversarial round 15,
-        S5-9). A grade without the field (an older service) is not compared.
-        """
+        """Why ``grade`` was not graded as this campaign's grades are, or ``None``; the first
+        grade that says sets `grade_signature` (`mcpgym_clients.same_services`)."""
         signature = grade.get("signature")
-        if signature is None:
-            return None
-        if self.grade_signature is None:
+        if signature is not None and self.grade_signature is None:
             self.grade_signature = str(signature)
-            return None
-        if signature == self.grade_signature:
-            return None
-        return (
-            f"stopping: the grading service at {self.grading_url} is not the one this "
-            f"campaign started with: its grades said signature {self.grade_signature!r}, "
-            f"now {signature!r} (restarted with another bundle key setting?). Grades of one "
-            "run must be checked alike: give it the bundle key the run was graded with "
-            "(--bundle-key / MCPGYM_BUNDLE_KEY, the same as the environment server's) and "
-            "run the same command again"
-        )
+        return graded_otherwise(self.grade_signature, signature, self.grading_url)
 
     def _tool_failure(self, name: str, exc: Exception, state: _Episode) -> InfraError:
         """The `InfraError` of a tool call the environment server failed (its request

@@ -28,6 +28,8 @@ from typing import Any
 
 from mcpgym_clients.records import ServerInfo
 from mcpgym_clients.runstore import _selection_key
+from mcpgym_server import Environment, MCPGymError, compute_lock, load_environment
+from mcpgym_server import lock_components as _lock_components
 
 UNREPORTED = "unreported"
 """``episode_timeout`` of an `EpisodeRunner` that does not say its hard cap."""
@@ -155,4 +157,17 @@ def not_resumed(
             f"with unscored episodes) differs in {'; '.join(diffs)}; to resume it, run it "
             f"with the settings it was started with: {argv}"
         )
+    return None
+
+
+def known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
+    """The lock components of the environment ``info`` names (``environment``, else the one
+    installed under its name), when it has the served lock; else ``None`` (recorded with a
+    run: `RunStore.create_run`)."""
+    try:
+        env = environment if environment is not None else load_environment(info.env)
+        if compute_lock(env) == info.lock:
+            return _lock_components(env)
+    except MCPGymError:  # not installed here: the run just records no components
+        pass
     return None

@@ -37,7 +37,6 @@ by a lock.
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import sqlite3
@@ -50,8 +49,16 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from sqlite_utils import Database
 
-from mcpgym_clients.errors import ConfigurationError, RunStoreMovedError, UsageError
+from mcpgym_clients.errors import ConfigurationError, UsageError
 from mcpgym_clients.measure.usage import USAGE_KEYS
+from mcpgym_clients.store_file import StoreFile
+from mcpgym_clients.store_schema import (
+    EPISODE_COLUMNS,
+    SLOT_COLUMNS,
+    check_schema,
+    create_schema,
+    episode_row,
+)
 
 if TYPE_CHECKING:  # the driver (the MCP client stack) is not needed to read a store
     from mcpgym_clients.records import EpisodeRecord
@@ -66,18 +73,9 @@ of 5 s stopped a campaign with ``database is locked`` (adversarial round 15, S1-
 writes run in worker threads, so the wait holds no event loop."""
 
 _RUN_JSON = ("settings", "selection", "argv", "lock_components", "conditions")
-SLOT_COLUMNS = ("run_id", "task", "band", "seed", "epoch")
-"""The columns naming one planned episode of a run: a run holds at most one row for each;
-they are indexed together."""
-_EPISODE_COLUMNS = (
-    "run_id", "agent", "variant_id", "task", "band", "seed", "epoch", "episode_id",
-    "termination", "episode_termination", "scored", "score", "passed", "grade", "transcript",
-    "usage", "answer", "error", "steps", "started_at", "ended_at", "duration_s", "timings",
-    "attempts",
-)  # fmt: skip
 _INSERT_EPISODE = (
-    f"INSERT INTO episodes ({', '.join(_EPISODE_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(_EPISODE_COLUMNS))})"
+    f"INSERT INTO episodes ({', '.join(EPISODE_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * len(EPISODE_COLUMNS))})"
 )
 _DELETE_SLOT = "DELETE FROM episodes WHERE " + " AND ".join(f"{c} = ?" for c in SLOT_COLUMNS)
 _EPISODE_JSON = ("grade", "transcript", "usage", "timings")
@@ -146,12 +144,10 @@ class RunStore:
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False)
         self._lock = threading.Lock()
         self.db = Database(conn, execute_plugins=False)
-        self._file_id: tuple[int, int] | None = None  # (st_dev, st_ino) of the file written
-        self._file: Path | None = None
-        self._gone: str | None = None  # once the path names another file: why writes fail
+        self._file: StoreFile | None = None  # the file written, checked before each write
         try:
             if read_only:
-                self._check_schema()
+                check_schema(self.db, self.path)
             else:
                 if self.path is not None:
                     self.db.enable_wal()
@@ -159,11 +155,9 @@ class RunStore:
                     # only at risk if the OS itself crashes; FULL fsyncs every episode's
                     # commit (5-7 ms each here, against 0.5 ms).
                     self.db.execute("PRAGMA synchronous = NORMAL")
-                self._create_schema()
+                create_schema(self.db)
                 if self.path is not None:
-                    self._file = self.path.resolve()  # a later chdir changes nothing
-                    st = os.stat(self._file)
-                    self._file_id = (st.st_dev, st.st_ino)
+                    self._file = StoreFile(self.path)
         except BaseException:  # not a database, read-only...: do not leak the connection
             conn.close()
             raise
@@ -181,148 +175,18 @@ class RunStore:
         """
         return cls(path, read_only=True)
 
-    def _check_schema(self) -> None:
-        try:
-            tables = set(self.db.table_names())
-        except sqlite3.DatabaseError as exc:
-            raise ConfigurationError(
-                f"{self.path} is not a run store: cannot read it as SQLite ({exc})"
-            ) from None
-        missing = [t for t in ("runs", "episodes") if t not in tables]
-        if missing:
-            raise ConfigurationError(
-                f"{self.path} is not a run store (no {' or '.join(missing)} table); "
-                "give the file `mcpgym eval --store` wrote"
-            )
-
-    def _create_schema(self) -> None:
-        self.db.table("runs").create(
-            {
-                "id": str,
-                "created_at": str,
-                "finished_at": str,
-                "env": str,
-                "env_version": str,
-                "lock": str,
-                "agent": str,
-                "model": str,
-                "settings": str,
-                "selection": str,
-                "argv": str,
-                "baseline_of": str,
-            },
-            pk="id",
-            not_null=["created_at", "env", "agent"],
-            if_not_exists=True,
-        )
-        self.db.table("episodes").create(
-            {
-                "id": int,
-                "run_id": str,
-                "agent": str,
-                "variant_id": str,
-                "task": str,
-                "band": str,
-                "seed": int,
-                "epoch": int,
-                "episode_id": str,
-                "termination": str,
-                "episode_termination": str,
-                "scored": int,
-                "score": float,
-                "passed": int,
-                "grade": str,
-                "transcript": str,
-                "usage": str,
-                "answer": str,
-                "error": str,
-                "steps": int,
-                "started_at": str,
-                "ended_at": str,
-                "duration_s": float,
-                "timings": str,
-            },
-            pk="id",
-            foreign_keys=[("run_id", "runs", "id")],
-            not_null=["run_id", "task", "band", "seed", "epoch", "termination"],
-            if_not_exists=True,
-        )
-        self.db.table("episodes").create_index(["run_id"], if_not_exists=True)
-        # A run's slot: what `add_episode` replaces. Without it each stored episode's
-        # DELETE read every row of its run (3.7 ms at 4,000 rows, 6.3 ms at 8,000: a
-        # campaign's cost per episode grew with its size). Older stores get it on open.
-        self.db.table("episodes").create_index(list(SLOT_COLUMNS), if_not_exists=True)
-        # Columns added after the first release: older stores get them on open.
-        if "lock_components" not in self.db.table("runs").columns_dict:
-            self.db.table("runs").add_column("lock_components", str)
-        if "conditions" not in self.db.table("runs").columns_dict:
-            self.db.table("runs").add_column("conditions", str)
-        if "attempts" not in self.db.table("episodes").columns_dict:
-            self.db.table("episodes").add_column("attempts", int)
-
     # -- writing -----------------------------------------------------------------------
 
     def _check_file(self) -> None:
-        """Refuse to write once the path no longer names the file this store opened.
-
-        The first time it finds so, it first empties the write-ahead log into the file it
-        opened, through its own connection (``PRAGMA wal_checkpoint(TRUNCATE)``): the log
-        stays at the old path (``PATH-wal``) when the file is moved, and whoever opened
-        the next file at that path would apply it to that file, mixing this store's rows
-        into it (a backup copied over the path). The file moved away then holds every row
-        stored, and the log at the path is empty. Call with ``self._lock`` held.
+        """Refuse to write once the path no longer names the file this store opened
+        (`StoreFile.check`; a store in memory is never checked). Call with ``self._lock``
+        held.
 
         Raises:
-            RunStoreMovedError: the file was removed, moved away, or another file was
-                moved over it (every later write too).
+            RunStoreMovedError: the file was removed, moved away, or replaced.
         """
-        if self._gone is not None:
-            raise RunStoreMovedError(self._gone)
-        if self._file_id is None or self._file is None:
-            return
-        try:
-            st = os.stat(self._file)
-            now: tuple[int, int] | None = (st.st_dev, st.st_ino)
-        except FileNotFoundError:
-            now = None
-        if now == self._file_id:
-            return
-        self._gone = self._detached_message(replaced=now is not None, emptied=self._empty_log())
-        raise RunStoreMovedError(self._gone)
-
-    def _empty_log(self) -> bool:
-        """Write the whole write-ahead log into the file this store opened and truncate the
-        log (`_check_file`); whether it all went (no other connection held it back)."""
-        conn = self.db.conn
-        try:
-            if conn.in_transaction:
-                conn.rollback()
-            busy, log, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        except sqlite3.Error:
-            return False
-        return busy == 0 and log in (0, -1)
-
-    def _detached_message(self, *, replaced: bool, emptied: bool) -> str:
-        """What `RunStoreMovedError` says once the path no longer names the file opened."""
-        path = self.path
-        what = "was replaced by another file" if replaced else "was moved away or removed"
-        if emptied:
-            kept = (
-                "every row this process stored is in the file it opened (its write-ahead "
-                f"log was written into it and {path}-wal left empty"
-                + (f", so the file now at {path} took none of them)" if replaced else ")")
-            )
-        else:
-            kept = (
-                f"its write-ahead log could not be written into the file it opened (another "
-                f"connection holds it): {path}-wal still holds rows of that file; remove it "
-                f"before opening a file at {path}"
-            )
-        return (
-            f"the run store {path} {what} while this process wrote to it: nothing more is "
-            f"stored; {kept}. If it was moved, put it back at {path} and run the same command "
-            "again to resume the run; if it was removed, its rows are lost with it"
-        )
+        if self._file is not None:
+            self._file.check(self.db.conn)
 
     def create_run(
         self,
@@ -406,7 +270,7 @@ class RunStore:
             RunStoreMovedError: the store's file was removed or replaced (`_check_file`).
         """
         row = episode_row(run_id, rec, attempts=attempts)
-        values = [row[c] for c in _EPISODE_COLUMNS]
+        values = [row[c] for c in EPISODE_COLUMNS]
         with self._lock, self.db.conn:
             self._check_file()
             conn = self.db.conn
@@ -432,13 +296,13 @@ class RunStore:
         row = episode_row(run_id, template, attempts=0)
         where = {"task": 0, "band": 1, "seed": 2, "epoch": 3}
         exprs = [
-            f"json_extract(value, '$[{where[c]}]')" if c in where else "?" for c in _EPISODE_COLUMNS
+            f"json_extract(value, '$[{where[c]}]')" if c in where else "?" for c in EPISODE_COLUMNS
         ]
         sql = (
-            f"INSERT INTO episodes ({', '.join(_EPISODE_COLUMNS)}) "
+            f"INSERT INTO episodes ({', '.join(EPISODE_COLUMNS)}) "
             f"SELECT {', '.join(exprs)} FROM json_each(?)"
         )
-        params = [row[c] for c in _EPISODE_COLUMNS if c not in where]
+        params = [row[c] for c in EPISODE_COLUMNS if c not in where]
         with self._lock, self.db.conn:
             self._check_file()
             self.db.conn.execute(sql, [*params, json.dumps([list(s) for s in slots])])
@@ -662,34 +526,3 @@ class RunStore:
     ) -> None:
         """Close the connection."""
         self.close()
-
-
-def episode_row(run_id: str, rec: EpisodeRecord, *, attempts: int = 1) -> dict[str, Any]:
-    """The ``episodes`` table row of one episode record of ``run_id``: a column name to its
-    value (booleans as 0/1, the grade, transcript, usage and timings as JSON text)."""
-    return {
-        "run_id": run_id,
-        "agent": rec.agent,
-        "variant_id": rec.variant_id,
-        "task": rec.task,
-        "band": rec.band,
-        "seed": rec.seed,
-        "epoch": rec.epoch,
-        "episode_id": rec.episode_id,
-        "termination": rec.termination,
-        "episode_termination": rec.episode_termination,
-        "scored": int(rec.scored),
-        "score": rec.score,
-        "passed": None if rec.passed is None else int(rec.passed),
-        "grade": None if rec.grade is None else json.dumps(rec.grade),
-        "transcript": json.dumps(rec.transcript),
-        "usage": json.dumps(rec.usage),
-        "answer": rec.answer,
-        "error": rec.error,
-        "steps": rec.steps,
-        "started_at": rec.started_at,
-        "ended_at": rec.ended_at,
-        "duration_s": rec.duration_s,
-        "timings": json.dumps(rec.timings),
-        "attempts": attempts,
-    }
