@@ -14,6 +14,7 @@ import dataclasses
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import anyio
 import httpx
@@ -22,6 +23,7 @@ import pytest
 from mcpgym_clients import EpisodeDriver, LocalServers, ReferenceAgent, RunStore, run_campaign
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.campaign import infra_backoff
+from mcpgym_clients.local import serve_locally
 from mcpgym_clients.selection import VariantKey
 from mcpgym_clients.services import RATE_LIMIT
 from mcpgym_server import Environment
@@ -220,3 +222,61 @@ async def test_an_infra_retry_waits_first_so_a_restarting_service_is_back(
             (row,) = store.episodes(result.run_id)
     assert len(waits) == 1 and 1.5 <= waits[0] <= 3.0, waits
     assert (row["termination"], row["score"], row["attempts"]) == ("completed", 1.0, 2)
+
+
+async def test_a_grading_service_that_answers_404_for_every_episode_stops_the_campaign(
+    servers: LocalServers, toy_env: Environment, tmp_path: Path
+) -> None:
+    """A grading service on another episode store (a real one, on loopback) answers 404 to
+    every grade: the campaign stops with the breaker's reason once 3 attempts in a row after
+    their wait got no grade, and every planned slot still ends as one row. Before (adversarial
+    round 15, ``p1_grading15.py otherstore``), each slot was played 3 times to its end for
+    nothing: 6 slots, 18 grade requests, no stop."""
+    asked: list[str] = []
+
+    class Counting(httpx.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path == "/grades":
+                asked.append(request.url.path)
+            return await self.inner.handle_async_request(request)
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    waits, sleep = recorder()
+    variants = [VariantKey("set-target", "easy", seed) for seed in range(6)]
+    async with serve_locally(toy_env, tmp_path / "another-store") as other:
+        async with EpisodeDriver(
+            servers.env_url,
+            other.grading_url,
+            other.grading_token,
+            control_token=servers.control_token,
+            grading_transport=Counting(),
+            environment=toy_env,
+        ) as driver:
+            with RunStore(":memory:") as store, anyio.fail_after(60):
+                result = await run_campaign(
+                    driver,
+                    ReferenceAgent(),
+                    variants,
+                    store,
+                    baseline=False,
+                    concurrency=1,
+                    infra_retries=2,
+                    infra_backoff=dataclasses.replace(infra_backoff(0.0), sleep=sleep),
+                    show_progress=False,
+                )
+                rows = store.episodes(result.run_id)
+                finished = store.run(result.run_id)["finished_at"]
+    assert result.stopped is not None, "the campaign played on"
+    assert "the grading service keeps failing grades" in result.stopped, result.stopped
+    assert "answered 404" in result.stopped, result.stopped
+    assert len(asked) < len(variants) * 3, len(asked)
+    assert sorted(r["seed"] for r in rows) == list(range(6))  # every slot, one row
+    assert all(r["termination"] == "infra_error" and not r["scored"] for r in rows)
+    assert finished is None
+    incomplete = result.incomplete()
+    assert incomplete is not None and "6 of 6" in incomplete, incomplete

@@ -14,6 +14,12 @@ attempt. The first attempts of the episodes in flight when a server restarts all
 once; a restart that is over by their retries never trips the breaker. Any attempt that
 ended otherwise (scored, or failed for another reason) resets the count of both servers.
 
+The grading service is counted the same way when it answers every grade request with a
+failure (`EpisodeRecord.ungraded`): a 404 for each episode the harness opened and ended (a
+grading service on another episode store, or one that lost its store), a 5xx, a grade of
+the wrong shape. Each slot played its three attempts to their end for nothing, with no
+breaker (adversarial round 15, ``p1_grading15.py otherstore``: 18 slots, 54 episodes).
+
 The model API is counted the same way when it keeps refusing: an ``infra_error`` attempt
 whose model requests got no answer, the last refused with a 429/503/529 whose
 ``Retry-After`` asked for longer than the harness waits before a retry
@@ -84,7 +90,7 @@ class ServiceBreaker:
             self._count("model", rec)
         # Episodes that made no model request (the null baseline's, interleaved with the
         # agent's) and other failures neither count nor reset the model API's refusals.
-        service = rec.unanswered
+        service = rec.unanswered or ("grading" if rec.ungraded else None)
         if service is None:
             for name in ("env", "grading"):
                 self.counts.pop(name, None)
@@ -104,6 +110,14 @@ class ServiceBreaker:
     def _why(self, service: str, n: int, rec: EpisodeRecord) -> str:
         """The `reason` line once ``n`` attempts in a row counted for ``service``."""
         refused = rec.refused
+        if service == "grading" and rec.unanswered is None:  # it answered every time: no grade
+            return (
+                f"stopped: {SERVICE_NAMES[service]} keeps failing grades: {n} episode attempts "
+                "in a row were played to their end and got no grade, each after its retry "
+                f"wait (the last: {rec.error}). Episodes played on would only add to them: "
+                "check that it grades from the environment server's episode store (--store) "
+                "and its log, then run the same command again"
+            )
         if service != "model" or refused is None:
             return (
                 f"stopped: {SERVICE_NAMES.get(service, service)} is not answering: "

@@ -385,6 +385,7 @@ class EpisodeDriver(ServiceClients):
             rec.grade = checked_grade(answered, str(rec.episode_id))  # InfraError if malformed
         except InfraError as exc:
             rec.termination, rec.error = "infra_error", str(exc)
+            rec.ungraded = not exc.unanswered  # it answered, with a failure: the breaker counts
             _mark_unanswered(rec, exc)
         finally:
             rec.timings["grade"] = (time.perf_counter() - t) * 1000

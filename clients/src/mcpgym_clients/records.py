@@ -99,6 +99,9 @@ class EpisodeRecord:
         model_answered: model requests the model API answered in this episode (counted
             by `mcpgym_clients.adapters.retry.with_retries`). Not stored; read by the
             breaker.
+        ungraded: for an ``infra_error`` whose grade request the grading service answered
+            with a failure (a 404 for the episode, a 5xx, a 429 after its retries, a grade
+            of the wrong shape), ``True``. Not stored; read by the breaker.
     """
 
     agent: str
@@ -124,6 +127,7 @@ class EpisodeRecord:
     unanswered: str | None = None
     refused: ModelRefusal | None = None
     model_answered: int = 0
+    ungraded: bool = False
 
     @property
     def scored(self) -> bool:
