@@ -42,7 +42,8 @@ so readers see either nothing or the whole bundle.
 
 A writer killed while sealing (``kill -9``) leaves its ``.tmp-*`` directory behind;
 `EpisodeStore.sweep_debris`, run when an episode manager starts on the store, removes
-those whose writer is gone.
+those whose writer is gone (it holds a lock on its directory while writing: no clock
+decides).
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import hmac
-import itertools
 import os
 import re
 import shutil
@@ -70,7 +70,7 @@ from mcpgym_server._bundle_meta import (
     to_jsonable,
 )
 from mcpgym_server._bundle_state import BUNDLE_FORMAT, STATE_DELTA, EpisodeBundle, delta_meta
-from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_prefix
+from mcpgym_server._debris import DEBRIS_MAX_AGE_S, sweep_debris, writer_dir
 from mcpgym_server._errors import BundleError, BundleSignatureError, UnknownEpisodeError
 
 __all__ = [  # the bundle API; EpisodeBundle and delta_meta live in bundle_state
@@ -176,9 +176,6 @@ def serialize_db(db: sqlite3.Connection) -> bytes:
     return db.serialize()
 
 
-_WRITE_SERIAL = itertools.count(1)
-"""Tells apart the temporary directories of one writer's concurrent `EpisodeStore.write`s."""
-
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -263,8 +260,7 @@ class EpisodeStore:
             signature = bundle_signature(self.sign_key, bundle.meta, log_text)
             files.append((SIGNATURE, (signature + "\n").encode()))
         files.append(("meta.json", bundle.meta.model_dump_json(indent=2).encode()))
-        tmp = os.path.join(self.root, f".tmp-{eid}{writer_prefix()}{next(_WRITE_SERIAL):x}")
-        os.mkdir(tmp, 0o700)
+        tmp, lock = writer_dir(str(self.root), eid)  # locked: no sweep removes it
         try:
             for name, data in files:
                 _write_new(os.path.join(tmp, name), data)
@@ -277,6 +273,9 @@ class EpisodeStore:
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+        finally:
+            if lock is not None:
+                os.close(lock)
         return dest
 
     def sweep_debris(self, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:

@@ -1,24 +1,45 @@
 """Debris of sealings that never finished: temporary bundle directories of dead writers.
 
 `EpisodeStore.write` builds a bundle in ``.tmp-<episode><writer>...`` and renames it into
-place; a writer killed in between (``kill -9``) leaves that directory behind. The
-``<writer>`` part, ``~<host>~<pid>~<token>~``, lets a sweep tell a live writer from a
-dead one: the same host, a process with that pid alive, and (for this process's own pid)
-this process's random token, so a restarted container whose server is pid 1 again still
-sweeps what its previous life left.
+place; a writer killed in between (``kill -9``) leaves that directory behind.
+
+The writer holds an exclusive ``flock`` on that directory from its creation until the
+rename (`writer_dir`; the lock goes with the directory's inode, and the operating system
+drops it when the writer dies, ``kill -9`` included), and its name says so (``L~``
+after the ``<writer>`` part): a sweep removes such a directory only when it can take that
+lock itself, and removes it while holding it. A live writer's directory is never swept,
+whatever the clocks say: the sweep aged directories by wall clock, so a forward clock jump
+of an hour while a second server started on the same store could remove a live writer's
+half-written bundle (adversarial round 15, left open).
+
+The ``<writer>`` part, ``~<host>~<pid>~<token>~``, names the writer: this process's own
+directories (its pid and random token) are never swept by itself. Directories of another
+host on a shared store are swept only when their lock is free *and* they are older than
+`DEBRIS_MAX_AGE_S` (a network file system may not carry the lock). Directories named
+without the lock mark (older writers) are judged as before: a writer not alive on this host
+(for this process's pid, not this process's token, so a restarted container whose server is
+pid 1 again still sweeps what its previous life left), or older than `DEBRIS_MAX_AGE_S`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import re
 import secrets
 import shutil
 import socket
+import sys
 import time
 from pathlib import Path
+from typing import Any
+
+if sys.platform == "win32":  # pragma: no cover - no flock: writers are judged by name and age
+    fcntl: Any = None
+else:
+    import fcntl
 
 DEBRIS_MAX_AGE_S = 3600.0
 """A ``.tmp-*`` entry older than this is debris whoever wrote it (no write takes an hour)."""
@@ -27,12 +48,48 @@ _PROCESS_TOKEN = secrets.token_hex(4)
 _HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
 _WRITER = re.compile(
     r"\.tmp-[A-Za-z0-9_-]*~(?P<host>[0-9a-f]{8})~(?P<pid>[0-9]+)~(?P<token>[0-9a-f]{8})~"
+    r"(?P<locked>L~)?"
 )
+_LOCK_MARK = "L~" if fcntl is not None else ""
+_SERIAL = itertools.count(1)
 
 
 def writer_prefix() -> str:
-    """The ``~<host>~<pid>~<token>~`` part naming this process in a temporary bundle name."""
-    return f"~{_HOST_TAG}~{os.getpid()}~{_PROCESS_TOKEN}~"
+    """The ``~<host>~<pid>~<token>~`` part naming this process in a temporary bundle name,
+    and ``L~`` where its writer holds the directory's lock (`writer_dir`)."""
+    return f"~{_HOST_TAG}~{os.getpid()}~{_PROCESS_TOKEN}~{_LOCK_MARK}"
+
+
+def writer_dir(root: str, stem: str) -> tuple[str, int | None]:
+    """Create a temporary directory ``root/.tmp-<stem><writer><serial>`` for one write, locked
+    (``flock``, exclusive) by this writer until it closes the returned descriptor (after
+    renaming the directory into place: the lock goes with the inode).
+
+    A sweep that took the lock between the ``mkdir`` and this writer's lock (it judged the
+    directory a dead writer's) removes it; the writer waits for that sweep, finds its
+    directory gone, and takes another name.
+
+    Returns:
+        The directory's path and the descriptor holding its lock (``None`` where there is no
+        ``flock``); the caller closes it.
+
+    Raises:
+        OSError: the directory cannot be created or opened.
+    """
+    while True:
+        tmp = os.path.join(root, f".tmp-{stem}{writer_prefix()}{next(_SERIAL):x}")
+        os.mkdir(tmp, 0o700)
+        if fcntl is None:  # pragma: no cover
+            return tmp, None
+        fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # waits out a sweep that took it first
+            if os.fstat(fd).st_nlink > 0:
+                return tmp, fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # swept before it was locked: another name
 
 
 def _pid_alive(pid: int) -> bool:
@@ -62,9 +119,11 @@ def _writer_alive(name: str) -> bool:
 def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
     """Remove the ``.tmp-*`` entries of ``root`` whose writer is gone (see the module doc).
 
-    An entry is debris when its writer is not alive on this host, when it predates
-    writer names, or when it is older than ``max_age_s`` seconds (writers on other hosts
-    of a shared store). Live writers' entries are left alone.
+    A directory whose writer locked it (`writer_dir`) is debris when its lock is free (on
+    another host's, and older than ``max_age_s`` seconds); never this process's own. Other
+    entries are debris when their writer is not alive on this host, when they predate
+    writer names, or when they are older than ``max_age_s`` seconds. Live writers' entries
+    are left alone.
 
     Returns:
         The names removed (none when ``root`` cannot be listed).
@@ -80,14 +139,51 @@ def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
             continue
         try:
             old = now - entry.stat(follow_symlinks=False).st_mtime > max_age_s
+            is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
+            continue
+        m = _WRITER.match(entry.name)
+        if m is not None and m["locked"] and is_dir and fcntl is not None:
+            if _own(m) or (m["host"] != _HOST_TAG and not old):
+                continue
+            if _remove_unlocked(entry.path):
+                removed.append(entry.name)
             continue
         if not old and _writer_alive(entry.name):
             continue
-        if entry.is_dir(follow_symlinks=False):
+        if is_dir:
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
         removed.append(entry.name)
     return removed
+
+
+def _own(m: re.Match[str]) -> bool:
+    """Whether the writer named by ``m`` is this process (a lock of its own is no guard
+    where the file system gives locks per process)."""
+    return m["host"] == _HOST_TAG and int(m["pid"]) == os.getpid() and m["token"] == _PROCESS_TOKEN
+
+
+def _remove_unlocked(path: str) -> bool:
+    """Remove the directory ``path`` when no writer holds its lock (`writer_dir`), holding
+    the lock while removing it; whether it was removed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:  # renamed into place meanwhile, or gone
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # a live writer holds it
+            return False
+        try:
+            same = os.path.samestat(os.fstat(fd), os.lstat(path))
+        except OSError:
+            return False
+        if same:
+            shutil.rmtree(path, ignore_errors=True)
+        return same
+    finally:
+        os.close(fd)
