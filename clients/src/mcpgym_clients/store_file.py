@@ -7,6 +7,14 @@ would otherwise go to a file that is gone when the process ends, under a summary
 the path (adversarial round 15, S1-9). Before refusing, it writes its write-ahead log into
 the file it opened and empties the log left at the path, which the next file at that path
 would otherwise take in (stop 25, F2).
+
+That checkpoint waits at most `CHECKPOINT_WAIT_MS` for another connection reading the
+store (not the store's 60 s busy timeout); when a reader's older snapshot keeps rows in
+the log, the refusal says where the rows are and what to do (`detached_message`). Closing
+the connection afterwards checkpoints and removes nothing at the path: SQLite's pager skips
+its checkpoint at close when the file moved (``SQLITE_FCNTL_HAS_MOVED``), so the log at
+``PATH-wal`` stays for the file it belongs to, or for whatever store is at the path now
+(tested: `tests/clients/test_runstore.py`).
 """
 
 from __future__ import annotations
@@ -61,38 +69,67 @@ class StoreFile:
             now = None
         if now == self.file_id:
             return
-        self.gone = detached_message(self.path, replaced=now is not None, emptied=empty_log(conn))
+        emptied = empty_log(conn)
+        self.gone = detached_message(self.path, replaced=now is not None, emptied=emptied)
         raise RunStoreMovedError(self.gone)
 
 
-def empty_log(conn: sqlite3.Connection) -> bool:
+CHECKPOINT_WAIT_MS = 2000
+"""Milliseconds the detached store's checkpoint waits for other connections reading the
+store (`empty_log`), instead of the store's whole busy timeout (60 s)."""
+
+Emptied = bool | str
+"""What `empty_log` achieved: ``True`` (every row in the file, the log empty), ``"written"``
+(every row in the file, the log not emptied), ``False`` (rows left only in the log)."""
+
+
+def empty_log(conn: sqlite3.Connection) -> Emptied:
     """Write the whole write-ahead log of ``conn``'s database into the file it opened and
-    truncate the log (`StoreFile.check`); whether it all went (no other connection held it
-    back)."""
+    truncate the log (`StoreFile.check`), waiting at most `CHECKPOINT_WAIT_MS` for other
+    connections (a reader holding an older snapshot keeps the log, and the rows after it).
+
+    Returns:
+        `Emptied`: ``True``, ``"written"`` or ``False``.
+    """
     try:
         if conn.in_transaction:
             conn.rollback()
-        busy, log, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        (waited,) = conn.execute("PRAGMA busy_timeout").fetchone()
+        conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+        try:
+            busy, log, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
     except sqlite3.Error:
         return False
-    return busy == 0 and log in (0, -1)
+    if busy == 0 and log in (0, -1):
+        return True
+    return "written" if log >= 0 and done == log else False
 
 
-def detached_message(path: Path, *, replaced: bool, emptied: bool) -> str:
+def detached_message(path: Path, *, replaced: bool, emptied: Emptied) -> str:
     """What `RunStoreMovedError` says once ``path`` no longer names the file opened
-    (``replaced``: another file is there now; ``emptied``: the log went into the file)."""
+    (``replaced``: another file is there now; ``emptied``: what `empty_log` achieved)."""
     what = "was replaced by another file" if replaced else "was moved away or removed"
-    if emptied:
+    if emptied is True:
         kept = (
             "every row this process stored is in the file it opened (its write-ahead "
             f"log was written into it and {path}-wal left empty"
             + (f", so the file now at {path} took none of them)" if replaced else ")")
         )
+    elif emptied == "written":
+        kept = (
+            "every row this process stored is in the file it opened, but its write-ahead "
+            f"log {path}-wal could not be emptied (another connection reads the store): a "
+            f"file opened at {path} would take in those rows; remove {path}-wal (and "
+            f"{path}-shm) once no process has the store open, before opening a file at {path}"
+        )
     else:
         kept = (
-            f"its write-ahead log could not be written into the file it opened (another "
-            f"connection holds it): {path}-wal still holds rows of that file; remove it "
-            f"before opening a file at {path}"
+            "the last rows this process stored are only in its write-ahead log "
+            f"{path}-wal (another connection reading the store held them back): put the "
+            f"file it opened back at {path} before anything opens a file there (another "
+            "file opened at that path would take them in)"
         )
     return (
         f"the run store {path} {what} while this process wrote to it: nothing more is "
