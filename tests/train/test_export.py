@@ -111,3 +111,47 @@ def test_a_turn_whose_prompt_rewrites_the_past_gives_no_token_view() -> None:
     assert token_view(turns) == (None, None, None)
     turns[1]["prompt_token_ids"] = [1, 2, 3, 4]  # extends the sequence: a token view
     assert token_view(turns) == ([1, 2, 3, 4, 5], [0, 0, 1, 0, 1], [None, None, -1.0, None, None])
+
+
+@pytest.mark.parametrize("served", ["unsalted", "salted", "unknown"])
+def test_exported_rows_that_never_reached_a_server_name_the_variant_planned(
+    tmp_path: Path, served: str
+) -> None:
+    """Trial (stop 25): ``--include-unscored`` wrote the rows of slots a stopped campaign
+    did not play with ``variant_id`` null. They name the variant planned where that is the
+    id the server serves (no seed salt); under a salt they stay null (the served id is the
+    salted seed's, which the client cannot know) rather than name another variant."""
+    from mcpgym_clients.breaker import store_not_run
+    from mcpgym_clients.records import EpisodeRecord
+    from mcpgym_clients.selection import VariantKey
+
+    salt = {"unsalted": None, "salted": "fp:1234"}.get(served)
+    conditions = None if served == "unknown" else {"server": {"seed_salt": salt}}
+    store_path = tmp_path / "runs.db"
+    with RunStore(store_path) as store:
+        run_id = store.create_run(
+            env="toy", env_version="0.1.0", lock="abc", agent="null", conditions=conditions
+        )
+        played = EpisodeRecord("null", "set-target", "easy", 0, termination="completed")
+        played.episode_id = "ep_" + "a" * 32
+        played.variant_id = "toy/set-target@easy#" + ("0" if served != "salted" else "777")
+        store.add_episode(run_id, played)
+        store_not_run(
+            store,
+            [(NullAgent(), run_id, VariantKey("set-target", "easy", s), 0) for s in (0, 1, 2)],
+            "stopped: a signal",
+        )
+    out = tmp_path / "all.jsonl"
+    args = ["export", "latest", "--out", str(out), "--store", str(store_path)]
+    assert runner.invoke(app, [*args, "--include-unscored"]).exit_code == 0
+    lines = sorted(read_rollouts(out), key=lambda r: r.seed)
+    assert [r.seed for r in lines] == [0, 1, 2]
+    assert lines[0].variant_id == played.variant_id
+    placeholders = [(r.variant_id, r.episode_id, r.scored) for r in lines[1:]]
+    if served == "salted":
+        assert placeholders == [(None, None, False)] * 2
+    else:
+        assert placeholders == [
+            ("toy/set-target@easy#1", None, False),
+            ("toy/set-target@easy#2", None, False),
+        ]

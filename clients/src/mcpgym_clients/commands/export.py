@@ -39,15 +39,18 @@ def export(
 ) -> None:
     """Export a run's episodes for a trainer (see docs/training.md)."""
     from mcpgym_clients.commands.measure import open_existing
-    from mcpgym_clients.train.export import export_rollout, write_rollouts
+    from mcpgym_clients.train.export import export_rollout, planned_variant_ids, write_rollouts
 
     if format not in FORMATS:
         raise fail(f"--format {format!r}: known formats are {', '.join(FORMATS)}")
     with reported(), open_existing(store) as runs:
         run_id = runs.resolve(run)
-        lock = runs.run(run_id).get("lock")
+        stored_run = runs.run(run_id)
+        lock = stored_run.get("lock")
         episodes = runs.episodes(run_id)
     kept = [e for e in episodes if include_unscored or e.get("scored")]
+    if include_unscored:  # the rows that never reached a server: the variant planned
+        kept = planned_variant_ids(stored_run, kept)
     n = write_rollouts((export_rollout(e, lock=lock, run_id=run_id) for e in kept), out)
     dropped = len(episodes) - len(kept)
     err = Console(stderr=True)

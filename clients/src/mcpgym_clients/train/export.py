@@ -94,6 +94,37 @@ def token_view(
     return ids, mask, logps
 
 
+def planned_variant_ids(
+    run: Mapping[str, Any], episodes: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The ``episodes`` of ``run`` (run-store rows), those that never reached a server
+    (``variant_id`` null: a slot a stopped campaign did not play, an episode whose
+    ``POST /episodes`` failed) given the id of the variant planned, ``ENV/TASK@BAND#SEED``.
+
+    Only where that id is the one the server would have served: the run was served without
+    a seed salt (its ``conditions`` say so, or, for a run recorded without them, each
+    episode that reached a server has the unsalted id). Under a salt the served id is the
+    salted generator seed's, unknown here: such rows keep ``null`` rather than name
+    another variant. Rows are returned as they are otherwise (new dicts where changed).
+    """
+    env = run.get("env")
+
+    def planned(e: Mapping[str, Any]) -> str:
+        return f"{env}/{e['task']}@{e['band']}#{e['seed']}"
+
+    served = [e for e in episodes if e.get("variant_id")]
+    if not env or any(e["variant_id"] != planned(e) for e in served):
+        return [dict(e) for e in episodes]
+    server = (run.get("conditions") or {}).get("server")
+    if isinstance(server, Mapping) and "seed_salt" in server:
+        unsalted = server["seed_salt"] is None
+    else:
+        unsalted = bool(served)
+    if not unsalted:
+        return [dict(e) for e in episodes]
+    return [dict(e) if e.get("variant_id") else {**e, "variant_id": planned(e)} for e in episodes]
+
+
 def export_rollout(
     episode: Mapping[str, Any], *, lock: str | None, run_id: str | None
 ) -> ExportedRollout:
