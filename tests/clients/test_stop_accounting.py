@@ -292,3 +292,36 @@ async def test_a_refused_request_or_a_signal_stores_every_slot_and_a_rerun_plays
     assert len(rows) == 12 and all(r["scored"] for r in rows)
     assert store.run(main["id"])["finished_at"] is not None
     store.close()
+
+
+@pytest.mark.anyio
+async def test_the_rows_of_slots_left_unplayed_name_the_latest_stop(
+    servers: LocalServers, toy_env: Environment, tmp_path: Path
+) -> None:
+    """Trial (stop 25): a SIGTERM stops the campaign, then a Ctrl-C (SIGINT) stops its
+    resume before the slots the first stop left. Their rows said "interrupted by SIGTERM"
+    (stored by the first stop and kept): they name the latest stop, which is why they are
+    still unplayed; rows of episodes that ran are left as they are."""
+    store = RunStore(tmp_path / "runs.db")
+    stopper = Stopper()
+    async with _driver(servers, toy_env) as driver:
+        agent = Stopping(3, lambda: stopper.stop(signal.SIGTERM), hang=True)
+        await _campaign(driver, agent, store, stopper)
+    (main,) = [r for r in store.runs() if r["baseline_of"] is None]
+    base_id = store.baseline_run(main["id"]) or ""
+    stopper = Stopper()
+    async with _driver(servers, toy_env) as driver:  # the resume plays 2 more, then SIGINT
+        agent = Stopping(2, lambda: stopper.stop(signal.SIGINT), hang=True)
+        status, raised = await _campaign(driver, agent, store, stopper)
+    assert raised is None and status.resumed
+    rows = store.episodes(main["id"]) + store.episodes(base_id)
+    assert len(rows) == 12
+    played = sorted((r["agent"], r["seed"]) for r in rows if r["scored"])
+    assert played == sorted((a, s) for a in ("stopping", "null") for s in range(3))
+    not_run = [r for r in rows if not r["scored"]]
+    assert [r["attempts"] for r in not_run] == [0] * 6
+    assert all("interrupted by SIGINT" in r["error"] for r in not_run), [
+        r["error"] for r in not_run
+    ]
+    assert status.not_run == 6
+    store.close()

@@ -139,10 +139,14 @@ class ServiceBreaker:
 def store_not_run(
     store: RunStore, jobs: Sequence[tuple[Agent, str, VariantKey, int]], reason: str
 ) -> int:
-    """Store an ``infra_error`` row for every job whose slot holds no row yet; return how many.
+    """Store an ``infra_error`` row for every job whose slot holds no row yet, or only the row
+    of an earlier stop; return how many.
 
     ``jobs``: (agent, run id, variant, epoch) per planned slot, as the campaign queues them
-    (slots already holding a row, scored or not, are left as they are).
+    (slots already holding a row of an episode that ran, scored or not, are left as they
+    are; a row an earlier stop stored, ``attempts`` 0, is replaced, so that it names the
+    latest stop: a slot a SIGTERM left unplayed, then a resume stopped by Ctrl-C before it,
+    says Ctrl-C).
 
     Called whenever a campaign stops before its end (`mcpgym_clients.campaign`: a breaker, a
     configuration error or refused request, a stop signal, a campaign not confirmed): the
@@ -155,7 +159,11 @@ def store_not_run(
     todo: dict[tuple[str, str], list[tuple[str, str, int, int]]] = {}
     for agent, rid, v, epoch in jobs:
         if rid not in held:
-            held[rid] = {(e["task"], e["band"], e["seed"], e["epoch"]) for e in store.slots(rid)}
+            held[rid] = {  # a row of an earlier stop (attempts 0) is stored again
+                (e["task"], e["band"], e["seed"], e["epoch"])
+                for e in store.slots(rid)
+                if e["attempts"] != 0
+            }
         slot = (v.task, v.band, v.seed, epoch)
         if slot in held[rid]:
             continue

@@ -79,6 +79,11 @@ _INSERT_EPISODE = (
 )
 _DELETE_SLOT = "DELETE FROM episodes WHERE " + " AND ".join(f"{c} = ?" for c in SLOT_COLUMNS)
 _EPISODE_JSON = ("grade", "transcript", "usage", "timings")
+_DELETE_UNPLAYED = (  # the rows of an earlier stop for the listed slots (through the slot index)
+    "DELETE FROM episodes WHERE attempts = 0 AND (run_id, task, band, seed, epoch) IN "
+    "(SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+    "json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?2))"
+)
 
 
 def _now_iso() -> str:
@@ -283,7 +288,9 @@ class RunStore:
     ) -> None:
         """Store one row per slot ``(task, band, seed, epoch)`` of ``run_id``, each
         ``template`` (an episode that did not run: its error, times, agent) with the slot's
-        values, ``attempts`` 0, in one statement; for slots that hold no row yet.
+        values, ``attempts`` 0, in one statement; for slots that hold no row yet, or only
+        such a row of an earlier stop (``attempts`` 0: replaced, so that the row names the
+        latest stop that left the slot unplayed).
 
         The rows a stopped campaign stores for the slots it did not play
         (`mcpgym_clients.breaker.store_not_run`): 200,000 after a Ctrl-C of ``--seeds 0-4000``
@@ -303,9 +310,11 @@ class RunStore:
             f"SELECT {', '.join(exprs)} FROM json_each(?)"
         )
         params = [row[c] for c in EPISODE_COLUMNS if c not in where]
+        listed = json.dumps([list(s) for s in slots])
         with self._lock, self.db.conn:
             self._check_file()
-            self.db.conn.execute(sql, [*params, json.dumps([list(s) for s in slots])])
+            self.db.conn.execute(_DELETE_UNPLAYED, [run_id, listed])
+            self.db.conn.execute(sql, [*params, listed])
 
     # -- reading -----------------------------------------------------------------------
 
@@ -435,11 +444,12 @@ class RunStore:
 
     def slots(self, run_id: str) -> list[dict[str, Any]]:
         """The episodes of a run, light: ``task, band, seed, epoch, scored, termination,
-        graded`` (``graded``: a grade is stored), without the JSON columns (what resuming
-        a run of 100,000 episodes needs, in a fraction of a second)."""
+        graded, attempts`` (``graded``: a grade is stored; ``attempts`` 0: a slot a stopped
+        campaign did not play, `add_unplayed`), without the JSON columns (what resuming a
+        run of 100,000 episodes needs, in a fraction of a second)."""
         return self._query(
-            "SELECT task, band, seed, epoch, scored, termination, grade IS NOT NULL AS graded "
-            "FROM episodes WHERE run_id = ? ORDER BY id",
+            "SELECT task, band, seed, epoch, scored, termination, grade IS NOT NULL AS graded, "
+            "attempts FROM episodes WHERE run_id = ? ORDER BY id",
             [run_id],
             (),
         )
