@@ -151,3 +151,25 @@ def test_a_locked_writers_directory_is_swept_once_its_lock_is_free_whatever_its_
     os.close(lock)
     other = EpisodeStore(store.root)
     assert other.sweep_debris() == []  # still this process's own: never swept by itself
+
+
+def test_on_a_file_system_without_flock_writers_write_and_sweeps_judge_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ``flock`` fails (some network or FUSE file systems), a writer still writes
+    (its directory unlocked) and a sweep judges marked directories by their writer's name,
+    as before the lock: a dead writer's is swept, this process's own is kept."""
+    import errno
+    import fcntl
+
+    def no_flock(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_flock)
+    store = EpisodeStore(tmp_path / "episodes")
+    tmp, lock = debris_module.writer_dir(str(store.root), "ep_" + "2" * 32)
+    assert lock is None and Path(tmp).is_dir()
+    dead = _debris(store.root, f".tmp-ep_{'3' * 32}~{_HOST_TAG}~{DEAD_PID}~0badf00d~L~1")
+
+    assert store.sweep_debris() == [dead.name]
+    assert Path(tmp).is_dir()

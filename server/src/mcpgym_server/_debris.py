@@ -84,11 +84,14 @@ def writer_dir(root: str, stem: str) -> tuple[str, int | None]:
         fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)  # waits out a sweep that took it first
-            if os.fstat(fd).st_nlink > 0:
-                return tmp, fd
+        except OSError:  # a file system without flock: unlocked (sweeps judge it by name)
+            os.close(fd)
+            return tmp, None
         except BaseException:
             os.close(fd)
             raise
+        if os.fstat(fd).st_nlink > 0:
+            return tmp, fd
         os.close(fd)  # swept before it was locked: another name
 
 
@@ -146,9 +149,11 @@ def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
         if m is not None and m["locked"] and is_dir and fcntl is not None:
             if _own(m) or (m["host"] != _HOST_TAG and not old):
                 continue
-            if _remove_unlocked(entry.path):
-                removed.append(entry.name)
-            continue
+            done = _remove_unlocked(entry.path)
+            if done is not None:
+                if done:
+                    removed.append(entry.name)
+                continue  # else no flock on this file system: judged as below
         if not old and _writer_alive(entry.name):
             continue
         if is_dir:
@@ -166,9 +171,10 @@ def _own(m: re.Match[str]) -> bool:
     return m["host"] == _HOST_TAG and int(m["pid"]) == os.getpid() and m["token"] == _PROCESS_TOKEN
 
 
-def _remove_unlocked(path: str) -> bool:
+def _remove_unlocked(path: str) -> bool | None:
     """Remove the directory ``path`` when no writer holds its lock (`writer_dir`), holding
-    the lock while removing it; whether it was removed."""
+    the lock while removing it; whether it was removed (``None``: the file system gives no
+    ``flock``, so the lock says nothing)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:  # renamed into place meanwhile, or gone
@@ -176,8 +182,10 @@ def _remove_unlocked(path: str) -> bool:
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:  # a live writer holds it
+        except BlockingIOError:  # a live writer holds it
             return False
+        except OSError:
+            return None
         try:
             same = os.path.samestat(os.fstat(fd), os.lstat(path))
         except OSError:
