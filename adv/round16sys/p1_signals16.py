@@ -6,6 +6,8 @@ Starts ``mcpgym serve helpdesk`` and ``mcpgym grading serve`` (adv/_sys.py) and 
 --no-baseline`` (28 slots), with SCENARIO:
 - ``double``: SIGTERM to the eval at ~8 rows, a SIGINT 50 ms later (the stop's row writes
   under way), then another SIGINT 2.5 s later (past the repeat window: exit at once);
+- ``term_kill``: SIGTERM at ~8 rows, kill -9 DELAY s later (argv[2], default 0.15: while
+  the stop stores its rows); then the same command again;
 - ``resume_kill``: SIGTERM at ~8 rows; the same command again (the resume), kill -9'd once
   it stored 4 rows more; then the same command a third time;
 - ``resume_term``: SIGTERM at ~8 rows; the resume, SIGTERM'd at its very start (0.5 s: while
@@ -35,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import _sys as S  # noqa: E402
 
 SC = sys.argv[1]
-W = Path(f"/tmp/r16/p1/{SC}")
+W = Path(f"/tmp/r16/p1/{SC}{sys.argv[2] if len(sys.argv) > 2 else ''}")
 subprocess.run(["rm", "-rf", str(W)])
 (W / "eps").mkdir(parents=True)
 STORE = W / "runs.db"
@@ -122,6 +124,9 @@ def main() -> None:
             return
         until_rows(ev, 8)
         S.killpg(ev, signal.SIGTERM)
+        if SC == "term_kill":
+            time.sleep(float(sys.argv[2]) if len(sys.argv) > 2 else 0.15)
+            S.killpg(ev, signal.SIGKILL)
         if SC == "double":
             time.sleep(0.05)
             S.killpg(ev, signal.SIGINT)
