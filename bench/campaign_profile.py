@@ -39,17 +39,15 @@ def _report(path: Path, role: str, episodes: int, top: int) -> None:
     rows = sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:top]  # type: ignore[attr-defined]
     print("own time, ms/episode, share, calls/episode, function")
     for (file, line, name), (_cc, nc, tt, _ct, _c) in rows:
-        short = "/".join(file.split("/")[-2:])
-        print(
-            f"  {tt * 1000 / episodes:7.3f} {tt / total:6.1%} {nc / episodes:7.1f}  {short}:{line} {name}"
-        )
+        _row(tt, total, nc, episodes, f"{'/'.join(file.split('/')[-2:])}:{line} {name}")
     rows = sorted(st.stats.items(), key=lambda kv: -kv[1][3])[: top * 2]  # type: ignore[attr-defined]
     print("time under, ms/episode, share, calls/episode, function")
     for (file, line, name), (_cc, nc, _tt, ct, _c) in rows:
-        short = "/".join(file.split("/")[-2:])
-        print(
-            f"  {ct * 1000 / episodes:7.3f} {ct / total:6.1%} {nc / episodes:7.1f}  {short}:{line} {name}"
-        )
+        _row(ct, total, nc, episodes, f"{'/'.join(file.split('/')[-2:])}:{line} {name}")
+
+
+def _row(t: float, total: float, calls: int, episodes: int, where: str) -> None:
+    print(f"  {t * 1000 / episodes:7.3f} {t / total:6.1%} {calls / episodes:7.1f}  {where}")
 
 
 def main() -> None:
@@ -114,10 +112,9 @@ async def _main_async(args: argparse.Namespace) -> None:
                 wall = time.perf_counter() - t0
                 for pid in pids:
                     os.kill(pid, signal.SIGUSR2)
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline and not all(
-                    (out / f"{p}.prof").exists() for p in pids
-                ):
+                for _ in range(300):  # the files appear within seconds
+                    if all((out / f"{p}.prof").exists() for p in pids):
+                        break
                     await anyio.sleep(0.1)
     print(
         f"{n} episodes profiled, {n / wall:.1f} episodes/s under the profiler, "

@@ -46,7 +46,9 @@ def _dump(out: Path) -> None:
                     merged = dict(callers0)
                     for caller, v in callers.items():
                         w = merged.get(caller)
-                        merged[caller] = v if w is None else tuple(a + b for a, b in zip(w, v, strict=True))
+                        if w is not None:
+                            v = tuple(a + b for a, b in zip(w, v, strict=True))
+                        merged[caller] = v
                     stats[func] = (c0 + cc, n0 + nc, t0 + tt, k0 + ct, merged)
                 else:
                     stats[func] = (cc, nc, tt, ct, dict(callers))
