@@ -3,7 +3,7 @@
 Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
 ``python bench/_servers.py bare PORT`` (or ``bare-work ENV PORT [fresh]``: a bare server
 doing the environment's tool work, see `bare_work_app`); ``signed-env ENV PORT STORE KEY
-CONTROL MODE`` and ``grading PORT STORE TOKEN KEY`` serve what `serve_locally` serves,
+CONTROL MODE`` and ``grading PORT STORE TOKEN KEY [THREADS]`` serve what `serve_locally` serves,
 one process each (bench/campaign.py ``--servers processes``). Each prints ``ready`` on
 stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP
 without the tool-schema lookup (bench/episode.py's *before*); ``no-item-limit`` without the
@@ -205,12 +205,14 @@ def signed_env_app(name: str, store: str, key: str, control: str, mode: str) -> 
     return app
 
 
-def grading_app(store: str, token: str, key: str) -> object:
-    """The grading service as `serve_locally` builds it."""
-    from mcpgym_grading.service import create_app
+def grading_app(store: str, token: str, key: str, threads: int | None = None) -> object:
+    """The grading service as `serve_locally` builds it (``threads``: its
+    ``grading_threads``; ``0``: no limit but anyio's 40 worker threads, as before it)."""
+    from mcpgym_grading.service import GRADING_THREADS, create_app
     from mcpgym_server import load_environment
 
-    return create_app(store, token, env_loader=load_environment, bundle_key=key)
+    n = GRADING_THREADS if threads is None else threads or 1000
+    return create_app(store, token, env_loader=load_environment, bundle_key=key, grading_threads=n)
 
 
 if __name__ == "__main__":
@@ -218,8 +220,10 @@ if __name__ == "__main__":
     if kind == "signed-env":  # ENV PORT STORE KEY CONTROL MODE
         app = signed_env_app(sys.argv[2], sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7])
         anyio.run(_run, app, int(sys.argv[3]))
-    elif kind == "grading":  # PORT STORE TOKEN KEY
-        anyio.run(_run, grading_app(sys.argv[3], sys.argv[4], sys.argv[5]), int(sys.argv[2]))
+    elif kind == "grading":  # PORT STORE TOKEN KEY [THREADS]
+        threads = int(sys.argv[6]) if len(sys.argv) > 6 else None
+        app = grading_app(sys.argv[3], sys.argv[4], sys.argv[5], threads)
+        anyio.run(_run, app, int(sys.argv[2]))
     elif kind == "bare-work":  # ENV PORT
         fresh = len(sys.argv) > 4 and sys.argv[4] == "fresh"
         anyio.run(_run, bare_work_app(sys.argv[2], fresh=fresh), int(sys.argv[3]))

@@ -25,6 +25,9 @@ campaign only, that puts back the code path before one change:
   `mcpgym_clients._parsed_urls.ParsedUrlClient` and `ServiceClients._url`);
 - ``discover-each``: a ``server/discover`` probe in every episode (before
   `mcpgym_clients.discover_reuse`);
+- ``derive-headers``: a reused tool listing absorbed by the SDK in every episode (its
+  ``x-mcp-header`` annotations checked and mapped from the schemas again: before
+  `mcpgym_clients.tool_listing.adopt_listing`);
 - ``main``: the three at once (the code path of main before them; the run store's slot
   index stays, which at 140 rows a run makes no difference).
 
@@ -173,6 +176,19 @@ def _discover_each() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _derive_headers() -> Iterator[None]:
+    """Every reused listing absorbed the SDK's way (before `tool_listing.adopt_listing`)."""
+    import mcpgym_clients.tool_listing as tool_listing
+
+    saved = tool_listing.adopt_listing
+    tool_listing.adopt_listing = lambda *args: False  # type: ignore[assignment]  # noqa: ARG005
+    try:
+        yield
+    finally:
+        tool_listing.adopt_listing = saved
+
+
+@contextlib.contextmanager
 def _main() -> Iterator[None]:
     """All the ways above at once: main before this branch (the slot index aside)."""
     with _split_writes(), _gc_unfrozen(), _library_insert():
@@ -186,6 +202,7 @@ WAYS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "gc-unfrozen": _gc_unfrozen,
     "unparsed-urls": _unparsed_urls,
     "discover-each": _discover_each,
+    "derive-headers": _derive_headers,
     "main": _main,
 }
 

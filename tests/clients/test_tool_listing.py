@@ -192,3 +192,119 @@ def test_the_wire_form_is_what_the_lock_digests(toy_env: Environment) -> None:
         )
     )
     assert wire_tools(listing) == served_tools(toy_env)
+
+
+def _fresh_session(version: str | None) -> Any:
+    """The per-tool state of a new `ClientSession` that negotiated ``version``."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        _negotiated_version=version,
+        _x_mcp_header_maps={},
+        _tool_output_schemas={},
+        _tool_output_validators={},
+    )
+
+
+def _state(session: Any) -> tuple[Any, ...]:
+    return (
+        session._x_mcp_header_maps,
+        session._tool_output_schemas,
+        session._tool_output_validators,
+    )
+
+
+def test_an_adopted_listing_leaves_the_session_as_the_sdk_absorbing_it() -> None:
+    """`adopt_listing` with the maps the SDK derived once equals the SDK's own absorb of the
+    same listing in a fresh session (header maps with an annotated argument, output schemas),
+    gives each session its own maps, and declines where it could differ."""
+    from mcp.client.session import ClientSession
+    from mcp.types import ListToolsResult
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+
+    from mcpgym_clients.tool_listing import adopt_listing
+
+    wire = {
+        "tools": [
+            {
+                "name": "get_order",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "order_id": {"type": "string", "x-mcp-header": "Order"},
+                        "note": {"type": "string"},
+                    },
+                },
+                "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+            },
+            {"name": "noop", "inputSchema": {"type": "object"}},
+        ]
+    }
+    text = json.dumps(wire)
+
+    def absorb(version: str | None) -> Any:
+        sdk = _fresh_session(version)
+        listing = ListToolsResult.model_validate_json(text)
+        ClientSession._absorb_tool_listing(sdk, listing, complete=True)  # pyright: ignore[reportPrivateUsage]
+        return sdk
+
+    first = absorb(LATEST_MODERN_VERSION)
+    maps = first._x_mcp_header_maps
+    assert maps["get_order"] == {("order_id",): "Order"} and maps["noop"] == {}
+
+    ours = _fresh_session(LATEST_MODERN_VERSION)
+    assert adopt_listing(
+        ours, ListToolsResult.model_validate_json(text), LATEST_MODERN_VERSION, maps
+    )
+    assert _state(ours) == _state(absorb(LATEST_MODERN_VERSION))
+    assert ours._x_mcp_header_maps["get_order"] is not maps["get_order"]  # its own copy
+
+    # where the SDK's absorb could differ, or spares nothing: declined, session untouched
+    for session, version in [
+        (_fresh_session(LATEST_HANDSHAKE_VERSION), LATEST_HANDSHAKE_VERSION),
+        (_fresh_session(LATEST_HANDSHAKE_VERSION), LATEST_MODERN_VERSION),
+        (_fresh_session(LATEST_MODERN_VERSION), LATEST_HANDSHAKE_VERSION),
+    ]:
+        assert not adopt_listing(session, ListToolsResult.model_validate_json(text), version, maps)
+        assert _state(session) == ({}, {}, {})
+    used = _fresh_session(LATEST_MODERN_VERSION)
+    used._tool_output_validators = {"get_order": object()}
+    listing = ListToolsResult.model_validate_json(text)
+    assert not adopt_listing(used, listing, LATEST_MODERN_VERSION, maps)
+    assert not adopt_listing(
+        _fresh_session(LATEST_MODERN_VERSION), listing, LATEST_MODERN_VERSION, {"noop": {}}
+    )
+
+
+async def test_a_reused_listing_is_not_walked_again(
+    servers: Servers,  # noqa: F811
+    toy_env: Environment,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The SDK checks a listing's ``x-mcp-header`` annotations once (the episode that
+    listed); the later episodes' sessions get the same header maps and output schemas
+    without that walk."""
+    import mcp.client.session as sdk_session
+
+    walked: Counter[str] = Counter()
+    check = sdk_session.find_invalid_x_mcp_header  # pyright: ignore[reportPrivateImportUsage]
+
+    def counting(schema: Any) -> str | None:
+        walked["schema"] += 1
+        return check(schema)
+
+    monkeypatch.setattr(sdk_session, "find_invalid_x_mcp_header", counting)
+    tools = served_tools(toy_env)
+    states: list[tuple[Any, ...]] = []
+    real = ToolListings.list_tools
+
+    async def keeping(self: ToolListings, client: Any, server: str, lock: str | None) -> Any:
+        listing = await real(self, client, server, lock)
+        states.append(_state(client.session))
+        return listing
+
+    monkeypatch.setattr(ToolListings, "list_tools", keeping)
+    listings, got = await _listings_over(servers, toy_env, tools, 4)
+    assert listings.requests == 1 and got == [[t["name"] for t in tools]] * 4
+    assert walked["schema"] == len(tools)  # the first episode's listing only
+    assert states[1:] == [states[0]] * 3 and set(states[0][0]) == {t["name"] for t in tools}

@@ -417,3 +417,67 @@ async def test_a_grade_is_sent_as_the_bytes_jsonresponse_made_of_it(setup: Setup
     want = JSONResponse(setup.expected.model_dump(mode="json")).body
     assert posted.content == got.content == want
     assert posted.headers["content-type"] == "application/json"
+
+
+async def test_at_most_grading_threads_grades_run_at_once(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six episodes asked at once: two are graded (``grading_threads=2``) while the other
+    four wait for the limiter, not in threads of their own; then every one is graded."""
+    import threading
+
+    import anyio.lowlevel
+
+    store = EpisodeStore(setup.store_dir)
+    variant = setup.env.variant("refund", "easy", 0)
+    ids = [setup.episode_id] + [
+        run_episode(
+            setup.env, reference_calls(setup.env), answer=variant.answer, store=store
+        ).meta.episode_id
+        for _ in range(5)
+    ]
+    inside, peak = [0], [0]
+    turn = threading.Condition()
+    release = threading.Event()
+    real = grade_bundle
+
+    def held(bundle: Any, *args: Any, **kwargs: Any) -> Grade:
+        with turn:
+            inside[0] += 1
+            peak[0] = max(peak[0], inside[0])
+            turn.notify_all()
+        release.wait(10)
+        with turn:
+            inside[0] -= 1
+        return real(bundle, *args, **kwargs)
+
+    monkeypatch.setattr("mcpgym_grading.service.grade_bundle", held)
+
+    def two_inside() -> None:
+        with turn:
+            assert turn.wait_for(lambda: inside[0] >= 2, timeout=10)
+
+    app = setup.app(grading_threads=2)
+    limiter = app.state.grading.limiter()
+    answers: list[int] = []
+    async with client_for(app) as client:
+
+        async def post(episode_id: str) -> None:
+            r = await client.post("/grades", json={"episode_id": episode_id}, headers=AUTH)
+            answers.append(r.status_code)
+
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tg:
+                for i in ids:
+                    tg.start_soon(post, i)
+                await anyio.to_thread.run_sync(two_inside)
+                while limiter.statistics().tasks_waiting < 4:
+                    await anyio.lowlevel.checkpoint()  # the other requests reach it
+                assert (inside[0], peak[0]) == (2, 2)
+                release.set()
+    assert answers == [200] * 6 and peak[0] == 2
+
+
+def test_grading_threads_below_one_is_refused(setup: Setup) -> None:
+    with pytest.raises(ValueError, match="grading_threads"):
+        setup.app(grading_threads=0)

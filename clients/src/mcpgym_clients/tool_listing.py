@@ -15,15 +15,24 @@ episode's agent shares a schema object with another's, and the episode's MCP ses
 absorbs it as the SDK absorbs a listing it fetched: the ``Mcp-Param-*`` header maps and
 the output schemas its ``tools/call`` checks results against (the SDK's own response
 cache does the same on a hit, through the same session method).
+
+The header maps are what the SDK derives from the listing's input schemas (each schema
+walked twice: its ``x-mcp-header`` annotations checked, then mapped; ~3.5% of a reference
+campaign's own CPU when done per episode, issue 12 §2). For a reused listing, which is
+the same bytes, they are taken from the episode that fetched it (a copy per session)
+instead of derived again, where the session speaks the same protocol version and holds no
+compiled output validator (a fresh session); otherwise the SDK absorbs it as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from mcp import Client
+from mcp.client.session import ClientSession
 from mcp.types import ListToolsResult
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 Expected = Callable[[str], Awaitable[list[dict[str, Any]] | None]]
 """``expected(lock)``: the tool list (wire dicts, `served_tools`) that ``lock`` names, or
@@ -47,6 +56,8 @@ class ToolListings:
         self._expected = expected
         self._checked: dict[str, list[dict[str, Any]] | None] = {}
         self._listings: dict[tuple[str, str], bytes] = {}
+        # the header maps the SDK derived from each kept listing, and the version it spoke
+        self._maps: dict[tuple[str, str], tuple[str | None, HeaderMaps]] = {}
         self.requests = 0
         """``tools/list`` requests sent (the rest of the listings were reused)."""
 
@@ -73,6 +84,9 @@ class ToolListings:
         known = self._listings.get((server, lock)) if lock is not None else None
         if known is not None:
             listing = ListToolsResult.model_validate_json(known)
+            kept = self._maps.get((server, cast(str, lock)))
+            if kept is not None and adopt_listing(client.session, listing, *kept):
+                return listing
             absorb = client.session._absorb_tool_listing  # pyright: ignore[reportPrivateUsage]
             return absorb(listing, complete=True)
         self.requests += 1
@@ -85,4 +99,41 @@ class ToolListings:
                 self._listings[(server, lock)] = listing.model_dump_json(
                     by_alias=True, exclude_none=True
                 ).encode()
+                session = client.session
+                self._maps[(server, lock)] = (
+                    session._negotiated_version,  # pyright: ignore[reportPrivateUsage]
+                    _copy(session._x_mcp_header_maps),  # pyright: ignore[reportPrivateUsage]
+                )
         return listing
+
+
+HeaderMaps = dict[str, dict[tuple[str, ...], str]]
+"""A session's ``Mcp-Param-*`` header maps: tool name -> (argument path -> header token)."""
+
+
+def _copy(maps: HeaderMaps) -> HeaderMaps:
+    return {name: dict(m) for name, m in maps.items()}
+
+
+def adopt_listing(
+    session: ClientSession, listing: ListToolsResult, version: str | None, maps: HeaderMaps
+) -> bool:
+    """Leave ``session`` as ``session._absorb_tool_listing(listing, complete=True)`` would,
+    with ``maps`` (the header maps the SDK derived from the same listing in a session that
+    spoke ``version``) instead of deriving them from the schemas again.
+
+    Returns:
+        ``False``, with ``session`` untouched, where the result could differ or nothing is
+        spared: the session speaks another version or a pre-2026 one (which maps no
+        headers), it holds a compiled output validator (it absorbed a listing before), or
+        ``maps`` does not name exactly the listed tools; the caller then absorbs
+        ``listing`` the SDK's way.
+    """
+    s: Any = session  # the SDK's private per-tool state, as `_absorb_tool_listing` sets it
+    if s._negotiated_version != version or version not in MODERN_PROTOCOL_VERSIONS:
+        return False
+    if s._tool_output_validators or set(maps) != {tool.name for tool in listing.tools}:
+        return False
+    s._x_mcp_header_maps = _copy(maps)
+    s._tool_output_schemas = {tool.name: tool.output_schema for tool in listing.tools}
+    return True
