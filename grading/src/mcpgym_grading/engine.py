@@ -17,6 +17,7 @@ import logging
 import sqlite3
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
@@ -316,16 +317,30 @@ sandbox the caller passes as ``final_db``) on a kept mapped connection (`_map_he
 ``False``: on the caller's connection or a fresh copy, as before (benchmarks)."""
 
 
-def _map_held(delta: PageDelta, snapshot: Snapshot, index: BaseIndex) -> StateConnection | None:
-    """The final database made of ``delta`` (a page delta against ``snapshot`` of bytes held
-    in hand and checked: `EpisodeBundle.final_state`), opened in place on the snapshot,
-    through a kept connection (`reopen_cow`) where one of its size is idle, so the rubric's
-    statements compiled for an earlier bundle serve this one: a fresh connection (the
-    sealed sandbox of an in-process episode, or a copy of its bytes) compiles every check's
-    statements again, ~4-5 ms of a helpdesk grade. ``None`` when it cannot be mapped."""
+def _map_held(
+    delta: PageDelta,
+    snapshot: Snapshot,
+    index: BaseIndex | None,
+    verify: Callable[[StateConnection], None] | None = None,
+) -> StateConnection | None:
+    """The final database made of ``delta`` (a page delta against ``snapshot``) opened in
+    place on the snapshot, through a kept connection (`reopen_cow`) where one of its size is
+    idle, so the rubric's statements compiled for an earlier bundle serve this one: a fresh
+    connection (the sealed sandbox of an in-process episode, or a copy of its bytes)
+    compiles every check's statements again, ~2-5 ms of a helpdesk grade. ``verify`` (the
+    mapped connection) raises where its bytes are not the bundle's; without it ``delta``
+    must be of bytes held in hand and checked (`EpisodeBundle.final_state`). ``None`` when
+    it cannot be mapped.
+    """
     db = reopen_cow(snapshot, delta) or open_cow(snapshot, delta)
     if db is None:
         return None
+    if verify is not None:
+        try:
+            verify(db)
+        except BaseException:
+            db.close()
+            raise
     adopt_state(db, db.data, delta, snapshot, index)
     if db.reopened and not db.schema_is_base:  # compiled against another schema
         db.close()
@@ -340,7 +355,7 @@ def _open_mapped(
     bundle: EpisodeBundle, snapshot: Snapshot, index: BaseIndex | None
 ) -> StateConnection | None:
     """The final database of a page-delta bundle opened in place on the snapshot
-    (`open_cow`), checked against the bundle's ``final_pages_sha256`` by hashing the pages
+    (`_map_held`), checked against the bundle's ``final_pages_sha256`` by hashing the pages
     the delta wrote as SQLite will read them; ``None`` when the bundle holds its final bytes,
     has no page-wise digest (sealed before it: rebuilt and checked whole) or cannot be mapped.
 
@@ -348,31 +363,24 @@ def _open_mapped(
         BundleError: the rebuilt database does not match ``final_pages_sha256``.
     """
     meta = bundle.meta
-    if bundle.holds_final or not meta.final_pages_sha256:
+    expected = meta.final_pages_sha256
+    if bundle.holds_final or not expected:
         return None
     delta = bundle.delta_against(snapshot)
     if delta is None:
         return None
-    db = reopen_cow(snapshot, delta) or open_cow(snapshot, delta)
-    if db is None:
-        return None
-    data, p = db.data, delta.page_size
-    found = snapshot.page_digests.with_delta(delta, lambda n: data[(n - 1) * p : n * p])
-    if found != meta.final_pages_sha256:
-        db.close()
-        raise BundleError(
-            f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
-            f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_pages_sha256 "
-            f"{meta.final_pages_sha256[:12]} in meta; the bundle or the snapshot is damaged"
-        )
-    adopt_state(db, data, delta, snapshot, index)
-    if db.reopened and not db.schema_is_base:  # compiled against another schema
-        db.close()
-        db = open_cow(snapshot, delta)
-        if db is None:
-            return None
-        adopt_state(db, db.data, delta, snapshot, index)
-    return db
+
+    def verify(db: StateConnection) -> None:
+        data, p = db.data, delta.page_size
+        found = snapshot.page_digests.with_delta(delta, lambda n: data[(n - 1) * p : n * p])
+        if found != expected:
+            raise BundleError(
+                f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
+                f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_pages_sha256 "
+                f"{expected[:12]} in meta; the bundle or the snapshot is damaged"
+            )
+
+    return _map_held(delta, snapshot, index, verify)
 
 
 def _score(
