@@ -72,15 +72,6 @@ def _use(on: bool) -> None:
     engine.MAP_HELD = on
 
 
-class _ByContent:
-    """The results `_sqlmemo` keeps by content, emptied where `grade_cache` empties the
-    caches keyed by a reply's text (a database never graded before)."""
-
-    @staticmethod
-    def cache_clear() -> None:
-        _sqlmemo.clear_content()
-
-
 def direct(n_rows: int, rounds: int) -> None:
     """The trainer's direct path, both ways (see the module docstring); prints the figures."""
     from rollouts import pick_rows
@@ -101,7 +92,7 @@ def direct(n_rows: int, rounds: int) -> None:
     )
     cache = ReferenceCache()
     rows = pick_rows("helpdesk", n_rows)
-    caches = (*grade_cache._TEXT_CACHES, _ByContent())  # noqa: SLF001
+    caches = grade_cache._TEXT_CACHES  # noqa: SLF001 (the results kept by content too)
 
     def one(row: Any, on: bool, fresh: bool) -> tuple[float, bytes]:
         _use(on)
@@ -159,6 +150,5 @@ if __name__ == "__main__":
         direct(args.direct, args.rounds)
         sys.exit(0)
     grade_cache._use = _use  # noqa: SLF001 - the ways this benchmark compares
-    grade_cache._TEXT_CACHES = (*grade_cache._TEXT_CACHES, _ByContent())  # noqa: SLF001
     grade_cache.__doc__ = __doc__
     grade_cache.main()
