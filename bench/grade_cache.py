@@ -14,8 +14,9 @@ bundle by bundle, in two settings:
 - *first seen*: before every grade, each way, the caches keyed by a reply's text are
   emptied (the views `_text._cached_view` and `_values._view`, `_email_leak._folded`,
   `_money._money_mentions`, `_quoted.unquoted`, `_relative_dates.dated`,
-  `_withdrawal.withdrawal`, `_without._has` and `_clauses`, and the SQL function memo):
-  each reply is new, as another agent's would be. What is kept per value, rubric or variant
+  `_withdrawal.withdrawal`, `_without._has` and `_clauses`, the SQL function memo, and the
+  check results `_sqlmemo` keeps by a database's content): each reply is new, as another
+  agent's would be. What is kept per value, rubric or variant
   (patterns, value forms, reference states, compiled statements) stays, as it does over a
   campaign;
 - *repeated*: the same bundles again, every cache as the previous pass left it (a regrade).
@@ -51,6 +52,7 @@ from mcpgym_grading import (
     _quoted,
     _relative_dates,
     _skeleton,
+    _sqlmemo,
     _text,
     _values,
     _withdrawal,
@@ -67,6 +69,16 @@ from mcpgym_grading.rubric import (
     StateMatchesReference,
 )
 
+
+class _ByContent:
+    """The check results `_sqlmemo` keeps by a database's content (a database never graded
+    before has none)."""
+
+    @staticmethod
+    def cache_clear() -> None:
+        _sqlmemo.clear_content()
+
+
 _PLAN = _skeleton._plan  # noqa: SLF001
 _STARTS = _text.TextView._starts  # noqa: SLF001
 _ATOM_STARTS = _text.TextView._atom_starts  # noqa: SLF001
@@ -81,6 +93,7 @@ _TEXT_CACHES: tuple[Any, ...] = (
     _without._has,  # noqa: SLF001
     _without._clauses,  # noqa: SLF001
     SQL_FUNCTION_MEMO,
+    _ByContent(),
 )
 
 

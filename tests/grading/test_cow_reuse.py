@@ -163,3 +163,51 @@ def test_keeping_past_the_cap_after_a_size_was_reopened_to_none_left(
     assert _cow.reopen_cow(SNAPSHOT, grown) is None
     for db in (again, c):
         db.close()
+
+
+def test_held_final_states_are_graded_on_kept_connections_as_on_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the trainer's direct path: the sealed sandbox handed in as `final_db` (stop 26)
+    from mcpgym_grading import _sqlmemo
+    from mcpgym_server import MemoryEpisodeStore
+
+    store = MemoryEpisodeStore()
+    manager = EpisodeManager(
+        helpdesk, store, connection_factory=StateConnection, keep_final_db=True, hash_final=False
+    )
+    cache = ReferenceCache()
+    reopened: list[bool] = []
+    real = _cow.reopen_cow
+
+    def spy(snapshot: object, delta: PageDelta) -> StateConnection | None:
+        db = real(snapshot, delta)  # type: ignore[arg-type]
+        reopened.append(db is not None)
+        if db is not None:  # the mapping holds the held bytes, the last bundle's put back
+            assert bytes(db.data) == delta.apply(SNAPSHOT.data)
+        return db
+
+    monkeypatch.setattr(engine, "reopen_cow", spy)
+    grades: dict[bool, list[dict[str, object]]] = {True: [], False: []}
+    for task in sorted(helpdesk.families)[:3]:
+        v = helpdesk.variant(task, "medium", 0)
+        for calls in (v.reference, ()):
+            for held in (True, False):
+                monkeypatch.setattr(engine, "MAP_HELD", held)
+                _sqlmemo.clear()
+                ep = manager.open(task, "medium", 0)
+                for c in calls:
+                    manager.call(ep.id, c.name, dict(c.arguments))
+                manager.seal(ep.id, "ended", answer=v.answer if calls else None)
+                db = manager.take_final_db(ep.id)
+                grade = grade_bundle(
+                    store.take(ep.id), helpdesk, reference_cache=cache, final_db=db
+                )
+                assert db is not None
+                db.execute("SELECT 1").fetchall()  # the caller's connection is left open
+                db.close()
+                dump = grade.model_dump()
+                dump.pop("episode_id")
+                grades[held].append(dump)
+    assert any(reopened)  # statements compiled for one bundle served the next
+    assert grades[True] == grades[False]

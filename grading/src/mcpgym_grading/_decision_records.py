@@ -17,10 +17,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from mcpgym_grading._text import fold
 
+MAX_RECORDS = 1 << 16
+"""Record names (`record_name`) and patterns (`record_pattern`) kept per process. A records
+query lists every record on file and every action taken before the episode (a helpdesk
+grade: ~1,200 rows, nearly all the snapshot's, the same in every grade of the environment),
+so each is folded and compiled once, not once per grade."""
 
+
+@lru_cache(maxsize=MAX_RECORDS)
+def record_name(value: str) -> str:
+    """A record as `taken_on` and `on_file` keep it: ``value`` folded (`fold`), stripped."""
+    return fold(value).strip()
+
+
+@lru_cache(maxsize=MAX_RECORDS)
 def record_pattern(record: str) -> re.Pattern[str]:
     """The names of records of ``record``'s kind, read folded (`fold`), group 1 the record.
 
@@ -49,7 +63,7 @@ def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     for row in rows:
         if len(row) < 2 or row[0] is None or row[1] is None:
             continue
-        out.setdefault(str(row[0]), set()).add(fold(str(row[1])).strip())
+        out.setdefault(str(row[0]), set()).add(record_name(str(row[1])))
     return {a: frozenset(r) for a, r in out.items()}
 
 
@@ -60,7 +74,7 @@ def on_file(rows: Iterable[tuple[object, ...]]) -> frozenset[str]:
     (``partially_refunded, 4200, 105624`` in a reply lists an amount in cents, not an
     order; ``refunded 100107 in full too`` names the order 100107 on file)."""
     return frozenset(
-        fold(str(row[1])).strip()
+        record_name(str(row[1]))
         for row in rows
         if len(row) >= 2 and row[0] is None and row[1] is not None
     )

@@ -17,6 +17,7 @@ import logging
 import sqlite3
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from mcpgym_grading._checks import EVALUATORS, CheckContext
@@ -260,6 +261,8 @@ def grade_bundle(
         pass  # opened in place: nothing rebuilt
     elif skip_unchanged_tables or bundle.has_delta:
         final_data, final_delta = bundle.final_state(snapshot)
+        if MAP_HELD and index is not None:
+            mapped = _map_held(final_delta, snapshot, index)
     else:
         final_data = bundle.final_db
     opened: list[StateConnection] = []
@@ -273,7 +276,7 @@ def grade_bundle(
                 opened.append(cache.checkout(env, variant, lock, index))
         return opened[0]
 
-    own_final = final_db is None
+    own_final = final_db is None or mapped is not None  # the caller's own is left open
     if mapped is not None:
         final_db = mapped
     elif final_db is None:
@@ -308,36 +311,37 @@ def grade_bundle(
     return _score(bundle, variant, rubric, lock, results)
 
 
-def _open_mapped(
-    bundle: EpisodeBundle, snapshot: Snapshot, index: BaseIndex | None
-) -> StateConnection | None:
-    """The final database of a page-delta bundle opened in place on the snapshot
-    (`open_cow`), checked against the bundle's ``final_pages_sha256`` by hashing the pages
-    the delta wrote as SQLite will read them; ``None`` when the bundle holds its final bytes,
-    has no page-wise digest (sealed before it: rebuilt and checked whole) or cannot be mapped.
+MAP_HELD = True
+"""Grade a final database held in hand (a bundle holding its final bytes, or the sealed
+sandbox the caller passes as ``final_db``) on a kept mapped connection (`_map_held`) too.
+``False``: on the caller's connection or a fresh copy, as before (benchmarks)."""
 
-    Raises:
-        BundleError: the rebuilt database does not match ``final_pages_sha256``.
+
+def _map_held(
+    delta: PageDelta,
+    snapshot: Snapshot,
+    index: BaseIndex | None,
+    verify: Callable[[StateConnection], None] | None = None,
+) -> StateConnection | None:
+    """The final database made of ``delta`` (a page delta against ``snapshot``) opened in
+    place on the snapshot, through a kept connection (`reopen_cow`) where one of its size is
+    idle, so the rubric's statements compiled for an earlier bundle serve this one: a fresh
+    connection (the sealed sandbox of an in-process episode, or a copy of its bytes)
+    compiles every check's statements again, ~2-5 ms of a helpdesk grade. ``verify`` (the
+    mapped connection) raises where its bytes are not the bundle's; without it ``delta``
+    must be of bytes held in hand and checked (`EpisodeBundle.final_state`). ``None`` when
+    it cannot be mapped.
     """
-    meta = bundle.meta
-    if bundle.holds_final or not meta.final_pages_sha256:
-        return None
-    delta = bundle.delta_against(snapshot)
-    if delta is None:
-        return None
     db = reopen_cow(snapshot, delta) or open_cow(snapshot, delta)
     if db is None:
         return None
-    data, p = db.data, delta.page_size
-    found = snapshot.page_digests.with_delta(delta, lambda n: data[(n - 1) * p : n * p])
-    if found != meta.final_pages_sha256:
-        db.close()
-        raise BundleError(
-            f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
-            f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_pages_sha256 "
-            f"{meta.final_pages_sha256[:12]} in meta; the bundle or the snapshot is damaged"
-        )
-    adopt_state(db, data, delta, snapshot, index)
+    if verify is not None:
+        try:
+            verify(db)
+        except BaseException:
+            db.close()
+            raise
+    adopt_state(db, db.data, delta, snapshot, index)
     if db.reopened and not db.schema_is_base:  # compiled against another schema
         db.close()
         db = open_cow(snapshot, delta)
@@ -345,6 +349,38 @@ def _open_mapped(
             return None
         adopt_state(db, db.data, delta, snapshot, index)
     return db
+
+
+def _open_mapped(
+    bundle: EpisodeBundle, snapshot: Snapshot, index: BaseIndex | None
+) -> StateConnection | None:
+    """The final database of a page-delta bundle opened in place on the snapshot
+    (`_map_held`), checked against the bundle's ``final_pages_sha256`` by hashing the pages
+    the delta wrote as SQLite will read them; ``None`` when the bundle holds its final bytes,
+    has no page-wise digest (sealed before it: rebuilt and checked whole) or cannot be mapped.
+
+    Raises:
+        BundleError: the rebuilt database does not match ``final_pages_sha256``.
+    """
+    meta = bundle.meta
+    expected = meta.final_pages_sha256
+    if bundle.holds_final or not expected:
+        return None
+    delta = bundle.delta_against(snapshot)
+    if delta is None:
+        return None
+
+    def verify(db: StateConnection) -> None:
+        data, p = db.data, delta.page_size
+        found = snapshot.page_digests.with_delta(delta, lambda n: data[(n - 1) * p : n * p])
+        if found != expected:
+            raise BundleError(
+                f"bundle {meta.episode_id}: the final database rebuilt from snapshot "
+                f"{snapshot.sha256[:12]} and {STATE_DELTA} does not match final_pages_sha256 "
+                f"{expected[:12]} in meta; the bundle or the snapshot is damaged"
+            )
+
+    return _map_held(delta, snapshot, index, verify)
 
 
 def _score(
