@@ -15,12 +15,14 @@ to card.`` in a refund's reason is about the refund's own order).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from mcpgym_grading._text import fold
 
 
+@functools.lru_cache(maxsize=4096)
 def record_pattern(record: str) -> re.Pattern[str]:
     """The names of records of ``record``'s kind, read folded (`fold`), group 1 the record.
 
@@ -43,13 +45,31 @@ def record_pattern(record: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![0-9a-z])({shape})(?![0-9a-z])")
 
 
+@functools.lru_cache(maxsize=8192)
+def _name(record: str) -> str:
+    """A record's name as read (`fold`, stripped), remembered: a records query lists every
+    record on file in every grade."""
+    return fold(record).strip()
+
+
 def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     """``{action: folded records}`` from ``(action, record)`` rows (NULLs skipped)."""
+    rows = tuple(rows)
+    try:
+        return dict(_taken_on(rows))
+    except TypeError:  # a row holding something unhashable: read as it is
+        return _taken_on.__wrapped__(rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _taken_on(rows: tuple[tuple[object, ...], ...]) -> dict[str, frozenset[str]]:
+    """`taken_on`, remembered per rows (the same rows in every grade of a variant whose
+    records are as the snapshot's); the caller gets a copy."""
     out: dict[str, set[str]] = {}
     for row in rows:
         if len(row) < 2 or row[0] is None or row[1] is None:
             continue
-        out.setdefault(str(row[0]), set()).add(fold(str(row[1])).strip())
+        out.setdefault(str(row[0]), set()).add(_name(str(row[1])))
     return {a: frozenset(r) for a, r in out.items()}
 
 
@@ -59,11 +79,45 @@ def on_file(rows: Iterable[tuple[object, ...]]) -> frozenset[str]:
     named without an id's cue (`CUED`) names a record only when it is on file
     (``partially_refunded, 4200, 105624`` in a reply lists an amount in cents, not an
     order; ``refunded 100107 in full too`` names the order 100107 on file)."""
+    rows = tuple(rows)
+    try:
+        return _on_file(rows)
+    except TypeError:  # a row holding something unhashable: read as it is
+        return _on_file.__wrapped__(rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _on_file(rows: tuple[tuple[object, ...], ...]) -> frozenset[str]:
+    """`on_file`, remembered per rows (as `_taken_on`)."""
     return frozenset(
-        fold(str(row[1])).strip()
+        _name(str(row[1]))
         for row in rows
         if len(row) >= 2 and row[0] is None and row[1] is not None
     )
+
+
+def record_patterns(
+    taken: Mapping[str, frozenset[str]],
+) -> tuple[dict[str, dict[str, re.Pattern[str]]], re.Pattern[str] | None]:
+    """``({action: {pattern text: pattern}}, kinds)``: the `record_pattern` of each record of
+    each action of ``taken`` (`taken_on`), one per distinct pattern, in ``taken``'s order,
+    and ``kinds``, one pattern of them all (``None`` when there are none). Remembered per
+    ``taken`` (shared: the caller must not change them)."""
+    items = tuple(taken.items())
+    try:
+        return _record_patterns(items)
+    except TypeError:  # records in an unhashable collection: read as they are
+        return _record_patterns.__wrapped__(items)
+
+
+@functools.lru_cache(maxsize=64)
+def _record_patterns(
+    items: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[dict[str, dict[str, re.Pattern[str]]], re.Pattern[str] | None]:
+    patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in items}
+    every = [pat for pats in patterns.values() for pat in pats.values()]
+    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
+    return patterns, kinds
 
 
 CUED = re.compile(r"(?:#|\border|\bno\.?|\bnumber|\bnr\.?)\s*$")

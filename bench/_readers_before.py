@@ -1,0 +1,60 @@
+"""The text readers' internals as main had them before stop 26 (perfB26), for
+`bench/grade_readers.py`: each entry of `BEFORE` is ``(module, attribute, the code before)``;
+the benchmark swaps them in (the *off* way) and back (*on*).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from mcpgym_grading import _decision_check, _decision_records
+from mcpgym_grading._text import fold
+
+
+def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for row in rows:
+        if len(row) < 2 or row[0] is None or row[1] is None:
+            continue
+        out.setdefault(str(row[0]), set()).add(fold(str(row[1])).strip())
+    return {a: frozenset(r) for a, r in out.items()}
+
+
+def on_file(rows: Iterable[tuple[object, ...]]) -> frozenset[str]:
+    return frozenset(
+        fold(str(row[1])).strip()
+        for row in rows
+        if len(row) >= 2 and row[0] is None and row[1] is not None
+    )
+
+
+def record_patterns(
+    taken: Mapping[str, frozenset[str]],
+) -> tuple[dict[str, dict[str, re.Pattern[str]]], re.Pattern[str] | None]:
+    # the lines of misbound_claims before stop 26, with record_pattern not remembered
+    pattern = _decision_records.record_pattern.__wrapped__  # type: ignore[attr-defined]
+    patterns = {a: {p.pattern: p for p in map(pattern, recs)} for a, recs in taken.items()}
+    every = [pat for pats in patterns.values() for pat in pats.values()]
+    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
+    return patterns, kinds
+
+
+BEFORE: list[tuple[Any, str, Any]] = [
+    (_decision_check, "taken_on", taken_on),
+    (_decision_check, "on_file", on_file),
+    (_decision_check, "record_patterns", record_patterns),
+]
+
+TEXT_MEMOS: list[Any] = []
+"""The memos of stop 26 keyed by a reply's text: emptied before each first-seen grade."""
+
+VALUE_MEMOS: list[Any] = [
+    _decision_records._name,  # noqa: SLF001
+    _decision_records._taken_on,  # noqa: SLF001
+    _decision_records._on_file,  # noqa: SLF001
+    _decision_records._record_patterns,  # noqa: SLF001
+    _decision_records.record_pattern,
+]
+"""The memos of stop 26 kept per value (a variant's records): emptied with ``--cold``."""
