@@ -9,8 +9,60 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from mcpgym_grading import _decision_check, _decision_records
-from mcpgym_grading._text import fold
+from mcpgym_grading import _decision_check, _decision_records, _decode, _skeleton, _text
+from mcpgym_grading._decode import decode_references
+from mcpgym_grading._text import (
+    _FOLD,
+    _joined,
+    _pieces,
+    _without_spelled,
+    grouped_tokens,
+    loose_tokens,
+    money_spans,
+    tokens,
+)
+
+
+def strip_markup(text: str) -> str:
+    if "<" in text:
+        text = _decode._TAG.sub("", text)  # noqa: SLF001
+    if "](" in text:
+        text = _decode._MD_LINK.sub(r"\1", text)  # noqa: SLF001
+    if "\\" in text:
+        text = _decode._TEX_MATH.sub(lambda m: _decode._TEX_SPACES.sub("", m.group(1)), text)  # noqa: SLF001
+        text = _decode._TEX_SPACES.sub("", text)  # noqa: SLF001
+    return _decode._MD_EMPHASIS.sub("", text)  # noqa: SLF001
+
+
+_RTL_START = frozenset("\u202b\u202e\u2067")
+
+
+def visual_order(text: str) -> str:
+    if not _RTL_START.intersection(text):
+        return text
+    parts = _decode._LINE.split(text)  # noqa: SLF001
+    return "".join(p if k % 2 else _decode._line_order(p) for k, p in enumerate(parts))  # noqa: SLF001
+
+
+def fold_cased(text: str) -> str:
+    return visual_order(strip_markup(decode_references(text))).translate(_FOLD)
+
+
+def fold(text: str) -> str:
+    return fold_cased(text).casefold()
+
+
+def _of(cls: Any, text: str, signed: bool) -> Any:
+    cased = fold_cased(text)
+    folded = cased.casefold()
+    pieces = _pieces(text, signed)
+    lists = (
+        tuple(tokens(text, signed=signed)),
+        tuple(grouped_tokens(text, signed=signed)),
+        tuple(loose_tokens(text, signed=signed)),
+    )
+    atoms = _skeleton.build(cased, money_spans(folded))
+    return cls(folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms)
 
 
 def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
@@ -42,6 +94,10 @@ def record_patterns(
 
 
 BEFORE: list[tuple[Any, str, Any]] = [
+    (_decode, "strip_markup", strip_markup),
+    (_decode, "visual_order", visual_order),
+    (_text, "fold_cased", fold_cased),
+    (_text.TextView, "_of", classmethod(_of)),
     (_decision_check, "taken_on", taken_on),
     (_decision_check, "on_file", on_file),
     (_decision_check, "record_patterns", record_patterns),

@@ -30,7 +30,7 @@ from _readers_before import BEFORE, TEXT_MEMOS, VALUE_MEMOS
 
 from mcpgym_grading import ReferenceCache, _checks, grade_bundle
 
-_NEW = [(module, name, getattr(module, name), before) for module, name, before in BEFORE]
+_NEW = [(module, name, vars(module)[name], before) for module, name, before in BEFORE]
 
 
 def _use(on: bool) -> None:
@@ -38,6 +38,8 @@ def _use(on: bool) -> None:
     for module, name, new, before in _NEW:
         want, other = (new, before) if on else (before, new)
         setattr(module, name, want)
+        if isinstance(module, type):
+            continue  # a class's own attribute (a method)
         for held in grading:  # every module that imported it by name
             for attr, value in list(vars(held).items()):
                 if value is other:
