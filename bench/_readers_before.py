@@ -6,10 +6,21 @@ the benchmark swaps them in (the *off* way) and back (*on*).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from mcpgym_grading import _decision_check, _decision_records, _decode, _skeleton, _text
+from mcpgym_grading import (
+    _decision_check,
+    _decision_futures,
+    _decision_promises,
+    _decision_records,
+    _decode,
+    _money_prepare,
+    _skeleton,
+    _text,
+)
+from mcpgym_grading._decision_futures import _THIRD
+from mcpgym_grading._decision_promises import _ASKED, _FIRST, _PASSIVE, _SENTENCE, _WAITS
 from mcpgym_grading._decode import decode_references
 from mcpgym_grading._text import (
     _FOLD,
@@ -93,7 +104,54 @@ def record_patterns(
     return patterns, kinds
 
 
+def stated_sentences(reading: str) -> Iterator[str]:
+    start = 0
+    for end_m in (*_SENTENCE.finditer(reading), None):
+        end = len(reading) if end_m is None else end_m.end()
+        sentence = reading[start:end]
+        start = end
+        if not sentence.rstrip().endswith("?") and not _WAITS.search(sentence):
+            yield sentence
+
+
+def promises(reading: str, matches: Callable[[str, int, bool], bool]) -> list[str]:
+    out: list[str] = []
+    for sentence in stated_sentences(reading):
+        found = any(
+            matches(sentence, m.end(), passive)
+            for passive, marker in ((False, _FIRST), (True, _PASSIVE))
+            for m in marker.finditer(sentence)
+            if not _ASKED.search(sentence, 0, m.start())
+        )
+        if found:
+            out.append(sentence.strip())
+    return out
+
+
+def futures(
+    reading: str, matches: Callable[[str, int], bool] | None, noun: str | None
+) -> list[str]:
+    nouns = _decision_futures._noun_patterns.__wrapped__(noun) if noun else ()  # noqa: SLF001
+    out: list[str] = []
+    for sentence in stated_sentences(reading):
+        found = matches is not None and any(
+            matches(sentence, m.end())
+            for m in _THIRD.finditer(sentence)
+            if not _ASKED.search(sentence, 0, m.start())
+        )
+        found = found or any(
+            not _ASKED.search(sentence, 0, m.start()) for p in nouns for m in p.finditer(sentence)
+        )
+        if found:
+            out.append(sentence.strip())
+    return out
+
+
 BEFORE: list[tuple[Any, str, Any]] = [
+    (_money_prepare, "prepare", _money_prepare._prepare),  # noqa: SLF001
+    (_decision_promises, "stated_sentences", stated_sentences),
+    (_decision_promises, "promises", promises),
+    (_decision_futures, "futures", futures),
     (_decode, "strip_markup", strip_markup),
     (_decode, "visual_order", visual_order),
     (_text, "fold_cased", fold_cased),
@@ -103,7 +161,12 @@ BEFORE: list[tuple[Any, str, Any]] = [
     (_decision_check, "record_patterns", record_patterns),
 ]
 
-TEXT_MEMOS: list[Any] = []
+TEXT_MEMOS: list[Any] = [
+    _money_prepare._prepared,  # noqa: SLF001
+    _decision_promises._stated_sentences,  # noqa: SLF001
+    _decision_promises._marks,  # noqa: SLF001
+    _decision_futures._third,  # noqa: SLF001
+]
 """The memos of stop 26 keyed by a reply's text: emptied before each first-seen grade."""
 
 VALUE_MEMOS: list[Any] = [
@@ -112,5 +175,6 @@ VALUE_MEMOS: list[Any] = [
     _decision_records._on_file,  # noqa: SLF001
     _decision_records._record_patterns,  # noqa: SLF001
     _decision_records.record_pattern,
+    _decision_futures._noun_patterns,  # noqa: SLF001
 ]
 """The memos of stop 26 kept per value (a variant's records): emptied with ``--cold``."""

@@ -31,6 +31,7 @@ the label``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -88,6 +89,7 @@ _NOT_REQUEST = (
 _W = r"[^;:!?\n]"
 
 
+@functools.lru_cache(maxsize=256)
 def _noun_patterns(noun: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return (
         re.compile(rf"\b(?:{noun})\b{_NOT_REQUEST}{_W}{{0,40}}?{_TO_BE_DONE}"),
@@ -107,14 +109,20 @@ def futures(
     nouns = _noun_patterns(noun) if noun else ()
     out: list[str] = []
     for sentence in stated_sentences(reading):
-        found = matches is not None and any(
-            matches(sentence, m.end())
-            for m in _THIRD.finditer(sentence)
-            if not _ASKED.search(sentence, 0, m.start())
-        )
+        found = matches is not None and any(matches(sentence, pos) for pos in _third(sentence))
         found = found or any(
             not _ASKED.search(sentence, 0, m.start()) for p in nouns for m in p.finditer(sentence)
         )
         if found:
             out.append(sentence.strip())
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _third(sentence: str) -> tuple[int, ...]:
+    """Where a form may follow a third party's future in ``sentence``: the end of each
+    `_THIRD` that no request (`_ASKED`) stands before. The same for every action (`futures`
+    reads each in turn): remembered."""
+    return tuple(
+        m.end() for m in _THIRD.finditer(sentence) if not _ASKED.search(sentence, 0, m.start())
+    )
