@@ -5,7 +5,9 @@ the benchmark swaps them in (the *off* way) and back (*on*).
 
 from __future__ import annotations
 
+import inspect
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -14,6 +16,7 @@ from mcpgym_grading import (
     _decision_futures,
     _decision_promises,
     _decision_records,
+    _decisions,
     _decode,
     _money_prepare,
     _skeleton,
@@ -74,6 +77,22 @@ def _of(cls: Any, text: str, signed: bool) -> Any:
     )
     atoms = _skeleton.build(cased, money_spans(folded))
     return cls(folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms)
+
+
+def _edited(module: Any, name: str, *edits: tuple[str, str]) -> Any:
+    """``module.name`` (a function) with each ``(new, old)`` of ``edits`` undone in its
+    source, compiled in the module's own globals (it reads the module's names as they are
+    when it runs, swapped or not)."""
+    new = vars(module)[name]
+    src = textwrap.dedent(inspect.getsource(new))
+    for now, before in edits:
+        if src.count(now) != 1:
+            raise RuntimeError(f"{name}: the edit {now!r} is not in the source once")
+        src = src.replace(now, before)
+    exec(compile(src, f"<{name} before stop 26>", "exec"), vars(module))  # noqa: S102
+    old = vars(module)[name]
+    setattr(module, name, new)
+    return old
 
 
 def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
@@ -148,6 +167,13 @@ def futures(
 
 
 BEFORE: list[tuple[Any, str, Any]] = [
+    (
+        _decisions,
+        "decisions",
+        _edited(
+            _decisions, "decisions", ("for action in _live(clause, live):", "for action in live:")
+        ),
+    ),
     (_money_prepare, "prepare", _money_prepare._prepare),  # noqa: SLF001
     (_decision_promises, "stated_sentences", stated_sentences),
     (_decision_promises, "promises", promises),

@@ -170,7 +170,9 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 continue  # ``Yes: all done``: the affirmation still follows the sentence
             asked = []
             hedged: list[str] = []
-            for action in live:
+            # an action none of whose stems stands in the clause has no form there: `_read`
+            # would find none (None), so it is not asked
+            for action in _live(clause, live):
                 got = _read(clause, carried, action, value, ticked=ticked)
                 found = found or got is not None
                 if got == [] and elided:
