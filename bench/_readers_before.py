@@ -171,7 +171,9 @@ BEFORE: list[tuple[Any, str, Any]] = [
         _decisions,
         "decisions",
         _edited(
-            _decisions, "decisions", ("for action in _live(clause, live):", "for action in live:")
+            _decisions,
+            "decisions",
+            ("for action in _live_in(clause, live):", "for action in live:"),
         ),
     ),
     (_money_prepare, "prepare", _money_prepare._prepare),  # noqa: SLF001

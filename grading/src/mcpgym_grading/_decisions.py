@@ -101,7 +101,7 @@ from mcpgym_grading._decision_scopes import (
     litotes_led,
     ungoverned,
 )
-from mcpgym_grading._decision_stems import _live
+from mcpgym_grading._decision_stems import _live, _live_in
 from mcpgym_grading._mentions import reading_texts
 from mcpgym_grading._skeleton import LETTER_LIKE
 
@@ -170,9 +170,9 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 continue  # ``Yes: all done``: the affirmation still follows the sentence
             asked = []
             hedged: list[str] = []
-            # an action none of whose stems stands in the clause has no form there: `_read`
-            # would find none (None), so it is not asked
-            for action in _live(clause, live):
+            # an action none of whose needed literals stands in the clause has no form
+            # there: `_read` would find none (None), so it is not asked
+            for action in _live_in(clause, live):
                 got = _read(clause, carried, action, value, ticked=ticked)
                 found = found or got is not None
                 if got == [] and elided:
