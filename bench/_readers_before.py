@@ -18,6 +18,7 @@ from mcpgym_grading import (
     _decision_records,
     _decisions,
     _decode,
+    _language,
     _money_prepare,
     _skeleton,
     _text,
@@ -168,6 +169,15 @@ def futures(
 
 BEFORE: list[tuple[Any, str, Any]] = [
     (
+        _language,
+        "_other_script",
+        _edited(
+            _language,
+            "_other_script",
+            ("    if sentence.isascii():\n        return False  # every letter a Latin one\n", ""),
+        ),
+    ),
+    (
         _decisions,
         "decisions",
         _edited(
@@ -191,6 +201,7 @@ BEFORE: list[tuple[Any, str, Any]] = [
 
 TEXT_MEMOS: list[Any] = [
     _money_prepare._prepared,  # noqa: SLF001
+    _text._atoms,  # noqa: SLF001
     _decision_promises._stated_sentences,  # noqa: SLF001
     _decision_promises._marks,  # noqa: SLF001
     _decision_futures._third,  # noqa: SLF001

@@ -351,7 +351,7 @@ class TextView:
             grouped,
             tuple(t for t in grouped if t not in SPELLED_SEPARATORS),
         )
-        atoms = _skeleton.build(cased, money_spans(folded))
+        atoms = _atoms(cased, tuple(money_spans(folded)))
         return cls(
             folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms
         )
@@ -419,6 +419,13 @@ class TextView:
             return True
         needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _atoms(cased: str, spans: tuple[tuple[int, int], ...]) -> tuple[_skeleton.Atom, ...]:
+    """`_skeleton.build` remembered per text: a text's signed and unsigned views read the
+    same atoms (a grade asks for both)."""
+    return _skeleton.build(cased, spans)
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a check may list thousands of values
