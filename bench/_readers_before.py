@@ -20,6 +20,7 @@ from mcpgym_grading import (
     _decode,
     _language,
     _money_prepare,
+    _quoted,
     _skeleton,
     _text,
 )
@@ -57,6 +58,33 @@ def visual_order(text: str) -> str:
         return text
     parts = _decode._LINE.split(text)  # noqa: SLF001
     return "".join(p if k % 2 else _decode._line_order(p) for k, p in enumerate(parts))  # noqa: SLF001
+
+
+def _spans(line: str, source: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        close = _quoted._OPEN.get(line[i])  # noqa: SLF001
+        if close is None or (line[i] in "'\u2019" and i > 0 and line[i - 1].isalnum()):
+            out.append(line[i])
+            i += 1
+            continue
+        best = -1
+        for j in range(len(line) - 1, i, -1):
+            if line[j] != close or (j + 1 < len(line) and line[j + 1].isalnum()):
+                continue
+            inner = line[i + 1 : j]
+            if len(_quoted._ALNUM.findall(inner)) >= _quoted.MIN_SPAN and _quoted._found(  # noqa: SLF001
+                inner, source
+            ):
+                best = -1 if _quoted.AFFIRMED_LEAD.match(line, j + 1) else j
+                break
+        if best < 0:
+            out.append(line[i])
+            i += 1
+        else:
+            i = best + 1
+    return "".join(out)
 
 
 def fold_cased(text: str) -> str:
@@ -183,6 +211,7 @@ BEFORE: list[tuple[Any, str, Any]] = [
         _edited(
             _decisions,
             "decisions",
+            ("@_remembered\n", ""),
             ("for action in _live_in(clause, live):", "for action in live:"),
         ),
     ),
@@ -194,6 +223,7 @@ BEFORE: list[tuple[Any, str, Any]] = [
     (_decode, "visual_order", visual_order),
     (_text, "fold_cased", fold_cased),
     (_text.TextView, "_of", classmethod(_of)),
+    (_quoted, "_spans", _spans),
     (_decision_check, "taken_on", taken_on),
     (_decision_check, "on_file", on_file),
     (_decision_check, "record_patterns", record_patterns),
@@ -202,6 +232,7 @@ BEFORE: list[tuple[Any, str, Any]] = [
 TEXT_MEMOS: list[Any] = [
     _money_prepare._prepared,  # noqa: SLF001
     _text._atoms,  # noqa: SLF001
+    _decisions.decisions,
     _decision_promises._stated_sentences,  # noqa: SLF001
     _decision_promises._marks,  # noqa: SLF001
     _decision_futures._third,  # noqa: SLF001

@@ -65,7 +65,9 @@ literal beginnings `_decision_stems`'; this module reads them together.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mcpgym_grading._decision_forms import (
@@ -123,6 +125,30 @@ class Decision:
     text: str
 
 
+def _remembered(
+    read: Callable[[str, tuple[str, ...] | None], list[Decision]],
+) -> Callable[[str, tuple[str, ...] | None], list[Decision]]:
+    """``read`` remembered per text and actions (`REMEMBERED` at most): a regrade reads the
+    same replies with the same actions; each caller gets its own list (`Decision` items
+    are immutable). Unhashable actions are read each time."""
+    memo = functools.lru_cache(maxsize=REMEMBERED)(lambda t, a: tuple(read(t, a)))
+
+    @functools.wraps(read)
+    def remembered(text: str, actions: tuple[str, ...] | None = None) -> list[Decision]:
+        try:
+            return list(memo(text, actions))
+        except TypeError:  # a list of actions: not hashable
+            return read(text, actions)
+
+    remembered.cache_clear = memo.cache_clear  # type: ignore[attr-defined]
+    return remembered
+
+
+REMEMBERED = 1024
+"""Readings `decisions` keeps (by text and actions)."""
+
+
+@_remembered
 def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decision]:
     """Every claim and denial of ``actions`` (default: all of `ACTIONS`) in ``text``.
 
