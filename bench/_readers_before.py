@@ -19,6 +19,7 @@ from mcpgym_grading import (
     _decisions,
     _decode,
     _language,
+    _money,
     _money_prepare,
     _quoted,
     _skeleton,
@@ -195,7 +196,18 @@ def futures(
     return out
 
 
+_MONEY_MENTIONS = _edited(
+    _money,
+    "_money_mentions",
+    (
+        "    if _DIGIT.search(prepared) is None:\n        return ()  # every form reads a number"
+        " of digits (`_NUMBER`, `bare_amounts`): none\n",
+        "",
+    ),
+)
+
 BEFORE: list[tuple[Any, str, Any]] = [
+    (_money, "_money_mentions", _MONEY_MENTIONS),
     (
         _language,
         "_other_script",
