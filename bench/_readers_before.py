@@ -25,6 +25,7 @@ from mcpgym_grading import (
     _skeleton,
     _text,
 )
+from mcpgym_grading._decision_forms import AFFIRMED_LEAD
 from mcpgym_grading._decision_futures import _THIRD
 from mcpgym_grading._decision_promises import _ASKED, _FIRST, _PASSIVE, _SENTENCE, _WAITS
 from mcpgym_grading._decode import decode_references
@@ -78,7 +79,7 @@ def _spans(line: str, source: str) -> str:
             if len(_quoted._ALNUM.findall(inner)) >= _quoted.MIN_SPAN and _quoted._found(  # noqa: SLF001
                 inner, source
             ):
-                best = -1 if _quoted.AFFIRMED_LEAD.match(line, j + 1) else j
+                best = -1 if AFFIRMED_LEAD.match(line, j + 1) else j
                 break
         if best < 0:
             out.append(line[i])

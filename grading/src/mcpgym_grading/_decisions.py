@@ -67,8 +67,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from mcpgym_grading._decision_forms import (
     _CHECKED,
@@ -125,9 +125,11 @@ class Decision:
     text: str
 
 
-def _remembered(
-    read: Callable[[str, tuple[str, ...] | None], list[Decision]],
-) -> Callable[[str, tuple[str, ...] | None], list[Decision]]:
+class _Reader(Protocol):
+    def __call__(self, text: str, actions: tuple[str, ...] | None = None) -> list[Decision]: ...
+
+
+def _remembered(read: _Reader) -> _Reader:
     """``read`` remembered per text and actions (`REMEMBERED` at most): a regrade reads the
     same replies with the same actions; each caller gets its own list (`Decision` items
     are immutable). Unhashable actions are read each time."""
