@@ -108,6 +108,15 @@ def test_records_read_once_read_as_the_first_time() -> None:
     assert _decision_records.record_patterns({}) == ({}, None)
 
 
+def test_equal_rows_of_other_types_are_read_apart() -> None:
+    # (None, 1) == (None, 1.0), but the names differ: a result is shared only by the
+    # same row objects
+    assert _decision_records.on_file([(None, 1)]) == frozenset({"1"})
+    assert _decision_records.on_file([(None, 1.0)]) == frozenset({"1.0"})
+    assert _decision_records.taken_on([("refund", 7)]) == {"refund": frozenset({"7"})}
+    assert _decision_records.taken_on([("refund", 7.0)]) == {"refund": frozenset({"7.0"})}
+
+
 def test_a_prepared_text_is_the_text_prepared() -> None:
     for text in ("forty-five dollars", "$1'995.50", "CCV dollars", "64989c", "in USD, 649.89"):
         assert _money_prepare.prepare(text) == _money_prepare._prepare(text)  # noqa: SLF001

@@ -16,8 +16,12 @@ to card.`` in a refund's reason is about the refund's own order).
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Generic, TypeVar
 
 from mcpgym_grading._text import fold
 
@@ -52,19 +56,49 @@ def _name(record: str) -> str:
     return fold(record).strip()
 
 
+Rows = tuple[tuple[object, ...], ...]
+_T = TypeVar("_T")
+
+
+class _SameRows(Generic[_T]):
+    """``read(rows)`` remembered for the same rows: a hit only where every row is the very
+    object it was (a records query `_sqlmemo` serves from a snapshot gives the same row
+    objects in every grade), so rows that are only equal (``1`` and ``1.0``, whose names
+    differ) never share a result. At most `size` kept; they hold their rows."""
+
+    def __init__(self, read: Callable[[Rows], _T], size: int = 64) -> None:
+        self.read, self.size = read, size
+        self._items: OrderedDict[tuple[int, int, int], tuple[Rows, _T]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, rows: Rows) -> _T:
+        if not rows:
+            return self.read(rows)
+        key = (id(rows[0]), id(rows[-1]), len(rows))
+        with self._lock:
+            hit = self._items.get(key)
+        if hit is not None and all(map(operator.is_, hit[0], rows)):
+            return hit[1]
+        value = self.read(rows)
+        with self._lock:
+            self._items[key] = (rows, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def cache_clear(self) -> None:
+        """Forget every result (tests, benchmarks)."""
+        with self._lock:
+            self._items.clear()
+
+
 def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     """``{action: folded records}`` from ``(action, record)`` rows (NULLs skipped)."""
-    rows = tuple(rows)
-    try:
-        return dict(_taken_on(rows))
-    except TypeError:  # a row holding something unhashable: read as it is
-        return _taken_on.__wrapped__(rows)
+    return dict(_taken_on(tuple(rows)))
 
 
-@functools.lru_cache(maxsize=64)
-def _taken_on(rows: tuple[tuple[object, ...], ...]) -> dict[str, frozenset[str]]:
-    """`taken_on`, remembered per rows (the same rows in every grade of a variant whose
-    records are as the snapshot's); the caller gets a copy."""
+def _read_taken(rows: Rows) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for row in rows:
         if len(row) < 2 or row[0] is None or row[1] is None:
@@ -73,27 +107,29 @@ def _taken_on(rows: tuple[tuple[object, ...], ...]) -> dict[str, frozenset[str]]
     return {a: frozenset(r) for a, r in out.items()}
 
 
+_taken_on = _SameRows(_read_taken)
+"""`taken_on` remembered for the same rows (the caller gets a copy)."""
+
+
 def on_file(rows: Iterable[tuple[object, ...]]) -> frozenset[str]:
     """The folded records of ``(NULL, record)`` rows: the records on file of a kind, listed by
     a ``records`` query beside its ``(action, record)`` rows. Where any is listed, a number
     named without an id's cue (`CUED`) names a record only when it is on file
     (``partially_refunded, 4200, 105624`` in a reply lists an amount in cents, not an
     order; ``refunded 100107 in full too`` names the order 100107 on file)."""
-    rows = tuple(rows)
-    try:
-        return _on_file(rows)
-    except TypeError:  # a row holding something unhashable: read as it is
-        return _on_file.__wrapped__(rows)
+    return _on_file(tuple(rows))
 
 
-@functools.lru_cache(maxsize=64)
-def _on_file(rows: tuple[tuple[object, ...], ...]) -> frozenset[str]:
-    """`on_file`, remembered per rows (as `_taken_on`)."""
+def _read_on_file(rows: Rows) -> frozenset[str]:
     return frozenset(
         _name(str(row[1]))
         for row in rows
         if len(row) >= 2 and row[0] is None and row[1] is not None
     )
+
+
+_on_file = _SameRows(_read_on_file)
+"""`on_file` remembered for the same rows."""
 
 
 def record_patterns(
