@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgym_grading import _decision_records, _decisions, _money_prepare, _text
+from mcpgym_grading import _decision_records, _decisions, _money_prepare, _skeleton, _text
 from mcpgym_grading._decision_stems import _CLAUSE_NEEDS, _live_in, _needed
 from mcpgym_grading._decode import decode_references, strip_markup, visual_order
 from mcpgym_grading._language import _other_script
@@ -126,3 +126,17 @@ def test_a_prepared_text_is_the_text_prepared() -> None:
 def test_an_ascii_sentence_is_in_no_other_script() -> None:
     assert not _other_script("Order #7 was cancelled.")
     assert _other_script("Заказ #7 отменён.")
+
+
+def test_a_long_text_is_read_as_a_short_one_and_not_kept() -> None:
+    long = "I've refunded $45.00 to your card and cancelled order #7. " * 200
+    assert len(long) > _decisions.REMEMBERED_CHARS
+    assert _decisions.decisions(long) == _decisions.decisions.__wrapped__(long)  # type: ignore[attr-defined]
+    assert _money_prepare.prepare(long) == _money_prepare._prepare(long)  # noqa: SLF001
+    before = _money_prepare._prepared.cache_info().currsize  # noqa: SLF001
+    _money_prepare.prepare(long + "x")
+    assert _money_prepare._prepared.cache_info().currsize == before  # noqa: SLF001
+    view = _text.TextView._of(long, True)  # noqa: SLF001
+    assert view._atoms == _skeleton.build(  # noqa: SLF001
+        _text.fold_cased(long), _text.money_spans(view.folded)
+    )

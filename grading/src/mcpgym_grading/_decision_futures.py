@@ -35,7 +35,12 @@ import functools
 import re
 from collections.abc import Callable
 
-from mcpgym_grading._decision_promises import _ADVERBS, _ASKED, stated_sentences
+from mcpgym_grading._decision_promises import (
+    _ADVERBS,
+    _ASKED,
+    REMEMBERED_CHARS,
+    stated_sentences,
+)
 
 THIRD_PARTY_SKIPS = frozenset({"approve", "escalate", "pay", "receive-payment", "credit-note"})
 """Actions not read after a third party's future: approving and escalating are a decision
@@ -109,7 +114,10 @@ def futures(
     nouns = _noun_patterns(noun) if noun else ()
     out: list[str] = []
     for sentence in stated_sentences(reading):
-        found = matches is not None and any(matches(sentence, pos) for pos in _third(sentence))
+        third = (
+            _third(sentence) if len(sentence) <= REMEMBERED_CHARS else _third.__wrapped__(sentence)
+        )
+        found = matches is not None and any(matches(sentence, pos) for pos in third)
         found = found or any(
             not _ASKED.search(sentence, 0, m.start()) for p in nouns for m in p.finditer(sentence)
         )

@@ -58,7 +58,14 @@ def stated_sentences(reading: str) -> Iterator[str]:
     (ending ``?``) and a sentence with a condition or waiting word (`_WAITS`) are skipped.
     What the promise and future readers (`promises`, `_decision_futures`) read, for each
     action in turn: remembered per reading (`_stated_sentences`)."""
+    if len(reading) > REMEMBERED_CHARS:
+        return _stated(reading)
     return iter(_stated_sentences(reading))
+
+
+REMEMBERED_CHARS = 8192
+"""Readings (and sentences) up to this length have their reading remembered
+(`_stated_sentences`, `_marks`, `_decision_futures._third`)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -86,7 +93,10 @@ def promises(reading: str, matches: Callable[[str, int, bool], bool]) -> list[st
     """
     out: list[str] = []
     for sentence in stated_sentences(reading):
-        found = any(matches(sentence, pos, passive) for passive, pos in _marks(sentence))
+        marks = (
+            _marks(sentence) if len(sentence) <= REMEMBERED_CHARS else _marks.__wrapped__(sentence)
+        )
+        found = any(matches(sentence, pos, passive) for passive, pos in marks)
         if found:
             out.append(sentence.strip())
     return out

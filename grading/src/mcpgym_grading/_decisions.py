@@ -130,13 +130,16 @@ class _Reader(Protocol):
 
 
 def _remembered(read: _Reader) -> _Reader:
-    """``read`` remembered per text and actions (`REMEMBERED` at most): a regrade reads the
+    """``read`` remembered per text and actions (`REMEMBERED` at most, texts up to
+    `REMEMBERED_CHARS` characters): a regrade reads the
     same replies with the same actions; each caller gets its own list (`Decision` items
     are immutable). Unhashable actions are read each time."""
     memo = functools.lru_cache(maxsize=REMEMBERED)(lambda t, a: tuple(read(t, a)))
 
     @functools.wraps(read)
     def remembered(text: str, actions: tuple[str, ...] | None = None) -> list[Decision]:
+        if len(text) > REMEMBERED_CHARS:
+            return read(text, actions)
         try:
             return list(memo(text, actions))
         except TypeError:  # a list of actions: not hashable
@@ -148,6 +151,8 @@ def _remembered(read: _Reader) -> _Reader:
 
 REMEMBERED = 1024
 """Readings `decisions` keeps (by text and actions)."""
+REMEMBERED_CHARS = 8192
+"""Longer texts are read each time (their readings not kept)."""
 
 
 @_remembered

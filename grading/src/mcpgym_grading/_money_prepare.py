@@ -164,9 +164,14 @@ def _roman(m: re.Match[str]) -> str:
 
 
 def prepare(text: str) -> str:
-    """`_prepare`, remembered per text (a grade reads one reply through several money and
-    role readers: ~17 calls over ~7 texts a helpdesk grade)."""
-    return _prepared(text)
+    """The text the money parser reads (`_prepare`), remembered per text up to
+    `REMEMBERED_CHARS` characters (a grade reads one reply through several money and role
+    readers: ~17 calls over ~7 texts a helpdesk grade)."""
+    return _prepared(text) if len(text) <= REMEMBERED_CHARS else _prepare(text)
+
+
+REMEMBERED_CHARS = 8192
+"""Texts up to this length have their prepared text remembered (`_prepared`, 1,024 kept)."""
 
 
 def _prepare(text: str) -> str:

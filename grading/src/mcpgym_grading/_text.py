@@ -351,7 +351,9 @@ class TextView:
             grouped,
             tuple(t for t in grouped if t not in SPELLED_SEPARATORS),
         )
-        atoms = _atoms(cased, tuple(money_spans(folded)))
+        spans = tuple(money_spans(folded))
+        long = len(cased) > VIEW_CACHE_MAX_CHARS  # (not kept: as `_cached_view`)
+        atoms = _skeleton.build(cased, spans) if long else _atoms(cased, spans)
         return cls(
             folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms
         )
