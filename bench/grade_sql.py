@@ -49,6 +49,8 @@ from mcpgym_grading._statepages import StateConnection
 
 _NAME = _decision_records.record_name
 _PATTERN = _decision_records.record_pattern
+_TAKEN = _decision_records._taken_on  # noqa: SLF001
+_ON_FILE = _decision_records._on_file  # noqa: SLF001
 _MEMO_KEY = _sqlmemo._memo_key  # noqa: SLF001
 
 
@@ -67,6 +69,8 @@ def _memo_key_before(db: Any, sql: str, bound: dict[str, Any]) -> tuple[Any, ...
 
 def _use(on: bool) -> None:
     _decision_records.record_name = _NAME if on else _NAME.__wrapped__  # type: ignore[attr-defined]
+    _decision_records._taken_on = _TAKEN if on else _decision_records._read_taken  # noqa: SLF001
+    _decision_records._on_file = _ON_FILE if on else _decision_records._read_on_file  # noqa: SLF001
     _decision_check.record_pattern = _PATTERN if on else _PATTERN.__wrapped__  # type: ignore[attr-defined]
     _sqlmemo._memo_key = _MEMO_KEY if on else _memo_key_before  # noqa: SLF001
     engine.MAP_HELD = on

@@ -14,7 +14,7 @@ from mcpgym_grading._checks import (
     _truncate_text,
 )
 from mcpgym_grading._decision_forms import ACTIONS
-from mcpgym_grading._decision_records import CUED, JOINED, on_file, record_pattern, taken_on
+from mcpgym_grading._decision_records import CUED, JOINED, on_file, record_patterns, taken_on
 from mcpgym_grading._decisions import decisions
 from mcpgym_grading._language import foreign_sentences
 from mcpgym_grading._text import fold
@@ -181,9 +181,7 @@ def misbound_claims(
     its own. ``files``: the records on file (`_decision_records.on_file`); where given, a
     number without an id's cue before it (`_decision_records.CUED`) that is not on file
     names no record. Unknown actions raise KeyError (`decisions`)."""
-    patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in taken.items()}
-    every = [pat for pats in patterns.values() for pat in pats.values()]
-    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
+    patterns, kinds = record_patterns(taken)
     out: list[dict[str, object]] = []
     for text in parts:
         folded = fold(text)

@@ -31,10 +31,16 @@ the label``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
-from mcpgym_grading._decision_promises import _ADVERBS, _ASKED, stated_sentences
+from mcpgym_grading._decision_promises import (
+    _ADVERBS,
+    _ASKED,
+    REMEMBERED_CHARS,
+    stated_sentences,
+)
 
 THIRD_PARTY_SKIPS = frozenset({"approve", "escalate", "pay", "receive-payment", "credit-note"})
 """Actions not read after a third party's future: approving and escalating are a decision
@@ -88,6 +94,7 @@ _NOT_REQUEST = (
 _W = r"[^;:!?\n]"
 
 
+@functools.lru_cache(maxsize=256)
 def _noun_patterns(noun: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return (
         re.compile(rf"\b(?:{noun})\b{_NOT_REQUEST}{_W}{{0,40}}?{_TO_BE_DONE}"),
@@ -107,14 +114,23 @@ def futures(
     nouns = _noun_patterns(noun) if noun else ()
     out: list[str] = []
     for sentence in stated_sentences(reading):
-        found = matches is not None and any(
-            matches(sentence, m.end())
-            for m in _THIRD.finditer(sentence)
-            if not _ASKED.search(sentence, 0, m.start())
+        third = (
+            _third(sentence) if len(sentence) <= REMEMBERED_CHARS else _third.__wrapped__(sentence)
         )
+        found = matches is not None and any(matches(sentence, pos) for pos in third)
         found = found or any(
             not _ASKED.search(sentence, 0, m.start()) for p in nouns for m in p.finditer(sentence)
         )
         if found:
             out.append(sentence.strip())
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _third(sentence: str) -> tuple[int, ...]:
+    """Where a form may follow a third party's future in ``sentence``: the end of each
+    `_THIRD` that no request (`_ASKED`) stands before. The same for every action (`futures`
+    reads each in turn): remembered."""
+    return tuple(
+        m.end() for m in _THIRD.finditer(sentence) if not _ASKED.search(sentence, 0, m.start())
+    )

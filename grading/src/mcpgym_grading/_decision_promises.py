@@ -19,6 +19,7 @@ the promise and the action (``I'll ask the team to refund it``, ``I will not can
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 
@@ -55,7 +56,24 @@ def stated_sentences(reading: str) -> Iterator[str]:
     """The sentences of ``reading`` (cut after ``.``, ``!``, ``?`` not between digits, and at
     line breaks; each with its end mark) that state rather than ask or wait: a question
     (ending ``?``) and a sentence with a condition or waiting word (`_WAITS`) are skipped.
-    What the promise and future readers (`promises`, `_decision_futures`) read."""
+    What the promise and future readers (`promises`, `_decision_futures`) read, for each
+    action in turn: remembered per reading (`_stated_sentences`)."""
+    if len(reading) > REMEMBERED_CHARS:
+        return _stated(reading)
+    return iter(_stated_sentences(reading))
+
+
+REMEMBERED_CHARS = 8192
+"""Readings (and sentences) up to this length have their reading remembered
+(`_stated_sentences`, `_marks`, `_decision_futures._third`)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _stated_sentences(reading: str) -> tuple[str, ...]:
+    return tuple(_stated(reading))
+
+
+def _stated(reading: str) -> Iterator[str]:
     start = 0
     for end_m in (*_SENTENCE.finditer(reading), None):
         end = len(reading) if end_m is None else end_m.end()
@@ -75,12 +93,23 @@ def promises(reading: str, matches: Callable[[str, int, bool], bool]) -> list[st
     """
     out: list[str] = []
     for sentence in stated_sentences(reading):
-        found = any(
-            matches(sentence, m.end(), passive)
-            for passive, marker in ((False, _FIRST), (True, _PASSIVE))
-            for m in marker.finditer(sentence)
-            if not _ASKED.search(sentence, 0, m.start())
+        marks = (
+            _marks(sentence) if len(sentence) <= REMEMBERED_CHARS else _marks.__wrapped__(sentence)
         )
+        found = any(matches(sentence, pos, passive) for passive, pos in marks)
         if found:
             out.append(sentence.strip())
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _marks(sentence: str) -> tuple[tuple[bool, int], ...]:
+    """Where a form may follow a promise in ``sentence``: ``(passive, position)`` after each
+    `_FIRST` (not passive) then each `_PASSIVE` that no request (`_ASKED`) stands before,
+    in that order. The same for every action (`promises` reads each in turn): remembered."""
+    return tuple(
+        (passive, m.end())
+        for passive, marker in ((False, _FIRST), (True, _PASSIVE))
+        for m in marker.finditer(sentence)
+        if not _ASKED.search(sentence, 0, m.start())
+    )

@@ -15,26 +15,18 @@ to card.`` in a refund's reason is about the refund's own order).
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
-from collections.abc import Iterable
-from functools import lru_cache
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Generic, TypeVar
 
 from mcpgym_grading._text import fold
 
-MAX_RECORDS = 1 << 16
-"""Record names (`record_name`) and patterns (`record_pattern`) kept per process. A records
-query lists every record on file and every action taken before the episode (a helpdesk
-grade: ~1,200 rows, nearly all the snapshot's, the same in every grade of the environment),
-so each is folded and compiled once, not once per grade."""
 
-
-@lru_cache(maxsize=MAX_RECORDS)
-def record_name(value: str) -> str:
-    """A record as `taken_on` and `on_file` keep it: ``value`` folded (`fold`), stripped."""
-    return fold(value).strip()
-
-
-@lru_cache(maxsize=MAX_RECORDS)
+@functools.lru_cache(maxsize=4096)
 def record_pattern(record: str) -> re.Pattern[str]:
     """The names of records of ``record``'s kind, read folded (`fold`), group 1 the record.
 
@@ -57,8 +49,56 @@ def record_pattern(record: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![0-9a-z])({shape})(?![0-9a-z])")
 
 
+@functools.lru_cache(maxsize=8192)
+def record_name(record: str) -> str:
+    """A record's name as `taken_on` and `on_file` keep it (`fold`, stripped), remembered: a
+    records query lists every record on file in every grade (~1,200 rows a helpdesk grade)."""
+    return fold(record).strip()
+
+
+Rows = tuple[tuple[object, ...], ...]
+_T = TypeVar("_T")
+
+
+class _SameRows(Generic[_T]):
+    """``read(rows)`` remembered for the same rows: a hit only where every row is the very
+    object it was (a records query `_sqlmemo` serves from a snapshot gives the same row
+    objects in every grade), so rows that are only equal (``1`` and ``1.0``, whose names
+    differ) never share a result. At most `size` kept; they hold their rows."""
+
+    def __init__(self, read: Callable[[Rows], _T], size: int = 64) -> None:
+        self.read, self.size = read, size
+        self._items: OrderedDict[tuple[int, int, int], tuple[Rows, _T]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, rows: Rows) -> _T:
+        if not rows:
+            return self.read(rows)
+        key = (id(rows[0]), id(rows[-1]), len(rows))
+        with self._lock:
+            hit = self._items.get(key)
+        if hit is not None and all(map(operator.is_, hit[0], rows)):
+            return hit[1]
+        value = self.read(rows)
+        with self._lock:
+            self._items[key] = (rows, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def cache_clear(self) -> None:
+        """Forget every result (tests, benchmarks)."""
+        with self._lock:
+            self._items.clear()
+
+
 def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     """``{action: folded records}`` from ``(action, record)`` rows (NULLs skipped)."""
+    return dict(_taken_on(tuple(rows)))
+
+
+def _read_taken(rows: Rows) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for row in rows:
         if len(row) < 2 or row[0] is None or row[1] is None:
@@ -67,17 +107,53 @@ def taken_on(rows: Iterable[tuple[object, ...]]) -> dict[str, frozenset[str]]:
     return {a: frozenset(r) for a, r in out.items()}
 
 
+_taken_on = _SameRows(_read_taken)
+"""`taken_on` remembered for the same rows (the caller gets a copy)."""
+
+
 def on_file(rows: Iterable[tuple[object, ...]]) -> frozenset[str]:
     """The folded records of ``(NULL, record)`` rows: the records on file of a kind, listed by
     a ``records`` query beside its ``(action, record)`` rows. Where any is listed, a number
     named without an id's cue (`CUED`) names a record only when it is on file
     (``partially_refunded, 4200, 105624`` in a reply lists an amount in cents, not an
     order; ``refunded 100107 in full too`` names the order 100107 on file)."""
+    return _on_file(tuple(rows))
+
+
+def _read_on_file(rows: Rows) -> frozenset[str]:
     return frozenset(
         record_name(str(row[1]))
         for row in rows
         if len(row) >= 2 and row[0] is None and row[1] is not None
     )
+
+
+_on_file = _SameRows(_read_on_file)
+"""`on_file` remembered for the same rows."""
+
+
+def record_patterns(
+    taken: Mapping[str, frozenset[str]],
+) -> tuple[dict[str, dict[str, re.Pattern[str]]], re.Pattern[str] | None]:
+    """``({action: {pattern text: pattern}}, kinds)``: the `record_pattern` of each record of
+    each action of ``taken`` (`taken_on`), one per distinct pattern, in ``taken``'s order,
+    and ``kinds``, one pattern of them all (``None`` when there are none). Remembered per
+    ``taken`` (shared: the caller must not change them)."""
+    items = tuple(taken.items())
+    try:
+        return _record_patterns(items)
+    except TypeError:  # records in an unhashable collection: read as they are
+        return _record_patterns.__wrapped__(items)
+
+
+@functools.lru_cache(maxsize=64)
+def _record_patterns(
+    items: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[dict[str, dict[str, re.Pattern[str]]], re.Pattern[str] | None]:
+    patterns = {a: {p.pattern: p for p in map(record_pattern, recs)} for a, recs in items}
+    every = [pat for pats in patterns.values() for pat in pats.values()]
+    kinds = re.compile("|".join(f"(?:{p.pattern})" for p in every)) if every else None
+    return patterns, kinds
 
 
 CUED = re.compile(r"(?:#|\border|\bno\.?|\bnumber|\bnr\.?)\s*$")

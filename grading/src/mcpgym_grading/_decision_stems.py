@@ -21,6 +21,8 @@ _OP: dict[str, Any] = {
         "BRANCH",
         "MAX_REPEAT",
         "MIN_REPEAT",
+        "ATOMIC_GROUP",
+        "POSSESSIVE_REPEAT",
     )
 }
 """The parser's opcodes `_stems` reads."""
@@ -58,6 +60,42 @@ def _stems(items: list[Any], lead: bool = True) -> list[str]:
     return [lit + t for t in tails]
 
 
+def _needed(items: list[Any]) -> list[str] | None:
+    r"""Literal strings one of which stands inside every match of a parsed pattern ``items``
+    (anywhere in it, not only at its beginning: ``\b(?:i|we)\s+refunded`` needs
+    ``refunded``), the most telling such set (its shortest string the longest); None
+    where none can be told. Case-insensitive parts tell nothing."""
+    run = ""
+    found: list[list[str]] = []
+    for op, av in items:
+        if op is _OP["LITERAL"]:
+            run += chr(av)
+            continue
+        if run:
+            found.append([run])
+            run = ""
+        got: list[str] | None = None
+        if op is _OP["SUBPATTERN"]:
+            if not (av[1] | av[2]) & _P.SRE_FLAG_IGNORECASE:
+                got = _needed(_items(av[3]))
+        elif op is _OP["ATOMIC_GROUP"]:
+            got = _needed(_items(av))
+        elif op is _OP["BRANCH"]:
+            alts = [_needed(_items(alt)) for alt in av[1]]
+            got = None if any(x is None for x in alts) else [t for x in alts for t in x or ()]
+        elif op in (_OP["MAX_REPEAT"], _OP["MIN_REPEAT"], _OP["POSSESSIVE_REPEAT"]):
+            got = _needed(_items(av[2])) if av[0] >= 1 else None
+        if got:
+            found.append(got)
+    if run:
+        found.append([run])
+    best: list[str] | None = None
+    for got in found:
+        if best is None or min(map(len, got)) > min(map(len, best)):
+            best = got
+    return best
+
+
 def _stem_table() -> dict[str, tuple[str, ...] | None]:
     stems: dict[str, tuple[str, ...] | None] = {}
     for a, groups in _PATTERNS.items():
@@ -84,3 +122,42 @@ def _live(reading: str, wanted: tuple[str, ...]) -> tuple[str, ...]:
     """The actions of ``wanted`` some form of which may stand in ``reading`` (`_STEMS`; an
     unknown action raises KeyError)."""
     return tuple(a for a in wanted if (s := _STEMS[a]) is None or any(x in reading for x in s))
+
+
+def _clause_table() -> dict[str, tuple[str, ...] | None]:
+    needed: dict[str, tuple[str, ...] | None] = {}
+    for a, groups in _PATTERNS.items():
+        found: list[str] | None = []
+        for p in (p for group in groups for p in group):
+            got = None if p.flags & re.IGNORECASE else _needed(_items(_P.parse(p.pattern)))
+            found = None if got is None or found is None else [*found, *got]
+        if found is not None and a in _NOUNS:
+            noun = _needed(_items(_P.parse(rf"\b(?:{_NOUNS[a]})\b")))
+            found = None if noun is None else [*found, *noun]
+        kept = sorted(set(found or ()), key=len)
+        kept = [x for i, x in enumerate(kept) if not any(y in x for y in kept[:i])]
+        needed[a] = None if found is None else tuple(kept)
+    return needed
+
+
+_CLAUSE_NEEDS = _clause_table()
+"""Literals of each action's forms (and noun) one of which stands inside any match of them
+(`_needed`): an action none of which stands in a clause has no form there, so the
+decision reader does not read it there (sound: each pattern's set is one every match of it
+holds; None where some form has none)."""
+
+
+def _live_in(clause: str, live: tuple[str, ...]) -> tuple[str, ...]:
+    """The actions of ``live`` (`_live` of the reading) a form of which may stand in
+    ``clause`` (`_CLAUSE_NEEDS`): those the reader must read there."""
+    out: list[str] = []
+    for a in live:  # (plain loops: faster than `any` over a generator, called per clause)
+        needs = _CLAUSE_NEEDS[a]
+        if needs is None:
+            out.append(a)
+            continue
+        for x in needs:
+            if x in clause:
+                out.append(a)
+                break
+    return tuple(out)

@@ -65,8 +65,10 @@ literal beginnings `_decision_stems`'; this module reads them together.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 from mcpgym_grading._decision_forms import (
     _CHECKED,
@@ -101,7 +103,7 @@ from mcpgym_grading._decision_scopes import (
     litotes_led,
     ungoverned,
 )
-from mcpgym_grading._decision_stems import _live
+from mcpgym_grading._decision_stems import _live, _live_in
 from mcpgym_grading._mentions import reading_texts
 from mcpgym_grading._skeleton import LETTER_LIKE
 
@@ -123,6 +125,37 @@ class Decision:
     text: str
 
 
+class _Reader(Protocol):
+    def __call__(self, text: str, actions: tuple[str, ...] | None = None) -> list[Decision]: ...
+
+
+def _remembered(read: _Reader) -> _Reader:
+    """``read`` remembered per text and actions (`REMEMBERED` at most, texts up to
+    `REMEMBERED_CHARS` characters): a regrade reads the
+    same replies with the same actions; each caller gets its own list (`Decision` items
+    are immutable). Unhashable actions are read each time."""
+    memo = functools.lru_cache(maxsize=REMEMBERED)(lambda t, a: tuple(read(t, a)))
+
+    @functools.wraps(read)
+    def remembered(text: str, actions: tuple[str, ...] | None = None) -> list[Decision]:
+        if len(text) > REMEMBERED_CHARS:
+            return read(text, actions)
+        try:
+            return list(memo(text, actions))
+        except TypeError:  # a list of actions: not hashable
+            return read(text, actions)
+
+    remembered.cache_clear = memo.cache_clear  # type: ignore[attr-defined]
+    return remembered
+
+
+REMEMBERED = 1024
+"""Readings `decisions` keeps (by text and actions)."""
+REMEMBERED_CHARS = 8192
+"""Longer texts are read each time (their readings not kept)."""
+
+
+@_remembered
 def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decision]:
     """Every claim and denial of ``actions`` (default: all of `ACTIONS`) in ``text``.
 
@@ -170,7 +203,9 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 continue  # ``Yes: all done``: the affirmation still follows the sentence
             asked = []
             hedged: list[str] = []
-            for action in live:
+            # an action none of whose needed literals stands in the clause has no form
+            # there: `_read` would find none (None), so it is not asked
+            for action in _live_in(clause, live):
                 got = _read(clause, carried, action, value, ticked=ticked)
                 found = found or got is not None
                 if got == [] and elided:

@@ -85,7 +85,9 @@ def strip_markup(text: str) -> str:
     if "\\" in text:
         text = _TEX_MATH.sub(lambda m: _TEX_SPACES.sub("", m.group(1)), text)
         text = _TEX_SPACES.sub("", text)
-    return _MD_EMPHASIS.sub("", text)
+    if "*" in text or "_" in text or "~" in text or "`" in text:  # what a marker holds
+        return _MD_EMPHASIS.sub("", text)
+    return text
 
 
 def markup_source(text: str) -> str | None:
@@ -127,7 +129,6 @@ _BARE_TAG = re.compile(r"</?[A-Za-z][\w:.-]{0,40}\s*/?>")
 """A tag with no attributes (``<b>``, ``</span>``, ``<br/>``): it hides nothing."""
 
 
-_RTL_START = frozenset("\u202b\u202e\u2067")  # RLE, RLO, RLI: without them no reordering
 _CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _LINE = re.compile(r"(\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029])")
 
@@ -138,8 +139,8 @@ def visual_order(text: str) -> str:
     letters of right-to-left scripts count as right-to-left, everything else inside an
     embedding as left-to-right). The bidi controls themselves are dropped. A text without
     RLE, RLO or RLI is returned as it is."""
-    if not _RTL_START.intersection(text):
-        return text
+    if "\u202b" not in text and "\u202e" not in text and "\u2067" not in text:
+        return text  # no RLE, RLO or RLI: nothing is reordered
     parts = _LINE.split(text)
     return "".join(p if k % 2 else _line_order(p) for k, p in enumerate(parts))
 

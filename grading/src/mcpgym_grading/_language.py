@@ -77,6 +77,8 @@ def _other_script(sentence: str) -> bool:
     least `_SCRIPT_LETTERS` of them, more than its Latin letters): ``Заказ #7 отменён.``,
     ``订单#7已取消。`` (round 14). A name in another script inside an English sentence
     (``Hi 李明,``) has too few of them."""
+    if sentence.isascii():
+        return False  # every letter a Latin one
     latin = other = 0
     for c in unicodedata.normalize("NFKC", sentence):
         if c.isalpha():

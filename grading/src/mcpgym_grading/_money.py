@@ -275,6 +275,8 @@ _LIST_PREV = re.compile(r"(?<![\w.,])" + _LISTED + r"[\s()]*" + _SEP + r"[\s(]*\
 _GLUED = re.compile(  # a sign with letters glued on either side: "$266.13ish", "is$266"
     r"(?P<sign>[$" + _SIGN_CHARS + r"])[\s(]*(?P<n>" + _NUMBER + r")" + _END
 )
+_DIGIT = re.compile(r"\d")
+"""A digit (of any script: what ``\\d`` in `_NUMBER` reads)."""
 _TIMES_BEFORE = re.compile(r"(?<![\w.,$])(?P<k>[2-9]|[1-9]\d)[ \t]*(?:x|\u00d7|\*|times)[ \t]*\Z")
 """A multiplier right before a mention (``2 x $324.94``, ``3 × $5``, ``2 times $45``): the
 text states the product too."""
@@ -373,6 +375,8 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
     `mcpgym_grading._money_bare`. A zero amount stated as a waived fee is marked
     ``waived`` (`Mention`)."""
     prepared = prepare(text)
+    if _DIGIT.search(prepared) is None:
+        return ()  # every form reads a number of digits (`_NUMBER`, `bare_amounts`): none
     out: list[tuple[int, Mention]] = []
     ends: dict[int, int] = {}  # a mention's start: its end (`_money_hedges.hedge`)
     spans: list[tuple[int, int]] = []

@@ -49,11 +49,21 @@ def _found(piece: str, source: str) -> bool:
     return folded != "" and folded in source
 
 
+_OPENERS = re.compile("[" + re.escape("".join(_OPEN)) + "]")
+"""A character that may open a quoted span (`_OPEN`): `_spans` reads only from these."""
+
+
 def _spans(line: str, source: str) -> str:
     """``line`` without the quoted spans found in ``source`` (already folded)."""
     out: list[str] = []
     i = 0
     while i < len(line):
+        opener = _OPENERS.search(line, i)  # what lies before the next opener is kept
+        if opener is None:
+            out.append(line[i:])
+            break
+        out.append(line[i : opener.start()])
+        i = opener.start()
         close = _OPEN.get(line[i])
         if close is None or (line[i] in "'\u2019" and i > 0 and line[i - 1].isalnum()):
             out.append(line[i])

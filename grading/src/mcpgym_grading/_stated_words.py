@@ -60,6 +60,10 @@ def _phrase_words(phrase: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[\s\-]+", normalise_text(phrase)) if w)
 
 
+_WORDY = re.compile(r"\w")
+"""A letter or digit: a phrase without one is skipped (`stated_other`)."""
+
+
 def _may_match(phrase: str, plain: str) -> bool:
     return all(w in plain for w in _phrase_words(phrase))
 
@@ -69,13 +73,13 @@ def stated_other(text: str, forbidden: Sequence[str], allowed: Sequence[str] = (
     spaces or dashes between words) outside every phrase of ``allowed`` (read out first,
     longest first). Phrases without a letter or digit are skipped."""
     plain = normalise_text(text)
-    for a in sorted({a for a in allowed if re.search(r"\w", a)}, key=len, reverse=True):
+    for a in sorted({a for a in allowed if _WORDY.search(a)}, key=len, reverse=True):
         if _may_match(a, plain):
             plain = _phrase(a).sub(" | ", plain)
     return [
         f
         for f in dict.fromkeys(forbidden)
-        if re.search(r"\w", f) and _may_match(f, plain) and _phrase(f).search(plain)
+        if _WORDY.search(f) and _may_match(f, plain) and _phrase(f).search(plain)
     ]
 
 

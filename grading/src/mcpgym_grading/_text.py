@@ -94,6 +94,17 @@ def _fold_table() -> dict[int, str | None]:
 
 
 _FOLD = _fold_table()
+_ASCII_SPACES = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in sorted(_FOLD) if c < 0x80) + "]"
+)
+"""The ASCII characters `_FOLD` changes (each to a space: tabs, line breaks, the
+information separators): an ASCII text folds by this alone (`fold_cased`)."""
+if any(_FOLD[c] != " " for c in _FOLD if c < 0x80):  # pragma: no cover - a table change
+    raise ImportError("an ASCII character that _FOLD maps to something else than a space")
+_ASCII_PLAIN = re.compile(r"[&%\\<*_~`]|\]\(")
+"""What an ASCII text must hold for `fold_cased` to do more than `_ASCII_SPACES`: a
+reference or escape to decode (``&``, ``%``, ``\\``), markup to strip (``<``, ``](``,
+emphasis markers). NFKC leaves ASCII as it is, and ASCII has no bidi control."""
 
 
 def fold(text: str) -> str:
@@ -109,6 +120,8 @@ def fold_cased(text: str) -> str:
     """The text as `fold` reads it before casefolding: ``fold(t)`` is
     ``fold_cased(t).casefold()``. The skeleton reads it, where a capital ``I`` is also an
     ``l`` (`mcpgym_grading._confusables`)."""
+    if text.isascii() and _ASCII_PLAIN.search(text) is None:
+        return _ASCII_SPACES.sub(" ", text)  # the same, faster (see `_ASCII_PLAIN`)
     return visual_order(strip_markup(decode_references(text))).translate(_FOLD)
 
 
@@ -185,7 +198,11 @@ def _joined(stream: Iterable[str]) -> str:
 def _pieces(text: str, signed: bool) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The folded text's tokens, and for each whether it may join the previous one as a
     digit group (both digit-bearing, only a `_GROUP_SEPARATOR` between, no sign)."""
-    folded = fold(text)
+    return _folded_pieces(fold(text), signed)
+
+
+def _folded_pieces(folded: str, signed: bool) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """`_pieces` of a text already folded."""
     toks: list[str] = []
     joins: list[bool] = []
     prev_end, prev_digit = -1, False
@@ -202,6 +219,18 @@ def _pieces(text: str, signed: bool) -> tuple[tuple[str, ...], tuple[bool, ...]]
         toks.append(tok)
         prev_end, prev_digit = m.end(), has_digit
     return tuple(toks), tuple(joins)
+
+
+def _grouped(toks: tuple[str, ...], joins: tuple[bool, ...]) -> tuple[str, ...]:
+    """`grouped_tokens` from the text's `_pieces`: each token that may join the previous
+    one joined to it (the same test)."""
+    out: list[str] = []
+    for tok, join in zip(toks, joins, strict=True):
+        if join:
+            out[-1] += tok
+        else:
+            out.append(tok)
+    return tuple(out)
 
 
 def _without_spelled(
@@ -312,13 +341,19 @@ class TextView:
     def _of(cls, text: str, signed: bool) -> TextView:
         cased = fold_cased(text)
         folded = cased.casefold()
-        pieces = _pieces(text, signed)
+        # the text folded once: its tokens (`tokens`) are the pieces', its grouped tokens
+        # (`grouped_tokens`) the pieces joined, its loose ones (`loose_tokens`) those
+        # without the spelled separators
+        pieces = _folded_pieces(folded, signed)
+        grouped = _grouped(*pieces)
         lists = (
-            tuple(tokens(text, signed=signed)),
-            tuple(grouped_tokens(text, signed=signed)),
-            tuple(loose_tokens(text, signed=signed)),
+            pieces[0],
+            grouped,
+            tuple(t for t in grouped if t not in SPELLED_SEPARATORS),
         )
-        atoms = _skeleton.build(cased, money_spans(folded))
+        spans = tuple(money_spans(folded))
+        long = len(cased) > VIEW_CACHE_MAX_CHARS  # (not kept: as `_cached_view`)
+        atoms = _skeleton.build(cased, spans) if long else _atoms(cased, spans)
         return cls(
             folded, signed, _joined(pieces[0]), pieces, _without_spelled(*pieces), lists, atoms
         )
@@ -386,6 +421,13 @@ class TextView:
             return True
         needle = _skeleton.Needle.of(fold(value))
         return _skeleton.find(self._atoms, needle, signed=self.signed, whole=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _atoms(cased: str, spans: tuple[tuple[int, int], ...]) -> tuple[_skeleton.Atom, ...]:
+    """`_skeleton.build` remembered per text: a text's signed and unsigned views read the
+    same atoms (a grade asks for both)."""
+    return _skeleton.build(cased, spans)
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a check may list thousands of values
