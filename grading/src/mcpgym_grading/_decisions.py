@@ -81,9 +81,9 @@ from mcpgym_grading._decision_forms import (
     _VALUE_NO,
     _VALUE_YES,
     AFFIRMED,
+    ENDED_FORMS,
 )
 from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
-from mcpgym_grading._decision_forms import ENDED_FORMS
 from mcpgym_grading._decision_forms import Action as Action
 from mcpgym_grading._decision_forms import decision_sentence as decision_sentence
 from mcpgym_grading._decision_futures import THIRD_PARTY_OBJECTS, THIRD_PARTY_SKIPS, futures
