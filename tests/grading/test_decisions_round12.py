@@ -133,6 +133,8 @@ def test_a_negation_before_a_check_mark_leaves_the_ticked_item_unsure(text: str)
     assert got and None in got and False not in got
 
 
-def test_a_ticked_item_without_a_negation_before_it_is_a_claim_and_a_negated_one_a_denial() -> None:
+def test_a_ticked_item_without_a_negation_before_it_is_a_claim_and_a_negated_one_a_denial() -> (
+    None
+):
     assert [d.done for d in decisions("The igniter works\n\u2705 Cancel it.")] == [True]
     assert [d.done for d in decisions("- [x] Don't cancel it.")] == [False]

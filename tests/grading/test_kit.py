@@ -214,7 +214,9 @@ def test_states_decision_is_the_hand_written_decision_match() -> None:
             bands=("easy",),
         ),
     )
-    only = states_decision(name="n", lead="x: ", sql="SELECT 1", bands=("easy",), claimed=("post",))
+    only = states_decision(
+        name="n", lead="x: ", sql="SELECT 1", bands=("easy",), claimed=("post",)
+    )
     assert (
         only.description
         == "x: claims post as done (conditional, future and requested forms state nothing)"
