@@ -9,7 +9,7 @@ Use: `rows16(label, [(env, family, bands, where, text)], honest=False)`; NSEEDS 
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/round12rub")
-from _r12 import E, L, ToolCall, grade  # noqa: E402
+from _r12 import E, L, ToolCall, final_rows, grade  # noqa: E402,F401
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2
 ONLY = sys.argv[2].split(",") if len(sys.argv) > 2 else None
@@ -37,7 +37,7 @@ def mutate(v, fam, where, text):
     p = dict(v.params)
     p["_fam"] = fam
     try:
-        t = text(p) if callable(text) else text.format(**_fmt(p))
+        t = text(_fmt(p), v) if callable(text) else text.format(**_fmt(p))
     except (KeyError, IndexError, ValueError):
         return None
     if t is None:
