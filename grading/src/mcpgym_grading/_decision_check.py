@@ -47,6 +47,14 @@ def _collective(sentence: str) -> bool:
     return any(not _ONE_OF.search(folded[: m.start()]) for m in _COLLECTIVE.finditer(folded))
 
 
+_NAME = (
+    r"(?:(?:either|both|the|your|orders?|invoices?|bills?|no\.?|number|nr\.?)\W*)*"
+    r"(?<![\w-])[\w#-]*\d[\w-]*(?![\w-])"
+)
+_PAIRED = re.compile(rf"^\W*{_NAME}\s*(?:(?:or|and|plus)\s+|[/&]\s*){_NAME}")
+"""A record's name straight before the next record's, ``or``/``and``/``&``/``/`` between: the
+first of a pair sharing the sentence's verb (``Order #7 or #8 has been refunded``, ``#7 and
+#8 were cancelled``)."""
 _PIECE_BREAK = re.compile(r"[,;(]\s*|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|and)\s")
 
 
@@ -143,6 +151,9 @@ def sentences_about(
             cuts.append(breaks[-1] if breaks else p1)
         cuts.append(len(folded))
         pieces = [folded[cuts[i] : cuts[i + 1]] for i, (_, mine) in enumerate(names) if mine]
+        at = next(i for i, (_, m) in enumerate(names) if m)
+        if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
+            pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
         out.extend(pieces if len(names) > 1 else [s])
     return out
 

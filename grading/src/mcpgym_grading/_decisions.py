@@ -262,6 +262,8 @@ _DENIED_BACK = re.compile(
 """A clause that only denies what the sentence before named, asked or reported (``You asked
 whether order #7 was refunded; it was not``, ``I checked and it hasn't been``): the denial
 of those actions, as `AFFIRMED` claims them (round 16's reported speech)."""
+_LISTED = re.compile(r"#\s?\d|\b\d{3,}\b|\b[a-z]{2,6}-\d")
+"""A record's name in a key's value (``#7``, ``100494``, ``trai-9197``, ``inv-2026-0151``)."""
 _BARE_YES = re.compile(r"^[\W_]*(?:(?:yes|yep|yeah|sure|ok(?:ay)?)[\W_]*)?$", re.IGNORECASE)
 """A clause of a bare ``yes`` (or only marks: the ``")`` closing a quote) between a sentence
 and its affirmation (``Yes: all done``): it keeps the sentence's actions for the affirmation
@@ -308,7 +310,9 @@ def _read(
     clause is the value of a key of completion (`_ticks`): a form leading it is claimed, as
     after ``- [x]``."""
     claims, bases, states = _PATTERNS[action]
-    generic = bool(_GENERIC.search(clause))
+    # a rule about every record states nothing, but as a list's key it names its records
+    # (``Cancelled orders: #7``, ``Posted bills: TRAI-9197``; round 16's C16a)
+    generic = bool(_GENERIC.search(clause)) and not _LISTED.search(value)
     read: list[tuple[bool | None, tuple[int, int], str]] = []
     seen = False
     raw = f"{carried} {clause}"
