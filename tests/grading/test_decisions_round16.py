@@ -147,3 +147,45 @@ def test_a_payout_on_the_customers_step_is_a_promise(text: str) -> None:
 )
 def test_a_payout_on_the_deciders_step_is_no_promise(text: str) -> None:
     assert payout_promised(text, DECIDERS) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("Cancelled orders: #100494.", "cancel"),
+        ("Posted bills: TRAI-9197.", "post"),
+    ],
+)
+def test_a_rules_key_naming_records_lists_them(text: str, action: str) -> None:
+    assert claims(text, action)
+
+
+def test_a_rule_without_records_still_states_nothing() -> None:
+    assert not claims("Cancelled orders are refunded in full.", "cancel")
+    assert not claims("Cancelled orders: 0", "cancel")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Order #100352 or #100251 has been refunded.",
+        "Order #100352 and order #100251 have been refunded.",
+        "Either #100352 or #100251 was refunded.",
+        "#100352 / #100251 refunded",
+    ],
+)
+def test_the_first_of_a_pair_shares_the_verb(text: str) -> None:
+    assert misbound_claims([text], {"refund": frozenset({"100251"})}) != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Orders #100352 and #100251: #100251 refunded, #100352 escalated.",
+        "Order #100352, not #100251, went to billing.",
+        "Order #100352 went to billing and #100251 was refunded.",
+        "I refunded order #100251; order #100352 went to billing.",
+    ],
+)
+def test_a_record_with_its_own_verb_is_no_pair(text: str) -> None:
+    assert misbound_claims([text], {"refund": frozenset({"100251"})}) == []
