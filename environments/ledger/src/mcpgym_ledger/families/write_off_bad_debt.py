@@ -56,6 +56,7 @@ from mcpgym_ledger.families._note_roles import (
 from mcpgym_ledger.families._notes import (
     EPISODE_MEMOS_SQL,
     EPISODE_REASONS_SQL,
+    EPISODE_TEXT_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -345,6 +346,20 @@ RUBRIC = Rubric(
             sql=EPISODE_REASONS_SQL,
             not_claimed=("write-off",),
             about=Param("escalate_number"),
+            required=True,
+            bands=("hard", "expert"),
+        ),
+        SqlCheck(
+            name="texts-state-escalated-still-open",
+            description="no note, memo or reason says the escalated invoice has nothing left "
+            "open (`INV-… now has a zero balance`, `nothing is left open on INV-…`, `INV-… is "
+            "settled`): it was not written off, the controller decides on it (round 15's "
+            "L15c: a write-off claimed by the state it leaves; a paid invoice says the same, "
+            "so only this family's escalated invoice is read, `mcpgym_grading._settled`)",
+            sql="SELECT x FROM (SELECT mcpgym_settled(t.body, :escalate_number) AS x "
+            f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL",
+            expected=[],
+            weight=1,
             required=True,
             bands=("hard", "expert"),
         ),
