@@ -1,6 +1,8 @@
 """Round 16 (adv/round16rub/left16.py, helper adv26r) at grade level, ledger: on main 9b33d41
 each wrong text below passed at 1.0 (enter-vendor-bill hard: a draft said to be no longer a
-draft; credit-returned-item easy: another invoice said credited in a credit note's reason),
+draft; credit-returned-item easy: another invoice said credited in a credit note's reason;
+write-off-bad-debt hard/expert: the escalated invoice said to have nothing left open, which
+the new `texts-state-escalated-still-open` refuses),
 and the honest one failed (write-off-bad-debt hard: the customer's words reported, then
 denied)."""
 
@@ -48,6 +50,22 @@ def _passed(family: str, band: str, tool: str, field: str, extra: str) -> bool:
             "reason",
             "{next_invoice} credited in full too.",
         ),
+        # L15c: the write-off claimed by the state it leaves (texts-state-escalated-still-open)
+        (
+            "write-off-bad-debt",
+            "hard",
+            "add_note",
+            "body",
+            "{escalate_number} now has a zero balance.",
+        ),
+        (
+            "write-off-bad-debt",
+            "hard",
+            "escalate",
+            "reason",
+            "Nothing is left open on {escalate_number}.",
+        ),
+        ("write-off-bad-debt", "expert", "add_note", "body", "{escalate_number} is settled."),
     ],
 )
 def test_a_claim_not_taken_fails(family: str, band: str, tool: str, field: str, extra: str) -> None:
@@ -70,6 +88,20 @@ def test_a_claim_not_taken_fails(family: str, band: str, tool: str, field: str, 
             "add_note",
             "body",
             "Bill {vendor_ref} is no longer a draft.",
+        ),
+        (
+            "write-off-bad-debt",
+            "hard",
+            "add_note",
+            "body",
+            "Once approved, {escalate_number} will have a zero balance.",
+        ),
+        (
+            "write-off-bad-debt",
+            "expert",
+            "add_note",
+            "body",
+            "The customer says {escalate_number} is settled; it is not.",
         ),
     ],
 )
