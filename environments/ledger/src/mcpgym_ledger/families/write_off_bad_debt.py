@@ -351,12 +351,15 @@ RUBRIC = Rubric(
         ),
         SqlCheck(
             name="texts-state-escalated-still-open",
-            description="no note, memo or reason says the escalated invoice has nothing left "
-            "open (`INV-… now has a zero balance`, `nothing is left open on INV-…`, `INV-… is "
-            "settled`): it was not written off, the controller decides on it (round 15's "
+            description="the escalated invoice is still open, in the books and in the texts: "
+            "it stays posted (not written off, paid or credited) and no note, memo or reason "
+            "says it has nothing left open (`INV-… now has a zero balance`, `nothing is left "
+            "open on INV-…`, `INV-… is settled`): the controller decides on it (round 15's "
             "L15c: a write-off claimed by the state it leaves; a paid invoice says the same, "
             "so only this family's escalated invoice is read, `mcpgym_grading._settled`)",
-            sql="SELECT x FROM (SELECT mcpgym_settled(t.body, :escalate_number) AS x "
+            sql="SELECT 'the escalated invoice is ' || status FROM invoices "
+            "WHERE id = :escalate_invoice_id AND status <> 'posted' "
+            "UNION ALL SELECT x FROM (SELECT mcpgym_settled(t.body, :escalate_number) AS x "
             f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL",
             expected=[],
             weight=1,
