@@ -55,6 +55,12 @@ it``) still stands for the next. Also read:
   #7``), an elided completion after the request (``…, which I did``) and a request word in
   a relative clause (``What you asked for has been refunded``).
 
+- (round 16) the state an action ends, said with its own negation, claims it
+  (`_decision_forms._ENDED`: ``Order #7 is no longer active``, ``Bill X is no longer a
+  draft``); the customer's reported speech hedges what it reports (``You said order #7 was
+  cancelled``) and ``it was not`` after it denies it (`_DENIED_BACK`), as `AFFIRMED` claims;
+  a rule's key naming a record lists it (``Cancelled orders: #7``).
+
 Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
 rubric's: changing them changes grades, not rubric digests.
 
