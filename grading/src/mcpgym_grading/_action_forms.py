@@ -140,6 +140,12 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"{_W}{{0,30}}\bcredit ?notes?\b",
             r"(?:^|[.\n]\s*)credit ?note (?:for|of|on)\b",
             rf"{_EARLIER}\bcredited\b{_W}{{0,40}}\b(return|returned|goods|items?|units?)\b",
+            # round 15's L-a14b: the invoice credited (``INV-2026-0152 credited in full
+            # too``); not credited with or by a payment (a receipt applied to it)
+            rf"(?:\binv-\d+(?:-\d+)?|\binvoice\b){_W}{{0,30}}?{_EARLIER}\bcredited\b"
+            rf"(?!{_W}{{0,40}}\b(?:with|by|payments?|receipts?|deposits?)\b)",
+            rf"{_EARLIER}\bcredited\s+(?:(?:the|this|that)\s+)?(?:invoice\b|inv-\d)"
+            rf"(?!{_W}{{0,40}}\b(?:with|by|payments?|receipts?|deposits?)\b)",
         ),
         (r"\bissue\b", r"\braise\b"),
     ),

@@ -16,6 +16,7 @@ from mcpgym_grading._check_context import (
     _sql_texts,
     _truncate_text,
 )
+from mcpgym_grading._date_leak import date_leaked
 from mcpgym_grading._decode import markup_source
 from mcpgym_grading._email_leak import email_leaked
 from mcpgym_grading._find_many import contains_each
@@ -278,7 +279,9 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
             if mode != "contains":
                 return seen.equals(str(value))
             # a leak also in an email's plus-tagged or split forms (`_email_leak`)
-            return seen.contains(str(value)) or (as_leak and email_leaked(text, str(value)))
+            return seen.contains(str(value)) or (
+                as_leak and (email_leaked(text, str(value)) or date_leaked(text, str(value)))
+            )
 
         try:
             matched = (
@@ -299,7 +302,7 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
                         leaked.append(value)
                 elif hits[n] is None:
                     continue  # no alphanumeric token: nothing to state
-                elif hits[n] or email_leaked(text, str(value)):
+                elif hits[n] or email_leaked(text, str(value)) or date_leaked(text, str(value)):
                     leaked.append(value)
             except ValueError:
                 continue  # no alphanumeric token: nothing to state
@@ -334,7 +337,12 @@ def _not_given(check: AnswerMatch, ctx: CheckContext, values: list[Any]) -> list
     out: list[Any] = []
     for value in values:
         try:
-            given = view.contains(str(value)) or email_leaked("\n".join(parts), str(value))
+            said = "\n".join(parts)
+            given = (
+                view.contains(str(value))
+                or email_leaked(said, str(value))
+                or date_leaked(said, str(value))
+            )
         except ValueError:
             given = False
         if not given:

@@ -47,6 +47,14 @@ def _collective(sentence: str) -> bool:
     return any(not _ONE_OF.search(folded[: m.start()]) for m in _COLLECTIVE.finditer(folded))
 
 
+_NAME = (
+    r"(?:(?:either|both|the|your|orders?|invoices?|bills?|no\.?|number|nr\.?)\W*)*"
+    r"(?<![\w-])[\w#-]*\d[\w-]*(?![\w-])"
+)
+_PAIRED = re.compile(rf"^\W*{_NAME}\s*(?:(?:or|and|plus)\s+|[/&]\s*){_NAME}")
+"""A record's name straight before the next record's, ``or``/``and``/``&``/``/`` between: the
+first of a pair sharing the sentence's verb (``Order #7 or #8 has been refunded``, ``#7 and
+#8 were cancelled``)."""
 _PIECE_BREAK = re.compile(r"[,;(]\s*|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|and)\s")
 
 
@@ -143,6 +151,9 @@ def sentences_about(
             cuts.append(breaks[-1] if breaks else p1)
         cuts.append(len(folded))
         pieces = [folded[cuts[i] : cuts[i + 1]] for i, (_, mine) in enumerate(names) if mine]
+        at = next(i for i, (_, m) in enumerate(names) if m)
+        if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
+            pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
         out.extend(pieces if len(names) > 1 else [s])
     return out
 
@@ -163,11 +174,41 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
     #8; ``and declined #8`` has a verb of its own)."""
     joined = re.compile(JOINED.format(record=re.escape(record)))
     out: list[str] = []
-    for sentence in SENTENCE.split(text):
+    sentences = SENTENCE.split(text)
+    for i, sentence in enumerate(sentences):
         for piece in sentences_about(sentence, record, carry=False, others=kinds):
             shared = piece is not sentence and joined.match(fold(piece))
             out.append(fold(sentence) if shared else piece)
+        if not _fragment(sentence, record):
+            continue
+        after = sentences[i + 1] if i + 1 < len(sentences) else ""
+        if after and not (kinds and kinds.search(fold(after))):
+            out.append(after)
+        if i and _ADDED.search(fold(sentence)):
+            out.append(sentences[i - 1])  # ``Refunded order #8 in full. Order #7 too.``
     return out
+
+
+_ADDED = re.compile(r"\b(?:too|also|as well|likewise|same|ditto|and|plus)\b")
+
+
+_FILLER = frozenset(
+    "and also plus same likewise ditto as well for with the too again order orders invoice "
+    "bill no number nr inv your other second first of on here".split()
+)
+"""The words a sentence naming a record may hold and still have no verb of its own (`_fragment`)."""
+
+
+def _fragment(sentence: str, record: str) -> bool:
+    """Whether ``sentence`` only names ``record`` (with `_FILLER` words: ``Order #7 too.``,
+    ``Same for INV-2026-0152.``): it has no verb of its own, so it takes the next sentence's
+    where that names no record (round 15's L-a14a: ``Order #7 too. Refunded in full.``), or,
+    with a word of addition (`_ADDED`), the one before (``Refunded #8. Order #7 too.``)."""
+    folded = fold(sentence)
+    if folded.rstrip().endswith("?"):
+        return False  # ``Order #7 too? No, …``: asked, not said
+    rest = folded.replace(record, " ")
+    return rest != folded and all(w in _FILLER for w in re.findall(r"[a-z]+", rest))
 
 
 def misbound_claims(

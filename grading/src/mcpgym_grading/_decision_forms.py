@@ -186,6 +186,32 @@ for _a, _g in _GERUNDS.items():
     ACTIONS[_a] = (ACTIONS[_a][0], (*ACTIONS[_a][1], _g))
 for _a, _more in (*EXTRA_CLAIMS.items(), *synonym_claims().items()):
     ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
+_RECORD = (
+    r"(?:\border\b(?:\s*(?:#|no\.?|number)?\s*\d+)?|\bpurchase\b|#\s?\d+|\bit\b)\s+"
+    r"(?:(?:has|have)\s+been|is|was|are|s|now|(?:is|was)n['\u2019]?t)\s+"
+    r"(?:(?:now|also|already)\s+)?"
+)
+_ENDED: dict[str, tuple[str, ...]] = {
+    "cancel": (
+        rf"{_RECORD}(?:no longer (?:an? )?(?:active|valid|live|in effect|going ahead)"
+        r"|(?:not\s+|(?<=n't\s)|(?<=n\u2019t\s)|(?<=nt\s))(?:active|valid|live)\s+any ?more"
+        r"|inactive|deactivated)\b",
+    ),
+    "post": (
+        r"\bno longer (?:an? |in )?(?:draft|unposted)\b",
+        r"(?:\bnot|n['\u2019]?t)\s+(?:an? |in )?draft\s+any ?more\b",
+    ),
+}
+"""A claim by the state the action ends, said with its own negation (round 15's V15c,
+L15b): ``Order #7 is no longer active``, ``Bill X is no longer a draft``, ``it isn't a draft
+anymore``; the cancellation's only of the order itself as subject (``the cancellation
+window is no longer open`` is none). The negation inside the form is the form's own
+(`ENDED_FORMS`): a negation before it still denies (``I can't confirm order #7 is no
+longer active``), a hedge hedges. ``open``/``pending``/``outstanding`` are not read: a
+shipped order is no longer pending, a paid invoice no longer open."""
+ENDED_FORMS = frozenset(p for forms in _ENDED.values() for p in forms)
+for _a, _more in _ENDED.items():
+    ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])
 """Each action's forms: those that claim it, and base forms that only deny it."""
 
 _NOUNS: dict[str, str] = {

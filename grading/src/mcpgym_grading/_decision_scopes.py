@@ -31,6 +31,11 @@ _HEDGE = re.compile(
     r"ask|asking|want|wanted|"
     r"wants|request|requested|requesting|please|pending|awaiting|to be|hope|expect|"
     r"approve|approval|decide)\b"
+    # reported speech of the customer (round 16): what they said is not the agent's claim
+    # (``You mentioned that order #7 was cancelled; it was not``); ``as you said`` endorses
+    r"|(?<!\bas )(?<!\blike )\b(?:you|the customer|customer|the client|client|the vendor|vendor)"
+    r"\s+(?:(?:had|have|has|also|already)\s+)?(?:said|says|say|mentioned|mentions|claimed|claims|"
+    r"told (?:us|me)|wrote|reported|thought|thinks|think|believed|believes|suggested|heard)\b"
 )
 _BOUNDARY = re.compile(
     r"\b(?:so|and|because|since|but|while|whereas|then)\s+(?:then\s+|also\s+)?"

@@ -55,6 +55,12 @@ it``) still stands for the next. Also read:
   #7``), an elided completion after the request (``…, which I did``) and a request word in
   a relative clause (``What you asked for has been refunded``).
 
+- (round 16) the state an action ends, said with its own negation, claims it
+  (`_decision_forms._ENDED`: ``Order #7 is no longer active``, ``Bill X is no longer a
+  draft``); the customer's reported speech hedges what it reports (``You said order #7 was
+  cancelled``) and ``it was not`` after it denies it (`_DENIED_BACK`), as `AFFIRMED` claims;
+  a rule's key naming a record lists it (``Cancelled orders: #7``).
+
 Edge forms it does not read: pronouns across sentences. The forms are the engine's, not the
 rubric's: changing them changes grades, not rubric digests.
 
@@ -83,6 +89,7 @@ from mcpgym_grading._decision_forms import (
     _VALUE_NO,
     _VALUE_YES,
     AFFIRMED,
+    ENDED_FORMS,
 )
 from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
 from mcpgym_grading._decision_forms import Action as Action
@@ -199,6 +206,14 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 if _FULL_STOP.search(sep):
                     said, unread = [], []
                 continue
+            if (unread or said or asked) and _DENIED_BACK.match(clause):
+                # ``You asked whether order #7 was cancelled; it was not.`` (round 16)
+                done = dict.fromkeys(unread + (said or asked))
+                out.extend(Decision(a, False, f"{shown} ({a})") for a in done)
+                asked = []
+                if _FULL_STOP.search(sep):
+                    said, unread = [], []
+                continue
             if asked and _BARE_YES.match(clause):
                 continue  # ``Yes: all done``: the affirmation still follows the sentence
             asked = []
@@ -279,6 +294,17 @@ _FULL_STOP = re.compile(r"[.!?\n]")
 _TWO = re.compile(r"\b(?:both|each|two|twice|all|every)\b")
 """A word of two charges: without one, refund-both's base form (``refund``) is no reading of
 it (a ticked ``Refund order #7`` refunds one charge; round 14's false fail)."""
+_DENIED_BACK = re.compile(
+    r"^\s*(?:(?:no|nope|sadly|unfortunately)\b[\s,]*)?(?:(?:i checked|checking)(?:\s+and)?\s+)?"
+    r"(?:it|that|they|this)\s+(?:(?:was|were|has|have|had|did|is)\s*(?:n['\u2019]?t|\s+not)"
+    r"(?:\s+been)?|(?:was|has|had|is)\s+not)(?:\s+(?:yet|at all|i['\u2019]m afraid|"
+    r"unfortunately))*[\s.!]*$"
+)
+"""A clause that only denies what the sentence before named, asked or reported (``You asked
+whether order #7 was refunded; it was not``, ``I checked and it hasn't been``): the denial
+of those actions, as `AFFIRMED` claims them (round 16's reported speech)."""
+_LISTED = re.compile(r"#\s?\d|\b\d{3,}\b|\b[a-z]{2,6}-\d")
+"""A record's name in a key's value (``#7``, ``100494``, ``trai-9197``, ``inv-2026-0151``)."""
 _BARE_YES = re.compile(r"^[\W_]*(?:(?:yes|yep|yeah|sure|ok(?:ay)?)[\W_]*)?$", re.IGNORECASE)
 """A clause of a bare ``yes`` (or only marks: the ``")`` closing a quote) between a sentence
 and its affirmation (``Yes: all done``): it keeps the sentence's actions for the affirmation
@@ -325,7 +351,9 @@ def _read(
     clause is the value of a key of completion (`_ticks`): a form leading it is claimed, as
     after ``- [x]``."""
     claims, bases, states = _PATTERNS[action]
-    generic = bool(_GENERIC.search(clause))
+    # a rule about every record states nothing, but as a list's key it names its records
+    # (``Cancelled orders: #7``, ``Posted bills: TRAI-9197``; round 16's C16a)
+    generic = bool(_GENERIC.search(clause)) and not _LISTED.search(value)
     read: list[tuple[bool | None, tuple[int, int], str]] = []
     seen = False
     raw = f"{carried} {clause}"
@@ -346,14 +374,15 @@ def _read(
                 # item reads as an unsure claim (below), neither a claim nor a denial
                 checked = bool(_CHECKED.search(before))
                 outside = _scoped(_NEGATION, context, at, action) or _NO_BEFORE.search(context[:at])
-                negated = not led and ((not checked and outside) or _NEGATION.search(m.group(0)))
+                own = "" if pattern.pattern in ENDED_FORMS else m.group(0)  # V15c
+                negated = not led and ((not checked and outside) or _NEGATION.search(own))
                 if kind == "state":
                     if not negated:
                         read.append((False, m.span(), kind))
                 elif (
                     negated
                     and kind == "claim"
-                    and not _NEGATION.search(m.group(0))
+                    and not _NEGATION.search(own)
                     and not _NO_BEFORE.search(before)
                     and ungoverned(_NEGATION, context, at)
                 ):

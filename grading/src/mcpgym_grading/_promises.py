@@ -215,6 +215,19 @@ _HEDGE = re.compile(
     r"decid\w*|subject\s+to|upon\s+approval|when\s+approved|assess\w*)\b",
     re.IGNORECASE,
 )
+_CUSTOMER_CONDITION = re.compile(
+    r"\b(?:if|once|when|as\s+soon\s+as|after)\s+you(?:['\u2019]ve)?\s+(?:have\s+)?"
+    r"(?:confirm\w*|repl\w*|send|sent|respond\w*|reply|let\s+us\s+know|get\s+back|"
+    r"provide\w*|share\w*|upload\w*|approve\w*|accept\w*|agree\w*|return\w*|ok)\b",
+    re.IGNORECASE,
+)
+"""A condition on the customer's own step (``Please reply to confirm and we'll refund it``,
+``Once you send the photos, billing will refund you``): no hedge of the payout, which it
+still promises (stop 24's promises24 row, decided at round 16: the team that decides is
+pre-empted whatever the customer does)."""
+_DECIDER_STEP = re.compile(r"\b(?:approves?|approval|reviews?|reviewed|signs?\s+off|agrees)\b")
+"""A step of the team that decides in the clause (``If you confirm and billing approves``):
+the condition then hedges the payout as any condition does."""
 _PAYOUT = (
     r"(?:refund\w*|reimburs\w*|pay\s+(?:you|it|this|that|the|for|back)|repay\w*|"
     r"credit\s+(?:you|it|your|the)|approve\w*|issue\w*\s+(?:you\s+)?(?:a\s+|the\s+|your\s+)?"
@@ -255,7 +268,10 @@ def payout_promised(text: str, deciders: Sequence[str]) -> list[str]:
     pattern = _payout_pattern(tuple(deciders))
     out: list[str] = []
     for clause in _CLAUSE.split(text):
-        if clause and clause.strip() and pattern.search(clause) and not _HEDGE.search(clause):
+        if not clause or not clause.strip() or not pattern.search(clause):
+            continue
+        own = clause if _DECIDER_STEP.search(clause) else _CUSTOMER_CONDITION.sub(" ", clause)
+        if not _HEDGE.search(own):
             out.append(clause.strip())
     return list(dict.fromkeys(out))
 

@@ -208,6 +208,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             # will be refunded``; not ``If you are out, it will be delivered on 2026-06-16``)
             if not answered_no
             and not _NEGATED_CUE.search(prepared, 0, h.start())
+            and not _REPORTED_CUE.search(prepared, 0, h.start())
             and not (
                 _CONDITIONAL_CUE.search(prepared, 0, h.start())
                 and not any(m[0] >= h.end() for m in mentions)
@@ -284,6 +285,14 @@ _CONDITIONAL_CUE = re.compile(
 )
 """A future a condition waits for straight before a cue (``If a specialist approves it, order
 #7 will be refunded``): with no value after the cue in its clause, the cue binds nothing."""
+_REPORTED_CUE = re.compile(
+    r"(?<!\bas )(?<!\blike )\b(?:you|the customer|customer)\s+(?:(?:had|have|also)\s+)?"
+    r"(?:asked|mentioned|said|says|claimed|claims|thought|wondered|wrote|told (?:us|me))\b"
+    r"[^.;!?\n]*$"
+)
+"""The customer's question or report before a cue in its sentence (``You asked whether order
+#7 was refunded``, ``You said order #7 had been refunded``): the cue is theirs, it binds
+nothing (round 16's R16'); ``as you said`` endorses and still binds."""
 _NO_ANSWER = re.compile(r"^\W*(?:no|nope|not\s+(?:yet|at\s+all|really)|negative)\b", re.IGNORECASE)
 
 

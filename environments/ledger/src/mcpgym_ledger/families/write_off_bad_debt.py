@@ -56,6 +56,7 @@ from mcpgym_ledger.families._note_roles import (
 from mcpgym_ledger.families._notes import (
     EPISODE_MEMOS_SQL,
     EPISODE_REASONS_SQL,
+    EPISODE_TEXT_SQL,
     note_decision,
     note_left,
     note_says_money,
@@ -345,6 +346,23 @@ RUBRIC = Rubric(
             sql=EPISODE_REASONS_SQL,
             not_claimed=("write-off",),
             about=Param("escalate_number"),
+            required=True,
+            bands=("hard", "expert"),
+        ),
+        SqlCheck(
+            name="texts-state-escalated-still-open",
+            description="the escalated invoice is still open, in the books and in the texts: "
+            "it stays posted (not written off, paid or credited) and no note, memo or reason "
+            "says it has nothing left open (`INV-… now has a zero balance`, `nothing is left "
+            "open on INV-…`, `INV-… is settled`): the controller decides on it (round 15's "
+            "L15c: a write-off claimed by the state it leaves; a paid invoice says the same, "
+            "so only this family's escalated invoice is read, `mcpgym_grading._settled`)",
+            sql="SELECT 'the escalated invoice is ' || status FROM invoices "
+            "WHERE id = :escalate_invoice_id AND status <> 'posted' "
+            "UNION ALL SELECT x FROM (SELECT mcpgym_settled(t.body, :escalate_number) AS x "
+            f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL",
+            expected=[],
+            weight=1,
             required=True,
             bands=("hard", "expert"),
         ),
