@@ -253,7 +253,7 @@ TEXT_MEMOS: list[Any] = [
 """The memos of stop 26 keyed by a reply's text: emptied before each first-seen grade."""
 
 VALUE_MEMOS: list[Any] = [
-    _decision_records._name,  # noqa: SLF001
+    _decision_records.record_name,
     _decision_records._taken_on,  # noqa: SLF001
     _decision_records._on_file,  # noqa: SLF001
     _decision_records._record_patterns,  # noqa: SLF001
