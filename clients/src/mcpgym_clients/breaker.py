@@ -14,6 +14,25 @@ attempt. The first attempts of the episodes in flight when a server restarts all
 once; a restart that is over by their retries never trips the breaker. Any attempt that
 ended otherwise (scored, or failed for another reason) resets the count of both servers.
 
+The count alone depends on the concurrency: the retries of the slots in flight during one
+restart all fail together, so at ``--concurrency 4`` a grading-service restart of ~3 s
+counted 3 within a second and stopped the campaign, where at concurrency 1 the same restart
+had to outlast ~10 s of one slot's waits, and at ``--concurrency 16`` any blip stopped it
+(adversarial round 16, R16-5). So the breaker also asks for time: it trips only once the run
+of counted attempts has lasted ``min_run`` seconds (from its first counted attempt to the
+one that trips it, on the injected monotonic ``clock``) as well as reached ``threshold``.
+The campaign sets ``min_run`` to one slot's whole retry wait at its longest
+(`retry_window`: 3 + 6 = 9 s with the default ``--infra-retry-wait`` 3 and 2 retries),
+the time the count already took at concurrency 1: a server back within what one slot's
+retries ride out never stops a campaign, at any concurrency, and a server still down past
+it stops it as before. Time rather than counting the slots that spent all their retries:
+that would keep the bound on a dead or frozen server (each of ``threshold`` slots waits its
+whole schedule, each attempt of a frozen server a timeout) but stretch it ``threshold``
+times at concurrency 1, where the count was never the problem; the time floor adds at most
+one retry round at any concurrency (a frozen server's attempts each take a timeout, longer
+than the floor, so its stop comes where it came, or one timeout later with slots in flight
+together). ``min_run`` 0 (``--infra-retry-wait 0``, or no retries) is the count alone.
+
 The grading service is counted the same way when it answers every grade request with a
 failure (`EpisodeRecord.ungraded`): a 404 for each episode the harness opened and ended (a
 grading service on another episode store, or one that lost its store), a 5xx, a grade of
@@ -34,10 +53,12 @@ another reason before its first answer says nothing about the model API.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.runstore import RunStore
@@ -46,6 +67,17 @@ from mcpgym_clients.selection import VariantKey
 BREAKER_THRESHOLD = 3
 """Consecutive counted attempts that one server did not answer after which the campaign
 stops (`ServiceBreaker`)."""
+
+
+def retry_window(retries: int, backoff: RetryPolicy) -> float:
+    """One slot's whole wait between its ``retries`` infra retries at its longest (no
+    jitter): ``sum(min(base_delay * 2**n, max_delay) for n < retries)`` seconds, 9 for the
+    default 2 retries of `mcpgym_clients.campaign.INFRA_BACKOFF` (3 + 6); the campaign's
+    `ServiceBreaker.min_run`. 0 when ``retries`` is 0 or the base wait is 0."""
+    return float(
+        sum(min(backoff.base_delay * 2**n, backoff.max_delay) for n in range(max(retries, 0)))
+    )
+
 
 SERVICE_NAMES = {
     "env": "the environment server",
@@ -56,14 +88,19 @@ SERVICE_NAMES = {
 
 @dataclass
 class ServiceBreaker:
-    """Counts the consecutive attempts a server did not answer; trips at ``threshold``.
+    """Counts the consecutive attempts a server did not answer; trips at ``threshold``
+    once the run of them has lasted ``min_run`` seconds.
 
     Attributes:
         threshold: counted attempts in a row (`BREAKER_THRESHOLD`).
         model_endpoint: the model API's URL (without secrets), named when it trips on
             the model's refusals; ``None``: unknown (named "the model API").
+        min_run: seconds from a run's first counted attempt before one can trip it (>= 0;
+            the campaign's: `retry_window`; see the module). 0: the count alone.
+        clock: monotonic seconds (`time.monotonic`; tests pass a fake one).
         counts: per server (``"env"``, ``"grading"``, ``"model"``), the current run of
             counted attempts.
+        since: per server with a run, the ``clock`` reading of its first counted attempt.
         reason: once tripped, the line saying which server stopped answering (or keeps
             refusing, with the wait it asked for) and how it failed (the last attempt's
             error); ``None`` before.
@@ -71,7 +108,10 @@ class ServiceBreaker:
 
     threshold: int = BREAKER_THRESHOLD
     model_endpoint: str | None = None
+    min_run: float = 0.0
+    clock: Callable[[], float] = time.monotonic
     counts: dict[str, int] = field(default_factory=dict)
+    since: dict[str, float] = field(default_factory=dict)
     reason: str | None = None
 
     def note(self, rec: EpisodeRecord, *, after_wait: bool) -> str | None:
@@ -85,7 +125,7 @@ class ServiceBreaker:
                 module); other such attempts neither count nor reset.
         """
         if rec.model_answered:  # the model API answers: its count starts again
-            self.counts.pop("model", None)
+            self._end("model")
         elif rec.refused is not None and after_wait:
             self._count("model", rec)
         # Episodes that made no model request (the null baseline's, interleaved with the
@@ -93,18 +133,26 @@ class ServiceBreaker:
         service = rec.unanswered or ("grading" if rec.ungraded else None)
         if service is None:
             for name in ("env", "grading"):
-                self.counts.pop(name, None)
+                self._end(name)
         elif after_wait:
             self._count(service, rec)
         return self.reason
 
+    def _end(self, service: str) -> None:
+        """``service``'s run of counted attempts ends (it answered)."""
+        self.counts.pop(service, None)
+        self.since.pop(service, None)
+
     def _count(self, service: str, rec: EpisodeRecord) -> None:
-        """One more counted attempt for ``service`` (the other server's run ends)."""
+        """One more counted attempt for ``service`` (the other server's run ends); trip once
+        the run holds ``threshold`` of them and has lasted ``min_run`` seconds."""
         n = self.counts.get(service, 0) + 1
         if service != "model":
-            self.counts = {k: v for k, v in self.counts.items() if k == "model"}
+            self._end("grading" if service == "env" else "env")
+        now = self.clock()
+        started = self.since.setdefault(service, now)
         self.counts[service] = n
-        if n >= self.threshold and self.reason is None:
+        if n >= self.threshold and now - started >= self.min_run and self.reason is None:
             self.reason = self._why(service, n, rec)
 
     def _why(self, service: str, n: int, rec: EpisodeRecord) -> str:

@@ -29,7 +29,9 @@ from such a run in anything starts a new run and says which inputs differed.
 `CampaignResult.incomplete` says how many planned episodes are still unscored, and why.
 
 A server that stops answering stops the campaign (`mcpgym_clients.breaker`): after
-`BREAKER_THRESHOLD` consecutive episode attempts, each after its retry wait, that the
+`BREAKER_THRESHOLD` consecutive episode attempts, each after its retry wait, over at least
+one slot's whole retry wait (`retry_window`: 9 s by default, so that a restart the slots'
+retries ride out never stops it, whatever the concurrency), that the
 environment server or the grading service did not answer at all, or whose model requests
 the model API all refused asking for a wait longer than the harness makes (a 429/503 with
 a long ``Retry-After``), the episodes in flight
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,7 +58,12 @@ from mcpgym_clients import stop_rows
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
-from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, store_not_run
+from mcpgym_clients.breaker import (
+    BREAKER_THRESHOLD,
+    ServiceBreaker,
+    retry_window,
+    store_not_run,
+)
 from mcpgym_clients.collector import collector_spared
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
@@ -189,6 +197,7 @@ async def run_campaign(
     planner: Planner | None = None,
     live_progress: bool | None = None,
     stopper: Stopper | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> CampaignResult:
     """Run ``agent`` on every variant ``epochs`` times and store everything.
 
@@ -223,6 +232,8 @@ async def run_campaign(
             ``console`` is a terminal) or plain lines (`mcpgym_clients.progress`).
         stopper: the `Stopper` whose cancellation may stop the campaign: its signal is
             named in the rows of the slots it did not play (default: ``interrupted``).
+        clock: monotonic seconds, on which the breaker measures how long a server has not
+            answered (`ServiceBreaker.clock`; tests pass a fake one).
 
     Whatever stops the campaign before its end (a breaker, an error raised below, a
     cancellation), every planned slot with no row yet is stored unscored naming the stop
@@ -315,6 +326,7 @@ async def run_campaign(
             planner=planner,
             live_progress=live_progress,
             stopper=stopper,
+            clock=clock,
         )
     finally:
         release_run(store.path, run_id)
@@ -342,6 +354,7 @@ async def _run_claimed(
     planner: Planner | None,
     live_progress: bool | None,
     stopper: Stopper | None,
+    clock: Callable[[], float],
 ) -> CampaignResult:
     """`run_campaign` once its run is chosen and claimed (``found``: the run resumed)."""
     if why_not is not None and console is not None:
@@ -468,7 +481,10 @@ async def _run_claimed(
 
         endpoint = agent.settings().get("base_url")
         breaker = ServiceBreaker(
-            BREAKER_THRESHOLD, model_endpoint=endpoint if isinstance(endpoint, str) else None
+            BREAKER_THRESHOLD,
+            model_endpoint=endpoint if isinstance(endpoint, str) else None,
+            min_run=retry_window(infra_retries, infra_backoff),
+            clock=clock,
         )
         groups: list[anyio.abc.TaskGroup] = []
 
