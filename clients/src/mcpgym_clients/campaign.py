@@ -58,12 +58,7 @@ from mcpgym_clients import stop_rows
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.agents.null import NullAgent
 from mcpgym_clients.backends import EpisodeRunner
-from mcpgym_clients.breaker import (
-    BREAKER_THRESHOLD,
-    ServiceBreaker,
-    retry_window,
-    store_not_run,
-)
+from mcpgym_clients.breaker import BREAKER_THRESHOLD, ServiceBreaker, retry_window, store_not_run
 from mcpgym_clients.collector import collector_spared
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, StartGate
