@@ -44,7 +44,7 @@ from typing import Any
 
 import grade_cache
 
-from mcpgym_grading import _decision_check, _decision_records, _sqlmemo, engine
+from mcpgym_grading import _decision_records, _sqlmemo, engine
 from mcpgym_grading._statepages import StateConnection
 
 _NAME = _decision_records.record_name
@@ -71,7 +71,8 @@ def _use(on: bool) -> None:
     _decision_records.record_name = _NAME if on else _NAME.__wrapped__  # type: ignore[attr-defined]
     _decision_records._taken_on = _TAKEN if on else _decision_records._read_taken  # noqa: SLF001
     _decision_records._on_file = _ON_FILE if on else _decision_records._read_on_file  # noqa: SLF001
-    _decision_check.record_pattern = _PATTERN if on else _PATTERN.__wrapped__  # type: ignore[attr-defined]
+    _decision_records.record_pattern = _PATTERN if on else _PATTERN.__wrapped__  # type: ignore[attr-defined]
+    _decision_records._record_patterns.cache_clear()  # noqa: SLF001 (patterns kept per taken)
     _sqlmemo._memo_key = _MEMO_KEY if on else _memo_key_before  # noqa: SLF001
     engine.MAP_HELD = on
 

@@ -1,7 +1,7 @@
 """``mcpgym_without_amount``: a text read without the sentences about one known amount.
 
 A sentence that names no record is read as about the record named last before it
-(`_decision_check.sentences_about`): "I can't refund the tent from order #D. I've refunded
+(`_decision_sentences.sentences_about`): "I can't refund the tent from order #D. I've refunded
 that one as well" claims #D refunded. But a sentence can name its record by the amount it
 states instead: "$5.00 was refunded earlier as a price adjustment" is about the earlier
 refund of $5.00, wherever it stands (stop 21 left refund-damaged-item expert's

@@ -8,7 +8,7 @@ stand: the action was taken (stop 24's A14, a refund's reason claiming the decli
 refunded as well).
 
 Only the sentences that name the record are read, piece by piece where they name several
-(`_decision_check.sentences_about` without its carry-over): a sentence naming no record is
+(`_decision_sentences.sentences_about` without its carry-over): a sentence naming no record is
 not bound to the one named before it here (``Customer also asked about #7, declined. Refund
 to card.`` in a refund's reason is about the refund's own order).
 """

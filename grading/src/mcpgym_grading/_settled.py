@@ -8,7 +8,7 @@ no claim of any action by itself: a rubric asks for it only about a record that 
 be open (write-off-bad-debt's escalated invoice, `SQL_SETTLED`).
 
 `settled(text, record)` gives the sentences (pieces, where one names several records:
-`mcpgym_grading._decision_check.sentences_about` without carry-over) that name ``record``
+`mcpgym_grading._decision_sentences.sentences_about` without carry-over) that name ``record``
 and state it has nothing open, read folded: a zero or no balance (``zero balance``, ``balance
 is now $0.00``, ``no balance left``), nothing open or owed (``nothing left open``, ``no
 longer outstanding``), settled, cleared, closed or squared (``is settled``, ``fully
@@ -21,6 +21,8 @@ nothing.
 from __future__ import annotations
 
 import re
+
+from mcpgym_grading._decision_sentences import sentences_about
 
 __all__ = ["SQL_SETTLED", "settled", "sql_settled"]
 
@@ -49,8 +51,6 @@ _CLAUSE = re.compile(r"[,;:]\s*|\s[-\u2013\u2014]\s|\b(?:but|and|so|while|wherea
 def settled(text: str, record: str) -> list[str]:
     """The pieces of ``text`` naming ``record`` that state it has nothing open (module
     docstring), in text order."""
-    from mcpgym_grading._decision_check import sentences_about  # (it imports `_values`)
-
     out: list[str] = []
     for piece in sentences_about(text, record, carry=False):
         folded = piece.casefold()
