@@ -301,6 +301,23 @@ def test_eval_on_a_server_that_refuses_the_control_token_is_a_one_line_error(
     assert "MCPGYM_CONTROL_TOKEN or --control-token" in line
 
 
+def test_a_grading_url_pointing_at_nothing_asks_whether_grading_serve_runs_there(
+    toy_installed: Environment, remote: LocalServers, tmp_path: Path
+) -> None:
+    with socket.socket() as sock:  # a loopback port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        nothing = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    args = ["eval", "toy", "--env-url", remote.env_url, "--grading-url", nothing]
+    args += ["--grading-token", remote.grading_token, "--control-token", remote.control_token]
+    result = runner.invoke(app, [*args, "--store", str(tmp_path / "r.db")], env={"COLUMNS": "300"})
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: grading server: GET {nothing}/healthz: "), line
+    assert line.endswith(
+        f"; is `mcpgym grading serve` running at {nothing}, and is --grading-url right?"
+    ), line
+
+
 def test_errors_inside_exception_groups_are_one_line_but_bugs_keep_their_traceback(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

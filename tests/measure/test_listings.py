@@ -184,3 +184,13 @@ def test_usage_counts_are_written_with_thousands_separators() -> None:
     assert usage_notice(64_000, 32, legend=False) == (
         "usage not reported for 63,968 of 64,000 episodes: the sums cover the other 32"
     )
+
+
+def test_runs_on_a_store_without_a_run_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "empty.db"
+    RunStore(db).close()  # what an `eval` that failed before its first run leaves
+    out = tmp_path / "runs.json"
+    result = runner.invoke(app, ["runs", "--store", str(db), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert _flat(result.output) == f"the run store {db} holds no run yet: `mcpgym eval` makes one"
+    assert json.loads(out.read_text())["runs"] == []

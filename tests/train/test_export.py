@@ -10,7 +10,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from mcpgym_clients import InfraError, NullAgent, ReferenceAgent, RunStore
+from mcpgym_clients import InfraError, NullAgent, ReferenceAgent, RunStore, train
 from mcpgym_clients.cli import app
 from mcpgym_clients.train import OpenAIPolicy, Rollouts, TrainingRow
 from mcpgym_clients.train.export import ExportedRollout, read_rollouts, token_view
@@ -69,6 +69,7 @@ async def test_export_writes_each_scored_rollout_and_reads_back(
     assert "wrote 3 rollouts" in result.output and "1 unscored dropped" in result.output
     lines = read_rollouts(out)
     assert [x.reward for x in lines] == [1.0, 1.0, 0.0]  # the infra error is not a 0
+    assert train.read_rollouts(str(out)) == lines  # a str path too, from the package itself
     first = lines[0]
     assert first == rollouts[0].export(run_id)  # the library and the command agree
     assert first.lock == lock and first.variant_id == toy_row.variant_id

@@ -76,3 +76,31 @@ def test_closing_with_an_episode_still_open_ends_it(toy_env: Environment) -> Non
     closer.join(timeout=30)
     assert not closer.is_alive(), "close() hung on the open episode"
     assert env._episode is not None and env._episode.rollout is not None  # ended and graded
+
+
+def test_a_script_that_fails_after_making_a_spec_exits() -> None:
+    # The README's snippet without the `train` extra: `spec.train_dataset` raises
+    # MissingExtraError, and close() is never called. The process must still exit (it hung:
+    # the event-loop thread's portal was stopped at interpreter teardown, when it no longer ran).
+    import subprocess
+    import sys
+
+    script = (
+        "from mcpgym_clients.train.trl import TRLSpec\n"
+        "spec = TRLSpec('helpdesk', bands=['easy'], seeds=range(5))\n"
+        "raise RuntimeError('the trainer failed')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "RuntimeError: the trainer failed" in done.stderr
+
+
+def test_the_train_extra_hint_does_not_send_a_clone_to_uv_sync() -> None:
+    from mcpgym_clients.errors import MissingExtraError
+
+    hint = str(MissingExtraError("train", "datasets"))
+    assert "uv pip install 'mcpgym-clients[train]'" in hint
+    assert "`uv sync` does not install it" in hint and "CPU torch wheel" in hint
+    assert "every vendor SDK" not in hint
+    assert "every vendor SDK" in str(MissingExtraError("gemini", "google-genai"))

@@ -12,10 +12,12 @@ Commands::
 
 Exit status: 0 on success; 1 for an error the user can fix (shown as one
 ``error: ...`` line: unknown task or band, bad ``--store``, unreachable model
-endpoint or rejected key) and when no episode of the agent's run was scored; 2 for
-malformed arguments; 128 + the signal number (130 for Ctrl-C) when ``eval`` or
-``demo`` is interrupted, after the servers stop: the episodes finished so far stay
-in the run store, whose runs are left unfinished (``finished_at`` empty).
+endpoint or rejected key) and when a campaign ran to its end without scoring any episode
+of the agent's run; 2 for malformed arguments; 3 (``EXIT_INCOMPLETE``) when planned
+episodes stay unscored or a breaker stopped the campaign (even with none scored yet);
+128 + the signal number (130 for Ctrl-C) when ``eval`` or ``demo`` is interrupted, after
+the servers stop: the episodes finished so far stay in the run store, whose runs are left
+unfinished (``finished_at`` empty).
 
 The command modules (`mcpgym_clients.commands`) are the only place that reads
 environment variables (the vendor's key variable, ``OPENAI_API_KEY``,

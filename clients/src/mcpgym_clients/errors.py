@@ -221,11 +221,19 @@ class MissingExtraError(ConfigurationError):
 
     def __init__(self, extra: str, package: str) -> None:
         self.extra = extra
+        where = _NOT_SYNCED.get(extra, "in a clone of mcpgym, `uv sync` installs every vendor SDK")
         super().__init__(
             f"the {extra} adapter needs the `{package}` package: run "
-            f"uv pip install 'mcpgym-clients[{extra}]' (in a clone of mcpgym, `uv sync` "
-            "installs every vendor SDK)"
+            f"uv pip install 'mcpgym-clients[{extra}]' ({where})"
         )
+
+
+_NOT_SYNCED = {
+    "train": "also in a clone of mcpgym: `uv sync` does not install it, torch is large; "
+    "on a machine without a GPU install a CPU torch wheel first, as .ci/run does",
+    "ray": "also in a clone of mcpgym: `uv sync` does not install it",
+}
+"""The extras outside ``all`` and the dev group, with the hint that replaces `uv sync`."""
 
 
 def message(exc: BaseException) -> str:

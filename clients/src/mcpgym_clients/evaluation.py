@@ -298,7 +298,17 @@ async def evaluate(
                     f"the server at {env_url} serves `{info.env}`, not `{opts.env}`"
                 )
             await driver.check_control()
-            await driver.check_grading()
+            try:
+                await driver.check_grading()
+            except InfraError as exc:
+                if opts.grading_url is None:
+                    raise
+                raise InfraError(
+                    exc.service,
+                    str(exc).removeprefix(f"{exc.service} server: ")
+                    + f"; is `mcpgym grading serve` running at {opts.grading_url}, and is "
+                    "--grading-url right?",
+                ) from exc
             variants = select_variants(info, opts.tasks, opts.bands, opts.seeds)
             result = await run_campaign(
                 driver,

@@ -77,13 +77,19 @@ def runs(json_path: JsonOption = None, store: StoreOption = DEFAULT_STORE) -> No
     those counted in mean and pass (as ``mcpgym show`` does). ``--json`` writes
     ``{"store", "runs": [{"run", "short_id", "state", "episodes", "scored", "mean_score",
     "pass_rate", "usage": {"episodes", "reported", "total_tokens", "cost_usd"}}]}`` in the
-    table's order (``run`` as in ``mcpgym show --json``, with ``baseline_of``).
+    table's order (``run`` as in ``mcpgym show --json``, with ``baseline_of``). A store
+    without a run (an ``eval`` that failed before its first run) says so instead of a table.
     """
     from mcpgym_clients.runstore import short_id
 
     console = Console()
     with reported(), open_existing(store) as s:
         rows = s.runs()
+        if not rows:
+            if json_path is not None:
+                _write_json(json_path, _runs_json(store, [], {}))
+            say(console, f"the run store {store} holds no run yet: `mcpgym eval` makes one")
+            return
         envs = {f"{r['env']} {r['env_version']}, lock {str(r['lock'])[:8]}" for r in rows}
         one_env = len(envs) == 1
         title = f"runs in {store}, newest first" + (f" ({next(iter(envs))})" if one_env else "")

@@ -7,6 +7,8 @@
   the reward and per-turn token ids and log-probs.
 - Policies: `OpenAIPolicy` (a Chat Completions endpoint), `ChatPolicy` (your function),
   or any `mcpgym_clients.Agent`.
+- `read_rollouts` / `ExportedRollout`: read back a ``mcpgym export RUN --format rollouts``
+  file (`mcpgym_clients.train.export`).
 - `mcpgym_clients.train.trl`: ``train_dataset``, ``environment_factory`` and
   ``reward_funcs`` for TRL's ``GRPOTrainer`` (needs the ``train`` extra).
 - `mcpgym_clients.train.nemo_gym`: a NeMo Gym resources server (``/seed_session``,
@@ -15,6 +17,7 @@
 See docs/training.md.
 """
 
+from mcpgym_clients.train.export import ExportedRollout, read_rollouts
 from mcpgym_clients.train.policies import ChatPolicy, OpenAIPolicy, as_agent
 from mcpgym_clients.train.rollout import (
     Rollout,
@@ -28,6 +31,7 @@ from mcpgym_clients.train.rows import HELD_OUT_FRACTION, TrainingRow, split_of, 
 __all__ = [
     "HELD_OUT_FRACTION",
     "ChatPolicy",
+    "ExportedRollout",
     "OpenAIPolicy",
     "Rollout",
     "RolloutGroup",
@@ -36,6 +40,7 @@ __all__ = [
     "TrainingRow",
     "TurnTokens",
     "as_agent",
+    "read_rollouts",
     "split_of",
     "training_rows",
 ]

@@ -7,6 +7,7 @@ portal), opens the `Rollouts` session there, and forwards each call to it.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -41,6 +42,11 @@ class SyncRollouts:
         episode_timeout: float | None = 600.0,
     ) -> None:
         self._stack = contextlib.ExitStack()
+        # Never closed by the caller (an error after this, a script without close()), the
+        # portal would be stopped at interpreter teardown, once its thread no longer runs:
+        # the process would hang. Stop it at exit instead, while the thread still runs.
+        atexit.register(self._stack.close)
+        self._stack.callback(atexit.unregister, self._stack.close)
         self.portal = self._stack.enter_context(anyio.from_thread.start_blocking_portal())
         if servers is None:
             session = Rollouts.in_process(

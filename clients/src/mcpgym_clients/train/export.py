@@ -187,11 +187,12 @@ def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
     return n
 
 
-def read_rollouts(path: Path) -> list[ExportedRollout]:
-    """Read an export back (each line validated).
+def read_rollouts(path: str | Path) -> list[ExportedRollout]:
+    """Read an export back (each line validated): one `ExportedRollout` per line.
 
     Raises:
+        OSError: the file cannot be read.
         pydantic.ValidationError: a line is not an `ExportedRollout`.
     """
-    with path.open(encoding="utf-8") as f:
+    with Path(path).open(encoding="utf-8") as f:
         return [ExportedRollout.model_validate_json(line) for line in f if line.strip()]

@@ -147,15 +147,20 @@ class TRLSpec:
         self._backend = SyncRollouts(
             self.environment, servers=servers, episode_timeout=episode_timeout
         )
-        probe = self._backend.open(self.rows[0])
-        tools, instructions = probe.tools, probe.server_instructions
-        self._backend.finish([probe])
-        if not tools:
+        try:
+            probe = self._backend.open(self.rows[0])
+            tools, instructions = probe.tools, probe.server_instructions
+            self._backend.finish([probe])
+            if not tools:
+                raise RuntimeError(f"could not open an episode of {self.rows[0].variant_id}")
+            methods: dict[str, Any] = {
+                t.name: tool_method(t, MCPGymEnvironment._call) for t in tools
+            }
+        except BaseException:
             self._backend.close()
-            raise RuntimeError(f"could not open an episode of {self.rows[0].variant_id}")
+            raise
         system = system_prompt or DEFAULT_SYSTEM_PROMPT
         self.system_prompt = f"{system}\n\n{instructions.strip()}" if instructions else system
-        methods: dict[str, Any] = {t.name: tool_method(t, MCPGymEnvironment._call) for t in tools}
         name = "".join(p.capitalize() for p in self.environment.name.replace("-", "_").split("_"))
         self.environment_class: type[MCPGymEnvironment] = type(
             f"{name}Environment", (MCPGymEnvironment,), {**methods, "_spec": self}
