@@ -15,6 +15,7 @@ and plays them. Real loopback servers (`serve_locally`) throughout.
 from __future__ import annotations
 
 import functools
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -170,13 +171,16 @@ def test_the_episodes_the_model_api_breaker_counted_are_stored_as_they_ended(
     args += ["--infra-retry-wait", "0", "--concurrency", "4", "--no-baseline"]
     first = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert first.exit_code == 1, first.output
-    assert "the first 3 episodes all failed" in " ".join(first.output.split())
+    # 3 or, where a fourth in flight failed before the breaker read the third, 4: the
+    # episodes the line names are among those stored as model_error
+    said = re.search(r"the first (\d) episodes all failed", " ".join(first.output.split()))
+    assert said is not None and int(said.group(1)) in (3, 4), first.output
     with RunStore(store) as runs:
         (main,) = runs.runs()
         rows = runs.episodes(main["id"])
     assert len(rows) == 8
     ran = [r for r in rows if not r["error"].startswith("not run to its end")]
-    assert len(ran) >= 3, rows  # every episode that failed so is stored as it ended
+    assert len(ran) >= int(said.group(1)), rows  # each one that failed so is stored as it ended
     assert all(r["termination"] == "model_error" and r["attempts"] == 1 for r in ran), ran
     assert all("Incorrect API key" in r["error"] and r["transcript"] for r in ran), ran
     assert all(r["attempts"] == 0 for r in rows if r not in ran)
