@@ -150,7 +150,11 @@ def test_a_campaign_stopped_by_the_model_api_stores_every_slot_and_a_rerun_plays
     answer[0] = None  # the server fixed: the same command resumes the run and plays them
     again = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert again.exit_code == 0, again.output
-    assert f"resuming run {main['id']}" in " ".join(again.output.split())
+    said = " ".join(again.output.split())
+    assert f"resuming run {main['id']}" in said
+    # the slots the stop never played are said apart from those that ran and failed
+    assert f"playing {len(not_run)} an earlier stop did not run" in said, said
+    assert "infra_error episodes" not in said, said
     with RunStore(store) as runs:
         assert [r["id"] for r in runs.runs() if r["baseline_of"] is None] == [main["id"]]
         rows = runs.episodes(main["id"]) + runs.episodes(base_id)

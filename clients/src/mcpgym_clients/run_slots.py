@@ -17,16 +17,20 @@ def scored_slots(store: RunStore, run_id: str) -> set[Slot]:
     }
 
 
-def unscored_counts(store: RunStore, *run_ids: str | None) -> dict[str, int]:
+def unscored_counts(store: RunStore, *run_ids: str | None, not_run: bool = False) -> dict[str, int]:
     """Why the stored episodes of the runs ``run_ids`` (``None``s skipped) are unscored, summed
     (as `mcpgym_clients.summary.unscored_reasons` counts them, from the light rows; retried
-    on resume)."""
+    on resume). ``not_run``: the rows of slots a stopped campaign never played (``attempts``
+    0, stored ``infra_error``) are counted apart, as ``"not run"``."""
     counts: dict[str, int] = {}
     for run_id in run_ids:
         if run_id is None:
             continue
         for e in store.slots(run_id):
             if e["scored"]:
+                continue
+            if not_run and e["attempts"] == 0:
+                counts["not run"] = counts.get("not run", 0) + 1
                 continue
             term = e["termination"]
             reason = (
@@ -54,13 +58,17 @@ def resuming_line(
     base_planned: int,
 ) -> str:
     """``resuming run ID: N of M episodes done`` with the baseline's figures, what is retried
-    and whether the run had finished: what a resumed campaign prints first."""
-    retry = unscored_counts(store, run_id, baseline_id)
+    (by reason), how many slots an earlier stop never played, and whether the run had
+    finished: what a resumed campaign prints first."""
+    retry = unscored_counts(store, run_id, baseline_id, not_run=True)
+    unplayed = retry.pop("not run", 0)
     finished = store.run(run_id)["finished_at"]
     line = f"resuming run {run_id}: {done} of {planned} episodes done"
     if baseline_id is not None:
         line += f" (baseline run {baseline_id}: {base_done} of {base_planned})"
     if retry:
-        line += "; retrying " + ", ".join(f"{n} {k}" for k, n in sorted(retry.items()))
+        line += "; retrying " + ", ".join(f"{n:,} {k}" for k, n in sorted(retry.items()))
         line += " episodes"
+    if unplayed:
+        line += f"; playing {unplayed:,} an earlier stop did not run"
     return line + ("" if finished is None else " (the run had finished)")
