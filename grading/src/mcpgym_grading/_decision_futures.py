@@ -35,12 +35,8 @@ import functools
 import re
 from collections.abc import Callable
 
-from mcpgym_grading._decision_promises import (
-    _ADVERBS,
-    _ASKED,
-    REMEMBERED_CHARS,
-    stated_sentences,
-)
+from mcpgym_grading._decision_promises import _ADVERBS, _ASKED, stated_sentences
+from mcpgym_grading._text import REMEMBERED_CHARS
 
 THIRD_PARTY_SKIPS = frozenset({"approve", "escalate", "pay", "receive-payment", "credit-note"})
 """Actions not read after a third party's future: approving and escalating are a decision

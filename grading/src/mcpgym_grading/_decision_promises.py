@@ -23,6 +23,8 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 
+from mcpgym_grading._text import REMEMBERED_CHARS
+
 _ADVERBS = (
     r"(?:(?:now|also|then|just|personally|immediately|promptly|certainly|definitely|"
     r"gladly|happily|right away|go ahead and|be sure to|make sure to|get|have)\s+)*"
@@ -61,11 +63,6 @@ def stated_sentences(reading: str) -> Iterator[str]:
     if len(reading) > REMEMBERED_CHARS:
         return _stated(reading)
     return iter(_stated_sentences(reading))
-
-
-REMEMBERED_CHARS = 8192
-"""Readings (and sentences) up to this length have their reading remembered
-(`_stated_sentences`, `_marks`, `_decision_futures._third`)."""
 
 
 @functools.lru_cache(maxsize=256)

@@ -113,6 +113,7 @@ from mcpgym_grading._decision_scopes import (
 from mcpgym_grading._decision_stems import _live, _live_in
 from mcpgym_grading._mentions import reading_texts
 from mcpgym_grading._skeleton import LETTER_LIKE
+from mcpgym_grading._text import REMEMBERED_CHARS
 
 _DIGIT_LETTERS: dict[str, str] = {}
 for _letter, _like in LETTER_LIKE.items():
@@ -158,8 +159,6 @@ def _remembered(read: _Reader) -> _Reader:
 
 REMEMBERED = 1024
 """Readings `decisions` keeps (by text and actions)."""
-REMEMBERED_CHARS = 8192
-"""Longer texts are read each time (their readings not kept)."""
 
 
 @_remembered

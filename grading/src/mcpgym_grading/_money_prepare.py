@@ -13,7 +13,7 @@ import unicodedata
 from fractions import Fraction
 
 from mcpgym_grading import _confusables
-from mcpgym_grading._text import fold
+from mcpgym_grading._text import REMEMBERED_CHARS, fold
 
 _UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -168,10 +168,6 @@ def prepare(text: str) -> str:
     `REMEMBERED_CHARS` characters (a grade reads one reply through several money and role
     readers: ~17 calls over ~7 texts a helpdesk grade)."""
     return _prepared(text) if len(text) <= REMEMBERED_CHARS else _prepare(text)
-
-
-REMEMBERED_CHARS = 8192
-"""Texts up to this length have their prepared text remembered (`_prepared`, 1,024 kept)."""
 
 
 def _prepare(text: str) -> str:

@@ -448,7 +448,13 @@ FOUND_KEPT = 4096
 """Values whose `TextView.contains` answer one view keeps (a forbidden list may name
 thousands: past this they are looked for each time)."""
 
-VIEW_CACHE_MAX_CHARS = 8192
+REMEMBERED_CHARS = 8192
+"""The longest text (characters) whose reading a per-text cache of the readers keeps: its
+`TextView` (`_cached_view`), its money text (`_money_prepare.prepare`), its decisions
+(`_decisions.decisions`), its sentences and promise marks (`_decision_promises`); a longer
+one is read each time."""
+
+VIEW_CACHE_MAX_CHARS = REMEMBERED_CHARS
 """Texts up to this length have their `TextView` remembered (`_cached_view`)."""
 
 
