@@ -47,7 +47,7 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +226,28 @@ async def _campaign(
     return time.perf_counter() - t0, len(result.records)
 
 
+@contextlib.asynccontextmanager
+async def warm_campaign(
+    env: Any, variants: list[VariantKey], tmp: Path, concurrency: int
+) -> AsyncIterator[tuple[EpisodeDriver, list[int]]]:
+    """Both servers in child processes under ``tmp``, a driver on them, warmed by one
+    reference campaign over ``variants``: yields ``(driver, pids)``, ``pids`` this process's
+    then the two servers' (what the campaign benchmarks measure CPU on)."""
+    async with serve_in_processes(
+        env.name, tmp / "episodes", log_path=tmp / "servers.log"
+    ) as servers:
+        pids = [os.getpid(), *_children()[:2]]
+        async with EpisodeDriver(
+            servers.env_url,
+            servers.grading_url,
+            servers.grading_token,
+            control_token=servers.control_token,
+            environment=env,
+        ) as driver:
+            await _campaign(driver, variants, tmp / "warm.db", concurrency)
+            yield driver, pids
+
+
 async def main_async(args: argparse.Namespace) -> None:
     """Start the servers, warm them, run the rounds, print the figures."""
     ways = args.ways.split(",")
@@ -238,37 +260,26 @@ async def main_async(args: argparse.Namespace) -> None:
     figures: dict[str, list[dict[str, float]]] = {w: [] for w in ways}
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
         tmp = Path(tmp_name)
-        async with serve_in_processes(
-            env.name, tmp / "episodes", log_path=tmp / "servers.log"
-        ) as servers:
-            pids = [os.getpid(), *_children()[:2]]
-            async with EpisodeDriver(
-                servers.env_url,
-                servers.grading_url,
-                servers.grading_token,
-                control_token=servers.control_token,
-                environment=env,
-            ) as driver:
-                await _campaign(driver, variants, tmp / "warm.db", args.concurrency)
-                for r in range(args.rounds):
-                    order = ways if r % 2 == 0 else ways[::-1]
-                    for way in order:
-                        c0 = [_cpu_s(p) for p in pids]
-                        with WAYS[way]():
-                            wall, n = await _campaign(
-                                driver, variants, tmp / f"{way}-{r}.db", args.concurrency
-                            )
-                        cpu = [(_cpu_s(p) - c) * 1000 / n for p, c in zip(pids, c0, strict=True)]
-                        x: dict[str, float] = dict(zip(ROLES, cpu, strict=True))
-                        x["all"], x["eps"] = sum(cpu), n / wall
-                        figures[way].append(x)
-                        load = os.getloadavg()[0]
-                        shown = ", ".join(f"{k} {v:.1f}" for k, v in x.items() if k != "eps")
-                        print(
-                            f"round {r} {way}: {x['eps']:.1f} episodes/s, CPU ms/episode "
-                            f"{shown} (load {load:.1f})",
-                            flush=True,
+        async with warm_campaign(env, variants, tmp, args.concurrency) as (driver, pids):
+            for r in range(args.rounds):
+                order = ways if r % 2 == 0 else ways[::-1]
+                for way in order:
+                    c0 = [_cpu_s(p) for p in pids]
+                    with WAYS[way]():
+                        wall, n = await _campaign(
+                            driver, variants, tmp / f"{way}-{r}.db", args.concurrency
                         )
+                    cpu = [(_cpu_s(p) - c) * 1000 / n for p, c in zip(pids, c0, strict=True)]
+                    x: dict[str, float] = dict(zip(ROLES, cpu, strict=True))
+                    x["all"], x["eps"] = sum(cpu), n / wall
+                    figures[way].append(x)
+                    load = os.getloadavg()[0]
+                    shown = ", ".join(f"{k} {v:.1f}" for k, v in x.items() if k != "eps")
+                    print(
+                        f"round {r} {way}: {x['eps']:.1f} episodes/s, CPU ms/episode "
+                        f"{shown} (load {load:.1f})",
+                        flush=True,
+                    )
     med = statistics.median
     print(f"\n{len(variants)} episodes a campaign, {args.rounds} rounds, same servers")
     print("| way | episodes/s | CPU ms/episode (all) | campaign | env server | grading |")

@@ -74,10 +74,8 @@ def main() -> None:
 
 async def _main_async(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(HERE))
-    from campaign_ab import _campaign, _children  # pyright: ignore[reportMissingImports]
+    from campaign_ab import _campaign, warm_campaign  # pyright: ignore[reportMissingImports]
 
-    from mcpgym_clients import EpisodeDriver
-    from mcpgym_clients.child_servers import serve_in_processes
     from mcpgym_clients.selection import VariantKey
     from mcpgym_server import load_environment
 
@@ -91,31 +89,20 @@ async def _main_async(args: argparse.Namespace) -> None:
     n = 0
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        async with serve_in_processes(
-            env.name, tmp / "episodes", log_path=tmp / "servers.log"
-        ) as servers:
-            pids = [os.getpid(), *_children()[:2]]
-            async with EpisodeDriver(
-                servers.env_url,
-                servers.grading_url,
-                servers.grading_token,
-                control_token=servers.control_token,
-                environment=env,
-            ) as driver:
-                await _campaign(driver, variants, tmp / "warm.db", args.concurrency)
-                for pid in pids:
-                    os.kill(pid, signal.SIGUSR1)
-                t0 = time.perf_counter()
-                for r in range(args.rounds):
-                    _, k = await _campaign(driver, variants, tmp / f"r{r}.db", args.concurrency)
-                    n += k
-                wall = time.perf_counter() - t0
-                for pid in pids:
-                    os.kill(pid, signal.SIGUSR2)
-                for _ in range(300):  # the files appear within seconds
-                    if all((out / f"{p}.prof").exists() for p in pids):
-                        break
-                    await anyio.sleep(0.1)
+        async with warm_campaign(env, variants, tmp, args.concurrency) as (driver, pids):
+            for pid in pids:
+                os.kill(pid, signal.SIGUSR1)
+            t0 = time.perf_counter()
+            for r in range(args.rounds):
+                _, k = await _campaign(driver, variants, tmp / f"r{r}.db", args.concurrency)
+                n += k
+            wall = time.perf_counter() - t0
+            for pid in pids:
+                os.kill(pid, signal.SIGUSR2)
+            for _ in range(300):  # the files appear within seconds
+                if all((out / f"{p}.prof").exists() for p in pids):
+                    break
+                await anyio.sleep(0.1)
     print(
         f"{n} episodes profiled, {n / wall:.1f} episodes/s under the profiler, "
         f"load {os.getloadavg()[0]:.1f}"

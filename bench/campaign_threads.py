@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from campaign_ab import _campaign, _children  # noqa: E402  (bench helpers)
+from campaign_ab import _campaign, warm_campaign  # noqa: E402  (bench helpers)
 
 ROLES = ("campaign", "env server", "grading")
 
@@ -42,8 +42,6 @@ def _threads(pid: int) -> dict[int, float]:
 
 async def main_async(args: argparse.Namespace) -> None:
     """Start the servers, warm them, run the rounds, print the figures."""
-    from mcpgym_clients import EpisodeDriver
-    from mcpgym_clients.child_servers import serve_in_processes
     from mcpgym_clients.selection import VariantKey
     from mcpgym_server import load_environment
 
@@ -58,37 +56,24 @@ async def main_async(args: argparse.Namespace) -> None:
     rows: dict[str, list[tuple[float, float]]] = {r: [] for r in ROLES}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        async with serve_in_processes(
-            env.name, tmp / "episodes", log_path=tmp / "servers.log"
-        ) as servers:
-            pids = [os.getpid(), *_children()[:2]]
-            async with EpisodeDriver(
-                servers.env_url,
-                servers.grading_url,
-                servers.grading_token,
-                control_token=servers.control_token,
-                environment=env,
-            ) as driver:
-                await _campaign(driver, variants, tmp / "warm.db", args.concurrency)
-                for r in range(args.rounds):
-                    before = [_threads(p) for p in pids]
-                    _, n = await _campaign(driver, variants, tmp / f"r{r}.db", args.concurrency)
-                    after = [_threads(p) for p in pids]
-                    shown = []
-                    for role, pid, b, a in zip(ROLES, pids, before, after, strict=True):
-                        spent = {t: ms - b.get(t, 0.0) for t, ms in a.items()}
-                        main = spent.get(pid, 0.0) / n
-                        rest = (sum(spent.values()) - spent.get(pid, 0.0)) / n
-                        rows[role].append((main, rest))
-                        shown.append(
-                            f"{role} {main + rest:.2f} (main {main:.2f}, other {rest:.2f})"
-                        )
-                    print(
-                        f"round {r}: CPU ms/episode "
-                        + "; ".join(shown)
-                        + f" (load {os.getloadavg()[0]:.1f})",
-                        flush=True,
-                    )
+        async with warm_campaign(env, variants, tmp, args.concurrency) as (driver, pids):
+            for r in range(args.rounds):
+                before = [_threads(p) for p in pids]
+                _, n = await _campaign(driver, variants, tmp / f"r{r}.db", args.concurrency)
+                after = [_threads(p) for p in pids]
+                shown = []
+                for role, pid, b, a in zip(ROLES, pids, before, after, strict=True):
+                    spent = {t: ms - b.get(t, 0.0) for t, ms in a.items()}
+                    main = spent.get(pid, 0.0) / n
+                    rest = (sum(spent.values()) - spent.get(pid, 0.0)) / n
+                    rows[role].append((main, rest))
+                    shown.append(f"{role} {main + rest:.2f} (main {main:.2f}, other {rest:.2f})")
+                print(
+                    f"round {r}: CPU ms/episode "
+                    + "; ".join(shown)
+                    + f" (load {os.getloadavg()[0]:.1f})",
+                    flush=True,
+                )
     med = statistics.median
     print(f"\n{len(variants)} episodes a campaign, {args.rounds} rounds; medians, CPU ms/episode")
     print("| process | all | main thread | other threads |")
