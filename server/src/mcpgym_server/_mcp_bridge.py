@@ -21,6 +21,7 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.connection import Connection
 from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import x_mcp_header_map
 
 from mcpgym_server._bundle import LogEntry
 from mcpgym_server._environment import Environment
@@ -82,6 +83,21 @@ def step_to_result(entry: LogEntry) -> types.CallToolResult:
     )
 
 
+def header_checked_schemas(tools: list[types.Tool]) -> dict[str, Any]:
+    """The input schemas the 2026-era ``Mcp-Param-*`` header check of a ``tools/call`` needs:
+    those of ``tools`` that carry an ``x-mcp-header`` annotation, by tool name.
+
+    Every caller is advertised the same tools, so the SDK's check can look a schema up here
+    (`mcp.server.Server`'s ``get_tool_input_schema``); without a lookup it runs (and
+    serializes) a whole ``tools/list`` per call to find it. A schema with no annotation is
+    left out: the SDK's `validate_mcp_param_headers` walks it twice per call (its
+    annotations checked, then read) and, finding none, passes every call, which is what a
+    schema the lookup does not know gets without the walks. Tools are fixed per server, so
+    this is decided once.
+    """
+    return {t.name: t.input_schema for t in tools if x_mcp_header_map(t.input_schema)}
+
+
 def _error_result(message: str) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=message)], is_error=True
@@ -108,10 +124,7 @@ def build_mcp_server(
     """
     env = manager.env
     tools = tool_definitions(env)
-    # Every caller is advertised the same tools, so the 2026-era `Mcp-Param-*` header check
-    # of each `tools/call` can look the schema up here; without this lookup the SDK runs
-    # (and serializes) a whole `tools/list` per tool call to find it.
-    schemas: dict[str, Any] = {t.name: t.input_schema for t in tools}
+    schemas = header_checked_schemas(tools)
 
     def episode_variant(ctx: ServerRequestContext[Any, Any]) -> TaskVariant | None:
         eid = resolve(ctx)
