@@ -1,15 +1,16 @@
 """Server processes for the benchmarks: the mcpgym environment server and a bare `mcp` server.
 
-Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or
-``python bench/_servers.py bare PORT`` (or ``bare-work ENV PORT [fresh]``: a bare server
-doing the environment's tool work, see `bare_work_app`); ``signed-env ENV PORT STORE KEY
-CONTROL MODE`` and ``grading PORT STORE TOKEN KEY [THREADS]`` serve what `serve_locally` serves,
-one process each (bench/campaign.py ``--servers processes``). Each prints ``ready`` on
-stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL ``-``) serves MCP
-without the tool-schema lookup (bench/episode.py's *before*); ``no-item-limit`` without the
-limit on JSON items per MCP message (bench/arg_flood.py). ``legacy`` seals as mcpgym did before
-page deltas (bench/expiry.py's baseline): the whole database gzipped into a format-1
-bundle, idle episodes sealed inline on the event loop.
+Run as ``python bench/_servers.py env ENV PORT STORE [IDLE_TTL [current|legacy]]`` or ``python
+bench/_servers.py bare PORT`` (``plain PORT``: no MCP at all, a raw ASGI app answering every
+request with a fixed JSON body, the HTTP floor of bench/sdk_floor.py; or ``bare-work ENV PORT
+[fresh]``: a bare server doing the environment's tool work, see `bare_work_app`); ``signed-env
+ENV PORT STORE KEY CONTROL MODE`` and ``grading PORT STORE TOKEN KEY [THREADS]`` serve what
+`serve_locally` serves, one process each (bench/campaign.py ``--servers processes``). Each
+prints ``ready`` on stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL
+``-``) serves MCP without the tool-schema lookup (bench/episode.py's *before*); ``no-item-
+limit`` without the limit on JSON items per MCP message (bench/arg_flood.py). ``legacy`` seals
+as mcpgym did before page deltas (bench/expiry.py's baseline): the whole database gzipped into a
+format-1 bundle, idle episodes sealed inline on the event loop.
 """
 
 from __future__ import annotations
@@ -55,6 +56,28 @@ def bare_app() -> object:
         return "ok"
 
     app = server.streamable_http_app(json_response=True)
+    return app
+
+
+def plain_app() -> object:
+    """A raw ASGI app answering every HTTP request, after reading its body, with one fixed
+    JSON-RPC result (~2 KB, the size of a ``get_order`` answer): HTTP and uvicorn only."""
+    import json
+
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "x" * 2000}]}}
+    ).encode()
+    head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        more = True
+        while more:
+            more = (await receive()).get("more_body", False)
+        await send({"type": "http.response.start", "status": 200, "headers": head})
+        await send({"type": "http.response.body", "body": body})
+
     return app
 
 
@@ -229,6 +252,8 @@ if __name__ == "__main__":
         anyio.run(_run, bare_work_app(sys.argv[2], fresh=fresh), int(sys.argv[3]))
     elif kind == "bare":
         anyio.run(_run, bare_app(), int(sys.argv[2]))
+    elif kind == "plain":
+        anyio.run(_run, plain_app(), int(sys.argv[2]))
     else:
         ttl = float(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] != "-" else None
         mode = sys.argv[6] if len(sys.argv) > 6 else "current"

@@ -98,6 +98,30 @@ def header_checked_schemas(tools: list[types.Tool]) -> dict[str, Any]:
     return {t.name: t.input_schema for t in tools if x_mcp_header_map(t.input_schema)}
 
 
+def step_to_wire(entry: LogEntry) -> dict[str, Any]:
+    """`step_to_result` as the SDK dumps it (``model_dump(by_alias=True, mode="json",
+    exclude_none=True)``): the same wire form, without building the model and dumping it.
+
+    The tool-call handler returns this dict; the SDK's outbound pipeline then validates and
+    dumps it against the protocol version's result surface, as it does a model's dump, so
+    the bytes sent are the same. ``structuredContent`` is the log's own result (the SDK
+    copies it in that pass and never writes into it).
+    """
+    if entry.status == "ok":
+        result = entry.result
+        return {
+            "content": [{"type": "text", "text": json.dumps(result, ensure_ascii=False)}],
+            "structuredContent": result if isinstance(result, dict) else {"result": result},
+            "isError": False,
+            "resultType": "complete",
+        }
+    return {
+        "content": [{"type": "text", "text": entry.error or entry.status}],
+        "isError": True,
+        "resultType": "complete",
+    }
+
+
 def _error_result(message: str) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=message)], is_error=True
@@ -142,7 +166,7 @@ def build_mcp_server(
 
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | dict[str, Any]:
         eid = resolve(ctx)
         if eid is None:
             return _error_result(NO_EPISODE_MESSAGE)
@@ -150,7 +174,7 @@ def build_mcp_server(
             entry = manager.call(eid, params.name, params.arguments)
         except (EpisodeSealedError, UnknownEpisodeError) as exc:
             return _error_result(str(exc))
-        return step_to_result(entry)
+        return step_to_wire(entry)
 
     async def list_resources(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -209,10 +233,12 @@ def build_mcp_server(
         instructions=env.instructions or None,
         get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,
-        on_call_tool=call_tool,
         on_list_resources=list_resources,
         on_read_resource=read_resource,
     )
+    # Registered as `on_call_tool=` would be (the same entry), typed as the SDK's handlers
+    # are (`HandlerResult`: a model or its wire dict), which `on_call_tool=` is not.
+    server.add_request_handler("tools/call", types.CallToolRequestParams, call_tool)
     # Outermost first: caller middleware (opens episodes) wraps the instructions rewrite.
     server.middleware.extend([*(middleware or []), instructions_middleware])
     return server
