@@ -7,10 +7,10 @@ request with a fixed JSON body, the HTTP floor of bench/sdk_floor.py; or ``bare-
 ENV PORT STORE KEY CONTROL MODE`` and ``grading PORT STORE TOKEN KEY [THREADS]`` serve what
 `serve_locally` serves, one process each (bench/campaign.py ``--servers processes``). Each
 prints ``ready`` on stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL
-``-``) serves MCP without the tool-schema lookup (bench/episode.py's *before*); ``no-item-
-limit`` without the limit on JSON items per MCP message (bench/arg_flood.py). ``legacy`` seals
-as mcpgym did before page deltas (bench/expiry.py's baseline): the whole database gzipped into a
-format-1 bundle, idle episodes sealed inline on the event loop.
+``-``) serves MCP without the tool-schema lookup (bench/episode.py's *before*);
+``no-item-limit`` without the limit on JSON items per MCP message (bench/arg_flood.py).
+``legacy`` seals as mcpgym did before page deltas (bench/expiry.py's baseline): the whole
+database gzipped into a format-1 bundle, idle episodes sealed inline on the event loop.
 """
 
 from __future__ import annotations
