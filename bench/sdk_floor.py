@@ -3,11 +3,12 @@
 Usage::
 
     uv run python bench/sdk_floor.py [--calls 1000] [--block 25] [--ways plain,sdk,sdk-work,mcpgym]
-        [--main-src /tmp/main/server/src]
+        [--concurrency 1] [--base sdk] [--main-src /tmp/main/server/src]
 
 Servers in child processes on 127.0.0.1, served as mcpgym serves (`mcpgym_server.runtime.serve`,
-uvicorn, `bench/_servers.py`); one client process (this one), requests one at a time,
-``--calls`` per way in blocks of ``--block``, the ways alternating block by block (the order
+uvicorn, `bench/_servers.py`); one client process (this one), ``--concurrency`` lanes of
+requests (each one after the other on its own session or episode), ``--calls`` per way in
+blocks of ``--block`` per lane, the ways alternating block by block (the order
 rotating), the first block of each a warm-up:
 
 - ``plain``: ``POST`` of a small JSON body by the harness's MCP HTTP client (`McpConnections`'
@@ -26,7 +27,7 @@ rotating), the first block of each a warm-up:
 
 Prints per way the median over blocks of this process's CPU per request (the client), the
 server process's CPU per request (``/proc/PID/task/*/schedstat``), their sum, the latency,
-and each way's ratios to ``sdk``. A reference episode makes ~9 such requests (7 tool
+and each way's ratios to ``--base``. A reference episode makes ~9 such requests (7 tool
 calls, ``POST /episodes``, ``POST /grades``): the client + server CPU of ``sdk`` times that
 is what the SDK and the HTTP stack alone cost an episode on the two processes that serve
 and drive it.
@@ -43,6 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -77,7 +80,7 @@ def _servers(
 
 
 async def _bench(
-    urls: dict[str, str], pids: dict[str, int], calls: int, block: int
+    urls: dict[str, str], pids: dict[str, int], calls: int, block: int, lanes: int
 ) -> dict[str, dict[str, list[float]]]:
     ways = list(urls)
     out = {w: {"client": [], "server": [], "latency": []} for w in ways}
@@ -86,45 +89,55 @@ async def _bench(
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": CALL[0]}}
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(conns.aclose)
-        clients: dict[str, Any] = {}
-        made = dict.fromkeys(ways, 0)
+        clients: dict[tuple[str, int], Any] = {}
+        made: dict[tuple[str, int], int] = {}
 
-        async def client(way: str) -> Any:
-            if way in clients and (way.startswith("sdk") or made[way] % 500):
-                return clients[way]
+        async def client(way: str, lane: int) -> Any:
+            key = (way, lane)
+            n = made.get(key, 0)
+            if key in clients and (way.startswith("sdk") or n % 500):
+                return clients[key]
             if way.startswith("sdk"):
                 c = await stack.enter_async_context(conns.connect(urls[way]))
-                await c.list_tools()
             else:
                 resp = await http.post(
-                    f"{urls[way]}/episodes", json={"task": "order-status", "seed": made[way]}
+                    f"{urls[way]}/episodes", json={"task": "order-status", "seed": n + lane}
                 )
                 c = await stack.enter_async_context(conns.connect(resp.json()["mcp_url"]))
-                await c.list_tools()
-            clients[way] = c
+            await c.list_tools()
+            clients[key] = c
             return c
 
-        async def one(way: str) -> None:
+        async def one(way: str, lane: int) -> None:
             if way == "plain":
                 (await http.post(urls[way], json=body)).raise_for_status()
                 return
-            c = await client(way)
-            made[way] += 1
+            c = await client(way, lane)
+            made[(way, lane)] = made.get((way, lane), 0) + 1
             res = await c.call_tool(*(("noop", {}) if way == "sdk" else CALL))
             assert not res.is_error, res.content
 
-        blocks = -(-calls // block) + 1
+        async def lane_run(way: str, lane: int, k: int) -> None:
+            for _ in range(k):
+                await one(way, lane)
+
+        async def run_lanes(way: str, k: int) -> None:
+            async with anyio.create_task_group() as tg:
+                for lane in range(lanes):
+                    tg.start_soon(lane_run, way, lane, k)
+
+        per_block = block * lanes
+        blocks = -(-calls // per_block) + 1
         for i in range(blocks):
             for way in ways[i % len(ways) :] + ways[: i % len(ways)]:
-                await one(way)  # a new episode or session is not in the block
+                await run_lanes(way, 1)  # a new episode or session is not in the block
                 s0, c0, t0 = _cpu_s(pids[way]), time.process_time(), time.perf_counter()
-                for _ in range(block):
-                    await one(way)
+                await run_lanes(way, block)
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                 server = _cpu_s(pids[way]) - s0
                 if i:
-                    out[way]["client"].append(cpu * 1000 / block)
-                    out[way]["server"].append(server * 1000 / block)
+                    out[way]["client"].append(cpu * 1000 / per_block)
+                    out[way]["server"].append(server * 1000 / per_block)
                     out[way]["latency"].append(wall * 1000 / block)
     return out
 
@@ -136,6 +149,8 @@ def main() -> None:
     ap.add_argument("--block", type=int, default=25)
     ap.add_argument("--ways", default="plain,sdk,sdk-work,mcpgym")
     ap.add_argument("--main-src", default=None)
+    ap.add_argument("--concurrency", type=int, default=1, help="requests in flight per way")
+    ap.add_argument("--base", default="sdk", help="the way the ratios are to")
     args = ap.parse_args()
     ways = args.ways.split(",")
     if unknown := [w for w in ways if w not in WAYS]:
@@ -146,16 +161,17 @@ def main() -> None:
         urls, pids = _servers(ways, args.main_src, stack)
         from mcpgym_server.runtime import run
 
-        got = run(_bench, urls, pids, args.calls, args.block)
+        got = run(_bench, urls, pids, args.calls, args.block, args.concurrency)
     med = statistics.median
     print(
-        f"{started}; {args.calls} requests per way in blocks of {args.block}, one at a time; "
+        f"{started}; {args.calls} requests per way in blocks of {args.block} per lane, "
+        f"{args.concurrency} in flight; "
         f"load average {load0:.1f} -> {os.getloadavg()[0]:.1f}"
     )
     print(
         f"{'way':<9} {'client ms':>9} {'server ms':>9} {'both ms':>8} {'latency':>8}  ratios to sdk"
     )
-    base = "sdk" if "sdk" in ways else ways[0]
+    base = args.base if args.base in ways else ways[0]
     for way in ways:
         g = got[way]
         both = [c + s for c, s in zip(g["client"], g["server"], strict=True)]
