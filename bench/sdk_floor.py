@@ -19,9 +19,9 @@ rotating), the first block of each a warm-up:
 - ``sdk-work``: the same client calling ``get_order`` on a bare `MCPServer` that runs the
   helpdesk tool's own SQL on its own copy of the snapshot and answers the same ~2 KB
   (``_servers.py bare-work``);
-- ``mcpgym``: an episode of the mcpgym environment server (``_servers.py env``) through
-  `McpConnections.connect` (what the driver opens), calling ``get_order``; a new episode
-  every 500 calls;
+- ``mcpgym``: an episode per lane of the mcpgym environment server (``_servers.py env``)
+  through `McpConnections.connect` (what the driver opens), calling ``get_order`` (an
+  episode takes at most 1,000 calls: keep ``--calls / --concurrency`` under ~900);
 - ``main``: ``mcpgym`` with the server of ``--main-src`` (a source tree of main's
   ``server/src``): the A/B of a server change in the same run.
 
@@ -90,31 +90,23 @@ async def _bench(
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(conns.aclose)
         clients: dict[tuple[str, int], Any] = {}
-        made: dict[tuple[str, int], int] = {}
-
-        async def client(way: str, lane: int) -> Any:
-            key = (way, lane)
-            n = made.get(key, 0)
-            if key in clients and (way.startswith("sdk") or n % 500):
-                return clients[key]
-            if way.startswith("sdk"):
-                c = await stack.enter_async_context(conns.connect(urls[way]))
-            else:
-                resp = await http.post(
-                    f"{urls[way]}/episodes", json={"task": "order-status", "seed": n + lane}
-                )
-                c = await stack.enter_async_context(conns.connect(resp.json()["mcp_url"]))
-            await c.list_tools()
-            clients[key] = c
-            return c
+        for way in ways:  # opened here: a client's scopes must close in the task that opened them
+            for lane in range(lanes if way != "plain" else 0):
+                url = urls[way]
+                if not way.startswith("sdk"):
+                    resp = await http.post(
+                        f"{url}/episodes", json={"task": "order-status", "seed": lane}
+                    )
+                    url = resp.json()["mcp_url"]
+                c = await stack.enter_async_context(conns.connect(url))
+                await c.list_tools()
+                clients[(way, lane)] = c
 
         async def one(way: str, lane: int) -> None:
             if way == "plain":
                 (await http.post(urls[way], json=body)).raise_for_status()
                 return
-            c = await client(way, lane)
-            made[(way, lane)] = made.get((way, lane), 0) + 1
-            res = await c.call_tool(*(("noop", {}) if way == "sdk" else CALL))
+            res = await clients[(way, lane)].call_tool(*(("noop", {}) if way == "sdk" else CALL))
             assert not res.is_error, res.content
 
         async def lane_run(way: str, lane: int, k: int) -> None:
@@ -130,7 +122,7 @@ async def _bench(
         blocks = -(-calls // per_block) + 1
         for i in range(blocks):
             for way in ways[i % len(ways) :] + ways[: i % len(ways)]:
-                await run_lanes(way, 1)  # a new episode or session is not in the block
+                await run_lanes(way, 1)
                 s0, c0, t0 = _cpu_s(pids[way]), time.process_time(), time.perf_counter()
                 await run_lanes(way, block)
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
