@@ -160,10 +160,9 @@ def main() -> None:
         f"{args.concurrency} in flight; "
         f"load average {load0:.1f} -> {os.getloadavg()[0]:.1f}"
     )
-    print(
-        f"{'way':<9} {'client ms':>9} {'server ms':>9} {'both ms':>8} {'latency':>8}  ratios to sdk"
-    )
     base = args.base if args.base in ways else ways[0]
+    head = f"{'way':<9} {'client ms':>9} {'server ms':>9} {'both ms':>8} {'latency':>8}"
+    print(f"{head}  ratios to {base}")
     for way in ways:
         g = got[way]
         both = [c + s for c, s in zip(g["client"], g["server"], strict=True)]
