@@ -7,7 +7,8 @@ request with a fixed JSON body, the HTTP floor of bench/sdk_floor.py; or ``bare-
 ENV PORT STORE KEY CONTROL MODE`` and ``grading PORT STORE TOKEN KEY [THREADS]`` serve what
 `serve_locally` serves, one process each (bench/campaign.py ``--servers processes``). Each
 prints ``ready`` on stdout once it accepts connections. ``no-schema-lookup`` (with IDLE_TTL
-``-``) serves MCP without the tool-schema lookup (bench/episode.py's *before*);
+``-``) serves MCP without the tool-schema lookup (bench/episode.py's *before*); ``no-otel``
+without the SDK's OpenTelemetry middleware (bench/sdk_floor.py);
 ``no-item-limit`` without the limit on JSON items per MCP message (bench/arg_flood.py).
 ``legacy`` seals as mcpgym did before page deltas (bench/expiry.py's baseline): the whole
 database gzipped into a format-1 bundle, idle episodes sealed inline on the event loop.
@@ -159,6 +160,8 @@ def env_app(name: str, store: str, idle_ttl: float | None = None, mode: str = "c
         app = create_app(env, store, control_token=None, max_message_items=items)
         if mode == "no-schema-lookup":
             no_schema_lookup(app)
+        elif mode == "no-otel":
+            no_otel(app)
         return app
     app = create_app(
         load_environment(name), store, idle_ttl=idle_ttl, reap_interval=1.0, control_token=None
@@ -172,6 +175,18 @@ def no_schema_lookup(app: object) -> None:
     """Serve MCP as before the tool-schema lookup: the SDK then runs (and serializes) a
     whole ``tools/list`` per ``tools/call`` to check its ``Mcp-Param-*`` headers."""
     app.state.mcp_server.get_tool_input_schema = None  # type: ignore[attr-defined]
+
+
+def no_otel(app: object) -> None:
+    """Serve MCP without the SDK's OpenTelemetry middleware (on by default in every
+    `mcp.server.Server`; a no-op span when no OpenTelemetry SDK is installed): what it costs
+    a request, for bench/sdk_floor.py's ``no-otel`` way."""
+    from mcp.server._otel import OpenTelemetryMiddleware  # pyright: ignore[reportPrivateUsage]
+
+    server = app.state.mcp_server  # type: ignore[attr-defined]
+    server.middleware[:] = [
+        m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware)
+    ]
 
 
 def legacy_sealing(manager: object) -> None:

@@ -23,7 +23,9 @@ rotating), the first block of each a warm-up:
   through `McpConnections.connect` (what the driver opens), calling ``get_order`` (an
   episode takes at most 1,000 calls: keep ``--calls / --concurrency`` under ~900);
 - ``main``: ``mcpgym`` with the server of ``--main-src`` (a source tree of main's
-  ``server/src``): the A/B of a server change in the same run.
+  ``server/src``): the A/B of a server change in the same run;
+- ``no-otel``: ``mcpgym`` without the SDK's OpenTelemetry middleware (``_servers.py env``
+  mode ``no-otel``): what that middleware costs a request.
 
 Prints per way the median over blocks of this process's CPU per request (the client), the
 server process's CPU per request (``/proc/PID/task/*/schedstat``), their sum, the latency,
@@ -54,7 +56,7 @@ from episode import _cpu_s, _free_port, _process  # noqa: E402  # pyright: ignor
 
 from mcpgym_clients.mcp_connection import McpConnections  # noqa: E402
 
-WAYS = ("plain", "sdk", "sdk-work", "mcpgym", "main")
+WAYS = ("plain", "sdk", "sdk-work", "mcpgym", "main", "no-otel")
 CALL = ("get_order", {"order_id": 100001})
 
 
@@ -74,7 +76,10 @@ def _servers(
             raise SystemExit("--ways main needs --main-src")
         store = stack.enter_context(tempfile.TemporaryDirectory())
         src = main_src if way == "main" else None
-        pids[way] = stack.enter_context(_process("env", "helpdesk", str(port), store, src=src))
+        extra = ("-", "no-otel") if way == "no-otel" else ()
+        pids[way] = stack.enter_context(
+            _process("env", "helpdesk", str(port), store, *extra, src=src)
+        )
         urls[way] = f"http://127.0.0.1:{port}"
     return urls, pids
 
