@@ -3,7 +3,7 @@
 The MCP bridge answers ``tools/call`` with the wire form of `step_to_result`'s
 `CallToolResult` instead of the model (the SDK's pipeline validates and dumps either the
 same way; building and dumping the model cost ~50 us a call): the dicts are equal for
-every step of the helpdesk reference solutions and for made-up steps of every shape, and
+every step of both environments' reference solutions and for made-up steps of every shape, and
 the SDK's outbound serialization of both is the same in both protocol eras.
 """
 
@@ -31,8 +31,9 @@ def _same(entry: LogEntry) -> None:
         )
 
 
-def test_every_reference_step_of_helpdesk_has_the_models_wire_form() -> None:
-    env = load_environment("helpdesk")
+@pytest.mark.parametrize("env_name", ["helpdesk", "ledger"])
+def test_every_reference_step_has_the_models_wire_form(env_name: str) -> None:
+    env = load_environment(env_name)
     manager = EpisodeManager(env, MemoryEpisodeStore(), max_open=4)
     seen = 0
     for family in env.families:
