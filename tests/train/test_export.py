@@ -104,6 +104,34 @@ def test_export_includes_unscored_rollouts_with_no_reward_when_asked(
     assert bad.exit_code == 1 and "known formats are rollouts" in bad.output
 
 
+def test_exporting_an_unfinished_run_says_it_holds_only_what_ran(tmp_path: Path) -> None:
+    """Round 17: ``mcpgym export`` of a run still being written (or stopped) wrote its rows
+    without a word, where ``show`` says the run is unfinished: a trainer got part of a
+    campaign as if it were all of it."""
+    from mcpgym_clients.records import EpisodeRecord
+
+    store_path = tmp_path / "runs.db"
+    selection = {"variants": [f"set-target@easy#{s}" for s in range(4)], "epochs": 1}
+    with RunStore(store_path) as store:
+        run_id = store.create_run(
+            env="toy", env_version="0.1.0", lock="abc", agent="x", selection=selection
+        )
+        rec = EpisodeRecord("x", "set-target", "easy", 0, termination="completed")
+        store.add_episode(run_id, rec)
+    args = ["export", "latest", "--out", str(tmp_path / "o.jsonl"), "--store", str(store_path)]
+    result = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    said = " ".join(result.output.split())
+    assert (
+        f"note: run {run_id} is unfinished (1 of 4 planned episodes stored): this export " in said
+    )
+    assert "holds only what ran" in said
+    with RunStore(store_path) as store:
+        store.finish_run(run_id)
+    done = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert "note:" not in done.output, done.output
+
+
 def test_a_turn_whose_prompt_rewrites_the_past_gives_no_token_view() -> None:
     turns = [
         {"prompt_token_ids": [1, 2], "generation_token_ids": [3], "generation_log_probs": [-1.0]},
