@@ -10,8 +10,8 @@ Starts ``mcpgym serve helpdesk`` and ``mcpgym grading serve`` with known secrets
 - ``badgr``: a wrong grading token;
 - ``userinfo``: ``--env-url http://u:URLPASS@127.0.0.1:P`` and ``--grading-url`` with
   ``?token=URLQ``;
-- ``local``: no URLs (mcpgym eval starts its own servers with fresh tokens) with
-  ``--bundle-key`` on the command line;
+- ``local``: no URLs (mcpgym eval starts its own servers with fresh tokens);
+
 then ``runs --json``, ``show --json``, ``export``, ``report``, ``targets`` of each store.
 Prints, per secret, every file or output that holds it (the servers' own logs included).
 Expected: no secret anywhere but where the operator put it (its own command line).
@@ -69,7 +69,7 @@ with S.servers(EP, GP, W / "eps", ENVV, W, extra=("--bundle-key", BK)):
     ev("userinfo", ["--env-url", f"http://u:{URLPASS}@127.0.0.1:{EP}", "--grading-url",
                     f"http://127.0.0.1:{GP}/?token={URLQ}", "--control-token", CTL,
                     "--grading-token", GR], plain)  # fmt: skip
-    ev("local", ["--bundle-key", BK], plain)
+    ev("local", [], plain)
     ev("model", ["--agent", "openai", "--model", "m", "--base-url",
                  f"http://127.0.0.1:1/v1?key={URLQ}", "--api-key", APIKEY, *urls,
                  "--control-token", CTL, "--grading-token", GR], plain)  # fmt: skip
