@@ -184,3 +184,56 @@ def test_exported_rows_that_never_reached_a_server_name_the_variant_planned(
             ("toy/set-target@easy#1", None, False),
             ("toy/set-target@easy#2", None, False),
         ]
+
+
+_KILLED_EXPORT = """
+import os, signal, sys
+from pathlib import Path
+
+from mcpgym_clients.train.export import ExportedRollout, write_rollouts
+
+line = ExportedRollout.model_validate_json(Path(sys.argv[2]).read_text().splitlines()[0])
+
+
+def lines():
+    yield line
+    yield line
+    os.kill(os.getpid(), signal.SIGKILL)  # killed mid-export (Ctrl-C, kill -9, a full disk)
+    yield line
+
+
+write_rollouts(lines(), Path(sys.argv[1]))
+"""
+
+
+def test_an_export_killed_half_way_leaves_the_previous_file_whole(tmp_path: Path) -> None:
+    """Round 17: ``write_rollouts`` opened ``--out`` with ``"w"`` and wrote line by line; an
+    export killed half-way left the file cut short (a previous complete export already
+    truncated), and a trainer read part of the run as the whole of it."""
+    import subprocess
+    import sys
+
+    from mcpgym_clients.records import EpisodeRecord
+    from mcpgym_clients.train.export import write_rollouts
+
+    out, sample = tmp_path / "rollouts.jsonl", tmp_path / "sample.jsonl"
+    store_path = tmp_path / "runs.db"
+    with RunStore(store_path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="x")
+        for seed in range(5):
+            store.add_episode(run_id, EpisodeRecord("x", "set-target", "easy", seed, error="e"))
+    args = ["export", "latest", "--out", str(sample), "--store", str(store_path)]
+    assert runner.invoke(app, [*args, "--include-unscored"]).exit_code == 0
+    previous = sample.read_text()
+    out.write_text(previous)  # a complete export of 5 rows, from before
+
+    child = subprocess.run(
+        [sys.executable, "-c", _KILLED_EXPORT, str(out), str(sample)], check=False, timeout=120
+    )
+
+    assert child.returncode == -9
+    assert out.read_text() == previous, "the killed export cut the file short"
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".rollouts.jsonl.partial-")]
+    assert len(left) == 1  # beside it, never at it
+    assert write_rollouts(read_rollouts(sample), out) == 5  # a whole export replaces it
+    assert len(read_rollouts(out)) == 5
