@@ -419,7 +419,10 @@ async def _one_campaign(
 
 
 async def floor(env: Environment, n: int, concurrency: int, tmp: Path) -> dict[str, float]:
-    """CPU and wall ms of minimal loopback round trips on the same servers and clients."""
+    """CPU and wall ms of minimal loopback round trips on the same servers and clients
+    (``n`` HTTP round trips, at least 1: raises ValueError below)."""
+    if n < 1:
+        raise ValueError(f"the floor needs at least one round trip, not {n}")
     # no per-episode rate limit: the MCP floor sends its calls to one episode back to back
     async with serve_locally(
         env, Path(tempfile.mkdtemp(dir=tmp)), max_requests_per_second=None
@@ -573,7 +576,13 @@ def main() -> None:
     ap.add_argument("--seeds", default="0-4")
     ap.add_argument("--concurrency", type=int, default=16, help="as `mcpgym eval` runs reference")
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--floor-requests", type=int, default=2000)
+    ap.add_argument(
+        "--floor-requests",
+        type=int,
+        default=2000,
+        help="GET /healthz round trips of the floor (the MCP floor: a quarter, at least 50); "
+        "0 leaves the floor out",
+    )
     ap.add_argument(
         "--ways",
         default="before,children",
@@ -596,6 +605,8 @@ def main() -> None:
         "the campaigns: DIR/WAY-rROUND-PHASE-ROLE.raw, read with bench/_shares.py",
     )
     args = ap.parse_args()
+    if args.floor_requests < 0:
+        ap.error(f"--floor-requests must be 0 (no floor) or more, not {args.floor_requests}")
     ways = args.ways.split(",")
     unknown = [w for w in ways if w not in WAYS]
     if unknown:
@@ -643,7 +654,11 @@ def main() -> None:
                 train[way].append(
                     _on_loop(way, trainer, env, args.trainer_rows, 8, way == "before")
                 )
-        fl = _on_loop("", floor, env, args.floor_requests, args.concurrency, tmp)
+        fl = (  # 0: no floor (it divided by zero: stop 26)
+            _on_loop("", floor, env, args.floor_requests, args.concurrency, tmp)
+            if args.floor_requests
+            else None
+        )
         ip = in_process(env, variants, tmp)
     med = statistics.median
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -700,22 +715,25 @@ def main() -> None:
         shown = ", ".join(f"{k} {v / rs[-1][0]['n']:.2f}" for k, v in sorted(reqs.items()))
         print(f"requests per episode, {way}, cold: {shown}")
     reqs = per_ep[ways[-1]]
-    print(
-        f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
-        f"({fl['http_wall_ms']:.2f} ms wall at concurrency {args.concurrency}); "
-        f"MCP tools/call {fl['mcp_cpu_ms']:.2f} ms CPU "
-        f"({fl['mcp_wall_ms']:.2f} ms wall, one at a time)"
-    )
-    mcp = reqs - 2  # POST /episodes and POST /grades are plain HTTP, the rest MCP
-    http_floor = reqs * fl["http_cpu_ms"]
-    mcp_floor = 2 * fl["http_cpu_ms"] + mcp * fl["mcp_cpu_ms"]
-    print(
-        f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = {http_floor:.1f} ms "
-        f"CPU: at most {1000 / http_floor:.0f} episodes/s on one core, {2000 / http_floor:.0f} "
-        f"on two, for bare HTTP round trips; as MCP calls ({mcp:.2f} of them at "
-        f"{fl['mcp_cpu_ms']:.2f} ms): {mcp_floor:.1f} ms, at most {1000 / mcp_floor:.0f} "
-        f"episodes/s on one core, {2000 / mcp_floor:.0f} on two"
-    )
+    if fl is None:
+        print("\nfloor: not measured (--floor-requests 0)")
+    else:
+        print(
+            f"\nfloor: GET /healthz round trip {fl['http_cpu_ms']:.2f} ms CPU "
+            f"({fl['http_wall_ms']:.2f} ms wall at concurrency {args.concurrency}); "
+            f"MCP tools/call {fl['mcp_cpu_ms']:.2f} ms CPU "
+            f"({fl['mcp_wall_ms']:.2f} ms wall, one at a time)"
+        )
+        mcp = reqs - 2  # POST /episodes and POST /grades are plain HTTP, the rest MCP
+        http_floor = reqs * fl["http_cpu_ms"]
+        mcp_floor = 2 * fl["http_cpu_ms"] + mcp * fl["mcp_cpu_ms"]
+        print(
+            f"{reqs:.2f} requests per episode x {fl['http_cpu_ms']:.2f} ms = {http_floor:.1f} ms "
+            f"CPU: at most {1000 / http_floor:.0f} episodes/s on one core, {2000 / http_floor:.0f} "
+            f"on two, for bare HTTP round trips; as MCP calls ({mcp:.2f} of them at "
+            f"{fl['mcp_cpu_ms']:.2f} ms): {mcp_floor:.1f} ms, at most {1000 / mcp_floor:.0f} "
+            f"episodes/s on one core, {2000 / mcp_floor:.0f} on two"
+        )
     for way, xs in train.items():
         if xs:
             print(

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from mcpgym_clients import EpisodeDriver, LocalServers, ReferenceAgent, RunStore, run_campaign
-from mcpgym_clients.breaker import ServiceBreaker, retry_window
+from mcpgym_clients.breaker import ServiceBreaker, lasted, retry_window
 from mcpgym_clients.campaign import INFRA_BACKOFF, infra_backoff
 from mcpgym_clients.records import EpisodeRecord
 from mcpgym_clients.selection import VariantKey
@@ -83,7 +83,20 @@ def test_a_server_still_down_after_the_window_trips_it() -> None:
     reason = breaker.note(unanswered("env"), after_wait=True)
     assert reason is not None
     assert reason.startswith("stopped: the environment server is not answering: 7 episode")
+    # how long the failures lasted, not only how many (stop 26: "7 in a row" said no time)
+    assert "7 episode attempts in a row over 9.0 s got no answer from it" in reason, reason
     assert breaker.since == {"env": 50.0}  # measured from the run's first counted attempt
+
+
+def test_the_stop_line_says_how_long_the_failures_lasted() -> None:
+    clock = FakeClock()
+    breaker = ServiceBreaker(3, min_run=9.0, clock=clock)
+    for now in (10.0, 70.0, 135.4):
+        clock.now = now
+        reason = breaker.note(unanswered(), after_wait=True)
+    assert reason is not None
+    assert "3 episode attempts in a row over 2 min 5 s got no answer" in reason, reason
+    assert lasted(0.04) == " over 0.0 s" and lasted(59.94) == " over 59.9 s"
 
 
 def test_the_window_alone_does_not_trip_it_below_the_count() -> None:

@@ -59,6 +59,26 @@ def test_an_unreachable_base_url_error_hides_its_secrets() -> None:
 
 
 @pytest.mark.parametrize(
+    "flag, url",
+    [
+        ("--env-url", "http://me:SECRET1@127.0.0.1:9"),
+        ("--grading-url", "http://127.0.0.1:9/?token=SECRET2"),
+        ("--env-url", "http://127.0.0.1:9/#SECRET3"),
+    ],
+)
+def test_server_urls_with_credentials_are_refused_without_echoing_them(flag: str, url: str) -> None:
+    """Round 17: ``--env-url http://u:PASS@host`` was sent as Basic auth in place of the
+    control token, and the refusal printed the URL, password and all."""
+    urls = {"--env-url": "http://127.0.0.1:9", "--grading-url": "http://127.0.0.1:8", flag: url}
+    args = ["eval", "helpdesk", "--agent", "reference", "--no-baseline", "--grading-token", "t"]
+    result = runner.invoke(app, [*args, *(x for kv in urls.items() for x in kv)])
+    assert result.exit_code == 2, result.output
+    out = flat(result.output)
+    assert "SECRET" not in out, out
+    assert "http://127.0.0.1:9 carries" in out, out
+
+
+@pytest.mark.parametrize(
     ("spec", "guess"),
     [
         ("antropic:claude-x", "anthropic"),

@@ -164,6 +164,28 @@ async def test_a_run_served_at_another_request_rate_is_not_resumed(
     assert (stored["max_requests_per_second"], stored["request_burst"]) == (50.0, 200)
 
 
+async def test_a_new_run_of_a_finished_runs_inputs_says_that_run_exists(
+    toy_env: Environment, tmp_path: Path
+) -> None:
+    """A finished run's variants spelled otherwise (here: the other order, as ``--seeds 1,0``
+    for ``0-1``) play again as a new run, as documented, and the campaign says that an
+    identical finished run exists and how to read it; before (stop 26, LOW), nothing said
+    so. Under another seed salt (another measurement) nothing is said."""
+    db, episodes = tmp_path / "runs.db", tmp_path / "episodes"
+    first, _ = await campaign(toy_env, episodes, db, salt=None)
+
+    again, out = await campaign(toy_env, episodes, db, salt=None, variants=VARIANTS[::-1])
+
+    assert again != first
+    said = " ".join(out.split())
+    assert (
+        f"starting a new run: run {first} (same agent, variants and settings) finished at "
+    ) in said, said
+    assert f"every episode is played again; its results: mcpgym show {first}" in said
+    salted, out = await campaign(toy_env, episodes, db, salt=SALT_A)
+    assert salted not in (first, again) and "starting a new run" not in out, out
+
+
 async def test_a_run_recorded_without_its_conditions_is_not_resumed(
     toy_env: Environment, tmp_path: Path
 ) -> None:

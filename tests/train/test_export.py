@@ -104,6 +104,34 @@ def test_export_includes_unscored_rollouts_with_no_reward_when_asked(
     assert bad.exit_code == 1 and "known formats are rollouts" in bad.output
 
 
+def test_exporting_an_unfinished_run_says_it_holds_only_what_ran(tmp_path: Path) -> None:
+    """Round 17: ``mcpgym export`` of a run still being written (or stopped) wrote its rows
+    without a word, where ``show`` says the run is unfinished: a trainer got part of a
+    campaign as if it were all of it."""
+    from mcpgym_clients.records import EpisodeRecord
+
+    store_path = tmp_path / "runs.db"
+    selection = {"variants": [f"set-target@easy#{s}" for s in range(4)], "epochs": 1}
+    with RunStore(store_path) as store:
+        run_id = store.create_run(
+            env="toy", env_version="0.1.0", lock="abc", agent="x", selection=selection
+        )
+        rec = EpisodeRecord("x", "set-target", "easy", 0, termination="completed")
+        store.add_episode(run_id, rec)
+    args = ["export", "latest", "--out", str(tmp_path / "o.jsonl"), "--store", str(store_path)]
+    result = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    said = " ".join(result.output.split())
+    assert (
+        f"note: run {run_id} is unfinished (1 of 4 planned episodes stored): this export " in said
+    )
+    assert "holds only what ran" in said
+    with RunStore(store_path) as store:
+        store.finish_run(run_id)
+    done = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert "note:" not in done.output, done.output
+
+
 def test_a_turn_whose_prompt_rewrites_the_past_gives_no_token_view() -> None:
     turns = [
         {"prompt_token_ids": [1, 2], "generation_token_ids": [3], "generation_log_probs": [-1.0]},
@@ -156,3 +184,56 @@ def test_exported_rows_that_never_reached_a_server_name_the_variant_planned(
             ("toy/set-target@easy#1", None, False),
             ("toy/set-target@easy#2", None, False),
         ]
+
+
+_KILLED_EXPORT = """
+import os, signal, sys
+from pathlib import Path
+
+from mcpgym_clients.train.export import ExportedRollout, write_rollouts
+
+line = ExportedRollout.model_validate_json(Path(sys.argv[2]).read_text().splitlines()[0])
+
+
+def lines():
+    yield line
+    yield line
+    os.kill(os.getpid(), signal.SIGKILL)  # killed mid-export (Ctrl-C, kill -9, a full disk)
+    yield line
+
+
+write_rollouts(lines(), Path(sys.argv[1]))
+"""
+
+
+def test_an_export_killed_half_way_leaves_the_previous_file_whole(tmp_path: Path) -> None:
+    """Round 17: ``write_rollouts`` opened ``--out`` with ``"w"`` and wrote line by line; an
+    export killed half-way left the file cut short (a previous complete export already
+    truncated), and a trainer read part of the run as the whole of it."""
+    import subprocess
+    import sys
+
+    from mcpgym_clients.records import EpisodeRecord
+    from mcpgym_clients.train.export import write_rollouts
+
+    out, sample = tmp_path / "rollouts.jsonl", tmp_path / "sample.jsonl"
+    store_path = tmp_path / "runs.db"
+    with RunStore(store_path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="x")
+        for seed in range(5):
+            store.add_episode(run_id, EpisodeRecord("x", "set-target", "easy", seed, error="e"))
+    args = ["export", "latest", "--out", str(sample), "--store", str(store_path)]
+    assert runner.invoke(app, [*args, "--include-unscored"]).exit_code == 0
+    previous = sample.read_text()
+    out.write_text(previous)  # a complete export of 5 rows, from before
+
+    child = subprocess.run(
+        [sys.executable, "-c", _KILLED_EXPORT, str(out), str(sample)], check=False, timeout=120
+    )
+
+    assert child.returncode == -9
+    assert out.read_text() == previous, "the killed export cut the file short"
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".rollouts.jsonl.partial-")]
+    assert len(left) == 1  # beside it, never at it
+    assert write_rollouts(read_rollouts(sample), out) == 5  # a whole export replaces it
+    assert len(read_rollouts(out)) == 5

@@ -153,15 +153,17 @@ class ServiceBreaker:
         started = self.since.setdefault(service, now)
         self.counts[service] = n
         if n >= self.threshold and now - started >= self.min_run and self.reason is None:
-            self.reason = self._why(service, n, rec)
+            self.reason = self._why(
+                service, f"{n} episode attempts in a row{lasted(now - started)}", rec
+            )
 
-    def _why(self, service: str, n: int, rec: EpisodeRecord) -> str:
-        """The `reason` line once ``n`` attempts in a row counted for ``service``."""
+    def _why(self, service: str, row: str, rec: EpisodeRecord) -> str:
+        """The `reason` line once the attempts ``row`` names counted for ``service``."""
         refused = rec.refused
         if service == "grading" and rec.unanswered is None:  # it answered every time: no grade
             return (
-                f"stopped: {SERVICE_NAMES[service]} keeps failing grades: {n} episode attempts "
-                "in a row were played to their end and got no grade, each after its retry "
+                f"stopped: {SERVICE_NAMES[service]} keeps failing grades: {row} "
+                "were played to their end and got no grade, each after its retry "
                 f"wait (the last: {rec.error}). Episodes played on would only add to them: "
                 "check that it grades from the environment server's episode store (--store) "
                 "and its log, then run the same command again"
@@ -169,19 +171,29 @@ class ServiceBreaker:
         if service != "model" or refused is None:
             return (
                 f"stopped: {SERVICE_NAMES.get(service, service)} is not answering: "
-                f"{n} episode attempts in a row got no answer from it, "
+                f"{row} got no answer from it, "
                 f"each after its retry wait (the last: {rec.error})"
             )
         where = (
             f"the model API at {self.model_endpoint}" if self.model_endpoint else "the model API"
         )
         return (
-            f"stopped: {where} keeps refusing requests: {n} episode attempts in a row had "
+            f"stopped: {where} keeps refusing requests: {row} had "
             f"every model request refused, the last with {refused.status} asking to wait "
             f"{refused.retry_after:,.0f} s (Retry-After), longer than the "
             f"{refused.cap:,.0f} s the harness waits before a retry (it said: "
             f"{refused.message})"
         )
+
+
+def lasted(seconds: float) -> str:
+    """`` over S s`` (or `` over M min S s``): how long a breaker's run of counted attempts
+    lasted, from its first counted attempt to the one that tripped it (monotonic seconds,
+    >= 0); said in its stop line."""
+    if seconds < 60:
+        return f" over {seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f" over {minutes} min {rest} s"
 
 
 def store_not_run(

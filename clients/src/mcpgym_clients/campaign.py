@@ -65,7 +65,13 @@ from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, Sta
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, record_from_row
-from mcpgym_clients.resume import UNREPORTED, campaign_conditions, known_components, not_resumed
+from mcpgym_clients.resume import (
+    UNREPORTED,
+    campaign_conditions,
+    finished_before,
+    known_components,
+    not_resumed,
+)
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.run_slots import resuming_line, scored_slots, settled, unscored_counts
 from mcpgym_clients.runstore import RunStore
@@ -288,7 +294,11 @@ async def run_campaign(
         if found is not None:
             return found, None
         left = store.runs_with_work_left(env=info.env, agent=agent.name)
-        return None, not_resumed(left, **inputs)
+        why_not = not_resumed(left, **inputs)
+        if why_not is None:  # an identical finished run: its episodes are played again
+            done = store.find_finished(env=info.env, agent=agent.name, **inputs)
+            why_not = None if done is None else finished_before(done)
+        return None, why_not
 
     def choose() -> tuple[str, str | None, str | None]:
         """Find or create the run and claim it, one process at a time (`run_claims`)."""

@@ -160,6 +160,21 @@ def not_resumed(
     return None
 
 
+def finished_before(row: Mapping[str, Any]) -> str:
+    """The line a campaign prints when it starts a new run although a finished run of the
+    same inputs (``row``: `RunStore.find_finished`; the variant set perhaps spelled
+    otherwise) holds every episode it plans: nothing is resumed, every episode is played
+    again, and the user may have meant to read the old run instead."""
+    argv = " ".join(row.get("argv") or []) or "(not recorded)"
+    when = str(row.get("finished_at") or "?")[:19].replace("T", " ")
+    return (
+        f"starting a new run: run {row['id']} (same agent, variants and settings) finished at "
+        f"{when} UTC with every episode scored, so nothing is resumed and "
+        f"every episode is played again; its results: mcpgym show {row['id']} (it was run "
+        f"as: {argv})"
+    )
+
+
 def known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
     """The lock components of the environment ``info`` names (``environment``, else the one
     installed under its name), when it has the served lock; else ``None`` (recorded with a

@@ -41,7 +41,7 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -96,6 +96,27 @@ def _canonical(value: Any) -> str:
 
 def _plain(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return None if value is None else dict(value)
+
+
+def _same_inputs(
+    lock: str,
+    model: str | None,
+    settings: Mapping[str, Any],
+    selection: Mapping[str, Any],
+    conditions: Mapping[str, Any] | None,
+) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether a run's row was started with these inputs (lock, model, settings, conditions
+    equal; the same variant set and epochs, in any spelling or order)."""
+    want = (lock, model, _canonical(dict(settings)), _canonical(_plain(conditions)))
+    wanted_selection = _selection_key(selection)
+
+    def same(row: Mapping[str, Any]) -> bool:
+        got = (row["lock"], row["model"], _canonical(row["settings"] or {}))
+        return (*got, _canonical(row["conditions"])) == want and _selection_key(
+            row["selection"] or {}
+        ) == wanted_selection
+
+    return same
 
 
 def _selection_key(selection: Mapping[str, Any]) -> str:
@@ -393,15 +414,39 @@ class RunStore:
         Returns:
             The run id, or ``None``.
         """
-        want = (lock, model, _canonical(dict(settings)), _canonical(_plain(conditions)))
-        wanted_selection = _selection_key(selection)
+        same = _same_inputs(lock, model, settings, selection, conditions)
         for row in self.runs_with_work_left(env=env, agent=agent):
-            got = (row["lock"], row["model"], _canonical(row["settings"] or {}))
-            if (*got, _canonical(row["conditions"])) == want and _selection_key(
-                row["selection"] or {}
-            ) == wanted_selection:
+            if same(row):
                 return str(row["id"])
         return None
+
+    def find_finished(
+        self,
+        *,
+        env: str,
+        lock: str,
+        agent: str,
+        model: str | None,
+        settings: Mapping[str, Any],
+        selection: Mapping[str, Any],
+        conditions: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The newest run (not a baseline) started with the same inputs as `find_resumable`
+        compares (the variant set in any spelling) that is finished with no work left: a
+        campaign with these inputs plays its episodes again as a new run.
+
+        Returns:
+            The run's row (JSON columns decoded), or ``None``.
+        """
+        same = _same_inputs(lock, model, settings, selection, conditions)
+        left = {row["id"] for row in self.runs_with_work_left(env=env, agent=agent)}
+        rows = self._query(
+            "SELECT * FROM runs WHERE baseline_of IS NULL AND env = ? AND agent = ? "
+            "AND finished_at IS NOT NULL ORDER BY created_at DESC, id DESC",
+            [env, agent],
+            _RUN_JSON,
+        )
+        return next((row for row in rows if row["id"] not in left and same(row)), None)
 
     def headlines(self) -> dict[str, dict[str, Any]]:
         """Per run id: ``{"episodes", "played", "scored", "mean_score", "pass_rate",

@@ -58,12 +58,13 @@ bundle graded again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import re
 import secrets
-import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -91,7 +92,12 @@ from mcpgym_server import (
     UnknownTaskError,
     load_environment,
 )
-from mcpgym_server.bundles import EpisodeStore, MemoryEpisodeStore
+from mcpgym_server.bundles import (
+    EpisodeStore,
+    MemoryEpisodeStore,
+    sweep_debris,
+    write_file_atomic,
+)
 
 logger = logging.getLogger("mcpgym.grading")
 
@@ -331,15 +337,44 @@ def grade_response(grade: Grade) -> Response:
 
 
 def _write_atomic(path: Path, text: str) -> None:
+    """Write a grade file whole or not at all, through a locked temporary file that
+    `sweep_grades_debris` removes once its writer is gone (`write_file_atomic`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    write_file_atomic(path, text.encode("utf-8"))
+
+
+_LEGACY_TMP = re.compile(r"\.ep_[0-9a-f]{32}\.json\.[A-Za-z0-9_]{8}")
+"""A grade file's temporary name before `write_file_atomic` (``tempfile.mkstemp``)."""
+
+LEGACY_TMP_AGE_S = 60.0
+"""Such a file older than this is debris (it names no writer; a write takes milliseconds)."""
+
+
+def sweep_grades_debris(grades_dir: Path) -> list[str]:
+    """Remove the temporary grade files that writers killed mid-write left in ``grades_dir``
+    (`mcpgym_server.bundles.sweep_debris`: a live writer's, in this or another process, is
+    kept), and those of the older writer's names (``.<episode_id>.json.XXXXXXXX``) older
+    than `LEGACY_TMP_AGE_S`; run when the service starts.
+
+    Returns:
+        The names removed (none when ``grades_dir`` does not exist or cannot be listed).
+    """
+    removed = sweep_debris(grades_dir)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        entries = list(os.scandir(grades_dir))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        if not _LEGACY_TMP.fullmatch(entry.name):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False) and (
+                now - entry.stat(follow_symlinks=False).st_mtime > LEGACY_TMP_AGE_S
+            ):
+                os.unlink(entry.path)
+                removed.append(entry.name)
+    return removed
 
 
 async def _parse_episode_id(request: Request) -> str:
@@ -417,6 +452,10 @@ def create_app(
         raise ValueError("the grading service needs a non-empty bearer token")
     if grading_threads < 1:
         raise ValueError(f"grading_threads must be at least 1, not {grading_threads}")
+    if grades_dir is not None:
+        swept = sweep_grades_debris(Path(grades_dir))
+        if swept:
+            logger.warning("removed %d temporary grade file(s) of killed writers", len(swept))
     service = _GradingService(
         EpisodeStore(store_dir, create=False),
         token,

@@ -19,6 +19,11 @@ host on a shared store are swept only when their lock is free *and* they are old
 without the lock mark (older writers) are judged as before: a writer not alive on this host
 (for this process's pid, not this process's token, so a restarted container whose server is
 pid 1 again still sweeps what its previous life left), or older than `DEBRIS_MAX_AGE_S`.
+
+Single files are written the same way (`write_file_atomic`: a locked ``.tmp-<name><writer>``
+file renamed into place), and swept the same way: the grading service's ``grades_dir``
+(a ``kill -9`` between a grade file's creation and its rename left a ``.<episode>.json.*``
+temporary file there that nothing removed; stop 26's code read).
 """
 
 from __future__ import annotations
@@ -95,6 +100,41 @@ def writer_dir(root: str, stem: str) -> tuple[str, int | None]:
         os.close(fd)  # swept before it was locked: another name
 
 
+def write_file_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: through a temporary file
+    ``.tmp-<name><writer><serial>`` beside it, locked (``flock``, exclusive) from its creation
+    to the rename, so that a sweep (`sweep_debris`) of the directory never removes it while
+    this writer lives and removes it once a ``kill -9`` left it behind.
+
+    Raises:
+        OSError: the directory cannot be written (the temporary file is removed).
+    """
+    root, name = os.path.split(os.fspath(path))
+    root = root or "."
+    stem = re.sub(r"[^A-Za-z0-9_-]", "_", name)  # the writer's part must follow the stem
+    while True:
+        tmp = os.path.join(root, f".tmp-{stem}{writer_prefix()}{next(_SERIAL):x}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            if fcntl is not None:
+                with contextlib.suppress(BlockingIOError, OSError):  # no flock: unlocked
+                    fcntl.flock(fd, fcntl.LOCK_EX)  # waits out a sweep that took it first
+            if os.fstat(fd).st_nlink == 0:  # swept before it was locked: another name
+                continue
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+            return
+        finally:
+            os.close(fd)
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -122,8 +162,9 @@ def _writer_alive(name: str) -> bool:
 def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
     """Remove the ``.tmp-*`` entries of ``root`` whose writer is gone (see the module doc).
 
-    A directory whose writer locked it (`writer_dir`) is debris when its lock is free (on
-    another host's, and older than ``max_age_s`` seconds); never this process's own. Other
+    A directory or file whose writer locked it (`writer_dir`, `write_file_atomic`) is
+    debris when its lock is free (on another host's, and older than ``max_age_s`` seconds);
+    never this process's own. Other
     entries are debris when their writer is not alive on this host, when they predate
     writer names, or when they are older than ``max_age_s`` seconds. Live writers' entries
     are left alone.
@@ -146,10 +187,11 @@ def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
         except OSError:
             continue
         m = _WRITER.match(entry.name)
-        if m is not None and m["locked"] and is_dir and fcntl is not None:
+        plain = is_dir or entry.is_file(follow_symlinks=False)  # not a link
+        if m is not None and m["locked"] and fcntl is not None and plain:
             if _own(m) or (m["host"] != _HOST_TAG and not old):
                 continue
-            done = _remove_unlocked(entry.path)
+            done = _remove_unlocked(entry.path, is_dir)
             if done is not None:
                 if done:
                     removed.append(entry.name)
@@ -171,12 +213,13 @@ def _own(m: re.Match[str]) -> bool:
     return m["host"] == _HOST_TAG and int(m["pid"]) == os.getpid() and m["token"] == _PROCESS_TOKEN
 
 
-def _remove_unlocked(path: str) -> bool | None:
-    """Remove the directory ``path`` when no writer holds its lock (`writer_dir`), holding
-    the lock while removing it; whether it was removed (``None``: the file system gives no
-    ``flock``, so the lock says nothing)."""
+def _remove_unlocked(path: str, is_dir: bool = True) -> bool | None:
+    """Remove the directory (or file: ``is_dir`` false) ``path`` when no writer holds its
+    lock (`writer_dir`, `write_file_atomic`), holding the lock while removing it; whether it
+    was removed (``None``: the file system gives no ``flock``, so the lock says nothing)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | (os.O_DIRECTORY if is_dir else 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        fd = os.open(path, flags)
     except OSError:  # renamed into place meanwhile, or gone
         return False
     try:
@@ -190,8 +233,11 @@ def _remove_unlocked(path: str) -> bool | None:
             same = os.path.samestat(os.fstat(fd), os.lstat(path))
         except OSError:
             return False
-        if same:
+        if same and is_dir:
             shutil.rmtree(path, ignore_errors=True)
+        elif same:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         return same
     finally:
         os.close(fd)

@@ -25,6 +25,7 @@ import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
@@ -51,6 +52,30 @@ if TYPE_CHECKING:
 
 # The campaign, the run store, the agents and the vendor adapters are imported inside the
 # commands: `mcpgym --help` and `mcpgym serve` must not pay for them (bench/startup.py).
+
+
+def server_url_problem(url: str) -> str | None:
+    """Why ``url`` (``--env-url``, ``--grading-url``) cannot be an mcpgym server's base URL,
+    never echoing a secret, or ``None``: user info (``http://u:PASS@host``: the servers
+    authenticate by token, and the HTTP client sent it as Basic auth in place of the token,
+    then printed the URL, password and all, in its refusal: adversarial round 17), a query or
+    a fragment (paths are appended to the URL)."""
+    parts = urlsplit(url)
+    try:
+        where = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    except ValueError:  # a port that is not a number: said by the first request
+        where = f"{parts.scheme}://{parts.hostname}"
+    if parts.username is not None or parts.password is not None:
+        return (
+            f"the URL of {where} carries user info (user:***@); mcpgym's servers "
+            "authenticate by token (--control-token, --grading-token), not by URL: drop it"
+        )
+    if parts.query or parts.fragment:
+        return (
+            f"the URL of {where} carries a query or fragment (not shown); give the server's "
+            "base URL, and its token with --control-token / --grading-token"
+        )
+    return None
 
 
 def build_agent(name: str, **options: Any) -> Agent:
@@ -372,6 +397,9 @@ def eval_(
             "no grading token: set MCPGYM_GRADING_TOKEN or pass --grading-token",
             param_hint="'--grading-token'",
         )
+    for flag, url in (("--env-url", env_url), ("--grading-url", grading_url)):
+        if url is not None and (problem := server_url_problem(url)) is not None:
+            raise typer.BadParameter(problem, param_hint=f"'{flag}'")
     if env_url is None and grading_url is not None:
         raise typer.BadParameter(
             "--grading-url needs --env-url (without both, servers start locally)",

@@ -38,7 +38,7 @@ def export(
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
 ) -> None:
     """Export a run's episodes for a trainer (see docs/training.md)."""
-    from mcpgym_clients.commands.measure import open_existing
+    from mcpgym_clients.commands.measure import _unfinished_note, open_existing
     from mcpgym_clients.train.export import export_rollout, planned_variant_ids, write_rollouts
 
     if format not in FORMATS:
@@ -48,6 +48,7 @@ def export(
         stored_run = runs.run(run_id)
         lock = stored_run.get("lock")
         episodes = runs.episodes(run_id)
+        not_run = runs.not_run_count(run_id)
     kept = [e for e in episodes if include_unscored or e.get("scored")]
     if include_unscored:  # the rows that never reached a server: the variant planned
         kept = planned_variant_ids(stored_run, kept)
@@ -60,6 +61,8 @@ def export(
         + (f" to {out}" if out else "")
         + (f" ({dropped} unscored dropped)" if dropped else ""),
     )
+    if not stored_run.get("finished_at"):  # a run still being written, or stopped: say so
+        say(err, _unfinished_note(stored_run, len(episodes), not_run, "this export holds"))
 
 
 def register(app: typer.Typer) -> None:

@@ -236,9 +236,12 @@ def show(
         say(console, _unfinished_note(m["run"], stored, not_run))
 
 
-def _unfinished_note(run: dict[str, Any], stored: int, not_run: int) -> str:
-    """The line `show` prints under an unfinished run: how many of its planned episodes
-    hold a row, how many of those are the slots a stopped campaign never played."""
+def _unfinished_note(
+    run: dict[str, Any], stored: int, not_run: int, what: str = "these figures cover"
+) -> str:
+    """The line `show` (and `export`: ``what`` "this export holds") prints under an
+    unfinished run: how many of its planned episodes hold a row, how many of those are the
+    slots a stopped campaign never played."""
     selection = run.get("selection") or {}
     variants, epochs = selection.get("variants"), selection.get("epochs")
     planned = len(variants) * int(epochs) if isinstance(variants, list) and epochs else None
@@ -251,7 +254,7 @@ def _unfinished_note(run: dict[str, Any], stored: int, not_run: int) -> str:
     if not_run:
         said.append(f"{not_run:,} of them unscored as not run (the campaign stopped first)")
     return (
-        f"note: run {run['id']} is unfinished ({'; '.join(said)}): these figures cover only "
+        f"note: run {run['id']} is unfinished ({'; '.join(said)}): {what} only "
         "what ran; run its `mcpgym eval` command again to resume it"
     )
 

@@ -172,18 +172,44 @@ def export_rollout(
 
 
 def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
-    """Write JSON lines to ``path`` (``None``: standard output); return how many."""
+    """Write JSON lines to ``path`` (``None``: standard output); return how many.
+
+    A file is written whole or not at all: into ``.<name>.partial-<pid>`` beside it, renamed
+    over ``path`` once every line is written. An export stopped half-way (Ctrl-C, a full
+    disk, ``kill -9``) used to leave ``path`` cut short, a previous complete export already
+    truncated, and a trainer reading it got part of the run with no sign of it (adversarial
+    round 17); now ``path`` keeps what it held (a ``kill -9`` leaves the partial file beside
+    it, never at it). A ``path`` that is a link, a device or a FIFO (``/dev/stdout``) is
+    written in place, as before.
+
+    Raises:
+        OSError: the file cannot be written (the partial file is removed).
+    """
+    import os
     import sys
 
     n = 0
-    out = sys.stdout if path is None else path.open("w", encoding="utf-8")
+    special = path is not None and (path.is_symlink() or (path.exists() and not path.is_file()))
+    if path is None or special:  # standard output, /dev/stdout, a FIFO, a link: as they are
+        out = sys.stdout if path is None else path.open("w", encoding="utf-8")
+        try:
+            for line in lines:
+                out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
+                n += 1
+        finally:
+            if path is not None:
+                out.close()
+        return n
+    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
     try:
-        for line in lines:
-            out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
-            n += 1
-    finally:
-        if path is not None:
-            out.close()
+        with partial.open("w", encoding="utf-8") as out:
+            for line in lines:
+                out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
+                n += 1
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     return n
 
 
