@@ -39,10 +39,16 @@ def main() -> None:
     p.add_argument("--max-steps", type=int, default=200)
     args = p.parse_args()
 
-    # optional (the `train` extra): not installed where CI type-checks
-    from trl import GRPOConfig, GRPOTrainer  # pyright: ignore[reportMissingImports]
-
+    from mcpgym_clients.adapters.base import require
+    from mcpgym_clients.errors import MissingExtraError
     from mcpgym_clients.train.trl import TRLSpec
+
+    try:  # optional (the `train` extra): one line naming it, not a traceback, without it
+        for module in ("torch", "transformers", "datasets", "trl"):
+            require(module, "train")
+    except MissingExtraError as exc:
+        raise SystemExit(f"error: {exc}") from None
+    from trl import GRPOConfig, GRPOTrainer  # pyright: ignore[reportMissingImports]
 
     spec = TRLSpec(
         args.env,

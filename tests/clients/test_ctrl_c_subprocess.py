@@ -70,13 +70,13 @@ def test_one_ctrl_c_stops_a_large_campaign_at_once(phase: str, tmp_path: Path) -
                 rows = [e for r in runs for e in store.slots(r["id"])]
                 stored = sum(e["scored"] for e in rows)
                 assert stored >= 3
-                assert f"{stored} of {2 * AGENT_EPISODES} episodes completed" in text
+                assert f"{stored:,} of {2 * AGENT_EPISODES:,} episodes completed" in text
                 # the episodes in flight are stored unscored as not run; so many never
                 # started stay without a row (`SIGNAL_ROWS_MAX`: the stop is at once)
                 in_flight = len(rows) - stored
                 never = 2 * AGENT_EPISODES - len(rows)
                 assert 0 < in_flight <= 16 + 16  # agent and baseline workers at most
                 assert (
-                    f"{in_flight} in flight are stored unscored as not run and {never:,} "
+                    f"{in_flight:,} in flight are stored unscored as not run and {never:,} "
                     "never started have no row yet"
                 ) in text, text

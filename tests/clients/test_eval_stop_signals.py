@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,3 +88,27 @@ def test_a_hangup_stops_the_campaign_cleanly_and_the_same_command_resumes_it(
     again, lines = _eval_until(tmp_path, f"resuming run {main['id']}")
     _stop(again, signal.SIGINT)
     assert again.returncode == 130, "".join(lines)
+
+
+def test_the_interrupted_line_writes_every_count_with_thousands_separators(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A stop of a large plan said "0 of 224056 episodes completed ... and 224,040 never
+    # started": one count grouped, the other not, in the same line.
+    from types import SimpleNamespace
+
+    from mcpgym_clients.campaign import CampaignStatus
+    from mcpgym_clients.commands import evaluate
+
+    status = CampaignStatus(run_id="r1", total=224_056, stored=1_200, not_run=16)
+    status.not_started = 222_840
+    opts: Any = SimpleNamespace(store=Path("runs.db"))
+    interrupted = evaluate._interrupted  # pyright: ignore[reportPrivateUsage]
+    interrupted(opts, status, signal.SIGINT)
+    text = " ".join(capsys.readouterr().err.split())
+    assert "interrupted: 1,200 of 224,056 episodes completed are in runs.db" in text, text
+    assert "16 in flight are stored unscored as not run and 222,840 never started" in text
+    status = CampaignStatus(run_id="r1", total=2_400, stored=1, not_run=2_399)
+    interrupted(opts, status, signal.SIGINT)
+    text = " ".join(capsys.readouterr().err.split())
+    assert "1 of 2,400 episodes completed" in text and "the other 2,399 are stored" in text

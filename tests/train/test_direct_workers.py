@@ -56,6 +56,12 @@ async def test_worker_rollouts_grade_what_direct_rollouts_do() -> None:
 
         with pytest.raises(ConfigurationError, match="does not pickle"):
             await ro.rollout(rows[0], FunctionAgent(local))
+        # a group is refused the same way, once: it raised an ExceptionGroup of one
+        # ConfigurationError per worker part, which `except ConfigurationError` misses
+        with pytest.raises(ConfigurationError, match="does not pickle"):
+            await ro.rollout_group(rows[0], FunctionAgent(local), n=4)
+        with pytest.raises(ConfigurationError, match="does not pickle"):
+            await ro.rollout_groups(rows[:2], FunctionAgent(local), n=2)
     assert len(rows) == 21 and len(ids) == 12
     assert all(g.rewards == [1.0] * 4 for g in groups)
     assert there == here

@@ -104,3 +104,23 @@ def test_the_train_extra_hint_does_not_send_a_clone_to_uv_sync() -> None:
     assert "`uv sync` does not install it" in hint and "CPU torch wheel" in hint
     assert "every vendor SDK" not in hint
     assert "every vendor SDK" in str(MissingExtraError("gemini", "google-genai"))
+
+
+def test_the_grpo_example_without_the_train_extra_names_it_in_one_line() -> None:
+    # A new user runs examples/train_grpo_trl.py in a clone without the extra: it printed a
+    # ModuleNotFoundError traceback for `trl` (the README points at this example).
+    import importlib.util
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if importlib.util.find_spec("trl") is not None:
+        pytest.skip("the train extra is installed here (trl importable)")
+    example = Path(__file__).resolve().parents[2] / "examples" / "train_grpo_trl.py"
+    done = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("error: ") and "uv pip install 'mcpgym-clients[train]'" in line

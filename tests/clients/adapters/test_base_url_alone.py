@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio.from_thread
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from mcpgym_clients.cli import app
@@ -132,3 +133,37 @@ def test_no_flags_still_runs_the_reference_agent(ran: list[Any]) -> None:
     result = runner.invoke(app, ["eval", "helpdesk"])
     assert result.exit_code == 0, result.output
     assert ran[0].agent.name == "reference"
+
+
+def _answering(status: int, body: dict[str, Any]) -> Any:
+    import httpx
+
+    return httpx.MockTransport(lambda request: httpx.Response(status, json=body))
+
+
+def test_a_404_for_the_model_list_asks_whether_base_url_ends_in_v1() -> None:
+    """``--base-url http://host:8080`` (no ``/v1``): the list is not there. Before, the
+    error only said to pass --model, which then failed on the same missing ``/v1``."""
+    from mcpgym_clients.commands._agent import served_model
+
+    with pytest.raises(typer.BadParameter) as info:
+        served_model("http://127.0.0.1:8080", transport=_answering(404, {"detail": "Not Found"}))
+    message = str(info.value)
+    assert "GET http://127.0.0.1:8080/models answered 404" in message
+    assert "does --base-url end in /v1?" in message
+
+
+def test_a_refused_key_for_the_model_list_says_the_key_was_refused() -> None:
+    """A 401 on ``GET /models`` is a key the server refuses, not a server without a list."""
+    from mcpgym_clients.commands._agent import served_model
+
+    with pytest.raises(typer.BadParameter) as info:
+        served_model(
+            "http://127.0.0.1:8080/v1",
+            api_key="sk-wrong",
+            transport=_answering(401, {"error": {"message": "invalid api key"}}),
+        )
+    message = str(info.value)
+    assert "rejected the API key (401: invalid api key)" in message
+    assert "--api-key" in message
+    assert "without a model list" not in message

@@ -199,8 +199,9 @@ def served_model(
     Raises:
         typer.Exit: the server cannot be reached (``error: cannot reach the model API``
             on stderr, exit 1, as for a model endpoint that cannot be reached later).
-        typer.BadParameter: the server answers an error or no list, lists no model, or
-            lists several (the message names them and says
+        typer.BadParameter: the server refuses the key (401/403), answers an error or no
+            list (a 404 at a URL not ending in ``/v1`` asks whether it should), lists no
+            model, or lists several (the message names them and says
             ``--model openai-compatible:NAME``).
     """
     base = base_url.rstrip("/")
@@ -215,13 +216,25 @@ def served_model(
             f"cannot reach the model API at {base} ({detail}); is the model server "
             "running, and is --base-url right?"
         ) from exc
+    if resp.status_code in (401, 403):
+        raise typer.BadParameter(
+            f"the model API at {base} rejected the API key ({resp.status_code}: "
+            f"{_said(resp)}): set the key it expects in OPENAI_API_KEY or pass --api-key-env "
+            "NAME (--api-key KEY in scripts); local servers usually need none",
+            param_hint="'--api-key'",
+        )
     try:
         data = resp.json()
         ids = [str(m["id"]) for m in data["data"]]
     except (ValueError, KeyError, TypeError) as exc:
+        path = (
+            " (does --base-url end in /v1?)"
+            if resp.status_code == 404 and not base.endswith("/v1")
+            else ""
+        )
         raise typer.BadParameter(
-            f"GET {base}/models answered {resp.status_code} without a model list, so the "
-            "model to run is unknown: pass --model openai-compatible:NAME",
+            f"GET {base}/models answered {resp.status_code} without a model list{path}, so "
+            "the model to run is unknown: pass --model openai-compatible:NAME",
             param_hint=hint,
         ) from exc
     if len(ids) == 1:
@@ -237,6 +250,15 @@ def served_model(
         "pick one with --model openai-compatible:NAME",
         param_hint="'--model'",
     )
+
+
+def _said(resp: httpx.Response) -> str:
+    """What an API's error answer says: its ``error.message``, else the body's start."""
+    with contextlib.suppress(ValueError, AttributeError):
+        error = resp.json().get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])[:300]
+    return resp.text[:300]
 
 
 def hard_cap(timeout: float | None, time_limit: float | None, agent: Agent) -> float:

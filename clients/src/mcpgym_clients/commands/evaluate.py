@@ -98,12 +98,12 @@ def _interrupted(opts: EvalOptions, status: CampaignStatus, signum: int) -> type
             runs += f", baseline run {status.baseline_run_id}"
         say(
             err,
-            f"{how}: {status.stored} of {status.total} episodes completed "
+            f"{how}: {status.stored:,} of {status.total:,} episodes completed "
             f"are in {opts.store} ({runs}; left unfinished)"
             + (
-                f"; the other {status.not_run} are stored unscored as not run"
+                f"; the other {status.not_run:,} are stored unscored as not run"
                 if status.not_run and not status.not_started
-                else f"; {status.not_run} in flight are stored unscored as not run and "
+                else f"; {status.not_run:,} in flight are stored unscored as not run and "
                 f"{status.not_started:,} never started have no row yet"
                 if status.not_started
                 else ""

@@ -122,6 +122,22 @@ class WorkerEpisodes:
         (rec,) = await self.run_episodes(agent, task, band, seed, [epoch])
         return rec
 
+    @staticmethod
+    def check_agent(agent: Agent) -> None:
+        """Refuse an agent that cannot go to a worker process (`Rollouts` checks a group's
+        agent once with it, before sending the group's parts).
+
+        Raises:
+            ConfigurationError: ``agent`` does not pickle (a closure, an HTTP client...).
+        """
+        try:
+            pickle.dumps(agent)
+        except Exception as exc:
+            raise ConfigurationError(
+                f"agent `{agent.name}` cannot run in a worker process: it does not pickle "
+                f"({type(exc).__name__}: {exc}); use Rollouts.direct without workers"
+            ) from None
+
     async def run_episodes(
         self, agent: Agent, task: str, band: str, seed: int, epochs: list[int]
     ) -> list[EpisodeRecord]:
@@ -135,13 +151,7 @@ class WorkerEpisodes:
         Raises:
             As `run_episode`.
         """
-        try:
-            pickle.dumps(agent)
-        except Exception as exc:
-            raise ConfigurationError(
-                f"agent `{agent.name}` cannot run in a worker process: it does not pickle "
-                f"({type(exc).__name__}: {exc}); use Rollouts.direct without workers"
-            ) from None
+        self.check_agent(agent)
         future = self._pool.submit(_run_in_worker, agent, task, band, seed, list(epochs))
         try:
             kind, value = await anyio.to_thread.run_sync(future.result, abandon_on_cancel=True)

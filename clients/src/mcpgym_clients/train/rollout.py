@@ -403,13 +403,21 @@ class Rollouts:
         """``n`` rollouts of one variant, run concurrently (up to ``concurrency``).
 
         Raises:
-            ConfigurationError: ``n`` < 1.
+            ConfigurationError: ``n`` < 1; with workers, ``policy`` does not pickle (raised
+                once, before any rollout).
         """
         if n < 1:
             raise ConfigurationError(f"a group needs at least one rollout, got n={n}")
         agent = as_agent(policy)
         out: list[Rollout | None] = [None] * n
         driver = self.driver
+        if isinstance(driver, WorkerEpisodes):
+            try:
+                driver.check_agent(agent)
+            except ConfigurationError:
+                if agent is not policy:
+                    await agent.aclose()
+                raise
 
         async def one(i: int) -> None:
             out[i] = await self.rollout(row, agent, epoch=i)
@@ -438,9 +446,20 @@ class Rollouts:
     async def rollout_groups(
         self, rows: list[TrainingRow], policy: Policy | Agent, n: int = 8
     ) -> list[RolloutGroup]:
-        """One group per row, all run concurrently (up to ``concurrency`` rollouts)."""
+        """One group per row, all run concurrently (up to ``concurrency`` rollouts).
+
+        Raises:
+            ConfigurationError: as `rollout_group`, once.
+        """
         agent = as_agent(policy)
         out: list[RolloutGroup | None] = [None] * len(rows)
+        if isinstance(self.driver, WorkerEpisodes):
+            try:
+                self.driver.check_agent(agent)
+            except ConfigurationError:
+                if agent is not policy:
+                    await agent.aclose()
+                raise
 
         async def one(i: int) -> None:
             out[i] = await self.rollout_group(rows[i], agent, n)
