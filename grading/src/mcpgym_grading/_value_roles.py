@@ -106,6 +106,19 @@ def _kind(value: str) -> str | None:
     )
 
 
+_AMOUNT_AFTER = re.compile(
+    r"[^\S\n]*(?:dollars?|bucks|usd|cents?|eur|euros?|gbp|pounds?|sterling)\b"
+)
+"""A currency word right after a number: the number is an amount (``1006 dollars and 95
+cents``, as the money reader writes ``one thousand and six dollars``), not an account or an
+id of a role's kind (round 17's FF17a)."""
+
+
+def _an_amount(text: str, end: int) -> bool:
+    """Whether the mention ending at ``end`` is followed by a currency word (`_AMOUNT_AFTER`)."""
+    return bool(_AMOUNT_AFTER.match(text, end))
+
+
 def _grouped(text: str, start: int, end: int) -> bool:
     """Whether the mention ``text[start:end]`` is a group of a number written in groups:
     digits only (an id or a date beside a number, ``INV-2026-0152 12 days``, is no group:
@@ -193,7 +206,11 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
             if m.group(0).lstrip("#") in own
-            or not (_YEAR.match(m.group(0)) or _grouped(prepared, m.start(), m.end()))
+            or not (
+                _YEAR.match(m.group(0))
+                or _grouped(prepared, m.start(), m.end())
+                or _an_amount(prepared, m.end())
+            )
         ]
         if not mentions:
             continue

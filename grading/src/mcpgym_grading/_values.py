@@ -22,6 +22,7 @@ from mcpgym_grading._promises import (
 )
 from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
 from mcpgym_grading._relative_dates import SQL_DATED, sql_dated
+from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
 from mcpgym_grading._settled import SQL_SETTLED, sql_settled
 from mcpgym_grading._sql_function_memo import SQL_FUNCTION_MEMO
 from mcpgym_grading._stated_words import (
@@ -220,6 +221,7 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_DATED, 3, sql_dated),
     (SQL_PAIRED_OTHER, 2, sql_paired_other),
     (SQL_SETTLED, 2, sql_settled),
+    (SQL_POSTED_IN, 2, sql_posted_in),
 )
 """The grading SQL functions: name, number of arguments, the (pure) Python function."""
 
@@ -234,7 +236,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._withdrawal.SQL_WITHDRAWAL`,
     `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
     `mcpgym_grading._relative_dates.SQL_DATED`, `mcpgym_grading._paired.SQL_PAIRED_OTHER`,
-    `mcpgym_grading._settled.SQL_SETTLED`)
+    `mcpgym_grading._settled.SQL_SETTLED`, `mcpgym_grading._posted_in.SQL_POSTED_IN`)
     callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.
     SQL_FUNCTION_MEMO` (results kept per function and arguments across grades)."""
     for name, nargs, fn in _SQL_FUNCTIONS:
