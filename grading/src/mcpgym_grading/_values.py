@@ -14,6 +14,7 @@ from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amo
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
+from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
 from mcpgym_grading._promises import (
     SQL_PAYOUT_PROMISED,
     SQL_TOO_SOON,
@@ -22,7 +23,6 @@ from mcpgym_grading._promises import (
 )
 from mcpgym_grading._quoted import SQL_UNQUOTED, sql_unquoted
 from mcpgym_grading._relative_dates import SQL_DATED, sql_dated
-from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
 from mcpgym_grading._settled import SQL_SETTLED, sql_settled
 from mcpgym_grading._sql_function_memo import SQL_FUNCTION_MEMO
 from mcpgym_grading._stated_words import (
