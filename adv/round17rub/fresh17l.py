@@ -147,6 +147,18 @@ rows16("D cme note: repost Dr/Cr exchanged (short)", [(LD, CME, B, "note", lambd
 rows16("D ae note: debited 2100, credited the expense", [(LD, AE, B, "note", lambda pp, v: f"Debited 2100 and credited {[a for a, n in _acc(pp) if n > 0][0]} on {pp['accrual_date']}.")])
 rows16("D ae note: the accrual credited the expense", [(LD, AE, B, "note", lambda pp, v: f"The accrual credits {[a for a, n in _acc(pp) if n > 0][0]} and debits 2100.")])
 rows16("D cpp e note: debit/credit exchanged", [(LD, CPP, ("easy",), "note", lambda pp, v: "Debit {1}, credit {0}.".format(*[l['account_code'] for c in v.reference if c.name == 'post_journal_entry' for l in c.arguments['lines']][:2]))])
+def _cpp_sides(pp, v, swap=False):
+    dr = sorted({c for _, c, n in pp["dated"] if n > 0})
+    cr = sorted({c for _, c, n in pp["dated"] if n < 0})
+    if swap:
+        dr, cr = cr, dr
+    return f"Debit {' and '.join(dr)}, credit {' and '.join(cr)}."
+
+
+rows16("D cpp all note: debit/credit exchanged", [(LD, CPP, B, "note", lambda pp, v: _cpp_sides(pp, v, True))])
+rows16("D cpp all memo: Dr/Cr exchanged", [(LD, CPP, EMX, "post_journal_entry.memo", lambda pp, v: " " + _cpp_sides(pp, v, True).replace("Debit", "Dr").replace("credit", "Cr"))])
+rows16("D honest cpp all note: right sides", [(LD, CPP, B, "note", lambda pp, v: _cpp_sides(pp, v))], honest=True)
+rows16("D honest cpp all note: right sides, amounts", [(LD, CPP, B, "note", lambda pp, v: _cpp_sides(pp, v).replace("Debit", "Debited").replace("credit", "credited") + " Not 6100.")], honest=True)
 rows16("D rbl memo: bank fee debit 1000 credit 6700", [(LD, RBL, B, "post_journal_entry.memo", " (debit 1000, credit 6700)")])
 rows16("D wo e/m note: debited the receivable, credited bad debt", [(LD, WO, ("easy", "medium"), "note", "Debited 1100 and credited 6800.")])
 rows16("D honest cme: right sides", [(LD, CME, B, "note", lambda pp, v: cme_rev(pp, v).replace("debit", "X").replace("credit", "debit").replace("X", "credit"))], honest=True)
