@@ -45,3 +45,11 @@ def test_an_amount_in_words_is_no_account(extra: str) -> None:
 )
 def test_another_account_is_still_read(extra: str) -> None:
     assert not value_outcome(f"{NOTE} {extra}", ROLES)[0]
+
+
+def test_a_space_separated_list_holding_the_value_is_no_grouped_number() -> None:
+    """M17: a memo stuffed with every expense account, one space apart, was read as one
+    number written in groups (a tracking number), so none of its accounts was read."""
+    assert not value_outcome(f"{NOTE} [6000 6100 6200 6300 6400 6500 6600 6900]", ROLES)[0]
+    # a number in groups that holds none of the roles' values is still one number
+    assert value_outcome(f"{NOTE} Tracking 9405 5932 3632.", ROLES)[0]

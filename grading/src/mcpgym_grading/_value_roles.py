@@ -119,11 +119,21 @@ def _an_amount(text: str, end: int) -> bool:
     return bool(_AMOUNT_AFTER.match(text, end))
 
 
-def _grouped(text: str, start: int, end: int) -> bool:
+_RUN = re.compile(r"[0-9]+(?:[^\S\n]{1,3}[0-9]+)+")
+
+
+def _grouped(text: str, start: int, end: int, own: frozenset[str] = frozenset()) -> bool:
     """Whether the mention ``text[start:end]`` is a group of a number written in groups:
     digits only (an id or a date beside a number, ``INV-2026-0152 12 days``, is no group:
-    round 14's I14) and `_in_a_group`."""
-    return text[start:end].lstrip("#").isdigit() and _in_a_group(text, start, end)
+    round 14's I14) and `_in_a_group`; not where a group of the run is one of the roles'
+    own values (``own``): that run is a list of values (``[6000 6100 6500 6600]``, round 17's
+    M17), not one number."""
+    if not (text[start:end].lstrip("#").isdigit() and _in_a_group(text, start, end)):
+        return False
+    for m in _RUN.finditer(text):
+        if m.start() <= start and end <= m.end():
+            return not any(g in own for g in m.group(0).split())
+    return True
 
 
 def _gap(cs: int, ce: int, start: int, end: int) -> int:
@@ -208,7 +218,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             if m.group(0).lstrip("#") in own
             or not (
                 _YEAR.match(m.group(0))
-                or _grouped(prepared, m.start(), m.end())
+                or _grouped(prepared, m.start(), m.end(), frozenset(own))
                 or _an_amount(prepared, m.end())
             )
         ]
