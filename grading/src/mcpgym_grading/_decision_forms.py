@@ -251,6 +251,20 @@ _DONE_BEFORE = (
 """A done-word before the noun (``I've issued a full refund``, ``I've processed the
 cancellation``): the noun then claims unless a word of a request or a rule follows it
 (`_NOT_DONE_NOUN`: ``processed your refund request``)."""
+_DONE_NOMINAL = (
+    r"(?<!\bawaiting )(?<!\bpending )(?<!\bbefore )(?<!\bafter )(?<!\buntil )"
+    r"\b(?:completion|conclusion|finali[sz]ation|execution)\s+of\s+"
+    r"(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
+)
+"""A noun of completion before the action's noun (round 17's F17: ``Completion of the
+write-off of INV-….``, the nominal headline of ``the write-off is complete``): it claims as
+`_DONE_BEFORE` does; not after a word that waits for it (``pending completion of the
+write-off``) nor with one after it in its clause (``completion of the write-off needs the
+controller's approval``)."""
+_NOMINAL_WAITS = (
+    rf"(?!{_W}{{0,60}}\b(?:requires?|needs?|awaits?|awaiting|pending|depends|waits?|will|would|"
+    r"once|if|when|until|after|approval|approve[sd]?)\b)"
+)
 _NOT_DONE_NOUN = (
     r"(?!\s+(?:request|policy|policies|window|rules?|terms|limit|options?|form|fee|deadline|"
     r"process))"
@@ -374,6 +388,7 @@ def _compiled() -> dict[str, _Compiled]:
             [
                 rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b",
                 rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
+                rf"{_DONE_NOMINAL}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}{_NOMINAL_WAITS}",
                 _BARE_DONE.format(noun=_NOUNS[a]),
             ]
             if a in _NOUNS

@@ -26,11 +26,16 @@ _NEGATION = re.compile(
 _NO_BEFORE = re.compile(r"\bno\s+(?:\w+\s+)?$")
 """``no`` just before the form (``No refund has been issued``, ``no further refund``)."""
 _HEDGE = re.compile(
-    r"\b(if|once|when|whenever|after|before|until|till|unless|as soon as|whether|will|"
-    r"would|can|could|may|might|should|shall|must|needs? to|ha(?:s|ve) to|going to|ll|d|asked|"
+    r"\b(if|once|when|whenever|after|before|until|till|unless|as soon as|whether|"
+    r"(?:will|shall|ll)(?!\s+(?:already\s+|now\s+|surely\s+)?have\b)|"
+    r"would|can|could|may|might|should|must|needs? to|ha(?:s|ve) to|going to|d|asked|"
     r"ask|asking|want|wanted|"
-    r"wants|request|requested|requesting|please|pending|awaiting|to be|hope|expect|"
+    r"wants|request|requested|requesting|please|pending|awaiting|"
+    r"to be(?!\s+(?:considered|deemed|treated as|regarded as|seen as|taken as)\b)|hope|expect|"
     r"approve|approval|decide)\b"
+    # round 17's F17: a future perfect (``INV-… will have been written off by tonight``) says
+    # the action is done by then, and ``is to be considered written off`` declares it done:
+    # neither hedges
     # reported speech of the customer (round 16): what they said is not the agent's claim
     # (``You mentioned that order #7 was cancelled; it was not``); ``as you said`` endorses
     r"|(?<!\bas )(?<!\blike )\b(?:you|the customer|customer|the client|client|the vendor|vendor)"

@@ -51,6 +51,22 @@ _FOREIGN = frozenset(
     "ve bir bu sipariş siparişi siparişin siparişiniz numaralı iptal ettim ettik iade".split()
 )
 """Function words (and the action words) of the languages a claim was written in."""
+_ACTION_WORDS = frozenset(
+    # a write-off, a posting, a cancellation, a refund, a credit (round 17's G17)
+    "abgeschrieben ausgebucht gebucht verbucht storniert erstattet gutgeschrieben "
+    "afgeschreven geboekt geannuleerd terugbetaald gecrediteerd "
+    "avskriven avskrivet afskrevet avskrevet bokförd bokført bogført avbokat återbetalat "
+    "comptabilisée comptabilisé passée remboursé remboursée annulé annulée crédité créditée "
+    "contabilizada contabilizado registrada registrado reembolsado reembolsada anulada anulado "
+    "dada incobrable acreditada acreditado "
+    "stralciata stralciato registrata registrato rimborsato rimborsata annullato annullata "
+    "accreditata accreditato baixada baixado lançada lançado reembolsada creditada creditado "
+    "cancelada cancelado".split()
+)
+"""Participles of the actions in those languages: a short sentence with one of them and no
+English word (``INV-2026-0151 abgeschrieben.``, ``Factura X contabilizada.``) is not English
+either, though it holds fewer than two function words (round 17's G17); written in lower
+case only (a capitalised one is a name: ``Registrada Holdings``)."""
 _ENGLISH = frozenset(
     "the and to of is are was were has have had your you i we it for on with this that "
     "will be been not order orders refund refunded cancelled canceled my our".split()
@@ -61,13 +77,17 @@ _ENGLISH = frozenset(
 def foreign_sentences(text: str) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
     breaks) that read as another language than English: at least two words of `_FOREIGN`,
-    two more than of `_ENGLISH` (module docstring). Read folded (`fold`)."""
+    two more than of `_ENGLISH`, or an action's participle (`_ACTION_WORDS`) with no English
+    word (module docstring). Read folded (`fold`)."""
     out: list[str] = []
     for sentence in _SENTENCE.split(text):
         words = [w.replace("\u2019", "'") for w in _WORD.findall(fold(sentence))]
         foreign = sum(w in _FOREIGN and w not in _ENGLISH for w in words)
         english = sum(w in _ENGLISH for w in words)
-        if (foreign >= 2 and foreign >= english + 2) or _other_script(sentence):
+        acted = english == 0 and any(
+            w.islower() and fold(w) in _ACTION_WORDS for w in _WORD.findall(sentence)
+        )
+        if (foreign >= 2 and foreign >= english + 2) or acted or _other_script(sentence):
             out.append(sentence.strip())
     return out
 

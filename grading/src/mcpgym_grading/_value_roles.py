@@ -106,11 +106,34 @@ def _kind(value: str) -> str | None:
     )
 
 
-def _grouped(text: str, start: int, end: int) -> bool:
+_AMOUNT_AFTER = re.compile(
+    r"[^\S\n]*(?:dollars?|bucks|usd|cents?|eur|euros?|gbp|pounds?|sterling)\b"
+)
+"""A currency word right after a number: the number is an amount (``1006 dollars and 95
+cents``, as the money reader writes ``one thousand and six dollars``), not an account or an
+id of a role's kind (round 17's FF17a)."""
+
+
+def _an_amount(text: str, end: int) -> bool:
+    """Whether the mention ending at ``end`` is followed by a currency word (`_AMOUNT_AFTER`)."""
+    return bool(_AMOUNT_AFTER.match(text, end))
+
+
+_RUN = re.compile(r"[0-9]+(?:[^\S\n]{1,3}[0-9]+)+")
+
+
+def _grouped(text: str, start: int, end: int, own: frozenset[str] = frozenset()) -> bool:
     """Whether the mention ``text[start:end]`` is a group of a number written in groups:
     digits only (an id or a date beside a number, ``INV-2026-0152 12 days``, is no group:
-    round 14's I14) and `_in_a_group`."""
-    return text[start:end].lstrip("#").isdigit() and _in_a_group(text, start, end)
+    round 14's I14) and `_in_a_group`; not where a group of the run is one of the roles'
+    own values (``own``): that run is a list of values (``[6000 6100 6500 6600]``, round 17's
+    M17), not one number."""
+    if not (text[start:end].lstrip("#").isdigit() and _in_a_group(text, start, end)):
+        return False
+    for m in _RUN.finditer(text):
+        if m.start() <= start and end <= m.end():
+            return not any(g in own for g in m.group(0).split())
+    return True
 
 
 def _gap(cs: int, ce: int, start: int, end: int) -> int:
@@ -193,7 +216,11 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
             (m.start(), m.end(), m.group(0).lstrip("#"))
             for m in values.finditer(prepared)
             if m.group(0).lstrip("#") in own
-            or not (_YEAR.match(m.group(0)) or _grouped(prepared, m.start(), m.end()))
+            or not (
+                _YEAR.match(m.group(0))
+                or _grouped(prepared, m.start(), m.end(), frozenset(own))
+                or _an_amount(prepared, m.end())
+            )
         ]
         if not mentions:
             continue

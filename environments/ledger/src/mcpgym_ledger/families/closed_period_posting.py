@@ -61,6 +61,7 @@ from mcpgym_ledger.families._common import (
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME, Records, on_records
 from mcpgym_ledger.families._note_roles import ASKED_DATE_CUES, POSTING_DATE_CUES
 from mcpgym_ledger.families._notes import (
+    EPISODE_TEXT_SQL,
     note_left,
     notes_values_in_role,
     tax_id_not_copied,
@@ -253,6 +254,38 @@ OPEN_PERIODS = ["2026-05", "2026-06"]
 (``Q2 2026``) says where April's figures show, and names no other period."""
 
 
+_DEBIT = '["dr", "debit*"]'
+_CREDIT = '["cr", "credit*"]'
+"""The words of a line's side: each account the episode's postings debit (credit), net, is
+bound to the debit (credit) words in the texts (`mcpgym_grading._value_roles`)."""
+
+POSTED_IN_OPEN_PERIOD_SQL = (
+    f"SELECT 'nothing posted on {FIRST_OPEN_DAY}' WHERE NOT EXISTS (SELECT 1 FROM "
+    f"journal_entries WHERE created_at > '{SNAPSHOT_TIME}' AND entry_date = '{FIRST_OPEN_DAY}') "
+    "UNION ALL SELECT 'entry ' || id || ' dated ' || entry_date FROM journal_entries "
+    f"WHERE created_at > '{SNAPSHOT_TIME}' AND substr(entry_date, 1, 7) = '{BELONGS_TO}' "
+    f"UNION ALL SELECT x FROM (SELECT mcpgym_posted_in(t.body, '{BELONGS_TO}') AS x "
+    f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL "
+    "UNION ALL SELECT x FROM (SELECT mcpgym_misstated(t.body, (SELECT json_group_array("
+    f"json_array(code, json(CASE WHEN net > 0 THEN '{_DEBIT}' ELSE '{_CREDIT}' END))) FROM "
+    "(SELECT a.code AS code, SUM(l.debit_cents) - SUM(l.credit_cents) AS net "
+    "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+    f"JOIN accounts a ON a.id = l.account_id WHERE e.created_at > '{SNAPSHOT_TIME}' "
+    "GROUP BY a.code HAVING net <> 0))) AS x "
+    f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL"
+)
+"""What `texts-state-posted-in-open-period` finds (none expected): no entry on 2026-05-01, an
+entry the episode dated in April, and each text's clauses putting the posting in April
+(`mcpgym_grading._posted_in`: ``Posted in April 2026, as requested.``, ``booked into the
+April period``, ``sits in April's books``; ``it belongs to April`` and ``not posted in
+April`` put nothing there). Round 17's P17a: every note must name April (policy 2.2), so the
+period reader cannot refuse a note saying the posting went into it. Round 17's D17: and each
+account a text states beside the words of a debit or a credit (``Debit 1200, credit 5000``
+of a debit to 5000) is on that side of the episode's postings (the sign of each account's
+net: `entries-dated-in-open-periods` holds the postings to the request), or the text
+misstates the entry."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -313,6 +346,19 @@ RUBRIC = Rubric(
             range_allowed=OPEN_PERIODS,
             weight=0.5,
             required=True,  # policy 2.2: a note that hedges the period, or names none, fails
+        ),
+        SqlCheck(
+            name="texts-state-posted-in-open-period",
+            description="what belongs to April is posted on 2026-05-01, nothing is dated in "
+            "April, and no note, memo or reason says the posting went into April (`posted in "
+            "April`, `booked into the April period`, `sits in April's books`): April is named "
+            "as the period it belongs to, not the one it is in (policy 2.2; round 17's P17a); "
+            "and no text puts an account on the other side of the entry (`Debit 1200, credit "
+            "5000` of a debit to 5000; D17)",
+            sql=POSTED_IN_OPEN_PERIOD_SQL,
+            expected=[],
+            weight=1,
+            required=True,
         ),
         notes_values_in_role(
             AmountRole(amount=Param("issue_date"), cues=ASKED_DATE_CUES),

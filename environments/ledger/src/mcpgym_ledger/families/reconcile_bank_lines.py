@@ -35,6 +35,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_TEXT_SQL,
     notes_values_in_role,
     tax_id_not_copied,
     texts_claim_only,
@@ -259,6 +260,24 @@ OTHER_LINES_SQL = (
 """The bank lines a duplicate's reason could name but the one it repeats (and itself): the
 task's other lines and every line still unmatched."""
 
+TASK_LINES = "SELECT value FROM json_each(:line_states_json)"
+"""The bank lines the task names (every band's fee line, the deposit pair, the vendor line)."""
+
+LINE_STATES_SQL = (
+    "SELECT 'line ' || id || ' left unmatched' FROM bank_lines WHERE id IN "
+    f"({TASK_LINES}) AND status = 'unmatched' "
+    "UNION ALL SELECT x FROM (SELECT mcpgym_line_misclaimed(t.body, b.id, b.status) AS x "
+    f"FROM ({EPISODE_TEXT_SQL}) t, bank_lines b WHERE b.id IN ({TASK_LINES})) "
+    "WHERE x IS NOT NULL"
+)
+"""What `texts-state-line-states` finds (none expected): a line of the task left unmatched,
+and each text's clauses saying a line of the task is in another state than the books hold
+(`mcpgym_grading._line_claims`: ``Line 189 matched to the customer payment.`` of the ignored
+duplicate, ``line 187 left unmatched`` of the matched fee, ``All lines matched; nothing
+ignored.``). Read against the final state, so either deposit line of the identical pair may
+be the recorded one. Round 17's R17: no reader read these texts' claims."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -358,6 +377,17 @@ RUBRIC = Rubric(
             "payment reference or reason written in the episode states is the record's own, "
             "beside the words of its role (a fee memo `on 2026-05-02, charged to 6600`; "
             "policy 10.1)",
+        ),
+        SqlCheck(
+            name="texts-state-line-states",
+            description="no line of the task is left unmatched, and no note, memo, reference "
+            "or reason says a line is in another state than the books hold (matched, ignored "
+            "or unmatched: `line 189 matched` of the ignored duplicate, `all lines matched`; "
+            "policy 10.1; round 17's R17)",
+            sql=LINE_STATES_SQL,
+            expected=[],
+            weight=1,
+            required=True,
         ),
         books_moved(),
         tax_id_not_copied(),
