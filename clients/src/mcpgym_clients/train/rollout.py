@@ -20,8 +20,8 @@ campaign's `mcpgym_clients.campaign.infra_backoff` wait: 1.5-3 s, then 3-6 s), s
 server restarting under a group costs a few seconds, not the group. A server that stays down
 trips the campaign's breaker (`mcpgym_clients.breaker.ServiceBreaker`: `BREAKER_THRESHOLD`
 attempts in a row, each after its retry wait, over at least one rollout's whole retry wait,
-`retry_window`; or as many rollouts in a row that spent all their retries on the server) and
-the rollouts raise `ServerDownError` instead of returning empty groups.
+`retry_window`; a rollout whose retries are spent before that is decided retries on) and the
+rollouts raise `ServerDownError` instead of returning empty groups.
 """
 
 from __future__ import annotations
@@ -100,8 +100,8 @@ class Rollout:
         messages: the conversation (Chat Completions shape, ``mcpgym_*`` notes kept).
         tool_calls: the calls made, in order.
         attempts: episodes played for it: 1, or more when earlier ones ended in
-            ``infra_error`` and were retried (`Rollouts` ``infra_retries``); only the last
-            is kept.
+            ``infra_error`` and were retried (`Rollouts`: ``infra_retries``, or more while an
+            outage is undecided); only the last is kept.
     """
 
     row: TrainingRow
@@ -315,12 +315,15 @@ class Rollouts:
         infra_backoff: the wait before each of them (`RetryPolicy.delay` of the retry's
             index; the campaign's `INFRA_BACKOFF` by default).
         breaker: stop with `ServerDownError` once a server stays down: the campaign's
-            `ServiceBreaker` (`BREAKER_THRESHOLD` attempts in a row, each after its wait,
-            over at least `retry_window` of the two above), or `BREAKER_THRESHOLD`
-            rollouts in a row that each spent all their retries on it (the first call on a
-            dead server: its rollouts all retry at once, within one retry window, so the
-            time floor alone would let it return every rollout dropped). Once tripped,
-            every later rollout raises it at once.
+            `ServiceBreaker` (`BREAKER_THRESHOLD` attempts in a row that a server did not
+            answer, each after its wait, over at least ``min_run`` = `retry_window` of the
+            two above). A rollout whose retries are spent while that run of failures is
+            open and shorter than ``min_run`` retries on (at its next wait) until the
+            server answers or the breaker trips: the rollouts of one call all retry at
+            once, within one retry window, so without this a call on a dead server would
+            return every rollout dropped before the floor was reached. An outage shorter
+            than ``min_run`` is ridden out; a longer one raises. Once tripped, every later
+            rollout raises at once.
 
     Raises:
         ConfigurationError: ``infra_retries`` < 0.
@@ -350,8 +353,6 @@ class Rollouts:
             if breaker
             else None
         )
-        self._spent = ServiceBreaker(BREAKER_THRESHOLD) if breaker else None
-        """Counts only rollouts' last attempts: the rollouts that spent every retry."""
         self._stopped: ServerDownError | None = None
 
     @classmethod
@@ -480,8 +481,9 @@ class Rollouts:
     async def rollout(self, row: TrainingRow, policy: Policy | Agent, *, epoch: int = 0) -> Rollout:
         """One rollout of ``row`` under ``policy``.
 
-        An ``infra_error`` episode is retried as a fresh one up to ``infra_retries`` times
-        (the limiter's slot is given up during the wait).
+        An ``infra_error`` episode is retried as a fresh one up to ``infra_retries`` times,
+        or more while a server outage is undecided (see the class; the limiter's slot is
+        given up during each wait).
 
         Raises:
             ServerRequestError: the server refused the variant (unknown task or band).
@@ -499,9 +501,9 @@ class Rollouts:
                     record = await self.driver.run_episode(
                         agent, row.task, row.band, row.seed, epoch=epoch
                     )
-                last = record.termination != "infra_error" or attempts > self.infra_retries
-                self._note(record, agent, last=last, after_wait=attempts > 1 or last)
-                if last:
+                spent = attempts > self.infra_retries
+                self._note(record, agent, after_wait=attempts > 1 or spent)
+                if record.termination != "infra_error" or (spent and not self._undecided(record)):
                     break
                 await self.infra_backoff.sleep(self.infra_backoff.delay(attempts - 1, None))
         finally:
@@ -509,14 +511,25 @@ class Rollouts:
                 await agent.aclose()
         return Rollout.from_record(row, record, attempts)
 
-    def _note(self, record: EpisodeRecord, agent: Agent, *, last: bool, after_wait: bool) -> None:
-        """Count one attempt on the breakers; raise `ServerDownError` once one trips."""
-        if self.breaker is None or self._spent is None or self._stopped is not None:
+    def _undecided(self, record: EpisodeRecord) -> bool:
+        """Whether ``record``'s failure belongs to a breaker run still under its time floor
+        (the server may come back, or the breaker trip): its rollout retries on."""
+        if self.breaker is None or self.breaker.min_run <= 0:
+            return False
+        service = record.unanswered or ("grading" if record.ungraded else None)
+        if service is None and record.refused is not None:
+            service = "model"
+        return service is not None and self.breaker.counts.get(service, 0) > 0
+
+    def _note(self, record: EpisodeRecord, agent: Agent, *, after_wait: bool) -> None:
+        """Count one attempt on the breaker; raise `ServerDownError` once it trips."""
+        if self.breaker is None or self._stopped is not None:
             return
-        timed = self.breaker.note(record, after_wait=after_wait)
-        if self._spent.note(record, after_wait=last) is None and timed is None:
+        if self.breaker.note(record, after_wait=after_wait) is None:
             return
         service = record.unanswered or ("grading" if record.ungraded else "model")
+        if self.breaker.counts.get(service, 0) < self.breaker.threshold:
+            service = "model"  # the model API's refusals tripped it in the same note
         url: str | None = None
         if isinstance(self.driver, EpisodeDriver) and service in ("env", "grading"):
             url = self.driver.env_url if service == "env" else self.driver.grading_url
