@@ -4,7 +4,8 @@
 - `Rollouts`: `Rollouts.direct` (no HTTP, no MCP: fastest), `Rollouts.in_process` (no
   sockets) or `Rollouts.over_http`; `rollout` and
   `rollout_group` return `Rollout` / `RolloutGroup` with messages, tool calls, the grade,
-  the reward and per-turn token ids and log-probs.
+  the reward and per-turn token ids and log-probs; over HTTP an ``infra_error`` rollout is
+  retried and a server that stays down raises `ServerDownError`.
 - Policies: `OpenAIPolicy` (a Chat Completions endpoint), `ChatPolicy` (your function),
   or any `mcpgym_clients.Agent`.
 - `read_rollouts` / `ExportedRollout`: read back a ``mcpgym export RUN --format rollouts``
@@ -23,6 +24,7 @@ from mcpgym_clients.train.rollout import (
     Rollout,
     RolloutGroup,
     Rollouts,
+    ServerDownError,
     ToolCallRecord,
     TurnTokens,
 )
@@ -36,6 +38,7 @@ __all__ = [
     "Rollout",
     "RolloutGroup",
     "Rollouts",
+    "ServerDownError",
     "ToolCallRecord",
     "TrainingRow",
     "TurnTokens",

@@ -13,6 +13,15 @@ code without HTTP and MCP (`mcpgym_clients.train._direct`): the same bundle and 
 the same calls, several times faster. A rollout that could not be scored
 (``infra_error``, ``model_error``, a grade whose status is ``error``) has no reward: it is
 dropped from `RolloutGroup.rewards` and counted in `RolloutGroup.dropped`, never given 0.
+
+Over HTTP (`Rollouts.over_http`) a rollout that ends in ``infra_error`` is retried as a fresh
+episode, as ``mcpgym eval`` retries a slot (``infra_retries``, 2 by default, each after the
+campaign's `mcpgym_clients.campaign.infra_backoff` wait: 1.5-3 s, then 3-6 s), so that a
+server restarting under a group costs a few seconds, not the group. A server that stays down
+trips the campaign's breaker (`mcpgym_clients.breaker.ServiceBreaker`: `BREAKER_THRESHOLD`
+attempts in a row, each after its retry wait, over at least one rollout's whole retry wait,
+`retry_window`; a rollout whose retries are spent before that is decided retries on) and the
+rollouts raise `ServerDownError` instead of returning empty groups.
 """
 
 from __future__ import annotations
@@ -27,8 +36,17 @@ from typing import Any, Self
 
 import anyio
 
+from mcpgym_clients.adapters.retry import RetryPolicy
+from mcpgym_clients.breaker import (
+    BREAKER_THRESHOLD,
+    SERVICE_NAMES,
+    ServiceBreaker,
+    lasted,
+    retry_window,
+)
+from mcpgym_clients.campaign import INFRA_BACKOFF
 from mcpgym_clients.driver import EpisodeDriver
-from mcpgym_clients.errors import ConfigurationError
+from mcpgym_clients.errors import ClientError, ConfigurationError, InfraError, redact_urls
 from mcpgym_clients.local import serve_locally
 from mcpgym_clients.protocol import Agent, Termination
 from mcpgym_clients.records import EpisodeRecord
@@ -81,18 +99,22 @@ class Rollout:
         row: the variant. record: the driver's full `EpisodeRecord`.
         messages: the conversation (Chat Completions shape, ``mcpgym_*`` notes kept).
         tool_calls: the calls made, in order.
+        attempts: episodes played for it: 1, or more when earlier ones ended in
+            ``infra_error`` and were retried (`Rollouts`: ``infra_retries``, or more while an
+            outage is undecided); only the last is kept.
     """
 
     row: TrainingRow
     record: EpisodeRecord
     messages: list[dict[str, Any]] = field(default_factory=list)
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
+    attempts: int = 1
 
     @classmethod
-    def from_record(cls, row: TrainingRow, record: EpisodeRecord) -> Rollout:
-        """Build a rollout from the driver's record of its episode."""
+    def from_record(cls, row: TrainingRow, record: EpisodeRecord, attempts: int = 1) -> Rollout:
+        """Build a rollout from the driver's record of its episode (its ``attempts``-th)."""
         messages = list(record.transcript)
-        return cls(row, record, messages, _tool_calls(messages))
+        return cls(row, record, messages, _tool_calls(messages), attempts)
 
     @property
     def episode_id(self) -> str | None:
@@ -245,6 +267,37 @@ class RolloutGroup:
         return out
 
 
+class ServerDownError(InfraError):
+    """A server stayed down under the rollouts: a breaker tripped (see `Rollouts`).
+
+    Attributes:
+        service: ``"env"``, ``"grading"`` or ``"model"``. url: its URL (secrets redacted;
+            ``None`` for a model API whose URL is unknown). attempts: the episode
+            attempts in a row that failed on it, each after its retry wait. seconds: from
+            the first of them to the last (monotonic). last_error: the last one's error.
+    """
+
+    def __init__(
+        self, service: str, url: str | None, attempts: int, seconds: float, last_error: str
+    ) -> None:
+        where = SERVICE_NAMES.get(service, service) + (f" at {url}" if url else "")
+        ClientError.__init__(
+            self,
+            f"rollouts stopped: {where} stayed down: {attempts} episode attempts in a row"
+            f"{lasted(seconds)} failed on it, each after its retry wait (the last: "
+            f"{last_error}). Check that it is running and reachable from here (its process, "
+            "its log), then open Rollouts.over_http again; the rollouts of this call are "
+            "lost, those returned before are not",
+        )
+        self.service, self.unanswered = service, service != "model"
+        self.url, self.attempts, self.seconds, self.last_error = (
+            url,
+            attempts,
+            seconds,
+            last_error,
+        )
+
+
 class Rollouts:
     """Runs rollouts through an `EpisodeDriver` (see the module docstring).
 
@@ -257,6 +310,23 @@ class Rollouts:
             `WorkerEpisodes`).
             environment: the local environment (for rows).
         concurrency: most rollouts running at once in `rollout_group` / `rollout_many`.
+        infra_retries: fresh episodes to try after one ends in ``infra_error`` (>= 0; not
+            for `WorkerEpisodes`); 0 (default): none, the rollout is dropped.
+        infra_backoff: the wait before each of them (`RetryPolicy.delay` of the retry's
+            index; the campaign's `INFRA_BACKOFF` by default).
+        breaker: stop with `ServerDownError` once a server stays down: the campaign's
+            `ServiceBreaker` (`BREAKER_THRESHOLD` attempts in a row that a server did not
+            answer, each after its wait, over at least ``min_run`` = `retry_window` of the
+            two above). A rollout whose retries are spent while that run of failures is
+            open and shorter than ``min_run`` retries on (at its next wait) until the
+            server answers or the breaker trips: the rollouts of one call all retry at
+            once, within one retry window, so without this a call on a dead server would
+            return every rollout dropped before the floor was reached. An outage shorter
+            than ``min_run`` is ridden out; a longer one raises. Once tripped, every later
+            rollout raises at once.
+
+    Raises:
+        ConfigurationError: ``infra_retries`` < 0.
     """
 
     def __init__(
@@ -264,12 +334,26 @@ class Rollouts:
         driver: EpisodeDriver | DirectEpisodes | WorkerEpisodes,
         environment: Environment | None = None,
         concurrency: int = 8,
+        *,
+        infra_retries: int = 0,
+        infra_backoff: RetryPolicy = INFRA_BACKOFF,
+        breaker: bool = False,
     ) -> None:
+        if infra_retries < 0:
+            raise ConfigurationError(f"infra_retries must be at least 0, got {infra_retries}")
         self.driver = driver
         self.environment = environment
         self.env_app: Any = None
         """The in-process environment server's ASGI app (`in_process` only)."""
         self._limit = anyio.CapacityLimiter(max(1, concurrency))
+        self.infra_retries = infra_retries
+        self.infra_backoff = infra_backoff
+        self.breaker = (
+            ServiceBreaker(BREAKER_THRESHOLD, min_run=retry_window(infra_retries, infra_backoff))
+            if breaker
+            else None
+        )
+        self._stopped: ServerDownError | None = None
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -342,15 +426,23 @@ class Rollouts:
         *,
         concurrency: int = 8,
         episode_timeout: float | None = 600.0,
+        infra_retries: int = 2,
+        infra_backoff: RetryPolicy = INFRA_BACKOFF,
     ) -> AsyncIterator[Self]:
         """Run rollouts against running servers (``mcpgym serve`` and the grading service).
+
+        A rollout that ends in ``infra_error`` is retried as a fresh episode, and a server
+        that stays down raises `ServerDownError` (see the module docstring).
 
         Args:
             env_url, grading_url, grading_token: the servers and the grading token.
             control_token: the environment server's control token, if it has one.
+            infra_retries, infra_backoff: see the class (``mcpgym eval``'s defaults: 2
+                retries, `INFRA_BACKOFF`; 0 retries: the breaker counts alone).
 
         Raises:
             InfraError: the environment server cannot be reached.
+            ConfigurationError: ``infra_retries`` < 0.
         """
         async with EpisodeDriver(
             env_url,
@@ -360,7 +452,14 @@ class Rollouts:
             episode_timeout=episode_timeout,
         ) as driver:
             await driver.server_info()
-            yield cls(driver, None, concurrency)
+            yield cls(
+                driver,
+                None,
+                concurrency,
+                infra_retries=infra_retries,
+                infra_backoff=infra_backoff,
+                breaker=True,
+            )
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -382,20 +481,81 @@ class Rollouts:
     async def rollout(self, row: TrainingRow, policy: Policy | Agent, *, epoch: int = 0) -> Rollout:
         """One rollout of ``row`` under ``policy``.
 
+        An ``infra_error`` episode is retried as a fresh one up to ``infra_retries`` times,
+        or more while a server outage is undecided (see the class; the limiter's slot is
+        given up during each wait).
+
         Raises:
             ServerRequestError: the server refused the variant (unknown task or band).
             ConfigurationError: ``policy`` is not usable (see `as_agent`).
+            ServerDownError: the breaker tripped (now or before; see the class).
         """
         agent = as_agent(policy)
+        attempts = 0
         try:
-            async with self._limit:
-                record = await self.driver.run_episode(
-                    agent, row.task, row.band, row.seed, epoch=epoch
-                )
+            while True:
+                if self._stopped is not None:
+                    raise self._stopped
+                attempts += 1
+                async with self._limit:
+                    record = await self.driver.run_episode(
+                        agent, row.task, row.band, row.seed, epoch=epoch
+                    )
+                spent = attempts > self.infra_retries
+                self._note(record, agent, after_wait=attempts > 1 or spent)
+                if record.termination != "infra_error" or (spent and not self._undecided(record)):
+                    break
+                await self.infra_backoff.sleep(self.infra_backoff.delay(attempts - 1, None))
         finally:
             if agent is not policy:
                 await agent.aclose()
-        return Rollout.from_record(row, record)
+        return Rollout.from_record(row, record, attempts)
+
+    def _undecided(self, record: EpisodeRecord) -> bool:
+        """Whether ``record``'s failure belongs to a breaker run still under its time floor
+        (the server may come back, or the breaker trip): its rollout retries on."""
+        if self.breaker is None or self.breaker.min_run <= 0:
+            return False
+        service = record.unanswered or ("grading" if record.ungraded else None)
+        if service is None and record.refused is not None:
+            service = "model"
+        return service is not None and self.breaker.counts.get(service, 0) > 0
+
+    def _note(self, record: EpisodeRecord, agent: Agent, *, after_wait: bool) -> None:
+        """Count one attempt on the breaker; raise `ServerDownError` once it trips."""
+        if self.breaker is None or self._stopped is not None:
+            return
+        if self.breaker.note(record, after_wait=after_wait) is None:
+            return
+        service = record.unanswered or ("grading" if record.ungraded else "model")
+        if self.breaker.counts.get(service, 0) < self.breaker.threshold:
+            service = "model"  # the model API's refusals tripped it in the same note
+        url: str | None = None
+        if isinstance(self.driver, EpisodeDriver) and service in ("env", "grading"):
+            url = self.driver.env_url if service == "env" else self.driver.grading_url
+        elif service == "model":
+            base = agent.settings().get("base_url")
+            url = base if isinstance(base, str) else None
+        since = self.breaker.since.get(service)
+        self._stopped = ServerDownError(
+            service,
+            redact_urls(url) if url else None,
+            self.breaker.counts.get(service, 0),
+            self.breaker.clock() - since if since is not None else 0.0,
+            record.error or record.termination,
+        )
+        raise self._stopped
+
+    @contextlib.asynccontextmanager
+    async def _stops_plainly(self) -> AsyncIterator[None]:
+        """Raise a tripped breaker's `ServerDownError` itself, not inside the task group's
+        exception group (other errors pass unchanged)."""
+        try:
+            yield
+        except BaseExceptionGroup as group:
+            if self._stopped is not None and group.subgroup(ServerDownError) is not None:
+                raise self._stopped from None
+            raise
 
     async def rollout_group(
         self, row: TrainingRow, policy: Policy | Agent, n: int = 8
@@ -405,6 +565,7 @@ class Rollouts:
         Raises:
             ConfigurationError: ``n`` < 1; with workers, ``policy`` does not pickle (raised
                 once, before any rollout).
+            ServerDownError: the breaker tripped (the group's other rollouts are cancelled).
         """
         if n < 1:
             raise ConfigurationError(f"a group needs at least one rollout, got n={n}")
@@ -430,7 +591,7 @@ class Rollouts:
                 out[i] = Rollout.from_record(row, record)
 
         try:
-            async with anyio.create_task_group() as tg:
+            async with self._stops_plainly(), anyio.create_task_group() as tg:
                 if isinstance(driver, WorkerEpisodes):
                     k = min(driver.workers, n)
                     for j in range(k):
@@ -450,6 +611,7 @@ class Rollouts:
 
         Raises:
             ConfigurationError: as `rollout_group`, once.
+            ServerDownError: the breaker tripped (the other rollouts are cancelled).
         """
         agent = as_agent(policy)
         out: list[RolloutGroup | None] = [None] * len(rows)
@@ -465,7 +627,7 @@ class Rollouts:
             out[i] = await self.rollout_group(rows[i], agent, n)
 
         try:
-            async with anyio.create_task_group() as tg:
+            async with self._stops_plainly(), anyio.create_task_group() as tg:
                 for i in range(len(rows)):
                     tg.start_soon(one, i)
         finally:
