@@ -13,7 +13,7 @@ bundle by bundle, in two settings:
 
 - *first seen*: before every grade, each way, the caches keyed by a reply's text are
   emptied (the views `_text._cached_view` and `_values._view`, `_email_leak._folded`,
-  `_money._money_mentions`, `_quoted.unquoted`, `_relative_dates.dated`,
+  `_money._money_mentions` and `_scanned`, `_quoted.unquoted`, `_relative_dates.dated`,
   `_withdrawal.withdrawal`, `_without._has` and `_clauses`, the SQL function memo, and the
   check results `_sqlmemo` keeps by a database's content): each reply is new, as another
   agent's would be. What is kept per value, rubric or variant
@@ -87,6 +87,7 @@ _TEXT_CACHES: tuple[Any, ...] = (
     _values._view,  # noqa: SLF001
     _email_leak._folded,  # noqa: SLF001
     _money._money_mentions,  # noqa: SLF001
+    _money._scanned,  # noqa: SLF001
     _quoted.unquoted,
     _relative_dates.dated,
     _withdrawal.withdrawal,
