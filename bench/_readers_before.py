@@ -200,15 +200,23 @@ def futures(
 _MONEY_MENTIONS = _edited(
     _money,
     "_money_mentions",
+    (  # stop 27: the scan kept per text (`_money._scanned`); before it, scanned each time
+        "    scan = _scanned(text) if len(text) <= REMEMBERED_CHARS else _scan(text)\n",
+        "    scan = _scan(text)\n",
+    ),
+)
+_SCAN = _edited(
+    _money,
+    "_scan",
     (
-        "    if _DIGIT.search(prepared) is None:\n        return ()  # every form reads a number"
-        " of digits (`_NUMBER`, `bare_amounts`): none\n",
+        "    if _DIGIT.search(prepared) is None:\n        return None\n",
         "",
     ),
 )
 
 BEFORE: list[tuple[Any, str, Any]] = [
     (_money, "_money_mentions", _MONEY_MENTIONS),
+    (_money, "_scan", _SCAN),
     (
         _language,
         "_other_script",

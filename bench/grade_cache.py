@@ -13,7 +13,8 @@ bundle by bundle, in two settings:
 
 - *first seen*: before every grade, each way, the caches keyed by a reply's text are
   emptied (the views `_text._cached_view` and `_values._view`, `_email_leak._folded`,
-  `_money._money_mentions`, `_quoted.unquoted`, `_relative_dates.dated`,
+  `_money._money_mentions` and `_scanned`, `_mentions._readings`, `_decisions._read`,
+  `_quoted.unquoted`, `_relative_dates.dated`,
   `_withdrawal.withdrawal`, `_without._has` and `_clauses`, the SQL function memo, and the
   check results `_sqlmemo` keeps by a database's content): each reply is new, as another
   agent's would be. What is kept per value, rubric or variant
@@ -47,7 +48,9 @@ from _grade_ab import Episodes, run_episodes
 from mcpgym_grading import (
     ReferenceCache,
     _checks,
+    _decisions,
     _email_leak,
+    _mentions,
     _money,
     _quoted,
     _relative_dates,
@@ -87,6 +90,9 @@ _TEXT_CACHES: tuple[Any, ...] = (
     _values._view,  # noqa: SLF001
     _email_leak._folded,  # noqa: SLF001
     _money._money_mentions,  # noqa: SLF001
+    _money._scanned,  # noqa: SLF001
+    _mentions._readings,  # noqa: SLF001
+    _decisions._read,  # noqa: SLF001
     _quoted.unquoted,
     _relative_dates.dated,
     _withdrawal.withdrawal,

@@ -36,6 +36,7 @@ _ON = {
     "mentions": _money.money_mentions,
     "plain": _skeleton._alike_plain,  # noqa: SLF001
     "long": _skeleton._alike_long,  # noqa: SLF001
+    "scan": _money._scanned,  # noqa: SLF001
 }
 
 
@@ -49,11 +50,13 @@ _OFF = {
     "mentions": _plain_mentions,
     "plain": lambda s, w: _skeleton._alike_of(s, w, None),  # noqa: SLF001
     "long": lambda s, w: _skeleton._alike_of(s, w, _skeleton.LONG_DIGIT_LIKE),  # noqa: SLF001
+    "scan": _money._scan,  # noqa: SLF001
 }
 
 
 def _use(ways: dict[str, Any]) -> None:
     _sqlmemo._memo_key = ways["key"]  # noqa: SLF001
+    _money._scanned = ways["scan"]  # noqa: SLF001
     for module in (_money, _answer_check, _roles):
         module.money_mentions = ways["mentions"]  # type: ignore[attr-defined]
     _skeleton._alike_plain = ways["plain"]  # noqa: SLF001

@@ -73,6 +73,7 @@ def _memos_off() -> Iterator[None]:
         return found or (self._source is not None and self._source._contains(value))  # noqa: SLF001
 
     mp.setattr(_sqlmemo, "_memo_key", lambda *_a: None)
+    mp.setattr(_money, "_scanned", _money._scan)  # noqa: SLF001 (each text scanned each time)
     mp.setattr(SQL_FUNCTION_MEMO, "enabled", False)  # the SQL functions called each time
     mp.setattr(TextView, "_starts", lambda _self, _name, _toks: None)  # every start scanned
     mp.setattr(TextView, "_atom_starts", lambda _self: None)

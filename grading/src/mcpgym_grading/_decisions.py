@@ -341,6 +341,35 @@ def _ticks(clause: str, sep: str) -> bool:
     return sep.strip()[:1] in (":", "-", "\u2013", "\u2014") and bool(_DONE_KEY.search(clause))
 
 
+def _clause_remembered(read: _ClauseReader) -> _ClauseReader:
+    """``read`` (`_read`) remembered per clause, carried words, action, value and tick
+    (`REMEMBERED` at most, clause and carried words up to `REMEMBERED_CHARS` characters):
+    `_decision_check.misbound_claims` reads again, with the actions it names, the sentences
+    of a reply `decisions` read; each caller gets its own list."""
+    memo = functools.lru_cache(maxsize=REMEMBERED)(
+        lambda c, r, a, v, t: None if (got := read(c, r, a, v, ticked=t)) is None else tuple(got)
+    )
+
+    @functools.wraps(read)
+    def remembered(
+        clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
+    ) -> list[bool | None] | None:
+        if len(clause) + len(carried) + len(value) > REMEMBERED_CHARS:
+            return read(clause, carried, action, value, ticked=ticked)
+        got = memo(clause, carried, action, value, ticked)
+        return None if got is None else list(got)
+
+    remembered.cache_clear = memo.cache_clear  # type: ignore[attr-defined]
+    return remembered
+
+
+class _ClauseReader(Protocol):
+    def __call__(
+        self, clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
+    ) -> list[bool | None] | None: ...
+
+
+@_clause_remembered
 def _read(
     clause: str, carried: str, action: str, value: str = "", *, ticked: bool = False
 ) -> list[bool | None] | None:

@@ -18,13 +18,14 @@ its source (a period hidden in a comment is named all the same).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from mcpgym_grading import _confusables
 from mcpgym_grading._decode import encoded_source, markup_source
-from mcpgym_grading._text import fold
+from mcpgym_grading._text import REMEMBERED_CHARS, fold
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _SNAKE = re.compile(r"(?<![^\W_])[^\W\d_]+(?:_+[^\W\d_]+)+(?![^\W_])")
@@ -52,7 +53,17 @@ def _read(text: str) -> str:
 def reading_texts(text: str) -> list[str]:
     """``text`` as the mention readers read it (see the module docstring): one text, one
     more when it holds markup (as rendered, then as its source), and one more when it holds
-    URL-encoded or base64 runs (`encoded_source`, decoded)."""
+    URL-encoded or base64 runs (`encoded_source`, decoded). Remembered per text up to
+    `REMEMBERED_CHARS` characters (`_readings`: a grade reads a reply through the decision,
+    term and period readers, and a sentence of it again per record it names); the list is
+    the caller's own."""
+    if len(text) > REMEMBERED_CHARS:
+        return _reading_texts(text)
+    return list(_readings(text))
+
+
+def _reading_texts(text: str) -> list[str]:
+    """`reading_texts`, read each time."""
     out = [_read(text)]
     source = markup_source(text)
     if source is not None:
@@ -61,6 +72,10 @@ def reading_texts(text: str) -> list[str]:
     if encoded is not None:
         out.append(_read(encoded))
     return out
+
+
+_readings = functools.lru_cache(maxsize=256)(lambda text: tuple(_reading_texts(text)))
+"""`_reading_texts` remembered, as a tuple (`cache_clear` empties it)."""
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from fractions import Fraction
 from mcpgym_grading._money_bare import bare_amounts, waived_zeros
 from mcpgym_grading._money_hedges import hedge, shown_computation
 from mcpgym_grading._money_prepare import prepare
+from mcpgym_grading._text import REMEMBERED_CHARS
 
 MAX_AMOUNT_DIGITS = 15
 """Longer digit runs are not read as money amounts (no real amount has them)."""
@@ -374,9 +375,57 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
     (after a money label, in a series, list or table column with an amount):
     `mcpgym_grading._money_bare`. A zero amount stated as a waived fee is marked
     ``waived`` (`Mention`)."""
+    scan = _scanned(text) if len(text) <= REMEMBERED_CHARS else _scan(text)
+    if scan is None:
+        return ()  # every form reads a number of digits (`_NUMBER`, `bare_amounts`): none
+    prepared, found, found_spans, found_ends = scan
+    out = list(found)
+    spans = list(found_spans)
+    ends = dict(found_ends)
+    if bare:
+        for start, end, cents in bare_amounts(prepared, spans, candidates):
+            whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
+            out.append((start, Mention(USD, cents, prepared[start:end], whole_bare=whole)))
+            ends[start] = end
+    for k, (at, m) in enumerate(out):  # under arithmetic, an approximation or a bound:
+        if m.product or at not in ends:  # no amount stated as such
+            continue
+        kind = hedge(prepared, at, ends[at])
+        if kind is not None:
+            out[k] = (at, replace(m, hedged=True, bound=kind == "bound"))
+    stated = {at: m for at, m in out if not (m.product or m.hedged or m.glued or m.whole_bare)}
+    for k, (at, m) in enumerate(out):  # a unit price in a computation shown with its result
+        if m.hedged and not m.bound and not m.product and at in ends:
+            shown = shown_computation(prepared, at, ends[at], ends)
+            result = None if shown is None else stated.get(shown[1])
+            if shown is not None and result is not None and result.currency == m.currency:
+                out[k] = (at, replace(m, computed=(shown[0], result.cents)))
+    zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
+    for k in waived_zeros(prepared, [at for at, _ in out], zero):
+        out[k] = (out[k][0], replace(out[k][1], waived=True))
+    out.sort(key=lambda pair: pair[0])
+    return tuple(
+        replace(mention, negative=True) if _negative(prepared, at, mention.text) else mention
+        for at, mention in out
+    )
+
+
+_Scan = tuple[
+    str, tuple[tuple[int, "Mention"], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]
+]
+"""`_scan`'s reading: the prepared text, ``(start, mention)`` pairs, spans, ``(start, end)``."""
+
+
+def _scan(text: str) -> _Scan | None:
+    """What `_money_mentions` reads of ``text`` whatever ``bare`` and ``candidates``: the
+    prepared text, the mentions of the written forms (with the lists beside them, the signs
+    glued to letters and the products ``2 x $324.94``) as ``(start, mention)`` in the order
+    found, their spans, and each one's end by its start; None when the prepared text has no
+    digit. Remembered per text (`_scanned`): a grade reads one reply with several sets of
+    candidates (one per money check and role reader)."""
     prepared = prepare(text)
     if _DIGIT.search(prepared) is None:
-        return ()  # every form reads a number of digits (`_NUMBER`, `bare_amounts`): none
+        return None
     out: list[tuple[int, Mention]] = []
     ends: dict[int, int] = {}  # a mention's start: its end (`_money_hedges.hedge`)
     spans: list[tuple[int, int]] = []
@@ -444,32 +493,11 @@ def _money_mentions(text: str, bare: bool, candidates: frozenset[int]) -> tuple[
             k = int(times.group("k"))
             text_k = prepared[times.start() : at] + mention.text
             out.append((at, replace(mention, cents=mention.cents * k, text=text_k, product=True)))
-    if bare:
-        for start, end, cents in bare_amounts(prepared, spans, candidates):
-            whole = not re.search(r"[.,]\d\d\Z", prepared[start:end])
-            out.append((start, Mention(USD, cents, prepared[start:end], whole_bare=whole)))
-            ends[start] = end
-    for k, (at, m) in enumerate(out):  # under arithmetic, an approximation or a bound:
-        if m.product or at not in ends:  # no amount stated as such
-            continue
-        kind = hedge(prepared, at, ends[at])
-        if kind is not None:
-            out[k] = (at, replace(m, hedged=True, bound=kind == "bound"))
-    stated = {at: m for at, m in out if not (m.product or m.hedged or m.glued or m.whole_bare)}
-    for k, (at, m) in enumerate(out):  # a unit price in a computation shown with its result
-        if m.hedged and not m.bound and not m.product and at in ends:
-            shown = shown_computation(prepared, at, ends[at], ends)
-            result = None if shown is None else stated.get(shown[1])
-            if shown is not None and result is not None and result.currency == m.currency:
-                out[k] = (at, replace(m, computed=(shown[0], result.cents)))
-    zero = [k for k, (_, m) in enumerate(out) if m.cents == 0]
-    for k in waived_zeros(prepared, [at for at, _ in out], zero):
-        out[k] = (out[k][0], replace(out[k][1], waived=True))
-    out.sort(key=lambda pair: pair[0])
-    return tuple(
-        replace(mention, negative=True) if _negative(prepared, at, mention.text) else mention
-        for at, mention in out
-    )
+    return prepared, tuple(out), tuple(spans), tuple(ends.items())
+
+
+_scanned = functools.lru_cache(maxsize=512)(_scan)
+"""`_scan` remembered (texts up to `REMEMBERED_CHARS` characters; `cache_clear` empties it)."""
 
 
 _MINUS_BEFORE = re.compile(r"(?:^|(?<=[\s(\[:;,=/]))-\Z")
