@@ -20,14 +20,8 @@ See docs/training.md.
 
 from mcpgym_clients.train.export import ExportedRollout, read_rollouts
 from mcpgym_clients.train.policies import ChatPolicy, OpenAIPolicy, as_agent
-from mcpgym_clients.train.rollout import (
-    Rollout,
-    RolloutGroup,
-    Rollouts,
-    ServerDownError,
-    ToolCallRecord,
-    TurnTokens,
-)
+from mcpgym_clients.train.results import Rollout, RolloutGroup, ToolCallRecord, TurnTokens
+from mcpgym_clients.train.rollout import Rollouts, ServerDownError
 from mcpgym_clients.train.rows import HELD_OUT_FRACTION, TrainingRow, split_of, training_rows
 
 __all__ = [

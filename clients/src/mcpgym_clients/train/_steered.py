@@ -27,7 +27,8 @@ from mcpgym_clients.protocol import (
     assistant_call_message,
     tool_message,
 )
-from mcpgym_clients.train.rollout import Rollout, Rollouts
+from mcpgym_clients.train.results import Rollout
+from mcpgym_clients.train.rollout import Rollouts
 from mcpgym_clients.train.rows import TrainingRow
 
 ENDED = "Error: this episode has ended; no more tool calls are accepted."

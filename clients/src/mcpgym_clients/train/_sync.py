@@ -17,7 +17,8 @@ import anyio.from_thread
 
 from mcpgym_clients.protocol import ToolOutcome
 from mcpgym_clients.train._steered import SteeredEpisode
-from mcpgym_clients.train.rollout import Rollout, Rollouts
+from mcpgym_clients.train.results import Rollout
+from mcpgym_clients.train.rollout import Rollouts
 from mcpgym_clients.train.rows import TrainingRow
 from mcpgym_server import Environment
 

@@ -45,7 +45,8 @@ from starlette.routing import Mount, Route
 from mcpgym_clients.adapters.base import text_of
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.train._steered import SteeredEpisode
-from mcpgym_clients.train.rollout import Rollout, Rollouts
+from mcpgym_clients.train.results import Rollout
+from mcpgym_clients.train.rollout import Rollouts
 from mcpgym_clients.train.rows import TrainingRow, split_of
 from mcpgym_server import Environment
 

@@ -41,7 +41,7 @@ from mcpgym_clients.adapters.base import require, text_of
 from mcpgym_clients.agents.model import DEFAULT_SYSTEM_PROMPT
 from mcpgym_clients.train._steered import SteeredEpisode
 from mcpgym_clients.train._sync import SyncRollouts
-from mcpgym_clients.train.rollout import Rollout
+from mcpgym_clients.train.results import Rollout
 from mcpgym_clients.train.rows import HELD_OUT_FRACTION, Split, TrainingRow, training_rows
 from mcpgym_clients.train.tool_methods import tool_method
 from mcpgym_server import Environment, load_environment
