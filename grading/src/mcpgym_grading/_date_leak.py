@@ -53,7 +53,10 @@ def _forms(value: str) -> tuple[re.Pattern[str], ...] | None:
     )
     name = _MONTHS[mo - 1]
     # the month by its number where the word ``month`` says so (``month 7``, ``7th month``)
-    by_number = rf"\bmonth\s+(?:no\.?\s*|number\s+|#\s*)?0?{mo}(?!\d)|(?<!\d)0?{mo}(?:st|nd|rd|th)\s+month\b"
+    by_number = (
+        rf"\bmonth\s+(?:no\.?\s*|number\s+|#\s*)?0?{mo}(?!\d)"
+        rf"|(?<!\d)0?{mo}(?:st|nd|rd|th)\s+month\b"
+    )
     month = re.compile(
         rf"\b(?:{name}|{name[:3]}\.?|{name[:4]}\.?)(?![a-z])|{by_number}", re.IGNORECASE
     )

@@ -51,10 +51,14 @@ _END = frozenset(
     "end ends ending ended last final finally finish finishes finishing suffix trailing "
     "tail rest remaining remainder closing closes".split()
 )
-CUES = _START | _END | frozenset(
-    "then followed follows following next after afterwards digit digits middle half "
-    "part parts piece pieces second third fourth fifth continues continuing year month "
-    "day".split()
+CUES = (
+    _START
+    | _END
+    | frozenset(
+        "then followed follows following next after afterwards digit digits middle half "
+        "part parts piece pieces second third fourth fifth continues continuing year month "
+        "day".split()
+    )
 )
 """Words that tell a number is told in pieces (casefolded)."""
 
@@ -152,6 +156,7 @@ def _cued(pieces: tuple[_Piece, ...], want: str) -> bool:
     cued = [p for p in pieces if p.cue and p.digits and p.digits != want and p.digits in want]
     if len(cued) < 2:
         return False
+
     def join(acc: str, rest: list[_Piece], start: int, target: str) -> bool:
         if acc == target:
             return True
