@@ -1,6 +1,6 @@
 # ruff: noqa  (a probe script, not product code)
 """Which seeds pass: `uv run python adv/round17rub/_which17h.py FAMILY BANDS NSEEDS 'TEXT'`
-(TEXT appended to the last reply, `{n}` the record not acted on, `{own}` the one acted on);
+(TEXT appended to the last reply, or prepended where it starts with `^`, `{n}` the record not acted on, `{own}` the one acted on);
 prints the band+seed of each episode passed at 1.000 and, with -v, each failing check's
 detail. Asserts nothing."""
 import json
@@ -17,7 +17,13 @@ passed, failed = [], []
 for band in bands:
     for seed in range(nseeds):
         v = E.variant(fam, band, seed)
-        calls = mutate(v, fam, "reply", text)
+        if text.startswith("^"):  # prepended to the last reply's body instead
+            calls = list(v.reference)
+            i = max(k for k, c in enumerate(calls) if c.name == "reply_to_customer")
+            c = calls[i]
+            calls[i] = type(c)(c.name, {**c.arguments, "body": text[1:].format(**v.params) + "\n\n" + c.arguments["body"]})
+        else:
+            calls = mutate(v, fam, "reply", text)
         if calls is None:
             continue
         g, _ = grade(E, v, calls)
