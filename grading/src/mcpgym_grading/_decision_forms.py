@@ -146,7 +146,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(?:refunded|reversed)\s+(?:(?:also|too|the|your)\s+){0,3}(?:original|first|other|"
             r"initial|earlier)\s+(?:charge|payment)\b",
             rf"\b(?:original|first|other|initial|earlier)\s+(?:charge|payment)\b{_W}{{0,30}}"
-            r"\b(?:has been|have been|was|is) (?:also |now |too )?(?:refunded|reversed)\b",
+            r"\b(?:has|have|was|is)\s+(?:(?:also|now|too)\s+)?(?:been\s+)?(?:(?:also|now|too)\s+)?"
+            r"(?:refunded|reversed)\b",
             r"\brefunded\s+(?:it|you|(?:the|your|that)\s+(?:duplicate\s+|double\s+|extra\s+)?"
             r"(?:charge|payment|amount))\s+twice\b"
             r"|\brefunded\s+(?:[2-9]\d\d|\d{4,})\s?%",
