@@ -8,6 +8,7 @@ import sys
 
 ARGS = [a for a in sys.argv[1:] if a != "-v"]
 VERBOSE = "-v" in sys.argv
+WIDTH = int(__import__("os").environ.get("W17", "600"))
 sys.argv[1:] = ["1"]
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/round16rub")
 from _p16 import E, grade, mutate
@@ -32,5 +33,5 @@ for band in bands:
         if VERBOSE and not ok:
             for c in g.checks:
                 if c.passed is False:
-                    print(f"  {band}{seed} {c.name}: {json.dumps(c.detail, default=str)[:600]}")
+                    print(f"  {band}{seed} {c.name}: {json.dumps(c.detail, default=str)[:WIDTH]}")
 print(f"PASS {passed}\nfail {failed}")

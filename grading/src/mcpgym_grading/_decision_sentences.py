@@ -112,13 +112,19 @@ def sentences_about(
     a claim about the other order in a sentence that does not name it). ``carry=False``: only
     the sentences naming ``value`` (`_decision_records`, where a write's reason is about its
     own record); ``others``: the names of other records to cut at (default `_others`; a
-    pattern whose groups hold the record, the first that matched read)."""
+    pattern whose groups hold the record, the first that matched read). After a paragraph
+    break (a blank line), a sentence naming no record is carried only where it refers back
+    (`_REFERS`: ``it``, ``that one``, ``the other order``): ``I've refunded the damaged item
+    in full`` closing a reply whose paragraph before declined order #8 is not about #8
+    (round 17's FF17a)."""
     token = _token(value)
     if others is None:
         others = _others(value)
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
-    for s in SENTENCE.split(text):
+    apart = False  # whether a paragraph break stands since the last sentence carried to
+    for s, new_paragraph in _sentences(text):
+        apart = apart or new_paragraph
         folded = fold(s)
         mine = [m.span() for m in token.finditer(folded)]
         names = sorted(
@@ -132,9 +138,12 @@ def sentences_about(
         )
         if not names:
             if carry and last_mine and s.strip() and not _collective(s):
+                if apart and not _REFERS.search(folded):
+                    continue  # a new paragraph that does not refer back (round 17's FF17a)
+                apart = False
                 out.append(s)
             continue
-        last_mine = names[-1][1]
+        last_mine, apart = names[-1][1], False
         if not any(mine for _, mine in names):
             continue
         cuts = [0]
@@ -147,6 +156,26 @@ def sentences_about(
         if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
             pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
         out.extend(pieces if len(names) > 1 else [s])
+    return out
+
+
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_REFERS = re.compile(
+    r"\b(?:it|them|they|both|(?:that|this|the other|the same|the first|the second) "
+    r"(?:one|order|purchase|item|invoice|bill)|the (?:order|purchase)|same)\b"
+    r"|^\W*(?:that|this)(?:['\u2019]s|\s+(?:is|was|has|had|one))\b"
+)
+"""Words of a sentence that refer back to a record named before (``it``, ``that one``,
+``the other order``, ``That's been refunded``): after a paragraph break only such a
+sentence is carried to the record named last (`sentences_about`)."""
+
+
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """``text``'s sentences (`SENTENCE`), each with whether a paragraph break (a blank
+    line) stands before it."""
+    out: list[tuple[str, bool]] = []
+    for i, paragraph in enumerate(_PARAGRAPH.split(text)):
+        out.extend((s, i > 0 and k == 0) for k, s in enumerate(SENTENCE.split(paragraph)))
     return out
 
 
