@@ -49,3 +49,17 @@ def test_the_same_paragraph_still_carries() -> None:
 def test_without_amount_keeps_paragraph_breaks() -> None:
     text = "Refund of $5.00 as a price adjustment earlier.\n\nI can't refund #7.\n\nBye."
     assert without_amount(text, 500, ("price adjustment",)) == "I can't refund #7.\n\nBye."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Yes, that one as well.", "Yes.", "Indeed, it was.", "Sure, same there."],
+)
+def test_a_question_answered_yes_claims_the_action_before_it(answer: str) -> None:
+    text = f"{DECLINED}\n\nI've refunded the damaged item. Order #100107 too? {answer}"
+    assert "I've refunded the damaged item." in sentences_about(text, "100107")
+
+
+def test_a_question_answered_no_claims_nothing() -> None:
+    text = f"{DECLINED}\n\nI've refunded the damaged item. Order #100107 too? No, sorry."
+    assert "I've refunded the damaged item." not in sentences_about(text, "100107")

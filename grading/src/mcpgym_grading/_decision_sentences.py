@@ -123,7 +123,8 @@ def sentences_about(
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
     apart = False  # whether a paragraph break stands since the last sentence carried to
-    for s, new_paragraph in _sentences(text):
+    items = _sentences(text)
+    for i, (s, new_paragraph) in enumerate(items):
         apart = apart or new_paragraph
         folded = fold(s)
         mine = [m.span() for m in token.finditer(folded)]
@@ -156,7 +157,30 @@ def sentences_about(
         if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
             pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
         out.extend(pieces if len(names) > 1 else [s])
+        if len(names) == 1 and 0 < i < len(items) - 1 and _asked_again(folded, fold(value)):
+            if _YES.match(fold(items[i + 1][0])):
+                out.append(items[i - 1][0])  # ``Refunded #8. Order #7 too? Yes.`` (FF17a')
     return out
+
+
+_YES = re.compile(
+    r"^\W*(?:yes|yep|yeah|indeed|sure|of course|absolutely|certainly|correct|right|that one "
+    r"(?:too|as well)|same (?:there|here))\b(?!\W*(?:but|however|although|though)\b)"
+)
+"""An answer that affirms the question before it (`_asked_again`)."""
+
+
+def _asked_again(folded: str, record: str) -> bool:
+    """Whether ``folded`` only asks whether the action before it was taken on ``record``
+    too (``Order #7 too?``, ``And order #7?``, ``What about order #7?``): answered yes
+    (`_YES`), it claims the action of the sentence before it of ``record`` (round 17:
+    once a new paragraph no longer carried that sentence, ``I've refunded the item. Order
+    #7 too? Yes, that one as well.`` read as no claim)."""
+    if not folded.rstrip().endswith("?"):
+        return False
+    rest = folded.replace(record, " ")
+    words = re.findall(r"[a-z]+", rest)
+    return rest != folded and all(w in _FILLER or w in ("what", "how", "about") for w in words)
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
