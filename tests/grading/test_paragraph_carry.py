@@ -12,7 +12,7 @@ import pytest
 from mcpgym_grading._amount_sentences import without_amount
 from mcpgym_grading._decision_sentences import sentences_about
 
-DECLINED = "I can't refund the tent from order #100107: it is outside the return window."
+DECLINED = "I can't refund the Tent from order #100107: it is outside the return window."
 
 
 @pytest.mark.parametrize(
@@ -35,6 +35,8 @@ def test_a_new_paragraph_that_does_not_refer_back_is_not_carried(closing: str) -
         "That's been refunded after all.",
         "I've refunded the other one as well.",
         "I've refunded that order too.",
+        "Update: the larger one has been refunded too.",
+        "I've also refunded the Tent in full.",
     ],
 )
 def test_a_new_paragraph_that_refers_back_is_carried(closing: str) -> None:

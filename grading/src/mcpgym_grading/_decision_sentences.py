@@ -124,6 +124,7 @@ def sentences_about(
     last_mine = False  # whether the record named last so far is ``value``
     apart = False  # whether a paragraph break stands since the last sentence carried to
     items = _sentences(text)
+    names_before: set[str] = set()  # the capitalised names of the last naming sentence
     for i, (s, new_paragraph) in enumerate(items):
         apart = apart or new_paragraph
         folded = fold(s)
@@ -139,12 +140,13 @@ def sentences_about(
         )
         if not names:
             if carry and last_mine and s.strip() and not _collective(s):
-                if apart and not _REFERS.search(folded):
+                if apart and not (_REFERS.search(folded) or names_before & set(_NAMES.findall(s))):
                     continue  # a new paragraph that does not refer back (round 17's FF17a)
                 apart = False
                 out.append(s)
             continue
         last_mine, apart = names[-1][1], False
+        names_before = set(_NAMES.findall(s))
         if not any(mine for _, mine in names):
             continue
         cuts = [0]
@@ -185,13 +187,20 @@ def _asked_again(folded: str, record: str) -> bool:
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _REFERS = re.compile(
-    r"\b(?:it|them|they|both|(?:that|this|the other|the same|the first|the second) "
-    r"(?:one|order|purchase|item|invoice|bill)|the (?:order|purchase)|same)\b"
+    r"\b(?:it|them|they|both|same|the (?:order|purchase)"
+    r"|(?:the|that|this)\s+(?:\w+\s+)?ones?"
+    r"|(?:the|that|this)\s+(?:\w+(?:er|est)|other|same|first|second|last|earlier|later|"
+    r"remaining)\s+(?:order|purchase|item|invoice|bill)s?"
+    r"|(?:that|this)\s+(?:order|purchase|item|invoice|bill))\b"
     r"|^\W*(?:that|this)(?:['\u2019]s|\s+(?:is|was|has|had|one))\b"
 )
 """Words of a sentence that refer back to a record named before (``it``, ``that one``,
-``the other order``, ``That's been refunded``): after a paragraph break only such a
-sentence is carried to the record named last (`sentences_about`)."""
+``the larger one``, ``the other order``, ``That's been refunded``): after a paragraph break
+only such a sentence, or one that repeats a name of the record's sentence
+(`_NAMES`: ``the Trailhead 4 Dome Tent``), is carried to the record named last
+(`sentences_about`). ``the damaged item`` does not refer back."""
+_NAMES = re.compile(r"(?<=[\w,;:] )[A-Z][A-Za-z]{2,}")
+"""A capitalised word not at a sentence's start (a product's or a person's name)."""
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:
