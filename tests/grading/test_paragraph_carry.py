@@ -21,11 +21,13 @@ DECLINED = "I can't refund the Tent from order #100107: it is outside the return
         "I've refunded the damaged item in full.",
         "Your refund is on its way.",
         "I've refunded the damaged item. Order #100107 too? I'm afraid not.",
+        "That's $69.00 back on your card.",
     ],
 )
 def test_a_new_paragraph_that_does_not_refer_back_is_not_carried(closing: str) -> None:
     about = sentences_about(f"{DECLINED}\n\n{closing}", "100107")
-    assert not any("damaged item" in s or "on its way" in s for s in about)
+    claims = ("damaged item", "on its way", "back on your card")
+    assert not any(c in s for s in about for c in claims)
 
 
 @pytest.mark.parametrize(
