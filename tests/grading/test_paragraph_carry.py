@@ -39,6 +39,7 @@ def test_a_new_paragraph_that_does_not_refer_back_is_not_carried(closing: str) -
         "I've refunded that order too.",
         "Update: the larger one has been refunded too.",
         "I've also refunded the Tent in full.",
+        'You wrote: "Please refund that too." Done.',
     ],
 )
 def test_a_new_paragraph_that_refers_back_is_carried(closing: str) -> None:

@@ -192,13 +192,14 @@ _REFERS = re.compile(
     r"|(?:the|that|this)\s+(?:\w+(?:er|est)|other|same|first|second|last|earlier|later|"
     r"remaining)\s+(?:order|purchase|item|invoice|bill)s?"
     r"|(?:that|this)\s+(?:order|purchase|item|invoice|bill))\b"
+    r"|\b(?:that|this)\b(?=\s*(?:too|as well|also|[,.;:!?\"\u201d]|$))"
     r"|^\W*(?:that|this)(?:['\u2019]s|\s+(?:is|was|has|had))\s+(?:(?:now|also|already|too)\s+)*"
     r"(?:been|\w+ed)\b"
 )
 """Words of a sentence that refer back to a record named before (``it``, ``that one``,
-``the larger one``, ``the other order``, ``That's been refunded``; not ``That's $69.00 back
-on your card``, where ``that`` is the amount): after a paragraph break
-only such a sentence, or one that repeats a name of the record's sentence
+``the larger one``, ``the other order``, ``That's been refunded``, ``refund that too``;
+not ``That's $69.00 back on your card``, where ``that`` is the amount): after a paragraph
+break only such a sentence, or one that repeats a name of the record's sentence
 (`_NAMES`: ``the Trailhead 4 Dome Tent``), is carried to the record named last
 (`sentences_about`). ``the damaged item`` does not refer back."""
 _NAMES = re.compile(r"(?<=[\w,;:] )[A-Z][A-Za-z]{2,}")
