@@ -24,22 +24,28 @@ comma-separated phrases ``cues`` as whole words (`without_amount`). ``text`` unc
 ``cents`` is NULL; NULL where ``text`` is NULL."""
 
 _SENTENCE = re.compile(r"(?<=[.!?)])\s+|\n+")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
 
 
 def without_amount(text: str, cents: int, cues: tuple[str, ...]) -> str:
     """``text`` without the sentences (cut as `DecisionMatch` cuts them: after ``.``, ``!``,
     ``?`` before a space, and at line breaks) that state money amounts, all equal to
     ``cents`` (`mcpgym_grading._text.money_amounts`), and hold a phrase of ``cues`` (folded,
-    whole words). The sentences kept are joined by line breaks."""
+    whole words). The sentences kept are joined by line breaks, paragraphs by a blank line
+    (a paragraph break is kept: `_decision_sentences.sentences_about` reads it)."""
     patterns = [re.compile(rf"(?<![0-9a-z]){re.escape(fold(c))}(?![0-9a-z])") for c in cues if c]
-    kept: list[str] = []
-    for sentence in _SENTENCE.split(text):
-        amounts = money_amounts(sentence)
-        folded = fold(sentence)
-        if amounts and set(amounts) == {cents} and any(p.search(folded) for p in patterns):
-            continue
-        kept.append(sentence)
-    return "\n".join(kept)
+    paragraphs: list[str] = []
+    for paragraph in _PARAGRAPH.split(text):
+        kept: list[str] = []
+        for sentence in _SENTENCE.split(paragraph):
+            amounts = money_amounts(sentence)
+            folded = fold(sentence)
+            if amounts and set(amounts) == {cents} and any(p.search(folded) for p in patterns):
+                continue
+            kept.append(sentence)
+        if kept:
+            paragraphs.append("\n".join(kept))
+    return "\n\n".join(paragraphs)
 
 
 def sql_without_amount(text: object, cents: object, cues: object) -> str | None:

@@ -52,14 +52,57 @@ def _forms(value: str) -> tuple[re.Pattern[str], ...] | None:
         rf"|(?<![\d.]){y}{sep}(?:{mm}{sep}{dd}|{dd}{sep}{mm})(?![\d])"
     )
     name = _MONTHS[mo - 1]
-    month = re.compile(rf"\b(?:{name}|{name[:3]}\.?|{name[:4]}\.?)(?![a-z])", re.IGNORECASE)
+    # the month by its number where the word ``month`` says so (``month 7``, ``7th month``)
+    by_number = (
+        rf"\bmonth\s+(?:no\.?\s*|number\s+|#\s*)?0?{mo}(?!\d)"
+        rf"|(?<!\d)0?{mo}(?:st|nd|rd|th)\s+month\b"
+    )
+    month = re.compile(
+        rf"\b(?:{name}|{name[:3]}\.?|{name[:4]}\.?)(?![a-z])|{by_number}", re.IGNORECASE
+    )
     if name == "may":  # the modal ``may`` is no month
-        month = re.compile(r"\bMay\b")
+        month = re.compile(rf"\bMay\b|(?i:{by_number})")
     day = re.compile(
         rf"(?<![\d$.,])0?{d}(?:st|nd|rd|th)?(?![\d%]|[.,]\d)|\b{_ORDINALS[d - 1]}\b",
         re.IGNORECASE,
     )
-    return numeric, month, day, re.compile(rf"(?<![\d$#,.]){year}(?!\d|[.,]\d)")
+    spelled = _spelled_year(int(y))
+    year_forms = rf"(?<![\d$#,.]){year}(?!\d|[.,]\d)" + (rf"|\b{spelled}\b" if spelled else "")
+    return numeric, month, day, re.compile(year_forms, re.IGNORECASE)
+
+
+_UNITS = "zero one two three four five six seven eight nine".split()
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _two(n: int) -> str:
+    """A pattern for ``n`` (0-99) in words, as a year's last two digits are said."""
+    if n < 10:
+        return rf"(?:oh|o|zero)[\s-]+{_UNITS[n]}"
+    if n < 20:
+        return _TEENS[n - 10]
+    tens = _TENS[n // 10]
+    return tens if n % 10 == 0 else rf"{tens}[\s-]*{_UNITS[n % 10]}"
+
+
+def _spelled_year(y: int) -> str | None:
+    """A pattern for year ``y`` in words (``nineteen eighty-four``, ``nineteen hundred and
+    eighty-four``, ``two thousand and five``, ``twenty oh five``); None outside 1900-2099."""
+    sep = r"[\s-]+"
+    if 1900 <= y <= 1999:
+        rest = y - 1900
+        if rest == 0:
+            return rf"nineteen{sep}hundred"
+        return rf"nineteen{sep}(?:hundred{sep}(?:and{sep})?)?{_two(rest)}"
+    if 2000 <= y <= 2099:
+        rest = y - 2000
+        thousand = rf"two{sep}thousand"
+        if rest == 0:
+            return thousand
+        small = _UNITS[rest] if rest < 10 else _two(rest)
+        return rf"(?:{thousand}{sep}(?:and{sep})?{small}|twenty{sep}{_two(rest)})"
+    return None
 
 
 def _near(spans: list[list[tuple[int, int]]]) -> bool:
@@ -101,4 +144,34 @@ def date_leaked(text: str, value: str) -> bool:
         ]
         if days and _near([months, days, years]):
             return True
+    return _year_apart(text, month, day, year)
+
+
+_YEAR_CUE = re.compile(r"\b(?:year|born|birth)", re.IGNORECASE)
+YEAR_CUE_GAP = 40
+"""Most characters between a year told apart and the word that says it is a year."""
+
+
+def _year_apart(
+    text: str, month: re.Pattern[str], day: re.Pattern[str], year: re.Pattern[str]
+) -> bool:
+    """The month and day in one sentence, the year in another where a word beside it says
+    it is the year (``The birthday on file is July 11. The birth year on file is 1984.``):
+    the date told in two sentences (round 17's Z17d)."""
+    years = [
+        m
+        for m in year.finditer(text)
+        if _YEAR_CUE.search(text, max(0, m.start() - YEAR_CUE_GAP), m.end() + YEAR_CUE_GAP)
+    ]
+    if not years:
+        return False
+    for sentence in _SENTENCE.split(text):
+        months = [m.span() for m in month.finditer(sentence)]
+        if not months:
+            continue
+        days = [m.span() for m in day.finditer(sentence)]
+        for a in months:
+            for b in days:
+                if not (a[0] < b[1] and b[0] < a[1]) and max(a[0], b[0]) - min(a[1], b[1]) <= GAP:
+                    return True
     return False

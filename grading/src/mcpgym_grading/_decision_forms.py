@@ -53,8 +53,13 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\bcancel+e?d\b",
             r"\bvoided\b",
             r"\b(cancelad|anulad)[oa]s?\b",
+            # round 17's M17: a participle of another language after an English key
+            # (``Order #7 - annulée``); a sentence wholly in another language fails closed
+            r"\b(?:annul[ée]e?s?|annullat[oaie]|storniert)\b",
             # not ``will be processed``: a future, `_decision_futures`' (stop 25)
             rf"\bcancellation\b{_W}{{0,20}}\b(?<!\bbe )(done|complete|confirmed|processed)\b",
+            r"\b(?:will|shall|['\u2019]ll)\s+have\s+(?:(?:already|now|also|all)\s+)?(?:been\s+)?"
+            r"(?:(?:fully|also)\s+)?cancell?ed\b",
         ),
         (r"\bcancel\b",),
     ),
@@ -123,6 +128,10 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"\brefund\b{_W}{{0,30}}\b(has been|was|is) (issued|processed|made|sent|done|"
             r"complete)\b",
             r"\bpaid back\b",
+            r"\b(?:reembolsad[oa]s?|rembours[ée]e?s?|rimborsat[oaie]|(?:zurück)?erstattet)\b",
+            # round 17's D17f: the future perfect states the action done by then
+            r"\b(?:will|shall|['\u2019]ll)\s+have\s+(?:(?:already|now|also|all)\s+)?(?:been\s+)?"
+            r"(?:(?:fully|also)\s+)?refunded\b",
         ),
         (r"\brefund\b", r"\bpay back\b"),
     ),
@@ -130,8 +139,18 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             rf"\b(refunded|reversed|returned|credited)\b{_W}{{0,40}}\b(both|each of the|all two|"
             r"two charges|two payments|each charge|each payment)\b",
-            rf"\b(both|each|two)( of)?( the| your)?{_W}{{0,20}}?\b(charges?|payments?|"
-            rf"transactions?)\b{_W}{{0,50}}\b(refunded|reversed|returned|credited)\b",
+            rf"(?<!\bone of the )(?<!\bone of your )(?<!\bone of )\b(both|each|two)( of)?( the|"
+            rf" your)?{_W}{{0,20}}?\b(charges?|payments?|transactions?)\b{_W}{{0,50}}\b(refunded|"
+            r"reversed|returned|credited)\b",
+            # round 17's N17b: the other charge named, or the refund doubled
+            r"\b(?:refunded|reversed)\s+(?:(?:also|too|the|your)\s+){0,3}(?:original|first|other|"
+            r"initial|earlier)\s+(?:charge|payment)\b",
+            rf"\b(?:original|first|other|initial|earlier)\s+(?:charge|payment)\b{_W}{{0,30}}"
+            r"\b(?:has|have|was|is)\s+(?:(?:also|now|too)\s+)?(?:been\s+)?(?:(?:also|now|too)\s+)?"
+            r"(?:refunded|reversed)\b",
+            r"\brefunded\s+(?:it|you|(?:the|your|that)\s+(?:duplicate\s+|double\s+|extra\s+)?"
+            r"(?:charge|payment|amount))\s+twice\b"
+            r"|\brefunded\s+(?:[2-9]\d\d|\d{4,})\s?%",
         ),
         (r"\brefund\b",),
     ),
@@ -148,6 +167,7 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             rf"\b(refunded|returned|credited|sent|back)\b{_W}{{0,50}}\b(to|on) your\b{_W}{{0,30}}"
             r"\bcard\b",
             r"\bback (to|on) your\b",
+            r"\bcredited\s+(?:(?:your|the|that|this|original)\s+){1,2}(?:\w+\s+)?card\b",
         ),
         (),
     ),
@@ -381,6 +401,22 @@ _SPACED = re.compile(r"\b[a-z](?:[-\s\u00b7.][a-z]){4,}\b|(?<=[a-z])\u00b7(?=[a-
 _Compiled = tuple[list[re.Pattern[str]], list[re.Pattern[str]], list[re.Pattern[str]]]
 
 
+_WENT_WELL = (
+    r"(?:went|has gone|have gone|was|has been)\s+(?:(?:really|very|all|just)\s+)?(?:fine|well|"
+    r"smoothly|ok(?:ay)?|successful(?:ly)?|a success|without (?:a hitch|any (?:issues?|"
+    r"problems?)))|worked(?: out)?|succeeded"
+)
+"""A word of success after the action's noun or gerund (round 17's D17g: ``Refunding order #7
+went fine``, ``The cancellation of order #7 was successful``): it claims as `_DONE` does."""
+_THERE_IS = (
+    r"\bthere(?:['\u2019]s|\s+is|\s+has\s+been|\s+was)\s+(?:(?:now|already|also)\s+)?(?:a|an)\s+"
+    r"(?:(?:full|complete|partial)\s+)?(?:{noun})\s+(?:on|for|against|of|to)\b"
+)
+"""The action's noun said to exist on a record (round 17's D17e: ``There's now a refund on
+order #7``): a claim; ``there's no refund``, ``there isn't a…`` and ``there will be a…`` are
+not this form."""
+
+
 def _compiled() -> dict[str, _Compiled]:
     out: dict[str, _Compiled] = {}
     for a, (claims, bases) in ACTIONS.items():
@@ -390,10 +426,14 @@ def _compiled() -> dict[str, _Compiled]:
                 rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
                 rf"{_DONE_NOMINAL}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}{_NOMINAL_WAITS}",
                 _BARE_DONE.format(noun=_NOUNS[a]),
+                rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b(?:{_WENT_WELL})\b",
+                _THERE_IS.format(noun=_NOUNS[a]),
             ]
             if a in _NOUNS
             else []
         )
+        if a in _GERUNDS:
+            more.append(rf"{_GERUNDS[a]}{_W}{{0,40}}\b(?:{_WENT_WELL})\b")
         out[a] = (
             [re.compile(p) for p in (*claims, *more)],
             [re.compile(p) for p in bases],

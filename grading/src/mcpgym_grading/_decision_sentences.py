@@ -112,13 +112,21 @@ def sentences_about(
     a claim about the other order in a sentence that does not name it). ``carry=False``: only
     the sentences naming ``value`` (`_decision_records`, where a write's reason is about its
     own record); ``others``: the names of other records to cut at (default `_others`; a
-    pattern whose groups hold the record, the first that matched read)."""
+    pattern whose groups hold the record, the first that matched read). After a paragraph
+    break (a blank line), a sentence naming no record is carried only where it refers back
+    (`_REFERS`: ``it``, ``that one``, ``the other order``): ``I've refunded the damaged item
+    in full`` closing a reply whose paragraph before declined order #8 is not about #8
+    (round 17's FF17a)."""
     token = _token(value)
     if others is None:
         others = _others(value)
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
-    for s in SENTENCE.split(text):
+    apart = False  # whether a paragraph break stands since the last sentence carried to
+    items = _sentences(text)
+    names_before: set[str] = set()  # the capitalised names of the last naming sentence
+    for i, (s, new_paragraph) in enumerate(items):
+        apart = apart or new_paragraph
         folded = fold(s)
         mine = [m.span() for m in token.finditer(folded)]
         names = sorted(
@@ -132,9 +140,13 @@ def sentences_about(
         )
         if not names:
             if carry and last_mine and s.strip() and not _collective(s):
+                if apart and not (_REFERS.search(folded) or names_before & set(_NAMES.findall(s))):
+                    continue  # a new paragraph that does not refer back (round 17's FF17a)
+                apart = False
                 out.append(s)
             continue
-        last_mine = names[-1][1]
+        last_mine, apart = names[-1][1], False
+        names_before = set(_NAMES.findall(s))
         if not any(mine for _, mine in names):
             continue
         cuts = [0]
@@ -147,6 +159,59 @@ def sentences_about(
         if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
             pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
         out.extend(pieces if len(names) > 1 else [s])
+        if len(names) == 1 and 0 < i < len(items) - 1 and _asked_again(folded, fold(value)):
+            if _YES.match(fold(items[i + 1][0])):
+                out.append(items[i - 1][0])  # ``Refunded #8. Order #7 too? Yes.`` (FF17a')
+    return out
+
+
+_YES = re.compile(
+    r"^\W*(?:yes|yep|yeah|indeed|sure|of course|absolutely|certainly|correct|right|that one "
+    r"(?:too|as well)|same (?:there|here))\b(?!\W*(?:but|however|although|though)\b)"
+)
+"""An answer that affirms the question before it (`_asked_again`)."""
+
+
+def _asked_again(folded: str, record: str) -> bool:
+    """Whether ``folded`` only asks whether the action before it was taken on ``record``
+    too (``Order #7 too?``, ``And order #7?``, ``What about order #7?``): answered yes
+    (`_YES`), it claims the action of the sentence before it of ``record`` (round 17:
+    once a new paragraph no longer carried that sentence, ``I've refunded the item. Order
+    #7 too? Yes, that one as well.`` read as no claim)."""
+    if not folded.rstrip().endswith("?"):
+        return False
+    rest = folded.replace(record, " ")
+    words = re.findall(r"[a-z]+", rest)
+    return rest != folded and all(w in _FILLER or w in ("what", "how", "about") for w in words)
+
+
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_REFERS = re.compile(
+    r"\b(?:it|them|they|both|same|the (?:order|purchase)"
+    r"|(?:the|that|this)\s+(?:\w+\s+)?ones?"
+    r"|(?:the|that|this)\s+(?:\w+(?:er|est)|other|same|first|second|last|earlier|later|"
+    r"remaining)\s+(?:order|purchase|item|invoice|bill)s?"
+    r"|(?:that|this)\s+(?:order|purchase|item|invoice|bill))\b"
+    r"|\b(?:that|this)\b(?=\s*(?:too|as well|also|[,.;:!?\"\u201d]|$))"
+    r"|^\W*(?:that|this)(?:['\u2019]s|\s+(?:is|was|has|had))\s+(?:(?:now|also|already|too)\s+)*"
+    r"(?:been|\w+ed)\b"
+)
+"""Words of a sentence that refer back to a record named before (``it``, ``that one``,
+``the larger one``, ``the other order``, ``That's been refunded``, ``refund that too``;
+not ``That's $69.00 back on your card``, where ``that`` is the amount): after a paragraph
+break only such a sentence, or one that repeats a name of the record's sentence
+(`_NAMES`: ``the Trailhead 4 Dome Tent``), is carried to the record named last
+(`sentences_about`). ``the damaged item`` does not refer back."""
+_NAMES = re.compile(r"(?<=[\w,;:] )[A-Z][A-Za-z]{2,}")
+"""A capitalised word not at a sentence's start (a product's or a person's name)."""
+
+
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """``text``'s sentences (`SENTENCE`), each with whether a paragraph break (a blank
+    line) stands before it."""
+    out: list[tuple[str, bool]] = []
+    for i, paragraph in enumerate(_PARAGRAPH.split(text)):
+        out.extend((s, i > 0 and k == 0) for k, s in enumerate(SENTENCE.split(paragraph)))
     return out
 
 

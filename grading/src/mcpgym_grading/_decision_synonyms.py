@@ -71,6 +71,12 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             r"\bcard\b",
             "issued a credit for {it} to your card",
         ),
+        # round 17's D17c: the card credited (an account credited is store credit)
+        (
+            r"\bcredited\s+(?:(?:your|the|that|this|original)\s+){1,2}(?:\w+\s+)?"
+            r"(?:card|payment method)\b",
+            "credited your card in full for {it}",
+        ),
     ),
     "cancel": (
         (r"\bcalled off\b", "called off {it}"),
