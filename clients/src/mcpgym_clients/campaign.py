@@ -65,13 +65,7 @@ from mcpgym_clients.plan import CampaignNotConfirmed, CampaignPlan, Planner, Sta
 from mcpgym_clients.progress import CampaignProgress
 from mcpgym_clients.protocol import Agent
 from mcpgym_clients.records import EpisodeRecord, record_from_row
-from mcpgym_clients.resume import (
-    UNREPORTED,
-    campaign_conditions,
-    finished_before,
-    known_components,
-    not_resumed,
-)
+from mcpgym_clients.resume import UNREPORTED, campaign_conditions, known_components, run_to_resume
 from mcpgym_clients.run_claims import choosing_run, claim_run, release_run
 from mcpgym_clients.run_slots import resuming_line, scored_slots, settled, unscored_counts
 from mcpgym_clients.runstore import RunStore
@@ -290,15 +284,7 @@ async def run_campaign(
             "selection": selection,
             "conditions": conditions,
         }
-        found = store.find_resumable(env=info.env, agent=agent.name, **inputs)
-        if found is not None:
-            return found, None
-        left = store.runs_with_work_left(env=info.env, agent=agent.name)
-        why_not = not_resumed(left, **inputs)
-        if why_not is None:  # an identical finished run: its episodes are played again
-            done = store.find_finished(env=info.env, agent=agent.name, **inputs)
-            why_not = None if done is None else finished_before(done)
-        return None, why_not
+        return run_to_resume(store, env=info.env, agent=agent.name, **inputs)
 
     def choose() -> tuple[str, str | None, str | None]:
         """Find or create the run and claim it, one process at a time (`run_claims`)."""

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcpgym_clients.records import ServerInfo
-from mcpgym_clients.runstore import _selection_key
+from mcpgym_clients.runstore import RunStore, _selection_key
 from mcpgym_server import Environment, MCPGymError, compute_lock, load_environment
 from mcpgym_server import lock_components as _lock_components
 
@@ -173,6 +173,27 @@ def finished_before(row: Mapping[str, Any]) -> str:
         f"every episode is played again; its results: mcpgym show {row['id']} (it was run "
         f"as: {argv})"
     )
+
+
+def run_to_resume(
+    store: RunStore, *, env: str, agent: str, **inputs: Any
+) -> tuple[str | None, str | None]:
+    """The run a campaign resumes (``(run_id, None)``), else ``(None, line)`` with the line it
+    prints about the nearest run it does not resume: one with work left whose inputs differ
+    (`not_resumed`), or an identical finished run whose episodes are played again
+    (`finished_before`); ``(None, None)`` when there is neither.
+
+    ``inputs``: ``lock``, ``model``, ``settings``, ``selection``, ``conditions``, as
+    `RunStore.find_resumable` takes them.
+    """
+    found = store.find_resumable(env=env, agent=agent, **inputs)
+    if found is not None:
+        return found, None
+    why_not = not_resumed(store.runs_with_work_left(env=env, agent=agent), **inputs)
+    if why_not is None:
+        done = store.find_finished(env=env, agent=agent, **inputs)
+        why_not = None if done is None else finished_before(done)
+    return None, why_not
 
 
 def known_components(info: ServerInfo, environment: Environment | None) -> dict[str, Any] | None:
