@@ -38,7 +38,7 @@ def export(
     store: Annotated[Path, typer.Option(help="Run store (SQLite).")] = DEFAULT_STORE,
 ) -> None:
     """Export a run's episodes for a trainer (see docs/training.md)."""
-    from mcpgym_clients.commands.measure import _unfinished_note, open_existing
+    from mcpgym_clients.commands.measure import open_existing, unfinished_note
     from mcpgym_clients.train.export import export_rollout, planned_variant_ids, write_rollouts
 
     if format not in FORMATS:
@@ -62,7 +62,7 @@ def export(
         + (f" ({dropped} unscored dropped)" if dropped else ""),
     )
     if not stored_run.get("finished_at"):  # a run still being written, or stopped: say so
-        say(err, _unfinished_note(stored_run, len(episodes), not_run, "this export holds"))
+        say(err, unfinished_note(stored_run, len(episodes), not_run, "this export holds"))
 
 
 def register(app: typer.Typer) -> None:

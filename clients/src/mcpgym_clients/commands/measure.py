@@ -233,10 +233,10 @@ def show(
             + " (not scored as failures)",
         )
     if not m["run"].get("finished_at"):
-        say(console, _unfinished_note(m["run"], stored, not_run))
+        say(console, unfinished_note(m["run"], stored, not_run))
 
 
-def _unfinished_note(
+def unfinished_note(
     run: dict[str, Any], stored: int, not_run: int, what: str = "these figures cover"
 ) -> str:
     """The line `show` (and `export`: ``what`` "this export holds") prints under an

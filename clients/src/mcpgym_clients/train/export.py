@@ -188,10 +188,14 @@ def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
     import os
     import sys
 
-    n = 0
     special = path is not None and (path.is_symlink() or (path.exists() and not path.is_file()))
-    if path is None or special:  # standard output, /dev/stdout, a FIFO, a link: as they are
-        out = sys.stdout if path is None else path.open("w", encoding="utf-8")
+    # standard output, /dev/stdout, a FIFO, a link: written as they are; a file: beside it
+    partial = (
+        None if path is None or special else path.with_name(f".{path.name}.partial-{os.getpid()}")
+    )
+    n = 0
+    try:
+        out = sys.stdout if path is None else (partial or path).open("w", encoding="utf-8")
         try:
             for line in lines:
                 out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
@@ -199,16 +203,11 @@ def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
         finally:
             if path is not None:
                 out.close()
-        return n
-    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    try:
-        with partial.open("w", encoding="utf-8") as out:
-            for line in lines:
-                out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
-                n += 1
-        os.replace(partial, path)
+        if partial is not None and path is not None:
+            os.replace(partial, path)
     except BaseException:
-        partial.unlink(missing_ok=True)
+        if partial is not None:
+            partial.unlink(missing_ok=True)
         raise
     return n
 
