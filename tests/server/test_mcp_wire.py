@@ -1,24 +1,42 @@
 """The tool-call handler's wire dict (`step_to_wire`) is what the SDK made of the model.
 
-The MCP bridge answers ``tools/call`` with the wire form of `step_to_result`'s
-`CallToolResult` instead of the model (the SDK's pipeline validates and dumps either the
-same way; building and dumping the model cost ~50 us a call): the dicts are equal for
-every step of both environments' reference solutions and for made-up steps of every shape, and
-the SDK's outbound serialization of both is the same in both protocol eras.
+The MCP bridge answers ``tools/call`` with the wire form of the `CallToolResult` it built
+before (`step_to_result` below) instead of the model (the SDK's pipeline validates and
+dumps either the same way; building and dumping the model cost ~50 us a call): the dicts
+are equal for every step of both environments' reference solutions and for made-up steps
+of every shape, and the SDK's outbound serialization of both is the same in both protocol
+eras.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from mcp import types
 from mcp_types.methods import serialize_server_result
 
 from mcpgym_server import EpisodeManager, MemoryEpisodeStore, load_environment
 from mcpgym_server._bundle_meta import LogEntry, StepStatus
-from mcpgym_server._mcp_bridge import step_to_result, step_to_wire
+from mcpgym_server._mcp_bridge import step_to_wire
 
 ERAS = ("2025-11-25", "2026-07-28")
+
+
+def step_to_result(entry: LogEntry) -> types.CallToolResult:
+    """The `CallToolResult` model the bridge built per call before `step_to_wire`."""
+    if entry.status == "ok":
+        result = entry.result
+        structured = result if isinstance(result, dict) else {"result": result}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+            structured_content=structured,
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=entry.error or entry.status)],
+        is_error=True,
+    )
 
 
 def _same(entry: LogEntry) -> None:

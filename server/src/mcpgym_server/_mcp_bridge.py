@@ -68,21 +68,6 @@ def episode_instructions(env: Environment, variant: TaskVariant) -> str:
     return "\n\n".join(parts)
 
 
-def step_to_result(entry: LogEntry) -> types.CallToolResult:
-    """Turn a logged step into the `CallToolResult` the agent receives."""
-    if entry.status == "ok":
-        result = entry.result
-        structured = result if isinstance(result, dict) else {"result": result}
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
-            structured_content=structured,
-        )
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=entry.error or entry.status)],
-        is_error=True,
-    )
-
-
 def header_checked_schemas(tools: list[types.Tool]) -> dict[str, Any]:
     """The input schemas the 2026-era ``Mcp-Param-*`` header check of a ``tools/call`` needs:
     those of ``tools`` that carry an ``x-mcp-header`` annotation, by tool name.
@@ -99,8 +84,11 @@ def header_checked_schemas(tools: list[types.Tool]) -> dict[str, Any]:
 
 
 def step_to_wire(entry: LogEntry) -> dict[str, Any]:
-    """`step_to_result` as the SDK dumps it (``model_dump(by_alias=True, mode="json",
-    exclude_none=True)``): the same wire form, without building the model and dumping it.
+    """The `CallToolResult` the agent receives for a logged step, as the SDK dumps it
+    (``model_dump(by_alias=True, mode="json", exclude_none=True)``), without building the
+    model and dumping it: an ``ok`` step's result as JSON text and structured content (a
+    non-object result wrapped as ``{"result": ...}``), any other step's error message (or
+    its status) with ``isError``.
 
     The tool-call handler returns this dict; the SDK's outbound pipeline then validates and
     dumps it against the protocol version's result surface, as it does a model's dump, so

@@ -66,7 +66,7 @@ YIELD_EVERY_S = 0.005
 
 def outcome_of(entry: LogEntry) -> ToolOutcome:
     """The `ToolOutcome` an MCP client gets for a logged step (the MCP bridge's
-    ``step_to_result`` read back by the driver): an ``ok`` step's result as JSON text and
+    ``step_to_wire`` read back by the driver): an ``ok`` step's result as JSON text and
     structured content (a non-object result wrapped as ``{"result": ...}``), any other step's
     error message (or its status) as an error."""
     if entry.status == "ok":
