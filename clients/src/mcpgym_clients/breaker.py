@@ -104,6 +104,8 @@ class ServiceBreaker:
         reason: once tripped, the line saying which server stopped answering (or keeps
             refusing, with the wait it asked for) and how it failed (the last attempt's
             error); ``None`` before.
+        tripped: once tripped, ``(server, attempts, seconds)``: the server, its counted
+            attempts in a row and how long they lasted (``clock`` seconds); ``None`` before.
     """
 
     threshold: int = BREAKER_THRESHOLD
@@ -113,6 +115,7 @@ class ServiceBreaker:
     counts: dict[str, int] = field(default_factory=dict)
     since: dict[str, float] = field(default_factory=dict)
     reason: str | None = None
+    tripped: tuple[str, int, float] | None = None
 
     def note(self, rec: EpisodeRecord, *, after_wait: bool) -> str | None:
         """Count one attempt's record; return `reason` once tripped, else ``None``.
@@ -130,7 +133,7 @@ class ServiceBreaker:
             self._count("model", rec)
         # Episodes that made no model request (the null baseline's, interleaved with the
         # agent's) and other failures neither count nor reset the model API's refusals.
-        service = rec.unanswered or ("grading" if rec.ungraded else None)
+        service = _server_failing(rec)
         if service is None:
             for name in ("env", "grading"):
                 self._end(name)
@@ -153,9 +156,17 @@ class ServiceBreaker:
         started = self.since.setdefault(service, now)
         self.counts[service] = n
         if n >= self.threshold and now - started >= self.min_run and self.reason is None:
+            self.tripped = (service, n, now - started)
             self.reason = self._why(
                 service, f"{n} episode attempts in a row{lasted(now - started)}", rec
             )
+
+    def open_run(self, rec: EpisodeRecord) -> bool:
+        """Whether ``rec`` failed on a server (``unanswered``, ``ungraded``, else the model
+        API's ``refused``) whose run of counted attempts is open: not yet ended by an answer,
+        and not yet decided when ``min_run`` > 0 (the outage may end, or trip the breaker)."""
+        service = _server_failing(rec) or ("model" if rec.refused is not None else None)
+        return self.min_run > 0 and service is not None and self.counts.get(service, 0) > 0
 
     def _why(self, service: str, row: str, rec: EpisodeRecord) -> str:
         """The `reason` line once the attempts ``row`` names counted for ``service``."""
@@ -184,6 +195,13 @@ class ServiceBreaker:
             f"{refused.cap:,.0f} s the harness waits before a retry (it said: "
             f"{refused.message})"
         )
+
+
+def _server_failing(rec: EpisodeRecord) -> str | None:
+    """The server of ours an attempt failed on: ``"env"``/``"grading"`` that did not answer
+    (``unanswered``), ``"grading"`` that answered without a grade (``ungraded``); else
+    ``None``."""
+    return rec.unanswered or ("grading" if rec.ungraded else None)
 
 
 def lasted(seconds: float) -> str:

@@ -292,7 +292,8 @@ class Rollouts:
                     )
                 spent = attempts > self.infra_retries
                 self._note(record, agent, after_wait=attempts > 1 or spent)
-                if record.termination != "infra_error" or (spent and not self._undecided(record)):
+                undecided = self.breaker is not None and self.breaker.open_run(record)
+                if record.termination != "infra_error" or (spent and not undecided):
                     break
                 await self.infra_backoff.sleep(self.infra_backoff.delay(attempts - 1, None))
         finally:
@@ -300,40 +301,43 @@ class Rollouts:
                 await agent.aclose()
         return Rollout.from_record(row, record, attempts)
 
-    def _undecided(self, record: EpisodeRecord) -> bool:
-        """Whether ``record``'s failure belongs to a breaker run still under its time floor
-        (the server may come back, or the breaker trip): its rollout retries on."""
-        if self.breaker is None or self.breaker.min_run <= 0:
-            return False
-        service = record.unanswered or ("grading" if record.ungraded else None)
-        if service is None and record.refused is not None:
-            service = "model"
-        return service is not None and self.breaker.counts.get(service, 0) > 0
-
     def _note(self, record: EpisodeRecord, agent: Agent, *, after_wait: bool) -> None:
         """Count one attempt on the breaker; raise `ServerDownError` once it trips."""
         if self.breaker is None or self._stopped is not None:
             return
         if self.breaker.note(record, after_wait=after_wait) is None:
             return
-        service = record.unanswered or ("grading" if record.ungraded else "model")
-        if self.breaker.counts.get(service, 0) < self.breaker.threshold:
-            service = "model"  # the model API's refusals tripped it in the same note
+        assert self.breaker.tripped is not None  # set with the reason
+        service, attempts, seconds = self.breaker.tripped
         url: str | None = None
         if isinstance(self.driver, EpisodeDriver) and service in ("env", "grading"):
             url = self.driver.env_url if service == "env" else self.driver.grading_url
         elif service == "model":
             base = agent.settings().get("base_url")
             url = base if isinstance(base, str) else None
-        since = self.breaker.since.get(service)
         self._stopped = ServerDownError(
             service,
             redact_urls(url) if url else None,
-            self.breaker.counts.get(service, 0),
-            self.breaker.clock() - since if since is not None else 0.0,
+            attempts,
+            seconds,
             record.error or record.termination,
         )
         raise self._stopped
+
+    async def _check_agent(self, agent: Agent, policy: Policy | Agent) -> None:
+        """With worker processes, refuse ``agent`` once, before any rollout, when it does not
+        pickle (`WorkerEpisodes.check_agent`), closing it when it was made from ``policy``.
+
+        Raises:
+            ConfigurationError: it does not pickle.
+        """
+        if isinstance(self.driver, WorkerEpisodes):
+            try:
+                self.driver.check_agent(agent)
+            except ConfigurationError:
+                if agent is not policy:
+                    await agent.aclose()
+                raise
 
     @contextlib.asynccontextmanager
     async def _stops_plainly(self) -> AsyncIterator[None]:
@@ -361,13 +365,7 @@ class Rollouts:
         agent = as_agent(policy)
         out: list[Rollout | None] = [None] * n
         driver = self.driver
-        if isinstance(driver, WorkerEpisodes):
-            try:
-                driver.check_agent(agent)
-            except ConfigurationError:
-                if agent is not policy:
-                    await agent.aclose()
-                raise
+        await self._check_agent(agent, policy)
 
         async def one(i: int) -> None:
             out[i] = await self.rollout(row, agent, epoch=i)
@@ -404,13 +402,7 @@ class Rollouts:
         """
         agent = as_agent(policy)
         out: list[RolloutGroup | None] = [None] * len(rows)
-        if isinstance(self.driver, WorkerEpisodes):
-            try:
-                self.driver.check_agent(agent)
-            except ConfigurationError:
-                if agent is not policy:
-                    await agent.aclose()
-                raise
+        await self._check_agent(agent, policy)
 
         async def one(i: int) -> None:
             out[i] = await self.rollout_group(rows[i], agent, n)
