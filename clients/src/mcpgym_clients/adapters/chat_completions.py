@@ -170,7 +170,7 @@ class ChatCompletionsClient:
                 if not resp.is_success:
                     text = await read_capped(resp.aiter_bytes(), **bounds)
                     raise ModelAPIError(
-                        f"model API answered {resp.status_code}: {_error_text(text)}",
+                        f"model API answered {resp.status_code}: {api_error_text(text)}",
                         status=resp.status_code,
                         body=text[:2000],
                         retry_after=retry_after_seconds(resp.headers),
@@ -236,7 +236,7 @@ class ChatCompletionsClient:
         if resp.status_code in (401, 403):
             raise ModelAPIError(
                 f"the model API at {self.base_url} rejected the API key "
-                f"({resp.status_code}: {_error_text(resp.text)})",
+                f"({resp.status_code}: {api_error_text(resp.text)})",
                 status=resp.status_code,
                 body=resp.text[:2000],
             )
@@ -261,7 +261,9 @@ class ChatCompletionsClient:
         await self._http.aclose()
 
 
-def _error_text(text: str) -> str:
+def api_error_text(text: str) -> str:
+    """What an API's error answer (``text``: its body) says: its ``error.message`` (the
+    OpenAI error shape), else the body's JSON or text, cut to 500 characters."""
     try:
         data = json.loads(text)
     except ValueError:

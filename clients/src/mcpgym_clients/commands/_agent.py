@@ -14,6 +14,7 @@ from mcpgym_clients.adapters.chat_completions import (
     CHECK_TIMEOUT,
     DEFAULT_BASE_URL,
     ChatCompletionsClient,
+    api_error_text,
 )
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES
@@ -219,8 +220,8 @@ def served_model(
     if resp.status_code in (401, 403):
         raise typer.BadParameter(
             f"the model API at {base} rejected the API key ({resp.status_code}: "
-            f"{_said(resp)}): set the key it expects in OPENAI_API_KEY or pass --api-key-env "
-            "NAME (--api-key KEY in scripts); local servers usually need none",
+            f"{api_error_text(resp.text)}): set the key it expects in OPENAI_API_KEY or pass "
+            "--api-key-env NAME (--api-key KEY in scripts); local servers usually need none",
             param_hint="'--api-key'",
         )
     try:
@@ -250,15 +251,6 @@ def served_model(
         "pick one with --model openai-compatible:NAME",
         param_hint="'--model'",
     )
-
-
-def _said(resp: httpx.Response) -> str:
-    """What an API's error answer says: its ``error.message``, else the body's start."""
-    with contextlib.suppress(ValueError, AttributeError):
-        error = resp.json().get("error")
-        if isinstance(error, dict) and error.get("message"):
-            return str(error["message"])[:300]
-    return resp.text[:300]
 
 
 def hard_cap(timeout: float | None, time_limit: float | None, agent: Agent) -> float:
