@@ -147,7 +147,8 @@ async def test_an_abandoned_streamed_attempt_stops_before_the_retry_is_served() 
     # the first generation stalls (no token for longer than the request timeout)
     server = FakeLlamaServer([Reply(stall=True, interval=0.02), Reply("Done.")])
     async with server.running():
-        agent = local_agent(server.base_url, timeout=0.5)
+        # 2 s, not less: the retry's own first token must come within it on a loaded machine
+        agent = local_agent(server.base_url, timeout=2.0)
         with anyio.fail_after(20):
             result = await agent.run(FakeEpisode().context())
         await agent.aclose()
