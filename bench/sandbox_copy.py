@@ -54,7 +54,9 @@ def make_backup(env: Any) -> Callable[[Any], Any]:
 
 def cow(env: Any) -> tuple[sqlite3.Connection, Callable[[], Any], Callable[[], None]]:
     assert _cow.cow_available()
-    fd, capacity = _cow._base(env.snapshot)  # pyright: ignore[reportPrivateUsage, reportOptionalSubscript]
+    found = _cow._base(env.snapshot)  # pyright: ignore[reportPrivateUsage]
+    assert found is not None
+    fd, capacity = found
     size = len(env.snapshot.data)
     mm = mmap.mmap(fd, capacity, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
     db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
