@@ -185,11 +185,12 @@ def no_otel(app: object) -> None:
     too, so against ``mcpgym`` this way measures what the wrapper's check costs."""
     from mcp.server._otel import OpenTelemetryMiddleware  # pyright: ignore[reportPrivateUsage]
 
-    from mcpgym_server._mcp_bridge import SpansWhenTraced
-
     server = app.state.mcp_server  # type: ignore[attr-defined]
     server.middleware[:] = [
-        m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware | SpansWhenTraced)
+        m
+        for m in server.middleware
+        if not isinstance(m, OpenTelemetryMiddleware)
+        and not isinstance(getattr(m, "inner", None), OpenTelemetryMiddleware)  # the wrapper
     ]
 
 

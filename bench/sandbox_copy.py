@@ -30,10 +30,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpgym_grading import _cow
-from mcpgym_server import Sandbox, load_environment
-from mcpgym_server._episode import SANDBOX_CACHE_KIB
-from mcpgym_server._sandbox import VirtualClock
+from mcpgym_server import Sandbox, VirtualClock, load_environment
 from mcpgym_server.bundles import PageDelta
+from mcpgym_server.runtime import SANDBOX_CACHE_KIB
 
 
 def deserialize(env: Any) -> tuple[sqlite3.Connection, Callable[[], bytes], Callable[[], None]]:
