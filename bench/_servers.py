@@ -180,12 +180,17 @@ def no_schema_lookup(app: object) -> None:
 def no_otel(app: object) -> None:
     """Serve MCP without the SDK's OpenTelemetry middleware (on by default in every
     `mcp.server.Server`; a no-op span when no OpenTelemetry SDK is installed): what it costs
-    a request, for bench/sdk_floor.py's ``no-otel`` way."""
+    a request, for bench/sdk_floor.py's ``no-otel`` way. Since stop 28 the server wraps it
+    (`SpansWhenTraced`: passed by while no tracer provider is set); the wrapper is taken out
+    too, so against ``mcpgym`` this way measures what the wrapper's check costs."""
     from mcp.server._otel import OpenTelemetryMiddleware  # pyright: ignore[reportPrivateUsage]
 
     server = app.state.mcp_server  # type: ignore[attr-defined]
     server.middleware[:] = [
-        m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware)
+        m
+        for m in server.middleware
+        if not isinstance(m, OpenTelemetryMiddleware)
+        and not isinstance(getattr(m, "inner", None), OpenTelemetryMiddleware)  # the wrapper
     ]
 
 

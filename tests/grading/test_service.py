@@ -194,6 +194,31 @@ async def test_concurrent_requests_grade_once(
     assert graded == [setup.episode_id]
 
 
+async def test_a_first_grade_with_no_grades_dir_looks_for_no_kept_grade_in_a_thread(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With nothing kept in memory and no ``grades_dir``, `_GradingService.cached` has
+    nothing to read: the first grade does not send it to a worker thread; the second,
+    served from memory, does (it checks the bundle's digest there)."""
+    from mcpgym_grading.service import _GradingService
+
+    looked: list[str] = []
+    real = _GradingService.cached
+
+    def cached(self: _GradingService, episode_id: str) -> Grade | None:
+        looked.append(episode_id)
+        return real(self, episode_id)
+
+    monkeypatch.setattr(_GradingService, "cached", cached)
+    graded = count_gradings(monkeypatch)
+    async with client_for(setup.app()) as client:
+        first = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+        assert looked == []
+        again = await client.post("/grades", json={"episode_id": setup.episode_id}, headers=AUTH)
+    assert first.json() == again.json() and Grade.model_validate(first.json()) == setup.expected
+    assert looked == [setup.episode_id] and graded == [setup.episode_id]
+
+
 async def test_unknown_episode_is_404_saying_how_to_seal_it(setup: Setup) -> None:
     async with client_for(setup.app()) as client:
         response = await client.post("/grades", json={"episode_id": "ep_missing"}, headers=AUTH)

@@ -256,7 +256,10 @@ class _GradingService:
                 await pending.wait()
                 continue
             kept = self.grades.get(episode_id)
-            cached = await anyio.to_thread.run_sync(self.cached, episode_id)
+            if kept is None and self.grades_dir is None:
+                cached = None  # what `cached` answers, without a worker thread's round trip
+            else:
+                cached = await anyio.to_thread.run_sync(self.cached, episode_id)
             if cached is not None:
                 return cached
             # checked in a thread: another request may have started (or finished) grading it

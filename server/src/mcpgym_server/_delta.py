@@ -40,6 +40,12 @@ MAGIC = b"MCPGYMPD"
 
 _HEADER = struct.Struct(">IQII")
 
+_FIRST_BLOCK = 16
+"""Pages compared at once first by `PageDelta.between`."""
+
+_FANOUT = 4
+"""Parts a block that differs is compared in next (`PageDelta.between`)."""
+
 
 def page_size_of(data: bytes | bytearray | memoryview | mmap.mmap) -> int:
     """The page size of a SQLite database file (header bytes 16-17; 1 means 65536).
@@ -70,27 +76,40 @@ class PageDelta:
 
     @classmethod
     def between(cls, base: bytes, final: bytes) -> PageDelta:
-        """The delta that turns ``base`` into ``final`` (compares 64 pages at a time, then
-        page by page inside a block that differs; ~0.1 ms per MB: `bytes.startswith` with a
-        memoryview compares in place, where slicing both sides would copy them)."""
+        """The delta that turns ``base`` into ``final``.
+
+        The pages both files hold whole are compared in blocks of `_FIRST_BLOCK` pages, and a
+        block that differs in `_FANOUT` parts, down to the page (`bytes.startswith` with a
+        memoryview compares in place, where slicing both sides would copy them): an
+        episode's few changed pages cost a few dozen comparisons instead of one per page of
+        every block holding one. The pages past that (a cut last page, pages one file lacks)
+        are compared one by one. ~0.1-0.2 ms for a helpdesk episode (1 MB, ~20 pages).
+        """
         p = page_size_of(base)
-        n_final = -(-len(final) // p)
-        n_base = -(-len(base) // p)
         lb, lf = len(base), len(final)
+        n_final = -(-lf // p)
+        n_base = -(-lb // p)
+        whole = min(lb, lf) // p  # pages 0..whole-1 (0-based) are whole on both sides
         mf = memoryview(final)
-        pages: list[tuple[int, bytes]] = []
-        block = 64 * p
-        for start in range(0, n_final * p, block):
-            end = min(start + block, lf)
-            if end <= lb and base.startswith(mf[start:end], start):
+        same = base.startswith
+        changed: list[int] = []
+        todo = [(a, min(a + _FIRST_BLOCK, whole)) for a in range(0, whole, _FIRST_BLOCK)]
+        todo.reverse()
+        while todo:  # depth first, left part first: ``changed`` comes out ascending
+            a, b = todo.pop()
+            if same(mf[a * p : b * p], a * p):
                 continue
-            for off in range(start, end, p):
-                # the same page: as long on both sides (a cut last page differs) and equal
-                same = min(p, lf - off) == min(p, lb - off) and base.startswith(
-                    mf[off : off + p], off
-                )
-                if off >= lb or not same:
-                    pages.append((off // p + 1, final[off : off + p]))
+            if b - a == 1:
+                changed.append(a)
+                continue
+            step = -(-(b - a) // _FANOUT)
+            todo.extend((x, min(x + step, b)) for x in reversed(range(a, b, step)))
+        pages = [(i + 1, final[i * p : (i + 1) * p]) for i in changed]
+        for off in range(whole * p, n_final * p, p):
+            # the same page: as long on both sides (a cut last page differs) and equal
+            alike = min(p, lf - off) == min(p, lb - off) and same(mf[off : off + p], off)
+            if off >= lb or not alike:
+                pages.append((off // p + 1, final[off : off + p]))
         return cls(page_size=p, size=lf, pages=tuple(pages), base_pages=n_base)
 
     @cached_property
