@@ -559,22 +559,27 @@ class RunStore:
         return ids[0]
 
     def _latest(self) -> str:
-        """The run ``latest`` names (see `resolve`); two indexed look-ups, no scan.
+        """The run ``latest`` names (see `resolve`): indexed look-ups, no scan of the episodes.
 
         Raises:
             ConfigurationError: the store holds no run.
         """
         rows = self._query(
-            "SELECT id, EXISTS (SELECT 1 FROM episodes e JOIN runs r ON r.id = e.run_id "
-            "WHERE r.id = runs.id OR r.baseline_of = runs.id) AS has_rows FROM runs "
-            "WHERE baseline_of IS NULL ORDER BY created_at DESC, id DESC LIMIT 1",
+            "SELECT id FROM runs WHERE baseline_of IS NULL ORDER BY created_at DESC, id DESC "
+            "LIMIT 1",
             [],
             (),
         )
         if not rows:
             raise ConfigurationError("the run store holds no run yet")
         newest = str(rows[0]["id"])
-        if not rows[0]["has_rows"]:
+        stored = self._query(  # by the run_id index; the runs table has a row per run only
+            "SELECT EXISTS (SELECT 1 FROM episodes WHERE run_id = ?) OR EXISTS (SELECT 1 FROM "
+            "episodes WHERE run_id IN (SELECT id FROM runs WHERE baseline_of = ?)) AS has_rows",
+            [newest, newest],
+            (),
+        )
+        if not stored[0]["has_rows"]:
             return newest
         last = self._query(  # the episode row stored last: the highest id (rows are inserted)
             "SELECT COALESCE(r.baseline_of, r.id) AS owner FROM episodes e "
