@@ -4,16 +4,19 @@ The Agents SDK connects to the episode's MCP endpoint with `MCPServerStreamableH
 runs its usual tool loop; mcpgym only provides the episode (``POST /episodes``), seals it
 (the agent calls ``submit``, or this script ends it) and grades it. Start the servers::
 
-    export TOKEN=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
+    export MCPGYM_GRADING_TOKEN=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
     export MCPGYM_CONTROL_TOKEN=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
     uv run mcpgym serve helpdesk --port 8000 &
-    uv run mcpgym grading serve --port 8001 --token "$TOKEN" &
+    uv run mcpgym grading serve --port 8001 &   # both read their tokens from the environment
 
 then run a model (``pip install openai-agents``; in this repository it is a dev dependency)::
 
     export OPENAI_API_KEY=sk-...
     uv run python examples/openai_agents_sdk.py --task order-status --band easy --seed 7 \\
-        --model gpt-4.1 --grading-url http://127.0.0.1:8001 --grading-token "$TOKEN"
+        --model gpt-4.1 --grading-url http://127.0.0.1:8001
+
+(tokens stay off the command lines, where ``ps`` shows them: the script reads
+``MCPGYM_GRADING_TOKEN`` and ``MCPGYM_CONTROL_TOKEN`` too).
 
 Local model servers (vLLM, Ollama...) have no Responses API: pass the Agents SDK an
 ``OpenAIChatCompletionsModel(model=..., openai_client=AsyncOpenAI(base_url=...))`` as
@@ -142,7 +145,11 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--model", default="gpt-4.1")
     parser.add_argument("--grading-url")
-    parser.add_argument("--grading-token")
+    parser.add_argument(
+        "--grading-token",
+        default=os.environ.get("MCPGYM_GRADING_TOKEN"),
+        help="default: $MCPGYM_GRADING_TOKEN",
+    )
     args = parser.parse_args()
     episode_id, answer, sealed = await run_episode(
         args.env_url, args.task, args.band, args.seed, args.model

@@ -477,6 +477,53 @@ def test_eval_fails_when_no_episode_of_the_agent_was_scored(
     )
 
 
+def test_eval_says_when_episodes_ended_on_a_tool_call_written_as_text(
+    toy_installed: Environment, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A bare model name (`--model qwen3:8b --base-url ...`, Ollama's form) does not read tool
+    # calls written as text; the eval's own summary says so and how to read them, as `show` does.
+    written = '<tool_call>\n{"name": "put", "arguments": {"key": "a", "value": "1"}}\n</tool_call>'
+    reply = {
+        "id": "c1",
+        "object": "chat.completion",
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": written},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+    model_api(
+        monkeypatch,
+        {
+            "/models": httpx.Response(200, json={"object": "list", "data": [{"id": "m"}]}),
+            "/chat/completions": httpx.Response(200, json=reply),
+        },
+    )
+    store = tmp_path / "m.db"
+    result = runner.invoke(
+        app,
+        ["eval", "toy", "--model", "m", "--base-url", "http://model.test/v1", "--bands", "easy"]
+        + ["--seeds", "0-1", "--no-baseline", "--store", str(store)],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    out = flat(result.output)
+    assert "flagged: unparsed_tool_call 2 of 2 scored episodes" in out, out
+    assert "--parse-text-tool-calls reads tool calls written as text" in out, out
+    parsed = runner.invoke(
+        app,
+        ["eval", "toy", "--model", "m", "--base-url", "http://model.test/v1", "--bands", "easy"]
+        + ["--seeds", "0-1", "--no-baseline", "--store", str(store), "--parse-text-tool-calls"],
+        env={"COLUMNS": "200"},
+    )
+    assert parsed.exit_code == 0, parsed.output
+    assert "flagged:" not in parsed.output  # the calls were read and run
+
+
 # -- output -------------------------------------------------------------------------------
 
 

@@ -144,6 +144,24 @@ def test_storing_a_slot_again_replaces_it_and_unfinished_runs_are_found_by_their
         assert store.resolve(run_id[:-1]) == store.resolve("latest") == run_id
 
 
+def test_latest_is_the_run_that_stored_an_episode_last() -> None:
+    # README: `eval`, then `show latest`. After resuming an older run while another run was
+    # started in between, `latest` named the other one (the newest created).
+    with RunStore(":memory:") as store:
+        kw: dict[str, Any] = {"env": "toy", "env_version": "1", "lock": "l"}
+        old = store.create_run(agent="openai", **kw)
+        store.add_episode(old, record(seed=0))
+        new = store.create_run(agent="reference", **kw)
+        base = store.create_run(agent="null", baseline_of=new, **kw)
+        store.add_episode(new, record(seed=0))
+        store.add_episode(base, record(seed=0, agent="null"))
+        assert store.resolve("latest") == new  # its baseline's row came last: still `new`
+        store.add_episode(old, record(seed=1))  # `old` resumed
+        assert store.resolve("latest") == old
+        fresh = store.create_run(agent="random", **kw)  # started, nothing stored yet
+        assert store.resolve("latest") == fresh
+
+
 def test_a_finished_run_with_infra_errors_is_still_resumable() -> None:
     with RunStore(":memory:") as store:
         kw = {"env": "toy", "lock": "l", "agent": "openai", "model": None}

@@ -106,6 +106,19 @@ def test_the_train_extra_hint_does_not_send_a_clone_to_uv_sync() -> None:
     assert "every vendor SDK" in str(MissingExtraError("gemini", "google-genai"))
 
 
+def test_an_extra_that_is_no_vendor_is_not_called_an_adapter() -> None:
+    # `train` and `ray` are not model adapters: the hint said "the train adapter needs ...".
+    from mcpgym_clients.errors import MissingExtraError
+
+    assert str(MissingExtraError("train", "datasets")).startswith(
+        "the `train` extra's `datasets` package is not installed: run uv pip install"
+    )
+    assert str(MissingExtraError("ray", "ray")).startswith("the `ray` extra's `ray` package")
+    assert str(MissingExtraError("anthropic", "anthropic")).startswith(
+        "the anthropic adapter needs the `anthropic` package"
+    )
+
+
 def test_the_grpo_example_without_the_train_extra_names_it_in_one_line() -> None:
     # A new user runs examples/train_grpo_trl.py in a clone without the extra: it printed a
     # ModuleNotFoundError traceback for `trl` (the README points at this example).

@@ -213,7 +213,8 @@ class ModelAPIError(ClientError):
 
 
 class MissingExtraError(ConfigurationError):
-    """A vendor SDK needed by an adapter is not installed.
+    """A vendor SDK needed by an adapter, or a package of the `train` or `ray` extra, is not
+    installed.
 
     Attributes:
         extra: the ``mcpgym-clients`` extra that installs it (``anthropic``, ``gemini``...).
@@ -222,10 +223,12 @@ class MissingExtraError(ConfigurationError):
     def __init__(self, extra: str, package: str) -> None:
         self.extra = extra
         where = _NOT_SYNCED.get(extra, "in a clone of mcpgym, `uv sync` installs every vendor SDK")
-        super().__init__(
-            f"the {extra} adapter needs the `{package}` package: run "
-            f"uv pip install 'mcpgym-clients[{extra}]' ({where})"
+        what = (
+            f"the `{extra}` extra's `{package}` package is not installed"
+            if extra in _NOT_SYNCED  # not a model vendor's adapter
+            else f"the {extra} adapter needs the `{package}` package"
         )
+        super().__init__(f"{what}: run uv pip install 'mcpgym-clients[{extra}]' ({where})")
 
 
 _NOT_SYNCED = {

@@ -530,21 +530,15 @@ class RunStore:
     def resolve(self, ref: str) -> str:
         """A run id from a full id, a unique prefix of one, its short name (the random
         part after the last dash, e.g. ``72e82e`` of ``20261130-122905-72e82e``, as `short_id`
-        gives it), or ``latest`` (newest non-baseline run).
+        gives it), or ``latest``: the non-baseline run that stored an episode last (itself or
+        its baseline; the run an ``eval`` just ran or resumed: a resumed run's rows are
+        inserted anew), unless the newest run created has stored none yet, which it is then.
 
         Raises:
             ConfigurationError: no run matches, or the prefix is ambiguous.
         """
         if ref == "latest":
-            rows = self._query(
-                "SELECT id FROM runs WHERE baseline_of IS NULL ORDER BY created_at DESC, id DESC "
-                "LIMIT 1",
-                [],
-                (),
-            )
-            if not rows:
-                raise ConfigurationError("the run store holds no run yet")
-            return str(rows[0]["id"])
+            return self._latest()
         rows = self._query(
             "SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY id",
             [ref, ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"],
@@ -563,6 +557,37 @@ class RunStore:
                 f"run prefix {ref!r} is ambiguous: {', '.join(ids[:5])}; give more characters"
             )
         return ids[0]
+
+    def _latest(self) -> str:
+        """The run ``latest`` names (see `resolve`): indexed look-ups, no scan of the episodes.
+
+        Raises:
+            ConfigurationError: the store holds no run.
+        """
+        rows = self._query(
+            "SELECT id FROM runs WHERE baseline_of IS NULL ORDER BY created_at DESC, id DESC "
+            "LIMIT 1",
+            [],
+            (),
+        )
+        if not rows:
+            raise ConfigurationError("the run store holds no run yet")
+        newest = str(rows[0]["id"])
+        stored = self._query(  # by the run_id index; the runs table has a row per run only
+            "SELECT EXISTS (SELECT 1 FROM episodes WHERE run_id = ?) OR EXISTS (SELECT 1 FROM "
+            "episodes WHERE run_id IN (SELECT id FROM runs WHERE baseline_of = ?)) AS has_rows",
+            [newest, newest],
+            (),
+        )
+        if not stored[0]["has_rows"]:
+            return newest
+        last = self._query(  # the episode row stored last: the highest id (rows are inserted)
+            "SELECT COALESCE(r.baseline_of, r.id) AS owner FROM episodes e "
+            "JOIN runs r ON r.id = e.run_id ORDER BY e.id DESC LIMIT 1",
+            [],
+            (),
+        )
+        return str(last[0]["owner"]) if last else newest
 
     def close(self) -> None:
         """Close the database connection."""

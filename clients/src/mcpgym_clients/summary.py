@@ -189,3 +189,40 @@ def unscored_reasons(records: Iterable[EpisodeRecord]) -> dict[str, int]:
             reason = "grade_error"
         counts[reason] = counts.get(reason, 0) + 1
     return counts
+
+
+def flagged_line(records: Iterable[EpisodeRecord], *, reads_text_calls: bool | None) -> str | None:
+    """The ``flagged:`` line of an eval's summary, or ``None`` when no scored episode is flagged.
+
+    Counts the scored episodes carrying each flag of `mcpgym_clients.measure.metrics.EPISODE_FLAGS`
+    (as ``mcpgym show`` does from the run store). When episodes ended on a reply that looked
+    like a tool call and the agent did not read calls written as text (``reads_text_calls``
+    False: a bare ``--model NAME`` or ``--no-parse-text-tool-calls``), the line says how to
+    read them.
+
+    Args:
+        records: the agent's episode records. reads_text_calls: the agent's
+            ``parse_text_tool_calls`` (``None`` for an agent without one).
+    """
+    from mcpgym_clients.measure.metrics import EPISODE_FLAGS, episode_flags
+
+    scored = [r for r in records if r.scored]
+    counts: dict[str, int] = dict.fromkeys(EPISODE_FLAGS, 0)
+    for r in scored:
+        for flag in episode_flags({"transcript": r.transcript}):
+            counts[flag] += 1
+    if not any(counts.values()):
+        return None
+    line = "flagged: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+    line += f" of {len(scored)} scored episodes"
+    if counts["unparsed_tool_call"]:
+        line += (
+            " (unparsed_tool_call: scored as given, the final message looked like a tool call"
+            " no parser read, not necessarily a wrong answer)"
+        )
+        if reads_text_calls is False:
+            line += (
+                "; --parse-text-tool-calls reads tool calls written as text (on for"
+                " --model openai-compatible:NAME and --base-url alone)"
+            )
+    return line

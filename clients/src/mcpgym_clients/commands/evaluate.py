@@ -129,7 +129,7 @@ def run_eval(opts: EvalOptions) -> None:
     from mcpgym_clients.evaluation import evaluate_until_stopped
     from mcpgym_clients.measure.render import print_table
     from mcpgym_clients.stopping import Stopper
-    from mcpgym_clients.summary import render_summary, unscored_reasons
+    from mcpgym_clients.summary import flagged_line, render_summary, unscored_reasons
     from mcpgym_server.runtime import run
 
     console = Console()
@@ -170,6 +170,11 @@ def run_eval(opts: EvalOptions) -> None:
         )
         for line in [m for m in messages if m][:3]:
             say(console, f"  {line}")
+    flagged = flagged_line(
+        result.records, reads_text_calls=getattr(opts.agent, "parse_text_tool_calls", None)
+    )
+    if flagged:
+        say(console, flagged)
     say(console, f"results: {where} in {opts.store}")
     if bundles:
         say(console, f"episode bundles: {bundles}")
