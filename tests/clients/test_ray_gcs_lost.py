@@ -1,0 +1,139 @@
+"""Ray's GCS lost under a campaign of ``--backend ray`` stops it like any infra stop
+(adversarial round 18, F10).
+
+Before, nothing watched the GCS: ``kill -9`` of Ray's ``gcs_server`` mid-campaign let the
+episodes go on (they talk HTTP to the actors) until Ray's core worker ended the process 60 s
+later (``Failed to connect to GCS within 60 seconds ... The program will terminate``, exit
+status 1): no ``incomplete:`` line, and the slots not played had no row. Now `watch_gcs`
+gives the GCS up after a quarter of Ray's wait, and the runner stops the campaign: every
+planned slot ends as one row, the ``incomplete:`` line says how many and how to resume, exit
+status `EXIT_INCOMPLETE`. These tests need no Ray (the runner over real loopback servers, a
+fake probe); the real ``kill -9`` is ``test_ray_backend.py``'s slow test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import anyio
+import pytest
+
+from mcpgym_clients import serve_locally
+from mcpgym_clients.agents import ReferenceAgent
+from mcpgym_clients.backends._ray_gcs import (
+    ClusterLostError,
+    lost_after,
+    ray_reconnect_s,
+    watch_gcs,
+)
+from mcpgym_clients.backends._ray_launch import Actor
+from mcpgym_clients.backends.ray import RayEpisodeRunner, _Slot
+from mcpgym_clients.campaign import EXIT_INCOMPLETE, CampaignStatus, run_campaign
+from mcpgym_clients.commands._common import exit_code
+from mcpgym_clients.driver import EpisodeDriver
+from mcpgym_clients.protocol import AgentResult, EpisodeContext
+from mcpgym_clients.runstore import RunStore
+from mcpgym_clients.selection import VariantKey
+from mcpgym_server import load_environment
+
+VARIANTS = [
+    VariantKey(task, band, seed)
+    for task in ("refund-damaged-item", "cancel-order")
+    for band in ("easy", "hard")
+    for seed in (0, 1)
+]
+
+
+def test_the_gcs_is_given_up_after_a_quarter_of_rays_own_wait() -> None:
+    assert ray_reconnect_s({}) == 60.0
+    assert ray_reconnect_s({"RAY_gcs_rpc_server_reconnect_timeout_s": "30"}) == 30.0
+    assert ray_reconnect_s({"RAY_gcs_rpc_server_reconnect_timeout_s": "x"}) == 60.0
+    assert lost_after(60.0) == 15.0 and lost_after(4.0) == 2.0
+    assert exit_code(ClusterLostError("gone")) == EXIT_INCOMPLETE
+
+
+@pytest.mark.anyio
+async def test_watch_gcs_calls_lost_once_the_gcs_is_silent_long_enough() -> None:
+    now = [0.0]
+    answers = iter([True, False, True, False, False, False, False])
+    said: list[str] = []
+
+    def probe() -> bool:
+        now[0] += 1.0  # each probe takes a second of the fake clock
+        return next(answers)
+
+    with anyio.fail_after(10):
+        await watch_gcs(probe, said.append, after=2.5, ray_wait=10, every=0, clock=lambda: now[0])
+    # answered at t=1 and t=3; silent from t=3: given up at t=6 (3 s >= 2.5 s), not at t=2
+    assert len(said) == 1 and now[0] == 6.0
+    assert "has not answered for 3 s" in said[0] and "once it has been gone 10 s" in said[0]
+
+
+class _Waiting(ReferenceAgent):
+    """The reference agent; the first ``wave`` episodes wait inside it, then ``lose`` runs."""
+
+    def __init__(self, wave: int, lose: Any) -> None:
+        self.wave, self.lose = wave, lose
+        self.arrived = 0
+
+    async def run(self, ctx: EpisodeContext) -> AgentResult:
+        self.arrived += 1
+        if self.arrived == self.wave:
+            self.lose()
+        await anyio.sleep_forever()
+        raise AssertionError("not reached")
+
+
+@pytest.mark.anyio
+async def test_a_lost_cluster_stops_the_campaign_with_a_row_for_every_slot(
+    tmp_path: Path,
+) -> None:
+    env = load_environment("helpdesk")
+    status = CampaignStatus()
+    with anyio.fail_after(60), RunStore(tmp_path / "runs.db") as store:
+        async with serve_locally(env, tmp_path / "episodes") as servers:
+            drivers = [
+                EpisodeDriver(
+                    servers.env_url,
+                    servers.grading_url,
+                    servers.grading_token,
+                    control_token=servers.control_token,
+                    environment=env,
+                )
+                for _ in range(2)
+            ]
+            slots = [
+                _Slot(Actor(None, servers.env_url, "n", f"env-{i}"), Actor(None, "", "n", "g"), d)
+                for i, d in enumerate(drivers)
+            ]
+            runner = RayEpisodeRunner(SimpleNamespace(episode_timeout=None), slots, 2)  # type: ignore[arg-type]
+            agent = _Waiting(4, lambda: runner.cluster_lost("Ray's GCS is gone"))
+            with pytest.raises(ClusterLostError, match="Ray's GCS is gone"):
+                await run_campaign(
+                    runner,
+                    agent,
+                    VARIANTS,
+                    store,
+                    concurrency=4,
+                    baseline=False,
+                    show_progress=False,
+                    status=status,
+                )
+            await runner.aclose()
+            # asked for after the loss: refused at once, nothing started
+            with pytest.raises(ClusterLostError):
+                await runner.run_episode(agent, "cancel-order", "easy", 0)
+        rows = store.episodes(status.run_id or "")
+        (run,) = [r for r in store.runs() if r["id"] == status.run_id]
+    # every planned slot is one unscored row naming the loss (4 in flight, 4 not started)
+    assert len(rows) == len(VARIANTS)
+    assert {r["termination"] for r in rows} == {"infra_error"}
+    assert all("Ray's GCS is gone" in (r["error"] or "") for r in rows)
+    assert run["finished_at"] is None
+    assert status.incomplete is not None
+    assert status.incomplete.startswith(
+        "incomplete: 8 of 8 planned episodes are unscored (infra_error 8); run the same "
+        f"command again to resume run {status.run_id}"
+    )
