@@ -13,6 +13,14 @@ fake probe); the real ``kill -9`` is ``test_ray_backend.py``'s slow test.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -137,3 +145,89 @@ async def test_a_lost_cluster_stops_the_campaign_with_a_row_for_every_slot(
         "incomplete: 8 of 8 planned episodes are unscored (infra_error 8); run the same "
         f"command again to resume run {status.run_id}"
     )
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """The processes below ``pid``, with their command lines."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, todo = {}, [pid]
+    while todo:
+        p = todo.pop()
+        for child in [c for c, parent in parents.items() if parent == p]:
+            with contextlib.suppress(OSError):
+                found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+            todo.append(child)
+    return {p: c.decode(errors="replace") for p, c in found.items()}
+
+
+@pytest.mark.slow
+def test_rays_gcs_killed_mid_campaign_ends_it_with_the_incomplete_line(tmp_path: Path) -> None:
+    """``kill -9`` of Ray's ``gcs_server`` under ``mcpgym eval --backend ray``, a real
+    process: exit status `EXIT_INCOMPLETE` with the stop and the ``incomplete:`` line, a row
+    for every planned slot, the run left to resume (before: Ray's own message after its
+    reconnect timeout, exit status 1, the slots not played without a row)."""
+    pytest.importorskip("ray")
+    store = tmp_path / "runs.db"
+    args = [str(Path(sys.executable).with_name("mcpgym")), "eval", "helpdesk"]
+    args += ["--agent", "reference", "--tasks", "all", "--bands", "all", "--seeds", "0-5"]
+    args += ["--no-baseline", "--backend", "ray", "--ray-actors", "1", "--concurrency", "2"]
+    args += ["--store", str(store), "--episodes", str(tmp_path / "episodes")]
+    env = {
+        **os.environ,
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0",
+        # Ray ends the process 30 s after the GCS is gone (60 by default): mcpgym gives it
+        # up after a quarter of that
+        "RAY_gcs_rpc_server_reconnect_timeout_s": "30",
+        "COLUMNS": "300",
+    }
+    log = tmp_path / "eval.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            args, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + 400
+        while _stored(store) < 4:
+            assert proc.poll() is None, log.read_text()[-2000:]
+            assert time.monotonic() < deadline, "the campaign never got going"
+            time.sleep(0.2)
+        (gcs,) = [p for p, cmd in _descendants(proc.pid).items() if "gcs_server" in cmd]
+        os.kill(gcs, signal.SIGKILL)
+        code = proc.wait(timeout=120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    text = " ".join(log.read_text().split())
+    assert code == EXIT_INCOMPLETE, text[-2000:]
+    assert "error: Ray's GCS (the cluster's control store) has not answered for" in text
+    assert "once it has been gone 30 s" in text
+    m = re.search(
+        r"incomplete: (\d+) of 168 planned episodes are unscored \(infra_error \1\); "
+        r"run the same command again to resume run (\S+) and retry them",
+        text,
+    )
+    assert m is not None, text[-2000:]
+    with RunStore(store) as runs:
+        (run,) = runs.runs()
+        rows = runs.episodes(run["id"])
+    assert run["id"] == m[2] and run["finished_at"] is None
+    assert len(rows) == 168
+    assert sum(1 for r in rows if not r["scored"]) == int(m[1]) > 0
+
+
+def _stored(store: Path) -> int:
+    """Episode rows in the run store (0 while it cannot be read)."""
+    if not store.exists():
+        return 0
+    try:
+        db = sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(db.execute("SELECT count(*) FROM episodes").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
