@@ -1,10 +1,10 @@
 """Probe: ``mcpgym eval`` kill -9'd at random moments, again and again, then resumed to its end.
 
-Usage: ``uv run python adv/round18sys/p1_killresume18.py [ROUNDS] [SEED] [WHO]``
+Usage: ``uv run python adv/round18sys/p1_killresume18.py [ROUNDS] [SEED] [WHO] [LO] [HI]``
 
 The same command (helpdesk, reference agent, 2 families x 2 bands x seeds 0-2 = 12 slots and
 12 baseline slots, local servers started by eval, ``--concurrency 4``) is started ``ROUNDS``
-times (default 8); each is ``kill -9``'d after a random delay (0.3 to 25 s, ``random.Random(SEED)``:
+times (default 8); each is ``kill -9``'d after a random delay (LO to HI s (argv 4, 5; default 2 and 60), ``random.Random(SEED)``:
 from the start-up, the planner's measured start, the run's creation, mid-episodes, to the
 summary). ``WHO``: ``pid`` kills only the eval process (its child servers are orphaned: are
 they left running?), ``group`` its whole process group (default). Then the command runs to its
@@ -56,6 +56,8 @@ def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 18)
     who = sys.argv[3] if len(sys.argv) > 3 else "group"
+    lo = float(sys.argv[4]) if len(sys.argv) > 4 else 2.0
+    hi = float(sys.argv[5]) if len(sys.argv) > 5 else 60.0
     shutil.rmtree(W, ignore_errors=True)
     W.mkdir(parents=True)
     store = W / "runs.db"
@@ -65,7 +67,7 @@ def main() -> None:
     env = dict(os.environ, COLUMNS="200")
     for n in range(rounds + 1):
         log = W / f"eval{n}.log"
-        delay = rng.uniform(0.3, 25.0) if n < rounds else None
+        delay = rng.uniform(lo, hi) if n < rounds else None
         t0 = time.monotonic()
         p = S.start(args, env, log)
         rc: int | None = None
@@ -84,7 +86,7 @@ def main() -> None:
         last = lines[-1][:160] if lines else "(nothing)"
         counts = collections.Counter((r[7][-6:], r[5], r[4]) for r in S.rows(store))
         print(
-            f"round {n}: {'kill -9 after %.1f s' % delay if delay else 'to its end'}: rc {rc} "
+            f"round {n}: {f'kill -9 after {delay:.1f} s' if delay else 'to its end'}: rc {rc} "
             f"({took:.1f} s); last line: {last}"
         )
         print(f"   rows: {dict(counts)}; runs: {[(i[-6:], b and b[-6:], bool(f)) for i, b, f in runs(store)]}")

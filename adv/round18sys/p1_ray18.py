@@ -8,6 +8,8 @@ Usage: ``uv run python adv/round18sys/p1_ray18.py WHAT [ROWS] [SEEDS]`` (``uv sy
 - ``actor``: ``kill -9`` the worker process of one environment actor (``ray::EnvironmentServer``);
 - ``grader``: the same for a grading actor (``ray::GradingServer``);
 - ``actors``: every environment actor at once, then again at the next ``ROWS`` rows;
+- ``driver``: ``kill -9`` of the ``mcpgym eval`` process alone (not its group): are Ray's
+  processes it started (GCS, raylet, workers, actors) left running? (listed 20 s after);
 - ``none``: no kill (the control).
 
 Then (not for ``none``) the same command again, to see whether it resumes the run and finishes.
@@ -20,6 +22,7 @@ process group.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import shutil
 import signal
@@ -84,13 +87,15 @@ def run(what: str, rows_at: int, seeds: str, work: Path, n: int) -> None:
     p = S.start(args, env, log)
     killed_at: float | None = None
     kills = 0
+    below: dict[int, str] = {}
     try:
         while p.poll() is None:
             time.sleep(0.5)
             if n == 0 and what != "none" and kills < (2 if what == "actors" else 1):
                 stored = len(S.rows(store))
                 if stored >= rows_at * (kills + 1):
-                    pids = targets(p.pid, what)
+                    below = ray_procs(p.pid)
+                    pids = [p.pid] if what == "driver" else targets(p.pid, what)
                     print(f"[{time.monotonic() - t0:6.1f}s] rows {stored}: kill -9 {what} {pids}")
                     for pid in pids:
                         os.kill(pid, signal.SIGKILL)
@@ -104,6 +109,14 @@ def run(what: str, rows_at: int, seeds: str, work: Path, n: int) -> None:
         left = ray_procs(p.pid)
         S.stop_all([p])
     since = f"{time.monotonic() - killed_at:.1f} s after the kill" if killed_at else ""
+    if what == "driver" and below:
+        time.sleep(20)
+        alive = {q: c for q, c in below.items() if cmdline(q)}
+        print(f"  of the {len(below)} processes below the driver, alive 20 s after it: "
+              f"{len(alive)} {sorted(c[:40] for c in alive.values())[:8]}")
+        for q in alive:
+            with contextlib.suppress(OSError):
+                os.kill(q, signal.SIGKILL)
     print(f"eval {n}: rc {rc} after {time.monotonic() - t0:.1f} s {since}")
     if left:
         print(f"  processes left below it at its exit: {len(left)}")
@@ -111,7 +124,7 @@ def run(what: str, rows_at: int, seeds: str, work: Path, n: int) -> None:
     for line in text[-8:]:
         print("  |", line[:400])
     byrun: dict[str, collections.Counter[tuple[str, int]]] = {}
-    for task, band, seed, epoch, scored, term, attempts, rid in S.rows(store):
+    for *_, scored, term, _attempts, rid in S.rows(store):
         byrun.setdefault(rid, collections.Counter())[(term, scored)] += 1
     for rid, counts in byrun.items():
         print(f"  run {rid}: {dict(counts)}")
