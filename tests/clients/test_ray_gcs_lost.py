@@ -31,7 +31,9 @@ import pytest
 from mcpgym_clients import serve_locally
 from mcpgym_clients.agents import ReferenceAgent
 from mcpgym_clients.backends._ray_gcs import (
+    PROBE_TIMEOUT_S,
     ClusterLostError,
+    gcs_probe,
     lost_after,
     ray_reconnect_s,
     watch_gcs,
@@ -60,6 +62,26 @@ def test_the_gcs_is_given_up_after_a_quarter_of_rays_own_wait() -> None:
     assert ray_reconnect_s({"RAY_gcs_rpc_server_reconnect_timeout_s": "x"}) == 60.0
     assert lost_after(60.0) == 15.0 and lost_after(4.0) == 2.0
     assert exit_code(ClusterLostError("gone")) == EXIT_INCOMPLETE
+
+
+def test_the_probe_asks_the_drivers_gcs_client_and_reads_any_failure_as_silence() -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def get(*args: Any, timeout: float) -> None:
+        calls.append((*args, timeout))
+        if len(calls) > 1:
+            raise RuntimeError("Timed out while waiting for GCS to become available.")
+
+    client = SimpleNamespace(internal_kv_get=get)
+    fake = SimpleNamespace(_private=SimpleNamespace(worker=SimpleNamespace(
+        global_worker=SimpleNamespace(gcs_client=client))))  # fmt: skip
+    probe = gcs_probe(fake)  # type: ignore[arg-type]
+    assert probe is not None and probe() is True and probe() is False
+    assert calls[0][2] == PROBE_TIMEOUT_S
+    # a Ray without that private API, or a Ray Client driver: nothing is watched
+    bare = SimpleNamespace(_private=SimpleNamespace(worker=SimpleNamespace(
+        global_worker=SimpleNamespace())))  # fmt: skip
+    assert gcs_probe(bare) is None  # type: ignore[arg-type]
 
 
 @pytest.mark.anyio

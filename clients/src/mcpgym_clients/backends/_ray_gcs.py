@@ -77,7 +77,7 @@ def gcs_probe(ray: ModuleType) -> Callable[[], bool] | None:
     try:
         client = ray._private.worker.global_worker.gcs_client
         get = client.internal_kv_get
-    except AttributeError:
+    except Exception:  # no such private API in this Ray, or not a worker (Ray Client)
         return None
 
     def probe() -> bool:
