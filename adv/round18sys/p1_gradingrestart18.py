@@ -73,8 +73,6 @@ def report(tag: str, p: subprocess.Popen[bytes], log: Path, t0: float) -> None:
     print(f"   rows {len(rows)}, slots {len(slots)}, duplicates {sum(v > 1 for v in slots.values())}, "
           f"{dict(collections.Counter((r[5], r[4]) for r in rows))}, attempts "
           f"{dict(collections.Counter(r[6] for r in rows))}")
-    fin = S.rows(STORE, "id, finished_at") if False else None
-    del fin
 
 
 def main() -> None:
