@@ -237,3 +237,50 @@ def test_an_export_killed_half_way_leaves_the_previous_file_whole(tmp_path: Path
     assert len(left) == 1  # beside it, never at it
     assert write_rollouts(read_rollouts(sample), out) == 5  # a whole export replaces it
     assert len(read_rollouts(out)) == 5
+
+
+def test_the_partial_file_of_a_killed_export_is_swept_by_the_next(tmp_path: Path) -> None:
+    """Round 18 (R17-8 left): a ``kill -9`` mid-export left ``.<name>.partial-<pid>`` beside
+    ``--out`` for good. The next export to the same path removes it (its writer's lock is
+    free), and keeps a live export's partial file and other files."""
+    import os
+    import subprocess
+    import sys
+
+    from mcpgym_clients.records import EpisodeRecord
+    from mcpgym_clients.train.export import write_rollouts
+
+    out, sample = tmp_path / "rollouts.jsonl", tmp_path / "sample.jsonl"
+    store_path = tmp_path / "runs.db"
+    with RunStore(store_path) as store:
+        run_id = store.create_run(env="toy", env_version="0.1.0", lock="abc", agent="x")
+        for seed in range(3):
+            store.add_episode(run_id, EpisodeRecord("x", "set-target", "easy", seed, error="e"))
+    args = ["export", "latest", "--out", str(sample), "--store", str(store_path)]
+    assert runner.invoke(app, [*args, "--include-unscored"]).exit_code == 0
+    child = subprocess.run(
+        [sys.executable, "-c", _KILLED_EXPORT, str(out), str(sample)], check=False, timeout=120
+    )
+    assert child.returncode == -9
+    (killed,) = [p for p in tmp_path.iterdir() if p.name.startswith(".rollouts.jsonl.partial-")]
+    dead_old = tmp_path / ".rollouts.jsonl.partial-99999999"  # an older export's, pid gone
+    dead_old.write_text("{}\n")
+    mine_old = tmp_path / f".rollouts.jsonl.partial-{os.getpid()}"  # its writer alive
+    mine_old.write_text("{}\n")
+    other = tmp_path / ".other.jsonl.partial-1"
+    other.write_text("{}\n")
+
+    assert write_rollouts(read_rollouts(sample), out) == 3
+    assert not killed.exists(), "the killed export's partial file was left beside --out"
+    assert not dead_old.exists()
+    assert mine_old.exists() and other.exists()
+
+    from mcpgym_clients.train._partial import open_partial
+
+    live, held = open_partial(out)  # another export to the same path, still writing
+    try:
+        assert write_rollouts(read_rollouts(sample), out) == 3
+        assert live.exists()
+    finally:
+        held.close()
+    assert len(read_rollouts(out)) == 3

@@ -86,7 +86,9 @@ class Launcher:
             return ray.get([h.start.remote() for h in handles], timeout=START_TIMEOUT_S)
 
         try:
-            infos = await anyio.to_thread.run_sync(wait)
+            # abandoned when cancelled (a stop, a lost cluster): actors this driver started
+            # are not detached, Ray ends them with it
+            infos = await anyio.to_thread.run_sync(wait, abandon_on_cancel=True)
         except Exception as exc:  # Ray's errors: the actor's own exception, or a timeout
             for h in handles:
                 await self.kill(h)
@@ -182,23 +184,25 @@ class Launcher:
                 return False
             return True
 
-        return await anyio.to_thread.run_sync(probe)
+        # abandoned when cancelled: a stop does not wait out a probe of a lost cluster
+        return await anyio.to_thread.run_sync(probe, abandon_on_cancel=True)
 
     async def kill(self, handle: Any) -> None:
         """Kill an actor (no restart); an actor already gone is fine."""
         with contextlib.suppress(Exception):
             await anyio.to_thread.run_sync(self.ray.kill, handle)
 
-    async def stop_all(self) -> None:
-        """Stop every actor gracefully (open episodes are sealed), then kill them."""
+    async def stop_all(self, *, wait: float = 30.0, kill: bool = True) -> None:
+        """Stop every actor gracefully (open episodes are sealed), waiting at most ``wait``
+        seconds, then kill them (``kill``; not without Ray's GCS, which kills them)."""
         ray = self.ray
         handles = [a.handle for a in self.started]
 
         def stop() -> None:
             refs = [h.stop.remote() for h in handles]
             with contextlib.suppress(Exception):
-                ray.wait(refs, num_returns=len(refs), timeout=30)
-            for h in handles:
+                ray.wait(refs, num_returns=len(refs), timeout=wait)
+            for h in handles if kill else ():
                 with contextlib.suppress(Exception):
                     ray.kill(h)
 

@@ -23,7 +23,9 @@ Ray is an optional extra: ``uv pip install 'mcpgym-clients[ray]'``. Without it,
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import math
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -34,6 +36,13 @@ from typing import Any
 
 import anyio
 
+from mcpgym_clients.backends._ray_gcs import (
+    ClusterLostError,
+    gcs_probe,
+    lost_after,
+    ray_reconnect_s,
+    watch_gcs,
+)
 from mcpgym_clients.backends._ray_launch import START_TIMEOUT_S, Actor, Launcher
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, InfraError
@@ -46,6 +55,11 @@ from mcpgym_server.runtime import DEFAULT_REQUEST_BURST, DEFAULT_REQUESTS_PER_SE
 ACTOR_CPUS = 0.25
 """Logical CPUs each actor asks Ray for: 4 actors per core by default (an actor is one
 event loop mostly waiting on its clients); raise it to pack fewer actors per node."""
+
+LOST_STOP_S = 10.0
+"""Seconds the actors get to stop (sealing their open episodes), then Ray to shut down,
+once Ray's GCS is lost (`mcpgym_clients.backends._ray_gcs`): each bounded, as Ray ends the
+process soon after."""
 
 INSTALL_HINT = (
     "--backend ray needs Ray: install the `ray` extra: uv pip install 'mcpgym-clients[ray]'"
@@ -100,6 +114,16 @@ class RayEpisodeRunner:
         self._lock = anyio.Lock()
         self._changed = anyio.Event()
         self._old_drivers: list[EpisodeDriver] = []
+        self._running: set[anyio.CancelScope] = set()
+        self.lost: ClusterLostError | None = None
+
+    def cluster_lost(self, reason: str) -> None:
+        """Ray's cluster is lost (`watch_gcs`): every episode in flight, and every one
+        asked for from now on, raises `ClusterLostError` with ``reason``, which stops the
+        campaign (its slots not played stored unscored, the run resumable)."""
+        self.lost = ClusterLostError(reason)
+        for scope in self._running:
+            scope.cancel()
 
     @property
     def actors(self) -> list[Any]:
@@ -146,7 +170,33 @@ class RayEpisodeRunner:
         Returns:
             The `EpisodeRecord`; ``infra_error`` when its actor died (it is then replaced)
             or when no actor is left alive and no replacement can be made.
+
+        Raises:
+            ClusterLostError: Ray's GCS stopped answering (`cluster_lost`), before or
+                while the episode ran.
         """
+        scope = anyio.CancelScope()
+        self._running.add(scope)
+        try:
+            with scope:
+                if self.lost is None:
+                    return await self._run(agent, task, band, seed, epoch=epoch, live=live)
+        finally:
+            self._running.discard(scope)
+        assert self.lost is not None  # only `cluster_lost` cancels the scope
+        raise self.lost
+
+    async def _run(
+        self,
+        agent: Agent,
+        task: str,
+        band: str,
+        seed: int,
+        *,
+        epoch: int,
+        live: LiveEpisode | None,
+    ) -> EpisodeRecord:
+        """`run_episode` while the cluster is not lost."""
         try:
             slot = await self._pick()
         except InfraError as exc:
@@ -340,11 +390,30 @@ async def ray_backend(
         runner = RayEpisodeRunner(
             launcher, slots, 2 * actors if max_replacements is None else max_replacements
         )
-        yield runner
+        probe = gcs_probe(ray)
+        async with anyio.create_task_group() as watching:
+            if probe is not None:  # Ray's GCS lost: stop before Ray ends this process
+                ray_wait = ray_reconnect_s()
+                watching.start_soon(
+                    functools.partial(
+                        watch_gcs,
+                        probe,
+                        runner.cluster_lost,
+                        after=lost_after(ray_wait),
+                        ray_wait=ray_wait,
+                    )
+                )
+            try:
+                yield runner
+            finally:
+                watching.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
+            lost = runner is not None and runner.lost is not None
             if runner is not None:
                 await runner.aclose()
-            await launcher.stop_all()
+            # without the GCS, Ray cannot kill actors and ends this process soon: bounded
+            await launcher.stop_all(wait=LOST_STOP_S if lost else 30.0, kill=not lost)
             if own:
-                await anyio.to_thread.run_sync(ray.shutdown)
+                with anyio.move_on_after(LOST_STOP_S if lost else math.inf):
+                    await anyio.to_thread.run_sync(ray.shutdown, abandon_on_cancel=True)

@@ -174,13 +174,14 @@ def export_rollout(
 def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
     """Write JSON lines to ``path`` (``None``: standard output); return how many.
 
-    A file is written whole or not at all: into ``.<name>.partial-<pid>`` beside it, renamed
-    over ``path`` once every line is written. An export stopped half-way (Ctrl-C, a full
-    disk, ``kill -9``) used to leave ``path`` cut short, a previous complete export already
-    truncated, and a trainer reading it got part of the run with no sign of it (adversarial
-    round 17); now ``path`` keeps what it held (a ``kill -9`` leaves the partial file beside
-    it, never at it). A ``path`` that is a link, a device or a FIFO (``/dev/stdout``) is
-    written in place, as before.
+    A file is written whole or not at all: into a partial file ``.<name>.partial-...``
+    beside it, renamed over ``path`` once every line is written. An export stopped half-way
+    (Ctrl-C, a full disk, ``kill -9``) used to leave ``path`` cut short, a previous complete
+    export already truncated, and a trainer reading it got part of the run with no sign of
+    it (adversarial round 17); now ``path`` keeps what it held. The partial file a ``kill
+    -9`` leaves beside it is removed by the next export to ``path`` (`sweep_partials`; a
+    live export's is kept). A ``path`` that is a link, a device or a FIFO
+    (``/dev/stdout``) is written in place, as before.
 
     Raises:
         OSError: the file cannot be written (the partial file is removed).
@@ -188,23 +189,29 @@ def write_rollouts(lines: Iterable[ExportedRollout], path: Path | None) -> int:
     import os
     import sys
 
+    from mcpgym_clients.train._partial import open_partial, sweep_partials
+
     special = path is not None and (path.is_symlink() or (path.exists() and not path.is_file()))
     # standard output, /dev/stdout, a FIFO, a link: written as they are; a file: beside it
-    partial = (
-        None if path is None or special else path.with_name(f".{path.name}.partial-{os.getpid()}")
-    )
+    partial: Path | None = None
     n = 0
+    if path is not None and not special:
+        sweep_partials(path)  # what killed exports to it left
+        partial, out = open_partial(path)
+    else:
+        out = sys.stdout if path is None else path.open("w", encoding="utf-8")
     try:
-        out = sys.stdout if path is None else (partial or path).open("w", encoding="utf-8")
         try:
             for line in lines:
                 out.write(json.dumps(line.model_dump(mode="json"), ensure_ascii=False) + "\n")
                 n += 1
+            if partial is not None and path is not None:
+                out.flush()
+                os.replace(partial, path)  # before the close: the lock held to the rename
+                partial = None
         finally:
             if path is not None:
                 out.close()
-        if partial is not None and path is not None:
-            os.replace(partial, path)
     except BaseException:
         if partial is not None:
             partial.unlink(missing_ok=True)
