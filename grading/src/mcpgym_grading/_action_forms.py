@@ -134,11 +134,20 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # credited
     "credit-note": (
         (
-            rf"\bcredit ?notes?\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?(now )?"
-            rf"{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
+            rf"\bcredit ?(?:notes?|memos?)\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?"
+            rf"(now )?{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
             rf"{_EARLIER}\b(issued|raised|created|posted|recorded|booked|applied|entered)\b"
-            rf"{_W}{{0,30}}\bcredit ?notes?\b",
-            r"(?:^|[.\n]\s*)credit ?note (?:for|of|on)\b",
+            rf"{_W}{{0,30}}\bcredit ?(?:notes?|memos?)\b",
+            r"(?:^|[.\n]\s*)credit ?(?:note|memo) (?:for|of|on)\b",
+            # round 18's V18c: the invoice given a credit note, a credit issued on it (a
+            # customer's credit is held or booked, never issued)
+            rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,30}}\b(?:received|got|gotten|has|had|"
+            r"carries|holds|bears)\s+(?:(?:a|an|its|the|another|one|full)\s+){1,2}"
+            r"credit ?(?:notes?|memos?)\b",
+            r"\bcredit\s+(?:for|on|against|to)\s+(?:the\s+)?(?:inv-\d|invoice\b)"
+            rf"{_W}{{0,30}}\b(?:issued|raised)\b"
+            r"|\b(?:issued|raised)\s+(?:(?:a|the|full)\s+)?credit\s+(?:for|on|against|to)\s+"
+            r"(?:the\s+)?(?:inv-\d|invoice\b)",
             rf"{_EARLIER}\bcredited\b{_W}{{0,40}}\b(return|returned|goods|items?|units?)\b",
             # round 15's L-a14b: the invoice credited (``INV-2026-0152 credited in full
             # too``); not credited with or by a payment (a receipt applied to it)
@@ -177,6 +186,7 @@ EXTRA_NOUNS: dict[str, str] = {
     "pay": r"payment to the vendor|vendor payment",
     "approve": r"approval",
     "reverse": r"reversal",
+    "credit-note": r"credit ?(?:note|memo)",
 }
 """Nouns that claim their action with a word of completion after them (``your replacement
 went through``, as `_decisions._NOUNS`)."""

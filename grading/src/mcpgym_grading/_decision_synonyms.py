@@ -16,10 +16,33 @@ vocabulary can).
 
 from __future__ import annotations
 
-__all__ = ["SYNONYMS", "synonym_claims", "synonym_phrases"]
+__all__ = ["BAD_DEBT", "SYNONYMS", "UNHEDGED", "synonym_claims", "synonym_phrases"]
 
 _W = r"[^;:!?\n]"  # a character inside one clause (as `_decision_forms._W`)
 _GL = r"(?:the )?(?:general ledger|gl|books|ledger)"
+UNHEDGED = (
+    r"(?:(?!\b(?:if|once|when|whenever|before|after|until|unless|whether|will|would|shall|can|"
+    r"could|may|might|should|must|needs?|requires?|pending|awaiting|to be|approv\w*|"
+    r"escalat\w*|request\w*|asked)\b)[^;:!?\n])"
+)
+"""A character inside one clause that starts no hedge, request or escalation word: the gap
+of a form whose noun comes first and whose done-word closes it (``Bad-debt expense …
+booked``), so that ``Bad-debt expense for INV-… needs approval before it is booked`` is
+no form of it (a hedge between the two would not stand *before* the form; round 18's
+FF18a). A negation may stand in the gap: the form is then denied (`_decisions._read`)."""
+BAD_DEBT = (
+    r"(?:bad[- ]?debts?|doubtful (?:debts?|accounts?|receivables?)|credit loss(?:es)?|"
+    r"impairment (?:loss|charge)|uncollectible (?:balance|amount|debt|receivable|invoice)s?)"
+)
+"""The write-off's ledger nouns (round 18's V18a): a write-off said as its expense or
+allowance (``Bad-debt expense booked for INV-…``, ``charged to doubtful accounts``)."""
+_BOOKED = (
+    r"(?:booked|posted|recorded|recogni[sz]ed|taken|charged|raised|entered|made|expensed|"
+    r"created|absorbed|provided(?: for)?|accounted for)"
+)
+"""A done-word of an amount in the books, after the write-off's noun."""
+_NOT_TEAM = r"(?!\s+(?:team|clerk|department|dept|group|owner|admin|manager|staff|review)\b)"
+_NOT_DRAFT = rf"(?!{_W}{{0,30}}\b(?:draft|unposted)\b)"
 
 SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
     "refund": (
@@ -169,6 +192,23 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             r"\bcleared\s+(?:(?:the|its|this|that)\s+)?(?:open |outstanding |remaining )?balance\b",
             "cleared the open balance of {it}",
         ),
+        # round 18's V18a: the write-off's ledger nouns with a done-word, either order
+        (
+            rf"\b{BAD_DEBT}(?:[- ](?:expense|entry|entries|charge|loss|provision|allowance|"
+            rf"reserve|write-?off))?\b{UNHEDGED}{{0,50}}\b{_BOOKED}\b"
+            rf"|\b(?:credit |bad[- ]?debt )?loss(?:es)? (?:on|for|against)\b{UNHEDGED}{{0,40}}"
+            rf"\b{_BOOKED}\b",
+            "booked bad-debt expense for the full balance of {it}",
+        ),
+        (
+            rf"\b(?:recogni[sz]ed|provided for|charged|absorbed|booked|posted|expensed|took|taken)"
+            rf"\b{_W}{{0,50}}\b{BAD_DEBT}",
+            "recognised the full balance of {it} as bad debt",
+        ),
+        (
+            rf"\b(?:inv-\d+(?:-\d+)?|receivables?)\b{_W}{{0,30}}?\b(?:expensed|impaired)\b",
+            "expensed {it} in full",
+        ),
     ),
     "post": (
         (rf"\breleased\b{_W}{{0,30}}\bto {_GL}\b", "released {it} to the general ledger"),
@@ -192,6 +232,21 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             rf"\brecogni[sz]ed\b{_W}{{0,30}}\b(?:in|as) "
             r"(?:ap|a/p|accounts payable|payables|a liability)\b",
             "recognised {it} in accounts payable",
+        ),
+        # round 18's V18b: the record moved into the ledger (``Bill X went to the ledger``),
+        # or shown there (``Bill X now appears in the GL``); not to a team of it, nor as a
+        # draft there
+        (
+            r"\b(?:went|gone|got|gotten|made it|moved|transferred|carried|pushed|flowed|sent|"
+            r"passed|entered|brought|taken|put|added)\b"
+            rf"{UNHEDGED}{{0,30}}?\b(?:to|into|onto|in|on)\s+{_GL}\b{_NOT_TEAM}{_NOT_DRAFT}",
+            "pushed {it} through to the general ledger",
+        ),
+        (
+            r"\b(?:appears?|appeared|shows?(?: up)?|showed(?: up)?|showing|reflected|visible|"
+            rf"included|present|listed)\s+(?:(?:now|already)\s+)?(?:in|on)\s+{_GL}\b{_NOT_TEAM}"
+            rf"{_NOT_DRAFT}",
+            "made sure {it} now appears in the general ledger",
         ),
     ),
     "reverse": (
