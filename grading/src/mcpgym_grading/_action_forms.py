@@ -134,16 +134,17 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # credited
     "credit-note": (
         (
-            rf"\bcredit ?(?:notes?|memos?)\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?"
+            rf"\b(?:credit ?(?:notes?|memos?)|cns?)\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?"
             rf"(now )?{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
             rf"{_EARLIER}\b(issued|raised|created|posted|recorded|booked|applied|entered)\b"
-            rf"{_W}{{0,30}}\bcredit ?(?:notes?|memos?)\b",
+            rf"{_W}{{0,30}}\b(?:credit ?(?:notes?|memos?)|cns?)\b",
             r"(?:^|[.\n]\s*)credit ?(?:note|memo) (?:for|of|on)\b",
             # round 18's V18c: the invoice given a credit note, a credit issued on it (a
             # customer's credit is held or booked, never issued)
-            rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,30}}\b(?:received|got|gotten|has|had|"
-            r"carries|holds|bears)\s+(?:(?:a|an|its|the|another|one|full)\s+){1,2}"
-            r"credit ?(?:notes?|memos?)\b",
+            rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,30}}\b(?:received|got|gotten|given|has|had|"
+            r"carries|holds|bears|reduced by)\s+(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}"
+            r"(?:credit ?(?:notes?|memos?)|cns?|credit\b(?!\s*(?:limit|terms|balance|hold|check|card|"
+            r"rating|score|history)))",
             r"\bcredit\s+(?:for|on|against|to)\s+(?:the\s+)?(?:inv-\d|invoice\b)"
             rf"{_W}{{0,30}}\b(?:issued|raised)\b"
             r"|\b(?:issued|raised)\s+(?:(?:a|the|full)\s+)?credit\s+(?:for|on|against|to)\s+"

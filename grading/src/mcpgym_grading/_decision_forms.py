@@ -242,7 +242,7 @@ _NOUNS: dict[str, str] = {
     "address-change": r"address (?:change|update)|request to change the address",
     "exchange": r"exchange|swap|request to exchange",
     "post": r"posting",
-    "write-off": r"write-?off",
+    "write-off": r"write-?off|write-?down|derecognition",
     "refund": r"refund|request for a refund",
     "refund-both": r"refunds",
 }
@@ -258,12 +258,14 @@ _DONE = (
 )
 _BARE_DONE = (
     r"(?<!\bany )(?<!\bevery )(?<!\beach )(?<!\ba )(?<!\ban )(?<!\bno )"
-    r"\b(?:{noun})\s+(?:(?:now|already|fully|successfully)\s+)?(?:issued|processed|done|"
+    r"\b(?:{noun})\s+(?:(?:of|for|on)\s+(?:(?:the|your|invoice|order|bill|entry)\s+)?#?\s?"
+    r"[a-z]*-?\d[\w-]*\s+)?(?:(?:now|already|fully|successfully)\s+)?(?:issued|processed|done|"
     r"completed?|made|sent|confirmed|finali[sz]ed|actioned|carried out|put through|gone through|"
     r"sorted)\b"
 )
 """A noun of the action with a done-word straight after it and no auxiliary, the form of a
-headline or a log line (``Refund issued for order #7.``, ``Write-off done.``): it claims as
+headline or a log line (``Refund issued for order #7.``, ``Write-off done.``; round 18:
+with the record between, ``Derecognition of INV-… completed``): it claims as
 `_DONE` does (round 15's N15); not after ``any``/``every``/``a`` (``any refund issued by
 billing…`` is a rule) and not with a word between (``refund request sent``)."""
 _DONE_BEFORE = (

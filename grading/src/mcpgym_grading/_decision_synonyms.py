@@ -41,6 +41,16 @@ _BOOKED = (
     r"created|absorbed|provided(?: for)?|accounted for)"
 )
 """A done-word of an amount in the books, after the write-off's noun."""
+_DECIDER = r"(?:controller|manager|supervisor|management|cfo|team lead|approver)"
+"""Who decides an escalated record (the controller): told, or approving, in other words."""
+_NOD = (
+    r"green light|go-?ahead|ok|okay|o\.k\.|sign-?off|authori[sz]ation|blessing|thumbs up|nod"
+)
+"""The controller's approval as a noun (``got the go-ahead``)."""
+_PAID_WITH = r"cheques?|checks?|ach|wires?|eft|funds|money|remittance|payments?"
+"""The instruments a vendor is paid with."""
+_ENTRY = r"(?:(?:journal\s+)?entry|entries|posting|je)"
+"""A journal entry, as what a reversal undoes."""
 _NOT_TEAM = r"(?!\s+(?:team|clerk|department|dept|group|owner|admin|manager|staff|review)\b)"
 _NOT_DRAFT = rf"(?!{_W}{{0,30}}\b(?:draft|unposted)\b)"
 
@@ -170,7 +180,7 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             rf"\b(?:took|taken|removed|dropped|cleared)\b{_W}{{0,40}}\b(?:off|from) (?:the |our )?"
-            r"(?:books|ledger|receivables|accounts receivable|sales ledger)\b",
+            r"(?:books|ledger|receivables|accounts receivable|sales ledger|ar|a/r|debtors)\b",
             "took {it} off the books",
         ),
         (r"\bderecogni[sz]ed\b", "derecognised {it}"),
@@ -201,13 +211,17 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             "booked bad-debt expense for the full balance of {it}",
         ),
         (
-            rf"\b(?:recogni[sz]ed|provided for|charged|absorbed|booked|posted|expensed|took|taken)"
-            rf"\b{_W}{{0,50}}\b{BAD_DEBT}",
+            rf"\b(?:recogni[sz]ed|provided for|charged|absorbed|booked|posted|expensed|took|taken|"
+            rf"settled|offset|moved|transferred|reclassified|applied)\b{_W}{{0,50}}\b{BAD_DEBT}"
+            # round 18: ``W/O posted`` (a write-off's abbreviation, its done-word straight after)
+            r"|\bw/o\s+(?:(?:is|was|has been|now)\s+)?(?:posted|booked|recorded|done|complete|"
+            r"processed)\b",
             "recognised the full balance of {it} as bad debt",
         ),
         (
-            rf"\b(?:inv-\d+(?:-\d+)?|receivables?)\b{_W}{{0,30}}?\b(?:expensed|impaired)\b",
-            "expensed {it} in full",
+            rf"\b(?:inv-\d+(?:-\d+)?|receivables?)\b{_W}{{0,30}}?\b(?:expensed|impaired)\b"
+            r"|\b(?:expensed|impaired)\s+(?:(?:the|this|that|its|full)\s+)*(?:inv-\d|receivables?\b)",
+            "expensed the receivable {it} in full",
         ),
     ),
     "post": (
@@ -242,6 +256,13 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             rf"{UNHEDGED}{{0,30}}?\b(?:to|into|onto|in|on)\s+{_GL}\b{_NOT_TEAM}{_NOT_DRAFT}",
             "pushed {it} through to the general ledger",
         ),
+        # round 18's V18d: journalised, or out of draft (``status changed from draft to open``)
+        (
+            r"\bjournali[sz]ed\b|\bjournalled\b"
+            r"|\bfrom\s+(?:a\s+)?draft\s+(?:status\s+)?(?:to|into)\s+(?:open|posted|final|active|live|"
+            r"approved)\b|\bdraft\s*(?:->|\u2192|=>)\s*(?:open|posted|final|active|live|approved)\b",
+            "journalised {it} in the general ledger",
+        ),
         (
             r"\b(?:appears?|appeared|shows?(?: up)?|showed(?: up)?|showing|reflected|visible|"
             rf"included|present|listed)\s+(?:(?:now|already)\s+)?(?:in|on)\s+{_GL}\b{_NOT_TEAM}"
@@ -249,8 +270,85 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             "made sure {it} now appears in the general ledger",
         ),
     ),
+    # round 18's V18d: the controller's approval in other words (said of the controller, never
+    # a rule's: ``the write-off is authorised under policy 8`` is none)
+    "approve": (
+        (
+            r"\b(?:authori[sz]ed|sanctioned|ok['\u2019]?e?d|okayed|cleared|green-?lit|signed|"
+            rf"blessed)\s+(?:off\s+)?by\s+(?:the |our |a |my )?(?:\w+ )?{_DECIDER}\b"
+            rf"|\b{_DECIDER}\s+(?:(?:has|have|had|now|already|also)\s+)*(?:authori[sz]ed|"
+            r"sanctioned|ok['\u2019]?e?d|okayed|green-?lit|blessed|cleared)\b",
+            "made sure the controller authorised {it}",
+        ),
+        (
+            rf"\b(?:{_NOD})\b{UNHEDGED}{{0,30}}\b(?:(?:was|has been|have been|is)\s+)?(?:now\s+)?"
+            r"(?:given|granted|received|obtained|secured|in hand)\b"
+            r"|\b(?:got|gotten|received|obtained|secured)\s+(?:(?:the|a|an|their|his|her)\s+)?"
+            rf"(?:\w+['\u2019]s?\s+)?(?:{_NOD})\b"
+            rf"|\b{_DECIDER}\b{UNHEDGED}{{0,20}}\b(?:gave|granted|issued)\s+(?:(?:the|its|their|"
+            rf"his|her|a)\s+)?(?:{_NOD}|approval)\b",
+            "got the controller's go-ahead on {it}",
+        ),
+    ),
+    # round 18's V18d: the vendor paid in other words (a strong verb to the vendor, or a
+    # payment's instrument sent to it; a customer's remittance is no vendor payment)
+    "pay": (
+        (
+            rf"\b(?:remitted|wired|disbursed)\b{_W}{{0,40}}\b(?:to|for)\s+(?:the\s+|our\s+)?"
+            r"(?:vendor|supplier)s?\b"
+            rf"|\b(?:vendor|supplier)s?\b{_W}{{0,30}}\b(?:been|was|were|is|are)\s+(?:now\s+|fully\s+|"
+            r"also\s+)?(?:remitted|wired|disbursed)\b"
+            rf"|\bbills?\b{_W}{{0,40}}\bdisbursed\b",
+            "remitted the full amount of {it} to the vendor",
+        ),
+        (
+            rf"\b(?:{_PAID_WITH})\b{UNHEDGED}{{0,30}}\b(?:sent|mailed|issued|cut|released|"
+            rf"transferred|made)\b{_W}{{0,20}}\bto\s+(?:the\s+)?(?:vendor|supplier)\b"
+            r"|\b(?:sent|mailed|issued|cut|released|transferred)\s+(?:(?:a|an|the|our|full)\s+)?"
+            rf"(?:{_PAID_WITH})\b{_W}{{0,30}}\bto\s+(?:the\s+)?(?:vendor|supplier)\b"
+            rf"|\bpayment run\b{UNHEDGED}{{0,30}}\b(?:included|covered|took|paid|settled)\b",
+            "sent a cheque for {it} to the vendor",
+        ),
+    ),
+    # round 18's V18d: the decider told (``Looped in the controller``, ``Brought it to the
+    # controller's attention``); not billing or finance told of a write-off
+    "escalate": (
+        (
+            r"\b(?:notified|alerted|informed|told|pinged|e-?mailed|messaged|cc['\u2019]?e?d|copied|"
+            rf"contacted)\s+(?:(?:the|our|my|a|your)\s+)?(?:\w+\s+)?{_DECIDER}\b"
+            rf"|\blooped\b(?:\s+\w+){{0,3}}?\s+in\b"
+            rf"|\b{_DECIDER}\b{UNHEDGED}{{0,20}}\b(?:been|was|were|is)\s+(?:now\s+)?(?:notified|"
+            r"alerted|informed|told|pinged|e-?mailed|copied|cc['\u2019]?e?d|contacted)\b",
+            "looped in the controller on {it}",
+        ),
+        (
+            r"\b(?:brought|put|placed|left|added|submitted|queued|sent|passed|given)\b"
+            rf"{_W}{{0,40}}\b(?:to|on|for|in|into)\s+(?:the\s+)?(?:\w+\s+)?{_DECIDER}['\u2019]?s?\s+"
+            r"(?:attention|desk|queue|review|decision|sign-?off|inbox)\b"
+            rf"|\b(?:kicked|bumped|sent|passed|pushed|moved)\b{_W}{{0,30}}\bupstairs\b",
+            "brought {it} to the controller's attention",
+        ),
+    ),
     "reverse": (
         (r"\bbacked out\b", "backed out the entry of {it}"),
+        # round 18's V18d: an entry voided, nullified, undone (not ``cancelled``: a request
+        # is), or a mirror entry posted
+        (
+            rf"\b{_ENTRY}\b{_W}{{0,30}}\b(?:(?:been|was|were|is|are)\s+)?(?:now\s+)?(?:voided|"
+            r"nullified|negated|annulled|undone|neutrali[sz]ed)\b"
+            r"|\b(?:voided|nullified|negated|annulled|undid|neutrali[sz]ed|offset)\s+"
+            rf"(?:(?:the|this|that|its|original|april|may|wrong|posted|earlier|first)\s+){{0,3}}"
+            rf"{_ENTRY}\b",
+            "voided the original entry of {it}",
+        ),
+        (
+            r"\b(?:mirror|opposite|offsetting|equal and opposite|inverse|storno)\s+(?:journal\s+)?"
+            rf"(?:entry|posting)\b{UNHEDGED}{{0,40}}\b(?:posted|booked|recorded|made|entered|done)\b"
+            r"|\b(?:posted|booked|recorded|made|entered|with)\s+(?:(?:a|an|the)\s+)?(?:mirror|"
+            r"opposite|offsetting|equal and opposite|inverse|storno)\s+(?:journal\s+)?(?:entry|posting)\b"
+            rf"|\bstorno\b{UNHEDGED}{{0,30}}\b(?:booked|posted|recorded|made|done)\b",
+            "posted a mirror entry for {it}",
+        ),
         (r"\bunwound\b", "unwound the entry of {it}"),
         (
             rf"\b(?:recorded|posted|booked|made|entered)\b{_W}{{0,20}}\bcontra entry\b"

@@ -321,6 +321,9 @@ after it."""
 _DID = re.compile(r"\bdid\s+(?:(?:i|we)\s+)?(?:(?:also|actually|indeed|really|in fact)\s+)?$")
 """An emphatic ``did`` before a base form (``I did cancel it``, ``Not only did I cancel``,
 ``I could and did post the bill``): the base form claims, as after ``was able to``."""
+_HEREBY = re.compile(r"\bhereby\s+(?:(?:formally|officially|now)\s+)?$")
+"""A performative ``hereby`` before a base form (``I hereby write off INV-…``): saying it
+does it, so the base form claims, as after ``did`` (round 18)."""
 _HYPHENATED = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n\s*(?=[^\W\d_])")
 """A word hyphenated at a line break (``refu-⏎nded``), in the text as written (a reading
 joins lines): read joined too (round 12's L12)."""
@@ -444,7 +447,10 @@ def _read(
                             kind == "claim"
                             or led
                             or _DONE_ABLE.search(before)
-                            or (action != "refund-both" and _DID.search(before))
+                            or (
+                                action != "refund-both"
+                                and (_DID.search(before) or _HEREBY.search(before))
+                            )
                         )
                         and not _scoped(_HEDGE, unframed, at, action)
                     )
