@@ -107,3 +107,19 @@ def test_question_answer_bound_to_its_record() -> None:
     taken = {"write-off": frozenset({"inv-2026-0151"})}
     assert not misbound_claims([f"Was {INV} written off? Not yet."], taken)
     assert misbound_claims([f"Was {INV} written off? Yes."], taken)
+
+
+def test_conditioned_future_cue_binds_nothing() -> None:
+    # FF17e: the escalated invoice's future under a condition after it is no role's cue
+    from mcpgym_grading._value_roles import value_outcome
+
+    roles = [
+        ("inv-2026-0151", ("written off", "wrote off")),
+        ("inv-2026-0152", ("not written off", "escalat*", "controller")),
+    ]
+    ok, _, _ = value_outcome(f"{INV} will be written off only if the controller approves it.", roles)
+    assert ok
+    ok, _, _ = value_outcome(f"{INV} will be written off tomorrow.", roles)
+    assert not ok
+    ok, _, _ = value_outcome(f"{INV} was written off.", roles)
+    assert not ok

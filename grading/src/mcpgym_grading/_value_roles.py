@@ -240,6 +240,12 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                 _CONDITIONAL_CUE.search(prepared, 0, h.start())
                 and not any(m[0] >= h.end() for m in mentions)
             )
+            # nor a future a condition after it waits for (round 17's FF17e: ``INV-… will
+            # be written off only if the controller approves it``)
+            and not (
+                _FUTURE_CUE.search(prepared, 0, h.start())
+                and _CONDITION_AFTER.match(prepared, h.end())
+            )
         ]
         claimed = [
             _claimants(
@@ -312,6 +318,16 @@ _CONDITIONAL_CUE = re.compile(
 )
 """A future a condition waits for straight before a cue (``If a specialist approves it, order
 #7 will be refunded``): with no value after the cue in its clause, the cue binds nothing."""
+_FUTURE_CUE = re.compile(
+    r"(?:\b(?:will|would|shall|could|might)|['\u2019]ll)\s+(?:(?:only|then|also)\s+)?be\s+$"
+)
+_CONDITION_AFTER = re.compile(
+    r"[^.;!?\n]*?\b(?:(?:only|just)\s+)?(?:if|once|unless|when|whenever|after|pending|until|"
+    r"provided)\b"
+)
+"""A future straight before a cue (`_FUTURE_CUE`) with a condition after it in its clause
+(`_CONDITION_AFTER`: ``INV-… will be written off only if the controller approves it``):
+the cue binds nothing, as a condition before it (`_CONDITIONAL_CUE`) waits for it."""
 _REPORTED_CUE = re.compile(
     r"(?<!\bas )(?<!\blike )\b(?:you|the customer|customer)\s+(?:(?:had|have|also)\s+)?"
     r"(?:asked|mentioned|said|says|claimed|claims|thought|wondered|wrote|told (?:us|me))\b"
