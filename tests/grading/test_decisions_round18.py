@@ -123,3 +123,17 @@ def test_conditioned_future_cue_binds_nothing() -> None:
     assert not ok
     ok, _, _ = value_outcome(f"{INV} was written off.", roles)
     assert not ok
+
+
+def test_waited_cue_binds_nothing() -> None:
+    # FF18a (expert): a cue its clause says waits binds nothing
+    from mcpgym_grading._value_roles import value_outcome
+
+    roles = [
+        ("inv-2026-0151", ("write-off of", "written off")),
+        ("inv-2026-0152", ("not written off", "escalat*", "controller")),
+    ]
+    ok, _, _ = value_outcome(f"The write-off of {INV} needs approval before it is booked.", roles)
+    assert ok
+    ok, _, _ = value_outcome(f"The write-off of {INV} is booked.", roles)
+    assert not ok

@@ -246,6 +246,9 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                 _FUTURE_CUE.search(prepared, 0, h.start())
                 and _CONDITION_AFTER.match(prepared, h.end())
             )
+            # nor one its clause says waits (round 18's FF18a: ``The write-off of INV-…
+            # needs approval before it is booked``)
+            and not _WAITED_AFTER.match(prepared, h.end())
         ]
         claimed = [
             _claimants(
@@ -328,6 +331,11 @@ _CONDITION_AFTER = re.compile(
 """A future straight before a cue (`_FUTURE_CUE`) with a condition after it in its clause
 (`_CONDITION_AFTER`: ``INV-… will be written off only if the controller approves it``):
 the cue binds nothing, as a condition before it (`_CONDITIONAL_CUE`) waits for it."""
+_WAITED_AFTER = re.compile(
+    r"[^.;!?\n]{0,40}?\b(?:requires?|needs?|awaits?|awaiting|pending|waits?|depends)\b"
+)
+"""A word of waiting after a cue in its clause (``the write-off of INV-… needs approval``):
+the cue states nothing done, and binds nothing."""
 _REPORTED_CUE = re.compile(
     r"(?<!\bas )(?<!\blike )\b(?:you|the customer|customer)\s+(?:(?:had|have|also)\s+)?"
     r"(?:asked|mentioned|said|says|claimed|claims|thought|wondered|wrote|told (?:us|me))\b"
