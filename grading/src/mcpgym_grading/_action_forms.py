@@ -143,8 +143,10 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             # customer's credit is held or booked, never issued)
             rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,30}}\b(?:received|got|gotten|given|has|had|"
             r"carries|holds|bears|reduced by)\s+(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}"
-            r"(?:credit ?(?:notes?|memos?)|cns?|credit\b(?!\s*(?:limit|terms|balance|hold|check|card|"
-            r"rating|score|history)))",
+            r"(?:credit ?(?:notes?|memos?)|cns?)\b",
+            rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,20}}\b(?:received|got|gotten|given|reduced by)\s+"
+            r"(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}credit\b(?!\s*(?:limit|terms|"
+            r"balance|hold|check|card|rating|score|history))",
             r"\bcredit\s+(?:for|on|against|to)\s+(?:the\s+)?(?:inv-\d|invoice\b)"
             rf"{_W}{{0,30}}\b(?:issued|raised)\b"
             r"|\b(?:issued|raised)\s+(?:(?:a|the|full)\s+)?credit\s+(?:for|on|against|to)\s+"

@@ -249,11 +249,13 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         # round 18's V18b: the record moved into the ledger (``Bill X went to the ledger``),
         # or shown there (``Bill X now appears in the GL``); not to a team of it, nor as a
-        # draft there
+        # draft there; not ``entered``/``added`` (a draft bill is entered in the books)
         (
             r"\b(?:went|gone|got|gotten|made it|moved|transferred|carried|pushed|flowed|sent|"
-            r"passed|entered|brought|taken|put|added)\b"
-            rf"{UNHEDGED}{{0,30}}?\b(?:to|into|onto|in|on)\s+{_GL}\b{_NOT_TEAM}{_NOT_DRAFT}",
+            r"passed|brought|taken)\b"
+            rf"{UNHEDGED}{{0,30}}?\b(?:to|into|onto|in|on)\s+{_GL}\b{_NOT_TEAM}{_NOT_DRAFT}"
+            rf"|\b(?:entered|added)\b{UNHEDGED}{{0,30}}?\b(?:into|onto|in|on|to)\s+(?:the\s+)?"
+            rf"(?:general ledger|gl)\b{_NOT_TEAM}{_NOT_DRAFT}",
             "pushed {it} through to the general ledger",
         ),
         # round 18's V18d: journalised, or out of draft (``status changed from draft to open``)
@@ -316,7 +318,8 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             r"\b(?:notified|alerted|informed|told|pinged|e-?mailed|messaged|cc['\u2019]?e?d|copied|"
             rf"contacted)\s+(?:(?:the|our|my|a|your)\s+)?(?:\w+\s+)?{_DECIDER}\b"
-            rf"|\blooped\b(?:\s+\w+){{0,3}}?\s+in\b"
+            rf"|\blooped\s+in\s+(?:(?:the|our|my|a)\s+)?(?:\w+\s+)?{_DECIDER}\b"
+            rf"|\b{_DECIDER}\b{UNHEDGED}{{0,20}}\blooped\s+in\b"
             rf"|\b{_DECIDER}\b{UNHEDGED}{{0,20}}\b(?:been|was|were|is)\s+(?:now\s+)?(?:notified|"
             r"alerted|informed|told|pinged|e-?mailed|copied|cc['\u2019]?e?d|contacted)\b",
             "looped in the controller on {it}",
