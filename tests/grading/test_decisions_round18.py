@@ -137,3 +137,23 @@ def test_waited_cue_binds_nothing() -> None:
     assert ok
     ok, _, _ = value_outcome(f"The write-off of {INV} is booked.", roles)
     assert not ok
+
+
+def test_question_cue_binds_only_when_answered_yes() -> None:
+    # FF18b (value roles): a yes/no question's cue binds nothing unless the answer affirms
+    from mcpgym_grading._value_roles import value_outcome
+
+    roles = [
+        ("inv-2026-0151", ("written off", "wrote off")),
+        ("inv-2026-0152", ("not written off", "escalat*", "controller")),
+    ]
+    ok, _, _ = value_outcome(f"Has {INV} been written off? It was escalated instead.", roles)
+    assert ok
+    for answer in ("Yes.", "It was.", "Indeed."):
+        ok, _, _ = value_outcome(f"Was {INV} written off? {answer}", roles)
+        assert not ok, answer
+
+
+@pytest.mark.parametrize("answer", ["Indeed.", "Correct.", "Of course."])
+def test_question_answered_yes_in_other_words(answer: str) -> None:
+    assert claims(f"Was {INV} written off? {answer}", "write-off")

@@ -386,7 +386,8 @@ _DONE_KEY = re.compile(
 not ``to be done:``, ``not done:``): the base form that leads the clause after it is
 claimed, as after a ticked box."""
 _VALUE_YES = re.compile(
-    r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
+    r"^\s*(?:done|completed?|yes|yep|yeah|yup|indeed|correct|certainly|absolutely|of course|"
+    r"affirmative|confirmed|processed|\u2705|\u2714|\u2611)\s*"
     r"(?:[\u2705\u2714\u2611(]|$)"
 )
 _VALUE_NO = re.compile(

@@ -359,9 +359,35 @@ def _answered(text: str) -> list[tuple[str, bool]]:
     pieces.append((text[start:], ""))
     kept = [(c, sep) for c, sep in pieces if c.strip()]
     return [
-        (c, "?" in sep and i + 1 < len(kept) and bool(_NO_ANSWER.match(kept[i + 1][0])))
+        (
+            c,
+            "?" in sep
+            and (
+                (i + 1 < len(kept) and bool(_NO_ANSWER.match(kept[i + 1][0])))
+                # round 18's FF18b: a yes/no question states nothing unless answered yes
+                or (
+                    bool(_YES_NO_QUESTION.match(c))
+                    and not (i + 1 < len(kept) and _YES_ANSWER.match(kept[i + 1][0]))
+                )
+            ),
+        )
         for i, (c, sep) in enumerate(kept)
     ]
+
+
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:(?:and|but|so|also|then)\s+)?(?:was|were|is|are|has|have|had|did|do|does|will|"
+    r"would|could|can|should|shall)\b(?!\s*(?:n['\u2019]?t|not)\b)",
+    re.IGNORECASE,
+)
+_YES_ANSWER = re.compile(
+    r"^\W*(?:yes|yep|yeah|yup|indeed|correct|right|certainly|absolutely|of course|affirmative|"
+    r"sure|done)\b|^\W*(?:it|that|they|this)\s+(?:was|were|has|have|had|did|is)"
+    r"(?:\s+(?:now|already|indeed))?[\s.!]*$",
+    re.IGNORECASE,
+)
+"""A yes/no question (`_YES_NO_QUESTION`: an auxiliary first, ``?`` after) whose next clause
+does not affirm it (`_YES_ANSWER`): its cues bind nothing, as a question answered no."""
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
