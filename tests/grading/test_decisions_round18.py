@@ -117,7 +117,9 @@ def test_conditioned_future_cue_binds_nothing() -> None:
         ("inv-2026-0151", ("written off", "wrote off")),
         ("inv-2026-0152", ("not written off", "escalat*", "controller")),
     ]
-    ok, _, _ = value_outcome(f"{INV} will be written off only if the controller approves it.", roles)
+    ok, _, _ = value_outcome(
+        f"{INV} will be written off only if the controller approves it.", roles
+    )
     assert ok
     ok, _, _ = value_outcome(f"{INV} will be written off tomorrow.", roles)
     assert not ok

@@ -238,7 +238,9 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
         # yet.``, ``… ? Yes.``), where it names no record
         answer = (
             f" {after}"
-            if after and sentence.rstrip().endswith("?") and not (kinds and kinds.search(fold(after)))
+            if after
+            and sentence.rstrip().endswith("?")
+            and not (kinds and kinds.search(fold(after)))
             else ""
         )
         for piece in sentences_about(sentence, record, carry=False, others=kinds):

@@ -43,9 +43,7 @@ _BOOKED = (
 """A done-word of an amount in the books, after the write-off's noun."""
 _DECIDER = r"(?:controller|manager|supervisor|management|cfo|team lead|approver)"
 """Who decides an escalated record (the controller): told, or approving, in other words."""
-_NOD = (
-    r"green light|go-?ahead|ok|okay|o\.k\.|sign-?off|authori[sz]ation|blessing|thumbs up|nod"
-)
+_NOD = r"green light|go-?ahead|ok|okay|o\.k\.|sign-?off|authori[sz]ation|blessing|thumbs up|nod"
 """The controller's approval as a noun (``got the go-ahead``)."""
 _PAID_WITH = r"cheques?|checks?|ach|wires?|eft|funds|money|remittance|payments?"
 """The instruments a vendor is paid with."""
@@ -348,7 +346,8 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             r"\b(?:mirror|opposite|offsetting|equal and opposite|inverse|storno)\s+(?:journal\s+)?"
             rf"(?:entry|posting)\b{UNHEDGED}{{0,40}}\b(?:posted|booked|recorded|made|entered|done)\b"
             r"|\b(?:posted|booked|recorded|made|entered|with)\s+(?:(?:a|an|the)\s+)?(?:mirror|"
-            r"opposite|offsetting|equal and opposite|inverse|storno)\s+(?:journal\s+)?(?:entry|posting)\b"
+            r"opposite|offsetting|equal and opposite|inverse|storno)\s+(?:journal\s+)?"
+            r"(?:entry|posting)\b"
             rf"|\bstorno\b{UNHEDGED}{{0,30}}\b(?:booked|posted|recorded|made|done)\b",
             "posted a mirror entry for {it}",
         ),
