@@ -31,6 +31,9 @@ _CONTACT = (
 )
 """A contact detail on the account (not an order's shipping address)."""
 """Whom a text escalates to (a bare ``team`` is not one: ``handed to the carrier's team``)."""
+_CN = r"(?:credit ?(?:notes?|memos?)|cns?)"
+"""A credit note: ``credit note``, ``credit memo``, ``CN`` (round 18)."""
+_SOME = r"(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}"
 
 EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "return": (
@@ -134,19 +137,18 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # credited
     "credit-note": (
         (
-            rf"\b(?:credit ?(?:notes?|memos?)|cns?)\b{_W}{{0,40}}\b(has been |have been |was |were |"
-            rf"is |are )?(now )?{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
+            rf"\b{_CN}\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?(now )?"
+            rf"{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
             rf"{_EARLIER}\b(issued|raised|created|posted|recorded|booked|applied|entered)\b"
-            rf"{_W}{{0,30}}\b(?:credit ?(?:notes?|memos?)|cns?)\b",
+            rf"{_W}{{0,30}}\b{_CN}\b",
             r"(?:^|[.\n]\s*)credit ?(?:note|memo) (?:for|of|on)\b",
             # round 18's V18c: the invoice given a credit note, a credit issued on it (a
             # customer's credit is held or booked, never issued)
             rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,30}}\b(?:received|got|gotten|given|has|had|"
-            r"carries|holds|bears|reduced by)\s+"
-            r"(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}(?:credit ?(?:notes?|memos?)|cns?)\b",
+            rf"carries|holds|bears|reduced by)\s+{_SOME}{_CN}\b",
             rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,20}}\b(?:received|got|gotten|given|"
-            r"reduced by)\s+(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}credit\b(?!\s*(?:limit|terms|"
-            r"balance|hold|check|card|rating|score|history))",
+            rf"reduced by)\s+{_SOME}credit\b(?!\s*(?:limit|terms|balance|hold|check|card|rating|"
+            r"score|history))",
             r"\bcredit\s+(?:for|on|against|to)\s+(?:the\s+)?(?:inv-\d|invoice\b)"
             rf"{_W}{{0,30}}\b(?:issued|raised)\b"
             r"|\b(?:issued|raised)\s+(?:(?:a|the|full)\s+)?credit\s+(?:for|on|against|to)\s+"
