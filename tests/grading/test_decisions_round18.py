@@ -27,6 +27,7 @@ CLAIMED = [
     (f"The write-down of {INV} to zero is complete.", "write-off"),
     (f"{INV}: W/O posted.", "write-off"),
     (f"I hereby write off {INV}.", "write-off"),
+    (f"The write-off of {INV} was escalated and then booked.", "write-off"),
     # V18b: the bill moved into the ledger, or out of draft
     ("Bill TRAI-9197 went to the ledger.", "post"),
     ("Bill TRAI-9197 made it into the books.", "post"),
