@@ -12,5 +12,5 @@ done > $O/choices_forms_final.txt 2>&1
 for fam in write-off-bad-debt enter-vendor-bill; do
   /usr/bin/time -f "%e s" nice uv run python adv/round10gate/gate_family.py ledger $fam > $O/gate_${fam}_final.txt 2>&1
 done
-/usr/bin/time -f "%e s" nice uv run python adv/round10gate/gate_family.py helpdesk cancel-order > $O/gate_cancel-order.txt 2>&1
+/usr/bin/time -f "%e s" nice uv run python adv/round10gate/gate_family.py helpdesk cancel-order > $O/gate_cancel-order_final.txt 2>&1
 
