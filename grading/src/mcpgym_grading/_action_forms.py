@@ -31,6 +31,9 @@ _CONTACT = (
 )
 """A contact detail on the account (not an order's shipping address)."""
 """Whom a text escalates to (a bare ``team`` is not one: ``handed to the carrier's team``)."""
+_CN = r"(?:credit ?(?:notes?|memos?)|cns?)"
+"""A credit note: ``credit note``, ``credit memo``, ``CN`` (round 18)."""
+_SOME = r"(?:(?:a|an|its|the|another|one|full|further)\s+){1,2}"
 
 EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "return": (
@@ -134,11 +137,22 @@ EXTRA_ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # credited
     "credit-note": (
         (
-            rf"\bcredit ?notes?\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?(now )?"
+            rf"\b{_CN}\b{_W}{{0,40}}\b(has been |have been |was |were |is |are )?(now )?"
             rf"{_EARLIER}(issued|raised|created|posted|recorded|booked|applied|entered)\b",
             rf"{_EARLIER}\b(issued|raised|created|posted|recorded|booked|applied|entered)\b"
-            rf"{_W}{{0,30}}\bcredit ?notes?\b",
-            r"(?:^|[.\n]\s*)credit ?note (?:for|of|on)\b",
+            rf"{_W}{{0,30}}\b{_CN}\b",
+            r"(?:^|[.\n]\s*)credit ?(?:note|memo) (?:for|of|on)\b",
+            # round 18's V18c: the invoice given a credit note, a credit issued on it (a
+            # customer's credit is held or booked, never issued)
+            rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,30}}\b(?:received|got|gotten|given|has|had|"
+            rf"carries|holds|bears|reduced by)\s+{_SOME}{_CN}\b",
+            rf"\b(?:inv-\d+(?:-\d+)?|invoice)\b{_W}{{0,20}}\b(?:received|got|gotten|given|"
+            rf"reduced by)\s+{_SOME}credit\b(?!\s*(?:limit|terms|balance|hold|check|card|rating|"
+            r"score|history))",
+            r"\bcredit\s+(?:for|on|against|to)\s+(?:the\s+)?(?:inv-\d|invoice\b)"
+            rf"{_W}{{0,30}}\b(?:issued|raised)\b"
+            r"|\b(?:issued|raised)\s+(?:(?:a|the|full)\s+)?credit\s+(?:for|on|against|to)\s+"
+            r"(?:the\s+)?(?:inv-\d|invoice\b)",
             rf"{_EARLIER}\bcredited\b{_W}{{0,40}}\b(return|returned|goods|items?|units?)\b",
             # round 15's L-a14b: the invoice credited (``INV-2026-0152 credited in full
             # too``); not credited with or by a payment (a receipt applied to it)
@@ -177,6 +191,7 @@ EXTRA_NOUNS: dict[str, str] = {
     "pay": r"payment to the vendor|vendor payment",
     "approve": r"approval",
     "reverse": r"reversal",
+    "credit-note": r"credit ?(?:note|memo)",
 }
 """Nouns that claim their action with a word of completion after them (``your replacement
 went through``, as `_decisions._NOUNS`)."""

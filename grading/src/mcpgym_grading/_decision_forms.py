@@ -16,7 +16,7 @@ import re
 from typing import Literal
 
 from mcpgym_grading._action_forms import EXTRA_ACTIONS, EXTRA_CLAIMS, EXTRA_NOUNS, EXTRA_SENTENCES
-from mcpgym_grading._decision_synonyms import synonym_claims
+from mcpgym_grading._decision_synonyms import UNHEDGED, synonym_claims
 
 Action = Literal[
     "cancel",
@@ -116,9 +116,11 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\b(wrote|written|writing)\b-? ?off\b",
             rf"\b(wrote|written)\b{_W}{{0,60}}?\boff\b",
             rf"\bwrite-?off\b{_W}{{0,20}}\b(is|has been|was) (done|complete|posted|recorded)\b",
-            rf"\bwrite-?off\b{_W}{{0,60}}\b(recorded|booked|posted)\b",
+            # round 18's FF18a: no hedge between the noun and its done-word (``the write-off
+            # needs approval before it is booked``)
+            rf"\bwrite-?off\b{UNHEDGED}{{0,60}}\b(recorded|booked|posted)\b",
             rf"\b(moved|charged|transferred|booked|posted|expensed|reclassified)\b{_W}{{0,60}}"
-            r"\bbad debts?\b",
+            r"\bbad[- ]?debts?\b",
         ),
         (rf"\b(write|writing)\b{_W}{{0,60}}?\boff\b",),
     ),
@@ -196,6 +198,7 @@ _GERUNDS: dict[str, str] = {
     "pay": r"\bpaying\b",
     "approve": r"\bapproving\b",
     "escalate": r"\bescalating\b",
+    "credit-note": r"\bcrediting\b(?!\s+(?:with|by)\b)",
 }
 """Each action's gerund: a base form (it denies when negated, ``I'm not cancelling it``,
 and claims after a litotes frame, ``Nothing stopped me from refunding``: round 12's K12)."""
@@ -239,7 +242,7 @@ _NOUNS: dict[str, str] = {
     "address-change": r"address (?:change|update)|request to change the address",
     "exchange": r"exchange|swap|request to exchange",
     "post": r"posting",
-    "write-off": r"write-?off",
+    "write-off": r"write-?off|write-?down|derecognition",
     "refund": r"refund|request for a refund",
     "refund-both": r"refunds",
 }
@@ -255,12 +258,14 @@ _DONE = (
 )
 _BARE_DONE = (
     r"(?<!\bany )(?<!\bevery )(?<!\beach )(?<!\ba )(?<!\ban )(?<!\bno )"
-    r"\b(?:{noun})\s+(?:(?:now|already|fully|successfully)\s+)?(?:issued|processed|done|"
+    r"\b(?:{noun})\s+(?:(?:of|for|on)\s+(?:(?:the|your|invoice|order|bill|entry)\s+)?#?\s?"
+    r"[a-z]*-?\d[\w-]*\s+)?(?:(?:now|already|fully|successfully)\s+)?(?:issued|processed|done|"
     r"completed?|made|sent|confirmed|finali[sz]ed|actioned|carried out|put through|gone through|"
     r"sorted)\b"
 )
 """A noun of the action with a done-word straight after it and no auxiliary, the form of a
-headline or a log line (``Refund issued for order #7.``, ``Write-off done.``): it claims as
+headline or a log line (``Refund issued for order #7.``, ``Write-off done.``; round 18:
+with the record between, ``Derecognition of INV-… completed``): it claims as
 `_DONE` does (round 15's N15); not after ``any``/``every``/``a`` (``any refund issued by
 billing…`` is a rule) and not with a word between (``refund request sent``)."""
 _DONE_BEFORE = (
@@ -381,7 +386,8 @@ _DONE_KEY = re.compile(
 not ``to be done:``, ``not done:``): the base form that leads the clause after it is
 claimed, as after a ticked box."""
 _VALUE_YES = re.compile(
-    r"^\s*(?:done|completed?|yes|confirmed|processed|\u2705|\u2714|\u2611)\s*"
+    r"^\s*(?:done|completed?|yes|yep|yeah|yup|indeed|correct|certainly|absolutely|of course|"
+    r"affirmative|confirmed|processed|\u2705|\u2714|\u2611)\s*"
     r"(?:[\u2705\u2714\u2611(]|$)"
 )
 _VALUE_NO = re.compile(
@@ -411,6 +417,9 @@ went fine``, ``The cancellation of order #7 was successful``): it claims as `_DO
 _THERE_IS = (
     r"\bthere(?:['\u2019]s|\s+is|\s+has\s+been|\s+was)\s+(?:(?:now|already|also)\s+)?(?:a|an)\s+"
     r"(?:(?:full|complete|partial)\s+)?(?:{noun})\s+(?:on|for|against|of|to)\b"
+    # round 18's V18c: ``A credit note now exists for INV-…``
+    r"|(?<!\bno )\b(?:a|an)\s+(?:(?:full|complete|partial)\s+)?(?:{noun})\s+(?:(?:now|already|"
+    r"also)\s+)?exists\b"
 )
 """The action's noun said to exist on a record (round 17's D17e: ``There's now a refund on
 order #7``): a claim; ``there's no refund``, ``there isn't a…`` and ``there will be a…`` are
@@ -434,6 +443,9 @@ def _compiled() -> dict[str, _Compiled]:
         )
         if a in _GERUNDS:
             more.append(rf"{_GERUNDS[a]}{_W}{{0,40}}\b(?:{_WENT_WELL})\b")
+            # round 18's V18c: the gerund as the action's noun (``The crediting of INV-… is
+            # done``, ``Cancelling order #7 is complete``), as `_DONE` after a noun
+            more.append(rf"{_GERUNDS[a]}{UNHEDGED}{{0,40}}\b{_DONE}\b")
         out[a] = (
             [re.compile(p) for p in (*claims, *more)],
             [re.compile(p) for p in bases],

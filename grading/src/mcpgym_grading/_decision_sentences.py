@@ -233,12 +233,21 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
     out: list[str] = []
     sentences = SENTENCE.split(text)
     for i, sentence in enumerate(sentences):
+        after = sentences[i + 1] if i + 1 < len(sentences) else ""
+        # a question's answer goes with it (round 18's FF18b: ``Was INV-… written off? Not
+        # yet.``, ``… ? Yes.``), where it names no record
+        answer = (
+            f" {after}"
+            if after
+            and sentence.rstrip().endswith("?")
+            and not (kinds and kinds.search(fold(after)))
+            else ""
+        )
         for piece in sentences_about(sentence, record, carry=False, others=kinds):
             shared = piece is not sentence and joined.match(fold(piece))
-            out.append(fold(sentence) if shared else piece)
+            out.append((fold(sentence) if shared else piece) + answer)
         if not _fragment(sentence, record):
             continue
-        after = sentences[i + 1] if i + 1 < len(sentences) else ""
         if after and not (kinds and kinds.search(fold(after))):
             out.append(after)
         if i and _ADDED.search(fold(sentence)):

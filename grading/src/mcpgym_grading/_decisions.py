@@ -219,8 +219,12 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
             hedged: list[str] = []
             # an action none of whose needed literals stands in the clause has no form
             # there: `_read` would find none (None), so it is not asked
+            # a yes/no question states nothing itself (round 18's FF18b: ``Was INV-… written
+            # off? Not yet.``): read as after ``whether``; its answer claims or denies it
+            # (a key's value, `AFFIRMED`, `_DENIED_BACK`)
+            asks = not carried and sep.strip()[:1] == "?" and bool(_QUESTION.match(clause))
             for action in _live_in(clause, live):
-                got = _read(clause, carried, action, value, ticked=ticked)
+                got = _read(clause, "whether" if asks else carried, action, value, ticked=ticked)
                 found = found or got is not None
                 if got == [] and elided:
                     got = [True]
@@ -290,6 +294,12 @@ def _promised(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
 _FULL_STOP = re.compile(r"[.!?\n]")
 """The breaks that end a sentence for an affirmation after it (``;`` and ``:`` do not:
 ``Please refund it; I don't want another one. Done.``)."""
+_QUESTION = re.compile(
+    r"^\s*(?:(?:and|but|so|also|then)\s+)?(?:was|were|is|are|has|have|had|did|do|does|will|would|"
+    r"could|can|should|shall)\b(?!\s*(?:n['\u2019]?t|not)\b)"
+)
+"""A clause that asks whether (an auxiliary first, the clause ended by ``?``; not a negated
+one, ``Wasn't it written off?``, which asserts): its forms are read as hedged."""
 _TWO = re.compile(r"\b(?:both|each|two|twice|all|every)\b")
 """A word of two charges: without one, refund-both's base form (``refund``) is no reading of
 it (a ticked ``Refund order #7`` refunds one charge; round 14's false fail)."""
@@ -311,6 +321,9 @@ after it."""
 _DID = re.compile(r"\bdid\s+(?:(?:i|we)\s+)?(?:(?:also|actually|indeed|really|in fact)\s+)?$")
 """An emphatic ``did`` before a base form (``I did cancel it``, ``Not only did I cancel``,
 ``I could and did post the bill``): the base form claims, as after ``was able to``."""
+_HEREBY = re.compile(r"\bhereby\s+(?:(?:formally|officially|now)\s+)?$")
+"""A performative ``hereby`` before a base form (``I hereby write off INV-…``): saying it
+does it, so the base form claims, as after ``did`` (round 18)."""
 _HYPHENATED = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n\s*(?=[^\W\d_])")
 """A word hyphenated at a line break (``refu-⏎nded``), in the text as written (a reading
 joins lines): read joined too (round 12's L12)."""
@@ -434,7 +447,10 @@ def _read(
                             kind == "claim"
                             or led
                             or _DONE_ABLE.search(before)
-                            or (action != "refund-both" and _DID.search(before))
+                            or (
+                                action != "refund-both"
+                                and (_DID.search(before) or _HEREBY.search(before))
+                            )
                         )
                         and not _scoped(_HEDGE, unframed, at, action)
                     )

@@ -240,6 +240,15 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
                 _CONDITIONAL_CUE.search(prepared, 0, h.start())
                 and not any(m[0] >= h.end() for m in mentions)
             )
+            # nor a future a condition after it waits for (round 17's FF17e: ``INV-… will
+            # be written off only if the controller approves it``)
+            and not (
+                _FUTURE_CUE.search(prepared, 0, h.start())
+                and _CONDITION_AFTER.match(prepared, h.end())
+            )
+            # nor one its clause says waits (round 18's FF18a: ``The write-off of INV-…
+            # needs approval before it is booked``)
+            and not _WAITED_AFTER.match(prepared, h.end())
         ]
         claimed = [
             _claimants(
@@ -312,6 +321,21 @@ _CONDITIONAL_CUE = re.compile(
 )
 """A future a condition waits for straight before a cue (``If a specialist approves it, order
 #7 will be refunded``): with no value after the cue in its clause, the cue binds nothing."""
+_FUTURE_CUE = re.compile(
+    r"(?:\b(?:will|would|shall|could|might)|['\u2019]ll)\s+(?:(?:only|then|also)\s+)?be\s+$"
+)
+_CONDITION_AFTER = re.compile(
+    r"[^.;!?\n]*?\b(?:(?:only|just)\s+)?(?:if|once|unless|when|whenever|after|pending|until|"
+    r"provided)\b"
+)
+"""A future straight before a cue (`_FUTURE_CUE`) with a condition after it in its clause
+(`_CONDITION_AFTER`: ``INV-… will be written off only if the controller approves it``):
+the cue binds nothing, as a condition before it (`_CONDITIONAL_CUE`) waits for it."""
+_WAITED_AFTER = re.compile(
+    r"[^.;!?\n]{0,40}?\b(?:requires?|needs?|awaits?|awaiting|pending|waits?|depends)\b"
+)
+"""A word of waiting after a cue in its clause (``the write-off of INV-… needs approval``):
+the cue states nothing done, and binds nothing."""
 _REPORTED_CUE = re.compile(
     r"(?<!\bas )(?<!\blike )\b(?:you|the customer|customer)\s+(?:(?:had|have|also)\s+)?"
     r"(?:asked|mentioned|said|says|claimed|claims|thought|wondered|wrote|told (?:us|me))\b"
@@ -335,9 +359,35 @@ def _answered(text: str) -> list[tuple[str, bool]]:
     pieces.append((text[start:], ""))
     kept = [(c, sep) for c, sep in pieces if c.strip()]
     return [
-        (c, "?" in sep and i + 1 < len(kept) and bool(_NO_ANSWER.match(kept[i + 1][0])))
+        (
+            c,
+            "?" in sep
+            and (
+                (i + 1 < len(kept) and bool(_NO_ANSWER.match(kept[i + 1][0])))
+                # round 18's FF18b: a yes/no question states nothing unless answered yes
+                or (
+                    bool(_YES_NO_QUESTION.match(c))
+                    and not (i + 1 < len(kept) and _YES_ANSWER.match(kept[i + 1][0]))
+                )
+            ),
+        )
         for i, (c, sep) in enumerate(kept)
     ]
+
+
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:(?:and|but|so|also|then)\s+)?(?:was|were|is|are|has|have|had|did|do|does|will|"
+    r"would|could|can|should|shall)\b(?!\s*(?:n['\u2019]?t|not)\b)",
+    re.IGNORECASE,
+)
+_YES_ANSWER = re.compile(
+    r"^\W*(?:yes|yep|yeah|yup|indeed|correct|right|certainly|absolutely|of course|affirmative|"
+    r"sure|done)\b|^\W*(?:it|that|they|this)\s+(?:was|were|has|have|had|did|is)"
+    r"(?:\s+(?:now|already|indeed))?[\s.!]*$",
+    re.IGNORECASE,
+)
+"""A yes/no question (`_YES_NO_QUESTION`: an auxiliary first, ``?`` after) whose next clause
+does not affirm it (`_YES_ANSWER`): its cues bind nothing, as a question answered no."""
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
