@@ -187,6 +187,12 @@ def _wanted(value: str) -> str | None:
     return want
 
 
+def parts_form(value: str) -> bool:
+    """Whether `parts_leaked` can find ``value`` in any text (`MIN_DIGITS` digits or more,
+    no letter): ``False`` means it answers ``False`` whatever the text."""
+    return _wanted(value) is not None
+
+
 def parts_leaked(text: str, value: str) -> bool:
     """Whether ``text`` states the digits of ``value`` in parts, or a phone number with
     its country code glued on (module docstring); False for a value with letters or
