@@ -1,11 +1,13 @@
-"""`_answer_check._has_form`: a forbidden value none of the form readers can read is not
-looked for, and the answer is the one the three readers give (stop 28, issue 12 §1)."""
+"""Work a grade skips where its answer is known (stop 28, issue 12 §1): a forbidden value
+none of the form readers can read (`_answer_check._has_form`), a cue whose word stands
+nowhere in a clause (`_clauses.cue_literal`); each answer is the one the full work gives."""
 
 from __future__ import annotations
 
 import pytest
 
 from mcpgym_grading import _answer_check, _parts_leak, _text
+from mcpgym_grading._clauses import _cue_pattern, cue_literal
 from mcpgym_grading._date_leak import date_form, date_leaked
 from mcpgym_grading._email_leak import email_form, email_leaked
 from mcpgym_grading._parts_leak import parts_form, parts_leaked
@@ -64,3 +66,26 @@ def test_wanted_digits_and_fold_are_remembered_as_computed() -> None:
     assert _text.fold(text) == _text.fold_cased(text).casefold() == _text.fold(text)
     long = "x" * (_text.REMEMBERED_CHARS + 1)
     assert _text.fold(long) == long
+
+
+CUES = ["refund", "refund*", "charg*", "store credit", "unit  price", "a*b", "", "  ", "#"]
+CUE_TEXTS = [
+    "",
+    "refunded $5.00",
+    "we refund the charge; charged twice",
+    "store\ncredit of $3",
+    "Store credit",
+    "unit price $4",
+    "a*bc",
+    "# 5",
+]
+
+
+@pytest.mark.parametrize("cue", CUES)
+def test_a_cue_matches_only_where_its_literal_stands(cue: str) -> None:
+    literal = cue_literal(cue)
+    assert literal in cue
+    for text in CUE_TEXTS:
+        if literal not in text:
+            assert list(_cue_pattern(cue).finditer(text)) == []
+    assert cue_literal("store credit") == "credit" and cue_literal("charg*") == "charg"
