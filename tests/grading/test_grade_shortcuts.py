@@ -1,16 +1,22 @@
 """Work a grade skips where its answer is known (stop 28, issue 12 §1): a forbidden value
 none of the form readers can read (`_answer_check._has_form`), a cue whose word stands
-nowhere in a clause (`_clauses.cue_literal`); each answer is the one the full work gives."""
+nowhere in a clause (`_clauses.cue_literal`), a decision form none of whose literals stands
+in a clause (`_decision_stems.may_match`); each answer is the one the full work gives."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
-from mcpgym_grading import _answer_check, _parts_leak, _text
+from mcpgym_grading import _answer_check, _decision_stems, _parts_leak, _text
 from mcpgym_grading._clauses import _cue_pattern, cue_literal
 from mcpgym_grading._date_leak import date_form, date_leaked
+from mcpgym_grading._decision_stems import may_match
 from mcpgym_grading._email_leak import email_form, email_leaked
 from mcpgym_grading._parts_leak import parts_form, parts_leaked
+from mcpgym_grading._text import fold
 from mcpgym_helpdesk.families._replies import WITHDRAWALS
 
 VALUES = [
@@ -89,3 +95,30 @@ def test_a_cue_matches_only_where_its_literal_stands(cue: str) -> None:
         if literal not in text:
             assert list(_cue_pattern(cue).finditer(text)) == []
     assert cue_literal("store credit") == "credit" and cue_literal("charg*") == "charg"
+
+
+def _decision_sentences() -> list[str]:
+    here = Path(__file__).parent
+    found: set[str] = set()
+    for path in sorted(here.glob("test_decisions*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if 3 <= len(node.value) <= 2000:
+                    found.update((node.value, fold(node.value)))
+    return sorted(found)
+
+
+def test_a_decision_form_matches_only_where_one_of_its_needs_stands() -> None:
+    texts = _decision_sentences()
+    assert len(texts) > 1000
+    matched = 0
+    for pattern, needs in _decision_stems._PATTERN_NEEDS.items():  # noqa: SLF001
+        assert needs is not None  # every form has literals to test (else it is always run)
+        for text in texts:
+            found = [m.group(0) for m in pattern.finditer(text)]
+            matched += len(found)
+            assert all(any(x in m for x in needs) for m in found), (pattern.pattern, found)
+            if found:
+                assert may_match(pattern, text)
+    assert matched > 1000
+    assert not may_match(next(iter(_decision_stems._PATTERN_NEEDS)), "")  # noqa: SLF001
