@@ -48,6 +48,8 @@ from _grade_ab import Episodes, run_episodes
 from mcpgym_grading import (
     ReferenceCache,
     _checks,
+    _decision_objects,
+    _decision_scopes,
     _decisions,
     _email_leak,
     _mentions,
@@ -98,6 +100,9 @@ _TEXT_CACHES: tuple[Any, ...] = (
     _withdrawal.withdrawal,
     _without._has,  # noqa: SLF001
     _without._clauses,  # noqa: SLF001
+    _text._folded,  # noqa: SLF001
+    _decision_objects.changed_record,
+    _decision_scopes._clauses,  # noqa: SLF001
     SQL_FUNCTION_MEMO,
     _ByContent(),
 )

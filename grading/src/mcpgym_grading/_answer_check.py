@@ -5,6 +5,7 @@ re-exports `eval_answer_match`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any, cast
 
@@ -16,12 +17,12 @@ from mcpgym_grading._check_context import (
     _sql_texts,
     _truncate_text,
 )
-from mcpgym_grading._date_leak import date_leaked
+from mcpgym_grading._date_leak import date_form, date_leaked
 from mcpgym_grading._decode import markup_source
-from mcpgym_grading._email_leak import email_leaked
+from mcpgym_grading._email_leak import email_form, email_leaked
 from mcpgym_grading._find_many import contains_each
 from mcpgym_grading._money import USD, Mention, money_mentions
-from mcpgym_grading._parts_leak import parts_leaked
+from mcpgym_grading._parts_leak import parts_form, parts_leaked
 from mcpgym_grading._roles import AmountRole, resolve_roles, role_outcome
 from mcpgym_grading._shown import shown_of, shown_values
 from mcpgym_grading._text import TextView, normalise_text, value_within
@@ -327,8 +328,19 @@ def eval_answer_match(check: AnswerMatch, ctx: CheckContext) -> Outcome:
 def _leaked_in_form(text: str, value: str) -> bool:
     """Whether ``text`` states ``value`` in a form the token view does not read: an email
     plus-tagged or split (`_email_leak`), a date in words or numbers (`_date_leak`), a
-    number told in parts or with a country code glued on (`_parts_leak`)."""
+    number told in parts or with a country code glued on (`_parts_leak`). A value none of
+    them can read (`_has_form`: most of a forbidden list of phrases) is not looked for."""
+    if not _has_form(value):
+        return False
     return email_leaked(text, value) or date_leaked(text, value) or parts_leaked(text, value)
+
+
+@functools.lru_cache(maxsize=8192)
+def _has_form(value: str) -> bool:
+    """Whether any reader of `_leaked_in_form` can find ``value`` in some text; ``False``:
+    each answers ``False`` whatever the text. Worked out once per value (a forbidden list
+    of hundreds of phrases is read for every reply of every grade)."""
+    return email_form(value) or date_form(value) or parts_form(value)
 
 
 def _not_given(check: AnswerMatch, ctx: CheckContext, values: list[Any]) -> list[Any]:

@@ -31,3 +31,11 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
     body = r"\s+".join(re.escape(w) for w in words)
     tail = "" if prefix else r"(?![^\W_])"
     return re.compile(r"(?<![^\W_])" + body + tail)
+
+
+@functools.lru_cache(maxsize=4096)
+def cue_literal(cue: str) -> str:
+    """A word of ``cue`` that every match of `_cue_pattern` holds verbatim (its longest;
+    ``""`` for a cue of no word): a text without it has no match, so the role readers do
+    not run the pattern over it (most of a check's cues stand in none of its clauses)."""
+    return max(cue.rstrip("*").split(), key=len, default="")

@@ -118,6 +118,12 @@ def _near(spans: list[list[tuple[int, int]]]) -> bool:
     return False
 
 
+def date_form(value: str) -> bool:
+    """Whether `date_leaked` can find ``value`` in any text (an ISO date): ``False`` means
+    it answers ``False`` whatever the text."""
+    return "-" in value and _forms(value) is not None
+
+
 def date_leaked(text: str, value: str) -> bool:
     """Whether ``text`` states the ISO date ``value`` in a form of `_forms` (module
     docstring); False for a value that is no ISO date."""

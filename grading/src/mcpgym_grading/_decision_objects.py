@@ -16,6 +16,7 @@ number``) are no claim; a negation or a modal before the verb leaves it unread.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _PAST = (
@@ -65,9 +66,11 @@ _NOT_BEFORE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1024)
 def changed_record(clause: str) -> str | None:
     """The words of ``clause`` (folded, lower case) that say its record was changed by a
-    verb no action list reads (see the module docstring), or None."""
+    verb no action list reads (see the module docstring), or None. Remembered per clause
+    (`_decisions.decisions` reads the clauses of one reply for each set of actions)."""
     for pattern in (_ACTIVE, _PASSIVE):
         for m in pattern.finditer(clause):
             verb = m.group("v")

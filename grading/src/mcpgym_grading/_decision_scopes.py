@@ -8,6 +8,7 @@ for the next clauses when it dangles at a clause's end (`_DANGLING_NEGATION`,
 
 from __future__ import annotations
 
+import functools
 import re
 
 from mcpgym_grading._decision_forms import _PATTERNS
@@ -100,15 +101,18 @@ def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
     return bool(live)
 
 
-def _clauses(reading: str) -> list[tuple[str, str]]:
-    """The clauses of ``reading`` (`_CLAUSE`), each with the break after it ("" at the end)."""
+@functools.lru_cache(maxsize=1024)
+def _clauses(reading: str) -> tuple[tuple[str, str], ...]:
+    """The clauses of ``reading`` (`_CLAUSE`), each with the break after it ("" at the end);
+    remembered per reading (`_decisions.decisions` cuts one reading again for each set of
+    actions and in `_decisions._changed`)."""
     out: list[tuple[str, str]] = []
     start = 0
     for m in _CLAUSE.finditer(reading):
         out.append((reading[start : m.start()], m.group(0)))
         start = m.end()
     out.append((reading[start:], ""))
-    return out
+    return tuple(out)
 
 
 _N = r"(?:n['\u2019]?t|\s+not)"

@@ -161,3 +161,31 @@ def _live_in(clause: str, live: tuple[str, ...]) -> tuple[str, ...]:
                 out.append(a)
                 break
     return tuple(out)
+
+
+def _pattern_table() -> dict[re.Pattern[str], tuple[str, ...] | None]:
+    needs: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+    for groups in _PATTERNS.values():
+        for p in (p for group in groups for p in group):
+            if p not in needs:
+                got = None if p.flags & re.IGNORECASE else _needed(_items(_P.parse(p.pattern)))
+                needs[p] = None if got is None else tuple(sorted(set(got), key=len))
+    return needs
+
+
+_PATTERN_NEEDS = _pattern_table()
+"""Literals of each form (`_needed`) one of which stands inside any match of it; None
+where none can be told. The per-form sets `_CLAUSE_NEEDS` joins per action."""
+
+
+def may_match(pattern: re.Pattern[str], clause: str) -> bool:
+    """False where ``pattern`` (a form of `_PATTERNS`) has no match in ``clause``: none of
+    its `_PATTERN_NEEDS` stands there (a substring test; True for any other pattern), so
+    the decision reader does not run it there."""
+    needs = _PATTERN_NEEDS.get(pattern)
+    if needs is None:
+        return True
+    for x in needs:
+        if x in clause:
+            return True
+    return False

@@ -110,7 +110,7 @@ from mcpgym_grading._decision_scopes import (
     litotes_led,
     ungoverned,
 )
-from mcpgym_grading._decision_stems import _live, _live_in
+from mcpgym_grading._decision_stems import _live, _live_in, may_match
 from mcpgym_grading._mentions import reading_texts
 from mcpgym_grading._skeleton import LETTER_LIKE
 from mcpgym_grading._text import REMEMBERED_CHARS
@@ -404,6 +404,8 @@ def _read(
         if kind == "base" and action == "refund-both" and not _TWO.search(clause):
             continue  # ``- [x] Refund order #7``: ``refund`` alone names no two charges
         for pattern in patterns:
+            if not may_match(pattern, clause):
+                continue  # no match there (`_decision_stems.may_match`)
             for m in pattern.finditer(clause):
                 seen = True
                 before, at = clause[: m.start()], len(carried) + 1 + m.start()

@@ -81,6 +81,12 @@ def email_leaked(text: str, value: str, *, signed: bool = False) -> bool:
     return pattern is not None and pattern.search(tagless) is not None
 
 
+def email_form(value: str) -> bool:
+    """Whether `email_leaked` can find ``value`` in any text (an address, or a `_DOTTED`
+    part): ``False`` means it answers ``False`` whatever the text."""
+    return _value_form(value) is not None
+
+
 @lru_cache(maxsize=4096)
 def _value_form(value: str) -> tuple[bool, re.Pattern[str] | None] | None:
     """How `email_leaked` reads ``value``: ``None`` when it cannot reveal it (no address,

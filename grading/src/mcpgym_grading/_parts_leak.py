@@ -176,12 +176,29 @@ def _cued(pieces: tuple[_Piece, ...], want: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
+def _wanted(value: str) -> str | None:
+    """The digits ``value`` names (its separators dropped), or None for a value with letters
+    or fewer than `MIN_DIGITS` digits: what `parts_leaked` looks for, worked out once per
+    value (a forbidden list of hundreds of phrases is read for every reply of every grade)."""
+    want = _SEPARATORS.sub("", value)
+    if len(want) < MIN_DIGITS or not want.isascii() or not want.isdigit():
+        return None
+    return want
+
+
+def parts_form(value: str) -> bool:
+    """Whether `parts_leaked` can find ``value`` in any text (`MIN_DIGITS` digits or more,
+    no letter): ``False`` means it answers ``False`` whatever the text."""
+    return _wanted(value) is not None
+
+
 def parts_leaked(text: str, value: str) -> bool:
     """Whether ``text`` states the digits of ``value`` in parts, or a phone number with
     its country code glued on (module docstring); False for a value with letters or
     fewer than `MIN_DIGITS` digits."""
-    want = _SEPARATORS.sub("", value)
-    if len(want) < MIN_DIGITS or not want.isascii() or not want.isdigit() or not text:
+    want = _wanted(value)
+    if want is None or not text:
         return False
     pieces = _pieces(text)
     if len(want) >= 10 and any(p.digits in {c + want for c in COUNTRY_CODES} for p in pieces):

@@ -84,7 +84,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from mcpgym_grading._clauses import _cue_pattern, clauses
+from mcpgym_grading._clauses import _cue_pattern, clauses, cue_literal
 from mcpgym_grading._limit_position import in_a_rule, limit_position
 from mcpgym_grading._money import USD, money_mentions
 from mcpgym_grading._money_prepare import prepare
@@ -205,7 +205,7 @@ def bind(text: str, roles: Roles) -> list[Bound]:
     for i, r in enumerate(roles):
         for c in r[1]:
             owners.setdefault(c, set()).add(i)
-    patterns = [(frozenset(ids), _cue_pattern(c)) for c, ids in owners.items()]
+    patterns = [(frozenset(ids), _cue_pattern(c), cue_literal(c)) for c, ids in owners.items()]
     out: list[Bound] = []
     known = sorted({int(a) for a in amounts if a == int(a)})
     # cut where the guard reads: HTML character references decoded first (``&dollar;&#x34;...``
@@ -228,7 +228,10 @@ def bind(text: str, roles: Roles) -> list[Bound]:
             spans.append((st, st + len(m.text)) if st >= 0 else (pos, pos))
             pos = spans[-1][1]
         hits = [
-            (ids, hit.start(), hit.end()) for ids, pat in patterns for hit in pat.finditer(prepared)
+            (ids, hit.start(), hit.end())
+            for ids, pat, literal in patterns
+            if literal in prepared  # else no match (`cue_literal`)
+            for hit in pat.finditer(prepared)
         ]
         single = [(next(iter(ids)), cs, ce) for ids, cs, ce in hits if len(ids) == 1]
         # a shared cue decided by a for phrase right after it counts as that role's

@@ -111,8 +111,17 @@ def fold(text: str) -> str:
     """The canonical form every text check reads (see the module docstring).
 
     ``"Ｊａｎｅ\u00a0—\u3000ＤＯＥ"`` folds to ``"jane - doe"``; ``"&#57;&#x34;"`` to ``"94"``;
-    ``"\u202e50149\u202c"`` (shown as 94105) to ``"94105"``. Linear time.
+    ``"\u202e50149\u202c"`` (shown as 94105) to ``"94105"``. Linear time; remembered
+    per text up to `REMEMBERED_CHARS` characters (`_folded`: the checks of a grade fold
+    one reply several times).
     """
+    if len(text) > REMEMBERED_CHARS:
+        return fold_cased(text).casefold()
+    return _folded(text)
+
+
+@functools.lru_cache(maxsize=2048)
+def _folded(text: str) -> str:
     return fold_cased(text).casefold()
 
 

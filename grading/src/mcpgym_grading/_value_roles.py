@@ -58,7 +58,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any, cast
 
-from mcpgym_grading._clauses import _CLAUSE_END, _cue_pattern
+from mcpgym_grading._clauses import _CLAUSE_END, _cue_pattern, cue_literal
 from mcpgym_grading._date_forms import more_dates, short_years, unread_dates
 from mcpgym_grading._id_forms import loose_ids
 from mcpgym_grading._money_prepare import prepare
@@ -196,7 +196,9 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         own.setdefault(v, set()).add(i)
         for c in cues:  # a cue binds only values of its roles' kinds (a date's, an account's)
             owners.setdefault((c, _kind(v)), set()).add(i)
-    patterns = [(frozenset(ids), c, k, _cue_pattern(c)) for (c, k), ids in owners.items()]
+    patterns = [
+        (frozenset(ids), c, k, _cue_pattern(c), cue_literal(c)) for (c, k), ids in owners.items()
+    ]
     kinds = {k for v, _ in roles if (k := _kind(v)) is not None}
     values = _value_pattern(tuple(v for v, _ in roles), tuple(sorted(kinds)))
     last_date = max((v for v, _ in roles if _ISO_DATE.match(v)), default=None)
@@ -227,8 +229,8 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
         shapes = [_kind(v) for _, _, v in mentions]
         hits = [
             (ids, c, k, h.start(), h.end())
-            for ids, c, k, pat in patterns
-            if k in shapes
+            for ids, c, k, pat, literal in patterns
+            if k in shapes and literal in prepared  # else no match (`cue_literal`)
             for h in pat.finditer(prepared)
             # a cue denied (``not refunded``, a question answered no) binds nothing (FF14b),
             # nor one a condition waits for with no value after it (``If approved, order #7
