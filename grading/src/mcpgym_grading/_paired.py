@@ -6,8 +6,8 @@ A reply about two orders names each order by its number and may name a product o
 Each place the text names a phrase of exactly one group (a product of one of the orders; a
 phrase of two groups is everyone's and binds nothing) is bound to one group's key (an order
 number, as a whole number, ``#`` or not): the nearest key by characters in the phrase's
-sentence; else the nearest in its paragraph (lines up to a blank line); else the last key
-before it in the text; else none. A phrase bound to another group's key is *paired with
+sentence; else the nearest in its paragraph (lines up to a blank line); else, where its
+sentence refers back (``that order``, ``it``), the last key before it in the text; else none. A phrase bound to another group's key is *paired with
 another record*: ``I'm sorry the <B's product> arrived damaged. I've refunded … for order
 #A`` states B's product as A's.
 
@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, cast
 
+from mcpgym_grading._decision_sentences import _REFERS
 from mcpgym_grading._stated_words import phrase_pattern
 from mcpgym_grading._text import fold
 
@@ -53,7 +54,9 @@ def paired_other(text: str, groups: Sequence[tuple[str, Sequence[str]]]) -> list
     of another group (see the module docstring), as ``phrase -> #key``, in order, each
     once. Phrases are read folded (case, look-alike widths), with any run of spaces or
     dashes between their words, longest first; keys as whole numbers or words."""
-    plain = fold(text)
+    # folded line by line: `fold` reads a line break as a space, and the sentences and
+    # paragraphs below are cut at them (round 18's FF18a: no paragraph was ever seen)
+    plain = "\n".join(fold(line) for line in text.split("\n"))
     keys: list[tuple[int, int]] = []  # (position, group)
     for g, (key, _) in enumerate(groups):
         if not key.strip():
@@ -75,7 +78,7 @@ def paired_other(text: str, groups: Sequence[tuple[str, Sequence[str]]]) -> list
             masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
             if len(owners[phrase]) != 1:
                 continue
-            bound = _bound(keys, m.start(), sentences, paragraphs)
+            bound = _bound(keys, m.start(), sentences, paragraphs, plain)
             if bound is not None and bound[1] not in owners[phrase]:
                 found = f"{phrase} -> #{groups[bound[1]][0]}"
                 if found not in out:
@@ -88,13 +91,21 @@ def _bound(
     pos: int,
     sentences: list[tuple[int, int]],
     paragraphs: list[tuple[int, int]],
+    plain: str,
 ) -> tuple[int, int] | None:
-    """The key occurrence ``pos`` is bound to: nearest in its sentence, else its
-    paragraph, else the last one before it; None where there is none."""
-    for span in (_within(sentences, pos), _within(paragraphs, pos)):
+    """The key occurrence ``pos`` (in ``plain``) is bound to: nearest in its sentence, else
+    its paragraph, else the last one before it where its sentence refers back
+    (`_decision_sentences._REFERS`: ``that order``, ``it``); None where there is none (a
+    paragraph naming no order that does not refer back is about its products: ``The refund
+    for the <A's product> is on its way.`` closing a reply whose paragraph before declined
+    order #B states nothing of #B; round 18's FF18a)."""
+    sentence = _within(sentences, pos)
+    for span in (sentence, _within(paragraphs, pos)):
         near = [k for k in keys if span[0] <= k[0] < span[1]]
         if near:
             return min(near, key=lambda k: (abs(k[0] - pos), k[0]))
+    if not _REFERS.search(plain, *sentence):
+        return None
     before = [k for k in keys if k[0] < pos]
     return before[-1] if before else None
 
