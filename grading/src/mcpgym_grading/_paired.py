@@ -7,9 +7,9 @@ Each place the text names a phrase of exactly one group (a product of one of the
 phrase of two groups is everyone's and binds nothing) is bound to one group's key (an order
 number, as a whole number, ``#`` or not): the nearest key by characters in the phrase's
 sentence; else the nearest in its paragraph (lines up to a blank line); else, where its
-sentence refers back (``that order``, ``it``), the last key before it in the text; else none. A phrase bound to another group's key is *paired with
-another record*: ``I'm sorry the <B's product> arrived damaged. I've refunded … for order
-#A`` states B's product as A's.
+sentence refers back to an order (``that order``), the last key before it in the text; else
+none. A phrase bound to another group's key is *paired with another record*: ``I'm sorry the
+<B's product> arrived damaged. I've refunded … for order #A`` states B's product as A's.
 
 Honest forms keep each phrase with its own number: ``the Tent (order #A)``, ``order #B, with
 your Bag, has shipped``, a paragraph per order, or a product named before any number in a
@@ -23,7 +23,6 @@ import re
 from collections.abc import Sequence
 from typing import Any, cast
 
-from mcpgym_grading._decision_sentences import _REFERS
 from mcpgym_grading._stated_words import phrase_pattern
 from mcpgym_grading._text import fold
 
@@ -86,6 +85,16 @@ def paired_other(text: str, groups: Sequence[tuple[str, Sequence[str]]]) -> list
     return out
 
 
+_REFERS_TO_ORDER = re.compile(
+    r"\b(?:that|this|the same|same|the other|the first|the second|the earlier|the later|"
+    r"the previous|the last|the latter|the former|the older|the newer)\s+"
+    r"(?:order|purchase|shipment|parcel|delivery)s?\b"
+)
+"""Words of a sentence that refer back to an order named before (``from that order``, ``on
+the same order``): a phrase in a paragraph naming no order is bound to the order named last
+before it only with them (`_bound`)."""
+
+
 def _bound(
     keys: list[tuple[int, int]],
     pos: int,
@@ -94,17 +103,17 @@ def _bound(
     plain: str,
 ) -> tuple[int, int] | None:
     """The key occurrence ``pos`` (in ``plain``) is bound to: nearest in its sentence, else
-    its paragraph, else the last one before it where its sentence refers back
-    (`_decision_sentences._REFERS`: ``that order``, ``it``); None where there is none (a
-    paragraph naming no order that does not refer back is about its products: ``The refund
-    for the <A's product> is on its way.`` closing a reply whose paragraph before declined
-    order #B states nothing of #B; round 18's FF18a)."""
+    its paragraph, else the last one before it where its sentence refers back to an order
+    (`_REFERS_TO_ORDER`: ``that order``, ``the same order``); None where there is none (a
+    paragraph naming no order that does not refer back to one is about its products: ``The
+    refund for the <A's product> is on its way.`` closing a reply whose paragraph before
+    declined order #B states nothing of #B; round 18's FF18a)."""
     sentence = _within(sentences, pos)
     for span in (sentence, _within(paragraphs, pos)):
         near = [k for k in keys if span[0] <= k[0] < span[1]]
         if near:
             return min(near, key=lambda k: (abs(k[0] - pos), k[0]))
-    if not _REFERS.search(plain, *sentence):
+    if not _REFERS_TO_ORDER.search(plain, *sentence):
         return None
     before = [k for k in keys if k[0] < pos]
     return before[-1] if before else None
