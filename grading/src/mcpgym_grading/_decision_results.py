@@ -143,7 +143,9 @@ def _free(sentence: str, at: int) -> bool:
     )
 
 
-def results(reading: str, noun: str | None, claimed: Callable[[str, int], bool] | None) -> list[str]:
+def results(
+    reading: str, noun: str | None, claimed: Callable[[str, int], bool] | None
+) -> list[str]:
     """The sentences of ``reading`` (a text as the decision reader reads it: folded,
     casefolded) that tell an action's result as seen (module docstring). ``noun``: the regex
     of the action's nouns, None where it has none; ``claimed(sentence, pos)``: whether a
@@ -152,9 +154,7 @@ def results(reading: str, noun: str | None, claimed: Callable[[str, int], bool] 
     patterns = _noun_patterns(noun) if noun else ()
     out: list[str] = []
     for sentence in _sentences(reading):
-        found = any(
-            _free(sentence, m.start()) for p in patterns for m in p.finditer(sentence)
-        ) or (
+        found = any(_free(sentence, m.start()) for p in patterns for m in p.finditer(sentence)) or (
             claimed is not None
             and any(
                 _free(sentence, m.start()) and claimed(sentence, m.end())

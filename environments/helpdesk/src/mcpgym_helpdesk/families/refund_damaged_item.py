@@ -307,7 +307,9 @@ _DECLINED_READ_SQL = (
     f"FROM ({replies.AGENT_REPLIES_SQL}) WHERE :declined_item_id IS NOT NULL"
 )
 
-DECLINED_CLAIMS_SQL = f"SELECT body FROM ({_DECLINED_READ_SQL}) WHERE :declined_order_id <> :order_id"
+DECLINED_CLAIMS_SQL = (
+    f"SELECT body FROM ({_DECLINED_READ_SQL}) WHERE :declined_order_id <> :order_id"
+)
 """The replies `reply-states-declined-not-refunded` reads (where the declined item is of
 another order than the refunded one), each without its sentences that state the earlier
 price adjustment's amount and no other beside a word of `PRIOR_REFUND_WORDS`
