@@ -7,9 +7,9 @@ Each place the text names a phrase of exactly one group (a product of one of the
 phrase of two groups is everyone's and binds nothing) is bound to one group's key (an order
 number, as a whole number, ``#`` or not): the nearest key by characters in the phrase's
 sentence; else the nearest in its paragraph (lines up to a blank line); else, where its
-sentence refers back to an order (``that order``), the last key before it in the text; else
-none. A phrase bound to another group's key is *paired with another record*: ``I'm sorry the
-<B's product> arrived damaged. I've refunded … for order #A`` states B's product as A's.
+sentence refers back to an order (``that order``), the nearest key in the text; else none. A
+phrase bound to another group's key is *paired with another record*: ``I'm sorry the <B's
+product> arrived damaged. I've refunded … for order #A`` states B's product as A's.
 
 Honest forms keep each phrase with its own number: ``the Tent (order #A)``, ``order #B, with
 your Bag, has shipped``, a paragraph per order, or a product named before any number in a
@@ -91,8 +91,8 @@ _REFERS_TO_ORDER = re.compile(
     r"(?:order|purchase|shipment|parcel|delivery)s?\b"
 )
 """Words of a sentence that refer back to an order named before (``from that order``, ``on
-the same order``): a phrase in a paragraph naming no order is bound to the order named last
-before it only with them (`_bound`)."""
+the same order``): a phrase in a paragraph naming no order is bound to the nearest order only
+with them (`_bound`)."""
 
 
 def _bound(
@@ -103,8 +103,8 @@ def _bound(
     plain: str,
 ) -> tuple[int, int] | None:
     """The key occurrence ``pos`` (in ``plain``) is bound to: nearest in its sentence, else
-    its paragraph, else the last one before it where its sentence refers back to an order
-    (`_REFERS_TO_ORDER`: ``that order``, ``the same order``); None where there is none (a
+    its paragraph, else the nearest in the text where its sentence refers back to an order
+    (`_REFERS_TO_ORDER`: ``that order``, ``this order``); None where there is none (a
     paragraph naming no order that does not refer back to one is about its products: ``The
     refund for the <A's product> is on its way.`` closing a reply whose paragraph before
     declined order #B states nothing of #B; round 18's FF18a)."""
@@ -115,8 +115,7 @@ def _bound(
             return min(near, key=lambda k: (abs(k[0] - pos), k[0]))
     if not _REFERS_TO_ORDER.search(plain, *sentence):
         return None
-    before = [k for k in keys if k[0] < pos]
-    return before[-1] if before else None
+    return min(keys, key=lambda k: (abs(k[0] - pos), k[0])) if keys else None
 
 
 def sql_paired_other(text: object, groups: object) -> str | None:
