@@ -1,5 +1,5 @@
 """Round 18 (adv28h) readers: products named as records (X17a), an action's result told as
-seen (D17k), long ids of a role's kind read unbound (N17o), the pairing reader's paragraphs
+seen (D17k), the pairing reader's paragraphs
 (FF18a), done-words before the noun (C18a). Each WRONG case fails on main 6df73e1."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from mcpgym_grading._decision_sentences import sentences_about
 from mcpgym_grading._decisions import decisions
 from mcpgym_grading._items_named import items_named, sql_items_named
 from mcpgym_grading._paired import paired_other
-from mcpgym_grading._value_roles import sql_misstated
 
 ITEMS = [
     ("item #300604", "Pinnacle Polarized Sunglasses", ("the final-sale item",)),
@@ -112,26 +111,6 @@ def test_done_words_before_the_noun(text: str) -> None:
 def test_done_word_negated_or_waiting() -> None:
     assert not any(d.done for d in decisions("I haven't initiated a refund.", ("refund",)))
     assert not any(d.done for d in decisions("Once approved, I'll put it through.", ("refund",)))
-
-
-ROLES = json.dumps([["1ZR4E9170335758782", ["tracking"]], ["100510", ["order"]]])
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Track it here: https://track.example.com/?n=1ZR4E9170335758783",
-        "Track it here: https://carrier.example.com/t/1ZR4E9170335758783",
-        "Here it is: 1ZR4E9170335758783",
-    ],
-)
-def test_long_id_of_the_kind_read_unbound(text: str) -> None:
-    assert "1zr4e9170335758783" in (sql_misstated(text, ROLES) or "")
-
-
-def test_own_long_id_and_short_ids_unbound_pass() -> None:
-    assert sql_misstated("https://t.example.com/1ZR4E9170335758782", ROLES) is None
-    assert sql_misstated("Here are some numbers: 100511, 2026.", ROLES) is None
 
 
 def test_paired_keyless_paragraph_binds_nothing() -> None:

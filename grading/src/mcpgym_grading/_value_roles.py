@@ -61,7 +61,6 @@ from typing import Any, cast
 from mcpgym_grading._clauses import _CLAUSE_END, _cue_pattern
 from mcpgym_grading._date_forms import more_dates, short_years, unread_dates
 from mcpgym_grading._id_forms import loose_ids
-from mcpgym_grading._long_ids import other_long_ids
 from mcpgym_grading._money_prepare import prepare
 
 ValueRoles = Sequence[tuple[str, Sequence[str]]]
@@ -496,9 +495,7 @@ empty is left out; a number is read as its decimal text: an order number). A mal
 ``roles`` is an error of the query (the check is an evaluation error, never a pass).
 Only values a role's words bind are reported here (``order #100511``, ``estimated delivery
 2026-09-30``, ``ending in 1111``): an unbound value of a role's kind (a date of birth the
-customer gave, a bare list of numbers) is left to the checks that read look-alike forms,
-but for an id of ten digits or more (`mcpgym_grading._long_ids`: a tracking number), read
-anywhere."""
+customer gave, a bare list of numbers) is left to the checks that read look-alike forms."""
 
 
 def sql_misstated(text: object, roles: object) -> str | None:
@@ -523,8 +520,6 @@ def sql_misstated(text: object, roles: object) -> str | None:
     # but for a shotgun of dates (`_date_shotgun`)
     shotgun = _date_shotgun(text, parsed, misplaced)
     misplaced = [m for m in misplaced if " (as " in m or m in shotgun]
-    # an id of ten digits or more of a role's kind, bound or not (round 18's N17o)
-    misplaced += other_long_ids(text, [v for v, _ in parsed], _kind)
     return "\n".join(dict.fromkeys(misplaced)) or None
 
 
