@@ -47,7 +47,9 @@ def test_a_third_party_or_noun_future_is_an_unsure_claim(text: str, action: str)
         ("Billing will refund order #7 if the request is approved.", "refund"),
         ("Once approved, your refund will be issued to your card.", "refund"),
         ("Will billing refund order #7?", "refund"),
-        ("The refund will show on your statement within 5-10 business days.", "refund"),
+        # unconditional, it is an unsure claim since round 18's D17k (the result told as
+        # seen: tests/grading/test_round18h.py); waiting on an approval it claims nothing
+        ("Once approved, the refund will show on your statement within 5-10 days.", "refund"),
         ("Your refund request will be processed within 2 business days.", "refund"),
         ("Billing will correct the charge.", "address-change"),
         ("The team will update you by email.", "contact-update"),

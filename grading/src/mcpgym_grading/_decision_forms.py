@@ -271,11 +271,21 @@ billing…`` is a rule) and not with a word between (``refund request sent``).""
 _DONE_BEFORE = (
     r"\b(?:issued|processed|put through|completed|finali[sz]ed|carried out|approved|actioned|"
     r"made|taken care of|took care of|sorted(?: out)?|gone ahead with|went ahead with|pushed "
-    r"through)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire)\s+){0,3}"
+    r"through|initiated|started|arranged|set up|organi[sz]ed|triggered|authori[sz]ed|"
+    r"lodged|raised|booked)\s+(?:(?:the|a|an|your|full|complete|partial|whole|entire|"
+    r"(?:order\s+)?#\s?\d+['\u2019]s|order['\u2019]s)\s+){0,3}"
 )
 """A done-word before the noun (``I've issued a full refund``, ``I've processed the
-cancellation``): the noun then claims unless a word of a request or a rule follows it
-(`_NOT_DONE_NOUN`: ``processed your refund request``)."""
+cancellation``, round 18's C18a: ``I've initiated a refund``, ``I've arranged the
+cancellation``, ``I processed order #7's refund``): the noun then claims unless a word of a
+request or a rule follows it (`_NOT_DONE_NOUN`: ``processed your refund request``)."""
+_PUT_THROUGH = (
+    r"\b(?:put|pushed|pushing|putting)\s+(?:(?:the|a|an|your|full|complete|partial|whole|"
+    r"entire|(?:order\s+)?#\s?\d+['\u2019]s|order['\u2019]s)\s+){{0,3}}(?:{noun})\b"
+    r"(?!\s+(?:request|policy|form|process))[^;:!?\n]{{0,40}}?\bthrough\b"
+)
+"""``put`` + the noun + ``through`` (round 18's C18a: ``I've put the refund for order #7
+through``), as ``put through`` before the noun claims."""
 _DONE_NOMINAL = (
     r"(?<!\bawaiting )(?<!\bpending )(?<!\bbefore )(?<!\bafter )(?<!\buntil )"
     r"\b(?:completion|conclusion|finali[sz]ation|execution)\s+of\s+"
@@ -433,6 +443,7 @@ def _compiled() -> dict[str, _Compiled]:
             [
                 rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b{_DONE}\b",
                 rf"{_DONE_BEFORE}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}",
+                _PUT_THROUGH.format(noun=_NOUNS[a]),
                 rf"{_DONE_NOMINAL}(?:{_NOUNS[a]})\b{_NOT_DONE_NOUN}{_NOMINAL_WAITS}",
                 _BARE_DONE.format(noun=_NOUNS[a]),
                 rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b(?:{_WENT_WELL})\b",

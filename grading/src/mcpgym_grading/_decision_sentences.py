@@ -120,6 +120,7 @@ def sentences_about(
     token = _token(value)
     if others is None:
         others = _others(value)
+    joined = re.compile(JOINED.replace("|order|", "|order|item|your|").format(record=token.pattern))
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
     apart = False  # whether a paragraph break stands since the last sentence carried to
@@ -154,15 +155,24 @@ def sentences_about(
             breaks = [m.start() for m in _PIECE_BREAK.finditer(folded, p0, p1)]
             cuts.append(breaks[-1] if breaks else p1)
         cuts.append(len(folded))
-        pieces = [folded[cuts[i] : cuts[i + 1]] for i, (_, mine) in enumerate(names) if mine]
+        pieces = [_ended(folded[cuts[i] : cuts[i + 1]]) for i, (_, m) in enumerate(names) if m]
         at = next(i for i, (_, m) in enumerate(names) if m)
         if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
             pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
+        elif len(names) > 1 and any(joined.match(piece) for piece in pieces):
+            pieces = [folded]  # ``Refunded today: the tent and the stove`` (round 18's X18b)
         out.extend(pieces if len(names) > 1 else [s])
         if len(names) == 1 and 0 < i < len(items) - 1 and _asked_again(folded, fold(value)):
             if _YES.match(fold(items[i + 1][0])):
                 out.append(items[i - 1][0])  # ``Refunded #8. Order #7 too? Yes.`` (FF17a')
     return out
+
+
+def _ended(piece: str) -> str:
+    """A piece cut from a sentence before another record's name, ended with a full stop where
+    it has none: the pieces are read joined, and a negation left open at a piece's end would
+    reach the next one (``I can't refund the tent from order`` + ``I've refunded the tent``)."""
+    return piece if re.search(r"[.!?]\s*$", piece) else piece.rstrip().rstrip(",;:(-") + "."
 
 
 _YES = re.compile(

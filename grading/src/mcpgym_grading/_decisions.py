@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -97,6 +98,7 @@ from mcpgym_grading._decision_forms import decision_sentence as decision_sentenc
 from mcpgym_grading._decision_futures import THIRD_PARTY_OBJECTS, THIRD_PARTY_SKIPS, futures
 from mcpgym_grading._decision_objects import changed_record
 from mcpgym_grading._decision_promises import promises
+from mcpgym_grading._decision_results import results
 from mcpgym_grading._decision_scopes import (
     _DANGLING_HEDGE,
     _DANGLING_NEGATION,
@@ -288,7 +290,19 @@ def _promised(reading: str, wanted: tuple[str, ...]) -> list[Decision]:
         if a == "refund-both":  # a future of one refund is no future of both
             said = [s for s in said if _TWO.search(s)]
         out.extend(Decision(a, None, f"{s} (future)") for s in said)
+        if a != "refund-both":  # the result told as seen (round 18's D17k)
+            seen = results(reading, _RESULT_NOUNS.get(a, _NOUNS.get(a)), _claimed_at(a))
+            out.extend(Decision(a, None, f"{s} (result)") for s in seen)
     return out
+
+
+_RESULT_NOUNS = {"refund": rf"{_NOUNS['refund']}|money\s+back"}
+"""Nouns of an action's result besides `_NOUNS` (`_decision_results.results`)."""
+
+
+def _claimed_at(action: str) -> Callable[[str, int], bool]:
+    claims_ = _PATTERNS[action][0]
+    return lambda s, pos: any(p.match(s, pos) for p in claims_)
 
 
 _FULL_STOP = re.compile(r"[.!?\n]")

@@ -6,10 +6,10 @@ A reply about two orders names each order by its number and may name a product o
 Each place the text names a phrase of exactly one group (a product of one of the orders; a
 phrase of two groups is everyone's and binds nothing) is bound to one group's key (an order
 number, as a whole number, ``#`` or not): the nearest key by characters in the phrase's
-sentence; else the nearest in its paragraph (lines up to a blank line); else the last key
-before it in the text; else none. A phrase bound to another group's key is *paired with
-another record*: ``I'm sorry the <B's product> arrived damaged. I've refunded … for order
-#A`` states B's product as A's.
+sentence; else the nearest in its paragraph (lines up to a blank line); else, where its
+sentence refers back to an order (``that order``), the nearest key in the text; else none. A
+phrase bound to another group's key is *paired with another record*: ``I'm sorry the <B's
+product> arrived damaged. I've refunded … for order #A`` states B's product as A's.
 
 Honest forms keep each phrase with its own number: ``the Tent (order #A)``, ``order #B, with
 your Bag, has shipped``, a paragraph per order, or a product named before any number in a
@@ -53,7 +53,9 @@ def paired_other(text: str, groups: Sequence[tuple[str, Sequence[str]]]) -> list
     of another group (see the module docstring), as ``phrase -> #key``, in order, each
     once. Phrases are read folded (case, look-alike widths), with any run of spaces or
     dashes between their words, longest first; keys as whole numbers or words."""
-    plain = fold(text)
+    # folded line by line: `fold` reads a line break as a space, and the sentences and
+    # paragraphs below are cut at them (round 18's FF18a: no paragraph was ever seen)
+    plain = "\n".join(fold(line) for line in text.split("\n"))
     keys: list[tuple[int, int]] = []  # (position, group)
     for g, (key, _) in enumerate(groups):
         if not key.strip():
@@ -75,7 +77,7 @@ def paired_other(text: str, groups: Sequence[tuple[str, Sequence[str]]]) -> list
             masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
             if len(owners[phrase]) != 1:
                 continue
-            bound = _bound(keys, m.start(), sentences, paragraphs)
+            bound = _bound(keys, m.start(), sentences, paragraphs, plain)
             if bound is not None and bound[1] not in owners[phrase]:
                 found = f"{phrase} -> #{groups[bound[1]][0]}"
                 if found not in out:
@@ -83,20 +85,37 @@ def paired_other(text: str, groups: Sequence[tuple[str, Sequence[str]]]) -> list
     return out
 
 
+_REFERS_TO_ORDER = re.compile(
+    r"\b(?:that|this|the same|same|the other|the first|the second|the earlier|the later|"
+    r"the previous|the last|the latter|the former|the older|the newer)\s+"
+    r"(?:order|purchase|shipment|parcel|delivery)s?\b"
+)
+"""Words of a sentence that refer back to an order named before (``from that order``, ``on
+the same order``): a phrase in a paragraph naming no order is bound to the nearest order only
+with them (`_bound`)."""
+
+
 def _bound(
     keys: list[tuple[int, int]],
     pos: int,
     sentences: list[tuple[int, int]],
     paragraphs: list[tuple[int, int]],
+    plain: str,
 ) -> tuple[int, int] | None:
-    """The key occurrence ``pos`` is bound to: nearest in its sentence, else its
-    paragraph, else the last one before it; None where there is none."""
-    for span in (_within(sentences, pos), _within(paragraphs, pos)):
+    """The key occurrence ``pos`` (in ``plain``) is bound to: nearest in its sentence, else
+    its paragraph, else the nearest in the text where its sentence refers back to an order
+    (`_REFERS_TO_ORDER`: ``that order``, ``this order``); None where there is none (a
+    paragraph naming no order that does not refer back to one is about its products: ``The
+    refund for the <A's product> is on its way.`` closing a reply whose paragraph before
+    declined order #B states nothing of #B; round 18's FF18a)."""
+    sentence = _within(sentences, pos)
+    for span in (sentence, _within(paragraphs, pos)):
         near = [k for k in keys if span[0] <= k[0] < span[1]]
         if near:
             return min(near, key=lambda k: (abs(k[0] - pos), k[0]))
-    before = [k for k in keys if k[0] < pos]
-    return before[-1] if before else None
+    if not _REFERS_TO_ORDER.search(plain, *sentence):
+        return None
+    return min(keys, key=lambda k: (abs(k[0] - pos), k[0])) if keys else None
 
 
 def sql_paired_other(text: object, groups: object) -> str | None:

@@ -81,6 +81,7 @@ GRADING_FUNCTIONS = frozenset(
         "mcpgym_payout_promised", "mcpgym_stated_other", "mcpgym_slot_other",
         "mcpgym_greeted_other", "mcpgym_unquoted", "mcpgym_withdrawal",
         "mcpgym_without_amount", "mcpgym_dated", "mcpgym_paired_other",
+        "mcpgym_items_named",
     }
 )  # fmt: skip
 """The other grading SQL functions (`mcpgym_grading._values.register_sql_functions`): pure

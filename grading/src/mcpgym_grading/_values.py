@@ -13,6 +13,7 @@ from typing import Any, cast
 from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amount
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
+from mcpgym_grading._items_named import SQL_ITEMS_NAMED, sql_items_named
 from mcpgym_grading._line_claims import SQL_LINE_MISCLAIMED, sql_line_misclaimed
 from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
 from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
@@ -224,6 +225,7 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_SETTLED, 2, sql_settled),
     (SQL_POSTED_IN, 2, sql_posted_in),
     (SQL_LINE_MISCLAIMED, 3, sql_line_misclaimed),
+    (SQL_ITEMS_NAMED, 2, sql_items_named),
 )
 """The grading SQL functions: name, number of arguments, the (pure) Python function."""
 
@@ -239,7 +241,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
     `mcpgym_grading._relative_dates.SQL_DATED`, `mcpgym_grading._paired.SQL_PAIRED_OTHER`,
     `mcpgym_grading._settled.SQL_SETTLED`, `mcpgym_grading._posted_in.SQL_POSTED_IN`,
-    `mcpgym_grading._line_claims.SQL_LINE_MISCLAIMED`)
+    `mcpgym_grading._line_claims.SQL_LINE_MISCLAIMED`,
+    `mcpgym_grading._items_named.SQL_ITEMS_NAMED`)
     callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.
     SQL_FUNCTION_MEMO` (results kept per function and arguments across grades)."""
     for name, nargs, fn in _SQL_FUNCTIONS:

@@ -40,8 +40,14 @@ ETA_CUES = (
     "expect*",
     "due",
     "by",
+    "reach*",
+    "get to you",
+    "with you",
+    "land*",
+    "show up",
+    "turn up",
 )
-"""An estimated delivery date's words."""
+"""An estimated delivery date's words (``reach you``, ``be with you``: round 18's F18b)."""
 
 DELIVERED_CUES = ("delivered", "deliver*", "arriv*", "received")
 """A delivered order's delivery date (the declined item's, outside the return window)."""
@@ -88,11 +94,14 @@ GIVEN_ZIP_CUES = ("billing", "verif*", "you gave", "you sent", "on file", "match
 
 CARD_SQL = (
     "SELECT 'ending in ' || card_last4 FROM payments "
+    "WHERE order_id = {order} AND card_last4 IS NOT NULL "
+    "UNION ALL SELECT '*' || card_last4 FROM payments "
     "WHERE order_id = {order} AND card_last4 IS NOT NULL"
 )
 """The last four digits of an order's card as a reply writes them, ``ending in 2466``
 (``{order}``: a SQL expression of its id): the kind is ``ending in`` and four digits, so a
-house number (``3787 Dogwood Lane``) or a digit group is no card."""
+house number (``3787 Dogwood Lane``) or a digit group is no card; and ``*`` and four digits
+(``your card *5502``, round 18's F18c: another card's ``*5503`` beside ``card`` passed)."""
 
 
 def role(value_sql: str, cues: Sequence[str] = ()) -> str:

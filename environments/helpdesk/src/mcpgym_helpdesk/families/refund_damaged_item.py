@@ -289,17 +289,43 @@ PRIOR_REFUND_WORDS = (
 )
 """Words that set a sentence's refund before the episode (expert's price adjustment)."""
 
+_PRODUCT_SQL = (
+    "(SELECT p.name FROM order_items i JOIN product_variants v ON v.id = i.variant_id "
+    "JOIN products p ON p.id = v.product_id WHERE i.id = {item})"
+)
+_ITEMS_JSON = (
+    "json_array(json_array('item #' || :declined_item_id, "
+    f"{_PRODUCT_SQL.format(item=':declined_item_id')}, "
+    "CASE WHEN :declined_reason = 'final_sale' AND (SELECT NOT p.final_sale FROM order_items i "
+    "JOIN product_variants v ON v.id = i.variant_id JOIN products p ON p.id = v.product_id "
+    "WHERE i.id = :order_item_id) THEN 'the final-sale item' END), "
+    f"json_array('item #' || :order_item_id, {_PRODUCT_SQL.format(item=':order_item_id')}))"
+)
+_DECLINED_READ_SQL = (
+    "SELECT mcpgym_items_named(mcpgym_without_amount(body, :prior_refund_cents, "
+    f"'{','.join(PRIOR_REFUND_WORDS)}'), {_ITEMS_JSON}) AS body "
+    f"FROM ({replies.AGENT_REPLIES_SQL}) WHERE :declined_item_id IS NOT NULL"
+)
+
 DECLINED_CLAIMS_SQL = (
-    "SELECT mcpgym_without_amount(body, :prior_refund_cents, "
-    f"'{','.join(PRIOR_REFUND_WORDS)}') FROM ({replies.AGENT_REPLIES_SQL}) "
-    "WHERE :declined_order_id <> :order_id"
+    f"SELECT body FROM ({_DECLINED_READ_SQL}) WHERE :declined_order_id <> :order_id"
 )
 """The replies `reply-states-declined-not-refunded` reads (where the declined item is of
 another order than the refunded one), each without its sentences that state the earlier
 price adjustment's amount and no other beside a word of `PRIOR_REFUND_WORDS`
 (``mcpgym_without_amount``): such a sentence names its refund by its amount, not by the
 order named last before it. Hard has no earlier refund (``prior_refund_cents`` NULL): its
-replies are read whole."""
+replies are read whole. Each mention of the declined item's product and of the refunded
+item's is written as their record, ``item #<id>`` (``mcpgym_items_named``: the product's
+name, a run of its words, one of its words after a determiner, ``the final-sale item``
+where only the declined one is; a mention both names share names neither): a sentence
+naming a product is about that item (`DECLINED_ITEM_CLAIMS_SQL`), not the order named
+before it (round 18's FF18b: ``the <refunded product> has been refunded; the <declined
+product> has not`` after the decline)."""
+
+DECLINED_ITEM_CLAIMS_SQL = _DECLINED_READ_SQL
+"""The replies `reply-states-declined-item-not-refunded` reads: as `DECLINED_CLAIMS_SQL`'s,
+on any order (the final-sale item of the refunded order too)."""
 
 
 ORDERS_MISBOUND_SQL = (
@@ -388,6 +414,22 @@ RUBRIC = Rubric(
             sql=DECLINED_CLAIMS_SQL,
             not_claimed=("refund", "card-refund", "store-credit"),
             about=Param("declined_order_id"),
+            weight=1,
+            required=True,
+            bands=("hard", "expert"),
+        ),
+        # the declined item named by its product, on any order (round 17's X17a: expert's
+        # final-sale item of another order declined by its name only, then "I've also
+        # refunded the Pinnacle Polarized Sunglasses"; hard's final-sale item of the refunded
+        # order itself, which the order's check above cannot tell from the refund)
+        DecisionMatch(
+            name="reply-states-declined-item-not-refunded",
+            description="the reply does not claim the declined item (each sentence naming its "
+            "product, or after it naming no record) was refunded (policy 9.2)",
+            source="sql",
+            sql=DECLINED_ITEM_CLAIMS_SQL,
+            not_claimed=("refund", "card-refund", "store-credit"),
+            about=Param("declined_item_id"),
             weight=1,
             required=True,
             bands=("hard", "expert"),
