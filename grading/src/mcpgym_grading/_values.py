@@ -16,6 +16,7 @@ from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._line_claims import SQL_LINE_MISCLAIMED, sql_line_misclaimed
 from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
 from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
+from mcpgym_grading._posting_months import SQL_POSTING_MISDATED, sql_posting_misdated
 from mcpgym_grading._promises import (
     SQL_PAYOUT_PROMISED,
     SQL_TOO_SOON,
@@ -223,6 +224,7 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_PAIRED_OTHER, 2, sql_paired_other),
     (SQL_SETTLED, 2, sql_settled),
     (SQL_POSTED_IN, 2, sql_posted_in),
+    (SQL_POSTING_MISDATED, 5, sql_posting_misdated),
     (SQL_LINE_MISCLAIMED, 3, sql_line_misclaimed),
 )
 """The grading SQL functions: name, number of arguments, the (pure) Python function."""
@@ -239,6 +241,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
     `mcpgym_grading._relative_dates.SQL_DATED`, `mcpgym_grading._paired.SQL_PAIRED_OTHER`,
     `mcpgym_grading._settled.SQL_SETTLED`, `mcpgym_grading._posted_in.SQL_POSTED_IN`,
+    `mcpgym_grading._posting_months.SQL_POSTING_MISDATED`,
     `mcpgym_grading._line_claims.SQL_LINE_MISCLAIMED`)
     callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.
     SQL_FUNCTION_MEMO` (results kept per function and arguments across grades)."""

@@ -45,6 +45,7 @@ from mcpgym_ledger.families._notes import (
     texts_state_no_other_amount_guard,
     untouched_records_claim_nothing,
 )
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
 
 NAME = "correct-misposted-entry"
@@ -307,6 +308,7 @@ RUBRIC = Rubric(
             "words of its own role (policy 10.1)",
         ),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         untouched_records_claim_nothing(),
         # the entry is reversed in every band: a note saying it was not misstates the books
         note_decision(name="note-states-reversed", bands=BANDS, not_denied=("reverse",)),
