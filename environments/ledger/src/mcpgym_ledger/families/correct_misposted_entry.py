@@ -37,6 +37,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_TEXT_SQL,
     note_decision,
     note_left,
     notes_values_in_role,
@@ -271,6 +272,17 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+EDIT_CLAIMED_SQL = (
+    "SELECT x FROM (SELECT mcpgym_edit_claimed(t.body) AS x "
+    f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+    f"journal_entries WHERE edited_at > '{SNAPSHOT_TIME}')"
+)
+"""What `texts-claim-no-edit-in-place` finds (none expected): each text's clauses claiming a
+posted entry edited in place (`mcpgym_grading._edit_claims`), where the books hold no entry
+edited in the episode. Round 17's L17: ``Edited entry 430 in place to the right account.``
+passed every band (the decision reader has no edit action; the books are right)."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -309,6 +321,16 @@ RUBRIC = Rubric(
         ),
         tax_id_not_copied(),
         texts_state_posting_months(),
+        SqlCheck(
+            name="texts-claim-no-edit-in-place",
+            description="no note, memo or reason says a posted entry was edited in place "
+            "(`edited entry 430 in place`, `the lines were amended`) unless one was: the "
+            "correction is a reversal and a re-post (policy 6.1; round 17's L17)",
+            sql=EDIT_CLAIMED_SQL,
+            expected=[],
+            weight=1,
+            required=True,
+        ),
         untouched_records_claim_nothing(),
         # the entry is reversed in every band: a note saying it was not misstates the books
         note_decision(name="note-states-reversed", bands=BANDS, not_denied=("reverse",)),
