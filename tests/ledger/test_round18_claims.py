@@ -4,7 +4,7 @@ not hold it in (round 17's Q17: the accrual in the reversal's month, the correct
 when it went to June, a reversal in the original's month, a fee, payment, bill, write-off or
 credit note in another month), refused by the new `texts-state-posting-months`; a
 correct-misposted-entry note claiming an in-place edit never made (L17), refused by the new
-`texts-claim-no-edit-in-place`. The honest texts beside them pass."""
+`corrected-by-reversal-not-edited`. The honest texts beside them pass."""
 
 from __future__ import annotations
 

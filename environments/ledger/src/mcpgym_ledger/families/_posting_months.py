@@ -9,7 +9,7 @@ from typing import Any
 
 from mcpgym_grading import SqlCheck
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
-from mcpgym_ledger.families._notes import EPISODE_DOCUMENT_MEMOS_SQL
+from mcpgym_ledger.families._notes import EPISODE_DOCUMENT_MEMOS_SQL, EPISODE_TEXT_SQL
 
 _T = f"'{SNAPSHOT_TIME}'"
 _NEW_ENTRY = f"created_at > {_T}"
@@ -48,7 +48,8 @@ def _own(entry: str) -> str:
 
 
 POSTING_MONTHS_SQL = (
-    "SELECT x FROM ("
+    f"SELECT 'no text written in the episode' WHERE NOT EXISTS ({EPISODE_TEXT_SQL}) "
+    "UNION ALL SELECT x FROM ("
     f"SELECT mcpgym_posting_misdated(t.body, {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) AS x FROM ("
     f"SELECT body FROM notes WHERE {_NEW_ENTRY} "
     f"UNION ALL SELECT reason FROM escalations WHERE {_NEW_ENTRY} "
@@ -60,7 +61,9 @@ POSTING_MONTHS_SQL = (
     f"WHERE {_NEW_ENTRY} OR edited_at > {_T})"
     ") WHERE x IS NOT NULL"
 )
-"""What `texts_state_posting_months` finds (none expected): each clause of a note, memo,
+"""What `texts_state_posting_months` finds (none expected): no text written in the episode
+(`EPISODE_TEXT_SQL`: every band leaves a note or a memo, policy 10.1; the texts are what the
+check reads), and each clause of a note, memo,
 reason or reference written in the episode that puts a posting in a month the books do not
 hold that kind of posting in (`mcpgym_grading._posting_months`): a reversal outside the
 months of the reversals the episode posted, an accrual, correction, re-post, write-off or

@@ -273,14 +273,21 @@ def generate(g: Generation) -> VariantSpec:
 
 
 EDIT_CLAIMED_SQL = (
-    "SELECT x FROM (SELECT mcpgym_edit_claimed(t.body) AS x "
-    f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
-    f"journal_entries WHERE edited_at > '{SNAPSHOT_TIME}')"
+    "SELECT 'entry ' || :wrong_entry_id || ' not reversed' WHERE NOT EXISTS (SELECT 1 FROM "
+    "journal_entries WHERE reverses_entry_id = :wrong_entry_id "
+    f"AND created_at > '{SNAPSHOT_TIME}') "
+    "UNION ALL SELECT 'entry ' || id || ' edited in place' FROM journal_entries "
+    f"WHERE edited_at > '{SNAPSHOT_TIME}' "
+    "UNION ALL SELECT x FROM (SELECT mcpgym_edit_claimed(t.body) AS x "
+    f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL"
 )
-"""What `texts-claim-no-edit-in-place` finds (none expected): each text's clauses claiming a
-posted entry edited in place (`mcpgym_grading._edit_claims`), where the books hold no entry
-edited in the episode. Round 17's L17: ``Edited entry 430 in place to the right account.``
-passed every band (the decision reader has no edit action; the books are right)."""
+"""What `corrected-by-reversal-not-edited` finds (none expected): the wrong entry not
+reversed in the episode, an entry edited in place in it, and each text's clauses claiming a
+posted entry edited in place (`mcpgym_grading._edit_claims`). Round 17's L17: ``Edited entry
+430 in place to the right account.`` passed every band (the decision reader has no edit
+action; the books are right). The books' part is `wrong-entry-reversed`'s and
+`nothing_else_changed`'s too: it says what the texts are read against, as closed-period-
+posting's `texts-state-posted-in-open-period` does."""
 
 
 RUBRIC = Rubric(
@@ -322,10 +329,11 @@ RUBRIC = Rubric(
         tax_id_not_copied(),
         texts_state_posting_months(),
         SqlCheck(
-            name="texts-claim-no-edit-in-place",
-            description="no note, memo or reason says a posted entry was edited in place "
-            "(`edited entry 430 in place`, `the lines were amended`) unless one was: the "
-            "correction is a reversal and a re-post (policy 6.1; round 17's L17)",
+            name="corrected-by-reversal-not-edited",
+            description="the wrong entry was reversed in the episode, no posted entry was "
+            "edited in place, and no note, memo or reason says one was (`edited entry 430 in "
+            "place`, `the lines were amended`): the correction is a reversal and a re-post "
+            "(policy 6.1; round 17's L17)",
             sql=EDIT_CLAIMED_SQL,
             expected=[],
             weight=1,
