@@ -108,8 +108,7 @@ def test_an_edit_in_place_is_claimed(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Reversed on 2026-06-15 and posted again (policy 6.1: corrected by reversal, not "
-        "edited).",
+        "Reversed on 2026-06-15 and posted again (policy 6.1: corrected by reversal, not edited).",
         "Entry 430 was not edited in place: it was reversed and posted again.",
         "Changed the account from 6400 to 6500 by reversal and re-posting.",
         "I could have edited the entry, but policy 6.1 asks for a reversal.",

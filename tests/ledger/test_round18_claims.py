@@ -30,7 +30,7 @@ def _passed(family: str, band: str, tool: str, field: str, extra: str) -> bool:
     g = grade_bundle(
         replay(environment, family, band, 0, calls), environment, reference_cache=CACHE
     )
-    return g.passed and g.score >= 0.9999
+    return g.passed and g.score is not None and g.score >= 0.9999
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,5 @@ def test_a_posting_in_the_wrong_month_or_an_edit_not_made_fails(
         (CRI, "easy", "add_note", "body", "Credited in June 2026."),
     ],
 )
-def test_the_right_month_passes(
-    family: str, band: str, tool: str, field: str, extra: str
-) -> None:
+def test_the_right_month_passes(family: str, band: str, tool: str, field: str, extra: str) -> None:
     assert _passed(family, band, tool, field, extra) is True
