@@ -29,7 +29,14 @@ from starlette.routing import Route
 
 def make_app(upstream: str, out: str) -> Starlette:
     """The proxy app: forwards to ``upstream`` and records to ``out`` (JSON lines)."""
-    client = httpx.AsyncClient(base_url=upstream, timeout=httpx.Timeout(None))
+    # no keep-alive upstream: llama-cpp-python closes a connection after an error raised
+    # inside a stream, and a pooled one then fails the next request with ReadError (the
+    # proxy's 500, which the client rightly retried: REAL_MODEL.md)
+    client = httpx.AsyncClient(
+        base_url=upstream,
+        timeout=httpx.Timeout(None),
+        limits=httpx.Limits(max_keepalive_connections=0),
+    )
 
     def record(entry: dict[str, object]) -> None:
         with open(out, "a", encoding="utf-8") as fh:
@@ -50,7 +57,20 @@ def make_app(upstream: str, out: str) -> Starlette:
         up_req = client.build_request(
             request.method, request.url.path, content=raw, headers=headers
         )
-        resp = await client.send(up_req, stream=True)
+        try:
+            resp = await client.send(up_req, stream=True)
+        except httpx.HTTPError as exc:  # recorded too: the client got the proxy's 502
+            record(
+                {
+                    "t0": t0,
+                    "method": request.method,
+                    "path": request.url.path,
+                    "request": req_json,
+                    "status": 502,
+                    "proxy_error": repr(exc),
+                }
+            )
+            return Response(f"proxy: upstream failed: {exc!r}", status_code=502)
         entry: dict[str, object] = {
             "t0": t0,
             "method": request.method,
