@@ -135,7 +135,9 @@ def write_file_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             os.close(fd)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with id ``pid`` runs on this host (another user's counts as alive;
+    an id no process can have, as not). Raises nothing."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -156,7 +158,7 @@ def _writer_alive(name: str) -> bool:
     pid = int(m["pid"])
     if pid == os.getpid():
         return m["token"] == _PROCESS_TOKEN
-    return _pid_alive(pid)
+    return pid_alive(pid)
 
 
 def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
@@ -191,7 +193,7 @@ def sweep_debris(root: Path, max_age_s: float = DEBRIS_MAX_AGE_S) -> list[str]:
         if m is not None and m["locked"] and fcntl is not None and plain:
             if _own(m) or (m["host"] != _HOST_TAG and not old):
                 continue
-            done = _remove_unlocked(entry.path, is_dir)
+            done = remove_unlocked(entry.path, is_dir)
             if done is not None:
                 if done:
                     removed.append(entry.name)
@@ -213,10 +215,16 @@ def _own(m: re.Match[str]) -> bool:
     return m["host"] == _HOST_TAG and int(m["pid"]) == os.getpid() and m["token"] == _PROCESS_TOKEN
 
 
-def _remove_unlocked(path: str, is_dir: bool = True) -> bool | None:
+def remove_unlocked(path: str, is_dir: bool = True) -> bool | None:
     """Remove the directory (or file: ``is_dir`` false) ``path`` when no writer holds its
-    lock (`writer_dir`, `write_file_atomic`), holding the lock while removing it; whether it
-    was removed (``None``: the file system gives no ``flock``, so the lock says nothing)."""
+    ``flock`` (`writer_dir`, `write_file_atomic`, or any writer that locks its own file),
+    holding the lock while removing it.
+
+    Returns:
+        Whether it was removed (``False`` too when ``path`` is gone, a link, or was renamed
+        meanwhile); ``None`` where the file system gives no ``flock``, so the lock says
+        nothing. Raises nothing.
+    """
     flags = os.O_RDONLY | os.O_NOFOLLOW | (os.O_DIRECTORY if is_dir else 0)
     try:
         fd = os.open(path, flags)

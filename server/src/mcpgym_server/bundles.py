@@ -24,7 +24,7 @@ from mcpgym_server._bundle import (
 )
 from mcpgym_server._bundle_files import BundleFiles
 from mcpgym_server._bundle_state import delta_meta, forget_final_sha256
-from mcpgym_server._debris import sweep_debris, write_file_atomic
+from mcpgym_server._debris import pid_alive, remove_unlocked, sweep_debris, write_file_atomic
 from mcpgym_server._delta import PageDelta, PageDigests, page_size_of
 
 __all__ = [
@@ -48,6 +48,8 @@ __all__ = [
     "delta_meta",
     "forget_final_sha256",
     "page_size_of",
+    "pid_alive",
+    "remove_unlocked",
     "sweep_debris",
     "to_jsonable",
     "write_file_atomic",

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from mcpgym_server.bundles import pid_alive, remove_unlocked
+
 if sys.platform == "win32":  # pragma: no cover - no flock: judged by pid
     fcntl: Any = None
 else:
@@ -77,48 +79,11 @@ def sweep_partials(path: Path) -> list[str]:
         pid_text, locked, _ = rest.partition(LOCK_MARK)
         if not entry.is_file(follow_symlinks=False) or not pid_text.isdigit():
             continue
-        gone = _remove_unlocked(entry.path) if locked and fcntl is not None else None
-        if gone is None and not _pid_alive(int(pid_text)):
+        gone = remove_unlocked(entry.path, is_dir=False) if locked and fcntl is not None else None
+        if gone is None and not pid_alive(int(pid_text)):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
                 gone = True
         if gone:
             removed.append(entry.name)
     return removed
-
-
-def _remove_unlocked(path: str) -> bool | None:
-    """Remove ``path`` if no writer holds its lock, holding it meanwhile; whether removed
-    (``None``: no ``flock`` on this file system, the lock says nothing)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:  # renamed into place meanwhile, or gone
-        return False
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # a live export holds it
-            return False
-        except OSError:
-            return None
-        try:
-            if not os.path.samestat(os.fstat(fd), os.lstat(path)):
-                return False
-            os.unlink(path)
-        except OSError:
-            return False
-        return True
-    finally:
-        os.close(fd)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    except (OSError, OverflowError):
-        return False
-    return True
