@@ -26,8 +26,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mcpgym_clients._run_match import selection_key
 from mcpgym_clients.records import ServerInfo
-from mcpgym_clients.runstore import RunStore, _selection_key
+from mcpgym_clients.runstore import RunStore
 from mcpgym_server import Environment, MCPGymError, compute_lock, load_environment
 from mcpgym_server import lock_components as _lock_components
 
@@ -144,9 +145,9 @@ def not_resumed(
     """The line saying why the newest run of the same agent and variant set that has work
     left (``rows``: `RunStore.runs_with_work_left`) is not resumed, or ``None`` when there
     is none (or it matches: then it is resumed)."""
-    key = _selection_key(selection)
+    key = selection_key(selection)
     for row in rows:
-        if _selection_key(row.get("selection") or {}) != key:
+        if selection_key(row.get("selection") or {}) != key:
             continue
         diffs = differences(row, lock=lock, model=model, settings=settings, conditions=conditions)
         if not diffs:

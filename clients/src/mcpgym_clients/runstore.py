@@ -41,7 +41,7 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from sqlite_utils import Database
 
+from mcpgym_clients._run_match import same_inputs
 from mcpgym_clients.errors import ConfigurationError, UsageError
 from mcpgym_clients.measure.usage import USAGE_KEYS
 from mcpgym_clients.store_file import StoreFile
@@ -88,44 +89,6 @@ _DELETE_UNPLAYED = (  # the rows of an earlier stop for the listed slots (throug
 
 def _now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _plain(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return None if value is None else dict(value)
-
-
-def _same_inputs(
-    lock: str,
-    model: str | None,
-    settings: Mapping[str, Any],
-    selection: Mapping[str, Any],
-    conditions: Mapping[str, Any] | None,
-) -> Callable[[Mapping[str, Any]], bool]:
-    """Whether a run's row was started with these inputs (lock, model, settings, conditions
-    equal; the same variant set and epochs, in any spelling or order)."""
-    want = (lock, model, _canonical(dict(settings)), _canonical(_plain(conditions)))
-    wanted_selection = _selection_key(selection)
-
-    def same(row: Mapping[str, Any]) -> bool:
-        got = (row["lock"], row["model"], _canonical(row["settings"] or {}))
-        return (*got, _canonical(row["conditions"])) == want and _selection_key(
-            row["selection"] or {}
-        ) == wanted_selection
-
-    return same
-
-
-def _selection_key(selection: Mapping[str, Any]) -> str:
-    """The part of a selection that decides what a run measures: the variant set (sorted:
-    ``--seeds 2,0-1`` and ``0-2``, ``--tasks a,b`` and ``b,a`` select the same run) and epochs."""
-    variants = selection.get("variants")
-    if isinstance(variants, list):
-        variants = sorted(str(v) for v in variants)
-    return _canonical({"variants": variants, "epochs": selection.get("epochs")})
 
 
 def new_run_id() -> str:
@@ -414,7 +377,7 @@ class RunStore:
         Returns:
             The run id, or ``None``.
         """
-        same = _same_inputs(lock, model, settings, selection, conditions)
+        same = same_inputs(lock, model, settings, selection, conditions)
         for row in self.runs_with_work_left(env=env, agent=agent):
             if same(row):
                 return str(row["id"])
@@ -438,7 +401,7 @@ class RunStore:
         Returns:
             The run's row (JSON columns decoded), or ``None``.
         """
-        same = _same_inputs(lock, model, settings, selection, conditions)
+        same = same_inputs(lock, model, settings, selection, conditions)
         left = {row["id"] for row in self.runs_with_work_left(env=env, agent=agent)}
         rows = self._query(
             "SELECT * FROM runs WHERE baseline_of IS NULL AND env = ? AND agent = ? "
