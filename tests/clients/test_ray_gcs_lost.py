@@ -194,7 +194,10 @@ def test_rays_gcs_killed_mid_campaign_ends_it_with_the_incomplete_line(tmp_path:
     pytest.importorskip("ray")
     store = tmp_path / "runs.db"
     args = [str(Path(sys.executable).with_name("mcpgym")), "eval", "helpdesk"]
-    args += ["--agent", "reference", "--tasks", "all", "--bands", "all", "--seeds", "0-5"]
+    # 200 seeds (5,600 slots): far more than any machine plays in the watch's 7.5 s, so
+    # the campaign is still running when the GCS is found gone (with 6 seeds, a fast
+    # machine played all 168 in those 7.5 s and the run ended complete, exit status 0)
+    args += ["--agent", "reference", "--tasks", "all", "--bands", "all", "--seeds", "0-199"]
     args += ["--no-baseline", "--backend", "ray", "--ray-actors", "1", "--concurrency", "2"]
     args += ["--store", str(store), "--episodes", str(tmp_path / "episodes")]
     env = {
@@ -228,7 +231,7 @@ def test_rays_gcs_killed_mid_campaign_ends_it_with_the_incomplete_line(tmp_path:
     assert "error: Ray's GCS (the cluster's control store) has not answered for" in text
     assert "once it has been gone 30 s" in text
     m = re.search(
-        r"incomplete: (\d+) of 168 planned episodes are unscored \(infra_error \1\); "
+        r"incomplete: (\d+) of 5600 planned episodes are unscored \(infra_error \1\); "
         r"run the same command again to resume run (\S+) and retry them",
         text,
     )
@@ -237,7 +240,7 @@ def test_rays_gcs_killed_mid_campaign_ends_it_with_the_incomplete_line(tmp_path:
         (run,) = runs.runs()
         rows = runs.episodes(run["id"])
     assert run["id"] == m[2] and run["finished_at"] is None
-    assert len(rows) == 168
+    assert len(rows) == 5600
     assert sum(1 for r in rows if not r["scored"]) == int(m[1]) > 0
 
 
