@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,12 @@ from mcpgym_server import Environment
 from tests.toyenv import make_toy_env
 
 CASSETTES = Path(__file__).parent / "cassettes"
+
+# Ray reads this once, when it is first imported: set here, before any test of this folder
+# imports it, so that its workers never run under `uv run` (which would sync an environment
+# without Ray: workers that die at start and actors that never come up). A fixture that sets
+# it later is too late once another test has imported Ray.
+os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
 
 
 @pytest.fixture(scope="session")
