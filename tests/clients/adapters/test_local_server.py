@@ -93,7 +93,8 @@ async def _episodes(tape: Tape, count: int) -> list[Any]:
 
 async def test_a_server_error_repeated_on_a_fresh_episode_is_ours_not_an_outage() -> None:
     # each episode: the first request answered, the second refused alike on all 3 attempts
-    tape = Tape.of(2 * ([_call_turn()] + [_server_error()] * 3))
+    # and in both other forms of its call-only message (`call_only`: sent once each)
+    tape = Tape.of(2 * ([_call_turn()] + [_server_error()] * 5))
     first, fresh = await _episodes(tape, 2)
     assert first.termination == "infra_error"  # once, it may be an outage
     assert fresh.termination == "model_error"
@@ -122,7 +123,8 @@ async def test_a_server_error_naming_a_fresh_request_id_each_time_is_still_alike
 
 async def test_an_outage_stays_infra_error_on_the_fresh_episode() -> None:
     # the server answers one request, then refuses everything alike: nothing in between
-    tape = Tape.of([_call_turn()] + [_server_error()] * 6)
+    # (the first episode's 3 attempts and 2 other call-only forms, the fresh one's 3)
+    tape = Tape.of([_call_turn()] + [_server_error()] * 8)
     first, fresh = await _episodes(tape, 2)
     assert (first.termination, fresh.termination) == ("infra_error", "infra_error")
 
@@ -270,7 +272,7 @@ async def test_a_campaign_stops_at_a_first_prompt_over_the_context(
 async def test_a_campaign_stores_a_repeated_server_error_as_model_error(
     servers: LocalServers, toy_env: Environment
 ) -> None:
-    tape = Tape.of(2 * ([_call_turn()] + [_server_error()] * 3))
+    tape = Tape.of(2 * ([_call_turn()] + [_server_error()] * 5))  # 3 attempts + 2 forms
     retry = RetryPolicy(max_retries=2, sleep=Waits())
     client = ChatCompletionsClient(
         base_url="http://127.0.0.1:8001/v1", transport=tape.httpx_transport(), retry=retry
@@ -296,4 +298,4 @@ async def test_a_campaign_stores_a_repeated_server_error_as_model_error(
     (row,) = result.records
     assert row.termination == "model_error"  # not an outage: not retried forever, not scored
     assert row.error is not None and NULL_CONTENT_ERROR in row.error
-    assert len(tape.requests) == 8  # two episodes of 1 + 3 requests, not three of them
+    assert len(tape.requests) == 12  # two episodes of 1 + 3 + 2 requests, not three of them

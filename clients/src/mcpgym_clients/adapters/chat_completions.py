@@ -114,14 +114,17 @@ class ChatCompletionsClient:
         """The full endpoint URL."""
         return f"{self.base_url}/chat/completions"
 
-    async def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one request body (retrying per `retry`) and return the response object.
+    async def create(
+        self, body: Mapping[str, Any], *, retry: RetryPolicy | None = None
+    ) -> dict[str, Any]:
+        """Send one request body (retrying per ``retry``, default `retry`) and return the
+        response object.
 
         Raises:
             ModelAPIError: transport failure or non-2xx status after the retries, or a
                 body that is not a JSON object.
         """
-        return await with_retries(self.retry, lambda: self._once(body))
+        return await with_retries(retry or self.retry, lambda: self._once(body))
 
     async def _once(self, body: Mapping[str, Any]) -> dict[str, Any]:
         if self.stream:

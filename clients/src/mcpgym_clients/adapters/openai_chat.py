@@ -3,10 +3,11 @@
 Wire format: platform.openai.com/docs/api-reference/chat. The history is the Chat
 Completions ``messages`` list itself. Every call of a turn is answered by its own
 ``role: tool`` message carrying the call's ``tool_call_id``, in order, before the next
-request. An assistant message never carries empty text, nor ``content: null``: a call-only
-message has no ``content`` key at all, the one form every server accepts (OpenAI's schema
-makes content optional with ``tool_calls``; llama-cpp-python's chat templates answer HTTP
-500 to ``null``).
+request. An assistant message never carries whitespace-only text. A call-only message has
+no ``content`` key (OpenAI's schema makes content optional with ``tool_calls``); no form is
+accepted by every server, so ``openai-compatible`` sends it again as ``""``, then ``null``,
+when a server refuses it, and keeps the form that was answered
+(`mcpgym_clients.adapters.call_only`).
 
 ``openai-compatible`` (vLLM, SGLang, Ollama, llama.cpp server, LiteLLM) needs no SDK:
 `ChatCompletionsClient` (streaming by default, so that an abandoned attempt stops on the
@@ -20,7 +21,9 @@ is asked again once with the cap that fits). ``openai`` uses the official ``open
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 from typing import Any
 
 from mcpgym_clients.adapters.base import (
@@ -32,6 +35,12 @@ from mcpgym_clients.adapters.base import (
     require,
     sdk_error,
     text_of,
+)
+from mcpgym_clients.adapters.call_only import (
+    CALL_ONLY_FORMS,
+    CallOnlyForm,
+    form_may_be_refused,
+    with_form,
 )
 from mcpgym_clients.adapters.chat_completions import (
     DEFAULT_BASE_URL,
@@ -46,6 +55,8 @@ from mcpgym_clients.adapters.schemas import openai_parameters, strip_added_nulls
 from mcpgym_clients.adapters.tokens import TOKEN_REQUEST_FIELDS, turn_tokens
 from mcpgym_clients.errors import ModelAPIError
 from mcpgym_clients.protocol import ToolDef, ToolOutcome
+
+logger = logging.getLogger("mcpgym_clients.openai_chat")
 
 DEFAULT_MAX_OUTPUT_TOKENS = 2048
 """``max_tokens`` per response sent by ``openai-compatible`` when ``--max-output-tokens`` is
@@ -130,6 +141,10 @@ class ChatCompletionsAdapter(ModelAdapter):
     default_max_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS
     """``max_tokens`` sent when the settings give none (``None``: send none)."""
 
+    call_only_form: CallOnlyForm = "omitted"
+    """How call-only assistant messages are sent (`mcpgym_clients.adapters.call_only`);
+    changed for the rest of the campaign when the server refuses this form."""
+
     def __init__(
         self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
     ) -> None:
@@ -157,7 +172,10 @@ class ChatCompletionsAdapter(ModelAdapter):
 
     def _body(self, history: list[Any], tools: list[Any]) -> dict[str, Any]:
         s = self.settings
-        body: dict[str, Any] = {"model": s.model, "messages": history, "tools": tools}
+        messages = history
+        if self.call_only_form != "omitted":
+            messages = with_form(history, self.call_only_form)
+        body: dict[str, Any] = {"model": s.model, "messages": messages, "tools": tools}
         if s.temperature is not None:
             body["temperature"] = s.temperature
         if s.seed is not None:
@@ -172,20 +190,63 @@ class ChatCompletionsAdapter(ModelAdapter):
     async def complete(self, history: list[Any], tools: list[Any]) -> ModelTurn:
         """POST the conversation; parse ``choices[0]``. The request body is `_body`
         (the place to add request fields); the reply's full message stays in
-        `ModelTurn.raw`."""
+        `ModelTurn.raw`. A refusal that the call-only messages' form may have caused is
+        answered by `_other_forms`."""
         body = self._body(history, tools)
         try:
-            data = await self.client.create(body)
+            data = await self._create(body)
+        except ModelAPIError as exc:
+            if not form_may_be_refused(exc, body["messages"]):
+                raise
+            data = await self._other_forms(exc, body)
+        turn = chat_turn(data)
+        if getattr(self, "return_tokens", False):
+            turn.tokens = turn_tokens(data)
+        return turn
+
+    async def _create(self, body: dict[str, Any], *, retries: bool = True) -> dict[str, Any]:
+        """One request (with the client's retries unless ``retries`` is false), asked again
+        once with the cap that fits when the server refused prompt + default cap."""
+        policy = None if retries else dataclasses.replace(self.client.retry, max_retries=0)
+        try:
+            return await self.client.create(body, retry=policy)
         except ModelAPIError as exc:
             fitting = self._fitting_cap(exc, body)
             if fitting is None:
                 raise
             body["max_tokens"] = fitting
-            data = await self.client.create(body)
-        turn = chat_turn(data)
-        if getattr(self, "return_tokens", False):
-            turn.tokens = turn_tokens(data)
-        return turn
+            return await self.client.create(body, retry=policy)
+
+    async def _other_forms(self, exc: ModelAPIError, body: dict[str, Any]) -> dict[str, Any]:
+        """Send ``body`` once in each other call-only form (no retries); keep the first
+        form the server answers (logged once per change).
+
+        Raises:
+            ModelAPIError: ``exc``, when no other form is answered either.
+        """
+        tried = self.call_only_form
+        for form in CALL_ONLY_FORMS:
+            if form == tried:
+                continue
+            attempt = {**body, "messages": with_form(body["messages"], form)}
+            try:
+                data = await self._create(attempt, retries=False)
+            except ModelAPIError:
+                continue
+            if self.call_only_form == tried:
+                self.call_only_form = form
+                logger.warning(
+                    "the model server at %s refused a call-only assistant message with "
+                    "content %s (HTTP %s: %s) and answered it with content %s: sending "
+                    "that form from now on",
+                    self.base_url,
+                    tried,
+                    exc.status,
+                    exc.reason[:200],
+                    form,
+                )
+            return data
+        raise exc
 
     def _fitting_cap(self, exc: ModelAPIError, body: dict[str, Any]) -> int | None:
         """The default cap that fits when the server refused prompt + default cap (it
