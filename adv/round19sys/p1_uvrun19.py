@@ -15,16 +15,17 @@ import time
 
 os.environ.pop("RAY_ENABLE_UV_RUN_RUNTIME_ENV", None)
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-import ray  # noqa: E402  # the caller's import, before mcpgym's
-
 import anyio  # noqa: E402
+import ray  # noqa: E402  # the caller's import, before mcpgym's
 
 from mcpgym_clients.backends.ray import ray_backend  # noqa: E402
 from mcpgym_server import load_environment  # noqa: E402
 
 
 async def main() -> None:
-    print("ray", ray.__version__, "uv-run setting", ray._private.ray_constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV)
+    """Start one actor with `ray_backend`; print how long it took or its error."""
+    setting = ray._private.ray_constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV
+    print("ray", ray.__version__, "uv-run setting", setting)
     t0 = time.monotonic()
     try:
         async with ray_backend(
@@ -33,7 +34,8 @@ async def main() -> None:
             print(f"started in {time.monotonic() - t0:.1f} s: {runner.urls}")
     except Exception as exc:
         print(f"failed after {time.monotonic() - t0:.1f} s: {type(exc).__name__}: {exc}")
-    print("job runtime_env:", ray.get_runtime_context().runtime_env if ray.is_initialized() else "-")
+    job = ray.get_runtime_context().runtime_env if ray.is_initialized() else "-"
+    print("job runtime_env:", job)
 
 
 anyio.run(main)

@@ -97,8 +97,8 @@ class _PendingRay:
 
     def __init__(self, logs: Path) -> None:
         self.logs, self.killed, self.stop = logs, [], threading.Event()
-        node = SimpleNamespace(get_logs_dir_path=lambda: str(logs))
-        self._private = SimpleNamespace(worker=SimpleNamespace(global_worker=SimpleNamespace(node=node)))  # fmt: skip
+        worker = SimpleNamespace(node=SimpleNamespace(get_logs_dir_path=lambda: str(logs)))
+        self._private = SimpleNamespace(worker=SimpleNamespace(global_worker=worker))
 
     def get(self, refs: Any, timeout: float) -> Any:
         self.stop.wait(timeout)
