@@ -12,8 +12,10 @@ own error (what the worker printed to ``raylet.err``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -184,10 +186,16 @@ def _drive_under_uv_run(setting: str | None) -> tuple[str, float]:
     root = Path(__file__).parents[2]
     cmd = ["uv", "run", "--no-sync", "--project", str(root), "python", "-c", DRIVER]
     t0 = time.monotonic()
-    done = subprocess.run(
-        cmd, env=env, cwd=root, capture_output=True, text=True, timeout=400, check=False
-    )
-    return done.stdout + done.stderr[-2000:], time.monotonic() - t0
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, _ = proc.communicate(timeout=400)
+    finally:  # Ray's processes too, when the start hangs (a loaded machine)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    return out[-4000:], time.monotonic() - t0
 
 
 @pytest.mark.slow
