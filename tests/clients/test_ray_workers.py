@@ -184,7 +184,9 @@ def _drive_under_uv_run(setting: str | None) -> tuple[str, float]:
     env |= {"RAY_USAGE_STATS_ENABLED": "0", "UV_PYTHON_DOWNLOADS": "never"}
     env |= {UV_RUN_SETTING: setting} if setting is not None else {}
     root = Path(__file__).parents[2]
-    cmd = ["uv", "run", "--no-sync", "--project", str(root), "python", "-c", DRIVER]
+    # no --project: Ray then ships the working directory and its workers sync a new
+    # environment there (with --project they would reuse this checkout's, which has Ray)
+    cmd = ["uv", "run", "--no-sync", "python", "-c", DRIVER]
     t0 = time.monotonic()
     proc = subprocess.Popen(
         cmd, env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
