@@ -50,8 +50,14 @@ os.kill(proc.pid, signal.SIGKILL)
 proc.wait()
 for t in range(0, 70, 10):
     alive = {p: c for p, c in below.items() if Path(f"/proc/{p}").exists()}
-    names = sorted({c.split()[0].rsplit("/", 1)[-1] + " " + " ".join(
-        w for w in c.split()[1:3] if "ray" in w or w.startswith("-")) for c in alive.values()})
+    names = sorted(
+        {
+            c.split()[0].rsplit("/", 1)[-1]
+            + " "
+            + " ".join(w for w in c.split()[1:3] if "ray" in w or w.startswith("-"))
+            for c in alive.values()
+        }
+    )
     print(f"{t:>3} s after kill -9: {len(alive)} alive: {names}")
     if not alive:
         break
