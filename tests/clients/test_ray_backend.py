@@ -254,7 +254,8 @@ def test_a_refusing_model_api_stops_a_ray_campaign_as_it_stops_a_local_one(
         assert code == EXIT_INCOMPLETE, (backend, text)
         assert re.search(
             "stopped: the model API at http://model.test/v1 keeps refusing requests: 3 episode "
-            r"attempts in a row over [0-9.]+ s had every model request refused, the last with "
+            r"attempts in a row over (?:\d+ min )?[0-9.]+ s had every model request refused, "
+            r"the last with "
             r"429 asking to wait 86,400 s \(Retry-After\)",
             text,
         ), (backend, text)

@@ -14,6 +14,7 @@ fake probe); the real ``kill -9`` is ``test_ray_backend.py``'s slow test.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import re
@@ -21,6 +22,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -100,6 +102,62 @@ async def test_watch_gcs_calls_lost_once_the_gcs_is_silent_long_enough() -> None
     # answered at t=1 and t=3; silent from t=3: given up at t=6 (3 s >= 2.5 s), not at t=2
     assert len(said) == 1 and now[0] == 6.0
     assert "has not answered for 3 s" in said[0] and "once it has been gone 10 s" in said[0]
+
+
+@pytest.mark.anyio
+async def test_one_slow_failed_probe_is_no_lost_gcs() -> None:
+    """A probe that fails after 20 s (a GCS or a driver starved of CPU, a thread queued)
+    right after an answer: before, the GCS was given up at once (20 s >= 2.5 s since the
+    last answer); now it takes two failed probes in a row, silence counted from the first."""
+    now = [0.0]
+    answers = iter([(True, 1.0), (False, 20.0), (True, 1.0), (False, 1.0), (False, 1.0)])
+    answers = iter([*answers, (False, 1.0), (False, 1.0)])
+    said: list[str] = []
+
+    def probe() -> bool:
+        ok, took = next(answers)
+        now[0] += took
+        return ok
+
+    with anyio.fail_after(10):
+        await watch_gcs(probe, said.append, after=2.5, ray_wait=10, every=0, clock=lambda: now[0])
+    # the slow failure at t=21 is forgiven (answered at t=22); silent from t=22 (the first
+    # failed probe sent): given up at t=25, its third failure (3 s >= 2.5 s)
+    assert len(said) == 1 and now[0] == 25.0
+    assert "has not answered for 3 s" in said[0]
+
+
+@pytest.mark.anyio
+async def test_the_probe_is_not_queued_behind_the_campaigns_threads() -> None:
+    """Every thread of anyio's default pool busy (the campaign's store writes, actor
+    probes): the GCS is still probed (before, the probe waited for a free thread and the
+    wait counted as the GCS's silence)."""
+    limiter = anyio.to_thread.current_default_thread_limiter()
+    tokens, limiter.total_tokens = limiter.total_tokens, 1
+    release = threading.Event()
+    probed = anyio.Event()
+    said: list[str] = []
+
+    def probe() -> bool:
+        anyio.from_thread.run_sync(probed.set)
+        return True
+
+    async def busy() -> None:  # holds the pool's only thread until released
+        await anyio.to_thread.run_sync(release.wait, abandon_on_cancel=True)
+
+    try:
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(busy)
+                await anyio.wait_all_tasks_blocked()
+                tg.start_soon(functools.partial(watch_gcs, probe, said.append, after=2.5))
+                await probed.wait()
+                release.set()
+                tg.cancel_scope.cancel()
+    finally:
+        release.set()
+        limiter.total_tokens = tokens
+    assert said == []
 
 
 class _Waiting(ReferenceAgent):
@@ -233,6 +291,7 @@ def test_rays_gcs_killed_mid_campaign_ends_it_with_the_incomplete_line(tmp_path:
     assert "error: Ray's GCS (the cluster's control store) has not answered for" in text
     assert "once it has been gone 30 s" in text
     m = re.search(
+        # counts of 1,000 and more are written with thousands separators (5,558 of 5,600)
         r"incomplete: ([\d,]+) of 5,600 planned episodes are unscored \(infra_error \1\); "
         r"run the same command again to resume run (\S+) and retry them",
         text,

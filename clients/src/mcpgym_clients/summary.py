@@ -9,7 +9,7 @@ prints every k with bootstrap intervals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -191,6 +191,23 @@ def unscored_reasons(records: Iterable[EpisodeRecord]) -> dict[str, int]:
     return counts
 
 
+FLAG_NOTES = {
+    "unparsed_tool_call": "unparsed_tool_call: scored as given, the final message looked like a"
+    " tool call no parser read, not necessarily a wrong answer",
+    "context_overflow": "context_overflow: scored as given (max_tokens), the model server's"
+    " context window ended the episode after its first request",
+}
+"""What each flag of `mcpgym_clients.measure.metrics.EPISODE_FLAGS` means, as said after
+the counts."""
+
+
+def flag_notes(counts: Mapping[str, int]) -> str:
+    """`` (NOTE; NOTE)``: the `FLAG_NOTES` of the flags counted (``counts``: flag ->
+    episodes), only those; ``""`` when none is."""
+    notes = [FLAG_NOTES[k] for k, v in counts.items() if v and k in FLAG_NOTES]
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 def flagged_line(records: Iterable[EpisodeRecord], *, reads_text_calls: bool | None) -> str | None:
     """The ``flagged:`` line of an eval's summary, or ``None`` when no scored episode is flagged.
 
@@ -214,12 +231,8 @@ def flagged_line(records: Iterable[EpisodeRecord], *, reads_text_calls: bool | N
     if not any(counts.values()):
         return None
     line = "flagged: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
-    line += f" of {len(scored)} scored episodes"
+    line += f" of {len(scored)} scored episodes" + flag_notes(counts)
     if counts["unparsed_tool_call"]:
-        line += (
-            " (unparsed_tool_call: scored as given, the final message looked like a tool call"
-            " no parser read, not necessarily a wrong answer)"
-        )
         if reads_text_calls is False:
             line += (
                 "; --parse-text-tool-calls reads tool calls written as text (on for"

@@ -108,6 +108,8 @@ class ChatCompletionsClient:
         self._http = httpx.AsyncClient(
             transport=transport, timeout=timeout, headers=all_headers, trust_env=trust_env
         )
+        self.listed_models: list[str] = []
+        """The model ids ``GET /models`` listed at `check` (empty: not asked, or none)."""
 
     @property
     def url(self) -> str:
@@ -172,8 +174,13 @@ class ChatCompletionsClient:
                 bounds = {"max_bytes": cap, "where": self.url, "max_tokens": asked}
                 if not resp.is_success:
                     text = await read_capped(resp.aiter_bytes(), **bounds)
+                    listed = ""
+                    if resp.status_code == 404 and self.listed_models:
+                        if payload.get("model") not in self.listed_models:
+                            names = ", ".join(self.listed_models[:20])
+                            listed = f" (the server lists: {names})"
                     raise ModelAPIError(
-                        f"model API answered {resp.status_code}: {api_error_text(text)}",
+                        f"model API answered {resp.status_code}: {api_error_text(text)}{listed}",
                         status=resp.status_code,
                         body=text[:2000],
                         retry_after=retry_after_seconds(resp.headers),
@@ -243,6 +250,8 @@ class ChatCompletionsClient:
                 status=resp.status_code,
                 body=resp.text[:2000],
             )
+        if resp.is_success:
+            self.listed_models = listed_model_ids(resp.text)
         if resp.status_code == 404:
             try:
                 probe = await self._http.post(self.url, json={}, timeout=CHECK_TIMEOUT)
@@ -262,6 +271,19 @@ class ChatCompletionsClient:
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self._http.aclose()
+
+
+def listed_model_ids(text: str) -> list[str]:
+    """The model ids of a ``GET /models`` answer (``text``: its body, the OpenAI shape
+    ``{"data": [{"id": ...}, ...]}``); ``[]`` for any other body."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    items = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [str(m["id"]) for m in items if isinstance(m, dict) and "id" in m]
 
 
 def api_error_text(text: str) -> str:

@@ -8,13 +8,14 @@ of the episodes it did not play (adversarial round 18, F10). The episodes themse
 need the GCS (the driver talks HTTP and MCP to the actors), but no actor can be replaced or
 stopped through Ray without it, and Ray will end the process.
 
-So `watch_gcs` probes the GCS every `PROBE_EVERY_S` seconds; once it has not answered for
-`lost_after` (a quarter of Ray's reconnect timeout: 15 s by default, a GCS restarted by
-Ray's fault tolerance is back well within it) it calls ``lost`` with the reason, and the
-runner (`RayEpisodeRunner.cluster_lost`) cancels the episodes in flight with
-`ClusterLostError`: the campaign stops as it stops on any error (its slots not played stored
-unscored naming the stop, the ``incomplete:`` line, `EXIT_INCOMPLETE`), with time left to
-stop the actors and Ray before Ray would end the process.
+So `watch_gcs` probes the GCS every `PROBE_EVERY_S` seconds; once `FAILED_PROBES` probes in
+a row have failed and it has not answered for `lost_after` since the first of them was sent
+(a quarter of Ray's reconnect timeout: 15 s by default, a GCS restarted by Ray's fault
+tolerance is back well within it) it calls ``lost`` with the reason, and the runner
+(`RayEpisodeRunner.cluster_lost`) cancels the episodes in flight with `ClusterLostError`:
+the campaign stops as it stops on any error (its slots not played stored unscored naming
+the stop, the ``incomplete:`` line, `EXIT_INCOMPLETE`), with time left to stop the actors
+and Ray before Ray would end the process.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ PROBE_EVERY_S = 2.0
 
 PROBE_TIMEOUT_S = 5.0
 """Seconds one probe waits for the GCS (a loaded machine answers well within it)."""
+
+FAILED_PROBES = 2
+"""Probes in a row that must fail before the GCS is given up (`watch_gcs`)."""
 
 RAY_RECONNECT_S = 60.0
 """Ray's default ``gcs_rpc_server_reconnect_timeout_s``: how long its core worker waits
@@ -99,23 +103,33 @@ async def watch_gcs(
     every: float = PROBE_EVERY_S,
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
-    """Probe the GCS every ``every`` seconds (in a worker thread); once it has not
-    answered for ``after`` seconds, call ``lost`` with the reason once and return.
-    Runs until cancelled otherwise. ``ray_wait``: Ray's reconnect timeout, named in the
-    reason."""
-    last_ok = clock()
+    """Probe the GCS every ``every`` seconds (in a thread of its own, never queued behind
+    the campaign's); once at least `FAILED_PROBES` probes in a row have failed and the
+    GCS has not answered for ``after`` seconds since the first of them was sent, call
+    ``lost`` with the reason once and return. Runs until cancelled otherwise.
+    ``ray_wait``: Ray's reconnect timeout, named in the reason.
+
+    Silence is counted from the first unanswered probe, not from the last answer: time
+    this watch did not run (a loaded machine, a stalled event loop) is no silence of the
+    GCS, and one slow answer is no lost GCS (adversarial round 19, R19-2).
+    """
+    limiter = anyio.CapacityLimiter(1)
+    failed, since = 0, 0.0
     while True:
-        ok = await anyio.to_thread.run_sync(probe, abandon_on_cancel=True)
+        sent = clock()
+        ok = await anyio.to_thread.run_sync(probe, abandon_on_cancel=True, limiter=limiter)
         now = clock()
         if ok:
-            last_ok = now
-        elif now - last_ok >= after:
-            lost(
-                f"Ray's GCS (the cluster's control store) has not answered for "
-                f"{now - last_ok:.0f} s: its process died or its node is unreachable, and Ray "
-                f"ends this process once it has been gone {ray_wait:.0f} s, so the campaign "
-                "stops here (on a cluster, bring its head node back before resuming)"
-            )
-            return
+            failed = 0
+        else:
+            failed, since = failed + 1, since if failed else sent
+            if failed >= FAILED_PROBES and now - since >= after:
+                lost(
+                    f"Ray's GCS (the cluster's control store) has not answered for "
+                    f"{now - since:.0f} s: its process died or its node is unreachable, and "
+                    f"Ray ends this process once it has been gone {ray_wait:.0f} s, so the "
+                    "campaign stops here (on a cluster, bring its head node back before "
+                    "resuming)"
+                )
+                return
         await anyio.sleep(every)
-

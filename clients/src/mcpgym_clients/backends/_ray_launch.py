@@ -19,6 +19,7 @@ import anyio
 import httpx2
 
 from mcpgym_clients.backends._ray_actors import EnvironmentServer, GradingServer
+from mcpgym_clients.backends._ray_workers import UV_RUN_HINT, StartFailures, runs_workers_with_uv
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import InfraError
 from mcpgym_server import Environment, compute_lock
@@ -28,6 +29,10 @@ PROBE_TIMEOUT_S = 30.0
 
 START_TIMEOUT_S = 180.0
 """Seconds Ray gets to place and start the actors."""
+
+WATCH_EVERY_S = 1.0
+"""Seconds between two reads of what Ray's workers printed as they died at start
+(`StartFailures`), while actors start."""
 
 
 @dataclass
@@ -85,14 +90,46 @@ class Launcher:
         def wait() -> list[dict[str, Any]]:
             return ray.get([h.start.remote() for h in handles], timeout=START_TIMEOUT_S)
 
-        try:
-            # abandoned when cancelled (a stop, a lost cluster): actors this driver started
-            # are not detached, Ray ends them with it
-            infos = await anyio.to_thread.run_sync(wait, abandon_on_cancel=True)
-        except Exception as exc:  # Ray's errors: the actor's own exception, or a timeout
+        failures = StartFailures.of(ray)
+        infos: list[dict[str, Any]] = []
+        failed: Exception | None = None
+        died: str | None = None
+
+        async def started(scope: anyio.CancelScope) -> None:
+            nonlocal infos, failed
+            try:
+                # abandoned when cancelled (a stop, a lost cluster, a worker dead at start):
+                # actors this driver started are not detached, Ray ends them with it
+                infos = await anyio.to_thread.run_sync(wait, abandon_on_cancel=True)
+            except Exception as exc:  # Ray's errors: the actor's own exception, a timeout
+                failed = exc
+            scope.cancel()
+
+        async def watch(scope: anyio.CancelScope) -> None:
+            nonlocal died
+            while True:  # a file Ray writes: polled
+                await anyio.sleep(WATCH_EVERY_S)
+                if (died := failures.error()) is not None:
+                    scope.cancel()
+                    return
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(started, tg.cancel_scope)
+            if failures.path is not None:
+                tg.start_soon(watch, tg.cancel_scope)
+        if failed is not None or died is not None:
             for h in handles:
                 await self.kill(h)
-            raise InfraError("ray", f"actors {', '.join(names)} did not start: {exc}") from exc
+            what = f"actors {', '.join(names)} did not start"
+            if failed is not None:
+                raise InfraError("ray", f"{what}: {failed}") from failed
+            # Ray itself would start another worker a minute later, and so on
+            hint = f"; {UV_RUN_HINT}" if runs_workers_with_uv(ray) else ""
+            raise InfraError(
+                "ray",
+                f"{what}: Ray's worker process died at start ({died}, printed to "
+                f"{failures.path}){hint}",
+            )
         actors = [
             Actor(h, i["url"], i["node_id"], n)
             for h, i, n in zip(handles, infos, names, strict=True)

@@ -44,6 +44,7 @@ from mcpgym_clients.backends._ray_gcs import (
     watch_gcs,
 )
 from mcpgym_clients.backends._ray_launch import START_TIMEOUT_S, Actor, Launcher
+from mcpgym_clients.backends._ray_workers import UV_RUN_SETTING, uv_run_setting_applied
 from mcpgym_clients.driver import EpisodeDriver
 from mcpgym_clients.errors import ConfigurationError, InfraError
 from mcpgym_clients.progress import LiveEpisode
@@ -74,8 +75,9 @@ def import_ray() -> ModuleType:
     """
     # Ray ships the working directory to workers of a driver started with `uv run` and
     # runs them with `uv run` there (slow, and not this package's installed copy): off
-    # unless asked for. Read when Ray is imported.
-    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
+    # unless asked for. Read when Ray is first imported: `ray_backend` applies it to a Ray
+    # the caller imported before (`uv_run_setting_applied`).
+    os.environ.setdefault(UV_RUN_SETTING, "0")
     try:
         # optional (the `ray` extra): not installed where CI type-checks
         import ray  # pyright: ignore[reportMissingImports]
@@ -349,6 +351,7 @@ async def ray_backend(
     own = not ray.is_initialized()
     if own:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # an instrument stays offline
+        uv_run_setting_applied(ray)  # workers in this interpreter, unless asked otherwise
 
         def init() -> None:
             ray.init(

@@ -37,6 +37,7 @@ from mcpgym_clients.measure.render import (
     usage_table,
 )
 from mcpgym_clients.measure.usage import format_cost, format_count, usage_lines
+from mcpgym_clients.summary import flag_notes
 
 if TYPE_CHECKING:  # the run store (sqlite_utils, numpy) is imported by the commands
     from mcpgym_clients.runstore import RunStore
@@ -221,8 +222,7 @@ def show(
             console,
             "flagged: "
             + ", ".join(f"{k} {v}" for k, v in flagged.items() if v)
-            + " (scored as given: the final message looked like a tool call no parser "
-            "read, not necessarily a wrong answer)",
+            + flag_notes(flagged),
         )
     ex = m["excluded"]
     if any(ex.values()):
