@@ -152,9 +152,11 @@ class Snapshot:
         """A private copy of the snapshot that `open_private` copies from, and its lock."""
         return self.open_copy(), threading.Lock()
 
-    def open_private(self, *, factory: type[sqlite3.Connection] | None = None) -> sqlite3.Connection:
-        """A new private ``:memory:`` database holding the snapshot's pages, its header as
-        the snapshot's (see `PrivateHeader` for what then differs from `open_copy`'s).
+    def open_private(
+        self, *, factory: type[sqlite3.Connection] | None = None
+    ) -> sqlite3.Connection:
+        """A new private ``:memory:`` database holding the snapshot's bytes; what sealing
+        takes from it is `open_copy`'s once `counted_commits` has written its header.
 
         The pages are copied by SQLite's backup API from a template copy made once: a
         ``:memory:`` database keeps its pages only in its page cache, with no file under
