@@ -523,7 +523,9 @@ class EpisodeManager(SealingMixin):
     def take_final_db(self, episode_id: str) -> sqlite3.Connection | None:
         """The sealed sandbox's connection kept by ``keep_final_db`` (query-only; the caller
         closes it), or ``None`` (not kept, already taken, or not sealed yet). It holds the
-        bytes the bundle's ``final_sha256`` names: nothing writes to it after sealing."""
+        rows and pages the bundle's ``final_sha256`` names (nothing writes to it after
+        sealing); with `private_copy` its header's change counter is the snapshot's, where
+        the bundle's is written by `mcpgym_server._snapshot.counted_commits`."""
         return self._kept.pop(episode_id, None)
 
     def forget_final_db(self, episode_id: str) -> None:
