@@ -24,6 +24,11 @@ rollouts/s (the median over rounds), the CPU time of this process per rollout, a
 ratios to ``in process`` (the trainer path before `Rollouts.direct`) and ``mcpgym eval``.
 ``--ways`` picks some of them (``direct,in process``: the two trainer paths only).
 
+``--copy-ab`` runs each way also as ``WAY [open_copy]``: `EpisodeManager.private_copy` off
+(each sandbox a `Snapshot.open_copy`, the copy before stop 29), the two alternating in the
+rotation: an A/B of the sandbox's copy in one process (ways whose servers run in child
+processes, ``mcpgym eval`` and ``direct xN``, are not switched).
+
 ``--floor`` also prints what bounds the direct path: the same episodes run synchronously
 (no event loop) with the CPU time of each part measured: opening (the snapshot's copy
 and the variant's setup SQL), the tool calls, sealing (the sandbox's copy, the page delta
@@ -39,6 +44,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -193,6 +199,21 @@ def floor(env_name: str, rows: list[TrainingRow], repeats: int) -> None:
     )
 
 
+def _open_copy(way: Any) -> Any:
+    """``way`` run with `EpisodeManager.private_copy` off (sandboxes by `Snapshot.open_copy`:
+    the code path before stop 29), in this process only."""
+    from mcpgym_server.runtime import EpisodeManager
+
+    async def run(i: int) -> tuple[float, float]:
+        EpisodeManager.private_copy = False
+        try:
+            return await way(i)
+        finally:
+            EpisodeManager.private_copy = True
+
+    return run
+
+
 async def main(args: argparse.Namespace) -> None:
     rows = pick_rows(args.env, args.variants)
     if args.floor:
@@ -240,6 +261,10 @@ async def main(args: argparse.Namespace) -> None:
             "mcpgym eval": eval_,
         }
         ways = [(name, every[name]) for name in names]
+        if args.copy_ab:  # each way again with the sandbox copy before stop 29
+            for name, way in list(ways):
+                results[f"{name} [open_copy]"] = []
+                ways.append((f"{name} [open_copy]", _open_copy(way)))
         for i in range(args.rounds):
             k = i % len(ways)
             for name, way in ways[k:] + ways[:k]:  # rotate the order each round
@@ -271,4 +296,9 @@ if __name__ == "__main__":
     p.add_argument("--ways", default="direct,direct xN,in process,over HTTP,mcpgym eval")
     p.add_argument("--workers", type=int, default=2, help="processes for `direct xN`")
     p.add_argument("--floor", action="store_true", help="also print the direct path's parts")
+    p.add_argument(
+        "--copy-ab",
+        action="store_true",
+        help="each way also with sandboxes by open_copy (before stop 29), alternating",
+    )
     anyio.run(main, p.parse_args())

@@ -12,6 +12,8 @@ tool calls), *seal copy* (the final bytes the page delta is taken from) and *clo
 - ``deserialize``: today's (`Snapshot.open_copy`: ``Connection.deserialize`` of the
   snapshot's bytes: SQLite copies the 1 MB);
 - ``backup``: ``Connection.backup`` from a connection holding the snapshot;
+- ``open_private``: the same as the server makes it since stop 29 (`Snapshot.open_private`:
+  the schema cookie put back, the final bytes' header written by `counted_commits`);
 - ``cow``: the snapshot's in-memory file (`mcpgym_grading._cow`) mapped private and
   writable, handed to SQLite in place (``sqlite3_deserialize`` without a copy, room to grow
   to the mapping's size): the kernel copies only the pages an episode writes, and the final
@@ -31,6 +33,7 @@ from typing import Any
 
 from mcpgym_grading import _cow
 from mcpgym_server import Sandbox, VirtualClock, load_environment
+from mcpgym_server._snapshot import counted_commits
 from mcpgym_server.bundles import PageDelta
 from mcpgym_server.runtime import SANDBOX_CACHE_KIB
 
@@ -38,6 +41,15 @@ from mcpgym_server.runtime import SANDBOX_CACHE_KIB
 def deserialize(env: Any) -> tuple[sqlite3.Connection, Callable[[], bytes], Callable[[], None]]:
     db = env.snapshot.open_copy()
     return db, db.serialize, db.close
+
+
+def private(env: Any) -> tuple[sqlite3.Connection, Callable[[], bytes], Callable[[], None]]:
+    db = env.snapshot.open_private()
+
+    def final() -> bytes:  # as sealing takes it: the header's counter written (5 commits)
+        return counted_commits(db.serialize(), 5)
+
+    return db, final, db.close
 
 
 def make_backup(env: Any) -> Callable[[Any], Any]:
@@ -92,6 +104,7 @@ def main() -> None:
     ways: dict[str, Callable[[Any], Any]] = {
         "deserialize": deserialize,
         "backup": make_backup(env),
+        "open_private": private,
         "cow": cow,
     }
     parts = ("open", "setup", "calls", "seal copy", "delta", "close")

@@ -12,13 +12,15 @@ import pytest
 
 from mcpgym_server import BundleError, Environment, EpisodeManager, EpisodeStore
 from mcpgym_server._bundle import FINAL_DB, STATE_DELTA, EpisodeBundle, EpisodeMeta, canonical_json
+from mcpgym_server._snapshot import counted_commits
 
 
 def _sealed(toy_env: Environment, store: EpisodeStore) -> str:
     manager = EpisodeManager(toy_env, store)
     ep = manager.open("set-target", "easy", 1)
     manager.call(ep.id, "put", {"key": "x", "value": "9"})
-    expected = ep.sandbox.db.serialize()
+    # what sealing takes: the sandbox's bytes, the header's change counter written
+    expected = counted_commits(ep.sandbox.db.serialize(), ep.commits)
     manager.seal(ep.id, "ended")
     bundle = store.read(ep.id)
     assert bundle.final_db == expected  # rebuilt byte for byte from the snapshot

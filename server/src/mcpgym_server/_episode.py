@@ -183,6 +183,8 @@ class Episode:
     internal_errors: int = 0
     log_bytes: int = 0
     rate_limited: RateLimited | None = None
+    commits: int = 0
+    """Write transactions run on the sandbox (`mcpgym_server._snapshot.counted_commits`)."""
 
 
 class EpisodeManager(SealingMixin):
@@ -229,6 +231,11 @@ class EpisodeManager(SealingMixin):
     Raises:
         ValueError: ``log_value_cap`` under 1 KiB, or ``log_budget`` under it.
     """
+
+    private_copy: bool = True
+    """Each sandbox is `Snapshot.open_private`'s copy (``False``: `Snapshot.open_copy`'s, as
+    before stop 29; benchmarks and the test that both give the same bundles). Either way a
+    sealed episode's bytes are the same (`mcpgym_server._snapshot.counted_commits`)."""
 
     def __init__(
         self,
@@ -294,8 +301,11 @@ class EpisodeManager(SealingMixin):
         if eid in self._open or eid in self._sealed:
             raise ValueError(f"episode id {eid!r} is already in use")
         db = self._pool.take() or self._new_sandbox_db()
+        commits = 0
         for sql, params in variant.setup:
+            before = db.total_changes
             db.execute(sql, params)
+            commits += db.total_changes != before
         sandbox = Sandbox(
             db=db,
             clock=VirtualClock(self.env.clock_start, self.env.clock_step),
@@ -308,13 +318,18 @@ class EpisodeManager(SealingMixin):
             sandbox=sandbox,
             opened_at=wall_iso(),
             last_activity=time.monotonic(),
+            commits=commits,
         )
         self._open[eid] = ep
         return ep
 
     def _new_sandbox_db(self) -> sqlite3.Connection:
         """A fresh private copy of the snapshot, as each episode's sandbox starts."""
-        db = self.env.snapshot.open_copy(factory=self.connection_factory)
+        snapshot = self.env.snapshot
+        if self.private_copy:
+            db = snapshot.open_private(factory=self.connection_factory)
+        else:
+            db = snapshot.open_copy(factory=self.connection_factory)
         db.execute(f"PRAGMA cache_size = -{SANDBOX_CACHE_KIB}")
         return db
 
@@ -454,6 +469,7 @@ class EpisodeManager(SealingMixin):
 
     def _run_tool(self, ep: Episode, fn: Any, kwargs: dict[str, Any], entry: LogEntry) -> None:
         db = ep.sandbox.db
+        before = db.total_changes
         db.execute("SAVEPOINT mcpgym_step")
         try:
             entry.result = to_jsonable(fn(ep.sandbox, **kwargs))
@@ -471,6 +487,7 @@ class EpisodeManager(SealingMixin):
             entry.result = None
         finally:
             db.execute("RELEASE mcpgym_step")
+            ep.commits += db.total_changes != before
 
     def seal(
         self, episode_id: str, reason: TerminationReason, *, answer: str | None = None
@@ -506,7 +523,9 @@ class EpisodeManager(SealingMixin):
     def take_final_db(self, episode_id: str) -> sqlite3.Connection | None:
         """The sealed sandbox's connection kept by ``keep_final_db`` (query-only; the caller
         closes it), or ``None`` (not kept, already taken, or not sealed yet). It holds the
-        bytes the bundle's ``final_sha256`` names: nothing writes to it after sealing."""
+        rows and pages the bundle's ``final_sha256`` names (nothing writes to it after
+        sealing); with `private_copy` its header's change counter is the snapshot's, where
+        the bundle's is written by `mcpgym_server._snapshot.counted_commits`."""
         return self._kept.pop(episode_id, None)
 
     def forget_final_db(self, episode_id: str) -> None:

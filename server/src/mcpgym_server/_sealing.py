@@ -35,6 +35,7 @@ from mcpgym_server._bundle import (
 from mcpgym_server._delta import PageDelta
 from mcpgym_server._environment import Environment
 from mcpgym_server._logcap import cap_json, utf8
+from mcpgym_server._snapshot import counted_commits
 
 if TYPE_CHECKING:
     from mcpgym_server._episode import Episode
@@ -75,6 +76,7 @@ class SealingMixin:
     _seal_slots: anyio.Semaphore | None
     keep_final_db: bool
     hash_final: bool
+    private_copy: bool
     _kept: dict[str, sqlite3.Connection]
 
     def seal(
@@ -125,11 +127,12 @@ class SealingMixin:
     def _detach(self, episode_id: str, reason: TerminationReason, answer: str | None) -> _Sealing:
         """Take an open episode out of the open set and copy its database (loop thread)."""
         ep = self._open.pop(episode_id)
+        final = serialize_db(ep.sandbox.db)
         job = _Sealing(
             ep=ep,
             reason=reason,
             answer=answer,
-            final=serialize_db(ep.sandbox.db),
+            final=counted_commits(final, ep.commits) if self.private_copy else final,
             sealed_at=wall_iso(),
             clock_end=ep.sandbox.clock.iso(),
             settled=anyio.Event() if _in_event_loop() else None,

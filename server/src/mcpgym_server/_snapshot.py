@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 import weakref
 from collections.abc import Mapping
 from functools import cached_property
@@ -52,6 +53,39 @@ class FrozenSnapshot(sqlite3.Connection):
                 self._memo.clear()
             self._memo[key] = found
         return found
+
+
+_VERSION_NUMBER = (
+    sqlite3.sqlite_version_info[0] * 1_000_000
+    + sqlite3.sqlite_version_info[1] * 1_000
+    + sqlite3.sqlite_version_info[2]
+).to_bytes(4, "big")
+
+
+def counted_commits(data: bytes, commits: int) -> bytes:
+    """``data`` (a `Snapshot.open_private` database's bytes) with the header a file would
+    have after ``commits`` write transactions: what `Snapshot.open_copy`'s gives.
+
+    A database in SQLite's memory VFS (`Snapshot.open_copy`) is a file: each transaction
+    that wrote a page adds one to the file change counter (header bytes 24-27) and writes
+    it again as the version-valid-for number (92-95), with the library's version number
+    (96-99). A ``:memory:`` database never does (no file to tell other connections about),
+    so `open_private`'s keeps the snapshot's; this writes what the file's would be.
+    Everything else in the bytes is the same either way.
+
+    Args:
+        data: the database's bytes (`Connection.serialize`). commits: its write
+            transactions (the caller counts them, `EpisodeManager`).
+
+    Returns:
+        The bytes, the header's three fields rewritten (``data`` itself when ``commits``
+        is 0 or the file is shorter than a header).
+    """
+    if commits <= 0 or len(data) < 100:
+        return data
+    counter = ((int.from_bytes(data[24:28], "big") + commits) & 0xFFFFFFFF).to_bytes(4, "big")
+    mv = memoryview(data)
+    return b"".join((mv[:24], counter, mv[28:92], counter, _VERSION_NUMBER, mv[100:]))
 
 
 def loaded_snapshot(sha256: str) -> Snapshot | None:
@@ -112,6 +146,45 @@ class Snapshot:
         MB): sealing and grading derive a final database's ``final_pages_sha256`` from them
         and the pages its delta changes."""
         return PageDigests.of(self.data)
+
+    @cached_property
+    def _template(self) -> tuple[sqlite3.Connection, threading.Lock]:
+        """A private copy of the snapshot that `open_private` copies from, and its lock."""
+        return self.open_copy(), threading.Lock()
+
+    def open_private(
+        self, *, factory: type[sqlite3.Connection] | None = None
+    ) -> sqlite3.Connection:
+        """A new private ``:memory:`` database holding the snapshot's bytes; what sealing
+        takes from it is `open_copy`'s once `counted_commits` has written its header.
+
+        The pages are copied by SQLite's backup API from a template copy made once: a
+        ``:memory:`` database keeps its pages only in its page cache, with no file under
+        it, so they are copied once here and never again between file and cache (a
+        `open_copy` database, a file in SQLite's memory VFS, copies each page it reads into
+        its page cache). The backup sets the copy's schema cookie (header bytes 40-43) to
+        one past the empty destination's; ``PRAGMA schema_version`` puts the snapshot's
+        back, so the copy's bytes are the snapshot's (`serialize`).
+
+        Args:
+            factory: as `open_copy`'s.
+
+        Returns:
+            A `sqlite3.Connection` with `sqlite3.Row` rows, usable from any thread (the
+            caller serialises access). Thread-safe.
+        """
+        db = sqlite3.connect(
+            ":memory:",
+            check_same_thread=False,
+            isolation_level=None,
+            factory=factory or sqlite3.Connection,
+        )
+        template, lock = self._template
+        with lock:
+            template.backup(db)
+        db.execute(f"PRAGMA schema_version = {int.from_bytes(self.data[40:44], 'big')}")
+        db.row_factory = sqlite3.Row
+        return db
 
     @cached_property
     def sha256(self) -> str:
