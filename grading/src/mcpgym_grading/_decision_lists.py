@@ -32,9 +32,10 @@ _TRAILING_CHECK = re.compile(
 a ticked box claims the base form after it (`_decision_forms._CHECKED`)."""
 
 
-_OPEN_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])(?=[ \t]*\n[ \t]*\n)")
+_OPEN_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])(?=[ \t]*\n[ \t]*\n[ \t]*[^\W\d_])")
 """A paragraph's end with no stop (``> Please refund order #7`` ⏎⏎ ``Done.``): a reading joins
-lines, so it is given a full stop; the paragraph after it is a sentence of its own."""
+lines, so it is given a full stop where the paragraph after it starts with a word (one
+starting with a check mark is a ticked item, `_decision_forms._CHECKED`)."""
 
 
 def _cells(row: re.Match[str]) -> list[str]:
