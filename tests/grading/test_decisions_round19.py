@@ -73,6 +73,9 @@ def test_ellipsis_bound_to_its_record() -> None:
         ("> Please refund order #8\n\nDone, as requested.", "refund"),
         ("Refunded orders:\n- #7\n- #8", "refund"),
         ("Summary\n1. Refund: order #8 \u2714", "refund"),
+        # round 18's W18: the idiom
+        (f"We have taken the hit on {INV}.", "write-off"),
+        (f"Took the loss on {INV}.", "write-off"),
     ],
 )
 def test_claimed(text: str, action: str) -> None:
@@ -92,6 +95,8 @@ def test_claimed(text: str, action: str) -> None:
         ("Not refunded:\n- #8", "refund"),
         ("- [ ] Refund order #8 (with billing)", "refund"),
         ("I could not refund order #8\n\nIt is with billing.", "refund"),
+        (f"We have not taken the hit on {INV}: it went to the controller.", "write-off"),
+        ("The customer took a loss on the deal.", "write-off"),
     ],
 )
 def test_not_claimed(text: str, action: str) -> None:
