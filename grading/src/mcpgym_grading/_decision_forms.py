@@ -436,6 +436,14 @@ order #7``): a claim; ``there's no refund``, ``there isn't a…`` and ``there wi
 not this form."""
 
 
+_REQUEST_DONE = (
+    r"\brequest\s*(?:to\s+|[(\"'\u201c\u2018]+\s*)(?:please\s+)?(?:{base})"
+    r"[^;:!?\n]{{0,40}}?[\"'\u201d\u2019)]*\s+" + _DONE + r"\b"
+)
+"""A request naming the action by its base form (``to refund``, quoted or in brackets), then
+a word of completion (`_DONE`): the request done is the action done."""
+
+
 def _compiled() -> dict[str, _Compiled]:
     out: dict[str, _Compiled] = {}
     for a, (claims, bases) in ACTIONS.items():
@@ -452,6 +460,11 @@ def _compiled() -> dict[str, _Compiled]:
             if a in _NOUNS
             else []
         )
+        if bases and a != "refund-both":  # a request to refund one charge is no refund of both
+            # round 19's Q19: a request that names the action in any words, then done (``Your
+            # request to refund order #7 has been completed``, ``Your request ("refund order
+            # #7") has been completed``); `_NOUNS` held only cancel's ``request to cancel``
+            more.append(_REQUEST_DONE.format(base="|".join(bases)))
         if a in _GERUNDS:
             more.append(rf"{_GERUNDS[a]}{_W}{{0,40}}\b(?:{_WENT_WELL})\b")
             # round 18's V18c: the gerund as the action's noun (``The crediting of INV-… is

@@ -29,7 +29,10 @@ _NO_BEFORE = re.compile(r"\bno\s+(?:\w+\s+)?$")
 _HEDGE = re.compile(
     r"\b(if|once|when|whenever|after|before|until|till|unless|as soon as|whether|"
     r"(?:will|shall|ll)(?!\s+(?:already\s+|now\s+|surely\s+)?have\b)|"
-    r"would|can|could|may|might|should|must|needs? to|ha(?:s|ve) to|going to|d|asked|"
+    r"would|can|could|may|might|should|needs? to|ha(?:s|ve) to|going to|d|asked|"
+    # round 19's H19: ``must have been written off`` says the action is done; it does not
+    # hedge (``should have been refunded by now``: `_decision_ellipsis.spelled_out`)
+    r"must(?!\s+(?:already\s+)?have\s+(?:already\s+)?been\b)|"
     r"ask|asking|want|wanted|"
     r"wants|request|requested|requesting|please|pending|awaiting|"
     r"to be(?!\s+(?:considered|deemed|treated as|regarded as|seen as|taken as)\b)|hope|expect|"

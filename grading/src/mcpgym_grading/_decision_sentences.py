@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from mcpgym_grading._decision_ellipsis import elided
+from mcpgym_grading._decision_lists import headed
 from mcpgym_grading._decision_records import JOINED
 from mcpgym_grading._text import fold
 
@@ -98,7 +100,12 @@ def _named(m: re.Match[str]) -> tuple[str, int, int]:
 
 
 def sentences_about(
-    text: str, value: str, *, carry: bool = True, others: re.Pattern[str] | None = None
+    text: str,
+    value: str,
+    *,
+    carry: bool = True,
+    others: re.Pattern[str] | None = None,
+    prior: str = "",
 ) -> list[str]:
     """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` before a space, and at line
     breaks) that name ``value`` as a whole token, read folded (`fold`). A sentence that also
@@ -117,6 +124,7 @@ def sentences_about(
     (`_REFERS`: ``it``, ``that one``, ``the other order``): ``I've refunded the damaged item
     in full`` closing a reply whose paragraph before declined order #8 is not about #8
     (round 17's FF17a)."""
+    text = headed(text)  # a list's items with their heading (round 19's M19)
     token = _token(value)
     if others is None:
         others = _others(value)
@@ -144,7 +152,10 @@ def sentences_about(
                 if apart and not (_REFERS.search(folded) or names_before & set(_NAMES.findall(s))):
                     continue  # a new paragraph that does not refer back (round 17's FF17a)
                 apart = False
-                out.append(s)
+                prev = fold(items[i - 1][0] if i else prior)
+                out.append(
+                    elided(folded, "it", prior=prev) or elided(folded, "that", prior=prev) or s
+                )
             continue
         last_mine, apart = names[-1][1], False
         names_before = set(_NAMES.findall(s))
@@ -155,17 +166,34 @@ def sentences_about(
             breaks = [m.start() for m in _PIECE_BREAK.finditer(folded, p0, p1)]
             cuts.append(breaks[-1] if breaks else p1)
         cuts.append(len(folded))
-        pieces = [_ended(folded[cuts[i] : cuts[i + 1]]) for i, (_, m) in enumerate(names) if m]
+        prev = fold(items[i - 1][0] if i else prior)
+        pieces = [
+            _verbed(_ended(folded[cuts[k] : cuts[k + 1]]), folded, mine, cuts[k], f"{prev} ")
+            for k, (_, m) in enumerate(names)
+            if m
+        ]
+        whole = _verbed(s, folded, mine, 0, f"{prev} ")
         at = next(i for i, (_, m) in enumerate(names) if m)
         if len(mine) == 1 and at + 1 < len(names) and _PAIRED.match(folded[cuts[at] :]):
             pieces = [folded]  # ``Order #7 or #8 has been refunded`` (round 16's G16)
         elif len(names) > 1 and any(joined.match(piece) for piece in pieces):
             pieces = [folded]  # ``Refunded today: the tent and the stove`` (round 18's X18b)
-        out.extend(pieces if len(names) > 1 else [s])
+        out.extend(pieces if len(names) > 1 else [whole])
         if len(names) == 1 and 0 < i < len(items) - 1 and _asked_again(folded, fold(value)):
             if _YES.match(fold(items[i + 1][0])):
                 out.append(items[i - 1][0])  # ``Refunded #8. Order #7 too? Yes.`` (FF17a')
     return out
+
+
+def _verbed(piece: str, folded: str, mine: list[tuple[int, int]], start: int, prev: str) -> str:
+    """``piece`` (``folded[start:]``'s piece naming the record at a span of ``mine``), or, where
+    its clause naming the record is elliptical, that clause with the verb it borrows
+    (`_decision_ellipsis.elided`) from the text before it in ``folded``, else from ``prev`` (the
+    sentence before), as in round 19's L19 (``Order #7 was refunded, and so was order #8``)."""
+    name = next((folded[x:y] for x, y in mine if x >= start), None)
+    if name is None:
+        return piece
+    return elided(fold(piece), name, prior=prev + folded[:start]) or piece
 
 
 def _ended(piece: str) -> str:
@@ -205,6 +233,9 @@ _REFERS = re.compile(
     r"|\b(?:that|this)\b(?=\s*(?:too|as well|also|[,.;:!?\"\u201d]|$))"
     r"|^\W*(?:that|this)(?:['\u2019]s|\s+(?:is|was|has|had))\s+(?:(?:now|also|already|too)\s+)*"
     r"(?:been|\w+ed)\b"
+    # round 19's Q19: a bare affirmation refers to what came before it (``> Please refund
+    # order #8`` ⏎⏎ ``Done, as requested.``)
+    r"|^\W*(?:(?:yes|ok(?:ay)?)\W+)?(?:all\s+)?(?:done|completed|sorted|taken care of)\b"
 )
 """Words of a sentence that refer back to a record named before (``it``, ``that one``,
 ``the larger one``, ``the other order``, ``That's been refunded``, ``refund that too``;
@@ -231,7 +262,7 @@ def sentences_about_all(text: str, value: str) -> list[str]:
     not "one of the two orders"): a claim there is a claim about each record, a denial is
     not a denial of each ("I couldn't cancel both orders")."""
     token = _token(value)
-    return [s for s in SENTENCE.split(text) if not token.search(fold(s)) and _collective(s)]
+    return [s for s in SENTENCE.split(headed(text)) if not token.search(fold(s)) and _collective(s)]
 
 
 def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
@@ -241,7 +272,7 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
     #8; ``and declined #8`` has a verb of its own)."""
     joined = re.compile(JOINED.format(record=re.escape(record)))
     out: list[str] = []
-    sentences = SENTENCE.split(text)
+    sentences = SENTENCE.split(headed(text))
     for i, sentence in enumerate(sentences):
         after = sentences[i + 1] if i + 1 < len(sentences) else ""
         # a question's answer goes with it (round 18's FF18b: ``Was INV-… written off? Not
@@ -253,7 +284,8 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
             and not (kinds and kinds.search(fold(after)))
             else ""
         )
-        for piece in sentences_about(sentence, record, carry=False, others=kinds):
+        prior = sentences[i - 1] if i else ""
+        for piece in sentences_about(sentence, record, carry=False, others=kinds, prior=prior):
             shared = piece is not sentence and joined.match(fold(piece))
             out.append((fold(sentence) if shared else piece) + answer)
         if not _fragment(sentence, record):

@@ -218,6 +218,12 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             r"processed)\b",
             "recognised the full balance of {it} as bad debt",
         ),
+        # round 19 (round 18's W18): the idiom of taking a loss on the invoice
+        (
+            r"\b(?:took|taken)\s+(?:(?:the|a|this|that|our)\s+)?(?:full\s+)?(?:hit|loss)\s+on\s+"
+            r"(?:(?:the|this|that|its|their)\s+)?(?:inv-\d|invoice|it\b|receivable|balance)",
+            "took the loss on the invoice {it}",
+        ),
         (
             rf"\b(?:inv-\d+(?:-\d+)?|receivables?)\b{_W}{{0,30}}?\b(?:expensed|impaired)\b"
             r"|\b(?:expensed|impaired)\s+(?:(?:the|this|that|its|full)\s+)*(?:inv-\d|receivables?\b)",

@@ -77,6 +77,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from mcpgym_grading._decision_ellipsis import spelled_out
 from mcpgym_grading._decision_forms import (
     _CHECKED,
     _DONE_ABLE,
@@ -96,6 +97,7 @@ from mcpgym_grading._decision_forms import ACTIONS as ACTIONS
 from mcpgym_grading._decision_forms import Action as Action
 from mcpgym_grading._decision_forms import decision_sentence as decision_sentence
 from mcpgym_grading._decision_futures import THIRD_PARTY_OBJECTS, THIRD_PARTY_SKIPS, futures
+from mcpgym_grading._decision_lists import headed
 from mcpgym_grading._decision_objects import changed_record
 from mcpgym_grading._decision_promises import promises
 from mcpgym_grading._decision_results import results
@@ -173,6 +175,7 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     """
     wanted = tuple(ACTIONS) if actions is None else actions
     out: list[Decision] = []
+    text = headed(text)  # a list's items with their heading (round 19's M19)
     readings = reading_texts(text)
     unbroken = _HYPHENATED.sub("", text)
     if unbroken != text:  # a word hyphenated at a line break, read joined (round 12's L12)
@@ -182,6 +185,12 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
         if joined != reading:
             readings.append(joined)
         readings.extend(r for r in _respelled(reading) if r not in readings)
+    for reading in list(readings):
+        # an elliptical clause with the verb it borrows (round 19's L19: ``Order #8 wasn't
+        # refunded at first. Now it is.``)
+        spelled = spelled_out(reading)
+        if spelled is not None and spelled not in readings:
+            readings.append(spelled)
     for reading in readings:
         out.extend(_changed(reading, wanted))
         out.extend(_promised(reading, wanted))

@@ -1,0 +1,80 @@
+"""List items and table rows read with their heading (round 19's M19: ``Refunded orders:`` then
+``- #7`` and ``- #8`` on lines of their own; a markdown table whose header is ``| Refunded
+orders |``).
+
+A line of a list or a table names a record and nothing else; the claim is its heading's. The
+decision readers (`_decisions.decisions`, `_decision_sentences.sentences_about`) cut a text at
+line breaks, so each item is read with its heading put before it (``Refunded orders: #8``),
+as a one-line key names its records (``Cancelled orders: #7``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)])\s+(?!\[[ x]\])")
+"""A list item's marker (``-``, ``*``, ``•``, ``1.``); a checkbox item (``- [x] …``) is read as
+it is (`_decision_forms._CHECKED`)."""
+_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_RULE = re.compile(
+    r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$|^\s*\|?\s*:?-{3,}:?\s*\|?\s*$"
+)
+"""A table's rule under its header (``|---|``, ``| :-- | --: |``)."""
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<h>.+?)|(?P<k>[^|]+?):|\*\*(?P<b>[^*]+?):?\*\*:?)\s*$")
+"""A heading line: markdown's ``## …``, a line ending in ``:``, a bold line."""
+
+
+_TRAILING_CHECK = re.compile(
+    r"^(?P<lead>\s*(?:[-*+\u2022]|\d{1,2}[.)])?\s*)(?P<body>\S.*?)\s*"
+    r"(?P<mark>[\u2705\u2714\u2611\u2713]\ufe0f?)\s*$"
+)
+"""A line ending in a check mark (``1. Refund: order #7 ✔``): read with the mark first, where
+a ticked box claims the base form after it (`_decision_forms._CHECKED`)."""
+
+
+_OPEN_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])(?=[ \t]*\n[ \t]*\n[ \t]*[^\W\d_])")
+"""A paragraph's end with no stop (``> Please refund order #7`` ⏎⏎ ``Done.``): a reading joins
+lines, so it is given a full stop where the paragraph after it starts with a word (one
+starting with a check mark is a ticked item, `_decision_forms._CHECKED`)."""
+
+
+def _cells(row: re.Match[str]) -> list[str]:
+    return [c.strip() for c in row.group(1).split("|")]
+
+
+def headed(text: str) -> str:
+    """``text`` with each list item and table row under a heading read after it: the item's
+    marker replaced by ``"{heading}: "`` (a table's row: ``"{header}: {cell}"`` per cell,
+    ``; `` between), its rule line dropped. A heading holds until a line that is neither a
+    heading, an item nor blank. A line's trailing check mark is put first
+    (`_TRAILING_CHECK`), a paragraph's end given a stop (`_OPEN_PARAGRAPH`)."""
+    text = _OPEN_PARAGRAPH.sub(".", text)
+    lines = [_TRAILING_CHECK.sub(r"\g<lead>\g<mark> \g<body>", line) for line in text.split("\n")]
+    if not any(_ITEM.match(line) or _ROW.match(line) for line in lines):
+        return "\n".join(lines)
+    out: list[str] = []
+    head: str | None = None
+    header: list[str] | None = None
+    for k, line in enumerate(lines):
+        row = _ROW.match(line)
+        if _RULE.match(line):
+            continue
+        if row and k + 1 < len(lines) and _RULE.match(lines[k + 1]):
+            header = _cells(row)  # a table's header
+            out.append(line)
+            continue
+        if row and header and len(_cells(row)) == len(header):
+            pairs = zip(header, _cells(row), strict=True)
+            out.append("; ".join(f"{h}: {c}" for h, c in pairs) + ".")
+            continue
+        item = _ITEM.match(line)
+        if item and head:
+            out.append(f"{head}: {line[item.end() :]}")
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            head = next(g for g in heading.groups() if g).strip()
+        elif line.strip() and not item:
+            head, header = None, None
+        out.append(line)
+    return "\n".join(out)
