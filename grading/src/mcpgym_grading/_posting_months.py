@@ -81,6 +81,26 @@ def _kind(
     return ordered[i][2]
 
 
+_SHORT_DATE = re.compile(r"(\d\d)([-/.])(0[1-9]|1[0-2])\2(\d\d)")
+
+
+_BEFORE_EPISODE = re.compile(
+    r"\b(?:already|previously)\s+(?:(?:been|was|were|is|are|had|has)\s+)?$"
+)
+"""Words before a posting's word saying it was made before the episode (``Already entered
+in April``, ``previously posted``): the clause states no posting of the episode."""
+
+
+def _readings(written: str, y: int, m: int) -> set[str]:
+    """The months a single-month mention ``written`` read as ``(y, m)`` may be: with
+    ``yy-mm-dd`` too for a date of three two-digit parts (``26-06-15``)."""
+    out = {f"{y:04d}-{m:02d}"}
+    short = _SHORT_DATE.fullmatch(written)
+    if short is not None:
+        out.add(f"20{short.group(1)}-{short.group(3)}")
+    return out
+
+
 def _months(arg: str) -> set[str]:
     return {m.strip() for m in arg.split(",") if m.strip()}
 
@@ -108,6 +128,8 @@ def posting_misdated(text: str, rev: str, new: str, generic: str, docs: str) -> 
                 for rx in (_POSTING, _ACTIONS)
                 for c in rx.finditer(clause)
             ]
+            if any(_BEFORE_EPISODE.search(s[a : c[0]]) for c in cues):
+                continue
             if not here or not cues:
                 continue
             roles = [
@@ -127,7 +149,7 @@ def posting_misdated(text: str, rev: str, new: str, generic: str, docs: str) -> 
                 kind = _kind(clause, a, span, cue[:2], roles)
                 if kind == "generic" and _DATED.fullmatch(cue[2]):
                     kind = "docs"
-                if f"{y:04d}-{m:02d}" not in sets[kind]:
+                if not _readings(s[f.start : f.end], y, m) & sets[kind]:
                     out.append(clause.strip())
                     break
     return list(dict.fromkeys(out))

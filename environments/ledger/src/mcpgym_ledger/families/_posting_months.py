@@ -9,7 +9,7 @@ from typing import Any
 
 from mcpgym_grading import SqlCheck
 from mcpgym_ledger.families._identity import SNAPSHOT_TIME
-from mcpgym_ledger.families._notes import EPISODE_DOCUMENT_MEMOS_SQL, EPISODE_TEXT_SQL
+from mcpgym_ledger.families._notes import EPISODE_DOCUMENT_MEMOS_SQL
 
 _T = f"'{SNAPSHOT_TIME}'"
 _NEW_ENTRY = f"created_at > {_T}"
@@ -22,8 +22,28 @@ def _months(where: str, table: str = "journal_entries") -> str:
     )
 
 
-_REV = _months(f"{_NEW_ENTRY} AND reverses_entry_id IS NOT NULL")
-_NEW = _months(f"{_NEW_ENTRY} AND reverses_entry_id IS NULL")
+def _nets(entry: str, sign: str = "") -> str:
+    return (
+        f"SELECT account_id, {sign}SUM(debit_cents - credit_cents) FROM journal_lines "
+        f"WHERE entry_id = {entry} GROUP BY account_id"
+    )
+
+
+BY_HAND_REVERSALS = (
+    f"SELECT e.id FROM journal_entries e WHERE e.{_NEW_ENTRY} AND e.reverses_entry_id IS NULL "
+    "AND EXISTS (SELECT 1 FROM journal_lines WHERE entry_id = e.id) "
+    "AND EXISTS (SELECT 1 FROM journal_entries o WHERE o.id <> e.id "
+    "AND (o.entry_date < e.entry_date OR (o.entry_date = e.entry_date AND o.id < e.id)) "
+    f"AND NOT EXISTS ({_nets('e.id')} EXCEPT {_nets('o.id', '-')}) "
+    f"AND NOT EXISTS ({_nets('o.id', '-')} EXCEPT {_nets('e.id')}))"
+)
+"""The entries posted in the episode that reverse an earlier one by hand (round 19): not
+posted by the reversal tool, their net on every account the negative of an entry dated
+before them (the same day: posted before them). An accrual reversed with its lines swapped
+is a reversal for `texts_state_posting_months` as the tool's is."""
+
+_REV = _months(f"({_NEW_ENTRY} AND reverses_entry_id IS NOT NULL) OR id IN ({BY_HAND_REVERSALS})")
+_NEW = _months(f"{_NEW_ENTRY} AND reverses_entry_id IS NULL AND id NOT IN ({BY_HAND_REVERSALS})")
 _GENERIC = _months(
     f"{_NEW_ENTRY} OR edited_at > {_T} "
     f"OR id IN (SELECT reverses_entry_id FROM journal_entries WHERE {_NEW_ENTRY}) "
@@ -39,6 +59,38 @@ _DOCS = (
 )
 
 
+def _on(entity: str, table: str, dated: str, untouched: str) -> str:
+    """The dates of the record a note is on (``n``), and of its journal entry, when the
+    episode left that record as it was."""
+    where = f"n.entity = '{entity}' AND r.id = n.entity_id AND r.{untouched} <= {_T}"
+    return (
+        f"SELECT r.{dated} AS d FROM {table} r WHERE {where} "
+        f"UNION ALL SELECT j.entry_date FROM {table} r "
+        f"JOIN journal_entries j ON j.id = r.journal_entry_id WHERE {where}"
+    )
+
+
+_NOTED = (
+    "(SELECT group_concat(DISTINCT substr(d, 1, 7)) FROM ("
+    + " UNION ALL ".join(
+        (
+            _on("bill", "bills", "bill_date", "updated_at"),
+            _on("invoice", "invoices", "issue_date", "updated_at"),
+            _on("bank_line", "bank_lines", "line_date", "updated_at"),
+            _on("payment", "payments", "payment_date", "created_at"),
+            _on("credit_note", "credit_notes", "issue_date", "created_at"),
+            "SELECT r.entry_date FROM journal_entries r WHERE n.entity = 'journal_entry' "
+            f"AND r.id = n.entity_id AND r.created_at <= {_T} "
+            f"AND (r.edited_at IS NULL OR r.edited_at <= {_T})",
+        )
+    )
+    + "))"
+)
+"""The months of the record a note is on, where the episode did not write it (round 19): a
+note on another bill saying ``Already entered in April`` states that bill's past, not a
+posting of the episode."""
+
+
 def _own(entry: str) -> str:
     return _months(
         f"id = {entry} OR id = (SELECT reverses_entry_id FROM journal_entries j2 "
@@ -48,11 +100,13 @@ def _own(entry: str) -> str:
 
 
 POSTING_MONTHS_SQL = (
-    f"SELECT 'no text written in the episode' WHERE NOT EXISTS ({EPISODE_TEXT_SQL}) "
-    "UNION ALL SELECT x FROM ("
-    f"SELECT mcpgym_posting_misdated(t.body, {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) AS x FROM ("
-    f"SELECT body FROM notes WHERE {_NEW_ENTRY} "
-    f"UNION ALL SELECT reason FROM escalations WHERE {_NEW_ENTRY} "
+    "SELECT x FROM ("
+    f"SELECT mcpgym_posting_misdated(n.body, {_REV}, {_NEW}, "
+    f"coalesce({_GENERIC}, '') || ',' || coalesce({_NOTED}, ''), {_DOCS}) AS x "
+    f"FROM notes n WHERE n.{_NEW_ENTRY} "
+    f"UNION ALL SELECT mcpgym_posting_misdated(t.body, {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) "
+    "FROM ("
+    f"SELECT reason AS body FROM escalations WHERE {_NEW_ENTRY} "
     f"UNION ALL {EPISODE_DOCUMENT_MEMOS_SQL}) t "
     f"UNION ALL SELECT mcpgym_posting_misdated(e.memo, {_REV}, {_NEW}, {_own('e.id')}, "
     f"{_DOCS}) FROM journal_entries e WHERE e.{_NEW_ENTRY} OR e.edited_at > {_T} "
@@ -61,16 +115,18 @@ POSTING_MONTHS_SQL = (
     f"WHERE {_NEW_ENTRY} OR edited_at > {_T})"
     ") WHERE x IS NOT NULL"
 )
-"""What `texts_state_posting_months` finds (none expected): no text written in the episode
-(`EPISODE_TEXT_SQL`: every band leaves a note or a memo, policy 10.1; the texts are what the
-check reads), and each clause of a note, memo,
+"""What `texts_state_posting_months` finds (none expected): each clause of a note, memo,
 reason or reference written in the episode that puts a posting in a month the books do not
 hold that kind of posting in (`mcpgym_grading._posting_months`): a reversal outside the
 months of the reversals the episode posted, an accrual, correction, re-post, write-off or
 credit outside the months of its other entries, a plain posting outside the months of every
 entry the episode posted, reversed, matched or edited (an entry's own memo: outside that
-entry's month and the month of the entry it reverses), a ``dated`` record outside those and
-the dates of the documents it wrote. The months are read from the books, so either of two
+entry's month and the month of the entry it reverses; a note: those and the months of the
+record it is on where the episode left that record as it was, `_NOTED`), a ``dated`` record
+outside those and the dates of the documents it wrote. A reversal posted by hand
+(`BY_HAND_REVERSALS`) counts as a reversal, not a new posting. An episode that wrote no
+text states no month: the gate's ``misdate-text`` control mutants fail this check
+(`mcpgym_clients.instrument.controls`). The months are read from the books, so either of two
 honest routes (an entry dated otherwise than the reference's) is read against its own."""
 
 
