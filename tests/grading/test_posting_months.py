@@ -5,6 +5,8 @@ post in more than one month (an accrual in May and its reversal in June), and
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mcpgym_grading._edit_claims import edit_claimed, sql_edit_claimed
@@ -82,6 +84,29 @@ def test_the_right_month_or_another_records_month_is_not(
     text: str, months: tuple[str, str, str, str]
 ) -> None:
     assert posting_misdated(text, *months) == []
+
+
+def test_a_short_date_is_read_as_yy_mm_dd_too() -> None:
+    """Round 19: ``26-06-15`` (yy-mm-dd, tests/ledger/test_round14_forms.py) was read only as
+    15 June... of 2015 (dd-mm-yy), outside every month of the books: a false fail."""
+    assert posting_misdated("Reversed on 26-06-15 and posted again.", *CME) == []
+    assert posting_misdated("Reversed on 26-05-15 and posted again.", *CME)
+    assert posting_misdated("Reversed on 26/07/15.", *CME)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Already entered in April; the new email is for a different delivery.",
+        "It was previously posted in January 2026.",
+        "The bill had already been entered in March.",
+    ],
+)
+def test_a_posting_made_before_the_episode_states_nothing(text: str) -> None:
+    """Round 19: a note on another record saying when it was entered before the episode
+    (tests/ledger/test_untouched_records.py) is no posting of the episode."""
+    assert posting_misdated(text, *EVB) == []
+    assert posting_misdated(re.sub(r"(?i)\b(?:already|previously)\s+", "", text), *EVB)
 
 
 def test_the_sql_function_answers_null_where_none() -> None:
