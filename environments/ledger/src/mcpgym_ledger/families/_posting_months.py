@@ -59,38 +59,6 @@ _DOCS = (
 )
 
 
-def _on(entity: str, table: str, dated: str, untouched: str) -> str:
-    """The dates of the record a note is on (``n``), and of its journal entry, when the
-    episode left that record as it was."""
-    where = f"n.entity = '{entity}' AND r.id = n.entity_id AND r.{untouched} <= {_T}"
-    return (
-        f"SELECT r.{dated} AS d FROM {table} r WHERE {where} "
-        f"UNION ALL SELECT j.entry_date FROM {table} r "
-        f"JOIN journal_entries j ON j.id = r.journal_entry_id WHERE {where}"
-    )
-
-
-_NOTED = (
-    "(SELECT group_concat(DISTINCT substr(d, 1, 7)) FROM ("
-    + " UNION ALL ".join(
-        (
-            _on("bill", "bills", "bill_date", "updated_at"),
-            _on("invoice", "invoices", "issue_date", "updated_at"),
-            _on("bank_line", "bank_lines", "line_date", "updated_at"),
-            _on("payment", "payments", "payment_date", "created_at"),
-            _on("credit_note", "credit_notes", "issue_date", "created_at"),
-            "SELECT r.entry_date FROM journal_entries r WHERE n.entity = 'journal_entry' "
-            f"AND r.id = n.entity_id AND r.created_at <= {_T} "
-            f"AND (r.edited_at IS NULL OR r.edited_at <= {_T})",
-        )
-    )
-    + "))"
-)
-"""The months of the record a note is on, where the episode did not write it (round 19): a
-note on another bill saying ``Already entered in April`` states that bill's past, not a
-posting of the episode."""
-
-
 def _own(entry: str) -> str:
     return _months(
         f"id = {entry} OR id = (SELECT reverses_entry_id FROM journal_entries j2 "
@@ -101,12 +69,9 @@ def _own(entry: str) -> str:
 
 POSTING_MONTHS_SQL = (
     "SELECT x FROM ("
-    f"SELECT mcpgym_posting_misdated(n.body, {_REV}, {_NEW}, "
-    f"coalesce({_GENERIC}, '') || ',' || coalesce({_NOTED}, ''), {_DOCS}) AS x "
-    f"FROM notes n WHERE n.{_NEW_ENTRY} "
-    f"UNION ALL SELECT mcpgym_posting_misdated(t.body, {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) "
-    "FROM ("
-    f"SELECT reason AS body FROM escalations WHERE {_NEW_ENTRY} "
+    f"SELECT mcpgym_posting_misdated(t.body, {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) AS x FROM ("
+    f"SELECT body FROM notes WHERE {_NEW_ENTRY} "
+    f"UNION ALL SELECT reason FROM escalations WHERE {_NEW_ENTRY} "
     f"UNION ALL {EPISODE_DOCUMENT_MEMOS_SQL}) t "
     f"UNION ALL SELECT mcpgym_posting_misdated(e.memo, {_REV}, {_NEW}, {_own('e.id')}, "
     f"{_DOCS}) FROM journal_entries e WHERE e.{_NEW_ENTRY} OR e.edited_at > {_T} "
@@ -121,13 +86,12 @@ hold that kind of posting in (`mcpgym_grading._posting_months`): a reversal outs
 months of the reversals the episode posted, an accrual, correction, re-post, write-off or
 credit outside the months of its other entries, a plain posting outside the months of every
 entry the episode posted, reversed, matched or edited (an entry's own memo: outside that
-entry's month and the month of the entry it reverses; a note: those and the months of the
-record it is on where the episode left that record as it was, `_NOTED`), a ``dated`` record
-outside those and the dates of the documents it wrote. A reversal posted by hand
-(`BY_HAND_REVERSALS`) counts as a reversal, not a new posting. An episode that wrote no
-text states no month: the gate's ``misdate-text`` control mutants fail this check
-(`mcpgym_clients.instrument.controls`). The months are read from the books, so either of two
-honest routes (an entry dated otherwise than the reference's) is read against its own."""
+entry's month and the month of the entry it reverses), a ``dated`` record outside those and
+the dates of the documents it wrote. A reversal posted by hand (`BY_HAND_REVERSALS`) counts
+as a reversal, not a new posting. An episode that wrote no text states no month: the gate's
+``misdate-text`` control mutants fail this check (`mcpgym_clients.instrument.controls`). The
+months are read from the books, so either of two honest routes (an entry dated otherwise
+than the reference's) is read against its own."""
 
 
 def texts_state_posting_months(**kw: Any) -> SqlCheck:
