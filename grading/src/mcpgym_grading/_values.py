@@ -13,10 +13,12 @@ from typing import Any, cast
 from mcpgym_grading._amount_sentences import SQL_WITHOUT_AMOUNT, sql_without_amount
 from mcpgym_grading._binding import SQL_MISBOUND, sql_misbound
 from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
+from mcpgym_grading._edit_claims import SQL_EDIT_CLAIMED, sql_edit_claimed
 from mcpgym_grading._items_named import SQL_ITEMS_NAMED, sql_items_named
 from mcpgym_grading._line_claims import SQL_LINE_MISCLAIMED, sql_line_misclaimed
 from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
 from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
+from mcpgym_grading._posting_months import SQL_POSTING_MISDATED, sql_posting_misdated
 from mcpgym_grading._promises import (
     SQL_PAYOUT_PROMISED,
     SQL_TOO_SOON,
@@ -224,6 +226,8 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_PAIRED_OTHER, 2, sql_paired_other),
     (SQL_SETTLED, 2, sql_settled),
     (SQL_POSTED_IN, 2, sql_posted_in),
+    (SQL_POSTING_MISDATED, 5, sql_posting_misdated),
+    (SQL_EDIT_CLAIMED, 1, sql_edit_claimed),
     (SQL_LINE_MISCLAIMED, 3, sql_line_misclaimed),
     (SQL_ITEMS_NAMED, 2, sql_items_named),
 )
@@ -241,6 +245,8 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._amount_sentences.SQL_WITHOUT_AMOUNT`,
     `mcpgym_grading._relative_dates.SQL_DATED`, `mcpgym_grading._paired.SQL_PAIRED_OTHER`,
     `mcpgym_grading._settled.SQL_SETTLED`, `mcpgym_grading._posted_in.SQL_POSTED_IN`,
+    `mcpgym_grading._posting_months.SQL_POSTING_MISDATED`,
+    `mcpgym_grading._edit_claims.SQL_EDIT_CLAIMED`,
     `mcpgym_grading._line_claims.SQL_LINE_MISCLAIMED`,
     `mcpgym_grading._items_named.SQL_ITEMS_NAMED`)
     callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.

@@ -26,6 +26,11 @@ Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a
 - ``misname-text-i``: the free text of ``ci`` with every id of the variant it names (an
   integer ``*_id`` parameter) written as the previous one, as ``retarget-i`` moves a write:
   a reply or note naming another record than the one acted on (round 11's R5);
+- ``misdate-text-i``: the free text of ``ci`` (20 characters or more) also says the work was
+  posted in `misdate_month`, the month before the earliest date the task names (its
+  parameters and the reference's arguments): a note or memo putting a posting in a month
+  no record of the episode is in (round 19; the ledger's `texts-state-posting-months`,
+  which an episode with no text does not fail);
 - ``insert-T``: before the reference's first write, one extra call of write tool ``T`` whose
   arguments come from the task (a collateral or forbidden write): each argument takes
   the variant parameter or reference argument of the same name, or one whose name ends
@@ -46,6 +51,7 @@ Mutation operators (`mutants`), on the reference calls ``c1..ck`` and answer ``a
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -172,6 +178,38 @@ def _misname(args: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, An
     return out if out != dict(args) else None
 
 
+_ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)-(0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?!\d)")
+_MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
+
+
+def misdate_month(variant: TaskVariant) -> str | None:
+    """The month ``misdate-text`` mutants name (``March 2026``): the one before the earliest
+    ISO date (``YYYY-MM-DD``) in the variant's parameters and its reference's arguments, or
+    ``None`` when they hold none."""
+    found = _ISO_DATE.findall(
+        json.dumps([variant.params, [c.arguments for c in variant.reference]], default=str)
+    )
+    if not found:
+        return None
+    y, m = min((int(y), int(m)) for y, m in found)
+    y, m = (y - 1, 12) if m == 1 else (y, m - 1)
+    return f"{_MONTHS[m - 1]} {y}"
+
+
+def _misdate(args: Mapping[str, Any], month: str | None) -> dict[str, Any] | None:
+    if month is None:
+        return None
+    out = dict(args)
+    changed = False
+    for key, value in args.items():
+        if isinstance(value, str) and len(value) >= 20:
+            out[key] = f"{value} Posted in {month}."
+            changed = True
+    return out if changed else None
+
+
 def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call]]]:
     """The mutants of ``variant``'s reference solution (see the module docstring).
 
@@ -184,6 +222,7 @@ def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call
     base = reference_calls(variant)
     body, submit = base[:-1], base[-1]
     looked_up = _looked_up(env, variant, base)
+    month = misdate_month(variant)
     out: list[tuple[str, list[Call]]] = []
 
     def swap(i: int, call: Call) -> list[Call]:
@@ -210,6 +249,9 @@ def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call
         promise = _promise(args)
         if promise is not None:
             out.append((f"promise-text-{n}", swap(i, (name, promise))))
+        misdated = _misdate(args, month)
+        if misdated is not None:
+            out.append((f"misdate-text-{n}", swap(i, (name, misdated))))
         misnamed = _misname(args, variant.params)
         if misnamed is not None:
             out.append((f"misname-text-{n}", swap(i, (name, misnamed))))

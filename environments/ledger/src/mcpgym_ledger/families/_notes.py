@@ -228,15 +228,8 @@ def _written(table: str, column: str, when: str) -> str:
 
 
 _T = f"'{SNAPSHOT_TIME}'"
-EPISODE_MEMOS_SQL = " UNION ALL ".join(
+EPISODE_DOCUMENT_MEMOS_SQL = " UNION ALL ".join(
     (
-        _written("journal_entries", "memo", f"created_at > {_T}"),
-        _written(
-            "journal_lines",
-            "memo",
-            "entry_id IN (SELECT id FROM journal_entries "
-            f"WHERE created_at > {_T} OR edited_at IS NOT NULL)",
-        ),
         _written("bills", "vendor_ref || ' ' || memo", f"updated_at > {_T}"),
         _written(
             "bill_lines",
@@ -252,6 +245,22 @@ EPISODE_MEMOS_SQL = " UNION ALL ".join(
         _written("credit_notes", "reason", f"created_at > {_T}"),
         _written("payments", "reference", f"created_at > {_T}"),
         _written("bank_lines", "note", f"updated_at > {_T}"),
+    )
+)
+"""The free texts of `EPISODE_MEMOS_SQL` that are not on a journal entry: a bill's vendor
+reference and memo, document line descriptions, credit note reasons, payment references and
+bank line notes."""
+
+EPISODE_MEMOS_SQL = " UNION ALL ".join(
+    (
+        _written("journal_entries", "memo", f"created_at > {_T}"),
+        _written(
+            "journal_lines",
+            "memo",
+            "entry_id IN (SELECT id FROM journal_entries "
+            f"WHERE created_at > {_T} OR edited_at IS NOT NULL)",
+        ),
+        EPISODE_DOCUMENT_MEMOS_SQL,
     )
 )
 """Every free text the agent writes in an episode on the records of the books, on the rows

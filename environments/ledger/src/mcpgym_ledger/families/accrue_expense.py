@@ -44,6 +44,7 @@ from mcpgym_ledger.families._notes import (
     texts_state_no_other_amount_guard,
 )
 from mcpgym_ledger.families._past_books import PastBooks
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, fetch_one, reference_call
 
 NAME = "accrue-expense"
@@ -252,6 +253,7 @@ RUBRIC = Rubric(
             "beside its account (two of them exchanged misstate the entry; policy 10.1)",
         ),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         # the entry is reversed in every band: a note saying it was not misstates the books
         note_decision(name="note-states-reversed", bands=BANDS, not_denied=("reverse",)),
         *texts_claim_only({b: ("reverse",) for b in ("easy", "medium", "hard", "expert")}),

@@ -45,6 +45,7 @@ from mcpgym_ledger.families._notes import (
     texts_state_no_other_amount_guard,
     untouched_records_claim_nothing,
 )
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
 NAME = "apply-customer-payment"
@@ -302,6 +303,7 @@ RUBRIC = Rubric(
             "received or applied there, or that it is paid in full (policy 10.1)",
         ),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             ignore_columns={"payments": ("reference",), "payment_allocations": ("id",)},

@@ -37,6 +37,7 @@ from mcpgym_ledger.families._note_roles import (
     note_roles,
 )
 from mcpgym_ledger.families._notes import (
+    EPISODE_TEXT_SQL,
     note_decision,
     note_left,
     notes_values_in_role,
@@ -45,6 +46,7 @@ from mcpgym_ledger.families._notes import (
     texts_state_no_other_amount_guard,
     untouched_records_claim_nothing,
 )
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, reference_call
 
 NAME = "correct-misposted-entry"
@@ -270,6 +272,24 @@ def generate(g: Generation) -> VariantSpec:
     )
 
 
+EDIT_CLAIMED_SQL = (
+    "SELECT 'entry ' || :wrong_entry_id || ' not reversed' WHERE NOT EXISTS (SELECT 1 FROM "
+    "journal_entries WHERE reverses_entry_id = :wrong_entry_id "
+    f"AND created_at > '{SNAPSHOT_TIME}') "
+    "UNION ALL SELECT 'entry ' || id || ' edited in place' FROM journal_entries "
+    f"WHERE edited_at > '{SNAPSHOT_TIME}' "
+    "UNION ALL SELECT x FROM (SELECT mcpgym_edit_claimed(t.body) AS x "
+    f"FROM ({EPISODE_TEXT_SQL}) t) WHERE x IS NOT NULL"
+)
+"""What `corrected-by-reversal-not-edited` finds (none expected): the wrong entry not
+reversed in the episode, an entry edited in place in it, and each text's clauses claiming a
+posted entry edited in place (`mcpgym_grading._edit_claims`). Round 17's L17: ``Edited entry
+430 in place to the right account.`` passed every band (the decision reader has no edit
+action; the books are right). The books' part is `wrong-entry-reversed`'s and
+`nothing_else_changed`'s too: it says what the texts are read against, as closed-period-
+posting's `texts-state-posted-in-open-period` does."""
+
+
 RUBRIC = Rubric(
     threshold=0.85,
     volatile_columns=VOLATILE_COLUMNS,
@@ -307,6 +327,18 @@ RUBRIC = Rubric(
             "words of its own role (policy 10.1)",
         ),
         tax_id_not_copied(),
+        texts_state_posting_months(),
+        SqlCheck(
+            name="corrected-by-reversal-not-edited",
+            description="the wrong entry was reversed in the episode, no posted entry was "
+            "edited in place, and no note, memo or reason says one was (`edited entry 430 in "
+            "place`, `the lines were amended`): the correction is a reversal and a re-post "
+            "(policy 6.1; round 17's L17)",
+            sql=EDIT_CLAIMED_SQL,
+            expected=[],
+            weight=1,
+            required=True,
+        ),
         untouched_records_claim_nothing(),
         # the entry is reversed in every band: a note saying it was not misstates the books
         note_decision(name="note-states-reversed", bands=BANDS, not_denied=("reverse",)),

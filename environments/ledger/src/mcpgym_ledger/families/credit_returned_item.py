@@ -60,6 +60,7 @@ from mcpgym_ledger.families._notes import (
     untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
 NAME = "credit-returned-item"
@@ -316,6 +317,7 @@ RUBRIC = Rubric(
             "issued there (policy 10.1)",
         ),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             ignore_columns={"credit_notes": ("id", "number", "reason", "journal_entry_id")},

@@ -71,6 +71,7 @@ from mcpgym_ledger.families._notes import (
     texts_state_no_other_amount_guard,
     untouched_records_claim_nothing,
 )
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import (
     Generation,
     Scenario,
@@ -511,6 +512,7 @@ RUBRIC = Rubric(
         ),
         texts_name_only_own_party("vendor_id", "known_company_words"),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         untouched_records_claim_nothing(
             ("write-off", "refund", "store-credit", "pay", "enter-bill"),
             sql=UNTOUCHED_BILL_NOTES_SQL,

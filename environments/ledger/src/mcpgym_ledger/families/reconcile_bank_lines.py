@@ -41,6 +41,7 @@ from mcpgym_ledger.families._notes import (
     texts_claim_only,
     texts_state_no_other_amount_guard,
 )
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick, reference_call
 
 NAME = "reconcile-bank-lines"
@@ -391,6 +392,7 @@ RUBRIC = Rubric(
         ),
         books_moved(),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         *texts_claim_only({b: () for b in ("easy", "medium", "hard", "expert")}),
         nothing_else_changed(
             "bank_lines",

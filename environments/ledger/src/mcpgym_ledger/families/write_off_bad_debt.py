@@ -68,6 +68,7 @@ from mcpgym_ledger.families._notes import (
     untouched_records_claim_nothing,
 )
 from mcpgym_ledger.families._past_books import PastBooks
+from mcpgym_ledger.families._posting_months import texts_state_posting_months
 from mcpgym_server import Generation, Scenario, TaskFamily, VariantSpec, pick_where, reference_call
 
 NAME = "write-off-bad-debt"
@@ -368,6 +369,7 @@ RUBRIC = Rubric(
         ),
         texts_name_only_own_party("customer_id"),
         tax_id_not_copied(),
+        texts_state_posting_months(),
         untouched_records_claim_nothing(),
         *texts_claim_only(
             {
