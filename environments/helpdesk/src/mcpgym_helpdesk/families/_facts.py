@@ -143,7 +143,9 @@ def replies_state_own_facts(
     union = " UNION ALL ".join(roles)
     known = ", j.known" if known_sql else ""
     return texts_read_check(
-        "rr(v, c) AS (" + union + "), "
+        "rr(v, c) AS ("
+        + union
+        + "), "
         + (f"kn(k) AS ({known_sql}), " if known_sql else "")
         + "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles"
         + (", (SELECT json_group_array(k) FROM kn WHERE k IS NOT NULL) AS known" * bool(known_sql))
