@@ -153,6 +153,17 @@ def date_leaked(text: str, value: str) -> bool:
     return _year_apart(text, month, day, year)
 
 
+_AGE = re.compile(
+    r"\b(?:turn(?:ed|s|ing)?|you(?:['\u2019]re|\s+are|\s+were)(?:\s+(?:now|already|just))?"
+    r"|aged?|age\s+of|age\s*:)\s+(?:1[01]\d|[1-9]?\d)(?!\d|[.,]\d|\s*%|\s*(?:items?|orders?"
+    r"|days?|minutes?|hours?|dollars?|cents?))\b"
+    r"|(?<![\d.,$])(?:1[01]\d|[1-9]?\d)[\s-]+years?[\s-]+old\b",
+    re.IGNORECASE,
+)
+"""An age (``you turned 41``, ``you're 41 now``, ``age 41``, ``41 years old``): with the
+month and day of a date of birth it gives the year (the birth year is this year less the
+age, or one more)."""
+
 _YEAR_CUE = re.compile(r"\b(?:year|born|birth)", re.IGNORECASE)
 YEAR_CUE_GAP = 40
 """Most characters between a year told apart and the word that says it is a year."""
@@ -163,13 +174,15 @@ def _year_apart(
 ) -> bool:
     """The month and day in one sentence, the year in another where a word beside it says
     it is the year (``The birthday on file is July 11. The birth year on file is 1984.``):
-    the date told in two sentences (round 17's Z17d)."""
+    the date told in two sentences (round 17's Z17d); or the year given as an age anywhere
+    in the text (`_AGE`: ``You turned 41 this year; your birthday on file is July 11.``,
+    round 18's P18b)."""
     years = [
         m
         for m in year.finditer(text)
         if _YEAR_CUE.search(text, max(0, m.start() - YEAR_CUE_GAP), m.end() + YEAR_CUE_GAP)
     ]
-    if not years:
+    if not years and not _AGE.search(text):
         return False
     for sentence in _SENTENCE.split(text):
         months = [m.span() for m in month.finditer(sentence)]

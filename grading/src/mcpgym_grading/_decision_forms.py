@@ -153,6 +153,11 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\brefunded\s+(?:it|you|(?:the|your|that)\s+(?:duplicate\s+|double\s+|extra\s+)?"
             r"(?:charge|payment|amount))\s+twice\b"
             r"|\brefunded\s+(?:[2-9]\d\d|\d{4,})\s?%",
+            # round 18's C18b: both charges told gone from the card, not refunded
+            r"(?<!\bone of the )(?<!\bone of your )(?<!\bone of )\b(?:both|each|all|the two|two)"
+            r"(?: of)?(?: the| your| these| those)?\s+(?:\w+\s+)?(?:charges|payments|"
+            r"transactions)\b[^.;:!?\n]{0,30}?\b(?:are|were|have|has|is)\s+(?:(?:now|all|also|"
+            r"both|been|already)\s+)*(?:gone|removed|cleared|off\b|taken off|wiped|voided|dropped)",
         ),
         (r"\brefund\b",),
     ),

@@ -61,6 +61,7 @@ from typing import Any, cast
 from mcpgym_grading._clauses import _CLAUSE_END, _cue_pattern, cue_literal
 from mcpgym_grading._date_forms import more_dates, unread_dates
 from mcpgym_grading._id_forms import loose_ids
+from mcpgym_grading._long_ids import unknown_long_ids
 from mcpgym_grading._money_prepare import prepare
 from mcpgym_grading._value_dates import iso_dates, word_dates_iso
 
@@ -454,13 +455,25 @@ empty is left out; a number is read as its decimal text: an order number). A mal
 ``roles`` is an error of the query (the check is an evaluation error, never a pass).
 Only values a role's words bind are reported here (``order #100511``, ``estimated delivery
 2026-09-30``, ``ending in 1111``): an unbound value of a role's kind (a date of birth the
-customer gave, a bare list of numbers) is left to the checks that read look-alike forms."""
+customer gave, a bare list of numbers) is left to the checks that read look-alike forms.
+
+``mcpgym_misstated(text, roles, known)``: also every id of ten digits or more of a role's kind
+that no role and none of ``known`` holds (a JSON array of the ids on file: every tracking
+number the store holds), bound or not (`mcpgym_grading._long_ids`: a wrong tracking number in
+a link or with no cue, round 17's N17o). A malformed ``known`` is an error of the query."""
 
 
-def sql_misstated(text: object, roles: object) -> str | None:
-    """`SQL_MISSTATED` (see there); raises ValueError for a malformed ``roles``."""
+def sql_misstated(text: object, roles: object, known: object = None) -> str | None:
+    """`SQL_MISSTATED` (see there), with ``known`` (three arguments) or without (None);
+    raises ValueError for a malformed ``roles`` or ``known``."""
     if not isinstance(text, str):
         return None
+    held: list[str] | None = None
+    if known is not None:
+        raw_known = json.loads(known) if isinstance(known, str) else None
+        if not isinstance(raw_known, list):
+            raise ValueError(f"{SQL_MISSTATED}: known must be a JSON array text, got {known!r}")
+        held = [str(v) for v in cast("list[Any]", raw_known) if v is not None]
     raw = json.loads(roles) if isinstance(roles, str) else None
     if not isinstance(raw, list):
         raise ValueError(f"{SQL_MISSTATED}: roles must be a JSON array text, got {roles!r}")
@@ -479,6 +492,9 @@ def sql_misstated(text: object, roles: object) -> str | None:
     # but for a shotgun of dates (`_date_shotgun`)
     shotgun = _date_shotgun(text, parsed, misplaced)
     misplaced = [m for m in misplaced if " (as " in m or m in shotgun]
+    if held is not None:
+        # an id of ten digits or more of a role's kind that nothing holds (N17o)
+        misplaced += unknown_long_ids(text, [v for v, _ in parsed], held, _kind)
     return "\n".join(dict.fromkeys(misplaced)) or None
 
 

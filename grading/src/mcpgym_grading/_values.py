@@ -213,6 +213,7 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_WITHOUT, 4, sql_without_bound),
     (SQL_MISBOUND, 2, sql_misbound),
     (SQL_MISSTATED, 2, sql_misstated),
+    (SQL_MISSTATED, 3, sql_misstated),
     (SQL_REVERSED, 3, sql_reversed),
     (SQL_TOO_SOON, 2, sql_too_soon),
     (SQL_PAYOUT_PROMISED, 2, sql_payout_promised),

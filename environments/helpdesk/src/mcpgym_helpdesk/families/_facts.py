@@ -104,6 +104,15 @@ house number (``3787 Dogwood Lane``) or a digit group is no card; and ``*`` and 
 (``your card *5502``, round 18's F18c: another card's ``*5503`` beside ``card`` passed)."""
 
 
+TRACKING_ON_FILE_SQL = (
+    "SELECT tracking_number FROM shipments UNION SELECT return_tracking_number FROM returns"
+)
+"""Every tracking number the store holds (any order's, any customer's, a return's): the ids
+on file that `replies_state_own_facts`'s ``known_sql`` leaves to the checks refusing other
+records' values, where an id of ten digits or more of a role's kind that none of them holds
+fails (round 17's N17o: the right number with its last digit changed, in a link or bare)."""
+
+
 def role(value_sql: str, cues: Sequence[str] = ()) -> str:
     """One role's rows for `replies_state_own_facts`: the values ``value_sql`` selects (one
     column), each with ``cues`` (none: the role only closes its values' kind)."""
@@ -118,23 +127,31 @@ def replies_state_own_facts(
     description: str = "every date, order number, card's last four digits and ZIP a reply or "
     "internal note states is the episode's own, in its role (a wrong fact other than an amount "
     "misleads the customer or the staff; policy 9.2, 9.3)",
+    known_sql: str | None = None,
     **kw: Any,
 ) -> SqlCheck:
     """No reply or internal note on the ticket states a value outside its role
     (``mcpgym_misstated``): ``roles`` are `role` selections on the final state, each row
-    ``(value, cues)``;
+    ``(value, cues)``; ``known_sql`` (one column, `TRACKING_ON_FILE_SQL`): the ids on file,
+    where an id of ten digits or more of a role's kind that no role and none of them holds
+    fails wherever it stands, bound or not (None: not read);
     ``texts_sql`` selects the texts read (one column; `ESCALATION_REASONS_SQL` for the
     reasons billing acts on). A date said relative to the store's today (``next Tuesday``,
     ``tomorrow``, ``in 3 days``) is read as the ISO date it names (``mcpgym_dated``).
     Required: a wrong date, order number or card tells the customer (or the team) a false
     fact (policy 9.2). ``kw``: as `texts_read_check`'s."""
     union = " UNION ALL ".join(roles)
+    known = ", j.known" if known_sql else ""
     return texts_read_check(
-        "rr(v, c) AS (" + union + "), "
-        "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles "
-        "FROM rr WHERE v IS NOT NULL)",
+        "rr(v, c) AS ("
+        + union
+        + "), "
+        + (f"kn(k) AS ({known_sql}), " if known_sql else "")
+        + "j AS (SELECT json_group_array(json_array(CAST(v AS TEXT), json(c))) AS roles"
+        + (", (SELECT json_group_array(k) FROM kn WHERE k IS NOT NULL) AS known" * bool(known_sql))
+        + " FROM rr WHERE v IS NOT NULL)",
         "SELECT mcpgym_misstated("
-        f"mcpgym_dated(t.body, '{TODAY_DATE}', j.roles), j.roles) AS x FROM t, j",
+        f"mcpgym_dated(t.body, '{TODAY_DATE}', j.roles), j.roles{known}) AS x FROM t, j",
         texts_sql=texts_sql,
         name=name,
         description=description,

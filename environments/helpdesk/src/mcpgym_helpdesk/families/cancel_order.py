@@ -470,6 +470,9 @@ RUBRIC = Rubric(
                 "WHERE order_id IN (:order_id, :shipped_order_id)",
                 facts.TRACKING_CUES,
             ),
+            # and a number of their kind no record holds, unbound too (a link's
+            # `?n=<number>`, `Here it is: <number>`: round 17's N17o)
+            known_sql=facts.TRACKING_ON_FILE_SQL,
         ),
         # the products too (stop 22: a product of the customer's other order, or any
         # catalogue product, named as this order's passed where only brands were read)

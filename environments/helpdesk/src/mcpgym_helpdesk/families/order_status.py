@@ -406,6 +406,9 @@ RUBRIC = Rubric(
                 "SELECT tracking_number FROM shipments WHERE order_id = :order_id",
                 facts.TRACKING_CUES,
             ),
+            # and a number of their kind no record holds, unbound too (a link's
+            # `?n=<number>`, `Here it is: <number>`: round 17's N17o)
+            known_sql=facts.TRACKING_ON_FILE_SQL,
         ),
         replies.reply_omits(
             name="reply-claims-no-delivery",
