@@ -14,7 +14,7 @@ bundle by bundle, in two settings:
 - *first seen*: before every grade, each way, the caches keyed by a reply's text are
   emptied (the views `_text._cached_view` and `_values._view`, `_email_leak._folded`,
   `_money._money_mentions` and `_scanned`, `_mentions._readings`, `_decisions._read`,
-  `_quoted.unquoted`, `_relative_dates.dated`,
+  `_quoted.unquoted`, `_relative_dates.dated`, `_decision_results._stated_sentences`,
   `_withdrawal.withdrawal`, `_without._has` and `_clauses`, the SQL function memo, and the
   check results `_sqlmemo` keeps by a database's content): each reply is new, as another
   agent's would be. What is kept per value, rubric or variant
@@ -49,6 +49,7 @@ from mcpgym_grading import (
     ReferenceCache,
     _checks,
     _decision_objects,
+    _decision_results,
     _decision_scopes,
     _decisions,
     _email_leak,
@@ -103,6 +104,7 @@ _TEXT_CACHES: tuple[Any, ...] = (
     _text._folded,  # noqa: SLF001
     _decision_objects.changed_record,
     _decision_scopes._clauses,  # noqa: SLF001
+    _decision_results._stated_sentences,  # noqa: SLF001
     SQL_FUNCTION_MEMO,
     _ByContent(),
 )

@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable
 
 from mcpgym_grading._decision_promises import _ASKED, _WAITS
+from mcpgym_grading._text import REMEMBERED_CHARS
 
 _LOOKING = re.compile(
     r"\b(?:if|when|whenever|once|as soon as|next time)\s+you\s+(?:(?:now|just|simply|then)\s+)?"
@@ -114,9 +115,17 @@ def _noun_patterns(noun: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
 
 
-def _sentences(reading: str) -> list[str]:
+def _sentences(reading: str) -> tuple[str, ...]:
     """``reading``'s sentences that state: a condition of looking removed (`_LOOKING`), none
-    that ends in ``?`` or waits (`_WAITS`, `_OTHER_WAITS`)."""
+    that ends in ``?`` or waits (`_WAITS`, `_OTHER_WAITS`). The same for every action
+    (`results` reads each in turn, ~25 times over ~4 readings a helpdesk grade): remembered
+    per reading up to `REMEMBERED_CHARS` characters (`_stated_sentences`)."""
+    if len(reading) > REMEMBERED_CHARS:
+        return _read_sentences(reading)
+    return _stated_sentences(reading)
+
+
+def _read_sentences(reading: str) -> tuple[str, ...]:
     out: list[str] = []
     start = 0
     for end_m in (*_SENTENCE.finditer(reading), None):
@@ -128,7 +137,11 @@ def _sentences(reading: str) -> list[str]:
         if _WAITS.search(sentence) or _OTHER_WAITS.search(sentence):
             continue
         out.append(sentence)
-    return out
+    return tuple(out)
+
+
+_stated_sentences = functools.lru_cache(maxsize=256)(_read_sentences)
+"""`_read_sentences` remembered (`cache_clear` empties it: a text-keyed memo)."""
 
 
 def _free(sentence: str, at: int) -> bool:

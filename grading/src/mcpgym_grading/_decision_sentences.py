@@ -9,6 +9,7 @@ from the check's evaluation so that a reader registered as a grading SQL functio
 
 from __future__ import annotations
 
+import functools
 import re
 
 from mcpgym_grading._decision_ellipsis import elided
@@ -52,6 +53,7 @@ first of a pair sharing the sentence's verb (``Order #7 or #8 has been refunded`
 _PIECE_BREAK = re.compile(r"[,;(]\s*|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|and)\s")
 
 
+@functools.lru_cache(maxsize=1024)
 def _others(value: str) -> re.Pattern[str]:
     """Other records of ``value``'s shape (digits for digits, letters for letters) after
     ``#`` or ``order``: ``#10452`` for ``10451``; a value that starts with letters (a
@@ -74,11 +76,15 @@ _ID_CUE = r"(?:(?<=#)|(?<=# )|(?<=order )|(?<=no\. )|(?<=no )|(?<=number ))"
 (``$100,107`` is an amount, ``1,001.07`` no id)."""
 
 
+@functools.lru_cache(maxsize=1024)
 def _token(value: str) -> re.Pattern[str]:
     """``value`` as a whole token of a folded text; a value of digits only also written
     after an id's cue (`_ID_CUE`) with one separator (`_GROUP_SEP`, the same throughout)
     between every two digits or between groups of three from the right (round 15's I15:
-    ``Order #100,107 has been refunded`` names order 100107, not order 100)."""
+    ``Order #100,107 has been refunded`` names order 100107, not order 100). Remembered per
+    value, like `_others` and `_joined_about` (a variant's records are read by every grade of
+    it; `re`'s own cache of 512 patterns is cycled through by a campaign's many values and
+    compiled again)."""
     folded = fold(value)
     body = re.escape(folded)
     if 3 < len(folded) <= 20 and folded.isascii() and folded.isdigit():
@@ -90,6 +96,19 @@ def _token(value: str) -> re.Pattern[str]:
             body += f"|{groups[0]}(?P<g>{_GROUP_SEP})" + "(?P=g)".join(groups[1:])
         body += ")"
     return re.compile(rf"(?<![0-9a-z])(?:{body})(?![0-9a-z])")
+
+
+@functools.lru_cache(maxsize=1024)
+def _joined_about(record: str) -> re.Pattern[str]:
+    """`JOINED` for ``record`` (a regex), ``item`` and ``your`` read as a record's cue too:
+    what `sentences_about` matches a piece against (remembered per record)."""
+    return re.compile(JOINED.replace("|order|", "|order|item|your|").format(record=record))
+
+
+@functools.lru_cache(maxsize=1024)
+def _joined_record(record: str) -> re.Pattern[str]:
+    """`JOINED` for the literal ``record`` (`_about`; remembered per record)."""
+    return re.compile(JOINED.format(record=re.escape(record)))
 
 
 def _named(m: re.Match[str]) -> tuple[str, int, int]:
@@ -128,7 +147,7 @@ def sentences_about(
     token = _token(value)
     if others is None:
         others = _others(value)
-    joined = re.compile(JOINED.replace("|order|", "|order|item|your|").format(record=token.pattern))
+    joined = _joined_about(token.pattern)
     out: list[str] = []
     last_mine = False  # whether the record named last so far is ``value``
     apart = False  # whether a paragraph break stands since the last sentence carried to
@@ -270,7 +289,7 @@ def _about(text: str, record: str, kinds: re.Pattern[str] | None) -> list[str]:
     only ``and`` and the record (`_decision_records.JOINED`) shares the verb of the one
     before it (``Refunded order #7 and order #8 in full``: the whole sentence is read for
     #8; ``and declined #8`` has a verb of its own)."""
-    joined = re.compile(JOINED.format(record=re.escape(record)))
+    joined = _joined_record(record)
     out: list[str] = []
     sentences = SENTENCE.split(headed(text))
     for i, sentence in enumerate(sentences):

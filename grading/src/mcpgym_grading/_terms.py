@@ -49,6 +49,7 @@ look-alike letters read as Latin ones):
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable
@@ -342,6 +343,26 @@ _PREPOSITION = r"(?:in|from|at|of|on|with|within|inside)"
 _DETERMINER = r"(?:(?:the|our|your|their|its|that|this)\s+)?"
 
 
+@functools.lru_cache(maxsize=256)
+def _govern_patterns(
+    units: frozenset[str], names: frozenset[str]
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """`_govern`'s patterns for a lexicon's ``units`` and ``names`` (its persons' forms and
+    its units): what may stand before a governed rank, after it, and ``there``. Remembered
+    per lexicon (`re`'s own cache of 512 patterns is cycled through by a campaign's
+    variants). Alternatives of equal length are literals that cannot match at one place
+    both, so their order (a set's) does not matter."""
+    unit_re = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+    person_re = "|".join(re.escape(p) for p in sorted(names, key=len, reverse=True))
+    before = re.compile(rf"{_POSSESSIVE}(?:\s+(?:{unit_re}){_POSSESSIVE})*\s+")
+    after = re.compile(rf"(?:\s+(?:{person_re}))*\s+{_PREPOSITION}\s+{_DETERMINER}")
+    there = re.compile(
+        rf"(?:\s+(?:{person_re}))*\s+(?:there|{_PREPOSITION}\s+(?:that|this|the same)\s+"
+        rf"(?:{unit_re}))\b"
+    )
+    return before, after, there
+
+
 def _govern(
     s: str, lex: Lexicon, found: list[tuple[int, int, Mention]], units: set[str]
 ) -> list[tuple[int, int, Mention, bool]]:
@@ -351,14 +372,7 @@ def _govern(
     if not ranks:
         return [(a, b, m, False) for a, b, m in found]
     persons = {f for p in lex.persons for f in _forms(p)}
-    unit_re = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
-    person_re = "|".join(re.escape(p) for p in sorted(persons | units, key=len, reverse=True))
-    before = re.compile(rf"{_POSSESSIVE}(?:\s+(?:{unit_re}){_POSSESSIVE})*\s+")
-    after = re.compile(rf"(?:\s+(?:{person_re}))*\s+{_PREPOSITION}\s+{_DETERMINER}")
-    there = re.compile(
-        rf"(?:\s+(?:{person_re}))*\s+(?:there|{_PREPOSITION}\s+(?:that|this|the same)\s+"
-        rf"(?:{unit_re}))\b"
-    )
+    before, after, there = _govern_patterns(frozenset(units), frozenset(persons | units))
 
     tables = _tables(lex)
 
