@@ -24,9 +24,10 @@ honest notes name April in those words. ``as asked`` / ``as requested`` are no s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from mcpgym_grading._mentions import reading_texts
-from mcpgym_grading._periods import _found
+from mcpgym_grading._periods import _Found, _found
 
 __all__ = ["SQL_POSTED_IN", "posted_in", "sql_posted_in"]
 
@@ -66,31 +67,42 @@ def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(a[0] - b[1], b[0] - a[1], 0)
 
 
-def posted_in(text: str, period: str) -> list[str]:
-    """The clauses of ``text`` that put a posting in the month ``period`` (``YYYY-MM``;
-    module docstring), folded, in text order."""
-    y, m = (int(x) for x in period.split("-"))
-    out: list[str] = []
+def dated_clauses(text: str, year: int) -> Iterator[tuple[str, int, str, list[_Found]]]:
+    """The clauses of ``text`` that name a date and do not say it is otherwise than
+    asked, each as ``(reading, start, clause, dates)``: the reading text (`reading_texts`
+    of a line) the clause is cut from, the clause's start in it, the clause, and the
+    dates read in it (a month named without a year is in ``year``). Shared by `posted_in`
+    and `mcpgym_grading._posting_months.posting_misdated`."""
     for s in (r for line in text.splitlines() for r in reading_texts(line)):
-        found = _found(s, y)
+        found = _found(s, year)
         spans = [(f.start, f.end) for f in found]
         for a, b in _clauses(s, spans):
             clause = s[a:b]
             if _SAYS_OTHERWISE.search(_AS_ASKED.sub(" ", clause)):
                 continue
             here = [f for f in found if a <= f.start and f.end <= b and not f.unread]
-            cues = [(a + c.start(), a + c.end()) for c in _POSTING.finditer(clause)]
-            if not here or not cues:
+            if here:
+                yield s, a, clause, here
+
+
+def posted_in(text: str, period: str) -> list[str]:
+    """The clauses of ``text`` that put a posting in the month ``period`` (``YYYY-MM``;
+    module docstring), folded, in text order."""
+    y, m = (int(x) for x in period.split("-"))
+    out: list[str] = []
+    for _, a, clause, here in dated_clauses(text, y):
+        cues = [(a + c.start(), a + c.end()) for c in _POSTING.finditer(clause)]
+        if not cues:
+            continue
+        for f in here:
+            if not f.readings or any(r != ((y, m),) for r in f.readings):
                 continue
-            for f in here:
-                if not f.readings or any(r != ((y, m),) for r in f.readings):
-                    continue
-                span = (f.start, f.end)
-                cue = min(cues, key=lambda c: _gap(c, span))
-                nearest = min(here, key=lambda g: _gap(cue, (g.start, g.end)))
-                if nearest is f:
-                    out.append(clause.strip())
-                    break
+            span = (f.start, f.end)
+            cue = min(cues, key=lambda c: _gap(c, span))
+            nearest = min(here, key=lambda g: _gap(cue, (g.start, g.end)))
+            if nearest is f:
+                out.append(clause.strip())
+                break
     return list(dict.fromkeys(out))
 
 

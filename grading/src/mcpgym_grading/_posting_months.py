@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import re
 
-from mcpgym_grading._mentions import reading_texts
-from mcpgym_grading._periods import _found
-from mcpgym_grading._posted_in import _AS_ASKED, _POSTING, _SAYS_OTHERWISE, _clauses, _gap
+from mcpgym_grading._posted_in import _POSTING, _gap, dated_clauses
 
 __all__ = ["SQL_POSTING_MISDATED", "posting_misdated", "sql_posting_misdated"]
 
@@ -115,43 +113,34 @@ def posting_misdated(text: str, rev: str, new: str, generic: str, docs: str) -> 
     years = sorted(m[:4] for s in sets.values() for m in s)
     year = int(years[0]) if years else 2026
     out: list[str] = []
-    for s in (r for line in text.splitlines() for r in reading_texts(line)):
-        found = _found(s, year)
-        spans = [(f.start, f.end) for f in found]
-        for a, b in _clauses(s, spans):
-            clause = s[a:b]
-            if _SAYS_OTHERWISE.search(_AS_ASKED.sub(" ", clause)):
+    for s, a, clause, here in dated_clauses(text, year):
+        cues = [
+            (a + c.start(), a + c.end(), c.group(0))
+            for rx in (_POSTING, _ACTIONS)
+            for c in rx.finditer(clause)
+        ]
+        if not cues or any(_BEFORE_EPISODE.search(s[a : c[0]]) for c in cues):
+            continue
+        roles = [
+            (a + m.start(), a + m.end(), kind)
+            for kind, rx in (("rev", _REV), ("new", _NEW), ("generic", _PLAIN))
+            for m in rx.finditer(clause)
+        ]
+        for f in here:
+            if not f.readings or len(f.readings) != 1 or len(f.readings[0]) != 1:
                 continue
-            here = [f for f in found if a <= f.start and f.end <= b and not f.unread]
-            cues = [
-                (a + c.start(), a + c.end(), c.group(0))
-                for rx in (_POSTING, _ACTIONS)
-                for c in rx.finditer(clause)
-            ]
-            if any(_BEFORE_EPISODE.search(s[a : c[0]]) for c in cues):
+            (y, m) = f.readings[0][0]
+            span = (f.start, f.end)
+            cue = min(cues, key=lambda c: _gap(c[:2], span))
+            nearest = min(here, key=lambda g: _gap(cue[:2], (g.start, g.end)))
+            if nearest is not f:
                 continue
-            if not here or not cues:
-                continue
-            roles = [
-                (a + m.start(), a + m.end(), kind)
-                for kind, rx in (("rev", _REV), ("new", _NEW), ("generic", _PLAIN))
-                for m in rx.finditer(clause)
-            ]
-            for f in here:
-                if not f.readings or len(f.readings) != 1 or len(f.readings[0]) != 1:
-                    continue
-                (y, m) = f.readings[0][0]
-                span = (f.start, f.end)
-                cue = min(cues, key=lambda c: _gap(c[:2], span))
-                nearest = min(here, key=lambda g: _gap(cue[:2], (g.start, g.end)))
-                if nearest is not f:
-                    continue
-                kind = _kind(clause, a, span, cue[:2], roles)
-                if kind == "generic" and _DATED.fullmatch(cue[2]):
-                    kind = "docs"
-                if not _readings(s[f.start : f.end], y, m) & sets[kind]:
-                    out.append(clause.strip())
-                    break
+            kind = _kind(clause, a, span, cue[:2], roles)
+            if kind == "generic" and _DATED.fullmatch(cue[2]):
+                kind = "docs"
+            if not _readings(s[f.start : f.end], y, m) & sets[kind]:
+                out.append(clause.strip())
+                break
     return list(dict.fromkeys(out))
 
 
