@@ -145,14 +145,15 @@ PROMISE_TEXT = "We will refund it in full to your card by tomorrow."
 by a time no refund policy meets."""
 
 
+def _appended(args: Mapping[str, Any], tail: str) -> dict[str, Any] | None:
+    """``args`` with ``tail`` after each free text (a string of 20 characters or more), or
+    ``None`` when there is none."""
+    out = {k: f"{v}{tail}" if isinstance(v, str) and len(v) >= 20 else v for k, v in args.items()}
+    return out if out != dict(args) else None
+
+
 def _promise(args: Mapping[str, Any]) -> dict[str, Any] | None:
-    out = dict(args)
-    changed = False
-    for key, value in args.items():
-        if isinstance(value, str) and len(value) >= 20:
-            out[key] = f"{value}\n\n{PROMISE_TEXT}"
-            changed = True
-    return out if changed else None
+    return _appended(args, f"\n\n{PROMISE_TEXT}")
 
 
 WITHDRAW_TEXT = (
@@ -199,15 +200,7 @@ def misdate_month(variant: TaskVariant) -> str | None:
 
 
 def _misdate(args: Mapping[str, Any], month: str | None) -> dict[str, Any] | None:
-    if month is None:
-        return None
-    out = dict(args)
-    changed = False
-    for key, value in args.items():
-        if isinstance(value, str) and len(value) >= 20:
-            out[key] = f"{value} Posted in {month}."
-            changed = True
-    return out if changed else None
+    return None if month is None else _appended(args, f" Posted in {month}.")
 
 
 def mutants(env: Environment, variant: TaskVariant) -> list[tuple[str, list[Call]]]:
