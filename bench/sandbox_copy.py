@@ -33,8 +33,7 @@ from typing import Any
 
 from mcpgym_grading import _cow
 from mcpgym_server import Sandbox, VirtualClock, load_environment
-from mcpgym_server._snapshot import counted_commits
-from mcpgym_server.bundles import PageDelta
+from mcpgym_server.bundles import PageDelta, counted_commits
 from mcpgym_server.runtime import SANDBOX_CACHE_KIB
 
 

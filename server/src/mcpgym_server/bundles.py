@@ -26,6 +26,7 @@ from mcpgym_server._bundle_files import BundleFiles
 from mcpgym_server._bundle_state import delta_meta, forget_final_sha256
 from mcpgym_server._debris import pid_alive, remove_unlocked, sweep_debris, write_file_atomic
 from mcpgym_server._delta import PageDelta, PageDigests, page_size_of
+from mcpgym_server._snapshot import counted_commits
 
 __all__ = [
     "BundleFiles",
@@ -45,6 +46,7 @@ __all__ = [
     "bundle_signature",
     "canonical_json",
     "check_bundle_episode",
+    "counted_commits",
     "delta_meta",
     "forget_final_sha256",
     "page_size_of",
