@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from mcpgym_grading._date_forms import short_years
+from mcpgym_grading._date_forms import _MONTHS, short_years
 
 __all__ = ["iso_dates", "word_dates_iso"]
 
@@ -57,27 +57,6 @@ def iso_dates(text: str, own: frozenset[str] = frozenset()) -> str:
     return short_years(_PACKED.sub(packed, _DMY.sub(dmy, _YMD.sub(ymd, text))), own)
 
 
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sept", "sep"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        1,
-    )
-    for m in names
-}
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"([0-3]?[0-9])(?:st|nd|rd|th)?"
 _YEAR_AFTER = r"(?:,?[^\S\n]+((?:19|20)[0-9]{2}))?"
