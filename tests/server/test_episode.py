@@ -251,7 +251,7 @@ def test_argument_nesting_is_refused_past_the_limit_exactly(
     # the arguments object is level 0: `value` nested `depth` lists deep puts its innermost
     # item at level depth + 1 (`MAX_ARGUMENT_DEPTH` is 32); short JSON skips the depth walk,
     # so the boundary must hold both for the shortest such values and for long ones
-    from mcpgym_server._episode import MAX_ARGUMENT_DEPTH, is_plain_json
+    from mcpgym_server._plain_json import MAX_ARGUMENT_DEPTH, is_plain_json
 
     ep = manager.open("set-target", "easy", 1)
     for leaf in ("", "x" * 200):

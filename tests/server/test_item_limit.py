@@ -23,10 +23,10 @@ import pytest
 from mcp_types import INVALID_PARAMS
 
 from mcpgym_server import Environment, EpisodeManager, EpisodeStore, _body_limit
-from mcpgym_server._episode import MAX_ARGUMENT_ITEMS
 from mcpgym_server._errors import MAX_LISTED_ERRORS
 from mcpgym_server._http import create_app
 from mcpgym_server._item_limit import MAX_MESSAGE_ITEMS, count_items
+from mcpgym_server._plain_json import MAX_ARGUMENT_ITEMS
 from mcpgym_server._serving import serve
 
 TOKEN = "control-test-token"

@@ -15,11 +15,9 @@ if TYPE_CHECKING:
     from mcpgym_server._body_limit import MAX_MCP_BODY
     from mcpgym_server._capacity import EPISODE_OVERHEAD, MIN_OPEN, default_max_open, memory_limit
     from mcpgym_server._episode import (
-        MAX_ARGUMENT_DEPTH,
         SANDBOX_CACHE_KIB,
         Episode,
         EpisodeManager,
-        is_plain_json,
         new_episode_id,
         replay,
     )
@@ -29,6 +27,7 @@ if TYPE_CHECKING:
     from mcpgym_server._logcap import LOG_BUDGET, LOG_VALUE_CAP, log_form
     from mcpgym_server._mcp_bridge import episode_instructions
     from mcpgym_server._mcp_tools import tool_definitions
+    from mcpgym_server._plain_json import MAX_ARGUMENT_DEPTH, is_plain_json
     from mcpgym_server._rate_limit import (
         DEFAULT_REQUEST_BURST,
         DEFAULT_REQUESTS_PER_SECOND,
@@ -52,11 +51,11 @@ _WHERE = {
     "MIN_OPEN": "_capacity",
     "default_max_open": "_capacity",
     "memory_limit": "_capacity",
-    "MAX_ARGUMENT_DEPTH": "_episode",
+    "MAX_ARGUMENT_DEPTH": "_plain_json",
     "SANDBOX_CACHE_KIB": "_episode",
     "Episode": "_episode",
     "EpisodeManager": "_episode",
-    "is_plain_json": "_episode",
+    "is_plain_json": "_plain_json",
     "new_episode_id": "_episode",
     "replay": "_episode",
     "run": "_event_loop",
