@@ -15,7 +15,8 @@ that real chat templates produce are recognised:
 - Fenced JSON (``fenced_json``): a ```` ```json ```` (or bare ```` ``` ````) block holding
   ``{"name": ..., "arguments": {...}}`` (or a list of such objects).
 - Bare JSON (``bare_json``): such an object on lines of its own, without a fence (not
-  one quoted inline in a sentence).
+  one quoted inline in a sentence), or after a fence opener whose closing fence a stop
+  string or the end of the response cut off (the opener is part of the call, not text).
 - The marker forms of Llama 3.1 (``<|python_tag|>``), Mistral (``[TOOL_CALLS]``, also
   ``name[ARGS]{...}``), Granite (``<|tool_call|>``), Phi (``functools[...]``),
   Functionary (``>>>name``) and DeepSeek (``<｜tool▁call▁begin｜>...``), and the pythonic
@@ -74,6 +75,9 @@ _TAGGED = re.compile(
     rf"<\s*({_TAGS})\s*>\s*(.*?)\s*(?:<\s*/\s*\1\s*>|\Z)", re.DOTALL | re.IGNORECASE
 )
 _FENCED = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
+_OPEN_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n[ \t]*\Z")
+"""A fence opened right before a bare call and never closed (a stop string or the end of
+the response cut the closing fence): part of the call, not text left around it."""
 _FUNCTION = re.compile(
     r"<function(?:=\s*([\w.\-]+)|\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?)\s*>(.*?)(?:</function>|\Z)",
     re.DOTALL,
@@ -347,7 +351,8 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             calls = _untagged(raw, tool_names)
             found += [(start, ParsedToolCall(n, a, "bare_json", raw)) for n, a in calls]
             if calls:
-                spans.append((start, end))
+                opener = _OPEN_FENCE.search(text, 0, start)
+                spans.append((opener.start() if opener else start, end))
     if not found and not errors:
         for form in pythonic_forms(text, tool_names):
             raw = text[form.start : form.end]
