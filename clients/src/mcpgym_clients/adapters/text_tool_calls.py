@@ -388,3 +388,28 @@ def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
         if m.group(1) in tool_names:
             return True
     return False
+
+
+def unread_beside(parsed: TextParse, tool_names: Collection[str]) -> str | None:
+    """Why a message from which calls were read still holds a call that was not, or ``None``.
+
+    A message with several calls, one of them malformed (Qwen2.5-Coder-1.5B wrote
+    ``reply_to_customer`` with its body's closing quote unescaped before a readable
+    ``close_ticket`` and ``submit``, in 3 of 3 real order-status episodes:
+    ``adv/round20sys/REAL_MODEL.md``): running only the readable ones would drop the other
+    unseen, and a ``submit`` among them would end the episode on it. Counted: a tagged block
+    that did not parse (`TextParse.errors`), or left-over text that looks like a call
+    (`looks_like_tool_call`) of a tool no read call names (a call quoted again in the prose
+    around it is no other call).
+    """
+    if not parsed.calls:
+        return None
+    if parsed.errors:
+        return "; ".join(parsed.errors)
+    read = {c.name for c in parsed.calls}
+    if _CALL_TAG.search(parsed.text):
+        return "a call tag outside the calls that were read"
+    for m in _NAMED.finditer(parsed.text):
+        if m.group(1) in tool_names and m.group(1) not in read:
+            return f"the call of {m.group(1)!r} beside the {len(read)} read could not be read"
+    return None
