@@ -9,7 +9,9 @@ configured with stop strings, as an Ollama Modelfile's ``PARAMETER stop`` does; 
 llama-cpp-python server has no such option). The recorded ``request`` is the request as
 mcpgym sent it; ``stop_added`` names what was added. ``set:KEY=JSON`` (e.g.
 ``set:tool_choice="auto"``) sets a field that the request does not have (recorded under
-``fields_added``), to see what a server does with a field mcpgym does not send.
+``fields_added``), to see what a server does with a field mcpgym does not send;
+``first:KEY=JSON`` does so only on an episode's first request (2 messages), e.g. a
+``tool_choice`` naming one tool, so that a model that would not call does call once.
 
 Every request to ``/v1/...`` is forwarded to UPSTREAM unchanged (streamed responses are
 passed through as they come, so closing the client's connection closes the upstream one and
@@ -40,6 +42,7 @@ def make_app(
     out: str,
     extra_stop: tuple[str, ...] = (),
     fields: dict[str, object] | None = None,
+    first: dict[str, object] | None = None,
 ) -> Starlette:
     """The proxy app: forwards to ``upstream`` (with ``extra_stop`` added to each chat
     request's ``stop``) and records to ``out`` (JSON lines)."""
@@ -71,10 +74,13 @@ def make_app(
             if k.lower() in {"content-type", "authorization", "accept"}
         }
         sent, added = raw, {}
-        if isinstance(req_json, dict) and "messages" in req_json and (stops or fields):
+        if isinstance(req_json, dict) and "messages" in req_json and (stops or fields or first):
             old = req_json.get("stop") or []
             old = [old] if isinstance(old, str) else list(old)
-            added = {k: v for k, v in (fields or {}).items() if k not in req_json}
+            wanted = dict(fields or {})
+            if len(req_json["messages"]) == 2:
+                wanted.update(first or {})
+            added = {k: v for k, v in wanted.items() if k not in req_json}
             body = {**req_json, **added}
             if stops:
                 body["stop"] = old + stops
@@ -140,7 +146,13 @@ def main() -> None:
         for a in rest
         if a.startswith("set:")
     }
-    app = make_app(upstream, out, tuple(a for a in rest if not a.startswith("set:")), fields)
+    first = {
+        a[6:].split("=", 1)[0]: json.loads(a[6:].split("=", 1)[1])
+        for a in rest
+        if a.startswith("first:")
+    }
+    stops = tuple(a for a in rest if not a.startswith(("set:", "first:")))
+    app = make_app(upstream, out, stops, fields, first)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
