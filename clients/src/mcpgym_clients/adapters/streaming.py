@@ -121,7 +121,7 @@ class _Assembly:
             name = fn.get("name")
             if isinstance(name, str) and name != slot["name"]:
                 # a name repeated whole in every chunk (llama-cpp-python's function-calling
-                # formats) is one name, not "get_ticketget_ticket..." (round 20, S20-R3)
+                # formats) is one name, not "get_ticketget_ticket..." (round 20, S20-R4)
                 slot["name"] += name
             args = fn.get("arguments")
             if isinstance(args, str):
