@@ -73,7 +73,7 @@ def make_app(
             for k, v in request.headers.items()
             if k.lower() in {"content-type", "authorization", "accept"}
         }
-        sent, added = raw, {}
+        sent, added = raw, dict[str, object]()
         if isinstance(req_json, dict) and "messages" in req_json and (stops or fields or first):
             old = req_json.get("stop") or []
             old = [old] if isinstance(old, str) else list(old)
@@ -81,10 +81,10 @@ def make_app(
             if len(req_json["messages"]) == 2:
                 wanted.update(first or {})
             added = {k: v for k, v in wanted.items() if k not in req_json}
-            body = {**req_json, **added}
+            forwarded: dict[str, object] = {**req_json, **added}
             if stops:
-                body["stop"] = old + stops
-            sent = json.dumps(body).encode()
+                forwarded["stop"] = old + stops
+            sent = json.dumps(forwarded).encode()
         up_req = client.build_request(
             request.method, request.url.path, content=sent, headers=headers
         )
