@@ -17,6 +17,7 @@ from mcpgym_clients.measure.usage import (
     format_seconds,
     usage_delta,
     usage_figures,
+    usage_notice,
 )
 from mcpgym_clients.runstore import RunStore
 
@@ -43,6 +44,18 @@ def test_counts_are_summed_and_a_count_nobody_reported_stays_unknown() -> None:
     assert u["total_tokens"] == 120  # only what was reported as total
     assert u["tokens_per_episode"] == pytest.approx(60.0)
     assert u["duration_s"]["max"] == 3.0 and u["duration_s"]["median"] == 1.0
+
+
+def test_a_server_that_reports_no_usage_is_not_counted_as_reporting() -> None:
+    # llama-cpp-python's stream carries no usage: the episode row has the harness's own
+    # request count only (adv/round20sys/REAL_MODEL.md, 3 real episodes: "usage reported 3")
+    rows = [_row({"requests": 3, "retries": 0, "retry_wait_ms": 0}) for _ in range(3)]
+    u = usage_figures(rows)
+    assert (u["episodes"], u["reported"], u["requests"]) == (3, 0, 9)
+    assert u["prompt_tokens"] is None and u["tokens_per_episode"] is None
+    assert usage_notice(u["episodes"], u["reported"], legend=False) == (
+        "usage not reported for any of the 3 episodes"
+    )
 
 
 def test_totals_are_derived_from_prompt_and_completion_when_no_total_was_reported() -> None:

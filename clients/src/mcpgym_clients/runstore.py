@@ -51,7 +51,7 @@ from sqlite_utils import Database
 
 from mcpgym_clients._run_match import same_inputs
 from mcpgym_clients.errors import ConfigurationError, UsageError
-from mcpgym_clients.measure.usage import USAGE_KEYS
+from mcpgym_clients.measure.usage import HARNESS_COUNTS, USAGE_KEYS
 from mcpgym_clients.store_file import StoreFile
 from mcpgym_clients.store_schema import (
     EPISODE_COLUMNS,
@@ -420,7 +420,9 @@ class RunStore:
         reported them, ``None`` when none did; ``usage_reported``: the episodes with any
         numeric usage count, as `mcpgym_clients.measure.usage.usage_figures` counts them)."""
         reported = " OR ".join(
-            f"json_type(usage, '$.{key}') IN ('integer', 'real')" for key in USAGE_KEYS
+            f"json_type(usage, '$.{key}') IN ('integer', 'real')"
+            for key in USAGE_KEYS
+            if key not in HARNESS_COUNTS
         )
         rows = self._query(
             "SELECT run_id, count(*) AS episodes, sum(attempts IS NOT 0) AS played, "

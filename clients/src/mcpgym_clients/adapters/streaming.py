@@ -25,7 +25,8 @@ attempt is abandoned (transient); more than ``--max-response-bytes`` on the wire
 
 `assemble` turns the chunks back into exactly what the non-streaming endpoint returns
 (``id``, ``model``, ``choices[0].message`` with ``content``, ``tool_calls`` merged by
-``index``, ``refusal``, ``finish_reason``, ``usage`` when the server reports it), so the
+``index`` (a call's name sent again whole in later chunks, as llama-cpp-python does, is
+kept once), ``refusal``, ``finish_reason``, ``usage`` when the server reports it), so the
 wire mapping (`mcpgym_clients.adapters.chat_completions.parse_response`) sees one shape.
 Fields it does not know are kept for adapters that ask for more (token ids, logprobs):
 on a choice, list values are concatenated across chunks (``token_ids``), a ``logprobs``
@@ -117,8 +118,11 @@ class _Assembly:
             if raw.get("id"):
                 slot["id"] = raw["id"]
             fn = raw.get("function") or {}
-            if isinstance(fn.get("name"), str):
-                slot["name"] += fn["name"]
+            name = fn.get("name")
+            if isinstance(name, str) and name != slot["name"]:
+                # a name repeated whole in every chunk (llama-cpp-python's function-calling
+                # formats) is one name, not "get_ticketget_ticket..." (round 20, S20-R4)
+                slot["name"] += name
             args = fn.get("arguments")
             if isinstance(args, str):
                 slot["args"].append(args)

@@ -15,7 +15,8 @@ that real chat templates produce are recognised:
 - Fenced JSON (``fenced_json``): a ```` ```json ```` (or bare ```` ``` ````) block holding
   ``{"name": ..., "arguments": {...}}`` (or a list of such objects).
 - Bare JSON (``bare_json``): such an object on lines of its own, without a fence (not
-  one quoted inline in a sentence).
+  one quoted inline in a sentence), or after a fence opener whose closing fence a stop
+  string or the end of the response cut off (the opener is part of the call, not text).
 - The marker forms of Llama 3.1 (``<|python_tag|>``), Mistral (``[TOOL_CALLS]``, also
   ``name[ARGS]{...}``), Granite (``<|tool_call|>``), Phi (``functools[...]``),
   Functionary (``>>>name``) and DeepSeek (``<｜tool▁call▁begin｜>...``), and the pythonic
@@ -74,6 +75,9 @@ _TAGGED = re.compile(
     rf"<\s*({_TAGS})\s*>\s*(.*?)\s*(?:<\s*/\s*\1\s*>|\Z)", re.DOTALL | re.IGNORECASE
 )
 _FENCED = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
+_OPEN_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n[ \t]*\Z")
+"""A fence opened right before a bare call and never closed (a stop string or the end of
+the response cut the closing fence): part of the call, not text left around it."""
 _FUNCTION = re.compile(
     r"<function(?:=\s*([\w.\-]+)|\s+name\s*=\s*[\"']?([\w.\-]+)[\"']?)\s*>(.*?)(?:</function>|\Z)",
     re.DOTALL,
@@ -347,7 +351,8 @@ def parse_text_tool_calls(text: str | None, tool_names: Collection[str]) -> Text
             calls = _untagged(raw, tool_names)
             found += [(start, ParsedToolCall(n, a, "bare_json", raw)) for n, a in calls]
             if calls:
-                spans.append((start, end))
+                opener = _OPEN_FENCE.search(text, 0, start)
+                spans.append((opener.start() if opener else start, end))
     if not found and not errors:
         for form in pythonic_forms(text, tool_names):
             raw = text[form.start : form.end]
@@ -383,3 +388,28 @@ def looks_like_tool_call(text: str | None, tool_names: Collection[str]) -> bool:
         if m.group(1) in tool_names:
             return True
     return False
+
+
+def unread_beside(parsed: TextParse, tool_names: Collection[str]) -> str | None:
+    """Why a message from which calls were read still holds a call that was not, or ``None``.
+
+    A message with several calls, one of them malformed (Qwen2.5-Coder-1.5B wrote
+    ``reply_to_customer`` with its body's closing quote unescaped before a readable
+    ``close_ticket`` and ``submit``, in 3 of 3 real order-status episodes:
+    ``adv/round20sys/REAL_MODEL.md``): running only the readable ones would drop the other
+    unseen, and a ``submit`` among them would end the episode on it. Counted: a tagged block
+    that did not parse (`TextParse.errors`), or left-over text that looks like a call
+    (`looks_like_tool_call`) of a tool no read call names (a call quoted again in the prose
+    around it is no other call).
+    """
+    if not parsed.calls:
+        return None
+    if parsed.errors:
+        return "; ".join(parsed.errors)
+    read = {c.name for c in parsed.calls}
+    if _CALL_TAG.search(parsed.text):
+        return "a call tag outside the calls that were read"
+    for m in _NAMED.finditer(parsed.text):
+        if m.group(1) in tool_names and m.group(1) not in read:
+            return f"the call of {m.group(1)!r} beside the {len(read)} read could not be read"
+    return None

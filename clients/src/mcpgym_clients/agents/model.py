@@ -29,7 +29,11 @@ One turn is one model request. Per turn:
   once (when text tool calls are parsed), and if the episode ends on such a reply it is
   kept as the answer but flagged ``unparsed_tool_call`` (`UNPARSED_TOOL_CALL`: the final
   assistant message carries ``mcpgym_unparsed_tool_call: true`` and the result's
-  ``error`` says so), so that reports tell it apart from a wrong answer.
+  ``error`` says so), so that reports tell it apart from a wrong answer. A reply from
+  whose text some calls were read while another still looks like a call
+  (`unread_beside`: a malformed one beside readable ones) runs none of them: the model is
+  told (`PARTLY_READ_FEEDBACK`), as for a call that could not be read at all, so that a
+  ``submit`` written after it does not end the episode on a call dropped unseen.
 
 Limits: ``max_turns`` requests, ``token_budget`` total tokens (a hard cap: a reply that
 takes usage over it ends the episode as ``max_tokens`` before its calls run; it cannot be
@@ -62,7 +66,11 @@ from mcpgym_clients.adapters.outcomes import (
     overflow_figures,
 )
 from mcpgym_clients.adapters.retry import TimeBudget, charged_to
-from mcpgym_clients.adapters.text_tool_calls import looks_like_tool_call, parse_text_tool_calls
+from mcpgym_clients.adapters.text_tool_calls import (
+    looks_like_tool_call,
+    parse_text_tool_calls,
+    unread_beside,
+)
 from mcpgym_clients.errors import (
     ConfigurationError,
     InfraError,
@@ -80,6 +88,12 @@ DEFAULT_SYSTEM_PROMPT = (
 
 TEXT_CALL_FEEDBACK = (
     "Your tool call could not be read: {errors}. Write each call as "
+    '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON.'
+)
+
+PARTLY_READ_FEEDBACK = (
+    "Your message holds tool calls, but not all of them could be read ({errors}), so none "
+    "was run. Send all the calls again, each written as "
     '<tool_call>{{"name": "<tool>", "arguments": {{...}}}}</tool_call> with valid JSON.'
 )
 
@@ -305,6 +319,13 @@ class _Episode:
             if not turn.calls and parse:
                 parsed_from = turn.text
                 parsed = parse_text_tool_calls(turn.text, set(self.by_name))
+                partly = unread_beside(parsed, set(self.by_name))
+                if partly is not None:  # some calls read, another not: none is run
+                    note["mcpgym_unread_calls"] = partly
+                    self._record_assistant(turn, note)
+                    self.unread = self.transcript[-1]
+                    self._tell(PARTLY_READ_FEEDBACK.format(errors=partly))
+                    continue
                 if parsed.calls:
                     turn.calls = [
                         FunctionCall(f"call_text_{turn_no}_{i}", c.name, json.dumps(c.arguments))

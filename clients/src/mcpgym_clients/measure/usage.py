@@ -5,7 +5,8 @@ run store: ``requests``, ``prompt_tokens``, ``completion_tokens``, ``total_token
 ``cached_tokens``, ``reasoning_tokens``, ``cost_usd`` where the vendor reports them).
 Every stored episode counts, unscored ones included (an ``infra_error`` attempt spent its
 tokens too). A count no episode reported stays ``None`` (unknown), never 0; ``reported``
-says how many episodes reported any usage at all, so a partial sum can be read as such.
+says how many episodes' model API reported any usage at all (the harness's own
+``requests`` count is not that), so a partial sum can be read as such.
 Time is the episode's wall time (``duration_s``: open to sealed, model requests included).
 """
 
@@ -26,6 +27,11 @@ USAGE_KEYS = (
     "cost_usd",
 )
 """The usage counts summed per group, in display order (``cost_usd`` in US dollars)."""
+
+HARNESS_COUNTS = frozenset({"requests"})
+"""Usage keys the harness counts itself: an episode with only these reported no usage (a
+server that sends none, as llama-cpp-python's stream does, is 'not reported', never
+'reported' with every token figure unknown; ``adv/round20sys/REAL_MODEL.md``)."""
 
 # The wording of unknown usage, shared by `mcpgym runs`, `show`, `compare` and the report:
 # change it here, nowhere else.
@@ -113,7 +119,7 @@ def usage_figures(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             if not math.isfinite(value):
                 continue
             sums[key] = (sums[key] or 0) + value
-            counted = True
+            counted = counted or key not in HARNESS_COUNTS
         reported += counted
     out: dict[str, Any] = {"episodes": len(rows), "reported": reported}
     for key in USAGE_KEYS:
