@@ -28,6 +28,10 @@ campaign only, that puts back the code path before one change:
 - ``derive-headers``: a reused tool listing absorbed by the SDK in every episode (its
   ``x-mcp-header`` annotations checked and mapped from the schemas again: before
   `mcpgym_clients.tool_listing.adopt_listing`);
+- ``lean-http``: the driver's three HTTP clients (MCP, control routes, grading) on
+  `bench/_lean_http.py`'s bench-only transport instead of ``httpcore``/``httpcore2`` (no
+  pool checks, no ``h11``, no timeouts): what the client's HTTP stack costs an episode above
+  the least it could (not a code path of any version: a bound, issue 12 §2);
 - ``main``: the three at once (the code path of main before them; the run store's slot
   index stays, which at 140 rows a run makes no difference).
 
@@ -80,6 +84,34 @@ def _children() -> list[int]:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
 
     return sorted(out, key=lambda pid: (started(pid), pid))
+
+
+_DRIVER: list[EpisodeDriver] = []
+"""The campaigns' driver (``lean-http`` swaps its clients' transports)."""
+
+
+@contextlib.contextmanager
+def _lean_http() -> Iterator[None]:
+    """The driver's clients on the bench-only lean transport while active."""
+    import httpx
+    import httpx2
+    from _lean_http import lean_transport_class  # pyright: ignore[reportMissingImports]
+
+    driver = _DRIVER[0]
+    clients = [
+        (driver._mcp._http, httpx2),  # noqa: SLF001
+        (driver._env_http, httpx),  # noqa: SLF001
+        (driver._grading_http, httpx),  # noqa: SLF001
+    ]
+    saved = [(c, c._transport) for c, _ in clients]  # noqa: SLF001
+    lean = [lean_transport_class(lib)() for _, lib in clients]
+    for (c, _), t in zip(clients, lean, strict=True):
+        c._transport = t  # noqa: SLF001
+    try:
+        yield
+    finally:
+        for c, t in saved:
+            c._transport = t  # noqa: SLF001
 
 
 @contextlib.contextmanager
@@ -204,6 +236,7 @@ WAYS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "discover-each": _discover_each,
     "derive-headers": _derive_headers,
     "main": _main,
+    "lean-http": _lean_http,
 }
 
 
@@ -261,6 +294,7 @@ async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
         tmp = Path(tmp_name)
         async with warm_campaign(env, variants, tmp, args.concurrency) as (driver, pids):
+            _DRIVER[:] = [driver]
             for r in range(args.rounds):
                 order = ways if r % 2 == 0 else ways[::-1]
                 for way in order:

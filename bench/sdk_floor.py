@@ -25,7 +25,11 @@ rotating), the first block of each a warm-up:
 - ``main``: ``mcpgym`` with the server of ``--main-src`` (a source tree of main's
   ``server/src``): the A/B of a server change in the same run;
 - ``no-otel``: ``mcpgym`` without the SDK's OpenTelemetry middleware (``_servers.py env``
-  mode ``no-otel``): what that middleware costs a request.
+  mode ``no-otel``): what that middleware costs a request;
+- ``plain-lean``, ``mcpgym-lean``: ``plain`` and ``mcpgym`` with the HTTP client's
+  transport replaced by `bench/_lean_http.py`'s bench-only one (kept-alive asyncio streams,
+  no ``httpcore2``/``h11``/pool, no timeouts): what the client's HTTP stack costs a request
+  above the least it could (each its own server process).
 
 Prints per way the median over blocks of this process's CPU per request (the client), the
 server process's CPU per request (``/proc/PID/task/*/schedstat``), their sum, the latency,
@@ -52,11 +56,13 @@ import anyio
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _lean_http import LeanTransport  # noqa: E402  # pyright: ignore[reportMissingImports]
 from episode import _cpu_s, _free_port, _process  # noqa: E402  # pyright: ignore[reportMissingImports]
 
+from mcpgym_clients._parsed_urls import ParsedUrlClient  # noqa: E402
 from mcpgym_clients.mcp_connection import McpConnections  # noqa: E402
 
-WAYS = ("plain", "sdk", "sdk-work", "mcpgym", "main", "no-otel")
+WAYS = ("plain", "sdk", "sdk-work", "mcpgym", "main", "no-otel", "plain-lean", "mcpgym-lean")
 CALL = ("get_order", {"order_id": 100001})
 
 
@@ -67,10 +73,10 @@ def _servers(
     pids: dict[str, int] = {}
     for way in ways:
         port = _free_port()
-        if way in ("plain", "sdk", "sdk-work"):
+        if way in ("plain", "sdk", "sdk-work", "plain-lean"):
             argv = {"plain": ["plain"], "sdk": ["bare"], "sdk-work": ["bare-work", "helpdesk"]}
-            pids[way] = stack.enter_context(_process(*argv[way], str(port)))
-            urls[way] = f"http://127.0.0.1:{port}" + ("/mcp" if way != "plain" else "/")
+            pids[way] = stack.enter_context(_process(*argv.get(way, ["plain"]), str(port)))
+            urls[way] = f"http://127.0.0.1:{port}" + ("/mcp" if "plain" not in way else "/")
             continue
         if way == "main" and main_src is None:
             raise SystemExit("--ways main needs --main-src")
@@ -91,25 +97,30 @@ async def _bench(
     out = {w: {"client": [], "server": [], "latency": []} for w in ways}
     conns = McpConnections("auto", trust_env=False)
     http = conns._http  # noqa: SLF001  # the harness's pooled MCP HTTP client
+    lean = McpConnections("auto", http=ParsedUrlClient(transport=LeanTransport()))
+    lean_http = lean._http  # noqa: SLF001
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": CALL[0]}}
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(conns.aclose)
+        stack.push_async_callback(lean_http.aclose)
         clients: dict[tuple[str, int], Any] = {}
         for way in ways:  # opened here: a client's scopes must close in the task that opened them
-            for lane in range(lanes if way != "plain" else 0):
+            for lane in range(lanes if "plain" not in way else 0):
                 url = urls[way]
                 if not way.startswith("sdk"):
                     resp = await http.post(
                         f"{url}/episodes", json={"task": "order-status", "seed": lane}
                     )
                     url = resp.json()["mcp_url"]
-                c = await stack.enter_async_context(conns.connect(url))
+                via = lean if way.endswith("-lean") else conns
+                c = await stack.enter_async_context(via.connect(url))
                 await c.list_tools()
                 clients[(way, lane)] = c
 
         async def one(way: str, lane: int) -> None:
-            if way == "plain":
-                (await http.post(urls[way], json=body)).raise_for_status()
+            if "plain" in way:
+                via = lean_http if way.endswith("-lean") else http
+                (await via.post(urls[way], json=body)).raise_for_status()
                 return
             res = await clients[(way, lane)].call_tool(*(("noop", {}) if way == "sdk" else CALL))
             assert not res.is_error, res.content
