@@ -57,6 +57,11 @@ lines, so it is given a full stop where the paragraph after it starts with a wor
 starting with a check mark is a ticked item, `_decision_forms._CHECKED`)."""
 
 
+_QA_LABEL = re.compile(r"^([ \t>]*)(?:q|a|question|answer)[ \t]*:[ \t]+", re.IGNORECASE | re.MULTILINE)
+"""A question's or an answer's label at a line's start (``Q: Refund order #7?`` ⏎ ``A:
+Done.``; round 20's Y20): dropped, so the answer reads as the question's affirmation."""
+
+
 def _cells(row: re.Match[str]) -> list[str]:
     return [c.strip() for c in row.group(1).split("|")]
 
@@ -66,8 +71,9 @@ def headed(text: str) -> str:
     marker replaced by ``"{heading}: "`` (a table's row: ``"{header}: {cell}"`` per cell,
     ``; `` between), its rule line dropped. A heading holds until a line that is neither a
     heading, an item nor blank. A line's trailing check mark is put first
-    (`_TRAILING_CHECK`), a paragraph's end given a stop (`_OPEN_PARAGRAPH`)."""
-    text = _OPEN_PARAGRAPH.sub(".", text)
+    (`_TRAILING_CHECK`), a paragraph's end given a stop (`_OPEN_PARAGRAPH`), a line's
+    ``Q:``/``A:`` label dropped (`_QA_LABEL`)."""
+    text = _OPEN_PARAGRAPH.sub(".", _QA_LABEL.sub(r"\1", text) if ":" in text else text)
     lines = [_checked_first(line) for line in text.split("\n")]
     if not any(_ITEM.match(line) or _ROW.match(line) for line in lines):
         return "\n".join(lines)
