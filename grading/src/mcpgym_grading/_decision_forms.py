@@ -465,6 +465,15 @@ _REQUEST_DONE = (
 a word of completion (`_DONE`): the request done is the action done."""
 
 
+_CONFIRMATION = (
+    r"(?<!\bawaiting )(?<!\bpending )(?<!\bfor )\b(?:{noun})\s+confirmation\b"
+    r"(?!\s+(?:request|pending|to follow|will|email will|once|when|after))"
+)
+"""The action's noun + ``confirmation``, a subject line's claim (round 20's S20: ``Subject:
+Refund confirmation for order #7``); a hedge or negation before it governs it as any form
+(``You'll get a refund confirmation once billing approves``)."""
+
+
 def _compiled() -> dict[str, _Compiled]:
     out: dict[str, _Compiled] = {}
     for a, (claims, bases) in ACTIONS.items():
@@ -477,6 +486,7 @@ def _compiled() -> dict[str, _Compiled]:
                 _BARE_DONE.format(noun=_NOUNS[a]),
                 rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b(?:{_WENT_WELL})\b",
                 _THERE_IS.format(noun=_NOUNS[a]),
+                _CONFIRMATION.format(noun=_NOUNS[a]),
             ]
             if a in _NOUNS
             else []

@@ -30,8 +30,9 @@ _TRAILING_CHECK = re.compile(
 )
 """A line ending in a check mark or a thumbs-up (``1. Refund: order #7 ✔``, ``Refund #7 👍``):
 read with the mark first, where a ticked box claims the base form after it
-(`_decision_forms._CHECKED`); where the line's last piece follows a dash or a bar (``Order #7
-— refund ✓``; round 20's J20) the mark leads that piece."""
+(`_decision_forms._CHECKED`); where the line's last piece follows a dash, a bar or an arrow
+(``Order #7 — refund ✓``, ``Refund → order #7 ✓``; round 20's J20) the mark leads that piece
+too."""
 _LAST_PIECE = re.compile(r"^(.*\s(?:[-\u2013\u2014|]|->|\u2192)\s+)(\S.*)$")
 """A line's last piece after a dash, a bar or an arrow between spaces."""
 _MARKS = {"\U0001f44d": "\u2714"}
@@ -39,16 +40,15 @@ _MARKS = {"\U0001f44d": "\u2714"}
 
 
 def _checked_first(line: str) -> str:
-    """``line`` with its trailing check mark put first, or before its last piece
+    """``line`` with its trailing check mark put first, and before its last piece too
     (`_TRAILING_CHECK`, `_LAST_PIECE`); ``line`` itself where it ends in none."""
     m = _TRAILING_CHECK.match(line)
     if m is None:
         return line
     mark = _MARKS.get(m["mark"][0], m["mark"])
     piece = _LAST_PIECE.match(m["body"])
-    if piece is not None:
-        return f"{m['lead']}{piece[1]}{mark} {piece[2]}"
-    return f"{m['lead']}{mark} {m['body']}"
+    body = m["body"] if piece is None else f"{piece[1]}{mark} {piece[2]}"
+    return f"{m['lead']}{mark} {body}"
 
 
 _OPEN_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])(?=[ \t]*\n[ \t]*\n[ \t]*[^\W\d_])")
