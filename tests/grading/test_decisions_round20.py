@@ -99,7 +99,10 @@ def test_written_off_in_snake_case_is_still_read_apart() -> None:
     assert not claims("INV-2026-0152 was not written_off.", "write-off")
 
 
-ROLES = [("INV-2026-0151", ["wrote off", "written off"]), ("INV-2026-0152", ["not written off", "escalat*"])]
+ROLES = [
+    ("INV-2026-0151", ["wrote off", "written off"]),
+    ("INV-2026-0152", ["not written off", "escalat*"]),
+]
 
 
 @pytest.mark.parametrize(

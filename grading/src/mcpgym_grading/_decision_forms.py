@@ -139,7 +139,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             # round 20's G20: refunds counted, with their done-word (``Both refunds have been
             # issued``): two refunds claim each order's (a rule, ``Refunds are processed
             # within 5 days``, names no count)
-            r"\b(?:both|(?:the|all|these)\s+(?:two|three)|each of the)\s+(?:(?:of\s+)?(?:your|the)\s+)?"
+            r"\b(?:both|(?:the|all|these)\s+(?:two|three)|each of the)\s+"
+            r"(?:(?:of\s+)?(?:your|the)\s+)?"
             rf"refunds\b{_W}{{0,30}}\b(?:have|were|are)\s+(?:(?:now|all|both|been)\s+)*(?:issued|"
             r"processed|made|sent|done|complete|completed|gone through)\b",
             r"\b(?:reembolsad[oa]s?|rembours[ée]e?s?|rimborsat[oaie]|(?:zurück)?erstattet)\b",

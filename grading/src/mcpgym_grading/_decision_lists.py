@@ -57,7 +57,9 @@ lines, so it is given a full stop where the paragraph after it starts with a wor
 starting with a check mark is a ticked item, `_decision_forms._CHECKED`)."""
 
 
-_QA_LABEL = re.compile(r"^([ \t>]*)(?:q|a|question|answer)[ \t]*:[ \t]+", re.IGNORECASE | re.MULTILINE)
+_QA_LABEL = re.compile(
+    r"^([ \t>]*)(?:q|a|question|answer)[ \t]*:[ \t]+", re.IGNORECASE | re.MULTILINE
+)
 """A question's or an answer's label at a line's start (``Q: Refund order #7?`` ⏎ ``A:
 Done.``; round 20's Y20): dropped, so the answer reads as the question's affirmation."""
 

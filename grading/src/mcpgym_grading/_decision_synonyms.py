@@ -67,7 +67,8 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
             "sent your money for {it} on its way back to you",
         ),
         (
-            rf"\brefund\b{UNHEDGED}{{0,40}}\b(?:went out|has gone out|was sent( out)?|is on its way)\b",
+            rf"\brefund\b{UNHEDGED}{{0,40}}\b(?:went out|has gone out|was sent( out)?|"
+            r"is on its way)\b",
             "checked that the refund for {it} went out",
         ),
         (
