@@ -114,6 +114,40 @@ by now``, ``Bill X should be posted by now``): read as ``has been`` (`spelled_ou
 (``should have been refunded by now, but it hasn't been``)."""
 
 
+_DID_ELIDED = re.compile(
+    r"\b(?:i|we)\s+(?:(?:eventually|finally|actually|then|still)\s+)?did"
+    r"(?=(?:\s+(?:in the end|eventually|after all|anyway|in fact|later on|later|too|as well))?"
+    r"\s*(?:[.!]|$))",
+    re.MULTILINE,
+)
+"""A ``do``-ellipsis ending its clause (round 19's L19b: ``I couldn't refund order #8 at first,
+but in the end I did.``): read with the verb phrase it leaves out (`_DID_LENDER`)."""
+_DID_LENDER = re.compile(
+    r"\b(?:could|can|ca|would|did|do|does|was|were)(?:n['\u2019]?t|\s+not)\s+"
+    r"(?:(?:be\s+)?able\s+to\s+)?(?P<vp>[a-z][^,;.!?\n]*)"
+)
+"""A negated modal or ``do`` with the verb phrase after it (``couldn't refund order #8 at
+first``): the phrase a later ``I did`` borrows, within `_DID_REACH` characters."""
+_DID_REACH = 200
+_DID_GAP = 6
+"""At most this many words (no question) between the lent phrase and ``I did`` (``, but in
+the end``): a question between (``Did I escalate it? I did.``) answers itself."""
+
+
+def _did_spelled(reading: str) -> str:
+    """``reading`` with each clause-ending ``I did`` given the verb phrase of the last negated
+    modal or ``do`` before it (`_DID_ELIDED`, `_DID_LENDER`): ``… but in the end i did
+    refund order #8 at first.``; ``reading`` itself where there is none."""
+    out, last = [], 0
+    for m in _DID_ELIDED.finditer(reading):
+        lent = list(_DID_LENDER.finditer(reading, max(0, m.start() - _DID_REACH), m.start()))
+        between = reading[lent[-1].end() : m.start()] if lent else "?"
+        if "?" not in between and len(between.split()) <= _DID_GAP:
+            out += [reading[last : m.end()], " ", lent[-1]["vp"].strip()]
+            last = m.end()
+    return "".join(out) + reading[last:] if out else reading
+
+
 def spelled_out(reading: str) -> str | None:
     """``reading`` (a folded text) with each elliptical clause spelled out (`elided`'s
     reading, its subject a record's name or a pronoun: ``order #8 wasn't refunded at first.
@@ -123,6 +157,10 @@ def spelled_out(reading: str) -> str | None:
     if _BY_NOW.search(reading):
         reading = _BY_NOW.sub("has been ", reading)
         return spelled_out(reading) or reading
+    if " did" in reading:
+        did = _did_spelled(reading)
+        if did != reading:
+            return spelled_out(did) or did
     if not _ENDS_AUX.search(reading):
         return None
     out: list[str] = []

@@ -45,6 +45,12 @@ Action = Literal[
 
 _W = r"[^;:!?\n]"  # a character inside one clause (split first at `_CLAUSE`)
 
+_RULE_TIME = (
+    r"(?! (?:with)?in\b| (?:usually|typically|normally|generally|always|once|when|after|as soon "
+    r"as|every|each)\b)"
+)
+"""What follows a present-tense done-word in a rule of every record, not a claim of one
+(round 20's FF20a: ``Refunds are processed within 5-10 business days``)."""
 ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # action: (forms that claim it when neither negated nor hedged,
     #          base forms that only deny it, negated: "could not cancel")
@@ -127,9 +133,16 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "refund": (
         (
             r"\brefunded\b",
-            rf"\brefund\b{_W}{{0,30}}\b(has been|was|is) (issued|processed|made|sent|done|"
-            r"complete)\b",
+            rf"\brefund\b{_W}{{0,30}}\b(has been|was|is(?= \w+\b{_RULE_TIME})) (issued|processed|"
+            r"made|sent|done|complete)\b",
             r"\bpaid back\b",
+            # round 20's G20: refunds counted, with their done-word (``Both refunds have been
+            # issued``): two refunds claim each order's (a rule, ``Refunds are processed
+            # within 5 days``, names no count)
+            r"\b(?:both|(?:the|all|these)\s+(?:two|three)|each of the)\s+"
+            r"(?:(?:of\s+)?(?:your|the)\s+)?"
+            rf"refunds\b{_W}{{0,30}}\b(?:have|were|are)\s+(?:(?:now|all|both|been)\s+)*(?:issued|"
+            r"processed|made|sent|done|complete|completed|gone through)\b",
             r"\b(?:reembolsad[oa]s?|rembours[ée]e?s?|rimborsat[oaie]|(?:zurück)?erstattet)\b",
             # round 17's D17f: the future perfect states the action done by then
             r"\b(?:will|shall|['\u2019]ll)\s+have\s+(?:(?:already|now|also|all)\s+)?(?:been\s+)?"
@@ -252,12 +265,16 @@ _NOUNS: dict[str, str] = {
     "refund-both": r"refunds",
 }
 """Each action's nouns: with a word of completion after them (`_DONE`) they claim it
-(``Your request to cancel order #7 has been completed``, ``your refund went through``)."""
+(``Your request to cancel order #7 has been completed``, ``your refund went through``;
+round 20's P20: ``A full refund has been applied to order #7``, not ``applied for``;
+``The refunding of order #7 has finished``)."""
 _NOUNS.update(EXTRA_NOUNS)
 _DONE = (
-    r"(?:(?:has been|have been|was|were|is|are) (?:now )?(?:completed?|processed|done|carried "
-    r"out|fulfilled|finali[sz]ed|confirmed|approved)|went through|is through"
+    r"(?:(?:has been|have been|was|were|(?:is|are)(?= (?:now )?\w+\b" + _RULE_TIME + r"))"
+    r" (?:now )?(?:completed?|processed|done|carried "
+    r"out|fulfilled|finali[sz]ed|confirmed|approved|applied(?! for))|went through|is through"
     r"|(?:has|have) (?:now |already |just )?(?:gone|been put) through"
+    r"|(?:has|have) (?:now |already |just )?(?:finished|completed|concluded)(?! (?:by|once|when))"
     r"|(?:is|are|has been|have been|was|were) (?:now |all |already )?(?:sorted(?: out)?|taken "
     r"care of))"
 )
@@ -449,6 +466,15 @@ _REQUEST_DONE = (
 a word of completion (`_DONE`): the request done is the action done."""
 
 
+_CONFIRMATION = (
+    r"(?<!\bawaiting )(?<!\bpending )(?<!\bfor )\b(?:{noun})\s+confirmation\b"
+    r"(?!\s+(?:request|pending|to follow|will|email will|once|when|after))"
+)
+"""The action's noun + ``confirmation``, a subject line's claim (round 20's S20: ``Subject:
+Refund confirmation for order #7``); a hedge or negation before it governs it as any form
+(``You'll get a refund confirmation once billing approves``)."""
+
+
 def _compiled() -> dict[str, _Compiled]:
     out: dict[str, _Compiled] = {}
     for a, (claims, bases) in ACTIONS.items():
@@ -461,6 +487,7 @@ def _compiled() -> dict[str, _Compiled]:
                 _BARE_DONE.format(noun=_NOUNS[a]),
                 rf"\b(?:{_NOUNS[a]})\b{_W}{{0,40}}\b(?:{_WENT_WELL})\b",
                 _THERE_IS.format(noun=_NOUNS[a]),
+                _CONFIRMATION.format(noun=_NOUNS[a]),
             ]
             if a in _NOUNS
             else []

@@ -26,16 +26,42 @@ _HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<h>.+?)|(?P<k>[^|]+?):|\*\*(?P<b>[^*]
 
 _TRAILING_CHECK = re.compile(
     r"^(?P<lead>\s*(?:[-*+\u2022]|\d{1,2}[.)])?\s*)(?P<body>\S.*?)\s*"
-    r"(?P<mark>[\u2705\u2714\u2611\u2713]\ufe0f?)\s*$"
+    r"(?P<mark>[\u2705\u2714\u2611\u2713\U0001f44d]\ufe0f?)\s*$"
 )
-"""A line ending in a check mark (``1. Refund: order #7 ✔``): read with the mark first, where
-a ticked box claims the base form after it (`_decision_forms._CHECKED`)."""
+"""A line ending in a check mark or a thumbs-up (``1. Refund: order #7 ✔``, ``Refund #7 👍``):
+read with the mark first, where a ticked box claims the base form after it
+(`_decision_forms._CHECKED`); where the line's last piece follows a dash, a bar or an arrow
+(``Order #7 — refund ✓``, ``Refund → order #7 ✓``; round 20's J20) the mark leads that piece
+too."""
+_LAST_PIECE = re.compile(r"^(.*\s(?:[-\u2013\u2014|]|->|\u2192)\s+)(\S.*)$")
+"""A line's last piece after a dash, a bar or an arrow between spaces."""
+_MARKS = {"\U0001f44d": "\u2714"}
+"""Marks read as a check mark when put first (`_CHECKED` knows the check marks)."""
+
+
+def _checked_first(line: str) -> str:
+    """``line`` with its trailing check mark put first, and before its last piece too
+    (`_TRAILING_CHECK`, `_LAST_PIECE`); ``line`` itself where it ends in none."""
+    m = _TRAILING_CHECK.match(line)
+    if m is None:
+        return line
+    mark = _MARKS.get(m["mark"][0], m["mark"])
+    piece = _LAST_PIECE.match(m["body"])
+    body = m["body"] if piece is None else f"{piece[1]}{mark} {piece[2]}"
+    return f"{m['lead']}{mark} {body}"
 
 
 _OPEN_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])(?=[ \t]*\n[ \t]*\n[ \t]*[^\W\d_])")
 """A paragraph's end with no stop (``> Please refund order #7`` ⏎⏎ ``Done.``): a reading joins
 lines, so it is given a full stop where the paragraph after it starts with a word (one
 starting with a check mark is a ticked item, `_decision_forms._CHECKED`)."""
+
+
+_QA_LABEL = re.compile(
+    r"^([ \t>]*)(?:q|a|question|answer)[ \t]*:[ \t]+", re.IGNORECASE | re.MULTILINE
+)
+"""A question's or an answer's label at a line's start (``Q: Refund order #7?`` ⏎ ``A:
+Done.``; round 20's Y20): dropped, so the answer reads as the question's affirmation."""
 
 
 def _cells(row: re.Match[str]) -> list[str]:
@@ -47,9 +73,10 @@ def headed(text: str) -> str:
     marker replaced by ``"{heading}: "`` (a table's row: ``"{header}: {cell}"`` per cell,
     ``; `` between), its rule line dropped. A heading holds until a line that is neither a
     heading, an item nor blank. A line's trailing check mark is put first
-    (`_TRAILING_CHECK`), a paragraph's end given a stop (`_OPEN_PARAGRAPH`)."""
-    text = _OPEN_PARAGRAPH.sub(".", text)
-    lines = [_TRAILING_CHECK.sub(r"\g<lead>\g<mark> \g<body>", line) for line in text.split("\n")]
+    (`_TRAILING_CHECK`), a paragraph's end given a stop (`_OPEN_PARAGRAPH`), a line's
+    ``Q:``/``A:`` label dropped (`_QA_LABEL`)."""
+    text = _OPEN_PARAGRAPH.sub(".", _QA_LABEL.sub(r"\1", text) if ":" in text else text)
+    lines = [_checked_first(line) for line in text.split("\n")]
     if not any(_ITEM.match(line) or _ROW.match(line) for line in lines):
         return "\n".join(lines)
     out: list[str] = []

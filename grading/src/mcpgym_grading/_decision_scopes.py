@@ -135,12 +135,18 @@ _LITOTES = re.compile(
     r"heard|spotted)\b"
     r"|\b(?:i|we)\s+(?:must|have to|should)\s+say\b"
     r"|\b(?:could|can|would|will|might|may|should)\s+and\s+(?=(?:did|have|has|had)\b)"
+    rf"|\b(?:(?:did|do|does){_N}|never)\s+(?:once\s+)?(?:fail(?:ed)?|neglect(?:ed)?|forg[eo]t|"
+    rf"omit(?:ted)?)\s+to\b|\b(?:have|has|had){_N}\s+failed\s+to\b"
+    rf"|\b(?:could|can|ca|would){_N}\s+(?:help\s+but|(?:just\s+)?not)\b"
+    rf"|\bnot\s+that\s+(?:i|we)\s+did{_N}\b"
 )
 """Negations and modals that govern another word than the action (round 12's K12: litotes
 and emphasis): ``I didn't hesitate to cancel``, ``Nothing stopped me from refunding``,
 ``Not only did I cancel``, ``I wasted no time``, ``There was no issue writing off``, ``No
 sooner had you asked than``, ``I can't believe how fast``, ``I couldn't be happier to
-say``, ``You may have noticed that``, ``I must say``, ``I could and did post``. Blanked
+say``, ``You may have noticed that``, ``I must say``, ``I could and did post``; (round 20's
+F20) double negations, ``I didn't fail to refund``, ``I never forgot to post``, ``I couldn't
+not cancel``, ``I couldn't help but refund``, ``It's not that I didn't refund``. Blanked
 before the negations and hedges are read: what follows claims as it would alone."""
 _THROUGH = frozenset(
     "yet been be being is are was were am have has had having do does did get got gotten "

@@ -60,12 +60,15 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         (r"\brepaid\b", "repaid the full amount of {it}"),
         (r"\bcompensated\b", "compensated you for the full cost of {it}"),
         (r"\b(?:been|i|we|ve|have) paid (?:you )?(?:back )?in full\b", "paid you in full for {it}"),
+        # round 20's FF20v: no hedge between the noun and its done-word (``The money for
+        # order #7 will be returned once billing approves it``)
         (
-            rf"\bmoney\b{_W}{{0,50}}\b(?:on (?:its|the) way back|sent back|returned)\b",
+            rf"\bmoney\b{UNHEDGED}{{0,50}}\b(?:on (?:its|the) way back|sent back|returned)\b",
             "sent your money for {it} on its way back to you",
         ),
         (
-            rf"\brefund\b{_W}{{0,40}}\b(?:went out|has gone out|was sent( out)?|is on its way)\b",
+            rf"\brefund\b{UNHEDGED}{{0,40}}\b(?:went out|has gone out|was sent( out)?|"
+            r"is on its way)\b",
             "checked that the refund for {it} went out",
         ),
         (

@@ -180,6 +180,12 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
     unbroken = _HYPHENATED.sub("", text)
     if unbroken != text:  # a word hyphenated at a line break, read joined (round 12's L12)
         readings.extend(reading_texts(unbroken))
+    for mark, marked, drop in (("_", _INNER_UNDERSCORE, ""), ("~~", _STRUCK, " ")):
+        # a word split by emphasis underscores (``re_fund_ed``), a struck-out word
+        # (``has ~~not~~ been refunded``): read as rendered too (round 20's E20)
+        unmarked = marked.sub(drop, text) if mark in text else text
+        if unmarked != text:
+            readings.extend(r for r in reading_texts(unmarked) if r not in readings)
     for reading in list(readings):
         joined = _SPACED.sub(lambda m: re.sub(r"[-\s\u00b7.]", "", m.group(0)), reading)
         if joined != reading:
@@ -350,6 +356,12 @@ does it, so the base form claims, as after ``did`` (round 18)."""
 _HYPHENATED = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n\s*(?=[^\W\d_])")
 """A word hyphenated at a line break (``refu-⏎nded``), in the text as written (a reading
 joins lines): read joined too (round 12's L12)."""
+_INNER_UNDERSCORE = re.compile(r"_(?<=[^\W_]_)(?=[^\W_])")
+"""An underscore between two letters or digits (``re_fund_ed``: emphasis markers inside a
+word): a reading drops them, besides the reading that reads them apart (``written_off``)."""
+_STRUCK = re.compile(r"~~(?=[^~\s])[^~\n]{1,80}(?<=[^~\s])~~")
+"""Struck-out text (``~~not~~``): a renderer shows it struck, so a reading drops it (one
+more reading: the text as written is read too, where ``~~refunded~~`` still claims)."""
 _LEET_WORD = re.compile(r"\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+\b")
 """A word of letters and digits (``r3fund3d``, ``wr1tt3n``): its digits may be letters."""
 _LEET: tuple[dict[int, str], ...] = tuple(

@@ -43,10 +43,19 @@ def _unsnaked(m: re.Match[str]) -> str:
     return m.group(0) if parts[-1].casefold() in _FIELD_ENDS else " ".join(parts)
 
 
+_EDGE_UNDERSCORES = re.compile(r"(?<![^\W_])_+(?=[^\W_])|(?<=[^\W_])_+(?![^\W_])")
+"""Underscores at a word's edge, one side a letter or digit and the other not (markdown's
+``__refunded__``, ``_posted_``: emphasis a renderer shows as the bare word; round 20's E20):
+read as spaces, so the word inside is a word. Underscores between two letters
+(``written_off``) are `_SNAKE`'s."""
+
+
 def _read(text: str) -> str:
     # underscores are read apart after `fold`, which drops the invisible characters a
     # look-alike form puts between the letters (``w\U000e0100r…n_o…f\U000e0100f``)
     text = fold(_CAMEL.sub(" ", unicodedata.normalize("NFKC", text)))
+    if "_" in text:
+        text = _EDGE_UNDERSCORES.sub(" ", text)
     return _SNAKE.sub(_unsnaked, text).translate(_confusables.tables().confusables)
 
 

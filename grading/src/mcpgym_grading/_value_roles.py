@@ -181,6 +181,21 @@ def _claimants(
     return {i for i, g in gaps.items() if g == low}
 
 
+_EMPHASIS = re.compile(
+    r"(?<![^\s(\[])(?:\*{1,3}|_{1,3})(?=[^\s*_])|(?<=[^\s*_])(?:\*{1,3}|_{1,3})(?![^\s).,;:!?\]])"
+)
+"""Markdown emphasis markers at a word's edge (``has **not** been written off``,
+``__escalated__``): a renderer shows the bare words, so the cues are read without them
+(round 20's FF20b: ``**not** written off`` read as ``written off``)."""
+
+
+def unemphasized(text: str) -> str:
+    """``text`` with markdown emphasis markers at words' edges dropped (`_EMPHASIS`)."""
+    if "*" not in text and "_" not in text:
+        return text
+    return _EMPHASIS.sub("", text)
+
+
 def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[str, Any]]:
     """Whether every mention in ``text`` of a value in ``roles`` stands in its role (see the
     module docstring). Returns ``(ok, misplaced, detail)``: ``misplaced`` lists the mentions
@@ -207,7 +222,7 @@ def value_outcome(text: str, roles: ValueRoles) -> tuple[bool, list[str], dict[s
     misplaced: list[str] = []
     dated = last_date is not None
     # ids of a role's kind in other forms, in the record's form (round 14's I14)
-    text = loose_ids(text, [v for v, _ in roles])
+    text = loose_ids(unemphasized(text), [v for v, _ in roles])
     # dates in words as ISO dates before the clauses are cut (``Sept. 30``: no sentence end)
     read = word_dates_iso(more_dates(text, last_date), last_date[:4]) if last_date else text
     for clause, answered_no in _answered(read):
