@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcpgym_clients.adapters.base import (
@@ -40,6 +41,7 @@ from mcpgym_clients.adapters.call_only import (
     CALL_ONLY_FORMS,
     CallOnlyForm,
     form_may_be_refused,
+    is_call_only,
     with_form,
 )
 from mcpgym_clients.adapters.chat_completions import (
@@ -145,6 +147,12 @@ class ChatCompletionsAdapter(ModelAdapter):
     """How call-only assistant messages are sent (`mcpgym_clients.adapters.call_only`);
     changed for the rest of the campaign when the server refuses this form."""
 
+    call_only_form_answered: bool = False
+    """Whether a request holding a call-only message was answered in `call_only_form`:
+    until then a refusal that form may cause is sent in the other forms at once, before
+    any retry; after, only once the retries are spent (a 500 is then more likely an
+    outage)."""
+
     def __init__(
         self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
     ) -> None:
@@ -191,56 +199,94 @@ class ChatCompletionsAdapter(ModelAdapter):
         """POST the conversation; parse ``choices[0]``. The request body is `_body`
         (the place to add request fields); the reply's full message stays in
         `ModelTurn.raw`. A refusal that the call-only messages' form may have caused is
-        answered by `_other_forms`."""
+        answered by `_other_forms`: at once while no request holding a call-only message
+        has been answered in the current form, else once the retries are spent."""
         body = self._body(history, tools)
+        form = self.call_only_form
+        holds_call_only = any(is_call_only(m) for m in body["messages"])
+        early = holds_call_only and not self.call_only_form_answered
+        tried = [False]  # the other forms were sent for this request
+
+        async def attempt(request: dict[str, Any]) -> dict[str, Any]:
+            try:
+                return await self.client.attempt(request)
+            except ModelAPIError as exc:
+                if not early or tried[0] or not form_may_be_refused(exc, request["messages"]):
+                    raise
+                # each other form once before any retry: a form the server refuses gets
+                # the same answer on every retry (S20-R7: 12 requests, ~27 s, streamed)
+                tried[0] = True
+                return await self._other_forms(exc, request, form, self.client.attempt)
+
         try:
-            data = await self._create(body)
+            data = await self._create(body, attempt=attempt)
         except ModelAPIError as exc:
-            if not form_may_be_refused(exc, body["messages"]):
+            if tried[0] or not form_may_be_refused(exc, body["messages"]):
                 raise
-            data = await self._other_forms(exc, body)
+            data = await self._other_forms(
+                exc, body, form, lambda b: self._create(b, retries=False)
+            )
+        if holds_call_only and self.call_only_form == form:
+            self.call_only_form_answered = True
         turn = chat_turn(data)
         if getattr(self, "return_tokens", False):
             turn.tokens = turn_tokens(data)
         return turn
 
-    async def _create(self, body: dict[str, Any], *, retries: bool = True) -> dict[str, Any]:
-        """One request (with the client's retries unless ``retries`` is false), asked again
-        once with the cap that fits when the server refused prompt + default cap."""
-        policy = None if retries else dataclasses.replace(self.client.retry, max_retries=0)
+    async def _create(
+        self,
+        body: dict[str, Any],
+        *,
+        retries: bool = True,
+        attempt: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+    ) -> dict[str, Any]:
+        """One request (with the client's retries unless ``retries`` is false; each try
+        is ``attempt``, default the client's), asked again once with the cap that fits
+        when the server refused prompt + default cap."""
+        policy = self.client.retry
+        if not retries:
+            policy = dataclasses.replace(policy, max_retries=0)
+        once = attempt or self.client.attempt
         try:
-            return await self.client.create(body, retry=policy)
+            return await with_retries(policy, lambda: once(body))
         except ModelAPIError as exc:
             fitting = self._fitting_cap(exc, body)
             if fitting is None:
                 raise
             body["max_tokens"] = fitting
-            return await self.client.create(body, retry=policy)
+            return await with_retries(policy, lambda: once(body))
 
-    async def _other_forms(self, exc: ModelAPIError, body: dict[str, Any]) -> dict[str, Any]:
-        """Send ``body`` once in each other call-only form (no retries); keep the first
-        form the server answers (logged once per change).
+    async def _other_forms(
+        self,
+        exc: ModelAPIError,
+        body: dict[str, Any],
+        sent: CallOnlyForm,
+        send: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+    ) -> dict[str, Any]:
+        """Send ``body`` (its call-only messages in form ``sent``) once in each other
+        call-only form through ``send``; keep the first form the server answers (logged
+        once per change).
 
         Raises:
             ModelAPIError: ``exc``, when no other form is answered either.
         """
-        tried = self.call_only_form
         for form in CALL_ONLY_FORMS:
-            if form == tried:
+            if form == sent:
                 continue
             attempt = {**body, "messages": with_form(body["messages"], form)}
             try:
-                data = await self._create(attempt, retries=False)
+                data = await send(attempt)
             except ModelAPIError:
                 continue
-            if self.call_only_form == tried:
+            self.call_only_form_answered = True
+            if self.call_only_form == sent:
                 self.call_only_form = form
                 logger.warning(
                     "the model server at %s refused a call-only assistant message with "
                     "content %s (HTTP %s: %s) and answered it with content %s: sending "
                     "that form from now on",
                     self.base_url,
-                    tried,
+                    sent,
                     exc.status,
                     exc.reason[:200],
                     form,
