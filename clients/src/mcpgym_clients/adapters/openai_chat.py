@@ -17,6 +17,11 @@ server whose context cannot hold prompt plus cap, and says so with figures, as v
 is asked again once with the cap that fits). ``openai`` uses the official ``openai`` SDK
 (extra ``[openai]``) with its retries off, strict tools where the schema allows
 (`openai_parameters`) and ``max_completion_tokens`` (required by reasoning models).
+
+Neither sends ``tool_choice`` unless ``--tool-choice`` gives one (`TOOL_CHOICES`): servers
+differ on its absence (llama-cpp-python's ``chatml-function-calling`` reads it as ``none``
+and leaves the tools out of the prompt) and on its presence (vLLM started without
+``--enable-auto-tool-choice`` answers 400 to ``auto``: `tool_choice_refused`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -78,6 +84,37 @@ FAILED_FINISH = frozenset({"abort", "error"})
 """Finish reasons that say the server failed the request (vLLM's ``abort``; ``error``
 from proxies such as OpenRouter): the response is a fragment, retried and then
 ``infra_error``, never graded as the model's answer (adversarial round 12, S8-11)."""
+
+
+TOOL_CHOICES = ("auto", "required", "none")
+"""The values of ``--tool-choice`` (Chat Completions ``tool_choice``; not sent by default)."""
+
+_NAMES_TOOL_CHOICE = re.compile(r"tool[_ ]choice", re.IGNORECASE)
+
+
+def tool_choice_refused(exc: ModelAPIError, body: dict[str, Any]) -> ModelAPIError | None:
+    """``exc`` told as the server refusing ``--tool-choice``, when ``body`` sent a
+    ``tool_choice`` and the answer is a 4xx naming it (vLLM started without
+    ``--enable-auto-tool-choice``: 400 ``"auto" tool choice requires
+    --enable-auto-tool-choice and --tool-call-parser to be set``); else ``None``. The new
+    error keeps ``exc``'s status, body and classification (not transient: ``model_error``,
+    and the 4xx breaker stops a campaign whose first episodes all get it: `ModelAgent`)."""
+    choice = body.get("tool_choice")
+    if choice is None or exc.status is None or not 400 <= exc.status < 500:
+        return None
+    if not _NAMES_TOOL_CHOICE.search(f"{exc.reason} {exc.body or ''}"):
+        return None
+    out = ModelAPIError(
+        f"the model server refused --tool-choice {choice} ({exc}): start the server with "
+        "tool choice enabled (vLLM: --enable-auto-tool-choice --tool-call-parser NAME), "
+        "or run without --tool-choice (no tool_choice is then sent)",
+        status=exc.status,
+        body=exc.body,
+        retry_after=exc.retry_after,
+        transient=exc.transient,
+    )
+    out.attempts, out.identical = exc.attempts, exc.identical
+    return out
 
 
 def chat_turn(data: dict[str, Any]) -> ModelTurn:
@@ -191,6 +228,8 @@ class ChatCompletionsAdapter(ModelAdapter):
         max_tokens = s.max_tokens if s.max_tokens is not None else self.default_max_tokens
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
+        if s.tool_choice is not None and tools:
+            body["tool_choice"] = s.tool_choice
         if getattr(self, "return_tokens", False):
             body.update(TOKEN_REQUEST_FIELDS)
         return body
@@ -200,8 +239,18 @@ class ChatCompletionsAdapter(ModelAdapter):
         (the place to add request fields); the reply's full message stays in
         `ModelTurn.raw`. A refusal that the call-only messages' form may have caused is
         answered by `_other_forms`: at once while no request holding a call-only message
-        has been answered in the current form, else once the retries are spent."""
+        has been answered in the current form, else once the retries are spent. A 4xx
+        naming the ``tool_choice`` sent is told as such (`tool_choice_refused`)."""
         body = self._body(history, tools)
+        try:
+            return await self._complete(body)
+        except ModelAPIError as exc:
+            refused = tool_choice_refused(exc, body)
+            if refused is None:
+                raise
+            raise refused from exc
+
+    async def _complete(self, body: dict[str, Any]) -> ModelTurn:
         form = self.call_only_form
         holds_call_only = any(is_call_only(m) for m in body["messages"])
         early = holds_call_only and not self.call_only_form_answered
@@ -407,7 +456,14 @@ class OpenAIChatAdapter(ChatCompletionsAdapter):
                 raise openai_error(exc, self.base_url) from exc
             return resp.to_dict()
 
-        return chat_turn(await with_retries(self.retry, attempt))
+        try:
+            data = await with_retries(self.retry, attempt)
+        except ModelAPIError as exc:
+            refused = tool_choice_refused(exc, body)
+            if refused is None:
+                raise
+            raise refused from exc
+        return chat_turn(data)
 
     async def check(self) -> None:
         """``GET /models``; a 404 there is checked with an empty ``POST /chat/completions``."""
