@@ -264,8 +264,11 @@ class ChatCompletionsAdapter(ModelAdapter):
                     raise
                 # each other form once before any retry: a form the server refuses gets
                 # the same answer on every retry (S20-R7: 12 requests, ~27 s, streamed)
-                tried[0] = True
-                return await self._other_forms(exc, request, form, self.client.attempt)
+                try:
+                    return await self._other_forms(exc, request, form, self.client.attempt)
+                except ModelAPIError:
+                    tried[0] = True  # every form refused (a timeout leaves it unset)
+                    raise
 
         try:
             data = await self._create(body, attempt=attempt)
