@@ -54,6 +54,7 @@ AGENT_SETTING_FLAGS = {
     "temperature": "--temperature",
     "seed": "--model-seed",
     "max_tokens": "--max-output-tokens",
+    "tool_choice": "--tool-choice",
     "base_url": "--base-url",
     "parse_text_tool_calls": "--parse-text-tool-calls",
     "harness": "--agent",

@@ -86,12 +86,16 @@ class ModelSettings:
         model: the vendor's model id. temperature: sampling temperature.
         seed: sampling seed (not every vendor takes one: see each adapter).
         max_tokens: tokens per response.
+        tool_choice: Chat Completions ``tool_choice`` (``auto``, ``required``, ``none``;
+            ``--tool-choice``), sent by the Chat Completions adapters only; ``None``: not
+            sent (the server's default).
     """
 
     model: str
     temperature: float | None = None
     seed: int | None = None
     max_tokens: int | None = None
+    tool_choice: str | None = None
 
 
 class ModelAdapter:
@@ -174,7 +178,8 @@ class ModelAdapter:
         return arguments
 
     def recorded_settings(self) -> dict[str, Any]:
-        """Settings for the run store: vendor, model, sampling, base URL (never keys)."""
+        """Settings for the run store: vendor, model, sampling, base URL (never keys);
+        ``tool_choice`` only when one is sent (absent: not sent, as before the option)."""
         s = self.settings
         return {
             "vendor": self.vendor,
@@ -183,6 +188,8 @@ class ModelAdapter:
             "seed": s.seed,
             "max_tokens": s.max_tokens,
             "base_url": public_url(self.base_url),
+            # only when set: a run recorded before the option (or without it) resumes
+            **({"tool_choice": s.tool_choice} if s.tool_choice is not None else {}),
         }
 
     async def check(self) -> None:

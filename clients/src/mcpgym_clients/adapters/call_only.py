@@ -15,7 +15,11 @@ No one form is accepted everywhere, as measured against real servers:
 `CALL_ONLY_FORMS` lists them in the order tried: the adapter sends the first, and when a
 request whose history holds a call-only message is refused in a way a message form can
 cause (`form_may_be_refused`), it sends the same request once in each other form; the
-first that is answered is kept for the rest of the campaign.
+first that is answered is kept for the rest of the campaign. Until a request holding a
+call-only message has been answered in the current form, the other forms are tried on
+the first such refusal, before any retry (a refused form is refused on every retry:
+streamed, llama-cpp-python's refusal took 6 attempts, 12 requests, ~27 s; adversarial
+round 20, S20-R7); after, only once the retries are spent.
 """
 
 from __future__ import annotations

@@ -126,9 +126,16 @@ class ChatCompletionsClient:
             ModelAPIError: transport failure or non-2xx status after the retries, or a
                 body that is not a JSON object.
         """
-        return await with_retries(retry or self.retry, lambda: self._once(body))
+        return await with_retries(retry or self.retry, lambda: self.attempt(body))
 
-    async def _once(self, body: Mapping[str, Any]) -> dict[str, Any]:
+    async def attempt(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """One attempt at ``body``, without retries (for callers that run their own
+        `with_retries` loop): streamed, and sent again once unstreamed after an
+        `EmptyStream`.
+
+        Raises:
+            ModelAPIError: as `create`, for this one attempt.
+        """
         if self.stream:
             payload = {**body, "stream": True}
             payload.setdefault("stream_options", {"include_usage": True})

@@ -17,6 +17,11 @@ server whose context cannot hold prompt plus cap, and says so with figures, as v
 is asked again once with the cap that fits). ``openai`` uses the official ``openai`` SDK
 (extra ``[openai]``) with its retries off, strict tools where the schema allows
 (`openai_parameters`) and ``max_completion_tokens`` (required by reasoning models).
+
+Neither sends ``tool_choice`` unless ``--tool-choice`` gives one (`TOOL_CHOICES`): servers
+differ on its absence (llama-cpp-python's ``chatml-function-calling`` reads it as ``none``
+and leaves the tools out of the prompt) and on its presence (vLLM started without
+``--enable-auto-tool-choice`` answers 400 to ``auto``: `tool_choice_refused`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcpgym_clients.adapters.base import (
@@ -40,6 +47,7 @@ from mcpgym_clients.adapters.call_only import (
     CALL_ONLY_FORMS,
     CallOnlyForm,
     form_may_be_refused,
+    is_call_only,
     with_form,
 )
 from mcpgym_clients.adapters.chat_completions import (
@@ -76,6 +84,37 @@ FAILED_FINISH = frozenset({"abort", "error"})
 """Finish reasons that say the server failed the request (vLLM's ``abort``; ``error``
 from proxies such as OpenRouter): the response is a fragment, retried and then
 ``infra_error``, never graded as the model's answer (adversarial round 12, S8-11)."""
+
+
+TOOL_CHOICES = ("auto", "required", "none")
+"""The values of ``--tool-choice`` (Chat Completions ``tool_choice``; not sent by default)."""
+
+_NAMES_TOOL_CHOICE = re.compile(r"tool[_ ]choice", re.IGNORECASE)
+
+
+def tool_choice_refused(exc: ModelAPIError, body: dict[str, Any]) -> ModelAPIError | None:
+    """``exc`` told as the server refusing ``--tool-choice``, when ``body`` sent a
+    ``tool_choice`` and the answer is a 4xx naming it (vLLM started without
+    ``--enable-auto-tool-choice``: 400 ``"auto" tool choice requires
+    --enable-auto-tool-choice and --tool-call-parser to be set``); else ``None``. The new
+    error keeps ``exc``'s status, body and classification (not transient: ``model_error``,
+    and the 4xx breaker stops a campaign whose first episodes all get it: `ModelAgent`)."""
+    choice = body.get("tool_choice")
+    if choice is None or exc.status is None or not 400 <= exc.status < 500:
+        return None
+    if not _NAMES_TOOL_CHOICE.search(f"{exc.reason} {exc.body or ''}"):
+        return None
+    out = ModelAPIError(
+        f"the model server refused --tool-choice {choice} ({exc}): start the server with "
+        "tool choice enabled (vLLM: --enable-auto-tool-choice --tool-call-parser NAME), "
+        "or run without --tool-choice (no tool_choice is then sent)",
+        status=exc.status,
+        body=exc.body,
+        retry_after=exc.retry_after,
+        transient=exc.transient,
+    )
+    out.attempts, out.identical = exc.attempts, exc.identical
+    return out
 
 
 def chat_turn(data: dict[str, Any]) -> ModelTurn:
@@ -145,6 +184,12 @@ class ChatCompletionsAdapter(ModelAdapter):
     """How call-only assistant messages are sent (`mcpgym_clients.adapters.call_only`);
     changed for the rest of the campaign when the server refuses this form."""
 
+    call_only_form_answered: bool = False
+    """Whether a request holding a call-only message was answered in `call_only_form`:
+    until then a refusal that form may cause is sent in the other forms at once, before
+    any retry; after, only once the retries are spent (a 500 is then more likely an
+    outage)."""
+
     def __init__(
         self, client: ChatCompletionsClient, settings: ModelSettings, *, return_tokens: bool = False
     ) -> None:
@@ -183,6 +228,8 @@ class ChatCompletionsAdapter(ModelAdapter):
         max_tokens = s.max_tokens if s.max_tokens is not None else self.default_max_tokens
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
+        if s.tool_choice is not None and tools:
+            body["tool_choice"] = s.tool_choice
         if getattr(self, "return_tokens", False):
             body.update(TOKEN_REQUEST_FIELDS)
         return body
@@ -191,56 +238,107 @@ class ChatCompletionsAdapter(ModelAdapter):
         """POST the conversation; parse ``choices[0]``. The request body is `_body`
         (the place to add request fields); the reply's full message stays in
         `ModelTurn.raw`. A refusal that the call-only messages' form may have caused is
-        answered by `_other_forms`."""
+        answered by `_other_forms`: at once while no request holding a call-only message
+        has been answered in the current form, else once the retries are spent. A 4xx
+        naming the ``tool_choice`` sent is told as such (`tool_choice_refused`)."""
         body = self._body(history, tools)
         try:
-            data = await self._create(body)
+            return await self._complete(body)
         except ModelAPIError as exc:
-            if not form_may_be_refused(exc, body["messages"]):
+            refused = tool_choice_refused(exc, body)
+            if refused is None:
                 raise
-            data = await self._other_forms(exc, body)
+            raise refused from exc
+
+    async def _complete(self, body: dict[str, Any]) -> ModelTurn:
+        form = self.call_only_form
+        holds_call_only = any(is_call_only(m) for m in body["messages"])
+        early = holds_call_only and not self.call_only_form_answered
+        tried = [False]  # the other forms were sent for this request
+
+        async def attempt(request: dict[str, Any]) -> dict[str, Any]:
+            try:
+                return await self.client.attempt(request)
+            except ModelAPIError as exc:
+                if not early or tried[0] or not form_may_be_refused(exc, request["messages"]):
+                    raise
+                # each other form once before any retry: a form the server refuses gets
+                # the same answer on every retry (S20-R7: 12 requests, ~27 s, streamed)
+                try:
+                    return await self._other_forms(exc, request, form, self.client.attempt)
+                except ModelAPIError:
+                    tried[0] = True  # every form refused (a timeout leaves it unset)
+                    raise
+
+        try:
+            data = await self._create(body, attempt=attempt)
+        except ModelAPIError as exc:
+            if tried[0] or not form_may_be_refused(exc, body["messages"]):
+                raise
+            data = await self._other_forms(
+                exc, body, form, lambda b: self._create(b, retries=False)
+            )
+        if holds_call_only and self.call_only_form == form:
+            self.call_only_form_answered = True
         turn = chat_turn(data)
         if getattr(self, "return_tokens", False):
             turn.tokens = turn_tokens(data)
         return turn
 
-    async def _create(self, body: dict[str, Any], *, retries: bool = True) -> dict[str, Any]:
-        """One request (with the client's retries unless ``retries`` is false), asked again
-        once with the cap that fits when the server refused prompt + default cap."""
-        policy = None if retries else dataclasses.replace(self.client.retry, max_retries=0)
+    async def _create(
+        self,
+        body: dict[str, Any],
+        *,
+        retries: bool = True,
+        attempt: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+    ) -> dict[str, Any]:
+        """One request (with the client's retries unless ``retries`` is false; each try
+        is ``attempt``, default the client's), asked again once with the cap that fits
+        when the server refused prompt + default cap."""
+        policy = self.client.retry
+        if not retries:
+            policy = dataclasses.replace(policy, max_retries=0)
+        once = attempt or self.client.attempt
         try:
-            return await self.client.create(body, retry=policy)
+            return await with_retries(policy, lambda: once(body))
         except ModelAPIError as exc:
             fitting = self._fitting_cap(exc, body)
             if fitting is None:
                 raise
             body["max_tokens"] = fitting
-            return await self.client.create(body, retry=policy)
+            return await with_retries(policy, lambda: once(body))
 
-    async def _other_forms(self, exc: ModelAPIError, body: dict[str, Any]) -> dict[str, Any]:
-        """Send ``body`` once in each other call-only form (no retries); keep the first
-        form the server answers (logged once per change).
+    async def _other_forms(
+        self,
+        exc: ModelAPIError,
+        body: dict[str, Any],
+        sent: CallOnlyForm,
+        send: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+    ) -> dict[str, Any]:
+        """Send ``body`` (its call-only messages in form ``sent``) once in each other
+        call-only form through ``send``; keep the first form the server answers (logged
+        once per change).
 
         Raises:
             ModelAPIError: ``exc``, when no other form is answered either.
         """
-        tried = self.call_only_form
         for form in CALL_ONLY_FORMS:
-            if form == tried:
+            if form == sent:
                 continue
             attempt = {**body, "messages": with_form(body["messages"], form)}
             try:
-                data = await self._create(attempt, retries=False)
+                data = await send(attempt)
             except ModelAPIError:
                 continue
-            if self.call_only_form == tried:
+            self.call_only_form_answered = True
+            if self.call_only_form == sent:
                 self.call_only_form = form
                 logger.warning(
                     "the model server at %s refused a call-only assistant message with "
                     "content %s (HTTP %s: %s) and answered it with content %s: sending "
                     "that form from now on",
                     self.base_url,
-                    tried,
+                    sent,
                     exc.status,
                     exc.reason[:200],
                     form,
@@ -361,7 +459,14 @@ class OpenAIChatAdapter(ChatCompletionsAdapter):
                 raise openai_error(exc, self.base_url) from exc
             return resp.to_dict()
 
-        return chat_turn(await with_retries(self.retry, attempt))
+        try:
+            data = await with_retries(self.retry, attempt)
+        except ModelAPIError as exc:
+            refused = tool_choice_refused(exc, body)
+            if refused is None:
+                raise
+            raise refused from exc
+        return chat_turn(data)
 
     async def check(self) -> None:
         """``GET /models``; a 404 there is checked with an empty ``POST /chat/completions``."""

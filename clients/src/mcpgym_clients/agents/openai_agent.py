@@ -23,6 +23,8 @@ class OpenAIAgent(ModelAgent):
         model: model name sent as ``model``.
         max_turns: model requests per episode before stopping with ``max_turns``.
         temperature, seed, max_tokens: sent when not ``None`` (``max_tokens`` per response).
+        tool_choice: ``tool_choice`` sent with the tools (``auto``, ``required``, ``none``)
+            when not ``None``.
         token_budget: stop with ``max_tokens`` once the episode's total tokens exceed it.
         time_limit: wall seconds per episode (excluding retry waits) before ``timeout``.
         parse_text_tool_calls: also execute calls written as text (Hermes blocks, fenced
@@ -42,12 +44,13 @@ class OpenAIAgent(ModelAgent):
         temperature: float | None = None,
         seed: int | None = None,
         max_tokens: int | None = None,
+        tool_choice: str | None = None,
         token_budget: int | None = None,
         time_limit: float | None = None,
         parse_text_tool_calls: bool = False,
         system_prompt: str | None = None,
     ) -> None:
-        settings = ModelSettings(model, temperature, seed, max_tokens)
+        settings = ModelSettings(model, temperature, seed, max_tokens, tool_choice)
         super().__init__(
             ChatCompletionsAdapter(client, settings),
             max_turns=max_turns,

@@ -16,6 +16,7 @@ from mcpgym_clients.adapters.chat_completions import (
     ChatCompletionsClient,
     api_error_text,
 )
+from mcpgym_clients.adapters.openai_chat import TOOL_CHOICES
 from mcpgym_clients.adapters.retry import RetryPolicy
 from mcpgym_clients.adapters.streaming import DEFAULT_MAX_RESPONSE_BYTES
 from mcpgym_clients.agent_spec import is_agent_spec, load_agent
@@ -31,6 +32,9 @@ from mcpgym_clients.commands._common import fail, parsed, reported
 from mcpgym_clients.errors import ConfigurationError
 from mcpgym_clients.protocol import Agent
 from mcpgym_server import did_you_mean
+
+CHAT_VENDORS = ("openai-compatible", "openai")
+"""The vendors that send ``--tool-choice`` (Chat Completions ``tool_choice``)."""
 
 
 def build_agent(
@@ -51,12 +55,20 @@ def build_agent(
     response_timeout: float | None = None,
     max_response_bytes: int | None = None,
     max_turns_given: bool = False,
+    tool_choice: str | None = None,
 ) -> Agent:
     """The agent for ``--agent``/``--model`` (see `mcpgym_clients.agents.vendors`).
 
     ``response_timeout`` and ``max_response_bytes`` (``None``: the library defaults,
-    `mcpgym_clients.adapters.streaming`) bound each model response.
+    `mcpgym_clients.adapters.streaming`) bound each model response. ``tool_choice``
+    (``--tool-choice``, one of `TOOL_CHOICES`; ``None``: not sent) is for the Chat
+    Completions vendors (``openai-compatible``, ``openai``) only.
     """
+    if tool_choice is not None and tool_choice not in TOOL_CHOICES:
+        raise typer.BadParameter(
+            f"{tool_choice!r} is not a tool choice; valid: {', '.join(TOOL_CHOICES)}",
+            param_hint="'--tool-choice'",
+        )
     if is_agent_spec(name):  # a lab's own harness: package.module:attr or file.py:attr
         if model:
             raise typer.BadParameter(
@@ -64,7 +76,11 @@ def build_agent(
                 "chooses its own model (set Agent.model or FunctionAgent(model=...))",
                 param_hint="'--model'",
             )
-        for flag, given in (("--max-turns", max_turns_given), ("--max-tokens", token_budget)):
+        for flag, given in (
+            ("--max-turns", max_turns_given),
+            ("--max-tokens", token_budget),
+            ("--tool-choice", tool_choice),
+        ):
             if given:
                 raise typer.BadParameter(
                     f"{flag} is for the built-in model agents; mcpgym cannot enforce it on a "
@@ -117,7 +133,13 @@ def build_agent(
             "(local servers given with --base-url need none)",
             param_hint="'--api-key'",
         )
-    settings = ModelSettings(model_id, temperature, model_seed, max_output_tokens)
+    if tool_choice is not None and vendor is not None and vendor.name not in CHAT_VENDORS:
+        raise typer.BadParameter(
+            f"--tool-choice is sent by the Chat Completions vendors ({', '.join(CHAT_VENDORS)}) "
+            f"only; {vendor.name} chooses tools its own way (drop --tool-choice)",
+            param_hint="'--tool-choice'",
+        )
+    settings = ModelSettings(model_id, temperature, model_seed, max_output_tokens, tool_choice)
     retry = RetryPolicy(request_timeout=request_timeout)
     loop: dict[str, Any] = {
         "max_turns": max_turns,
@@ -138,6 +160,7 @@ def build_agent(
             temperature=temperature,
             seed=model_seed,
             max_tokens=max_output_tokens,
+            tool_choice=tool_choice,
             # the openai-compatible vendor reads text tool calls unless told not to
             parse_text_tool_calls=(
                 parse_text_tool_calls if parse_text_tool_calls is not None else vendor is not None

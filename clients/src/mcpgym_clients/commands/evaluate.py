@@ -264,6 +264,16 @@ def eval_(
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Max tokens per model response.", min=1)
     ] = None,
+    tool_choice: Annotated[
+        str | None,
+        typer.Option(
+            help="Chat Completions tool_choice: auto, required or none (openai-compatible, "
+            "openai; default: not sent). llama-cpp-python's chatml-function-calling needs "
+            "auto to show the tools.",
+            metavar="auto|required|none",
+            show_default=False,
+        ),
+    ] = None,
     temperature: Annotated[
         float | None, typer.Option(help="Sampling temperature.", min=0.0, max=2.0)
     ] = None,
@@ -433,6 +443,7 @@ def eval_(
             "--max-turns": max_turns is not None,
             "--max-tokens": max_tokens is not None,
             "--max-output-tokens": max_output_tokens is not None,
+            "--tool-choice": tool_choice is not None,
             "--temperature": temperature is not None,
             "--model-seed": model_seed is not None,
             "--request-timeout": request_timeout is not None,
@@ -455,6 +466,7 @@ def eval_(
         temperature=temperature,
         model_seed=model_seed,
         max_output_tokens=max_output_tokens,
+        tool_choice=tool_choice,
         token_budget=max_tokens,
         time_limit=time_limit,
     )
