@@ -42,7 +42,7 @@ def _grade(family: str, band: str, extra: str, seed: int = 0) -> list[str] | Non
     args["body"] += "\n\n" + extra.format(**fields)
     calls[i] = ToolCall("reply_to_customer", args)
     g = grade_bundle(replay(environment, family, band, seed, calls), environment)
-    if g.passed and g.score >= 0.9999:
+    if g.passed and (g.score or 0.0) >= 0.9999:
         return None
     return [c.name for c in g.checks if c.passed is False]
 
