@@ -72,9 +72,12 @@ def test_another_customers_values_the_agent_looked_up_fail(family: str, leak: An
     g = grade(v, _looked_up(v, *leak(v)))
     assert g.status == "graded", g.error
     # another customer's order number stated as an order is also a wrong fact of this
-    # episode (`replies-state-own-facts`, stop 20); the guard fails either way
+    # episode (`replies-state-own-facts`, stop 20), and in order-status another order's
+    # tracking number is refused by `reply-omits-other-orders` (round 19's N19a); the guard
+    # fails either way
     failed = failed_checks(g)
-    assert OTHER in failed and set(failed) <= {OTHER, "replies-state-own-facts"}, failed
+    also = {"replies-state-own-facts", "reply-omits-other-orders"}
+    assert OTHER in failed and set(failed) <= {OTHER, *also}, failed
     assert leak is _stranger_parcel or failed == [OTHER], failed
 
 

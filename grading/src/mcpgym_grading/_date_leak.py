@@ -36,8 +36,8 @@ GAP = 60
 @lru_cache(maxsize=256)
 def _forms(value: str) -> tuple[re.Pattern[str], ...] | None:
     """The forms of ISO date ``value``: numbers (day and month either way, a 2- or 4-digit
-    year), and the parts apart (month name, day, year) as three patterns; None for a value
-    that is no ISO date."""
+    year), the parts apart (month name, day, year) as three patterns, and the month and day
+    in numbers without a year; None for a value that is no ISO date."""
     m = _ISO.match(value)
     if m is None:
         return None
@@ -68,7 +68,10 @@ def _forms(value: str) -> tuple[re.Pattern[str], ...] | None:
     )
     spelled = _spelled_year(int(y))
     year_forms = rf"(?<![\d$#,.]){year}(?!\d|[.,]\d)" + (rf"|\b{spelled}\b" if spelled else "")
-    return numeric, month, day, re.compile(year_forms, re.IGNORECASE)
+    # the month and day in numbers without a year (``07/11``): read only beside a word of
+    # birth, with the year told apart or as an age (`_year_apart`; round 19's P19a)
+    month_day = re.compile(rf"(?<![\d.])(?:{mm}{sep}{dd}|{dd}{sep}{mm})(?!\d|\s*[/.\-]\s*\d)")
+    return numeric, month, day, re.compile(year_forms, re.IGNORECASE), month_day
 
 
 _UNITS = "zero one two three four five six seven eight nine".split()
@@ -133,7 +136,7 @@ def date_leaked(text: str, value: str) -> bool:
     forms = _forms(value)
     if forms is None:
         return False
-    numeric, month, day, year = forms
+    numeric, month, day, year, month_day = forms
     if numeric.search(text):
         return True
     for sentence in _SENTENCE.split(text):
@@ -150,7 +153,7 @@ def date_leaked(text: str, value: str) -> bool:
         ]
         if days and _near([months, days, years]):
             return True
-    return _year_apart(text, month, day, year)
+    return _year_apart(text, month, day, year, month_day)
 
 
 _AGE = re.compile(
@@ -165,18 +168,26 @@ month and day of a date of birth it gives the year (the birth year is this year 
 age, or one more)."""
 
 _YEAR_CUE = re.compile(r"\b(?:year|born|birth)", re.IGNORECASE)
+_BIRTH_CUE = re.compile(r"\b(?:born|birth|d\.?o\.?b\b)", re.IGNORECASE)
+"""A word that says a date is the date of birth (``DOB``, ``birthday``, ``born on``)."""
 YEAR_CUE_GAP = 40
 """Most characters between a year told apart and the word that says it is a year."""
 
 
 def _year_apart(
-    text: str, month: re.Pattern[str], day: re.Pattern[str], year: re.Pattern[str]
+    text: str,
+    month: re.Pattern[str],
+    day: re.Pattern[str],
+    year: re.Pattern[str],
+    month_day: re.Pattern[str],
 ) -> bool:
     """The month and day in one sentence, the year in another where a word beside it says
     it is the year (``The birthday on file is July 11. The birth year on file is 1984.``):
     the date told in two sentences (round 17's Z17d); or the year given as an age anywhere
     in the text (`_AGE`: ``You turned 41 this year; your birthday on file is July 11.``,
-    round 18's P18b)."""
+    round 18's P18b). The month and day may stand in numbers (``month_day``: ``07/11``)
+    where a word of birth stands in their sentence (``DOB on file: 07/11, age 41.``, round
+    19's P19a)."""
     years = [
         m
         for m in year.finditer(text)
@@ -185,6 +196,8 @@ def _year_apart(
     if not years and not _AGE.search(text):
         return False
     for sentence in _SENTENCE.split(text):
+        if month_day.search(sentence) and _BIRTH_CUE.search(sentence):
+            return True
         months = [m.span() for m in month.finditer(sentence)]
         if not months:
             continue

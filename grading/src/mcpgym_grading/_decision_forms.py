@@ -242,14 +242,21 @@ _ENDED: dict[str, tuple[str, ...]] = {
         r"\bno longer (?:an? |in )?(?:draft|unposted)\b",
         r"(?:\bnot|n['\u2019]?t)\s+(?:an? |in )?draft\s+any ?more\b",
     ),
+    # round 19's C19a: neither charge left on the card (both refunded)
+    "refund-both": (
+        r"\b(?:neither|none)(?: of)?(?: the| your| these| those)?(?: two)?\s+(?:\w+\s+)?"
+        r"(?:charges?|payments?|transactions?)\b[^.;:!?\n]{0,20}?\b(?:remains?|stays?|is still "
+        r"(?:there|showing|visible|on)|(?:is|are) (?:still )?(?:left|outstanding))\b",
+    ),
 }
 """A claim by the state the action ends, said with its own negation (round 15's V15c,
 L15b): ``Order #7 is no longer active``, ``Bill X is no longer a draft``, ``it isn't a draft
-anymore``; the cancellation's only of the order itself as subject (``the cancellation
-window is no longer open`` is none). The negation inside the form is the form's own
-(`ENDED_FORMS`): a negation before it still denies (``I can't confirm order #7 is no
-longer active``), a hedge hedges. ``open``/``pending``/``outstanding`` are not read: a
-shipped order is no longer pending, a paid invoice no longer open."""
+anymore``, ``Neither charge remains on your card`` (round 19's C19a); the cancellation's
+only of the order itself as subject (``the cancellation window is no longer open`` is
+none). The negation inside the form is the form's own (`ENDED_FORMS`): a negation before it
+still denies (``I can't confirm order #7 is no longer active``), a hedge hedges.
+``open``/``pending``/``outstanding`` are not read: a shipped order is no longer pending, a
+paid invoice no longer open."""
 ENDED_FORMS = frozenset(p for forms in _ENDED.values() for p in forms)
 for _a, _more in _ENDED.items():
     ACTIONS[_a] = ((*ACTIONS[_a][0], *_more), ACTIONS[_a][1])

@@ -74,6 +74,35 @@ _DANGLING_HEDGE = re.compile(
     rf"could|may|might|should|shall|ll|d)){_ADVERBS}\s*$"
 )
 
+_LEADING_CONDITION = re.compile(
+    r"^(?:(?:and|but|so)\s+)?(?:if|once|when|whenever|as soon as|after|provided(?:\s+that)?|"
+    r"assuming)\s+(?!(?:you\s+)?(?:have|need|want)\s+(?:any|more|further|anything)\b)"
+    r"(?:\S+\s+){0,7}\S+$"
+)
+_WAITS_ON_READER = re.compile(
+    r"\b(?:verif\w*|confirm\w*|match\w*|approv\w*|repl(?:y|ies|ied)|send|sent|provide\w*|"
+    r"share|give|gave|details|identity|zip|date of birth|postcode)\b"
+)
+"""What a condition waits on from the reader: their details, a reply, a confirmation (not
+``If you check your inbox``, ``When you get this message``: round 20's R20a)."""
+_FUTURE = re.compile(r"\b(?:will|shall|would|can|could|may|might|going to)\b|['\u2019]ll\b")
+
+
+def leading_condition(clause: str, after: str) -> bool:
+    """Whether ``clause`` (stripped) is a short leading condition that waits on the reader
+    (``Once you're verified``, ``If you confirm your billing ZIP``, ``After you verify your
+    identity``: a condition word, up to eight words, one of them a word of verifying or of
+    the reader's reply, `_WAITS_ON_READER`) and ``after`` (the next clause) holds a future
+    or modal (``order #7 will ship to …``): the condition reaches past the comma and hedges
+    the future (round 18's FF18c). A lead-in before a completed action (``After checking, I
+    cancelled #7``) has no future after it and stays a claim; ``If you have any
+    questions`` waits on nothing."""
+    return bool(
+        _LEADING_CONDITION.match(clause)
+        and _WAITS_ON_READER.search(clause)
+        and _FUTURE.search(after)
+    )
+
 
 def _scoped(found: re.Pattern[str], text: str, pos: int, action: str) -> bool:
     """Whether ``found`` (a negation or hedge) stands for the form after ``before``: in the

@@ -111,6 +111,7 @@ from mcpgym_grading._decision_scopes import (
     _SENTENCE_BREAK,
     _clauses,
     _scoped,
+    leading_condition,
     litotes_led,
     ungoverned,
 )
@@ -257,9 +258,15 @@ def decisions(text: str, actions: tuple[str, ...] | None = None) -> list[Decisio
                 asked, said, unread = said, [], []
             elif _SENTENCE_BREAK.search(sep):
                 unread = []
-            if found or _SENTENCE_BREAK.search(sep):
+            # a leading condition (``Once you're verified,``; round 18's FF18c) reaches the
+            # future after it even where it names the action itself (``When you reply with
+            # the correct ZIP,``: ``correct`` is a form, hedged there)
+            led = not _SENTENCE_BREAK.search(sep) and leading_condition(
+                clause.strip(), clauses[i + 1][0] if i + 1 < len(clauses) else ""
+            )
+            if (found and not led) or _SENTENCE_BREAK.search(sep):
                 carried = ""
-            elif _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
+            elif led or _DANGLING_NEGATION.search(clause) or _DANGLING_HEDGE.search(clause.strip()):
                 carried = clause.strip()
     return out
 

@@ -187,6 +187,14 @@ def _wanted(value: str) -> str | None:
     return want
 
 
+@lru_cache(maxsize=4096)
+def _glued(want: str) -> frozenset[str]:
+    """``want`` with each of `COUNTRY_CODES` glued before it, worked out once per value (a
+    forbidden list of hundreds of tracking numbers is read for every reply of every
+    grade)."""
+    return frozenset(c + want for c in COUNTRY_CODES)
+
+
 def parts_form(value: str) -> bool:
     """Whether `parts_leaked` can find ``value`` in any text (`MIN_DIGITS` digits or more,
     no letter): ``False`` means it answers ``False`` whatever the text."""
@@ -201,7 +209,7 @@ def parts_leaked(text: str, value: str) -> bool:
     if want is None or not text:
         return False
     pieces = _pieces(text)
-    if len(want) >= 10 and any(p.digits in {c + want for c in COUNTRY_CODES} for p in pieces):
+    if len(want) >= 10 and not _glued(want).isdisjoint(p.digits for p in pieces):
         return True
     if len(pieces) < 2:
         return False

@@ -387,13 +387,19 @@ RUBRIC = Rubric(
         promises.replies_promise_policy_times(),
         promises.replies_promise_no_payout(),
         privacy.texts_reveal_no_other_customer(),
+        # the escalation is not denied either (round 19's L19c: ``Order #A was not
+        # escalated, and order #B wasn't either.`` passed every reply check)
         replies.reply_decision(
-            name="reply-states-not-refunded", bands=("easy", "medium"), not_claimed=("refund",)
+            name="reply-states-not-refunded",
+            bands=("easy", "medium"),
+            not_claimed=("refund",),
+            not_denied=("escalate",),
         ),
         replies.reply_decision(
             name="reply-states-escalated-not-refunded",
             bands=("hard", "expert"),
             not_claimed=("refund",),
+            not_denied=("escalate",),
             about="escalate_order_id",
         ),
         DecisionMatch(
