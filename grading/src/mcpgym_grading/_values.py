@@ -229,6 +229,7 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_SETTLED, 2, sql_settled),
     (SQL_POSTED_IN, 2, sql_posted_in),
     (SQL_POSTING_MISDATED, 5, sql_posting_misdated),
+    (SQL_POSTING_MISDATED, 6, sql_posting_misdated),
     (SQL_EDIT_CLAIMED, 1, sql_edit_claimed),
     (SQL_LINE_MISCLAIMED, 3, sql_line_misclaimed),
     (SQL_LINE_ENTRY_MISNAMED, 3, sql_line_entry_misnamed),
