@@ -120,6 +120,7 @@ AE_REVERSAL_MEMO = ("2026-06", "2026-05", "2026-05,2026-06", "")
         "Posted in May 2026.",
         "Accrual reversal (booked in May 2026)",
         "Reversing entry, posted in May 2026",
+        "(dated 2026-05-31)",
     ],
 )
 def test_a_reversals_own_memo_dated_in_the_reversed_month_is_read(text: str) -> None:
@@ -137,6 +138,8 @@ def test_a_reversals_own_memo_dated_in_the_reversed_month_is_read(text: str) -> 
         "(the accrual posted in May 2026)",
         "(posted in June 2026)",
         "Original posted in May 2026; this reversal in June 2026",
+        "(dated 2026-06-01)",
+        "Reverses the accrual dated 2026-05-31",
     ],
 )
 def test_a_reversals_own_memo_naming_the_reversed_entry_is_not(text: str) -> None:

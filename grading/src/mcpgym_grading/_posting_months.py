@@ -130,14 +130,15 @@ def posting_misdated(
     (module docstring): ``rev``, ``new``, ``generic``, ``docs`` are comma-separated
     ``YYYY-MM`` lists; the year a month named without one is in is the first list's year
     (2026 if every list is empty). ``own`` (an entry's own memo: its own month, where
-    ``generic`` adds the month of the entry it reverses): a plain month outside ``own`` is
-    the reversed entry's only after a word naming that entry on its line (``Reverse the May
-    accrual (posted in May 2026)``); alone (``(posted in May 2026)``) or after the reversal's
-    own word it dates the memo's entry (round 20, ae's reversal memo). Folded clauses, in
-    text order."""
+    ``generic`` adds the month of the entry it reverses): a plain month (or a ``dated`` one
+    outside ``docs``) outside ``own`` is the reversed entry's only after a word naming that
+    entry on its line (``Reverse the May accrual (posted in May 2026)``); alone (``(posted
+    in May 2026)``, ``(dated 2026-05-31)``) or after the reversal's own word it dates the
+    memo's entry (round 20, ae's reversal memo). Folded clauses, in text order."""
     own_set = None if own is None else _months(own)
     sets = {"rev": _months(rev), "new": _months(new), "generic": _months(generic)}
-    sets["docs"] = _months(docs) | sets["generic"]
+    docs_only = _months(docs)
+    sets["docs"] = docs_only | sets["generic"]
     years = sorted(m[:4] for s in sets.values() for m in s)
     year = int(years[0]) if years else 2026
     out: list[str] = []
@@ -168,9 +169,10 @@ def posting_misdated(
                 kind = "docs"
             months = _readings(s[f.start : f.end], y, m)
             if not months & sets[kind] or (
-                kind == "generic"
+                kind in ("generic", "docs")
                 and own_set is not None
                 and not months & own_set
+                and not (kind == "docs" and months & docs_only)
                 and not _names_reversed(s[:a])
             ):
                 out.append(clause.strip())
