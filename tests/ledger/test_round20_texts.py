@@ -33,7 +33,7 @@ def _graded(band: str, tool: str, field: str, extra: str) -> tuple[bool, list[st
     args[field] += "\n\n" + extra.format(**p)
     calls[i] = ToolCall(tool, args)
     g = grade_bundle(replay(environment, RBL, band, 0, calls), environment, reference_cache=CACHE)
-    return g.passed and g.score >= 0.9999, [c.name for c in g.checks if c.passed is False]
+    return g.passed and (g.score or 0.0) >= 0.9999, [c.name for c in g.checks if c.passed is False]
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,7 @@ def _ae_passed(band: str, memo: str) -> bool:
     i = max(n for n, c in enumerate(calls) if c.name == "reverse_journal_entry")
     calls[i] = ToolCall(calls[i].name, {**calls[i].arguments, "memo": memo})
     g = grade_bundle(replay(environment, AE, band, 0, calls), environment, reference_cache=CACHE)
-    return g.passed and g.score >= 0.9999
+    return g.passed and (g.score or 0.0) >= 0.9999
 
 
 @pytest.mark.parametrize(
