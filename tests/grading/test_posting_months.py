@@ -109,6 +109,43 @@ def test_a_posting_made_before_the_episode_states_nothing(text: str) -> None:
     assert posting_misdated(re.sub(r"(?i)\b(?:already|previously)\s+", "", text), *EVB)
 
 
+AE_REVERSAL_MEMO = ("2026-06", "2026-05", "2026-05,2026-06", "")
+"""accrue-expense, the reversal's own memo: its month June, the accrual's May (``generic``)."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reverse the May accrual\n\n(posted in May 2026)",
+        "Posted in May 2026.",
+        "Accrual reversal (booked in May 2026)",
+        "Reversing entry, posted in May 2026",
+        "(dated 2026-05-31)",
+    ],
+)
+def test_a_reversals_own_memo_dated_in_the_reversed_month_is_read(text: str) -> None:
+    assert posting_misdated(text, *AE_REVERSAL_MEMO, own="2026-06")
+    assert posting_misdated(text, *AE_REVERSAL_MEMO) == []  # round 19's reading: either month
+    assert sql_posting_misdated(text, *AE_REVERSAL_MEMO, "2026-06")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reverse the May accrual (posted in May 2026)",
+        "Reverses entry 430 (posted in May 2026)",
+        "Reversal of the original, posted in May 2026",
+        "(the accrual posted in May 2026)",
+        "(posted in June 2026)",
+        "Original posted in May 2026; this reversal in June 2026",
+        "(dated 2026-06-01)",
+        "Reverses the accrual dated 2026-05-31",
+    ],
+)
+def test_a_reversals_own_memo_naming_the_reversed_entry_is_not(text: str) -> None:
+    assert posting_misdated(text, *AE_REVERSAL_MEMO, own="2026-06") == []
+
+
 def test_the_sql_function_answers_null_where_none() -> None:
     assert sql_posting_misdated("Accrued in June.", *AE) == "accrued in june"
     assert sql_posting_misdated("Accrued in May.", *AE) is None

@@ -103,13 +103,42 @@ def _months(arg: str) -> set[str]:
     return {m.strip() for m in arg.split(",") if m.strip()}
 
 
-def posting_misdated(text: str, rev: str, new: str, generic: str, docs: str) -> list[str]:
+_OTHER_ENTRY = re.compile(rf"{_NEW.pattern}|{_PLAIN.pattern}|\boriginal\b|{_REV.pattern}")
+"""The role words that can come before an entry's own memo's parenthesis: the entry it
+reverses named (``the May accrual``, ``entry 12``, ``the original``) or itself
+(``reversal``)."""
+
+
+_ITSELF = re.compile(r"reversals?\b|reversing\s+(?:journal\s+)?entr")
+"""A reversal's own noun (``reversal``, ``the reversing entry``), not the verb that names the
+entry it reverses (``reverses entry 12``, ``reversed entry``)."""
+
+
+def _names_reversed(before: str) -> bool:
+    """Whether the last role word of ``before`` (the memo's line up to a clause) names
+    another entry than the memo's own (``Reverse the May accrual (posted in May)``,
+    ``Reverses entry 12 (posted in May)``), not the reversal itself (``Reversal (posted in
+    May)``)."""
+    words = list(_OTHER_ENTRY.finditer(before))
+    return bool(words) and _ITSELF.match(words[-1].group(0)) is None
+
+
+def posting_misdated(
+    text: str, rev: str, new: str, generic: str, docs: str, own: str | None = None
+) -> list[str]:
     """The clauses of ``text`` that put a posting in a month outside the set of its kind
     (module docstring): ``rev``, ``new``, ``generic``, ``docs`` are comma-separated
     ``YYYY-MM`` lists; the year a month named without one is in is the first list's year
-    (2026 if every list is empty). Folded clauses, in text order."""
+    (2026 if every list is empty). ``own`` (an entry's own memo: its own month, where
+    ``generic`` adds the month of the entry it reverses): a plain month (or a ``dated`` one
+    outside ``docs``) outside ``own`` is the reversed entry's only after a word naming that
+    entry on its line (``Reverse the May accrual (posted in May 2026)``); alone (``(posted
+    in May 2026)``, ``(dated 2026-05-31)``) or after the reversal's own word it dates the
+    memo's entry (round 20, ae's reversal memo). Folded clauses, in text order."""
+    own_set = None if own is None else _months(own)
     sets = {"rev": _months(rev), "new": _months(new), "generic": _months(generic)}
-    sets["docs"] = _months(docs) | sets["generic"]
+    docs_only = _months(docs)
+    sets["docs"] = docs_only | sets["generic"]
     years = sorted(m[:4] for s in sets.values() for m in s)
     year = int(years[0]) if years else 2026
     out: list[str] = []
@@ -138,24 +167,33 @@ def posting_misdated(text: str, rev: str, new: str, generic: str, docs: str) -> 
             kind = _kind(clause, a, span, cue[:2], roles)
             if kind == "generic" and _DATED.fullmatch(cue[2]):
                 kind = "docs"
-            if not _readings(s[f.start : f.end], y, m) & sets[kind]:
+            months = _readings(s[f.start : f.end], y, m)
+            if not months & sets[kind] or (
+                kind in ("generic", "docs")
+                and own_set is not None
+                and not months & own_set
+                and not (kind == "docs" and months & docs_only)
+                and not _names_reversed(s[:a])
+            ):
                 out.append(clause.strip())
                 break
     return list(dict.fromkeys(out))
 
 
 SQL_POSTING_MISDATED = "mcpgym_posting_misdated"
-"""The SQL function ``mcpgym_posting_misdated(text, rev, new, generic, docs)``: the clauses of
-``text`` putting a posting in a month outside the set of its kind (`posting_misdated`),
-joined by newlines, or NULL where none does (or ``text`` is NULL; a NULL list is empty)."""
+"""The SQL function ``mcpgym_posting_misdated(text, rev, new, generic, docs[, own])``: the
+clauses of ``text`` putting a posting in a month outside the set of its kind
+(`posting_misdated`), joined by newlines, or NULL where none does (or ``text`` is NULL; a
+NULL list is empty; a NULL ``own`` is none)."""
 
 
 def sql_posting_misdated(
-    text: object, rev: object, new: object, generic: object, docs: object
+    text: object, rev: object, new: object, generic: object, docs: object, own: object = None
 ) -> str | None:
-    """`SQL_POSTING_MISDATED` (see there)."""
+    """`SQL_POSTING_MISDATED` (see there; with a sixth argument, ``own``, for an entry's own
+    memo: `posting_misdated`)."""
     if not isinstance(text, str):
         return None
     lists = [x if isinstance(x, str) else "" for x in (rev, new, generic, docs)]
-    found = posting_misdated(text, *lists)
+    found = posting_misdated(text, *lists, own=own if isinstance(own, str) else None)
     return "\n".join(found) if found else None

@@ -16,6 +16,7 @@ from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._edit_claims import SQL_EDIT_CLAIMED, sql_edit_claimed
 from mcpgym_grading._items_named import SQL_ITEMS_NAMED, sql_items_named
 from mcpgym_grading._line_claims import SQL_LINE_MISCLAIMED, sql_line_misclaimed
+from mcpgym_grading._line_entries import SQL_LINE_ENTRY_MISNAMED, sql_line_entry_misnamed
 from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
 from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
 from mcpgym_grading._posting_months import SQL_POSTING_MISDATED, sql_posting_misdated
@@ -228,8 +229,10 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_SETTLED, 2, sql_settled),
     (SQL_POSTED_IN, 2, sql_posted_in),
     (SQL_POSTING_MISDATED, 5, sql_posting_misdated),
+    (SQL_POSTING_MISDATED, 6, sql_posting_misdated),
     (SQL_EDIT_CLAIMED, 1, sql_edit_claimed),
     (SQL_LINE_MISCLAIMED, 3, sql_line_misclaimed),
+    (SQL_LINE_ENTRY_MISNAMED, 3, sql_line_entry_misnamed),
     (SQL_ITEMS_NAMED, 2, sql_items_named),
 )
 """The grading SQL functions: name, number of arguments, the (pure) Python function."""
@@ -249,6 +252,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._posting_months.SQL_POSTING_MISDATED`,
     `mcpgym_grading._edit_claims.SQL_EDIT_CLAIMED`,
     `mcpgym_grading._line_claims.SQL_LINE_MISCLAIMED`,
+    `mcpgym_grading._line_entries.SQL_LINE_ENTRY_MISNAMED`,
     `mcpgym_grading._items_named.SQL_ITEMS_NAMED`)
     callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.
     SQL_FUNCTION_MEMO` (results kept per function and arguments across grades)."""

@@ -74,9 +74,11 @@ POSTING_MONTHS_SQL = (
     f"UNION ALL SELECT reason FROM escalations WHERE {_NEW_ENTRY} "
     f"UNION ALL {EPISODE_DOCUMENT_MEMOS_SQL}) t "
     f"UNION ALL SELECT mcpgym_posting_misdated(e.memo, {_REV}, {_NEW}, {_own('e.id')}, "
-    f"{_DOCS}) FROM journal_entries e WHERE e.{_NEW_ENTRY} OR e.edited_at > {_T} "
+    f"{_DOCS}, {_months('id = e.id')}) FROM journal_entries e "
+    f"WHERE e.{_NEW_ENTRY} OR e.edited_at > {_T} "
     f"UNION ALL SELECT mcpgym_posting_misdated(l.memo, {_REV}, {_NEW}, {_own('l.entry_id')}, "
-    f"{_DOCS}) FROM journal_lines l WHERE l.entry_id IN (SELECT id FROM journal_entries "
+    f"{_DOCS}, {_months('id = l.entry_id')}) FROM journal_lines l "
+    "WHERE l.entry_id IN (SELECT id FROM journal_entries "
     f"WHERE {_NEW_ENTRY} OR edited_at > {_T})"
     ") WHERE x IS NOT NULL"
 )
@@ -86,7 +88,9 @@ hold that kind of posting in (`mcpgym_grading._posting_months`): a reversal outs
 months of the reversals the episode posted, an accrual, correction, re-post, write-off or
 credit outside the months of its other entries, a plain posting outside the months of every
 entry the episode posted, reversed, matched or edited (an entry's own memo: outside that
-entry's month and the month of the entry it reverses), a ``dated`` record outside those and
+entry's month and the month of the entry it reverses, the latter only after a word naming
+that entry on the memo's line: ``Reverse the May accrual (posted in May 2026)``, where a bare
+``(posted in May 2026)`` dates the reversal itself; round 20), a ``dated`` record outside those and
 the dates of the documents it wrote. A reversal posted by hand (`BY_HAND_REVERSALS`) counts
 as a reversal, not a new posting. An episode that wrote no text states no month: the gate's
 ``misdate-text`` control mutants fail this check (`mcpgym_clients.instrument.controls`). The

@@ -269,14 +269,20 @@ LINE_STATES_SQL = (
     f"({TASK_LINES}) AND status = 'unmatched' "
     "UNION ALL SELECT x FROM (SELECT mcpgym_line_misclaimed(t.body, b.id, b.status) AS x "
     f"FROM ({EPISODE_TEXT_SQL}) t, bank_lines b WHERE b.id IN ({TASK_LINES})) "
-    "WHERE x IS NOT NULL"
+    "WHERE x IS NOT NULL "
+    "UNION ALL SELECT x FROM (SELECT mcpgym_line_entry_misnamed(t.body, b.id, "
+    f"b.journal_entry_id) AS x FROM ({EPISODE_TEXT_SQL}) t, bank_lines b "
+    f"WHERE b.id IN ({TASK_LINES})) WHERE x IS NOT NULL"
 )
 """What `texts-state-line-states` finds (none expected): a line of the task left unmatched,
 and each text's clauses saying a line of the task is in another state than the books hold
 (`mcpgym_grading._line_claims`: ``Line 189 matched to the customer payment.`` of the ignored
 duplicate, ``line 187 left unmatched`` of the matched fee, ``All lines matched; nothing
 ignored.``). Read against the final state, so either deposit line of the identical pair may
-be the recorded one. Round 17's R17: no reader read these texts' claims."""
+be the recorded one. Round 17's R17: no reader read these texts' claims. Also each text's
+sentences binding a line of the task to another journal entry than the one it is matched to
+(`mcpgym_grading._line_entries`: a fee memo ``; line 154 matched to entry 344`` where 344 is
+not the fee's entry; round 17's L17b)."""
 
 
 RUBRIC = Rubric(
@@ -384,7 +390,8 @@ RUBRIC = Rubric(
             description="no line of the task is left unmatched, and no note, memo, reference "
             "or reason says a line is in another state than the books hold (matched, ignored "
             "or unmatched: `line 189 matched` of the ignored duplicate, `all lines matched`; "
-            "policy 10.1; round 17's R17)",
+            "policy 10.1; round 17's R17) or matched to another entry than its own (`line "
+            "154 matched to entry 344`; round 17's L17b)",
             sql=LINE_STATES_SQL,
             expected=[],
             weight=1,
