@@ -11,6 +11,7 @@ place of the record's piece or sentence.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _AUX = frozenset("was were is are has have had".split())
@@ -78,6 +79,13 @@ def _spell(clause: str, subject: str, before: str) -> str | None:
     return f"{subject} {verb}{' not' if negated else ''} {group}."
 
 
+@functools.lru_cache(maxsize=1024)
+def _named(record: str) -> re.Pattern[str]:
+    """``record`` named as a whole word (no letter or digit either side): kept per record,
+    as `re`'s own cache of 512 is cycled through over a campaign's records."""
+    return re.compile(rf"(?<![0-9a-z]){re.escape(record)}(?![0-9a-z])")
+
+
 def elided(folded: str, record: str, *, prior: str = "") -> str | None:
     """The elliptical clause of ``folded`` (a folded sentence or piece) naming ``record``
     (a folded name in it, or a pronoun ``it``/``that`` where ``folded`` names none), with
@@ -85,7 +93,9 @@ def elided(folded: str, record: str, *, prior: str = "") -> str | None:
     clause has a word of its own (a verb, an amount: ``order #8 is $349.00``). The verb is
     the last auxiliary's participle before the clause in ``folded``, else in ``prior`` (the
     sentence before, folded)."""
-    found = re.search(rf"(?<![0-9a-z]){re.escape(record)}(?![0-9a-z])", folded)
+    if record not in folded:  # the pattern matches the record verbatim
+        return None
+    found = _named(record).search(folded)
     if found is None:
         return None
     before, clause = _clause(folded, found.start())

@@ -13,7 +13,7 @@ import unicodedata
 from fractions import Fraction
 
 from mcpgym_grading import _confusables
-from mcpgym_grading._text import REMEMBERED_CHARS, fold
+from mcpgym_grading._text import _ASCII_PLAIN, _ASCII_SPACES, REMEMBERED_CHARS, fold
 
 _UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -122,6 +122,25 @@ def _lookalike_number() -> re.Pattern[str]:
     return re.compile(rf"(?<![^\W\d_])[\d{looks}]+(?:[.,][\d{looks}]+)*(?![^\W\d_])")
 
 
+_ASCII_SPACES_BUT_LINES = re.compile(_ASCII_SPACES.pattern.replace("\\\n", ""))
+"""`_text._ASCII_SPACES` less the line break: what `fold` makes a space in an ASCII text."""
+if _ASCII_SPACES_BUT_LINES.search("\n") or not _ASCII_SPACES.search("\n"):  # pragma: no cover
+    raise ImportError("_text._ASCII_SPACES no longer lists the line feed escaped")
+
+
+def _plain_ascii(text: str) -> bool:
+    """Whether ``text`` (its line breaks all line feeds) is ASCII that `fold` reads its
+    ASCII way (no `_text._ASCII_PLAIN` character) and no digit look-alike stands in it: its
+    folded lines are then `_ASCII_SPACES_BUT_LINES` made spaces, casefolded."""
+    return text.isascii() and _ASCII_PLAIN.search(text) is None and not _ascii_lookalikes()
+
+
+@functools.cache
+def _ascii_lookalikes() -> bool:
+    """Whether an ASCII character is a digit look-alike (`_lookalike_digits`; none is)."""
+    return any(c < 0x80 for c in _confusables.tables().digit_lookalikes)
+
+
 def _lookalike_digits(text: str) -> str:
     lookalikes = _confusables.tables().digit_lookalikes
 
@@ -184,17 +203,23 @@ def _prepare(text: str) -> str:
     text = html.unescape(html.unescape(text))
     text = _ROMAN.sub(_roman, _THOUSANDS_QUOTE.sub(",", text))
     text = _DOLLAR_LOOKALIKES.sub("$", text)
-    text = _MONEY_EMOJI.sub(lambda m: _EMOJI_SIGN.get(m.group("e"), "$"), text)
-    text = _VULGAR_RE.sub(lambda m: (m.group("d") or "0") + _VULGAR[m.group("f")], text)
-    text = _SUPER_AFTER_DIGIT.sub(
-        lambda m: "." + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)).ljust(2, "0"),
-        text,
-    )
+    if not text.isascii():  # each of these three reads a character outside ASCII
+        text = _MONEY_EMOJI.sub(lambda m: _EMOJI_SIGN.get(m.group("e"), "$"), text)
+        text = _VULGAR_RE.sub(lambda m: (m.group("d") or "0") + _VULGAR[m.group("f")], text)
+        text = _SUPER_AFTER_DIGIT.sub(
+            lambda m: "." + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)).ljust(2, "0"),
+            text,
+        )
     # line breaks kept (a list item, a table row is a line): fold makes every space " "
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", _LINE_BREAK)
-    text = fold(text).replace(_LINE_BREAK, "\n").translate(_OTHER_DIGITS)
-    text = _lookalike_digits(text)  # $бЧ9.88, $⠃⠑.⠚⠚
-    text = text.replace("\u066b", ".").replace("\u066c", ",")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _plain_ascii(text):
+        # what the lines below make of it, faster: `fold`'s ASCII way (`_text._ASCII_PLAIN`)
+        # with the line breaks kept; no other digit, look-alike or Arabic separator in it
+        text = _ASCII_SPACES_BUT_LINES.sub(" ", text).casefold()
+    else:
+        text = fold(text.replace("\n", _LINE_BREAK)).replace(_LINE_BREAK, "\n")
+        text = _lookalike_digits(text.translate(_OTHER_DIGITS))  # $бЧ9.88, $⠃⠑.⠚⠚
+        text = text.replace("\u066b", ".").replace("\u066c", ",")
     text = _CODE_COMMA.sub(lambda m: m.group("code") + " ", text)
     text = _GLUED_CENTS.sub(lambda m: m.group("n") + " cents", text)
     return _CHECK_CENTS.sub(r"\1.\2", _digits_for_words(text))
