@@ -11,6 +11,7 @@ Usage: uv run python adv/round20sys/p1_sigterm20.py [PAUSE_S]   (default 2.0)
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sys
 import tempfile
@@ -46,8 +47,7 @@ class Thinking(ReferenceAgent):
             await anyio.sleep(PAUSE)  # a probe: the model's thinking time
             return await inner(name, arguments)  # type: ignore[arg-type]
 
-        ctx.call_tool = slow  # type: ignore[assignment]
-        return await super().run(ctx)
+        return await super().run(dataclasses.replace(ctx, call_tool=slow))
 
 
 async def main() -> None:
@@ -80,6 +80,12 @@ async def main() -> None:
                 )
             rows = [r for run in store.runs() for r in store.episodes(run["id"])]
             print("restarts:", servers.restarts, "summary:", type(summary).__name__)
+        log = (Path(tmp) / "servers.log").read_text(errors="replace").splitlines()
+        print(
+            "servers.log (not INFO):",
+            *[ln[:200] for ln in log if " INFO " not in ln][-25:],
+            sep="\n  ",
+        )
         seen: Counter[tuple[str, str, bool]] = Counter()
         for r in rows:
             key = (r["termination"], str(r["episode_termination"]), bool(r["scored"]))

@@ -144,3 +144,7 @@ async def test_a_model_slower_than_the_idle_ttl_is_kept_and_a_server_stop_not_sc
     assert stopped.grade is None and not stopped.scored
     assert "`shutdown`" in (stopped.error or ""), stopped.error
     assert "not scored" in (stopped.error or ""), stopped.error
+    # the SIGTERM stopped the server cleanly (round 20, S20-2: it aborted, exit status -6)
+    log = (tmp_path / "servers.log").read_text(errors="replace")
+    assert "Fatal Python error" not in log
+    assert "the environment server process died (exit status 0)" in log
