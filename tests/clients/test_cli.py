@@ -59,12 +59,22 @@ def flat(text: str) -> str:
             "with --env-url, also give --grading-url and --grading-token",
         ),
         (["--grading-url", "http://127.0.0.1:9"], "--grading-url needs --env-url"),
+        # adversarial round 20: both were taken silently (F20-2, F20-3)
+        (["--ray-actors", "3"], "Invalid value for '--ray-actors': --ray-actors needs --backend"),
+        (["--seed-salt", ""], "Invalid value for '--seed-salt': the seed salt is empty"),
     ],
 )
 def test_bad_eval_arguments_name_the_flag(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["eval", "helpdesk", *args])
     assert result.exit_code == 2, result.output
     assert message in flat(result.output)
+
+
+def test_an_empty_seed_salt_is_refused_by_serve_too() -> None:
+    # `--seed-salt "$SALT"` with SALT unset (an empty MCPGYM_SEED_SALT is unset to click)
+    result = runner.invoke(app, ["serve", "helpdesk", "--seed-salt", ""])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--seed-salt': the seed salt is empty" in flat(result.output)
 
 
 def test_the_openai_agent_needs_a_key_for_the_openai_api(monkeypatch: pytest.MonkeyPatch) -> None:

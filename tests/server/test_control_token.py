@@ -61,6 +61,7 @@ async def _probe_http(mcp_url: str) -> dict[str, str]:
     probes = [
         ("GET", f"{episode}"),
         ("POST", f"{episode}/end"),
+        ("POST", f"{episode}/keepalive"),  # no agent keeps its episode alive past the TTL
         ("GET", f"{episode}/end"),
         ("GET", f"{episode}/meta"),
         ("GET", f"{episode}/bundle"),

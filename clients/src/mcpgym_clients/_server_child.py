@@ -67,8 +67,13 @@ async def _serve_child(settings: dict[str, Any]) -> None:
     token = anyio.lowlevel.current_token()
 
     def watch_stdin() -> None:  # EOF: the parent closed the pipe or died
+        # The file descriptor, not `sys.stdin.buffer`: a daemon thread blocked in the
+        # buffered reader holds its lock, and the interpreter's shutdown after SIGTERM
+        # then aborted ("Fatal Python error: _enter_buffered_busy", exit status -6;
+        # adversarial round 20, S20-2). The parent sends nothing after the settings line.
         with contextlib.suppress(Exception):
-            sys.stdin.buffer.read()
+            while os.read(sys.stdin.fileno(), 65536):
+                pass
         with contextlib.suppress(RuntimeError):  # the loop already ended
             anyio.from_thread.run_sync(stop.set, token=token)
 

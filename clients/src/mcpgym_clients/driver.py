@@ -43,6 +43,13 @@ from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, REQUEST_TIM
 from mcpgym_clients.adapters.retry import RetryPolicy, watched
 from mcpgym_clients.containment import StrayCancellation, run_isolated
 from mcpgym_clients.discover_reuse import DiscoverResults
+from mcpgym_clients.episode_keepalive import (
+    ENDED_BY_SERVER,
+    EpisodeWatch,
+    ended_by_server,
+    idle_ttl_of,
+    kept_alive,
+)
 from mcpgym_clients.errors import (
     ClientError,
     ConfigurationError,
@@ -368,6 +375,10 @@ class EpisodeDriver(ServiceClients):
                     rec.episode_id, "env", "POST", f"/episodes/{rec.episode_id}/end", body
                 )
                 rec.episode_termination = ended.get("termination")
+                if rec.episode_termination in ENDED_BY_SERVER and rec.termination != "infra_error":
+                    # sealed by the server's expiry or stop while the agent ran: not a score
+                    rec.termination = "infra_error"
+                    rec.error = ended_by_server(rec.episode_termination, idle_ttl_of(meta))
             except InfraError as exc:
                 if rec.termination != "infra_error":
                     rec.termination, rec.error = "infra_error", str(exc)
@@ -467,6 +478,7 @@ class EpisodeDriver(ServiceClients):
         live: LiveEpisode | None = None,
     ) -> AgentResult:
         state = _Episode()
+        opened = anyio.current_time()  # the server's idle TTL runs from its opening
         url: str = meta["mcp_url"]
         t = time.perf_counter()
         named = meta.get("server_instructions")  # the episode's discover instructions
@@ -530,32 +542,45 @@ class EpisodeDriver(ServiceClients):
                 )
                 t = time.perf_counter()
                 result: AgentResult | None = None
+                keep = functools.partial(
+                    self._request, "env", "POST", f"/episodes/{rec.episode_id}/keepalive", {}
+                )
+                watch = EpisodeWatch()
                 with watched() as activity, anyio.move_on_after(self.episode_timeout):
-                    if live is not None:
-                        live.agent_progress, live.activity = ctx.progress, activity
-                        live.phase = "agent"
-                    try:
-                        result = await agent.run(ctx)
-                    except InfraError as exc:
-                        result = AgentResult("infra_error", error=str(exc))
-                    except StoppingEpisodeError as exc:
-                        # the episode ran to its end and showed a wrong setting (the 4xx
-                        # breaker): the campaign stops, and stores it as it ended
-                        if isinstance(exc.result, AgentResult):
-                            rec.termination, rec.error = exc.result.termination, exc.result.error
-                            rec.transcript, rec.usage = exc.result.transcript, exc.result.usage
-                            rec.answer = exc.result.answer
-                            rec.timings["agent"] = (time.perf_counter() - t) * 1000
-                            exc.record = rec
-                        raise
-                    except ConfigurationError:
-                        raise  # a wrong setting (lock mismatch): stops the campaign
-                    except Exception as exc:  # the agent's failure is its episode's only
-                        who = f"agent `{agent.name}`"
-                        progress = ctx.progress
-                        result = failure_result(exc, progress.transcript, progress.usage, who)
+                    # a slow model answer must not meet an episode the server let expire
+                    async with kept_alive(keep, idle_ttl_of(meta), watch, since=opened):
+                        if live is not None:
+                            live.agent_progress, live.activity = ctx.progress, activity
+                            live.phase = "agent"
+                        try:
+                            result = await agent.run(ctx)
+                        except InfraError as exc:
+                            result = AgentResult("infra_error", error=str(exc))
+                        except StoppingEpisodeError as exc:
+                            # the episode ran to its end and showed a wrong setting (the 4xx
+                            # breaker): the campaign stops, and stores it as it ended
+                            if isinstance(got := exc.result, AgentResult):
+                                rec.termination, rec.error = got.termination, got.error
+                                rec.transcript, rec.usage = got.transcript, got.usage
+                                rec.answer = got.answer
+                                rec.timings["agent"] = (time.perf_counter() - t) * 1000
+                                exc.record = rec
+                            raise
+                        except ConfigurationError:
+                            raise  # a wrong setting (lock mismatch): stops the campaign
+                        except Exception as exc:  # the agent's failure is its episode's only
+                            who = f"agent `{agent.name}`"
+                            progress = ctx.progress
+                            result = failure_result(exc, progress.transcript, progress.usage, who)
                 rec.timings["agent"] = (time.perf_counter() - t) * 1000
-                if result is None:
+                if result is None and watch.ended is not None:  # the server ended it
+                    progress = ctx.progress
+                    result = checked_result(
+                        AgentResult("infra_error", progress.transcript, progress.usage),
+                        f"agent `{agent.name}`",
+                    )
+                    result.error = watch.ended
+                elif result is None:
                     result = self._cut_off(ctx, activity.cancelled_inside, agent)
                     if state.in_tool_call:
                         state.unanswered = True

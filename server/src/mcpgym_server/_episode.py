@@ -124,8 +124,8 @@ class EpisodeManager(SealingMixin):
     Args:
         env: the environment.
         store: where sealed bundles go.
-        idle_ttl: seconds without a tool call after which `reap_idle` seals an
-            episode with termination ``timeout``.
+        idle_ttl: seconds without a tool call (or `keep_alive`) after which `reap_idle`
+            seals an episode with termination ``timeout``.
         unlocked: mark every bundle as served unlocked (development mode).
         remember_sealed: how many sealed ids to remember for clear
             "episode has ended" errors (the store is consulted beyond that).
@@ -282,6 +282,20 @@ class EpisodeManager(SealingMixin):
         if reason is not None:
             raise EpisodeSealedError(episode_id, reason)
         raise UnknownEpisodeError(episode_id)
+
+    def keep_alive(self, episode_id: str) -> Episode:
+        """Count now as activity of an open episode: the idle expiry (`reap_idle`) starts
+        its ``idle_ttl`` again, as after a tool call. The harness sends it while its agent
+        waits on a model (``POST /episodes/{id}/keepalive``): a slow model answer is not an
+        abandoned episode.
+
+        Raises:
+            EpisodeSealedError: it has been sealed (the error names why).
+            UnknownEpisodeError: no such episode.
+        """
+        ep = self.get(episode_id)
+        ep.last_activity = time.monotonic()
+        return ep
 
     def is_open(self, episode_id: str) -> bool:
         """Whether ``episode_id`` names an open (not yet sealed) episode."""

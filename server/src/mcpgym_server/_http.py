@@ -17,6 +17,9 @@ need the control token (``Authorization: Bearer <token>``) when the server has o
 ``GET  /episodes/{id}``                (control)  ``{"episode_id", "state", "steps"}``; with
                                                   the token also ``variant_id``, ``termination``
 ``POST /episodes/{id}/end``            control    seal the episode -> its metadata
+``POST /episodes/{id}/keepalive``      control    the idle TTL starts again (the harness,
+                                                  while its model thinks) -> ``{"state":
+                                                  "open"}`` or ``"sealed"`` + ``termination``
 ``/episodes/{id}/mcp``                            MCP streamable HTTP for that episode
 ``/tasks/{task}/mcp?seed=N&band=B``    control    connect-to-start: each MCP session is a
                                                   new episode (2025 handshake era only)
@@ -126,8 +129,9 @@ def create_app(
             routes (see the module docstring). Required, so that no caller serves without one
             by accident: ``None`` opts in to an open server (anyone who can reach it, agents
             included, can open episodes and read their variant ids), for a loopback sandbox.
-        idle_ttl: seconds without a tool call before an open episode is sealed
-            with termination ``timeout``; also the MCP session idle timeout.
+        idle_ttl: seconds without a tool call (or ``POST /episodes/{id}/keepalive``)
+            before an open episode is sealed with termination ``timeout``; also the MCP
+            session idle timeout.
         unlocked: mark bundles as served unlocked (development).
         reap_interval: how often to look for idle episodes (default ``min(idle_ttl / 4, 30)``).
         allowed_hosts: extra ``Host`` values accepted besides loopback (DNS-rebinding

@@ -97,7 +97,8 @@ def control_routes(
 
     Returns:
         ``GET /healthz``, ``GET /tasks``, ``POST /episodes``, ``GET /episodes/{id}``,
-        ``POST /episodes/{id}/end``.
+        ``POST /episodes/{id}/end``, ``POST /episodes/{id}/keepalive`` (the idle TTL
+        starts again; answers ``state`` ``open`` or ``sealed`` with its ``termination``).
     """
 
     async def healthz(request: Request) -> Response:
@@ -183,6 +184,22 @@ def control_routes(
             body["variant_id"] = ep.variant.id
         return JSONResponse(body)
 
+    async def keep_alive(request: Request) -> Response:
+        # The harness's "still here": its agent waits on a model answer that may take
+        # longer than the idle TTL (adversarial round 19, S19-R2: 802 s on a CPU model);
+        # the answer says whether the episode is still open, and why not.
+        if (denied := control_denied(request.headers, token)) is not None:
+            return denied
+        eid = request.path_params["episode_id"]
+        await manager.wait_sealed(eid)
+        try:
+            manager.keep_alive(eid)
+        except EpisodeSealedError as exc:
+            return JSONResponse({"episode_id": eid, "state": "sealed", "termination": exc.reason})
+        except UnknownEpisodeError as exc:
+            return not_found(exc)
+        return JSONResponse({"episode_id": eid, "state": "open", "idle_ttl": manager.idle_ttl})
+
     async def end_episode(request: Request) -> Response:
         if (denied := control_denied(request.headers, token)) is not None:
             return denied
@@ -203,4 +220,5 @@ def control_routes(
         Route("/episodes", create_episode, methods=["POST"]),
         Route("/episodes/{episode_id}", episode_status, methods=["GET"]),
         Route("/episodes/{episode_id}/end", end_episode, methods=["POST"]),
+        Route("/episodes/{episode_id}/keepalive", keep_alive, methods=["POST"]),
     ]

@@ -23,6 +23,7 @@ Replies are scripted, one per chat request, in order (`Reply`); each request is 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,12 +48,15 @@ class Reply:
             (streaming) or for ``interval * 100`` seconds (not streaming).
         keepalive: while stalled (streaming), send an SSE comment (``: keepalive``) every
             ``keepalive`` seconds, as proxies and some servers do (0: none).
+        hold: awaited once the request is read, before anything is sent: the model
+            "thinks" until the test says (``None``: no wait).
     """
 
     text: str = "done"
     interval: float = 0.0
     stall: bool = False
     keepalive: float = 0.0
+    hold: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -156,6 +160,8 @@ class FakeLlamaServer:
                 )
                 return
             reply = self.replies.pop(0) if self.replies else Reply()
+            if reply.hold is not None:
+                await reply.hold()
             if rec.stream:
                 await self._stream(stream, rec, reply, prompt)
             else:

@@ -24,6 +24,21 @@ SEED_SALT = (
     "the public package cannot regenerate its variant from the published seeds."
 )
 
+
+def empty_salt_problem(seed_salt: str | None) -> str | None:
+    """Why an empty ``--seed-salt`` is refused, or ``None``.
+
+    An empty value is most often an unset shell variable (``--seed-salt "$SALT"``); taken
+    as "no salt" it served the public seeds to a run meant to be private, silently
+    (adversarial round 20, F20-3). (An empty ``MCPGYM_SEED_SALT`` is unset to click.)"""
+    if seed_salt is None or seed_salt.strip():
+        return None
+    return (
+        'the seed salt is empty (an unset variable in --seed-salt "$SALT"?); give the '
+        "secret, or leave --seed-salt out to serve the public seeds"
+    )
+
+
 CONTROL_TOKEN = (
     "Bearer token of the environment server's control routes (create, status, end, "
     "connect-to-start); prefer the variable to keep it off the command line. "

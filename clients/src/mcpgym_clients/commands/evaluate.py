@@ -39,6 +39,7 @@ from mcpgym_clients.commands._options import (
     SEED_SALT,
     MaxResponseBytes,
     ResponseTimeout,
+    empty_salt_problem,
 )
 from mcpgym_clients.selection import parse_names, parse_seeds
 from mcpgym_clients.stopping import signal_name
@@ -379,8 +380,9 @@ def eval_(
         typer.Option(help="Ray cluster to join with --backend ray (default: a local Ray)."),
     ] = None,
     ray_actors: Annotated[
-        int, typer.Option(help="Environment actors with --backend ray.", min=1)
-    ] = 2,
+        int | None,
+        typer.Option(help="Environment actors with --backend ray [default: 2].", min=1),
+    ] = None,
     yes: Annotated[
         bool,
         typer.Option(
@@ -428,6 +430,10 @@ def eval_(
         )
     if (problem := backend_problem(backend, ray_address, env_url)) is not None:
         raise typer.BadParameter(problem, param_hint="'--backend'")
+    if ray_actors is not None and backend != "ray":  # it was ignored (round 20, F20-2)
+        raise typer.BadParameter("--ray-actors needs --backend ray", param_hint="'--ray-actors'")
+    if (problem := empty_salt_problem(seed_salt)) is not None:
+        raise typer.BadParameter(problem, param_hint="'--seed-salt'")
     if env_url is None and env not in available_environments():
         raise fail(str(UnknownEnvironmentError(env, available_environments())), 2)
     agent, model = choose_agent(
@@ -499,7 +505,7 @@ def eval_(
             request_burst=request_burst or DEFAULT_REQUEST_BURST,
             backend=backend,
             ray_address=ray_address,
-            ray_actors=ray_actors,
+            ray_actors=ray_actors or 2,
             yes=yes,
         )
     )

@@ -21,6 +21,7 @@ from mcpgym_clients.commands._options import (
     REQUEST_BURST_HELP,
     REQUESTS_PER_SECOND_HELP,
     SEED_SALT,
+    empty_salt_problem,
 )
 from mcpgym_server.runtime import (
     DEFAULT_REQUEST_BURST,
@@ -106,6 +107,8 @@ def serve(
             "--no-control-token, not both",
             param_hint="'--no-control-token'",
         )
+    if (problem := empty_salt_problem(seed_salt)) is not None:
+        raise typer.BadParameter(problem, param_hint="'--seed-salt'")
     if log_budget < log_value_cap:
         raise typer.BadParameter(
             f"the log budget ({log_budget} bytes) is below --log-value-cap ({log_value_cap})",
