@@ -37,6 +37,7 @@ from .adapters.fake_llama import FakeLlamaServer, Reply
 
 pytestmark = [
     pytest.mark.anyio,
+    pytest.mark.slow,  # real child servers and a 6 s idle TTL: ~90 s at load 20
     pytest.mark.skipif(sys.platform != "linux", reason="signals a child process"),
 ]
 
