@@ -72,6 +72,7 @@ from mcpgym_clients.results import checked_result
 from mcpgym_clients.same_services import graded_otherwise, served_otherwise
 from mcpgym_clients.services import RATE_LIMIT, ServiceClients, describe_error, is_loopback
 from mcpgym_clients.tool_listing import ToolListings
+from mcpgym_clients.tool_pacing import paced_call
 from mcpgym_server import (
     SUBMIT_TOOL,
     Environment,
@@ -81,7 +82,7 @@ from mcpgym_server import (
     load_environment,
 )
 from mcpgym_server.lock import served_tools
-from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, RATE_LIMIT_ERROR, is_plain_json
+from mcpgym_server.runtime import MAX_ARGUMENT_DEPTH, is_plain_json
 
 if TYPE_CHECKING:
     from mcpgym_clients.progress import LiveEpisode
@@ -110,23 +111,6 @@ AGENT_FAULT_CODES = frozenset({PARSE_ERROR, METHOD_NOT_FOUND, INVALID_PARAMS})
 (an mcpgym server refuses a tool call over its body limit with ``INVALID_PARAMS``, naming the
 limit and the size; a bare HTTP 413 of another server is the agent's fault too,
 `McpConnections.refusals`): the call is answered to the model as a tool error."""
-
-
-MAX_PACING_WAIT_S = 60.0
-"""Seconds one tool call may wait in all on the environment server's request rate (its
-429 ``rate_limit`` refusals, each waited as its ``retry_after_s`` says) before the refusal
-is the episode's `InfraError`."""
-
-
-def _pacing_wait(exc: MCPError) -> float | None:
-    """The seconds to wait before resending a tool call the environment server refused
-    for its episode's request rate (`mcpgym_server._rate_limit`; such a request was not
-    run), or ``None`` when ``exc`` is another error."""
-    data = exc.data if isinstance(exc.data, dict) else {}
-    if exc.code != RATE_LIMIT_ERROR or data.get("kind") != "rate_limit":
-        return None  # -32002 is also MCP's "resource not found"
-    wait = data.get("retry_after_s")
-    return min(max(float(wait), 0.0), 5.0) if isinstance(wait, int | float) else 1.0
 
 
 def _harness_failure(exc: BaseException) -> str:
@@ -423,33 +407,6 @@ class EpisodeDriver(ServiceClients):
             why += f" (no answer within {self._mcp.request_timeout:g} s)"
         return InfraError("mcp", f"calling `{name}`: {why}", unanswered=unanswered)
 
-    @staticmethod
-    async def _paced_call(client: Any, name: str, arguments: dict[str, Any]) -> Any:
-        """``client.call_tool``, resent after each refusal for the episode's request rate.
-
-        The harness runs a turn's tool calls back to back, so a model turn of many calls
-        (1,000 in one turn) outruns the server's per-episode rate (20 a second, bursts of
-        200 by default): the refused call was not run and the server says when to resend
-        it. Taking the refusal as an outage made the model's own turn an ``infra_error``,
-        retried and never scored (adversarial round 15, S1-10). Resends for at most
-        `MAX_PACING_WAIT_S` from the first refusal (then the refusal is raised), within
-        the hard cap.
-
-        Raises:
-            MCPError: another error, or the rate refusal once the waits are spent.
-        """
-        since: float | None = None
-        while True:
-            try:
-                return await client.call_tool(name, arguments)
-            except MCPError as exc:
-                wait = _pacing_wait(exc)
-                now = time.monotonic()
-                since = now if since is None else since
-                if wait is None or now + wait - since > MAX_PACING_WAIT_S:
-                    raise
-            await anyio.sleep(wait)
-
     def _cut_off(self, ctx: EpisodeContext, in_model_request: bool, agent: Agent) -> AgentResult:
         """The result of an agent cut off by the hard cap: what it recorded so far, as
         ``timeout``, or ``infra_error`` when it was waiting on the model API (a request or
@@ -507,7 +464,7 @@ class EpisodeDriver(ServiceClients):
                     try:
                         state.in_tool_call = True
                         with self._mcp.refusals() as too_large:
-                            res = await self._paced_call(client, name, dict(arguments))
+                            res = await paced_call(client, name, dict(arguments))
                         state.in_tool_call = False
                     except MCPError as exc:
                         state.in_tool_call = False
