@@ -101,6 +101,8 @@ def test_entries_and_payments_are_read_apart() -> None:
 
 
 def test_the_payment_sql_function() -> None:
-    assert sql_line_payment_misnamed("Line 155 -> payment 17.", 155, 12) == "line 155 -> payment 17."
+    assert (
+        sql_line_payment_misnamed("Line 155 -> payment 17.", 155, 12) == "line 155 -> payment 17."
+    )
     assert sql_line_payment_misnamed("Line 155 -> payment 12.", 155, 12) is None
     assert sql_line_payment_misnamed(None, 155, 12) is None

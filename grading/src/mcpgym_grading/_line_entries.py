@@ -71,7 +71,7 @@ def _mentions(
     what ``other`` names, `_ENTRIES` or `_PAYMENTS`) and name of ``apart`` (``"apart"``:
     binds nothing, but stands between the others) in a folded sentence, in text order."""
     out = []
-    for m in (apart.finditer(sentence) if apart else ()):
+    for m in apart.finditer(sentence) if apart else ():
         out.append((m.start(), m.end(), "apart", ()))
     for m in _LINES.finditer(sentence):
         out.append((m.start(), m.end(), "line", (m.group(1), *re.findall(r"\d+", m.group(2)))))
