@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mcpgym_grading._line_entries import misnamed, sql_line_entry_misnamed
+from mcpgym_grading._line_entries import (
+    misnamed,
+    payment_misnamed,
+    sql_line_entry_misnamed,
+    sql_line_payment_misnamed,
+)
 
 ENTRIES = {154: 345, 155: 346, 156: None, 160: 210}
 
@@ -55,3 +60,49 @@ def test_the_sql_function() -> None:
     assert sql_line_entry_misnamed("Line 154 -> entry 345.", 154, 345) is None
     assert sql_line_entry_misnamed("Line 156 -> entry 345.", 156, None) == "line 156 -> entry 345."
     assert sql_line_entry_misnamed(None, 154, 345) is None
+
+
+PAYMENTS = {155: 12, 160: 30, 154: None, 156: None}
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("Bank fee; line 155 matched to payment 17", 155),
+        ("Line 155 -> customer payment #17.", 155),
+        ("Payment 17 was matched to line 155.", 155),
+        ("Lines 155 and 160 matched to payments 30 and 12 respectively.", 155),
+        ("Line 160 matched to payment no. 12.", 160),
+        ("Line 154 matched to payment 12.", 154),
+    ],
+)
+def test_a_line_bound_to_another_payment_is_read(text: str, line: int) -> None:
+    assert payment_misnamed(text, line, PAYMENTS[line])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bank fee; line 155 matched to payment 12",
+        "Payment 12 is matched to line 155, not to payment 17.",
+        "Lines 155 and 160 matched to payments 12 and 30 respectively.",
+        "Line 155 was not matched to payment 30.",
+        "Line 155 matched to the customer payment; payment 30 is the vendor's.",
+        "Line 154 matched to entry 345 (payment 12 is line 155's).",
+    ],
+)
+def test_the_own_payment_or_none_is_not(text: str) -> None:
+    assert all(payment_misnamed(text, line, p) == [] for line, p in PAYMENTS.items())
+
+
+def test_entries_and_payments_are_read_apart() -> None:
+    assert payment_misnamed("Line 155 matched to entry 344.", 155, 12) == []
+    assert misnamed("Line 155 matched to payment 17.", 155, 346) == []
+
+
+def test_the_payment_sql_function() -> None:
+    assert (
+        sql_line_payment_misnamed("Line 155 -> payment 17.", 155, 12) == "line 155 -> payment 17."
+    )
+    assert sql_line_payment_misnamed("Line 155 -> payment 12.", 155, 12) is None
+    assert sql_line_payment_misnamed(None, 155, 12) is None

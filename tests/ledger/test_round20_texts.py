@@ -66,6 +66,37 @@ def test_the_lines_own_entry_passes(band: str, extra: str) -> None:
     assert _graded(band, "post_journal_entry", "memo", extra) == (True, [])
 
 
+def _payment(band: str, key: str) -> int:
+    """The payment the reference's end state matches the line ``params[key]`` to."""
+    v = environment.variant(RBL, band, 0)
+    db = replay(environment, RBL, band, 0, v.reference).open_final_db()
+    try:
+        sql = "SELECT payment_id FROM bank_lines WHERE id = ?"
+        return db.execute(sql, (v.params[key],)).fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(
+    ("band", "key", "honest"),
+    [
+        ("medium", "deposit_line_id", False),
+        ("hard", "deposit_line_id", False),
+        ("expert", "vendor_line_id", False),
+        ("medium", "deposit_line_id", True),
+        ("expert", "vendor_line_id", True),
+    ],
+)
+def test_a_line_bound_to_another_payment_fails(band: str, key: str, honest: bool) -> None:
+    """Round 20's F2: a memo binding a line to another payment than its ``payment_id``
+    passed at 1.0; the line's own payment still does."""
+    own = _payment(band, key)
+    extra = f"; line {{{key}}} matched to payment {own if honest else own + 5}"
+    passed, failed = _graded(band, "post_journal_entry", "memo", extra)
+    assert passed is honest
+    assert ("texts-state-line-states" in failed) is not honest
+
+
 AE = "accrue-expense"
 
 

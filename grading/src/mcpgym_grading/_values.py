@@ -16,7 +16,12 @@ from mcpgym_grading._direction import SQL_REVERSED, sql_reversed
 from mcpgym_grading._edit_claims import SQL_EDIT_CLAIMED, sql_edit_claimed
 from mcpgym_grading._items_named import SQL_ITEMS_NAMED, sql_items_named
 from mcpgym_grading._line_claims import SQL_LINE_MISCLAIMED, sql_line_misclaimed
-from mcpgym_grading._line_entries import SQL_LINE_ENTRY_MISNAMED, sql_line_entry_misnamed
+from mcpgym_grading._line_entries import (
+    SQL_LINE_ENTRY_MISNAMED,
+    SQL_LINE_PAYMENT_MISNAMED,
+    sql_line_entry_misnamed,
+    sql_line_payment_misnamed,
+)
 from mcpgym_grading._paired import SQL_PAIRED_OTHER, sql_paired_other
 from mcpgym_grading._posted_in import SQL_POSTED_IN, sql_posted_in
 from mcpgym_grading._posting_months import SQL_POSTING_MISDATED, sql_posting_misdated
@@ -233,6 +238,7 @@ _SQL_FUNCTIONS: tuple[tuple[str, int, Callable[..., Any]], ...] = (
     (SQL_EDIT_CLAIMED, 1, sql_edit_claimed),
     (SQL_LINE_MISCLAIMED, 3, sql_line_misclaimed),
     (SQL_LINE_ENTRY_MISNAMED, 3, sql_line_entry_misnamed),
+    (SQL_LINE_PAYMENT_MISNAMED, 3, sql_line_payment_misnamed),
     (SQL_ITEMS_NAMED, 2, sql_items_named),
 )
 """The grading SQL functions: name, number of arguments, the (pure) Python function."""
@@ -253,6 +259,7 @@ def register_sql_functions(db: sqlite3.Connection) -> None:
     `mcpgym_grading._edit_claims.SQL_EDIT_CLAIMED`,
     `mcpgym_grading._line_claims.SQL_LINE_MISCLAIMED`,
     `mcpgym_grading._line_entries.SQL_LINE_ENTRY_MISNAMED`,
+    `mcpgym_grading._line_entries.SQL_LINE_PAYMENT_MISNAMED`,
     `mcpgym_grading._items_named.SQL_ITEMS_NAMED`)
     callable in ``db``'s queries, each answering from `mcpgym_grading._sql_function_memo.
     SQL_FUNCTION_MEMO` (results kept per function and arguments across grades)."""

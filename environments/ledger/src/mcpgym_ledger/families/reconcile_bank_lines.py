@@ -272,6 +272,9 @@ LINE_STATES_SQL = (
     "WHERE x IS NOT NULL "
     "UNION ALL SELECT x FROM (SELECT mcpgym_line_entry_misnamed(t.body, b.id, "
     f"b.journal_entry_id) AS x FROM ({EPISODE_TEXT_SQL}) t, bank_lines b "
+    f"WHERE b.id IN ({TASK_LINES})) WHERE x IS NOT NULL "
+    "UNION ALL SELECT x FROM (SELECT mcpgym_line_payment_misnamed(t.body, b.id, "
+    f"b.payment_id) AS x FROM ({EPISODE_TEXT_SQL}) t, bank_lines b "
     f"WHERE b.id IN ({TASK_LINES})) WHERE x IS NOT NULL"
 )
 """What `texts-state-line-states` finds (none expected): a line of the task left unmatched,
@@ -282,7 +285,8 @@ ignored.``). Read against the final state, so either deposit line of the identic
 be the recorded one. Round 17's R17: no reader read these texts' claims. Also each text's
 sentences binding a line of the task to another journal entry than the one it is matched to
 (`mcpgym_grading._line_entries`: a fee memo ``; line 154 matched to entry 344`` where 344 is
-not the fee's entry; round 17's L17b)."""
+not the fee's entry; round 17's L17b), and to another payment than its ``payment_id``
+(``; line 155 matched to payment 17``; round 20's F2)."""
 
 
 RUBRIC = Rubric(
