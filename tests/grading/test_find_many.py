@@ -109,3 +109,22 @@ def test_a_list_is_prepared_once_and_the_switch_falls_back() -> None:
         ]  # fmt: skip
     finally:
         _find_many.ENABLED = True
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_list_close_to_a_prepared_one_reuses_it(signed: bool) -> None:
+    """A long list that differs from one prepared by a few values (each variant's "every
+    other order's tracking number") is searched as that list plus the values it lacks
+    (not prepared anew), every answer still the value's own search."""
+    cases = _cases(7, 30)
+    pool = list(dict.fromkeys(v for _, values in cases for v in values))
+    first = tuple(pool[:120])
+    close = (*pool[3:117], pool[150], pool[151], pool[5])  # some lacked, one twice
+    for values in (first, close):
+        for text, _ in cases:
+            expected = _one_by_one(TextView._build(text, signed), list(values))  # noqa: SLF001
+            view = TextView._build(text, signed)  # noqa: SLF001
+            assert _find_many.contains_each(view, values) == expected, text
+    parts = _find_many._layout(close, signed)  # noqa: SLF001
+    assert parts[0][0] is _find_many.value_list(first, signed)
+    assert [p[0].values for p in parts[1:]] == [(pool[150], pool[151])]  # the two it lacks

@@ -23,11 +23,19 @@ a list is prepared once (`ValueList`, kept per list) and searched in one pass pe
   sharing a prefix shares the states up to it: the states reachable from the starts are
   walked once, and a needle is found when a state at its end and at an atom's end is
   reached, as its own search would return True there.
+
+A list that differs little from a large one already prepared (a variant's "every other
+order's tracking number": the snapshot's numbers less its own order's) is not prepared
+anew: it is searched as that list (`_BASES`: the values it does not hold are found and
+dropped) and a small list of the values it lacks (`_layout`), each value answered as its
+own search answers it.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -100,6 +108,9 @@ class ValueList:
         from mcpgym_grading._text import _value_forms  # noqa: PLC0415 - _text imports us
 
         self.values = values
+        self.index: dict[str, int] = {}  # each value's first index
+        for i, v in enumerate(values):
+            self.index.setdefault(v, i)
         self.forms = [_value_forms(v, signed) for v in values]
         self.by_plain: dict[str, list[int]] = {}
         self.by_grouped: dict[str, list[int]] = {}
@@ -145,6 +156,66 @@ def value_list(values: tuple[str, ...], signed: bool) -> ValueList:
     return ValueList(values, signed)
 
 
+BASE_MIN = 64
+"""Lists shorter than this are prepared whole (cheap); longer ones may reuse a base."""
+BASES_KEPT = 16
+"""Large prepared lists kept per ``signed`` as bases for lists that differ little."""
+_BASES: dict[bool, OrderedDict[tuple[str, ...], ValueList]] = {
+    False: OrderedDict(),
+    True: OrderedDict(),
+}
+_BASES_LOCK = threading.Lock()
+
+_Part = tuple[ValueList, tuple[int, ...], tuple[int, ...]]
+"""A prepared list, the positions of the values searched in it, and their indexes there."""
+
+
+def _base_for(values: tuple[str, ...], signed: bool) -> tuple[ValueList, list[int]] | None:
+    """A kept base that holds all of ``values`` but at most ``len(values) // 4`` values
+    (the ones it lacks and the ones it holds beyond them, together), and the positions of
+    ``values`` it lacks; None when no base is that close."""
+    budget = len(values) // 4
+    with _BASES_LOCK:
+        bases = list(reversed(_BASES[signed].items()))
+    wanted = set(values)
+    for key, base in bases:
+        lacked = [n for n, v in enumerate(values) if v not in base.index]
+        beyond = len(base.index) - (len(wanted) - len({values[n] for n in lacked}))
+        if len(lacked) + beyond <= budget:
+            with _BASES_LOCK:
+                if key in _BASES[signed]:
+                    _BASES[signed].move_to_end(key)
+            return base, lacked
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(values: tuple[str, ...], signed: bool) -> tuple[_Part, ...]:
+    """The prepared lists `contains_each` searches for ``values`` (kept per list): the
+    list's own `ValueList`, or a close base's and a small one of the values it lacks."""
+    if len(values) >= BASE_MIN:
+        found = _base_for(values, signed)
+        if found is not None:
+            base, lacked = found
+            lack = set(lacked)
+            held = tuple(n for n in range(len(values)) if n not in lack)
+            parts: list[_Part] = [(base, held, tuple(base.index[values[n]] for n in held))]
+            if lacked:
+                extra = ValueList(tuple(dict.fromkeys(values[n] for n in lacked)), signed)
+                ids = tuple(extra.index[values[n]] for n in lacked)
+                parts.append((extra, tuple(lacked), ids))
+            return tuple(parts)
+    whole = value_list(values, signed)
+    if len(values) >= BASE_MIN:
+        with _BASES_LOCK:
+            bases = _BASES[signed]
+            bases[values] = whole
+            while len(bases) > BASES_KEPT:
+                bases.popitem(last=False)
+    every = tuple(range(len(values)))
+    return ((whole, every, every),)
+
+
 def contains_each(view: TextView, values: Sequence[str]) -> list[bool | None]:
     """``[view.contains(v) for v in values]``, with ``None`` where ``contains`` raises
     ``ValueError`` (no alphanumeric token); the answers kept in the view as ``contains``
@@ -157,30 +228,36 @@ def contains_each(view: TextView, values: Sequence[str]) -> list[bool | None]:
             except ValueError:
                 out.append(None)
         return out
-    vl = value_list(tuple(values), view.signed)
     answers: list[bool | None] = [None] * len(values)
     found = view._found  # noqa: SLF001 - the view's own memo, kept as `contains` keeps it
-    todo: list[int] = []
-    for i, v in enumerate(values):
-        if not vl.forms[i][0]:
+    source = view._source  # noqa: SLF001
+    todo: list[int] = []  # positions searched
+    hit: set[int] = set()  # positions found
+    for vl, positions, ids in _layout(tuple(values), view.signed):
+        mine: dict[int, int] = {}  # position by index in ``vl``, searched
+        for n, i in zip(positions, ids, strict=True):
+            if not vl.forms[i][0]:
+                continue
+            got = found.get(values[n])
+            if got is None:
+                todo.append(n)
+                mine.setdefault(i, n)
+            else:
+                answers[n] = got
+        if not mine:
             continue
-        got = found.get(v)
-        if got is None:
-            todo.append(i)
-        else:
-            answers[i] = got
-    if todo:
-        hits = _search(view, vl, todo)
-        source = view._source  # noqa: SLF001
-        rest = [i for i in todo if i not in hits]
+        hits = _search(view, vl, list(mine))
+        rest = [i for i in mine if i not in hits]
         if source is not None and rest:
             hits |= _search(source, vl, rest)
+        hit.update(n for n, i in zip(positions, ids, strict=True) if i in hits)
+    if todo:
         from mcpgym_grading._text import FOUND_KEPT  # noqa: PLC0415 - _text imports us
 
-        for i in todo:
-            answers[i] = hit = i in hits
+        for n in sorted(todo):
+            answers[n] = got = n in hit
             if len(found) < FOUND_KEPT:
-                found[values[i]] = hit
+                found[values[n]] = got
     return answers
 
 

@@ -195,6 +195,20 @@ def _glued(want: str) -> frozenset[str]:
     return frozenset(c + want for c in COUNTRY_CODES)
 
 
+@lru_cache(maxsize=4096)
+def _starts(want: str) -> frozenset[str]:
+    """The proper prefixes of ``want``: a value joins from pieces (`_joined`, `_cued`) only
+    where one piece is one of them, worked out once per value."""
+    return frozenset(want[:k] for k in range(1, len(want)))
+
+
+@lru_cache(maxsize=256)
+def _digit_runs(text: str) -> frozenset[str]:
+    """The digits of each of ``text``'s pieces (`_pieces`), kept per text (read for every
+    value of a forbidden list)."""
+    return frozenset(p.digits for p in _pieces(text))
+
+
 def parts_form(value: str) -> bool:
     """Whether `parts_leaked` can find ``value`` in any text (`MIN_DIGITS` digits or more,
     no letter): ``False`` means it answers ``False`` whatever the text."""
@@ -208,9 +222,12 @@ def parts_leaked(text: str, value: str) -> bool:
     want = _wanted(value)
     if want is None or not text:
         return False
-    pieces = _pieces(text)
-    if len(want) >= 10 and not _glued(want).isdisjoint(p.digits for p in pieces):
+    runs = _digit_runs(text)
+    if len(want) >= 10 and not _glued(want).isdisjoint(runs):
         return True
+    if _starts(want).isdisjoint(runs):  # no piece starts the value: none joins to it
+        return False
+    pieces = _pieces(text)
     if len(pieces) < 2:
         return False
     return _joined(pieces, want) or _cued(pieces, want)
