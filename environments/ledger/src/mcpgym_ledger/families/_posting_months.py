@@ -42,8 +42,12 @@ posted by the reversal tool, their net on every account the negative of an entry
 before them (the same day: posted before them). An accrual reversed with its lines swapped
 is a reversal for `texts_state_posting_months` as the tool's is."""
 
-_REV = _months(f"({_NEW_ENTRY} AND reverses_entry_id IS NOT NULL) OR id IN ({BY_HAND_REVERSALS})")
-_NEW = _months(f"{_NEW_ENTRY} AND reverses_entry_id IS NULL AND id NOT IN ({BY_HAND_REVERSALS})")
+_BY_HAND = "SELECT id FROM pm_by_hand"
+"""`BY_HAND_REVERSALS`, read from the statement's materialized ``pm_by_hand`` (computed once:
+it compares every new entry with every earlier one; issue 12)."""
+
+_REV = _months(f"({_NEW_ENTRY} AND reverses_entry_id IS NOT NULL) OR id IN ({_BY_HAND})")
+_NEW = _months(f"{_NEW_ENTRY} AND reverses_entry_id IS NULL AND id NOT IN ({_BY_HAND})")
 _GENERIC = _months(
     f"{_NEW_ENTRY} OR edited_at > {_T} "
     f"OR id IN (SELECT reverses_entry_id FROM journal_entries WHERE {_NEW_ENTRY}) "
@@ -68,16 +72,21 @@ def _own(entry: str) -> str:
 
 
 POSTING_MONTHS_SQL = (
+    f"WITH pm_by_hand(id) AS MATERIALIZED ({BY_HAND_REVERSALS}), "
+    "pm_k(pm_rev, pm_new, pm_generic, pm_docs) AS MATERIALIZED ("
+    f"SELECT {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) "
     "SELECT x FROM ("
-    f"SELECT mcpgym_posting_misdated(t.body, {_REV}, {_NEW}, {_GENERIC}, {_DOCS}) AS x FROM ("
+    "SELECT mcpgym_posting_misdated(t.body, k.pm_rev, k.pm_new, k.pm_generic, k.pm_docs) AS x "
+    "FROM ("
     f"SELECT body FROM notes WHERE {_NEW_ENTRY} "
     f"UNION ALL SELECT reason FROM escalations WHERE {_NEW_ENTRY} "
-    f"UNION ALL {EPISODE_DOCUMENT_MEMOS_SQL}) t "
-    f"UNION ALL SELECT mcpgym_posting_misdated(e.memo, {_REV}, {_NEW}, {_own('e.id')}, "
-    f"{_DOCS}, {_months('id = e.id')}) FROM journal_entries e "
+    f"UNION ALL {EPISODE_DOCUMENT_MEMOS_SQL}) t, pm_k k "
+    "UNION ALL SELECT mcpgym_posting_misdated(e.memo, k.pm_rev, k.pm_new, "
+    f"{_own('e.id')}, k.pm_docs, {_months('id = e.id')}) FROM journal_entries e, pm_k k "
     f"WHERE e.{_NEW_ENTRY} OR e.edited_at > {_T} "
-    f"UNION ALL SELECT mcpgym_posting_misdated(l.memo, {_REV}, {_NEW}, {_own('l.entry_id')}, "
-    f"{_DOCS}, {_months('id = l.entry_id')}) FROM journal_lines l "
+    "UNION ALL SELECT mcpgym_posting_misdated(l.memo, k.pm_rev, k.pm_new, "
+    f"{_own('l.entry_id')}, k.pm_docs, {_months('id = l.entry_id')}) "
+    "FROM journal_lines l, pm_k k "
     "WHERE l.entry_id IN (SELECT id FROM journal_entries "
     f"WHERE {_NEW_ENTRY} OR edited_at > {_T})"
     ") WHERE x IS NOT NULL"
