@@ -34,6 +34,7 @@ read payments.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from mcpgym_grading._line_claims import _HEDGED, _LINES
 from mcpgym_grading._text import fold
@@ -140,14 +141,25 @@ SQL_LINE_ENTRY_MISNAMED = "mcpgym_line_entry_misnamed"
 joined by newlines (`misnamed`), or NULL where none does (or ``text``/``line`` is NULL)."""
 
 
-def sql_line_entry_misnamed(text: object, line: object, entry: object) -> str | None:
-    """`SQL_LINE_ENTRY_MISNAMED` (see there)."""
+def _sql_joined(
+    read: Callable[[str, int | str, int | str | None], list[str]],
+    text: object,
+    line: object,
+    other: object,
+) -> str | None:
+    """``read(text, line, other)``'s sentences joined by newlines, or NULL where it finds none
+    or an argument is not what SQL should pass (``text`` not a string, ``line`` NULL)."""
     if not isinstance(text, str) or not isinstance(line, int | str):
         return None
-    if entry is not None and not isinstance(entry, int | str):
+    if other is not None and not isinstance(other, int | str):
         return None
-    found = misnamed(text, line, entry)
+    found = read(text, line, other)
     return "\n".join(found) if found else None
+
+
+def sql_line_entry_misnamed(text: object, line: object, entry: object) -> str | None:
+    """`SQL_LINE_ENTRY_MISNAMED` (see there)."""
+    return _sql_joined(misnamed, text, line, entry)
 
 
 SQL_LINE_PAYMENT_MISNAMED = "mcpgym_line_payment_misnamed"
@@ -158,9 +170,4 @@ by newlines (`payment_misnamed`), or NULL where none does (or ``text``/``line`` 
 
 def sql_line_payment_misnamed(text: object, line: object, payment: object) -> str | None:
     """`SQL_LINE_PAYMENT_MISNAMED` (see there)."""
-    if not isinstance(text, str) or not isinstance(line, int | str):
-        return None
-    if payment is not None and not isinstance(payment, int | str):
-        return None
-    found = payment_misnamed(text, line, payment)
-    return "\n".join(found) if found else None
+    return _sql_joined(payment_misnamed, text, line, payment)
